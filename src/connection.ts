@@ -1,0 +1,82 @@
+import type { Dispatcher, Inflight, Peer } from "./dispatch.js";
+import { ErrorCode } from "./errors.js";
+import type { Session } from "./legacy/session.js";
+import { classify, errorResponse, isObject, type JsonRpcMessage, type JsonRpcResponse } from "./protocol/jsonrpc.js";
+import { BATCH_VERSION } from "./protocol/versions.js";
+
+export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
+
+/**
+ * One client connection that carries many messages: a stdio pipe, or a legacy HTTP session.
+ * It owns the legacy session (if any), the requests in flight, and the server-initiated
+ * notifications of that session.
+ */
+export class Connection implements Peer {
+  session: Session | undefined;
+  readonly inflight: Inflight = new Map();
+  readonly #dispatcher: Dispatcher;
+  readonly #send: Send;
+  readonly #unsubscribe: () => void;
+
+  constructor(dispatcher: Dispatcher, send: Send) {
+    this.#dispatcher = dispatcher;
+    this.#send = send;
+    // Unsolicited list_changed belongs to legacy sessions only; modern clients use subscriptions/listen.
+    this.#unsubscribe = dispatcher.registry.subscribe((event) => {
+      if (this.session) send({ jsonrpc: "2.0", method: `notifications/${event.type}` });
+    });
+  }
+
+  /** Handles one parsed JSON value, a message or a batch, and sends its answer if it has one. */
+  async receive(value: unknown): Promise<void> {
+    if (Array.isArray(value)) return this.#batch(value);
+    const response = await this.answer(value);
+    if (response) this.#send(response);
+  }
+
+  /** The answer to one message, or undefined for notifications, responses and cancelled requests. */
+  answer(value: unknown): Promise<JsonRpcResponse | undefined> | JsonRpcResponse | undefined {
+    const inbound = classify(value);
+    switch (inbound.kind) {
+      case "request":
+        return this.#dispatcher.request(inbound.message, this, this.inflight);
+      case "notification":
+        this.#dispatcher.notification(inbound.message, this, this.inflight);
+        return undefined;
+      case "invalid":
+        return inbound.error;
+      case "response":
+        return undefined;
+    }
+  }
+
+  /** Batches exist only under 2025-03-26, and never contain initialize (2025-03-26 "Base protocol"). */
+  async #batch(values: unknown[]): Promise<void> {
+    if (this.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
+      const why = values.length === 0 ? "an empty batch" : `batches are only allowed under protocol ${BATCH_VERSION}`;
+      this.#send(
+        errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${why}; send one message at a time`),
+      );
+      return;
+    }
+    const answers = await Promise.all(
+      values.map((value) =>
+        isObject(value) && value.method === "initialize"
+          ? errorResponse(
+              undefined,
+              ErrorCode.InvalidRequest,
+              "Invalid Request: initialize must not be part of a batch",
+            )
+          : this.answer(value),
+      ),
+    );
+    const responses = answers.filter((answer) => answer !== undefined);
+    if (responses.length > 0) this.#send(responses);
+  }
+
+  /** Stops list_changed delivery and cancels what is still running. */
+  close(reason = "The connection closed"): void {
+    this.#unsubscribe();
+    for (const ctx of this.inflight.values()) ctx.cancel(new DOMException(reason, "AbortError"));
+  }
+}

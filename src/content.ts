@@ -1,0 +1,112 @@
+/** Content blocks (MCP 2025-11-25 "Tools" §content) and the helpers that build them. */
+
+export interface Annotations {
+  audience?: ("user" | "assistant")[];
+  priority?: number;
+  lastModified?: string;
+}
+
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: "light" | "dark";
+}
+
+interface BlockBase {
+  annotations?: Annotations;
+  _meta?: Record<string, unknown>;
+}
+
+export interface TextContent extends BlockBase {
+  type: "text";
+  text: string;
+}
+export interface ImageContent extends BlockBase {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+export interface AudioContent extends BlockBase {
+  type: "audio";
+  data: string;
+  mimeType: string;
+}
+export interface ResourceLink extends BlockBase {
+  type: "resource_link";
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+}
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
+  | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
+export interface EmbeddedResource extends BlockBase {
+  type: "resource";
+  resource: ResourceContents;
+}
+
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+
+const BLOCK_TYPES = new Set(["text", "image", "audio", "resource_link", "resource"]);
+
+export function isContentBlock(value: unknown): value is ContentBlock {
+  return typeof value === "object" && value !== null && BLOCK_TYPES.has((value as { type?: unknown }).type as string);
+}
+
+export function text(value: string, options?: BlockBase): TextContent {
+  return { type: "text", text: value, ...options };
+}
+
+/** An image block; `data` is raw bytes or an already base64-encoded string. */
+export function image(data: Uint8Array | string, mimeType: string, options?: BlockBase): ImageContent {
+  return { type: "image", data: toBase64(data), mimeType, ...options };
+}
+
+/** An audio block; `data` is raw bytes or an already base64-encoded string. */
+export function audio(data: Uint8Array | string, mimeType: string, options?: BlockBase): AudioContent {
+  return { type: "audio", data: toBase64(data), mimeType, ...options };
+}
+
+/** A `resource_link`: a reference the client can read or subscribe to, not the contents. */
+export function link(uri: string, name: string, options?: Omit<ResourceLink, "type" | "uri" | "name">): ResourceLink {
+  return { type: "resource_link", uri, name, ...options };
+}
+
+/** An embedded resource: the contents themselves, as text, or as bytes sent in base64. */
+export function embed(
+  uri: string,
+  contents: string | Uint8Array,
+  options?: BlockBase & { mimeType?: string },
+): EmbeddedResource {
+  const { mimeType, ...block } = options ?? {};
+  const resource: ResourceContents =
+    typeof contents === "string" ? { uri, text: contents } : { uri, blob: toBase64(contents) };
+  if (mimeType !== undefined) resource.mimeType = mimeType;
+  return { type: "resource", resource, ...block };
+}
+
+const CHUNK = 0x8000;
+
+/** Base64 without Node's Buffer, so the helpers run on every runtime. */
+export function toBase64(data: Uint8Array | string): string {
+  if (typeof data === "string") return data;
+  let binary = "";
+  for (let i = 0; i < data.length; i += CHUNK) {
+    binary += String.fromCharCode.apply(null, data.subarray(i, i + CHUNK) as unknown as number[]);
+  }
+  return btoa(binary);
+}
+
+/** Icons must be https: or data: URIs (2025-11-25 "Icons"): clients reject anything else, so fail at registration. */
+export function checkIcons(icons: Icon[] | undefined, owner: string): void {
+  for (const icon of icons ?? []) {
+    if (!/^(https|data):/i.test(icon.src)) {
+      throw new TypeError(`${owner} has an icon with src "${icon.src}"; icon sources must be https: or data: URIs.`);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * JSON-RPC and MCP error codes (JSON-RPC 2.0 §5.1; MCP 2025-11-25 "Error handling";
+ * MCP 2026-07-28 reserves -32020…-32099 and defines -32020, -32021, -32022).
+ */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** 2025-11-25 only: `resources/read` of an unknown URI. */
+  ResourceNotFound: -32002,
+  /** 2026-07-28: an HTTP header disagrees with the body, or a required header is missing. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability its `_meta` did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the protocol version in `_meta` is not served here. */
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+/**
+ * An error that becomes a JSON-RPC error response with this code, instead of a tool error.
+ * Use it when the request itself is at fault (for example, the caller lacks access);
+ * ordinary failures should be thrown as `Error` so the model can read and react to them.
+ */
+export class McpError extends Error {
+  override name = "McpError";
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** The message of anything thrown, without its stack: that is all a client ever sees. */
+export function messageOf(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message || thrown.name;
+  if (typeof thrown === "string") return thrown;
+  try {
+    return JSON.stringify(thrown) ?? String(thrown);
+  } catch {
+    return String(thrown);
+  }
+}

@@ -1,0 +1,47 @@
+import { ErrorCode, McpError } from "../errors.js";
+import { isImplementation } from "../protocol/envelope.js";
+import { isObject } from "../protocol/jsonrpc.js";
+import type { ClientCapabilities, Implementation } from "../protocol/types.js";
+import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "../protocol/versions.js";
+
+/**
+ * What a 2025-era handshake establishes for the rest of a connection (stdio pipe or HTTP
+ * session): the negotiated version and what the client declared about itself.
+ */
+export class Session {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** Set by `notifications/initialized`; requests in between are served (clients pipeline). */
+  initialized = false;
+
+  constructor(protocolVersion: string, clientCapabilities: ClientCapabilities, clientInfo: Implementation | undefined) {
+    this.protocolVersion = protocolVersion;
+    this.clientCapabilities = clientCapabilities;
+    this.clientInfo = clientInfo;
+  }
+}
+
+/**
+ * Version negotiation (2025-11-25 "Lifecycle"): echo the client's version when it is served here,
+ * otherwise counter-offer the newest; the client decides whether to carry on.
+ */
+export function openSession(params: Record<string, unknown> | undefined): Session {
+  const requested = params?.protocolVersion;
+  if (typeof requested !== "string") {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      'initialize needs params.protocolVersion (a string such as "2025-11-25")',
+    );
+  }
+  const capabilities = params?.capabilities;
+  if (capabilities !== undefined && !isObject(capabilities)) {
+    throw new McpError(ErrorCode.InvalidParams, "initialize params.capabilities must be an object");
+  }
+  const clientInfo = params?.clientInfo;
+  if (clientInfo !== undefined && !isImplementation(clientInfo)) {
+    throw new McpError(ErrorCode.InvalidParams, 'initialize params.clientInfo must have string "name" and "version"');
+  }
+  const version = LEGACY_VERSIONS.includes(requested) ? requested : LATEST_LEGACY_VERSION;
+  return new Session(version, (capabilities ?? {}) as ClientCapabilities, clientInfo);
+}

@@ -1,0 +1,106 @@
+import { ErrorCode, McpError, messageOf } from "../errors.js";
+
+export type RequestId = string | number;
+
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcResponse {
+  jsonrpc: "2.0";
+  id?: RequestId;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** What one decoded body is, once its envelope has been checked. */
+export type Inbound =
+  | { kind: "request"; message: JsonRpcRequest }
+  | { kind: "notification"; message: JsonRpcNotification }
+  | { kind: "response"; message: JsonRpcResponse }
+  | { kind: "invalid"; error: JsonRpcResponse };
+
+/** Request ids are strings or integers, never null or fractional (2025-11-25 "Base protocol"). */
+export function isRequestId(id: unknown): id is RequestId {
+  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Sorts one parsed JSON value into request, notification or response, or says precisely what is wrong. */
+export function classify(value: unknown): Inbound {
+  if (!isObject(value)) {
+    return invalid(undefined, `Invalid Request: expected a JSON-RPC object, got ${describe(value)}`);
+  }
+  const id = value.id;
+  const hasId = id !== undefined;
+  if (hasId && !isRequestId(id)) {
+    return invalid(undefined, `Invalid Request: "id" must be a string or an integer, got ${describe(id)}`);
+  }
+  if (value.jsonrpc !== "2.0") {
+    return invalid(hasId ? id : undefined, 'Invalid Request: "jsonrpc" must be "2.0"');
+  }
+  const method = value.method;
+  if (method === undefined && hasId && ("result" in value || "error" in value)) {
+    return { kind: "response", message: value as unknown as JsonRpcResponse };
+  }
+  if (typeof method !== "string") {
+    return invalid(hasId ? id : undefined, 'Invalid Request: "method" must be a string');
+  }
+  const params = value.params;
+  if (params !== undefined && !isObject(params)) {
+    return hasId
+      ? invalid(id, `Invalid params: "params" must be an object, got ${describe(params)}`, ErrorCode.InvalidParams)
+      : invalid(undefined, 'Invalid Request: "params" must be an object');
+  }
+  if (hasId) return { kind: "request", message: value as unknown as JsonRpcRequest };
+  return { kind: "notification", message: value as unknown as JsonRpcNotification };
+}
+
+function invalid(id: RequestId | undefined, message: string, code: number = ErrorCode.InvalidRequest): Inbound {
+  return { kind: "invalid", error: errorResponse(id, code, message) };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+export function resultResponse(id: RequestId, result: Record<string, unknown>): JsonRpcResponse {
+  return { jsonrpc: "2.0", id, result };
+}
+
+/** An error response; `id` is omitted, not null, when it could not be read (2025-11-25 schema). */
+export function errorResponse(
+  id: RequestId | undefined,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcResponse {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+}
+
+/** Turns anything a method handler threw into an error response: McpError keeps its code, the rest is internal. */
+export function thrownResponse(id: RequestId, thrown: unknown): JsonRpcResponse {
+  if (thrown instanceof McpError) return errorResponse(id, thrown.code, thrown.message, thrown.data);
+  return errorResponse(id, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
+}
+
+export function parseError(detail: string): JsonRpcResponse {
+  return errorResponse(undefined, ErrorCode.ParseError, `Parse error: ${detail}`);
+}

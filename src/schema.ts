@@ -1,0 +1,83 @@
+/**
+ * The Standard Schema (https://standardschema.dev) and Standard JSON Schema interfaces, declared here
+ * so picomcp depends on no package: zod 4, ArkType and Valibot (through @valibot/to-json-schema)
+ * implement both.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": StandardSchemaV1.Props<Input, Output>;
+}
+
+export declare namespace StandardSchemaV1 {
+  interface Props<Input = unknown, Output = Input> {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => Result<Output> | Promise<Result<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    readonly jsonSchema?: JsonSchemaConverter;
+  }
+  type Result<Output> =
+    | { readonly value: Output; readonly issues?: undefined }
+    | { readonly issues: ReadonlyArray<Issue> };
+  interface Issue {
+    readonly message: string;
+    readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+  }
+  type InferInput<S extends StandardSchemaV1> = NonNullable<S["~standard"]["types"]>["input"];
+  type InferOutput<S extends StandardSchemaV1> = NonNullable<S["~standard"]["types"]>["output"];
+}
+
+export interface JsonSchemaConverter {
+  readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+  readonly output: (options: { readonly target: string }) => Record<string, unknown>;
+}
+
+/** A schema picomcp can both validate with and advertise as JSON Schema. */
+export type Schema<Input = unknown, Output = Input> = StandardSchemaV1<Input, Output>;
+
+export type JsonSchema = Record<string, unknown>;
+
+/** MCP's default JSON Schema dialect since 2025-11-25 (SEP-1613). */
+const TARGET = "draft-2020-12";
+
+/**
+ * Converts a schema to JSON Schema once, at registration. `side` picks what the client sends
+ * (`input`: defaults make fields optional) or what the server returns (`output`).
+ */
+export function toJsonSchema(schema: Schema, side: "input" | "output", what: string): JsonSchema {
+  const converter = schema["~standard"]?.jsonSchema;
+  if (!converter) {
+    const vendor = schema["~standard"]?.vendor ?? "unknown";
+    throw new TypeError(
+      `${what} uses a ${vendor} schema that cannot produce JSON Schema. Use a library that implements the Standard JSON Schema interface (zod 4, ArkType, or Valibot wrapped with toStandardJsonSchema from @valibot/to-json-schema).`,
+    );
+  }
+  return converter[side]({ target: TARGET });
+}
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; issues: string };
+
+/**
+ * Validates a value, and on failure lists one `path: message` line per issue. Synchronous schemas
+ * give a synchronous answer: a promise per call would cost a tick on every tool call.
+ */
+export function validate<T>(schema: Schema<unknown, T>, value: unknown): Validation<T> | Promise<Validation<T>> {
+  const result = schema["~standard"].validate(value);
+  return result instanceof Promise ? result.then(toValidation) : toValidation(result);
+}
+
+function toValidation<T>(result: StandardSchemaV1.Result<T>): Validation<T> {
+  if (result.issues) return { ok: false, issues: formatIssues(result.issues) };
+  return { ok: true, value: result.value };
+}
+
+export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): string {
+  return issues.map(formatIssue).join("\n");
+}
+
+function formatIssue(issue: StandardSchemaV1.Issue): string {
+  const path = issue.path?.map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".");
+  if (!path) return issue.message;
+  // Some libraries (ArkType) already start the message with the path; do not say it twice.
+  const message = issue.message.startsWith(`${path} `) ? issue.message.slice(path.length + 1) : issue.message;
+  return `${path}: ${message}`;
+}

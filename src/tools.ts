@@ -1,0 +1,151 @@
+import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
+import type { Context } from "./context.js";
+import { McpError, messageOf } from "./errors.js";
+import { type JsonSchema, type Schema, type StandardSchemaV1, toJsonSchema, validate } from "./schema.js";
+
+/** Hints about a tool's behaviour (2025-11-25 ToolAnnotations). Clients treat them as untrusted hints. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface CallToolResult<Structured = unknown> {
+  content: ContentBlock[];
+  structuredContent?: Structured;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** The arguments `run` receives: the schema's parsed output, defaults and transforms applied. */
+export type ToolArgs<I> = I extends Schema ? StandardSchemaV1.InferOutput<I> : Record<string, never>;
+/** The arguments a caller passes: the schema's input, where defaulted fields are optional. */
+export type ToolCallArgs<I> = I extends Schema ? StandardSchemaV1.InferInput<I> : Record<string, never> | undefined;
+/** What `run` may return: with an `output` schema, a value of that schema; otherwise anything natural. */
+export type ToolReturn<O> = O extends Schema ? StandardSchemaV1.InferInput<O> : unknown;
+
+export interface ToolConfig<I extends Schema | undefined, O extends Schema | undefined> {
+  /** A short, human-readable name for the tool. */
+  title?: string;
+  /** What the tool does and when a model should call it. */
+  description?: string;
+  /** Arguments schema; must describe an object. Validated before `run`. */
+  input?: I;
+  /** Result schema: advertised as `outputSchema`, checked at run time, sent as `structuredContent`. */
+  output?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  run: (args: ToolArgs<I>, ctx: Context) => MaybePromise<ToolReturn<O>>;
+}
+
+/** A registered tool: its `tools/list` entry is built once, here, never per request. */
+export interface Tool {
+  readonly name: string;
+  readonly descriptor: Record<string, unknown>;
+  readonly input: Schema | undefined;
+  readonly output: Schema | undefined;
+  readonly run: (args: unknown, ctx: Context) => unknown;
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const NO_ARGUMENTS: JsonSchema = { type: "object", additionalProperties: false };
+
+/** Checks a tool name against the rules of 2025-11-25 (SEP-986) and says which one it breaks. */
+export function checkToolName(name: unknown): asserts name is string {
+  if (typeof name !== "string" || name.length === 0) {
+    throw new TypeError(`A tool name must be a non-empty string; got ${JSON.stringify(name) ?? String(name)}.`);
+  }
+  if (name.length > 128) {
+    throw new TypeError(`Tool name "${name.slice(0, 40)}…" is ${name.length} characters long; the limit is 128.`);
+  }
+  if (!NAME.test(name)) {
+    const bad = [...name].find((char) => !/[A-Za-z0-9_.-]/.test(char));
+    throw new TypeError(
+      `Tool name "${name}" contains ${JSON.stringify(bad)}; use only letters, digits, "_", "." and "-".`,
+    );
+  }
+}
+
+export function compileTool(name: string, config: ToolConfig<Schema | undefined, Schema | undefined>): Tool {
+  checkToolName(name);
+  if (typeof config?.run !== "function") throw new TypeError(`Tool "${name}" needs a run function.`);
+  checkIcons(config.icons, `Tool "${name}"`);
+  const descriptor: Record<string, unknown> = { name };
+  if (config.title !== undefined) descriptor.title = config.title;
+  if (config.description !== undefined) descriptor.description = config.description;
+  descriptor.inputSchema = config.input ? objectSchema(config.input, name) : NO_ARGUMENTS;
+  if (config.output) descriptor.outputSchema = toJsonSchema(config.output, "output", `Tool "${name}" output`);
+  if (config.annotations !== undefined) descriptor.annotations = config.annotations;
+  if (config.icons !== undefined) descriptor.icons = config.icons;
+  if (config._meta !== undefined) descriptor._meta = config._meta;
+  return { name, descriptor, input: config.input, output: config.output, run: config.run as Tool["run"] };
+}
+
+function objectSchema(schema: Schema, name: string): JsonSchema {
+  const json = toJsonSchema(schema, "input", `Tool "${name}" input`);
+  if (json.type !== "object") {
+    throw new TypeError(
+      `Tool "${name}" input must describe an object (tool arguments are named); its JSON Schema has type ${JSON.stringify(json.type)}.`,
+    );
+  }
+  return json;
+}
+
+/**
+ * Runs a tool the way every caller sees it: arguments validated, `run` called, the return value
+ * turned into a result. Failures the model can act on become `isError` results; only `McpError`
+ * escapes, to become a JSON-RPC error.
+ */
+export async function callTool(
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  ctx: Context,
+): Promise<CallToolResult> {
+  let value: unknown = {};
+  if (tool.input) {
+    let checked = validate(tool.input, args ?? {});
+    if (checked instanceof Promise) checked = await checked;
+    if (!checked.ok) return toolError(`Invalid arguments for tool "${tool.name}":\n${checked.issues}`);
+    value = checked.value;
+  }
+  let returned: unknown;
+  try {
+    returned = tool.run(value, ctx);
+    if (returned instanceof Promise) returned = await returned;
+  } catch (thrown) {
+    if (thrown instanceof McpError) throw thrown;
+    return toolError(messageOf(thrown));
+  }
+  if (!tool.output) return toResult(returned, tool.name);
+  let checked = validate(tool.output, returned);
+  if (checked instanceof Promise) checked = await checked;
+  if (!checked.ok) {
+    return toolError(`Tool "${tool.name}" produced a result that does not match its output schema:\n${checked.issues}`);
+  }
+  // The parsed value is sent, so fields the schema does not name never leak.
+  return { content: [{ type: "text", text: JSON.stringify(checked.value) }], structuredContent: checked.value };
+}
+
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** Turns what `run` returned into a result: text, blocks, nothing, or any other value as JSON text. */
+export function toResult(value: unknown, toolName: string): CallToolResult {
+  if (value === undefined || value === null) return { content: [] };
+  if (typeof value === "string") return { content: [{ type: "text", text: value }] };
+  if (isContentBlock(value)) return { content: [value] };
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (thrown) {
+    return toolError(`Tool "${toolName}" returned a value that cannot be sent as JSON: ${messageOf(thrown)}`);
+  }
+  return { content: [{ type: "text", text: json ?? String(value) }] };
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from "tsdown";
+
+export default defineConfig({
+  entry: { index: "src/index.ts" },
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  dts: true,
+  clean: true,
+  sourcemap: false,
+});
