@@ -1,4 +1,4 @@
-import type { Dispatcher, Inflight, Peer } from "./dispatch.js";
+import type { Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
 import { ErrorCode } from "./errors.js";
 import type { Session } from "./legacy/session.js";
 import { classify, errorResponse, isObject, type JsonRpcMessage, type JsonRpcResponse } from "./protocol/jsonrpc.js";
@@ -17,10 +17,12 @@ export class Connection implements Peer {
   readonly #dispatcher: Dispatcher;
   readonly #send: Send;
   readonly #unsubscribe: () => void;
+  readonly #exchange: Exchange;
 
   constructor(dispatcher: Dispatcher, send: Send) {
     this.#dispatcher = dispatcher;
     this.#send = send;
+    this.#exchange = { inflight: this.inflight, emit: send };
     // Unsolicited list_changed belongs to legacy sessions only; modern clients use subscriptions/listen.
     this.#unsubscribe = dispatcher.registry.subscribe((event) => {
       if (this.session) send({ jsonrpc: "2.0", method: `notifications/${event.type}` });
@@ -39,7 +41,7 @@ export class Connection implements Peer {
     const inbound = classify(value);
     switch (inbound.kind) {
       case "request":
-        return this.#dispatcher.request(inbound.message, this, this.inflight);
+        return this.#dispatcher.request(inbound.message, this, this.#exchange);
       case "notification":
         this.#dispatcher.notification(inbound.message, this, this.inflight);
         return undefined;

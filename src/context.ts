@@ -1,4 +1,4 @@
-import type { RequestId } from "./protocol/jsonrpc.js";
+import type { JsonRpcNotification, RequestId } from "./protocol/jsonrpc.js";
 import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.js";
 
 /** Which protocol family a request came in on; `local` is an in-process `server.call`. */
@@ -38,6 +38,8 @@ export class RequestContext implements Context {
   readonly protocolVersion: string;
   readonly era: Era;
   readonly client: Context["client"];
+  /** Where notifications about this request go (set by the transport); silent once cancelled or answered. */
+  emit: ((message: JsonRpcNotification) => void) | undefined;
   #controller: AbortController | undefined;
   #cancelled = false;
   #reason: unknown;

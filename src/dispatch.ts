@@ -25,6 +25,16 @@ export interface Peer {
 /** Requests in flight on one connection, by id, so `notifications/cancelled` can reach them. */
 export type Inflight = Map<RequestId, RequestContext>;
 
+/** How one request travels: where its cancellation comes from and where its notifications go. */
+export interface Exchange {
+  /** The connection's requests in flight (stdio, legacy sessions); cancelled by id. */
+  inflight?: Inflight;
+  /** Aborts the request (an HTTP request's own signal). */
+  signal?: AbortSignal;
+  /** Sends a notification tied to this request (progress, log) before its response. */
+  emit?: (message: JsonRpcNotification) => void;
+}
+
 /**
  * The request-scoped core: one decoded message in, one response out, no I/O. The era is read from
  * each message (2026-07-28 §10.3, "concurrent"): a request whose `_meta` names a protocol version is
@@ -40,13 +50,8 @@ export class Dispatcher {
   }
 
   /** Answers a request; resolves to undefined when it was cancelled, since then nothing may be sent. */
-  request(
-    message: JsonRpcRequest,
-    peer: Peer,
-    inflight?: Inflight,
-    signal?: AbortSignal,
-  ): Promise<JsonRpcResponse | undefined> {
-    if (inflight?.has(message.id)) {
+  request(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Promise<JsonRpcResponse | undefined> {
+    if (exchange.inflight?.has(message.id)) {
       return Promise.resolve(
         errorResponse(
           message.id,
@@ -56,8 +61,8 @@ export class Dispatcher {
       );
     }
     const meta = message.params?._meta;
-    if (claimsModern(meta)) return this.#modern(message, meta, inflight, signal);
-    return this.#legacy(message, peer, inflight, signal);
+    if (claimsModern(meta)) return this.#modern(message, meta, exchange);
+    return this.#legacy(message, peer, exchange);
   }
 
   notification(message: JsonRpcNotification, peer: Peer, inflight?: Inflight): void {
@@ -74,12 +79,7 @@ export class Dispatcher {
     }
   }
 
-  #modern(
-    message: JsonRpcRequest,
-    meta: Meta,
-    inflight?: Inflight,
-    signal?: AbortSignal,
-  ): Promise<JsonRpcResponse | undefined> {
+  #modern(message: JsonRpcRequest, meta: Meta, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
     const { id } = message;
     const envelope = readEnvelope(meta);
     if (typeof envelope === "string") {
@@ -106,15 +106,10 @@ export class Dispatcher {
       clientInfo: envelope.clientInfo,
       clientCapabilities: envelope.clientCapabilities,
     });
-    return this.#run(method, message, ctx, inflight, signal, true);
+    return this.#run(method, message, ctx, exchange, true);
   }
 
-  #legacy(
-    message: JsonRpcRequest,
-    peer: Peer,
-    inflight?: Inflight,
-    signal?: AbortSignal,
-  ): Promise<JsonRpcResponse | undefined> {
+  #legacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
     const { id, method: name } = message;
     if (name === "initialize") return Promise.resolve(this.#initialize(message, peer));
     if (name === "server/discover") {
@@ -146,7 +141,7 @@ export class Dispatcher {
       clientInfo: session?.clientInfo,
       clientCapabilities: session?.clientCapabilities ?? {},
     });
-    return this.#run(method, message, ctx, inflight, signal, false);
+    return this.#run(method, message, ctx, exchange, false);
   }
 
   #initialize(message: JsonRpcRequest, peer: Peer): JsonRpcResponse {
@@ -181,13 +176,14 @@ export class Dispatcher {
     method: Method,
     message: JsonRpcRequest,
     ctx: RequestContext,
-    inflight: Inflight | undefined,
-    signal: AbortSignal | undefined,
+    exchange: Exchange,
     modern: boolean,
   ): Promise<JsonRpcResponse | undefined> {
     const { id } = message;
+    const { inflight } = exchange;
     inflight?.set(id, ctx);
-    ctx.follow(signal);
+    ctx.follow(exchange.signal);
+    ctx.emit = exchange.emit;
     try {
       let result = method.run(this.registry, message.params, ctx);
       if (result instanceof Promise) result = await result;
