@@ -40,6 +40,8 @@ export class RequestContext implements Context {
   readonly client: Context["client"];
   /** Where notifications about this request go (set by the transport); silent once cancelled or answered. */
   emit: ((message: JsonRpcNotification) => void) | undefined;
+  /** Set by HTTP sessions: ends the request's SSE stream now, so the client polls for the result (SEP-1699). */
+  closeStream: (() => void) | undefined;
   #controller: AbortController | undefined;
   #cancelled = false;
   #reason: unknown;

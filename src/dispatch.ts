@@ -33,6 +33,8 @@ export interface Exchange {
   signal?: AbortSignal;
   /** Sends a notification tied to this request (progress, log) before its response. */
   emit?: (message: JsonRpcNotification) => void;
+  /** Closes the request's SSE stream but keeps it resumable (legacy HTTP sessions, SEP-1699 polling). */
+  closeStream?: () => void;
 }
 
 /**
@@ -168,6 +170,12 @@ export class Dispatcher {
     return resultResponse(message.id, result);
   }
 
+  /** Whether a method exists in 2026-07-28 and its capability is advertised (HTTP answers 404 otherwise). */
+  offersModern(name: string): boolean {
+    const method = METHODS[name];
+    return method?.modern === true && this.#offers(method);
+  }
+
   #offers(method: Method): boolean {
     return method.capability === undefined || this.registry.capabilities()[method.capability] !== undefined;
   }
@@ -184,6 +192,7 @@ export class Dispatcher {
     inflight?.set(id, ctx);
     ctx.follow(exchange.signal);
     ctx.emit = exchange.emit;
+    ctx.closeStream = exchange.closeStream;
     try {
       let result = method.run(this.registry, message.params, ctx);
       if (result instanceof Promise) result = await result;

@@ -1,5 +1,6 @@
 import type { Implementation, ServerCapabilities } from "./protocol/types.js";
 import type { Tool } from "./tools.js";
+import type { HttpOptions } from "./transports/http/handler.js";
 
 /** Something about the registry changed; connections turn these into list_changed notifications. */
 export type RegistryEvent = { type: "tools/list_changed" };
@@ -9,6 +10,8 @@ export interface ServerOptions extends Implementation {
   instructions?: string;
   /** Page size of list results; lists are not paginated unless this is set. */
   pageSize?: number;
+  /** Streamable HTTP settings for `fetch` (and defaults for `serve({ port })`). */
+  http?: HttpOptions;
 }
 
 /**
@@ -22,7 +25,7 @@ export class Registry {
   readonly tools = new Map<string, Tool>();
   readonly #listeners = new Set<(event: RegistryEvent) => void>();
 
-  constructor(options: ServerOptions) {
+  constructor(options: Omit<ServerOptions, "http">) {
     const { instructions, pageSize, ...info } = options;
     if (typeof info.name !== "string" || typeof info.version !== "string") {
       throw new TypeError('pico() needs a name and a version, e.g. pico({ name: "github", version: "1.0.0" }).');

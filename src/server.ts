@@ -6,6 +6,9 @@ import { LATEST_VERSION } from "./protocol/versions.js";
 import { Registry, type ServerOptions } from "./registry.js";
 import type { Schema, StandardSchemaV1 } from "./schema.js";
 import { type CallToolResult, callTool, compileTool, type ToolCallArgs, type ToolConfig } from "./tools.js";
+import type { HttpOptions } from "./transports/http/handler.js";
+import type { WebEndpoint } from "./transports/http/web.js";
+import type { Listening } from "./transports/listen.js";
 import { serveStdio } from "./transports/stdio.js";
 
 /** What the chain of `.tool()` calls has registered, by name: the types `server.call` checks against. */
@@ -22,6 +25,15 @@ export interface CallOptions {
   client?: { info?: Implementation; capabilities?: ClientCapabilities };
 }
 
+/** Where and how `serve()` listens for Streamable HTTP. */
+export interface ServeOptions extends HttpOptions {
+  port: number;
+  /** Interface to bind; default "127.0.0.1". Bind to a public address only behind authentication. */
+  host?: string;
+}
+
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
 type CallParameters<Args> = undefined extends Args
   ? [args?: Args, options?: CallOptions]
   : [args: Args, options?: CallOptions];
@@ -30,10 +42,14 @@ type CallParameters<Args> = undefined extends Args
 export class Server<Tools extends ToolTypes = {}> {
   readonly #registry: Registry;
   readonly #dispatcher: Dispatcher;
+  #options: HttpOptions;
+  #endpoint: Promise<WebEndpoint> | undefined;
 
   constructor(options: ServerOptions) {
-    this.#registry = new Registry(options);
+    const { http, ...rest } = options;
+    this.#registry = new Registry(rest);
     this.#dispatcher = new Dispatcher(this.#registry);
+    this.#options = http ?? {};
   }
 
   /**
@@ -76,9 +92,49 @@ export class Server<Tools extends ToolTypes = {}> {
     >;
   }
 
-  /** Serves over stdio: newline-delimited JSON-RPC on stdin/stdout. Exits the process when stdin ends. */
-  async serve(): Promise<void> {
-    await serveStdio(this.#dispatcher);
+  /**
+   * The Streamable HTTP endpoint as a Web handler: `Request` in, `Response` out. A bound property,
+   * so `export default server` works on Cloudflare Workers, Bun and Deno.
+   */
+  readonly fetch = async (request: Request): Promise<Response> => (await this.#web()).fetch(request);
+
+  /**
+   * Serves the server. Without options: stdio (newline-delimited JSON-RPC on stdin/stdout), until
+   * stdin ends. With a port: Streamable HTTP on Node, Bun or Deno, on 127.0.0.1 unless `host` says
+   * otherwise; loopback servers accept only loopback Host headers (DNS rebinding protection).
+   */
+  serve(): Promise<void>;
+  serve(options: ServeOptions): Promise<Listening>;
+  async serve(options?: ServeOptions): Promise<unknown> {
+    if (!options) {
+      await serveStdio(this.#dispatcher);
+      return undefined;
+    }
+    const { port, host = "127.0.0.1", ...http } = options;
+    const path = http.path ?? "/mcp";
+    // HTTP code is loaded on demand, so a stdio server never pays for it.
+    const { listen } = await import("./transports/listen.js");
+    const loopback = (await import("./transports/http/security.js")).isLoopback(host);
+    this.#endpoint = undefined;
+    this.#options = {
+      ...this.#options,
+      ...http,
+      path,
+      allowedHosts: http.allowedHosts ?? this.#options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined),
+    };
+    return listen(await this.#web(), port, host, path);
+  }
+
+  /** Ends the HTTP sessions and open streams of `fetch` (serve's handle closes its own listener). */
+  close(): void {
+    void this.#endpoint?.then((endpoint) => endpoint.handler.close());
+  }
+
+  #web(): Promise<WebEndpoint> {
+    this.#endpoint ??= import("./transports/http/web.js").then((web) =>
+      web.createWebEndpoint(this.#dispatcher, this.#options),
+    );
+    return this.#endpoint;
   }
 }
 

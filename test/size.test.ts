@@ -2,9 +2,11 @@
  * Size budgets (DESIGN §5; style.md rule 14, after zod's bundle-size tests and h3's bundle test).
  *
  * Each row of BUDGETS is bundled the way an application's bundler would bundle it: esbuild, minified,
- * ESM, platform neutral, target es2022 (as tsdown.config.ts), with the schema library external, since
- * the application pays for it whether or not it uses picomcp. The output is gzipped (level 9) and
- * must stay at or under the row's ceiling. The module graph of every row is also checked for Node
+ * ESM, platform neutral, target es2022 (as tsdown.config.ts), code splitting on, with the schema library
+ * external, since the application pays for it whether or not it uses picomcp. picomcp loads its HTTP
+ * code with dynamic imports, so a row counts what its program actually loads: the entry chunk and its
+ * static imports (`loads: "static"`, a stdio server), or every chunk reachable (`loads: "all"`, an HTTP
+ * server). Those chunks, concatenated and gzipped (level 9), must stay at or under the row's ceiling. The module graph of every row is also checked for Node
  * built-in imports: only a row marked `nodeBuiltins: "allowed"` may have them.
  *
  * Rule: raise a ceiling only in the commit that needs it, and write the reason beside the number
@@ -15,6 +17,7 @@
  * Fixtures live in test/size/ and import from src/, never from dist/.
  */
 import { builtinModules } from "node:module";
+import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
@@ -31,6 +34,8 @@ interface Budget {
   target?: number;
   /** Whether the bundle's module graph may import Node built-ins (`node:*`, `fs`, `http`, ...). */
   nodeBuiltins: "forbidden" | "allowed";
+  /** Which chunks the program loads: the static import graph of the entry, or every reachable chunk. */
+  loads: "static" | "all";
 }
 
 const BUDGETS: Budget[] = [
@@ -43,17 +48,24 @@ const BUDGETS: Budget[] = [
     // target is met. Lower it toward `target` as the code shrinks; never raise it without a reason.
     // About 165 B of the minified bundle is the fixture itself and esbuild's glue, not src/; the log
     // line prints that share. It is left in: the ceiling errs on the side of counting too much.
-    ceiling: 6_170,
+    // Raised to 6,700 B when the HTTP transport landed: Server gained `fetch` and `serve({ port })`
+    // (the lazy loaders of the HTTP chunks, ~300 B) and results gained JSON-safety checks. Measured
+    // 6,472 B. Still over the 4 kB target: the issue on speed and size owns bringing it down.
+    ceiling: 6_700,
     target: 4_096,
     nodeBuiltins: "forbidden",
+    loads: "static",
   },
   {
-    name: "src/index.ts (everything exported)",
-    entry: "src/index.ts",
-    // Everything the main entry exports: the stdio server plus the content helpers. Measured at
-    // 6,044 B at first measurement; ceiling +10%. The full dual-era HTTP server's target is 12 kB.
-    ceiling: 6_650,
+    name: "full dual-era HTTP server (library code)",
+    entry: "test/size/http-server.ts",
+    // Everything a Streamable HTTP server loads: the core, both eras, legacy sessions with resumable
+    // SSE, Host/Origin checks, the Web fetch adapter and the node:http bridge. DESIGN §5 target: 12 kB.
+    // First measured at 11,774 B with the HTTP transport; ceiling +2.5%, under the target.
+    ceiling: 12_050,
+    target: 12_288,
     nodeBuiltins: "forbidden",
+    loads: "all",
   },
 ];
 
@@ -77,10 +89,13 @@ function isNodeBuiltin(path: string): boolean {
   return path.startsWith("node:") || builtinModules.includes(path);
 }
 
-async function bundle(source: { entry: string } | { contents: string }): Promise<Bundle> {
+async function bundle(
+  source: { entry: string } | { contents: string },
+  loads: Budget["loads"] = "all",
+): Promise<Bundle> {
   const result = await build({
     ...("entry" in source
-      ? { entryPoints: [source.entry] }
+      ? { entryPoints: [source.entry], splitting: true, outdir: "size-out" }
       : { stdin: { contents: source.contents, resolveDir: ROOT, loader: "ts" as const } }),
     absWorkingDir: ROOT,
     bundle: true,
@@ -93,37 +108,50 @@ async function bundle(source: { entry: string } | { contents: string }): Promise
     write: false,
     logLevel: "silent",
   });
-  const [output] = result.outputFiles;
-  const [meta] = Object.values(result.metafile.outputs);
-  if (!output || !meta) throw new Error("esbuild produced no output");
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined) ?? Object.keys(outputs)[0];
+  if (entry === undefined) throw new Error("esbuild produced no output");
+  // The chunks the program loads: follow static imports always, dynamic ones only for `loads: "all"`.
+  const loaded = new Set<string>([entry]);
+  for (const path of loaded) {
+    for (const imported of outputs[path]?.imports ?? []) {
+      if (imported.external) continue;
+      if (imported.kind === "import-statement" || loads === "all") loaded.add(imported.path);
+    }
+  }
+  const files = result.outputFiles.filter((file) => loaded.has(relative(ROOT, file.path)));
+  const contents = Buffer.concat(files.map((file) => file.contents));
   let library = 0;
-  for (const [path, input] of Object.entries(meta.inputs)) if (path.startsWith("src/")) library += input.bytesInOutput;
+  for (const path of loaded) {
+    for (const [input, info] of Object.entries(outputs[path]?.inputs ?? {}))
+      if (input.startsWith("src/")) library += info.bytesInOutput;
+  }
   // The inputs' imports cover the whole module graph, including code that tree-shaking dropped:
   // "nothing in the core imports a Node built-in" (DESIGN §2) is about the source, not just the output.
   const builtinImports = Object.entries(result.metafile.inputs).flatMap(([importer, input]) =>
     input.imports.filter((i) => isNodeBuiltin(i.path)).map((i) => `${importer} -> ${i.path}`),
   );
   return {
-    minified: output.contents.length,
-    gzipped: gzipSync(output.contents, { level: 9 }).length,
+    minified: contents.length,
+    gzipped: gzipSync(contents, { level: 9 }).length,
     library,
     builtinImports,
   };
 }
 
 const bundles = new Map<string, Promise<Bundle>>();
-function bundleOf(entry: string): Promise<Bundle> {
-  let pending = bundles.get(entry);
+function bundleOf(budget: Budget): Promise<Bundle> {
+  let pending = bundles.get(budget.entry);
   if (!pending) {
-    pending = bundle({ entry });
-    bundles.set(entry, pending);
+    pending = bundle({ entry: budget.entry }, budget.loads);
+    bundles.set(budget.entry, pending);
   }
   return pending;
 }
 
 describe("size budgets", () => {
   it.each(BUDGETS)("$name: gzipped size at or under its ceiling", async (budget) => {
-    const { minified, gzipped, library } = await bundleOf(budget.entry);
+    const { minified, gzipped, library } = await bundleOf(budget);
     const target =
       budget.target === undefined
         ? ""
@@ -142,7 +170,7 @@ describe("size budgets", () => {
   it.each(BUDGETS.filter((budget) => budget.nodeBuiltins === "forbidden"))(
     "$name: imports no Node built-in",
     async (budget) => {
-      const { builtinImports } = await bundleOf(budget.entry);
+      const { builtinImports } = await bundleOf(budget);
       expect(builtinImports, "Web entries must run on Workers and Deno: no Node built-ins").toEqual([]);
     },
   );

@@ -1,0 +1,346 @@
+import type { Dispatcher, Peer } from "../../dispatch.js";
+import { ErrorCode } from "../../errors.js";
+import { Session } from "../../legacy/session.js";
+import { claimsModern, readEnvelope } from "../../protocol/envelope.js";
+import {
+  classify,
+  errorResponse,
+  isObject,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  parseError,
+} from "../../protocol/jsonrpc.js";
+import { META, type Meta } from "../../protocol/types.js";
+import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../protocol/versions.js";
+import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
+import { BodyTooLarge, emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
+import { type Accepts, accepts, respond } from "./respond.js";
+import { Guard, type SecurityOptions } from "./security.js";
+import { type HttpSession, type SessionOptions, SessionStore } from "./sessions.js";
+
+export interface HttpOptions extends SecurityOptions {
+  /** The endpoint path (e.g. "/mcp"); other paths answer 404. Default: every path is the endpoint. */
+  path?: string;
+  /** Largest request body accepted, in bytes; larger ones get 413. Default: 4 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Legacy (2025-11-25 and older) clients: stateful sessions with `Mcp-Session-Id` (the default,
+   * needed for server-to-client requests and the GET stream), or `false` to serve each legacy
+   * request on its own. 2026-07-28 requests are always stateless.
+   */
+  sessions?: boolean | SessionOptions;
+}
+
+const SESSION_HEADER = "mcp-session-id";
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+/**
+ * The Streamable HTTP endpoint, independent of any runtime: `HttpRequest` in, `HttpReply` out.
+ * Both eras share one endpoint (2026-07-28 §10.2): a body whose `_meta` names a protocol version
+ * is a stateless modern request; anything else goes to the legacy session layer.
+ */
+export class HttpHandler {
+  readonly #dispatcher: Dispatcher;
+  readonly #guard: Guard;
+  readonly #path: string | undefined;
+  readonly #maxBody: number;
+  readonly #sessions: SessionStore | undefined;
+
+  constructor(dispatcher: Dispatcher, options: HttpOptions = {}) {
+    this.#dispatcher = dispatcher;
+    this.#guard = new Guard(options);
+    this.#path = options.path;
+    this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    const sessions = options.sessions ?? true;
+    this.#sessions = sessions === false ? undefined : new SessionStore(dispatcher, sessions === true ? {} : sessions);
+  }
+
+  /** Legacy sessions alive now. */
+  get sessionCount(): number {
+    return this.#sessions?.size ?? 0;
+  }
+
+  handle(request: HttpRequest): Promise<HttpReply> | HttpReply {
+    if (this.#path !== undefined && request.path !== this.#path) {
+      return jsonReply(
+        404,
+        errorResponse(undefined, ErrorCode.InvalidRequest, `Not found: the MCP endpoint is ${this.#path}`),
+      );
+    }
+    const denied = this.#guard.check(request);
+    if (denied) return denied;
+    switch (request.method) {
+      case "POST":
+        return this.#post(request);
+      case "GET":
+        return this.#get(request);
+      case "DELETE":
+        return this.#delete(request);
+      default:
+        return this.#notAllowed();
+    }
+  }
+
+  /** Ends every legacy session (server shutdown). */
+  close(): void {
+    this.#sessions?.closeAll();
+  }
+
+  async #post(request: HttpRequest): Promise<HttpReply> {
+    const type = request.header("content-type");
+    if (!type?.toLowerCase().includes("application/json")) {
+      return fail(
+        415,
+        ErrorCode.InvalidRequest,
+        "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json",
+      );
+    }
+    const accept = accepts(request.header("accept"));
+    if (!accept.json && !accept.sse) {
+      return fail(
+        406,
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: the Accept header must allow application/json and text/event-stream",
+      );
+    }
+    let text: string;
+    try {
+      text = await request.text(this.#maxBody);
+    } catch (thrown) {
+      if (thrown instanceof BodyTooLarge) {
+        return fail(
+          413,
+          ErrorCode.InvalidRequest,
+          `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
+        );
+      }
+      throw thrown;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (thrown) {
+      return jsonReply(400, parseError((thrown as Error).message));
+    }
+    if (Array.isArray(body)) return this.#batch(request, body);
+    const inbound = classify(body);
+    switch (inbound.kind) {
+      case "invalid":
+        return jsonReply(400, inbound.error);
+      case "request":
+        return this.#request(request, inbound.message, accept);
+      case "notification": {
+        if (claimsModern(inbound.message.params?._meta) || this.#modernHeader(request)) return emptyReply(202);
+        const legacy = this.#legacyPeer(request);
+        if ("status" in legacy) return legacy;
+        this.#dispatcher.notification(inbound.message, legacy.peer, legacy.session?.connection.inflight);
+        return emptyReply(202);
+      }
+      case "response": {
+        const legacy = this.#legacyPeer(request);
+        return "status" in legacy ? legacy : emptyReply(202);
+      }
+    }
+  }
+
+  #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
+    const meta = message.params?._meta;
+    if (claimsModern(meta)) return this.#modern(request, message, meta, accept);
+    if (this.#modernHeader(request)) {
+      return fail(
+        400,
+        ErrorCode.InvalidParams,
+        `Invalid params: a ${request.header("mcp-protocol-version")} request needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
+        message.id,
+      );
+    }
+    if (message.method === "initialize") return this.#initialize(message);
+    const version = request.header("mcp-protocol-version");
+    if (version !== null && !LEGACY_VERSIONS.includes(version)) {
+      return fail(
+        400,
+        ErrorCode.InvalidRequest,
+        `Bad Request: unsupported MCP-Protocol-Version "${version}"; this server supports ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ")}`,
+        message.id,
+      );
+    }
+    const legacy = this.#legacyPeer(request);
+    if ("status" in legacy) return legacy;
+    const session = legacy.session;
+    if (!session) {
+      return respond((exchange) => this.#dispatcher.request(message, legacy.peer, exchange), {
+        accepts: accept,
+        signal: request.signal,
+      });
+    }
+    // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
+    const cancel = new AbortController();
+    let streaming = false;
+    request.signal?.addEventListener("abort", () => streaming || cancel.abort(request.signal?.reason), { once: true });
+    return respond(
+      (exchange) =>
+        this.#dispatcher.request(message, session.connection, { ...exchange, inflight: session.connection.inflight }),
+      {
+        accepts: accept,
+        signal: cancel.signal,
+        headers: { [SESSION_HEADER]: session.id },
+        open: (onCancel) => {
+          streaming = true;
+          return session.openStream(onCancel);
+        },
+      },
+    );
+  }
+
+  /** The 2026-07-28 checks, in the order the conformance suite requires (spec §1.2), then dispatch. */
+  #modern(request: HttpRequest, message: JsonRpcRequest, meta: Meta, accept: Accepts): Promise<HttpReply> | HttpReply {
+    const { id } = message;
+    const envelope = readEnvelope(meta);
+    if (typeof envelope === "string") return fail(400, ErrorCode.InvalidParams, `Invalid params: ${envelope}`, id);
+    const mismatch = mismatchedHeader(request, message, envelope.protocolVersion);
+    if (mismatch) return fail(400, ErrorCode.HeaderMismatch, mismatch, id);
+    if (!MODERN_VERSIONS.includes(envelope.protocolVersion)) {
+      // The dispatcher words this error; only the status is HTTP's.
+      return this.#dispatcher.request(message, { session: undefined }).then((response) => jsonReply(400, response!));
+    }
+    const missing = missingHeader(request, message);
+    if (missing) return fail(400, ErrorCode.HeaderMismatch, missing, id);
+    if (!this.#dispatcher.offersModern(message.method)) {
+      return fail(
+        404,
+        ErrorCode.MethodNotFound,
+        `Method not found: "${message.method}" is not available in protocol ${envelope.protocolVersion}`,
+        id,
+      );
+    }
+    if (message.method === "tools/call") {
+      const tool = this.#dispatcher.registry.tools.get(message.params?.name as string);
+      const wrong = tool && mismatchedParamHeader(request, tool, message.params?.arguments);
+      if (wrong) return fail(400, ErrorCode.HeaderMismatch, wrong, id);
+    }
+    return respond((exchange) => this.#dispatcher.request(message, { session: undefined }, exchange), {
+      accepts: accept,
+      signal: request.signal,
+    });
+  }
+
+  async #initialize(message: JsonRpcRequest): Promise<HttpReply> {
+    if (!this.#sessions) {
+      const response = await this.#dispatcher.request(message, { session: undefined });
+      return jsonReply(response?.error ? 400 : 200, response!);
+    }
+    const session = this.#sessions.create();
+    const response = (await this.#dispatcher.request(message, session.connection)) as JsonRpcResponse;
+    if (response.error) {
+      this.#sessions.delete(session.id);
+      return jsonReply(400, response);
+    }
+    return jsonReply(200, response, { [SESSION_HEADER]: session.id });
+  }
+
+  /** Batches: only in a 2025-03-26 session, answered as one JSON array. */
+  async #batch(request: HttpRequest, values: unknown[]): Promise<HttpReply> {
+    const legacy = this.#legacyPeer(request);
+    if ("status" in legacy) return legacy;
+    const connection = legacy.session?.connection;
+    if (connection?.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
+      return fail(
+        400,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: batches are only allowed in a ${BATCH_VERSION} session; send one message per POST`,
+      );
+    }
+    const answers = await Promise.all(
+      values.map((value) =>
+        isObject(value) && value.method === "initialize"
+          ? errorResponse(
+              undefined,
+              ErrorCode.InvalidRequest,
+              "Invalid Request: initialize must not be part of a batch",
+            )
+          : connection.answer(value),
+      ),
+    );
+    const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
+    return responses.length > 0 ? jsonReply(200, responses, { [SESSION_HEADER]: legacy.session!.id }) : emptyReply(202);
+  }
+
+  /** The legacy session named by `Mcp-Session-Id`; or, without sessions, a throw-away peer. */
+  #legacyPeer(request: HttpRequest): { peer: Peer; session?: HttpSession } | HttpReply {
+    if (!this.#sessions) {
+      const version = request.header("mcp-protocol-version");
+      // Without the header a server may assume 2025-03-26 (2025-06-18 "Protocol Version Header").
+      const protocolVersion = version !== null && LEGACY_VERSIONS.includes(version) ? version : BATCH_VERSION;
+      return { peer: { session: new Session(protocolVersion, {}, undefined) } };
+    }
+    const id = request.header(SESSION_HEADER);
+    if (id === null) {
+      return fail(
+        400,
+        ErrorCode.InvalidRequest,
+        "Bad Request: the Mcp-Session-Id header is required; send initialize first to start a session",
+      );
+    }
+    const session = this.#sessions.get(id);
+    if (!session) {
+      return fail(
+        404,
+        ErrorCode.InvalidRequest,
+        "Session not found: it ended or expired; send initialize to start a new session",
+      );
+    }
+    return { peer: session.connection, session };
+  }
+
+  /** GET opens the session's standalone stream, or resumes one with `Last-Event-ID`. */
+  #get(request: HttpRequest): HttpReply {
+    if (!this.#sessions) return this.#notAllowed();
+    if (!accepts(request.header("accept")).sse) {
+      return fail(
+        406,
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: GET opens an event stream; send Accept: text/event-stream",
+      );
+    }
+    const legacy = this.#legacyPeer(request);
+    if ("status" in legacy) return legacy;
+    const session = legacy.session!;
+    const lastEventId = request.header("last-event-id");
+    const channel = lastEventId === null ? session.openStandalone() : session.resume(lastEventId);
+    if (!channel) {
+      return lastEventId === null
+        ? fail(409, ErrorCode.InvalidRequest, "Conflict: this session already has an open GET stream")
+        : fail(404, ErrorCode.InvalidRequest, `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
+    }
+    return { status: 200, headers: { ...SSE_HEADERS, [SESSION_HEADER]: session.id }, stream: channel };
+  }
+
+  /** DELETE ends a session; its id answers 404 from then on (2025-11-25 "Session Management"). */
+  #delete(request: HttpRequest): HttpReply {
+    if (!this.#sessions) return this.#notAllowed();
+    const id = request.header(SESSION_HEADER);
+    if (id === null) return fail(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
+    if (!this.#sessions.delete(id)) {
+      return fail(404, ErrorCode.InvalidRequest, "Session not found: it already ended or expired");
+    }
+    return emptyReply(200);
+  }
+
+  #modernHeader(request: HttpRequest): boolean {
+    const version = request.header("mcp-protocol-version");
+    return version !== null && isModernVersion(version);
+  }
+
+  #notAllowed(): HttpReply {
+    const allow = this.#sessions ? "GET, POST, DELETE" : "POST";
+    return {
+      status: 405,
+      headers: { allow, "content-type": "application/json" },
+      body: JSON.stringify(errorResponse(undefined, ErrorCode.InvalidRequest, `Method Not Allowed: use ${allow}`)),
+    };
+  }
+}
+
+function fail(status: number, code: number, message: string, id?: JsonRpcRequest["id"]): HttpReply {
+  return jsonReply(status, errorResponse(id, code, message));
+}

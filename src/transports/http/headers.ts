@@ -1,0 +1,104 @@
+import { isObject, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
+import type { Tool } from "../../tools.js";
+import type { HttpRequest } from "./reply.js";
+
+/**
+ * The standard request headers of 2026-07-28 Streamable HTTP (SEP-2243, spec §5.2): they mirror the
+ * body so intermediaries can route without parsing it, and the server rejects any disagreement.
+ */
+
+/** Which param `Mcp-Name` mirrors, per method. */
+const NAME_PARAM: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+const VISIBLE_ASCII = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/**
+ * A header value as the client meant it: surrounding whitespace dropped (RFC 9110 OWS), and the
+ * `=?base64?…?=` form decoded from UTF-8. Undefined when the value is not valid.
+ */
+export function headerValue(raw: string): string | undefined {
+  const value = raw.trim();
+  if (!VISIBLE_ASCII.test(value)) return undefined;
+  const encoded = SENTINEL.exec(value);
+  if (!encoded) return value;
+  try {
+    const binary = atob(encoded[1]!);
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks `MCP-Protocol-Version` and `Mcp-Method` against the body; runs before the version is judged (conformance order). */
+export function mismatchedHeader(request: HttpRequest, message: JsonRpcRequest, version: string): string | undefined {
+  const headerVersion = request.header("mcp-protocol-version");
+  if (headerVersion !== null && headerValue(headerVersion) !== version) {
+    return `MCP-Protocol-Version header "${headerVersion}" does not match _meta protocol version "${version}"`;
+  }
+  const method = request.header("mcp-method");
+  if (method !== null && headerValue(method) !== message.method) {
+    return `Mcp-Method header "${method}" does not match the body's method "${message.method}"`;
+  }
+  return undefined;
+}
+
+/** Checks that the standard headers are present, and `Mcp-Name` equals the param it mirrors. */
+export function missingHeader(request: HttpRequest, message: JsonRpcRequest): string | undefined {
+  if (request.header("mcp-protocol-version") === null) return "The MCP-Protocol-Version header is required";
+  if (request.header("mcp-method") === null) return "The Mcp-Method header is required";
+  const param = NAME_PARAM[message.method];
+  if (param === undefined) return undefined;
+  const expected = message.params?.[param];
+  const raw = request.header("mcp-name");
+  if (raw === null) return `The Mcp-Name header is required for ${message.method} (it mirrors params.${param})`;
+  if (headerValue(raw) !== expected) {
+    return `Mcp-Name header "${raw}" does not match params.${param} ${JSON.stringify(expected)}`;
+  }
+  return undefined;
+}
+
+interface ParamHeader {
+  readonly header: string;
+  readonly path: readonly string[];
+}
+
+const paramHeaders = new WeakMap<Tool, ParamHeader[]>();
+
+/** The `x-mcp-header` annotations of a tool's input schema, read once per tool (reachable through `properties` only). */
+function headersOf(tool: Tool): ParamHeader[] {
+  let found = paramHeaders.get(tool);
+  if (!found) {
+    found = [];
+    collect(tool.descriptor.inputSchema, [], found);
+    paramHeaders.set(tool, found);
+  }
+  return found;
+}
+
+function collect(schema: unknown, path: string[], into: ParamHeader[]): void {
+  if (!isObject(schema) || !isObject(schema.properties)) return;
+  for (const [key, property] of Object.entries(schema.properties)) {
+    if (!isObject(property)) continue;
+    const name = property["x-mcp-header"];
+    if (typeof name === "string") into.push({ header: `mcp-param-${name.toLowerCase()}`, path: [...path, key] });
+    collect(property, [...path, key], into);
+  }
+}
+
+/** Checks the `Mcp-Param-*` headers a tool's arguments require (SEP-2243 "x-mcp-header"). */
+export function mismatchedParamHeader(request: HttpRequest, tool: Tool, args: unknown): string | undefined {
+  for (const { header, path } of headersOf(tool)) {
+    let value: unknown = args;
+    for (const key of path) value = isObject(value) ? value[key] : undefined;
+    if (value === undefined || value === null) continue;
+    const raw = request.header(header);
+    if (raw === null) return `The ${header} header is required when arguments.${path.join(".")} is given`;
+    const sent = headerValue(raw);
+    const same =
+      typeof value === "number" ? sent !== undefined && sent !== "" && Number(sent) === value : sent === String(value);
+    if (!same) return `The ${header} header "${raw}" does not match arguments.${path.join(".")}`;
+  }
+  return undefined;
+}

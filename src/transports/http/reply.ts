@@ -1,0 +1,44 @@
+import type { JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import type { SseChannel } from "./sse.js";
+
+/** What the runtime-neutral HTTP layer answers; adapters turn it into a Web Response or a Node reply. */
+export type HttpReply =
+  | { status: number; headers: Record<string, string>; body?: string }
+  | { status: number; headers: Record<string, string>; stream: SseChannel };
+
+/** The parts of an incoming HTTP request the MCP endpoint reads. */
+export interface HttpRequest {
+  readonly method: string;
+  /** The URL path, without the query string. */
+  readonly path: string;
+  header(name: string): string | null;
+  /** The body as text, at most `limit` bytes; rejects with BodyTooLarge beyond that. */
+  text(limit: number): Promise<string>;
+  /** Aborts when the client goes away. */
+  readonly signal: AbortSignal | undefined;
+}
+
+export class BodyTooLarge extends Error {
+  override name = "BodyTooLarge";
+}
+
+const JSON_HEADERS = { "content-type": "application/json" };
+
+export function jsonReply(
+  status: number,
+  message: JsonRpcResponse | JsonRpcResponse[],
+  headers?: Record<string, string>,
+): HttpReply {
+  return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: JSON.stringify(message) };
+}
+
+export function emptyReply(status: number, headers: Record<string, string> = {}): HttpReply {
+  return { status, headers };
+}
+
+export const SSE_HEADERS: Record<string, string> = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  // Stops reverse proxies from buffering the stream (2026-07-28 §5.2).
+  "x-accel-buffering": "no",
+};

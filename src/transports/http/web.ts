@@ -1,0 +1,73 @@
+import type { Dispatcher } from "../../dispatch.js";
+import { HttpHandler, type HttpOptions } from "./handler.js";
+import { BodyTooLarge, type HttpReply, type HttpRequest } from "./reply.js";
+
+/** The HTTP endpoint of a server and its Web `fetch` entry point. */
+export interface WebEndpoint {
+  readonly handler: HttpHandler;
+  fetch(request: Request): Promise<Response>;
+}
+
+export function createWebEndpoint(dispatcher: Dispatcher, options: HttpOptions): WebEndpoint {
+  const handler = new HttpHandler(dispatcher, options);
+  return {
+    handler,
+    fetch: async (request) => toWebResponse(await handler.handle(fromWebRequest(request))),
+  };
+}
+
+/** Adapts a Web `Request` (Workers, Bun, Deno, Node's fetch) to the runtime-neutral endpoint. */
+export function fromWebRequest(request: Request): HttpRequest {
+  const url = request.url;
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const query = url.indexOf("?", start);
+  return {
+    method: request.method,
+    path: start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query),
+    header: (name) => request.headers.get(name),
+    text: (limit) => readText(request, limit),
+    signal: request.signal,
+  };
+}
+
+const encoder = new TextEncoder();
+
+/** Turns a reply into a Web `Response`; an SSE reply streams, and a reader going away cancels it. */
+export function toWebResponse(reply: HttpReply): Response {
+  if (!("stream" in reply)) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
+  const channel = reply.stream;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      channel.attach({
+        write: (chunk) => controller.enqueue(encoder.encode(chunk)),
+        close: () => controller.close(),
+      });
+    },
+    cancel: () => channel.cancel(),
+  });
+  return new Response(body, { status: reply.status, headers: reply.headers });
+}
+
+/** Reads at most `limit` bytes of body, without trusting Content-Length alone. */
+async function readText(request: Request, limit: number): Promise<string> {
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (length > limit) throw new BodyTooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new BodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  const decoder = new TextDecoder();
+  let text = "";
+  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
+}

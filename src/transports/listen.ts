@@ -1,0 +1,53 @@
+import type { WebEndpoint } from "./http/web.js";
+
+export interface Listening {
+  /** The endpoint URL clients connect to. */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting connections, ends the sessions and closes open streams. */
+  close(): Promise<void>;
+}
+
+interface BunLike {
+  serve(options: { port: number; hostname: string; fetch: (request: Request) => Promise<Response> }): {
+    port: number;
+    stop(closeActiveConnections?: boolean): void;
+  };
+}
+
+interface DenoLike {
+  serve(
+    options: { port: number; hostname: string; onListen?: () => void },
+    handler: (request: Request) => Promise<Response>,
+  ): { addr: { port: number }; shutdown(): Promise<void> };
+}
+
+/** Listens with the runtime's own HTTP server: Bun.serve, Deno.serve, or node:http. */
+export async function listen(endpoint: WebEndpoint, port: number, host: string, path: string): Promise<Listening> {
+  const shown = host.includes(":") ? `[${host}]` : host;
+  const runtime = globalThis as { Bun?: BunLike; Deno?: DenoLike };
+  if (runtime.Bun) {
+    const server = runtime.Bun.serve({ port, hostname: host, fetch: endpoint.fetch });
+    return {
+      url: `http://${shown}:${server.port}${path}`,
+      port: server.port,
+      close: async () => {
+        endpoint.handler.close();
+        server.stop(true);
+      },
+    };
+  }
+  if (runtime.Deno) {
+    const server = runtime.Deno.serve({ port, hostname: host, onListen: () => {} }, endpoint.fetch);
+    return {
+      url: `http://${shown}:${server.addr.port}${path}`,
+      port: server.addr.port,
+      close: async () => {
+        endpoint.handler.close();
+        await server.shutdown();
+      },
+    };
+  }
+  const { listenNode } = await import("./node.js");
+  return listenNode(endpoint.handler, port, host, path);
+}

@@ -1,0 +1,108 @@
+import type * as NodeHttp from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpHandler } from "./http/handler.js";
+import { BodyTooLarge, type HttpReply, type HttpRequest } from "./http/reply.js";
+import type { Listening } from "./listen.js";
+
+/**
+ * Serves the HTTP endpoint with `node:http`, straight from Node's request and response objects:
+ * building a Web Request and Response for every call is a large share of the cost of a small call.
+ */
+export async function listenNode(handler: HttpHandler, port: number, host: string, path: string): Promise<Listening> {
+  const http = await nodeHttp();
+  const server = http.createServer((req, res) => {
+    void answer(handler, req, res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const address = server.address();
+      const bound = typeof address === "object" && address ? address.port : port;
+      const shown = host.includes(":") ? `[${host}]` : host;
+      resolve({
+        url: `http://${shown}:${bound}${path}`,
+        port: bound,
+        close: () =>
+          new Promise<void>((done) => {
+            handler.close();
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+/**
+ * Asks the runtime for `node:http` instead of importing it, so that no bundle of picomcp (Workers,
+ * browsers) ever sees a Node built-in; this module only runs on Node.
+ */
+async function nodeHttp(): Promise<typeof NodeHttp> {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const builtin = proc?.getBuiltinModule?.("node:http") as typeof NodeHttp | undefined;
+  if (builtin) return builtin;
+  // Node before 20.16 has no getBuiltinModule; a computed specifier keeps bundlers away from it.
+  const specifier = ["node", "http"].join(":");
+  return (await import(specifier)) as typeof NodeHttp;
+}
+
+async function answer(handler: HttpHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const gone = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) gone.abort(new DOMException("The client closed the connection", "AbortError"));
+  });
+  const url = req.url ?? "/";
+  const query = url.indexOf("?");
+  const request: HttpRequest = {
+    method: req.method ?? "GET",
+    path: query === -1 ? url : url.slice(0, query),
+    header: (name) => {
+      const value = req.headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+    text: (limit) => readBody(req, limit),
+    signal: gone.signal,
+  };
+  let reply: HttpReply;
+  try {
+    reply = await handler.handle(request);
+  } catch {
+    reply = { status: 500, headers: { "content-type": "text/plain" }, body: "Internal Server Error" };
+  }
+  if (!("stream" in reply)) {
+    const body = reply.body ?? "";
+    res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(body) });
+    res.end(body);
+    return;
+  }
+  res.writeHead(reply.status, reply.headers);
+  res.flushHeaders();
+  const channel = reply.stream;
+  res.once("close", () => channel.cancel());
+  channel.attach({ write: (chunk) => res.write(chunk), close: () => res.end() });
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const length = Number(req.headers["content-length"] ?? 0);
+  if (length > limit) {
+    req.resume();
+    return Promise.reject(new BodyTooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners("data");
+        req.resume();
+        reject(new BodyTooLarge());
+      } else chunks.push(chunk);
+    });
+    req.once("end", () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
+    );
+    req.once("error", reject);
+  });
+}
