@@ -1,0 +1,247 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createProjectsServer } from "../../examples/projects/app.js";
+
+let dir: string;
+let file: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "picomcp-projects-"));
+  file = join(dir, "nested", "projects.json");
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The text a model would read from a result. */
+function textOf(result: { content: { type: string; text?: string }[] }): string {
+  return result.content.map((block) => block.text ?? "").join("\n");
+}
+
+describe("the projects example, called in-process", () => {
+  it("creates, lists, reads, updates and archives a project", async () => {
+    const server = createProjectsServer(file);
+
+    const empty = await server.call("list_projects", {});
+    expect(empty.structuredContent).toEqual({ projects: [], total: 0 });
+    expect(existsSync(file)).toBe(false);
+
+    const created = await server.call("create_project", { name: "Website redesign", dueDate: "2026-03-31" });
+    expect(created.isError).toBeUndefined();
+    expect(created.structuredContent).toMatchObject({
+      id: "prj_1",
+      name: "Website redesign",
+      description: "",
+      status: "planned",
+      dueDate: "2026-03-31",
+      archived: false,
+    });
+    // The JSON text copy says the same as structuredContent, for clients that read only text.
+    expect(JSON.parse(textOf(created))).toEqual(created.structuredContent);
+    expect(existsSync(file)).toBe(true);
+
+    await server.call("create_project", {
+      name: "Hire a designer",
+      description: "Two interviews a week.",
+      status: "active",
+    });
+
+    const listed = await server.call("list_projects", {});
+    expect(listed.structuredContent).toEqual({
+      projects: [
+        { id: "prj_1", name: "Website redesign", status: "planned", dueDate: "2026-03-31", archived: false },
+        { id: "prj_2", name: "Hire a designer", status: "active", dueDate: null, archived: false },
+      ],
+      total: 2,
+    });
+    const active = await server.call("list_projects", { status: "active" });
+    expect(active.structuredContent?.projects.map((p) => p.id)).toEqual(["prj_2"]);
+    const byWords = await server.call("list_projects", { query: "INTERVIEWS" });
+    expect(byWords.structuredContent?.projects.map((p) => p.id)).toEqual(["prj_2"]);
+    const cut = await server.call("list_projects", { limit: 1 });
+    expect(cut.structuredContent).toMatchObject({ projects: [{ id: "prj_1" }], total: 2 });
+
+    const got = await server.call("get_project", { id: "prj_2" });
+    expect(got.structuredContent).toMatchObject({ id: "prj_2", description: "Two interviews a week." });
+
+    const updated = await server.call("update_project", { id: "prj_1", status: "active", dueDate: null });
+    expect(updated.structuredContent).toMatchObject({
+      id: "prj_1",
+      name: "Website redesign",
+      status: "active",
+      dueDate: null,
+    });
+
+    const archived = await server.call("archive_project", { id: "prj_1" });
+    expect(archived.structuredContent).toMatchObject({ id: "prj_1", archived: true });
+    const again = await server.call("archive_project", { id: "prj_1" });
+    expect(again.structuredContent).toEqual(archived.structuredContent);
+
+    const afterArchive = await server.call("list_projects", {});
+    expect(afterArchive.structuredContent?.projects.map((p) => p.id)).toEqual(["prj_2"]);
+    const withArchived = await server.call("list_projects", { includeArchived: true });
+    expect(withArchived.structuredContent?.projects.map((p) => p.id)).toEqual(["prj_1", "prj_2"]);
+  });
+
+  it("keeps its data in the file, for the next server", async () => {
+    await createProjectsServer(file).call("create_project", { name: "Garden" });
+    const stored = JSON.parse(await readFile(file, "utf8"));
+    expect(stored).toMatchObject({ nextId: 2, projects: [{ id: "prj_1", name: "Garden" }] });
+
+    const next = createProjectsServer(file);
+    expect((await next.call("get_project", { id: "prj_1" })).structuredContent).toMatchObject({ name: "Garden" });
+    expect((await next.call("create_project", { name: "Shed" })).structuredContent?.id).toBe("prj_2");
+  });
+
+  it("never loses a change when calls run concurrently", async () => {
+    const server = createProjectsServer(file);
+    const names = Array.from({ length: 20 }, (_, i) => `Project ${i}`);
+    const results = await Promise.all(names.map((name) => server.call("create_project", { name })));
+    expect(new Set(results.map((result) => result.structuredContent?.id)).size).toBe(20);
+    const listed = await server.call("list_projects", { limit: 100 });
+    expect(listed.structuredContent?.total).toBe(20);
+  });
+
+  it("tells the model which tool finds a valid id when an id is unknown", async () => {
+    const server = createProjectsServer(file);
+    for (const [tool, args] of [
+      ["get_project", { id: "prj_404" }],
+      ["update_project", { id: "prj_404", name: "X" }],
+      ["archive_project", { id: "prj_404" }],
+    ] as const) {
+      const result = await server.call(tool, args);
+      expect(result).toEqual({
+        content: [
+          {
+            type: "text",
+            text: 'There is no project with id "prj_404". Call list_projects to find the project\'s id.',
+          },
+        ],
+        isError: true,
+      });
+    }
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it("refuses changes it cannot make, saying what to do instead", async () => {
+    const server = createProjectsServer(file);
+    await server.call("create_project", { name: "Website redesign" });
+
+    const duplicate = await server.call("create_project", { name: "website REDESIGN" });
+    expect(duplicate.isError).toBe(true);
+    expect(textOf(duplicate)).toBe(
+      'A project named "Website redesign" already exists (id "prj_1"). Choose another name, or call update_project with id "prj_1" to change that project.',
+    );
+
+    const nothing = await server.call("update_project", { id: "prj_1" });
+    expect(nothing.isError).toBe(true);
+    expect(textOf(nothing)).toMatch(/^Nothing to change: pass at least one of name, description, status or dueDate/);
+
+    await server.call("archive_project", { id: "prj_1" });
+    const frozen = await server.call("update_project", { id: "prj_1", status: "done" });
+    expect(frozen.isError).toBe(true);
+    expect(textOf(frozen)).toBe(
+      'Project "prj_1" ("Website redesign") is archived, and archived projects cannot be changed. If the work goes on, start a new project with create_project.',
+    );
+    // An archived name is free again.
+    const reused = await server.call("create_project", { name: "Website redesign" });
+    expect(reused.structuredContent?.id).toBe("prj_2");
+  });
+
+  it("rejects invalid arguments field by field, before touching the data", async () => {
+    const server = createProjectsServer(file);
+    const result = await server.call("create_project", { name: "  ", dueDate: "31/03/2026" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      'Invalid arguments for tool "create_project":\nname: Too small: expected string to have >=1 characters\ndueDate: Invalid ISO date',
+    );
+    const limit = await server.call("list_projects", { limit: 500 });
+    expect(textOf(limit)).toBe(
+      'Invalid arguments for tool "list_projects":\nlimit: Too big: expected number to be <=100',
+    );
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it("keeps paths and system errors out of what the model reads", async () => {
+    await createProjectsServer(file).call("create_project", { name: "Garden" });
+    await writeFile(file, "{ not json");
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const result = await createProjectsServer(file).call("list_projects", {});
+    // The details go to the server's own log (stderr)...
+    expect(log).toHaveBeenCalledWith(expect.stringContaining(`${file} is not valid JSON`));
+    log.mockRestore();
+    // ...and the model reads what happened and what to do, without them.
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The project tracker's storage is unavailable/);
+    expect(textOf(result)).not.toContain(dir);
+    expect(textOf(result)).not.toMatch(/JSON/);
+  });
+});
+
+describe("the projects example, over stdio", () => {
+  it("answers a client on stdout and writes nothing else there", async () => {
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const child = spawn(process.execPath, ["--import", "tsx", "examples/projects/server.ts"], {
+      cwd: root,
+      env: { ...process.env, PROJECTS_FILE: file },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const messages = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "create_project", arguments: { name: "Garden" } },
+      },
+    ];
+    child.stdin.end(messages.map((message) => `${JSON.stringify(message)}\n`).join(""));
+    const code = await new Promise((resolve) => child.on("close", resolve));
+
+    expect(code).toBe(0);
+    expect(stderr).toContain(`data in ${file}`);
+    const responses = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(responses.map((response) => response.id).sort()).toEqual([1, 2, 3]);
+
+    const tools = responses.find((response) => response.id === 2).result.tools;
+    expect(
+      Object.fromEntries(tools.map((tool: { name: string; annotations: unknown }) => [tool.name, tool.annotations])),
+    ).toEqual({
+      list_projects: { readOnlyHint: true, openWorldHint: false },
+      get_project: { readOnlyHint: true, openWorldHint: false },
+      create_project: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      update_project: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      archive_project: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    });
+    for (const tool of tools) {
+      expect(tool.outputSchema.properties).toBeDefined();
+      for (const [key, property] of Object.entries(tool.inputSchema.properties)) {
+        expect((property as { description?: string }).description, `${tool.name}.${key}`).toBeTruthy();
+      }
+    }
+
+    const created = responses.find((response) => response.id === 3).result;
+    expect(created.structuredContent).toMatchObject({ id: "prj_1", name: "Garden" });
+    expect(JSON.parse(await readFile(file, "utf8")).projects).toHaveLength(1);
+  });
+});
