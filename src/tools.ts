@@ -40,8 +40,17 @@ export interface ToolConfig<I extends Schema | undefined, O extends Schema | und
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
-  run: (args: ToolArgs<I>, ctx: Context) => MaybePromise<ToolReturn<O>>;
+  run: ToolRun<I, O>;
 }
+
+/**
+ * `run`'s type. It is a conditional type on purpose: TypeScript then instantiates it with the `output`
+ * schema inferred from the same call, so a returned `{ currency: "EUR" }` keeps its literal type and
+ * checks against `z.literal("EUR")` instead of widening to `string`.
+ */
+export type ToolRun<I, O> = O extends unknown
+  ? (args: ToolArgs<I>, ctx: Context) => MaybePromise<ToolReturn<O>>
+  : never;
 
 /** A registered tool: its `tools/list` entry is built once, here, never per request. */
 export interface Tool {
@@ -128,7 +137,9 @@ export async function callTool(
     return toolError(`Tool "${tool.name}" produced a result that does not match its output schema:\n${checked.issues}`);
   }
   // The parsed value is sent, so fields the schema does not name never leak.
-  return { content: [{ type: "text", text: JSON.stringify(checked.value) }], structuredContent: checked.value };
+  const result = jsonResult(checked.value, tool.name);
+  if (!result.isError) result.structuredContent = checked.value;
+  return result;
 }
 
 export function toolError(message: string): CallToolResult {
@@ -141,11 +152,19 @@ export function toResult(value: unknown, toolName: string): CallToolResult {
   if (typeof value === "string") return { content: [{ type: "text", text: value }] };
   if (isContentBlock(value)) return { content: [value] };
   if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
+  return jsonResult(value, toolName);
+}
+
+/** A value as compact JSON text, or a tool error when it cannot be sent as JSON (a BigInt, a cycle). */
+function jsonResult(value: unknown, toolName: string): CallToolResult {
   let json: string | undefined;
   try {
     json = JSON.stringify(value);
   } catch (thrown) {
     return toolError(`Tool "${toolName}" returned a value that cannot be sent as JSON: ${messageOf(thrown)}`);
   }
-  return { content: [{ type: "text", text: json ?? String(value) }] };
+  // Functions and symbols stringify to undefined; sending String(value) would leak a function's source.
+  if (json === undefined)
+    return toolError(`Tool "${toolName}" returned a ${typeof value}, which cannot be sent as JSON.`);
+  return { content: [{ type: "text", text: json }] };
 }

@@ -1,0 +1,116 @@
+import { toStandardJsonSchema } from "@valibot/to-json-schema";
+import { type } from "arktype";
+import * as v from "valibot";
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { formatIssues, type Schema, toJsonSchema, validate } from "../src/schema.js";
+
+/** A hand-written Standard Schema: accepts objects, converts to a fixed JSON Schema. */
+function mockSchema(validateFn: Schema["~standard"]["validate"], withConverter = true) {
+  const jsonSchema = {
+    input: vi.fn(() => ({ type: "object", side: "input" })),
+    output: vi.fn(() => ({ type: "object", side: "output" })),
+  };
+  const schema: Schema = {
+    "~standard": { version: 1, vendor: "mock", validate: validateFn, ...(withConverter ? { jsonSchema } : {}) },
+  };
+  return { schema, jsonSchema };
+}
+
+describe("toJsonSchema", () => {
+  it("asks the converter for the requested side, with the draft 2020-12 target", () => {
+    const { schema, jsonSchema } = mockSchema((value) => ({ value }));
+    expect(toJsonSchema(schema, "input", "x")).toEqual({ type: "object", side: "input" });
+    expect(jsonSchema.input).toHaveBeenCalledExactlyOnceWith({ target: "draft-2020-12" });
+    expect(jsonSchema.output).not.toHaveBeenCalled();
+    expect(toJsonSchema(schema, "output", "x")).toEqual({ type: "object", side: "output" });
+    expect(jsonSchema.output).toHaveBeenCalledExactlyOnceWith({ target: "draft-2020-12" });
+  });
+
+  it("says what to use when a schema cannot produce JSON Schema", () => {
+    const { schema } = mockSchema((value) => ({ value }), false);
+    expect(() => toJsonSchema(schema, "input", 'Tool "t" input')).toThrow(
+      'Tool "t" input uses a mock schema that cannot produce JSON Schema. Use a library that implements the Standard JSON Schema interface (zod 4, ArkType, or Valibot wrapped with toStandardJsonSchema from @valibot/to-json-schema).',
+    );
+    // A bare Valibot schema has no converter until it is wrapped.
+    expect(() => toJsonSchema(v.object({}) as Schema, "input", "X")).toThrow(
+      /uses a valibot schema.*toStandardJsonSchema/,
+    );
+  });
+
+  it("gives input and output views of the same schema (defaults optional on input)", () => {
+    const schema = z.object({ q: z.string(), limit: z.number().default(10) });
+    expect(toJsonSchema(schema, "input", "x")).toMatchObject({ required: ["q"] });
+    expect(toJsonSchema(schema, "output", "x")).toMatchObject({ required: ["q", "limit"] });
+  });
+
+  it("produces 2020-12 schemas from zod, ArkType and Valibot", () => {
+    const dialect = "https://json-schema.org/draft/2020-12/schema";
+    expect(toJsonSchema(z.object({ a: z.string() }), "input", "x").$schema).toBe(dialect);
+    expect(toJsonSchema(type({ a: "string" }), "input", "x").$schema).toBe(dialect);
+    expect(toJsonSchema(toStandardJsonSchema(v.object({ a: v.string() })), "input", "x").$schema).toBe(dialect);
+  });
+});
+
+describe("validate", () => {
+  it("answers a synchronous schema synchronously, with the parsed value", () => {
+    const result = validate(z.object({ n: z.coerce.number() }), { n: "4" });
+    expect(result).not.toBeInstanceOf(Promise);
+    expect(result).toEqual({ ok: true, value: { n: 4 } });
+  });
+
+  it("answers an asynchronous schema with a promise", async () => {
+    const schema = z.object({ n: z.number().refine(async (n) => n > 0, "must be positive") });
+    const good = validate(schema, { n: 1 });
+    expect(good).toBeInstanceOf(Promise);
+    expect(await good).toEqual({ ok: true, value: { n: 1 } });
+    expect(await validate(schema, { n: -1 })).toEqual({ ok: false, issues: "n: must be positive" });
+  });
+
+  it("lists issues one per line", () => {
+    const schema = z.object({ a: z.string(), b: z.number().max(3) });
+    expect(validate(schema, { a: 1, b: 9 })).toEqual({
+      ok: false,
+      issues: "a: Invalid input: expected string, received number\nb: Too big: expected number to be <=3",
+    });
+  });
+});
+
+describe("formatIssues", () => {
+  it("joins nested paths with dots, array indices included", () => {
+    expect(formatIssues([{ message: "Required", path: ["user", "emails", 2, "address"] }])).toBe(
+      "user.emails.2.address: Required",
+    );
+  });
+
+  it("reads path segments given as objects with a key (Valibot)", () => {
+    expect(formatIssues([{ message: "Bad", path: [{ key: "a" }, { key: 0 }, "b"] }])).toBe("a.0.b: Bad");
+  });
+
+  it("gives the bare message when there is no path, or an empty one", () => {
+    expect(formatIssues([{ message: "Expected an object" }, { message: "Also bad", path: [] }])).toBe(
+      "Expected an object\nAlso bad",
+    );
+  });
+
+  it("does not say the path twice when the message already starts with it (ArkType)", () => {
+    expect(formatIssues([{ message: "a.b must be at most 3 (was 9)", path: ["a", "b"] }])).toBe(
+      "a.b: must be at most 3 (was 9)",
+    );
+    // Only a whole-word prefix is a repeated path.
+    expect(formatIssues([{ message: "ab is wrong", path: ["a"] }])).toBe("a: ab is wrong");
+  });
+
+  it("formats real nested issues from zod, ArkType and Valibot alike", async () => {
+    const input = { user: { age: 200 } };
+    const zod = z.object({ user: z.object({ age: z.number().max(150) }) });
+    const ark = type({ user: { age: "number <= 150" } });
+    const vali = toStandardJsonSchema(v.object({ user: v.object({ age: v.pipe(v.number(), v.maxValue(150)) }) }));
+    expect(await validate(zod, input)).toEqual({ ok: false, issues: "user.age: Too big: expected number to be <=150" });
+    expect(await validate(ark, input)).toEqual({ ok: false, issues: "user.age: must be at most 150 (was 200)" });
+    expect(await validate(vali, input)).toEqual({
+      ok: false,
+      issues: "user.age: Invalid value: Expected <=150 but received 200",
+    });
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type Context, ErrorCode, McpError, pico, Server } from "../src/index.js";
+
+describe("pico", () => {
+  it("makes a Server, and needs a name and a version", () => {
+    expect(pico({ name: "github", version: "1.0.0" })).toBeInstanceOf(Server);
+    const message = 'pico() needs a name and a version, e.g. pico({ name: "github", version: "1.0.0" }).';
+    expect(() => pico({ name: "github" } as never)).toThrow(message);
+    expect(() => pico({ version: "1" } as never)).toThrow(message);
+  });
+
+  it("rejects a page size that is not a positive integer", () => {
+    for (const pageSize of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => pico({ name: "t", version: "1", pageSize }), String(pageSize)).toThrow(
+        `pageSize must be a positive integer; got ${pageSize}.`,
+      );
+    }
+    expect(() => pico({ name: "t", version: "1", pageSize: 1 })).not.toThrow();
+  });
+
+  it("chains: .tool() returns the same server", () => {
+    const server = pico({ name: "t", version: "1" });
+    expect(server.tool("a", { run: () => "" })).toBe(server);
+  });
+});
+
+describe("server.call", () => {
+  /** A server whose one tool reports the context it ran with. */
+  function recorder() {
+    const seen: Context[] = [];
+    const server = pico({ name: "t", version: "1" }).tool("probe", {
+      run: (_args, ctx) => {
+        seen.push(ctx);
+        return "ok";
+      },
+    });
+    return { server, seen };
+  }
+
+  it("rejects an unknown tool with -32602, naming the registered ones", async () => {
+    const server = pico({ name: "t", version: "1" })
+      .tool("a", { run: () => "" })
+      .tool("b", { run: () => "" });
+    const error = await (server as unknown as Server<{ nope: { args: undefined; structured: unknown } }>)
+      .call("nope")
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(McpError);
+    expect(error).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'Unknown tool "nope". Registered tools: a, b.',
+    });
+    const empty = pico({ name: "t", version: "1" }) as Server<{ x: { args: undefined; structured: unknown } }>;
+    await expect(empty.call("x")).rejects.toThrow('Unknown tool "x". Registered tools: none.');
+  });
+
+  it("runs in the local era, under the latest protocol, with no request id", async () => {
+    const { server, seen } = recorder();
+    expect(await server.call("probe")).toEqual({ content: [{ type: "text", text: "ok" }] });
+    expect(seen[0]).toMatchObject({
+      era: "local",
+      protocolVersion: "2026-07-28",
+      requestId: undefined,
+      meta: undefined,
+      client: { info: undefined, capabilities: {} },
+    });
+    expect(seen[0]!.signal.aborted).toBe(false);
+  });
+
+  it("passes meta and the client it pretends to come from", async () => {
+    const { server, seen } = recorder();
+    const meta = { progressToken: "p1", traceparent: "00-abc-def-01" };
+    const client = { info: { name: "inspector", version: "0.1" }, capabilities: { sampling: {} } };
+    await server.call("probe", undefined, { meta, client });
+    expect(seen[0]!.meta).toBe(meta);
+    expect(seen[0]!.client).toEqual(client);
+  });
+
+  it("follows the caller's signal into ctx.signal, with its reason", async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let signal: AbortSignal | undefined;
+    const server = pico({ name: "t", version: "1" }).tool("slow", {
+      run: (_args, ctx) =>
+        new Promise<string>((resolve) => {
+          signal = ctx.signal;
+          started();
+          ctx.signal.addEventListener("abort", () => resolve(`stopped: ${String(ctx.signal.reason)}`));
+        }),
+    });
+    const controller = new AbortController();
+    const call = server.call("slow", undefined, { signal: controller.signal });
+    await running;
+    expect(signal!.aborted).toBe(false);
+    controller.abort("user pressed stop");
+    expect(signal!.aborted).toBe(true);
+    expect(signal!.reason).toBe("user pressed stop");
+    expect(await call).toEqual({ content: [{ type: "text", text: "stopped: user pressed stop" }] });
+  });
+
+  it("starts a call with an already aborted signal already cancelled", async () => {
+    const { server, seen } = recorder();
+    const reason = new DOMException("gone", "AbortError");
+    await server.call("probe", undefined, { signal: AbortSignal.abort(reason) });
+    expect(seen[0]!.signal.aborted).toBe(true);
+    expect(seen[0]!.signal.reason).toBe(reason);
+  });
+
+  it("validates and returns structured content like tools/call", async () => {
+    const server = pico({ name: "t", version: "1" }).tool("get_price", {
+      input: z.object({ sku: z.string() }),
+      output: z.object({ sku: z.string(), cents: z.number().int(), currency: z.literal("EUR") }),
+      run: async ({ sku }) => ({ sku, cents: 100, currency: "EUR" as const }),
+    });
+    const result = await server.call("get_price", { sku: "A1" });
+    expect(result.structuredContent).toEqual({ sku: "A1", cents: 100, currency: "EUR" });
+  });
+});
