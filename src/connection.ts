@@ -1,7 +1,14 @@
 import type { Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
 import { ErrorCode } from "./errors.js";
 import type { Session } from "./legacy/session.js";
-import { classify, errorResponse, isObject, type JsonRpcMessage, type JsonRpcResponse } from "./protocol/jsonrpc.js";
+import {
+  classify,
+  errorResponse,
+  isObject,
+  isRequestId,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+} from "./protocol/jsonrpc.js";
 import { BATCH_VERSION } from "./protocol/versions.js";
 
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
@@ -64,8 +71,9 @@ export class Connection implements Peer {
     const answers = await Promise.all(
       values.map((value) =>
         isObject(value) && value.method === "initialize"
-          ? errorResponse(
-              undefined,
+          ? // Its id is readable, so the error carries it and the client can match it (JSON-RPC 2.0 §5).
+            errorResponse(
+              isRequestId(value.id) ? value.id : undefined,
               ErrorCode.InvalidRequest,
               "Invalid Request: initialize must not be part of a batch",
             )
