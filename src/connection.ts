@@ -30,9 +30,15 @@ export class Connection implements Peer {
     this.#dispatcher = dispatcher;
     this.#send = send;
     this.#exchange = { inflight: this.inflight, emit: send };
-    // Unsolicited list_changed belongs to legacy sessions only; modern clients use subscriptions/listen.
+    // Unsolicited notifications belong to legacy sessions only; modern clients use subscriptions/listen.
+    // Nothing but logging before notifications/initialized (2025-11-25 "Lifecycle").
     this.#unsubscribe = dispatcher.registry.subscribe((event) => {
-      if (this.session) send({ jsonrpc: "2.0", method: `notifications/${event.type}` });
+      const session = this.session;
+      if (!session?.initialized || event.type === "closed") return;
+      if (event.type !== "resources/updated") send({ jsonrpc: "2.0", method: `notifications/${event.type}` });
+      else if (session.watches(event.uri)) {
+        send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } });
+      }
     });
   }
 

@@ -1,3 +1,5 @@
+import type { Session } from "./legacy/session.js";
+import { LOG_LEVELS, type LogLevel } from "./protocol/envelope.js";
 import type { JsonRpcNotification, RequestId } from "./protocol/jsonrpc.js";
 import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.js";
 
@@ -17,7 +19,21 @@ export interface Context {
   readonly era: Era;
   /** The client's self-description and declared capabilities (per request in 2026-07-28, per session before). */
   readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
+  /**
+   * Reports progress to the caller, if it asked for it with a progress token; a no-op otherwise.
+   * Values must increase: one that does not is dropped. Nothing is sent once the request is answered.
+   */
+  progress(progress: number, total?: number, message?: string): void;
+  /**
+   * Log messages for the client (`notifications/message`), at or above the level the client chose:
+   * `logging/setLevel` for 2025 sessions (info until then), the request's `_meta` log level in
+   * 2026-07-28 (none without one). Never put secrets or personal data in them.
+   */
+  readonly log: Logger;
 }
+
+/** One method per syslog severity (RFC 5424), as MCP logging uses them. */
+export type Logger = { readonly [Level in LogLevel]: (data: unknown, logger?: string) => void };
 
 export interface RequestInit {
   id: RequestId | undefined;
@@ -26,6 +42,9 @@ export interface RequestInit {
   era: Era;
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities;
+  /** The lowest level sent; undefined sends no log messages. */
+  logLevel?: LogLevel | undefined;
+  session?: Session | undefined;
 }
 
 /**
@@ -42,6 +61,11 @@ export class RequestContext implements Context {
   emit: ((message: JsonRpcNotification) => void) | undefined;
   /** Set by HTTP sessions: ends the request's SSE stream now, so the client polls for the result (SEP-1699). */
   closeStream: (() => void) | undefined;
+  /** The legacy session the request arrived on, if any. */
+  readonly session: Session | undefined;
+  readonly #logLevel: number;
+  #logger: Logger | undefined;
+  #lastProgress = Number.NEGATIVE_INFINITY;
   #controller: AbortController | undefined;
   #cancelled = false;
   #reason: unknown;
@@ -52,6 +76,34 @@ export class RequestContext implements Context {
     this.protocolVersion = init.protocolVersion;
     this.era = init.era;
     this.client = { info: init.clientInfo, capabilities: init.clientCapabilities };
+    this.session = init.session;
+    this.#logLevel = init.logLevel === undefined ? LOG_LEVELS.length : LOG_LEVELS.indexOf(init.logLevel);
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    // Progress goes only to a caller that asked with a token, and MUST increase (2025-11-25 "Progress").
+    const progressToken = this.meta?.progressToken;
+    if (!this.emit || progressToken === undefined || !(progress > this.#lastProgress)) return;
+    this.#lastProgress = progress;
+    const params: Record<string, unknown> = { progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.emit({ jsonrpc: "2.0", method: "notifications/progress", params });
+  }
+
+  get log(): Logger {
+    this.#logger ??= Object.fromEntries(
+      LOG_LEVELS.map((level, rank) => [
+        level,
+        (data: unknown, logger?: string) => {
+          if (!this.emit || rank < this.#logLevel) return;
+          const params: Record<string, unknown> = { level, data };
+          if (logger !== undefined) params.logger = logger;
+          this.emit({ jsonrpc: "2.0", method: "notifications/message", params });
+        },
+      ]),
+    ) as Logger;
+    return this.#logger;
   }
 
   get signal(): AbortSignal {

@@ -107,6 +107,7 @@ export class Dispatcher {
       era: "modern",
       clientInfo: envelope.clientInfo,
       clientCapabilities: envelope.clientCapabilities,
+      logLevel: envelope.logLevel,
     });
     return this.#run(method, message, ctx, exchange, true);
   }
@@ -142,6 +143,8 @@ export class Dispatcher {
       era: "legacy",
       clientInfo: session?.clientInfo,
       clientCapabilities: session?.clientCapabilities ?? {},
+      logLevel: session?.logLevel,
+      session,
     });
     return this.#run(method, message, ctx, exchange, false);
   }
@@ -203,6 +206,9 @@ export class Dispatcher {
       return ctx.cancelled ? undefined : thrownResponse(id, thrown);
     } finally {
       inflight?.delete(id);
+      // Nothing about a request may follow its response (2025-11-25 "Progress": MUST stop).
+      ctx.emit = undefined;
+      ctx.closeStream = undefined;
     }
   }
 

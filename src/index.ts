@@ -14,10 +14,15 @@ export {
   type TextContent,
   text,
 } from "./content.js";
-export type { Context, Era } from "./context.js";
+export type { Context, Era, Logger } from "./context.js";
 export { ErrorCode, McpError } from "./errors.js";
+export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts.js";
 export type { ClientCapabilities, Implementation, ServerCapabilities } from "./protocol/types.js";
 export type { ServerOptions } from "./registry.js";
+export type { Completer, ResourceConfig, ResourceInfo, ResourceReturn } from "./resources.js";
 export type { Schema, StandardSchemaV1 } from "./schema.js";
-export { type CallOptions, pico, Server } from "./server.js";
+export { type CallOptions, pico, type ServeOptions, Server } from "./server.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./tools.js";
+export type { HttpOptions } from "./transports/http/handler.js";
+export type { SessionOptions } from "./transports/http/sessions.js";
+export type { Listening } from "./transports/listen.js";

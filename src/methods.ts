@@ -1,9 +1,14 @@
+import { complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
+import { listen } from "./listen.js";
+import { getPrompt } from "./prompts.js";
+import { LOG_LEVELS, type LogLevel } from "./protocol/envelope.js";
 import { isObject } from "./protocol/jsonrpc.js";
 import type { ServerCapabilities } from "./protocol/types.js";
 import { MODERN_VERSIONS } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
+import { toContents } from "./resources.js";
 import { callTool } from "./tools.js";
 
 type Params = Record<string, unknown> | undefined;
@@ -66,7 +71,153 @@ export const METHODS: Record<string, Method> = {
       return callTool(tool, args ?? undefined, ctx) as Promise<unknown> as Promise<Result>;
     },
   },
+  "resources/list": {
+    modern: true,
+    legacy: true,
+    capability: "resources",
+    cacheable: true,
+    run: async (registry, params, ctx) => {
+      const listed: unknown[] = [];
+      for (const resource of registry.resources.values()) {
+        if (!resource.template) listed.push(resource.descriptor);
+        else if (resource.config.list) {
+          let found = resource.config.list(ctx);
+          if (found instanceof Promise) found = await found;
+          const mimeType = resource.mimeType;
+          for (const item of found)
+            listed.push(mimeType === undefined || "mimeType" in item ? item : { ...item, mimeType });
+        }
+      }
+      return page(registry, "resources", listed, params, (item) => item);
+    },
+  },
+  "resources/templates/list": {
+    modern: true,
+    legacy: true,
+    capability: "resources",
+    cacheable: true,
+    run: (registry, params) =>
+      page(
+        registry,
+        "resourceTemplates",
+        [...registry.resources.values()].filter((resource) => resource.template),
+        params,
+        (resource) => resource.descriptor,
+      ),
+  },
+  "resources/read": {
+    modern: true,
+    legacy: true,
+    capability: "resources",
+    cacheable: true,
+    run: (registry, params, ctx) => readResource(registry, params, ctx),
+  },
+  "resources/subscribe": {
+    modern: false,
+    legacy: true,
+    capability: "resources",
+    run: (_registry, params, ctx) => {
+      ctx.session?.subscriptions.add(requireUri(params, "resources/subscribe"));
+      return {};
+    },
+  },
+  "resources/unsubscribe": {
+    modern: false,
+    legacy: true,
+    capability: "resources",
+    run: (_registry, params, ctx) => {
+      ctx.session?.subscriptions.delete(requireUri(params, "resources/unsubscribe"));
+      return {};
+    },
+  },
+  "prompts/list": {
+    modern: true,
+    legacy: true,
+    capability: "prompts",
+    cacheable: true,
+    run: (registry, params) =>
+      page(registry, "prompts", [...registry.prompts.values()], params, (prompt) => prompt.descriptor),
+  },
+  "prompts/get": {
+    modern: true,
+    legacy: true,
+    capability: "prompts",
+    run: (registry, params, ctx) => {
+      const name = params?.name;
+      const prompt = typeof name === "string" ? registry.prompts.get(name) : undefined;
+      if (!prompt) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown prompt ${JSON.stringify(name)}. Call prompts/list to see the available prompts.`,
+        );
+      }
+      const args = params?.arguments;
+      if (args !== undefined && args !== null && !isObject(args)) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          "prompts/get params.arguments must be an object of string arguments",
+        );
+      }
+      return getPrompt(prompt, args ?? undefined, ctx);
+    },
+  },
+  "completion/complete": {
+    modern: true,
+    legacy: true,
+    capability: "completions",
+    run: (registry, params) => complete(registry, params),
+  },
+  "logging/setLevel": {
+    modern: false,
+    legacy: true,
+    capability: "logging",
+    run: (_registry, params, ctx) => {
+      const level = params?.level;
+      if (!LOG_LEVELS.includes(level as LogLevel)) {
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(", ")}`);
+      }
+      if (ctx.session) ctx.session.logLevel = level as LogLevel;
+      return {};
+    },
+  },
+  "subscriptions/listen": { modern: true, legacy: false, run: listen },
 };
+
+function requireUri(params: Params, method: string): string {
+  const uri = params?.uri;
+  if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, `${method} needs params.uri (a string)`);
+  return uri;
+}
+
+/**
+ * `resources/read`: an exact URI first, then templates in registration order. An unknown URI is
+ * an error, never empty contents: -32002 before 2026-07-28, -32602 since (§9), with `data.uri`.
+ */
+async function readResource(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
+  const uri = requireUri(params, "resources/read");
+  let resource = registry.resources.get(uri);
+  let args: Record<string, string> | undefined = resource && !resource.template ? {} : undefined;
+  if (!args) {
+    for (const candidate of registry.resources.values()) {
+      args = candidate.template?.match(uri);
+      if (args) {
+        resource = candidate;
+        break;
+      }
+    }
+  }
+  if (!resource || !args) {
+    const code = ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+    throw new McpError(
+      code,
+      `Resource not found: ${uri}. Call resources/list or resources/templates/list to see what can be read.`,
+      { uri },
+    );
+  }
+  let returned = resource.config.read({ ...args, uri }, ctx);
+  if (returned instanceof Promise) returned = await returned;
+  return { contents: toContents(returned, uri, resource.mimeType) };
+}
 
 /** Cursor pagination over a list in registration order; the cursor is an opaque offset (2025-11-25 "Pagination"). */
 function page<T>(registry: Registry, key: string, items: T[], params: Params, describe: (item: T) => unknown): Result {

@@ -1,9 +1,16 @@
+import type { Prompt } from "./prompts.js";
 import type { Implementation, ServerCapabilities } from "./protocol/types.js";
+import type { Resource } from "./resources.js";
 import type { Tool } from "./tools.js";
 import type { HttpOptions } from "./transports/http/handler.js";
 
-/** Something about the registry changed; connections turn these into list_changed notifications. */
-export type RegistryEvent = { type: "tools/list_changed" };
+/**
+ * Something about the registry changed. Legacy sessions turn these into unsolicited notifications;
+ * `subscriptions/listen` streams into tagged ones; `closed` ends those streams gracefully.
+ */
+export type RegistryEvent =
+  | { type: "tools/list_changed" | "resources/list_changed" | "prompts/list_changed" | "closed" }
+  | { type: "resources/updated"; uri: string };
 
 export interface ServerOptions extends Implementation {
   /** Guidance for the model about how to use this server; clients may put it in the system prompt. */
@@ -16,13 +23,17 @@ export interface ServerOptions extends Implementation {
 
 /**
  * Everything a server exposes, built once and shared by every connection and request.
- * Maps keep registration order, which is the order lists come out in.
+ * Maps keep registration order, which is the order lists come out in (2026-07-28 §7: lists
+ * SHOULD be deterministic).
  */
 export class Registry {
   readonly info: Implementation;
   readonly instructions: string | undefined;
   readonly pageSize: number;
   readonly tools = new Map<string, Tool>();
+  /** Resources and resource templates, by URI or template string. */
+  readonly resources = new Map<string, Resource>();
+  readonly prompts = new Map<string, Prompt>();
   readonly #listeners = new Set<(event: RegistryEvent) => void>();
 
   constructor(options: Omit<ServerOptions, "http">) {
@@ -39,17 +50,35 @@ export class Registry {
   }
 
   addTool(tool: Tool): void {
-    if (this.tools.has(tool.name)) {
-      throw new TypeError(`Tool "${tool.name}" is already registered; tool names must be unique.`);
-    }
-    this.tools.set(tool.name, tool);
-    this.#emit({ type: "tools/list_changed" });
+    add(this.tools, tool.name, tool, "Tool", "tool names");
+    this.emit({ type: "tools/list_changed" });
   }
 
-  /** Only what is implemented is advertised (2025-11-25 "Capabilities"). */
+  addResource(resource: Resource): void {
+    add(this.resources, resource.uri, resource, "Resource", "resource URIs");
+    this.emit({ type: "resources/list_changed" });
+  }
+
+  addPrompt(prompt: Prompt): void {
+    add(this.prompts, prompt.name, prompt, "Prompt", "prompt names");
+    this.emit({ type: "prompts/list_changed" });
+  }
+
+  /** Removes a tool, resource or prompt; answers whether there was one. */
+  remove(kind: "tool" | "resource" | "prompt", key: string): boolean {
+    const map = kind === "tool" ? this.tools : kind === "resource" ? this.resources : this.prompts;
+    if (!map.delete(key)) return false;
+    this.emit({ type: `${kind}s/list_changed` });
+    return true;
+  }
+
+  /** Only what is implemented is advertised (2025-11-25 "Capabilities"; 2026-07-28 §2: caps match handlers). */
   capabilities(): ServerCapabilities {
-    const capabilities: ServerCapabilities = {};
+    const capabilities: ServerCapabilities = { logging: {} };
     if (this.tools.size > 0) capabilities.tools = { listChanged: true };
+    if (this.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };
+    if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (this.prompts.size > 0 || this.resources.size > 0) capabilities.completions = {};
     return capabilities;
   }
 
@@ -58,7 +87,12 @@ export class Registry {
     return () => this.#listeners.delete(listener);
   }
 
-  #emit(event: RegistryEvent): void {
+  emit(event: RegistryEvent): void {
     for (const listener of this.#listeners) listener(event);
   }
+}
+
+function add<T>(map: Map<string, T>, key: string, value: T, kind: string, plural: string): void {
+  if (map.has(key)) throw new TypeError(`${kind} "${key}" is already registered; ${plural} must be unique.`);
+  map.set(key, value);
 }

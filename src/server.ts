@@ -1,9 +1,11 @@
 import { type Context, RequestContext } from "./context.js";
 import { Dispatcher } from "./dispatch.js";
 import { ErrorCode, McpError } from "./errors.js";
+import { compilePrompt, type PromptConfig } from "./prompts.js";
 import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.js";
 import { LATEST_VERSION } from "./protocol/versions.js";
 import { Registry, type ServerOptions } from "./registry.js";
+import { compileResource, type ResourceConfig } from "./resources.js";
 import type { Schema, StandardSchemaV1 } from "./schema.js";
 import { type CallToolResult, callTool, compileTool, type ToolCallArgs, type ToolConfig } from "./tools.js";
 import type { HttpOptions } from "./transports/http/handler.js";
@@ -62,6 +64,34 @@ export class Server<Tools extends ToolTypes = {}> {
   ): Server<Tools & { [K in Name]: { args: ToolCallArgs<I>; structured: StructuredOf<O> } }> {
     this.#registry.addTool(compileTool(name, config as ToolConfig<Schema | undefined, Schema | undefined>));
     return this as never;
+  }
+
+  /**
+   * Registers a resource at a fixed URI, or a resource template (RFC 6570, e.g. `"users://{id}/profile"`)
+   * whose variables `read` receives, typed from the template string.
+   */
+  resource<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): this {
+    this.#registry.addResource(compileResource(uri, config as unknown as ResourceConfig<string>));
+    return this;
+  }
+
+  /** Registers a prompt: a template of messages the user can pick, with validated string arguments. */
+  prompt<I extends Schema | undefined = undefined>(name: string, config: PromptConfig<I>): this {
+    this.#registry.addPrompt(compilePrompt(name, config as PromptConfig<Schema | undefined>));
+    return this;
+  }
+
+  /**
+   * Removes a tool, resource (by URI or template) or prompt; clients are told the list changed.
+   * Answers whether there was one.
+   */
+  remove(kind: "tool" | "resource" | "prompt", key: string): boolean {
+    return this.#registry.remove(kind, key);
+  }
+
+  /** Tells subscribed clients that a resource's contents changed (`notifications/resources/updated`). */
+  resourceUpdated(uri: string): void {
+    this.#registry.emit({ type: "resources/updated", uri });
   }
 
   /**
@@ -125,8 +155,12 @@ export class Server<Tools extends ToolTypes = {}> {
     return listen(await this.#web(), port, host, path);
   }
 
-  /** Ends the HTTP sessions and open streams of `fetch` (serve's handle closes its own listener). */
+  /**
+   * Ends open `subscriptions/listen` streams with their final result (2026-07-28 §4), and the HTTP
+   * sessions and streams of `fetch` (the handle `serve({ port })` returns closes its own listener).
+   */
   close(): void {
+    this.#registry.emit({ type: "closed" });
     void this.#endpoint?.then((endpoint) => endpoint.handler.close());
   }
 

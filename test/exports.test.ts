@@ -13,7 +13,19 @@ import { describe, expect, it } from "vitest";
 const PUBLIC: Record<string, { source: string; exports: string[] }> = {
   ".": {
     source: "../src/index.ts",
-    exports: ["ErrorCode", "McpError", "Server", "audio", "embed", "image", "link", "pico", "text"],
+    exports: [
+      "ErrorCode",
+      "McpError",
+      "Server",
+      "assistant",
+      "audio",
+      "embed",
+      "image",
+      "link",
+      "pico",
+      "text",
+      "user",
+    ],
   },
 };
 

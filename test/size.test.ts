@@ -51,7 +51,10 @@ const BUDGETS: Budget[] = [
     // Raised to 6,700 B when the HTTP transport landed: Server gained `fetch` and `serve({ port })`
     // (the lazy loaders of the HTTP chunks, ~300 B) and results gained JSON-safety checks. Measured
     // 6,472 B. Still over the 4 kB target: the issue on speed and size owns bringing it down.
-    ceiling: 6_700,
+    // Raised to 10,100 B with resources, prompts, completions, logging, progress and
+    // subscriptions/listen (issue 4): the Server class and the method table reference them, so a
+    // tools-only server carries them too (+3.3 kB). Measured 9,736 B.
+    ceiling: 10_100,
     target: 4_096,
     nodeBuiltins: "forbidden",
     loads: "static",
@@ -62,7 +65,9 @@ const BUDGETS: Budget[] = [
     // Everything a Streamable HTTP server loads: the core, both eras, legacy sessions with resumable
     // SSE, Host/Origin checks, the Web fetch adapter and the node:http bridge. DESIGN §5 target: 12 kB.
     // First measured at 11,774 B with the HTTP transport; ceiling +2.5%, under the target.
-    ceiling: 12_050,
+    // Raised to 15,500 B with resources, prompts, completions, logging, progress and listen
+    // (issue 4), measured 14,974 B: now over the 12 kB target, which the speed and size issue owns.
+    ceiling: 15_500,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: "all",

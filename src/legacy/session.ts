@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from "../errors.js";
-import { isImplementation } from "../protocol/envelope.js";
+import { isImplementation, type LogLevel } from "../protocol/envelope.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import type { ClientCapabilities, Implementation } from "../protocol/types.js";
 import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "../protocol/versions.js";
@@ -14,11 +14,23 @@ export class Session {
   readonly clientInfo: Implementation | undefined;
   /** Set by `notifications/initialized`; requests in between are served (clients pipeline). */
   initialized = false;
+  /** The threshold set by `logging/setLevel`; until then the server sends info and above (2025-11-25 "Logging": its choice). */
+  logLevel: LogLevel = "info";
+  /** URIs this session subscribed to with `resources/subscribe`. */
+  readonly subscriptions = new Set<string>();
 
   constructor(protocolVersion: string, clientCapabilities: ClientCapabilities, clientInfo: Implementation | undefined) {
     this.protocolVersion = protocolVersion;
     this.clientCapabilities = clientCapabilities;
     this.clientInfo = clientInfo;
+  }
+
+  /** Whether an update of `uri` concerns this session: it subscribed to it, or to a parent of it. */
+  watches(uri: string): boolean {
+    for (const subscribed of this.subscriptions) {
+      if (uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`)) return true;
+    }
+    return false;
   }
 }
 

@@ -1,0 +1,86 @@
+import { type Annotations, checkIcons, type Icon, type ResourceContents, toBase64 } from "./content.js";
+import type { Context } from "./context.js";
+import { isObject } from "./protocol/jsonrpc.js";
+import { isTemplate, type TemplateVariables, UriTemplate } from "./uri-template.js";
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** What `read` may return: text, bytes (sent as base64), one contents item, or several. */
+export type ResourceReturn = string | Uint8Array | ResourceContents | ResourceContents[];
+
+/** Metadata of a concrete resource, as `resources/list` shows it (2025-11-25 "Resource"). */
+export interface ResourceInfo {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Size in bytes of the raw contents, before base64. */
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** Suggests values for one template variable: the typed prefix and the other arguments resolved so far. */
+export type Completer = (value: string, context: { arguments: Record<string, string> }) => MaybePromise<string[]>;
+
+/** The arguments of `read`: the requested URI, and each template variable decoded. */
+export type ResourceArgs<Uri extends string> = { uri: string } & { [K in TemplateVariables<Uri>]: string };
+
+export interface ResourceConfig<Uri extends string> {
+  /** Defaults to the URI (or template). */
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** Reads the contents; for a template, gets its variables. Throw a `ResourceNotFound`-style McpError, or return. */
+  read: (args: ResourceArgs<Uri>, ctx: Context) => MaybePromise<ResourceReturn>;
+  /** Templates only: the concrete resources to show in `resources/list`. */
+  list?: (ctx: Context) => MaybePromise<Omit<ResourceInfo, "mimeType">[] | ResourceInfo[]>;
+  /** Templates only: completion of each variable for `completion/complete`. */
+  complete?: Partial<Record<TemplateVariables<Uri>, Completer>>;
+}
+
+/** A registered resource or resource template, its list entry built once. */
+export interface Resource {
+  readonly uri: string;
+  readonly descriptor: Record<string, unknown>;
+  readonly template: UriTemplate | undefined;
+  readonly mimeType: string | undefined;
+  readonly config: ResourceConfig<string>;
+}
+
+export function compileResource(uri: string, config: ResourceConfig<string>): Resource {
+  if (typeof uri !== "string" || uri.length === 0) throw new TypeError("A resource needs a non-empty URI.");
+  if (typeof config?.read !== "function") throw new TypeError(`Resource "${uri}" needs a read function.`);
+  checkIcons(config.icons, `Resource "${uri}"`);
+  const template = isTemplate(uri) ? new UriTemplate(uri) : undefined;
+  if (!template && (config.list || config.complete)) {
+    throw new TypeError(`Resource "${uri}" has no template variables, so it cannot have list or complete.`);
+  }
+  const descriptor: Record<string, unknown> = template ? { uriTemplate: uri } : { uri };
+  descriptor.name = config.name ?? uri;
+  for (const key of ["title", "description", "mimeType", "size", "annotations", "icons", "_meta"] as const) {
+    if (config[key] !== undefined && !(template && key === "size")) descriptor[key] = config[key];
+  }
+  return { uri, descriptor, template, mimeType: config.mimeType, config };
+}
+
+/** Turns what `read` returned into `contents` (2025-11-25 "Reading Resources"): never empty for a found resource. */
+export function toContents(value: ResourceReturn, uri: string, mimeType: string | undefined): ResourceContents[] {
+  const base = mimeType === undefined ? { uri } : { uri, mimeType };
+  if (typeof value === "string") return [{ ...base, text: value }];
+  if (value instanceof Uint8Array) return [{ ...base, blob: toBase64(value) }];
+  const items = Array.isArray(value) ? value : [value];
+  if (items.length === 0 || !items.every((item) => isObject(item) && ("text" in item || "blob" in item))) {
+    throw new TypeError(
+      `Resource "${uri}" read returned no contents; return a string, bytes, or { uri, text | blob } items.`,
+    );
+  }
+  return items.map((item) => (item.mimeType === undefined && mimeType !== undefined ? { ...item, mimeType } : item));
+}
