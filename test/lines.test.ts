@@ -1,0 +1,290 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Dispatcher } from "../src/dispatch.js";
+import { Registry } from "../src/registry.js";
+import type { Schema } from "../src/schema.js";
+import { compileTool, type ToolConfig } from "../src/tools.js";
+import { serveLines } from "../src/transports/stdio.js";
+
+type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
+
+const envelope = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+function dispatcher(tools: Record<string, AnyToolConfig> = {}) {
+  const registry = new Registry({ name: "t", version: "1" });
+  const echo: ToolConfig<z.ZodObject<{ s: z.ZodString }>, undefined> = {
+    input: z.object({ s: z.string() }),
+    run: ({ s }) => s,
+  };
+  registry.addTool(compileTool("echo", echo as unknown as AnyToolConfig));
+  for (const [name, config] of Object.entries(tools)) registry.addTool(compileTool(name, config));
+  return new Dispatcher(registry);
+}
+
+/** An input stream the test feeds by hand, and the writes the server makes. */
+function pipe() {
+  const queue: (Uint8Array | string)[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  const input: AsyncIterable<Uint8Array | string> = {
+    async *[Symbol.asyncIterator]() {
+      while (true) {
+        const chunk = queue.shift();
+        if (chunk !== undefined) yield chunk;
+        else if (ended) return;
+        else await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+  };
+  const writes: string[] = [];
+  const watchers: (() => void)[] = [];
+  const write = (chunk: string) => {
+    writes.push(chunk);
+    for (const watcher of watchers.splice(0)) watcher();
+  };
+  const messages = () =>
+    writes
+      .join("")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line));
+  return {
+    input,
+    write,
+    writes,
+    messages,
+    push(...chunks: (Uint8Array | string)[]) {
+      queue.push(...chunks);
+      wake?.();
+    },
+    end() {
+      ended = true;
+      wake?.();
+    },
+    /** Resolves once a message with this id has been written. */
+    async answered(id: unknown) {
+      while (!messages().some((message) => message.id === id)) {
+        await new Promise<void>((resolve) => watchers.push(resolve));
+      }
+    },
+  };
+}
+
+/** Serves a fixed list of chunks to completion and returns every message written. */
+async function serveChunks(chunks: (Uint8Array | string)[], tools?: Record<string, AnyToolConfig>) {
+  const io = pipe();
+  io.push(...chunks);
+  io.end();
+  await serveLines(dispatcher(tools), io);
+  return io;
+}
+
+const call = (id: number | string, s: string) =>
+  `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { s }, _meta: envelope } })}\n`;
+const text = (message: { result: { content: { text: string }[] } }) => message.result.content[0]!.text;
+
+describe("serveLines framing", () => {
+  it("answers one message per line", async () => {
+    const io = await serveChunks([call(1, "a"), call(2, "b")]);
+    expect(io.messages().map((message) => [message.id, text(message)])).toEqual([
+      [1, "a"],
+      [2, "b"],
+    ]);
+  });
+
+  it("reassembles a message split across chunks, and splits chunks holding several", async () => {
+    const line = call(1, "split");
+    const two = call(2, "x") + call(3, "y");
+    const io = await serveChunks([
+      line.slice(0, 5),
+      line.slice(5, 30),
+      line.slice(30),
+      two.slice(0, -4),
+      two.slice(-4),
+    ]);
+    expect(io.messages().map((message) => message.id)).toEqual([1, 2, 3]);
+    expect(text(io.messages()[0])).toBe("split");
+  });
+
+  it("decodes a multi-byte UTF-8 character split across chunks", async () => {
+    const s = "héllo 🙂 日本";
+    const bytes = new TextEncoder().encode(call(1, s));
+    const emoji = bytes.indexOf(0xf0);
+    const accent = bytes.indexOf(0xc3);
+    const cuts = [0, accent + 1, emoji + 1, emoji + 3, bytes.length];
+    const chunks = cuts.slice(1).map((end, i) => bytes.subarray(cuts[i], end));
+    const io = await serveChunks(chunks);
+    expect(io.messages()).toHaveLength(1);
+    expect(text(io.messages()[0])).toBe(s);
+  });
+
+  it("accepts CRLF line endings", async () => {
+    const io = await serveChunks([call(1, "a").replace("\n", "\r\n"), call(2, "b").replace("\n", "\r\n")]);
+    expect(io.messages().map((message) => [message.id, text(message)])).toEqual([
+      [1, "a"],
+      [2, "b"],
+    ]);
+  });
+
+  it("skips blank and whitespace-only lines without answering them", async () => {
+    const io = await serveChunks(["\n", "   \n", "\r\n", call(1, "a"), "\t\n\n"]);
+    expect(io.messages()).toHaveLength(1);
+    expect(io.messages()[0]).toMatchObject({ id: 1 });
+  });
+
+  it("handles a last line without a newline", async () => {
+    const io = await serveChunks([call(1, "a"), call(2, "last").trimEnd()]);
+    expect(io.messages().map((message) => message.id)).toEqual([1, 2]);
+  });
+
+  it("answers garbage with -32700 and no id, and carries on", async () => {
+    const io = await serveChunks(["{not json\n", '{"jsonrpc":"2.0","id":1,"method":"ping"\n', call(2, "still here")]);
+    const [first, second, third] = io.messages();
+    expect(first).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32700, message: expect.stringMatching(/^Parse error: /) },
+    });
+    expect(second).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32700, message: expect.stringMatching(/^Parse error: /) },
+    });
+    expect(third).toMatchObject({ id: 2 });
+    expect(text(third)).toBe("still here");
+  });
+
+  it("accepts string chunks as well as bytes", async () => {
+    const io = await serveChunks([new TextEncoder().encode(call(1, "bytes")), call(2, "text")]);
+    expect(io.messages().map(text)).toEqual(["bytes", "text"]);
+  });
+
+  it("writes every message as exactly one line, even text with newlines", async () => {
+    const io = await serveChunks([call(1, "line one\nline two\r\n")]);
+    expect(io.writes.join("")).toMatch(/^[^\n]+\n$/);
+    expect(text(io.messages()[0])).toBe("line one\nline two\r\n");
+  });
+
+  it("sends nothing for notifications", async () => {
+    const io = await serveChunks([
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}\n',
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}\n',
+    ]);
+    expect(io.writes).toEqual([]);
+  });
+
+  it("answers a batch under 2025-03-26 as one line", async () => {
+    const io = await serveChunks([
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}\n',
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]\n',
+    ]);
+    expect(io.messages()[1]).toEqual([
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
+  });
+});
+
+describe("serveLines concurrency", () => {
+  it("does not let a slow call hold up a fast one", async () => {
+    const io = pipe();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const served = serveLines(
+      dispatcher({
+        slow: {
+          run: async () => {
+            await released;
+            return "slow";
+          },
+        },
+      }),
+      io,
+    );
+    io.push(
+      `${JSON.stringify({ jsonrpc: "2.0", id: "slow", method: "tools/call", params: { name: "slow", _meta: envelope } })}\n`,
+      call("fast", "fast"),
+    );
+    // The slow call can only finish after the fast one has been written.
+    await io.answered("fast");
+    release();
+    await io.answered("slow");
+    io.end();
+    await served;
+    expect(io.messages().map((message) => message.id)).toEqual(["fast", "slow"]);
+  });
+
+  it("coalesces the answers of one turn into one write", async () => {
+    const io = await serveChunks([
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n',
+    ]);
+    expect(io.writes).toEqual([
+      '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n{"jsonrpc":"2.0","id":3,"result":{}}\n',
+    ]);
+  });
+
+  it("waits for requests in flight when the input ends, then resolves", async () => {
+    const io = pipe();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const served = serveLines(
+      dispatcher({
+        slow: {
+          run: async () => {
+            started();
+            await released;
+            return "finished";
+          },
+        },
+      }),
+      io,
+    );
+    io.push(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", _meta: envelope } })}\n`,
+    );
+    io.end();
+    await running;
+    let done = false;
+    void served.then(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    release();
+    await served;
+    expect(io.messages()).toEqual([expect.objectContaining({ id: 1 })]);
+    expect(text(io.messages()[0])).toBe("finished");
+  });
+
+  it("sends no response for a request cancelled on the pipe", async () => {
+    const io = pipe();
+    let aborted: unknown;
+    const served = serveLines(
+      dispatcher({
+        wait: {
+          run: (_args, ctx) =>
+            new Promise<string>((resolve) => {
+              ctx.signal.addEventListener("abort", () => {
+                aborted = ctx.signal.reason;
+                resolve("too late");
+              });
+              io.push(
+                '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"stop"}}\n',
+              );
+            }),
+        },
+      }),
+      io,
+    );
+    io.push(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "wait", _meta: envelope } })}\n`,
+    );
+    io.push(call(2, "after"));
+    await io.answered(2);
+    io.end();
+    await served;
+    expect(aborted).toMatchObject({ name: "AbortError", message: "stop" });
+    expect(io.messages().map((message) => message.id)).toEqual([2]);
+  });
+});
