@@ -6,6 +6,7 @@ import {
   classify,
   errorResponse,
   isObject,
+  isRequestId,
   type JsonRpcRequest,
   type JsonRpcResponse,
   parseError,
@@ -253,8 +254,9 @@ export class HttpHandler {
     const answers = await Promise.all(
       values.map((value) =>
         isObject(value) && value.method === "initialize"
-          ? errorResponse(
-              undefined,
+          ? // Its id is readable, so the error carries it and the client can match it (JSON-RPC 2.0 §5).
+            errorResponse(
+              isRequestId(value.id) ? value.id : undefined,
               ErrorCode.InvalidRequest,
               "Invalid Request: initialize must not be part of a batch",
             )

@@ -46,11 +46,14 @@ export function respond(
     };
     const exchange: Exchange = { signal: options.signal };
     if (accepts.sse) {
-      exchange.emit = (message) => (stream ?? start()).send(message);
+      // Nothing more is sent for a request once the client has cancelled it (2026-07-28 §5.2 "Cancellation").
+      exchange.emit = (message) => options.signal?.aborted || (stream ?? start()).send(message);
       if (options.open) exchange.closeStream = () => (stream ?? start()).detach?.();
     }
     run(exchange).then(
       (response) => {
+        // The reply must be a type the client accepts: an SSE-only client gets even a lone result as a stream.
+        if (!stream && response && !accepts.json && statusOf(response) === 200) start();
         if (stream) {
           if (response) stream.send(response);
           stream.end();

@@ -68,13 +68,17 @@ export class HttpSession {
       channel,
       send: (message) => this.#write(log, message),
       detach: () => {
+        // Only a client primed with an event id can come back for the rest (SEP-1699); an older one keeps its stream.
+        if (!this.#resumable) return;
         log.live = undefined;
         channel.close();
+        this.#touch();
       },
       end: () => {
         log.done = true;
         log.live?.close();
         log.live = undefined;
+        this.#touch();
       },
     };
   }
@@ -91,7 +95,7 @@ export class HttpSession {
     const [stream, seq] = lastEventId.split("-").map(Number);
     const log = stream === undefined ? undefined : this.#logs.get(stream);
     if (!log || seq === undefined || Number.isNaN(seq)) return undefined;
-    const channel = new SseChannel(() => {});
+    const channel = new SseChannel(() => this.#touch());
     for (const event of log.events) if (event.seq > seq) channel.write(event.chunk);
     if (log.done) channel.close();
     else {
@@ -115,6 +119,7 @@ export class HttpSession {
   #attach(log: StreamLog, onCancel: () => void): SseChannel {
     const channel = new SseChannel(() => {
       if (log.live === channel) log.live = undefined;
+      this.#touch();
       onCancel();
     });
     log.live?.close();
@@ -122,6 +127,14 @@ export class HttpSession {
     // The priming event (an id and empty data) lets the client resume even before the first message (SEP-1699).
     if (this.#resumable) channel.write(`id: ${log.id}-${log.seq}\nretry: ${this.#options.retryMs}\ndata: \n\n`);
     return channel;
+  }
+
+  /**
+   * A session is in use for as long as a stream of it is open, so idleness counts from when one
+   * closes: a client resuming a long-held stream after a drop still finds its session (2025-11-25 "Resumability").
+   */
+  #touch(): void {
+    this.lastActive = Date.now();
   }
 
   /** Priming events and `retry` came with 2025-11-25; older clients are sent plain events with ids. */

@@ -1,0 +1,186 @@
+/**
+ * Shared helpers of the HTTP tests: requests built for `server.fetch` (no network), and a small
+ * reader of `text/event-stream` bodies.
+ */
+import { expect } from "vitest";
+import type { Server } from "../src/index.js";
+import { META } from "../src/protocol/types.js";
+
+export const ENDPOINT = "http://localhost/mcp";
+export const MODERN = "2026-07-28";
+export const BOTH = "application/json, text/event-stream";
+
+type Headers = Record<string, string | null | undefined>;
+
+/** A POST of `body` (a value is JSON-encoded) with JSON content type and both Accept types; a null header is left out. */
+export function post(body: unknown, headers: Headers = {}, init: RequestInit = {}): Request {
+  return new Request(ENDPOINT, {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...init,
+    headers: clean({ "content-type": "application/json", accept: BOTH, ...headers }),
+  });
+}
+
+/** A request without a body (GET, DELETE, …). */
+export function bare(method: string, headers: Headers = {}, init: RequestInit = {}): Request {
+  return new Request(ENDPOINT, { method, ...init, headers: clean(headers) });
+}
+
+function clean(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== null && value !== undefined) out[name] = value;
+  return out;
+}
+
+/** The 2026-07-28 envelope (§1.1), with `extra` keys merged in. */
+export function meta(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { [META.protocolVersion]: MODERN, [META.clientCapabilities]: {}, ...extra };
+}
+
+let nextId = 1;
+
+/**
+ * A well-formed 2026-07-28 request: envelope in `_meta`, and the standard headers mirroring the body
+ * (MCP-Protocol-Version, Mcp-Method, and Mcp-Name for the methods that name something).
+ */
+export function modern(
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Headers = {},
+  init: RequestInit & { id?: string | number } = {},
+): Request {
+  const { id = nextId++, ...rest } = init;
+  const named = params.name ?? params.uri;
+  return post(
+    { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta(params._meta as Record<string, unknown>) } },
+    {
+      "mcp-protocol-version": MODERN,
+      "mcp-method": method,
+      "mcp-name": typeof named === "string" ? named : undefined,
+      ...headers,
+    },
+    rest,
+  );
+}
+
+/** Sends `initialize` and returns the new session's id. */
+export async function initialize(server: Server, protocolVersion = "2025-11-25"): Promise<string> {
+  const response = await server.fetch(
+    post({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: "test", version: "1" } },
+    }),
+  );
+  expect(response.status).toBe(200);
+  const id = response.headers.get("mcp-session-id");
+  expect(id).toMatch(/^[\x21-\x7e]+$/);
+  await response.json();
+  const initialized = await server.fetch(
+    post(
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { "mcp-session-id": id, "mcp-protocol-version": protocolVersion },
+    ),
+  );
+  expect(initialized.status).toBe(202);
+  return id!;
+}
+
+/** A POST inside a legacy session. */
+export function inSession(session: string, body: unknown, headers: Headers = {}, init: RequestInit = {}): Request {
+  return post(body, { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", ...headers }, init);
+}
+
+export interface SseEvent {
+  id?: string;
+  event?: string;
+  retry?: number;
+  data: string;
+}
+
+/** The JSON-RPC message an event carries. */
+export function messageOf(event: SseEvent | undefined): Record<string, unknown> {
+  expect(event).toBeDefined();
+  return JSON.parse(event!.data) as Record<string, unknown>;
+}
+
+/** Reads the events of an SSE body one at a time, each wait bounded. */
+export class EventReader {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #decoder = new TextDecoder();
+  #buffer = "";
+  #ended = false;
+
+  constructor(response: Response) {
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    this.#reader = response.body!.getReader();
+  }
+
+  /** The next event, or undefined once the stream has ended; fails after `timeoutMs` of silence. */
+  async next(timeoutMs = 2000): Promise<SseEvent | undefined> {
+    for (;;) {
+      const end = this.#buffer.indexOf("\n\n");
+      if (end !== -1) {
+        const frame = this.#buffer.slice(0, end);
+        this.#buffer = this.#buffer.slice(end + 2);
+        return parseEvent(frame);
+      }
+      if (this.#ended) return undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no SSE event within ${timeoutMs} ms`)), timeoutMs);
+      });
+      const { done, value } = await Promise.race([this.#reader.read(), timeout]).finally(() => clearTimeout(timer));
+      if (done) this.#ended = true;
+      else this.#buffer += this.#decoder.decode(value, { stream: true });
+    }
+  }
+
+  /** Every event until the stream ends. */
+  async rest(timeoutMs = 2000): Promise<SseEvent[]> {
+    const events: SseEvent[] = [];
+    for (let event = await this.next(timeoutMs); event; event = await this.next(timeoutMs)) events.push(event);
+    return events;
+  }
+
+  /** Goes away, as a client dropping the connection does. */
+  async cancel(): Promise<void> {
+    await this.#reader.cancel();
+  }
+}
+
+function parseEvent(frame: string): SseEvent {
+  const event: SseEvent = { data: "" };
+  const data: string[] = [];
+  for (const line of frame.split("\n")) {
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (field === "data") data.push(value);
+    else if (field === "id") event.id = value;
+    else if (field === "event") event.event = value;
+    else if (field === "retry") event.retry = Number(value);
+  }
+  event.data = data.join("\n");
+  return event;
+}
+
+/** A promise with its resolver, for waiting on what a handler does. */
+export function signal<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/** Waits for `promise`, failing after `timeoutMs`. */
+export async function within<T>(promise: Promise<T>, timeoutMs = 2000, what = "the event"): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { ErrorCode, pico } from "../src/index.js";
+import type { HttpOptions } from "../src/transports/http/handler.js";
+import { bare, initialize, modern } from "./http-helpers.js";
+
+/**
+ * Host and Origin validation against DNS rebinding (spec-2025-11-25 §17.2, 2026-07-28 §5.2):
+ * a present Origin that is neither the server's own nor allowed gets 403, and so does a Host
+ * outside `allowedHosts`, before anything else about the request is looked at.
+ */
+
+function server(http: HttpOptions = {}) {
+  return pico({ name: "guarded", version: "1", http }).tool("hello", { run: () => "hello" });
+}
+
+const hello = (headers: Record<string, string | null>) => modern("tools/call", { name: "hello" }, headers);
+
+async function expectForbidden(response: Response, message: string) {
+  expect(response.status).toBe(403);
+  expect(await response.json()).toEqual({
+    jsonrpc: "2.0",
+    error: { code: ErrorCode.InvalidRequest, message: `Forbidden: ${message}` },
+  });
+}
+
+describe("Host", () => {
+  it("is not checked by fetch unless allowedHosts is set (a Worker sits behind its own routing)", async () => {
+    expect((await server().fetch(hello({ host: "evil.example.com" }))).status).toBe(200);
+  });
+
+  it("must be in allowedHosts: a bare name allows any port, a name with a port only that port", async () => {
+    const app = server({ allowedHosts: ["localhost", "api.example.com:8443", "[::1]"] });
+    for (const host of ["localhost", "localhost:3000", "LOCALHOST:1", "api.example.com:8443", "[::1]", "[::1]:9000"]) {
+      expect((await app.fetch(hello({ host }))).status, host).toBe(200);
+    }
+    for (const host of [
+      "evil.example.com",
+      "localhost.evil.example.com",
+      "api.example.com",
+      "api.example.com:80",
+      "[::2]:1",
+    ]) {
+      await expectForbidden(await app.fetch(hello({ host })), `Host "${host}" is not allowed`);
+    }
+  });
+
+  it("refuses a request without Host when allowedHosts is set", async () => {
+    const app = server({ allowedHosts: ["localhost"] });
+    await expectForbidden(await app.fetch(hello({})), 'Host "" is not allowed');
+  });
+
+  it("is checked before the method, the content type and the session", async () => {
+    const app = server({ allowedHosts: ["localhost"] });
+    const evil = { host: "evil.example.com" };
+    for (const request of [
+      bare("PUT", evil),
+      bare("GET", { ...evil, accept: "text/event-stream", "mcp-session-id": "x" }),
+      bare("DELETE", { ...evil, "mcp-session-id": "x" }),
+      hello({ ...evil, "content-type": "text/plain" }),
+      hello({ ...evil, accept: "text/html" }),
+    ]) {
+      expect((await app.fetch(request)).status).toBe(403);
+    }
+  });
+});
+
+describe("Origin", () => {
+  it("is optional: clients other than browsers do not send it", async () => {
+    expect((await server().fetch(hello({ origin: null }))).status).toBe(200);
+  });
+
+  it("is accepted when it is the server's own origin", async () => {
+    const app = server();
+    for (const [origin, host] of [
+      ["http://localhost", "localhost"],
+      ["http://localhost:3000", "localhost:3000"],
+      ["https://API.example.com", "api.example.com"],
+    ]) {
+      expect((await app.fetch(hello({ origin: origin!, host: host! }))).status, origin).toBe(200);
+    }
+  });
+
+  it("answers 403 with an id-less JSON-RPC error to any other origin", async () => {
+    const app = server();
+    for (const [origin, host] of [
+      ["http://evil.example.com", "localhost"],
+      ["http://localhost:3001", "localhost:3000"],
+      ["null", "localhost"],
+      ["http://localhost", "localhost.evil.example.com"],
+    ]) {
+      await expectForbidden(
+        await app.fetch(hello({ origin: origin!, host: host! })),
+        `Origin "${origin}" is not allowed`,
+      );
+    }
+  });
+
+  it("accepts the configured origins, case-insensitively", async () => {
+    const app = server({ allowedOrigins: ["https://app.example.com"] });
+    expect((await app.fetch(hello({ origin: "https://app.example.com", host: "localhost" }))).status).toBe(200);
+    expect((await app.fetch(hello({ origin: "HTTPS://APP.EXAMPLE.COM", host: "localhost" }))).status).toBe(200);
+    await expectForbidden(
+      await app.fetch(hello({ origin: "https://app.example.com:444", host: "localhost" })),
+      'Origin "https://app.example.com:444" is not allowed',
+    );
+  });
+
+  it("is checked on every method of a session", async () => {
+    const app = server();
+    const session = await initialize(app);
+    const evil = { origin: "http://evil.example.com", host: "localhost", "mcp-session-id": session };
+    expect((await app.fetch(bare("GET", { ...evil, accept: "text/event-stream" }))).status).toBe(403);
+    expect((await app.fetch(bare("DELETE", evil))).status).toBe(403);
+    // The session survived the refused DELETE.
+    expect((await app.fetch(bare("DELETE", { "mcp-session-id": session }))).status).toBe(200);
+  });
+});

@@ -1,0 +1,321 @@
+import { describe, expect, it } from "vitest";
+import type { RequestContext } from "../src/context.js";
+import { type Context, ErrorCode, pico } from "../src/index.js";
+import type { HttpOptions } from "../src/transports/http/handler.js";
+import { bare, EventReader, initialize, inSession, messageOf, signal, within } from "./http-helpers.js";
+
+/**
+ * The SSE streams of legacy sessions (spec-2025-11-25 §17.3-17.5): the standalone GET stream,
+ * event ids `<stream>-<seq>`, priming events, resumption with Last-Event-ID, polling (SEP-1699)
+ * and the bounded event history.
+ */
+
+const progress = (ctx: Context, n: number) =>
+  (ctx as RequestContext).emit?.({
+    jsonrpc: "2.0",
+    method: "notifications/progress",
+    params: { progressToken: "t", progress: n },
+  });
+
+function server(http: HttpOptions = {}) {
+  const gate = signal();
+  const started = signal();
+  const app = pico({ name: "streams", version: "1.0.0", http })
+    .tool("chatty", {
+      run: (_args, ctx) => {
+        progress(ctx, 1);
+        progress(ctx, 2);
+        return "chatted";
+      },
+    })
+    .tool("slow", {
+      run: async (_args, ctx) => {
+        progress(ctx, 1);
+        started.resolve();
+        await gate.promise;
+        progress(ctx, 2);
+        return "slow done";
+      },
+    })
+    .tool("poll", {
+      run: async (_args, ctx) => {
+        (ctx as RequestContext).closeStream?.();
+        started.resolve();
+        await gate.promise;
+        return "polled";
+      },
+    });
+  let added = 0;
+  /** Registers a new tool, which every initialized session hears about on its GET stream. */
+  const addTool = () => app.tool(`added_${added++}`, { run: () => "" });
+  return { app, gate, started, addTool };
+}
+
+const call = (id: number | string, name: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: {} },
+});
+
+const listChanged = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
+
+function get(session: string, headers: Record<string, string> = {}) {
+  return bare("GET", { accept: "text/event-stream", "mcp-session-id": session, ...headers });
+}
+
+describe("the GET stream", () => {
+  it("opens with a priming event and delivers notifications/tools/list_changed when a tool is added", async () => {
+    const { app, addTool } = server();
+    const session = await initialize(app);
+    const response = await app.fetch(get(session));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("mcp-session-id")).toBe(session);
+    expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
+    const stream = new EventReader(response);
+    expect(await stream.next()).toEqual({ id: "0-0", retry: 1000, data: "" });
+    addTool();
+    const event = await stream.next();
+    expect(event).toMatchObject({ id: "0-1", event: "message" });
+    expect(messageOf(event)).toEqual(listChanged);
+    addTool();
+    expect(await stream.next()).toMatchObject({ id: "0-2" });
+    await stream.cancel();
+  });
+
+  it("delivers each session's notifications on its own stream", async () => {
+    const { app, addTool } = server();
+    const streams = [];
+    for (let i = 0; i < 2; i++) {
+      const stream = new EventReader(await app.fetch(get(await initialize(app))));
+      await stream.next();
+      streams.push(stream);
+    }
+    addTool();
+    for (const stream of streams) expect(messageOf(await stream.next())).toEqual(listChanged);
+    for (const stream of streams) await stream.cancel();
+  });
+
+  it("answers 409 to a second GET while one is open, and accepts one again once it is closed", async () => {
+    const { app } = server();
+    const session = await initialize(app);
+    const first = new EventReader(await app.fetch(get(session)));
+    await first.next();
+    const second = await app.fetch(get(session));
+    expect(second.status).toBe(409);
+    expect(await second.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: ErrorCode.InvalidRequest, message: "Conflict: this session already has an open GET stream" },
+    });
+    await first.cancel();
+    const third = await app.fetch(get(session));
+    expect(third.status).toBe(200);
+    await third.body?.cancel();
+  });
+
+  it("answers 406 without Accept: text/event-stream, 400 without a session id", async () => {
+    const { app } = server();
+    const session = await initialize(app);
+    for (const accept of ["application/json", "text/html"]) {
+      const response = await app.fetch(get(session, { accept }));
+      expect(response.status).toBe(406);
+      expect((await response.json()).error.message).toBe(
+        "Not Acceptable: GET opens an event stream; send Accept: text/event-stream",
+      );
+    }
+    expect((await app.fetch(bare("GET", { accept: "text/event-stream" }))).status).toBe(400);
+  });
+
+  it("sends no priming event to a 2025-03-26 session; its events still carry ids", async () => {
+    const { app, addTool } = server();
+    const session = await initialize(app, "2025-03-26");
+    const stream = new EventReader(await app.fetch(get(session)));
+    addTool();
+    const event = await stream.next();
+    expect(event?.id).toBe("0-1");
+    expect(event?.retry).toBeUndefined();
+    expect(messageOf(event)).toEqual(listChanged);
+    await stream.cancel();
+  });
+});
+
+describe("POST streams in a session", () => {
+  it("primes the stream and numbers its events, apart from the GET stream's", async () => {
+    const { app } = server();
+    const session = await initialize(app);
+    const response = await app.fetch(inSession(session, call("c", "chatty")));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("mcp-session-id")).toBe(session);
+    const events = await new EventReader(response).rest();
+    expect(events.map((event) => event.id)).toEqual(["1-0", "1-1", "1-2", "1-3"]);
+    expect(events[0]).toEqual({ id: "1-0", retry: 1000, data: "" });
+    expect(messageOf(events[3])).toEqual({
+      jsonrpc: "2.0",
+      id: "c",
+      result: { content: [{ type: "text", text: "chatted" }] },
+    });
+    // The next request gets the next stream number.
+    const next = await new EventReader(await app.fetch(inSession(session, call("d", "chatty")))).rest();
+    expect(next[0]?.id).toBe("2-0");
+  });
+
+  it("answers plainly in JSON when nothing is emitted", async () => {
+    const { app } = server();
+    const session = await initialize(app);
+    const response = await app.fetch(inSession(session, { jsonrpc: "2.0", id: 1, method: "tools/list" }));
+    expect(response.headers.get("content-type")).toBe("application/json");
+  });
+});
+
+describe("resumption with Last-Event-ID", () => {
+  it("replays what followed a dropped GET stream, then continues live", async () => {
+    const { app, addTool } = server();
+    const session = await initialize(app);
+    const dropped = new EventReader(await app.fetch(get(session)));
+    expect((await dropped.next())?.id).toBe("0-0");
+    await dropped.cancel();
+    addTool();
+    addTool();
+    const resumed = new EventReader(await app.fetch(get(session, { "last-event-id": "0-0" })));
+    expect(await resumed.next()).toMatchObject({ id: "0-1", data: JSON.stringify(listChanged) });
+    expect(await resumed.next()).toMatchObject({ id: "0-2" });
+    addTool();
+    expect(await resumed.next()).toMatchObject({ id: "0-3", data: JSON.stringify(listChanged) });
+    // The resumed stream is the session's GET stream now.
+    expect((await app.fetch(get(session))).status).toBe(409);
+    await resumed.cancel();
+  });
+
+  it("replays only what came after the given event", async () => {
+    const { app, addTool } = server();
+    const session = await initialize(app);
+    const dropped = new EventReader(await app.fetch(get(session)));
+    await dropped.next();
+    addTool();
+    addTool();
+    expect((await dropped.next())?.id).toBe("0-1");
+    await dropped.cancel();
+    const resumed = new EventReader(await app.fetch(get(session, { "last-event-id": "0-1" })));
+    expect((await resumed.next())?.id).toBe("0-2");
+    await resumed.cancel();
+  });
+
+  it("keeps a session request running when its stream drops, and delivers the result on resumption", async () => {
+    const { app, gate, started } = server();
+    const session = await initialize(app);
+    const client = new AbortController();
+    const response = await app.fetch(inSession(session, call("s", "slow"), {}, { signal: client.signal }));
+    await within(started.promise);
+    const stream = new EventReader(response);
+    expect((await stream.next())?.id).toBe("1-0");
+    expect(messageOf(await stream.next())).toMatchObject({ params: { progress: 1 } });
+    // The client goes away: the connection drops, but the stream is resumable, so the request goes on.
+    client.abort();
+    await stream.cancel();
+    const resumed = new EventReader(await app.fetch(get(session, { "last-event-id": "1-1" })));
+    gate.resolve();
+    const rest = await resumed.rest();
+    expect(rest.map((event) => event.id)).toEqual(["1-2", "1-3"]);
+    expect(messageOf(rest[0])).toMatchObject({ params: { progress: 2 } });
+    expect(messageOf(rest[1])).toEqual({
+      jsonrpc: "2.0",
+      id: "s",
+      result: { content: [{ type: "text", text: "slow done" }] },
+    });
+  });
+
+  it("replays a finished stream and then ends it", async () => {
+    const { app } = server();
+    const session = await initialize(app);
+    await new EventReader(await app.fetch(inSession(session, call(1, "chatty")))).rest();
+    const replay = await new EventReader(await app.fetch(get(session, { "last-event-id": "1-1" }))).rest();
+    expect(replay.map((event) => event.id)).toEqual(["1-2", "1-3"]);
+    expect(messageOf(replay[1])).toMatchObject({ id: 1, result: { content: [{ text: "chatted" }] } });
+  });
+
+  it("answers 404 to an event id it cannot map to a stream", async () => {
+    const { app } = server();
+    const session = await initialize(app);
+    for (const lastEventId of ["42-0", "x", "1-y", ""]) {
+      const response = await app.fetch(get(session, { "last-event-id": lastEventId }));
+      expect(response.status, lastEventId).toBe(404);
+      expect((await response.json()).error.message).toBe(
+        `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`,
+      );
+    }
+  });
+});
+
+describe("polling (SEP-1699)", () => {
+  it("closes the stream after a priming event with id and retry; the result is replayed on GET", async () => {
+    const { app, gate, started } = server();
+    const session = await initialize(app);
+    const response = await app.fetch(inSession(session, call("p", "poll")));
+    await within(started.promise);
+    expect(response.status).toBe(200);
+    const events = await new EventReader(response).rest();
+    expect(events).toEqual([{ id: "1-0", retry: 1000, data: "" }]);
+    gate.resolve();
+    const polled = await new EventReader(await app.fetch(get(session, { "last-event-id": "1-0" }))).rest();
+    expect(polled.map((event) => event.id)).toEqual(["1-1"]);
+    expect(messageOf(polled[0])).toEqual({
+      jsonrpc: "2.0",
+      id: "p",
+      result: { content: [{ type: "text", text: "polled" }] },
+    });
+  });
+
+  it("sends the configured retry delay", async () => {
+    const { app, gate } = server({ sessions: { retryMs: 250 } });
+    const session = await initialize(app);
+    const events = await new EventReader(await app.fetch(inSession(session, call(1, "poll")))).rest();
+    expect(events).toEqual([{ id: "1-0", retry: 250, data: "" }]);
+    gate.resolve();
+  });
+
+  it("keeps the stream open for a 2025-03-26 session, which has no event id to come back with", async () => {
+    const { app, gate, started } = server();
+    const session = await initialize(app, "2025-03-26");
+    const response = await app.fetch(inSession(session, call(1, "poll"), { "mcp-protocol-version": "2025-03-26" }));
+    await within(started.promise);
+    gate.resolve();
+    const events = await new EventReader(response).rest();
+    expect(events.map(messageOf)).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "polled" }] } },
+    ]);
+  });
+});
+
+describe("bounded event history", () => {
+  it("forgets the oldest events of the GET stream beyond eventHistory", async () => {
+    const { app, addTool } = server({ sessions: { eventHistory: 2 } });
+    const session = await initialize(app);
+    const dropped = new EventReader(await app.fetch(get(session)));
+    await dropped.next();
+    await dropped.cancel();
+    addTool();
+    addTool();
+    addTool();
+    const resumed = new EventReader(await app.fetch(get(session, { "last-event-id": "0-0" })));
+    expect((await resumed.next())?.id).toBe("0-2");
+    expect((await resumed.next())?.id).toBe("0-3");
+    addTool();
+    expect((await resumed.next())?.id).toBe("0-4");
+    await resumed.cancel();
+  });
+
+  it("keeps at most eventHistory events per session, across streams", async () => {
+    const { app } = server({ sessions: { eventHistory: 1 } });
+    const session = await initialize(app);
+    await new EventReader(await app.fetch(inSession(session, call(1, "chatty")))).rest();
+    // 1-1 and 1-2 are forgotten; only the result, 1-3, is left to replay.
+    const replay = await new EventReader(await app.fetch(get(session, { "last-event-id": "1-0" }))).rest();
+    expect(replay.map((event) => event.id)).toEqual(["1-3"]);
+    await new EventReader(await app.fetch(inSession(session, call(2, "chatty")))).rest();
+    // Stream 1 is finished and has nothing left: it can no longer be resumed.
+    expect((await app.fetch(get(session, { "last-event-id": "1-0" }))).status).toBe(404);
+    expect(
+      (await new EventReader(await app.fetch(get(session, { "last-event-id": "2-0" }))).rest()).map((e) => e.id),
+    ).toEqual(["2-3"]);
+  });
+});

@@ -1,0 +1,292 @@
+import { request as httpRequest } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RequestContext } from "../src/context.js";
+import { type Context, pico } from "../src/index.js";
+import type { ServeOptions } from "../src/server.js";
+import type { Listening } from "../src/transports/listen.js";
+import { BOTH, EventReader, MODERN, messageOf, meta, signal, within } from "./http-helpers.js";
+
+/**
+ * `server.serve({ port })` on Node: the node:http bridge over a real loopback socket, driven by
+ * real `fetch` calls (and raw node:http requests where a Host header must be forged).
+ */
+
+const open: Listening[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((listening) => listening.close()));
+});
+
+const progress = (ctx: Context, n: number) =>
+  (ctx as RequestContext).emit?.({
+    jsonrpc: "2.0",
+    method: "notifications/progress",
+    params: { progressToken: "t", progress: n },
+  });
+
+async function serve(options: Partial<ServeOptions> = {}) {
+  const gate = signal();
+  const started = signal();
+  const aborted = signal<unknown>();
+  const app = pico({ name: "bridge", version: "1.0.0" })
+    .tool("hello", { run: () => "héllo ✓" })
+    .tool("stream", {
+      run: async (_args, ctx) => {
+        progress(ctx, 1);
+        started.resolve();
+        await gate.promise;
+        progress(ctx, 2);
+        return "streamed";
+      },
+    })
+    .tool("wait", {
+      run: async (_args, ctx) => {
+        started.resolve();
+        if (!ctx.signal.aborted) {
+          await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        }
+        aborted.resolve(ctx.signal.reason);
+        return "too late";
+      },
+    });
+  const listening = await app.serve({ port: 0, ...options });
+  open.push(listening);
+  return { app, listening, gate, started, aborted };
+}
+
+let nextId = 1;
+
+/** A 2026-07-28 tools/call with its standard headers. */
+function callInit(name: string, init: RequestInit = {}): RequestInit {
+  return {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: BOTH,
+      "mcp-protocol-version": MODERN,
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "tools/call",
+      params: { name, arguments: {}, _meta: meta() },
+    }),
+    ...init,
+  };
+}
+
+/** A raw node:http request, for headers fetch will not let a caller set (Host). */
+function raw(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: "POST", headers, agent: false }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+function rawCall(url: string, headers: Record<string, string>) {
+  const init = callInit("hello");
+  return raw(url, { ...(init.headers as Record<string, string>), ...headers }, init.body as string);
+}
+
+describe("serve({ port: 0 })", () => {
+  it("listens on 127.0.0.1 at /mcp and answers other paths with 404", async () => {
+    const { listening } = await serve();
+    expect(listening.port).toBeGreaterThan(0);
+    expect(listening.url).toBe(`http://127.0.0.1:${listening.port}/mcp`);
+    const other = await fetch(`http://127.0.0.1:${listening.port}/other`, callInit("hello"));
+    expect(other.status).toBe(404);
+    expect((await other.json()).error.message).toBe("Not found: the MCP endpoint is /mcp");
+  });
+
+  it("answers JSON with a Content-Length in bytes", async () => {
+    const { listening } = await serve();
+    const response = await fetch(listening.url, callInit("hello"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    const text = await response.text();
+    expect(Number(response.headers.get("content-length"))).toBe(Buffer.byteLength(text));
+    expect(JSON.parse(text).result.content).toEqual([{ type: "text", text: "héllo ✓" }]);
+  });
+
+  it("answers a notification with 202 and an empty body", async () => {
+    const { listening } = await serve();
+    const response = await fetch(listening.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: BOTH },
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/x", params: { _meta: meta() } }),
+    });
+    expect(response.status).toBe(202);
+    expect(response.headers.get("content-length")).toBe("0");
+    expect(await response.text()).toBe("");
+  });
+
+  it("streams SSE events as they are produced", async () => {
+    const { listening, gate } = await serve();
+    const response = await fetch(listening.url, callInit("stream"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-accel-buffering")).toBe("no");
+    const stream = new EventReader(response);
+    // The first event arrives while the tool is still waiting on the gate.
+    expect(messageOf(await stream.next())).toMatchObject({ params: { progress: 1 } });
+    gate.resolve();
+    const rest = await stream.rest();
+    expect(rest.map(messageOf)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 2 } },
+      expect.objectContaining({ result: expect.objectContaining({ content: [{ type: "text", text: "streamed" }] }) }),
+    ]);
+  });
+
+  it("serves a legacy session: initialize, then a GET stream", async () => {
+    const { app, listening } = await serve();
+    const init = await fetch(listening.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: BOTH },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } }),
+    });
+    const session = init.headers.get("mcp-session-id")!;
+    expect(session).toBeTruthy();
+    await fetch(listening.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: BOTH, "mcp-session-id": session },
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    const stream = new EventReader(
+      await fetch(listening.url, { headers: { accept: "text/event-stream", "mcp-session-id": session } }),
+    );
+    expect(await stream.next()).toEqual({ id: "0-0", retry: 1000, data: "" });
+    app.tool("late", { run: () => "" });
+    expect(messageOf(await stream.next())).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    await stream.cancel();
+  });
+});
+
+describe("DNS rebinding protection on loopback", () => {
+  it("answers 403 to a foreign Host and 2xx to the loopback names", async () => {
+    const { listening } = await serve();
+    const forbidden = await rawCall(listening.url, { host: "evil.example.com" });
+    expect(forbidden.status).toBe(403);
+    expect(JSON.parse(forbidden.body).error.message).toBe('Forbidden: Host "evil.example.com" is not allowed');
+    for (const host of [`localhost:${listening.port}`, `127.0.0.1:${listening.port}`, "localhost"]) {
+      expect((await rawCall(listening.url, { host })).status, host).toBe(200);
+    }
+  });
+
+  it("answers 403 to a foreign Origin", async () => {
+    const { listening } = await serve();
+    const response = await rawCall(listening.url, {
+      host: `localhost:${listening.port}`,
+      origin: "http://evil.example.com",
+    });
+    expect(response.status).toBe(403);
+    const own = await rawCall(listening.url, {
+      host: `localhost:${listening.port}`,
+      origin: `http://localhost:${listening.port}`,
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it("uses allowedHosts when given", async () => {
+    const { listening } = await serve({ allowedHosts: ["mcp.example.com"] });
+    expect((await rawCall(listening.url, { host: "mcp.example.com" })).status).toBe(200);
+    expect((await rawCall(listening.url, { host: `localhost:${listening.port}` })).status).toBe(403);
+  });
+});
+
+describe("body limits", () => {
+  it("answers 413 to a body over maxBodyBytes and keeps serving", async () => {
+    const { listening } = await serve({ maxBodyBytes: 1024 });
+    const init = callInit("hello");
+    const large = await fetch(listening.url, { ...init, body: " ".repeat(64 * 1024) + (init.body as string) });
+    expect(large.status).toBe(413);
+    expect((await large.json()).error.message).toBe("Payload Too Large: request bodies are limited to 1024 bytes");
+    expect((await fetch(listening.url, callInit("hello"))).status).toBe(200);
+  });
+
+  it("answers 413 to a chunked body without Content-Length once it passes the limit", async () => {
+    const { listening } = await serve({ maxBodyBytes: 1024 });
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ >= 64) controller.close();
+        else controller.enqueue(new TextEncoder().encode(" ".repeat(1024)));
+      },
+    });
+    const response = await fetch(listening.url, { ...callInit("hello"), body, duplex: "half" } as RequestInit);
+    expect(response.status).toBe(413);
+    expect((await fetch(listening.url, callInit("hello"))).status).toBe(200);
+  });
+});
+
+describe("disconnects", () => {
+  it("aborts ctx.signal when the client goes away mid-call, and keeps serving", async () => {
+    const { listening, started, aborted } = await serve();
+    const client = new AbortController();
+    const pending = fetch(listening.url, callInit("wait", { signal: client.signal }));
+    await within(started.promise, 5000, "the tool starting");
+    client.abort();
+    await expect(pending).rejects.toThrow();
+    const reason = await within(aborted.promise, 5000, "ctx.signal aborting");
+    expect(reason).toMatchObject({ name: "AbortError" });
+    expect((await fetch(listening.url, callInit("hello"))).status).toBe(200);
+  });
+
+  it("aborts ctx.signal when the client drops a modern SSE stream", async () => {
+    const { app, listening } = await serve();
+    const aborted = signal<unknown>();
+    app.tool("chatty_wait", {
+      run: async (_args, ctx) => {
+        progress(ctx, 1);
+        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        aborted.resolve(ctx.signal.reason);
+        progress(ctx, 2);
+        return "too late";
+      },
+    });
+    const response = await fetch(listening.url, callInit("chatty_wait"));
+    const stream = new EventReader(response);
+    await stream.next();
+    await stream.cancel();
+    await within(aborted.promise, 5000, "ctx.signal aborting");
+  });
+});
+
+describe("close()", () => {
+  it("ends open streams and stops accepting connections", async () => {
+    const { listening, started } = await serve();
+    // A session's GET stream and a modern SSE reply still in progress.
+    const init = await fetch(listening.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: BOTH },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } }),
+    });
+    const session = init.headers.get("mcp-session-id")!;
+    const get = new EventReader(
+      await fetch(listening.url, { headers: { accept: "text/event-stream", "mcp-session-id": session } }),
+    );
+    await get.next();
+    const post = new EventReader(await fetch(listening.url, callInit("stream")));
+    await within(started.promise);
+    await post.next();
+
+    await within(listening.close(), 5000, "close() resolving");
+    open.splice(open.indexOf(listening), 1);
+    // The session's stream ends cleanly; the reply still in progress is cut off with its connection.
+    expect(await get.rest()).toEqual([]);
+    await expect(post.rest()).rejects.toThrow();
+    await expect(fetch(listening.url, callInit("hello"))).rejects.toThrow();
+  });
+});
