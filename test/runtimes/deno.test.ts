@@ -1,0 +1,41 @@
+/**
+ * The runtime smoke test on Deno (the `deno` devDependency), running server.ts as TypeScript: once
+ * with `server.serve()` on Deno.serve, once as `export default server` under `deno serve`.
+ * Permissions are the least it needs; --sloppy-imports maps the `.js` specifiers of the sources to
+ * their `.ts` files, as TypeScript's NodeNext resolution does.
+ */
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { denoExecutable, SERVER, START_TIMEOUT, type Started, smokeV1, smokeV2, start, versionOf } from "./harness.js";
+
+const runtime = `deno ${versionOf("deno")}`;
+const FLAGS = ["--no-lock", "--no-prompt", "--sloppy-imports", "--allow-env=PICO_PORT", "--allow-net=127.0.0.1"];
+// No update check: the only network here is the npm registry.
+const ENV = { DENO_NO_UPDATE_CHECK: "1" };
+
+describe(`server.serve() on ${runtime}`, () => {
+  let server: Started;
+  beforeAll(async () => {
+    server = await start(denoExecutable(), ["run", ...FLAGS, SERVER], { env: ENV });
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+
+  it("serves the v1 client: session, list, call, progress over SSE, validation error, DELETE", () =>
+    smokeV1(server.url, runtime));
+  it("serves the v2 client in the 2026-07-28 era", () => smokeV2(server.url, runtime));
+});
+
+describe(`export default server under deno serve, ${runtime}`, () => {
+  let server: Started;
+  beforeAll(async () => {
+    // Without PICO_PORT server.ts does not serve itself: Deno serves its default export.
+    server = await start(denoExecutable(), ["serve", ...FLAGS, "--host", "127.0.0.1", "--port", "0", SERVER], {
+      env: { ...ENV, PICO_PORT: "" },
+      from: "stderr",
+      endpoint: (line) => /Listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(line)?.[1]?.concat("/mcp"),
+    });
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+
+  it("serves the v1 client through server.fetch", () => smokeV1(server.url, runtime));
+  it("serves the v2 client through server.fetch", () => smokeV2(server.url, runtime));
+});

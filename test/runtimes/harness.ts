@@ -1,0 +1,176 @@
+/**
+ * How the runtime smoke tests start test/runtimes/server.ts on a runtime, and what they check
+ * through it with both official clients. Every child is bounded by a timeout and killed by its pid.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { expect } from "vitest";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const SERVER = "test/runtimes/server.ts";
+/** Long enough for a cold start of the slowest runtime on a busy 2-core machine. */
+export const START_TIMEOUT = 60_000;
+
+const require = createRequire(import.meta.url);
+export const run = promisify(execFile);
+
+/** The version a devDependency was installed at. */
+export function versionOf(pkg: string): string {
+  return (require(`${pkg}/package.json`) as { version: string }).version;
+}
+
+/** The Bun executable of the `bun` devDependency (its postinstall puts it in place; the platform package has it too). */
+export function bunExecutable(): string {
+  const installed = require.resolve("bun/bin/bun.exe");
+  if (statSync(installed).size > 1_000_000) return installed;
+  const arch = process.arch === "arm64" ? "aarch64" : process.arch;
+  return require.resolve(`@oven/bun-${process.platform}-${arch}/bin/bun`);
+}
+
+/** The Deno executable of the `deno` devDependency, placed by its own installer from the platform package. */
+export function denoExecutable(): string {
+  return (require("deno/install_api.cjs") as { runInstall(): string }).runInstall();
+}
+
+/** The workerd executable of the `workerd` devDependency. */
+export function workerdExecutable(): string {
+  return (require("workerd") as { default: string }).default;
+}
+
+export interface Started {
+  readonly url: string;
+  /** What the child wrote to stdout and stderr, for failure messages. */
+  readonly output: () => string;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Where the child announces its endpoint: stdout (default), stderr, or the control pipe on fd 3. */
+  from?: "stdout" | "stderr" | "fd3";
+  /** The endpoint URL a line announces, if it is one; by default server.ts's `{"url"}` line. */
+  endpoint?: (line: string) => string | undefined;
+}
+
+/** server.ts's announcement, one JSON line: `{"url": "http://127.0.0.1:…/mcp"}`. */
+function printedUrl(line: string): string | undefined {
+  try {
+    return (JSON.parse(line) as { url?: string }).url;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Spawns a runtime (with PICO_PORT=0 unless `env` says otherwise) and waits for the endpoint it announces. */
+export function start(command: string, args: string[], options: StartOptions = {}): Promise<Started> {
+  const { from = "stdout", endpoint = printedUrl } = options;
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, PICO_PORT: "0", ...options.env },
+    stdio: ["ignore", "pipe", "pipe", ...(from === "fd3" ? ["pipe" as const] : [])],
+  });
+  let output = "";
+  const log = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  // Both pipes are read to the end: one that nobody drains would stall the child once full.
+  child.stdout!.on("data", log);
+  child.stderr!.on("data", log);
+  const stop = () => kill(child);
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      void stop().then(() => reject(new Error(`${command} ${args.join(" ")}: ${why}\n${output}`)));
+    };
+    const timer = setTimeout(() => fail(`no endpoint after ${START_TIMEOUT} ms`), START_TIMEOUT);
+    child.once("error", (error) => fail(error.message));
+    child.once("exit", (code, signal) => fail(`exited early (${signal ?? code})`));
+    let buffered = "";
+    const source = from === "fd3" ? (child.stdio[3] as NodeJS.ReadableStream) : child[from]!;
+    source.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
+        const url = endpoint(buffered.slice(0, newline));
+        buffered = buffered.slice(newline + 1);
+        if (url === undefined) continue;
+        clearTimeout(timer);
+        child.removeAllListeners("exit");
+        resolve({ url, output: () => output, stop });
+        return;
+      }
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL if the child is still there after 5 s; resolves once it has exited. */
+function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+const GREETING_ERROR = 'Invalid arguments for tool "greet":\nname: Too small: expected string to have >=1 characters';
+
+/** The v1 client (legacy era, a session): list, call, a call that streams progress, a validation error, DELETE. */
+export async function smokeV1(url: string, runtime: string): Promise<void> {
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name: "runtime-smoke-v1", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
+    expect(client.getServerVersion()).toMatchObject({ name: "runtime-smoke", version: "1.0.0" });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["greet"]);
+    expect(await client.callTool({ name: "greet", arguments: { name: "Ada" } })).toEqual({
+      content: [{ type: "text", text: `Hello, Ada, from ${runtime}` }],
+    });
+    const progress: number[] = [];
+    const streamed = await client.callTool({ name: "greet", arguments: { name: "Bob" } }, undefined, {
+      onprogress: (update) => progress.push(update.progress),
+    });
+    expect(streamed).toEqual({ content: [{ type: "text", text: `Hello, Bob, from ${runtime}` }] });
+    expect(progress).toEqual([1]);
+    expect(await client.callTool({ name: "greet", arguments: { name: "" } })).toEqual({
+      content: [{ type: "text", text: GREETING_ERROR }],
+      isError: true,
+    });
+    await transport.terminateSession();
+    expect(transport.sessionId).toBeUndefined();
+  } finally {
+    await client.close();
+  }
+}
+
+/** The v2 client (2026-07-28 era, stateless): discover, list, call, a call that streams progress. */
+export async function smokeV2(url: string, runtime: string): Promise<void> {
+  const client = new ClientV2({ name: "runtime-smoke-v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+  try {
+    await client.connect(new TransportV2(new URL(url)));
+    expect(client.getProtocolEra()).toBe("modern");
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["greet"]);
+    const progress: number[] = [];
+    const result = await client.callTool(
+      { name: "greet", arguments: { name: "Cy" } },
+      { onprogress: (update) => progress.push(update.progress) },
+    );
+    expect(result.content).toEqual([{ type: "text", text: `Hello, Cy, from ${runtime}` }]);
+    expect(progress).toEqual([1]);
+    const invalid = await client.callTool({ name: "greet", arguments: { name: "" } });
+    expect(invalid).toMatchObject({ content: [{ type: "text", text: GREETING_ERROR }], isError: true });
+  } finally {
+    await client.close();
+  }
+}
