@@ -22,6 +22,9 @@ export function headerValue(raw: string): string | undefined {
   if (!VISIBLE_ASCII.test(value)) return undefined;
   const encoded = SENTINEL.exec(value);
   if (!encoded) return value;
+  // atob forgives missing padding; SEP-2243's test table rejects it ("SGVsbG8"), so only whole
+  // 4-character groups are Base64 here (2026-07-28 §5.2: malformed Base64 in the sentinel → -32020).
+  if (encoded[1]!.length % 4 !== 0) return undefined;
   try {
     const binary = atob(encoded[1]!);
     const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
