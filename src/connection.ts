@@ -1,3 +1,4 @@
+import type { InputRequest } from "./ask.js";
 import type { Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
 import { ErrorCode } from "./errors.js";
 import type { Session } from "./legacy/session.js";
@@ -8,6 +9,7 @@ import {
   isRequestId,
   type JsonRpcMessage,
   type JsonRpcResponse,
+  type RequestId,
 } from "./protocol/jsonrpc.js";
 import { BATCH_VERSION } from "./protocol/versions.js";
 
@@ -25,11 +27,14 @@ export class Connection implements Peer {
   readonly #send: Send;
   readonly #unsubscribe: () => void;
   readonly #exchange: Exchange;
+  /** The server's own requests to the client (legacy elicitation, sampling, roots) awaiting an answer. */
+  readonly #pending = new Map<RequestId, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  #nextId = 0;
 
   constructor(dispatcher: Dispatcher, send: Send) {
     this.#dispatcher = dispatcher;
     this.#send = send;
-    this.#exchange = { inflight: this.inflight, emit: send };
+    this.#exchange = { inflight: this.inflight, emit: send, ask: (request, signal) => this.ask(request, signal) };
     // Unsolicited notifications belong to legacy sessions only; modern clients use subscriptions/listen.
     // Nothing but logging before notifications/initialized (2025-11-25 "Lifecycle").
     this.#unsubscribe = dispatcher.registry.subscribe((event) => {
@@ -61,6 +66,7 @@ export class Connection implements Peer {
       case "invalid":
         return inbound.error;
       case "response":
+        this.settle(inbound.message);
         return undefined;
     }
   }
@@ -90,9 +96,63 @@ export class Connection implements Peer {
     if (responses.length > 0) this.#send(responses);
   }
 
+  /**
+   * Sends a request to the client and resolves with its result (2025-11-25 "Sampling",
+   * "Elicitation", "Roots"), over `via` (the stream of the request that asks) or the connection.
+   * It gives up after the server's ask timeout, or when `signal` aborts, and then tells the client
+   * with `notifications/cancelled` (2025-11-25 "Timeouts": SHOULD).
+   */
+  ask(
+    request: InputRequest,
+    signal?: AbortSignal,
+    via: (message: JsonRpcMessage) => void = this.#send,
+  ): Promise<unknown> {
+    const id = `picomcp-${++this.#nextId}`;
+    const timeout = this.#dispatcher.registry.askTimeoutMs;
+    return new Promise((resolve, reject) => {
+      const give = (why: string) => {
+        if (!this.#pending.delete(id)) return;
+        clearTimeout(timer);
+        via({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: why } });
+        reject(new Error(why));
+      };
+      const timer = setTimeout(
+        () => give(`The client did not answer ${request.method} within ${timeout / 1000} s.`),
+        timeout,
+      );
+      signal?.addEventListener("abort", () => give("The request that asked was cancelled."), { once: true });
+      this.#pending.set(id, {
+        resolve: (result) => {
+          clearTimeout(timer);
+          resolve(result);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      const message: JsonRpcMessage = { jsonrpc: "2.0", id, method: request.method };
+      if (request.params) (message as { params?: unknown }).params = request.params;
+      via(message);
+    });
+  }
+
+  /** Routes the client's answer to the request of ours that awaits it; unknown ids are ignored. */
+  settle(response: JsonRpcResponse): void {
+    const id = response.id;
+    const pending = id === undefined ? undefined : this.#pending.get(id);
+    if (!pending || id === undefined) return;
+    this.#pending.delete(id);
+    if (response.error)
+      pending.reject(new Error(`The client refused: ${response.error.message} (${response.error.code})`));
+    else pending.resolve(response.result);
+  }
+
   /** Stops list_changed delivery and cancels what is still running. */
   close(reason = "The connection closed"): void {
     this.#unsubscribe();
+    for (const pending of this.#pending.values()) pending.reject(new Error(reason));
+    this.#pending.clear();
     for (const ctx of this.inflight.values()) ctx.cancel(new DOMException(reason, "AbortError"));
   }
 }

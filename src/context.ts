@@ -1,7 +1,21 @@
+import {
+  type AskOptions,
+  type CreateMessageResult,
+  confirm,
+  type ElicitResult,
+  elicit,
+  elicitUrl,
+  type Root,
+  type Round,
+  roots,
+  type SamplingRequest,
+  sample,
+} from "./ask.js";
 import type { Session } from "./legacy/session.js";
 import { LOG_LEVELS, type LogLevel } from "./protocol/envelope.js";
-import type { JsonRpcNotification, RequestId } from "./protocol/jsonrpc.js";
+import type { JsonRpcMessage, RequestId } from "./protocol/jsonrpc.js";
 import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.js";
+import type { JsonSchema, Schema, StandardSchemaV1 } from "./schema.js";
 
 /** Which protocol family a request came in on; `local` is an in-process `server.call`. */
 export type Era = "modern" | "legacy" | "local";
@@ -30,6 +44,29 @@ export interface Context {
    * 2026-07-28 (none without one). Never put secrets or personal data in them.
    */
   readonly log: Logger;
+  /**
+   * Asks the user for values (form-mode elicitation). The accepted content is validated with the
+   * schema and typed from it. The handler re-runs from the top once the answer arrives, in both
+   * eras: keep side effects after the questions.
+   */
+  elicit<S extends Schema>(
+    message: string,
+    schema: S,
+    options?: AskOptions,
+  ): Promise<ElicitResult<StandardSchemaV1.InferOutput<S>>>;
+  elicit(message: string, schema: JsonSchema, options?: AskOptions): Promise<ElicitResult<Record<string, unknown>>>;
+  /** Sends the user to a URL (sign-in, payment) out of band (URL-mode elicitation). */
+  elicitUrl(
+    message: string,
+    url: string,
+    options?: AskOptions & { elicitationId?: string },
+  ): Promise<{ action: "accept" | "decline" | "cancel" }>;
+  /** Asks the user to confirm a consequential action: true only if they accepted and confirmed. */
+  confirm(message: string, options?: AskOptions): Promise<boolean>;
+  /** Asks the client's model for a completion (sampling). */
+  sample(request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult>;
+  /** The client's workspace roots. */
+  roots(options?: AskOptions): Promise<Root[]>;
 }
 
 /** One method per syslog severity (RFC 5424), as MCP logging uses them. */
@@ -58,11 +95,13 @@ export class RequestContext implements Context {
   readonly era: Era;
   readonly client: Context["client"];
   /** Where notifications about this request go (set by the transport); silent once cancelled or answered. */
-  emit: ((message: JsonRpcNotification) => void) | undefined;
+  emit: ((message: JsonRpcMessage) => void) | undefined;
   /** Set by HTTP sessions: ends the request's SSE stream now, so the client polls for the result (SEP-1699). */
   closeStream: (() => void) | undefined;
   /** The legacy session the request arrived on, if any. */
   readonly session: Session | undefined;
+  /** The questions of the current run, while a handler that may ask the client runs. */
+  round: Round | undefined;
   readonly #logLevel: number;
   #logger: Logger | undefined;
   #lastProgress = Number.NEGATIVE_INFINITY;
@@ -89,6 +128,26 @@ export class RequestContext implements Context {
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
     this.emit({ jsonrpc: "2.0", method: "notifications/progress", params });
+  }
+
+  elicit(message: string, schema: Schema | JsonSchema, options?: AskOptions): Promise<ElicitResult<never>> {
+    return elicit(this, message, schema, options) as Promise<ElicitResult<never>>;
+  }
+
+  elicitUrl(message: string, url: string, options?: AskOptions & { elicitationId?: string }) {
+    return elicitUrl(this, message, url, options);
+  }
+
+  confirm(message: string, options?: AskOptions): Promise<boolean> {
+    return confirm(this, message, options);
+  }
+
+  sample(request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult> {
+    return sample(this, request, options);
+  }
+
+  roots(options?: AskOptions): Promise<Root[]> {
+    return roots(this, options);
   }
 
   get log(): Logger {

@@ -6,6 +6,7 @@ import { claimsModern, readEnvelope } from "./protocol/envelope.js";
 import {
   errorResponse,
   isRequestId,
+  type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -16,6 +17,7 @@ import {
 import { META, type Meta } from "./protocol/types.js";
 import { MODERN_VERSIONS } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
+import { type Asker, legacyRounds, modernRounds } from "./rounds.js";
 
 /** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */
 export interface Peer {
@@ -32,9 +34,11 @@ export interface Exchange {
   /** Aborts the request (an HTTP request's own signal). */
   signal?: AbortSignal;
   /** Sends a notification tied to this request (progress, log) before its response. */
-  emit?: (message: JsonRpcNotification) => void;
+  emit?: (message: JsonRpcMessage) => void;
   /** Closes the request's SSE stream but keeps it resumable (legacy HTTP sessions, SEP-1699 polling). */
   closeStream?: () => void;
+  /** Sends a question to the client as a real request (legacy sessions); absent where there is no way back. */
+  ask?: Asker;
 }
 
 /**
@@ -197,7 +201,9 @@ export class Dispatcher {
     ctx.emit = exchange.emit;
     ctx.closeStream = exchange.closeStream;
     try {
-      let result = method.run(this.registry, message.params, ctx);
+      let result = method.interactive
+        ? this.#rounds(method, message, ctx, exchange, modern)
+        : method.run(this.registry, message.params, ctx);
       if (result instanceof Promise) result = await result;
       if (ctx.cancelled) return undefined;
       if (modern) this.#encodeModern(method, result);
@@ -212,10 +218,19 @@ export class Dispatcher {
     }
   }
 
+  /** Runs a handler that may ask the client, in the era's way (see rounds.ts). */
+  #rounds(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean) {
+    const run = () => method.run(this.registry, message.params, ctx);
+    return modern
+      ? modernRounds(run, ctx, message.method, message.params, this.registry.sealer)
+      : legacyRounds(run, ctx, exchange.ask);
+  }
+
   /** What every 2026-07-28 result carries (§1.3, §3.1, §7); legacy results are left exactly as they were. */
   #encodeModern(method: Method, result: Record<string, unknown>): void {
     result.resultType ??= "complete";
-    if (method.cacheable) {
+    // Interim input_required results carry no cache hints (§3.3).
+    if (method.cacheable && result.resultType === "complete") {
       result.ttlMs ??= 0;
       result.cacheScope ??= "private";
     }

@@ -22,6 +22,8 @@ export interface Method {
   readonly capability?: keyof ServerCapabilities;
   /** Results that carry `ttlMs`/`cacheScope` in 2026-07-28 (§7). */
   readonly cacheable?: boolean;
+  /** Handlers that may ask the client for input (2026-07-28 §3.3: only these three methods). */
+  readonly interactive?: boolean;
   readonly run: (registry: Registry, params: Params, ctx: RequestContext) => Result | Promise<Result>;
 }
 
@@ -52,6 +54,7 @@ export const METHODS: Record<string, Method> = {
     modern: true,
     legacy: true,
     capability: "tools",
+    interactive: true,
     run: (registry, params, ctx) => {
       const name = params?.name;
       if (typeof name !== "string") {
@@ -110,6 +113,7 @@ export const METHODS: Record<string, Method> = {
     legacy: true,
     capability: "resources",
     cacheable: true,
+    interactive: true,
     run: (registry, params, ctx) => readResource(registry, params, ctx),
   },
   "resources/subscribe": {
@@ -142,6 +146,7 @@ export const METHODS: Record<string, Method> = {
     modern: true,
     legacy: true,
     capability: "prompts",
+    interactive: true,
     run: (registry, params, ctx) => {
       const name = params?.name;
       const prompt = typeof name === "string" ? registry.prompts.get(name) : undefined;

@@ -1,5 +1,6 @@
 import type { Prompt } from "./prompts.js";
 import type { Implementation, ServerCapabilities } from "./protocol/types.js";
+import { type StateKey, StateSealer } from "./request-state.js";
 import type { Resource } from "./resources.js";
 import type { Tool } from "./tools.js";
 import type { HttpOptions } from "./transports/http/handler.js";
@@ -19,6 +20,14 @@ export interface ServerOptions extends Implementation {
   pageSize?: number;
   /** Streamable HTTP settings for `fetch` (and defaults for `serve({ port })`). */
   http?: HttpOptions;
+  /**
+   * Signs the `requestState` of multi round-trip requests (2026-07-28), at least 32 bytes. Give
+   * every instance behind a load balancer the same key; without one, each process makes a random
+   * key, and a retry that reaches another process is rejected.
+   */
+  requestStateKey?: StateKey;
+  /** How long a legacy client has to answer a question (elicitation, sampling, roots). Default: 60 s. */
+  askTimeoutMs?: number;
 }
 
 /**
@@ -34,10 +43,13 @@ export class Registry {
   /** Resources and resource templates, by URI or template string. */
   readonly resources = new Map<string, Resource>();
   readonly prompts = new Map<string, Prompt>();
+  readonly askTimeoutMs: number;
+  readonly #stateKey: StateKey | undefined;
+  #sealer: StateSealer | undefined;
   readonly #listeners = new Set<(event: RegistryEvent) => void>();
 
   constructor(options: Omit<ServerOptions, "http">) {
-    const { instructions, pageSize, ...info } = options;
+    const { instructions, pageSize, requestStateKey, askTimeoutMs, ...info } = options;
     if (typeof info.name !== "string" || typeof info.version !== "string") {
       throw new TypeError('pico() needs a name and a version, e.g. pico({ name: "github", version: "1.0.0" }).');
     }
@@ -47,6 +59,17 @@ export class Registry {
     this.info = info;
     this.instructions = instructions;
     this.pageSize = pageSize ?? Number.POSITIVE_INFINITY;
+    this.askTimeoutMs = askTimeoutMs ?? 60_000;
+    this.#stateKey = requestStateKey;
+    if (requestStateKey !== undefined && keyLength(requestStateKey) < 32) {
+      throw new TypeError("requestStateKey must be at least 32 bytes (256 bits) long.");
+    }
+  }
+
+  /** Made on first use: Workers forbid random numbers outside a request. */
+  get sealer(): StateSealer {
+    this.#sealer ??= new StateSealer(this.#stateKey);
+    return this.#sealer;
   }
 
   addTool(tool: Tool): void {
@@ -90,6 +113,10 @@ export class Registry {
   emit(event: RegistryEvent): void {
     for (const listener of this.#listeners) listener(event);
   }
+}
+
+function keyLength(key: StateKey): number {
+  return typeof key === "string" ? new TextEncoder().encode(key).byteLength : key.byteLength;
 }
 
 function add<T>(map: Map<string, T>, key: string, value: T, kind: string, plural: string): void {

@@ -1,3 +1,4 @@
+import type { InputRequest } from "./ask.js";
 import { type Context, RequestContext } from "./context.js";
 import { Dispatcher } from "./dispatch.js";
 import { ErrorCode, McpError } from "./errors.js";
@@ -6,6 +7,7 @@ import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.
 import { LATEST_VERSION } from "./protocol/versions.js";
 import { Registry, type ServerOptions } from "./registry.js";
 import { compileResource, type ResourceConfig } from "./resources.js";
+import { legacyRounds } from "./rounds.js";
 import type { Schema, StandardSchemaV1 } from "./schema.js";
 import { type CallToolResult, callTool, compileTool, type ToolCallArgs, type ToolConfig } from "./tools.js";
 import type { HttpOptions } from "./transports/http/handler.js";
@@ -25,6 +27,8 @@ export interface CallOptions {
   meta?: Meta;
   /** The client the call pretends to come from. */
   client?: { info?: Implementation; capabilities?: ClientCapabilities };
+  /** Answers the tool's questions (elicitation, sampling, roots) in place of a client. */
+  onInput?: (request: InputRequest) => unknown;
 }
 
 /** Where and how `serve()` listens for Streamable HTTP. */
@@ -117,9 +121,16 @@ export class Server<Tools extends ToolTypes = {}> {
       clientCapabilities: options?.client?.capabilities ?? {},
     });
     ctx.follow(options?.signal);
-    return callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<
-      CallToolResult<Tools[Name]["structured"]>
-    >;
+    const onInput = options?.onInput;
+    const result = await legacyRounds(
+      () => callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<never>,
+      ctx,
+      onInput && (async (request) => onInput(request)),
+      "server.call has no client to ask: pass onInput in the call options to answer the tool's questions.",
+    );
+    // A cancelled call has no result, as a cancelled request gets no response.
+    if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
+    return result as unknown as CallToolResult<Tools[Name]["structured"]>;
   }
 
   /**

@@ -43,7 +43,7 @@ export class UriTemplate {
     let last = 0;
     const query: string[] = [];
     for (const match of template.matchAll(EXPRESSION)) {
-      source += escape(template.slice(last, match.index));
+      source += escapeRegExp(template.slice(last, match.index));
       last = match.index + match[0].length;
       const operator = match[1] ?? "";
       const names = (match[2] ?? "").split(",").map((name) => name.replace(/\*$|:\d+$/, ""));
@@ -59,7 +59,7 @@ export class UriTemplate {
       }
       source += names.map((name, index) => group(operator, name, index)).join("");
     }
-    source += `${escape(template.slice(last))}$`;
+    source += `${escapeRegExp(template.slice(last))}$`;
     this.#pattern = new RegExp(source);
     this.#query = query;
     this.variables = parts.flatMap((part) => part.names);
@@ -98,7 +98,7 @@ function group(operator: string, name: string, index: number): string {
     case "/":
       return `/${capture}[^/?#]*)`;
     case ";":
-      return `;${escape(name)}=?${capture}[^/?#;]*)`;
+      return `;${escapeRegExp(name)}=?${capture}[^/?#;]*)`;
     default:
       return `${first ? "" : ","}${capture}[^/?#,]*)`;
   }
@@ -113,7 +113,7 @@ function unmangle(group: string): string {
   return group.slice(2).replace(/\$(\d+)\$/g, (_, code: string) => String.fromCharCode(Number(code)));
 }
 
-function escape(literal: string): string {
+function escapeRegExp(literal: string): string {
   return literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 

@@ -76,7 +76,7 @@ describe("server.call", () => {
     expect(seen[0]!.client).toEqual(client);
   });
 
-  it("follows the caller's signal into ctx.signal, with its reason", async () => {
+  it("follows the caller's signal into ctx.signal, with its reason, and rejects with it", async () => {
     let started!: () => void;
     const running = new Promise<void>((resolve) => {
       started = resolve;
@@ -97,13 +97,14 @@ describe("server.call", () => {
     controller.abort("user pressed stop");
     expect(signal!.aborted).toBe(true);
     expect(signal!.reason).toBe("user pressed stop");
-    expect(await call).toEqual({ content: [{ type: "text", text: "stopped: user pressed stop" }] });
+    // A cancelled call has no result, as a cancelled request gets no response.
+    await expect(call).rejects.toBe("user pressed stop");
   });
 
   it("starts a call with an already aborted signal already cancelled", async () => {
     const { server, seen } = recorder();
     const reason = new DOMException("gone", "AbortError");
-    await server.call("probe", undefined, { signal: AbortSignal.abort(reason) });
+    await expect(server.call("probe", undefined, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
     expect(seen[0]!.signal.aborted).toBe(true);
     expect(seen[0]!.signal.reason).toBe(reason);
   });

@@ -54,7 +54,10 @@ const BUDGETS: Budget[] = [
     // Raised to 10,100 B with resources, prompts, completions, logging, progress and
     // subscriptions/listen (issue 4): the Server class and the method table reference them, so a
     // tools-only server carries them too (+3.3 kB). Measured 9,736 B.
-    ceiling: 10_100,
+    // Raised to 13,100 B with asking the client (issue 5): elicitation, sampling, roots, the round
+    // runner and the HMAC requestState (+3 kB). Measured 12,709 B. The speed and size issue owns
+    // splitting these behind dynamic imports so a tools-only server stops paying for them.
+    ceiling: 13_100,
     target: 4_096,
     nodeBuiltins: "forbidden",
     loads: "static",
@@ -67,7 +70,8 @@ const BUDGETS: Budget[] = [
     // First measured at 11,774 B with the HTTP transport; ceiling +2.5%, under the target.
     // Raised to 15,500 B with resources, prompts, completions, logging, progress and listen
     // (issue 4), measured 14,974 B: now over the 12 kB target, which the speed and size issue owns.
-    ceiling: 15_500,
+    // Raised to 18,500 B with asking the client (issue 5), measured 17,999 B.
+    ceiling: 18_500,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: "all",

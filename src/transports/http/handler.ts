@@ -138,8 +138,11 @@ export class HttpHandler {
         return emptyReply(202);
       }
       case "response": {
+        // The client's answer to one of our questions (legacy elicitation, sampling, roots).
         const legacy = this.#legacyPeer(request);
-        return "status" in legacy ? legacy : emptyReply(202);
+        if ("status" in legacy) return legacy;
+        legacy.session?.connection.settle(inbound.message);
+        return emptyReply(202);
       }
     }
   }
@@ -180,7 +183,13 @@ export class HttpHandler {
     request.signal?.addEventListener("abort", () => streaming || cancel.abort(request.signal?.reason), { once: true });
     return respond(
       (exchange) =>
-        this.#dispatcher.request(message, session.connection, { ...exchange, inflight: session.connection.inflight }),
+        this.#dispatcher.request(message, session.connection, {
+          ...exchange,
+          inflight: session.connection.inflight,
+          // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
+          // or on the GET stream for a client that accepts no stream here.
+          ask: (question, signal) => session.connection.ask(question, signal, exchange.emit),
+        }),
       {
         accepts: accept,
         signal: cancel.signal,

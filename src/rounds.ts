@@ -1,0 +1,125 @@
+import { AskFailure, type InputRequest, Round } from "./ask.js";
+import type { RequestContext } from "./context.js";
+import { ErrorCode, McpError, messageOf } from "./errors.js";
+import { isObject } from "./protocol/jsonrpc.js";
+import { digest, type StatePayload, type StateSealer } from "./request-state.js";
+
+type Result = Record<string, unknown>;
+
+/** Sends one question to the client and resolves with its answer (a legacy session, or `server.call`'s onInput). */
+export type Asker = (request: InputRequest, signal: AbortSignal) => Promise<unknown>;
+
+const STATELESS =
+  "This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client. Use a session (the default), or the 2026-07-28 protocol.";
+
+/** More rounds than this is a handler that keeps asking; it ends with an error instead of looping forever. */
+const MAX_ROUNDS = 16;
+
+/** Runs a handler once; answers with the round when it stopped at a question nobody has answered yet. */
+async function runOnce(
+  run: () => Result | Promise<Result>,
+  ctx: RequestContext,
+  answers: Map<string, unknown>,
+): Promise<Result | Round> {
+  const round = new Round(answers);
+  ctx.round = round;
+  try {
+    return await Promise.race([run(), round.stuck.then(() => round)]);
+  } finally {
+    ctx.round = undefined;
+  }
+}
+
+/**
+ * 2026-07-28 multi round-trip requests (§3): each round is a separate request. The answers so far
+ * travel sealed in `requestState`, merged with this round's `inputResponses` (keys not asked are
+ * ignored); a handler that stops at a question ends the request with an `input_required` result.
+ */
+export async function modernRounds(
+  run: () => Result | Promise<Result>,
+  ctx: RequestContext,
+  method: string,
+  params: Result | undefined,
+  sealer: StateSealer,
+): Promise<Result> {
+  const { inputResponses, requestState, _meta, ...salient } = params ?? {};
+  if (inputResponses !== undefined && !isObject(inputResponses)) {
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object of answers by key");
+  }
+  // Hashing the params costs a little; a request that is not a retry and asks nothing never pays it.
+  let paramsDigest: Promise<string> | undefined;
+  const digestOf = () => (paramsDigest ??= digest(salient));
+  const principal = "";
+  const answers = new Map<string, unknown>();
+  let rounds = 0;
+  let askedBefore: string[] | undefined;
+  if (requestState !== undefined) {
+    const opened = typeof requestState === "string" ? await sealer.open(requestState) : "requestState must be a string";
+    if (typeof opened === "string") throw new McpError(ErrorCode.InvalidParams, `Invalid requestState: ${opened}`);
+    if (opened.m !== method || opened.d !== (await digestOf()) || opened.p !== principal) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Invalid requestState: it belongs to a different request; send this one without it",
+      );
+    }
+    for (const [key, answer] of Object.entries(opened.a)) answers.set(key, answer);
+    rounds = opened.r;
+    askedBefore = opened.q;
+  }
+  for (const [key, answer] of Object.entries(inputResponses ?? {})) {
+    if (!askedBefore || askedBefore.includes(key)) answers.set(key, answer);
+  }
+  const round = await runOnce(run, ctx, answers);
+  if (!(round instanceof Round)) return round;
+  if (rounds >= MAX_ROUNDS)
+    throw new McpError(ErrorCode.InternalError, `The handler asked for input ${MAX_ROUNDS} times without finishing`);
+  const payload: StatePayload = {
+    m: method,
+    d: await digestOf(),
+    p: principal,
+    e: Date.now() + sealer.ttlMs,
+    a: Object.fromEntries(answers),
+    q: [...round.asked.keys()],
+    r: rounds + 1,
+  };
+  return {
+    resultType: "input_required",
+    inputRequests: Object.fromEntries(round.asked),
+    requestState: await sealer.seal(payload),
+  };
+}
+
+/**
+ * The same handler semantics over a 2025 session: the questions of a round go to the client as
+ * real requests, and the handler runs again from the top with the answers. Without a way back to
+ * the client (stateless HTTP), asking is a tool error that says so.
+ */
+export async function legacyRounds(
+  run: () => Result | Promise<Result>,
+  ctx: RequestContext,
+  ask: Asker | undefined,
+  noWayBack = STATELESS,
+): Promise<Result> {
+  const answers = new Map<string, unknown>();
+  for (let rounds = 0; ; rounds++) {
+    const round = await runOnce(run, ctx, answers);
+    if (!(round instanceof Round)) return round;
+    const asked = round.asked;
+    if (rounds >= MAX_ROUNDS) throw new Error(`The handler asked for input ${MAX_ROUNDS} times without finishing.`);
+    if (!ask) {
+      const why = new AskFailure(noWayBack);
+      for (const key of asked.keys()) answers.set(key, why);
+      continue;
+    }
+    await Promise.all(
+      [...asked].map(async ([key, request]) => {
+        try {
+          answers.set(key, await ask(request, ctx.signal));
+        } catch (thrown) {
+          answers.set(key, new AskFailure(messageOf(thrown)));
+        }
+      }),
+    );
+    if (ctx.cancelled) return {};
+  }
+}
