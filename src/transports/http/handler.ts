@@ -13,6 +13,7 @@ import {
 } from "../../protocol/jsonrpc.js";
 import { META, type Meta } from "../../protocol/types.js";
 import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../protocol/versions.js";
+import { Cors, type CorsOptions } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import { BodyTooLarge, emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
 import { type Accepts, accepts, respond } from "./respond.js";
@@ -30,6 +31,12 @@ export interface HttpOptions extends SecurityOptions {
    * request on its own. 2026-07-28 requests are always stateless.
    */
   sessions?: boolean | SessionOptions;
+  /**
+   * CORS for clients that run in a web page: `true` lets a page from any origin call the endpoint,
+   * `{ origins }` only pages from those origins (and from `allowedOrigins`). Default: off, and a
+   * preflight `OPTIONS` answers 405.
+   */
+  cors?: boolean | CorsOptions;
 }
 
 const SESSION_HEADER = "mcp-session-id";
@@ -46,10 +53,13 @@ export class HttpHandler {
   readonly #path: string | undefined;
   readonly #maxBody: number;
   readonly #sessions: SessionStore | undefined;
+  readonly #cors: Cors | undefined;
 
   constructor(dispatcher: Dispatcher, options: HttpOptions = {}) {
     this.#dispatcher = dispatcher;
-    this.#guard = new Guard(options);
+    const cors = options.cors ? new Cors(options.cors, options.allowedOrigins) : undefined;
+    this.#cors = cors;
+    this.#guard = new Guard(cors ? { ...options, allowedOrigins: cors.origins } : options);
     this.#path = options.path;
     this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
     const sessions = options.sessions ?? true;
@@ -62,6 +72,13 @@ export class HttpHandler {
   }
 
   handle(request: HttpRequest): Promise<HttpReply> | HttpReply {
+    const cors = this.#cors;
+    if (!cors) return this.#handle(request);
+    const reply = this.#handle(request);
+    return reply instanceof Promise ? reply.then((done) => cors.apply(done, request)) : cors.apply(reply, request);
+  }
+
+  #handle(request: HttpRequest): Promise<HttpReply> | HttpReply {
     if (this.#path !== undefined && request.path !== this.#path) {
       return jsonReply(
         404,
@@ -77,6 +94,8 @@ export class HttpHandler {
         return this.#get(request);
       case "DELETE":
         return this.#delete(request);
+      case "OPTIONS":
+        return this.#cors ? this.#cors.preflight(request, this.#allow) : this.#notAllowed();
       default:
         return this.#notAllowed();
     }
@@ -342,8 +361,12 @@ export class HttpHandler {
     return version !== null && isModernVersion(version);
   }
 
+  get #allow(): string {
+    return this.#sessions ? "GET, POST, DELETE" : "POST";
+  }
+
   #notAllowed(): HttpReply {
-    const allow = this.#sessions ? "GET, POST, DELETE" : "POST";
+    const allow = this.#allow;
     return {
       status: 405,
       headers: { allow, "content-type": "application/json" },

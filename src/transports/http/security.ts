@@ -8,7 +8,10 @@ export interface SecurityOptions {
    * `serve()` on a loopback address defaults this to the loopback names, against DNS rebinding.
    */
   allowedHosts?: string[];
-  /** Origins accepted when a browser sends `Origin`; the server's own origin is always accepted. */
+  /**
+   * Origins accepted when a browser sends `Origin` (`"*"`: any); the server's own origin is always
+   * accepted, and so are the origins of the `cors` option.
+   */
   allowedOrigins?: string[];
 }
 
@@ -46,7 +49,7 @@ export class Guard {
   }
 
   #originAllowed(origin: string, host: string): boolean {
-    if (this.#origins.has(origin)) return true;
+    if (this.#origins.has(origin) || this.#origins.has("*")) return true;
     // Same origin: the page was served by this very host.
     const at = origin.indexOf("://");
     return at !== -1 && host !== "" && origin.slice(at + 3) === host;
