@@ -117,7 +117,7 @@ describe("initialize", () => {
       ),
     );
     expect(response.headers.get("mcp-session-id")).toBeNull();
-    expect((await errorOf(response, 400)).error.code).toBe(ErrorCode.InvalidParams);
+    expect((await errorOf(response, 400)).error.code).toBe(ErrorCode.HeaderMismatch);
   });
 });
 

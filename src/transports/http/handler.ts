@@ -170,6 +170,15 @@ export class HttpHandler {
     const meta = message.params?._meta;
     if (claimsModern(meta)) return this.#modern(request, message, meta, accept);
     if (this.#modernHeader(request)) {
+      // A handshake under a modern header contradicts itself (2026-07-28 §10.2 step 5): header mismatch.
+      if (message.method === "initialize") {
+        return fail(
+          400,
+          ErrorCode.HeaderMismatch,
+          `MCP-Protocol-Version header "${request.header("mcp-protocol-version")}" names a revision without initialize; send initialize without it, or a 2026-07-28 request with params._meta`,
+          message.id,
+        );
+      }
       return fail(
         400,
         ErrorCode.InvalidParams,
