@@ -4,6 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createProjectsServer } from "../../examples/projects/app.js";
 
@@ -187,7 +189,7 @@ describe("the projects example, called in-process", () => {
 describe("the projects example, over stdio", () => {
   it("answers a client on stdout and writes nothing else there", async () => {
     const root = fileURLToPath(new URL("../..", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", "examples/projects/server.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "examples/projects/stdio.ts"], {
       cwd: root,
       env: { ...process.env, PROJECTS_FILE: file },
       stdio: ["pipe", "pipe", "pipe"],
@@ -244,4 +246,63 @@ describe("the projects example, over stdio", () => {
     expect(created.structuredContent).toMatchObject({ id: "prj_1", name: "Garden" });
     expect(JSON.parse(await readFile(file, "utf8")).projects).toHaveLength(1);
   });
+});
+
+describe("the projects example, over HTTP (npm start)", () => {
+  it("listens on 127.0.0.1, prints a client config, an Inspector command and a curl call that work", async () => {
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const child = spawn(process.execPath, ["--import", "tsx", "examples/projects/server.ts"], {
+      cwd: root,
+      env: { ...process.env, PROJECTS_FILE: file, PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    try {
+      // The instructions end with how to stop it; wait for the whole text, bounded.
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no instructions within 20 s:\n${stdout}${stderr}`)), 20_000);
+        child.stdout.on("data", (chunk) => {
+          stdout += chunk;
+          if (stdout.includes("Ctrl+C")) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stdout)?.[1];
+      expect(url, stdout).toBeDefined();
+      expect(stdout).toContain(`Data: ${file}`);
+      expect(stdout).toContain(JSON.stringify({ mcpServers: { projects: { url } } }, null, 2));
+      expect(stdout).toContain(`npx @modelcontextprotocol/inspector --transport http --server-url ${url}`);
+
+      // The printed curl command, sent as curl would send it.
+      const curl = stdout.slice(stdout.indexOf(`curl ${url}`));
+      const headers = [...curl.matchAll(/-H '([^:]+): ([^']+)'/g)].map(([, name, value]): [string, string] => [
+        name!,
+        value!,
+      ]);
+      const body = /-d '([^']+)'/.exec(curl)?.[1];
+      const answer = await fetch(url!, { method: "POST", headers, body });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ id: 1, result: { structuredContent: { projects: [], total: 0 } } });
+
+      // The official v1 client: a legacy session over the same endpoint.
+      const transport = new StreamableHTTPClientTransport(new URL(url!));
+      const client = new Client({ name: "projects-test", version: "1.0.0" });
+      await client.connect(transport);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("create_project");
+      const created = await client.callTool({ name: "create_project", arguments: { name: "Garden" } });
+      expect(created.structuredContent).toMatchObject({ id: "prj_1", name: "Garden" });
+      await transport.terminateSession();
+      await client.close();
+      expect(JSON.parse(await readFile(file, "utf8")).projects).toHaveLength(1);
+    } finally {
+      child.kill("SIGINT");
+    }
+    // Ctrl+C closes the listener and exits cleanly.
+    expect(await exited).toBe(0);
+  }, 30_000);
 });
