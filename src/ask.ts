@@ -67,11 +67,17 @@ export class AskFailure {
 
 /** The questions of one run of a handler, and the answers known when it started. */
 export class Round {
+  /** The questions asked and not answered yet, by key, in the order asked. */
   readonly asked = new Map<string, InputRequest>();
+  /** The answers this run read, by key: all a later round needs to carry. */
+  readonly used = new Map<string, unknown>();
   /** Settles once the handler has asked something unanswered and had a turn to ask more. */
   readonly stuck: Promise<void>;
+  /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
+  unreachable: string | undefined;
   readonly #answers: Map<string, unknown>;
   readonly #counts = new Map<string, number>();
+  readonly #seen = new Set<string>();
   #release: (() => void) | undefined;
 
   constructor(answers: Map<string, unknown>) {
@@ -81,16 +87,24 @@ export class Round {
     });
   }
 
-  /** The answer to a question, or (for one not answered yet) a promise that never settles: the round ends instead. */
-  ask(kind: string, options: AskOptions | undefined, request: InputRequest): Promise<unknown> {
+  /** The key of the next question of a kind: the one given, else the kind and its call order ("elicitation-2"). */
+  key(kind: string, options: AskOptions | undefined): string {
     const count = (this.#counts.get(kind) ?? 0) + 1;
     this.#counts.set(kind, count);
     const key = options?.key ?? `${kind}-${count}`;
+    // One key, one question: a second use would silently get the first question's answer.
+    if (this.#seen.has(key)) throw new TypeError(`Two questions use the key "${key}"; give each its own key.`);
+    this.#seen.add(key);
+    return key;
+  }
+
+  /** The answer to a question, or (for one not answered yet) a promise that never settles: the round ends instead. */
+  ask(key: string, request: InputRequest): Promise<unknown> {
     if (this.#answers.has(key)) {
       const answer = this.#answers.get(key);
+      this.used.set(key, answer);
       return answer instanceof AskFailure ? Promise.reject(new Error(answer.message)) : Promise.resolve(answer);
     }
-    if (this.asked.has(key)) throw new TypeError(`Two questions use the key "${key}"; give each its own key.`);
     this.asked.set(key, request);
     const release = this.#release;
     if (release) {
@@ -103,49 +117,19 @@ export class Round {
 }
 
 /** Form-mode elicitation: a message and a flat schema; the accepted content is validated and typed. */
-export async function elicit(
+export function elicit(
   ctx: RequestContext,
   message: string,
   schema: Schema | JsonSchema,
   options?: AskOptions,
 ): Promise<ElicitResult<unknown>> {
-  requireCapability(ctx, "elicitation", formAllowed(ctx.client.capabilities));
-  const standard = "~standard" in schema ? (schema as Schema) : undefined;
-  const requestedSchema = standard ? toJsonSchema(standard, "input", "An elicitation schema") : (schema as JsonSchema);
-  const answer = await round(ctx).ask("elicitation", options, {
-    method: "elicitation/create",
-    params: { mode: "form", message, requestedSchema: withoutDialect(requestedSchema) },
-  });
-  const result = elicitResult(answer, options);
-  if (result.action !== "accept" || !standard) return result;
-  let checked = validate(standard as StandardSchemaV1<unknown, unknown>, result.content);
-  if (checked instanceof Promise) checked = await checked;
-  if (!checked.ok)
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `The answer to "${message}" does not match its schema:\n${checked.issues}`,
-    );
-  return { action: "accept", content: checked.value };
+  return form(ctx, "elicitation", message, schema, options);
 }
 
-/** URL-mode elicitation: sends the user to a URL (sign-in, payment) and reports whether they went. */
-export async function elicitUrl(
-  ctx: RequestContext,
-  message: string,
-  url: string,
-  options?: AskOptions & { elicitationId?: string },
-): Promise<{ action: "accept" | "decline" | "cancel" }> {
-  requireCapability(ctx, "elicitation", isObject(ctx.client.capabilities.elicitation?.url), {
-    elicitation: { url: {} },
-  });
-  const params: Record<string, unknown> = { mode: "url", message, url };
-  // The id and the completion notification exist only before 2026-07-28 (§3.3).
-  if (ctx.era !== "modern") params.elicitationId = options?.elicitationId ?? crypto.randomUUID();
-  const result = elicitResult(
-    await round(ctx).ask("elicitation", options, { method: "elicitation/create", params }),
-    options,
-  );
-  return { action: result.action };
+/** Asks the user to confirm a consequential action; true only when they accepted and confirmed. */
+export async function confirm(ctx: RequestContext, message: string, options?: AskOptions): Promise<boolean> {
+  const result = await form(ctx, "confirm", message, CONFIRM_SCHEMA, options);
+  return result.action === "accept" && (result.content as { confirm?: unknown }).confirm === true;
 }
 
 const CONFIRM_SCHEMA = {
@@ -154,10 +138,55 @@ const CONFIRM_SCHEMA = {
   required: ["confirm"],
 };
 
-/** Asks the user to confirm a consequential action; true only when they accepted and confirmed. */
-export async function confirm(ctx: RequestContext, message: string, options?: AskOptions): Promise<boolean> {
-  const result = await elicit(ctx, message, CONFIRM_SCHEMA, { key: options?.key ?? "confirm" });
-  return result.action === "accept" && isObject(result.content) && result.content.confirm === true;
+async function form(
+  ctx: RequestContext,
+  kind: string,
+  message: string,
+  schema: Schema | JsonSchema,
+  options: AskOptions | undefined,
+): Promise<ElicitResult<unknown>> {
+  const round = reachable(ctx);
+  requireCapability(ctx, "elicitation", formAllowed(ctx.client.capabilities));
+  const key = round.key(kind, options);
+  const standard = "~standard" in schema ? (schema as Schema) : undefined;
+  const requestedSchema = standard ? jsonSchemaOf(standard) : schema;
+  // `mode` exists since 2025-11-25; older sessions get the 2025-06-18 shape, which clients read as form mode.
+  const params: Record<string, unknown> = before(ctx, URL_MODE_VERSION)
+    ? { message, requestedSchema }
+    : { mode: "form", message, requestedSchema };
+  const result = elicitResult(ctx, await round.ask(key, { method: "elicitation/create", params }), key);
+  if (result.action !== "accept") return result;
+  if (!isObject(result.content))
+    throw badAnswer(ctx, `The answer to elicitation "${key}" has content that is not an object`);
+  if (!standard) return result;
+  let checked = validate(standard as StandardSchemaV1<unknown, unknown>, result.content);
+  if (checked instanceof Promise) checked = await checked;
+  if (!checked.ok) throw badAnswer(ctx, `The answer to "${message}" does not match its schema:\n${checked.issues}`);
+  return { action: "accept", content: checked.value };
+}
+
+/**
+ * URL-mode elicitation: sends the user to a URL (sign-in, payment) out of band and reports whether
+ * they agreed to go; the interaction itself is the server's to track.
+ */
+export async function elicitUrl(
+  ctx: RequestContext,
+  message: string,
+  url: string,
+  options?: AskOptions & { elicitationId?: string },
+): Promise<{ action: "accept" | "decline" | "cancel" }> {
+  const round = reachable(ctx);
+  requireCapability(ctx, "elicitation.url", isObject(ctx.client.capabilities.elicitation?.url), {
+    elicitation: { url: {} },
+  });
+  // The url MUST be a valid URL (2025-11-25 "Elicitation"): a mistake here is the server's, not the user's.
+  if (!URL.canParse(url)) throw new TypeError(`ctx.elicitUrl needs an absolute URL; got ${JSON.stringify(url)}.`);
+  const key = round.key("elicitation", options);
+  const params: Record<string, unknown> = { mode: "url", message, url };
+  // The id and the completion notification exist only before 2026-07-28 (§3.3).
+  if (ctx.era !== "modern") params.elicitationId = options?.elicitationId ?? crypto.randomUUID();
+  const result = elicitResult(ctx, await round.ask(key, { method: "elicitation/create", params }), key);
+  return { action: result.action };
 }
 
 /** Asks the client's model for a completion (sampling). A string is one user message. */
@@ -166,6 +195,7 @@ export async function sample(
   request: SamplingRequest | string,
   options?: AskOptions,
 ): Promise<CreateMessageResult> {
+  const round = reachable(ctx);
   const params: SamplingRequest =
     typeof request === "string"
       ? { messages: [{ role: "user", content: { type: "text", text: request } }], maxTokens: 1000 }
@@ -175,34 +205,45 @@ export async function sample(
   // Tool-enabled sampling needs sampling.tools (2025-11-25 "Sampling"): MUST.
   if (params.tools || params.toolChoice)
     requireCapability(ctx, "sampling.tools", isObject(sampling?.tools), { sampling: { tools: {} } });
-  const answer = await round(ctx).ask("sampling", options, {
+  const key = round.key("sampling", options);
+  const answer = await round.ask(key, {
     method: "sampling/createMessage",
     params: params as unknown as Record<string, unknown>,
   });
   if (!isObject(answer) || typeof answer.role !== "string" || answer.content === undefined) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `The answer to sampling request "${options?.key ?? "sampling"}" is not a CreateMessageResult`,
-    );
+    throw badAnswer(ctx, `The answer to sampling request "${key}" is not a CreateMessageResult`);
   }
   return answer as CreateMessageResult;
 }
 
 /** The client's workspace roots. */
 export async function roots(ctx: RequestContext, options?: AskOptions): Promise<Root[]> {
+  const round = reachable(ctx);
   requireCapability(ctx, "roots", isObject(ctx.client.capabilities.roots));
-  const answer = await round(ctx).ask("roots", options, { method: "roots/list" });
+  const key = round.key("roots", options);
+  const answer = await round.ask(key, { method: "roots/list" });
   if (!isObject(answer) || !Array.isArray(answer.roots)) {
-    throw new McpError(ErrorCode.InvalidParams, "The answer to roots/list is not a ListRootsResult ({ roots: [...] })");
+    throw badAnswer(ctx, `The answer to roots/list "${key}" is not a ListRootsResult ({ roots: [...] })`);
   }
   return answer.roots as Root[];
 }
 
-function round(ctx: RequestContext) {
-  if (!ctx.round) {
+/** The round of the running handler, when someone can answer its questions. */
+function reachable(ctx: RequestContext): Round {
+  const round = ctx.round;
+  if (!round) {
     throw new Error("The client can be asked only from tools/call, prompts/get and resources/read handlers.");
   }
-  return ctx.round;
+  if (round.unreachable !== undefined) throw new Error(round.unreachable);
+  return round;
+}
+
+/** URL mode, the `mode` field and tool-enabled sampling came with 2025-11-25. */
+const URL_MODE_VERSION = "2025-11-25";
+
+/** Whether a legacy session negotiated a revision older than `version`. */
+function before(ctx: RequestContext, version: string): boolean {
+  return ctx.era === "legacy" && ctx.protocolVersion < version;
 }
 
 /** A bare `elicitation: {}` means form mode only (2025-11-25 "Elicitation"). */
@@ -225,19 +266,33 @@ function requireCapability(ctx: RequestContext, name: string, declared: boolean,
   throw new Error(`This client did not declare the "${name}" capability, so the server cannot ask it for input.`);
 }
 
-function elicitResult(answer: unknown, options: AskOptions | undefined): ElicitResult<unknown> {
+/**
+ * An answer of the wrong shape. In 2026-07-28 it arrived in the retried request's params (-32602);
+ * before, the client answered our request badly, which is the tool's failure to report, not the call's.
+ */
+function badAnswer(ctx: RequestContext, message: string): Error {
+  return ctx.era === "modern"
+    ? new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`)
+    : new Error(message);
+}
+
+function elicitResult(ctx: RequestContext, answer: unknown, key: string): ElicitResult<unknown> {
   if (!isObject(answer) || !["accept", "decline", "cancel"].includes(answer.action as string)) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `The answer to elicitation "${options?.key ?? "elicitation"}" must be { action: "accept" | "decline" | "cancel" }`,
-    );
+    throw badAnswer(ctx, `The answer to elicitation "${key}" must be { action: "accept" | "decline" | "cancel" }`);
   }
   if (answer.action !== "accept") return { action: answer.action as "decline" | "cancel" };
   return { action: "accept", content: answer.content ?? {} };
 }
 
-/** Elicitation schemas are flat objects of primitives; the dialect marker is noise to clients. */
-function withoutDialect(schema: JsonSchema): JsonSchema {
-  const { $schema: _, ...rest } = schema;
-  return rest;
+/** Converted once per schema, as tool schemas are; the dialect marker is noise to clients (flat objects only). */
+const converted = new WeakMap<Schema, JsonSchema>();
+
+function jsonSchemaOf(schema: Schema): JsonSchema {
+  let json = converted.get(schema);
+  if (!json) {
+    const { $schema: _, ...rest } = toJsonSchema(schema, "input", "An elicitation schema");
+    json = rest;
+    converted.set(schema, json);
+  }
+  return json;
 }

@@ -29,6 +29,8 @@ export class Connection implements Peer {
   readonly #exchange: Exchange;
   /** The server's own requests to the client (legacy elicitation, sampling, roots) awaiting an answer. */
   readonly #pending = new Map<RequestId, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  /** The URL-mode elicitations of this connection that may still be reported complete, and how. */
+  readonly #elicitations = new Map<string, (message: JsonRpcMessage) => void>();
   #nextId = 0;
 
   constructor(dispatcher: Dispatcher, send: Send) {
@@ -109,6 +111,8 @@ export class Connection implements Peer {
   ): Promise<unknown> {
     const id = `picomcp-${++this.#nextId}`;
     const timeout = this.#dispatcher.registry.askTimeoutMs;
+    const elicitationId = request.params?.mode === "url" ? request.params.elicitationId : undefined;
+    if (typeof elicitationId === "string") this.#awaitCompletion(elicitationId);
     return new Promise((resolve, reject) => {
       const give = (why: string) => {
         if (!this.#pending.delete(id)) return;
@@ -134,7 +138,18 @@ export class Connection implements Peer {
       const message: JsonRpcMessage = { jsonrpc: "2.0", id, method: request.method };
       if (request.params) (message as { params?: unknown }).params = request.params;
       via(message);
-    });
+    }).then(
+      (result) => {
+        // Only an accepted URL elicitation goes on out of band: nothing will complete the others.
+        if (typeof elicitationId === "string" && !(isObject(result) && result.action === "accept"))
+          this.#forget(elicitationId);
+        return result;
+      },
+      (error: unknown) => {
+        if (typeof elicitationId === "string") this.#forget(elicitationId);
+        throw error;
+      },
+    );
   }
 
   /** Routes the client's answer to the request of ours that awaits it; unknown ids are ignored. */
@@ -148,9 +163,27 @@ export class Connection implements Peer {
     else pending.resolve(response.result);
   }
 
+  /** Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"). */
+  #awaitCompletion(elicitationId: string): void {
+    const complete = (message: JsonRpcMessage) => {
+      this.#elicitations.delete(elicitationId);
+      this.#send(message);
+    };
+    this.#elicitations.set(elicitationId, complete);
+    this.#dispatcher.urlElicitations.set(elicitationId, complete);
+  }
+
+  #forget(elicitationId: string): void {
+    const complete = this.#elicitations.get(elicitationId);
+    this.#elicitations.delete(elicitationId);
+    if (complete && this.#dispatcher.urlElicitations.get(elicitationId) === complete)
+      this.#dispatcher.urlElicitations.delete(elicitationId);
+  }
+
   /** Stops list_changed delivery and cancels what is still running. */
   close(reason = "The connection closed"): void {
     this.#unsubscribe();
+    for (const elicitationId of [...this.#elicitations.keys()]) this.#forget(elicitationId);
     for (const pending of this.#pending.values()) pending.reject(new Error(reason));
     this.#pending.clear();
     for (const ctx of this.inflight.values()) ctx.cancel(new DOMException(reason, "AbortError"));

@@ -1,6 +1,7 @@
 import { RequestContext } from "./context.js";
 import { ErrorCode } from "./errors.js";
 import { openSession, type Session } from "./legacy/session.js";
+import { busy, type Limits, type ResolvedLimits, Running, resolveLimits, seconds, shuttingDown } from "./limits.js";
 import { METHODS, type Method } from "./methods.js";
 import { claimsModern, readEnvelope } from "./protocol/envelope.js";
 import {
@@ -18,6 +19,7 @@ import { META, type Meta } from "./protocol/types.js";
 import { MODERN_VERSIONS } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
 import { type Asker, legacyRounds, modernRounds } from "./rounds.js";
+import { toolError } from "./tools.js";
 
 /** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */
 export interface Peer {
@@ -39,6 +41,8 @@ export interface Exchange {
   closeStream?: () => void;
   /** Sends a question to the client as a real request (legacy sessions); absent where there is no way back. */
   ask?: Asker;
+  /** Told the request's context once it runs (an HTTP stream that is dropped cancels it). */
+  started?: (ctx: RequestContext) => void;
 }
 
 /**
@@ -48,11 +52,43 @@ export interface Exchange {
  */
 export class Dispatcher {
   readonly registry: Registry;
+  /**
+   * Legacy URL-mode elicitations the client accepted and the server may still report complete,
+   * by elicitationId: the way to the one connection that was sent it (2025-11-25 "Elicitation").
+   */
+  readonly urlElicitations = new Map<string, (message: JsonRpcMessage) => void>();
   readonly #serverInfoMeta: Meta;
+  readonly limits: ResolvedLimits;
+  /** Every request in progress, for `maxConcurrentRequests`, `handlerTimeoutMs` and shutdown. */
+  readonly #running: Running;
+  #draining: Promise<void> | undefined;
 
-  constructor(registry: Registry) {
+  constructor(registry: Registry, limits?: Limits) {
     this.registry = registry;
     this.#serverInfoMeta = { [META.serverInfo]: registry.info };
+    this.limits = resolveLimits(limits);
+    this.#running = new Running(this.limits.handlerTimeoutMs);
+  }
+
+  /** True once shutdown has begun: new requests are refused. */
+  get closing(): boolean {
+    return this.#draining !== undefined;
+  }
+
+  /**
+   * Graceful shutdown: refuses new requests, ends `subscriptions/listen` streams, lets the requests
+   * in progress finish within `limits.shutdownGraceMs`, then answers the rest with an error and
+   * aborts their signals. Resolves once every request has been answered.
+   */
+  drain(): Promise<void> {
+    this.#draining ??= (async () => {
+      this.registry.emit({ type: "closed" });
+      await this.#running.idle(this.limits.shutdownGraceMs);
+      this.#running.interruptAll(new DOMException("The server is shutting down", "AbortError"));
+      // The interrupted requests answer in the microtasks that follow.
+      await this.#running.idle(this.limits.shutdownGraceMs);
+    })();
+    return this.#draining;
   }
 
   /** Answers a request; resolves to undefined when it was cancelled, since then nothing may be sent. */
@@ -66,9 +102,23 @@ export class Dispatcher {
         ),
       );
     }
+    if (this.#draining) return Promise.resolve(shuttingDown(message.id));
     const meta = message.params?._meta;
     if (claimsModern(meta)) return this.#modern(message, meta, exchange);
     return this.#legacy(message, peer, exchange);
+  }
+
+  /**
+   * Tells the client that was sent a URL-mode elicitation that its out-of-band step is done
+   * (`notifications/elicitation/complete`, 2025-11-25; 2026-07-28 has no such notification).
+   * Answers whether a session was waiting for it.
+   */
+  completeElicitation(elicitationId: string): boolean {
+    const send = this.urlElicitations.get(elicitationId);
+    if (!send) return false;
+    this.urlElicitations.delete(elicitationId);
+    send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } });
+    return true;
   }
 
   notification(message: JsonRpcNotification, peer: Peer, inflight?: Inflight): void {
@@ -196,7 +246,24 @@ export class Dispatcher {
   ): Promise<JsonRpcResponse | undefined> {
     const { id } = message;
     const { inflight } = exchange;
+    // A listen request is a stream, not work: it is bounded by maxSseStreams, never by time or count.
+    const bounded = message.method !== "subscriptions/listen";
+    if (bounded) {
+      const { maxConcurrentRequests, maxConcurrentRequestsPerConnection } = this.limits;
+      if (this.#running.size >= maxConcurrentRequests) {
+        return busy(id, "maxConcurrentRequests", maxConcurrentRequests, "too many requests in progress on this server");
+      }
+      if (inflight && inflight.size >= maxConcurrentRequestsPerConnection) {
+        return busy(
+          id,
+          "maxConcurrentRequestsPerConnection",
+          maxConcurrentRequestsPerConnection,
+          "too many requests in progress on this connection",
+        );
+      }
+    }
     inflight?.set(id, ctx);
+    exchange.started?.(ctx);
     ctx.follow(exchange.signal);
     ctx.emit = exchange.emit;
     ctx.closeStream = exchange.closeStream;
@@ -204,18 +271,44 @@ export class Dispatcher {
       let result = method.interactive
         ? this.#rounds(method, message, ctx, exchange, modern)
         : method.run(this.registry, message.params, ctx);
-      if (result instanceof Promise) result = await result;
+      if (result instanceof Promise) {
+        if (bounded) this.#running.add(ctx);
+        result = await ctx.race(result);
+      }
       if (ctx.cancelled) return undefined;
       if (modern) this.#encodeModern(method, result);
       return resultResponse(id, result);
     } catch (thrown) {
-      return ctx.cancelled ? undefined : thrownResponse(id, thrown);
+      if (ctx.cancelled) return undefined;
+      return ctx.interrupted ? this.#interrupted(method, message, ctx, modern) : thrownResponse(id, thrown);
     } finally {
+      this.#running.delete(ctx);
       inflight?.delete(id);
       // Nothing about a request may follow its response (2025-11-25 "Progress": MUST stop).
       ctx.emit = undefined;
       ctx.closeStream = undefined;
     }
+  }
+
+  /** The answer to a request the server ended early: a tool error for a tool that timed out, -32603 otherwise. */
+  #interrupted(method: Method, message: JsonRpcRequest, ctx: RequestContext, modern: boolean): JsonRpcResponse {
+    const timedOut = (ctx.signal.reason as Error | undefined)?.name === "TimeoutError";
+    const limit = timedOut
+      ? `within ${seconds(this.limits.handlerTimeoutMs)} (limits.handlerTimeoutMs)`
+      : `within the ${seconds(this.limits.shutdownGraceMs)} grace period of the shutdown (limits.shutdownGraceMs)`;
+    if (timedOut && message.method === "tools/call") {
+      const result = toolError(
+        `Tool ${JSON.stringify(message.params?.name)} did not finish ${limit} and was cancelled.`,
+      ) as unknown as Record<string, unknown>;
+      if (modern) this.#encodeModern(method, result);
+      return resultResponse(message.id, result);
+    }
+    const what = timedOut ? "Request timed out" : "Server shutting down";
+    return errorResponse(
+      message.id,
+      ErrorCode.InternalError,
+      `${what}: "${message.method}" did not finish ${limit} and was cancelled`,
+    );
   }
 
   /** Runs a handler that may ask the client, in the era's way (see rounds.ts). */

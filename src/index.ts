@@ -1,3 +1,12 @@
+export type {
+  AskOptions,
+  CreateMessageResult,
+  ElicitResult,
+  InputRequest,
+  Root,
+  SamplingMessage,
+  SamplingRequest,
+} from "./ask.js";
 export {
   type Annotations,
   type AudioContent,

@@ -2,7 +2,7 @@ import { AskFailure, type InputRequest, Round } from "./ask.js";
 import type { RequestContext } from "./context.js";
 import { ErrorCode, McpError, messageOf } from "./errors.js";
 import { isObject } from "./protocol/jsonrpc.js";
-import { digest, type StatePayload, type StateSealer } from "./request-state.js";
+import { digest, MAX_STATE_BYTES, type StatePayload, type StateSealer } from "./request-state.js";
 
 type Result = Record<string, unknown>;
 
@@ -20,8 +20,10 @@ async function runOnce(
   run: () => Result | Promise<Result>,
   ctx: RequestContext,
   answers: Map<string, unknown>,
+  unreachable?: string,
 ): Promise<Result | Round> {
   const round = new Round(answers);
+  round.unreachable = unreachable;
   ctx.round = round;
   try {
     return await Promise.race([run(), round.stuck.then(() => round)]);
@@ -73,20 +75,25 @@ export async function modernRounds(
   if (!(round instanceof Round)) return round;
   if (rounds >= MAX_ROUNDS)
     throw new McpError(ErrorCode.InternalError, `The handler asked for input ${MAX_ROUNDS} times without finishing`);
+  // Only the answers this run read travel on: keys never asked (or no longer asked) are dropped.
   const payload: StatePayload = {
     m: method,
     d: await digestOf(),
     p: principal,
     e: Date.now() + sealer.ttlMs,
-    a: Object.fromEntries(answers),
+    a: Object.fromEntries(round.used),
     q: [...round.asked.keys()],
     r: rounds + 1,
   };
-  return {
-    resultType: "input_required",
-    inputRequests: Object.fromEntries(round.asked),
-    requestState: await sealer.seal(payload),
-  };
+  const sealed = await sealer.seal(payload);
+  if (sealed.length > MAX_STATE_BYTES) {
+    // The client would send it back only to have it refused: fail now, and say why.
+    throw new McpError(
+      ErrorCode.InternalError,
+      `The answers collected so far are too large to carry in requestState (${sealed.length} bytes, at most ${MAX_STATE_BYTES}); ask for less at a time`,
+    );
+  }
+  return { resultType: "input_required", inputRequests: Object.fromEntries(round.asked), requestState: sealed };
 }
 
 /**
@@ -102,19 +109,13 @@ export async function legacyRounds(
 ): Promise<Result> {
   const answers = new Map<string, unknown>();
   for (let rounds = 0; ; rounds++) {
-    const round = await runOnce(run, ctx, answers);
+    const round = await runOnce(run, ctx, answers, ask ? undefined : noWayBack);
     if (!(round instanceof Round)) return round;
-    const asked = round.asked;
     if (rounds >= MAX_ROUNDS) throw new Error(`The handler asked for input ${MAX_ROUNDS} times without finishing.`);
-    if (!ask) {
-      const why = new AskFailure(noWayBack);
-      for (const key of asked.keys()) answers.set(key, why);
-      continue;
-    }
     await Promise.all(
-      [...asked].map(async ([key, request]) => {
+      [...round.asked].map(async ([key, request]) => {
         try {
-          answers.set(key, await ask(request, ctx.signal));
+          answers.set(key, await ask!(request, ctx.signal));
         } catch (thrown) {
           answers.set(key, new AskFailure(messageOf(thrown)));
         }

@@ -99,6 +99,16 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   /**
+   * Tells the 2025-era client that was sent the URL-mode elicitation `elicitationId` (the id given
+   * to `ctx.elicitUrl`) that its out-of-band step is done (`notifications/elicitation/complete`).
+   * Answers whether a session of this process was waiting for it. 2026-07-28 clients have no such
+   * notification: they retry the request when the user is back.
+   */
+  completeElicitation(elicitationId: string): boolean {
+    return this.#dispatcher.completeElicitation(elicitationId);
+  }
+
+  /**
    * Calls a tool in-process, through the same validation and result pipeline as a client's
    * `tools/call`. Tool errors come back as `isError` results; `McpError` and unknown names throw.
    */

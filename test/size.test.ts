@@ -57,7 +57,10 @@ const BUDGETS: Budget[] = [
     // Raised to 13,100 B with asking the client (issue 5): elicitation, sampling, roots, the round
     // runner and the HMAC requestState (+3 kB). Measured 12,709 B. The speed and size issue owns
     // splitting these behind dynamic imports so a tools-only server stops paying for them.
-    ceiling: 13_100,
+    // Raised to 13,500 B when issue 5 was finished (+490 B): legacy URL elicitations reported
+    // complete (server.completeElicitation), answers checked per era, mode-less elicitation for
+    // pre-2025-11-25 sessions, oversized-state and duplicate-key errors. Measured 13,197 B.
+    ceiling: 13_500,
     target: 4_096,
     nodeBuiltins: "forbidden",
     loads: "static",
@@ -71,7 +74,9 @@ const BUDGETS: Budget[] = [
     // Raised to 15,500 B with resources, prompts, completions, logging, progress and listen
     // (issue 4), measured 14,974 B: now over the 12 kB target, which the speed and size issue owns.
     // Raised to 18,500 B with asking the client (issue 5), measured 17,999 B.
-    ceiling: 18_500,
+    // Raised to 19,400 B when issue 5 was finished (the same +490 B as above), measured 18,942 B
+    // on a tree that had grown to 18,459 B in between.
+    ceiling: 19_400,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: "all",

@@ -4,13 +4,16 @@
  * the public API (one internal cast, for SEP-1699 polling, says why).
  *
  * Run it alone with `node --import tsx test/conformance/fixture.ts [port]` and point the CLI at it.
- * What is missing on purpose (sampling, elicitation, roots and input_required results: issue 5; the
- * tasks extension: not planned) is listed in the baselines.
+ * What is missing on purpose (the tasks extension: not planned) is listed in the baselines.
+ *
+ * The tools that ask the client are written once with `ctx.elicit` / `ctx.sample` / `ctx.roots`:
+ * the 2025 runs get real server-to-client requests over the session, the 2026 run gets
+ * `input_required` results, from the same handlers.
  */
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { RequestContext } from "../../src/context.js";
-import { audio, ErrorCode, embed, image, McpError, pico, type Schema, text, user } from "../../src/index.js";
+import { audio, embed, image, pico, type Schema, text, user } from "../../src/index.js";
 
 /** A 1×1 red PNG and a tiny WAV header, as in the suite's own example server. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -97,6 +100,77 @@ const contactSchema: Schema<Contact> = {
   },
 };
 
+/** tools-call-elicitation (conformance.md §4.15): two required strings, each with a description. */
+const USER_INFO_SCHEMA = {
+  type: "object",
+  properties: {
+    username: { type: "string", description: "User's response" },
+    email: { type: "string", description: "User's email address" },
+  },
+  required: ["username", "email"],
+};
+
+/** elicitation-sep1330-enums (§4.20): titled and legacy enums, which no schema library generates. */
+const SEP1330_SCHEMA = {
+  type: "object",
+  properties: {
+    untitledSingle: { type: "string", description: "Pick one", enum: ["option1", "option2", "option3"] },
+    titledSingle: {
+      type: "string",
+      description: "Pick one",
+      oneOf: [
+        { const: "value1", title: "First Option" },
+        { const: "value2", title: "Second Option" },
+        { const: "value3", title: "Third Option" },
+      ],
+    },
+    legacyEnum: {
+      type: "string",
+      description: "Pick one",
+      enum: ["opt1", "opt2", "opt3"],
+      enumNames: ["Option One", "Option Two", "Option Three"],
+    },
+    untitledMulti: {
+      type: "array",
+      description: "Pick some",
+      minItems: 1,
+      maxItems: 3,
+      items: { type: "string", enum: ["option1", "option2", "option3"] },
+    },
+    titledMulti: {
+      type: "array",
+      description: "Pick some",
+      minItems: 1,
+      maxItems: 3,
+      items: {
+        anyOf: [
+          { const: "value1", title: "First Choice" },
+          { const: "value2", title: "Second Choice" },
+          { const: "value3", title: "Third Choice" },
+        ],
+      },
+    },
+  },
+  required: [],
+};
+
+/** elicitation-sep1034-defaults (§4.17): a default on every primitive type, which zod expresses. */
+const SEP1034_SCHEMA = z.object({
+  name: z.string().default("John Doe").describe("Your name"),
+  age: z.number().int().default(30).describe("Your age"),
+  score: z.number().default(95.5).describe("Your score"),
+  status: z.enum(["active", "inactive", "pending"]).default("active").describe("Your status"),
+  verified: z.boolean().default(true).describe("Verified?"),
+});
+
+const NAME = z.object({ name: z.string() });
+
+/** The text of a sampling answer, however the client shaped its content. */
+function textOf(answer: { content: unknown }): string {
+  const blocks = Array.isArray(answer.content) ? answer.content : [answer.content];
+  return blocks.map((block) => (block as { text?: string }).text ?? "").join("");
+}
+
 /** Makes a fresh fixture server (each suite run gets its own, since some calls change the tool list). */
 export function conformanceFixture() {
   let added = 0;
@@ -179,31 +253,132 @@ export function conformanceFixture() {
       run: (contact) => `Contact received for ${contact.name ?? "someone"}`,
     })
     .tool("test_missing_capability", {
-      description: "Needs the sampling capability; without it the call fails with -32021",
-      run: (_args, ctx) => {
-        if (ctx.client.capabilities.sampling === undefined) {
-          throw new McpError(
-            ErrorCode.MissingRequiredClientCapability,
-            "test_missing_capability needs the sampling client capability",
-            { requiredCapabilities: { sampling: {} } },
-          );
-        }
-        return "The client declared sampling";
+      description: "Asks the client's model; without the sampling capability the call fails with -32021",
+      run: async (_args, ctx) => {
+        const answer = await ctx.sample("Say hello", { key: "hello" });
+        return `The client's model said: ${textOf(answer)}`;
       },
     })
     .tool("test_streaming_elicitation", {
-      description: "Needs the elicitation capability; answers without sending any request to the client",
-      run: (_args, ctx) => {
-        if (ctx.client.capabilities.elicitation === undefined) {
-          throw new McpError(
-            ErrorCode.MissingRequiredClientCapability,
-            "test_streaming_elicitation needs the elicitation client capability",
-            { requiredCapabilities: { elicitation: {} } },
-          );
-        }
-        // Issue 5 makes this ask the user through an input_required result. The scenario checks the
-        // transport side, which holds already: a response stream carries no independent request.
-        return "Streaming test completed";
+      description:
+        "Asks the user for their name (an input_required result in 2026-07-28, never a request on the stream)",
+      run: async (_args, ctx) => {
+        const answer = await ctx.elicit("What is your name?", NAME, { key: "user_name" });
+        return answer.action === "accept" ? `Hello, ${answer.content.name}!` : `No name (${answer.action})`;
+      },
+    })
+    .tool("test_sampling", {
+      description: "Asks the client's model to answer a prompt (sampling)",
+      input: z.object({ prompt: z.string().describe("The prompt to send") }),
+      run: async ({ prompt }, ctx) => {
+        const answer = await ctx.sample({
+          messages: [{ role: "user", content: { type: "text", text: prompt } }],
+          maxTokens: 100,
+        });
+        return `LLM response: ${textOf(answer)}`;
+      },
+    })
+    .tool("test_elicitation", {
+      description: "Asks the user for a username and an email address (form elicitation)",
+      input: z.object({ message: z.string().describe("The message to show the user") }),
+      run: async ({ message }, ctx) => {
+        const answer = await ctx.elicit(message, USER_INFO_SCHEMA);
+        const content = answer.action === "accept" ? JSON.stringify(answer.content) : "none";
+        return `User response: action=${answer.action}, content=${content}`;
+      },
+    })
+    .tool("test_elicitation_sep1034_defaults", {
+      description: "Asks for values that all have defaults (SEP-1034)",
+      run: async (_args, ctx) => {
+        const answer = await ctx.elicit("Please review your profile", SEP1034_SCHEMA);
+        const content = answer.action === "accept" ? JSON.stringify(answer.content) : "none";
+        return `Elicitation completed: action=${answer.action}, content=${content}`;
+      },
+    })
+    .tool("test_elicitation_sep1330_enums", {
+      description: "Asks for choices in every enum form (SEP-1330)",
+      run: async (_args, ctx) => {
+        const answer = await ctx.elicit("Please make your choices", SEP1330_SCHEMA);
+        const content = answer.action === "accept" ? JSON.stringify(answer.content) : "none";
+        return `Elicitation completed: action=${answer.action}, content=${content}`;
+      },
+    })
+    .tool("test_input_required_result_elicitation", {
+      description: "Asks the user's name (key user_name), then greets them",
+      run: async (_args, ctx) => {
+        const answer = await ctx.elicit("What is your name?", NAME, { key: "user_name" });
+        return answer.action === "accept" ? `Hello, ${answer.content.name}!` : `No name (${answer.action})`;
+      },
+    })
+    .tool("test_input_required_result_sampling", {
+      description: "Asks the client's model a question (key capital_question)",
+      run: async (_args, ctx) => {
+        const answer = await ctx.sample(
+          {
+            messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
+            maxTokens: 100,
+          },
+          { key: "capital_question" },
+        );
+        return `The model answered: ${textOf(answer)}`;
+      },
+    })
+    .tool("test_input_required_result_list_roots", {
+      description: "Asks for the client's roots (key client_roots)",
+      run: async (_args, ctx) => {
+        const roots = await ctx.roots({ key: "client_roots" });
+        return `Roots: ${roots.map((root) => root.uri).join(", ") || "none"}`;
+      },
+    })
+    .tool("test_input_required_result_request_state", {
+      description: "Asks for a confirmation (key confirm); the answer comes back with the sealed requestState",
+      run: async (_args, ctx) => {
+        const answer = await ctx.elicit("Please confirm", z.object({ ok: z.boolean() }), { key: "confirm" });
+        return `state-ok: ${answer.action === "accept" && answer.content.ok ? "confirmed" : "not confirmed"}`;
+      },
+    })
+    .tool("test_input_required_result_multiple_inputs", {
+      description: "Asks three questions at once: a name, a greeting from the model and the roots",
+      run: async (_args, ctx) => {
+        const [name, greeting, roots] = await Promise.all([
+          ctx.elicit("What is your name?", NAME, { key: "user_name" }),
+          ctx.sample(
+            { messages: [{ role: "user", content: { type: "text", text: "Generate a greeting" } }], maxTokens: 50 },
+            { key: "greeting" },
+          ),
+          ctx.roots({ key: "client_roots" }),
+        ]);
+        const who = name.action === "accept" ? name.content.name : "someone";
+        return `${textOf(greeting)} ${who} (${roots.length} roots)`;
+      },
+    })
+    .tool("test_input_required_result_multi_round", {
+      description: "Asks two questions, one round each (keys step1, step2)",
+      run: async (_args, ctx) => {
+        const name = await ctx.elicit("Step 1: What is your name?", NAME, { key: "step1" });
+        const color = await ctx.elicit("Step 2: What is your favorite color?", z.object({ color: z.string() }), {
+          key: "step2",
+        });
+        const who = name.action === "accept" ? name.content.name : "someone";
+        return `${who} likes ${color.action === "accept" ? color.content.color : "no color"}`;
+      },
+    })
+    .tool("test_input_required_result_tampered_state", {
+      description: "Asks for a confirmation; a requestState that was altered is rejected with -32602",
+      run: async (_args, ctx) => {
+        const answer = await ctx.elicit("Please confirm", z.object({ ok: z.boolean() }), { key: "confirm" });
+        return `Confirmed: ${answer.action === "accept" && answer.content.ok}`;
+      },
+    })
+    .tool("test_input_required_result_capabilities", {
+      description: "Asks the model for a summary, and the user for a title only when the client can elicit",
+      run: async (_args, ctx) => {
+        const summary = ctx.sample("Summarise the ticket", { key: "summary" });
+        const title = ctx.client.capabilities.elicitation
+          ? ctx.elicit("Title?", z.object({ title: z.string() }), { key: "title" })
+          : undefined;
+        const [answer, named] = await Promise.all([summary, title]);
+        return `${named?.action === "accept" ? `${named.content.title}: ` : ""}${textOf(answer)}`;
       },
     })
     .tool("test_x_mcp_header", {
@@ -268,6 +443,15 @@ export function conformanceFixture() {
         user(embed(resourceUri, "Embedded resource content for testing.", { mimeType: "text/plain" })),
         user("Please process the embedded resource above."),
       ],
+    })
+    .prompt("test_input_required_result_prompt", {
+      description: "Asks the user what context the prompt should use (key user_context)",
+      get: async (_args, ctx) => {
+        const answer = await ctx.elicit("What context should the prompt use?", z.object({ context: z.string() }), {
+          key: "user_context",
+        });
+        return `Write with this context in mind: ${answer.action === "accept" ? answer.content.context : "none"}`;
+      },
     })
     .prompt("test_prompt_with_image", {
       description: "A prompt with an image",
