@@ -120,9 +120,10 @@ export class RequestContext implements Context {
   }
 
   progress(progress: number, total?: number, message?: string): void {
-    // Progress goes only to a caller that asked with a token, and MUST increase (2025-11-25 "Progress").
+    // Progress goes only to a caller that asked with a token, and MUST increase (2025-11-25 "Progress");
+    // a cancelled request is no longer active, so it gets none.
     const progressToken = this.meta?.progressToken;
-    if (!this.emit || progressToken === undefined || !(progress > this.#lastProgress)) return;
+    if (!this.emit || this.#cancelled || progressToken === undefined || !(progress > this.#lastProgress)) return;
     this.#lastProgress = progress;
     const params: Record<string, unknown> = { progressToken, progress };
     if (total !== undefined) params.total = total;
@@ -155,7 +156,7 @@ export class RequestContext implements Context {
       LOG_LEVELS.map((level, rank) => [
         level,
         (data: unknown, logger?: string) => {
-          if (!this.emit || rank < this.#logLevel) return;
+          if (!this.emit || this.#cancelled || rank < this.#logLevel) return;
           const params: Record<string, unknown> = { level, data };
           if (logger !== undefined) params.logger = logger;
           this.emit({ jsonrpc: "2.0", method: "notifications/message", params });

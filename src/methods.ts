@@ -211,17 +211,21 @@ async function readResource(registry: Registry, params: Params, ctx: RequestCont
       }
     }
   }
-  if (!resource || !args) {
-    const code = ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
-    throw new McpError(
-      code,
-      `Resource not found: ${uri}. Call resources/list or resources/templates/list to see what can be read.`,
-      { uri },
-    );
-  }
+  if (!resource || !args) throw notFound(uri, ctx);
   let returned = resource.config.read({ ...args, uri }, ctx);
   if (returned instanceof Promise) returned = await returned;
+  // A template matched, but `read` found nothing there: the same error as an unknown URI, never empty contents.
+  if (returned === undefined) throw notFound(uri, ctx);
   return { contents: toContents(returned, uri, resource.mimeType) };
+}
+
+function notFound(uri: string, ctx: RequestContext): McpError {
+  const code = ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+  return new McpError(
+    code,
+    `Resource not found: ${uri}. Call resources/list or resources/templates/list to see what can be read.`,
+    { uri },
+  );
 }
 
 /** Cursor pagination over a list in registration order; the cursor is an opaque offset (2025-11-25 "Pagination"). */

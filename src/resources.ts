@@ -1,7 +1,7 @@
 import { type Annotations, checkIcons, type Icon, type ResourceContents, toBase64 } from "./content.js";
 import type { Context } from "./context.js";
 import { isObject } from "./protocol/jsonrpc.js";
-import { isTemplate, type TemplateVariables, UriTemplate } from "./uri-template.js";
+import { isTemplate, type QueryVariables, type TemplateVariables, UriTemplate } from "./uri-template.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -25,8 +25,10 @@ export interface ResourceInfo {
 /** Suggests values for one template variable: the typed prefix and the other arguments resolved so far. */
 export type Completer = (value: string, context: { arguments: Record<string, string> }) => MaybePromise<string[]>;
 
-/** The arguments of `read`: the requested URI, and each template variable decoded. */
-export type ResourceArgs<Uri extends string> = { uri: string } & { [K in TemplateVariables<Uri>]: string };
+/** The arguments of `read`: the requested URI, and each template variable decoded (query ones may be absent). */
+export type ResourceArgs<Uri extends string> = { uri: string } & {
+  [K in Exclude<TemplateVariables<Uri>, QueryVariables<Uri>>]: string;
+} & { [K in QueryVariables<Uri>]?: string };
 
 export interface ResourceConfig<Uri extends string> {
   /** Defaults to the URI (or template). */
@@ -38,8 +40,11 @@ export interface ResourceConfig<Uri extends string> {
   annotations?: Annotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
-  /** Reads the contents; for a template, gets its variables. Throw a `ResourceNotFound`-style McpError, or return. */
-  read: (args: ResourceArgs<Uri>, ctx: Context) => MaybePromise<ResourceReturn>;
+  /**
+   * Reads the contents; for a template, gets its variables. Returns undefined when the URI names
+   * nothing (a template's id that does not exist): the client then gets the era's not-found error.
+   */
+  read: (args: ResourceArgs<Uri>, ctx: Context) => MaybePromise<ResourceReturn | undefined>;
   /** Templates only: the concrete resources to show in `resources/list`. */
   list?: (ctx: Context) => MaybePromise<Omit<ResourceInfo, "mimeType">[] | ResourceInfo[]>;
   /** Templates only: completion of each variable for `completion/complete`. */

@@ -9,6 +9,11 @@ export type TemplateVariables<T extends string> = T extends `${string}{${infer E
   ? ExpressionNames<Expression> | TemplateVariables<Rest>
   : never;
 
+/** The variables of `{?…}` and `{&…}` expressions, which a URI may leave out: "users/{id}{?q}" → "q". */
+export type QueryVariables<T extends string> = T extends `${string}{${infer Expression}}${infer Rest}`
+  ? (Expression extends `${"?" | "&"}${infer Names}` ? SplitNames<Names> : never) | QueryVariables<Rest>
+  : never;
+
 type ExpressionNames<E extends string> = E extends `${"+" | "#" | "." | "/" | ";" | "?" | "&"}${infer Names}`
   ? SplitNames<Names>
   : SplitNames<E>;
@@ -17,11 +22,6 @@ type SplitNames<N extends string> = N extends `${infer Head},${infer Tail}`
   ? CleanName<Head> | SplitNames<Tail>
   : CleanName<N>;
 type CleanName<N extends string> = N extends `${infer Name}*` ? Name : N extends `${infer Name}:${string}` ? Name : N;
-
-interface Part {
-  operator: string;
-  names: string[];
-}
 
 const EXPRESSION = /\{([+#./;?&]?)([^}]*)\}/g;
 
@@ -38,31 +38,42 @@ export class UriTemplate {
 
   constructor(template: string) {
     this.template = template;
-    const parts: Part[] = [];
+    const variables: string[] = [];
     let source = "^";
     let last = 0;
     const query: string[] = [];
+    // RFC 6570 §2.1: literals never contain "{" or "}", so a stray one is an unclosed or unopened expression.
+    const literal = (text: string) => {
+      if (/[{}]/.test(text)) throw new TypeError(`Resource template "${template}" has an unmatched "{" or "}".`);
+      return escapeRegExp(text);
+    };
     for (const match of template.matchAll(EXPRESSION)) {
-      source += escapeRegExp(template.slice(last, match.index));
+      source += literal(template.slice(last, match.index));
       last = match.index + match[0].length;
       const operator = match[1] ?? "";
-      const names = (match[2] ?? "").split(",").map((name) => name.replace(/\*$|:\d+$/, ""));
+      const specs = (match[2] ?? "").split(",");
+      const names = specs.map((name) => name.replace(/\*$|:\d+$/, ""));
       if (names.some((name) => !/^[A-Za-z0-9_.%]+$/.test(name))) {
         throw new TypeError(`Resource template "${template}" has an invalid expression "${match[0]}".`);
       }
-      parts.push({ operator, names });
+      for (const name of names) {
+        if (variables.includes(name)) {
+          throw new TypeError(`Resource template "${template}" uses the variable "${name}" twice.`);
+        }
+        variables.push(name);
+      }
       if (operator === "?" || operator === "&") {
         // Query variables may come in any order, or not at all: read them from the query string.
         query.push(...names);
         source += "(?:[?&].*)?";
         continue;
       }
-      source += names.map((name, index) => group(operator, name, index)).join("");
+      source += names.map((name, index) => group(operator, name, index, specs[index]!.endsWith("*"))).join("");
     }
-    source += `${escapeRegExp(template.slice(last))}$`;
+    source += `${literal(template.slice(last))}$`;
     this.#pattern = new RegExp(source);
     this.#query = query;
-    this.variables = parts.flatMap((part) => part.names);
+    this.variables = variables;
   }
 
   match(uri: string): Record<string, string> | undefined {
@@ -74,18 +85,31 @@ export class UriTemplate {
     }
     if (this.#query.length > 0) {
       const at = uri.indexOf("?");
-      const params = new URLSearchParams(at === -1 ? "" : uri.slice(at + 1).replace(/#.*$/, ""));
-      for (const name of this.#query) {
-        const value = params.get(name);
-        if (value !== null) variables[name] = value;
+      const pairs =
+        at === -1
+          ? []
+          : uri
+              .slice(at + 1)
+              .replace(/#.*$/, "")
+              .split("&");
+      for (const pair of pairs) {
+        const equals = pair.indexOf("=");
+        const name = decode(equals === -1 ? pair : pair.slice(0, equals));
+        // Percent-decoding only, as for the other variables: in a URI "+" is a plus sign, not a space (RFC 3986).
+        if (this.#query.includes(name) && !(name in variables)) {
+          variables[name] = equals === -1 ? "" : decode(pair.slice(equals + 1));
+        }
       }
     }
     return variables;
   }
 }
 
-/** One capture group per variable; its allowed characters follow the operator (RFC 6570 §3.2). */
-function group(operator: string, name: string, index: number): string {
+/**
+ * One capture group per variable; its allowed characters follow the operator (RFC 6570 §3.2). An
+ * exploded variable (`*`) holds a list joined by the operator's separator (§2.4.2), so it may contain it.
+ */
+function group(operator: string, name: string, index: number, explode: boolean): string {
   const capture = `(?<${mangle(name)}>`;
   const first = index === 0;
   switch (operator) {
@@ -94,13 +118,13 @@ function group(operator: string, name: string, index: number): string {
     case "#":
       return `${first ? "#" : ","}${capture}.*?)`;
     case ".":
-      return `\\.${capture}[^/?#.]*)`;
+      return `\\.${capture}[^/?#${explode ? "" : "."}]*)`;
     case "/":
-      return `/${capture}[^/?#]*)`;
+      return `/${capture}[^?#${explode ? "" : "/"}]*)`;
     case ";":
       return `;${escapeRegExp(name)}=?${capture}[^/?#;]*)`;
     default:
-      return `${first ? "" : ","}${capture}[^/?#,]*)`;
+      return `${first ? "" : ","}${capture}[^/?#${explode ? "" : ","}]*)`;
   }
 }
 

@@ -1,0 +1,64 @@
+/**
+ * Shared helpers of the resource, prompt, completion, logging and listen tests: hand-written JSON-RPC
+ * through the request-scoped core (no transport), in a legacy session and in the 2026-07-28 era.
+ */
+import { Dispatcher, type Exchange, type Peer } from "../src/dispatch.js";
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../src/protocol/jsonrpc.js";
+import { META } from "../src/protocol/types.js";
+import type { Registry } from "../src/registry.js";
+
+export const SERVER_INFO = { name: "t", version: "1" };
+
+/** The 2026-07-28 per-request envelope (§1.1), with `extra` keys merged in. */
+export function envelope(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {}, ...extra };
+}
+
+export interface Core {
+  readonly dispatcher: Dispatcher;
+  /** The legacy session's peer, initialized with 2025-11-25. */
+  readonly peer: Peer;
+  /** Notifications the requests emitted (progress, log messages, listen traffic), in order. */
+  readonly notifications: JsonRpcMessage[];
+  legacy(method: string, params?: Record<string, unknown>, options?: Options): Promise<JsonRpcResponse | undefined>;
+  modern(method: string, params?: Record<string, unknown>, options?: Options): Promise<JsonRpcResponse | undefined>;
+}
+
+interface Options {
+  id?: RequestId;
+  /** Extra `_meta` keys (merged into the envelope for modern requests). */
+  meta?: Record<string, unknown>;
+  exchange?: Exchange;
+}
+
+/** A dispatcher on `registry`, with a legacy session already negotiated. */
+export async function core(registry: Registry): Promise<Core> {
+  const dispatcher = new Dispatcher(registry);
+  const peer: Peer = { session: undefined };
+  const notifications: JsonRpcMessage[] = [];
+  const exchange: Exchange = { emit: (message) => notifications.push(message) };
+  let nextId = 0;
+  const request = (peerFor: Peer, method: string, params: Record<string, unknown>, options: Options) =>
+    dispatcher.request(
+      { jsonrpc: "2.0", id: options.id ?? ++nextId, method, params },
+      peerFor,
+      options.exchange ?? exchange,
+    );
+  await dispatcher.request(
+    { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25" } },
+    peer,
+  );
+  dispatcher.notification({ jsonrpc: "2.0", method: "notifications/initialized" }, peer);
+  return {
+    dispatcher,
+    peer,
+    notifications,
+    legacy: (method, params = {}, options = {}) =>
+      request(peer, method, options.meta ? { ...params, _meta: options.meta } : params, options),
+    modern: (method, params = {}, options = {}) =>
+      request({ session: undefined }, method, { ...params, _meta: envelope(options.meta) }, options),
+  };
+}
+
+/** What a modern result carries besides its own fields (2026-07-28 §1.3, §7). */
+export const SERVER_INFO_META = { [META.serverInfo]: SERVER_INFO };
