@@ -146,7 +146,9 @@ async function form(
   options: AskOptions | undefined,
 ): Promise<ElicitResult<unknown>> {
   const round = reachable(ctx);
-  requireCapability(ctx, "elicitation", formAllowed(ctx.client.capabilities));
+  const { elicitation } = ctx.client.capabilities;
+  // A client that elicits, but only by URL, lacks form mode in particular.
+  requireCapability(ctx, "elicitation", formAllowed(elicitation), isObject(elicitation) ? FORM : undefined);
   const key = round.key(kind, options);
   const standard = "~standard" in schema ? (schema as Schema) : undefined;
   const requestedSchema = standard ? jsonSchemaOf(standard) : schema;
@@ -246,9 +248,10 @@ function before(ctx: RequestContext, version: string): boolean {
   return ctx.era === "legacy" && ctx.protocolVersion < version;
 }
 
+const FORM = { elicitation: { form: {} } };
+
 /** A bare `elicitation: {}` means form mode only (2025-11-25 "Elicitation"). */
-function formAllowed(capabilities: ClientCapabilities): boolean {
-  const elicitation = capabilities.elicitation;
+function formAllowed(elicitation: ClientCapabilities["elicitation"]): boolean {
   return isObject(elicitation) && (isObject(elicitation.form) || !isObject(elicitation.url));
 }
 

@@ -1,0 +1,117 @@
+/**
+ * The sealed `requestState` of 2026-07-28 multi round-trip requests (src/request-state.ts): what
+ * one server seals it opens again, and anything altered, foreign, expired, oversized or malformed
+ * is refused with a reason, before a byte of the payload is trusted.
+ */
+import { describe, expect, it } from "vitest";
+import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer } from "../src/request-state.js";
+
+const KEY = "k".repeat(32);
+
+const payload = (overrides: Partial<StatePayload> = {}): StatePayload => ({
+  m: "tools/call",
+  d: "digest",
+  p: "",
+  e: Date.now() + 60_000,
+  a: { user_name: { action: "accept", content: { name: "Ada" } } },
+  q: ["colour"],
+  r: 1,
+  ...overrides,
+});
+
+/** Flips one character of a base64url string to another valid one. */
+const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === "A" ? "B" : "A") + text.slice(at + 1);
+
+describe("StateSealer", () => {
+  it("opens what it sealed, unchanged", async () => {
+    const sealer = new StateSealer(KEY);
+    const state = await sealer.seal(payload());
+    expect(state).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(await sealer.open(state)).toEqual(payload({ e: expect.any(Number) }));
+  });
+
+  it("signs but does not encrypt: the payload is readable, so nothing secret goes in it", async () => {
+    const state = await new StateSealer(KEY).seal(payload());
+    const body = state.split(".")[1]!;
+    const json = atob(body.replace(/-/g, "+").replace(/_/g, "/"));
+    expect(JSON.parse(json).a.user_name.content.name).toBe("Ada");
+  });
+
+  it("refuses a state whose payload was altered", async () => {
+    const sealer = new StateSealer(KEY);
+    const [version, body, signature] = (await sealer.seal(payload())).split(".");
+    // The client rewrites the answers and re-encodes them: the signature no longer matches.
+    const forged = btoa(JSON.stringify(payload({ a: { user_name: { action: "accept", content: { name: "Eve" } } } })))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+    expect(await sealer.open(`${version}.${forged}.${signature}`)).toMatch(/failed verification/);
+    expect(await sealer.open(`${version}.${flip(body!, 5)}.${signature}`)).toMatch(/failed verification/);
+  });
+
+  it("refuses an altered signature, a signature that is not base64url, and a suffix", async () => {
+    const sealer = new StateSealer(KEY);
+    const state = await sealer.seal(payload());
+    const [version, body, signature] = state.split(".");
+    expect(await sealer.open(`${version}.${body}.${flip(signature!, 3)}`)).toMatch(/failed verification/);
+    expect(await sealer.open(`${version}.${body}.***`)).toMatch(/failed verification/);
+    // What the conformance suite's tampered-state scenario sends.
+    expect(await sealer.open(`${state}-TAMPERED`)).toMatch(/failed verification/);
+  });
+
+  it("refuses a state sealed with another key: another process without a shared requestStateKey", async () => {
+    const state = await new StateSealer(KEY).seal(payload());
+    expect(await new StateSealer("z".repeat(32)).open(state)).toMatch(/issued by another server/);
+    expect(await new StateSealer(undefined).open(state)).toMatch(/failed verification/);
+  });
+
+  it("accepts the same key as a string or as bytes", async () => {
+    const state = await new StateSealer(KEY).seal(payload());
+    expect(await new StateSealer(new TextEncoder().encode(KEY)).open(state)).toMatchObject({ m: "tools/call" });
+  });
+
+  it("refuses a state past its expiry, and seals with its ttl", async () => {
+    const sealer = new StateSealer(KEY);
+    expect(await sealer.open(await sealer.seal(payload({ e: Date.now() - 1 })))).toMatch(/expired/);
+    expect(sealer.ttlMs).toBe(600_000);
+    expect(new StateSealer(KEY, 5_000).ttlMs).toBe(5_000);
+  });
+
+  it("refuses an oversized state without verifying or parsing it", async () => {
+    const sealer = new StateSealer(KEY);
+    const huge = `v1.${"A".repeat(MAX_STATE_BYTES)}.sig`;
+    expect(await sealer.open(huge)).toBe(`requestState is larger than ${MAX_STATE_BYTES} bytes`);
+  });
+
+  it("refuses states of another format or version", async () => {
+    const sealer = new StateSealer(KEY);
+    const [, body, signature] = (await sealer.seal(payload())).split(".");
+    for (const state of ["", "opaque", "v1.only-two", `v2.${body}.${signature}`, `${body}.${signature}`]) {
+      expect(await sealer.open(state), state).toBe("requestState is not one this server issued");
+    }
+  });
+
+  it("needs a key of at least 32 bytes", () => {
+    expect(() => new StateSealer("short")).toThrow("requestStateKey must be at least 32 bytes");
+    expect(() => new StateSealer(new Uint8Array(31))).toThrow("at least 32 bytes");
+    expect(() => new StateSealer(new Uint8Array(32))).not.toThrow();
+  });
+});
+
+describe("digest", () => {
+  it("is the same for the same params whatever the key order, and ignores undefined members", async () => {
+    const a = await digest({ name: "t", arguments: { x: 1, y: [1, { b: 2, a: 1 }] } });
+    const b = await digest({ arguments: { y: [1, { a: 1, b: 2 }], x: 1 }, name: "t", extra: undefined });
+    expect(a).toBe(b);
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("differs when any value, array order or type differs", async () => {
+    const base = await digest({ name: "t", arguments: { x: 1 } });
+    expect(await digest({ name: "t", arguments: { x: 2 } })).not.toBe(base);
+    expect(await digest({ name: "t", arguments: { x: "1" } })).not.toBe(base);
+    expect(await digest({ name: "u", arguments: { x: 1 } })).not.toBe(base);
+    expect(await digest([1, 2])).not.toBe(await digest([2, 1]));
+    expect(await digest({ a: null })).not.toBe(await digest({}));
+  });
+});
