@@ -107,7 +107,10 @@ export class RequestContext implements Context {
   #lastProgress = Number.NEGATIVE_INFINITY;
   #controller: AbortController | undefined;
   #cancelled = false;
+  #interrupted = false;
   #reason: unknown;
+  /** Ends the wait in `race` early (cancellation, timeout, shutdown). */
+  #stop: ((reason: unknown) => void) | undefined;
 
   constructor(init: RequestInit) {
     this.requestId = init.id;
@@ -169,7 +172,7 @@ export class RequestContext implements Context {
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
-      if (this.#cancelled) this.#controller.abort(this.#reason);
+      if (this.#cancelled || this.#interrupted) this.#controller.abort(this.#reason);
     }
     return this.#controller.signal;
   }
@@ -180,10 +183,37 @@ export class RequestContext implements Context {
   }
 
   cancel(reason: unknown): void {
-    if (this.#cancelled) return;
+    if (this.#cancelled || this.#interrupted) return;
     this.#cancelled = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+    this.#stop?.(reason);
+  }
+
+  /** True once the server ended the request early (handler timeout, shutdown): it is answered with an error. */
+  get interrupted(): boolean {
+    return this.#interrupted;
+  }
+
+  /**
+   * Ends the request now: the handler's signal aborts with `reason`, and the request is answered
+   * at once with an error, rather than when (if ever) the handler settles.
+   */
+  interrupt(reason: unknown): void {
+    if (this.#cancelled || this.#interrupted) return;
+    this.#interrupted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    this.#stop?.(reason);
+  }
+
+  /** Waits for the handler's work, unless the request is cancelled or interrupted first. */
+  race<T>(work: Promise<T>): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.#stop = reject;
+      work.then(resolve, reject);
+      if (this.#cancelled || this.#interrupted) reject(this.#reason);
+    });
   }
 
   /** Follows an outside signal (an HTTP request's, or one given to `server.call`). */

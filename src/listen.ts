@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from "./errors.js";
 import { isObject } from "./protocol/jsonrpc.js";
 import { META } from "./protocol/types.js";
 import type { Registry, RegistryEvent } from "./registry.js";
+import { covers } from "./resources.js";
 
 /** The notification types a listen request can ask for, and the event each one follows. */
 const FLAGS = {
@@ -52,7 +53,7 @@ export function listen(
     params: { notifications: honoured, _meta: tag },
   });
 
-  const watched = new Set(honoured.resourceSubscriptions as string[] | undefined);
+  const watched = (honoured.resourceSubscriptions as string[] | undefined) ?? [];
   const wanted = new Set(
     Object.entries(FLAGS)
       .filter(([flag]) => honoured[flag])
@@ -64,7 +65,7 @@ export function listen(
         stop();
         resolve({ _meta: tag });
       } else if (event.type === "resources/updated") {
-        if (watched.has(event.uri)) {
+        if (watched.some((subscribed) => covers(subscribed, event.uri))) {
           emit({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri, _meta: tag } });
         }
       } else if (wanted.has(event.type)) {

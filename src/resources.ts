@@ -89,3 +89,11 @@ export function toContents(value: ResourceReturn, uri: string, mimeType: string 
   }
   return items.map((item) => (item.mimeType === undefined && mimeType !== undefined ? { ...item, mimeType } : item));
 }
+
+/**
+ * Whether an update of `uri` concerns a subscription to `subscribed`: that URI, or a resource under
+ * it (2025-11-25 "Subscriptions" and 2026-07-28 §4: an update may be for a sub-resource).
+ */
+export function covers(subscribed: string, uri: string): boolean {
+  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
+}

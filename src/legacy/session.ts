@@ -3,6 +3,7 @@ import { isImplementation, type LogLevel } from "../protocol/envelope.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import type { ClientCapabilities, Implementation } from "../protocol/types.js";
 import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "../protocol/versions.js";
+import { covers } from "../resources.js";
 
 /**
  * What a 2025-era handshake establishes for the rest of a connection (stdio pipe or HTTP
@@ -27,9 +28,7 @@ export class Session {
 
   /** Whether an update of `uri` concerns this session: it subscribed to it, or to a parent of it. */
   watches(uri: string): boolean {
-    for (const subscribed of this.subscriptions) {
-      if (uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`)) return true;
-    }
+    for (const subscribed of this.subscriptions) if (covers(subscribed, uri)) return true;
     return false;
   }
 }

@@ -1,0 +1,283 @@
+import { describe, expect, it } from "vitest";
+import { Connection } from "../src/connection.js";
+import { Dispatcher } from "../src/dispatch.js";
+import { pico } from "../src/index.js";
+import { compilePrompt } from "../src/prompts.js";
+import type { JsonRpcMessage } from "../src/protocol/jsonrpc.js";
+import { META } from "../src/protocol/types.js";
+import { Registry } from "../src/registry.js";
+import { compileResource } from "../src/resources.js";
+import { compileTool } from "../src/tools.js";
+import { createWebEndpoint } from "../src/transports/http/web.js";
+import { envelope, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
+import { EventReader, messageOf, modern, within } from "./http-helpers.js";
+
+const EVERYTHING = {
+  toolsListChanged: true,
+  promptsListChanged: true,
+  resourcesListChanged: true,
+  resourceSubscriptions: ["docs://readme", "files://dir"],
+};
+
+/** A registry with a tool, a prompt and a resource, whose live registry listeners are counted. */
+function registry(kinds: ("tool" | "prompt" | "resource")[] = ["tool", "prompt", "resource"]) {
+  const registry = new Registry(SERVER_INFO);
+  if (kinds.includes("tool")) registry.addTool(compileTool("hello", { run: () => "hi" }));
+  if (kinds.includes("prompt")) registry.addPrompt(compilePrompt("greet", { get: () => "Hi" }));
+  if (kinds.includes("resource")) registry.addResource(compileResource("docs://readme", { read: () => "" }));
+  const subscribe = registry.subscribe.bind(registry);
+  const live = { count: 0 };
+  registry.subscribe = (listener) => {
+    live.count++;
+    const stop = subscribe(listener);
+    return () => {
+      live.count--;
+      return stop();
+    };
+  };
+  return { registry, live };
+}
+
+/** A stdio-like connection: messages in, everything sent out recorded in order. */
+function connect(registryToUse: Registry) {
+  const sent: JsonRpcMessage[] = [];
+  const connection = new Connection(new Dispatcher(registryToUse), (message) => {
+    if (!Array.isArray(message)) sent.push(message);
+  });
+  const listen = (id: string | number, notifications: unknown) =>
+    connection.receive({
+      jsonrpc: "2.0",
+      id,
+      method: "subscriptions/listen",
+      params: { _meta: envelope(), notifications },
+    });
+  return { connection, sent, listen };
+}
+
+const tagged = (id: string | number) => ({ [META.subscriptionId]: id });
+const ack = (id: string | number, notifications: unknown) => ({
+  jsonrpc: "2.0",
+  method: "notifications/subscriptions/acknowledged",
+  params: { notifications, _meta: tagged(id) },
+});
+
+describe("subscriptions/listen over a connection", () => {
+  it("acknowledges first, with what it will honour, tagged with the listen id", async () => {
+    const { registry: server } = registry();
+    const { sent, listen } = connect(server);
+    void listen("L1", EVERYTHING);
+    expect(sent).toEqual([ack("L1", EVERYTHING)]);
+  });
+
+  it("honours only what the server supports, and only what was asked for", async () => {
+    const { registry: toolsOnly } = registry(["tool"]);
+    const { sent, listen } = connect(toolsOnly);
+    void listen(1, EVERYTHING);
+    expect(sent).toEqual([ack(1, { toolsListChanged: true })]);
+    const { registry: all } = registry();
+    const other = connect(all);
+    void other.listen(2, { toolsListChanged: false, promptsListChanged: true, resourceSubscriptions: ["a://1", 7] });
+    expect(other.sent).toEqual([ack(2, { promptsListChanged: true, resourceSubscriptions: ["a://1"] })]);
+  });
+
+  it("sends only the requested notifications, each tagged with the listen id (its JSON type kept)", async () => {
+    const { registry: server } = registry();
+    const { sent, listen } = connect(server);
+    void listen(7, { promptsListChanged: true, resourceSubscriptions: ["docs://readme"] });
+    sent.length = 0;
+    server.addTool(compileTool("later", { run: () => "" }));
+    server.addResource(compileResource("docs://later", { read: () => "" }));
+    server.emit({ type: "resources/updated", uri: "docs://other" });
+    server.addPrompt(compilePrompt("later", { get: () => "" }));
+    server.emit({ type: "resources/updated", uri: "docs://readme" });
+    expect(sent).toEqual([
+      { jsonrpc: "2.0", method: "notifications/prompts/list_changed", params: { _meta: tagged(7) } },
+      {
+        jsonrpc: "2.0",
+        method: "notifications/resources/updated",
+        params: { uri: "docs://readme", _meta: tagged(7) },
+      },
+    ]);
+  });
+
+  it("sends updates of a subscribed URI and of the resources under it, as 2025 sessions get them", async () => {
+    const { registry: server } = registry();
+    const { sent, listen } = connect(server);
+    void listen("L", { resourceSubscriptions: ["files://dir"] });
+    sent.length = 0;
+    for (const uri of ["files://dir", "files://dir/a.txt", "files://dirty", "files://di"]) {
+      server.emit({ type: "resources/updated", uri });
+    }
+    expect(sent.map((message) => (message as unknown as { params: { uri: string } }).params.uri)).toEqual([
+      "files://dir",
+      "files://dir/a.txt",
+    ]);
+  });
+
+  it("keeps several subscriptions of one connection apart", async () => {
+    const { registry: server } = registry();
+    const { sent, listen } = connect(server);
+    void listen("tools", { toolsListChanged: true });
+    void listen("prompts", { promptsListChanged: true });
+    sent.length = 0;
+    server.remove("tool", "hello");
+    server.remove("prompt", "greet");
+    expect(sent).toEqual([
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: tagged("tools") } },
+      { jsonrpc: "2.0", method: "notifications/prompts/list_changed", params: { _meta: tagged("prompts") } },
+    ]);
+  });
+
+  it("ends with its result when the server closes, and stops listening", async () => {
+    const { registry: server, live } = registry();
+    const { sent, listen } = connect(server);
+    const before = live.count;
+    const done = listen("L", { toolsListChanged: true });
+    expect(live.count).toBe(before + 1);
+    server.emit({ type: "closed" });
+    await done;
+    expect(sent.at(-1)).toEqual({
+      jsonrpc: "2.0",
+      id: "L",
+      result: { resultType: "complete", _meta: { ...SERVER_INFO_META, ...tagged("L") } },
+    });
+    expect(live.count).toBe(before);
+    const count = sent.length;
+    server.addTool(compileTool("after", { run: () => "" }));
+    expect(sent).toHaveLength(count);
+  });
+
+  it("ends without a response when the client cancels it, and stops listening", async () => {
+    const { registry: server, live } = registry();
+    const { sent, listen, connection } = connect(server);
+    const before = live.count;
+    const done = listen("L", { toolsListChanged: true });
+    await connection.receive({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "L" } });
+    await done;
+    expect(live.count).toBe(before);
+    server.addTool(compileTool("after", { run: () => "" }));
+    expect(sent).toEqual([ack("L", { toolsListChanged: true })]);
+  });
+
+  it("ends when the connection closes", async () => {
+    const { registry: server, live } = registry();
+    const { listen, connection } = connect(server);
+    const before = live.count;
+    const done = listen("L", { toolsListChanged: true });
+    connection.close();
+    await done;
+    // The connection's own listener (legacy list_changed) goes too.
+    expect(live.count).toBe(before - 1);
+  });
+
+  it("answers a request without notifications with -32602, and a legacy one with -32601", async () => {
+    const { registry: server } = registry();
+    const { sent, listen, connection } = connect(server);
+    await listen("L", undefined);
+    expect(sent).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: "L",
+        error: {
+          code: -32602,
+          message: "subscriptions/listen needs params.notifications: the notification types to receive",
+        },
+      },
+    ]);
+    await connection.receive({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25" },
+    });
+    await connection.receive({
+      jsonrpc: "2.0",
+      id: "old",
+      method: "subscriptions/listen",
+      params: { notifications: {} },
+    });
+    expect(sent.at(-1)).toMatchObject({ id: "old", error: { code: -32601 } });
+  });
+});
+
+describe("subscriptions/listen over HTTP", () => {
+  function endpoint() {
+    const { registry: server, live } = registry();
+    const web = createWebEndpoint(new Dispatcher(server), {});
+    return { server, live, web };
+  }
+
+  it("streams the acknowledgement first, then tagged notifications, and the result when the server closes", async () => {
+    const { server, web } = endpoint();
+    const response = await web.fetch(
+      modern("subscriptions/listen", { notifications: { toolsListChanged: true } }, {}, { id: "H1" }),
+    );
+    expect(response.status).toBe(200);
+    const reader = new EventReader(response);
+    expect(messageOf(await reader.next())).toEqual(ack("H1", { toolsListChanged: true }));
+    server.addPrompt(compilePrompt("ignored", { get: () => "" }));
+    server.addTool(compileTool("later", { run: () => "" }));
+    expect(messageOf(await reader.next())).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+      params: { _meta: tagged("H1") },
+    });
+    server.emit({ type: "closed" });
+    expect(messageOf(await reader.next())).toEqual({
+      jsonrpc: "2.0",
+      id: "H1",
+      result: { resultType: "complete", _meta: { ...SERVER_INFO_META, ...tagged("H1") } },
+    });
+    expect(await reader.next()).toBeUndefined();
+  });
+
+  it("stops listening when the client goes away", async () => {
+    const { live, web } = endpoint();
+    const before = live.count;
+    const client = new AbortController();
+    const response = await web.fetch(
+      modern("subscriptions/listen", { notifications: { toolsListChanged: true } }, {}, { signal: client.signal }),
+    );
+    const reader = new EventReader(response);
+    await reader.next();
+    expect(live.count).toBe(before + 1);
+    client.abort();
+    await within(
+      (async () => {
+        while (live.count !== before) await new Promise((resolve) => setTimeout(resolve, 5));
+      })(),
+      2000,
+      "the listener going away",
+    );
+  });
+
+  it("answers a client that accepts only JSON with -32600: a listen is a stream", async () => {
+    const { web } = endpoint();
+    const response = await web.fetch(
+      modern("subscriptions/listen", { notifications: { toolsListChanged: true } }, { accept: "application/json" }),
+    );
+    expect(await response.json()).toMatchObject({
+      error: {
+        code: -32600,
+        message: "subscriptions/listen streams notifications: over HTTP, accept text/event-stream",
+      },
+    });
+  });
+
+  it("ends every open stream gracefully on server.close()", async () => {
+    const server = pico(SERVER_INFO).tool("hello", { run: () => "hi" });
+    const responses = await Promise.all(
+      ["A", "B"].map((id) =>
+        server.fetch(modern("subscriptions/listen", { notifications: { toolsListChanged: true } }, {}, { id })),
+      ),
+    );
+    const readers = responses.map((response) => new EventReader(response));
+    for (const reader of readers) await reader.next();
+    server.close();
+    for (const [index, id] of ["A", "B"].entries()) {
+      expect((await readers[index]!.rest()).map(messageOf)).toEqual([
+        { jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { ...SERVER_INFO_META, ...tagged(id) } } },
+      ]);
+    }
+  });
+});
