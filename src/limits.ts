@@ -1,0 +1,161 @@
+import type { RequestContext } from "./context.js";
+import { ErrorCode } from "./errors.js";
+import { errorResponse, type JsonRpcResponse, type RequestId } from "./protocol/jsonrpc.js";
+
+/**
+ * What one server accepts and holds at most, so that no client (or model) can make it grow without
+ * bound. Every limit, its default and the error a client sees are listed in docs/limits.md.
+ */
+export interface Limits {
+  /** Largest message, in bytes: a stdio line, and an HTTP body unless `http.maxBodyBytes` says otherwise. Default: 4 MiB. */
+  maxMessageBytes?: number;
+  /** Requests in progress at once across the whole server. Default: 1024. */
+  maxConcurrentRequests?: number;
+  /** Requests in progress at once on one connection: a stdio pipe, or a legacy HTTP session. Default: 256. */
+  maxConcurrentRequestsPerConnection?: number;
+  /** How long a handler may run before its request is answered with an error and its `ctx.signal` aborts. Default: 300,000 ms (5 min). */
+  handlerTimeoutMs?: number;
+  /** SSE streams open at once on the HTTP endpoint (GET streams, streamed replies, listen). Default: 1000. */
+  maxSseStreams?: number;
+  /** Bytes an SSE stream may hold for a reader that does not keep up; past that the stream is dropped. Default: 1 MiB. */
+  maxSseBufferBytes?: number;
+  /** On shutdown, how long requests in progress may still finish before they are cancelled. Default: 10,000 ms. */
+  shutdownGraceMs?: number;
+}
+
+export type ResolvedLimits = Required<Limits>;
+
+export const DEFAULT_LIMITS: ResolvedLimits = {
+  maxMessageBytes: 4 * 1024 * 1024,
+  maxConcurrentRequests: 1024,
+  maxConcurrentRequestsPerConnection: 256,
+  handlerTimeoutMs: 300_000,
+  maxSseStreams: 1000,
+  maxSseBufferBytes: 1024 * 1024,
+  shutdownGraceMs: 10_000,
+};
+
+/** Fills in the defaults; a limit that is not a positive integer (or Infinity) throws at start-up. */
+export function resolveLimits(limits: Limits = {}): ResolvedLimits {
+  const resolved = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(limits) as [keyof Limits, unknown][]) {
+    if (!(key in DEFAULT_LIMITS)) {
+      throw new TypeError(`Unknown limit "${key}". The limits are ${Object.keys(DEFAULT_LIMITS).join(", ")}.`);
+    }
+    if (value === undefined) continue;
+    const least = key === "shutdownGraceMs" ? 0 : 1;
+    if (typeof value !== "number" || !(value >= least) || !(Number.isInteger(value) || value === Infinity)) {
+      throw new TypeError(`limits.${key} must be an integer of at least ${least}, or Infinity; got ${String(value)}.`);
+    }
+    resolved[key] = value;
+  }
+  return resolved;
+}
+
+/** "300 s", "0.05 s": durations as clients read them. */
+export function seconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
+
+/**
+ * A request refused because a limit is reached. The code is -32603: JSON-RPC leaves -32000…-32099
+ * to implementations, but 2026-07-28 reserves -32020…-32099 and asks new servers not to use
+ * -32000…-32019, so a busy server is an internal condition, named in the message and in `data`.
+ */
+export function busy(id: RequestId | undefined, limit: keyof Limits, max: number, what: string): JsonRpcResponse {
+  return errorResponse(
+    id,
+    ErrorCode.InternalError,
+    `Server busy: ${what} (limits.${limit} = ${max}); retry after a request in progress has been answered`,
+    { limit, max },
+  );
+}
+
+export function shuttingDown(id: RequestId | undefined): JsonRpcResponse {
+  return errorResponse(id, ErrorCode.InternalError, "Server shutting down: it accepts no new requests");
+}
+
+/** True for the answers of `busy` and `shuttingDown`, which HTTP sends with status 503. */
+export function isUnavailable(response: JsonRpcResponse): boolean {
+  const error = response.error;
+  return (
+    error?.code === ErrorCode.InternalError &&
+    (error.message.startsWith("Server busy:") || error.message.startsWith("Server shutting down:"))
+  );
+}
+
+/**
+ * The requests in progress across a server: their count (`maxConcurrentRequests`), their
+ * deadlines (`handlerTimeoutMs`) and the shutdown that waits for them. One coarse timer serves every
+ * deadline, and it runs only while something is in progress: a timer per request is a measurable
+ * cost. A deadline fires between the limit and a quarter of it (at most 1 s) later.
+ */
+export class Running {
+  readonly #born = new Map<RequestContext, number>();
+  readonly #timeoutMs: number;
+  readonly #period: number;
+  readonly #ticks: number;
+  #tick = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #idle: (() => void)[] = [];
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+    this.#period = Math.max(1, Math.min(1000, Math.floor(timeoutMs / 4)));
+    this.#ticks = Math.ceil(timeoutMs / this.#period) + 1;
+  }
+
+  get size(): number {
+    return this.#born.size;
+  }
+
+  add(ctx: RequestContext): void {
+    this.#born.set(ctx, this.#tick);
+    if (this.#timer === undefined && Number.isFinite(this.#timeoutMs)) {
+      this.#timer = setInterval(() => this.#sweep(), this.#period);
+      // Deadlines never keep a process alive on their own (Node, Bun, Deno; Workers have no unref).
+      (this.#timer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  delete(ctx: RequestContext): void {
+    if (this.#born.delete(ctx) && this.#born.size === 0) for (const wake of this.#idle.splice(0)) wake();
+  }
+
+  /** Resolves once nothing is in progress, or after `ms`. */
+  idle(ms: number): Promise<void> {
+    if (this.#born.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#idle.push(done);
+    });
+  }
+
+  /** Ends every request still in progress with `reason`. */
+  interruptAll(reason: unknown): void {
+    for (const ctx of [...this.#born.keys()]) ctx.interrupt(reason);
+  }
+
+  #sweep(): void {
+    this.#tick++;
+    if (this.#born.size === 0) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+      return;
+    }
+    for (const [ctx, born] of this.#born) {
+      if (this.#tick - born >= this.#ticks) {
+        ctx.interrupt(
+          new DOMException(
+            `The handler did not finish within ${seconds(this.#timeoutMs)} (limits.handlerTimeoutMs)`,
+            "TimeoutError",
+          ),
+        );
+      }
+    }
+  }
+}
