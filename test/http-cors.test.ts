@@ -59,6 +59,12 @@ describe("without the cors option", () => {
   it("still refuses a foreign origin with 403", async () => {
     expect((await server().fetch(hello(PAGE))).status).toBe(403);
   });
+
+  it('accepts any origin with allowedOrigins ["*"], still without CORS headers', async () => {
+    const response = await server({ allowedOrigins: ["*"] }).fetch(hello("https://anywhere.example"));
+    expect(response.status).toBe(200);
+    expect(corsHeaders(response)).toEqual({});
+  });
 });
 
 describe("cors: true", () => {
