@@ -6,7 +6,7 @@
  * In your own project, import from "picomcp" rather than from the repository's source.
  */
 import { z } from "zod";
-import { pico } from "../../src/index.js";
+import { type Context, pico } from "../../src/index.js";
 import { type Project, type ProjectData, ProjectStore, STATUSES } from "./store.js";
 
 /** Input fields several tools share. Every description ends up in the JSON Schema the model reads. */
@@ -158,20 +158,42 @@ export function createProjectsServer(file: string) {
     .tool("archive_project", {
       title: "Archive a project",
       description:
-        "Archive a finished or abandoned project. An archived project is hidden from list_projects and can no longer be changed, and no tool undoes this: confirm with the user first. Archiving an archived project changes nothing.",
+        "Archive a finished or abandoned project. An archived project is hidden from list_projects and can no longer be changed, and no tool undoes this. When the client can show the user a form, the server asks the user to confirm first and archives nothing without a yes; otherwise, confirm with the user yourself before calling it. Archiving an archived project changes nothing.",
       input: z.object({ id: field.id }),
       output: project,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-      run: ({ id }) =>
-        store.change((data) => {
+      run: async ({ id }, ctx) => {
+        // This handler runs again from the top once the user has answered, so everything before the
+        // question only reads; the change comes after it.
+        const current = await store.read((data) => findProject(data, id));
+        if (current.archived) return current;
+        if (canShowForm(ctx)) {
+          const confirmed = await ctx.confirm(
+            `Archive the project "${current.name}" (${id})? It will be hidden from the project list and can no longer be changed.`,
+            { key: "archive" },
+          );
+          if (!confirmed) {
+            throw new Error(
+              `The user did not confirm, so project "${id}" ("${current.name}") was not archived. Do not call archive_project for it again unless the user asks to.`,
+            );
+          }
+        }
+        return store.change((data) => {
           const target = findProject(data, id);
           if (!target.archived) {
             target.archived = true;
             target.updatedAt = new Date().toISOString();
           }
           return target;
-        }),
+        });
+      },
     });
+}
+
+/** Whether the client can show the user a form: a bare `elicitation: {}` means form mode. */
+function canShowForm(ctx: Context): boolean {
+  const elicitation = ctx.client.capabilities.elicitation;
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
 }
 
 /** The project with this id, or an error that tells the model how to find the right one. */

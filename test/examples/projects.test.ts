@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createProjectsServer } from "../../examples/projects/app.js";
+import type { InputRequest } from "../../src/index.js";
 
 let dir: string;
 let file: string;
@@ -183,6 +184,97 @@ describe("the projects example, called in-process", () => {
     expect(textOf(result)).toMatch(/^The project tracker's storage is unavailable/);
     expect(textOf(result)).not.toContain(dir);
     expect(textOf(result)).not.toMatch(/JSON/);
+  });
+});
+
+describe("archive_project asks the user to confirm, when the client can elicit", () => {
+  /** A client that can show forms, answering every question with `answer`, and the questions it saw. */
+  function formClient(answer: unknown) {
+    const asked: InputRequest[] = [];
+    return {
+      asked,
+      options: {
+        client: { capabilities: { elicitation: {} } },
+        onInput: (request: InputRequest) => {
+          asked.push(request);
+          return answer;
+        },
+      },
+    };
+  }
+
+  async function withProject() {
+    const server = createProjectsServer(file);
+    await server.call("create_project", { name: "Website redesign" });
+    return server;
+  }
+
+  it("archives once the user confirms, after one question that names the project", async () => {
+    const server = await withProject();
+    const yes = formClient({ action: "accept", content: { confirm: true } });
+    const archived = await server.call("archive_project", { id: "prj_1" }, yes.options);
+    expect(archived.isError).toBeUndefined();
+    expect(archived.structuredContent).toMatchObject({ id: "prj_1", archived: true });
+    expect(yes.asked).toEqual([
+      {
+        method: "elicitation/create",
+        params: expect.objectContaining({
+          message:
+            'Archive the project "Website redesign" (prj_1)? It will be hidden from the project list and can no longer be changed.',
+          requestedSchema: expect.objectContaining({ required: ["confirm"] }),
+        }),
+      },
+    ]);
+  });
+
+  it("archives nothing when the user declines, cancels or leaves the box unchecked, and tells the model so", async () => {
+    const server = await withProject();
+    for (const answer of [
+      { action: "decline" },
+      { action: "cancel" },
+      { action: "accept", content: { confirm: false } },
+    ]) {
+      const result = await server.call("archive_project", { id: "prj_1" }, formClient(answer).options);
+      expect(result).toEqual({
+        content: [
+          {
+            type: "text",
+            text: 'The user did not confirm, so project "prj_1" ("Website redesign") was not archived. Do not call archive_project for it again unless the user asks to.',
+          },
+        ],
+        isError: true,
+      });
+    }
+    const current = await server.call("get_project", { id: "prj_1" });
+    expect(current.structuredContent).toMatchObject({ archived: false });
+  });
+
+  it("does not ask about a project that is already archived, or unknown", async () => {
+    const server = await withProject();
+    await server.call("archive_project", { id: "prj_1" });
+    const again = formClient({ action: "accept", content: { confirm: true } });
+    expect((await server.call("archive_project", { id: "prj_1" }, again.options)).structuredContent).toMatchObject({
+      archived: true,
+    });
+    expect((await server.call("archive_project", { id: "prj_9" }, again.options)).isError).toBe(true);
+    expect(again.asked).toEqual([]);
+  });
+
+  it("archives without a question for a client that cannot show a form (the description asks the model to confirm)", async () => {
+    const server = await withProject();
+    const urlOnly = formClient({ action: "accept" });
+    const result = await server.call(
+      "archive_project",
+      { id: "prj_1" },
+      {
+        ...urlOnly.options,
+        client: { capabilities: { elicitation: { url: {} } } },
+      },
+    );
+    expect(result.structuredContent).toMatchObject({ archived: true });
+    expect(urlOnly.asked).toEqual([]);
+    const listed = await server.call("list_projects", {});
+    expect(listed.structuredContent?.total).toBe(0);
   });
 });
 
