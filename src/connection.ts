@@ -2,6 +2,7 @@ import type { InputRequest } from "./ask.js";
 import type { Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
 import { ErrorCode } from "./errors.js";
 import type { Session } from "./legacy/session.js";
+import { claimsModern } from "./protocol/envelope.js";
 import {
   classify,
   errorResponse,
@@ -82,20 +83,29 @@ export class Connection implements Peer {
       );
       return;
     }
-    const answers = await Promise.all(
-      values.map((value) =>
-        isObject(value) && value.method === "initialize"
-          ? // Its id is readable, so the error carries it and the client can match it (JSON-RPC 2.0 §5).
-            errorResponse(
-              isRequestId(value.id) ? value.id : undefined,
-              ErrorCode.InvalidRequest,
-              "Invalid Request: initialize must not be part of a batch",
-            )
-          : this.answer(value),
-      ),
-    );
+    const answers = await Promise.all(values.map((value) => this.answerInBatch(value)));
     const responses = answers.filter((answer) => answer !== undefined);
     if (responses.length > 0) this.#send(responses);
+  }
+
+  /**
+   * One element of a 2025-03-26 batch. Neither initialize nor a 2026-07-28 message may be in one
+   * (2026-07-28 has no batches): such a request gets -32600, and its id when it is readable
+   * (JSON-RPC 2.0 §5); such a notification is ignored.
+   */
+  answerInBatch(value: unknown): Promise<JsonRpcResponse | undefined> | JsonRpcResponse | undefined {
+    if (!isObject(value)) return this.answer(value);
+    const modern = isObject(value.params) && claimsModern(value.params._meta);
+    if (value.method !== "initialize" && !modern) return this.answer(value);
+    const id = isRequestId(value.id) ? value.id : undefined;
+    if (modern && id === undefined) return undefined;
+    return errorResponse(
+      id,
+      ErrorCode.InvalidRequest,
+      modern
+        ? "Invalid Request: 2026-07-28 requests cannot be part of a batch; send each one on its own"
+        : "Invalid Request: initialize must not be part of a batch",
+    );
   }
 
   /**
@@ -178,6 +188,11 @@ export class Connection implements Peer {
     this.#elicitations.delete(elicitationId);
     if (complete && this.#dispatcher.urlElicitations.get(elicitationId) === complete)
       this.#dispatcher.urlElicitations.delete(elicitationId);
+  }
+
+  /** Ends every request in progress now, each answered with an error (handler timeout, shutdown). */
+  interrupt(reason: unknown): void {
+    for (const ctx of [...this.inflight.values()]) ctx.interrupt(reason);
   }
 
   /** Stops list_changed delivery and cancels what is still running. */

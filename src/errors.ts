@@ -37,11 +37,16 @@ export class McpError extends Error {
 
 /** The message of anything thrown, without its stack: that is all a client ever sees. */
 export function messageOf(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message || thrown.name;
-  if (typeof thrown === "string") return thrown;
+  // Whatever user code threw, describing it must not throw in turn (a Proxy, a getter, a bad toJSON).
   try {
+    if (thrown instanceof Error) return String(thrown.message || thrown.name);
+    if (typeof thrown === "string") return thrown;
     return JSON.stringify(thrown) ?? String(thrown);
   } catch {
-    return String(thrown);
+    try {
+      return String(thrown);
+    } catch {
+      return "a value that cannot be described";
+    }
   }
 }

@@ -25,6 +25,7 @@ export {
 } from "./content.js";
 export type { Context, Era, Logger } from "./context.js";
 export { ErrorCode, McpError } from "./errors.js";
+export type { Limits } from "./limits.js";
 export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts.js";
 export type { ClientCapabilities, Implementation, ServerCapabilities } from "./protocol/types.js";
 export type { ServerOptions } from "./registry.js";

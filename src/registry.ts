@@ -1,3 +1,4 @@
+import type { Limits } from "./limits.js";
 import type { Prompt } from "./prompts.js";
 import type { Implementation, ServerCapabilities } from "./protocol/types.js";
 import { type StateKey, StateSealer } from "./request-state.js";
@@ -28,6 +29,13 @@ export interface ServerOptions extends Implementation {
   requestStateKey?: StateKey;
   /** How long a legacy client has to answer a question (elicitation, sampling, roots). Default: 60 s. */
   askTimeoutMs?: number;
+  /** Message size, concurrency, timeouts, SSE streams and shutdown grace: see docs/limits.md. */
+  limits?: Limits;
+  /**
+   * Whether `serve()` shuts the server down gracefully on SIGTERM and SIGINT and then exits the
+   * process (code 0). Default: true; false leaves signals to the application (call `server.close()`).
+   */
+  signals?: boolean;
 }
 
 /**

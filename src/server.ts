@@ -13,6 +13,7 @@ import { type CallToolResult, callTool, compileTool, type ToolCallArgs, type Too
 import type { HttpOptions } from "./transports/http/handler.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listen.js";
+import { closeOnSignals, logsRestored, logsToStderr, stdoutIsPipe, watchRejections } from "./transports/process.js";
 import { serveStdio } from "./transports/stdio.js";
 
 /** What the chain of `.tool()` calls has registered, by name: the types `server.call` checks against. */
@@ -50,12 +51,18 @@ export class Server<Tools extends ToolTypes = {}> {
   readonly #dispatcher: Dispatcher;
   #options: HttpOptions;
   #endpoint: Promise<WebEndpoint> | undefined;
+  readonly #signals: boolean;
+  /** Stops the stdio serving of `serve()`, and its end. */
+  #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
   constructor(options: ServerOptions) {
-    const { http, ...rest } = options;
+    const { http, limits, signals, ...rest } = options;
     this.#registry = new Registry(rest);
-    this.#dispatcher = new Dispatcher(this.#registry);
+    this.#dispatcher = new Dispatcher(this.#registry, limits);
     this.#options = http ?? {};
+    this.#signals = signals ?? true;
+    // stdout may be a stdio client's pipe: from now on, a log line cannot corrupt the protocol.
+    if (stdoutIsPipe()) logsToStderr();
   }
 
   /**
@@ -157,10 +164,21 @@ export class Server<Tools extends ToolTypes = {}> {
   serve(): Promise<void>;
   serve(options: ServeOptions): Promise<Listening>;
   async serve(options?: ServeOptions): Promise<unknown> {
+    const unwatch = watchRejections();
     if (!options) {
-      await serveStdio(this.#dispatcher);
+      const stop = new AbortController();
+      const unhook = this.#signals ? closeOnSignals(() => this.close()) : () => {};
+      try {
+        const done = serveStdio(this.#dispatcher, stop.signal);
+        this.#stdio = { stop, done };
+        await done;
+      } finally {
+        unhook();
+        unwatch();
+      }
       return undefined;
     }
+    logsRestored();
     const { port, host = "127.0.0.1", ...http } = options;
     const path = http.path ?? "/mcp";
     // HTTP code is loaded on demand, so a stdio server never pays for it.
@@ -173,16 +191,30 @@ export class Server<Tools extends ToolTypes = {}> {
       path,
       allowedHosts: http.allowedHosts ?? this.#options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined),
     };
-    return listen(await this.#web(), port, host, path);
+    const listening = await listen(await this.#web(), port, host, path);
+    const unhook = this.#signals ? closeOnSignals(() => listening.close()) : () => {};
+    return {
+      ...listening,
+      close: async () => {
+        unhook();
+        unwatch();
+        await listening.close();
+      },
+    } satisfies Listening;
   }
 
   /**
-   * Ends open `subscriptions/listen` streams with their final result (2026-07-28 §4), and the HTTP
-   * sessions and streams of `fetch` (the handle `serve({ port })` returns closes its own listener).
+   * Shuts the server down gracefully: new requests are refused, open `subscriptions/listen` streams
+   * end with their final result (2026-07-28 §4), requests in progress have `limits.shutdownGraceMs`
+   * to finish and the rest are answered with an error; then stdio serving ends and the HTTP sessions
+   * and streams of `fetch` close (the handle `serve({ port })` returns also closes its listener).
+   * The server serves nothing more afterwards.
    */
-  close(): void {
-    this.#registry.emit({ type: "closed" });
-    void this.#endpoint?.then((endpoint) => endpoint.handler.close());
+  async close(): Promise<void> {
+    this.#stdio?.stop.abort();
+    await this.#dispatcher.drain();
+    await this.#stdio?.done;
+    (await this.#endpoint)?.handler.close();
   }
 
   #web(): Promise<WebEndpoint> {

@@ -2,6 +2,7 @@ import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RequestContext } from "../src/context.js";
 import { type Context, pico } from "../src/index.js";
+import type { Limits } from "../src/limits.js";
 import type { ServeOptions } from "../src/server.js";
 import type { Listening } from "../src/transports/listen.js";
 import { BOTH, EventReader, MODERN, messageOf, meta, signal, within } from "./http-helpers.js";
@@ -24,11 +25,11 @@ const progress = (ctx: Context, n: number) =>
     params: { progressToken: "t", progress: n },
   });
 
-async function serve(options: Partial<ServeOptions> = {}) {
+async function serve(options: Partial<ServeOptions> = {}, limits?: Limits) {
   const gate = signal();
   const started = signal();
   const aborted = signal<unknown>();
-  const app = pico({ name: "bridge", version: "1.0.0" })
+  const app = pico({ name: "bridge", version: "1.0.0", limits, signals: false })
     .tool("hello", { run: () => "héllo ✓" })
     .tool("stream", {
       run: async (_args, ctx) => {
@@ -265,8 +266,8 @@ describe("disconnects", () => {
 });
 
 describe("close()", () => {
-  it("ends open streams and stops accepting connections", async () => {
-    const { listening, started } = await serve();
+  it("ends open streams, answers what outlived the grace period, and stops accepting connections", async () => {
+    const { listening, started } = await serve({}, { shutdownGraceMs: 100 });
     // A session's GET stream and a modern SSE reply still in progress.
     const init = await fetch(listening.url, {
       method: "POST",
@@ -284,9 +285,25 @@ describe("close()", () => {
 
     await within(listening.close(), 5000, "close() resolving");
     open.splice(open.indexOf(listening), 1);
-    // The session's stream ends cleanly; the reply still in progress is cut off with its connection.
+    // The session's stream ends cleanly; the reply still in progress past the grace period is answered with an error.
     expect(await get.rest()).toEqual([]);
-    await expect(post.rest()).rejects.toThrow();
+    const rest = await post.rest();
+    expect(messageOf(rest.at(-1))).toMatchObject({
+      error: { code: -32603, message: expect.stringMatching(/^Server shutting down: "tools\/call" did not finish/) },
+    });
     await expect(fetch(listening.url, callInit("hello"))).rejects.toThrow();
+  });
+
+  it("lets a request in progress finish within the grace period, and refuses new ones meanwhile", async () => {
+    const { listening, started, gate } = await serve({}, { shutdownGraceMs: 5000 });
+    const post = new EventReader(await fetch(listening.url, callInit("stream")));
+    await within(started.promise);
+    await post.next();
+    const closing = listening.close();
+    open.splice(open.indexOf(listening), 1);
+    gate.resolve();
+    const rest = await post.rest();
+    expect(messageOf(rest.at(-1))).toMatchObject({ result: { content: [{ type: "text", text: "streamed" }] } });
+    await within(closing, 5000, "close() resolving");
   });
 });

@@ -104,3 +104,24 @@ export function thrownResponse(id: RequestId, thrown: unknown): JsonRpcResponse 
 export function parseError(detail: string): JsonRpcResponse {
   return errorResponse(undefined, ErrorCode.ParseError, `Parse error: ${detail}`);
 }
+
+/**
+ * A message as one line of JSON. A response that JSON cannot carry (a BigInt, a cycle, a throwing
+ * `toJSON` in what a handler returned) becomes an internal error for its request, never an
+ * exception in the transport; any other such message is dropped (undefined).
+ */
+export function serialize(message: JsonRpcMessage | JsonRpcMessage[]): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch (thrown) {
+    if (Array.isArray(message)) {
+      const each = message.map(serialize).filter((line) => line !== undefined);
+      return each.length > 0 ? `[${each.join(",")}]` : undefined;
+    }
+    if ("method" in message || !("id" in message)) return undefined;
+    const why = messageOf(thrown).split("\n")[0];
+    return JSON.stringify(
+      errorResponse(message.id, ErrorCode.InternalError, `Internal error: the response cannot be sent as JSON: ${why}`),
+    );
+  }
+}

@@ -4,7 +4,10 @@ export interface Listening {
   /** The endpoint URL clients connect to. */
   readonly url: string;
   readonly port: number;
-  /** Stops accepting connections, ends the sessions and closes open streams. */
+  /**
+   * Shuts down gracefully: new requests get 503, requests in progress have `limits.shutdownGraceMs`
+   * to finish (the rest are answered with an error), then sessions, streams and the listener close.
+   */
   close(): Promise<void>;
 }
 
@@ -32,7 +35,7 @@ export async function listen(endpoint: WebEndpoint, port: number, host: string, 
       url: `http://${shown}:${server.port}${path}`,
       port: server.port,
       close: async () => {
-        endpoint.handler.close();
+        await endpoint.handler.shutdown();
         server.stop(true);
       },
     };
@@ -43,7 +46,7 @@ export async function listen(endpoint: WebEndpoint, port: number, host: string, 
       url: `http://${shown}:${server.addr.port}${path}`,
       port: server.addr.port,
       close: async () => {
-        endpoint.handler.close();
+        await endpoint.handler.shutdown();
         await server.shutdown();
       },
     };

@@ -23,12 +23,15 @@ export async function listenNode(handler: HttpHandler, port: number, host: strin
       resolve({
         url: `http://${shown}:${bound}${path}`,
         port: bound,
-        close: () =>
-          new Promise<void>((done) => {
-            handler.close();
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
+        // Graceful: no new connections, new requests on open ones get 503, requests in progress have
+        // limits.shutdownGraceMs to finish; then every session, stream and connection ends.
+        close: async () => {
+          const closed = new Promise<void>((done) => server.close(() => done()));
+          server.closeIdleConnections();
+          await handler.shutdown();
+          server.closeAllConnections();
+          await closed;
+        },
       });
     });
   });
@@ -70,6 +73,11 @@ async function answer(handler: HttpHandler, req: IncomingMessage, res: ServerRes
   } catch {
     reply = { status: 500, headers: { "content-type": "text/plain" }, body: "Internal Server Error" };
   }
+  // The client left while the request ran: nothing is written to a dead socket.
+  if (gone.signal.aborted || res.destroyed) {
+    if ("stream" in reply) reply.stream.cancel();
+    return;
+  }
   if (!("stream" in reply)) {
     const body = reply.body ?? "";
     res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(body) });
@@ -80,7 +88,13 @@ async function answer(handler: HttpHandler, req: IncomingMessage, res: ServerRes
   res.flushHeaders();
   const channel = reply.stream;
   res.once("close", () => channel.cancel());
-  channel.attach({ write: (chunk) => res.write(chunk), close: () => res.end() });
+  channel.attach({
+    write: (chunk) => res.write(chunk),
+    close: () => res.end(),
+    // What the socket has not taken yet: a reader too far behind is dropped (limits.maxSseBufferBytes).
+    backlog: () => res.writableLength,
+    abort: () => res.destroy(),
+  });
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -104,5 +118,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
     );
     req.once("error", reject);
+    // A client that goes away mid-body never sends its end.
+    req.once("close", () => req.complete || reject(new Error("The client closed the connection mid-body")));
   });
 }

@@ -1,12 +1,20 @@
 import { Connection } from "../connection.js";
 import type { Dispatcher } from "../dispatch.js";
-import { parseError } from "../protocol/jsonrpc.js";
+import { ErrorCode } from "../errors.js";
+import { errorResponse, type JsonRpcMessage, parseError, type RequestId, serialize } from "../protocol/jsonrpc.js";
 
 export interface StdioStreams {
   /** Bytes (or text) from the client; newline-delimited JSON-RPC. Defaults to `process.stdin`. */
   input: AsyncIterable<Uint8Array | string>;
-  /** Receives whole lines for the client. Defaults to `process.stdout`. */
-  write: (chunk: string) => void;
+  /**
+   * Receives whole lines for the client. Returning `false` says the client is not reading fast
+   * enough: no more input is read until `drained` resolves (backpressure, as Node's streams do).
+   */
+  write: (chunk: string) => unknown;
+  /** Resolves once the output can take more, after `write` returned false. */
+  drained?: () => Promise<void>;
+  /** Stops reading (shutdown): requests in progress get the grace period, as when the input ends. */
+  signal?: AbortSignal;
 }
 
 /** Coalesces the answers of one turn of the event loop into one write: a write per message is a measurable cost. */
@@ -14,82 +22,236 @@ const later: (callback: () => void) => void =
   (globalThis as { setImmediate?: (callback: () => void) => void }).setImmediate ??
   ((callback) => setTimeout(callback, 0));
 
+/** The longest start of an oversized line kept to find its id in: the line itself is never held whole. */
+const HEAD = 4096;
+
 /**
  * Serves one connection over newline-delimited JSON-RPC (2025-11-25 and 2026-07-28 "stdio"):
- * one message per line, requests handled concurrently, nothing but protocol written out.
- * Resolves once the input has ended and every request in flight has been answered.
+ * one message per line, requests handled concurrently, nothing but protocol written out. A line
+ * longer than `limits.maxMessageBytes` is answered with -32600 and skipped as it streams in. Once
+ * the input ends (or `signal` aborts), requests in progress have `limits.shutdownGraceMs` to
+ * finish; the rest are answered with an error and their signals abort. Then it resolves.
  */
 export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams): Promise<void> {
+  const { maxMessageBytes, shutdownGraceMs } = dispatcher.limits;
   let queued = "";
   let scheduled = false;
+  let full = false;
   const flush = () => {
     scheduled = false;
     const chunk = queued;
     queued = "";
-    if (chunk) streams.write(chunk);
+    if (chunk && streams.write(chunk) === false) full = true;
   };
-  const connection = new Connection(dispatcher, (message) => {
-    // JSON.stringify never emits a raw newline, so a message is always exactly one line.
-    queued += `${JSON.stringify(message)}\n`;
+  const send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
+    // JSON never holds a raw newline, so a message is always exactly one line.
+    const line = serialize(message);
+    if (line === undefined) return;
+    queued += `${line}\n`;
     if (!scheduled) {
       scheduled = true;
       later(flush);
     }
-  });
+  };
+  const connection = new Connection(dispatcher, send);
 
   const pending = new Set<Promise<void>>();
   const receive = (line: string) => {
     if (line.endsWith("\r")) line = line.slice(0, -1);
     if (line.trim() === "") return;
+    if (line.length > maxMessageBytes || (line.length * 3 > maxMessageBytes && utf8Length(line) > maxMessageBytes)) {
+      send(tooLarge(line.slice(0, HEAD), maxMessageBytes));
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (thrown) {
-      queued += `${JSON.stringify(parseError((thrown as Error).message))}\n`;
-      if (!scheduled) {
-        scheduled = true;
-        later(flush);
-      }
+      send(parseError((thrown as Error).message));
       return;
     }
-    const done = connection.receive(value).finally(() => pending.delete(done));
+    const done = connection
+      .receive(value)
+      .catch(report)
+      .finally(() => pending.delete(done));
     pending.add(done);
   };
 
-  const decoder = new TextDecoder();
+  // The line being read, and whether it outgrew the limit: then the rest of it is skipped as it arrives.
   let buffer = "";
-  for await (const chunk of streams.input) {
-    buffer += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-    let newline = buffer.indexOf("\n");
-    if (newline === -1) continue;
+  let skipping = false;
+  const feed = (text: string) => {
     let start = 0;
-    do {
-      receive(buffer.slice(start, newline));
+    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+      if (skipping) skipping = false;
+      else {
+        receive(buffer + text.slice(start, newline));
+        buffer = "";
+      }
       start = newline + 1;
-      newline = buffer.indexOf("\n", start);
-    } while (newline !== -1);
-    buffer = buffer.slice(start);
+    }
+    if (skipping || start === text.length) return;
+    if (buffer.length + text.length - start > maxMessageBytes) {
+      send(tooLarge((buffer + text.slice(start, start + HEAD)).slice(0, HEAD), maxMessageBytes));
+      buffer = "";
+      skipping = true;
+    } else buffer += start === 0 ? text : text.slice(start);
+  };
+
+  const signal = streams.signal;
+  const stopped = new Promise<undefined>((resolve) => {
+    if (signal?.aborted) resolve(undefined);
+    else signal?.addEventListener("abort", () => resolve(undefined), { once: true });
+  });
+  const iterator = streams.input[Symbol.asyncIterator]();
+  const decoder = new TextDecoder();
+  let ended = false;
+  try {
+    for (;;) {
+      if (full) {
+        if (streams.drained) await Promise.race([streams.drained(), stopped]);
+        full = false;
+      }
+      const next = await (signal ? Promise.race([iterator.next(), stopped]) : iterator.next());
+      if (!next) {
+        // Stopped: what is left of the input is not read, so a last partial line is dropped.
+        Promise.resolve(iterator.return?.()).catch(() => {});
+        break;
+      }
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      feed(typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true }));
+    }
+  } catch (thrown) {
+    // The input failed (a closed pipe, a read error): that is its end.
+    report(thrown);
   }
-  // A last message without its newline still counts.
-  buffer += decoder.decode();
-  if (buffer) receive(buffer);
-  while (pending.size > 0) await Promise.all(pending);
+  if (ended) {
+    feed(decoder.decode());
+    // A last message without its newline still counts.
+    if (buffer && !skipping) receive(buffer);
+  }
+  buffer = "";
+
+  if (!(await settled(pending, shutdownGraceMs))) {
+    connection.interrupt(new DOMException("The input ended and the grace period is over", "AbortError"));
+    await settled(pending, shutdownGraceMs);
+  }
   connection.close();
   flush();
 }
 
-interface NodeLikeProcess {
-  stdin: AsyncIterable<Uint8Array>;
-  stdout: { write: (chunk: string) => boolean };
-  exit: (code?: number) => never;
+/** Resolves true once every promise in `pending` (as it changes) has settled, or false after `ms`. */
+async function settled(pending: Set<Promise<void>>, ms: number): Promise<boolean> {
+  if (pending.size === 0) return true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    while (pending.size > 0) {
+      if (!(await Promise.race([Promise.all(pending).then(() => true), timeout]))) return false;
+    }
+    return true;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/** Serves the process's own stdin/stdout (Node, Bun and Deno all provide `process`). */
-export async function serveStdio(dispatcher: Dispatcher): Promise<void> {
+/** -32600 for a line over the limit, with the request's id when its start names one. */
+function tooLarge(head: string, max: number) {
+  return errorResponse(
+    readId(head),
+    ErrorCode.InvalidRequest,
+    `Invalid Request: the message is larger than ${max} bytes (limits.maxMessageBytes) and was skipped; send smaller messages`,
+  );
+}
+
+const STRING = /"(?:[^"\\]|\\.)*"/y;
+const ID_VALUE = /^\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/;
+
+/** The top-level `"id"` of a JSON object, read from the start of its text (only strings and brackets are tracked). */
+export function readId(head: string): RequestId | undefined {
+  if (!/^\s*\{/.test(head)) return undefined;
+  let depth = 0;
+  for (let i = 0; i < head.length; i++) {
+    const char = head[i];
+    if (char === '"') {
+      STRING.lastIndex = i;
+      const string = STRING.exec(head);
+      if (!string) return undefined;
+      i = STRING.lastIndex - 1;
+      const value = depth === 1 && string[0] === '"id"' ? ID_VALUE.exec(head.slice(i + 1)) : null;
+      if (value) return JSON.parse(value[1]!) as RequestId;
+    } else if (char === "{" || char === "[") depth++;
+    else if (char === "}" || char === "]") depth--;
+  }
+  return undefined;
+}
+
+/** UTF-8 bytes of a string (for lines long enough that their character count may understate them). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // 2 bytes below U+0800; 3 above; a surrogate pair is 2 units for 4 bytes.
+    if (code >= 0x80) bytes += code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
+
+function report(thrown: unknown): void {
+  console.error("picomcp: stdio:", thrown);
+}
+
+interface NodeLikeProcess {
+  stdin: AsyncIterable<Uint8Array> & { destroy?: () => void };
+  stdout: {
+    write: (chunk: string, callback?: () => void) => boolean;
+    writableNeedDrain?: boolean;
+    once: (event: "drain", listener: () => void) => unknown;
+    on: (event: "error", listener: (error: unknown) => void) => unknown;
+    off: (event: "error", listener: (error: unknown) => void) => unknown;
+  };
+}
+
+/**
+ * Serves the process's own stdin/stdout (Node, Bun and Deno all provide `process`) until stdin
+ * ends or `signal` aborts, then waits for stdout to take the last answers.
+ */
+export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal): Promise<void> {
   const proc = (globalThis as unknown as { process?: NodeLikeProcess }).process;
   if (!proc)
     throw new Error("serve() over stdio needs a runtime with process.stdin and process.stdout (Node, Bun or Deno).");
   // stdout carries protocol only (2025-11-25 "stdio"); anything logged goes to stderr instead.
   console.log = console.info = console.debug = console.error;
-  await serveLines(dispatcher, { input: proc.stdin, write: (chunk) => proc.stdout.write(chunk) });
+  const { stdin, stdout } = proc;
+  const stop = new AbortController();
+  let gone = false;
+  // A client that closed its end makes writes fail (EPIPE): it is gone, so stop reading and writing.
+  const onError = (error: unknown) => {
+    gone = true;
+    stop.abort(error);
+  };
+  const onAbort = () => stop.abort(signal?.reason);
+  stdout.on("error", onError);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  // Stopping stops reading: stdin no longer holds the process open.
+  stop.signal.addEventListener("abort", () => stdin.destroy?.(), { once: true });
+  try {
+    await serveLines(dispatcher, {
+      input: stdin,
+      write: (chunk) => gone || stdout.write(chunk),
+      drained: () =>
+        stdout.writableNeedDrain ? new Promise((resolve) => stdout.once("drain", () => resolve())) : Promise.resolve(),
+      signal: stop.signal,
+    });
+    if (!gone) await new Promise<void>((resolve) => stdout.write("", () => resolve()));
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    stdout.off("error", onError);
+  }
 }

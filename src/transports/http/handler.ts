@@ -1,12 +1,11 @@
 import type { Dispatcher, Peer } from "../../dispatch.js";
 import { ErrorCode } from "../../errors.js";
 import { Session } from "../../legacy/session.js";
+import { isUnavailable, shuttingDown } from "../../limits.js";
 import { claimsModern, readEnvelope } from "../../protocol/envelope.js";
 import {
   classify,
   errorResponse,
-  isObject,
-  isRequestId,
   type JsonRpcRequest,
   type JsonRpcResponse,
   parseError,
@@ -16,14 +15,15 @@ import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from
 import { Cors, type CorsOptions } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import { BodyTooLarge, emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
-import { type Accepts, accepts, respond } from "./respond.js";
+import { type Accepts, accepts, respond, tooManyStreams, unavailable } from "./respond.js";
 import { Guard, type SecurityOptions } from "./security.js";
 import { type HttpSession, type SessionOptions, SessionStore } from "./sessions.js";
+import { Streams } from "./sse.js";
 
 export interface HttpOptions extends SecurityOptions {
   /** The endpoint path (e.g. "/mcp"); other paths answer 404. Default: every path is the endpoint. */
   path?: string;
-  /** Largest request body accepted, in bytes; larger ones get 413. Default: 4 MiB. */
+  /** Largest request body accepted, in bytes; larger ones get 413. Default: `limits.maxMessageBytes` (4 MiB). */
   maxBodyBytes?: number;
   /**
    * Legacy (2025-11-25 and older) clients: stateful sessions with `Mcp-Session-Id` (the default,
@@ -40,7 +40,6 @@ export interface HttpOptions extends SecurityOptions {
 }
 
 const SESSION_HEADER = "mcp-session-id";
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
 /**
  * The Streamable HTTP endpoint, independent of any runtime: `HttpRequest` in, `HttpReply` out.
@@ -54,6 +53,7 @@ export class HttpHandler {
   readonly #maxBody: number;
   readonly #sessions: SessionStore | undefined;
   readonly #cors: Cors | undefined;
+  readonly #streams: Streams;
 
   constructor(dispatcher: Dispatcher, options: HttpOptions = {}) {
     this.#dispatcher = dispatcher;
@@ -61,9 +61,12 @@ export class HttpHandler {
     this.#cors = cors;
     this.#guard = new Guard(cors ? { ...options, allowedOrigins: cors.origins } : options);
     this.#path = options.path;
-    this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    const limits = dispatcher.limits;
+    this.#maxBody = options.maxBodyBytes ?? limits.maxMessageBytes;
+    this.#streams = new Streams(limits.maxSseStreams, limits.maxSseBufferBytes);
     const sessions = options.sessions ?? true;
-    this.#sessions = sessions === false ? undefined : new SessionStore(dispatcher, sessions === true ? {} : sessions);
+    this.#sessions =
+      sessions === false ? undefined : new SessionStore(dispatcher, sessions === true ? {} : sessions, this.#streams);
   }
 
   /** Legacy sessions alive now. */
@@ -87,6 +90,7 @@ export class HttpHandler {
     }
     const denied = this.#guard.check(request);
     if (denied) return denied;
+    if (this.#dispatcher.closing && request.method !== "OPTIONS") return unavailable(shuttingDown(undefined));
     switch (request.method) {
       case "POST":
         return this.#post(request);
@@ -101,9 +105,23 @@ export class HttpHandler {
     }
   }
 
+  /** SSE streams open now. */
+  get streamCount(): number {
+    return this.#streams.open;
+  }
+
   /** Ends every legacy session (server shutdown). */
   close(): void {
     this.#sessions?.closeAll();
+  }
+
+  /**
+   * Graceful shutdown: new requests get 503, requests in progress have `limits.shutdownGraceMs` to
+   * finish (see Dispatcher.drain), then every session and stream ends.
+   */
+  async shutdown(): Promise<void> {
+    await this.#dispatcher.drain();
+    this.close();
   }
 
   async #post(request: HttpRequest): Promise<HttpReply> {
@@ -134,7 +152,8 @@ export class HttpHandler {
           `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
         );
       }
-      throw thrown;
+      // The client went away mid-body, or the body was not readable: there is no request to answer.
+      return fail(400, ErrorCode.InvalidRequest, "Bad Request: the request body could not be read");
     }
     let body: unknown;
     try {
@@ -203,6 +222,7 @@ export class HttpHandler {
       return respond((exchange) => this.#dispatcher.request(message, legacy.peer, exchange), {
         accepts: accept,
         signal: request.signal,
+        streams: this.#streams,
       });
     }
     // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
@@ -222,6 +242,7 @@ export class HttpHandler {
         accepts: accept,
         signal: cancel.signal,
         headers: { [SESSION_HEADER]: session.id },
+        streams: this.#streams,
         open: (onCancel) => {
           streaming = true;
           return session.openStream(onCancel);
@@ -256,9 +277,14 @@ export class HttpHandler {
       const wrong = tool && mismatchedParamHeader(request, tool, message.params?.arguments);
       if (wrong) return fail(400, ErrorCode.HeaderMismatch, wrong, id);
     }
+    // A listen request is nothing but a stream: at the stream limit it cannot be served.
+    if (message.method === "subscriptions/listen" && this.#streams.full) {
+      return unavailable(tooManyStreams(this.#streams, id));
+    }
     return respond((exchange) => this.#dispatcher.request(message, { session: undefined }, exchange), {
       accepts: accept,
       signal: request.signal,
+      streams: this.#streams,
     });
   }
 
@@ -267,12 +293,12 @@ export class HttpHandler {
       const response = await this.#dispatcher.request(message, { session: undefined });
       return jsonReply(response?.error ? 400 : 200, response!);
     }
+    // The handshake is checked before a session exists: a failed initialize never evicts a live session.
+    const peer: Peer = { session: undefined };
+    const response = (await this.#dispatcher.request(message, peer)) as JsonRpcResponse;
+    if (response.error) return isUnavailable(response) ? unavailable(response) : jsonReply(400, response);
     const session = this.#sessions.create();
-    const response = (await this.#dispatcher.request(message, session.connection)) as JsonRpcResponse;
-    if (response.error) {
-      this.#sessions.delete(session.id);
-      return jsonReply(400, response);
-    }
+    session.connection.session = peer.session;
     return jsonReply(200, response, { [SESSION_HEADER]: session.id });
   }
 
@@ -288,18 +314,7 @@ export class HttpHandler {
         `Invalid Request: batches are only allowed in a ${BATCH_VERSION} session; send one message per POST`,
       );
     }
-    const answers = await Promise.all(
-      values.map((value) =>
-        isObject(value) && value.method === "initialize"
-          ? // Its id is readable, so the error carries it and the client can match it (JSON-RPC 2.0 §5).
-            errorResponse(
-              isRequestId(value.id) ? value.id : undefined,
-              ErrorCode.InvalidRequest,
-              "Invalid Request: initialize must not be part of a batch",
-            )
-          : connection.answer(value),
-      ),
-    );
+    const answers = await Promise.all(values.map((value) => connection.answerInBatch(value)));
     const responses = answers.filter((answer): answer is JsonRpcResponse => answer !== undefined);
     return responses.length > 0 ? jsonReply(200, responses, { [SESSION_HEADER]: legacy.session!.id }) : emptyReply(202);
   }
@@ -343,6 +358,7 @@ export class HttpHandler {
     }
     const legacy = this.#legacyPeer(request);
     if ("status" in legacy) return legacy;
+    if (this.#streams.full) return unavailable(tooManyStreams(this.#streams));
     const session = legacy.session!;
     const lastEventId = request.header("last-event-id");
     const channel = lastEventId === null ? session.openStandalone() : session.resume(lastEventId);

@@ -1,7 +1,7 @@
 import { Connection } from "../../connection.js";
 import type { Dispatcher } from "../../dispatch.js";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
-import { SseChannel, sseEvent } from "./sse.js";
+import { SseChannel, type Streams, sseEvent } from "./sse.js";
 
 export interface SessionOptions {
   /** A session unused for this long is forgotten; its id then answers 404. Default: 30 minutes. */
@@ -42,12 +42,14 @@ export class HttpSession {
   lastActive = Date.now();
   readonly #options: Required<SessionOptions>;
   readonly #logs = new Map<number, StreamLog>();
+  readonly #streams: Streams | undefined;
   #nextStream = 1;
   #events = 0;
 
-  constructor(id: string, dispatcher: Dispatcher, options: Required<SessionOptions>) {
+  constructor(id: string, dispatcher: Dispatcher, options: Required<SessionOptions>, streams?: Streams) {
     this.id = id;
     this.#options = options;
+    this.#streams = streams;
     const standalone = this.#log(0);
     this.connection = new Connection(dispatcher, (message) => {
       if (!Array.isArray(message)) this.#write(standalone, message);
@@ -95,7 +97,7 @@ export class HttpSession {
     const [stream, seq] = lastEventId.split("-").map(Number);
     const log = stream === undefined ? undefined : this.#logs.get(stream);
     if (!log || seq === undefined || Number.isNaN(seq)) return undefined;
-    const channel = new SseChannel(() => this.#touch());
+    const channel = new SseChannel(() => this.#touch(), this.#streams);
     for (const event of log.events) if (event.seq > seq) channel.write(event.chunk);
     if (log.done) channel.close();
     else {
@@ -121,7 +123,7 @@ export class HttpSession {
       if (log.live === channel) log.live = undefined;
       this.#touch();
       onCancel();
-    });
+    }, this.#streams);
     log.live?.close();
     log.live = channel;
     // The priming event (an id and empty data) lets the client resume even before the first message (SEP-1699).
@@ -166,9 +168,11 @@ export class SessionStore {
   readonly #sessions = new Map<string, HttpSession>();
   readonly #options: Required<SessionOptions>;
   readonly #dispatcher: Dispatcher;
+  readonly #streams: Streams | undefined;
 
-  constructor(dispatcher: Dispatcher, options: SessionOptions = {}) {
+  constructor(dispatcher: Dispatcher, options: SessionOptions = {}, streams?: Streams) {
     this.#dispatcher = dispatcher;
+    this.#streams = streams;
     this.#options = {
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
       maxSessions: options.maxSessions ?? 1000,
@@ -198,7 +202,7 @@ export class SessionStore {
       if (oldest !== undefined) this.delete(oldest);
     }
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
-    const session = new HttpSession(crypto.randomUUID(), this.#dispatcher, this.#options);
+    const session = new HttpSession(crypto.randomUUID(), this.#dispatcher, this.#options, this.#streams);
     this.#sessions.set(session.id, session);
     return session;
   }

@@ -1,30 +1,60 @@
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
+import { serialize } from "../../protocol/jsonrpc.js";
 
 /** Where an SSE stream's bytes go: a Web ReadableStream controller or a Node response. */
 export interface SseSink {
   write(chunk: string): void;
   close(): void;
+  /** Bytes written that the reader has not taken yet. */
+  backlog?(): number;
+  /** Ends the stream at once and frees what is queued (a reader too far behind). */
+  abort?(): void;
 }
 
 /** One `text/event-stream` event (WHATWG HTML §9.2); JSON never contains a raw newline, so one data line is enough. */
 export function sseEvent(message: JsonRpcMessage, id?: string): string {
-  const data = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  const data = `event: message\ndata: ${serialize(message) ?? "{}"}\n\n`;
   return id === undefined ? data : `id: ${id}\n${data}`;
+}
+
+/**
+ * The SSE streams of one endpoint: how many are open (`limits.maxSseStreams`), and how far one
+ * reader may fall behind before its stream is dropped (`limits.maxSseBufferBytes`).
+ */
+export class Streams {
+  open = 0;
+  readonly max: number;
+  readonly maxBuffer: number;
+
+  constructor(max: number, maxBuffer: number) {
+    this.max = max;
+    this.maxBuffer = maxBuffer;
+  }
+
+  get full(): boolean {
+    return this.open >= this.max;
+  }
 }
 
 /**
  * A server-sent event stream that exists before anyone reads it: the handler writes, the runtime
  * adapter attaches a sink when it turns the reply into a response. Writes after close or after the
- * reader went away are dropped, so nothing is ever written to a dead stream.
+ * reader went away are dropped, so nothing is ever written to a dead stream. A reader that falls
+ * more than `maxBuffer` behind (or a stream nobody attaches to that grows that large) is dropped
+ * as if it had gone away: memory stays bounded whatever the reader does.
  */
 export class SseChannel {
   #sink: SseSink | undefined;
   #pending: string[] = [];
+  #pendingSize = 0;
   #closed = false;
   #onCancel: (() => void) | undefined;
+  #streams: Streams | undefined;
 
-  constructor(onCancel?: () => void) {
+  constructor(onCancel?: () => void, streams?: Streams) {
     this.#onCancel = onCancel;
+    this.#streams = streams;
+    if (streams) streams.open++;
   }
 
   get closed(): boolean {
@@ -33,13 +63,19 @@ export class SseChannel {
 
   write(chunk: string): void {
     if (this.#closed) return;
-    if (this.#sink) this.#sink.write(chunk);
-    else this.#pending.push(chunk);
+    const sink = this.#sink;
+    const behind = sink ? (sink.backlog?.() ?? 0) : this.#pendingSize;
+    if (behind > (this.#streams?.maxBuffer ?? Number.POSITIVE_INFINITY)) this.#drop();
+    else if (sink) sink.write(chunk);
+    else {
+      this.#pending.push(chunk);
+      this.#pendingSize += chunk.length;
+    }
   }
 
   close(): void {
     if (this.#closed) return;
-    this.#closed = true;
+    this.#end();
     if (this.#sink) this.#sink.close();
   }
 
@@ -47,13 +83,29 @@ export class SseChannel {
     this.#sink = sink;
     for (const chunk of this.#pending) sink.write(chunk);
     this.#pending = [];
+    this.#pendingSize = 0;
     if (this.#closed) sink.close();
   }
 
   /** The reader went away (connection dropped, stream cancelled). */
   cancel(): void {
     if (this.#closed) return;
-    this.#closed = true;
+    this.#end();
     this.#onCancel?.();
+  }
+
+  #drop(): void {
+    this.#end();
+    this.#pending = [];
+    this.#pendingSize = 0;
+    const sink = this.#sink;
+    if (sink) sink.abort ? sink.abort() : sink.close();
+    this.#onCancel?.();
+  }
+
+  #end(): void {
+    this.#closed = true;
+    if (this.#streams) this.#streams.open--;
+    this.#streams = undefined;
   }
 }

@@ -36,15 +36,21 @@ const encoder = new TextEncoder();
 export function toWebResponse(reply: HttpReply): Response {
   if (!("stream" in reply)) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
   const channel = reply.stream;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      channel.attach({
-        write: (chunk) => controller.enqueue(encoder.encode(chunk)),
-        close: () => controller.close(),
-      });
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        channel.attach({
+          write: (chunk) => controller.enqueue(encoder.encode(chunk)),
+          close: () => controller.close(),
+          // The queue's bytes not yet read: a reader too far behind is dropped (limits.maxSseBufferBytes).
+          backlog: () => -(controller.desiredSize ?? 0),
+          abort: () => controller.error(new Error("The reader fell too far behind; the stream was dropped")),
+        });
+      },
+      cancel: () => channel.cancel(),
     },
-    cancel: () => channel.cancel(),
-  });
+    { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+  );
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 

@@ -1,0 +1,97 @@
+/**
+ * What `serve()` does to the process it runs in (Node, Bun, Deno; nothing on Workers, which have
+ * no `process`): stdout carries protocol only, an unhandled rejection in user code is logged
+ * instead of killing the server, and SIGTERM/SIGINT shut it down gracefully.
+ */
+interface ProcessLike {
+  stdout?: { isTTY?: boolean };
+  on?(event: string, listener: (...args: never[]) => void): unknown;
+  off?(event: string, listener: (...args: never[]) => void): unknown;
+  exit?(code?: number): never;
+}
+
+const runtime = (): ProcessLike | undefined => (globalThis as unknown as { process?: ProcessLike }).process;
+
+let saved: { log: Console["log"]; info: Console["info"]; debug: Console["debug"] } | undefined;
+
+/**
+ * Sends console.log, info and debug to stderr, where a stdio client does not read. `pico()` does it
+ * as soon as a server exists when stdout is not a terminal (it may be a stdio client's pipe), so
+ * that a log line written before `serve()` cannot break the protocol either.
+ */
+export function logsToStderr(): void {
+  if (saved || !runtime()) return;
+  saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = console.error;
+}
+
+/** Undoes `logsToStderr` when the server turns out to serve HTTP; a logger installed since is kept. */
+export function logsRestored(): void {
+  if (!saved) return;
+  if (console.log === console.error) console.log = saved.log;
+  if (console.info === console.error) console.info = saved.info;
+  if (console.debug === console.error) console.debug = saved.debug;
+  saved = undefined;
+}
+
+/** True when stdout may be a client's pipe rather than a person's terminal. */
+export function stdoutIsPipe(): boolean {
+  const stdout = runtime()?.stdout;
+  return stdout !== undefined && stdout.isTTY !== true;
+}
+
+let watchers = 0;
+const onRejection = (reason: unknown) => {
+  console.error("picomcp: an unhandled promise rejection in the server's code (the server keeps running):", reason);
+};
+
+/**
+ * While serving, an unhandled rejection in user code is logged to stderr and the server keeps
+ * running (Node's default would end the process). Answers the function that stops watching.
+ */
+export function watchRejections(): () => void {
+  const proc = runtime();
+  if (!proc?.on) return () => {};
+  if (watchers++ === 0) proc.on("unhandledRejection", onRejection);
+  let watching = true;
+  return () => {
+    if (!watching) return;
+    watching = false;
+    if (--watchers === 0) proc.off?.("unhandledRejection", onRejection);
+  };
+}
+
+const closers = new Set<() => Promise<unknown>>();
+let stopping = false;
+
+function onSignal(signal: string): void {
+  const proc = runtime();
+  if (stopping) {
+    // A second signal does not wait for the grace period.
+    proc?.exit?.(signal === "SIGINT" ? 130 : 143);
+    return;
+  }
+  stopping = true;
+  console.error(`picomcp: ${signal}, shutting down (send it again to exit at once)`);
+  void Promise.allSettled([...closers].map((close) => close())).then(() => proc?.exit?.(0));
+}
+
+/**
+ * Shuts down gracefully on SIGTERM and SIGINT: every server that registered `close` stops accepting,
+ * finishes what is in progress within its grace period, and the process then exits with code 0.
+ * Answers the function that unregisters it.
+ */
+export function closeOnSignals(close: () => Promise<unknown>): () => void {
+  const proc = runtime();
+  if (!proc?.on) return () => {};
+  if (closers.size === 0) {
+    proc.on("SIGTERM", onSignal);
+    proc.on("SIGINT", onSignal);
+  }
+  closers.add(close);
+  return () => {
+    if (!closers.delete(close) || closers.size > 0) return;
+    proc.off?.("SIGTERM", onSignal);
+    proc.off?.("SIGINT", onSignal);
+  };
+}
