@@ -151,7 +151,7 @@ async function form(
   requireCapability(ctx, "elicitation", formAllowed(elicitation), isObject(elicitation) ? FORM : undefined);
   const key = round.key(kind, options);
   const standard = "~standard" in schema ? (schema as Schema) : undefined;
-  const requestedSchema = standard ? jsonSchemaOf(standard) : schema;
+  const requestedSchema = standard ? jsonSchemaOf(standard) : checkFlat(schema);
   // `mode` exists since 2025-11-25; older sessions get the 2025-06-18 shape, which clients read as form mode.
   const params: Record<string, unknown> = before(ctx, URL_MODE_VERSION)
     ? { message, requestedSchema }
@@ -207,6 +207,9 @@ export async function sample(
   // Tool-enabled sampling needs sampling.tools (2025-11-25 "Sampling"): MUST.
   if (params.tools || params.toolChoice)
     requireCapability(ctx, "sampling.tools", isObject(sampling?.tools), { sampling: { tools: {} } });
+  // Context from other servers or this one only for clients that offer it (SHOULD NOT otherwise).
+  if (params.includeContext && params.includeContext !== "none")
+    requireCapability(ctx, "sampling.context", isObject(sampling?.context), { sampling: { context: {} } });
   const key = round.key("sampling", options);
   const answer = await round.ask(key, {
     method: "sampling/createMessage",
@@ -294,8 +297,33 @@ function jsonSchemaOf(schema: Schema): JsonSchema {
   let json = converted.get(schema);
   if (!json) {
     const { $schema: _, ...rest } = toJsonSchema(schema, "input", "An elicitation schema");
-    json = rest;
+    json = checkFlat(rest);
     converted.set(schema, json);
   }
   return json;
+}
+
+const PRIMITIVES = ["string", "number", "integer", "boolean", "array"];
+
+/**
+ * Forms are flat (2025-11-25 "Elicitation": requestedSchema): an object whose properties are
+ * strings, numbers, integers, booleans, enums or multi-select arrays. Anything else the client
+ * would refuse; say so at the question, where the fix is.
+ */
+function checkFlat(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties;
+  const wrong =
+    schema.type !== "object"
+      ? "it is not an object schema"
+      : isObject(properties)
+        ? Object.entries(properties).find(
+            ([, property]) => !isObject(property) || !PRIMITIVES.includes(property.type as string),
+          )?.[0]
+        : undefined;
+  if (wrong !== undefined) {
+    const what =
+      schema.type === "object" ? `property "${wrong}" is not a string, number, integer, boolean or enum` : wrong;
+    throw new TypeError(`An elicitation form must be a flat object of simple values, but ${what}.`);
+  }
+  return schema;
 }

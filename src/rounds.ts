@@ -51,7 +51,7 @@ export async function modernRounds(
   // Hashing the params costs a little; a request that is not a retry and asks nothing never pays it.
   let paramsDigest: Promise<string> | undefined;
   const digestOf = () => (paramsDigest ??= digest(salient));
-  const principal = "";
+  const principal = principalOf(ctx);
   const answers = new Map<string, unknown>();
   let rounds = 0;
   let askedBefore: string[] | undefined;
@@ -61,7 +61,7 @@ export async function modernRounds(
     if (opened.m !== method || opened.d !== (await digestOf()) || opened.p !== principal) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        "Invalid requestState: it belongs to a different request; send this one without it",
+        "Invalid requestState: it belongs to a different request or caller; send this one without it",
       );
     }
     for (const [key, answer] of Object.entries(opened.a)) answers.set(key, answer);
@@ -94,6 +94,15 @@ export async function modernRounds(
     );
   }
   return { resultType: "input_required", inputRequests: Object.fromEntries(round.asked), requestState: sealed };
+}
+
+/**
+ * Who the state is bound to: the verified caller (issuer and subject) when the request carried one,
+ * "" for anonymous callers, so a state minted for one user is refused for another (§3.4: SHOULD).
+ */
+function principalOf(ctx: RequestContext): string {
+  const auth = (ctx as { auth?: { subject?: unknown; issuer?: unknown } }).auth;
+  return typeof auth?.subject === "string" ? `${auth.issuer ?? ""} ${auth.subject}` : "";
 }
 
 /**

@@ -116,6 +116,9 @@ describe("capabilities: never ask what the client did not declare", () => {
     choice: async (_args, ctx) =>
       (await ctx.sample({ messages: [], maxTokens: 10, toolChoice: { mode: "none" } })).model,
     roots: async (_args, ctx) => (await ctx.roots()).length,
+    context: async (_args, ctx) =>
+      (await ctx.sample({ messages: [], maxTokens: 10, includeContext: "thisServer" })).model,
+    no_context: async (_args, ctx) => (await ctx.sample({ messages: [], maxTokens: 10, includeContext: "none" })).model,
   });
 
   const missing = async (name: string, capabilities: ClientCapabilities, required: ClientCapabilities) => {
@@ -137,6 +140,8 @@ describe("capabilities: never ask what the client did not declare", () => {
     await missing("tools", { sampling: {} }, { sampling: { tools: {} } });
     await missing("choice", { sampling: {} }, { sampling: { tools: {} } });
     await missing("roots", { sampling: {} }, { roots: {} });
+    // includeContext other than "none" only for clients that declare sampling.context (SHOULD NOT otherwise).
+    await missing("context", { sampling: {} }, { sampling: { context: {} } });
   });
 
   it("2026-07-28: a declared capability is asked", async () => {
@@ -147,6 +152,8 @@ describe("capabilities: never ask what the client did not declare", () => {
       ["sample", { sampling: {} }],
       ["tools", { sampling: { tools: {} } }],
       ["roots", { roots: {} }],
+      ["context", { sampling: { context: {} } }],
+      ["no_context", { sampling: {} }],
     ] as const) {
       const response = await call(dispatcher, name, capabilities);
       expect(response.result?.resultType, name).toBe("input_required");
@@ -274,6 +281,31 @@ describe("what the client is sent", () => {
       requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
     });
     client.connection.close();
+  });
+
+  it("a form that is not flat is the server's bug: a tool error naming the field, and nothing asked", async () => {
+    const { dispatcher: nested } = setup({
+      nested: async (_args, ctx) =>
+        (await ctx.elicit("Address?", z.object({ city: z.string(), geo: z.object({ lat: z.number() }) }))).action,
+      nullable: async (_args, ctx) => (await ctx.elicit("Age?", z.object({ age: z.number().nullable() }))).action,
+      not_object: async (_args, ctx) => (await ctx.elicit("Raw?", { type: "string" })).action,
+    });
+    const cases = {
+      nested:
+        'An elicitation form must be a flat object of simple values, but property "geo" is not a string, number, integer, boolean or enum.',
+      nullable:
+        'An elicitation form must be a flat object of simple values, but property "age" is not a string, number, integer, boolean or enum.',
+      not_object: "An elicitation form must be a flat object of simple values, but it is not an object schema.",
+    };
+    for (const [name, text] of Object.entries(cases)) {
+      const response = await call(nested, name);
+      expect(response.result, name).toEqual({
+        content: [{ type: "text", text }],
+        isError: true,
+        resultType: "complete",
+        _meta: expect.anything(),
+      });
+    }
   });
 
   it("a URL that is not absolute is the server's bug: a tool error, and nothing asked", async () => {

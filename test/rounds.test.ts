@@ -238,7 +238,9 @@ describe("modern rounds (2026-07-28)", () => {
       const { send } = modern(handler);
       const { requestState } = await send({}, ALL, "prompts/get");
       const error = await rejection(send({ inputResponses: answers, requestState }));
-      expect(error.message).toBe("Invalid requestState: it belongs to a different request; send this one without it");
+      expect(error.message).toBe(
+        "Invalid requestState: it belongs to a different request or caller; send this one without it",
+      );
     });
 
     it("from the same method with other params", async () => {
@@ -246,6 +248,25 @@ describe("modern rounds (2026-07-28)", () => {
       const { requestState } = await send();
       const error = await rejection(send({ arguments: { x: 2 }, inputResponses: answers, requestState }));
       expect(error.message).toMatch(/belongs to a different request/);
+    });
+
+    it("minted for another caller", async () => {
+      const as = (subject: string | undefined) => {
+        const sealer = new StateSealer(KEY);
+        return (params: Record<string, unknown> = {}) => {
+          const ctx = context("modern");
+          // The verified caller, as the auth layer sets it on the context.
+          if (subject) Object.defineProperty(ctx, "auth", { value: { subject, issuer: "https://id.example" } });
+          return modernRounds(() => handler(ctx), ctx, "tools/call", { name: "t", ...params }, sealer);
+        };
+      };
+      const alice = as("alice");
+      const { requestState } = await alice();
+      expect(await alice({ inputResponses: answers, requestState })).toEqual({ ok: "accept" });
+      for (const other of [as("bob"), as(undefined)]) {
+        const error = await rejection(other({ inputResponses: answers, requestState }));
+        expect(error.message).toMatch(/belongs to a different request or caller/);
+      }
     });
 
     it("not a string; and inputResponses that are not an object", async () => {
