@@ -1,0 +1,465 @@
+/**
+ * Every limit of docs/limits.md: its default, what happens at it, and the exact error a client sees,
+ * over stdio (serveLines in-process) and HTTP (server.fetch, no network).
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { RequestContext } from "../src/context.js";
+import { Dispatcher } from "../src/dispatch.js";
+import { type Context, pico } from "../src/index.js";
+import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../src/limits.js";
+import { Registry } from "../src/registry.js";
+import type { Schema } from "../src/schema.js";
+import { compileTool, type ToolConfig } from "../src/tools.js";
+import { SseChannel, Streams } from "../src/transports/http/sse.js";
+import { readId, serveLines } from "../src/transports/stdio.js";
+import { call, MODERN_META, pipe } from "./hardening-helpers.js";
+import {
+  BOTH,
+  bare,
+  EventReader,
+  initialize,
+  inSession,
+  messageOf,
+  modern,
+  post,
+  signal,
+  within,
+} from "./http-helpers.js";
+
+type AnyTool = ToolConfig<Schema | undefined, Schema | undefined>;
+
+function dispatcher(limits: Limits = {}, tools: Record<string, AnyTool> = {}) {
+  const registry = new Registry({ name: "limits", version: "1" });
+  const all: Record<string, AnyTool> = {
+    echo: { input: z.object({ s: z.string() }), run: ({ s }: { s: string }) => s } as unknown as AnyTool,
+    ...tools,
+  };
+  for (const [name, config] of Object.entries(all)) registry.addTool(compileTool(name, config));
+  return new Dispatcher(registry, limits);
+}
+
+const line = (message: unknown) => `${JSON.stringify(message)}\n`;
+
+describe("limits: options", () => {
+  it("has the documented defaults", () => {
+    expect(resolveLimits()).toEqual({
+      maxMessageBytes: 4 * 1024 * 1024,
+      maxConcurrentRequests: 1024,
+      maxConcurrentRequestsPerConnection: 256,
+      handlerTimeoutMs: 300_000,
+      maxSseStreams: 1000,
+      maxSseBufferBytes: 1024 * 1024,
+      shutdownGraceMs: 10_000,
+    });
+    expect(DEFAULT_LIMITS.maxMessageBytes).toBe(4_194_304);
+  });
+
+  it("rejects a limit that is not a positive integer, and unknown names, at start-up", () => {
+    expect(() => pico({ name: "x", version: "1", limits: { maxMessageBytes: 0 } })).toThrow(
+      "limits.maxMessageBytes must be an integer of at least 1, or Infinity; got 0.",
+    );
+    expect(() => pico({ name: "x", version: "1", limits: { handlerTimeoutMs: 1.5 } })).toThrow(TypeError);
+    expect(() => pico({ name: "x", version: "1", limits: { maxSessions: 3 } as Limits })).toThrow(
+      /^Unknown limit "maxSessions"\. The limits are maxMessageBytes, /,
+    );
+    expect(() =>
+      pico({ name: "x", version: "1", limits: { handlerTimeoutMs: Infinity, shutdownGraceMs: 0 } }),
+    ).not.toThrow();
+  });
+
+  it("keeps limits out of serverInfo", async () => {
+    const app = pico({ name: "x", version: "1", limits: { maxMessageBytes: 10_000 }, signals: false });
+    const response = await app.fetch(
+      post({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {} },
+      }),
+    );
+    expect((await response.json()).result.serverInfo).toEqual({ name: "x", version: "1" });
+  });
+});
+
+describe("limits: message size on stdio", () => {
+  it("answers an oversized line with -32600 naming the limit and its id, and keeps serving", async () => {
+    const io = pipe();
+    const served = serveLines(dispatcher({ maxMessageBytes: 1000 }), io);
+    io.push(line(call(1, "echo", { s: "x".repeat(2000) })), line(call(2, "echo", { s: "small" })));
+    io.end();
+    await served;
+    const [tooLarge, small] = io.messages();
+    expect(tooLarge).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: {
+        code: -32600,
+        message:
+          "Invalid Request: the message is larger than 1000 bytes (limits.maxMessageBytes) and was skipped; send smaller messages",
+      },
+    });
+    expect(small).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "small" }] } });
+  });
+
+  it("skips an oversized line as it streams in, answering before its end arrives", async () => {
+    const io = pipe();
+    const served = serveLines(dispatcher({ maxMessageBytes: 1000 }), io);
+    const huge = line(call("big", "echo", { s: "y".repeat(50_000) }));
+    // 500-byte chunks: the error is written once the line passes the limit, long before its newline.
+    for (let at = 0; at < 2000; at += 500) io.push(huge.slice(at, at + 500));
+    await io.until((messages) => messages.length === 1);
+    expect(io.messages()[0]).toMatchObject({ id: "big", error: { code: -32600 } });
+    for (let at = 2000; at < huge.length; at += 500) io.push(huge.slice(at, at + 500));
+    io.push(line(call(3, "echo", { s: "after" })));
+    io.end();
+    await served;
+    expect(io.messages()).toHaveLength(2);
+    expect(io.messages()[1]).toMatchObject({ id: 3, result: { content: [{ text: "after" }] } });
+  });
+
+  it("counts bytes, not characters: 400 three-byte characters pass a 1000-character check but not 1000 bytes", async () => {
+    const io = pipe();
+    const served = serveLines(dispatcher({ maxMessageBytes: 1000 }), io);
+    io.push(line(call(1, "echo", { s: "€".repeat(400) })), line(call(2, "echo", { s: "€".repeat(100) })));
+    io.end();
+    await served;
+    expect(io.messages().map((message) => [message.id, "error" in message])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
+  });
+
+  it("answers an oversized last line without a newline, and one whose id is unreadable without an id", async () => {
+    const io = pipe();
+    const served = serveLines(dispatcher({ maxMessageBytes: 100 }), io);
+    io.push(`${JSON.stringify({ jsonrpc: "2.0", method: "tools/call", params: { a: "z".repeat(5000) }, id: 9 })}\n`);
+    io.push(JSON.stringify(call(7, "echo", { s: "w".repeat(300) })));
+    io.end();
+    await served;
+    expect(io.messages()).toEqual([
+      { jsonrpc: "2.0", error: expect.objectContaining({ code: -32600 }) },
+      { jsonrpc: "2.0", id: 7, error: expect.objectContaining({ code: -32600 }) },
+    ]);
+  });
+
+  it("reads the top-level id from the start of a line only", () => {
+    expect(readId('{"jsonrpc":"2.0","id":42,"method":"x"')).toBe(42);
+    expect(readId('{"jsonrpc":"2.0","id":"a\\"b","method":"x"')).toBe('a"b');
+    expect(readId('{"params":{"id":1},"method":"id","id":"top",')).toBe("top");
+    expect(readId('{"params":{"id":1}')).toBeUndefined();
+    expect(readId('[{"id":1}]')).toBeUndefined();
+    expect(readId('{"id":1.5,')).toBeUndefined();
+    expect(readId('{"id":null,')).toBeUndefined();
+    expect(readId('{"method":"x","id":12')).toBeUndefined();
+  });
+});
+
+describe("limits: message size on HTTP", () => {
+  it("defaults the HTTP body limit to maxMessageBytes", async () => {
+    const app = pico({ name: "x", version: "1", limits: { maxMessageBytes: 500 }, signals: false });
+    const response = await app.fetch(post({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "p".repeat(600) } }));
+    expect(response.status).toBe(413);
+    expect((await response.json()).error).toEqual({
+      code: -32600,
+      message: "Payload Too Large: request bodies are limited to 500 bytes",
+    });
+  });
+});
+
+/** A tool that waits until released, and counts its runs. */
+function gated() {
+  const gate = signal();
+  let started = 0;
+  const tool = {
+    run: async () => {
+      started++;
+      await gate.promise;
+      return "done";
+    },
+  } as unknown as AnyTool;
+  return { gate, tool, started: () => started };
+}
+
+describe("limits: concurrent requests", () => {
+  it("answers past maxConcurrentRequestsPerConnection with a busy error, then serves again", async () => {
+    const { gate, tool, started } = gated();
+    const io = pipe();
+    const served = serveLines(dispatcher({ maxConcurrentRequestsPerConnection: 3 }, { wait: tool }), io);
+    for (let id = 1; id <= 5; id++) io.push(line(call(id, "wait")));
+    await io.until((messages) => messages.length === 2);
+    expect(started()).toBe(3);
+    expect(io.messages()).toEqual(
+      [4, 5].map((id) => ({
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: -32603,
+          message:
+            "Server busy: too many requests in progress on this connection (limits.maxConcurrentRequestsPerConnection = 3); retry after a request in progress has been answered",
+          data: { limit: "maxConcurrentRequestsPerConnection", max: 3 },
+        },
+      })),
+    );
+    gate.resolve();
+    await io.until((messages) => messages.length === 5);
+    io.push(line(call(6, "echo", { s: "again" })));
+    io.end();
+    await served;
+    expect(io.messages().at(-1)).toMatchObject({ id: 6, result: { content: [{ text: "again" }] } });
+  });
+
+  it("answers past maxConcurrentRequests on HTTP with 503, Retry-After and the busy error", async () => {
+    const gate = signal();
+    const app = pico({ name: "x", version: "1", limits: { maxConcurrentRequests: 2 }, signals: false }).tool("wait", {
+      run: async () => {
+        await gate.promise;
+        return "done";
+      },
+    });
+    const first = [
+      app.fetch(modern("tools/call", { name: "wait" })),
+      app.fetch(modern("tools/call", { name: "wait" })),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const refused = await app.fetch(modern("tools/call", { name: "wait" }, {}, { id: "third" }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(await refused.json()).toMatchObject({
+      id: "third",
+      error: { code: -32603, data: { limit: "maxConcurrentRequests", max: 2 } },
+    });
+    gate.resolve();
+    for (const response of await Promise.all(first)) expect(response.status).toBe(200);
+  });
+
+  it("does not count subscriptions/listen streams against the request limits", async () => {
+    const app = pico({ name: "x", version: "1", limits: { maxConcurrentRequests: 1 }, signals: false }).tool("t", {
+      run: () => "ok",
+    });
+    const listen = await app.fetch(modern("subscriptions/listen", { notifications: { toolsListChanged: true } }));
+    const reader = new EventReader(listen);
+    await reader.next();
+    const response = await app.fetch(modern("tools/call", { name: "t" }));
+    expect((await response.json()).result.content).toEqual([{ type: "text", text: "ok" }]);
+    await reader.cancel();
+  });
+});
+
+describe("limits: handler timeout", () => {
+  it("answers a tool that runs too long with a tool error, and aborts its signal with a TimeoutError", async () => {
+    const reason = signal<unknown>();
+    const io = pipe();
+    const slow = {
+      run: (_args: unknown, ctx: Context) =>
+        new Promise(() => ctx.signal.addEventListener("abort", () => reason.resolve(ctx.signal.reason))),
+    } as unknown as AnyTool;
+    const served = serveLines(dispatcher({ handlerTimeoutMs: 40 }, { slow }), io);
+    io.push(line(call(1, "slow")));
+    await io.until((messages) => messages.length === 1);
+    expect(io.messages()[0]).toMatchObject({
+      id: 1,
+      result: {
+        content: [
+          {
+            type: "text",
+            text: 'Tool "slow" did not finish within 0.04 s (limits.handlerTimeoutMs) and was cancelled.',
+          },
+        ],
+        isError: true,
+        resultType: "complete",
+      },
+    });
+    const aborted = (await within(reason.promise)) as DOMException;
+    expect(aborted.name).toBe("TimeoutError");
+    io.end();
+    await served;
+  });
+
+  it("answers any other method that runs too long with -32603", async () => {
+    const app = pico({ name: "x", version: "1", limits: { handlerTimeoutMs: 30 }, signals: false }).resource(
+      "slow://r",
+      {
+        read: () => new Promise<string>(() => {}),
+      },
+    );
+    const response = await app.fetch(modern("resources/read", { uri: "slow://r" }));
+    expect((await response.json()).error).toEqual({
+      code: -32603,
+      message:
+        'Request timed out: "resources/read" did not finish within 0.03 s (limits.handlerTimeoutMs) and was cancelled',
+    });
+  });
+});
+
+describe("limits: SSE streams", () => {
+  const progressTool = (started: () => void, gate: Promise<void>) => ({
+    run: async (_args: unknown, ctx: Context) => {
+      (ctx as RequestContext).emit?.({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: 1, progress: 1 },
+      });
+      started();
+      await gate;
+      return "finished";
+    },
+  });
+
+  it("answers a GET past maxSseStreams with 503, and JSON (no stream) to a request that can take it", async () => {
+    const gate = signal();
+    const started = signal();
+    const app = pico({ name: "x", version: "1", limits: { maxSseStreams: 1 }, signals: false }).tool(
+      "progress",
+      progressTool(started.resolve, gate.promise) as never,
+    );
+    const session = await initialize(app);
+    const get = await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": session }));
+    expect(get.status).toBe(200);
+    const second = await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": session }));
+    expect(second.status).toBe(503);
+    expect((await second.json()).error).toMatchObject({ code: -32603, data: { limit: "maxSseStreams", max: 1 } });
+    // A request whose handler emits a notification would stream; at the limit it gets plain JSON.
+    const pending = app.fetch(inSession(session, call(5, "progress", {}, false)));
+    await started.promise;
+    gate.resolve();
+    const response = await pending;
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.json()).toMatchObject({ id: 5, result: { content: [{ text: "finished" }] } });
+    // SSE-only clients and listen need a stream: 503.
+    const sseOnly = await app.fetch(
+      inSession(session, call(6, "progress", {}, false), { accept: "text/event-stream" }),
+    );
+    expect(sseOnly.status).toBe(503);
+    const listen = await app.fetch(modern("subscriptions/listen", { notifications: {} }));
+    expect(listen.status).toBe(503);
+    await get.body!.cancel();
+    const again = await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": session }));
+    expect(again.status).toBe(200);
+    await again.body!.cancel();
+  });
+
+  it("drops a stream whose reader falls more than maxSseBufferBytes behind, and cancels its request", async () => {
+    const aborted = signal<unknown>();
+    let sent = 0;
+    const app = pico({ name: "x", version: "1", limits: { maxSseBufferBytes: 10_000 }, signals: false }).tool("flood", {
+      run: async (_args, ctx) => {
+        // Far more than the buffer allows, each write waiting a turn so the stream can be read (it is not).
+        while (!ctx.signal.aborted && sent < 10_000) {
+          (ctx as RequestContext).emit?.({
+            jsonrpc: "2.0",
+            method: "notifications/message",
+            params: { level: "info", data: "x".repeat(500) },
+          });
+          sent++;
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+        aborted.resolve(ctx.signal.reason);
+        return "never sent";
+      },
+    });
+    const response = await app.fetch(modern("tools/call", { name: "flood" }, { accept: BOTH }));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reason = (await within(aborted.promise, 5000, "the dropped stream cancelling the request")) as Error;
+    expect(reason.message).toBe("The client stopped reading the stream");
+    // Dropped after about 10 kB: 21 or so events of 500 bytes, never all 10,000.
+    expect(sent).toBeLessThan(100);
+    await expect(response.text()).rejects.toThrow();
+  });
+
+  it("bounds what a channel holds before anyone attaches, and frees its slot", () => {
+    const streams = new Streams(10, 100);
+    let cancelled = 0;
+    const channel = new SseChannel(() => cancelled++, streams);
+    expect(streams.open).toBe(1);
+    for (let i = 0; i < 10; i++) channel.write("z".repeat(40));
+    expect(channel.closed).toBe(true);
+    expect(cancelled).toBe(1);
+    expect(streams.open).toBe(0);
+    const written: string[] = [];
+    channel.attach({ write: (chunk) => written.push(chunk), close: () => written.push("closed") });
+    expect(written).toEqual(["closed"]);
+  });
+});
+
+describe("limits: legacy sessions", () => {
+  it("does not evict a live session for an initialize that fails at maxSessions", async () => {
+    const app = pico({ name: "x", version: "1", http: { sessions: { maxSessions: 1 } }, signals: false }).tool("t", {
+      run: () => "ok",
+    });
+    const session = await initialize(app);
+    const bad = await app.fetch(post({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }));
+    expect(bad.status).toBe(400);
+    const still = await app.fetch(inSession(session, call(2, "t", {}, false)));
+    expect(still.status).toBe(200);
+    expect((await still.json()).result.content).toEqual([{ type: "text", text: "ok" }]);
+  });
+});
+
+describe("batches", () => {
+  it("answers 2026-07-28 requests inside a 2025-03-26 batch with -32600, on stdio and HTTP", async () => {
+    const io = pipe();
+    const served = serveLines(dispatcher(), io);
+    io.push(
+      line({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-03-26", capabilities: {} },
+      }),
+    );
+    io.push(
+      line([
+        call(1, "echo", { s: "modern" }),
+        call(2, "echo", { s: "legacy" }, false),
+        { jsonrpc: "2.0", method: "notifications/progress", params: { _meta: MODERN_META } },
+      ]),
+    );
+    io.end();
+    await served;
+    const batch = io.messages()[1] as unknown as Record<string, unknown>[];
+    expect(batch).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        error: {
+          code: -32600,
+          message: "Invalid Request: 2026-07-28 requests cannot be part of a batch; send each one on its own",
+        },
+      },
+      expect.objectContaining({
+        id: 2,
+        result: expect.objectContaining({ content: [{ type: "text", text: "legacy" }] }),
+      }),
+    ]);
+
+    const app = pico({ name: "x", version: "1", signals: false }).tool("t", { run: () => "ok" });
+    const session = await initialize(app, "2025-03-26");
+    const response = await app.fetch(
+      inSession(session, [call(1, "t"), call(2, "t", {}, false)], { "mcp-protocol-version": "2025-03-26" }),
+    );
+    const answers = (await response.json()) as { id: number; error?: { code: number } }[];
+    expect(answers.map((answer) => [answer.id, answer.error?.code])).toEqual([
+      [1, -32600],
+      [2, undefined],
+    ]);
+  });
+});
+
+describe("SSE replies still answer once a reader catches up", () => {
+  it("streams progress and the result to a reader that reads", async () => {
+    const app = pico({ name: "x", version: "1", signals: false }).tool("p", {
+      run: async (_args, ctx) => {
+        (ctx as RequestContext).emit?.({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: 1, progress: 1 },
+        });
+        return "done";
+      },
+    });
+    const reader = new EventReader(await app.fetch(modern("tools/call", { name: "p" })));
+    const events = await reader.rest();
+    expect(messageOf(events.at(-1))).toMatchObject({ result: { content: [{ text: "done" }] } });
+  });
+});
