@@ -1,0 +1,3 @@
+import { app } from "./picomcp-app.js";
+
+await app().serve();
