@@ -67,28 +67,38 @@ export class AskFailure {
 
 /** The questions of one run of a handler, and the answers known when it started. */
 export class Round {
-  /** The questions asked and not answered yet, by key, in the order asked. */
-  readonly asked = new Map<string, InputRequest>();
-  /** The answers this run read, by key: all a later round needs to carry. */
-  readonly used = new Map<string, unknown>();
-  /** Settles once the handler has asked something unanswered and had a turn to ask more. */
-  readonly stuck: Promise<void>;
   /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
   unreachable: string | undefined;
+  /** Called once the handler has asked something unanswered and had a turn to ask more. */
+  onStuck: (() => void) | undefined;
   readonly #answers: Map<string, unknown>;
-  readonly #counts = new Map<string, number>();
-  readonly #seen = new Set<string>();
-  #release: (() => void) | undefined;
+  // Most runs ask nothing: these are made on first use, not for every tool call.
+  #asked: Map<string, InputRequest> | undefined;
+  #used: Map<string, unknown> | undefined;
+  #counts: Map<string, number> | undefined;
+  #seen: Set<string> | undefined;
+  #stuck = false;
 
   constructor(answers: Map<string, unknown>) {
     this.#answers = answers;
-    this.stuck = new Promise((resolve) => {
-      this.#release = resolve;
-    });
+  }
+
+  /** The questions asked and not answered yet, by key, in the order asked. */
+  get asked(): Map<string, InputRequest> {
+    this.#asked ??= new Map();
+    return this.#asked;
+  }
+
+  /** The answers this run read, by key: all a later round needs to carry. */
+  get used(): Map<string, unknown> {
+    this.#used ??= new Map();
+    return this.#used;
   }
 
   /** The key of the next question of a kind: the one given, else the kind and its call order ("elicitation-2"). */
   key(kind: string, options: AskOptions | undefined): string {
+    this.#counts ??= new Map();
+    this.#seen ??= new Set();
     const count = (this.#counts.get(kind) ?? 0) + 1;
     this.#counts.set(kind, count);
     const key = options?.key ?? `${kind}-${count}`;
@@ -106,11 +116,10 @@ export class Round {
       return answer instanceof AskFailure ? Promise.reject(new Error(answer.message)) : Promise.resolve(answer);
     }
     this.asked.set(key, request);
-    const release = this.#release;
-    if (release) {
-      this.#release = undefined;
+    if (!this.#stuck) {
+      this.#stuck = true;
       // A macrotask later, so that questions asked together (Promise.all) travel in one round.
-      setTimeout(release, 0);
+      setTimeout(() => this.onStuck?.(), 0);
     }
     return new Promise(() => {});
   }

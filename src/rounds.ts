@@ -12,6 +12,9 @@ export type Asker = (request: InputRequest, signal: AbortSignal) => Promise<unkn
 const STATELESS =
   "This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client. Use a session (the default), or the 2026-07-28 protocol.";
 
+/** The answers of a first run, which has none: shared, never written, so a call that asks nothing makes no map. */
+const NO_ANSWERS: Map<string, unknown> = new Map();
+
 /** More rounds than this is a handler that keeps asking; it ends with an error instead of looping forever. */
 const MAX_ROUNDS = 16;
 
@@ -26,7 +29,13 @@ async function runOnce(
   round.unreachable = unreachable;
   ctx.round = round;
   try {
-    return await Promise.race([run(), round.stuck.then(() => round)]);
+    // One promise settled by whichever comes first: the handler's result, or the round getting stuck.
+    return await new Promise<Result | Round>((resolve, reject) => {
+      round.onStuck = () => resolve(round);
+      const result = run();
+      if (result instanceof Promise) result.then(resolve, reject);
+      else resolve(result);
+    });
   } finally {
     ctx.round = undefined;
   }
@@ -52,7 +61,7 @@ export async function modernRounds(
   let paramsDigest: Promise<string> | undefined;
   const digestOf = () => (paramsDigest ??= digest(salient));
   const principal = principalOf(ctx);
-  const answers = new Map<string, unknown>();
+  const answers = requestState === undefined && inputResponses === undefined ? NO_ANSWERS : new Map<string, unknown>();
   let rounds = 0;
   let askedBefore: string[] | undefined;
   if (requestState !== undefined) {
@@ -116,10 +125,11 @@ export async function legacyRounds(
   ask: Asker | undefined,
   noWayBack = STATELESS,
 ): Promise<Result> {
-  const answers = new Map<string, unknown>();
+  let answers = NO_ANSWERS;
   for (let rounds = 0; ; rounds++) {
     const round = await runOnce(run, ctx, answers, ask ? undefined : noWayBack);
     if (!(round instanceof Round)) return round;
+    if (answers === NO_ANSWERS) answers = new Map();
     if (rounds >= MAX_ROUNDS) throw new Error(`The handler asked for input ${MAX_ROUNDS} times without finishing.`);
     await Promise.all(
       [...round.asked].map(async ([key, request]) => {
