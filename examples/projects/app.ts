@@ -1,12 +1,13 @@
 /**
  * A project tracker as an MCP server: five tools, one task each. Reading and writing are separate
  * tools, so a client can let the model look around freely and ask the user before anything changes.
- * `server.ts` serves it over stdio; the tests call it in-process.
+ * Each project is also a resource the user can attach (`projects://{id}`), and a prompt writes a
+ * status report on one. `server.ts` serves it; the tests call it in-process.
  *
  * In your own project, import from "picomcp" rather than from the repository's source.
  */
 import { z } from "zod";
-import { type Context, pico } from "../../src/index.js";
+import { type Context, ErrorCode, embed, McpError, pico, user } from "../../src/index.js";
 import { type Project, type ProjectData, ProjectStore, STATUSES } from "./store.js";
 
 /** Input fields several tools share. Every description ends up in the JSON Schema the model reads. */
@@ -187,7 +188,62 @@ export function createProjectsServer(file: string) {
           return target;
         });
       },
+    })
+
+    .resource("projects://{id}", {
+      // Each project as JSON, for clients that let the user attach a resource to the conversation.
+      // The projects in use are listed; ids complete as the user types one.
+      name: "project",
+      title: "Project",
+      description: "One project with all its fields, as JSON.",
+      mimeType: "application/json",
+      list: () =>
+        store.read(({ projects }) =>
+          projects
+            .filter((p) => !p.archived)
+            .map((p) => ({ uri: `projects://${p.id}`, name: p.name, description: describeStatus(p) })),
+        ),
+      complete: { id: () => store.read(({ projects }) => projects.map((p) => p.id)) },
+      // No such project: undefined, and the client gets the "resource not found" error of its protocol revision.
+      read: ({ id }) =>
+        store.read(({ projects }) => {
+          const found = projects.find((p) => p.id === id);
+          return found && JSON.stringify(found, null, 2);
+        }),
+    })
+
+    .prompt("status_report", {
+      // The user picks "Project status report" in the client and chooses a project; the model gets
+      // the project itself, embedded, and what to write.
+      title: "Project status report",
+      description: "Write a short status report on one project: where it stands, what is at risk, what comes next.",
+      input: z.object({
+        id: z.string().min(1).describe('The project to report on, such as "prj_12".'),
+        audience: z.string().optional().describe('Who reads the report, such as "the leadership team".'),
+      }),
+      complete: { id: () => store.read(({ projects }) => projects.map((p) => p.id)) },
+      get: async ({ id, audience }) => {
+        const found = await store.read(({ projects }) => projects.find((p) => p.id === id));
+        if (!found) {
+          throw new McpError(ErrorCode.InvalidParams, `There is no project with id "${id}". Pick one from the list.`);
+        }
+        return {
+          description: `Status report on "${found.name}"`,
+          messages: [
+            user(embed(`projects://${found.id}`, JSON.stringify(found, null, 2), { mimeType: "application/json" })),
+            user(
+              `Write a status report on the project above for ${audience ?? "its stakeholders"}, in under 200 words: where it stands (${describeStatus(found)}), what is at risk, and the next step. Today is ${new Date().toISOString().slice(0, 10)}.`,
+            ),
+          ],
+        };
+      },
     });
+}
+
+/** "active, due 2026-03-31": a project's status in a few words. */
+function describeStatus(project: Project): string {
+  const status = project.archived ? `${project.status}, archived` : project.status;
+  return project.dueDate ? `${status}, due ${project.dueDate}` : status;
 }
 
 /** Whether the client can show the user a form: a bare `elicitation: {}` means form mode. */

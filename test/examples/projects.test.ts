@@ -5,10 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createProjectsServer } from "../../examples/projects/app.js";
 import type { InputRequest } from "../../src/index.js";
+import { modern } from "../http-helpers.js";
 
 let dir: string;
 let file: string;
@@ -397,4 +399,152 @@ describe("the projects example, over HTTP (npm start)", () => {
     // Ctrl+C closes the listener and exits cleanly.
     expect(await exited).toBe(0);
   }, 30_000);
+});
+
+describe("the projects resource and status_report prompt", () => {
+  /** A server with two projects, the first archived, and a way to send it 2026-07-28 requests in-process. */
+  async function withProjects() {
+    const server = createProjectsServer(file);
+    await server.call("create_project", { name: "Old site", status: "done" });
+    await server.call("archive_project", { id: "prj_1" });
+    await server.call("create_project", { name: "Website redesign", status: "active", dueDate: "2026-03-31" });
+    const rpc = async (method: string, params: Record<string, unknown> = {}) =>
+      (await (await server.fetch(modern(method, params))).json()) as {
+        result?: Record<string, unknown>;
+        error?: { code: number; message: string; data?: unknown };
+      };
+    return { server, rpc };
+  }
+
+  it("offers each project as projects://{id}, listing those in use", async () => {
+    const { rpc } = await withProjects();
+    expect((await rpc("resources/templates/list")).result?.resourceTemplates).toEqual([
+      {
+        uriTemplate: "projects://{id}",
+        name: "project",
+        title: "Project",
+        description: "One project with all its fields, as JSON.",
+        mimeType: "application/json",
+      },
+    ]);
+    expect((await rpc("resources/list")).result?.resources).toEqual([
+      {
+        uri: "projects://prj_2",
+        name: "Website redesign",
+        description: "active, due 2026-03-31",
+        mimeType: "application/json",
+      },
+    ]);
+  });
+
+  it("reads a project, archived ones included, and answers an unknown id with not found", async () => {
+    const { server, rpc } = await withProjects();
+    const read = await rpc("resources/read", { uri: "projects://prj_1" });
+    const project = (await server.call("get_project", { id: "prj_1" })).structuredContent;
+    expect(read.result?.contents).toEqual([
+      { uri: "projects://prj_1", mimeType: "application/json", text: JSON.stringify(project, null, 2) },
+    ]);
+    expect((await rpc("resources/read", { uri: "projects://prj_9" })).error).toMatchObject({
+      code: -32602,
+      data: { uri: "projects://prj_9" },
+    });
+  });
+
+  it("completes project ids for the resource and the prompt", async () => {
+    const { rpc } = await withProjects();
+    const resource = await rpc("completion/complete", {
+      ref: { type: "ref/resource", uri: "projects://{id}" },
+      argument: { name: "id", value: "prj_" },
+    });
+    expect(resource.result?.completion).toEqual({ values: ["prj_1", "prj_2"], total: 2, hasMore: false });
+    const prompt = await rpc("completion/complete", {
+      ref: { type: "ref/prompt", name: "status_report" },
+      argument: { name: "id", value: "PRJ_2" },
+    });
+    expect(prompt.result?.completion).toEqual({ values: ["prj_2"], total: 1, hasMore: false });
+  });
+
+  it("lists the status_report prompt with its arguments", async () => {
+    const { rpc } = await withProjects();
+    expect((await rpc("prompts/list")).result?.prompts).toEqual([
+      {
+        name: "status_report",
+        title: "Project status report",
+        description: "Write a short status report on one project: where it stands, what is at risk, what comes next.",
+        arguments: [
+          { name: "id", description: 'The project to report on, such as "prj_12".', required: true },
+          { name: "audience", description: 'Who reads the report, such as "the leadership team".', required: false },
+        ],
+      },
+    ]);
+  });
+
+  it("gives the model the project, embedded, and what to write", async () => {
+    const { server, rpc } = await withProjects();
+    const project = (await server.call("get_project", { id: "prj_2" })).structuredContent;
+    const result = (
+      await rpc("prompts/get", { name: "status_report", arguments: { id: "prj_2", audience: "the board" } })
+    ).result as { description: string; messages: { role: string; content: Record<string, unknown> }[] };
+    expect(result.description).toBe('Status report on "Website redesign"');
+    expect(result.messages).toHaveLength(2);
+    expect(result.messages[0]).toEqual({
+      role: "user",
+      content: {
+        type: "resource",
+        resource: { uri: "projects://prj_2", text: JSON.stringify(project, null, 2), mimeType: "application/json" },
+      },
+    });
+    expect(result.messages[1]).toMatchObject({ role: "user", content: { type: "text" } });
+    expect(result.messages[1]!.content.text).toMatch(
+      /^Write a status report on the project above for the board, in under 200 words: where it stands \(active, due 2026-03-31\), what is at risk, and the next step\. Today is \d{4}-\d{2}-\d{2}\.$/,
+    );
+  });
+
+  it("answers a missing or unknown project id with -32602", async () => {
+    const { rpc } = await withProjects();
+    expect((await rpc("prompts/get", { name: "status_report", arguments: {} })).error).toEqual({
+      code: -32602,
+      message: 'Invalid arguments for prompt "status_report":\nid: Invalid input: expected string, received undefined',
+    });
+    expect((await rpc("prompts/get", { name: "status_report", arguments: { id: "prj_9" } })).error).toEqual({
+      code: -32602,
+      message: 'There is no project with id "prj_9". Pick one from the list.',
+    });
+  });
+
+  it("serves them to the official v1 client over stdio", async () => {
+    await createProjectsServer(file).call("create_project", { name: "Garden", status: "planned" });
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", "examples/projects/stdio.ts"],
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", PROJECTS_FILE: file },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "projects-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(["projects://prj_1"]);
+      const read = await client.readResource({ uri: "projects://prj_1" });
+      expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: "prj_1", name: "Garden" });
+      // A 2025 session gets that revision's not-found code.
+      await expect(client.readResource({ uri: "projects://prj_2" })).rejects.toMatchObject({
+        code: -32002,
+        data: { uri: "projects://prj_2" },
+      });
+      const prompt = await client.getPrompt({ name: "status_report", arguments: { id: "prj_1" } });
+      expect(prompt.messages[1]!.content).toMatchObject({
+        type: "text",
+        text: expect.stringContaining("for its stakeholders, in under 200 words: where it stands (planned)"),
+      });
+      const ids = await client.complete({
+        ref: { type: "ref/prompt", name: "status_report" },
+        argument: { name: "id", value: "" },
+      });
+      expect(ids.completion.values).toEqual(["prj_1"]);
+    } finally {
+      await client.close();
+    }
+  });
 });
