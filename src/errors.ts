@@ -50,3 +50,12 @@ export function messageOf(thrown: unknown): string {
     }
   }
 }
+
+/** `thrown instanceof McpError`, without throwing for a value that traps the check (a Proxy). */
+export function isMcpError(thrown: unknown): thrown is McpError {
+  try {
+    return thrown instanceof McpError;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,6 @@
 import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
 import type { Context } from "./context.js";
-import { McpError, messageOf } from "./errors.js";
+import { isMcpError, messageOf } from "./errors.js";
 import { type JsonSchema, type Schema, type StandardSchemaV1, toJsonSchema, validate } from "./schema.js";
 
 /** Hints about a tool's behaviour (2025-11-25 ToolAnnotations). Clients treat them as untrusted hints. */
@@ -127,7 +127,7 @@ export async function callTool(
     returned = tool.run(value, ctx);
     if (returned instanceof Promise) returned = await returned;
   } catch (thrown) {
-    if (thrown instanceof McpError) throw thrown;
+    if (isMcpError(thrown)) throw thrown;
     return toolError(messageOf(thrown));
   }
   if (!tool.output) return toResult(returned, tool.name);

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, messageOf } from "../errors.js";
+import { ErrorCode, isMcpError, messageOf } from "../errors.js";
 
 export type RequestId = string | number;
 
@@ -97,7 +97,7 @@ export function errorResponse(
 
 /** Turns anything a method handler threw into an error response: McpError keeps its code, the rest is internal. */
 export function thrownResponse(id: RequestId, thrown: unknown): JsonRpcResponse {
-  if (thrown instanceof McpError) return errorResponse(id, thrown.code, thrown.message, thrown.data);
+  if (isMcpError(thrown)) return errorResponse(id, thrown.code, thrown.message, thrown.data);
   return errorResponse(id, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
 }
 

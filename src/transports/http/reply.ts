@@ -1,4 +1,4 @@
-import type { JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import { type JsonRpcResponse, serialize } from "../../protocol/jsonrpc.js";
 import type { SseChannel } from "./sse.js";
 
 /** What the runtime-neutral HTTP layer answers; adapters turn it into a Web Response or a Node reply. */
@@ -29,7 +29,7 @@ export function jsonReply(
   message: JsonRpcResponse | JsonRpcResponse[],
   headers?: Record<string, string>,
 ): HttpReply {
-  return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: JSON.stringify(message) };
+  return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: serialize(message) };
 }
 
 export function emptyReply(status: number, headers: Record<string, string> = {}): HttpReply {
