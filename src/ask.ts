@@ -160,7 +160,7 @@ async function form(
   requireCapability(ctx, "elicitation", formAllowed(elicitation), isObject(elicitation) ? FORM : undefined);
   const key = round.key(kind, options);
   const standard = "~standard" in schema ? (schema as Schema) : undefined;
-  const requestedSchema = standard ? jsonSchemaOf(standard) : checkFlat(schema);
+  const requestedSchema = standard ? jsonSchemaOf(standard) : checkFlat(schema as JsonSchema);
   // `mode` exists since 2025-11-25; older sessions get the 2025-06-18 shape, which clients read as form mode.
   const params: Record<string, unknown> = before(ctx, URL_MODE_VERSION)
     ? { message, requestedSchema }
