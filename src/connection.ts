@@ -190,6 +190,11 @@ export class Connection implements Peer {
       this.#dispatcher.urlElicitations.delete(elicitationId);
   }
 
+  /** Cancels the streams of this connection (`subscriptions/listen`): nothing more is sent on them. */
+  endStreams(reason: unknown): void {
+    for (const ctx of [...this.inflight.values()]) if (this.#dispatcher.streams.has(ctx)) ctx.cancel(reason);
+  }
+
   /** Ends every request in progress now, each answered with an error (handler timeout, shutdown). */
   interrupt(reason: unknown): void {
     for (const ctx of [...this.inflight.values()]) ctx.interrupt(reason);

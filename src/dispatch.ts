@@ -61,6 +61,8 @@ export class Dispatcher {
   readonly limits: ResolvedLimits;
   /** Every request in progress, for `maxConcurrentRequests`, `handlerTimeoutMs` and shutdown. */
   readonly #running: Running;
+  /** The requests in progress that are streams (`subscriptions/listen`): they end with their connection, not after a grace period. */
+  readonly streams = new WeakSet<RequestContext>();
   #draining: Promise<void> | undefined;
 
   constructor(registry: Registry, limits?: Limits) {
@@ -263,6 +265,7 @@ export class Dispatcher {
       }
     }
     inflight?.set(id, ctx);
+    if (!bounded) this.streams.add(ctx);
     exchange.started?.(ctx);
     ctx.follow(exchange.signal);
     ctx.emit = exchange.emit;

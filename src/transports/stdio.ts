@@ -135,6 +135,8 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   }
   buffer = "";
 
+  // Nothing more will be asked for: listen streams end now, requests in progress get the grace period.
+  connection.endStreams(new DOMException("The input ended", "AbortError"));
   if (!(await settled(pending, shutdownGraceMs))) {
     connection.interrupt(new DOMException("The input ended and the grace period is over", "AbortError"));
     await settled(pending, shutdownGraceMs);
