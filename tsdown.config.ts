@@ -1,7 +1,7 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: { index: "src/index.ts" },
+  entry: { index: "src/index.ts", jwt: "src/jwt.ts", testing: "src/testing.ts" },
   format: "esm",
   platform: "neutral",
   target: "es2022",

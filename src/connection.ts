@@ -1,4 +1,5 @@
 import type { InputRequest } from "./ask.js";
+import type { ExchangeAuth } from "./auth/settings.js";
 import type { Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
 import { ErrorCode } from "./errors.js";
 import type { Session } from "./legacy/session.js";
@@ -48,6 +49,11 @@ export class Connection implements Peer {
         send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } });
       }
     });
+  }
+
+  /** The caller every request of this connection comes from (stdio: an identity from the environment). */
+  set auth(auth: ExchangeAuth | undefined) {
+    this.#exchange.auth = auth;
   }
 
   /** Handles one parsed JSON value, a message or a batch, and sends its answer if it has one. */

@@ -11,6 +11,8 @@ import {
   type SamplingRequest,
   sample,
 } from "./ask.js";
+import type { Gate } from "./auth/enforce.js";
+import type { Identity } from "./auth/identity.js";
 import type { Session } from "./legacy/session.js";
 import { LOG_LEVELS, type LogLevel } from "./protocol/envelope.js";
 import type { JsonRpcMessage, RequestId } from "./protocol/jsonrpc.js";
@@ -33,6 +35,11 @@ export interface Context {
   readonly era: Era;
   /** The client's self-description and declared capabilities (per request in 2026-07-28, per session before). */
   readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
+  /**
+   * The verified caller: from the request's bearer token over HTTP, the `auth.stdio` hook over stdio,
+   * or `server.call`'s `auth` option. Undefined for anonymous callers. It never holds the raw token.
+   */
+  readonly auth: Identity | undefined;
   /**
    * Reports progress to the caller, if it asked for it with a progress token; a no-op otherwise.
    * Values must increase: one that does not is dropped. Nothing is sent once the request is answered.
@@ -82,6 +89,7 @@ export interface RequestInit {
   /** The lowest level sent; undefined sends no log messages. */
   logLevel?: LogLevel | undefined;
   session?: Session | undefined;
+  auth?: Identity | undefined;
 }
 
 /**
@@ -94,6 +102,9 @@ export class RequestContext implements Context {
   readonly protocolVersion: string;
   readonly era: Era;
   readonly client: Context["client"];
+  readonly auth: Identity | undefined;
+  /** The server's auth settings and, over HTTP, where challenges go (see auth/enforce.ts). */
+  gate: Gate | undefined;
   /** Where notifications about this request go (set by the transport); silent once cancelled or answered. */
   emit: ((message: JsonRpcMessage) => void) | undefined;
   /** Set by HTTP sessions: ends the request's SSE stream now, so the client polls for the result (SEP-1699). */
@@ -119,6 +130,7 @@ export class RequestContext implements Context {
     this.era = init.era;
     this.client = { info: init.clientInfo, capabilities: init.clientCapabilities };
     this.session = init.session;
+    this.auth = init.auth;
     this.#logLevel = init.logLevel === undefined ? LOG_LEVELS.length : LOG_LEVELS.indexOf(init.logLevel);
   }
 

@@ -1,3 +1,5 @@
+import { openGate } from "./auth/enforce.js";
+import type { ExchangeAuth } from "./auth/settings.js";
 import { RequestContext } from "./context.js";
 import { ErrorCode } from "./errors.js";
 import { openSession, type Session } from "./legacy/session.js";
@@ -41,6 +43,8 @@ export interface Exchange {
   closeStream?: () => void;
   /** Sends a question to the client as a real request (legacy sessions); absent where there is no way back. */
   ask?: Asker;
+  /** The caller's identity and, over HTTP, how to challenge it (see auth/). */
+  auth?: ExchangeAuth;
   /** Told the request's context once it runs (an HTTP stream that is dropped cancels it). */
   started?: (ctx: RequestContext) => void;
 }
@@ -164,6 +168,7 @@ export class Dispatcher {
       clientInfo: envelope.clientInfo,
       clientCapabilities: envelope.clientCapabilities,
       logLevel: envelope.logLevel,
+      auth: exchange.auth?.identity,
     });
     return this.#run(method, message, ctx, exchange, true);
   }
@@ -201,6 +206,7 @@ export class Dispatcher {
       clientCapabilities: session?.clientCapabilities ?? {},
       logLevel: session?.logLevel,
       session,
+      auth: exchange.auth?.identity,
     });
     return this.#run(method, message, ctx, exchange, false);
   }
@@ -268,6 +274,7 @@ export class Dispatcher {
     if (!bounded) this.streams.add(ctx);
     exchange.started?.(ctx);
     ctx.follow(exchange.signal);
+    ctx.gate = openGate(this.registry.auth, exchange.auth);
     ctx.emit = exchange.emit;
     ctx.closeStream = exchange.closeStream;
     try {

@@ -7,6 +7,9 @@ export type {
   SamplingMessage,
   SamplingRequest,
 } from "./ask.js";
+export type { Access, AccessCheck, SecurityScheme } from "./auth/access.js";
+export { type Identity, type IdentityInit, InvalidTokenError, type VerifiedToken } from "./auth/identity.js";
+export type { AuthOptions, AuthRequest } from "./auth/settings.js";
 export {
   type Annotations,
   type AudioContent,
@@ -30,6 +33,7 @@ export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, us
 export type { ClientCapabilities, Implementation, ServerCapabilities } from "./protocol/types.js";
 export type { ServerOptions } from "./registry.js";
 export type { Completer, ResourceConfig, ResourceInfo, ResourceReturn } from "./resources.js";
+export { Secret, secret } from "./safe.js";
 export type { Schema, StandardSchemaV1 } from "./schema.js";
 export { type CallOptions, pico, type ServeOptions, Server } from "./server.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./tools.js";

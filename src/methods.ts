@@ -1,3 +1,4 @@
+import { checkArgumentsOf, checkCallerOf, refuse, shows } from "./auth/enforce.js";
 import { complete } from "./completion.js";
 import type { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
@@ -48,7 +49,14 @@ export const METHODS: Record<string, Method> = {
     legacy: true,
     capability: "tools",
     cacheable: true,
-    run: (registry, params) => page(registry, "tools", [...registry.tools.values()], params, (tool) => tool.descriptor),
+    run: (registry, params, ctx) =>
+      page(
+        registry,
+        "tools",
+        [...registry.tools.values()].filter((tool) => shows(ctx, tool.auth)),
+        params,
+        (tool) => tool.descriptor,
+      ),
   },
   "tools/call": {
     modern: true,
@@ -82,6 +90,7 @@ export const METHODS: Record<string, Method> = {
     run: async (registry, params, ctx) => {
       const listed: unknown[] = [];
       for (const resource of registry.resources.values()) {
+        if (!shows(ctx, resource.config.auth)) continue;
         if (!resource.template) listed.push(resource.descriptor);
         else if (resource.config.list) {
           let found = resource.config.list(ctx);
@@ -99,11 +108,11 @@ export const METHODS: Record<string, Method> = {
     legacy: true,
     capability: "resources",
     cacheable: true,
-    run: (registry, params) =>
+    run: (registry, params, ctx) =>
       page(
         registry,
         "resourceTemplates",
-        [...registry.resources.values()].filter((resource) => resource.template),
+        [...registry.resources.values()].filter((resource) => resource.template && shows(ctx, resource.config.auth)),
         params,
         (resource) => resource.descriptor,
       ),
@@ -139,8 +148,14 @@ export const METHODS: Record<string, Method> = {
     legacy: true,
     capability: "prompts",
     cacheable: true,
-    run: (registry, params) =>
-      page(registry, "prompts", [...registry.prompts.values()], params, (prompt) => prompt.descriptor),
+    run: (registry, params, ctx) =>
+      page(
+        registry,
+        "prompts",
+        [...registry.prompts.values()].filter((prompt) => shows(ctx, prompt.config.auth)),
+        params,
+        (prompt) => prompt.descriptor,
+      ),
   },
   "prompts/get": {
     modern: true,
@@ -161,6 +176,18 @@ export const METHODS: Record<string, Method> = {
         throw new McpError(
           ErrorCode.InvalidParams,
           "prompts/get params.arguments must be an object of string arguments",
+        );
+      }
+      const refused = checkCallerOf(ctx, prompt.config.auth, `prompt "${prompt.name}"`);
+      if (refused) {
+        refuse(
+          ctx,
+          refused,
+          () =>
+            new McpError(
+              ErrorCode.InvalidParams,
+              `Unknown prompt ${JSON.stringify(name)}. Call prompts/list to see the available prompts.`,
+            ),
         );
       }
       return getPrompt(prompt, args ?? undefined, ctx);
@@ -212,6 +239,12 @@ async function readResource(registry: Registry, params: Params, ctx: RequestCont
     }
   }
   if (!resource || !args) throw notFound(uri, ctx);
+  const what = `resource ${uri}`;
+  const refused = checkCallerOf(ctx, resource.config.auth, what);
+  if (refused) refuse(ctx, refused, () => notFound(uri, ctx));
+  let denied = checkArgumentsOf(ctx, resource.config.auth, { ...args, uri }, what);
+  if (denied instanceof Promise) denied = await denied;
+  if (denied) refuse(ctx, denied);
   let returned = resource.config.read({ ...args, uri }, ctx);
   if (returned instanceof Promise) returned = await returned;
   // A template matched, but `read` found nothing there: the same error as an unknown URI, never empty contents.

@@ -1,5 +1,7 @@
 import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
-import type { Context } from "./context.js";
+import type { Access } from "./auth/access.js";
+import { checkArgumentsOf, refuse } from "./auth/enforce.js";
+import type { Context, RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
 import { isObject } from "./protocol/jsonrpc.js";
 import type { Completer } from "./resources.js";
@@ -32,6 +34,8 @@ export interface PromptConfig<I extends Schema | undefined> {
   _meta?: Record<string, unknown>;
   /** Completion of each argument for `completion/complete`. */
   complete?: Partial<Record<I extends Schema ? keyof StandardSchemaV1.InferInput<I> & string : never, Completer>>;
+  /** What the caller needs to get it (see `ToolConfig.auth`); `allow` gets the validated arguments. */
+  auth?: Access<PromptArgs<I>>;
   get: (args: PromptArgs<I>, ctx: Context) => MaybePromise<PromptReturn>;
 }
 
@@ -94,6 +98,9 @@ export async function getPrompt(
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}":\n${checked.issues}`);
     value = checked.value;
   }
+  let denied = checkArgumentsOf(ctx as RequestContext, prompt.config.auth, value, `prompt "${prompt.name}"`);
+  if (denied instanceof Promise) denied = await denied;
+  if (denied) refuse(ctx as RequestContext, denied);
   let returned = prompt.config.get(value as never, ctx);
   if (returned instanceof Promise) returned = await returned;
   if (isObject(returned) && Array.isArray(returned.messages)) {

@@ -1,3 +1,4 @@
+import type { AuthOptions, AuthSettings } from "./auth/settings.js";
 import type { Limits } from "./limits.js";
 import type { Prompt } from "./prompts.js";
 import type { Implementation, ServerCapabilities } from "./protocol/types.js";
@@ -36,6 +37,8 @@ export interface ServerOptions extends Implementation {
    * process (code 0). Default: true; false leaves signals to the application (call `server.close()`).
    */
   signals?: boolean;
+  /** OAuth resource server settings, and the default `auth` of registrations (docs/authorization.md). */
+  auth?: AuthOptions;
 }
 
 /**
@@ -52,6 +55,8 @@ export class Registry {
   readonly resources = new Map<string, Resource>();
   readonly prompts = new Map<string, Prompt>();
   readonly askTimeoutMs: number;
+  /** The server's auth settings (`pico({ auth })`), set by the server. */
+  auth: AuthSettings | undefined;
   readonly #stateKey: StateKey | undefined;
   #sealer: StateSealer | undefined;
   readonly #listeners = new Set<(event: RegistryEvent) => void>();

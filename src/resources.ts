@@ -1,3 +1,4 @@
+import type { Access } from "./auth/access.js";
 import { type Annotations, checkIcons, type Icon, type ResourceContents, toBase64 } from "./content.js";
 import type { Context } from "./context.js";
 import { isObject } from "./protocol/jsonrpc.js";
@@ -40,6 +41,8 @@ export interface ResourceConfig<Uri extends string> {
   annotations?: Annotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** What the caller needs to read it (see `ToolConfig.auth`); `allow` gets the URI and template variables. */
+  auth?: Access<ResourceArgs<Uri>>;
   /**
    * Reads the contents; for a template, gets its variables. Returns undefined when the URI names
    * nothing (a template's id that does not exist): the client then gets the era's not-found error.

@@ -1,4 +1,7 @@
 import type { InputRequest } from "./ask.js";
+import { openGate } from "./auth/enforce.js";
+import { type IdentityInit, toIdentity } from "./auth/identity.js";
+import { AuthSettings } from "./auth/settings.js";
 import { type Context, RequestContext } from "./context.js";
 import { Dispatcher } from "./dispatch.js";
 import { ErrorCode, McpError } from "./errors.js";
@@ -30,6 +33,8 @@ export interface CallOptions {
   client?: { info?: Implementation; capabilities?: ClientCapabilities };
   /** Answers the tool's questions (elicitation, sampling, roots) in place of a client. */
   onInput?: (request: InputRequest) => unknown;
+  /** The caller, as a verified token would describe it: `ctx.auth`, checked against the tool's `auth`. */
+  auth?: IdentityInit;
 }
 
 /** Where and how `serve()` listens for Streamable HTTP. */
@@ -45,10 +50,17 @@ type CallParameters<Args> = undefined extends Args
   ? [args?: Args, options?: CallOptions]
   : [args: Args, options?: CallOptions];
 
+/** The registry behind a server, for picomcp's own tooling (`picomcp/testing`); not public API. */
+export let registryOf: (server: Server<never>) => Registry;
+
+/** Any server, whatever tools its chain registered (what `picomcp/testing` takes). */
+export type AnyServer = Pick<Server, "fetch">;
+
 /** An MCP server: a registry of tools, resources and prompts, and the ways to serve it. */
 export class Server<Tools extends ToolTypes = {}> {
   readonly #registry: Registry;
   readonly #dispatcher: Dispatcher;
+  readonly #auth: AuthSettings;
   #options: HttpOptions;
   #endpoint: Promise<WebEndpoint> | undefined;
   readonly #signals: boolean;
@@ -56,8 +68,9 @@ export class Server<Tools extends ToolTypes = {}> {
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
   constructor(options: ServerOptions) {
-    const { http, limits, signals, ...rest } = options;
+    const { http, auth, limits, signals, ...rest } = options;
     this.#registry = new Registry(rest);
+    this.#auth = this.#registry.auth = new AuthSettings(auth);
     this.#dispatcher = new Dispatcher(this.#registry, limits);
     this.#options = http ?? {};
     this.#signals = signals ?? true;
@@ -73,7 +86,9 @@ export class Server<Tools extends ToolTypes = {}> {
     name: Name,
     config: ToolConfig<I, O>,
   ): Server<Tools & { [K in Name]: { args: ToolCallArgs<I>; structured: StructuredOf<O> } }> {
-    this.#registry.addTool(compileTool(name, config as ToolConfig<Schema | undefined, Schema | undefined>));
+    const tool = compileTool(name, config as ToolConfig<Schema | undefined, Schema | undefined>);
+    this.#auth.register(`Tool "${name}"`, tool.auth, tool.descriptor);
+    this.#registry.addTool(tool);
     return this as never;
   }
 
@@ -82,13 +97,17 @@ export class Server<Tools extends ToolTypes = {}> {
    * whose variables `read` receives, typed from the template string.
    */
   resource<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): this {
-    this.#registry.addResource(compileResource(uri, config as unknown as ResourceConfig<string>));
+    const resource = compileResource(uri, config as unknown as ResourceConfig<string>);
+    this.#auth.register(`Resource "${uri}"`, resource.config.auth);
+    this.#registry.addResource(resource);
     return this;
   }
 
   /** Registers a prompt: a template of messages the user can pick, with validated string arguments. */
   prompt<I extends Schema | undefined = undefined>(name: string, config: PromptConfig<I>): this {
-    this.#registry.addPrompt(compilePrompt(name, config as PromptConfig<Schema | undefined>));
+    const prompt = compilePrompt(name, config as PromptConfig<Schema | undefined>);
+    this.#auth.register(`Prompt "${name}"`, prompt.config.auth);
+    this.#registry.addPrompt(prompt);
     return this;
   }
 
@@ -136,7 +155,9 @@ export class Server<Tools extends ToolTypes = {}> {
       era: "local",
       clientInfo: options?.client?.info,
       clientCapabilities: options?.client?.capabilities ?? {},
+      auth: options?.auth && toIdentity(options.auth),
     });
+    ctx.gate = openGate(this.#auth, undefined);
     ctx.follow(options?.signal);
     const onInput = options?.onInput;
     const result = await legacyRounds(
@@ -169,7 +190,9 @@ export class Server<Tools extends ToolTypes = {}> {
       const stop = new AbortController();
       const unhook = this.#signals ? closeOnSignals(() => this.close()) : () => {};
       try {
-        const done = serveStdio(this.#dispatcher, stop.signal);
+        // stdio has no headers: the caller's identity comes from the environment (the auth.stdio hook).
+        const auth = this.#auth.options.stdio ? { identity: await this.#auth.stdioIdentity() } : undefined;
+        const done = serveStdio(this.#dispatcher, stop.signal, auth);
         this.#stdio = { stop, done };
         await done;
       } finally {
@@ -215,6 +238,10 @@ export class Server<Tools extends ToolTypes = {}> {
     await this.#dispatcher.drain();
     await this.#stdio?.done;
     (await this.#endpoint)?.handler.close();
+  }
+
+  static {
+    registryOf = (server) => server.#registry;
   }
 
   #web(): Promise<WebEndpoint> {

@@ -1,6 +1,9 @@
+import type { Access, AnyAccess } from "./auth/access.js";
+import { checkArgumentsOf, checkCallerOf, refuseTool } from "./auth/enforce.js";
 import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
-import type { Context } from "./context.js";
+import type { Context, RequestContext } from "./context.js";
 import { isMcpError, messageOf } from "./errors.js";
+import { safeMessage } from "./safe.js";
 import { type JsonSchema, type Schema, type StandardSchemaV1, toJsonSchema, validate } from "./schema.js";
 
 /** Hints about a tool's behaviour (2025-11-25 ToolAnnotations). Clients treat them as untrusted hints. */
@@ -40,6 +43,12 @@ export interface ToolConfig<I extends Schema | undefined, O extends Schema | und
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * What the caller needs: `"public"`, `"signed-in"`, `{ scopes, roles, allow }` or a check on the
+   * identity and the validated arguments. Enforced before `run`, which never runs for a refused call.
+   * Default: the server's `auth.default` (signed in, once the server has `auth`; public otherwise).
+   */
+  auth?: Access<ToolArgs<I>>;
   run: ToolRun<I, O>;
 }
 
@@ -58,6 +67,7 @@ export interface Tool {
   readonly descriptor: Record<string, unknown>;
   readonly input: Schema | undefined;
   readonly output: Schema | undefined;
+  readonly auth: AnyAccess | undefined;
   readonly run: (args: unknown, ctx: Context) => unknown;
 }
 
@@ -92,7 +102,14 @@ export function compileTool(name: string, config: ToolConfig<Schema | undefined,
   if (config.annotations !== undefined) descriptor.annotations = config.annotations;
   if (config.icons !== undefined) descriptor.icons = config.icons;
   if (config._meta !== undefined) descriptor._meta = config._meta;
-  return { name, descriptor, input: config.input, output: config.output, run: config.run as Tool["run"] };
+  return {
+    name,
+    descriptor,
+    input: config.input,
+    output: config.output,
+    auth: config.auth as AnyAccess | undefined,
+    run: config.run as Tool["run"],
+  };
 }
 
 function objectSchema(schema: Schema, name: string): JsonSchema {
@@ -106,15 +123,19 @@ function objectSchema(schema: Schema, name: string): JsonSchema {
 }
 
 /**
- * Runs a tool the way every caller sees it: arguments validated, `run` called, the return value
+ * Runs a tool the way every caller sees it: the caller authorized (before validation, so a refused
+ * caller learns nothing about the arguments), arguments validated, `run` called, the return value
  * turned into a result. Failures the model can act on become `isError` results; only `McpError`
  * escapes, to become a JSON-RPC error.
  */
 export async function callTool(
   tool: Tool,
   args: Record<string, unknown> | undefined,
-  ctx: Context,
+  ctx: RequestContext,
 ): Promise<CallToolResult> {
+  const what = `tool "${tool.name}"`;
+  const refused = checkCallerOf(ctx, tool.auth, what);
+  if (refused) return refuseTool(ctx, refused, tool.name, true);
   let value: unknown = {};
   if (tool.input) {
     let checked = validate(tool.input, args ?? {});
@@ -122,13 +143,16 @@ export async function callTool(
     if (!checked.ok) return toolError(`Invalid arguments for tool "${tool.name}":\n${checked.issues}`);
     value = checked.value;
   }
+  let denied = checkArgumentsOf(ctx, tool.auth, value, what);
+  if (denied instanceof Promise) denied = await denied;
+  if (denied) return refuseTool(ctx, denied, tool.name, false);
   let returned: unknown;
   try {
     returned = tool.run(value, ctx);
     if (returned instanceof Promise) returned = await returned;
   } catch (thrown) {
     if (isMcpError(thrown)) throw thrown;
-    return toolError(messageOf(thrown));
+    return toolError(safeMessage(thrown));
   }
   if (!tool.output) return toResult(returned, tool.name);
   let checked = validate(tool.output, returned);

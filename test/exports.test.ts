@@ -15,7 +15,9 @@ const PUBLIC: Record<string, { source: string; exports: string[] }> = {
     source: "../src/index.ts",
     exports: [
       "ErrorCode",
+      "InvalidTokenError",
       "McpError",
+      "Secret",
       "Server",
       "assistant",
       "audio",
@@ -23,9 +25,15 @@ const PUBLIC: Record<string, { source: string; exports: string[] }> = {
       "image",
       "link",
       "pico",
+      "secret",
       "text",
       "user",
     ],
+  },
+  "./jwt": { source: "../src/jwt.ts", exports: ["jwtVerifier"] },
+  "./testing": {
+    source: "../src/testing.ts",
+    exports: ["ContractError", "contract", "harness", "lint", "testIssuer"],
   },
 };
 

@@ -66,7 +66,13 @@ const BUDGETS: Budget[] = [
     // concurrency, handler timeouts on one coarse timer), graceful shutdown (stdin EOF, close(),
     // SIGTERM/SIGINT), unhandled-rejection logging, stdout backpressure and EPIPE, JSON-safe
     // serialization of responses, and batch checks. A stdio server needs all of it to stay up.
-    ceiling: 16_700,
+    // Raised to 19,600 B with authorization (issue 8), measured 19,176 B (the tree before: 16,561 B,
+    // so +2.6 kB): per-registration auth rules checked before validation, the auth settings with
+    // the canonical resource, ctx.auth, in-band challenges for refused calls, securitySchemes, and
+    // safe error messages (no paths or credentials). Every server pays for it, because the Server
+    // class and the tool pipeline reference it; splitting it out for servers without auth belongs
+    // to the speed and size issue, with the other optional features.
+    ceiling: 19_600,
     target: 4_096,
     nodeBuiltins: "forbidden",
     loads: "static",
@@ -85,8 +91,30 @@ const BUDGETS: Budget[] = [
     // Raised to 23,200 B with hardening (issue 7), measured 22,584 B (the tree before: 20,201 B):
     // the stdio row's additions plus SSE stream limits and bounded buffers with backpressure, 503 for
     // a busy or closing server, graceful listener shutdown and the node:http bridge fixes.
-    ceiling: 23_200,
+    // Raised to 27,400 B with authorization (issue 8), measured 26,819 B (the tree before: 22,945 B):
+    // the stdio row's 2.6 kB plus the HTTP token gate (protected resource metadata at both
+    // well-known URLs, bearer parsing, audience and expiry checks, 401/403 challenges), ~1.2 kB.
+    ceiling: 27_400,
     target: 12_288,
+    nodeBuiltins: "forbidden",
+    loads: "all",
+  },
+  {
+    name: "OAuth-protected HTTP server with picomcp/jwt (library code)",
+    entry: "test/size/jwt-verifier.ts",
+    // The HTTP row plus the JWT verifier (Web Crypto RS/PS/ES/EdDSA, JWKS fetch and cache, claim
+    // checks). First measured at 28,762 B; ceiling +2.5%.
+    ceiling: 29_500,
+    nodeBuiltins: "forbidden",
+    loads: "all",
+  },
+  {
+    name: "picomcp/testing: contract kit, HTTP harness, token issuer, linter (library code)",
+    entry: "test/size/testing.ts",
+    // Test-time code, never in a served bundle; the row keeps it Web-only (no Node built-ins, so
+    // suites on Workers and Deno can use it) and stops silent growth. First measured at
+    // 35,226 B; ceiling +2.5%.
+    ceiling: 36_100,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -60,6 +60,7 @@ async function answer(handler: HttpHandler, req: IncomingMessage, res: ServerRes
   const request: HttpRequest = {
     method: req.method ?? "GET",
     path: query === -1 ? url : url.slice(0, query),
+    url: `http://${req.headers.host ?? "localhost"}${url}`,
     header: (name) => {
       const value = req.headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;

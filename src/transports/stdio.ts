@@ -1,3 +1,4 @@
+import type { ExchangeAuth } from "../auth/settings.js";
 import { Connection } from "../connection.js";
 import type { Dispatcher } from "../dispatch.js";
 import { ErrorCode } from "../errors.js";
@@ -15,6 +16,8 @@ export interface StdioStreams {
   drained?: () => Promise<void>;
   /** Stops reading (shutdown): requests in progress get the grace period, as when the input ends. */
   signal?: AbortSignal;
+  /** Who the client is, for every request (`auth.stdio`: credentials from the environment). */
+  auth?: ExchangeAuth;
 }
 
 /** Coalesces the answers of one turn of the event loop into one write: a write per message is a measurable cost. */
@@ -54,6 +57,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     }
   };
   const connection = new Connection(dispatcher, send);
+  connection.auth = streams.auth;
 
   const pending = new Set<Promise<void>>();
   const receive = (line: string) => {
@@ -223,7 +227,7 @@ interface NodeLikeProcess {
  * Serves the process's own stdin/stdout (Node, Bun and Deno all provide `process`) until stdin
  * ends or `signal` aborts, then waits for stdout to take the last answers.
  */
-export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal): Promise<void> {
+export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal, auth?: ExchangeAuth): Promise<void> {
   const proc = (globalThis as unknown as { process?: NodeLikeProcess }).process;
   if (!proc)
     throw new Error("serve() over stdio needs a runtime with process.stdin and process.stdout (Node, Bun or Deno).");
@@ -250,6 +254,7 @@ export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal): 
       drained: () =>
         stdout.writableNeedDrain ? new Promise((resolve) => stdout.once("drain", () => resolve())) : Promise.resolve(),
       signal: stop.signal,
+      auth,
     });
     if (!gone) await new Promise<void>((resolve) => stdout.write("", () => resolve()));
   } finally {

@@ -13,7 +13,7 @@ export interface CorsOptions {
 const ALLOW_HEADERS =
   "*, Content-Type, Accept, Authorization, MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID";
 /** Legacy clients read the session id from the `initialize` response. */
-const EXPOSE = { "access-control-expose-headers": "Mcp-Session-Id" };
+const EXPOSE = { "access-control-expose-headers": "Mcp-Session-Id, WWW-Authenticate" };
 const ANY_ORIGIN = { "access-control-allow-origin": "*", ...EXPOSE };
 
 /**

@@ -1,3 +1,4 @@
+import { AuthGate } from "../../auth/gate.js";
 import type { Dispatcher, Peer } from "../../dispatch.js";
 import { ErrorCode } from "../../errors.js";
 import { Session } from "../../legacy/session.js";
@@ -53,6 +54,8 @@ export class HttpHandler {
   readonly #maxBody: number;
   readonly #sessions: SessionStore | undefined;
   readonly #cors: Cors | undefined;
+  /** OAuth resource server: protected resource metadata and bearer tokens (`pico({ auth })`). */
+  readonly #gate: AuthGate | undefined;
   readonly #streams: Streams;
 
   constructor(dispatcher: Dispatcher, options: HttpOptions = {}) {
@@ -61,6 +64,8 @@ export class HttpHandler {
     this.#cors = cors;
     this.#guard = new Guard(cors ? { ...options, allowedOrigins: cors.origins } : options);
     this.#path = options.path;
+    const auth = dispatcher.registry.auth;
+    this.#gate = auth?.verify ? new AuthGate(auth, options.path) : undefined;
     const limits = dispatcher.limits;
     this.#maxBody = options.maxBodyBytes ?? limits.maxMessageBytes;
     this.#streams = new Streams(limits.maxSseStreams, limits.maxSseBufferBytes);
@@ -82,6 +87,9 @@ export class HttpHandler {
   }
 
   #handle(request: HttpRequest): Promise<HttpReply> | HttpReply {
+    // The metadata says where to get a token, so it is never behind the token check.
+    const metadata = this.#gate?.metadata(request);
+    if (metadata) return metadata;
     if (this.#path !== undefined && request.path !== this.#path) {
       return jsonReply(
         404,
@@ -90,6 +98,7 @@ export class HttpHandler {
     }
     const denied = this.#guard.check(request);
     if (denied) return denied;
+    if (this.#gate && !request.auth && request.method !== "OPTIONS") return this.#admit(request);
     if (this.#dispatcher.closing && request.method !== "OPTIONS") return unavailable(shuttingDown(undefined));
     switch (request.method) {
       case "POST":
@@ -108,6 +117,13 @@ export class HttpHandler {
   /** SSE streams open now. */
   get streamCount(): number {
     return this.#streams.open;
+  }
+
+  /** Checks the bearer token, then handles the request as that caller. */
+  async #admit(request: HttpRequest): Promise<HttpReply> {
+    const admitted = await this.#gate!.admit(request);
+    if ("status" in admitted) return admitted;
+    return admitted.finish(await this.#handle({ ...request, auth: admitted.auth }));
   }
 
   /** Ends every legacy session (server shutdown). */
@@ -219,11 +235,14 @@ export class HttpHandler {
     if ("status" in legacy) return legacy;
     const session = legacy.session;
     if (!session) {
-      return respond((exchange) => this.#dispatcher.request(message, legacy.peer, exchange), {
-        accepts: accept,
-        signal: request.signal,
-        streams: this.#streams,
-      });
+      return respond(
+        (exchange) => this.#dispatcher.request(message, legacy.peer, { ...exchange, auth: request.auth }),
+        {
+          accepts: accept,
+          signal: request.signal,
+          streams: this.#streams,
+        },
+      );
     }
     // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
     const cancel = new AbortController();
@@ -234,6 +253,7 @@ export class HttpHandler {
         this.#dispatcher.request(message, session.connection, {
           ...exchange,
           inflight: session.connection.inflight,
+          auth: request.auth,
           // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
           // or on the GET stream for a client that accepts no stream here.
           ask: (question, signal) => session.connection.ask(question, signal, exchange.emit),
@@ -281,11 +301,14 @@ export class HttpHandler {
     if (message.method === "subscriptions/listen" && this.#streams.full) {
       return unavailable(tooManyStreams(this.#streams, id));
     }
-    return respond((exchange) => this.#dispatcher.request(message, { session: undefined }, exchange), {
-      accepts: accept,
-      signal: request.signal,
-      streams: this.#streams,
-    });
+    return respond(
+      (exchange) => this.#dispatcher.request(message, { session: undefined }, { ...exchange, auth: request.auth }),
+      {
+        accepts: accept,
+        signal: request.signal,
+        streams: this.#streams,
+      },
+    );
   }
 
   async #initialize(message: JsonRpcRequest): Promise<HttpReply> {

@@ -1,3 +1,4 @@
+import type { ExchangeAuth } from "../../auth/settings.js";
 import { type JsonRpcResponse, serialize } from "../../protocol/jsonrpc.js";
 import type { SseChannel } from "./sse.js";
 
@@ -11,6 +12,10 @@ export interface HttpRequest {
   readonly method: string;
   /** The URL path, without the query string. */
   readonly path: string;
+  /** The absolute URL, where the runtime knows it (auth reads the origin and the query). */
+  readonly url?: string;
+  /** Set once the bearer token was checked: who the caller is, for the core. */
+  readonly auth?: ExchangeAuth;
   header(name: string): string | null;
   /** The body as text, at most `limit` bytes; rejects with BodyTooLarge beyond that. */
   text(limit: number): Promise<string>;

@@ -24,6 +24,7 @@ export function fromWebRequest(request: Request): HttpRequest {
   return {
     method: request.method,
     path: start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query),
+    url,
     header: (name) => request.headers.get(name),
     text: (limit) => readText(request, limit),
     signal: request.signal,

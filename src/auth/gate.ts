@@ -1,0 +1,187 @@
+import { ErrorCode } from "../errors.js";
+import { errorResponse } from "../protocol/jsonrpc.js";
+import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
+import { challengeHeader, type Denial } from "./access.js";
+import { toIdentity } from "./identity.js";
+import {
+  type AuthRequest,
+  type AuthSettings,
+  canonicalResource,
+  type ExchangeAuth,
+  metadataUrlOf,
+} from "./settings.js";
+
+const WELL_KNOWN = "/.well-known/oauth-protected-resource";
+
+/** What the gate lets through: the request's auth for the core, and the last touch on its reply. */
+export interface Admitted {
+  readonly auth: ExchangeAuth;
+  /** Turns a refusal the core recorded into a 401/403 challenge, and keeps the raw token out of the body. */
+  finish(reply: HttpReply): HttpReply;
+}
+
+/**
+ * The HTTP side of MCP authorization (2025-11-25 "Authorization"; RFC 9728, RFC 6750): the
+ * protected resource metadata at its well-known URLs (never behind the gate), and the bearer
+ * token of every other request checked before its body is read.
+ */
+export class AuthGate {
+  readonly #settings: AuthSettings;
+  readonly #path: string | undefined;
+
+  constructor(settings: AuthSettings, path: string | undefined) {
+    this.#settings = settings;
+    this.#path = path;
+  }
+
+  /**
+   * Serves `GET /.well-known/oauth-protected-resource` and its path-suffixed form (RFC 9728 §3.1;
+   * clients try the suffixed one first), with CORS for browser clients. Undefined for other paths.
+   */
+  metadata(request: HttpRequest): HttpReply | undefined {
+    if (request.path !== WELL_KNOWN && !request.path.startsWith(`${WELL_KNOWN}/`)) return undefined;
+    const suffix = request.path.slice(WELL_KNOWN.length);
+    const resource = this.#settings.resource ?? `${originOf(request)}${suffix || (this.#path ?? "")}`;
+    const resourcePath = new URL(resource).pathname;
+    if (suffix !== "" && suffix !== resourcePath) {
+      return plain(
+        404,
+        `Not found: the protected resource metadata is at ${WELL_KNOWN}${resourcePath === "/" ? "" : resourcePath}`,
+      );
+    }
+    const cors = { "access-control-allow-origin": "*" };
+    if (request.method === "OPTIONS") {
+      return {
+        status: 204,
+        headers: {
+          ...cors,
+          "access-control-allow-methods": "GET",
+          "access-control-allow-headers": "*, MCP-Protocol-Version",
+        },
+      };
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return { status: 405, headers: { allow: "GET", ...cors } };
+    }
+    return {
+      status: 200,
+      headers: { "content-type": "application/json", "cache-control": "public, max-age=300", ...cors },
+      body: JSON.stringify(this.#document(resource)),
+    };
+  }
+
+  /** The RFC 9728 document (§2) for a resource. */
+  #document(resource: string): Record<string, unknown> {
+    const { authorizationServers, scopesSupported, metadata } = this.#settings.options;
+    const document: Record<string, unknown> = {
+      resource,
+      authorization_servers: authorizationServers,
+      bearer_methods_supported: ["header"],
+    };
+    if (scopesSupported?.length) document.scopes_supported = scopesSupported;
+    return { ...document, ...metadata, resource };
+  }
+
+  /** Checks the request's bearer token; answers the challenge reply when it is refused. */
+  async admit(request: HttpRequest): Promise<Admitted | HttpReply> {
+    const settings = this.#settings;
+    const url = request.url ?? `${originOf(request)}${request.path}`;
+    const resource = settings.resource ?? canonicalResource(`${originOf(request)}${this.#path ?? request.path}`);
+    const metadataUrl = settings.metadataUrl ?? metadataUrlOf(resource);
+    const scopes = settings.options.scopesSupported ?? [];
+    const reject = (status: number, error: string | undefined, description: string) =>
+      challenge(status, challengeHeader(metadataUrl, scopes, error, description), description);
+
+    // Tokens travel in the Authorization header only, never in the URL (2025-11-25 "Token Requirements").
+    if (new URL(url).searchParams.has("access_token")) {
+      return reject(400, "invalid_request", "Send the access token in the Authorization header, never in the URL");
+    }
+    const header = request.header("authorization");
+    if (header === null || header.trim() === "") {
+      if (settings.required) {
+        return challenge(401, challengeHeader(metadataUrl, scopes), "Unauthorized: sign in to use this server");
+      }
+      return admitted(undefined, metadataUrl, undefined);
+    }
+    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    if (!match) return reject(400, "invalid_request", 'The Authorization header must be "Bearer <access token>"');
+    const token = match[1]!;
+
+    const info: AuthRequest = { method: request.method, url, header: (name) => request.header(name) };
+    let verified: Awaited<ReturnType<NonNullable<AuthSettings["verify"]>>>;
+    try {
+      verified = await settings.verify!(token, info);
+    } catch (thrown) {
+      const reason = (thrown as Error)?.name === "InvalidTokenError" ? (thrown as Error).message : "";
+      return reject(401, "invalid_token", reason || "The access token is not valid");
+    }
+    if (!verified) return reject(401, "invalid_token", "The access token is not valid");
+    // Audience binding (RFC 8707): a token issued for another resource is never accepted.
+    const accepted = new Set([resource, ...[settings.options.audience ?? []].flat()].map(canonicalAudience));
+    const audiences = typeof verified.audience === "string" ? [verified.audience] : [...(verified.audience ?? [])];
+    if (!audiences.some((audience) => typeof audience === "string" && accepted.has(canonicalAudience(audience)))) {
+      return reject(401, "invalid_token", "The access token was issued for another resource");
+    }
+    if (verified.expiresAt !== undefined && verified.expiresAt * 1000 <= Date.now()) {
+      return reject(401, "invalid_token", "The access token expired");
+    }
+    let identity: ReturnType<typeof toIdentity>;
+    try {
+      identity = toIdentity(verified, token);
+    } catch {
+      return reject(401, "invalid_token", "The access token names no subject");
+    }
+    return admitted(identity, metadataUrl, token);
+  }
+}
+
+function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token: string | undefined): Admitted {
+  let denial: Denial | undefined;
+  return {
+    auth: { identity, metadataUrl, challenge: (refused) => (denial = refused) },
+    finish(reply) {
+      let body = "body" in reply ? reply.body : undefined;
+      // Defence in depth: nothing gives handlers the token, and should one echo it anyway, it is cut out.
+      if (token !== undefined && body?.includes(token)) body = body.replaceAll(token, "[redacted]");
+      if (denial === undefined || "stream" in reply) return body === undefined ? reply : { ...reply, body };
+      const { status, scopes, error, message } = denial;
+      return {
+        status,
+        headers: { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, scopes, error, message) },
+        body,
+      };
+    },
+  };
+}
+
+/** The scheme and host of the request, as the client addressed it. */
+function originOf(request: HttpRequest): string {
+  if (request.url !== undefined) return new URL(request.url).origin;
+  return `http://${request.header("host") ?? "localhost"}`;
+}
+
+function challenge(status: number, header: string, message: string): HttpReply {
+  return {
+    status,
+    headers: { "content-type": "application/json", "www-authenticate": header },
+    body: JSON.stringify(errorResponse(undefined, ErrorCode.InvalidRequest, message)),
+  };
+}
+
+function plain(status: number, message: string): HttpReply {
+  return {
+    status,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(errorResponse(undefined, ErrorCode.InvalidRequest, message)),
+  };
+}
+
+/** Audiences compare canonically when they are URLs, exactly otherwise (e.g. "api://projects"). */
+export function canonicalAudience(value: string): string {
+  if (!/^https?:\/\//i.test(value)) return value;
+  try {
+    return canonicalResource(value).replace(/\/$/, "");
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Who is calling: the verified identity handlers read as `ctx.auth`. It is built by picomcp from what
+ * a verifier returned, field by field, so the raw access token is never part of it.
+ */
+export interface Identity {
+  /** The caller's stable id (the token's `sub`). */
+  readonly subject: string;
+  /** The scopes the token grants. */
+  readonly scopes: readonly string[];
+  /** Application roles, when the verifier reports them (a `roles` claim, or your own mapping). */
+  readonly roles: readonly string[];
+  /** The OAuth client the token was issued to (`client_id` or `azp`), if known. */
+  readonly clientId: string | undefined;
+  /** The authorization server that issued the token (`iss`), if known. */
+  readonly issuer: string | undefined;
+  /** When the token expires, in seconds since the epoch (`exp`), if it does. */
+  readonly expiresAt: number | undefined;
+  /** The token's other claims, frozen. */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/** What describes an identity: for `server.call(..., { auth })`, the stdio hook, and verifiers. */
+export interface IdentityInit {
+  subject: string;
+  /** A list, or a space-separated string as in the `scope` claim. */
+  scopes?: readonly string[] | string;
+  roles?: readonly string[];
+  clientId?: string;
+  issuer?: string;
+  /** Seconds since the epoch. */
+  expiresAt?: number;
+  claims?: Record<string, unknown>;
+}
+
+/**
+ * What `verify` answers for a valid token. `audience` is required: picomcp accepts the token only
+ * when it names this server (the canonical `resource`, or one of `auth.audience`), so a token issued
+ * for another service is never accepted (MCP authorization, "Token Audience Binding").
+ */
+export interface VerifiedToken extends IdentityInit {
+  audience: string | readonly string[];
+}
+
+/**
+ * Thrown by a verifier for a token it rejects; the message becomes the `error_description` of the
+ * 401 challenge, so keep it short and free of the token itself. Other exceptions from `verify` also
+ * reject the token, with a generic description.
+ */
+export class InvalidTokenError extends Error {
+  override name = "InvalidTokenError";
+}
+
+const REDACTED = "[redacted]";
+
+/**
+ * Builds the frozen identity handlers see. Only known fields are copied; any claim whose value is
+ * the raw token (a verifier that kept it) is redacted.
+ */
+export function toIdentity(init: IdentityInit, token?: string): Identity {
+  if (typeof init?.subject !== "string" || init.subject === "") {
+    throw new TypeError("An identity needs a non-empty subject (the token's sub).");
+  }
+  const scopes = typeof init.scopes === "string" ? init.scopes.split(" ").filter(Boolean) : [...(init.scopes ?? [])];
+  return Object.freeze({
+    subject: init.subject,
+    scopes: Object.freeze(scopes),
+    roles: Object.freeze([...(init.roles ?? [])]),
+    clientId: init.clientId,
+    issuer: init.issuer,
+    expiresAt: init.expiresAt,
+    claims: Object.freeze(token === undefined ? { ...init.claims } : withoutToken(init.claims ?? {}, token)),
+  });
+}
+
+function withoutToken(claims: Record<string, unknown>, token: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(claims)) {
+    copy[key] = typeof value === "string" && value.includes(token) ? REDACTED : value;
+  }
+  return copy;
+}

@@ -1,0 +1,292 @@
+import { InvalidTokenError, type VerifiedToken } from "./identity.js";
+
+/** A JSON Web Key Set (RFC 7517 §5). */
+export interface JsonWebKeySet {
+  keys: JsonWebKey[];
+}
+
+export interface JwtVerifierOptions {
+  /** The issuer (`iss`) tokens must name: your authorization server's issuer URL, or several. */
+  issuer: string | string[];
+  /** Where the issuer publishes its public keys (its `jwks_uri`). Fetched on first use, then cached. */
+  jwksUrl?: string | URL;
+  /** The public keys themselves, instead of `jwksUrl`: a JWKS document or a list of keys. */
+  keys?: JsonWebKeySet | JsonWebKey[];
+  /**
+   * Audiences (`aud`) to require here as well. picomcp's HTTP gate always checks the audience
+   * against the server's `resource`; set this when the verifier is used on its own.
+   */
+  audience?: string | string[];
+  /** Signature algorithms accepted. Default: RS256, PS256, ES256, ES384 and EdDSA. `none` and HS* never are. */
+  algorithms?: string[];
+  /** Leeway for `exp` and `nbf`, in seconds, for clocks that disagree a little. Default: 60. */
+  clockSkewSeconds?: number;
+  /** How long fetched keys are used before they are fetched again, in seconds. Default: 600. */
+  jwksCacheSeconds?: number;
+  /** Reject tokens without `exp`. Default: true (a token that never expires cannot be contained). */
+  requireExpiry?: boolean;
+  /** The claim that lists the caller's roles. Default: "roles". */
+  rolesClaim?: string;
+  /** The fetch used for `jwksUrl` (for tests, or a runtime without a global fetch). */
+  fetch?: typeof fetch;
+  /** Timeout of a JWKS fetch, in milliseconds. Default: 5000. */
+  timeoutMs?: number;
+}
+
+const ALGORITHMS: Record<string, { kty: string; crv?: string; import: object; verify: object }> = {
+  RS256: rsa("RSASSA-PKCS1-v1_5", 256),
+  RS384: rsa("RSASSA-PKCS1-v1_5", 384),
+  RS512: rsa("RSASSA-PKCS1-v1_5", 512),
+  PS256: rsa("RSA-PSS", 256),
+  PS384: rsa("RSA-PSS", 384),
+  PS512: rsa("RSA-PSS", 512),
+  ES256: ec("P-256", 256),
+  ES384: ec("P-384", 384),
+  ES512: ec("P-521", 512),
+  EdDSA: { kty: "OKP", crv: "Ed25519", import: { name: "Ed25519" }, verify: { name: "Ed25519" } },
+};
+const DEFAULT_ALGORITHMS = ["RS256", "PS256", "ES256", "ES384", "EdDSA"];
+
+function rsa(name: string, bits: number) {
+  const hash = `SHA-${bits}`;
+  return { kty: "RSA", import: { name, hash }, verify: name === "RSA-PSS" ? { name, saltLength: bits / 8 } : { name } };
+}
+
+function ec(crv: string, bits: number) {
+  return { kty: "EC", crv, import: { name: "ECDSA", namedCurve: crv }, verify: { name: "ECDSA", hash: `SHA-${bits}` } };
+}
+
+/** Verified tokens kept, so a client's next request does not pay for the signature check again. */
+const CACHE_SIZE = 1000;
+/** A key id that is not in the set triggers a refetch (key rotation), but at most this often. */
+const REFETCH_COOLDOWN_MS = 30_000;
+
+/**
+ * A verifier for JWT access tokens (RFC 9068) signed by your authorization server, for
+ * `pico({ auth: { verify } })`. It checks the signature with the issuer's keys (Web Crypto: RSA,
+ * RSA-PSS, ECDSA, Ed25519), the algorithm against an allow list, `iss`, `exp` and `nbf` with clock
+ * skew, and `aud` when asked; it reads scopes from `scope` or `scp`, roles from `roles`. Rejections
+ * throw `InvalidTokenError` with a short reason, which becomes the 401's `error_description`.
+ */
+export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Promise<VerifiedToken> {
+  const issuers = new Set(Array.isArray(options.issuer) ? options.issuer : [options.issuer]);
+  if (issuers.size === 0 || [...issuers].some((issuer) => typeof issuer !== "string" || issuer === "")) {
+    throw new TypeError("jwtVerifier needs the issuer URL of your authorization server.");
+  }
+  if (!options.jwksUrl === !options.keys) throw new TypeError("jwtVerifier needs either jwksUrl or keys.");
+  const algorithms = new Set(options.algorithms ?? DEFAULT_ALGORITHMS);
+  for (const alg of algorithms) {
+    if (!ALGORITHMS[alg]) {
+      throw new TypeError(
+        `jwtVerifier cannot verify ${alg}; use ${Object.keys(ALGORITHMS).join(", ")} (shared-secret HS* and none are refused).`,
+      );
+    }
+  }
+  const audiences = options.audience === undefined ? undefined : new Set([options.audience].flat());
+  const skew = options.clockSkewSeconds ?? 60;
+  const requireExpiry = options.requireExpiry ?? true;
+  const rolesClaim = options.rolesClaim ?? "roles";
+  const keys = new KeyStore(options);
+  const verified = new Map<string, { result: VerifiedToken; until: number }>();
+
+  return async (token) => {
+    const now = Date.now();
+    const cached = verified.get(token);
+    if (cached && cached.until > now) return cached.result;
+    const parts = token.split(".");
+    if (parts.length !== 3) throw new InvalidTokenError("The access token is not a JWT");
+    const header = decodeJson(parts[0]!, "header");
+    const payload = decodeJson(parts[1]!, "payload");
+    const alg = header.alg;
+    if (typeof alg !== "string" || !algorithms.has(alg)) {
+      throw new InvalidTokenError(`The access token is signed with ${JSON.stringify(alg)}, which is not accepted`);
+    }
+    const kid = typeof header.kid === "string" ? header.kid : undefined;
+    const candidates = await keys.find(alg, kid);
+    if (candidates.length === 0) throw new InvalidTokenError("The access token's signing key is unknown");
+    const signed = new TextEncoder().encode(`${parts[0]}.${parts[1]}`);
+    const signature = decodeBase64Url(parts[2]!);
+    if (!signature) throw new InvalidTokenError("The access token's signature is malformed");
+    let good = false;
+    for (const key of candidates) {
+      if (await crypto.subtle.verify(ALGORITHMS[alg]!.verify as AlgorithmIdentifier, key, signature, signed)) {
+        good = true;
+        break;
+      }
+    }
+    if (!good) throw new InvalidTokenError("The access token's signature is not valid");
+
+    const seconds = now / 1000;
+    if (typeof payload.iss !== "string" || !issuers.has(payload.iss)) {
+      throw new InvalidTokenError("The access token comes from another issuer");
+    }
+    const exp = payload.exp;
+    if (exp !== undefined && typeof exp !== "number")
+      throw new InvalidTokenError("The access token's exp is not a number");
+    if (exp === undefined && requireExpiry) throw new InvalidTokenError("The access token has no expiry (exp)");
+    if (exp !== undefined && seconds > exp + skew) throw new InvalidTokenError("The access token expired");
+    const nbf = payload.nbf;
+    if (nbf !== undefined && (typeof nbf !== "number" || seconds + skew < nbf)) {
+      throw new InvalidTokenError("The access token is not valid yet (nbf)");
+    }
+    const aud = payload.aud;
+    const tokenAudiences =
+      typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud.filter((a) => typeof a === "string") : [];
+    if (audiences && !tokenAudiences.some((audience) => audiences.has(audience))) {
+      throw new InvalidTokenError("The access token was issued for another audience");
+    }
+    if (typeof payload.sub !== "string" || payload.sub === "")
+      throw new InvalidTokenError("The access token has no subject (sub)");
+
+    const roles = payload[rolesClaim];
+    const result: VerifiedToken = {
+      subject: payload.sub,
+      audience: tokenAudiences,
+      scopes: scopesOf(payload),
+      roles: Array.isArray(roles) ? roles.filter((role): role is string => typeof role === "string") : [],
+      issuer: payload.iss,
+      claims: payload,
+    };
+    const clientId = payload.client_id ?? payload.azp;
+    if (typeof clientId === "string") result.clientId = clientId;
+    if (exp !== undefined) result.expiresAt = exp;
+    if (verified.size >= CACHE_SIZE) verified.delete(verified.keys().next().value!);
+    verified.set(token, { result, until: Math.min(exp === undefined ? Infinity : (exp + skew) * 1000, now + 300_000) });
+    return result;
+  };
+}
+
+/** `scope` (RFC 9068 §2.2.3, space-separated) or `scp` (a list, or a string, as some providers send). */
+function scopesOf(payload: Record<string, unknown>): string[] {
+  const value = payload.scope ?? payload.scp;
+  if (typeof value === "string") return value.split(" ").filter(Boolean);
+  if (Array.isArray(value)) return value.filter((scope): scope is string => typeof scope === "string");
+  return [];
+}
+
+/** The issuer's public keys: fetched and cached, refetched when a token names a key not seen yet. */
+class KeyStore {
+  readonly #options: JwtVerifierOptions;
+  #keys: JsonWebKey[] | undefined;
+  #fetchedAt = 0;
+  #pending: Promise<JsonWebKey[]> | undefined;
+  readonly #imported = new Map<JsonWebKey, Map<string, Promise<CryptoKey | undefined>>>();
+
+  constructor(options: JwtVerifierOptions) {
+    this.#options = options;
+    if (options.keys) this.#keys = Array.isArray(options.keys) ? options.keys : options.keys.keys;
+  }
+
+  async find(alg: string, kid: string | undefined): Promise<CryptoKey[]> {
+    let keys = await this.#current();
+    let matching = this.#matching(keys, alg, kid);
+    if (matching.length === 0 && this.#options.jwksUrl && Date.now() - this.#fetchedAt > REFETCH_COOLDOWN_MS) {
+      keys = await this.#fetch();
+      matching = this.#matching(keys, alg, kid);
+    }
+    const imported = await Promise.all(matching.map((jwk) => this.#import(jwk, alg)));
+    return imported.filter((key): key is CryptoKey => key !== undefined);
+  }
+
+  #matching(keys: JsonWebKey[], alg: string, kid: string | undefined): JsonWebKey[] {
+    const spec = ALGORITHMS[alg]!;
+    return keys.filter((jwk) => {
+      const key = jwk as JsonWebKey & { kid?: string; use?: string };
+      if (kid !== undefined && key.kid !== kid) return false;
+      if (key.use !== undefined && key.use !== "sig") return false;
+      if (key.alg !== undefined && key.alg !== alg) return false;
+      return key.kty === spec.kty && (spec.crv === undefined || key.crv === spec.crv);
+    });
+  }
+
+  #current(): Promise<JsonWebKey[]> {
+    const ttl = (this.#options.jwksCacheSeconds ?? 600) * 1000;
+    if (this.#keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < ttl))
+      return Promise.resolve(this.#keys);
+    return this.#fetch();
+  }
+
+  #fetch(): Promise<JsonWebKey[]> {
+    this.#pending ??= this.#load().finally(() => {
+      this.#pending = undefined;
+    });
+    return this.#pending;
+  }
+
+  async #load(): Promise<JsonWebKey[]> {
+    const fetcher = this.#options.fetch ?? fetch;
+    this.#fetchedAt = Date.now();
+    let response: Response;
+    try {
+      response = await fetcher(String(this.#options.jwksUrl), {
+        headers: { accept: "application/json" },
+        signal: AbortSignal.timeout(this.#options.timeoutMs ?? 5000),
+      });
+    } catch (thrown) {
+      if (this.#keys) return this.#keys;
+      throw new InvalidTokenError(`The signing keys could not be fetched: ${(thrown as Error).message}`);
+    }
+    const body = (await response.json().catch(() => undefined)) as JsonWebKeySet | undefined;
+    if (!response.ok || !Array.isArray(body?.keys)) {
+      if (this.#keys) return this.#keys;
+      throw new InvalidTokenError(`The signing keys could not be fetched (HTTP ${response.status})`);
+    }
+    this.#keys = body.keys;
+    this.#imported.clear();
+    return body.keys;
+  }
+
+  #import(jwk: JsonWebKey, alg: string): Promise<CryptoKey | undefined> {
+    let byAlg = this.#imported.get(jwk);
+    if (!byAlg) {
+      byAlg = new Map();
+      this.#imported.set(jwk, byAlg);
+    }
+    let key = byAlg.get(alg);
+    if (!key) {
+      // Only the public parameters: `alg`, `use` and `key_ops` were checked above and would only trip importKey.
+      const { kty, n, e, crv, x, y } = jwk;
+      const bare = Object.fromEntries(Object.entries({ kty, n, e, crv, x, y }).filter(([, v]) => v !== undefined));
+      key = crypto.subtle
+        .importKey("jwk", bare, ALGORITHMS[alg]!.import as AlgorithmIdentifier, false, ["verify"])
+        .catch(() => undefined);
+      byAlg.set(alg, key);
+    }
+    return key;
+  }
+}
+
+function decodeJson(part: string, what: string): Record<string, unknown> {
+  const bytes = decodeBase64Url(part);
+  let value: unknown;
+  try {
+    value = bytes && JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    value = undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InvalidTokenError(`The access token's ${what} is malformed`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Base64url (RFC 4648 §5) without padding, as JWS uses it; undefined for anything else. */
+export function decodeBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  const binary = atob(
+    text
+      .replace(/-/g, "+")
+      .replace(/_/g, "/")
+      .padEnd(Math.ceil(text.length / 4) * 4, "="),
+  );
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export function encodeBase64Url(bytes: Uint8Array | string): string {
+  const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
+  let binary = "";
+  for (const byte of data) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}

@@ -1,0 +1,65 @@
+import { messageOf } from "./errors.js";
+
+const REDACTED = "[redacted]";
+
+/**
+ * A value that must never reach a client: an API key, a password, an upstream token. However it is
+ * turned into text — `JSON.stringify`, `String()`, a template literal, `console.log` — it comes out as
+ * `"[redacted]"`, so a secret that slips into a result, an error message or a log line does not leak.
+ * Only `reveal()` gives the value, at the one place that needs it.
+ */
+export class Secret<T = string> {
+  readonly #value: T;
+
+  constructor(value: T) {
+    this.#value = value;
+  }
+
+  /** The value itself: pass it where it is used (an upstream request), never into a result. */
+  reveal(): T {
+    return this.#value;
+  }
+
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  toString(): string {
+    return REDACTED;
+  }
+
+  [Symbol.toPrimitive](): string {
+    return REDACTED;
+  }
+
+  /** What Node's `util.inspect` (and so `console.log`) shows. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `Secret(${REDACTED})`;
+  }
+}
+
+/** Wraps a value so that it can never be serialized into a result (see `Secret`). */
+export function secret<T>(value: T): Secret<T> {
+  return new Secret(value);
+}
+
+/** Absolute file paths of three or more segments (POSIX, not part of a URL) and Windows drive paths. */
+const PATH = /(?<![\w:/.~-])(?:\/[\w.@+-]+){3,}\/?|\b[A-Za-z]:\\(?:[\w .@+-]+\\?)+/g;
+/** JSON Web Tokens (three base64url parts, the first a JSON header) and bearer credentials. */
+const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
+const BEARER = /\b(Bearer|Basic)\s+[\w.~+/=-]+/gi;
+/** Stack frames, in case a message embeds a stack. */
+const FRAME = /\n\s+at .*/g;
+
+/**
+ * The message of anything thrown, made safe for a client: never a stack (only the message is read),
+ * and with stack frames, absolute file paths, JWTs and bearer credentials taken out. Write messages
+ * for the model; this is the net under them, not a substitute.
+ */
+export function safeMessage(thrown: unknown): string {
+  return messageOf(thrown)
+    .replace(FRAME, "")
+    .replace(JWT, REDACTED)
+    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(PATH, "[path]");
+}

@@ -1,0 +1,506 @@
+/**
+ * MCP authorization from the resource server's side (2025-11-25 "Authorization", RFC 9728, RFC 6750,
+ * RFC 8707), through `server.fetch` with real signed tokens: the protected resource metadata, the
+ * token gate, per-registration `auth` in both eras, challenges shaped per client, and `ctx.auth`.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { type Identity, InvalidTokenError, pico } from "../src/index.js";
+import { harness, type TestIssuer, testIssuer } from "../src/testing.js";
+
+const RESOURCE = "http://localhost/mcp";
+const METADATA = "http://localhost/.well-known/oauth-protected-resource/mcp";
+const issuer: TestIssuer = await testIssuer({ audience: RESOURCE });
+
+interface Made {
+  server: ReturnType<typeof build>;
+  runs: string[];
+  seen: (Identity | undefined)[];
+}
+
+/** A server with one tool per kind of rule; `runs` records every run that executed. */
+function build(
+  auth: Partial<Parameters<typeof pico>[0]["auth"]> = {},
+  runs: string[] = [],
+  seen: (Identity | undefined)[] = [],
+) {
+  const ran = (name: string) => (_args: unknown, ctx: { auth: Identity | undefined }) => {
+    runs.push(name);
+    seen.push(ctx.auth);
+    return `${name} ran for ${ctx.auth?.subject ?? "anonymous"}`;
+  };
+  return (
+    pico({
+      name: "auth-test",
+      version: "1.0.0",
+      auth: {
+        verify: issuer.verify,
+        resource: RESOURCE,
+        authorizationServers: [issuer.issuer],
+        scopesSupported: ["projects:read"],
+        required: false,
+        ...auth,
+      },
+    })
+      // A public tool cannot exist where every request needs a token.
+      .tool("hello", { description: "Greets anyone.", auth: auth.required ? "signed-in" : "public", run: ran("hello") })
+      .tool("whoami", { description: "Says who is signed in.", run: ran("whoami") })
+      .tool("read", { description: "Reads.", auth: { scopes: ["projects:read"] }, run: ran("read") })
+      .tool("write", {
+        description: "Writes.",
+        auth: { scopes: ["projects:read", "projects:write"] },
+        input: z.object({ n: z.number() }),
+        run: ran("write"),
+      })
+      .tool("admin", { description: "Administers.", auth: { roles: ["admin"] }, run: ran("admin") })
+      .tool("own", {
+        description: "Only the owner's records.",
+        input: z.object({ owner: z.string() }),
+        auth: (identity, { owner }) => identity.subject === owner,
+        run: ran("own"),
+      })
+  );
+}
+
+function made(auth: Partial<Parameters<typeof pico>[0]["auth"]> = {}): Made {
+  const runs: string[] = [];
+  const seen: (Identity | undefined)[] = [];
+  return { server: build(auth, runs, seen), runs, seen };
+}
+
+function challengeOf(header: string | null): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const match of (header ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) params[match[1]!] = match[2]!;
+  return params;
+}
+
+describe("protected resource metadata (RFC 9728)", () => {
+  it("is served at the path-suffixed and the root well-known URLs, with the canonical resource, never behind the gate", async () => {
+    const { server } = made({ required: true });
+    for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
+      const response = await server.fetch(new Request(`http://localhost${path}`));
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
+      expect(await response.json()).toEqual({
+        resource: RESOURCE,
+        authorization_servers: ["https://auth.test"],
+        bearer_methods_supported: ["header"],
+        scopes_supported: ["projects:read"],
+      });
+    }
+    const preflight = await server.fetch(
+      new Request("http://localhost/.well-known/oauth-protected-resource/mcp", { method: "OPTIONS" }),
+    );
+    expect(preflight.status).toBe(204);
+    expect(
+      (await server.fetch(new Request("http://localhost/.well-known/oauth-protected-resource/other"))).status,
+    ).toBe(404);
+  });
+
+  it("canonicalises the configured resource; without one, derives it from the request and the endpoint path", async () => {
+    const configured = pico({
+      name: "t",
+      version: "1",
+      auth: { verify: issuer.verify, resource: "HTTPS://MCP.Example.COM:443/mcp", authorizationServers: ["https://a"] },
+    }).tool("t", { description: "A tool.", run: () => "" });
+    const document = await (
+      await configured.fetch(new Request("https://mcp.example.com/.well-known/oauth-protected-resource"))
+    ).json();
+    expect(document.resource).toBe("https://mcp.example.com/mcp");
+
+    const derived = pico({
+      name: "t",
+      version: "1",
+      http: { path: "/mcp" },
+      auth: { verify: issuer.verify, authorizationServers: ["https://a"], metadata: { resource_name: "Tracker" } },
+    }).tool("t", { description: "A tool.", run: () => "" });
+    const root = await (
+      await derived.fetch(new Request("http://127.0.0.1:8080/.well-known/oauth-protected-resource"))
+    ).json();
+    expect(root).toMatchObject({ resource: "http://127.0.0.1:8080/mcp", resource_name: "Tracker" });
+  });
+
+  it("rejects a configuration without an authorization server, or with an invalid resource", () => {
+    expect(() => pico({ name: "t", version: "1", auth: { verify: issuer.verify } })).toThrow(/authorizationServers/);
+    expect(() =>
+      pico({
+        name: "t",
+        version: "1",
+        auth: { verify: issuer.verify, authorizationServers: ["https://a"], resource: "/mcp" },
+      }),
+    ).toThrow(/absolute URL/);
+  });
+});
+
+describe("the token gate", () => {
+  it("answers a request without a token with 401 and a challenge pointing at the metadata, on every method", async () => {
+    const { server, runs } = made({ required: true });
+    const client = harness(server);
+    const answer = await client.callTool("hello");
+    expect(answer.status).toBe(401);
+    expect(answer.challenge).toBe(`Bearer resource_metadata="${METADATA}", scope="projects:read"`);
+    for (const method of ["GET", "DELETE"]) {
+      const response = await server.fetch(new Request(RESOURCE, { method, headers: { accept: "text/event-stream" } }));
+      expect(response.status, method).toBe(401);
+    }
+    expect(runs).toEqual([]);
+  });
+
+  it.each([
+    ["expired", () => issuer.bad.expired(), "expired"],
+    ["not valid yet", () => issuer.bad.notYetValid(), "not valid yet"],
+    ["for another resource", () => issuer.bad.wrongAudience(), "another resource"],
+    ["from another issuer", () => issuer.bad.wrongIssuer(), "another issuer"],
+    ["without expiry", () => issuer.bad.noExpiry(), "no expiry"],
+    ["with a bad signature", () => issuer.bad.badSignature(), "signature"],
+    ["unsigned (alg none)", () => issuer.bad.unsigned(), "not accepted"],
+    ["not a JWT", async () => "opaque-token", "not a JWT"],
+  ])("refuses a token %s with 401 invalid_token, and runs nothing", async (_, token, reason) => {
+    const { server, runs } = made();
+    const answer = await harness(server, { token: await token() }).callTool("hello");
+    expect(answer.status).toBe(401);
+    const challenge = challengeOf(answer.challenge);
+    expect(challenge).toMatchObject({ resource_metadata: METADATA, error: "invalid_token" });
+    expect(challenge.error_description).toContain(reason);
+    expect(runs).toEqual([]);
+  });
+
+  it("refuses a token in the query string and a malformed Authorization header with 400 invalid_request", async () => {
+    const { server } = made();
+    const token = await issuer.mint();
+    const query = await harness(server, { url: `${RESOURCE}?access_token=${token}` }).callTool("hello");
+    expect(query.status).toBe(400);
+    expect(challengeOf(query.challenge).error).toBe("invalid_request");
+    const basic = await harness(server).callTool("hello", {}, { headers: { authorization: "Basic dXNlcjpwYXNz" } });
+    expect(basic.status).toBe(400);
+  });
+
+  it("checks the audience a custom verifier reports, and uses InvalidTokenError's message as the description", async () => {
+    const verify = async (token: string) => {
+      if (token === "revoked") throw new InvalidTokenError("The token was revoked");
+      if (token === "broken") throw new Error("database at /srv/secret/db.sqlite is down");
+      return { subject: "u", audience: token === "other" ? "https://other.example/mcp" : `${RESOURCE}/` };
+    };
+    const server = pico({
+      name: "t",
+      version: "1",
+      auth: { verify, resource: RESOURCE, authorizationServers: ["https://a"] },
+    }).tool("t", { description: "A tool.", run: (_args, ctx) => ctx.auth!.subject });
+    const client = harness(server);
+    expect((await client.callTool("t", {}, { token: "fine" })).result).toEqual({
+      content: [{ type: "text", text: "u" }],
+    });
+    const other = await harness(server).callTool("t", {}, { token: "other" });
+    expect(challengeOf(other.challenge).error_description).toBe("The access token was issued for another resource");
+    const revoked = await harness(server).callTool("t", {}, { token: "revoked" });
+    expect(challengeOf(revoked.challenge).error_description).toBe("The token was revoked");
+    const broken = await harness(server).callTool("t", {}, { token: "broken" });
+    expect(broken.status).toBe(401);
+    expect(challengeOf(broken.challenge).error_description).toBe("The access token is not valid");
+    expect(broken.challenge).not.toContain("/srv");
+  });
+
+  it("gives handlers the identity — subject, scopes, claims, expiry — and never the token", async () => {
+    const { server, seen } = made();
+    const token = await issuer.mint({
+      subject: "ada",
+      scopes: ["projects:read"],
+      claims: { client_id: "app", echo: "x" },
+    });
+    const answer = await harness(server, { token }).callTool("read");
+    expect(answer.status).toBe(200);
+    const identity = seen[0]!;
+    expect(identity).toMatchObject({
+      subject: "ada",
+      scopes: ["projects:read"],
+      clientId: "app",
+      issuer: "https://auth.test",
+    });
+    expect(identity.expiresAt).toBeGreaterThan(Date.now() / 1000);
+    expect(identity.claims.echo).toBe("x");
+    expect(Object.isFrozen(identity)).toBe(true);
+    expect(JSON.stringify(identity)).not.toContain(token);
+  });
+
+  it("redacts the raw token from identities and from response bodies", async () => {
+    let leaked = "";
+    const server = pico({
+      name: "t",
+      version: "1",
+      auth: {
+        // A careless verifier that keeps the token in a claim.
+        verify: async (token) => ({ subject: "u", audience: RESOURCE, claims: { raw: token } }),
+        resource: RESOURCE,
+        authorizationServers: ["https://a"],
+      },
+    }).tool("leak", {
+      description: "Returns what it should not.",
+      run: (_args, ctx) => `${ctx.auth!.claims.raw} ${leaked}`,
+    });
+    const token = "tok-abcdef123456";
+    leaked = token;
+    const answer = await harness(server, { token }).callTool("leak");
+    expect(answer.result).toEqual({ content: [{ type: "text", text: "[redacted] [redacted]" }] });
+  });
+});
+
+describe.each(["legacy", "modern"] as const)("per-tool authorization (%s era)", (era) => {
+  it("serves public tools anonymously and challenges protected ones with 401 and the tool's scopes", async () => {
+    const { server, runs, seen } = made();
+    const client = harness(server, { era });
+    expect((await client.callTool("hello")).status).toBe(200);
+    expect(seen).toEqual([undefined]);
+    const refused = await client.callTool("write", { n: 1 });
+    expect(refused.status).toBe(401);
+    expect(challengeOf(refused.challenge)).toMatchObject({
+      resource_metadata: METADATA,
+      scope: "projects:read projects:write",
+      error: "invalid_token",
+    });
+    expect(refused.error?.message).toMatch(/^Unauthorized: Sign in/);
+    expect((await client.callTool("whoami")).status).toBe(401);
+    expect(runs).toEqual(["hello"]);
+  });
+
+  it("steps up with 403 insufficient_scope, repeating the granted scopes it knows", async () => {
+    const { server, runs } = made();
+    const token = await issuer.mint({ scopes: ["projects:read", "email"] });
+    const refused = await harness(server, { era, token }).callTool("write", { n: 1 });
+    expect(refused.status).toBe(403);
+    expect(challengeOf(refused.challenge)).toMatchObject({
+      error: "insufficient_scope",
+      scope: "projects:read projects:write",
+      resource_metadata: METADATA,
+    });
+    expect(challengeOf(refused.challenge).error_description).toContain("projects:write");
+    const granted = await issuer.mint({ scopes: ["projects:read", "projects:write"] });
+    expect((await harness(server, { era, token: granted }).callTool("write", { n: 1 })).status).toBe(200);
+    expect(runs).toEqual(["write"]);
+  });
+
+  it("refuses missing roles and failed checks with a plain 'not permitted' tool error, no challenge", async () => {
+    const { server, runs } = made();
+    const client = harness(server, { era, token: await issuer.mint({ subject: "ada" }) });
+    for (const [name, args] of [
+      ["admin", {}],
+      ["own", { owner: "bob" }],
+    ] as const) {
+      const answer = await client.callTool(name, args);
+      expect(answer.status).toBe(200);
+      expect(answer.challenge).toBeNull();
+      expect(answer.result).toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/^Not permitted/) }],
+      });
+    }
+    expect((await client.callTool("own", { owner: "ada" })).result?.isError).toBeUndefined();
+    const admin = harness(server, { era, token: await issuer.mint({ roles: ["admin"] }) });
+    expect((await admin.callTool("admin")).result?.isError).toBeUndefined();
+    expect(runs).toEqual(["own", "admin"]);
+  });
+
+  it("answers ChatGPT in-band: an isError result carrying _meta['mcp/www_authenticate']", async () => {
+    const { server, runs } = made();
+    const chatgpt = harness(server, { era, clientInfo: { name: "openai-mcp", version: "1.0.0" } });
+    const answer = await chatgpt.callTool("write", { n: 1 });
+    expect(answer.status).toBe(200);
+    expect(answer.challenge).toBeNull();
+    expect(answer.result).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: expect.stringContaining("Sign in") }],
+    });
+    const [challenge] = (answer.result!._meta as Record<string, string[]>)["mcp/www_authenticate"]!;
+    expect(challengeOf(challenge!)).toMatchObject({
+      resource_metadata: METADATA,
+      scope: "projects:read projects:write",
+      error: "invalid_token",
+      error_description: expect.stringContaining("Sign in"),
+    });
+    expect(runs).toEqual([]);
+  });
+
+  it('follows challenge: "result" and "http" whatever the client', async () => {
+    const inBand = harness(made({ challenge: "result" }).server, { era });
+    expect((await inBand.callTool("read")).result?._meta).toHaveProperty(["mcp/www_authenticate"]);
+    const http = harness(made({ challenge: "http" }).server, { era, clientInfo: { name: "openai-mcp", version: "1" } });
+    expect((await http.callTool("read")).status).toBe(401);
+  });
+
+  it("hides what the caller cannot use with hideUnauthorized, in lists and calls", async () => {
+    const { server, runs } = made({ hideUnauthorized: true });
+    const names = async (token?: string) =>
+      ((await harness(server, { era, token }).listTools()).result!.tools as { name: string }[]).map(
+        (tool) => tool.name,
+      );
+    expect(await names()).toEqual(["hello"]);
+    expect(await names(await issuer.mint({ scopes: ["projects:read"] }))).toEqual(["hello", "whoami", "read", "own"]);
+    const hidden = await harness(server, { era }).callTool("read");
+    expect(hidden.status).toBe(200);
+    expect(hidden.error).toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool "read"') });
+    expect(runs).toEqual([]);
+  });
+});
+
+describe("advertising and registering", () => {
+  it("puts securitySchemes on each tool, and the copy in _meta that ChatGPT reads", async () => {
+    const { server } = made();
+    const answer = await harness(server, { token: await issuer.mint() }).listTools();
+    const tools = Object.fromEntries(
+      (answer.result!.tools as Record<string, unknown>[]).map((tool) => [tool.name, tool]),
+    ) as Record<string, { securitySchemes: unknown; _meta: { securitySchemes: unknown } }>;
+    expect(tools.hello!.securitySchemes).toEqual([{ type: "noauth" }]);
+    expect(tools.whoami!.securitySchemes).toEqual([{ type: "oauth2", scopes: [] }]);
+    expect(tools.write!.securitySchemes).toEqual([{ type: "oauth2", scopes: ["projects:read", "projects:write"] }]);
+    for (const tool of Object.values(tools)) expect(tool._meta.securitySchemes).toEqual(tool.securitySchemes);
+  });
+
+  it("advertises nothing on a server and tool that say nothing about auth", async () => {
+    const server = pico({ name: "t", version: "1" }).tool("t", {
+      description: "A tool.",
+      _meta: { x: 1 },
+      run: () => "",
+    });
+    const answer = await harness(server).listTools();
+    expect((answer.result!.tools as object[])[0]).toEqual({
+      name: "t",
+      description: "A tool.",
+      inputSchema: { type: "object", additionalProperties: false },
+      _meta: { x: 1 },
+    });
+  });
+
+  it("refuses a public registration when every request needs a token, and a malformed rule", () => {
+    const server = pico({
+      name: "t",
+      version: "1",
+      auth: { verify: issuer.verify, authorizationServers: ["https://a"] },
+    });
+    expect(() => server.tool("t", { auth: "public", run: () => "" })).toThrow(/auth.required to false/);
+    expect(() => server.tool("u", { auth: { scope: ["x"] } as never, run: () => "" })).toThrow(/invalid auth/);
+  });
+});
+
+describe("resources and prompts", () => {
+  const notes = (hideUnauthorized: boolean) =>
+    pico({
+      name: "t",
+      version: "1",
+      auth: {
+        verify: issuer.verify,
+        resource: RESOURCE,
+        authorizationServers: ["https://a"],
+        required: false,
+        hideUnauthorized,
+      },
+    })
+      .resource("notes://public", { auth: "public", read: () => "hello" })
+      .resource("notes://{owner}/private", {
+        auth: { scopes: ["notes:read"], allow: (identity, { owner }) => identity.subject === owner },
+        read: ({ owner }) => `notes of ${owner}`,
+      })
+      .prompt("review", { auth: { scopes: ["prompts"] }, get: () => "Review this." });
+  const server = notes(false);
+
+  it("challenges anonymous and under-scoped readers, and applies allow to the template variables", async () => {
+    const anonymous = await harness(server).request("resources/read", { uri: "notes://ada/private" });
+    expect(anonymous.status).toBe(401);
+    expect(challengeOf(anonymous.challenge).scope).toBe("notes:read");
+    const ada = harness(server, { token: await issuer.mint({ subject: "ada", scopes: ["notes:read"] }) });
+    expect((await ada.request("resources/read", { uri: "notes://ada/private" })).result).toMatchObject({
+      contents: [{ text: "notes of ada" }],
+    });
+    const other = await ada.request("resources/read", { uri: "notes://bob/private" });
+    expect(other.error?.message).toMatch(/^Not permitted/);
+    const prompt = await harness(server, { token: await issuer.mint({ scopes: [] }) }).request("prompts/get", {
+      name: "review",
+    });
+    expect(prompt.status).toBe(403);
+    expect(challengeOf(prompt.challenge)).toMatchObject({ error: "insufficient_scope", scope: "prompts" });
+  });
+
+  it("hides resource templates and prompts from callers who cannot use them", async () => {
+    const anonymous = harness(notes(true));
+    expect((await anonymous.request("resources/read", { uri: "notes://ada/private" })).error?.message).toMatch(
+      /^Resource not found/,
+    );
+    expect((await anonymous.request("resources/templates/list")).result?.resourceTemplates).toEqual([]);
+    expect((await anonymous.request("prompts/list")).result?.prompts).toEqual([]);
+    expect((await anonymous.request("resources/list")).result?.resources).toHaveLength(1);
+  });
+});
+
+describe("in-process calls", () => {
+  it("server.call takes an identity, refuses without one, and never runs a refused tool", async () => {
+    const { server, runs } = made();
+    expect(await server.call("read", undefined, { auth: { subject: "ada", scopes: ["projects:read"] } })).toEqual({
+      content: [{ type: "text", text: "read ran for ada" }],
+    });
+    const refused = await server.call("read");
+    expect(refused).toMatchObject({ isError: true, content: [{ text: 'Sign in to use tool "read".' }] });
+    // The configured resource tells the caller where to sign in, in-band.
+    expect(refused._meta?.["mcp/www_authenticate"]).toEqual([
+      `Bearer resource_metadata="${METADATA}", scope="projects:read", error="invalid_token", error_description="Sign in to use tool \\"read\\"."`,
+    ]);
+    expect(runs).toEqual(["read"]);
+  });
+
+  it("checks declared rules on a server without auth options (stdio), with the identity it is given", async () => {
+    const runs: string[] = [];
+    const server = pico({ name: "t", version: "1" })
+      .tool("open", { description: "Anyone.", run: () => "open" })
+      .tool("admin", { description: "Admins.", auth: { roles: ["admin"] }, run: () => void runs.push("admin") });
+    expect(await server.call("open")).toEqual({ content: [{ type: "text", text: "open" }] });
+    expect((await server.call("admin")).isError).toBe(true);
+    expect(
+      (await server.call("admin", undefined, { auth: { subject: "root", roles: ["admin"] } })).isError,
+    ).toBeUndefined();
+    expect(runs).toEqual(["admin"]);
+  });
+});
+
+describe("stdio: the caller comes from the environment", () => {
+  const lines = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "whoami" } },
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "purge" } },
+    { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "ping" } },
+  ];
+
+  async function run(env: Record<string, string>): Promise<Record<number, unknown>> {
+    const fixture = fileURLToPath(new URL("fixtures/stdio-auth-server.ts", import.meta.url));
+    const child = spawn(process.execPath, ["--import", "tsx", fixture], { env: { ...process.env, ...env } });
+    child.stdin.end(`${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    await new Promise((resolve) => child.once("close", resolve));
+    const answers: Record<number, unknown> = {};
+    for (const line of out.split("\n").filter(Boolean)) {
+      const message = JSON.parse(line) as { id: number; result: unknown };
+      answers[message.id] = message.result;
+    }
+    return answers;
+  }
+
+  it("gives ctx.auth the identity of the auth.stdio hook, and checks each tool against it", async () => {
+    const answers = await run({ PICO_TOKEN: "let-me-in" });
+    expect(answers[2]).toEqual({ content: [{ type: "text", text: "local-user" }] });
+    expect(answers[3]).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("notes:admin") }] });
+    expect(answers[4]).toEqual({ content: [{ type: "text", text: "pong" }] });
+  });
+
+  it("treats a process without credentials as anonymous", async () => {
+    const answers = await run({ PICO_TOKEN: "" });
+    expect(answers[2]).toMatchObject({ isError: true, content: [{ text: 'Sign in to use tool "whoami".' }] });
+    expect(answers[4]).toEqual({ content: [{ type: "text", text: "pong" }] });
+  });
+});

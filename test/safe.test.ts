@@ -1,0 +1,124 @@
+/**
+ * Safe results (the tool-design guide: no secrets, tokens or internal diagnostics in results):
+ * errors carry neither stacks nor paths nor credentials, `secret()` values never serialize, and
+ * the text copy of structured output is cut to the output schema like `structuredContent`.
+ */
+import { inspect } from "node:util";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { pico, Secret, secret } from "../src/index.js";
+import { safeMessage } from "../src/safe.js";
+
+const text = (result: { content: { type: string; text?: string }[] }) => result.content.map((b) => b.text).join("\n");
+
+describe("error messages", () => {
+  it("never carry a stack, a file path or a credential", async () => {
+    const jwt = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl";
+    const server = pico({ name: "t", version: "1" })
+      .tool("fs", {
+        description: "Fails like fs does.",
+        run: () => {
+          const error = new Error("ENOENT: no such file or directory, open '/home/ada/app/data/projects.json'");
+          Object.assign(error, { code: "ENOENT", syscall: "open", path: "/home/ada/app/data/projects.json" });
+          throw error;
+        },
+      })
+      .tool("upstream", {
+        description: "Fails like an HTTP client does.",
+        run: () => {
+          throw new Error(`401 from https://api.example.com/v1/items with Authorization: Bearer ${jwt} (token ${jwt})`);
+        },
+      })
+      .tool("stacked", {
+        description: "Throws a message with a stack in it.",
+        run: () => {
+          throw new Error(`Boom\n    at run (C:\\srv\\app\\tool.js:10:5)\n    at next (node:internal/x:1:1)`);
+        },
+      })
+      .tool("windows", {
+        description: "Fails with a Windows path.",
+        run: () => {
+          throw new Error("Cannot read C:\\Users\\ada\\secrets\\key.pem");
+        },
+      });
+    const fs = await server.call("fs");
+    expect(fs).toEqual({
+      content: [{ type: "text", text: "ENOENT: no such file or directory, open '[path]'" }],
+      isError: true,
+    });
+    const upstream = text(await server.call("upstream"));
+    expect(upstream).toBe(
+      "401 from https://api.example.com/v1/items with Authorization: Bearer [redacted] (token [redacted])",
+    );
+    expect(text(await server.call("stacked"))).toBe("Boom");
+    expect(text(await server.call("windows"))).toBe("Cannot read [path]");
+    for (const name of ["fs", "upstream", "stacked", "windows"] as const) {
+      const result = JSON.stringify(await server.call(name));
+      expect(result).not.toMatch(/ at |\/home\/|\\Users\\|eyJ/);
+    }
+  });
+
+  it("leaves messages written for the model as they are, URLs and short relative paths included", () => {
+    for (const message of [
+      "No user with id 42. Call list_users to see valid ids.",
+      "Could not read file:///reports/q3.csv; see https://example.com/a/b/c/d",
+      "Use the owner/name form, such as octo/repo.",
+      "Limit: between 1/10 and 10/10.",
+    ]) {
+      expect(safeMessage(new Error(message))).toBe(message);
+    }
+    expect(safeMessage("a string")).toBe("a string");
+  });
+});
+
+describe("secret()", () => {
+  it("serializes as [redacted] however it is turned into text, and only reveal() gives the value", () => {
+    const key = secret("sk-live-1234567890");
+    expect(JSON.stringify({ key })).toBe('{"key":"[redacted]"}');
+    expect(String(key)).toBe("[redacted]");
+    expect(`${key}`).toBe("[redacted]");
+    expect(inspect(key)).toBe("Secret([redacted])");
+    expect(Object.keys(key)).toEqual([]);
+    expect(key).toBeInstanceOf(Secret);
+    expect(key.reveal()).toBe("sk-live-1234567890");
+  });
+
+  it("can never reach a result, structured or not, nor an error message", async () => {
+    const apiKey = secret("sk-live-1234567890");
+    const server = pico({ name: "t", version: "1" })
+      .tool("account", {
+        description: "An account, with its key by mistake.",
+        run: () => ({ id: "acct_1", apiKey }),
+      })
+      .tool("structured", {
+        description: "Loose output schema that lets anything through.",
+        output: z.object({ id: z.string(), extra: z.unknown() }),
+        run: () => ({ id: "acct_1", extra: apiKey }),
+      })
+      .tool("failing", {
+        description: "Interpolates the key into an error.",
+        run: () => {
+          throw new Error(`Upstream refused key ${apiKey}`);
+        },
+      });
+    const results = [await server.call("account"), await server.call("structured"), await server.call("failing")];
+    for (const result of results) expect(JSON.stringify(result)).not.toContain("sk-live");
+    expect(text(results[0]!)).toBe('{"id":"acct_1","apiKey":"[redacted]"}');
+    expect(results[1]!.structuredContent).toEqual({ id: "acct_1", extra: apiKey });
+    expect(text(results[2]!)).toBe("Upstream refused key [redacted]");
+  });
+});
+
+describe("structured output", () => {
+  it("cuts the text copy to the output schema, exactly like structuredContent", async () => {
+    const server = pico({ name: "t", version: "1" }).tool("user", {
+      description: "A user, read from a row that has more than the schema names.",
+      output: z.object({ id: z.string(), name: z.string() }),
+      run: () => ({ id: "u1", name: "Ada", passwordHash: "$2b$10$abc", internalNote: "vip" }) as never,
+    });
+    const result = await server.call("user");
+    expect(result.structuredContent).toEqual({ id: "u1", name: "Ada" });
+    expect(JSON.parse(text(result))).toEqual({ id: "u1", name: "Ada" });
+    expect(JSON.stringify(result)).not.toMatch(/passwordHash|internalNote|vip/);
+  });
+});

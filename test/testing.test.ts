@@ -1,0 +1,197 @@
+/**
+ * `picomcp/testing`: the contract kit (representative, generated-invalid and unauthorized inputs,
+ * with `run` watched), the in-process HTTP harness in both eras, and the test token issuer.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { pico, type Schema } from "../src/index.js";
+import { invalidInputs } from "../src/testing/invalid.js";
+import { ContractError, contract, harness, testIssuer } from "../src/testing.js";
+
+function tracker(runs: string[] = []) {
+  const record = (name: string) => runs.push(name);
+  return pico({
+    name: "tracker",
+    version: "1.0.0",
+    auth: { authorizationServers: ["https://auth.test"], resource: "https://mcp.example.com/mcp" },
+  })
+    .tool("list_items", {
+      description: "List the items of the current user, newest first.",
+      input: z.object({
+        status: z.enum(["open", "done"]).optional().describe("Only items with this status."),
+        limit: z.number().int().min(1).max(50).default(10).describe("At most this many items."),
+      }),
+      output: z.object({ items: z.array(z.object({ id: z.string(), title: z.string() })) }),
+      auth: { scopes: ["items:read"] },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      run: ({ limit }) => {
+        record("list_items");
+        return { items: [{ id: "it_1", title: "First", secretNote: "hidden" }].slice(0, limit) } as never;
+      },
+    })
+    .tool("close_item", {
+      description: "Mark an item as done.",
+      input: z.object({
+        id: z.string().min(3).describe("The item id, from list_items."),
+        note: z.string().max(20).optional(),
+      }),
+      auth: { scopes: ["items:read", "items:write"], roles: ["member"] },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+      run: ({ id }) => {
+        record("close_item");
+        return `closed ${id}`;
+      },
+    })
+    .tool("own_report", {
+      description: "A report about one user, for that user only.",
+      input: z.object({ user: z.string().describe("The user's id.") }),
+      auth: (identity, { user }) => identity.subject === user,
+      run: ({ user }) => {
+        record("own_report");
+        return `report for ${user}`;
+      },
+    })
+    .tool("ping", { description: "Checks the server is up.", auth: "public", run: () => "pong" });
+}
+
+describe("contract()", () => {
+  it("runs representative, generated invalid and unauthorized calls, and counts them", async () => {
+    const runs: string[] = [];
+    const report = await contract(tracker(runs), {
+      list_items: { valid: [{}, { status: "done", limit: 5 }] },
+      close_item: {
+        valid: [{ id: "it_1" }],
+        invalid: [{ args: { id: "it_1", note: 7 }, field: "note" }],
+      },
+      own_report: {
+        valid: [{ user: "ada" }],
+        as: { subject: "ada" },
+        unauthorized: [{ args: { user: "bob" }, as: { subject: "ada" } }],
+      },
+      ping: { valid: [{}] },
+    });
+    expect(report.tools).toEqual({
+      // status: wrong type, not in the enum; limit: wrong type, below 1, above 50, not an integer.
+      list_items: { valid: 2, invalid: 6, unauthorized: 2 },
+      // id: missing, wrong type, too short; note: wrong type, too long; plus the given one.
+      close_item: { valid: 1, invalid: 6, unauthorized: 4 },
+      own_report: { valid: 1, invalid: 2, unauthorized: 2 },
+      ping: { valid: 1, invalid: 0, unauthorized: 0 },
+    });
+    expect(report).toMatchObject({ valid: 5, invalid: 14, unauthorized: 8 });
+    // run executed for the representative calls only.
+    expect(runs).toEqual(["list_items", "list_items", "close_item", "own_report"]);
+  });
+
+  it("reports every broken expectation at once", async () => {
+    // A schema whose JSON Schema promises a maximum its validation does not enforce.
+    const lax: Schema<{ n: number }> = {
+      "~standard": {
+        version: 1,
+        vendor: "test",
+        validate: (value) => ({ value: value as { n: number } }),
+        jsonSchema: {
+          input: () => ({ type: "object", properties: { n: { type: "number", maximum: 10 } }, required: ["n"] }),
+          output: () => ({ type: "object" }),
+        },
+      },
+    };
+    const runs: number[] = [];
+    const server = pico({ name: "broken", version: "1" })
+      .tool("lax", { description: "Trusts its input.", input: lax, run: ({ n }) => void runs.push(n) })
+      .tool("fails", { description: "Always fails.", run: () => Promise.reject(new Error("down")) })
+      .tool("open", { description: "Public, though the contract says otherwise.", run: () => "ok" })
+      .tool("forgotten", { description: "Has no contract.", run: () => "" });
+    const error = await contract(server, {
+      lax: { valid: [{ n: 1 }] },
+      fails: { valid: [{}] },
+      open: { valid: [{}], unauthorized: [{ as: null }] },
+      missing: { valid: [{}] },
+    }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ContractError);
+    const failures = (error as ContractError).failures;
+    expect(failures).toEqual(
+      expect.arrayContaining([
+        "missing: no tool of that name is registered",
+        "forgotten: no contract (test it, or pass { partial: true })",
+        "lax: invalid {} (n): run executed on a rejected call",
+        "lax: invalid {} (n): was accepted",
+        'lax: invalid {"n":11} (n): was accepted',
+        "fails: valid {}: returned a tool error: down",
+        "open: unauthorized anonymous: run executed on a refused call",
+        "open: unauthorized anonymous: was allowed",
+      ]),
+    );
+    // The tools were restored: nothing watches run any more.
+    expect(await server.call("open")).toEqual({ content: [{ type: "text", text: "ok" }] });
+  });
+
+  it("accepts a partial plan, and checks the in-band challenge of refusals when the server has a resource", async () => {
+    const report = await contract(tracker(), { ping: { valid: [{}] } }, { partial: true });
+    expect(report).toMatchObject({ valid: 1, invalid: 0, unauthorized: 0 });
+    const result = await tracker().call("list_items", {});
+    expect(result._meta?.["mcp/www_authenticate"]).toEqual([
+      'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="items:read", error="invalid_token", error_description="Sign in to use tool \\"list_items\\"."',
+    ]);
+  });
+});
+
+describe("invalidInputs()", () => {
+  it("makes each required field missing, each type wrong and each bound crossed", () => {
+    const schema = z.toJSONSchema(
+      z.object({
+        name: z.string().min(2).max(4),
+        when: z.iso.date().nullable(),
+        tags: z.array(z.string()).min(1).max(2),
+        mode: z.enum(["a", "b"]),
+        score: z.number().gt(0).lt(1),
+      }),
+      { io: "input" },
+    ) as Record<string, unknown>;
+    const base = { name: "abc", when: null, tags: ["x"], mode: "a", score: 0.5 };
+    const cases = invalidInputs(schema, base).map(({ field, why }) => `${field}: ${why}`);
+    expect(cases).toEqual([
+      "name: missing required field",
+      "when: missing required field",
+      "tags: missing required field",
+      "mode: missing required field",
+      "score: missing required field",
+      "name: wrong type (number)",
+      "name: shorter than 2",
+      "name: longer than 4",
+      "when: wrong type (number)",
+      "tags: wrong type (string)",
+      "tags: fewer than 1 items",
+      "tags: more than 2 items",
+      "mode: wrong type (number)",
+      "mode: not one of a, b",
+      "score: wrong type (string)",
+      "score: not above 0",
+      "score: not below 1",
+    ]);
+    for (const { args } of invalidInputs(schema, base)) expect(args).not.toEqual(base);
+  });
+});
+
+describe.each(["legacy", "modern"] as const)("harness() (%s era)", (era) => {
+  it("speaks MCP over server.fetch, with the session or envelope and the bearer token", async () => {
+    const issuer = await testIssuer();
+    const server = pico({
+      name: "t",
+      version: "1",
+      auth: { verify: issuer.verify, authorizationServers: [issuer.issuer], required: true },
+    }).tool("whoami", { description: "Who is signed in.", run: (_args, ctx) => ctx.auth!.subject });
+    const client = harness(server, { era, token: await issuer.mint({ subject: "ada" }) });
+    const tools = await client.listTools();
+    expect(tools.status).toBe(200);
+    expect(tools.result?.tools).toHaveLength(1);
+    expect((await client.callTool("whoami")).result).toMatchObject({ content: [{ text: "ada" }] });
+    expect(client.sessionId === undefined).toBe(era === "modern");
+    const anonymous = await client.callTool("whoami", {}, { token: null });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.challenge).toContain("resource_metadata=");
+    const metadata = await client.get("/.well-known/oauth-protected-resource/mcp");
+    expect((await metadata.json()).resource).toBe("http://localhost/mcp");
+    await client.close();
+  });
+});
