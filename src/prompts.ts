@@ -1,6 +1,6 @@
-import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
 import type { Access } from "./auth/access.js";
 import { checkArgumentsOf, refuse } from "./auth/enforce.js";
+import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
 import type { Context, RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
 import { isObject } from "./protocol/jsonrpc.js";
