@@ -198,6 +198,8 @@ export class Connection implements Peer {
 
   /** Cancels the streams of this connection (`subscriptions/listen`): nothing more is sent on them. */
   endStreams(reason: unknown): void {
+    // A server shutting down ends them itself, with their final result (2026-07-28 §4: SHOULD, before closing).
+    if (this.#dispatcher.closing) return;
     for (const ctx of [...this.inflight.values()]) if (this.#dispatcher.streams.has(ctx)) ctx.cancel(reason);
   }
 

@@ -9,6 +9,7 @@ import { Registry } from "../src/registry.js";
 import { compileResource } from "../src/resources.js";
 import { compileTool } from "../src/tools.js";
 import { createWebEndpoint } from "../src/transports/http/web.js";
+import { serveLines } from "../src/transports/stdio.js";
 import { envelope, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
 import { EventReader, messageOf, modern, within } from "./http-helpers.js";
 
@@ -279,5 +280,63 @@ describe("subscriptions/listen over HTTP", () => {
         { jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { ...SERVER_INFO_META, ...tagged(id) } } },
       ]);
     }
+  });
+});
+
+describe("subscriptions/listen over stdio", () => {
+  /** Serves one listen request with serveLines; `end` ends the input, `stop` stops serving as server.close() does. */
+  function serve() {
+    const { registry: server } = registry();
+    const dispatcher = new Dispatcher(server);
+    const lines: Record<string, unknown>[] = [];
+    const stop = new AbortController();
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    async function* input() {
+      yield `${JSON.stringify({
+        jsonrpc: "2.0",
+        id: "S",
+        method: "subscriptions/listen",
+        params: { _meta: envelope(), notifications: { toolsListChanged: true } },
+      })}\n`;
+      await ended;
+    }
+    const served = serveLines(dispatcher, {
+      input: input(),
+      write: (chunk) => {
+        for (const line of chunk.trim().split("\n")) lines.push(JSON.parse(line));
+      },
+      signal: stop.signal,
+    });
+    const acknowledged = within(
+      (async () => {
+        while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      })(),
+    );
+    return { dispatcher, lines, stop, end, served, acknowledged };
+  }
+
+  it("ends a listen with its final result when the server shuts down", async () => {
+    const { dispatcher, lines, stop, served, acknowledged } = serve();
+    await acknowledged;
+    // What server.close() does: stop reading, then drain.
+    stop.abort();
+    void dispatcher.drain();
+    await within(served);
+    expect(lines).toEqual([
+      ack("S", { toolsListChanged: true }),
+      { jsonrpc: "2.0", id: "S", result: { resultType: "complete", _meta: { ...SERVER_INFO_META, ...tagged("S") } } },
+    ]);
+  });
+
+  it("ends a listen at once, without a result, when the input ends (the client is gone)", async () => {
+    const { lines, end, served, acknowledged } = serve();
+    await acknowledged;
+    end();
+    // Well within the 10 s shutdown grace period that requests in progress get.
+    await within(served, 2000, "serving to end");
+    expect(lines).toEqual([ack("S", { toolsListChanged: true })]);
   });
 });
