@@ -85,8 +85,13 @@ export function closeOnSignals(close: () => Promise<unknown>): () => void {
   const proc = runtime();
   if (!proc?.on) return () => {};
   if (closers.size === 0) {
-    proc.on("SIGTERM", onSignal);
-    proc.on("SIGINT", onSignal);
+    try {
+      proc.on("SIGTERM", onSignal);
+      proc.on("SIGINT", onSignal);
+    } catch {
+      // A runtime without signal events (some Deno and Bun versions): shutdown stays with server.close().
+      return () => {};
+    }
   }
   closers.add(close);
   return () => {
