@@ -61,6 +61,44 @@ describe("faults in-process", () => {
     expect(echoes).toEqual(Array.from({ length: 200 }, (_, id) => `e${id}`).sort());
   });
 
+  it("stops reading stdin while the client does not read stdout (backpressure), and resumes once it drains", async () => {
+    let pulled = 0;
+    const total = 20;
+    const input: AsyncIterable<string> = {
+      async *[Symbol.asyncIterator]() {
+        for (let id = 0; id < total; id++) {
+          // Each line arrives on its own turn of the event loop, as from a real pipe.
+          await new Promise((resolve) => setImmediate(resolve));
+          pulled++;
+          yield line(call(id, "echo", { s: "x" }));
+        }
+      },
+    };
+    const written: string[] = [];
+    let full = true;
+    const drain = signal();
+    const served = serveLines(dispatcher(), {
+      input,
+      write: (chunk) => {
+        written.push(chunk);
+        return !full;
+      },
+      drained: () => drain.promise,
+    });
+    // The first answer fills the pipe: reading stops there (after the read already under way).
+    while (written.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    const stalledAt = pulled;
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(pulled).toBe(stalledAt);
+    expect(pulled).toBeLessThan(total);
+    full = false;
+    drain.resolve();
+    await within(served, 5000, "serveLines resolving");
+    expect(pulled).toBe(total);
+    expect(written.join("").split("\n").filter(Boolean)).toHaveLength(total);
+  });
+
   it("answers a handler that never settles with -32603 once the input ends and the grace period is over", async () => {
     const io = pipe();
     const hang = { run: () => new Promise(() => {}) } as unknown as AnyTool;
