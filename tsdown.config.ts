@@ -1,7 +1,7 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", jwt: "src/jwt.ts", testing: "src/testing.ts" },
+  entry: { index: "src/index.ts", jwt: "src/jwt.ts", testing: "src/testing.ts", bin: "src/bin.ts" },
   format: "esm",
   platform: "neutral",
   target: "es2022",

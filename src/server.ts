@@ -5,14 +5,14 @@ import { AuthSettings } from "./auth/settings.js";
 import { type Context, RequestContext } from "./context.js";
 import { Dispatcher } from "./dispatch.js";
 import { ErrorCode, McpError } from "./errors.js";
-import { compilePrompt, type PromptConfig } from "./prompts.js";
+import { compilePrompt, type Prompt, type PromptConfig } from "./prompts.js";
 import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.js";
 import { LATEST_VERSION } from "./protocol/versions.js";
 import { Registry, type ServerOptions } from "./registry.js";
-import { compileResource, type ResourceConfig } from "./resources.js";
+import { compileResource, type Resource, type ResourceConfig } from "./resources.js";
 import { legacyRounds } from "./rounds.js";
 import type { Schema, StandardSchemaV1 } from "./schema.js";
-import { type CallToolResult, callTool, compileTool, type ToolCallArgs, type ToolConfig } from "./tools.js";
+import { type CallToolResult, callTool, compileTool, type Tool, type ToolCallArgs, type ToolConfig } from "./tools.js";
 import type { HttpOptions } from "./transports/http/handler.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listen.js";
@@ -86,9 +86,7 @@ export class Server<Tools extends ToolTypes = {}> {
     name: Name,
     config: ToolConfig<I, O>,
   ): Server<Tools & { [K in Name]: { args: ToolCallArgs<I>; structured: StructuredOf<O> } }> {
-    const tool = compileTool(name, config as ToolConfig<Schema | undefined, Schema | undefined>);
-    this.#auth.register(`Tool "${name}"`, tool.auth, tool.descriptor);
-    this.#registry.addTool(tool);
+    this.#addTool(compileTool(name, config as ToolConfig<Schema | undefined, Schema | undefined>));
     return this as never;
   }
 
@@ -97,18 +95,58 @@ export class Server<Tools extends ToolTypes = {}> {
    * whose variables `read` receives, typed from the template string.
    */
   resource<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): this {
-    const resource = compileResource(uri, config as unknown as ResourceConfig<string>);
-    this.#auth.register(`Resource "${uri}"`, resource.config.auth);
-    this.#registry.addResource(resource);
+    this.#addResource(compileResource(uri, config as unknown as ResourceConfig<string>));
     return this;
   }
 
   /** Registers a prompt: a template of messages the user can pick, with validated string arguments. */
   prompt<I extends Schema | undefined = undefined>(name: string, config: PromptConfig<I>): this {
-    const prompt = compilePrompt(name, config as PromptConfig<Schema | undefined>);
-    this.#auth.register(`Prompt "${name}"`, prompt.config.auth);
-    this.#registry.addPrompt(prompt);
+    this.#addPrompt(compilePrompt(name, config as PromptConfig<Schema | undefined>));
     return this;
+  }
+
+  /**
+   * Registers every tool, resource and prompt of another server here, under this server's auth:
+   * a way to serve the same definitions with OAuth over HTTP and without it over stdio. Names
+   * must not clash; the other server's own options (name, instructions, auth) do not come along.
+   */
+  include<Other extends ToolTypes>(other: Server<Other>): Server<Tools & Other> {
+    const registry = other.#registry;
+    for (const tool of registry.tools.values()) {
+      const { securitySchemes: _, ...descriptor } = tool.descriptor;
+      if (descriptor._meta) {
+        const { securitySchemes: __, ...meta } = descriptor._meta as Record<string, unknown>;
+        if (Object.keys(meta).length > 0) descriptor._meta = meta;
+        else delete descriptor._meta;
+      }
+      this.#addTool({ ...tool, descriptor });
+    }
+    for (const resource of registry.resources.values()) this.#addResource(resource);
+    for (const prompt of registry.prompts.values()) this.#addPrompt(prompt);
+    return this as never;
+  }
+
+  #addTool(tool: Tool): void {
+    const auth = this.#auth.ruleFor(tool.name, tool.auth);
+    const ruled = auth === tool.auth ? tool : { ...tool, auth, descriptor: { ...tool.descriptor } };
+    this.#auth.register(`Tool "${tool.name}"`, ruled.auth, ruled.descriptor);
+    this.#registry.addTool(ruled);
+  }
+
+  #addResource(resource: Resource): void {
+    const auth = this.#auth.ruleFor(resource.uri, resource.config.auth);
+    const ruled: Resource =
+      auth === resource.config.auth ? resource : { ...resource, config: { ...resource.config, auth: auth as never } };
+    this.#auth.register(`Resource "${resource.uri}"`, ruled.config.auth);
+    this.#registry.addResource(ruled);
+  }
+
+  #addPrompt(prompt: Prompt): void {
+    const auth = this.#auth.ruleFor(prompt.name, prompt.config.auth);
+    const ruled: Prompt =
+      auth === prompt.config.auth ? prompt : { ...prompt, config: { ...prompt.config, auth: auth as never } };
+    this.#auth.register(`Prompt "${prompt.name}"`, ruled.config.auth);
+    this.#registry.addPrompt(ruled);
   }
 
   /**

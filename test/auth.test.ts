@@ -504,3 +504,54 @@ describe("stdio: the caller comes from the environment", () => {
     expect(answers[4]).toEqual({ content: [{ type: "text", text: "pong" }] });
   });
 });
+
+describe("server.include and auth.rules", () => {
+  const definitions = () =>
+    pico({ name: "defs", version: "1", auth: { required: false } })
+      .tool("read", { description: "Reads.", run: (_args, ctx) => `read by ${ctx.auth?.subject}` })
+      .tool("wipe", { description: "Wipes.", auth: { roles: ["admin"] }, run: () => "wiped" })
+      .resource("notes://all", { read: () => "all notes" })
+      .prompt("summary", { get: () => "Summarize." });
+
+  it("serves another server's registrations under this server's auth, with rules by name", async () => {
+    const server = pico({
+      name: "protected",
+      version: "1",
+      auth: {
+        verify: issuer.verify,
+        resource: RESOURCE,
+        authorizationServers: [issuer.issuer],
+        rules: { read: { scopes: ["notes:read"] }, wipe: "signed-in", "notes://all": { scopes: ["notes:read"] } },
+      },
+    }).include(definitions());
+    const reader = harness(server, { token: await issuer.mint({ subject: "ada", scopes: ["notes:read"] }) });
+    expect((await reader.callTool("read")).result).toEqual({ content: [{ type: "text", text: "read by ada" }] });
+    // The tool's own rule wins over auth.rules.
+    expect((await reader.callTool("wipe")).result?.isError).toBe(true);
+    const stranger = harness(server, { token: await issuer.mint({ subject: "bob" }) });
+    expect((await stranger.callTool("read")).status).toBe(403);
+    expect((await stranger.request("resources/read", { uri: "notes://all" })).status).toBe(403);
+    // Not in the rules: the default, signed in.
+    expect((await stranger.request("prompts/get", { name: "summary" })).status).toBe(200);
+    const tools = (await reader.listTools()).result!.tools as { name: string; securitySchemes: unknown }[];
+    expect(tools.map((tool) => tool.securitySchemes)).toEqual([
+      [{ type: "oauth2", scopes: ["notes:read"] }],
+      [{ type: "oauth2", scopes: [] }],
+    ]);
+    // The server's typed call covers the included tools too.
+    expect(await server.call("read", undefined, { auth: { subject: "carol", scopes: ["notes:read"] } })).toEqual({
+      content: [{ type: "text", text: "read by carol" }],
+    });
+  });
+
+  it("leaves the included server as it was, and refuses clashing names", async () => {
+    const defs = definitions();
+    pico({ name: "p", version: "1", auth: { rules: { read: { scopes: ["x"] } } } }).include(defs);
+    // Its own rules stand: signed in is enough, no scope (the including server's rule stays there).
+    expect(await defs.call("read", undefined, { auth: { subject: "dan" } })).toEqual({
+      content: [{ type: "text", text: "read by dan" }],
+    });
+    const clash = pico({ name: "p", version: "1" }).tool("read", { description: "Mine.", run: () => "" });
+    expect(() => clash.include(definitions())).toThrow(/already registered/);
+  });
+});

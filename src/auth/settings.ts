@@ -42,6 +42,11 @@ export interface AuthOptions {
   /** What a registration without `auth` needs. Default: `"signed-in"`. */
   default?: Access;
   /**
+   * Rules for registrations that declare no `auth`, by tool or prompt name and resource URI: a way
+   * to protect tools defined elsewhere (see `server.include`). A registration's own `auth` wins.
+   */
+  rules?: Record<string, Access>;
+  /**
    * How a call refused for a missing token or scope is answered: `"http"`, a 401/403 with
    * `WWW-Authenticate` (what the spec and most clients expect); `"result"`, an `isError` result
    * carrying `_meta["mcp/www_authenticate"]` (what ChatGPT reads to offer sign-in); `"auto"` (the
@@ -94,6 +99,11 @@ export class AuthSettings {
     this.challenge = challenge;
     this.hide = options?.hideUnauthorized === true;
     this.known = new Set(options?.scopesSupported);
+  }
+
+  /** The rule of a registration: its own, or the one `auth.rules` gives its name. */
+  ruleFor(key: string, declared: AnyAccess | undefined): AnyAccess | undefined {
+    return declared ?? (Object.hasOwn(this.options.rules ?? {}, key) ? this.options.rules![key] : undefined);
   }
 
   /** What a registration needs: what it declared, or the server's default. */

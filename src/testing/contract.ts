@@ -2,7 +2,7 @@ import type { AnyAccess } from "../auth/access.js";
 import { WWW_AUTHENTICATE_META } from "../auth/enforce.js";
 import type { IdentityInit } from "../auth/identity.js";
 import { McpError } from "../errors.js";
-import { type AnyServer, registryOf, type Server } from "../server.js";
+import { type AnyServer, type CallOptions, registryOf, type Server } from "../server.js";
 import type { CallToolResult } from "../tools.js";
 import { invalidInputs } from "./invalid.js";
 
@@ -36,6 +36,8 @@ export interface ToolContract {
   as?: IdentityInit | null;
   /** Generate invalid inputs from the input schema and unauthorized calls from `auth`. Default: true. */
   generate?: boolean;
+  /** More options for every call: the client it pretends to be, answers to the tool's questions. */
+  call?: Omit<CallOptions, "auth" | "signal">;
 }
 
 export interface ContractOptions {
@@ -111,7 +113,8 @@ export async function contract(
       let result: CallToolResult | undefined;
       let thrown: unknown;
       try {
-        result = await (server as Server<never>).call(name as never, args as never, as ? { auth: as } : {});
+        const options: CallOptions = as ? { ...spec.call, auth: as } : { ...spec.call };
+        result = await (server as Server<never>).call(name as never, args as never, options);
       } catch (error) {
         thrown = error;
       }
