@@ -224,6 +224,26 @@ describe("the token gate", () => {
     expect(JSON.stringify(identity)).not.toContain(token);
   });
 
+  it("binds a 2025 session to the caller who opened it: to anyone else it does not exist", async () => {
+    const { server, runs } = made();
+    const ada = harness(server, { token: await issuer.mint({ subject: "ada", scopes: ["projects:read"] }) });
+    expect((await ada.callTool("read")).status).toBe(200);
+    const bob = await issuer.mint({ subject: "bob", scopes: ["projects:read"] });
+    const headers = {
+      authorization: `Bearer ${bob}`,
+      "mcp-session-id": ada.sessionId!,
+      "mcp-protocol-version": "2025-11-25",
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "read" } });
+    expect((await server.fetch(new Request(RESOURCE, { method: "POST", headers, body }))).status).toBe(404);
+    expect((await server.fetch(new Request(RESOURCE, { method: "GET", headers }))).status).toBe(404);
+    expect((await server.fetch(new Request(RESOURCE, { method: "DELETE", headers }))).status).toBe(404);
+    expect((await ada.callTool("read")).status).toBe(200);
+    expect(runs).toEqual(["read", "read"]);
+  });
+
   it("redacts the raw token from identities and from response bodies", async () => {
     let leaked = "";
     const server = pico({

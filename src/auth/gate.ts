@@ -28,6 +28,8 @@ export interface Admitted {
 export class AuthGate {
   readonly #settings: AuthSettings;
   readonly #path: string | undefined;
+  /** Who opened each legacy session: issuer and subject. */
+  readonly #owners = new WeakMap<object, string>();
 
   constructor(settings: AuthSettings, path: string | undefined) {
     this.#settings = settings;
@@ -80,6 +82,18 @@ export class AuthGate {
     };
     if (scopesSupported?.length) document.scopes_supported = scopesSupported;
     return { ...document, ...metadata, resource };
+  }
+
+  /** Binds a new legacy session to the caller who opened it (2025-11-25 "Session Hijacking"). */
+  bind(session: object, auth: ExchangeAuth | undefined): void {
+    const owner = ownerOf(auth);
+    if (owner !== undefined) this.#owners.set(session, owner);
+  }
+
+  /** Whether the caller may use a session: the one who opened it, or anyone for a session opened anonymously. */
+  owns(session: object, auth: ExchangeAuth | undefined): boolean {
+    const owner = this.#owners.get(session);
+    return owner === undefined || owner === ownerOf(auth);
   }
 
   /** Checks the request's bearer token; answers the challenge reply when it is refused. */
@@ -152,6 +166,11 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
       };
     },
   };
+}
+
+function ownerOf(auth: ExchangeAuth | undefined): string | undefined {
+  const identity = auth?.identity;
+  return identity && `${identity.issuer ?? ""} ${identity.subject}`;
 }
 
 /** The scheme and host of the request, as the client addressed it. */

@@ -221,7 +221,7 @@ export class HttpHandler {
         message.id,
       );
     }
-    if (message.method === "initialize") return this.#initialize(message);
+    if (message.method === "initialize") return this.#initialize(message, request);
     const version = request.header("mcp-protocol-version");
     if (version !== null && !LEGACY_VERSIONS.includes(version)) {
       return fail(
@@ -311,7 +311,7 @@ export class HttpHandler {
     );
   }
 
-  async #initialize(message: JsonRpcRequest): Promise<HttpReply> {
+  async #initialize(message: JsonRpcRequest, request: HttpRequest): Promise<HttpReply> {
     if (!this.#sessions) {
       const response = await this.#dispatcher.request(message, { session: undefined });
       return jsonReply(response?.error ? 400 : 200, response!);
@@ -322,6 +322,7 @@ export class HttpHandler {
     if (response.error) return isUnavailable(response) ? unavailable(response) : jsonReply(400, response);
     const session = this.#sessions.create();
     session.connection.session = peer.session;
+    this.#gate?.bind(session, request.auth);
     return jsonReply(200, response, { [SESSION_HEADER]: session.id });
   }
 
@@ -359,7 +360,8 @@ export class HttpHandler {
       );
     }
     const session = this.#sessions.get(id);
-    if (!session) {
+    // A session belongs to the caller who opened it: to anyone else it does not exist.
+    if (!session || this.#gate?.owns(session, request.auth) === false) {
       return fail(
         404,
         ErrorCode.InvalidRequest,
@@ -398,7 +400,8 @@ export class HttpHandler {
     if (!this.#sessions) return this.#notAllowed();
     const id = request.header(SESSION_HEADER);
     if (id === null) return fail(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
-    if (!this.#sessions.delete(id)) {
+    const owned = this.#sessions.get(id);
+    if (!owned || this.#gate?.owns(owned, request.auth) === false || !this.#sessions.delete(id)) {
       return fail(404, ErrorCode.InvalidRequest, "Session not found: it already ended or expired");
     }
     return emptyReply(200);
