@@ -16,9 +16,20 @@ const NONE: ReadonlySet<string> = new Set();
 
 /** The gate of one request: the server's settings, and what the transport says about challenges. */
 export function openGate(settings: AuthSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
-  if (!settings && !auth) return undefined;
-  return { settings, metadataUrl: auth?.metadataUrl ?? settings?.metadataUrl, challenge: auth?.challenge };
+  if (!auth) {
+    // Most requests carry nothing from the transport: their gate is the same for all, made once.
+    if (!settings) return undefined;
+    let gate = plain.get(settings);
+    if (!gate) {
+      gate = { settings, metadataUrl: settings.metadataUrl, challenge: undefined };
+      plain.set(settings, gate);
+    }
+    return gate;
+  }
+  return { settings, metadataUrl: auth.metadataUrl ?? settings?.metadataUrl, challenge: auth.challenge };
 }
+
+const plain = new WeakMap<AuthSettings, Gate>();
 
 function accessOf(ctx: RequestContext, declared: AnyAccess | undefined): AnyAccess {
   const settings = ctx.gate?.settings;

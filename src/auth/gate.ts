@@ -28,6 +28,7 @@ export interface Admitted {
 export class AuthGate {
   readonly #settings: AuthSettings;
   readonly #path: string | undefined;
+  readonly #resources = new Map<string, [string, string]>();
   /** Who opened each legacy session: issuer and subject. */
   readonly #owners = new WeakMap<object, string>();
 
@@ -72,6 +73,19 @@ export class AuthGate {
     };
   }
 
+  /** The resource and metadata URL derived from a request's URL, remembered for the next requests. */
+  #derived(address: string): [resource: string, metadataUrl: string] {
+    let found = this.#resources.get(address);
+    if (!found) {
+      const resource = canonicalResource(address);
+      found = [resource, metadataUrlOf(resource)];
+      // Host headers are the client's to choose: remember a few, not every one ever sent.
+      if (this.#resources.size >= 64) this.#resources.clear();
+      this.#resources.set(address, found);
+    }
+    return found;
+  }
+
   /** The RFC 9728 document (§2) for a resource. */
   #document(resource: string): Record<string, unknown> {
     const { authorizationServers, scopesSupported, metadata } = this.#settings.options;
@@ -100,14 +114,15 @@ export class AuthGate {
   async admit(request: HttpRequest): Promise<Admitted | HttpReply> {
     const settings = this.#settings;
     const url = request.url ?? `${originOf(request)}${request.path}`;
-    const resource = settings.resource ?? canonicalResource(`${originOf(request)}${this.#path ?? request.path}`);
-    const metadataUrl = settings.metadataUrl ?? metadataUrlOf(resource);
+    const [resource, metadataUrl] = settings.resource
+      ? [settings.resource, settings.metadataUrl!]
+      : this.#derived(`${originOf(request)}${this.#path ?? request.path}`);
     const scopes = settings.options.scopesSupported ?? [];
     const reject = (status: number, error: string | undefined, description: string) =>
       challenge(status, challengeHeader(metadataUrl, scopes, error, description), description);
 
     // Tokens travel in the Authorization header only, never in the URL (2025-11-25 "Token Requirements").
-    if (new URL(url).searchParams.has("access_token")) {
+    if (url.includes("access_token") && new URL(url).searchParams.has("access_token")) {
       return reject(400, "invalid_request", "Send the access token in the Authorization header, never in the URL");
     }
     const header = request.header("authorization");
