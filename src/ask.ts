@@ -67,11 +67,9 @@ export class AskFailure {
 
 /** The questions of one run of a handler, and the answers known when it started. */
 export class Round {
-  /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
-  unreachable: string | undefined;
+  readonly #answers: ReadonlyMap<string, unknown>;
   /** Called once the handler has asked something unanswered and had a turn to ask more. */
-  onStuck: (() => void) | undefined;
-  readonly #answers: Map<string, unknown>;
+  readonly #onStuck: () => void;
   // Most runs ask nothing: these are made on first use, not for every tool call.
   #asked: Map<string, InputRequest> | undefined;
   #used: Map<string, unknown> | undefined;
@@ -79,8 +77,9 @@ export class Round {
   #seen: Set<string> | undefined;
   #stuck = false;
 
-  constructor(answers: Map<string, unknown>) {
+  constructor(answers: ReadonlyMap<string, unknown>, onStuck: () => void) {
     this.#answers = answers;
+    this.#onStuck = onStuck;
   }
 
   /** The questions asked and not answered yet, by key, in the order asked. */
@@ -119,7 +118,7 @@ export class Round {
     if (!this.#stuck) {
       this.#stuck = true;
       // A macrotask later, so that questions asked together (Promise.all) travel in one round.
-      setTimeout(() => this.onStuck?.(), 0);
+      setTimeout(this.#onStuck, 0);
     }
     return new Promise(() => {});
   }
@@ -242,14 +241,15 @@ export async function roots(ctx: RequestContext, options?: AskOptions): Promise<
   return answer.roots as Root[];
 }
 
-/** The round of the running handler, when someone can answer its questions. */
+/** The round of the running handler (made by its first question), when someone can answer its questions. */
 function reachable(ctx: RequestContext): Round {
-  const round = ctx.round;
-  if (!round) {
+  const asking = ctx.asking;
+  if (!asking) {
     throw new Error("The client can be asked only from tools/call, prompts/get and resources/read handlers.");
   }
-  if (round.unreachable !== undefined) throw new Error(round.unreachable);
-  return round;
+  if (asking.unreachable !== undefined) throw new Error(asking.unreachable);
+  ctx.round ??= new Round(asking.answers, asking.stuck ?? (() => ctx.stuck()));
+  return ctx.round;
 }
 
 /** URL mode, the `mode` field and tool-enabled sampling came with 2025-11-25. */

@@ -1,7 +1,8 @@
 import type { InputRequest } from "./ask.js";
 import type { ExchangeAuth } from "./auth/settings.js";
-import type { Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
+import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
 import { ErrorCode } from "./errors.js";
+import { askingModule } from "./lazy.js";
 import type { Session } from "./legacy/session.js";
 import { claimsModern } from "./protocol/envelope.js";
 import {
@@ -11,66 +12,110 @@ import {
   isRequestId,
   type JsonRpcMessage,
   type JsonRpcResponse,
-  type RequestId,
 } from "./protocol/jsonrpc.js";
 import { BATCH_VERSION } from "./protocol/versions.js";
+import type { Questions } from "./questions.js";
+import type { RegistryEvent } from "./registry.js";
+import type { Asker } from "./rounds.js";
 
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
 
 /**
  * One client connection that carries many messages: a stdio pipe, or a legacy HTTP session.
  * It owns the legacy session (if any), the requests in flight, and the server-initiated
- * notifications of that session.
+ * notifications of that session. An idle connection holds little: the map of requests in flight,
+ * its questions to the client and their code are made on first use.
  */
 export class Connection implements Peer {
   session: Session | undefined;
-  readonly inflight: Inflight = new Map();
-  readonly #dispatcher: Dispatcher;
-  readonly #send: Send;
-  readonly #unsubscribe: () => void;
-  readonly #exchange: Exchange;
-  /** The server's own requests to the client (legacy elicitation, sampling, roots) awaiting an answer. */
-  readonly #pending = new Map<RequestId, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
-  /** The URL-mode elicitations of this connection that may still be reported complete, and how. */
-  readonly #elicitations = new Map<string, (message: JsonRpcMessage) => void>();
-  #nextId = 0;
+  readonly dispatcher: Dispatcher;
+  /** Sends a message to the client outside any request's stream. */
+  readonly send: Send;
+  readonly #unsubscribe: (() => void) | undefined;
+  #inflight: Inflight | undefined;
+  #exchange: Exchange | undefined;
+  #auth: ExchangeAuth | undefined;
+  #asker: Asker | undefined;
+  /** The server's own requests to the client (legacy elicitation, sampling, roots), made by the first one. */
+  #questions: Questions | undefined;
 
-  constructor(dispatcher: Dispatcher, send: Send) {
-    this.#dispatcher = dispatcher;
-    this.#send = send;
-    this.#exchange = { inflight: this.inflight, emit: send, ask: (request, signal) => this.ask(request, signal) };
-    // Unsolicited notifications belong to legacy sessions only; modern clients use subscriptions/listen.
-    // Nothing but logging before notifications/initialized (2025-11-25 "Lifecycle").
-    this.#unsubscribe = dispatcher.registry.subscribe((event) => {
-      const session = this.session;
-      if (!session?.initialized || event.type === "closed") return;
-      if (event.type !== "resources/updated") send({ jsonrpc: "2.0", method: `notifications/${event.type}` });
-      else if (session.watches(event.uri)) {
-        send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } });
-      }
-    });
+  /**
+   * `routed`: the owner hands registry events to `notify` itself (an HTTP session store does it
+   * for all its sessions with one subscription); otherwise the connection subscribes on its own.
+   */
+  constructor(dispatcher: Dispatcher, send: Send, routed = false) {
+    this.dispatcher = dispatcher;
+    this.send = send;
+    if (!routed) this.#unsubscribe = dispatcher.registry.subscribe((event) => this.notify(event));
+  }
+
+  /** Requests in flight on this connection, by id (made by the first request). */
+  get inflight(): Inflight {
+    this.#inflight ??= new Map();
+    return this.#inflight;
+  }
+
+  /** The requests in flight, if any request ever came: what cancellations look in, without making the map. */
+  get requests(): Inflight | undefined {
+    return this.#inflight;
+  }
+
+  /**
+   * Tells the client about a registry change. Unsolicited notifications belong to legacy sessions
+   * only (modern clients use subscriptions/listen), and nothing but logging goes out before
+   * notifications/initialized (2025-11-25 "Lifecycle").
+   */
+  notify(event: RegistryEvent): void {
+    const session = this.session;
+    if (!session?.initialized || event.type === "closed") return;
+    if (event.type !== "resources/updated") this.send({ jsonrpc: "2.0", method: `notifications/${event.type}` });
+    else if (session.watches(event.uri)) {
+      this.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } });
+    }
   }
 
   /** The caller every request of this connection comes from (stdio: an identity from the environment). */
   set auth(auth: ExchangeAuth | undefined) {
-    this.#exchange.auth = auth;
+    this.#auth = auth;
+    this.#exchange = undefined;
   }
 
-  /** Handles one parsed JSON value, a message or a batch, and sends its answer if it has one. */
-  async receive(value: unknown): Promise<void> {
+  /** How this connection's requests travel: the same for all of them, made once. */
+  get #requestExchange(): Exchange {
+    this.#exchange ??= { inflight: this.inflight, emit: this.send, ask: this.asker, auth: this.#auth };
+    return this.#exchange;
+  }
+
+  /** Asks this connection's client (see `ask`): made once, for every request that may ask. */
+  get asker(): Asker {
+    this.#asker ??= (request, signal, via) => this.ask(request, signal, via);
+    return this.#asker;
+  }
+
+  /**
+   * Handles one parsed JSON value, a message or a batch, and sends its answer if it has one: at once
+   * when the answer is ready (most tool calls), otherwise when it is, and then the promise resolves.
+   */
+  receive(value: unknown): Promise<void> | undefined {
     if (Array.isArray(value)) return this.#batch(value);
-    const response = await this.answer(value);
-    if (response) this.#send(response);
+    const answer = this.answer(value);
+    if (answer instanceof Promise) {
+      return answer.then((response) => {
+        if (response) this.send(response);
+      });
+    }
+    if (answer) this.send(answer);
+    return undefined;
   }
 
   /** The answer to one message, or undefined for notifications, responses and cancelled requests. */
-  answer(value: unknown): Promise<JsonRpcResponse | undefined> | JsonRpcResponse | undefined {
+  answer(value: unknown): Answer {
     const inbound = classify(value);
     switch (inbound.kind) {
       case "request":
-        return this.#dispatcher.request(inbound.message, this, this.#exchange);
+        return this.dispatcher.answer(inbound.message, this, this.#requestExchange);
       case "notification":
-        this.#dispatcher.notification(inbound.message, this, this.inflight);
+        this.dispatcher.notification(inbound.message, this, this.#inflight);
         return undefined;
       case "invalid":
         return inbound.error;
@@ -84,14 +129,14 @@ export class Connection implements Peer {
   async #batch(values: unknown[]): Promise<void> {
     if (this.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
       const why = values.length === 0 ? "an empty batch" : `batches are only allowed under protocol ${BATCH_VERSION}`;
-      this.#send(
+      this.send(
         errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${why}; send one message at a time`),
       );
       return;
     }
     const answers = await Promise.all(values.map((value) => this.answerInBatch(value)));
     const responses = answers.filter((answer) => answer !== undefined);
-    if (responses.length > 0) this.#send(responses);
+    if (responses.length > 0) this.send(responses);
   }
 
   /**
@@ -99,7 +144,7 @@ export class Connection implements Peer {
    * (2026-07-28 has no batches): such a request gets -32600, and its id when it is readable
    * (JSON-RPC 2.0 §5); such a notification is ignored.
    */
-  answerInBatch(value: unknown): Promise<JsonRpcResponse | undefined> | JsonRpcResponse | undefined {
+  answerInBatch(value: unknown): Answer {
     if (!isObject(value)) return this.answer(value);
     const modern = isObject(value.params) && claimsModern(value.params._meta);
     if (value.method !== "initialize" && !modern) return this.answer(value);
@@ -123,97 +168,35 @@ export class Connection implements Peer {
   ask(
     request: InputRequest,
     signal?: AbortSignal,
-    via: (message: JsonRpcMessage) => void = this.#send,
+    via: (message: JsonRpcMessage) => void = this.send,
   ): Promise<unknown> {
-    const id = `picomcp-${++this.#nextId}`;
-    const timeout = this.#dispatcher.registry.askTimeoutMs;
-    const elicitationId = request.params?.mode === "url" ? request.params.elicitationId : undefined;
-    if (typeof elicitationId === "string") this.#awaitCompletion(elicitationId);
-    return new Promise((resolve, reject) => {
-      const give = (why: string) => {
-        if (!this.#pending.delete(id)) return;
-        clearTimeout(timer);
-        via({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: why } });
-        reject(new Error(why));
-      };
-      const timer = setTimeout(
-        () => give(`The client did not answer ${request.method} within ${timeout / 1000} s.`),
-        timeout,
-      );
-      signal?.addEventListener("abort", () => give("The request that asked was cancelled."), { once: true });
-      this.#pending.set(id, {
-        resolve: (result) => {
-          clearTimeout(timer);
-          resolve(result);
-        },
-        reject: (error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      });
-      const message: JsonRpcMessage = { jsonrpc: "2.0", id, method: request.method };
-      if (request.params) (message as { params?: unknown }).params = request.params;
-      via(message);
-    }).then(
-      (result) => {
-        // Only an accepted URL elicitation goes on out of band: nothing will complete the others.
-        if (typeof elicitationId === "string" && !(isObject(result) && result.action === "accept"))
-          this.#forget(elicitationId);
-        return result;
-      },
-      (error: unknown) => {
-        if (typeof elicitationId === "string") this.#forget(elicitationId);
-        throw error;
-      },
-    );
+    const code = askingModule.now;
+    if (!code) return askingModule.load().then(() => this.ask(request, signal, via));
+    this.#questions ??= new code.Questions(this);
+    return this.#questions.ask(request, signal, via);
   }
 
   /** Routes the client's answer to the request of ours that awaits it; unknown ids are ignored. */
   settle(response: JsonRpcResponse): void {
-    const id = response.id;
-    const pending = id === undefined ? undefined : this.#pending.get(id);
-    if (!pending || id === undefined) return;
-    this.#pending.delete(id);
-    if (response.error)
-      pending.reject(new Error(`The client refused: ${response.error.message} (${response.error.code})`));
-    else pending.resolve(response.result);
-  }
-
-  /** Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"). */
-  #awaitCompletion(elicitationId: string): void {
-    const complete = (message: JsonRpcMessage) => {
-      this.#elicitations.delete(elicitationId);
-      this.#send(message);
-    };
-    this.#elicitations.set(elicitationId, complete);
-    this.#dispatcher.urlElicitations.set(elicitationId, complete);
-  }
-
-  #forget(elicitationId: string): void {
-    const complete = this.#elicitations.get(elicitationId);
-    this.#elicitations.delete(elicitationId);
-    if (complete && this.#dispatcher.urlElicitations.get(elicitationId) === complete)
-      this.#dispatcher.urlElicitations.delete(elicitationId);
+    this.#questions?.settle(response);
   }
 
   /** Cancels the streams of this connection (`subscriptions/listen`): nothing more is sent on them. */
   endStreams(reason: unknown): void {
     // A server shutting down ends them itself, with their final result (2026-07-28 §4: SHOULD, before closing).
-    if (this.#dispatcher.closing) return;
-    for (const ctx of [...this.inflight.values()]) if (this.#dispatcher.streams.has(ctx)) ctx.cancel(reason);
+    if (this.dispatcher.closing || !this.#inflight) return;
+    for (const ctx of [...this.#inflight.values()]) if (this.dispatcher.streams.has(ctx)) ctx.cancel(reason);
   }
 
   /** Ends every request in progress now, each answered with an error (handler timeout, shutdown). */
   interrupt(reason: unknown): void {
-    for (const ctx of [...this.inflight.values()]) ctx.interrupt(reason);
+    for (const ctx of [...(this.#inflight?.values() ?? [])]) ctx.interrupt(reason);
   }
 
   /** Stops list_changed delivery and cancels what is still running. */
   close(reason = "The connection closed"): void {
-    this.#unsubscribe();
-    for (const elicitationId of [...this.#elicitations.keys()]) this.#forget(elicitationId);
-    for (const pending of this.#pending.values()) pending.reject(new Error(reason));
-    this.#pending.clear();
-    for (const ctx of this.inflight.values()) ctx.cancel(new DOMException(reason, "AbortError"));
+    this.#unsubscribe?.();
+    this.#questions?.close(reason);
+    for (const ctx of this.#inflight?.values() ?? []) ctx.cancel(new DOMException(reason, "AbortError"));
   }
 }

@@ -1,18 +1,7 @@
-import {
-  type AskOptions,
-  type CreateMessageResult,
-  confirm,
-  type ElicitResult,
-  elicit,
-  elicitUrl,
-  type Root,
-  type Round,
-  roots,
-  type SamplingRequest,
-  sample,
-} from "./ask.js";
-import type { Gate } from "./auth/enforce.js";
+import type { AskOptions, CreateMessageResult, ElicitResult, Root, Round, SamplingRequest } from "./ask.js";
 import type { Identity } from "./auth/identity.js";
+import type { Gate } from "./auth/settings.js";
+import { askingModule } from "./lazy.js";
 import type { Session } from "./legacy/session.js";
 import { LOG_LEVELS, type LogLevel } from "./protocol/envelope.js";
 import type { JsonRpcMessage, RequestId } from "./protocol/jsonrpc.js";
@@ -76,6 +65,35 @@ export interface Context {
   roots(options?: AskOptions): Promise<Root[]>;
 }
 
+/**
+ * How the running handler may ask the client, while a handler that may ask runs (tools/call,
+ * prompts/get, resources/read): set by the dispatcher for a first run, by the round runner for the
+ * runs after it (see rounds.ts).
+ */
+export interface Asking {
+  /** The answers known when this run started, by key. */
+  readonly answers: ReadonlyMap<string, unknown>;
+  /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
+  readonly unreachable?: string | undefined;
+  /** Called once the run asked something unanswered and had a turn to ask more; default: `ctx.stuck()`. */
+  readonly stuck?: (() => void) | undefined;
+}
+
+/** The answers of a first run, which has none: shared, never written, so a call that asks nothing makes no map. */
+export const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
+
+/** Why a legacy request without a way back to its client cannot ask it anything. */
+export const NO_WAY_BACK =
+  "This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client. Use a session (the default), or the 2026-07-28 protocol.";
+
+/** What the wait of a first run ends with when the handler stopped at an unanswered question. */
+export const STUCK: unique symbol = Symbol("stuck");
+
+/** Something a transport can cancel when its client goes away (a request's context). */
+export interface Cancellable {
+  cancel(reason: unknown): void;
+}
+
 /** One method per syslog severity (RFC 5424), as MCP logging uses them. */
 export type Logger = { readonly [Level in LogLevel]: (data: unknown, logger?: string) => void };
 
@@ -86,6 +104,8 @@ export interface RequestInit {
   era: Era;
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities;
+  /** `client`, made once by the caller (a legacy session's); otherwise made from the two fields above. */
+  client?: Context["client"] | undefined;
   /** The lowest level sent; undefined sends no log messages. */
   logLevel?: LogLevel | undefined;
   session?: Session | undefined;
@@ -111,7 +131,9 @@ export class RequestContext implements Context {
   closeStream: (() => void) | undefined;
   /** The legacy session the request arrived on, if any. */
   readonly session: Session | undefined;
-  /** The questions of the current run, while a handler that may ask the client runs. */
+  /** How the running handler may ask the client; undefined for handlers that may not. */
+  asking: Asking | undefined;
+  /** The questions of the current run, made by its first question (see ask.ts). */
   round: Round | undefined;
   readonly #logLevel: number;
   #logger: Logger | undefined;
@@ -128,7 +150,7 @@ export class RequestContext implements Context {
     this.meta = init.meta;
     this.protocolVersion = init.protocolVersion;
     this.era = init.era;
-    this.client = { info: init.clientInfo, capabilities: init.clientCapabilities };
+    this.client = init.client ?? { info: init.clientInfo, capabilities: init.clientCapabilities };
     this.session = init.session;
     this.auth = init.auth;
     this.#logLevel = init.logLevel === undefined ? LOG_LEVELS.length : LOG_LEVELS.indexOf(init.logLevel);
@@ -146,24 +168,29 @@ export class RequestContext implements Context {
     this.emit({ jsonrpc: "2.0", method: "notifications/progress", params });
   }
 
+  // The asking code loads with the first question a server's handlers ask (see lazy.ts).
   elicit(message: string, schema: Schema | JsonSchema, options?: AskOptions): Promise<ElicitResult<never>> {
-    return elicit(this, message, schema, options) as Promise<ElicitResult<never>>;
+    return askingModule.use((ask) => ask.elicit(this, message, schema, options)) as Promise<ElicitResult<never>>;
   }
 
-  elicitUrl(message: string, url: string, options?: AskOptions & { elicitationId?: string }) {
-    return elicitUrl(this, message, url, options);
+  elicitUrl(
+    message: string,
+    url: string,
+    options?: AskOptions & { elicitationId?: string },
+  ): Promise<{ action: "accept" | "decline" | "cancel" }> {
+    return askingModule.use((ask) => ask.elicitUrl(this, message, url, options));
   }
 
   confirm(message: string, options?: AskOptions): Promise<boolean> {
-    return confirm(this, message, options);
+    return askingModule.use((ask) => ask.confirm(this, message, options));
   }
 
   sample(request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult> {
-    return sample(this, request, options);
+    return askingModule.use((ask) => ask.sample(this, request, options));
   }
 
   roots(options?: AskOptions): Promise<Root[]> {
-    return roots(this, options);
+    return askingModule.use((ask) => ask.roots(this, options));
   }
 
   get log(): Logger {
@@ -217,6 +244,11 @@ export class RequestContext implements Context {
     this.#reason = reason;
     this.#controller?.abort(reason);
     this.#stop?.(reason);
+  }
+
+  /** The run stopped at a question nobody has answered yet: the wait in `race` ends with STUCK. */
+  stuck(): void {
+    this.#stop?.(STUCK);
   }
 
   /** Waits for the handler's work, unless the request is cancelled or interrupted first. */

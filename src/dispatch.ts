@@ -1,7 +1,8 @@
-import { openGate } from "./auth/enforce.js";
-import type { ExchangeAuth } from "./auth/settings.js";
-import { RequestContext } from "./context.js";
+import type { Round } from "./ask.js";
+import { type ExchangeAuth, openGate } from "./auth/settings.js";
+import { type Asking, type Cancellable, NO_ANSWERS, NO_WAY_BACK, RequestContext, STUCK } from "./context.js";
 import { ErrorCode } from "./errors.js";
+import { askingModule } from "./lazy.js";
 import { openSession, type Session } from "./legacy/session.js";
 import { busy, type Limits, type ResolvedLimits, Running, resolveLimits, seconds, shuttingDown } from "./limits.js";
 import { METHODS, type Method } from "./methods.js";
@@ -20,8 +21,21 @@ import {
 import { META, type Meta } from "./protocol/types.js";
 import { MODERN_VERSIONS } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
-import { type Asker, legacyRounds, modernRounds } from "./rounds.js";
+import type { Asker } from "./rounds.js";
 import { toolError } from "./tools.js";
+
+type Result = Record<string, unknown>;
+
+/** What `#answered` gets for a handler that threw. */
+const FAILED: unique symbol = Symbol("failed");
+
+/** A response, now or later; undefined for a request that was cancelled (nothing may be sent for it). */
+export type Answer = JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>;
+
+/** A first run with a way back to the client: questions end the run, and the era's rounds take over. */
+const FIRST_RUN: Asking = { answers: NO_ANSWERS };
+/** A first run without one (stateless legacy HTTP): asking fails at once, with the reason. */
+const NO_WAY_BACK_RUN: Asking = { answers: NO_ANSWERS, unreachable: NO_WAY_BACK };
 
 /** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */
 export interface Peer {
@@ -35,8 +49,13 @@ export type Inflight = Map<RequestId, RequestContext>;
 export interface Exchange {
   /** The connection's requests in flight (stdio, legacy sessions); cancelled by id. */
   inflight?: Inflight;
-  /** Aborts the request (an HTTP request's own signal). */
+  /** Aborts the request (an outside signal). */
   signal?: AbortSignal;
+  /**
+   * Cancels the request when its client goes away: the transport calls `target.cancel(reason)` then.
+   * Cheaper than a signal, which would need a listener of its own for every request.
+   */
+  watch?: (target: Cancellable) => void;
   /** Sends a notification tied to this request (progress, log) before its response. */
   emit?: (message: JsonRpcMessage) => void;
   /** Closes the request's SSE stream but keeps it resumable (legacy HTTP sessions, SEP-1699 polling). */
@@ -99,16 +118,23 @@ export class Dispatcher {
 
   /** Answers a request; resolves to undefined when it was cancelled, since then nothing may be sent. */
   request(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Promise<JsonRpcResponse | undefined> {
+    const answer = this.answer(message, peer, exchange);
+    return answer instanceof Promise ? answer : Promise.resolve(answer);
+  }
+
+  /**
+   * Answers a request as `request` does, but synchronously when its handler answers synchronously
+   * (most tool calls): no promise is made for those.
+   */
+  answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
     if (exchange.inflight?.has(message.id)) {
-      return Promise.resolve(
-        errorResponse(
-          message.id,
-          ErrorCode.InvalidRequest,
-          `Invalid Request: id ${JSON.stringify(message.id)} is already used by a request in progress; give every request a new id`,
-        ),
+      return errorResponse(
+        message.id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: id ${JSON.stringify(message.id)} is already used by a request in progress; give every request a new id`,
       );
     }
-    if (this.#draining) return Promise.resolve(shuttingDown(message.id));
+    if (this.#draining) return shuttingDown(message.id);
     const meta = message.params?._meta;
     if (claimsModern(meta)) return this.#modern(message, meta, exchange);
     return this.#legacy(message, peer, exchange);
@@ -141,25 +167,23 @@ export class Dispatcher {
     }
   }
 
-  #modern(message: JsonRpcRequest, meta: Meta, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
+  #modern(message: JsonRpcRequest, meta: Meta, exchange: Exchange): Answer {
     const { id } = message;
     const envelope = readEnvelope(meta);
     if (typeof envelope === "string") {
-      return Promise.resolve(errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`));
+      return errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`);
     }
     const requested = envelope.protocolVersion;
     if (!MODERN_VERSIONS.includes(requested)) {
-      return Promise.resolve(
-        errorResponse(
-          id,
-          ErrorCode.UnsupportedProtocolVersion,
-          `Unsupported protocol version "${requested}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
-          { supported: MODERN_VERSIONS, requested },
-        ),
+      return errorResponse(
+        id,
+        ErrorCode.UnsupportedProtocolVersion,
+        `Unsupported protocol version "${requested}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
+        { supported: MODERN_VERSIONS, requested },
       );
     }
     const method = METHODS[message.method];
-    if (!method?.modern || !this.#offers(method)) return Promise.resolve(notFound(message, requested));
+    if (!method?.modern || !this.#offers(method)) return notFound(message, requested);
     const ctx = new RequestContext({
       id,
       meta,
@@ -173,30 +197,26 @@ export class Dispatcher {
     return this.#run(method, message, ctx, exchange, true);
   }
 
-  #legacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Promise<JsonRpcResponse | undefined> {
+  #legacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Answer {
     const { id, method: name } = message;
-    if (name === "initialize") return Promise.resolve(this.#initialize(message, peer));
+    if (name === "initialize") return this.#initialize(message, peer);
     if (name === "server/discover") {
-      return Promise.resolve(
-        errorResponse(
-          id,
-          ErrorCode.InvalidParams,
-          `Invalid params: server/discover needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
-        ),
+      return errorResponse(
+        id,
+        ErrorCode.InvalidParams,
+        `Invalid params: server/discover needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
       );
     }
     const session = peer.session;
     const method = METHODS[name];
     if (!session && name !== "ping") {
-      return Promise.resolve(
-        errorResponse(
-          id,
-          ErrorCode.InvalidRequest,
-          `Invalid Request: "${name}" arrived before initialize. Send initialize first, or send 2026-07-28 requests with params._meta["${META.protocolVersion}"].`,
-        ),
+      return errorResponse(
+        id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: "${name}" arrived before initialize. Send initialize first, or send 2026-07-28 requests with params._meta["${META.protocolVersion}"].`,
       );
     }
-    if (!method?.legacy || !this.#offers(method)) return Promise.resolve(notFound(message, session?.protocolVersion));
+    if (!method?.legacy || !this.#offers(method)) return notFound(message, session?.protocolVersion);
     const ctx = new RequestContext({
       id,
       meta: message.params?._meta as Meta | undefined,
@@ -204,6 +224,7 @@ export class Dispatcher {
       era: "legacy",
       clientInfo: session?.clientInfo,
       clientCapabilities: session?.clientCapabilities ?? {},
+      client: session?.client,
       logLevel: session?.logLevel,
       session,
       auth: exchange.auth?.identity,
@@ -242,16 +263,10 @@ export class Dispatcher {
   }
 
   #offers(method: Method): boolean {
-    return method.capability === undefined || this.registry.capabilities()[method.capability] !== undefined;
+    return method.capability === undefined || this.registry.offers(method.capability);
   }
 
-  async #run(
-    method: Method,
-    message: JsonRpcRequest,
-    ctx: RequestContext,
-    exchange: Exchange,
-    modern: boolean,
-  ): Promise<JsonRpcResponse | undefined> {
+  #run(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean): Answer {
     const { id } = message;
     const { inflight } = exchange;
     // A listen request is a stream, not work: it is bounded by maxSseStreams, never by time or count.
@@ -277,26 +292,70 @@ export class Dispatcher {
     ctx.gate = openGate(this.registry.auth, exchange.auth);
     ctx.emit = exchange.emit;
     ctx.closeStream = exchange.closeStream;
+    let result: Result | Promise<Result>;
     try {
-      let result = method.interactive
-        ? this.#rounds(method, message, ctx, exchange, modern)
+      result = method.interactive
+        ? this.#interactive(method, message, ctx, exchange, modern)
         : method.run(this.registry, message.params, ctx);
-      if (result instanceof Promise) {
-        if (bounded) this.#running.add(ctx);
-        result = await ctx.race(result);
+    } catch (thrown) {
+      return this.#answered(method, message, ctx, exchange, modern, FAILED, thrown);
+    }
+    // A handler that answers synchronously is answered at once: no promise, no deadline to track.
+    if (!(result instanceof Promise)) return this.#answered(method, message, ctx, exchange, modern, result);
+    if (bounded) this.#running.add(ctx);
+    return this.#await(method, message, ctx, exchange, modern, result);
+  }
+
+  async #await(
+    method: Method,
+    message: JsonRpcRequest,
+    ctx: RequestContext,
+    exchange: Exchange,
+    modern: boolean,
+    work: Promise<Result>,
+  ): Promise<JsonRpcResponse | undefined> {
+    let result: Result | typeof FAILED;
+    let error: unknown;
+    try {
+      try {
+        result = await ctx.race(work);
+      } catch (thrown) {
+        if (thrown !== STUCK) throw thrown;
+        // The handler asked what nobody has answered yet: the era's rounds take over from here.
+        result = await ctx.race(this.#rounds(method, message, ctx, exchange, modern, ctx.round));
       }
+    } catch (thrown) {
+      result = FAILED;
+      error = thrown;
+    }
+    this.#running.delete(ctx);
+    return this.#answered(method, message, ctx, exchange, modern, result, error);
+  }
+
+  /** The response to a request whose handler returned `result` or threw `thrown`; then the request is over. */
+  #answered(
+    method: Method,
+    message: JsonRpcRequest,
+    ctx: RequestContext,
+    exchange: Exchange,
+    modern: boolean,
+    result: Result | typeof FAILED,
+    thrown?: unknown,
+  ): JsonRpcResponse | undefined {
+    try {
+      if (result === FAILED) throw thrown;
       if (ctx.cancelled) return undefined;
       if (modern) this.#encodeModern(method, result);
-      return resultResponse(id, result);
+      return resultResponse(message.id, result);
     } catch (thrown) {
       if (ctx.cancelled) return undefined;
-      return ctx.interrupted ? this.#interrupted(method, message, ctx, modern) : thrownResponse(id, thrown);
+      return ctx.interrupted ? this.#interrupted(method, message, ctx, modern) : thrownResponse(message.id, thrown);
     } finally {
-      this.#running.delete(ctx);
-      inflight?.delete(id);
+      exchange.inflight?.delete(message.id);
       // Nothing about a request may follow its response (2025-11-25 "Progress": MUST stop).
       ctx.emit = undefined;
       ctx.closeStream = undefined;
+      ctx.asking = undefined;
     }
   }
 
@@ -321,12 +380,35 @@ export class Dispatcher {
     );
   }
 
-  /** Runs a handler that may ask the client, in the era's way (see rounds.ts). */
-  #rounds(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean) {
+  /**
+   * A handler that may ask the client. Its first run is an ordinary call: a question ends it (see
+   * `ctx.stuck`), and only then does the era's round runner load (rounds.ts). A 2026-07-28 retry,
+   * which carries answers, goes to the round runner from the start.
+   */
+  #interactive(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean) {
+    const params = message.params;
+    if (modern && (params?.requestState !== undefined || params?.inputResponses !== undefined)) {
+      return this.#rounds(method, message, ctx, exchange, modern);
+    }
+    ctx.asking = modern || exchange.ask ? FIRST_RUN : NO_WAY_BACK_RUN;
+    return method.run(this.registry, params, ctx);
+  }
+
+  /** Runs a handler that asked, in the era's way (see rounds.ts), from its first round when there was one. */
+  #rounds(
+    method: Method,
+    message: JsonRpcRequest,
+    ctx: RequestContext,
+    exchange: Exchange,
+    modern: boolean,
+    first?: Round,
+  ): Promise<Result> {
     const run = () => method.run(this.registry, message.params, ctx);
-    return modern
-      ? modernRounds(run, ctx, message.method, message.params, this.registry.sealer)
-      : legacyRounds(run, ctx, exchange.ask);
+    return askingModule.use((rounds) =>
+      modern
+        ? rounds.modernRounds(run, ctx, message.method, message.params, rounds.sealerOf(this.registry), first)
+        : rounds.legacyRounds(run, ctx, exchange.ask, undefined, first),
+    );
   }
 
   /** What every 2026-07-28 result carries (§1.3, §3.1, §7); legacy results are left exactly as they were. */

@@ -1,15 +1,12 @@
-import { checkArgumentsOf, checkCallerOf, refuse, shows } from "./auth/enforce.js";
-import { complete } from "./completion.js";
+import type { AnyAccess } from "./auth/access.js";
 import type { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
-import { listen } from "./listen.js";
-import { getPrompt } from "./prompts.js";
+import { enforceModule, featuresModule } from "./lazy.js";
 import { LOG_LEVELS, type LogLevel } from "./protocol/envelope.js";
 import { isObject } from "./protocol/jsonrpc.js";
 import type { ServerCapabilities } from "./protocol/types.js";
 import { MODERN_VERSIONS } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
-import { toContents } from "./resources.js";
 import { callTool } from "./tools.js";
 
 type Params = Record<string, unknown> | undefined;
@@ -25,7 +22,27 @@ export interface Method {
   readonly cacheable?: boolean;
   /** Handlers that may ask the client for input (2026-07-28 §3.3: only these three methods). */
   readonly interactive?: boolean;
-  readonly run: (registry: Registry, params: Params, ctx: RequestContext) => Result | Promise<Result>;
+  readonly run: Run;
+}
+
+type Run = (registry: Registry, params: Params, ctx: RequestContext) => Result | Promise<Result>;
+type Features = typeof import("./features.js");
+
+/** A handler of features.ts, loaded with the first request that needs one (see lazy.ts). */
+function later(name: { [K in keyof Features]: Features[K] extends Run ? K : never }[keyof Features]): Run {
+  return (registry, params, ctx) => featuresModule.use((features) => (features[name] as Run)(registry, params, ctx));
+}
+
+export type Shows = (ctx: RequestContext, declared: AnyAccess | undefined) => boolean;
+const EVERYTHING: Shows = () => true;
+
+/**
+ * A list as this caller sees it: everything, unless `hideUnauthorized` leaves out what the caller
+ * may not use (which needs the caller checks, loaded then).
+ */
+export function visible(ctx: RequestContext, list: (shows: Shows) => Result): Result | Promise<Result> {
+  if (!ctx.gate?.settings?.hide) return list(EVERYTHING);
+  return enforceModule.use((enforce) => list(enforce.shows));
 }
 
 /**
@@ -50,12 +67,14 @@ export const METHODS: Record<string, Method> = {
     capability: "tools",
     cacheable: true,
     run: (registry, params, ctx) =>
-      page(
-        registry,
-        "tools",
-        [...registry.tools.values()].filter((tool) => shows(ctx, tool.auth)),
-        params,
-        (tool) => tool.descriptor,
+      visible(ctx, (shows) =>
+        page(
+          registry,
+          "tools",
+          [...registry.tools.values()].filter((tool) => shows(ctx, tool.auth)),
+          params,
+          (tool) => tool.descriptor,
+        ),
       ),
   },
   "tools/call": {
@@ -79,7 +98,7 @@ export const METHODS: Record<string, Method> = {
       if (args !== undefined && args !== null && !isObject(args)) {
         throw new McpError(ErrorCode.InvalidParams, `tools/call params.arguments must be an object of named arguments`);
       }
-      return callTool(tool, args ?? undefined, ctx) as Promise<unknown> as Promise<Result>;
+      return callTool(tool, args ?? undefined, ctx) as unknown as Result | Promise<Result>;
     },
   },
   "resources/list": {
@@ -87,35 +106,14 @@ export const METHODS: Record<string, Method> = {
     legacy: true,
     capability: "resources",
     cacheable: true,
-    run: async (registry, params, ctx) => {
-      const listed: unknown[] = [];
-      for (const resource of registry.resources.values()) {
-        if (!shows(ctx, resource.config.auth)) continue;
-        if (!resource.template) listed.push(resource.descriptor);
-        else if (resource.config.list) {
-          let found = resource.config.list(ctx);
-          if (found instanceof Promise) found = await found;
-          const mimeType = resource.mimeType;
-          for (const item of found)
-            listed.push(mimeType === undefined || "mimeType" in item ? item : { ...item, mimeType });
-        }
-      }
-      return page(registry, "resources", listed, params, (item) => item);
-    },
+    run: later("listResources"),
   },
   "resources/templates/list": {
     modern: true,
     legacy: true,
     capability: "resources",
     cacheable: true,
-    run: (registry, params, ctx) =>
-      page(
-        registry,
-        "resourceTemplates",
-        [...registry.resources.values()].filter((resource) => resource.template && shows(ctx, resource.config.auth)),
-        params,
-        (resource) => resource.descriptor,
-      ),
+    run: later("listTemplates"),
   },
   "resources/read": {
     modern: true,
@@ -123,14 +121,14 @@ export const METHODS: Record<string, Method> = {
     capability: "resources",
     cacheable: true,
     interactive: true,
-    run: (registry, params, ctx) => readResource(registry, params, ctx),
+    run: later("readResource"),
   },
   "resources/subscribe": {
     modern: false,
     legacy: true,
     capability: "resources",
     run: (_registry, params, ctx) => {
-      ctx.session?.subscriptions.add(requireUri(params, "resources/subscribe"));
+      ctx.session?.subscribe(requireUri(params, "resources/subscribe"));
       return {};
     },
   },
@@ -139,7 +137,7 @@ export const METHODS: Record<string, Method> = {
     legacy: true,
     capability: "resources",
     run: (_registry, params, ctx) => {
-      ctx.session?.subscriptions.delete(requireUri(params, "resources/unsubscribe"));
+      ctx.session?.unsubscribe(requireUri(params, "resources/unsubscribe"));
       return {};
     },
   },
@@ -148,56 +146,20 @@ export const METHODS: Record<string, Method> = {
     legacy: true,
     capability: "prompts",
     cacheable: true,
-    run: (registry, params, ctx) =>
-      page(
-        registry,
-        "prompts",
-        [...registry.prompts.values()].filter((prompt) => shows(ctx, prompt.config.auth)),
-        params,
-        (prompt) => prompt.descriptor,
-      ),
+    run: later("listPrompts"),
   },
   "prompts/get": {
     modern: true,
     legacy: true,
     capability: "prompts",
     interactive: true,
-    run: (registry, params, ctx) => {
-      const name = params?.name;
-      const prompt = typeof name === "string" ? registry.prompts.get(name) : undefined;
-      if (!prompt) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Unknown prompt ${JSON.stringify(name)}. Call prompts/list to see the available prompts.`,
-        );
-      }
-      const args = params?.arguments;
-      if (args !== undefined && args !== null && !isObject(args)) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          "prompts/get params.arguments must be an object of string arguments",
-        );
-      }
-      const refused = checkCallerOf(ctx, prompt.config.auth, `prompt "${prompt.name}"`);
-      if (refused) {
-        refuse(
-          ctx,
-          refused,
-          () =>
-            new McpError(
-              ErrorCode.InvalidParams,
-              `Unknown prompt ${JSON.stringify(name)}. Call prompts/list to see the available prompts.`,
-            ),
-        );
-      }
-      return getPrompt(prompt, args ?? undefined, ctx);
-    },
+    run: later("promptsGet"),
   },
   "completion/complete": {
     modern: true,
     legacy: true,
     capability: "completions",
-    run: (registry, params) => complete(registry, params),
+    run: later("complete"),
   },
   "logging/setLevel": {
     modern: false,
@@ -212,57 +174,23 @@ export const METHODS: Record<string, Method> = {
       return {};
     },
   },
-  "subscriptions/listen": { modern: true, legacy: false, run: listen },
+  "subscriptions/listen": { modern: true, legacy: false, run: later("listen") },
 };
 
-function requireUri(params: Params, method: string): string {
+export function requireUri(params: Params, method: string): string {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, `${method} needs params.uri (a string)`);
   return uri;
 }
 
-/**
- * `resources/read`: an exact URI first, then templates in registration order. An unknown URI is
- * an error, never empty contents: -32002 before 2026-07-28, -32602 since (§9), with `data.uri`.
- */
-async function readResource(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
-  const uri = requireUri(params, "resources/read");
-  let resource = registry.resources.get(uri);
-  let args: Record<string, string> | undefined = resource && !resource.template ? {} : undefined;
-  if (!args) {
-    for (const candidate of registry.resources.values()) {
-      args = candidate.template?.match(uri);
-      if (args) {
-        resource = candidate;
-        break;
-      }
-    }
-  }
-  if (!resource || !args) throw notFound(uri, ctx);
-  const what = `resource ${uri}`;
-  const refused = checkCallerOf(ctx, resource.config.auth, what);
-  if (refused) refuse(ctx, refused, () => notFound(uri, ctx));
-  let denied = checkArgumentsOf(ctx, resource.config.auth, { ...args, uri }, what);
-  if (denied instanceof Promise) denied = await denied;
-  if (denied) refuse(ctx, denied);
-  let returned = resource.config.read({ ...args, uri }, ctx);
-  if (returned instanceof Promise) returned = await returned;
-  // A template matched, but `read` found nothing there: the same error as an unknown URI, never empty contents.
-  if (returned === undefined) throw notFound(uri, ctx);
-  return { contents: toContents(returned, uri, resource.mimeType) };
-}
-
-function notFound(uri: string, ctx: RequestContext): McpError {
-  const code = ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
-  return new McpError(
-    code,
-    `Resource not found: ${uri}. Call resources/list or resources/templates/list to see what can be read.`,
-    { uri },
-  );
-}
-
 /** Cursor pagination over a list in registration order; the cursor is an opaque offset (2025-11-25 "Pagination"). */
-function page<T>(registry: Registry, key: string, items: T[], params: Params, describe: (item: T) => unknown): Result {
+export function page<T>(
+  registry: Registry,
+  key: string,
+  items: T[],
+  params: Params,
+  describe: (item: T) => unknown,
+): Result {
   const cursor = params?.cursor;
   let start = 0;
   if (cursor !== undefined) {

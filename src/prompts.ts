@@ -1,11 +1,9 @@
 import type { Access } from "./auth/access.js";
-import { checkArgumentsOf, refuse } from "./auth/enforce.js";
-import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
-import type { Context, RequestContext } from "./context.js";
-import { ErrorCode, McpError } from "./errors.js";
+import { type ContentBlock, checkIcons, type Icon } from "./content.js";
+import type { Context } from "./context.js";
 import { isObject } from "./protocol/jsonrpc.js";
 import type { Completer } from "./resources.js";
-import { type Schema, type StandardSchemaV1, toJsonSchema, validate } from "./schema.js";
+import { type Schema, type StandardSchemaV1, toJsonSchema } from "./schema.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -82,37 +80,4 @@ function argumentsOf(json: Record<string, unknown>, name: string): Record<string
     argument.required = required.includes(key);
     return argument;
   });
-}
-
-/** Runs `prompts/get`: arguments validated (a failure is -32602 naming each field), the return value normalised. */
-export async function getPrompt(
-  prompt: Prompt,
-  args: Record<string, unknown> | undefined,
-  ctx: Context,
-): Promise<Record<string, unknown>> {
-  let value: unknown = {};
-  if (prompt.config.input) {
-    let checked = validate(prompt.config.input, args ?? {});
-    if (checked instanceof Promise) checked = await checked;
-    if (!checked.ok)
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}":\n${checked.issues}`);
-    value = checked.value;
-  }
-  let denied = checkArgumentsOf(ctx as RequestContext, prompt.config.auth, value, `prompt "${prompt.name}"`);
-  if (denied instanceof Promise) denied = await denied;
-  if (denied) refuse(ctx as RequestContext, denied);
-  let returned = prompt.config.get(value as never, ctx);
-  if (returned instanceof Promise) returned = await returned;
-  if (isObject(returned) && Array.isArray(returned.messages)) {
-    const result: Record<string, unknown> = { messages: returned.messages };
-    if (typeof returned.description === "string") result.description = returned.description;
-    return result;
-  }
-  const items = (Array.isArray(returned) ? returned : [returned]) as (string | ContentBlock | PromptMessage)[];
-  return { messages: items.map(toMessage) };
-}
-
-function toMessage(item: string | ContentBlock | PromptMessage): PromptMessage {
-  if (typeof item === "string" || isContentBlock(item)) return user(item);
-  return item;
 }

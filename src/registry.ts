@@ -2,7 +2,7 @@ import type { AuthOptions, AuthSettings } from "./auth/settings.js";
 import type { Limits } from "./limits.js";
 import type { Prompt } from "./prompts.js";
 import type { Implementation, ServerCapabilities } from "./protocol/types.js";
-import { type StateKey, StateSealer } from "./request-state.js";
+import type { StateKey } from "./request-state.js";
 import type { Resource } from "./resources.js";
 import type { Tool } from "./tools.js";
 import type { HttpOptions } from "./transports/http/handler.js";
@@ -57,8 +57,8 @@ export class Registry {
   readonly askTimeoutMs: number;
   /** The server's auth settings (`pico({ auth })`), set by the server. */
   auth: AuthSettings | undefined;
-  readonly #stateKey: StateKey | undefined;
-  #sealer: StateSealer | undefined;
+  /** Signs `requestState` (see rounds.ts); a random key per process when undefined. */
+  readonly stateKey: StateKey | undefined;
   readonly #listeners = new Set<(event: RegistryEvent) => void>();
 
   constructor(options: Omit<ServerOptions, "http">) {
@@ -73,16 +73,10 @@ export class Registry {
     this.instructions = instructions;
     this.pageSize = pageSize ?? Number.POSITIVE_INFINITY;
     this.askTimeoutMs = askTimeoutMs ?? 60_000;
-    this.#stateKey = requestStateKey;
+    this.stateKey = requestStateKey;
     if (requestStateKey !== undefined && keyLength(requestStateKey) < 32) {
       throw new TypeError("requestStateKey must be at least 32 bytes (256 bits) long.");
     }
-  }
-
-  /** Made on first use: Workers forbid random numbers outside a request. */
-  get sealer(): StateSealer {
-    this.#sealer ??= new StateSealer(this.#stateKey);
-    return this.#sealer;
   }
 
   addTool(tool: Tool): void {
@@ -116,6 +110,24 @@ export class Registry {
     if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.resources.size > 0) capabilities.completions = {};
     return capabilities;
+  }
+
+  /** Whether `capabilities()` has this capability, without building them (once per request). */
+  offers(capability: keyof ServerCapabilities): boolean {
+    switch (capability) {
+      case "tools":
+        return this.tools.size > 0;
+      case "resources":
+        return this.resources.size > 0;
+      case "prompts":
+        return this.prompts.size > 0;
+      case "completions":
+        return this.prompts.size > 0 || this.resources.size > 0;
+      case "logging":
+        return true;
+      default:
+        return false;
+    }
   }
 
   subscribe(listener: (event: RegistryEvent) => void): () => void {

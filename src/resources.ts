@@ -1,8 +1,8 @@
 import type { Access } from "./auth/access.js";
-import { type Annotations, checkIcons, type Icon, type ResourceContents, toBase64 } from "./content.js";
+import { type Annotations, checkIcons, type Icon, type ResourceContents } from "./content.js";
 import type { Context } from "./context.js";
-import { isObject } from "./protocol/jsonrpc.js";
-import { isTemplate, type QueryVariables, type TemplateVariables, UriTemplate } from "./uri-template.js";
+import type { QueryVariables, TemplateVariables } from "./uri-template.js";
+import { isTemplate, parseTemplate, type TemplateSyntax } from "./uri-template-syntax.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -58,7 +58,8 @@ export interface ResourceConfig<Uri extends string> {
 export interface Resource {
   readonly uri: string;
   readonly descriptor: Record<string, unknown>;
-  readonly template: UriTemplate | undefined;
+  /** A template's syntax, checked at registration (matching URIs is compiled on the first read). */
+  readonly template: TemplateSyntax | undefined;
   readonly mimeType: string | undefined;
   readonly config: ResourceConfig<string>;
 }
@@ -67,7 +68,7 @@ export function compileResource(uri: string, config: ResourceConfig<string>): Re
   if (typeof uri !== "string" || uri.length === 0) throw new TypeError("A resource needs a non-empty URI.");
   if (typeof config?.read !== "function") throw new TypeError(`Resource "${uri}" needs a read function.`);
   checkIcons(config.icons, `Resource "${uri}"`);
-  const template = isTemplate(uri) ? new UriTemplate(uri) : undefined;
+  const template = isTemplate(uri) ? parseTemplate(uri) : undefined;
   if (!template && (config.list || config.complete)) {
     throw new TypeError(`Resource "${uri}" has no template variables, so it cannot have list or complete.`);
   }
@@ -77,20 +78,6 @@ export function compileResource(uri: string, config: ResourceConfig<string>): Re
     if (config[key] !== undefined && !(template && key === "size")) descriptor[key] = config[key];
   }
   return { uri, descriptor, template, mimeType: config.mimeType, config };
-}
-
-/** Turns what `read` returned into `contents` (2025-11-25 "Reading Resources"): never empty for a found resource. */
-export function toContents(value: ResourceReturn, uri: string, mimeType: string | undefined): ResourceContents[] {
-  const base = mimeType === undefined ? { uri } : { uri, mimeType };
-  if (typeof value === "string") return [{ ...base, text: value }];
-  if (value instanceof Uint8Array) return [{ ...base, blob: toBase64(value) }];
-  const items = Array.isArray(value) ? value : [value];
-  if (items.length === 0 || !items.every((item) => isObject(item) && ("text" in item || "blob" in item))) {
-    throw new TypeError(
-      `Resource "${uri}" read returned no contents; return a string, bytes, or { uri, text | blob } items.`,
-    );
-  }
-  return items.map((item) => (item.mimeType === undefined && mimeType !== undefined ? { ...item, mimeType } : item));
 }
 
 /**

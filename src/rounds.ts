@@ -1,19 +1,21 @@
 import { AskFailure, type InputRequest, Round } from "./ask.js";
-import type { RequestContext } from "./context.js";
+import { NO_ANSWERS, NO_WAY_BACK, type RequestContext } from "./context.js";
 import { ErrorCode, McpError, messageOf } from "./errors.js";
-import { isObject } from "./protocol/jsonrpc.js";
-import { digest, MAX_STATE_BYTES, type StatePayload, type StateSealer } from "./request-state.js";
+import { isObject, type JsonRpcMessage } from "./protocol/jsonrpc.js";
+import type { Registry } from "./registry.js";
+import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer } from "./request-state.js";
 
 type Result = Record<string, unknown>;
 
-/** Sends one question to the client and resolves with its answer (a legacy session, or `server.call`'s onInput). */
-export type Asker = (request: InputRequest, signal: AbortSignal) => Promise<unknown>;
-
-const STATELESS =
-  "This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client. Use a session (the default), or the 2026-07-28 protocol.";
-
-/** The answers of a first run, which has none: shared, never written, so a call that asks nothing makes no map. */
-const NO_ANSWERS: Map<string, unknown> = new Map();
+/**
+ * Sends one question to the client and resolves with its answer (a legacy session, or `server.call`'s
+ * onInput); `via` is the stream of the request that asks, where there is one.
+ */
+export type Asker = (
+  request: InputRequest,
+  signal: AbortSignal,
+  via?: ((message: JsonRpcMessage) => void) | undefined,
+) => Promise<unknown>;
 
 /** More rounds than this is a handler that keeps asking; it ends with an error instead of looping forever. */
 const MAX_ROUNDS = 16;
@@ -22,29 +24,41 @@ const MAX_ROUNDS = 16;
 async function runOnce(
   run: () => Result | Promise<Result>,
   ctx: RequestContext,
-  answers: Map<string, unknown>,
+  answers: ReadonlyMap<string, unknown>,
   unreachable?: string,
 ): Promise<Result | Round> {
-  const round = new Round(answers);
-  round.unreachable = unreachable;
-  ctx.round = round;
+  ctx.round = undefined;
   try {
     // One promise settled by whichever comes first: the handler's result, or the round getting stuck.
     return await new Promise<Result | Round>((resolve, reject) => {
-      round.onStuck = () => resolve(round);
+      ctx.asking = { answers, unreachable, stuck: () => resolve(ctx.round!) };
       const result = run();
       if (result instanceof Promise) result.then(resolve, reject);
       else resolve(result);
     });
   } finally {
+    ctx.asking = undefined;
     ctx.round = undefined;
   }
+}
+
+const sealers = new WeakMap<Registry, StateSealer>();
+
+/** The registry's sealer, made on first use: Workers forbid random numbers outside a request. */
+export function sealerOf(registry: Registry): StateSealer {
+  let sealer = sealers.get(registry);
+  if (!sealer) {
+    sealer = new StateSealer(registry.stateKey);
+    sealers.set(registry, sealer);
+  }
+  return sealer;
 }
 
 /**
  * 2026-07-28 multi round-trip requests (§3): each round is a separate request. The answers so far
  * travel sealed in `requestState`, merged with this round's `inputResponses` (keys not asked are
  * ignored); a handler that stops at a question ends the request with an `input_required` result.
+ * `first` is the round of a first run the dispatcher already made (a request that carried no answers).
  */
 export async function modernRounds(
   run: () => Result | Promise<Result>,
@@ -52,6 +66,7 @@ export async function modernRounds(
   method: string,
   params: Result | undefined,
   sealer: StateSealer,
+  first?: Round,
 ): Promise<Result> {
   const { inputResponses, requestState, _meta, ...salient } = params ?? {};
   if (inputResponses !== undefined && !isObject(inputResponses)) {
@@ -61,7 +76,7 @@ export async function modernRounds(
   let paramsDigest: Promise<string> | undefined;
   const digestOf = () => (paramsDigest ??= digest(salient));
   const principal = principalOf(ctx);
-  const answers = requestState === undefined && inputResponses === undefined ? NO_ANSWERS : new Map<string, unknown>();
+  const answers = new Map<string, unknown>();
   let rounds = 0;
   let askedBefore: string[] | undefined;
   if (requestState !== undefined) {
@@ -80,7 +95,7 @@ export async function modernRounds(
   for (const [key, answer] of Object.entries(inputResponses ?? {})) {
     if (!askedBefore || askedBefore.includes(key)) answers.set(key, answer);
   }
-  const round = await runOnce(run, ctx, answers);
+  const round = first ?? (await runOnce(run, ctx, answers));
   if (!(round instanceof Round)) return round;
   if (rounds >= MAX_ROUNDS)
     throw new McpError(ErrorCode.InternalError, `The handler asked for input ${MAX_ROUNDS} times without finishing`);
@@ -117,26 +132,29 @@ function principalOf(ctx: RequestContext): string {
 /**
  * The same handler semantics over a 2025 session: the questions of a round go to the client as
  * real requests, and the handler runs again from the top with the answers. Without a way back to
- * the client (stateless HTTP), asking is a tool error that says so.
+ * the client (stateless HTTP), asking is a tool error that says so. `first` is the round of a
+ * first run the dispatcher already made.
  */
 export async function legacyRounds(
   run: () => Result | Promise<Result>,
   ctx: RequestContext,
   ask: Asker | undefined,
-  noWayBack = STATELESS,
+  noWayBack = NO_WAY_BACK,
+  first?: Round,
 ): Promise<Result> {
-  let answers = NO_ANSWERS;
+  // The answers collected so far: the first run has none.
+  const known = new Map<string, unknown>();
   for (let rounds = 0; ; rounds++) {
-    const round = await runOnce(run, ctx, answers, ask ? undefined : noWayBack);
+    const answers = rounds === 0 ? NO_ANSWERS : known;
+    const round = rounds === 0 && first ? first : await runOnce(run, ctx, answers, ask ? undefined : noWayBack);
     if (!(round instanceof Round)) return round;
-    if (answers === NO_ANSWERS) answers = new Map();
     if (rounds >= MAX_ROUNDS) throw new Error(`The handler asked for input ${MAX_ROUNDS} times without finishing.`);
     await Promise.all(
       [...round.asked].map(async ([key, request]) => {
         try {
-          answers.set(key, await ask!(request, ctx.signal));
+          known.set(key, await ask!(request, ctx.signal, ctx.emit));
         } catch (thrown) {
-          answers.set(key, new AskFailure(messageOf(thrown)));
+          known.set(key, new AskFailure(messageOf(thrown)));
         }
       }),
     );

@@ -1,18 +1,15 @@
 import type { InputRequest } from "./ask.js";
-import { openGate } from "./auth/enforce.js";
-import { type IdentityInit, toIdentity } from "./auth/identity.js";
+import type { IdentityInit } from "./auth/identity.js";
 import { AuthSettings } from "./auth/settings.js";
-import { type Context, RequestContext } from "./context.js";
+import type { Context } from "./context.js";
 import { Dispatcher } from "./dispatch.js";
-import { ErrorCode, McpError } from "./errors.js";
+import { askingModule } from "./lazy.js";
 import { compilePrompt, type Prompt, type PromptConfig } from "./prompts.js";
 import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.js";
-import { LATEST_VERSION } from "./protocol/versions.js";
 import { Registry, type ServerOptions } from "./registry.js";
 import { compileResource, type Resource, type ResourceConfig } from "./resources.js";
-import { legacyRounds } from "./rounds.js";
 import type { Schema, StandardSchemaV1 } from "./schema.js";
-import { type CallToolResult, callTool, compileTool, type Tool, type ToolCallArgs, type ToolConfig } from "./tools.js";
+import { type CallToolResult, compileTool, type Tool, type ToolCallArgs, type ToolConfig } from "./tools.js";
 import type { HttpOptions } from "./transports/http/handler.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listen.js";
@@ -180,32 +177,9 @@ export class Server<Tools extends ToolTypes = {}> {
     name: Name,
     ...[args, options]: CallParameters<Tools[Name]["args"]>
   ): Promise<CallToolResult<Tools[Name]["structured"]>> {
-    const tool = this.#registry.tools.get(name);
-    if (!tool)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool "${name}". Registered tools: ${[...this.#registry.tools.keys()].join(", ") || "none"}.`,
-      );
-    const ctx = new RequestContext({
-      id: undefined,
-      meta: options?.meta,
-      protocolVersion: LATEST_VERSION,
-      era: "local",
-      clientInfo: options?.client?.info,
-      clientCapabilities: options?.client?.capabilities ?? {},
-      auth: options?.auth && toIdentity(options.auth),
-    });
-    ctx.gate = openGate(this.#auth, undefined);
-    ctx.follow(options?.signal);
-    const onInput = options?.onInput;
-    const result = await legacyRounds(
-      () => callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<never>,
-      ctx,
-      onInput && (async (request) => onInput(request)),
-      "server.call has no client to ask: pass onInput in the call options to answer the tool's questions.",
-    );
-    // A cancelled call has no result, as a cancelled request gets no response.
-    if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
+    // The in-process pipeline loads with the first call (see local.ts).
+    const { callLocally } = askingModule.now ?? (await askingModule.load());
+    const result = await callLocally(this.#registry, this.#auth, name, args, options);
     return result as unknown as CallToolResult<Tools[Name]["structured"]>;
   }
 
@@ -243,8 +217,8 @@ export class Server<Tools extends ToolTypes = {}> {
     const { port, host = "127.0.0.1", ...http } = options;
     const path = http.path ?? "/mcp";
     // HTTP code is loaded on demand, so a stdio server never pays for it.
-    const { listen } = await import("./transports/listen.js");
-    const loopback = (await import("./transports/http/security.js")).isLoopback(host);
+    const { listen, isLoopback } = await import("./transports/listen.js");
+    const loopback = isLoopback(host);
     this.#endpoint = undefined;
     this.#options = {
       ...this.#options,

@@ -1,10 +1,18 @@
 import type { Access, AnyAccess } from "./auth/access.js";
-import { checkArgumentsOf, checkCallerOf, refuseTool } from "./auth/enforce.js";
+import { accessOf } from "./auth/settings.js";
 import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
 import type { Context, RequestContext } from "./context.js";
 import { isMcpError, messageOf } from "./errors.js";
+import { enforceModule } from "./lazy.js";
 import { safeMessage } from "./safe.js";
-import { type JsonSchema, type Schema, type StandardSchemaV1, toJsonSchema, validate } from "./schema.js";
+import {
+  type JsonSchema,
+  type Schema,
+  type StandardSchemaV1,
+  toJsonSchema,
+  type Validation,
+  validate,
+} from "./schema.js";
 
 /** Hints about a tool's behaviour (2025-11-25 ToolAnnotations). Clients treat them as untrusted hints. */
 export interface ToolAnnotations {
@@ -126,16 +134,42 @@ function objectSchema(schema: Schema, name: string): JsonSchema {
  * Runs a tool the way every caller sees it: the caller authorized (before validation, so a refused
  * caller learns nothing about the arguments), arguments validated, `run` called, the return value
  * turned into a result. Failures the model can act on become `isError` results; only `McpError`
- * escapes, to become a JSON-RPC error.
+ * escapes, to become a JSON-RPC error. A public tool whose schemas and `run` are synchronous is
+ * answered synchronously: no promise is made for it.
  */
-export async function callTool(
+export function callTool(
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  ctx: RequestContext,
+): CallToolResult | Promise<CallToolResult> {
+  // A public tool needs no checks: the code that checks callers loads with the first tool that does.
+  if (accessOf(ctx, tool.auth) !== "public") return callChecked(tool, args, ctx);
+  if (!tool.input) return runTool(tool, {}, ctx);
+  const checked = validate(tool.input, args ?? {});
+  return checked instanceof Promise
+    ? checked.then((done) => validated(tool, done, ctx))
+    : validated(tool, checked, ctx);
+}
+
+function validated(
+  tool: Tool,
+  checked: Validation<unknown>,
+  ctx: RequestContext,
+): CallToolResult | Promise<CallToolResult> {
+  if (!checked.ok) return toolError(`Invalid arguments for tool "${tool.name}":\n${checked.issues}`);
+  return runTool(tool, checked.value, ctx);
+}
+
+/** A tool with an `auth` rule: its caller checked before validation, its `allow` check after. */
+async function callChecked(
   tool: Tool,
   args: Record<string, unknown> | undefined,
   ctx: RequestContext,
 ): Promise<CallToolResult> {
+  const enforce = enforceModule.now ?? (await enforceModule.load());
   const what = `tool "${tool.name}"`;
-  const refused = checkCallerOf(ctx, tool.auth, what);
-  if (refused) return refuseTool(ctx, refused, tool.name, true);
+  const refused = enforce.checkCallerOf(ctx, tool.auth, what);
+  if (refused) return enforce.refuseTool(ctx, refused, tool.name, true);
   let value: unknown = {};
   if (tool.input) {
     let checked = validate(tool.input, args ?? {});
@@ -143,20 +177,37 @@ export async function callTool(
     if (!checked.ok) return toolError(`Invalid arguments for tool "${tool.name}":\n${checked.issues}`);
     value = checked.value;
   }
-  let denied = checkArgumentsOf(ctx, tool.auth, value, what);
+  let denied = enforce.checkArgumentsOf(ctx, tool.auth, value, what);
   if (denied instanceof Promise) denied = await denied;
-  if (denied) return refuseTool(ctx, denied, tool.name, false);
+  if (denied) return enforce.refuseTool(ctx, denied, tool.name, false);
+  return runTool(tool, value, ctx);
+}
+
+/** Calls `run` with the validated arguments and turns what it returned, or threw, into a result. */
+function runTool(tool: Tool, value: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
   let returned: unknown;
   try {
     returned = tool.run(value, ctx);
-    if (returned instanceof Promise) returned = await returned;
   } catch (thrown) {
-    if (isMcpError(thrown)) throw thrown;
-    return toolError(safeMessage(thrown));
+    return failed(thrown);
   }
+  if (returned instanceof Promise) return returned.then((done) => finish(tool, done), failed);
+  return finish(tool, returned);
+}
+
+/** A tool that threw: a tool error with a safe message, unless it threw an McpError, which is the request's error. */
+function failed(thrown: unknown): CallToolResult {
+  if (isMcpError(thrown)) throw thrown;
+  return toolError(safeMessage(thrown));
+}
+
+function finish(tool: Tool, returned: unknown): CallToolResult | Promise<CallToolResult> {
   if (!tool.output) return toResult(returned, tool.name);
-  let checked = validate(tool.output, returned);
-  if (checked instanceof Promise) checked = await checked;
+  const checked = validate(tool.output, returned);
+  return checked instanceof Promise ? checked.then((done) => structured(tool, done)) : structured(tool, checked);
+}
+
+function structured(tool: Tool, checked: Validation<unknown>): CallToolResult {
   if (!checked.ok) {
     return toolError(`Tool "${tool.name}" produced a result that does not match its output schema:\n${checked.issues}`);
   }

@@ -1,8 +1,13 @@
 /**
  * RFC 6570 URI templates, as far as resource templates use them: matching a concrete URI back to
- * its variables. Supported: `{var}`, `{+var}`, `{#var}`, `{.var}`, `{/var}`, `{;var}`, `{?a,b}`,
+ * its variables (loaded with the first request that reads resources; the syntax is checked at
+ * registration, in uri-template-syntax.ts). Supported: `{var}`, `{+var}`, `{#var}`, `{.var}`, `{/var}`, `{;var}`, `{?a,b}`,
  * `{&a}`, with the `*` explode and `:n` prefix modifiers accepted on names.
  */
+
+import { parseTemplate, type TemplateSyntax } from "./uri-template-syntax.js";
+
+export { isTemplate } from "./uri-template-syntax.js";
 
 /** The variable names of a template, for typing `read`'s arguments: "users/{id}{?q}" → "id" | "q". */
 export type TemplateVariables<T extends string> = T extends `${string}{${infer Expression}}${infer Rest}`
@@ -23,57 +28,32 @@ type SplitNames<N extends string> = N extends `${infer Head},${infer Tail}`
   : CleanName<N>;
 type CleanName<N extends string> = N extends `${infer Name}*` ? Name : N extends `${infer Name}:${string}` ? Name : N;
 
-const EXPRESSION = /\{([+#./;?&]?)([^}]*)\}/g;
-
-export function isTemplate(uri: string): boolean {
-  return uri.includes("{");
-}
-
 /** A compiled template: `match` returns the variables of a URI it covers, or undefined. */
 export class UriTemplate {
   readonly template: string;
-  readonly variables: string[];
+  readonly variables: readonly string[];
   readonly #pattern: RegExp;
   readonly #query: string[];
 
-  constructor(template: string) {
-    this.template = template;
-    const variables: string[] = [];
-    let source = "^";
-    let last = 0;
+  /** Throws a TypeError for a template that is not well formed (see uri-template-syntax.ts). */
+  constructor(template: string | TemplateSyntax) {
+    const syntax = typeof template === "string" ? parseTemplate(template) : template;
+    this.template = syntax.template;
+    this.variables = syntax.variables;
     const query: string[] = [];
-    // RFC 6570 §2.1: literals never contain "{" or "}", so a stray one is an unclosed or unopened expression.
-    const literal = (text: string) => {
-      if (/[{}]/.test(text)) throw new TypeError(`Resource template "${template}" has an unmatched "{" or "}".`);
-      return escapeRegExp(text);
-    };
-    for (const match of template.matchAll(EXPRESSION)) {
-      source += literal(template.slice(last, match.index));
-      last = match.index + match[0].length;
-      const operator = match[1] ?? "";
-      const specs = (match[2] ?? "").split(",");
-      const names = specs.map((name) => name.replace(/\*$|:\d+$/, ""));
-      if (names.some((name) => !/^[A-Za-z0-9_.%]+$/.test(name))) {
-        throw new TypeError(`Resource template "${template}" has an invalid expression "${match[0]}".`);
-      }
-      for (const name of names) {
-        if (variables.includes(name)) {
-          throw new TypeError(`Resource template "${template}" uses the variable "${name}" twice.`);
-        }
-        variables.push(name);
-      }
+    let source = `^${escapeRegExp(syntax.literals[0]!)}`;
+    syntax.expressions.forEach(({ operator, specs, names }, at) => {
       if (operator === "?" || operator === "&") {
         // Query variables may come in any order, or not at all: read them from the query string.
         query.push(...names);
         source += "(?:[?&].*)?";
-        continue;
+      } else {
+        source += names.map((name, index) => group(operator, name, index, specs[index]!.endsWith("*"))).join("");
       }
-      source += names.map((name, index) => group(operator, name, index, specs[index]!.endsWith("*"))).join("");
-    }
-    source += `${literal(template.slice(last))}$`;
-    this.#pattern = new RegExp(source);
+      source += escapeRegExp(syntax.literals[at + 1]!);
+    });
+    this.#pattern = new RegExp(`${source}$`);
     this.#query = query;
-    this.variables = variables;
   }
 
   match(uri: string): Record<string, string> | undefined {

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Connection } from "../src/connection.js";
 import { Dispatcher } from "../src/dispatch.js";
 import { pico } from "../src/index.js";
+import { featuresModule } from "../src/lazy.js";
 import { compilePrompt } from "../src/prompts.js";
 import type { JsonRpcMessage } from "../src/protocol/jsonrpc.js";
 import { META } from "../src/protocol/types.js";
@@ -61,6 +62,11 @@ const ack = (id: string | number, notifications: unknown) => ({
   method: "notifications/subscriptions/acknowledged",
   params: { notifications, _meta: tagged(id) },
 });
+
+// The listen code loads with the first request for it (src/lazy.ts), and from then on a listen is
+// acknowledged synchronously, which is what these tests read; the first request of a process is
+// acknowledged once the code has loaded.
+beforeAll(() => featuresModule.load());
 
 describe("subscriptions/listen over a connection", () => {
   it("acknowledges first, with what it will honour, tagged with the listen id", async () => {
@@ -202,14 +208,14 @@ describe("subscriptions/listen over a connection", () => {
 });
 
 describe("subscriptions/listen over HTTP", () => {
-  function endpoint() {
+  async function endpoint() {
     const { registry: server, live } = registry();
-    const web = createWebEndpoint(new Dispatcher(server), {});
+    const web = await createWebEndpoint(new Dispatcher(server), {});
     return { server, live, web };
   }
 
   it("streams the acknowledgement first, then tagged notifications, and the result when the server closes", async () => {
-    const { server, web } = endpoint();
+    const { server, web } = await endpoint();
     const response = await web.fetch(
       modern("subscriptions/listen", { notifications: { toolsListChanged: true } }, {}, { id: "H1" }),
     );
@@ -233,7 +239,7 @@ describe("subscriptions/listen over HTTP", () => {
   });
 
   it("stops listening when the client goes away", async () => {
-    const { live, web } = endpoint();
+    const { live, web } = await endpoint();
     const before = live.count;
     const client = new AbortController();
     const response = await web.fetch(
@@ -253,7 +259,7 @@ describe("subscriptions/listen over HTTP", () => {
   });
 
   it("answers a client that accepts only JSON with -32600: a listen is a stream", async () => {
-    const { web } = endpoint();
+    const { web } = await endpoint();
     const response = await web.fetch(
       modern("subscriptions/listen", { notifications: { toolsListChanged: true } }, { accept: "application/json" }),
     );

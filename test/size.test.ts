@@ -3,11 +3,19 @@
  *
  * Each row of BUDGETS is bundled the way an application's bundler would bundle it: esbuild, minified,
  * ESM, platform neutral, target es2022 (as tsdown.config.ts), code splitting on, with the schema library
- * external, since the application pays for it whether or not it uses picomcp. picomcp loads its HTTP
- * code with dynamic imports, so a row counts what its program actually loads: the entry chunk and its
- * static imports (`loads: "static"`, a stdio server), or every chunk reachable (`loads: "all"`, an HTTP
- * server). Those chunks, concatenated and gzipped (level 9), must stay at or under the row's ceiling. The module graph of every row is also checked for Node
- * built-in imports: only a row marked `nodeBuiltins: "allowed"` may have them.
+ * external, since the application pays for it whether or not it uses picomcp. picomcp loads code on
+ * first use with dynamic imports (src/lazy.ts: resources, prompts, completions and listen at run time,
+ * asking the client, auth checks; the HTTP transport on the first request; legacy sessions on the first
+ * one), so a row counts what its program actually loads: the entry chunk and its static imports
+ * (`loads: "static"`, a stdio server), those plus the chunks of the dynamic imports the program makes
+ * (`loads: { dynamic: [...] }`, the source modules it imports on demand), or every chunk reachable
+ * (`loads: "all"`, everything the library could ever load). Those chunks, concatenated and gzipped
+ * (level 9), must stay at or under the row's ceiling. The module graph of every row is also checked
+ * for Node built-in imports: only a row marked `nodeBuiltins: "allowed"` may have them.
+ *
+ * esbuild splits shared code into a chunk per set of entry points that reach it, so a split bundle
+ * also carries import/export glue between its chunks (the log line prints it apart); it is counted,
+ * since an application bundled with esbuild ships it.
  *
  * Rule: raise a ceiling only in the commit that needs it, and write the reason beside the number
  * (what grew, by how many bytes, and why it is worth it). Lower a ceiling whenever the code shrinks.
@@ -34,9 +42,17 @@ interface Budget {
   target?: number;
   /** Whether the bundle's module graph may import Node built-ins (`node:*`, `fs`, `http`, ...). */
   nodeBuiltins: "forbidden" | "allowed";
-  /** Which chunks the program loads: the static import graph of the entry, or every reachable chunk. */
-  loads: "static" | "all";
+  /**
+   * Which chunks the program loads: the static import graph of the entry; that plus the chunks of
+   * the listed source modules, which the program imports on demand; or every reachable chunk.
+   */
+  loads: "static" | "all" | { dynamic: string[] };
 }
+
+/** What an HTTP server imports on demand: the listener and the HTTP endpoint on start, the node:http bridge. */
+const HTTP_SERVER = ["src/transports/listen.ts", "src/transports/http/web.ts", "src/transports/node.ts"];
+/** ...and the legacy session layer (resumable SSE, event history) with its first 2025 session. */
+const LEGACY_SESSIONS = "src/transports/http/sessions.ts";
 
 const BUDGETS: Budget[] = [
   {
@@ -72,7 +88,12 @@ const BUDGETS: Budget[] = [
     // safe error messages (no paths or credentials). Every server pays for it, because the Server
     // class and the tool pipeline reference it; splitting it out for servers without auth belongs
     // to the speed and size issue, with the other optional features.
-    ceiling: 19_600,
+    // Lowered to 14,800 B by the speed and size issue (issue 6), measured 14,357 B: the run-time code
+    // of resources, prompts, completions and listen, of asking the client (rounds, requestState,
+    // legacy questions), of auth checks and of server.call loads on first use (src/lazy.ts), while
+    // what registration validates stays static. 2,209 B of the minified bundle is esbuild's glue
+    // between the 13 chunks the entry loads (see the top of this file).
+    ceiling: 14_800,
     target: 4_096,
     nodeBuiltins: "forbidden",
     loads: "static",
@@ -94,8 +115,26 @@ const BUDGETS: Budget[] = [
     // Raised to 27,400 B with authorization (issue 8), measured 26,819 B (the tree before: 22,945 B):
     // the stdio row's 2.6 kB plus the HTTP token gate (protected resource metadata at both
     // well-known URLs, bearer parsing, audience and expiry checks, 401/403 challenges), ~1.2 kB.
-    ceiling: 27_400,
+    // Lowered to 22,000 B by the speed and size issue, measured 21,382 B. The row now counts what a
+    // dual-era HTTP tool server loads: its static graph, the listener, endpoint and node:http bridge it
+    // imports on start, and the session layer it imports with its first 2025 session; no longer every
+    // reachable chunk (the next row keeps that), since feature code it never uses now loads on first
+    // use, and the token gate only with `auth.verify`. Before the split, all of it measured 27,217 B.
+    ceiling: 22_000,
     target: 12_288,
+    nodeBuiltins: "forbidden",
+    loads: { dynamic: [...HTTP_SERVER, LEGACY_SESSIONS] },
+  },
+  {
+    name: "everything an HTTP server can load, every feature included (library code)",
+    entry: "test/size/http-server.ts",
+    // The HTTP row plus every chunk the library could ever load: resources, prompts, completions and
+    // listen at run time, asking the client, auth checks, the token gate. No program loads it all;
+    // the row guards the lazily loaded code, which the other rows do not count. First measured at
+    // 29,746 B; ceiling +2.5%. (The previous HTTP row, which counted the same, measured 27,217 B
+    // before the split: esbuild's glue between the 25 chunks of the split build, 5.5 kB minified, and
+    // the lazy loaders make up the difference.)
+    ceiling: 30_500,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -104,9 +143,12 @@ const BUDGETS: Budget[] = [
     entry: "test/size/jwt-verifier.ts",
     // The HTTP row plus the JWT verifier (Web Crypto RS/PS/ES/EdDSA, JWKS fetch and cache, claim
     // checks). First measured at 28,762 B; ceiling +2.5%.
-    ceiling: 29_500,
+    // Lowered to 25,500 B by the speed and size issue, measured 24,813 B: the row counts what the
+    // fixture loads (the Web endpoint with its first request, the session layer, the token gate and
+    // the auth checks its scoped tool needs), no longer the feature chunks it never loads.
+    ceiling: 25_500,
     nodeBuiltins: "forbidden",
-    loads: "all",
+    loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
   {
     name: "picomcp/testing: contract kit, HTTP harness, token issuer, linter (library code)",
@@ -114,7 +156,11 @@ const BUDGETS: Budget[] = [
     // Test-time code, never in a served bundle; the row keeps it Web-only (no Node built-ins, so
     // suites on Workers and Deno can use it) and stops silent growth. First measured at
     // 35,226 B; ceiling +2.5%.
-    ceiling: 36_100,
+    // Raised to 39,400 B by the speed and size issue, measured 38,393 B (35,675 B before it): the kit
+    // did not grow, but this row counts every chunk, and splitting the library into code loaded on
+    // first use adds esbuild's import/export glue between chunks (5.6 kB minified: all of the
+    // "not from src/" share) and the lazy loaders themselves. Programs load far less (rows above).
+    ceiling: 39_400,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -132,6 +178,8 @@ interface Bundle {
   gzipped: number;
   /** Minified bytes that come from src/, the library itself. */
   library: number;
+  /** Minified bytes of esbuild's glue between the chunks loaded (their imports and exports). */
+  glue: number;
   /** Every import of a Node built-in anywhere in the module graph, as "importer -> module". */
   builtinImports: string[];
 }
@@ -140,11 +188,8 @@ function isNodeBuiltin(path: string): boolean {
   return path.startsWith("node:") || builtinModules.includes(path);
 }
 
-async function bundle(
-  source: { entry: string } | { contents: string },
-  loads: Budget["loads"] = "all",
-): Promise<Bundle> {
-  const result = await build({
+function build_(source: { entry: string } | { contents: string }) {
+  return build({
     ...("entry" in source
       ? { entryPoints: [source.entry], splitting: true, outdir: "size-out" }
       : { stdin: { contents: source.contents, resolveDir: ROOT, loader: "ts" as const } }),
@@ -159,23 +204,37 @@ async function bundle(
     write: false,
     logLevel: "silent",
   });
+}
+
+type Built = Awaited<ReturnType<typeof build_>>;
+
+/** What a program loads of a split build: see `Budget.loads`. */
+function measure(result: Built, entryPath: string | undefined, loads: Budget["loads"]): Bundle {
   const outputs = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined) ?? Object.keys(outputs)[0];
+  // Chunks of dynamic imports are entry points too: the program's own entry is the one built from `entryPath`.
+  const entry =
+    Object.keys(outputs).find((path) => entryPath !== undefined && outputs[path]?.entryPoint === entryPath) ??
+    Object.keys(outputs)[0];
   if (entry === undefined) throw new Error("esbuild produced no output");
-  // The chunks the program loads: follow static imports always, dynamic ones only for `loads: "all"`.
+  const follow = (path: string) =>
+    loads === "all" || (typeof loads === "object" && loads.dynamic.includes(outputs[path]?.entryPoint ?? ""));
+  // The chunks the program loads: static imports always, dynamic ones as `loads` says.
   const loaded = new Set<string>([entry]);
   for (const path of loaded) {
     for (const imported of outputs[path]?.imports ?? []) {
       if (imported.external) continue;
-      if (imported.kind === "import-statement" || loads === "all") loaded.add(imported.path);
+      if (imported.kind === "import-statement" || follow(imported.path)) loaded.add(imported.path);
     }
   }
   const files = result.outputFiles.filter((file) => loaded.has(relative(ROOT, file.path)));
   const contents = Buffer.concat(files.map((file) => file.contents));
   let library = 0;
+  let inputs = 0;
   for (const path of loaded) {
-    for (const [input, info] of Object.entries(outputs[path]?.inputs ?? {}))
+    for (const [input, info] of Object.entries(outputs[path]?.inputs ?? {})) {
+      inputs += info.bytesInOutput;
       if (input.startsWith("src/")) library += info.bytesInOutput;
+    }
   }
   // The inputs' imports cover the whole module graph, including code that tree-shaking dropped:
   // "nothing in the core imports a Node built-in" (DESIGN §2) is about the source, not just the output.
@@ -186,23 +245,29 @@ async function bundle(
     minified: contents.length,
     gzipped: gzipSync(contents, { level: 9 }).length,
     library,
+    glue: contents.length - inputs,
     builtinImports,
   };
 }
 
-const bundles = new Map<string, Promise<Bundle>>();
-function bundleOf(budget: Budget): Promise<Bundle> {
-  let pending = bundles.get(budget.entry);
+async function bundle(source: { entry: string } | { contents: string }, loads: Budget["loads"] = "all") {
+  return measure(await build_(source), "entry" in source ? source.entry : undefined, loads);
+}
+
+/** One build per entry: rows that share an entry count different chunks of it. */
+const builds = new Map<string, Promise<Built>>();
+async function bundleOf(budget: Budget): Promise<Bundle> {
+  let pending = builds.get(budget.entry);
   if (!pending) {
-    pending = bundle({ entry: budget.entry }, budget.loads);
-    bundles.set(budget.entry, pending);
+    pending = build_({ entry: budget.entry });
+    builds.set(budget.entry, pending);
   }
-  return pending;
+  return measure(await pending, budget.entry, budget.loads);
 }
 
 describe("size budgets", () => {
   it.each(BUDGETS)("$name: gzipped size at or under its ceiling", async (budget) => {
-    const { minified, gzipped, library } = await bundleOf(budget);
+    const { minified, gzipped, library, glue } = await bundleOf(budget);
     const target =
       budget.target === undefined
         ? ""
@@ -210,7 +275,7 @@ describe("size budgets", () => {
           ? `, target ${budget.target} B met`
           : `, target ${budget.target} B: OVER by ${gzipped - budget.target} B`;
     console.log(
-      `[size] ${budget.name}: ${gzipped} B gzip (${minified} B minified, ${minified - library} B of it not from src/); ceiling ${budget.ceiling} B${target}`,
+      `[size] ${budget.name}: ${gzipped} B gzip (${minified} B minified, ${minified - library} B of it not from src/, ${glue} B of that chunk glue); ceiling ${budget.ceiling} B${target}`,
     );
     expect(
       gzipped,

@@ -39,7 +39,12 @@ export interface Denial {
 /** A `securitySchemes` entry (OpenAI Apps SDK, SEP-1488). */
 export type SecurityScheme = { type: "noauth" } | { type: "oauth2"; scopes: string[] };
 
-function parts(access: AnyAccess): { scopes: readonly string[]; roles: readonly string[]; allow?: AccessCheck<never> } {
+/** A rule taken apart. */
+export function parts(access: AnyAccess): {
+  scopes: readonly string[];
+  roles: readonly string[];
+  allow?: AccessCheck<never>;
+} {
   if (typeof access === "function") return { scopes: [], roles: [], allow: access };
   if (typeof access === "string") return { scopes: [], roles: [] };
   return { scopes: access.scopes ?? [], roles: access.roles ?? [], allow: access.allow };
@@ -73,78 +78,4 @@ export function checkAccess(access: unknown, what: string): void {
 export function securitySchemes(access: AnyAccess | undefined): SecurityScheme[] {
   if (access === undefined || access === "public") return [{ type: "noauth" }];
   return [{ type: "oauth2", scopes: [...scopesOf(access)] }];
-}
-
-/**
- * Checks the parts of a rule that need no arguments: a token, its scopes, its roles. `known` are the
- * scopes this server deals in: a step-up challenge repeats the granted ones among them, so a client
- * that replaces its scopes with the challenged set keeps what it had (MCP authorization, "Scope
- * Challenge Handling").
- */
-export function checkCaller(
-  access: AnyAccess,
-  identity: Identity | undefined,
-  what: string,
-  known: ReadonlySet<string>,
-): Denial | undefined {
-  if (access === "public") return undefined;
-  const { scopes, roles } = parts(access);
-  if (!identity) {
-    return { status: 401, error: "invalid_token", scopes, message: `Sign in to use ${what}.` };
-  }
-  const missing = scopes.filter((scope) => !identity.scopes.includes(scope));
-  if (missing.length > 0) {
-    const kept = identity.scopes.filter((scope) => known.has(scope) && !scopes.includes(scope));
-    return {
-      status: 403,
-      error: "insufficient_scope",
-      scopes: [...scopes, ...kept],
-      message: `${capitalized(what)} needs the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: sign in again and grant ${missing.length > 1 ? "them" : "it"}.`,
-    };
-  }
-  if (roles.some((role) => !identity.roles.includes(role))) return forbidden(what);
-  return undefined;
-}
-
-/** Runs the rule's `allow` check, if it has one, on the validated arguments (synchronously when there is none). */
-export function checkArguments(
-  access: AnyAccess,
-  identity: Identity | undefined,
-  args: unknown,
-  what: string,
-): MaybePromise<Denial | undefined> {
-  if (access === "public" || !identity) return undefined;
-  const allow = parts(access).allow;
-  if (!allow) return undefined;
-  const allowed = allow(identity, args as never);
-  if (allowed instanceof Promise) return allowed.then((value) => (value === true ? undefined : forbidden(what)));
-  return allowed === true ? undefined : forbidden(what);
-}
-
-function forbidden(what: string): Denial {
-  return { status: 403, error: undefined, scopes: [], message: `Not permitted: you do not have access to ${what}.` };
-}
-
-function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** A `WWW-Authenticate` Bearer challenge (RFC 6750 §3, RFC 9728 §5.1). */
-export function challengeHeader(
-  metadataUrl: string | undefined,
-  scopes: readonly string[],
-  error?: string,
-  description?: string,
-): string {
-  const params: string[] = [];
-  if (metadataUrl !== undefined) params.push(`resource_metadata="${quoted(metadataUrl)}"`);
-  if (scopes.length > 0) params.push(`scope="${quoted(scopes.join(" "))}"`);
-  if (error !== undefined) params.push(`error="${error}"`);
-  if (description !== undefined) params.push(`error_description="${quoted(description)}"`);
-  return params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer";
-}
-
-/** Quoted-string content (RFC 9110 §5.6.4); descriptions stay within printable ASCII (RFC 6750 §3). */
-function quoted(value: string): string {
-  return value.replace(/[^\x20-\x7e]/g, "?").replace(/["\\]/g, "\\$&");
 }

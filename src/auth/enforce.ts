@@ -1,40 +1,22 @@
+/**
+ * Auth at run time, loaded with the first registration a caller must be checked against (see
+ * lazy.ts): the caller checks of `auth` rules, refusals and their challenges, and the identities
+ * handlers see. What is checked at registration (the rules themselves) lives in access.ts and
+ * settings.ts.
+ */
 import type { RequestContext } from "../context.js";
 import { ErrorCode, McpError } from "../errors.js";
 import type { CallToolResult } from "../tools.js";
-import { type AnyAccess, challengeHeader, checkArguments, checkCaller, type Denial } from "./access.js";
-import type { AuthSettings, ExchangeAuth } from "./settings.js";
+import { type AnyAccess, type Denial, parts } from "./access.js";
+import type { Identity, IdentityInit } from "./identity.js";
+import { accessOf } from "./settings.js";
 
-/** What the core knows about auth for one request, besides the identity (`ctx.auth`). */
-export interface Gate extends ExchangeAuth {
-  readonly settings: AuthSettings | undefined;
-}
+type MaybePromise<T> = T | Promise<T>;
 
 /** The `_meta` key of an in-band auth challenge (OpenAI Apps SDK; MCP SEP issue #1489). */
 export const WWW_AUTHENTICATE_META = "mcp/www_authenticate";
 
 const NONE: ReadonlySet<string> = new Set();
-
-/** The gate of one request: the server's settings, and what the transport says about challenges. */
-export function openGate(settings: AuthSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
-  if (!auth) {
-    // Most requests carry nothing from the transport: their gate is the same for all, made once.
-    if (!settings) return undefined;
-    let gate = plain.get(settings);
-    if (!gate) {
-      gate = { settings, metadataUrl: settings.metadataUrl, challenge: undefined };
-      plain.set(settings, gate);
-    }
-    return gate;
-  }
-  return { settings, metadataUrl: auth.metadataUrl ?? settings?.metadataUrl, challenge: auth.challenge };
-}
-
-const plain = new WeakMap<AuthSettings, Gate>();
-
-function accessOf(ctx: RequestContext, declared: AnyAccess | undefined): AnyAccess {
-  const settings = ctx.gate?.settings;
-  return settings ? settings.accessOf(declared) : (declared ?? "public");
-}
 
 /** Checks the caller (token, scopes, roles) before anything else runs; validation comes after. */
 export function checkCallerOf(ctx: RequestContext, declared: AnyAccess | undefined, what: string): Denial | undefined {
@@ -106,4 +88,108 @@ export function refuse(ctx: RequestContext, denial: Denial, notFound?: () => Mcp
   if (notFound && hides(ctx)) throw notFound();
   challengeOverHttp(ctx, denial);
   throw new McpError(ErrorCode.InvalidRequest, denial.message, challengeMeta(ctx, denial));
+}
+
+/**
+ * Checks the parts of a rule that need no arguments: a token, its scopes, its roles. `known` are the
+ * scopes this server deals in: a step-up challenge repeats the granted ones among them, so a client
+ * that replaces its scopes with the challenged set keeps what it had (MCP authorization, "Scope
+ * Challenge Handling").
+ */
+export function checkCaller(
+  access: AnyAccess,
+  identity: Identity | undefined,
+  what: string,
+  known: ReadonlySet<string>,
+): Denial | undefined {
+  if (access === "public") return undefined;
+  const { scopes, roles } = parts(access);
+  if (!identity) {
+    return { status: 401, error: "invalid_token", scopes, message: `Sign in to use ${what}.` };
+  }
+  const missing = scopes.filter((scope) => !identity.scopes.includes(scope));
+  if (missing.length > 0) {
+    const kept = identity.scopes.filter((scope) => known.has(scope) && !scopes.includes(scope));
+    return {
+      status: 403,
+      error: "insufficient_scope",
+      scopes: [...scopes, ...kept],
+      message: `${capitalized(what)} needs the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: sign in again and grant ${missing.length > 1 ? "them" : "it"}.`,
+    };
+  }
+  if (roles.some((role) => !identity.roles.includes(role))) return forbidden(what);
+  return undefined;
+}
+
+/** Runs the rule's `allow` check, if it has one, on the validated arguments (synchronously when there is none). */
+export function checkArguments(
+  access: AnyAccess,
+  identity: Identity | undefined,
+  args: unknown,
+  what: string,
+): MaybePromise<Denial | undefined> {
+  if (access === "public" || !identity) return undefined;
+  const allow = parts(access).allow;
+  if (!allow) return undefined;
+  const allowed = allow(identity, args as never);
+  if (allowed instanceof Promise) return allowed.then((value) => (value === true ? undefined : forbidden(what)));
+  return allowed === true ? undefined : forbidden(what);
+}
+
+function forbidden(what: string): Denial {
+  return { status: 403, error: undefined, scopes: [], message: `Not permitted: you do not have access to ${what}.` };
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A `WWW-Authenticate` Bearer challenge (RFC 6750 §3, RFC 9728 §5.1). */
+export function challengeHeader(
+  metadataUrl: string | undefined,
+  scopes: readonly string[],
+  error?: string,
+  description?: string,
+): string {
+  const params: string[] = [];
+  if (metadataUrl !== undefined) params.push(`resource_metadata="${quoted(metadataUrl)}"`);
+  if (scopes.length > 0) params.push(`scope="${quoted(scopes.join(" "))}"`);
+  if (error !== undefined) params.push(`error="${error}"`);
+  if (description !== undefined) params.push(`error_description="${quoted(description)}"`);
+  return params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer";
+}
+
+/** Quoted-string content (RFC 9110 §5.6.4); descriptions stay within printable ASCII (RFC 6750 §3). */
+function quoted(value: string): string {
+  return value.replace(/[^\x20-\x7e]/g, "?").replace(/["\\]/g, "\\$&");
+}
+
+const REDACTED = "[redacted]";
+
+/**
+ * Builds the frozen identity handlers see. Only known fields are copied; any claim whose value is
+ * the raw token (a verifier that kept it) is redacted.
+ */
+export function toIdentity(init: IdentityInit, token?: string): Identity {
+  if (typeof init?.subject !== "string" || init.subject === "") {
+    throw new TypeError("An identity needs a non-empty subject (the token's sub).");
+  }
+  const scopes = typeof init.scopes === "string" ? init.scopes.split(" ").filter(Boolean) : [...(init.scopes ?? [])];
+  return Object.freeze({
+    subject: init.subject,
+    scopes: Object.freeze(scopes),
+    roles: Object.freeze([...(init.roles ?? [])]),
+    clientId: init.clientId,
+    issuer: init.issuer,
+    expiresAt: init.expiresAt,
+    claims: Object.freeze(token === undefined ? { ...init.claims } : withoutToken(init.claims ?? {}, token)),
+  });
+}
+
+function withoutToken(claims: Record<string, unknown>, token: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(claims)) {
+    copy[key] = typeof value === "string" && value.includes(token) ? REDACTED : value;
+  }
+  return copy;
 }

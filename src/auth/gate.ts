@@ -1,8 +1,8 @@
 import { ErrorCode } from "../errors.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
-import { challengeHeader, type Denial } from "./access.js";
-import { toIdentity } from "./identity.js";
+import type { Denial } from "./access.js";
+import { challengeHeader, toIdentity } from "./enforce.js";
 import {
   type AuthRequest,
   type AuthSettings,

@@ -1,5 +1,7 @@
+import type { RequestContext } from "../context.js";
+import { enforceModule } from "../lazy.js";
 import { type Access, type AnyAccess, checkAccess, type Denial, scopesOf, securitySchemes } from "./access.js";
-import { type Identity, type IdentityInit, toIdentity, type VerifiedToken } from "./identity.js";
+import type { Identity, IdentityInit, VerifiedToken } from "./identity.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -77,6 +79,8 @@ export class AuthSettings {
   readonly hide: boolean;
   /** Every scope the server deals in: supported ones and those registrations require. */
   readonly known: Set<string>;
+  /** The gate of every request the transport says nothing about (most of them): made once. */
+  readonly gate: Gate;
 
   constructor(options: AuthOptions | undefined) {
     const { verify, resource, required = true, challenge = "auto" } = options ?? {};
@@ -99,6 +103,7 @@ export class AuthSettings {
     this.challenge = challenge;
     this.hide = options?.hideUnauthorized === true;
     this.known = new Set(options?.scopesSupported);
+    this.gate = { settings: this, metadataUrl: this.metadataUrl, challenge: undefined };
   }
 
   /** The rule of a registration: its own, or the one `auth.rules` gives its name. */
@@ -135,7 +140,7 @@ export class AuthSettings {
   /** The identity of a stdio connection, from the `auth.stdio` hook (credentials from the environment). */
   async stdioIdentity(): Promise<Identity | undefined> {
     const init = await this.options.stdio?.();
-    return init === undefined ? undefined : toIdentity(init);
+    return init === undefined ? undefined : (await enforceModule.load()).toIdentity(init);
   }
 }
 
@@ -147,6 +152,26 @@ export interface ExchangeAuth {
   readonly metadataUrl?: string | undefined;
   /** Turns the answer to this request into a 401/403 challenge (HTTP only). */
   readonly challenge?: ((denial: Denial) => void) | undefined;
+}
+
+/** What the core knows about auth for one request, besides the identity (`ctx.auth`). */
+export interface Gate extends ExchangeAuth {
+  readonly settings: AuthSettings | undefined;
+}
+
+/** The gate of one request: the server's settings, and what the transport says about challenges. */
+export function openGate(settings: AuthSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
+  if (!auth) return settings?.gate;
+  return { settings, metadataUrl: auth.metadataUrl ?? settings?.metadataUrl, challenge: auth.challenge };
+}
+
+/**
+ * What a registration needs from this request's caller: what it declared, or the server's default.
+ * `"public"` needs no checks, so the code that checks callers is not even loaded for it.
+ */
+export function accessOf(ctx: RequestContext, declared: AnyAccess | undefined): AnyAccess {
+  const settings = ctx.gate?.settings;
+  return settings ? settings.accessOf(declared) : (declared ?? "public");
 }
 
 /**

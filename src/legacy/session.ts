@@ -1,3 +1,4 @@
+import type { Context } from "../context.js";
 import { ErrorCode, McpError } from "../errors.js";
 import { isImplementation, type LogLevel } from "../protocol/envelope.js";
 import { isObject } from "../protocol/jsonrpc.js";
@@ -17,8 +18,9 @@ export class Session {
   initialized = false;
   /** The threshold set by `logging/setLevel`; until then the server sends info and above (2025-11-25 "Logging": its choice). */
   logLevel: LogLevel = "info";
-  /** URIs this session subscribed to with `resources/subscribe`. */
-  readonly subscriptions = new Set<string>();
+  /** URIs this session subscribed to with `resources/subscribe`; made by the first one. */
+  #subscriptions: Set<string> | undefined;
+  #client: Context["client"] | undefined;
 
   constructor(protocolVersion: string, clientCapabilities: ClientCapabilities, clientInfo: Implementation | undefined) {
     this.protocolVersion = protocolVersion;
@@ -26,9 +28,24 @@ export class Session {
     this.clientInfo = clientInfo;
   }
 
+  /** `ctx.client` for every request of the session: made once, by its first request. */
+  get client(): Context["client"] {
+    this.#client ??= { info: this.clientInfo, capabilities: this.clientCapabilities };
+    return this.#client;
+  }
+
+  subscribe(uri: string): void {
+    this.#subscriptions ??= new Set();
+    this.#subscriptions.add(uri);
+  }
+
+  unsubscribe(uri: string): void {
+    this.#subscriptions?.delete(uri);
+  }
+
   /** Whether an update of `uri` concerns this session: it subscribed to it, or to a parent of it. */
   watches(uri: string): boolean {
-    for (const subscribed of this.subscriptions) if (covers(subscribed, uri)) return true;
+    for (const subscribed of this.#subscriptions ?? []) if (covers(subscribed, uri)) return true;
     return false;
   }
 }

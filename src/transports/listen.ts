@@ -1,5 +1,7 @@
 import type { WebEndpoint } from "./http/web.js";
 
+export { isLoopback } from "./http/security.js";
+
 export interface Listening {
   /** The endpoint URL clients connect to. */
   readonly url: string;

@@ -1,5 +1,7 @@
 import type * as NodeHttp from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ExchangeAuth } from "../auth/settings.js";
+import type { Cancellable } from "../context.js";
 import type { HttpHandler } from "./http/handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest } from "./http/reply.js";
 import type { Listening } from "./listen.js";
@@ -50,32 +52,68 @@ async function nodeHttp(): Promise<typeof NodeHttp> {
   return (await import(specifier)) as typeof NodeHttp;
 }
 
+/**
+ * One request as the endpoint reads it, straight off Node's objects. Nothing is made per request
+ * beyond this object: no AbortController, and a `close` listener only once something watches.
+ */
+class NodeRequest implements HttpRequest {
+  readonly method: string;
+  readonly path: string;
+  auth: ExchangeAuth | undefined;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  #target: Cancellable | undefined;
+  #watching = false;
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.#req = req;
+    this.#res = res;
+    this.method = req.method ?? "GET";
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    this.path = query === -1 ? url : url.slice(0, query);
+  }
+
+  get url(): string {
+    return `http://${this.#req.headers.host ?? "localhost"}${this.#req.url ?? "/"}`;
+  }
+
+  header(name: string): string | null {
+    const value = this.#req.headers[name];
+    return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+  }
+
+  text(limit: number): Promise<string> {
+    return readBody(this.#req, limit);
+  }
+
+  watch(target: Cancellable | undefined): void {
+    this.#target = target;
+    if (!target) return;
+    // Node marks the response destroyed when its connection closes before the response finished.
+    if (this.#res.destroyed) target.cancel(gone());
+    else if (!this.#watching) {
+      this.#watching = true;
+      this.#res.on("close", () => {
+        if (!this.#res.writableFinished) this.#target?.cancel(gone());
+      });
+    }
+  }
+}
+
+function gone(): DOMException {
+  return new DOMException("The client closed the connection", "AbortError");
+}
+
 async function answer(handler: HttpHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const gone = new AbortController();
-  res.once("close", () => {
-    if (!res.writableFinished) gone.abort(new DOMException("The client closed the connection", "AbortError"));
-  });
-  const url = req.url ?? "/";
-  const query = url.indexOf("?");
-  const request: HttpRequest = {
-    method: req.method ?? "GET",
-    path: query === -1 ? url : url.slice(0, query),
-    url: `http://${req.headers.host ?? "localhost"}${url}`,
-    header: (name) => {
-      const value = req.headers[name];
-      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-    },
-    text: (limit) => readBody(req, limit),
-    signal: gone.signal,
-  };
   let reply: HttpReply;
   try {
-    reply = await handler.handle(request);
+    reply = await handler.handle(new NodeRequest(req, res));
   } catch {
     reply = { status: 500, headers: { "content-type": "text/plain" }, body: "Internal Server Error" };
   }
   // The client left while the request ran: nothing is written to a dead socket.
-  if (gone.signal.aborted || res.destroyed) {
+  if (res.destroyed) {
     if ("stream" in reply) reply.stream.cancel();
     return;
   }

@@ -59,7 +59,31 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   const connection = new Connection(dispatcher, send);
   connection.auth = streams.auth;
 
-  const pending = new Set<Promise<void>>();
+  // Requests whose answers are still to come (most tool calls are answered at once, as they are read),
+  // and who waits for the last of them (the end of the input).
+  let unanswered = 0;
+  let idle: (() => void) | undefined;
+  const answered = () => {
+    if (--unanswered === 0) idle?.();
+  };
+  const failed = (thrown: unknown) => {
+    report(thrown);
+    answered();
+  };
+  /** Resolves true once every request read has been answered, or false after `ms`. */
+  const settled = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      if (unanswered === 0) return resolve(true);
+      const timer = setTimeout(() => {
+        idle = undefined;
+        resolve(false);
+      }, ms);
+      idle = () => {
+        clearTimeout(timer);
+        idle = undefined;
+        resolve(true);
+      };
+    });
   const receive = (line: string) => {
     if (line.endsWith("\r")) line = line.slice(0, -1);
     if (line.trim() === "") return;
@@ -74,11 +98,17 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
       send(parseError((thrown as Error).message));
       return;
     }
-    const done = connection
-      .receive(value)
-      .catch(report)
-      .finally(() => pending.delete(done));
-    pending.add(done);
+    let later: Promise<void> | undefined;
+    try {
+      later = connection.receive(value);
+    } catch (thrown) {
+      report(thrown);
+      return;
+    }
+    if (later) {
+      unanswered++;
+      later.then(answered, failed);
+    }
   };
 
   // The line being read, and whether it outgrew the limit: then the rest of it is skipped as it arrives.
@@ -141,29 +171,12 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
 
   // Nothing more will be asked for: listen streams end now, requests in progress get the grace period.
   connection.endStreams(new DOMException("The input ended", "AbortError"));
-  if (!(await settled(pending, shutdownGraceMs))) {
+  if (!(await settled(shutdownGraceMs))) {
     connection.interrupt(new DOMException("The input ended and the grace period is over", "AbortError"));
-    await settled(pending, shutdownGraceMs);
+    await settled(shutdownGraceMs);
   }
   connection.close();
   flush();
-}
-
-/** Resolves true once every promise in `pending` (as it changes) has settled, or false after `ms`. */
-async function settled(pending: Set<Promise<void>>, ms: number): Promise<boolean> {
-  if (pending.size === 0) return true;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    while (pending.size > 0) {
-      if (!(await Promise.race([Promise.all(pending).then(() => true), timeout]))) return false;
-    }
-    return true;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** -32600 for a line over the limit, with the request's id when its start names one. */

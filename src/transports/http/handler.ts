@@ -1,4 +1,4 @@
-import { AuthGate } from "../../auth/gate.js";
+import type { AuthGate } from "../../auth/gate.js";
 import type { Dispatcher, Peer } from "../../dispatch.js";
 import { ErrorCode } from "../../errors.js";
 import { Session } from "../../legacy/session.js";
@@ -18,7 +18,7 @@ import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./header
 import { BodyTooLarge, emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
 import { type Accepts, accepts, respond, tooManyStreams, unavailable } from "./respond.js";
 import { Guard, type SecurityOptions } from "./security.js";
-import { type HttpSession, type SessionOptions, SessionStore } from "./sessions.js";
+import type { HttpSession, SessionOptions, SessionStore } from "./sessions.js";
 import { Streams } from "./sse.js";
 
 export interface HttpOptions extends SecurityOptions {
@@ -42,6 +42,9 @@ export interface HttpOptions extends SecurityOptions {
 
 const SESSION_HEADER = "mcp-session-id";
 
+/** The peer of every request served without a legacy session (2026-07-28 requests, stateless legacy ones). */
+const NO_SESSION: Peer = { session: undefined };
+
 /**
  * The Streamable HTTP endpoint, independent of any runtime: `HttpRequest` in, `HttpReply` out.
  * Both eras share one endpoint (2026-07-28 §10.2): a body whose `_meta` names a protocol version
@@ -52,26 +55,28 @@ export class HttpHandler {
   readonly #guard: Guard;
   readonly #path: string | undefined;
   readonly #maxBody: number;
-  readonly #sessions: SessionStore | undefined;
+  /** Legacy sessions' settings; undefined serves legacy requests without sessions. */
+  readonly #sessionOptions: SessionOptions | undefined;
+  /** The sessions, made (and their code loaded) by the first legacy session. */
+  #sessions: SessionStore | undefined;
   readonly #cors: Cors | undefined;
   /** OAuth resource server: protected resource metadata and bearer tokens (`pico({ auth })`). */
   readonly #gate: AuthGate | undefined;
   readonly #streams: Streams;
 
-  constructor(dispatcher: Dispatcher, options: HttpOptions = {}) {
+  /** `gate`: the token gate of a server with `auth.verify` (loaded only for one, see web.ts). */
+  constructor(dispatcher: Dispatcher, options: HttpOptions = {}, gate?: AuthGate) {
     this.#dispatcher = dispatcher;
     const cors = options.cors ? new Cors(options.cors, options.allowedOrigins) : undefined;
     this.#cors = cors;
     this.#guard = new Guard(cors ? { ...options, allowedOrigins: cors.origins } : options);
     this.#path = options.path;
-    const auth = dispatcher.registry.auth;
-    this.#gate = auth?.verify ? new AuthGate(auth, options.path) : undefined;
+    this.#gate = gate;
     const limits = dispatcher.limits;
     this.#maxBody = options.maxBodyBytes ?? limits.maxMessageBytes;
     this.#streams = new Streams(limits.maxSseStreams, limits.maxSseBufferBytes);
     const sessions = options.sessions ?? true;
-    this.#sessions =
-      sessions === false ? undefined : new SessionStore(dispatcher, sessions === true ? {} : sessions, this.#streams);
+    this.#sessionOptions = sessions === false ? undefined : sessions === true ? {} : sessions;
   }
 
   /** Legacy sessions alive now. */
@@ -123,7 +128,8 @@ export class HttpHandler {
   async #admit(request: HttpRequest): Promise<HttpReply> {
     const admitted = await this.#gate!.admit(request);
     if ("status" in admitted) return admitted;
-    return admitted.finish(await this.#handle({ ...request, auth: admitted.auth }));
+    request.auth = admitted.auth;
+    return admitted.finish(await this.#handle(request));
   }
 
   /** Ends every legacy session (server shutdown). */
@@ -188,7 +194,7 @@ export class HttpHandler {
         if (claimsModern(inbound.message.params?._meta) || this.#modernHeader(request)) return emptyReply(202);
         const legacy = this.#legacyPeer(request);
         if ("status" in legacy) return legacy;
-        this.#dispatcher.notification(inbound.message, legacy.peer, legacy.session?.connection.inflight);
+        this.#dispatcher.notification(inbound.message, legacy.peer, legacy.session?.connection.requests);
         return emptyReply(202);
       }
       case "response": {
@@ -235,40 +241,25 @@ export class HttpHandler {
     if ("status" in legacy) return legacy;
     const session = legacy.session;
     if (!session) {
-      return respond(
-        (exchange) => this.#dispatcher.request(message, legacy.peer, { ...exchange, auth: request.auth }),
-        {
-          accepts: accept,
-          signal: request.signal,
-          streams: this.#streams,
-        },
-      );
-    }
-    // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
-    const cancel = new AbortController();
-    let streaming = false;
-    request.signal?.addEventListener("abort", () => streaming || cancel.abort(request.signal?.reason), { once: true });
-    return respond(
-      (exchange) =>
-        this.#dispatcher.request(message, session.connection, {
-          ...exchange,
-          inflight: session.connection.inflight,
-          auth: request.auth,
-          // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
-          // or on the GET stream for a client that accepts no stream here.
-          ask: (question, signal) => session.connection.ask(question, signal, exchange.emit),
-        }),
-      {
+      return respond((exchange) => this.#dispatcher.request(message, legacy.peer, exchange), {
         accepts: accept,
-        signal: cancel.signal,
-        headers: { [SESSION_HEADER]: session.id },
+        request,
         streams: this.#streams,
-        open: (onCancel) => {
-          streaming = true;
-          return session.openStream(onCancel);
-        },
-      },
-    );
+        exchange: { auth: request.auth },
+      });
+    }
+    const connection = session.connection;
+    return respond((exchange) => this.#dispatcher.request(message, connection, exchange), {
+      accepts: accept,
+      request,
+      // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
+      session,
+      headers: session.headers,
+      streams: this.#streams,
+      // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
+      // or on the GET stream for a client that accepts no stream here.
+      exchange: { auth: request.auth, inflight: connection.inflight, ask: connection.asker },
+    });
   }
 
   /** The 2026-07-28 checks, in the order the conformance suite requires (spec §1.2), then dispatch. */
@@ -301,18 +292,17 @@ export class HttpHandler {
     if (message.method === "subscriptions/listen" && this.#streams.full) {
       return unavailable(tooManyStreams(this.#streams, id));
     }
-    return respond(
-      (exchange) => this.#dispatcher.request(message, { session: undefined }, { ...exchange, auth: request.auth }),
-      {
-        accepts: accept,
-        signal: request.signal,
-        streams: this.#streams,
-      },
-    );
+    return respond((exchange) => this.#dispatcher.request(message, NO_SESSION, exchange), {
+      accepts: accept,
+      request,
+      streams: this.#streams,
+      exchange: { auth: request.auth },
+    });
   }
 
   async #initialize(message: JsonRpcRequest, request: HttpRequest): Promise<HttpReply> {
-    if (!this.#sessions) {
+    const options = this.#sessionOptions;
+    if (!options) {
       const response = await this.#dispatcher.request(message, { session: undefined });
       return jsonReply(response?.error ? 400 : 200, response!);
     }
@@ -320,6 +310,11 @@ export class HttpHandler {
     const peer: Peer = { session: undefined };
     const response = (await this.#dispatcher.request(message, peer)) as JsonRpcResponse;
     if (response.error) return isUnavailable(response) ? unavailable(response) : jsonReply(400, response);
+    // The session code (resumable streams, event history) loads with the first session.
+    if (!this.#sessions) {
+      const { SessionStore } = await import("./sessions.js");
+      this.#sessions ??= new SessionStore(this.#dispatcher, options, this.#streams);
+    }
     const session = this.#sessions.create();
     session.connection.session = peer.session;
     this.#gate?.bind(session, request.auth);
@@ -345,7 +340,7 @@ export class HttpHandler {
 
   /** The legacy session named by `Mcp-Session-Id`; or, without sessions, a throw-away peer. */
   #legacyPeer(request: HttpRequest): { peer: Peer; session?: HttpSession } | HttpReply {
-    if (!this.#sessions) {
+    if (!this.#sessionOptions) {
       const version = request.header("mcp-protocol-version");
       // Without the header a server may assume 2025-03-26 (2025-06-18 "Protocol Version Header").
       const protocolVersion = version !== null && LEGACY_VERSIONS.includes(version) ? version : BATCH_VERSION;
@@ -359,7 +354,7 @@ export class HttpHandler {
         "Bad Request: the Mcp-Session-Id header is required; send initialize first to start a session",
       );
     }
-    const session = this.#sessions.get(id);
+    const session = this.#sessions?.get(id);
     // A session belongs to the caller who opened it: to anyone else it does not exist.
     if (!session || this.#gate?.owns(session, request.auth) === false) {
       return fail(
@@ -373,7 +368,7 @@ export class HttpHandler {
 
   /** GET opens the session's standalone stream, or resumes one with `Last-Event-ID`. */
   #get(request: HttpRequest): HttpReply {
-    if (!this.#sessions) return this.#notAllowed();
+    if (!this.#sessionOptions) return this.#notAllowed();
     if (!accepts(request.header("accept")).sse) {
       return fail(
         406,
@@ -397,11 +392,11 @@ export class HttpHandler {
 
   /** DELETE ends a session; its id answers 404 from then on (2025-11-25 "Session Management"). */
   #delete(request: HttpRequest): HttpReply {
-    if (!this.#sessions) return this.#notAllowed();
+    if (!this.#sessionOptions) return this.#notAllowed();
     const id = request.header(SESSION_HEADER);
     if (id === null) return fail(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
-    const owned = this.#sessions.get(id);
-    if (!owned || this.#gate?.owns(owned, request.auth) === false || !this.#sessions.delete(id)) {
+    const owned = this.#sessions?.get(id);
+    if (!owned || this.#gate?.owns(owned, request.auth) === false || !this.#sessions?.delete(id)) {
       return fail(404, ErrorCode.InvalidRequest, "Session not found: it already ended or expired");
     }
     return emptyReply(200);
@@ -413,7 +408,7 @@ export class HttpHandler {
   }
 
   get #allow(): string {
-    return this.#sessions ? "GET, POST, DELETE" : "POST";
+    return this.#sessionOptions ? "GET, POST, DELETE" : "POST";
   }
 
   #notAllowed(): HttpReply {

@@ -3,7 +3,7 @@ import type { Exchange } from "../../dispatch.js";
 import { ErrorCode, messageOf } from "../../errors.js";
 import { busy, isUnavailable } from "../../limits.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
-import { emptyReply, type HttpReply, jsonReply, SSE_HEADERS } from "./reply.js";
+import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
 import { SseChannel, type Streams, sseEvent } from "./sse.js";
 
 /** What the client's `Accept` header lets the server answer with. */
@@ -20,15 +20,25 @@ export interface ResponseStream {
   end(): void;
 }
 
+/** Where a legacy session's replies stream: resumable streams that keep event ids. */
+export interface StreamOpener {
+  openStream(onCancel: () => void): ResponseStream;
+}
+
 export interface RespondOptions {
   accepts: Accepts;
-  /** Cancels the request; a transport aborts it when the client goes away. */
-  signal: AbortSignal | undefined;
-  /** Opens the stream when the handler first emits something (a session stream keeps event ids). */
-  open?: (onCancel: () => void) => ResponseStream;
-  headers?: Record<string, string>;
+  /** The HTTP request: a client that goes away cancels it (see `HttpRequest.watch`). */
+  request: HttpRequest;
+  /**
+   * A legacy session: its stream opens when the handler first emits something, and once it is open
+   * a dropped connection no longer cancels the request, which the client can resume.
+   */
+  session?: StreamOpener;
+  headers?: Record<string, string> | undefined;
   /** The endpoint's SSE streams: at `limits.maxSseStreams` a reply is plain JSON, without mid-call notifications. */
   streams?: Streams;
+  /** What the request's exchange starts with: the caller, and a session's requests in flight and way back. */
+  exchange?: Pick<Exchange, "auth" | "inflight" | "ask">;
 }
 
 /**
@@ -47,24 +57,45 @@ export function respond(
     if (!accepts.json) return Promise.resolve(unavailable(tooManyStreams(streams), headers));
     accepts = { json: true, sse: false };
   }
+  const { request, session } = options;
   return new Promise((resolve) => {
     let stream: ResponseStream | undefined;
     let running: RequestContext | undefined;
+    // Whether the client went away while its request could still be cancelled.
+    let dropped = false;
     const start = () => {
-      // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
-      stream = options.open
-        ? options.open(() => {})
-        : plainStream(streams, () =>
-            running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
-          );
+      if (session) {
+        // The session's stream is resumable: from now on a dropped connection does not cancel the request.
+        request.watch(undefined);
+        stream = session.openStream(() => {});
+      } else {
+        // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
+        stream = plainStream(streams, () =>
+          running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
+        );
+      }
       resolve({ status: 200, headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS, stream: stream.channel });
       return stream;
     };
-    const exchange: Exchange = { signal: options.signal, started: (ctx) => (running = ctx) };
+    const base = options.exchange;
+    const exchange: Exchange = {
+      auth: base?.auth,
+      inflight: base?.inflight,
+      ask: base?.ask,
+      started: (ctx) => {
+        running = ctx;
+        request.watch({
+          cancel: (reason) => {
+            dropped = true;
+            ctx.cancel(reason);
+          },
+        });
+      },
+    };
     if (accepts.sse) {
       // Nothing more is sent for a request once the client has cancelled it (2026-07-28 §5.2 "Cancellation").
-      exchange.emit = (message) => options.signal?.aborted || (stream ?? start()).send(message);
-      if (options.open) exchange.closeStream = () => (stream ?? start()).detach?.();
+      exchange.emit = (message) => dropped || (stream ?? start()).send(message);
+      if (session) exchange.closeStream = () => (stream ?? start()).detach?.();
     }
     run(exchange).then(
       (response) => {

@@ -35,14 +35,17 @@ export interface SessionStream {
 /**
  * One legacy Streamable HTTP session (`Mcp-Session-Id`): the connection state of the handshake,
  * the standalone GET stream (stream 0) for server-initiated messages, and a bounded event history.
+ * An idle session holds little: its streams and their history are made when the first one opens
+ * or the server first sends something, and registry events reach it through its store.
  */
 export class HttpSession {
   readonly id: string;
   readonly connection: Connection;
   lastActive = Date.now();
   readonly #options: Required<SessionOptions>;
-  readonly #logs = new Map<number, StreamLog>();
+  #logs: Map<number, StreamLog> | undefined;
   readonly #streams: Streams | undefined;
+  #headers: Record<string, string> | undefined;
   #nextStream = 1;
   #events = 0;
 
@@ -50,15 +53,24 @@ export class HttpSession {
     this.id = id;
     this.#options = options;
     this.#streams = streams;
-    const standalone = this.#log(0);
-    this.connection = new Connection(dispatcher, (message) => {
-      if (!Array.isArray(message)) this.#write(standalone, message);
-    });
+    this.connection = new Connection(
+      dispatcher,
+      (message) => {
+        if (!Array.isArray(message)) this.#write(this.#standalone(), message);
+      },
+      true,
+    );
+  }
+
+  /** The headers of this session's replies. */
+  get headers(): Record<string, string> {
+    this.#headers ??= { "mcp-session-id": this.id };
+    return this.#headers;
   }
 
   /** True while a client holds a stream of this session open. */
   get streaming(): boolean {
-    for (const log of this.#logs.values()) if (log.live && !log.live.closed) return true;
+    for (const log of this.#logs?.values() ?? []) if (log.live && !log.live.closed) return true;
     return false;
   }
 
@@ -87,7 +99,7 @@ export class HttpSession {
 
   /** Opens the standalone GET stream, or answers undefined when one is already open (one per session). */
   openStandalone(): SseChannel | undefined {
-    const log = this.#logs.get(0)!;
+    const log = this.#standalone();
     if (log.live && !log.live.closed) return undefined;
     return this.#attach(log, () => {});
   }
@@ -95,7 +107,7 @@ export class HttpSession {
   /** Resumes a stream after `lastEventId`: replays what followed, then continues live unless the stream ended. */
   resume(lastEventId: string): SseChannel | undefined {
     const [stream, seq] = lastEventId.split("-").map(Number);
-    const log = stream === undefined ? undefined : this.#logs.get(stream);
+    const log = stream === undefined ? undefined : this.#logs?.get(stream);
     if (!log || seq === undefined || Number.isNaN(seq)) return undefined;
     const channel = new SseChannel(() => this.#touch(), this.#streams);
     for (const event of log.events) if (event.seq > seq) channel.write(event.chunk);
@@ -109,13 +121,24 @@ export class HttpSession {
 
   close(): void {
     this.connection.close("The session ended");
-    for (const log of this.#logs.values()) log.live?.close();
+    for (const log of this.#logs?.values() ?? []) log.live?.close();
+  }
+
+  /** The streams of this session by id, made on first use with stream 0 first (the oldest, for `#forgetOldest`). */
+  #all(): Map<number, StreamLog> {
+    this.#logs ??= new Map([[0, newLog(0)]]);
+    return this.#logs;
   }
 
   #log(id: number): StreamLog {
-    const log: StreamLog = { id, events: [], seq: 0, live: undefined, done: false };
-    this.#logs.set(id, log);
+    const log = newLog(id);
+    this.#all().set(id, log);
     return log;
+  }
+
+  /** Stream 0: the standalone GET stream, and where server-initiated messages go (never ended, so never forgotten). */
+  #standalone(): StreamLog {
+    return this.#all().get(0)!;
   }
 
   #attach(log: StreamLog, onCancel: () => void): SseChannel {
@@ -153,14 +176,18 @@ export class HttpSession {
   }
 
   #forgetOldest(): void {
-    for (const [id, log] of this.#logs) {
+    for (const [id, log] of this.#logs ?? []) {
       if (log.events.length === 0) continue;
       log.events.shift();
       this.#events--;
-      if (log.done && log.events.length === 0) this.#logs.delete(id);
+      if (log.done && log.events.length === 0) this.#logs!.delete(id);
       return;
     }
   }
+}
+
+function newLog(id: number): StreamLog {
+  return { id, events: [], seq: 0, live: undefined, done: false };
 }
 
 /** Live sessions in least-recently-used order (a Map keeps insertion order; a touch re-inserts). */
@@ -179,6 +206,10 @@ export class SessionStore {
       eventHistory: options.eventHistory ?? 100,
       retryMs: options.retryMs ?? 1000,
     };
+    // One subscription for every session, rather than a listener each: list_changed and updates.
+    dispatcher.registry.subscribe((event) => {
+      for (const session of this.#sessions.values()) session.connection.notify(event);
+    });
   }
 
   get size(): number {

@@ -1,3 +1,4 @@
+import type { Cancellable } from "../../context.js";
 import type { Dispatcher } from "../../dispatch.js";
 import { HttpHandler, type HttpOptions } from "./handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest } from "./reply.js";
@@ -8,8 +9,11 @@ export interface WebEndpoint {
   fetch(request: Request): Promise<Response>;
 }
 
-export function createWebEndpoint(dispatcher: Dispatcher, options: HttpOptions): WebEndpoint {
-  const handler = new HttpHandler(dispatcher, options);
+export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOptions): Promise<WebEndpoint> {
+  // The token gate loads only for a server that checks tokens (`auth.verify`).
+  const auth = dispatcher.registry.auth;
+  const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth, options.path) : undefined;
+  const handler = new HttpHandler(dispatcher, options, gate);
   return {
     handler,
     fetch: async (request) => toWebResponse(await handler.handle(fromWebRequest(request))),
@@ -21,13 +25,24 @@ export function fromWebRequest(request: Request): HttpRequest {
   const url = request.url;
   const start = url.indexOf("/", url.indexOf("//") + 2);
   const query = url.indexOf("?", start);
+  let target: Cancellable | undefined;
+  let watching = false;
   return {
     method: request.method,
     path: start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query),
     url,
     header: (name) => request.headers.get(name),
     text: (limit) => readText(request, limit),
-    signal: request.signal,
+    watch: (watcher) => {
+      target = watcher;
+      const signal = request.signal;
+      if (!watcher) return;
+      if (signal.aborted) watcher.cancel(signal.reason);
+      else if (!watching) {
+        watching = true;
+        signal.addEventListener("abort", () => target?.cancel(signal.reason), { once: true });
+      }
+    },
   };
 }
 

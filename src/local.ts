@@ -1,0 +1,54 @@
+import type { AuthSettings } from "./auth/settings.js";
+import { openGate } from "./auth/settings.js";
+import { RequestContext } from "./context.js";
+import { ErrorCode, McpError } from "./errors.js";
+import { enforceModule } from "./lazy.js";
+import { LATEST_VERSION } from "./protocol/versions.js";
+import type { Registry } from "./registry.js";
+import { legacyRounds } from "./rounds.js";
+import type { CallOptions } from "./server.js";
+import { type CallToolResult, callTool } from "./tools.js";
+
+const NO_INPUT = "server.call has no client to ask: pass onInput in the call options to answer the tool's questions.";
+
+/**
+ * `server.call`: a tool called in-process, through the same validation and result pipeline as a
+ * client's `tools/call`, its questions answered by `onInput`. It runs under the round runner, so it
+ * loads with the asking code (see asking.ts).
+ */
+export async function callLocally(
+  registry: Registry,
+  settings: AuthSettings | undefined,
+  name: string,
+  args: unknown,
+  options: CallOptions | undefined,
+): Promise<CallToolResult> {
+  const tool = registry.tools.get(name);
+  if (!tool)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown tool "${name}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
+    );
+  const auth = options?.auth && (await enforceModule.load()).toIdentity(options.auth);
+  const ctx = new RequestContext({
+    id: undefined,
+    meta: options?.meta,
+    protocolVersion: LATEST_VERSION,
+    era: "local",
+    clientInfo: options?.client?.info,
+    clientCapabilities: options?.client?.capabilities ?? {},
+    auth,
+  });
+  ctx.gate = openGate(settings, undefined);
+  ctx.follow(options?.signal);
+  const onInput = options?.onInput;
+  const result = await legacyRounds(
+    () => callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<never>,
+    ctx,
+    onInput && (async (request) => onInput(request)),
+    NO_INPUT,
+  );
+  // A cancelled call has no result, as a cancelled request gets no response.
+  if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
+  return result as unknown as CallToolResult;
+}

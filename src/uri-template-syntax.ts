@@ -1,0 +1,58 @@
+/**
+ * The syntax of RFC 6570 URI templates, as resource templates use them: checked when a resource is
+ * registered, so a broken template fails at start-up. Matching URIs against a template is in
+ * uri-template.ts, loaded with the first request that reads resources.
+ */
+
+/** One `{…}` expression: its operator and its variables, as written (`specs`) and by name. */
+export interface Expression {
+  readonly operator: string;
+  readonly specs: readonly string[];
+  readonly names: readonly string[];
+}
+
+/** A template taken apart: literals[i] comes before expressions[i], and the last literal ends it. */
+export interface TemplateSyntax {
+  readonly template: string;
+  /** Every variable name, in order. */
+  readonly variables: readonly string[];
+  readonly literals: readonly string[];
+  readonly expressions: readonly Expression[];
+}
+
+const EXPRESSION = /\{([+#./;?&]?)([^}]*)\}/g;
+
+export function isTemplate(uri: string): boolean {
+  return uri.includes("{");
+}
+
+/** Takes a template apart, or throws a TypeError that says what is wrong with it. */
+export function parseTemplate(template: string): TemplateSyntax {
+  const variables: string[] = [];
+  const literals: string[] = [];
+  const expressions: Expression[] = [];
+  let last = 0;
+  // RFC 6570 §2.1: literals never contain "{" or "}", so a stray one is an unclosed or unopened expression.
+  const literal = (text: string) => {
+    if (/[{}]/.test(text)) throw new TypeError(`Resource template "${template}" has an unmatched "{" or "}".`);
+    literals.push(text);
+  };
+  for (const match of template.matchAll(EXPRESSION)) {
+    literal(template.slice(last, match.index));
+    last = match.index + match[0].length;
+    const specs = (match[2] ?? "").split(",");
+    const names = specs.map((name) => name.replace(/\*$|:\d+$/, ""));
+    if (names.some((name) => !/^[A-Za-z0-9_.%]+$/.test(name))) {
+      throw new TypeError(`Resource template "${template}" has an invalid expression "${match[0]}".`);
+    }
+    for (const name of names) {
+      if (variables.includes(name)) {
+        throw new TypeError(`Resource template "${template}" uses the variable "${name}" twice.`);
+      }
+      variables.push(name);
+    }
+    expressions.push({ operator: match[1] ?? "", specs, names });
+  }
+  literal(template.slice(last));
+  return { template, variables, literals, expressions };
+}
