@@ -7,9 +7,13 @@
  * - Bundles: a minimal stdio tool server (one validated `echo` tool) and a full HTTP server (both eras,
  *   legacy sessions) per library, bundled with esbuild (minified ESM, platform node, code splitting),
  *   gzipped at level 9: with zod external (the library's own code) and with zod included. For a split
- *   bundle, the stdio row counts the chunks the program loads at start (static imports) and the HTTP
- *   row every chunk it can load. Each bundle is smoke-tested (initialize, then a tools/call) first.
- * - picomcp's stdio bundle, module by module, and which modules could sit behind dynamic imports.
+ *   bundle, the stdio row counts the chunks the program loads (static imports) and the HTTP row those
+ *   plus the chunks of the dynamic imports an HTTP tool server makes (picomcp: the HTTP endpoint,
+ *   listener and node:http bridge on start, the session layer with its first 2025 session; not the
+ *   code of features it does not use, which loads on first use). Each bundle is smoke-tested
+ *   (initialize, then a tools/call in a session) first.
+ * - picomcp's stdio bundle, module by module; the chunks that load on first use; and how much of
+ *   the bundle is message text.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -98,7 +102,18 @@ interface Bundle {
   loaded: string[];
 }
 
-async function bundle(entry: string, loads: "static" | "all", zodExternal: boolean, outdir: string): Promise<Bundle> {
+/**
+ * Which chunks a program loads: its static imports, those plus the chunks of the source modules it
+ * imports on demand (matched by the end of their path), or every chunk (libraries that do not split).
+ */
+type Loads = "static" | "all" | { dynamic: string[] };
+
+/** What picomcp's HTTP tool server imports on demand (the same list as test/size.test.ts). */
+const PICOMCP_HTTP: Loads = {
+  dynamic: ["transports/listen.ts", "transports/http/web.ts", "transports/node.ts", "transports/http/sessions.ts"],
+};
+
+async function bundle(entry: string, loads: Loads, zodExternal: boolean, outdir: string): Promise<Bundle> {
   const result = await build({
     entryPoints: [join(BENCH, "footprint", entry)],
     outdir,
@@ -111,19 +126,28 @@ async function bundle(entry: string, loads: "static" | "all", zodExternal: boole
     platform: "node",
     target: "node20",
     external: zodExternal ? SCHEMA : [],
-    // CommonJS dependencies (express, ajv, ...) call require() on Node built-ins; ESM output needs a require.
-    banner: { js: 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);' },
+    // CommonJS dependencies (express, ajv, ...) call require() on Node built-ins; ESM output needs a
+    // require. picomcp has none, so its chunks go without the shim (it would be repeated in each).
+    ...(entry.startsWith("picomcp-")
+      ? {}
+      : { banner: { js: 'import{createRequire as __cr}from"node:module";const require=__cr(import.meta.url);' } }),
     metafile: true,
     plugins: [picomcpSource],
     logLevel: "error",
   });
   const outputs = result.metafile.outputs;
-  const main = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined)!;
+  // The chunks of dynamic imports are entry points too: the program's is the one built from `entry`.
+  const main = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === `footprint/${entry}`)!;
+  const follow = (path: string) => {
+    if (loads === "all") return true;
+    const source = outputs[path]?.entryPoint;
+    return typeof loads === "object" && source !== undefined && loads.dynamic.some((end) => source.endsWith(end));
+  };
   const loaded = new Set<string>([main]);
   for (const path of loaded) {
     for (const imported of outputs[path]?.imports ?? []) {
       if (imported.external) continue;
-      if (imported.kind === "import-statement" || loads === "all") loaded.add(imported.path);
+      if (imported.kind === "import-statement" || follow(imported.path)) loaded.add(imported.path);
     }
   }
   const contents = Buffer.concat([...loaded].map((path) => readFileSync(join(BENCH, path))));
@@ -245,17 +269,13 @@ for (const library of LIBRARIES) {
     const entry = `${library.key}-${kind}.ts`;
     const outdir = join(OUT, `${library.key}-${kind}`);
     mkdirSync(outdir, { recursive: true });
-    const external = await bundle(entry, kind === "stdio" ? "static" : "all", true, outdir);
+    const loads: Loads = kind === "stdio" ? "static" : library.key === "picomcp" ? PICOMCP_HTTP : "all";
+    const external = await bundle(entry, loads, true, outdir);
     const main = join(BENCH, external.loaded[0]!);
     // The zod-external bundle resolves zod from bench/node_modules, so it runs as it is.
     if (kind === "stdio") await smokeStdio(main);
     else await smokeHttp(main);
-    const included = await bundle(
-      entry,
-      kind === "stdio" ? "static" : "all",
-      false,
-      join(OUT, `${library.key}-${kind}-zod`),
-    );
+    const included = await bundle(entry, loads, false, join(OUT, `${library.key}-${kind}-zod`));
     bundles[library.label]![kind] = {
       gzipped: external.gzipped,
       minified: external.minified,
@@ -313,45 +333,53 @@ console.log(
   ),
 );
 
-// picomcp's stdio server, module by module: what a tools-only server loads and could load later.
-const LAZY: Record<string, string> = {
-  "src/resources.ts": "resources and templates",
-  "src/uri-template.ts": "resources and templates",
-  "src/prompts.ts": "prompts",
-  "src/completion.ts": "completions",
-  "src/ask.ts": "asking the client",
-  "src/rounds.ts": "asking the client",
-  "src/request-state.ts": "asking the client",
-  "src/listen.ts": "subscriptions/listen",
-};
+// picomcp's stdio server, module by module: what a tools-only server loads at start.
 const pico = await bundle("picomcp-stdio.ts", "static", true, join(OUT, "picomcp-stdio"));
+const sourceOf = (input: string) => `src/${relative(PICOMCP_SRC, join(BENCH, input))}`;
 const modules: { path: string; bytes: number }[] = [];
 for (const path of pico.loaded) {
   for (const [input, info] of Object.entries(pico.metafile.outputs[path]?.inputs ?? {}))
     if (!input.startsWith("footprint/") && !input.includes("node_modules/"))
-      modules.push({ path: `src/${relative(PICOMCP_SRC, join(BENCH, input))}`, bytes: info.bytesInOutput });
+      modules.push({ path: sourceOf(input), bytes: info.bytesInOutput });
 }
 modules.sort((a, b) => b.bytes - a.bytes);
 const minified = modules.reduce((sum, module) => sum + module.bytes, 0);
-const lazyBytes = modules.filter((module) => LAZY[module.path]).reduce((sum, module) => sum + module.bytes, 0);
 console.log(
-  `\n### picomcp minimal stdio server by module (${format(pico.gzipped)} B gzip, ${format(minified)} B minified from src/)\n`,
+  `\n### picomcp minimal stdio server by module (${format(pico.gzipped)} B gzip, ${format(minified)} B minified from src/, ${format(pico.minified - minified)} B of esbuild's glue between chunks)\n`,
 );
 console.log(
   table(
-    ["module", "minified bytes", "share", "could load on first use (dynamic import)"],
-    modules.map((module) => [
-      module.path,
-      format(module.bytes),
-      `${((100 * module.bytes) / minified).toFixed(1)}%`,
-      LAZY[module.path] ?? "",
-    ]),
+    ["module", "minified bytes", "share"],
+    modules.map((module) => [module.path, format(module.bytes), `${((100 * module.bytes) / minified).toFixed(1)}%`]),
   ),
 );
-const estimate = Math.round((pico.gzipped * lazyBytes) / pico.minified);
+
+// What loads on first use: every chunk the program can import but does not at start, by the module it imports.
+const lazy: { module: string; bytes: number }[] = [];
+for (const [path, output] of Object.entries(pico.metafile.outputs)) {
+  if (pico.loaded.includes(path) || path.endsWith(".map") || !output.entryPoint) continue;
+  lazy.push({ module: sourceOf(output.entryPoint), bytes: output.bytes });
+}
+lazy.sort((a, b) => b.bytes - a.bytes);
+console.log("\n### picomcp: chunks loaded on first use (dynamic imports), not at start\n");
 console.log(
-  `\nModules that could sit behind dynamic imports: ${format(lazyBytes)} B minified, about ${format(estimate)} B of the ${format(pico.gzipped)} B gzip (estimated in proportion to minified bytes).`,
+  table(
+    ["imported module", "chunk bytes (minified)"],
+    lazy.map(({ module, bytes }) => [module, format(bytes)]),
+  ),
 );
 
-const file = save("footprint", { installs, bundles, picomcpModules: modules, lazyEstimate: { lazyBytes, estimate } });
+// How much of the stdio bundle is message text: string literals longer than 24 characters.
+const text = pico.loaded.map((path) => readFileSync(join(BENCH, path), "utf8")).join("\n");
+const LITERAL = /`(?:[^`\\]|\\.)*`|"(?:[^"\\]|\\.)*"/g;
+const withoutMessages = text.replace(LITERAL, (literal) => (literal.length > 24 ? '""' : literal));
+const messages = {
+  bytes: text.length - withoutMessages.length,
+  gzippedWithout: gzipSync(withoutMessages, { level: 9 }).length,
+};
+console.log(
+  `\nString literals longer than 24 characters (error messages, mostly) are ${format(messages.bytes)} B of the ${format(pico.minified)} B minified; without them the bundle would be ${format(messages.gzippedWithout)} B gzip.`,
+);
+
+const file = save("footprint", { installs, bundles, picomcpModules: modules, picomcpLazy: lazy, messages });
 console.log(`\nwrote ${file}`);
