@@ -1,6 +1,6 @@
 import type { Round } from "./ask.js";
 import { type ExchangeAuth, openGate } from "./auth/settings.js";
-import { type Asking, type Cancellable, NO_ANSWERS, NO_WAY_BACK, RequestContext, STUCK } from "./context.js";
+import { type Asking, NO_ANSWERS, NO_WAY_BACK, RequestContext, STUCK } from "./context.js";
 import { ErrorCode } from "./errors.js";
 import { askingModule } from "./lazy.js";
 import { openSession, type Session } from "./legacy/session.js";
@@ -49,13 +49,8 @@ export type Inflight = Map<RequestId, RequestContext>;
 export interface Exchange {
   /** The connection's requests in flight (stdio, legacy sessions); cancelled by id. */
   inflight?: Inflight;
-  /** Aborts the request (an outside signal). */
+  /** Aborts the request (an outside signal; HTTP transports cancel the context they are `started` with instead). */
   signal?: AbortSignal;
-  /**
-   * Cancels the request when its client goes away: the transport calls `target.cancel(reason)` then.
-   * Cheaper than a signal, which would need a listener of its own for every request.
-   */
-  watch?: (target: Cancellable) => void;
   /** Sends a notification tied to this request (progress, log) before its response. */
   emit?: (message: JsonRpcMessage) => void;
   /** Closes the request's SSE stream but keeps it resumable (legacy HTTP sessions, SEP-1699 polling). */
@@ -306,6 +301,7 @@ export class Dispatcher {
     return this.#await(method, message, ctx, exchange, modern, result);
   }
 
+  /** A handler that answers later: the wait ends early if the request is cancelled, times out or the server shuts down. */
   async #await(
     method: Method,
     message: JsonRpcRequest,

@@ -364,7 +364,7 @@ lazy.sort((a, b) => b.bytes - a.bytes);
 console.log("\n### picomcp: chunks loaded on first use (dynamic imports), not at start\n");
 console.log(
   table(
-    ["imported module", "chunk bytes (minified)"],
+    ["imported module", "its own chunk, minified bytes (code it shares with others sits in shared chunks)"],
     lazy.map(({ module, bytes }) => [module, format(bytes)]),
   ),
 );
