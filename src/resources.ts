@@ -31,16 +31,9 @@ export type ResourceArgs<Uri extends string> = { uri: string } & {
   [K in Exclude<TemplateVariables<Uri>, QueryVariables<Uri>>]: string;
 } & { [K in QueryVariables<Uri>]?: string };
 
-export interface ResourceConfig<Uri extends string> {
-  /** Defaults to the URI (or template). */
+/** A registration's metadata is a list entry's, but for the URI it is registered at; `name` defaults to that URI. */
+export interface ResourceConfig<Uri extends string> extends Omit<ResourceInfo, "uri" | "name"> {
   name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: Annotations;
-  icons?: Icon[];
-  _meta?: Record<string, unknown>;
   /** What the caller needs to read it (see `ToolConfig.auth`); `allow` gets the URI and template variables. */
   auth?: Access<ResourceArgs<Uri>>;
   /**
