@@ -5,6 +5,7 @@ import { Registry } from "../src/registry.js";
 import type { Schema } from "../src/schema.js";
 import { compileTool, type ToolConfig } from "../src/tools.js";
 import { serveLines } from "../src/transports/stdio.js";
+import { pipe } from "./hardening-helpers.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
 
@@ -24,53 +25,9 @@ function dispatcher(tools: Record<string, AnyToolConfig> = {}) {
   return new Dispatcher(registry);
 }
 
-/** An input stream the test feeds by hand, and the writes the server makes. */
-function pipe() {
-  const queue: (Uint8Array | string)[] = [];
-  let wake: (() => void) | undefined;
-  let ended = false;
-  const input: AsyncIterable<Uint8Array | string> = {
-    async *[Symbol.asyncIterator]() {
-      while (true) {
-        const chunk = queue.shift();
-        if (chunk !== undefined) yield chunk;
-        else if (ended) return;
-        else await new Promise<void>((resolve) => (wake = resolve));
-      }
-    },
-  };
-  const writes: string[] = [];
-  const watchers: (() => void)[] = [];
-  const write = (chunk: string) => {
-    writes.push(chunk);
-    for (const watcher of watchers.splice(0)) watcher();
-  };
-  const messages = () =>
-    writes
-      .join("")
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line));
-  return {
-    input,
-    write,
-    writes,
-    messages,
-    push(...chunks: (Uint8Array | string)[]) {
-      queue.push(...chunks);
-      wake?.();
-    },
-    end() {
-      ended = true;
-      wake?.();
-    },
-    /** Resolves once a message with this id has been written. */
-    async answered(id: unknown) {
-      while (!messages().some((message) => message.id === id)) {
-        await new Promise<void>((resolve) => watchers.push(resolve));
-      }
-    },
-  };
+/** Resolves once a message with this id has been written. */
+function answered(id: unknown) {
+  return (messages: Record<string, unknown>[]) => messages.some((message) => message.id === id);
 }
 
 /** Serves a fixed list of chunks to completion and returns every message written. */
@@ -84,7 +41,9 @@ async function serveChunks(chunks: (Uint8Array | string)[], tools?: Record<strin
 
 const call = (id: number | string, s: string) =>
   `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { s }, _meta: envelope } })}\n`;
-const text = (message: { result: { content: { text: string }[] } }) => message.result.content[0]!.text;
+/** The text of a tool result; throws (failing the test) on anything else. */
+const text = (message: Record<string, unknown> | undefined) =>
+  (message as { result: { content: { text: string }[] } }).result.content[0]!.text;
 
 describe("serveLines framing", () => {
   it("answers one message per line", async () => {
@@ -207,9 +166,9 @@ describe("serveLines concurrency", () => {
       call("fast", "fast"),
     );
     // The slow call can only finish after the fast one has been written.
-    await io.answered("fast");
+    await io.until(answered("fast"));
     release();
-    await io.answered("slow");
+    await io.until(answered("slow"));
     io.end();
     await served;
     expect(io.messages().map((message) => message.id)).toEqual(["fast", "slow"]);
@@ -281,7 +240,7 @@ describe("serveLines concurrency", () => {
       `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "wait", _meta: envelope } })}\n`,
     );
     io.push(call(2, "after"));
-    await io.answered(2);
+    await io.until(answered(2));
     io.end();
     await served;
     expect(aborted).toMatchObject({ name: "AbortError", message: "stop" });
