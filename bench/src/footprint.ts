@@ -12,8 +12,10 @@
  *   listener and node:http bridge on start, the session layer with its first 2025 session; not the
  *   code of features it does not use, which loads on first use). Each bundle is smoke-tested
  *   (initialize, then a tools/call in a session) first.
- * - picomcp's stdio bundle, module by module; the chunks that load on first use; and how much of
- *   the bundle is message text.
+ * - picomcp's stdio bundle, module by module, and the chunks that load on first use.
+ * - What picomcp's stdio and HTTP bundles' gzipped bytes are made of, concern by concern, with the
+ *   share of message text and the floor that no server built from the core modules goes under
+ *   (size-profile.ts).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -24,6 +26,7 @@ import { build, type Metafile } from "esbuild";
 import { PICOMCP_SRC, picomcpSource } from "./build.js";
 import { HttpConnection } from "./http-client.js";
 import { BENCH, format, ROOT, ratio, save, start, stop, table, within } from "./lib.js";
+import { type Concern, profile, type SizeProfile } from "./size-profile.js";
 
 // ---------------------------------------------------------------- install
 
@@ -369,17 +372,91 @@ console.log(
   ),
 );
 
-// How much of the stdio bundle is message text: string literals longer than 24 characters.
-const text = pico.loaded.map((path) => readFileSync(join(BENCH, path), "utf8")).join("\n");
-const LITERAL = /`(?:[^`\\]|\\.)*`|"(?:[^"\\]|\\.)*"/g;
-const withoutMessages = text.replace(LITERAL, (literal) => (literal.length > 24 ? '""' : literal));
-const messages = {
-  bytes: text.length - withoutMessages.length,
-  gzippedWithout: gzipSync(withoutMessages, { level: 9 }).length,
-};
-console.log(
-  `\nString literals longer than 24 characters (error messages, mostly) are ${format(messages.bytes)} B of the ${format(pico.minified)} B minified; without them the bundle would be ${format(messages.gzippedWithout)} B gzip.`,
-);
+// What the gzipped bytes are made of, by concern (see size-profile.ts), and the floor under them.
+const CONCERNS: Concern[] = [
+  {
+    name: "JSON-RPC messages, stdio transport, connection",
+    modules: ["protocol/jsonrpc.ts", "transports/stdio.ts", "connection.ts"],
+  },
+  {
+    name: "dispatch: eras, envelope, method table",
+    modules: [
+      "dispatch.ts",
+      "methods.ts",
+      "protocol/envelope.ts",
+      "protocol/types.ts",
+      "protocol/versions.ts",
+      "errors.ts",
+    ],
+  },
+  {
+    name: "tool pipeline: validation, results, safe errors",
+    modules: ["tools.ts", "schema.ts", "content.ts", "safe.ts"],
+  },
+  { name: "request context: signal, progress, log", modules: ["context.ts", "lazy.ts"] },
+  { name: "server and registry (the API)", modules: ["server.ts", "registry.ts", "index.ts"] },
+  { name: "2025 handshake (legacy session)", modules: ["legacy/session.ts"] },
+  { name: "limits, shutdown, signals", modules: ["limits.ts", "transports/process.ts"] },
+  { name: "auth settings and rules", modules: ["auth/settings.ts", "auth/access.ts", "auth/identity.ts"] },
+  { name: "resource and prompt registration", modules: ["resources.ts", "prompts.ts", "uri-template-syntax.ts"] },
+  {
+    name: "Streamable HTTP endpoint",
+    modules: [
+      "transports/http/web.ts",
+      "transports/http/handler.ts",
+      "transports/http/respond.ts",
+      "transports/http/reply.ts",
+      "transports/http/headers.ts",
+      "transports/http/security.ts",
+      "transports/http/cors.ts",
+      "transports/http/sse.ts",
+    ],
+  },
+  { name: "legacy HTTP sessions, resumable SSE", modules: ["transports/http/sessions.ts"] },
+  { name: "listener, node:http bridge", modules: ["transports/listen.ts", "transports/node.ts"] },
+];
+/** What any MCP server needs, whatever it leaves out: a stdio server's floor, and an HTTP server's. */
+const FLOOR = CONCERNS.slice(0, 3).map((concern) => concern.name);
+const HTTP_FLOOR = [...FLOOR, "Streamable HTTP endpoint"];
 
-const file = save("footprint", { installs, bundles, picomcpModules: modules, picomcpLazy: lazy, messages });
+const profiles = {
+  stdio: await profile("picomcp-stdio.ts", [], CONCERNS, FLOOR),
+  http: await profile("picomcp-http.ts", PICOMCP_HTTP.dynamic, CONCERNS, HTTP_FLOOR),
+};
+const targets = { stdio: 4096, http: 12288 };
+console.log("\n### picomcp: what the gzipped bytes are made of (gzip -9 of the loaded chunks minus gzip without it)\n");
+console.log(
+  table(
+    ["concern", "stdio: minified", "stdio: gzip", "HTTP: minified", "HTTP: gzip"],
+    [
+      ...CONCERNS.map((concern, i) => {
+        const [stdio, http] = [profiles.stdio.concerns[i]!, profiles.http.concerns[i]!];
+        return [
+          concern.name,
+          format(stdio.minified),
+          format(stdio.gzipped),
+          format(http.minified),
+          format(http.gzipped),
+        ];
+      }),
+      [
+        "esbuild's glue between chunks",
+        ...[profiles.stdio.glue, profiles.http.glue].flatMap((g) => [format(g.minified), format(g.gzipped)]),
+      ],
+      [
+        `message text (${profiles.stdio.messages.count} / ${profiles.http.messages.count} literals over 24 characters, across the rows above)`,
+        ...[profiles.stdio.messages, profiles.http.messages].flatMap((m) => [format(m.minified), format(m.gzipped)]),
+      ],
+      ["whole bundle", "", format(profiles.stdio.gzipped), "", format(profiles.http.gzipped)],
+    ],
+  ),
+);
+for (const [row, result] of Object.entries(profiles) as [keyof typeof profiles, SizeProfile][]) {
+  if (result.unclaimed.length > 0) console.log(`\n${row}: modules no concern claims: ${result.unclaimed.join(", ")}`);
+  console.log(
+    `\n${row} floor: ${result.floor.concerns.join(" + ")} alone, with no message text at all, gzip to ${format(result.floor.gzipped)} B (target ${format(targets[row])} B).`,
+  );
+}
+
+const file = save("footprint", { installs, bundles, picomcpModules: modules, picomcpLazy: lazy, profiles });
 console.log(`\nwrote ${file}`);
