@@ -3,7 +3,7 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { type CallToolResult, pico } from "../src/index.js";
+import { type CallToolResult, type CorsOptions, type HttpOptions, pico } from "../src/index.js";
 
 const server = pico({ name: "github", version: "1.0.0" })
   .tool("search_issues", {
@@ -112,5 +112,16 @@ describe("server.call", () => {
     void two.call("b");
     // @ts-expect-error: "b" was added to `two`, not `one`
     void one.call("b");
+  });
+});
+
+describe("HTTP options", () => {
+  it("names the CORS options, so a configuration can be written and passed on its own", () => {
+    const cors: CorsOptions = { origins: ["https://app.example.com"] };
+    pico({ name: "web", version: "1.0.0", http: { cors } });
+    expectTypeOf<CorsOptions>().toEqualTypeOf<NonNullable<Exclude<HttpOptions["cors"], boolean>>>();
+    // @ts-expect-error origins is a list of origins, not one string
+    const one: CorsOptions = { origins: "https://app.example.com" };
+    void one;
   });
 });
