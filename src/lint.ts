@@ -46,8 +46,9 @@ const STOPWORDS = new Set(
 /**
  * Lints a server's tool plan against the tool-design guide: descriptions that restate the name,
  * undescribed input fields, missing annotations, contradictory or dishonest hints, descriptions
- * that overlap enough to make selection ambiguous, and write tools taking ids no read tool
- * returns. Also writes each tool's contract as a checklist. Cheap and deterministic.
+ * that overlap enough to make selection ambiguous, write tools taking ids no read tool returns,
+ * and credentials in inputs or outputs (the guide: keep secrets and access tokens out of results).
+ * Also writes each tool's contract as a checklist. Cheap and deterministic.
  */
 export function lint(server: AnyServer, options: LintOptions = {}): LintReport {
   const registry = registryOf(server as Server<never>);
@@ -77,6 +78,22 @@ export function lint(server: AnyServer, options: LintOptions = {}): LintReport {
     }
     for (const field of undescribedFields(tool.descriptor.inputSchema as JsonSchema)) {
       add("warning", "field-undescribed", name, `input field "${field}" has no description (.describe() it)`);
+    }
+    for (const field of credentialFields(tool.descriptor.inputSchema as JsonSchema)) {
+      add(
+        "warning",
+        "credential-input",
+        name,
+        `input field "${field}" looks like a credential: the model would have to supply it, so it would pass through the conversation. Take it from the caller's identity (ctx.auth) or the server's configuration (secret()) instead`,
+      );
+    }
+    for (const field of credentialFields(tool.descriptor.outputSchema as JsonSchema | undefined)) {
+      add(
+        "warning",
+        "credential-output",
+        name,
+        `output field "${field}" looks like a secret: results reach the model and the user, so leave secrets and access tokens out of them`,
+      );
     }
     if (!annotations) {
       add(
@@ -273,18 +290,46 @@ function typeName(schema: JsonSchema): string {
   return typeof schema.format === "string" ? `${type} (${schema.format})` : type;
 }
 
-/** Input fields without a description, at any depth of nested objects and array items. */
-function undescribedFields(schema: JsonSchema | undefined, prefix = ""): string[] {
-  const out: string[] = [];
+/** A schema's fields as `[path, name, schema]`, at any depth of nested objects and array items. */
+function* fieldsOf(schema: JsonSchema | undefined, prefix = ""): Generator<[string, string, JsonSchema]> {
   const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
   for (const [key, property] of Object.entries(properties)) {
     const path = `${prefix}${key}`;
-    if (typeof property.description !== "string" || property.description.trim() === "") out.push(path);
-    out.push(...undescribedFields(property, `${path}.`));
+    yield [path, key, property];
+    yield* fieldsOf(property, `${path}.`);
     const items = property.items as JsonSchema | undefined;
-    if (items?.properties) out.push(...undescribedFields(items, `${path}[].`));
+    if (items?.properties) yield* fieldsOf(items, `${path}[].`);
   }
-  return out;
+}
+
+/** Input fields without a description. */
+function undescribedFields(schema: JsonSchema | undefined): string[] {
+  return [...fieldsOf(schema)]
+    .filter(([, , property]) => typeof property.description !== "string" || property.description.trim() === "")
+    .map(([path]) => path);
+}
+
+/**
+ * Field names that hold a credential, word by word ("apiKey", "client_secret", "X-Auth-Token"):
+ * "token" alone or with a credential word, not a page token or a count of tokens.
+ */
+const CREDENTIAL_WORDS = new Set(["password", "passwd", "passphrase", "secret", "apikey", "credential", "credentials"]);
+const CREDENTIAL_PAIRS = new Set(["api key", "private key", "secret key", "access key", "signing key"]);
+const TOKEN_KINDS = new Set(["access", "refresh", "auth", "bearer", "session", "id", "api", "oauth", "personal"]);
+
+function isCredentialName(name: string): boolean {
+  const words = wordsOf(name);
+  return words.some(
+    (word, i) =>
+      CREDENTIAL_WORDS.has(word) ||
+      CREDENTIAL_PAIRS.has(`${words[i - 1]} ${word}`) ||
+      (word === "token" && (words.length === 1 || TOKEN_KINDS.has(words[i - 1] ?? ""))),
+  );
+}
+
+/** The paths of a schema's fields whose names hold a credential. */
+function credentialFields(schema: JsonSchema | undefined): string[] {
+  return [...fieldsOf(schema)].filter(([, key]) => isCredentialName(key)).map(([path]) => path);
 }
 
 /** Every property name an output schema can produce, at any depth. */

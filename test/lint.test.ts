@@ -95,6 +95,45 @@ describe("lint()", () => {
     expect(rules(server)).toEqual(["error list_notes: readonly-but-writes", "warning post_note: public-write"]);
   });
 
+  it("flags credentials the model would have to supply, and secrets a result would carry", () => {
+    const server = pico({ name: "crm", version: "1" })
+      .tool("import_contacts", {
+        description: "Imports the contacts of a mailbox into the CRM, skipping the ones already there.",
+        input: z.object({
+          mailbox: z.string().describe("The mailbox address."),
+          apiKey: z.string().describe("The CRM key."),
+          login: z
+            .object({ user: z.string().describe("Who."), password: z.string().describe("Theirs.") })
+            .describe("The mailbox login."),
+          page_token: z.string().optional().describe("Where the previous page ended."),
+          max_tokens: z.number().optional().describe("How long the summary may be."),
+        }),
+        annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+        run: () => "",
+      })
+      .tool("get_integration", {
+        description: "Shows how the CRM is connected to the mail provider, and since when, for support.",
+        output: z.object({
+          provider: z.string(),
+          accounts: z.array(z.object({ email: z.string(), refreshToken: z.string() })),
+          client_secret: z.string(),
+          tokenizer: z.string(),
+        }),
+        annotations: { readOnlyHint: true, openWorldHint: false },
+        run: () => ({ provider: "", accounts: [], client_secret: "", tokenizer: "" }),
+      });
+    const findings = lint(server).findings.filter((f) => f.rule.startsWith("credential-"));
+    expect(findings.map((f) => `${f.severity} ${f.tool}: ${f.rule} ${f.message.split(" looks")[0]}`)).toEqual([
+      'warning import_contacts: credential-input input field "apiKey"',
+      'warning import_contacts: credential-input input field "login.password"',
+      'warning get_integration: credential-output output field "accounts[].refreshToken"',
+      'warning get_integration: credential-output output field "client_secret"',
+    ]);
+    expect(findings[0]?.message).toBe(
+      'input field "apiKey" looks like a credential: the model would have to supply it, so it would pass through the conversation. Take it from the caller\'s identity (ctx.auth) or the server\'s configuration (secret()) instead',
+    );
+  });
+
   it("lowers an overlap to info when one description names the other tool", () => {
     const server = pico({ name: "t", version: "1" })
       .tool("search_products", {
