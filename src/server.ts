@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { InputRequest } from "./ask.js";
 import type { IdentityInit } from "./auth/identity.js";
 import { AuthSettings } from "./auth/settings.js";
@@ -190,6 +191,18 @@ export class Server<Tools extends ToolTypes = {}> {
   readonly fetch = async (request: Request): Promise<Response> => (await this.#web()).fetch(request);
 
   /**
+   * The same endpoint as `fetch`, as a `node:http` request listener, for Node servers that do not
+   * use Web requests: `http.createServer(server.node)`, `app.all("/mcp", server.node)` in Express,
+   * Fastify's `request.raw` and `reply.raw` after `reply.hijack()`. Sessions, limits, auth and
+   * `close()` are shared with `fetch`. A body that a parser such as `express.json()` already read
+   * is taken from `req.body`. Resolves once the response is handed off; never rejects (a failure
+   * answers 500).
+   */
+  readonly node = async (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    // The node:http bridge loads on the first request, so a stdio server never pays for it.
+    (await import("./transports/node.js")).serveNode(this.#web(), req, res);
+
+  /**
    * Serves the server. Without options: stdio (newline-delimited JSON-RPC on stdin/stdout), until
    * stdin ends. With a port: Streamable HTTP on Node, Bun or Deno, on 127.0.0.1 unless `host` says
    * otherwise; loopback servers accept only loopback Host headers (DNS rebinding protection).
@@ -242,7 +255,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * Shuts the server down gracefully: new requests are refused, open `subscriptions/listen` streams
    * end with their final result (2026-07-28 §4), requests in progress have `limits.shutdownGraceMs`
    * to finish and the rest are answered with an error; then stdio serving ends and the HTTP sessions
-   * and streams of `fetch` close (the handle `serve({ port })` returns also closes its listener).
+   * and streams of `fetch` and `node` close (the handle `serve({ port })` returns also closes its
+   * listener; a listener of your own stays yours to close).
    * The server serves nothing more afterwards.
    */
   async close(): Promise<void> {

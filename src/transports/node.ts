@@ -2,8 +2,11 @@ import type * as NodeHttp from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ExchangeAuth } from "../auth/settings.js";
 import type { Cancellable } from "../context.js";
+import { ErrorCode } from "../errors.js";
+import { errorResponse } from "../protocol/jsonrpc.js";
 import type { HttpHandler } from "./http/handler.js";
-import { BodyTooLarge, type HttpReply, type HttpRequest } from "./http/reply.js";
+import { BodyTooLarge, type HttpReply, type HttpRequest, jsonReply } from "./http/reply.js";
+import type { WebEndpoint } from "./http/web.js";
 import type { Listening } from "./listen.js";
 
 /**
@@ -53,6 +56,54 @@ async function nodeHttp(): Promise<typeof NodeHttp> {
 }
 
 /**
+ * What a web framework may have added to Node's request: Express's `originalUrl` (the URL before
+ * `app.use(path, ...)` cut the mount path off), and the `body` a body parser read off the stream.
+ */
+type FrameworkRequest = IncomingMessage & { originalUrl?: string; body?: unknown };
+
+/**
+ * `server.node`: one request from a `node:http` server or a framework of the caller's own (Express,
+ * Fastify's `reply.raw`), on the server's one endpoint. Resolves once the response is handed off,
+ * and never rejects: a failure answers 500.
+ */
+export async function serveNode(
+  endpoint: Promise<WebEndpoint>,
+  req: FrameworkRequest,
+  res: ServerResponse,
+): Promise<void> {
+  let handler: HttpHandler;
+  try {
+    handler = (await endpoint).handler;
+  } catch {
+    return send(INTERNAL_ERROR, res);
+  }
+  // A body read by someone else is not coming again: waiting for it would hang the request.
+  if (req.method === "POST" && bodyTaken(req) && req.body === undefined) return send(BODY_TAKEN, res);
+  return answer(handler, req, res);
+}
+
+const INTERNAL_ERROR: HttpReply = {
+  status: 500,
+  headers: { "content-type": "text/plain" },
+  body: "Internal Server Error",
+};
+
+/** The server's own mistake, not the client's: said to whoever reads the server's responses. */
+const BODY_TAKEN = jsonReply(
+  500,
+  errorResponse(
+    undefined,
+    ErrorCode.InternalError,
+    "Internal Server Error: a middleware read the request body and set no req.body; mount server.node before body parsers, or pass the parsed body as req.body",
+  ),
+);
+
+/** Whether something before this handler read the request's body stream. */
+function bodyTaken(req: IncomingMessage): boolean {
+  return req.readableEnded || req.readableDidRead;
+}
+
+/**
  * One request as the endpoint reads it, straight off Node's objects. Nothing is made per request
  * beyond this object: no AbortController, and a `close` listener only once something watches.
  */
@@ -69,13 +120,13 @@ class NodeRequest implements HttpRequest {
     this.#req = req;
     this.#res = res;
     this.method = req.method ?? "GET";
-    const url = req.url ?? "/";
+    const url = requestTarget(req);
     const query = url.indexOf("?");
     this.path = query === -1 ? url : url.slice(0, query);
   }
 
   get url(): string {
-    return `http://${this.#req.headers.host ?? "localhost"}${this.#req.url ?? "/"}`;
+    return `http://${this.#req.headers.host ?? "localhost"}${requestTarget(this.#req)}`;
   }
 
   header(name: string): string | null {
@@ -84,7 +135,10 @@ class NodeRequest implements HttpRequest {
   }
 
   text(limit: number): Promise<string> {
-    return readBody(this.#req, limit);
+    const req: FrameworkRequest = this.#req;
+    // A body parser before this handler (express.json()) read the stream: what it made of it is the body.
+    if (req.body !== undefined && bodyTaken(req)) return bodyText(req.body, limit);
+    return readBody(req, limit);
   }
 
   watch(target: Cancellable | undefined): void {
@@ -101,6 +155,14 @@ class NodeRequest implements HttpRequest {
   }
 }
 
+/**
+ * The request target as the client sent it: Express's `app.use("/mcp", ...)` cuts the mount path
+ * off `url`, but the path the client used is the one auth derives the resource URL from.
+ */
+function requestTarget(req: FrameworkRequest): string {
+  return req.originalUrl ?? req.url ?? "/";
+}
+
 function gone(): DOMException {
   return new DOMException("The client closed the connection", "AbortError");
 }
@@ -110,10 +172,15 @@ async function answer(handler: HttpHandler, req: IncomingMessage, res: ServerRes
   try {
     reply = await handler.handle(new NodeRequest(req, res));
   } catch {
-    reply = { status: 500, headers: { "content-type": "text/plain" }, body: "Internal Server Error" };
+    reply = INTERNAL_ERROR;
   }
-  // The client left while the request ran: nothing is written to a dead socket.
-  if (res.destroyed) {
+  send(reply, res);
+}
+
+function send(reply: HttpReply, res: ServerResponse): void {
+  // The client left while the request ran, or (in a framework) something else answered it already:
+  // nothing more is written.
+  if (res.destroyed || res.headersSent) {
     if ("stream" in reply) reply.stream.cancel();
     return;
   }
@@ -136,7 +203,20 @@ async function answer(handler: HttpHandler, req: IncomingMessage, res: ServerRes
   });
 }
 
+/** The body a framework's parser made: JSON text again for a parsed value; text or bytes as they are. */
+function bodyText(body: unknown, limit: number): Promise<string> {
+  const text =
+    typeof body === "string"
+      ? body
+      : body instanceof Uint8Array
+        ? new TextDecoder().decode(body)
+        : JSON.stringify(body);
+  return Buffer.byteLength(text) > limit ? Promise.reject(new BodyTooLarge()) : Promise.resolve(text);
+}
+
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  // Gone before its body was read (a framework's handler may come late): no end or close will follow.
+  if (req.destroyed) return Promise.reject(gone());
   const length = Number(req.headers["content-length"] ?? 0);
   if (length > limit) {
     req.resume();
@@ -158,6 +238,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     );
     req.once("error", reject);
     // A client that goes away mid-body never sends its end.
-    req.once("close", () => req.complete || reject(new Error("The client closed the connection mid-body")));
+    req.once("close", () => req.complete || reject(gone()));
   });
 }
