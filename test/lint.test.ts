@@ -130,7 +130,7 @@ describe("lint()", () => {
       'warning get_integration: credential-output output field "client_secret"',
     ]);
     expect(findings[0]?.message).toBe(
-      'input field "apiKey" looks like a credential: the model would have to supply it, so it would pass through the conversation. Take it from the caller\'s identity (ctx.auth) or the server\'s configuration (secret()) instead',
+      "input field \"apiKey\" looks like a credential: the model would have to supply it, so it would pass through the conversation. Take it from the caller's identity (ctx.auth) or the server's configuration (secret()) instead",
     );
   });
 
