@@ -1,7 +1,13 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", jwt: "src/jwt.ts", testing: "src/testing.ts", bin: "src/bin.ts" },
+  entry: {
+    index: "src/index.ts",
+    jwt: "src/jwt.ts",
+    introspection: "src/introspection.ts",
+    testing: "src/testing.ts",
+    bin: "src/bin.ts",
+  },
   format: "esm",
   platform: "neutral",
   target: "es2022",

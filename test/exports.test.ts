@@ -31,6 +31,7 @@ const PUBLIC: Record<string, { source: string; exports: string[] }> = {
     ],
   },
   "./jwt": { source: "../src/jwt.ts", exports: ["jwtVerifier"] },
+  "./introspection": { source: "../src/introspection.ts", exports: ["introspectionVerifier"] },
   "./testing": {
     source: "../src/testing.ts",
     exports: ["ContractError", "contract", "harness", "lint", "testIssuer"],

@@ -20,7 +20,8 @@ export interface AuthRequest {
 export interface AuthOptions {
   /**
    * Checks the bearer token of an HTTP request. Answer the token's identity and audience, or
-   * undefined (or throw `InvalidTokenError`) to reject it with a 401. `picomcp/jwt` has a ready one.
+   * undefined (or throw `InvalidTokenError`) to reject it with a 401. `picomcp/jwt` and
+   * `picomcp/introspection` have ready ones.
    */
   verify?: (token: string, request: AuthRequest) => MaybePromise<VerifiedToken | undefined>;
   /**

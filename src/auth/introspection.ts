@@ -1,0 +1,198 @@
+import { InvalidTokenError, type VerifiedToken } from "./identity.js";
+
+export interface IntrospectionVerifierOptions {
+  /**
+   * Your authorization server's introspection endpoint (`introspection_endpoint` in its metadata,
+   * RFC 8414). HTTPS; plain HTTP only on a loopback host (localhost, 127.0.0.1, [::1]), for development.
+   */
+  endpoint: string | URL;
+  /** This resource server's own client id at the authorization server, sent with `clientSecret` as HTTP Basic. */
+  clientId?: string;
+  /** The secret of `clientId`. */
+  clientSecret?: string;
+  /** Instead of `clientId` and `clientSecret`: the whole Authorization header to send, e.g. "Bearer <your own token>". */
+  authorization?: string;
+  /** The issuer (`iss`) answers must name, or several. When set, an answer without `iss` is refused too. */
+  issuer?: string | string[];
+  /** The claim that lists the caller's roles. Default: "roles". */
+  rolesClaim?: string;
+  /**
+   * How long an active answer is reused, in seconds, never past the token's `exp`. Default: 60. It is
+   * also how long a revoked token may still be accepted here; 0 asks the endpoint on every request.
+   */
+  cacheSeconds?: number;
+  /** The fetch used to call the endpoint (for tests, a custom agent, or a runtime without a global fetch). */
+  fetch?: typeof fetch;
+  /** Timeout of one introspection request, in milliseconds. Default: 5000. */
+  timeoutMs?: number;
+}
+
+/** Active answers kept: enough for the callers of a busy server, bounded so random tokens cannot grow it. */
+const CACHE_SIZE = 1000;
+
+const INACTIVE = "The access token is not active: it expired or was revoked. Sign in again.";
+const UNAVAILABLE =
+  "The access token could not be checked: the authorization server did not answer. Try again shortly.";
+
+/**
+ * A verifier for opaque access tokens, for `pico({ auth: { verify } })`: it asks your authorization
+ * server's introspection endpoint (RFC 7662) about each token, with this resource server's own
+ * credentials, and maps the answer to the identity: `sub`, `scope`, `client_id`, `iss`, `exp`, `aud`
+ * (which picomcp then checks against `resource`), roles, and the other claims. Refusals throw
+ * `InvalidTokenError`, whose message becomes the 401's `error_description`.
+ *
+ * Active answers are cached by the token's SHA-256 (never the token itself) for `cacheSeconds`, and
+ * concurrent checks of one token share one request. Refusals are not cached: a refused client signs in
+ * again and comes back with a new token, and a failed request is worth retrying on the next one.
+ */
+export function introspectionVerifier(
+  options: IntrospectionVerifierOptions,
+): (token: string) => Promise<VerifiedToken> {
+  const endpoint = endpointOf(options.endpoint);
+  const authorization = clientAuthorization(options);
+  const issuers = options.issuer === undefined ? undefined : new Set([options.issuer].flat());
+  const rolesClaim = options.rolesClaim ?? "roles";
+  const cacheMs = (options.cacheSeconds ?? 60) * 1000;
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const cache = new Map<string, { result: VerifiedToken; until: number }>();
+  const pending = new Map<string, Promise<VerifiedToken>>();
+
+  /** POSTs the token (RFC 7662 §2.1) and answers the JSON object of a 2xx reply; anything else fails closed. */
+  async function ask(token: string): Promise<Record<string, unknown>> {
+    const fetcher = options.fetch ?? fetch;
+    let answer: unknown;
+    try {
+      const response = await fetcher(endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", authorization },
+        body: new URLSearchParams({ token, token_type_hint: "access_token" }).toString(),
+        // A redirect would carry the token somewhere else: treat it as a failure.
+        redirect: "manual",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (!response.ok) throw new Error(`${endpoint} answered HTTP ${response.status}`);
+      answer = await response.json();
+    } catch (cause) {
+      // The endpoint's body is never repeated: it is not the client's to read.
+      throw new InvalidTokenError(UNAVAILABLE, { cause });
+    }
+    if (typeof answer !== "object" || answer === null || typeof (answer as { active?: unknown }).active !== "boolean") {
+      throw new InvalidTokenError(UNAVAILABLE, { cause: new Error(`${endpoint} did not answer an RFC 7662 object`) });
+    }
+    return answer as Record<string, unknown>;
+  }
+
+  async function introspect(token: string, key: string): Promise<VerifiedToken> {
+    const answer = await ask(token);
+    if (answer.active !== true) throw new InvalidTokenError(INACTIVE);
+    const result = verifiedOf(answer, token, issuers, rolesClaim);
+    if (cacheMs > 0) {
+      // RFC 7662 §4: a cached answer must not outlive the token; how long it may outlive a revocation is cacheSeconds.
+      const until = Math.min(Date.now() + cacheMs, result.expiresAt === undefined ? Infinity : result.expiresAt * 1000);
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(key, { result, until });
+    }
+    return result;
+  }
+
+  return async (token) => {
+    const key = await digest(token);
+    const cached = cache.get(key);
+    if (cached && cached.until > Date.now()) return cached.result;
+    if (cached) cache.delete(key);
+    let request = pending.get(key);
+    if (!request) {
+      request = introspect(token, key).finally(() => pending.delete(key));
+      pending.set(key, request);
+    }
+    return request;
+  };
+}
+
+/** The identity in an active answer (RFC 7662 §2.2), checked: a subject, the issuer when required, a numeric expiry. */
+function verifiedOf(
+  answer: Record<string, unknown>,
+  token: string,
+  issuers: Set<string> | undefined,
+  rolesClaim: string,
+): VerifiedToken {
+  const { sub, iss, exp, aud, scope, client_id: clientId } = answer;
+  if (issuers && (typeof iss !== "string" || !issuers.has(iss))) {
+    throw new InvalidTokenError(
+      "The access token comes from another issuer: sign in with this server's authorization server",
+    );
+  }
+  if (typeof sub !== "string" || sub === "") {
+    throw new InvalidTokenError("The access token names no subject (sub): sign in as a user");
+  }
+  if (exp !== undefined && typeof exp !== "number")
+    throw new InvalidTokenError("The access token's exp is not a number");
+  if (exp !== undefined && exp * 1000 <= Date.now())
+    throw new InvalidTokenError("The access token expired. Sign in again.");
+  const roles = answer[rolesClaim];
+  const result: VerifiedToken = {
+    subject: sub,
+    audience: typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud.filter((a) => typeof a === "string") : [],
+    scopes: typeof scope === "string" ? scope.split(" ").filter(Boolean) : [],
+    roles: Array.isArray(roles) ? roles.filter((role): role is string => typeof role === "string") : [],
+    // Every claim but `active`, and none that is the token itself (an endpoint may echo it back).
+    claims: Object.fromEntries(Object.entries(answer).filter(([name, value]) => name !== "active" && value !== token)),
+  };
+  if (typeof clientId === "string") result.clientId = clientId;
+  if (typeof iss === "string") result.issuer = iss;
+  if (exp !== undefined) result.expiresAt = exp;
+  return result;
+}
+
+/** The endpoint as a URL string: HTTPS, or HTTP on a loopback host, since tokens and credentials travel in it. */
+function endpointOf(value: string | URL): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(
+      `introspectionVerifier needs endpoint, the absolute URL of your authorization server's introspection_endpoint; got "${value}".`,
+    );
+  }
+  const loopback = url.hostname === "localhost" || url.hostname === "[::1]" || /^127(\.\d+){3}$/.test(url.hostname);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+    throw new TypeError(
+      `introspectionVerifier's endpoint must be an https URL (http only on localhost, for development): access tokens and credentials are sent to it. Got "${url.href}".`,
+    );
+  }
+  return url.href;
+}
+
+/** The Authorization header of the introspection request: RFC 7662 §2.1 requires the caller to authenticate. */
+function clientAuthorization({ clientId, clientSecret, authorization }: IntrospectionVerifierOptions): string {
+  const basic = clientId !== undefined || clientSecret !== undefined;
+  if (basic === (authorization !== undefined)) {
+    throw new TypeError(
+      "introspectionVerifier needs one kind of credentials for the introspection endpoint: clientId and clientSecret (this server's own client at the authorization server), or authorization (a whole Authorization header).",
+    );
+  }
+  if (!basic) {
+    if (typeof authorization !== "string" || authorization.trim() === "") {
+      throw new TypeError(
+        'introspectionVerifier\'s authorization must be a whole header value, such as "Bearer <token>".',
+      );
+    }
+    return authorization;
+  }
+  if (typeof clientId !== "string" || clientId === "" || typeof clientSecret !== "string" || clientSecret === "") {
+    throw new TypeError("introspectionVerifier needs both clientId and clientSecret, as non-empty strings.");
+  }
+  // RFC 6749 §2.3.1: the id and secret are form-encoded (Appendix B) before they become Basic's user and password.
+  return `Basic ${btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`)}`;
+}
+
+/** application/x-www-form-urlencoded encoding of one value (ASCII out, so btoa takes it). */
+function formEncode(value: string): string {
+  return new URLSearchParams({ "": value }).toString().slice(1);
+}
+
+/** The cache key of a token: its SHA-256, so the cache holds no token a memory dump could replay. */
+async function digest(token: string): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
+  return String.fromCharCode(...hash);
+}

@@ -1,0 +1,373 @@
+/**
+ * The opaque access token verifier of `picomcp/introspection` (RFC 7662 token introspection): the
+ * request and the resource server's credentials (RFC 6749 §2.3.1), the answer mapped to an identity,
+ * issuer and audience binding end to end through `server.fetch` (RFC 8707), the cache, single flight,
+ * and failing closed. The introspection endpoint is a node:http server on 127.0.0.1.
+ */
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { InvalidTokenError, pico } from "../src/index.js";
+import { introspectionVerifier } from "../src/introspection.js";
+import { harness } from "../src/testing.js";
+import { signal, within } from "./http-helpers.js";
+
+const RESOURCE = "http://localhost/mcp";
+const ISSUER = "https://auth.test";
+const INACTIVE = "The access token is not active: it expired or was revoked. Sign in again.";
+const UNAVAILABLE = /^The access token could not be checked: the authorization server did not answer/;
+const now = () => Math.floor(Date.now() / 1000);
+
+/** An active answer (RFC 7662 §2.2) for a token issued to this server. */
+const active = (extra: Record<string, unknown> = {}) => ({
+  active: true,
+  sub: "ada",
+  aud: RESOURCE,
+  iss: ISSUER,
+  exp: now() + 600,
+  scope: "notes:read notes:write",
+  client_id: "app",
+  ...extra,
+});
+
+/** A reply that is not an answer object: a status and a raw body. */
+class Raw {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly headers: Record<string, string> = { "content-type": "application/json" },
+  ) {}
+}
+type Reply = Record<string, unknown> | Raw | "hang";
+
+interface Seen {
+  method: string | undefined;
+  headers: IncomingHttpHeaders;
+  form: URLSearchParams;
+}
+
+const endpoints: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  await Promise.all(endpoints.splice(0).map((close) => close()));
+});
+
+/** A fake introspection endpoint: answers each token with `reply`, and records every request in `seen`. */
+async function endpoint(reply: (token: string) => Reply | Promise<Reply>) {
+  const seen: Seen[] = [];
+  const server = createServer(async (req, res) => {
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    const form = new URLSearchParams(raw);
+    seen.push({ method: req.method, headers: req.headers, form });
+    const answer = await reply(form.get("token") ?? "");
+    if (answer === "hang") return;
+    if (answer instanceof Raw) {
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  endpoints.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/introspect`, seen };
+}
+
+const credentials = { clientId: "mcp-server", clientSecret: "s3cret" };
+
+describe("introspectionVerifier", () => {
+  it("POSTs the token as a form with the access_token hint, and maps an active answer to the identity", async () => {
+    const fake = await endpoint(() =>
+      active({ aud: [RESOURCE, "api://notes"], roles: ["admin", 7], username: "ada@example.com", tenant: "t1" }),
+    );
+    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials });
+    const identity = await verify("opaque-token-1");
+    expect(identity).toEqual({
+      subject: "ada",
+      audience: [RESOURCE, "api://notes"],
+      scopes: ["notes:read", "notes:write"],
+      roles: ["admin"],
+      clientId: "app",
+      issuer: ISSUER,
+      expiresAt: expect.any(Number),
+      claims: {
+        sub: "ada",
+        aud: [RESOURCE, "api://notes"],
+        iss: ISSUER,
+        exp: identity.expiresAt,
+        scope: "notes:read notes:write",
+        client_id: "app",
+        roles: ["admin", 7],
+        username: "ada@example.com",
+        tenant: "t1",
+      },
+    });
+    const [request] = fake.seen;
+    expect(request!.method).toBe("POST");
+    expect(request!.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+    expect(request!.headers.accept).toBe("application/json");
+    expect([...request!.form]).toEqual([
+      ["token", "opaque-token-1"],
+      ["token_type_hint", "access_token"],
+    ]);
+  });
+
+  it("reads a single audience string, roles from another claim, and leaves out what the answer lacks", async () => {
+    const fake = await endpoint(() => ({ active: true, sub: "bob", aud: RESOURCE, groups: ["staff"] }));
+    const identity = await introspectionVerifier({ endpoint: fake.url, ...credentials, rolesClaim: "groups" })("t");
+    expect(identity).toEqual({
+      subject: "bob",
+      audience: [RESOURCE],
+      scopes: [],
+      roles: ["staff"],
+      claims: { sub: "bob", aud: RESOURCE, groups: ["staff"] },
+    });
+  });
+
+  it("authenticates with HTTP Basic, id and secret form-encoded first (RFC 6749 §2.3.1)", async () => {
+    const fake = await endpoint(() => active());
+    const clientId = "mcp server";
+    const clientSecret = "p@ss:w+rd/é&=%~*";
+    await introspectionVerifier({ endpoint: fake.url, clientId, clientSecret })("t");
+    // Written out by hand: space is "+", reserved characters and UTF-8 bytes are percent-encoded.
+    const encoded = "mcp+server:p%40ss%3Aw%2Brd%2F%C3%A9%26%3D%25%7E*";
+    expect(fake.seen[0]!.headers.authorization).toBe(`Basic ${Buffer.from(encoded).toString("base64")}`);
+    // And the endpoint gets the originals back the way RFC 6749 says to decode them.
+    const [user, password] = Buffer.from(fake.seen[0]!.headers.authorization!.slice(6), "base64")
+      .toString()
+      .split(":")
+      .map((part) => decodeURIComponent(part.replace(/\+/g, " ")));
+    expect([user, password]).toEqual([clientId, clientSecret]);
+  });
+
+  it("sends a static Authorization header as given", async () => {
+    const fake = await endpoint(() => active());
+    await introspectionVerifier({ endpoint: fake.url, authorization: "Bearer rs-token" })("t");
+    expect(fake.seen[0]!.headers.authorization).toBe("Bearer rs-token");
+  });
+
+  it("refuses an inactive token, and asks again next time", async () => {
+    const fake = await endpoint(() => ({ active: false }));
+    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials });
+    const refused = verify("revoked-token");
+    await expect(refused).rejects.toBeInstanceOf(InvalidTokenError);
+    await expect(refused).rejects.toThrow(INACTIVE);
+    await expect(verify("revoked-token")).rejects.toThrow(INACTIVE);
+    expect(fake.seen).toHaveLength(2);
+  });
+
+  it("refuses an answer without a subject, from another issuer, or with a bad or past expiry", async () => {
+    let answer: Record<string, unknown> = {};
+    const fake = await endpoint(() => answer);
+    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials, issuer: [ISSUER, "https://b.test"] });
+    const refuse = async (extra: Record<string, unknown>, reason: RegExp) => {
+      answer = active(extra);
+      await expect(verify(`t${fake.seen.length}`)).rejects.toMatchObject({
+        name: "InvalidTokenError",
+        message: reason,
+      });
+    };
+    await refuse({ sub: undefined }, /names no subject \(sub\)/);
+    await refuse({ sub: "" }, /names no subject/);
+    await refuse({ iss: "https://evil.test" }, /comes from another issuer/);
+    await refuse({ iss: undefined }, /comes from another issuer/);
+    await refuse({ exp: "tomorrow" }, /exp is not a number/);
+    await refuse({ exp: now() - 1 }, /expired/);
+    answer = active({ iss: "https://b.test" });
+    expect((await verify("second-issuer")).issuer).toBe("https://b.test");
+    // Without `issuer`, any issuer is reported, not checked.
+    answer = active({ iss: "https://elsewhere.test" });
+    const unchecked = introspectionVerifier({ endpoint: fake.url, ...credentials });
+    expect((await unchecked("any-issuer")).issuer).toBe("https://elsewhere.test");
+  });
+
+  it("refuses bad configurations when it is made, saying what to pass", () => {
+    const make = (options: Partial<Parameters<typeof introspectionVerifier>[0]>) => () =>
+      introspectionVerifier({ endpoint: "https://auth.test/introspect", ...credentials, ...options });
+    expect(make({ endpoint: "http://auth.test/introspect" })).toThrow(/must be an https URL.*"http:\/\/auth.test/);
+    expect(make({ endpoint: "/introspect" })).toThrow(/absolute URL .*introspection_endpoint/);
+    expect(make({ endpoint: undefined as never })).toThrow(TypeError);
+    expect(make({ clientId: undefined, clientSecret: undefined })).toThrow(
+      /clientId and clientSecret.*or authorization/,
+    );
+    expect(make({ authorization: "Bearer x" })).toThrow(/one kind of credentials/);
+    expect(make({ clientSecret: undefined })).toThrow(/both clientId and clientSecret/);
+    expect(make({ clientId: undefined, clientSecret: undefined, authorization: " " })).toThrow(/whole header value/);
+    for (const endpoint of [
+      "http://localhost:9/i",
+      "http://127.0.0.1:9/i",
+      "http://[::1]:9/i",
+      new URL("https://a.test"),
+    ]) {
+      expect(make({ endpoint })).not.toThrow();
+    }
+  });
+
+  it("caches an active answer for cacheSeconds, by the token, never past its exp", async () => {
+    const start = Date.now();
+    const [shortExp, longExp] = [now() + 5, now() + 600];
+    const fake = await endpoint((token) => active({ sub: token, exp: token === "short" ? shortExp : longExp }));
+    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials, cacheSeconds: 60 });
+    const first = await verify("long");
+    expect(await verify("long")).toBe(first);
+    expect((await verify("short")).subject).toBe("short");
+    expect(fake.seen).toHaveLength(2);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    // Past "short"'s exp but within cacheSeconds: asked again (and the endpoint's stale answer is refused).
+    vi.setSystemTime(start + 10_000);
+    expect(await verify("long")).toBe(first);
+    await expect(verify("short")).rejects.toThrow(/expired/);
+    expect(fake.seen).toHaveLength(3);
+    // Past cacheSeconds: asked again.
+    vi.setSystemTime(start + 61_000);
+    expect(await verify("long")).not.toBe(first);
+    expect(fake.seen).toHaveLength(4);
+  });
+
+  it("asks every time with cacheSeconds: 0", async () => {
+    const fake = await endpoint(() => active());
+    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials, cacheSeconds: 0 });
+    await verify("t");
+    await verify("t");
+    expect(fake.seen).toHaveLength(2);
+  });
+
+  it("keeps at most 1000 answers, dropping the oldest first", async () => {
+    const asked: string[] = [];
+    const fetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      asked.push(new URLSearchParams(init!.body as string).get("token")!);
+      return Response.json(active());
+    }) as typeof globalThis.fetch;
+    const verify = introspectionVerifier({ endpoint: "https://auth.test/introspect", ...credentials, fetch });
+    for (let i = 0; i <= 1000; i++) await verify(`token-${i}`);
+    expect(asked).toHaveLength(1001);
+    await verify("token-1000");
+    await verify("token-1");
+    expect(asked).toHaveLength(1001);
+    // token-0 was dropped to make room for token-1000; asking for it again drops token-1.
+    await verify("token-0");
+    await verify("token-1");
+    expect(asked.slice(1001)).toEqual(["token-0", "token-1"]);
+  });
+
+  it("shares one request between concurrent checks of the same token", async () => {
+    const arrived = signal();
+    const release = signal();
+    const fake = await endpoint(async () => {
+      arrived.resolve();
+      await release.promise;
+      return active();
+    });
+    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials });
+    const checks = [verify("same"), verify("same"), verify("same")];
+    await within(arrived.promise, 2000, "the introspection request");
+    release.resolve();
+    const [a, b, c] = await Promise.all(checks);
+    expect(a).toBe(b);
+    expect(b).toBe(c);
+    expect(fake.seen).toHaveLength(1);
+  });
+
+  it.each([
+    ["HTTP 500 with a body", new Raw(500, '{"error":"db at /srv/secret is down"}'), /HTTP 500/],
+    ["a redirect", new Raw(302, "", { location: "https://evil.test/" }), /HTTP 302/],
+    ["invalid JSON", new Raw(200, "<html>/srv/secret</html>"), /JSON/],
+    ["JSON without active", { sub: "ada", aud: RESOURCE }, /RFC 7662 object/],
+    ["active that is not a boolean", { active: "true", sub: "ada" }, /RFC 7662 object/],
+  ])("fails closed on %s, without repeating the body, and does not cache the failure", async (_, reply, cause) => {
+    let healthy = false;
+    const fake = await endpoint(() => (healthy ? active() : reply));
+    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials });
+    const error = await verify("opaque-token").catch((thrown: Error) => thrown);
+    expect(error).toBeInstanceOf(InvalidTokenError);
+    expect((error as Error).message).toMatch(UNAVAILABLE);
+    expect((error as Error).message).not.toMatch(/srv|opaque-token|127\.0\.0\.1/);
+    expect(String((error as Error).cause)).toMatch(cause);
+    healthy = true;
+    expect((await verify("opaque-token")).subject).toBe("ada");
+    expect(fake.seen).toHaveLength(2);
+  });
+
+  it("gives up on a hung endpoint after timeoutMs, and asks again next time", async () => {
+    let hang = true;
+    const fake = await endpoint(() => (hang ? "hang" : active()));
+    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials, timeoutMs: 100 });
+    const started = Date.now();
+    await expect(within(verify("t"), 2000, "the timeout")).rejects.toThrow(UNAVAILABLE);
+    expect(Date.now() - started).toBeLessThan(1500);
+    hang = false;
+    expect((await verify("t")).subject).toBe("ada");
+    expect(fake.seen).toHaveLength(2);
+  });
+
+  it("fails closed when the endpoint cannot be reached", async () => {
+    const fake = await endpoint(() => active());
+    await endpoints.pop()!();
+    await expect(introspectionVerifier({ endpoint: fake.url, ...credentials })("t")).rejects.toThrow(UNAVAILABLE);
+  });
+
+  it("never puts the token in the identity, even when the endpoint echoes it", async () => {
+    const token = "tok-Zq8vXk2LmN4pR7sT";
+    const fake = await endpoint((sent) => active({ token: sent, jti: "j1" }));
+    const identity = await introspectionVerifier({ endpoint: fake.url, ...credentials })(token);
+    expect(JSON.stringify(identity)).not.toContain(token);
+    expect(identity.claims).toMatchObject({ jti: "j1" });
+  });
+});
+
+describe("introspectionVerifier behind a picomcp server", () => {
+  const answers: Record<string, Reply> = {
+    "good-token": active(),
+    "elsewhere-token": active({ aud: "https://other.example/mcp" }),
+    "revoked-token": { active: false },
+    "broken-token": new Raw(500, "stack trace at /srv/introspect.js"),
+  };
+
+  async function protectedServer() {
+    const fake = await endpoint((token) => answers[token] ?? { active: false });
+    const server = pico({
+      name: "notes",
+      version: "1.0.0",
+      auth: {
+        verify: introspectionVerifier({ endpoint: fake.url, ...credentials }),
+        resource: RESOURCE,
+        authorizationServers: [ISSUER],
+      },
+    }).tool("whoami", {
+      description: "The signed-in user.",
+      auth: { scopes: ["notes:read"] },
+      run: (_args, ctx) => `${ctx.auth!.subject} via ${ctx.auth!.clientId}`,
+    });
+    return { server, fake };
+  }
+
+  it("serves a caller whose token names this resource, asking the endpoint once for the whole session", async () => {
+    const { server, fake } = await protectedServer();
+    const answer = await harness(server, { token: "good-token" }).callTool("whoami");
+    expect(answer.status).toBe(200);
+    expect(answer.result).toEqual({ content: [{ type: "text", text: "ada via app" }] });
+    // initialize, notifications/initialized and tools/call carried the token; the cache answered twice.
+    expect(fake.seen).toHaveLength(1);
+  });
+
+  it.each([
+    ["issued for another resource", "elsewhere-token", "The access token was issued for another resource"],
+    ["inactive", "revoked-token", INACTIVE],
+    ["unverifiable (endpoint error)", "broken-token", UNAVAILABLE],
+  ])("answers 401 with a challenge for a token %s", async (_, token, description) => {
+    const { server } = await protectedServer();
+    const answer = await harness(server, { token }).listTools();
+    expect(answer.status).toBe(401);
+    expect(answer.challenge).toContain('resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"');
+    expect(answer.challenge).toContain('error="invalid_token"');
+    const said = /error_description="([^"]*)"/.exec(answer.challenge!)?.[1];
+    expect(said).toMatch(description);
+    expect(answer.challenge).not.toContain("/srv");
+  });
+});
