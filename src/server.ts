@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { InputRequest } from "./ask.js";
 import type { IdentityInit } from "./auth/identity.js";
 import { AuthSettings } from "./auth/settings.js";
@@ -14,6 +13,7 @@ import { type CallToolResult, compileTool, type Tool, type ToolCallArgs, type To
 import type { HttpOptions } from "./transports/http/handler.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listen.js";
+import type { NodeIncomingMessage, NodeServerResponse } from "./transports/node-types.js";
 import { closeOnSignals, logsRestored, logsToStderr, stdoutIsPipe, watchRejections } from "./transports/process.js";
 import { serveStdio } from "./transports/stdio.js";
 
@@ -198,7 +198,7 @@ export class Server<Tools extends ToolTypes = {}> {
    * is taken from `req.body`. Resolves once the response is handed off; never rejects (a failure
    * answers 500).
    */
-  readonly node = async (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+  readonly node = async (req: NodeIncomingMessage, res: NodeServerResponse): Promise<void> =>
     // The node:http bridge loads on the first request, so a stdio server never pays for it.
     (await import("./transports/node.js")).serveNode(this.#web(), req, res);
 

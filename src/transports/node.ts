@@ -8,6 +8,7 @@ import type { HttpHandler } from "./http/handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest, jsonReply } from "./http/reply.js";
 import type { WebEndpoint } from "./http/web.js";
 import type { Listening } from "./listen.js";
+import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
 
 /**
  * Serves the HTTP endpoint with `node:http`, straight from Node's request and response objects:
@@ -68,9 +69,11 @@ type FrameworkRequest = IncomingMessage & { originalUrl?: string; body?: unknown
  */
 export async function serveNode(
   endpoint: Promise<WebEndpoint>,
-  req: FrameworkRequest,
-  res: ServerResponse,
+  request: NodeIncomingMessage,
+  response: NodeServerResponse,
 ): Promise<void> {
+  const req = request as FrameworkRequest;
+  const res = response as ServerResponse;
   let handler: HttpHandler;
   try {
     handler = (await endpoint).handler;
