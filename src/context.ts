@@ -63,6 +63,15 @@ export interface Context {
   sample(request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult>;
   /** The client's workspace roots. */
   roots(options?: AskOptions): Promise<Root[]>;
+  /**
+   * Ends the SSE stream carrying this request's response while the request keeps running: the
+   * client reconnects after the stream's `retry` delay with `Last-Event-ID` and receives the rest,
+   * the result included (2025-11-25 "Resumability and Redelivery", SEP-1699 polling). For long calls
+   * behind proxies that cut idle connections. True if the stream was closed; false, doing nothing,
+   * where the response has no resumable stream (stdio, 2026-07-28 requests, stateless HTTP, sessions
+   * older than 2025-11-25, a client that accepts only JSON).
+   */
+  closeStream(): boolean;
 }
 
 /**
@@ -128,7 +137,7 @@ export class RequestContext implements Context {
   /** Where notifications about this request go (set by the transport); silent once cancelled or answered. */
   emit: ((message: JsonRpcMessage) => void) | undefined;
   /** Set by HTTP sessions: ends the request's SSE stream now, so the client polls for the result (SEP-1699). */
-  closeStream: (() => void) | undefined;
+  streamCloser: (() => boolean) | undefined;
   /** The legacy session the request arrived on, if any. */
   readonly session: Session | undefined;
   /** How the running handler may ask the client; undefined for handlers that may not. */
@@ -142,6 +151,10 @@ export class RequestContext implements Context {
   #cancelled = false;
   #interrupted = false;
   #reason: unknown;
+
+  closeStream(): boolean {
+    return this.streamCloser?.() ?? false;
+  }
   /** Ends the wait in `race` early (cancellation, timeout, shutdown). */
   #stop: ((reason: unknown) => void) | undefined;
 

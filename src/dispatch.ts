@@ -53,8 +53,8 @@ export interface Exchange {
   signal?: AbortSignal;
   /** Sends a notification tied to this request (progress, log) before its response. */
   emit?: (message: JsonRpcMessage) => void;
-  /** Closes the request's SSE stream but keeps it resumable (legacy HTTP sessions, SEP-1699 polling). */
-  closeStream?: () => void;
+  /** Closes the request's SSE stream but keeps it resumable (legacy HTTP sessions, SEP-1699 polling); true if it did. */
+  closeStream?: () => boolean;
   /** Sends a question to the client as a real request (legacy sessions); absent where there is no way back. */
   ask?: Asker;
   /** The caller's identity and, over HTTP, how to challenge it (see auth/). */
@@ -286,7 +286,7 @@ export class Dispatcher {
     ctx.follow(exchange.signal);
     ctx.gate = openGate(this.registry.auth, exchange.auth);
     ctx.emit = exchange.emit;
-    ctx.closeStream = exchange.closeStream;
+    ctx.streamCloser = exchange.closeStream;
     let result: Result | Promise<Result>;
     try {
       result = method.interactive
@@ -350,7 +350,7 @@ export class Dispatcher {
       exchange.inflight?.delete(message.id);
       // Nothing about a request may follow its response (2025-11-25 "Progress": MUST stop).
       ctx.emit = undefined;
-      ctx.closeStream = undefined;
+      ctx.streamCloser = undefined;
       ctx.asking = undefined;
     }
   }

@@ -20,6 +20,8 @@ const progress = (ctx: Context, n: number) =>
 function server(http: HttpOptions = {}) {
   const gate = signal();
   const started = signal();
+  /** What each call of the `poll` tool's `ctx.closeStream()` answered. */
+  const closed: boolean[] = [];
   const app = pico({ name: "streams", version: "1.0.0", http })
     .tool("chatty", {
       run: (_args, ctx) => {
@@ -39,7 +41,7 @@ function server(http: HttpOptions = {}) {
     })
     .tool("poll", {
       run: async (_args, ctx) => {
-        (ctx as RequestContext).closeStream?.();
+        closed.push(ctx.closeStream());
         started.resolve();
         await gate.promise;
         return "polled";
@@ -48,7 +50,7 @@ function server(http: HttpOptions = {}) {
   let added = 0;
   /** Registers a new tool, which every initialized session hears about on its GET stream. */
   const addTool = () => app.tool(`added_${added++}`, { run: () => "" });
-  return { app, gate, started, addTool };
+  return { app, gate, started, addTool, closed };
 }
 
 const call = (id: number | string, name: string) => ({
@@ -248,10 +250,11 @@ describe("resumption with Last-Event-ID", () => {
 
 describe("polling (SEP-1699)", () => {
   it("closes the stream after a priming event with id and retry; the result is replayed on GET", async () => {
-    const { app, gate, started } = server();
+    const { app, gate, started, closed } = server();
     const session = await initialize(app);
     const response = await app.fetch(inSession(session, call("p", "poll")));
     await within(started.promise);
+    expect(closed).toEqual([true]);
     expect(response.status).toBe(200);
     const events = await new EventReader(response).rest();
     expect(events).toEqual([{ id: "1-0", retry: 1000, data: "" }]);
@@ -263,6 +266,22 @@ describe("polling (SEP-1699)", () => {
       id: "p",
       result: { content: [{ type: "text", text: "polled" }] },
     });
+  });
+
+  it("keeps the stream where the client could not come back for the rest, and says so", async () => {
+    // A 2025-06-18 session gets no priming event, so it would not know to reconnect: the result
+    // arrives on the same stream. An in-process call has no stream at all.
+    const { app, gate, started, closed } = server();
+    const session = await initialize(app, "2025-06-18");
+    const response = app.fetch(inSession(session, call("old", "poll"), { "mcp-protocol-version": "2025-06-18" }));
+    await within(started.promise);
+    gate.resolve();
+    const events = await new EventReader(await response).rest();
+    expect(events.map(messageOf)).toEqual([
+      { jsonrpc: "2.0", id: "old", result: { content: [{ type: "text", text: "polled" }] } },
+    ]);
+    expect(await app.call("poll")).toEqual({ content: [{ type: "text", text: "polled" }] });
+    expect(closed).toEqual([false, false]);
   });
 
   it("sends the configured retry delay", async () => {

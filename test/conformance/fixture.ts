@@ -12,7 +12,6 @@
  */
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import type { RequestContext } from "../../src/context.js";
 import { audio, embed, image, pico, type Schema, text, user } from "../../src/index.js";
 
 /** A 1×1 red PNG and a tiny WAV header, as in the suite's own example server. */
@@ -240,9 +239,7 @@ export function conformanceFixture() {
     .tool("test_reconnection", {
       description: "Closes its SSE stream mid-call so the client resumes with Last-Event-ID (SEP-1699)",
       run: async (_args, ctx) => {
-        // Internal: picomcp has no public way yet to end a response stream early for SEP-1699 polling,
-        // and neither issue 4 nor issue 5 adds one; the issue that does replaces this cast.
-        (ctx as RequestContext).closeStream?.();
+        ctx.closeStream();
         await sleep(100);
         return "Reconnection test completed";
       },

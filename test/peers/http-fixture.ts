@@ -78,7 +78,7 @@ export function makeServer(http?: HttpOptions) {
       description: "Reports progress, closes its SSE stream (SEP-1699 polling), then answers while the client is away.",
       run: (_args, ctx) => {
         progress(ctx, 1, 2);
-        (ctx as RequestContext).closeStream?.();
+        ctx.closeStream();
         return "finished while the client was away";
       },
     })

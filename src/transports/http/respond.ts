@@ -16,7 +16,8 @@ export interface Accepts {
 export interface ResponseStream {
   readonly channel: SseChannel;
   send(message: JsonRpcMessage): void;
-  detach?(): void;
+  /** Closes the connection but keeps the stream resumable; false where the client could not resume it. */
+  detach?(): boolean;
   end(): void;
 }
 
@@ -95,7 +96,7 @@ export function respond(
     if (accepts.sse) {
       // Nothing more is sent for a request once the client has cancelled it (2026-07-28 §5.2 "Cancellation").
       exchange.emit = (message) => dropped || (stream ?? start()).send(message);
-      if (session) exchange.closeStream = () => (stream ?? start()).detach?.();
+      if (session) exchange.closeStream = () => (stream ?? start()).detach?.() ?? false;
     }
     run(exchange).then(
       (response) => {

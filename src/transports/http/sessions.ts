@@ -27,8 +27,8 @@ interface StreamLog {
 export interface SessionStream {
   readonly channel: SseChannel;
   send(message: JsonRpcMessage): void;
-  /** Closes the connection but keeps the stream resumable: the client comes back with `Last-Event-ID` (SEP-1699 polling). */
-  detach(): void;
+  /** Closes the connection but keeps the stream resumable: the client comes back with `Last-Event-ID` (SEP-1699 polling). False, keeping it open, when the client could not come back for the rest. */
+  detach(): boolean;
   end(): void;
 }
 
@@ -83,10 +83,11 @@ export class HttpSession {
       send: (message) => this.#write(log, message),
       detach: () => {
         // Only a client primed with an event id can come back for the rest (SEP-1699); an older one keeps its stream.
-        if (!this.#resumable) return;
+        if (!this.#resumable) return false;
         log.live = undefined;
         channel.close();
         this.#touch();
+        return true;
       },
       end: () => {
         log.done = true;
