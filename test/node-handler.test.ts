@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import express from "express";
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
 import { testIssuer } from "../src/testing.js";
@@ -251,6 +252,45 @@ describe("Express 5", () => {
     );
     expect(signedIn.status).toBe(200);
     expect((await signedIn.json()).result.content).toEqual([{ type: "text", text: "you are ada" }]);
+  });
+});
+
+describe("Fastify 5", () => {
+  /** The documented mount (docs/http.md): Fastify parsed the JSON body, picomcp writes the reply itself. */
+  async function mount(server: ReturnType<typeof makeServer>["server"]): Promise<string> {
+    const fastify = Fastify();
+    fastify.all("/mcp", (request, reply) => {
+      reply.hijack();
+      return server.node(Object.assign(request.raw, { body: request.body }), reply.raw);
+    });
+    await fastify.listen({ port: 0, host: "127.0.0.1" });
+    clients.push({ close: () => fastify.close() });
+    return `http://127.0.0.1:${(fastify.server.address() as AddressInfo).port}/mcp`;
+  }
+
+  it("serves a v1 client's 2025-11-25 session through a hijacked reply: calls, the GET stream, DELETE", async () => {
+    const { server } = makeServer();
+    const url = await mount(server);
+    const { client, transport } = await connectV1(url);
+    const session = transport.sessionId;
+    expect(session).toBeDefined();
+    expect(textOf(await client.callTool({ name: "search_issues", arguments: { repo: "a/b", query: "x" } }))).toBe(
+      "a/b x 10",
+    );
+    const changed = signal();
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed.resolve());
+    server.tool("added_later", { run: () => "" });
+    await within(changed.promise);
+    await transport.terminateSession();
+    const after = await sendTo(url, inSession(session!, { jsonrpc: "2.0", id: 9, method: "ping" }));
+    expect(after.status).toBe(404);
+  });
+
+  it("serves a v2 client in 2026-07-28", async () => {
+    const { server } = makeServer();
+    const client = await connectV2(await mount(server));
+    const result = await client.callTool({ name: "get_price", arguments: { sku: "A-1" } });
+    expect(result.structuredContent).toEqual(PRICE);
   });
 });
 
