@@ -151,10 +151,6 @@ export class RequestContext implements Context {
   #cancelled = false;
   #interrupted = false;
   #reason: unknown;
-
-  closeStream(): boolean {
-    return this.streamCloser?.() ?? false;
-  }
   /** Ends the wait in `race` early (cancellation, timeout, shutdown). */
   #stop: ((reason: unknown) => void) | undefined;
 
@@ -204,6 +200,10 @@ export class RequestContext implements Context {
 
   roots(options?: AskOptions): Promise<Root[]> {
     return askingModule.use((ask) => ask.roots(this, options));
+  }
+
+  closeStream(): boolean {
+    return this.streamCloser?.() ?? false;
   }
 
   get log(): Logger {

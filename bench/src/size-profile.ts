@@ -20,7 +20,7 @@ import ts from "typescript";
 import { picomcpSource } from "./build.js";
 import { BENCH } from "./lib.js";
 
-/** A part of the library, by the modules that implement it (paths relative to src/, prefix-matched). */
+/** A part of the library, by the modules that implement it (paths relative to src/). */
 export interface Concern {
   name: string;
   modules: string[];
@@ -37,14 +37,14 @@ export interface ConcernShare {
 }
 
 export interface SizeProfile {
-  /** The gzipped size of the whole program, whitespace minified by the same transform as the shares. */
+  /** The gzipped size of the program's chunks, as built here with the module markers taken out. */
   gzipped: number;
   concerns: ConcernShare[];
   /** Modules no concern claimed (the profile prints them so that none is silently left out). */
   unclaimed: string[];
   /** esbuild's import/export lines between the chunks the program loads. */
   glue: { minified: number; gzipped: number };
-  /** String and template literals longer than 24 characters, across every module. */
+  /** String and template literals longer than `MESSAGE_LENGTH` characters, across every module. */
   messages: { count: number; minified: number; gzipped: number };
   /**
    * The floor: what the `floor` concerns alone would gzip to, with the program's own code and the glue
@@ -53,6 +53,8 @@ export interface SizeProfile {
   floor: { concerns: string[]; gzipped: number };
 }
 
+/** A literal longer than this is taken for message text (an error, a description), not a key or a name. */
+const MESSAGE_LENGTH = 24;
 const MARKER = /\/\*! module (\S+) \*\/\n?/g;
 /** esbuild's import and export statements between chunks (minified: one statement each). */
 const GLUE = /(?:import\s*\{[^}]*\}\s*from\s*"[^"]+"|import\s*"[^"]+"|export\s*\{[^}]*\});?/g;
@@ -108,7 +110,7 @@ function withoutLongLiterals(text: string, longer: number): { text: string; coun
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) {
       const start = node.getStart(file);
       if (node.end - start > longer) {
-        // A property key or an import specifier is code, not text for a reader.
+        // An import or export specifier is code, not text for a reader.
         if (!ts.isImportDeclaration(node.parent) && !ts.isExportDeclaration(node.parent)) {
           ranges.push([start, node.end]);
           return;
@@ -170,13 +172,16 @@ export async function profile(
     }
   }
   const chunks = [...loaded].map((path) => sections(readFileSync(join(BENCH, path), "utf8")));
-  const text = (keep: (owner: string) => boolean) =>
+  /** The sections `keep` keeps, chunk by chunk, each chunk's text passed through `map`. */
+  const text = (keep: (owner: string) => boolean, map = (chunk: string) => chunk) =>
     chunks
       .map((parts) =>
-        parts
-          .filter((part) => keep(part.owner))
-          .map((part) => part.text)
-          .join(""),
+        map(
+          parts
+            .filter((part) => keep(part.owner))
+            .map((part) => part.text)
+            .join(""),
+        ),
       )
       .join("");
   const gzipped = gzipOf(text(() => true));
@@ -194,21 +199,20 @@ export async function profile(
     return { name: concern.name, ...share(matches), modules };
   });
   const messages = { count: 0, minified: 0 };
-  const withoutMessages = chunks
-    .map((parts) => {
-      const stripped = withoutLongLiterals(parts.map((part) => part.text).join(""), 24);
+  const withoutMessages = text(
+    () => true,
+    (chunk) => {
+      const stripped = withoutLongLiterals(chunk, MESSAGE_LENGTH);
       messages.count += stripped.count;
       messages.minified += stripped.bytes;
       return stripped.text;
-    })
-    .join("");
+    },
+  );
   const floorModules = new Set(shares.filter((share) => floor.includes(share.name)).flatMap((share) => share.modules));
-  const floorText = chunks
-    .map((parts) => {
-      const kept = parts.filter((part) => !part.owner.startsWith("src/") || floorModules.has(part.owner));
-      return withoutLongLiterals(kept.map((part) => part.text).join(""), 24).text;
-    })
-    .join("");
+  const floorText = text(
+    (owner) => !owner.startsWith("src/") || floorModules.has(owner),
+    (chunk) => withoutLongLiterals(chunk, MESSAGE_LENGTH).text,
+  );
   return {
     gzipped,
     concerns: shares,
