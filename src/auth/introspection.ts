@@ -1,4 +1,5 @@
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
+import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
 
 export interface IntrospectionVerifierOptions {
   /**
@@ -27,9 +28,6 @@ export interface IntrospectionVerifierOptions {
   timeoutMs?: number;
 }
 
-/** Active answers kept: enough for the callers of a busy server, bounded so random tokens cannot grow it. */
-const CACHE_SIZE = 1000;
-
 const INACTIVE = "The access token is not active: it expired or was revoked. Sign in again.";
 const UNAVAILABLE =
   "The access token could not be checked: the authorization server did not answer. Try again shortly.";
@@ -54,7 +52,7 @@ export function introspectionVerifier(
   const rolesClaim = options.rolesClaim ?? "roles";
   const cacheMs = (options.cacheSeconds ?? 60) * 1000;
   const timeoutMs = options.timeoutMs ?? 5000;
-  const cache = new Map<string, { result: VerifiedToken; until: number }>();
+  const cache = new VerifiedCache();
   const pending = new Map<string, Promise<VerifiedToken>>();
 
   /** POSTs the token (RFC 7662 §2.1) and answers the JSON object of a 2xx reply; anything else fails closed. */
@@ -89,8 +87,7 @@ export function introspectionVerifier(
     if (cacheMs > 0) {
       // RFC 7662 §4: a cached answer must not outlive the token; how long it may outlive a revocation is cacheSeconds.
       const until = Math.min(Date.now() + cacheMs, result.expiresAt === undefined ? Infinity : result.expiresAt * 1000);
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      cache.set(key, { result, until });
+      cache.set(key, result, until);
     }
     return result;
   }
@@ -98,8 +95,7 @@ export function introspectionVerifier(
   return async (token) => {
     const key = await digest(token);
     const cached = cache.get(key);
-    if (cached && cached.until > Date.now()) return cached.result;
-    if (cached) cache.delete(key);
+    if (cached) return cached;
     let request = pending.get(key);
     if (!request) {
       request = introspect(token, key).finally(() => pending.delete(key));
@@ -129,12 +125,11 @@ function verifiedOf(
     throw new InvalidTokenError("The access token's exp is not a number");
   if (exp !== undefined && exp * 1000 <= Date.now())
     throw new InvalidTokenError("The access token expired. Sign in again.");
-  const roles = answer[rolesClaim];
   const result: VerifiedToken = {
     subject: sub,
-    audience: typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud.filter((a) => typeof a === "string") : [],
+    audience: audiencesOf(aud),
     scopes: typeof scope === "string" ? scope.split(" ").filter(Boolean) : [],
-    roles: Array.isArray(roles) ? roles.filter((role): role is string => typeof role === "string") : [],
+    roles: stringsOf(answer[rolesClaim]),
     // Every claim but `active`, and none that is the token itself (an endpoint may echo it back).
     claims: Object.fromEntries(Object.entries(answer).filter(([name, value]) => name !== "active" && value !== token)),
   };

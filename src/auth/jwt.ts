@@ -1,4 +1,5 @@
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
+import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
 
 /** A JSON Web Key Set (RFC 7517 §5). */
 export interface JsonWebKeySet {
@@ -56,8 +57,6 @@ function ec(crv: string, bits: number) {
   return { kty: "EC", crv, import: { name: "ECDSA", namedCurve: crv }, verify: { name: "ECDSA", hash: `SHA-${bits}` } };
 }
 
-/** Verified tokens kept, so a client's next request does not pay for the signature check again. */
-const CACHE_SIZE = 1000;
 /** A key id that is not in the set triggers a refetch (key rotation), but at most this often. */
 const REFETCH_COOLDOWN_MS = 30_000;
 
@@ -87,12 +86,13 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
   const requireExpiry = options.requireExpiry ?? true;
   const rolesClaim = options.rolesClaim ?? "roles";
   const keys = new KeyStore(options);
-  const verified = new Map<string, { result: VerifiedToken; until: number }>();
+  // Verified tokens, so a client's next request does not pay for the signature check again.
+  const verified = new VerifiedCache();
 
   return async (token) => {
     const now = Date.now();
     const cached = verified.get(token);
-    if (cached && cached.until > now) return cached.result;
+    if (cached) return cached;
     const parts = token.split(".");
     if (parts.length !== 3) throw new InvalidTokenError("The access token is not a JWT");
     const header = decodeJson(parts[0]!, "header");
@@ -130,28 +130,25 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
       throw new InvalidTokenError("The access token is not valid yet (nbf)");
     }
     const aud = payload.aud;
-    const tokenAudiences =
-      typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud.filter((a) => typeof a === "string") : [];
+    const tokenAudiences = audiencesOf(aud);
     if (audiences && !tokenAudiences.some((audience) => audiences.has(audience))) {
       throw new InvalidTokenError("The access token was issued for another audience");
     }
     if (typeof payload.sub !== "string" || payload.sub === "")
       throw new InvalidTokenError("The access token has no subject (sub)");
 
-    const roles = payload[rolesClaim];
     const result: VerifiedToken = {
       subject: payload.sub,
       audience: tokenAudiences,
       scopes: scopesOf(payload),
-      roles: Array.isArray(roles) ? roles.filter((role): role is string => typeof role === "string") : [],
+      roles: stringsOf(payload[rolesClaim]),
       issuer: payload.iss,
       claims: payload,
     };
     const clientId = payload.client_id ?? payload.azp;
     if (typeof clientId === "string") result.clientId = clientId;
     if (exp !== undefined) result.expiresAt = exp;
-    if (verified.size >= CACHE_SIZE) verified.delete(verified.keys().next().value!);
-    verified.set(token, { result, until: Math.min(exp === undefined ? Infinity : (exp + skew) * 1000, now + 300_000) });
+    verified.set(token, result, Math.min(exp === undefined ? Infinity : (exp + skew) * 1000, now + 300_000));
     return result;
   };
 }
@@ -160,8 +157,7 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
 function scopesOf(payload: Record<string, unknown>): string[] {
   const value = payload.scope ?? payload.scp;
   if (typeof value === "string") return value.split(" ").filter(Boolean);
-  if (Array.isArray(value)) return value.filter((scope): scope is string => typeof scope === "string");
-  return [];
+  return stringsOf(value);
 }
 
 /** The issuer's public keys: fetched and cached, refetched when a token names a key not seen yet. */

@@ -1,0 +1,39 @@
+import type { VerifiedToken } from "./identity.js";
+
+/**
+ * What the token verifiers share: reading a checked token's lists, the same for a JWT payload
+ * (RFC 9068) and an introspection answer (RFC 7662 §2.2), and remembering verified tokens.
+ */
+
+/** The strings of a claim that should be a list of them; anything else in it is ignored. */
+export function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+/** `aud`: one audience or a list of them (RFC 7519 §4.1.3). */
+export function audiencesOf(aud: unknown): string[] {
+  return typeof aud === "string" ? [aud] : stringsOf(aud);
+}
+
+/** Verified tokens kept: enough for the callers of a busy server, bounded so random tokens cannot grow it. */
+const CACHE_SIZE = 1000;
+
+/**
+ * Verified tokens by key, each until a time in milliseconds, so a client's next requests skip the
+ * verification; at `CACHE_SIZE` entries the oldest goes first.
+ */
+export class VerifiedCache {
+  readonly #entries = new Map<string, { result: VerifiedToken; until: number }>();
+
+  get(key: string): VerifiedToken | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && entry.until > Date.now()) return entry.result;
+    if (entry) this.#entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, result: VerifiedToken, until: number): void {
+    if (this.#entries.size >= CACHE_SIZE) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { result, until });
+  }
+}
