@@ -232,6 +232,14 @@ export class Server<Tools extends ToolTypes = {}> {
     // HTTP code is loaded on demand, so a stdio server never pays for it.
     const { listen, isLoopback } = await import("./transports/listen.js");
     const loopback = isLoopback(host);
+    // Tokens must be issued for the URL clients use (RFC 8707): on loopback it is the listen
+    // address; elsewhere (a proxy, a public name) only the operator knows it, and Host is the client's.
+    if (this.#auth.verify && this.#auth.resource === undefined && !loopback) {
+      unwatch();
+      throw new TypeError(
+        `auth.resource is needed to serve on "${host}", which is not a loopback address: tokens must be issued for the URL clients connect to, which only you know there. Set auth.resource to it, such as "https://mcp.example.com/mcp".`,
+      );
+    }
     this.#endpoint = undefined;
     this.#options = {
       ...this.#options,

@@ -227,25 +227,28 @@ describe("Express 5", () => {
   });
 
   it("checks bearer tokens: 401 names the metadata, which it serves too; a token for this resource is let in", async () => {
-    const issuer = await testIssuer();
+    const resource = "https://notes.example.com/mcp";
+    const issuer = await testIssuer({ audience: resource });
     const server = pico({
       name: "notes",
       version: "1.0.0",
-      auth: { verify: issuer.verify, authorizationServers: [issuer.issuer] },
+      // server.node has no listen address of its own: the resource is configured.
+      auth: { verify: issuer.verify, resource, authorizationServers: [issuer.issuer] },
     }).tool("whoami", { run: (_args, ctx) => `you are ${ctx.auth!.subject}` });
     const app = express();
     app.use("/mcp", server.node);
     app.get("/.well-known/oauth-protected-resource{/*rest}", server.node);
     const base = await listen(app);
-    const metadataUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
 
     const anonymous = await sendTo(`${base}/mcp`, modern("tools/call", { name: "whoami" }));
     expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${metadataUrl}"`);
-    const metadata = await fetch(metadataUrl);
-    expect(await metadata.json()).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [issuer.issuer] });
+    expect(anonymous.headers.get("www-authenticate")).toBe(
+      'Bearer resource_metadata="https://notes.example.com/.well-known/oauth-protected-resource/mcp"',
+    );
+    const metadata = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`);
+    expect(await metadata.json()).toMatchObject({ resource, authorization_servers: [issuer.issuer] });
 
-    const token = await issuer.mint({ subject: "ada", audience: `${base}/mcp` });
+    const token = await issuer.mint({ subject: "ada" });
     const signedIn = await sendTo(
       `${base}/mcp`,
       modern("tools/call", { name: "whoami" }, { authorization: `Bearer ${token}` }),

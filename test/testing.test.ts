@@ -179,7 +179,12 @@ describe.each(["legacy", "modern"] as const)("harness() (%s era)", (era) => {
     const server = pico({
       name: "t",
       version: "1",
-      auth: { verify: issuer.verify, authorizationServers: [issuer.issuer], required: true },
+      auth: {
+        verify: issuer.verify,
+        resource: "http://localhost/mcp",
+        authorizationServers: [issuer.issuer],
+        required: true,
+      },
     }).tool("whoami", { description: "Who is signed in.", run: (_args, ctx) => ctx.auth!.subject });
     const client = harness(server, { era, token: await issuer.mint({ subject: "ada" }) });
     const tools = await client.listTools();

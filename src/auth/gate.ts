@@ -24,17 +24,28 @@ export interface Admitted {
  * The HTTP side of MCP authorization (2025-11-25 "Authorization"; RFC 9728, RFC 6750): the
  * protected resource metadata at its well-known URLs (never behind the gate), and the bearer
  * token of every other request checked before its body is read.
+ *
+ * The resource, which the metadata publishes and every token's audience must name (RFC 8707), is
+ * `auth.resource`, or the URL `serve()` listens on. Never the request's Host: a client chooses
+ * that, and a token issued for another server would open this one.
  */
 export class AuthGate {
   readonly #settings: AuthSettings;
-  readonly #path: string | undefined;
-  readonly #resources = new Map<string, [string, string]>();
+  /** The resource and its metadata URL; undefined until `serve()` binds when `auth.resource` is unset. */
+  #resource: [resource: string, metadataUrl: string] | undefined;
   /** Who opened each legacy session: issuer and subject. */
   readonly #owners = new WeakMap<object, string>();
 
-  constructor(settings: AuthSettings, path: string | undefined) {
+  constructor(settings: AuthSettings) {
     this.#settings = settings;
-    this.#path = path;
+    if (settings.resource !== undefined) this.#resource = [settings.resource, settings.metadataUrl!];
+  }
+
+  /** The URL `serve()` is bound to: the resource, unless `auth.resource` says otherwise. */
+  listeningAt(url: string): void {
+    if (this.#settings.resource !== undefined) return;
+    const resource = canonicalResource(url);
+    this.#resource = [resource, metadataUrlOf(resource)];
   }
 
   /**
@@ -43,8 +54,9 @@ export class AuthGate {
    */
   metadata(request: HttpRequest): HttpReply | undefined {
     if (request.path !== WELL_KNOWN && !request.path.startsWith(`${WELL_KNOWN}/`)) return undefined;
+    if (!this.#resource) return NO_RESOURCE;
     const suffix = request.path.slice(WELL_KNOWN.length);
-    const resource = this.#settings.resource ?? `${originOf(request)}${suffix || (this.#path ?? "")}`;
+    const [resource] = this.#resource;
     const resourcePath = new URL(resource).pathname;
     if (suffix !== "" && suffix !== resourcePath) {
       return plain(
@@ -71,19 +83,6 @@ export class AuthGate {
       headers: { "content-type": "application/json", "cache-control": "public, max-age=300", ...cors },
       body: JSON.stringify(this.#document(resource)),
     };
-  }
-
-  /** The resource and metadata URL derived from a request's URL, remembered for the next requests. */
-  #derived(address: string): [resource: string, metadataUrl: string] {
-    let found = this.#resources.get(address);
-    if (!found) {
-      const resource = canonicalResource(address);
-      found = [resource, metadataUrlOf(resource)];
-      // Host headers are the client's to choose: remember a few, not every one ever sent.
-      if (this.#resources.size >= 64) this.#resources.clear();
-      this.#resources.set(address, found);
-    }
-    return found;
   }
 
   /** The RFC 9728 document (§2) for a resource. */
@@ -113,10 +112,9 @@ export class AuthGate {
   /** Checks the request's bearer token; answers the challenge reply when it is refused. */
   async admit(request: HttpRequest): Promise<Admitted | HttpReply> {
     const settings = this.#settings;
+    if (!this.#resource) return NO_RESOURCE;
+    const [resource, metadataUrl] = this.#resource;
     const url = request.url ?? `${originOf(request)}${request.path}`;
-    const [resource, metadataUrl] = settings.resource
-      ? [settings.resource, settings.metadataUrl!]
-      : this.#derived(`${originOf(request)}${this.#path ?? request.path}`);
     const scopes = settings.options.scopesSupported ?? [];
     const reject = (status: number, error: string | undefined, description: string) =>
       challenge(status, challengeHeader(metadataUrl, scopes, error, description), description);
@@ -188,7 +186,23 @@ function ownerOf(auth: ExchangeAuth | undefined): string | undefined {
   return identity && `${identity.issuer ?? ""} ${identity.subject}`;
 }
 
-/** The scheme and host of the request, as the client addressed it. */
+/**
+ * The answer of a gate that has no resource: `server.fetch` and `server.node` without
+ * `auth.resource`. The server's own mistake, said to whoever reads its responses.
+ */
+const NO_RESOURCE: HttpReply = {
+  status: 500,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(
+    errorResponse(
+      undefined,
+      ErrorCode.InternalError,
+      'Internal Server Error: auth.resource is not set, and server.fetch and server.node have no listen address to tell this server\'s URL from, which every access token must be issued for. The operator must set auth.resource to the URL clients connect to, such as "https://mcp.example.com/mcp".',
+    ),
+  ),
+};
+
+/** The scheme and host of the request, as the client addressed it (what `verify` is told). */
 function originOf(request: HttpRequest): string {
   if (request.url !== undefined) return new URL(request.url).origin;
   return `http://${request.header("host") ?? "localhost"}`;

@@ -26,8 +26,9 @@ export interface AuthOptions {
   verify?: (token: string, request: AuthRequest) => MaybePromise<VerifiedToken | undefined>;
   /**
    * The canonical URL of the MCP endpoint, e.g. "https://mcp.example.com/mcp": published as the
-   * protected resource metadata's `resource`, and the audience tokens must carry. Set it in
-   * production; without it, it is derived from each request's URL (fine on localhost).
+   * protected resource metadata's `resource`, and the audience tokens must carry. Without it,
+   * `serve({ port })` on a loopback address uses the URL it listens on; `serve()` on any other
+   * address, `server.fetch` and `server.node` need it. Never taken from a request's Host header.
    */
   resource?: string;
   /** Issuer URLs of the authorization servers that issue tokens for this server (at least one). */
@@ -72,7 +73,7 @@ export class AuthSettings {
   readonly options: AuthOptions;
   readonly verify: AuthOptions["verify"];
   readonly resource: string | undefined;
-  /** Where challenges point when `resource` is configured; over HTTP without it, derived per request. */
+  /** Where challenges point when `resource` is configured; without it, the HTTP gate knows (see AuthGate). */
   readonly metadataUrl: string | undefined;
   readonly required: boolean;
   readonly default: Access | undefined;

@@ -33,8 +33,11 @@ export async function listen(endpoint: WebEndpoint, port: number, host: string, 
   const runtime = globalThis as { Bun?: BunLike; Deno?: DenoLike };
   if (runtime.Bun) {
     const server = runtime.Bun.serve({ port, hostname: host, fetch: endpoint.fetch });
+    const url = `http://${shown}:${server.port}${path}`;
+    // Before the first request: requests are served once this code has returned to the event loop.
+    endpoint.handler.listeningAt(url);
     return {
-      url: `http://${shown}:${server.port}${path}`,
+      url,
       port: server.port,
       close: async () => {
         await endpoint.handler.shutdown();
@@ -44,8 +47,10 @@ export async function listen(endpoint: WebEndpoint, port: number, host: string, 
   }
   if (runtime.Deno) {
     const server = runtime.Deno.serve({ port, hostname: host, onListen: () => {} }, endpoint.fetch);
+    const url = `http://${shown}:${server.addr.port}${path}`;
+    endpoint.handler.listeningAt(url);
     return {
-      url: `http://${shown}:${server.addr.port}${path}`,
+      url,
       port: server.addr.port,
       close: async () => {
         await endpoint.handler.shutdown();

@@ -26,8 +26,11 @@ export async function listenNode(handler: HttpHandler, port: number, host: strin
       const address = server.address();
       const bound = typeof address === "object" && address ? address.port : port;
       const shown = host.includes(":") ? `[${host}]` : host;
+      const url = `http://${shown}:${bound}${path}`;
+      // Within the listening event, so before any connection is served.
+      handler.listeningAt(url);
       resolve({
-        url: `http://${shown}:${bound}${path}`,
+        url,
         port: bound,
         // Graceful: no new connections, new requests on open ones get 503, requests in progress have
         // limits.shutdownGraceMs to finish; then every session, stream and connection ends.

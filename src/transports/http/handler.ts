@@ -132,6 +132,14 @@ export class HttpHandler {
     return admitted.finish(await this.#handle(request));
   }
 
+  /**
+   * The URL `serve()` listens on, once its listener is bound: auth's resource when `auth.resource`
+   * is unset (a `fetch` or `node` endpoint is never told one, see AuthGate).
+   */
+  listeningAt(url: string): void {
+    this.#gate?.listeningAt(url);
+  }
+
   /** Ends every legacy session (server shutdown). */
   close(): void {
     this.#sessions?.closeAll();

@@ -12,7 +12,7 @@ export interface WebEndpoint {
 export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOptions): Promise<WebEndpoint> {
   // The token gate loads only for a server that checks tokens (`auth.verify`).
   const auth = dispatcher.registry.auth;
-  const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth, options.path) : undefined;
+  const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth) : undefined;
   const handler = new HttpHandler(dispatcher, options, gate);
   return {
     handler,
