@@ -22,13 +22,17 @@ export { listen } from "./listen.js";
 type Params = Record<string, unknown> | undefined;
 type Result = Record<string, unknown>;
 
-/** `resources/list`: fixed resources, and what each template's `list` finds, in registration order. */
+/**
+ * `resources/list`: fixed resources, and what each template's `list` finds, in registration order.
+ * A template's `list` runs only for a caller its `auth` admits (token, scopes, roles): what it finds
+ * is the data the rule protects.
+ */
 export async function listResources(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
   const listed: unknown[] = [];
   for (const resource of registry.resources.values()) {
     if (!shows(ctx, resource.config.auth)) continue;
     if (!resource.template) listed.push(resource.descriptor);
-    else if (resource.config.list) {
+    else if (resource.config.list && checkCallerOf(ctx, resource.config.auth, "") === undefined) {
       let found = resource.config.list(ctx);
       if (found instanceof Promise) found = await found;
       const mimeType = resource.mimeType;

@@ -32,7 +32,7 @@ export type { Limits } from "./limits.js";
 export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts.js";
 export type { ClientCapabilities, Implementation, ServerCapabilities } from "./protocol/types.js";
 export type { ServerOptions } from "./registry.js";
-export type { Completer, ResourceConfig, ResourceInfo, ResourceReturn } from "./resources.js";
+export type { Completer, CompletionContext, ResourceConfig, ResourceInfo, ResourceReturn } from "./resources.js";
 export { Secret, secret } from "./safe.js";
 export type { Schema, StandardSchemaV1 } from "./schema.js";
 export { type CallOptions, pico, type ServeOptions, Server } from "./server.js";

@@ -23,8 +23,22 @@ export interface ResourceInfo {
   _meta?: Record<string, unknown>;
 }
 
-/** Suggests values for one template variable: the typed prefix and the other arguments resolved so far. */
-export type Completer = (value: string, context: { arguments: Record<string, string> }) => MaybePromise<string[]>;
+/** What a completer gets besides the typed prefix. */
+export interface CompletionContext {
+  /** The other arguments (or template variables) the user has filled in so far, by name. */
+  arguments: Record<string, string>;
+  /**
+   * The request: `ctx.auth` is the caller, already checked against the entry's `auth` (token,
+   * scopes, roles) before the completer runs; check anything more here, such as what `allow` would.
+   */
+  ctx: Context;
+}
+
+/**
+ * Suggests values for one prompt argument or template variable (`completion/complete`): the typed
+ * prefix, the other arguments and the request.
+ */
+export type Completer = (value: string, context: CompletionContext) => MaybePromise<string[]>;
 
 /** The arguments of `read`: the requested URI, and each template variable decoded (query ones may be absent). */
 export type ResourceArgs<Uri extends string> = { uri: string } & {
@@ -41,7 +55,10 @@ export interface ResourceConfig<Uri extends string> extends Omit<ResourceInfo, "
    * nothing (a template's id that does not exist): the client then gets the era's not-found error.
    */
   read: (args: ResourceArgs<Uri>, ctx: Context) => MaybePromise<ResourceReturn | undefined>;
-  /** Templates only: the concrete resources to show in `resources/list`. */
+  /**
+   * Templates only: the concrete resources to show in `resources/list`. Runs only for a caller that
+   * `auth` admits (token, scopes, roles; `allow` is for reads): list what `ctx.auth` may read.
+   */
   list?: (ctx: Context) => MaybePromise<Omit<ResourceInfo, "mimeType">[] | ResourceInfo[]>;
   /** Templates only: completion of each variable for `completion/complete`. */
   complete?: Partial<Record<TemplateVariables<Uri>, Completer>>;

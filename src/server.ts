@@ -237,7 +237,7 @@ export class Server<Tools extends ToolTypes = {}> {
     if (this.#auth.verify && this.#auth.resource === undefined && !loopback) {
       unwatch();
       throw new TypeError(
-        `auth.resource is needed to serve on "${host}", which is not a loopback address: tokens must be issued for the URL clients connect to, which only you know there. Set auth.resource to it, such as "https://mcp.example.com/mcp".`,
+        `auth.resource is needed to serve on "${host}", which is not loopback: set it to the URL clients connect to, such as "https://mcp.example.com/mcp".`,
       );
     }
     this.#endpoint = undefined;

@@ -59,7 +59,9 @@ export class UriTemplate {
   match(uri: string): Record<string, string> | undefined {
     const found = this.#pattern.exec(uri);
     if (!found) return undefined;
-    const variables: Record<string, string> = {};
+    // Template names may be "__proto__" or "toString" (RFC 6570 varname): the variables are own
+    // properties of an object without a prototype, so each name is only a name.
+    const variables: Record<string, string> = Object.create(null);
     for (const [name, value] of Object.entries(found.groups ?? {})) {
       if (value !== undefined) variables[unmangle(name)] = decode(value);
     }
@@ -76,7 +78,7 @@ export class UriTemplate {
         const equals = pair.indexOf("=");
         const name = decode(equals === -1 ? pair : pair.slice(0, equals));
         // Percent-decoding only, as for the other variables: in a URI "+" is a plus sign, not a space (RFC 3986).
-        if (this.#query.includes(name) && !(name in variables)) {
+        if (this.#query.includes(name) && !Object.hasOwn(variables, name)) {
           variables[name] = equals === -1 ? "" : decode(pair.slice(equals + 1));
         }
       }

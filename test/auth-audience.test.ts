@@ -122,7 +122,7 @@ describe("serve({ port }) with Host names of its own", () => {
 
   it("needs auth.resource to serve on an address that is not loopback, and says so", async () => {
     await expect(notes([]).serve({ port: 0, host: "0.0.0.0" })).rejects.toThrow(
-      /auth\.resource.*not a loopback address/,
+      /auth\.resource is needed.*not loopback: set it to the URL clients connect to/,
     );
   });
 
@@ -149,7 +149,7 @@ describe("serve({ port }) with Host names of its own", () => {
 });
 
 describe("server.fetch and server.node without auth.resource: no listen address to derive it from", () => {
-  const missing = /auth\.resource is not set.*set auth\.resource to the URL clients connect to/;
+  const missing = /auth\.resource is not set.*Set auth\.resource to the URL clients connect to/;
 
   it("server.fetch answers 500 with what to set, and runs nothing", async () => {
     const runs: string[] = [];

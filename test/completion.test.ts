@@ -23,7 +23,7 @@ function registry(): Registry {
         input: z.object({ language: z.string(), code: z.string() }),
         complete: {
           language: (value, context) => {
-            calls.push({ value, ...context });
+            calls.push({ value, arguments: context.arguments });
             return LANGUAGES;
           },
         },
@@ -40,7 +40,7 @@ function registry(): Registry {
           owner: () => Object.keys(OWNERS),
           // The repositories depend on the owner chosen before.
           repo: async (value, context) => {
-            calls.push({ value, ...context });
+            calls.push({ value, arguments: context.arguments });
             return OWNERS[context.arguments.owner ?? ""] ?? [];
           },
         },

@@ -66,9 +66,10 @@ describe("complete", () => {
     server.prompt("review", {
       input: z.object({ language: z.string(), code: z.string() }),
       complete: {
-        language: (value, { arguments: resolved }) => {
+        language: (value, { arguments: resolved, ctx }) => {
           expectTypeOf(value).toEqualTypeOf<string>();
           expectTypeOf(resolved).toEqualTypeOf<Record<string, string>>();
+          expectTypeOf(ctx).toEqualTypeOf<Context>();
           return ["TypeScript"];
         },
       },

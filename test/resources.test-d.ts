@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
-import { type Context, pico } from "../src/index.js";
+import { type CompletionContext, type Context, type Identity, pico } from "../src/index.js";
 import type { TemplateVariables } from "../src/uri-template.js";
 
 const server = pico({ name: "t", version: "1" });
@@ -82,7 +82,11 @@ describe("complete and list", () => {
       complete: {
         owner: (value, context) => {
           expectTypeOf(value).toEqualTypeOf<string>();
-          expectTypeOf(context).toEqualTypeOf<{ arguments: Record<string, string> }>();
+          expectTypeOf(context).toEqualTypeOf<CompletionContext>();
+          expectTypeOf(context.arguments).toEqualTypeOf<Record<string, string>>();
+          // The request, documented as the second argument: the caller to check more against.
+          expectTypeOf(context.ctx).toEqualTypeOf<Context>();
+          expectTypeOf(context.ctx.auth).toEqualTypeOf<Identity | undefined>();
           return ["acme"];
         },
         repo: async () => ["app"],

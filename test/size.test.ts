@@ -187,7 +187,11 @@ const BUDGETS: Budget[] = [
     // did not grow, but this row counts every chunk, and splitting the library into code loaded on
     // first use adds esbuild's import/export glue between chunks (5.6 kB minified: all of the
     // "not from src/" share) and the lazy loaders themselves. Programs load far less (rows above).
-    ceiling: 39_400,
+    // Raised to 39,700 B by issue 13, measured 39,489 B (39,126 B before): the resource tokens must
+    // name comes from the listen address or auth.resource, never Host, with the errors that say to
+    // set it (+230 B); completion checks each entry's auth and gives completers the request, and
+    // names such as "__proto__" are own properties only (+130 B).
+    ceiling: 39_700,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

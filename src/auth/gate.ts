@@ -197,7 +197,7 @@ const NO_RESOURCE: HttpReply = {
     errorResponse(
       undefined,
       ErrorCode.InternalError,
-      'Internal Server Error: auth.resource is not set, and server.fetch and server.node have no listen address to tell this server\'s URL from, which every access token must be issued for. The operator must set auth.resource to the URL clients connect to, such as "https://mcp.example.com/mcp".',
+      'Internal Server Error: auth.resource is not set, and server.fetch and server.node cannot know the URL access tokens are issued for. Set auth.resource to the URL clients connect to, such as "https://mcp.example.com/mcp".',
     ),
   ),
 };
