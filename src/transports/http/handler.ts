@@ -42,6 +42,9 @@ export interface HttpOptions extends SecurityOptions {
 
 const SESSION_HEADER = "mcp-session-id";
 
+/** Ends the connection after the reply (RFC 9112 §9.6): for a body the server will not read. */
+const CLOSE_CONNECTION = { connection: "close" };
+
 /** The peer of every request served without a legacy session (2026-07-28 requests, stateless legacy ones). */
 const NO_SESSION: Peer = { session: undefined };
 
@@ -168,10 +171,15 @@ export class HttpHandler {
       text = await request.text(this.#maxBody);
     } catch (thrown) {
       if (thrown instanceof BodyTooLarge) {
-        return fail(
+        // The rest of the body is not read (it may never end): the connection ends with this answer.
+        return jsonReply(
           413,
-          ErrorCode.InvalidRequest,
-          `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
+          errorResponse(
+            undefined,
+            ErrorCode.InvalidRequest,
+            `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
+          ),
+          CLOSE_CONNECTION,
         );
       }
       // The client went away mid-body, or the body was not readable: there is no request to answer.
