@@ -230,8 +230,8 @@ export class Server<Tools extends ToolTypes = {}> {
     const { port, host = "127.0.0.1", ...http } = options;
     const path = http.path ?? "/mcp";
     // HTTP code is loaded on demand, so a stdio server never pays for it.
-    const { listen, isLoopback } = await import("./transports/listen.js");
-    const loopback = isLoopback(host);
+    const { listen, isLoopbackHost } = await import("./transports/listen.js");
+    const loopback = isLoopbackHost(host);
     this.#endpoint = undefined;
     this.#options = {
       ...this.#options,

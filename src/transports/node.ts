@@ -129,7 +129,9 @@ class NodeRequest implements HttpRequest {
   }
 
   get url(): string {
-    return `http://${this.#req.headers.host ?? "localhost"}${requestTarget(this.#req)}`;
+    // A TLS socket (https.createServer) carries `encrypted`: the Origin check compares the scheme.
+    const scheme = "encrypted" in this.#req.socket ? "https" : "http";
+    return `${scheme}://${this.#req.headers.host ?? "localhost"}${requestTarget(this.#req)}`;
   }
 
   header(name: string): string | null {

@@ -95,7 +95,11 @@ export class HttpHandler {
   }
 
   #handle(request: HttpRequest): Promise<HttpReply> | HttpReply {
-    // The metadata says where to get a token, so it is never behind the token check.
+    // Host before anything else, on every route: a rebound name gets nothing from this server.
+    const refused = this.#guard.checkHost(request);
+    if (refused) return refused;
+    // The metadata says where to get a token, so it is never behind the token check; it is public,
+    // for pages of any origin (CORS "*"), so it is not behind the Origin check either.
     const metadata = this.#gate?.metadata(request);
     if (metadata) return metadata;
     if (this.#path !== undefined && request.path !== this.#path) {
@@ -104,7 +108,7 @@ export class HttpHandler {
         errorResponse(undefined, ErrorCode.InvalidRequest, `Not found: the MCP endpoint is ${this.#path}`),
       );
     }
-    const denied = this.#guard.check(request);
+    const denied = this.#guard.checkOrigin(request);
     if (denied) return denied;
     if (this.#gate && !request.auth && request.method !== "OPTIONS") return this.#admit(request);
     if (this.#dispatcher.closing && request.method !== "OPTIONS") return unavailable(shuttingDown(undefined));
