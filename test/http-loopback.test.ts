@@ -194,6 +194,19 @@ describe("the Host header on a loopback server", () => {
     }
   });
 
+  it("serves the OAuth protected resource metadata at its exact paths only (RFC 9728 §3.1)", async () => {
+    const listening = await serve("127.0.0.1", true);
+    const own = `127.0.0.1:${listening.port}`;
+    for (const path of [
+      "/.well-known/oauth-protected-resource/other",
+      "/.well-known/oauth-protected-resource/mcp/more",
+      "/.well-known/oauth-protected-resource/",
+    ]) {
+      const response = await send(listening, "127.0.0.1", { method: "GET", path, host: own });
+      expect(response.status, path).toBe(404);
+    }
+  });
+
   it("is checked ahead of the 404 of another path", async () => {
     const listening = await serve("127.0.0.1");
     const response = await send(listening, "127.0.0.1", { path: "/other", host: "evil.example.com" });

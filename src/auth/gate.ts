@@ -44,7 +44,8 @@ export class AuthGate {
   metadata(request: HttpRequest): HttpReply | undefined {
     if (request.path !== WELL_KNOWN && !request.path.startsWith(`${WELL_KNOWN}/`)) return undefined;
     const suffix = request.path.slice(WELL_KNOWN.length);
-    const resource = this.#settings.resource ?? `${originOf(request)}${suffix || (this.#path ?? "")}`;
+    // The endpoint's path, where there is one, is the only suffix with a document: any other 404s.
+    const resource = this.#settings.resource ?? `${originOf(request)}${this.#path ?? suffix}`;
     const resourcePath = new URL(resource).pathname;
     if (suffix !== "" && suffix !== resourcePath) {
       return plain(
