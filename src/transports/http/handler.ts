@@ -154,8 +154,7 @@ export class HttpHandler {
   }
 
   async #post(request: HttpRequest): Promise<HttpReply> {
-    const type = request.header("content-type");
-    if (!type?.toLowerCase().includes("application/json")) {
+    if (!isJson(request.header("content-type"))) {
       return fail(
         415,
         ErrorCode.InvalidRequest,
@@ -431,6 +430,14 @@ export class HttpHandler {
       body: JSON.stringify(errorResponse(undefined, ErrorCode.InvalidRequest, `Method Not Allowed: use ${allow}`)),
     };
   }
+}
+
+/**
+ * Whether a Content-Type is the media type application/json (RFC 9110 §8.3.1: type and subtype
+ * case-insensitive, then any parameters, such as `charset=utf-8`), not merely a value that contains it.
+ */
+function isJson(type: string | null): boolean {
+  return type !== null && /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
 }
 
 function fail(status: number, code: number, message: string, id?: JsonRpcRequest["id"]): HttpReply {
