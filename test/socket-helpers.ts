@@ -110,10 +110,14 @@ export class RawClient {
     };
   }
 
-  /** A whole response with a Content-Length body. */
+  /** A whole response with a Content-Length body, taken off what was received (the next call reads the next one). */
   async fullResponse(timeoutMs = 10_000): Promise<RawResponse> {
-    const head = await this.response(timeoutMs);
-    return this.response(timeoutMs, Number(head.headers["content-length"] ?? 0));
+    const length = Number((await this.response(timeoutMs)).headers["content-length"] ?? 0);
+    const response = await this.response(timeoutMs, length);
+    const start = this.#received.indexOf("\r\n\r\n") + 4;
+    response.body = this.#received.subarray(start, start + length).toString();
+    this.#received = this.#received.subarray(start + length);
+    return response;
   }
 
   /** Resolves once the connection is gone; fails after `timeoutMs`. */

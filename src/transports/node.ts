@@ -29,12 +29,13 @@ export async function listenNode(handler: HttpHandler, port: number, host: strin
       resolve({
         url: `http://${shown}:${bound}${path}`,
         port: bound,
-        // Graceful: no new connections, new requests on open ones get 503, requests in progress have
-        // limits.shutdownGraceMs to finish; then every session, stream and connection ends.
+        // Graceful: requests in progress have limits.shutdownGraceMs to finish, and meanwhile the
+        // listener keeps accepting, so that a new request, on a new connection or an idle one, is
+        // answered 503 with Connection: close rather than refused or reset; then every session,
+        // stream and connection ends, and the listener closes.
         close: async () => {
-          const closed = new Promise<void>((done) => server.close(() => done()));
-          server.closeIdleConnections();
           await handler.shutdown();
+          const closed = new Promise<void>((done) => server.close(() => done()));
           server.closeAllConnections();
           await closed;
         },
@@ -179,6 +180,9 @@ async function answer(handler: HttpHandler, req: IncomingMessage, res: ServerRes
   } catch {
     reply = INTERNAL_ERROR;
   }
+  // An answer finished while shutting down ends its connection: the client does not send the next
+  // request on a connection about to close.
+  if (handler.closing) reply = { ...reply, headers: { ...reply.headers, connection: "close" } };
   send(reply, res);
 }
 

@@ -42,7 +42,7 @@ export interface HttpOptions extends SecurityOptions {
 
 const SESSION_HEADER = "mcp-session-id";
 
-/** Ends the connection after the reply (RFC 9112 §9.6): for a body the server will not read. */
+/** Ends the connection after the reply (RFC 9112 §9.6): a body the server will not read, a server shutting down. */
 const CLOSE_CONNECTION = { connection: "close" };
 
 /** The peer of every request served without a legacy session (2026-07-28 requests, stateless legacy ones). */
@@ -111,7 +111,8 @@ export class HttpHandler {
     const denied = this.#guard.checkOrigin(request);
     if (denied) return denied;
     if (this.#gate && !request.auth && request.method !== "OPTIONS") return this.#admit(request);
-    if (this.#dispatcher.closing && request.method !== "OPTIONS") return unavailable(shuttingDown(undefined));
+    // Shutting down: the connection ends with the answer, so the client reconnects elsewhere.
+    if (this.closing && request.method !== "OPTIONS") return unavailable(shuttingDown(undefined), CLOSE_CONNECTION);
     switch (request.method) {
       case "POST":
         return this.#post(request);
@@ -124,6 +125,11 @@ export class HttpHandler {
       default:
         return this.#notAllowed();
     }
+  }
+
+  /** Whether the server is shutting down (new requests get 503). */
+  get closing(): boolean {
+    return this.#dispatcher.closing;
   }
 
   /** SSE streams open now. */
