@@ -35,6 +35,8 @@ export class Guard {
   readonly #hosts: AllowedHost[] | undefined;
   readonly #any: boolean;
   readonly #origins: Set<string>;
+  /** The last Host header parsed, and what it gave: nearly every request names the same host. */
+  #last: [value: string, authority: Authority | undefined] = ["", undefined];
 
   constructor(options: SecurityOptions) {
     this.#hosts = options.allowedHosts?.map(allowedHost);
@@ -46,7 +48,8 @@ export class Guard {
   /** Refuses a Host that is malformed, or not among `allowedHosts` when those are set. */
   checkHost(request: HttpRequest): HttpReply | undefined {
     const value = request.header("host");
-    const authority = value === null ? undefined : parseAuthority(value);
+    if (value !== null && value !== this.#last[0]) this.#last = [value, parseAuthority(value)];
+    const authority = value === null ? undefined : this.#last[1];
     if (value !== null && !authority) {
       return jsonReply(
         400,
