@@ -230,8 +230,8 @@ export class Server<Tools extends ToolTypes = {}> {
     const { port, host = "127.0.0.1", ...http } = options;
     const path = http.path ?? "/mcp";
     // HTTP code is loaded on demand, so a stdio server never pays for it.
-    const { listen, isLoopback } = await import("./transports/listen.js");
-    const loopback = isLoopback(host);
+    const { listen, isLoopbackHost } = await import("./transports/listen.js");
+    const loopback = isLoopbackHost(host);
     // Tokens must be issued for the URL clients use (RFC 8707): on loopback it is the listen
     // address; elsewhere (a proxy, a public name) only the operator knows it, and Host is the client's.
     if (this.#auth.verify && this.#auth.resource === undefined && !loopback) {

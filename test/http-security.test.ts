@@ -69,15 +69,43 @@ describe("Origin", () => {
     expect((await server().fetch(hello({ origin: null }))).status).toBe(200);
   });
 
-  it("is accepted when it is the server's own origin", async () => {
+  it("is accepted when it is the server's own origin: its scheme, host and port", async () => {
     const app = server();
     for (const [origin, host] of [
       ["http://localhost", "localhost"],
       ["http://localhost:3000", "localhost:3000"],
-      ["https://API.example.com", "api.example.com"],
+      ["http://localhost:80", "localhost"],
+      ["http://[::1]:3000", "[0:0:0:0:0:0:0:1]:3000"],
     ]) {
       expect((await app.fetch(hello({ origin: origin!, host: host! }))).status, origin).toBe(200);
     }
+    const secure = new Request(
+      "https://api.example.com/mcp",
+      hello({ origin: "https://API.example.com:443", host: "api.example.com" }),
+    );
+    expect((await app.fetch(secure)).status).toBe(200);
+  });
+
+  it("is compared with its scheme: the same host under another scheme is another origin", async () => {
+    const app = server({ allowedOrigins: ["https://app.example.com", "http://localhost:6274"] });
+    for (const [origin, host] of [
+      ["https://localhost:3000", "localhost:3000"],
+      ["ws://localhost:3000", "localhost:3000"],
+      ["http://app.example.com", "localhost"],
+      ["https://localhost:6274", "localhost"],
+    ]) {
+      await expectForbidden(
+        await app.fetch(hello({ origin: origin!, host: host! })),
+        `Origin "${origin}" is not allowed`,
+      );
+    }
+    const secure = new Request(
+      "https://api.example.com/mcp",
+      hello({ origin: "http://api.example.com", host: "api.example.com" }),
+    );
+    await expectForbidden(await app.fetch(secure), 'Origin "http://api.example.com" is not allowed');
+    expect((await app.fetch(hello({ origin: "https://app.example.com", host: "localhost" }))).status).toBe(200);
+    expect((await app.fetch(hello({ origin: "http://localhost:6274", host: "localhost" }))).status).toBe(200);
   });
 
   it("answers 403 with an id-less JSON-RPC error to any other origin", async () => {
@@ -87,6 +115,8 @@ describe("Origin", () => {
       ["http://localhost:3001", "localhost:3000"],
       ["null", "localhost"],
       ["http://localhost", "localhost.evil.example.com"],
+      ["http://user@localhost", "localhost"],
+      ["http://localhost/", "localhost"],
     ]) {
       await expectForbidden(
         await app.fetch(hello({ origin: origin!, host: host! })),

@@ -98,7 +98,19 @@ describe("HTTP methods", () => {
 
 describe("POST content negotiation", () => {
   it("answers 415 to a body that is not declared as JSON", async () => {
-    for (const type of [null, "text/plain", "application/x-www-form-urlencoded"]) {
+    for (const type of [
+      null,
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      // The media type is parsed, not searched for application/json.
+      "application/json-seq",
+      "application/jsonx",
+      "text/plain; profile=application/json",
+      "multipart/form-data; boundary=application/json",
+      "application/json/x",
+      "application/ json",
+      "",
+    ]) {
       const response = await server().fetch(post({ jsonrpc: "2.0", id: 1, method: "ping" }, { "content-type": type }));
       // Request gives a string body text/plain by default; a missing type is that case.
       expect(response.status, String(type)).toBe(415);
@@ -113,7 +125,13 @@ describe("POST content negotiation", () => {
   });
 
   it("accepts application/json with parameters and in any case", async () => {
-    for (const type of ["application/json; charset=utf-8", "Application/JSON"]) {
+    for (const type of [
+      "application/json; charset=utf-8",
+      "Application/JSON",
+      "application/json;charset=UTF-8",
+      "application/json ; charset=utf-8",
+      " application/json ",
+    ]) {
       const request = call("echo", { text: type });
       const response = await server().fetch(
         new Request(ENDPOINT, {

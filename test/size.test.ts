@@ -136,7 +136,10 @@ const BUDGETS: Budget[] = [
     // sessions with resumable SSE (0.9 kB) and the listener with the node:http bridge (0.9 kB);
     // message text is 3.2 kB. The floor (the stdio row's three concerns and the HTTP endpoint, with no
     // message text) gzips to 11.9 kB, just under the 12 kB target with nothing else in it.
-    ceiling: 22_000,
+    // Raised to 22,600 B by issue 13 (Host checks), measured 22,274 B (21,791 B before): Host and
+    // Origin parsed strictly and compared by what they name (every loopback spelling, the scheme of
+    // an origin), the 400 for a malformed Host, the Host check ahead of every route (+483 B).
+    ceiling: 22_600,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: { dynamic: [...HTTP_SERVER, LEGACY_SESSIONS] },
@@ -150,7 +153,8 @@ const BUDGETS: Budget[] = [
     // 29,746 B; ceiling +2.5%. (The previous HTTP row, which counted the same, measured 27,217 B
     // before the split: esbuild's glue between the 25 chunks of the split build, 5.5 kB minified, and
     // the lazy loaders make up the difference.)
-    ceiling: 30_500,
+    // Raised to 30,900 B by issue 13's Host checks (the HTTP row's +483 B), measured 30,611 B.
+    ceiling: 30_900,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -191,7 +195,8 @@ const BUDGETS: Budget[] = [
     // name comes from the listen address or auth.resource, never Host, with the errors that say to
     // set it (+230 B); completion checks each entry's auth and gives completers the request, and
     // names such as "__proto__" are own properties only (+130 B).
-    ceiling: 39_700,
+    // And by issue 13's Host checks (the HTTP row's +483 B).
+    ceiling: 39_900,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -1,6 +1,6 @@
 import type { WebEndpoint } from "./http/web.js";
 
-export { isLoopback } from "./http/security.js";
+export { isLoopbackHost } from "./http/security.js";
 
 export interface Listening {
   /** The endpoint URL clients connect to. */

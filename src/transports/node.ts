@@ -32,12 +32,13 @@ export async function listenNode(handler: HttpHandler, port: number, host: strin
       resolve({
         url,
         port: bound,
-        // Graceful: no new connections, new requests on open ones get 503, requests in progress have
-        // limits.shutdownGraceMs to finish; then every session, stream and connection ends.
+        // Graceful: requests in progress have limits.shutdownGraceMs to finish, and meanwhile the
+        // listener keeps accepting, so that a new request, on a new connection or an idle one, is
+        // answered 503 with Connection: close rather than refused or reset; then every session,
+        // stream and connection ends, and the listener closes.
         close: async () => {
-          const closed = new Promise<void>((done) => server.close(() => done()));
-          server.closeIdleConnections();
           await handler.shutdown();
+          const closed = new Promise<void>((done) => server.close(() => done()));
           server.closeAllConnections();
           await closed;
         },
@@ -132,7 +133,9 @@ class NodeRequest implements HttpRequest {
   }
 
   get url(): string {
-    return `http://${this.#req.headers.host ?? "localhost"}${requestTarget(this.#req)}`;
+    // A TLS socket (https.createServer) carries `encrypted`: the Origin check compares the scheme.
+    const scheme = "encrypted" in this.#req.socket ? "https" : "http";
+    return `${scheme}://${this.#req.headers.host ?? "localhost"}${requestTarget(this.#req)}`;
   }
 
   header(name: string): string | null {
@@ -180,6 +183,9 @@ async function answer(handler: HttpHandler, req: IncomingMessage, res: ServerRes
   } catch {
     reply = INTERNAL_ERROR;
   }
+  // An answer finished while shutting down ends its connection: the client does not send the next
+  // request on a connection about to close.
+  if (handler.closing) reply = { ...reply, headers: { ...reply.headers, connection: "close" } };
   send(reply, res);
 }
 
@@ -193,7 +199,8 @@ function send(reply: HttpReply, res: ServerResponse): void {
   if (!("stream" in reply)) {
     const body = reply.body ?? "";
     res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(body) });
-    res.end(body);
+    if (reply.headers.connection === "close" && !res.req.complete) lingerThenClose(res, body);
+    else res.end(body);
     return;
   }
   res.writeHead(reply.status, reply.headers);
@@ -207,6 +214,25 @@ function send(reply: HttpReply, res: ServerResponse): void {
     backlog: () => res.writableLength,
     abort: () => res.destroy(),
   });
+}
+
+/** How long a connection whose request body is left unread stays open after its reply. */
+const LINGER_MS = 1000;
+
+/**
+ * Ends a connection whose request body the server will not read (a 413, or a 503 while shutting
+ * down). Closing as soon as the reply is flushed resets a connection that still has unread bytes,
+ * and a reset can cost a client that is still writing the very reply it should read (RFC 9112 §9.6
+ * asks for a "lingering close"). So the reply is sent whole, the body stays unread (Node stops
+ * reading the socket once the request's buffer is full: TCP flow control holds the client back,
+ * and what the server takes is bounded by its buffers), and the socket closes LINGER_MS later.
+ */
+function lingerThenClose(res: ServerResponse, body: string): void {
+  res.write(body);
+  res.req.pause();
+  const socket = res.socket;
+  const timer = setTimeout(() => socket?.destroy(), LINGER_MS);
+  socket?.once("close", () => clearTimeout(timer));
 }
 
 /** The body a framework's parser made: JSON text again for a parsed value; text or bytes as they are. */
@@ -223,11 +249,10 @@ function bodyText(body: unknown, limit: number): Promise<string> {
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   // Gone before its body was read (a framework's handler may come late): no end or close will follow.
   if (req.destroyed) return Promise.reject(gone());
+  // Past the limit the body is left unread: the 413 carries `Connection: close`, so Node ends the
+  // connection once the answer is flushed instead of reading the rest (which may never end).
   const length = Number(req.headers["content-length"] ?? 0);
-  if (length > limit) {
-    req.resume();
-    return Promise.reject(new BodyTooLarge());
-  }
+  if (length > limit) return Promise.reject(new BodyTooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -235,7 +260,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       size += chunk.length;
       if (size > limit) {
         req.removeAllListeners("data");
-        req.resume();
+        req.pause();
+        chunks.length = 0;
         reject(new BodyTooLarge());
       } else chunks.push(chunk);
     });

@@ -42,6 +42,9 @@ export interface HttpOptions extends SecurityOptions {
 
 const SESSION_HEADER = "mcp-session-id";
 
+/** Ends the connection after the reply (RFC 9112 §9.6): a body the server will not read, a server shutting down. */
+const CLOSE_CONNECTION = { connection: "close" };
+
 /** The peer of every request served without a legacy session (2026-07-28 requests, stateless legacy ones). */
 const NO_SESSION: Peer = { session: undefined };
 
@@ -92,7 +95,11 @@ export class HttpHandler {
   }
 
   #handle(request: HttpRequest): Promise<HttpReply> | HttpReply {
-    // The metadata says where to get a token, so it is never behind the token check.
+    // Host before anything else, on every route: a rebound name gets nothing from this server.
+    const refused = this.#guard.checkHost(request);
+    if (refused) return refused;
+    // The metadata says where to get a token, so it is never behind the token check; it is public,
+    // for pages of any origin (CORS "*"), so it is not behind the Origin check either.
     const metadata = this.#gate?.metadata(request);
     if (metadata) return metadata;
     if (this.#path !== undefined && request.path !== this.#path) {
@@ -101,10 +108,11 @@ export class HttpHandler {
         errorResponse(undefined, ErrorCode.InvalidRequest, `Not found: the MCP endpoint is ${this.#path}`),
       );
     }
-    const denied = this.#guard.check(request);
+    const denied = this.#guard.checkOrigin(request);
     if (denied) return denied;
     if (this.#gate && !request.auth && request.method !== "OPTIONS") return this.#admit(request);
-    if (this.#dispatcher.closing && request.method !== "OPTIONS") return unavailable(shuttingDown(undefined));
+    // Shutting down: the connection ends with the answer, so the client reconnects elsewhere.
+    if (this.closing && request.method !== "OPTIONS") return unavailable(shuttingDown(undefined), CLOSE_CONNECTION);
     switch (request.method) {
       case "POST":
         return this.#post(request);
@@ -117,6 +125,11 @@ export class HttpHandler {
       default:
         return this.#notAllowed();
     }
+  }
+
+  /** Whether the server is shutting down (new requests get 503). */
+  get closing(): boolean {
+    return this.#dispatcher.closing;
   }
 
   /** SSE streams open now. */
@@ -155,8 +168,7 @@ export class HttpHandler {
   }
 
   async #post(request: HttpRequest): Promise<HttpReply> {
-    const type = request.header("content-type");
-    if (!type?.toLowerCase().includes("application/json")) {
+    if (!isJson(request.header("content-type"))) {
       return fail(
         415,
         ErrorCode.InvalidRequest,
@@ -176,10 +188,15 @@ export class HttpHandler {
       text = await request.text(this.#maxBody);
     } catch (thrown) {
       if (thrown instanceof BodyTooLarge) {
-        return fail(
+        // The rest of the body is not read (it may never end): the connection ends with this answer.
+        return jsonReply(
           413,
-          ErrorCode.InvalidRequest,
-          `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
+          errorResponse(
+            undefined,
+            ErrorCode.InvalidRequest,
+            `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
+          ),
+          CLOSE_CONNECTION,
         );
       }
       // The client went away mid-body, or the body was not readable: there is no request to answer.
@@ -427,6 +444,14 @@ export class HttpHandler {
       body: JSON.stringify(errorResponse(undefined, ErrorCode.InvalidRequest, `Method Not Allowed: use ${allow}`)),
     };
   }
+}
+
+/**
+ * Whether a Content-Type is the media type application/json (RFC 9110 §8.3.1: type and subtype
+ * case-insensitive, then any parameters, such as `charset=utf-8`), not merely a value that contains it.
+ */
+function isJson(type: string | null): boolean {
+  return type !== null && /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
 }
 
 function fail(status: number, code: number, message: string, id?: JsonRpcRequest["id"]): HttpReply {

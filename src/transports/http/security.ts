@@ -1,10 +1,12 @@
 import { ErrorCode } from "../../errors.js";
 import { errorResponse } from "../../protocol/jsonrpc.js";
+import { type Authority, hostKey, parseAuthority } from "./addresses.js";
 import { type HttpReply, type HttpRequest, jsonReply } from "./reply.js";
 
 export interface SecurityOptions {
   /**
-   * Host header values accepted (`"example.com"` matches any port, `"example.com:8443"` one).
+   * Host header values accepted (`"example.com"` matches any port, `"example.com:8443"` one; an IP
+   * address matches in any spelling, and a loopback address stands for every loopback address).
    * `serve()` on a loopback address defaults this to the loopback names, against DNS rebinding.
    */
   allowedHosts?: string[];
@@ -15,51 +17,96 @@ export interface SecurityOptions {
   allowedOrigins?: string[];
 }
 
-export const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+export { isLoopbackHost } from "./addresses.js";
 
-export function isLoopback(host: string): boolean {
-  return LOOPBACK_HOSTS.includes(host) || host === "::1" || host.startsWith("127.");
+/** An accepted host: its key (see hostKey), and the one port it is limited to, if any. */
+interface AllowedHost {
+  readonly key: string;
+  readonly port: number | undefined;
 }
 
 /**
  * Host and Origin validation against DNS rebinding (2025-11-25 "Security Warning": servers MUST
- * validate Origin; 2026-07-28 §5.2: 403 for a present, disallowed Origin).
+ * validate Origin; 2026-07-28 §5.2: 403 for a present, disallowed Origin). Host comes first, on
+ * every route; a Host that is not `host[:port]` is refused whether or not hosts are restricted
+ * (RFC 9112 §3.2: 400 for an invalid Host).
  */
 export class Guard {
-  readonly #hosts: Set<string> | undefined;
+  readonly #hosts: AllowedHost[] | undefined;
+  readonly #any: boolean;
   readonly #origins: Set<string>;
+  /** The last Host header parsed, and what it gave: nearly every request names the same host. */
+  #last: [value: string, authority: Authority | undefined] = ["", undefined];
 
   constructor(options: SecurityOptions) {
-    this.#hosts = options.allowedHosts && new Set(options.allowedHosts.map((host) => host.toLowerCase()));
-    this.#origins = new Set((options.allowedOrigins ?? []).map((origin) => origin.toLowerCase()));
+    this.#hosts = options.allowedHosts?.map(allowedHost);
+    const origins = options.allowedOrigins ?? [];
+    this.#any = origins.includes("*");
+    this.#origins = new Set(origins.map((origin) => originKey(origin) ?? origin.toLowerCase()));
   }
 
-  check(request: HttpRequest): HttpReply | undefined {
-    const host = request.header("host")?.toLowerCase() ?? "";
-    if (this.#hosts && !this.#hostAllowed(host)) return forbidden(`Host "${host}" is not allowed`);
-    const origin = request.header("origin");
-    if (origin !== null && !this.#originAllowed(origin.toLowerCase(), host)) {
-      return forbidden(`Origin "${origin}" is not allowed`);
+  /** Refuses a Host that is malformed, or not among `allowedHosts` when those are set. */
+  checkHost(request: HttpRequest): HttpReply | undefined {
+    const value = request.header("host");
+    if (value !== null && value !== this.#last[0]) this.#last = [value, parseAuthority(value)];
+    const authority = value === null ? undefined : this.#last[1];
+    if (value !== null && !authority) {
+      return jsonReply(
+        400,
+        errorResponse(
+          undefined,
+          ErrorCode.InvalidRequest,
+          `Bad Request: the Host header ${JSON.stringify(value)} is not a host name or address with an optional numeric port`,
+        ),
+      );
+    }
+    if (this.#hosts && !(authority && this.#hostAllowed(authority))) {
+      return forbidden(`Host "${value?.toLowerCase() ?? ""}" is not allowed`);
     }
     return undefined;
   }
 
-  #hostAllowed(host: string): boolean {
-    return this.#hosts!.has(host) || this.#hosts!.has(hostname(host));
+  /** Refuses a present Origin that is neither the server's own nor allowed. */
+  checkOrigin(request: HttpRequest): HttpReply | undefined {
+    const origin = request.header("origin");
+    if (origin === null || this.#any) return undefined;
+    const key = originKey(origin) ?? origin.toLowerCase();
+    if (this.#origins.has(key) || key === ownOrigin(request)) return undefined;
+    return forbidden(`Origin "${origin}" is not allowed`);
   }
 
-  #originAllowed(origin: string, host: string): boolean {
-    if (this.#origins.has(origin) || this.#origins.has("*")) return true;
-    // Same origin: the page was served by this very host.
-    const at = origin.indexOf("://");
-    return at !== -1 && host !== "" && origin.slice(at + 3) === host;
+  #hostAllowed(authority: Authority): boolean {
+    const key = hostKey(authority.host);
+    return this.#hosts!.some((allowed) => allowed.key === key && (allowed.port ?? authority.port) === authority.port);
   }
 }
 
-/** The host without its port; IPv6 literals keep their brackets. */
-function hostname(host: string): string {
-  const colon = host.lastIndexOf(":");
-  return colon > host.lastIndexOf("]") ? host.slice(0, colon) : host;
+/** An `allowedHosts` entry; an IPv6 address may come without brackets. */
+function allowedHost(entry: string): AllowedHost {
+  const authority = parseAuthority(entry) ?? parseAuthority(`[${entry}]`);
+  return authority ? { key: hostKey(authority.host), port: authority.port } : { key: entry, port: undefined };
+}
+
+const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443 };
+
+/**
+ * An origin as `scheme://host-key:port` (RFC 6454 §4: scheme, host and port, the port made
+ * explicit), or undefined when it is not an origin (`null`, a path, userinfo).
+ */
+function originKey(origin: string): string | undefined {
+  const match = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(origin);
+  const authority = match && parseAuthority(match[2]!);
+  if (!authority) return undefined;
+  const scheme = match[1]!.toLowerCase();
+  return `${scheme}://${hostKey(authority.host)}:${authority.port ?? DEFAULT_PORTS[scheme] ?? ""}`;
+}
+
+/** The origin this request was sent to: its scheme, and the Host it names. */
+function ownOrigin(request: HttpRequest): string | undefined {
+  const host = request.header("host");
+  if (host === null) return undefined;
+  const scheme = request.url?.startsWith("https:") ? "https" : "http";
+  return originKey(`${scheme}://${host}`);
 }
 
 function forbidden(message: string): HttpReply {
