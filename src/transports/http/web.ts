@@ -13,11 +13,28 @@ export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOpt
   // The token gate loads only for a server that checks tokens (`auth.verify`).
   const auth = dispatcher.registry.auth;
   const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth, options.path) : undefined;
-  const handler = new HttpHandler(dispatcher, options, gate);
+  const handler = new HttpHandler(dispatcher, onWorkers() ? workersDefaults(options) : options, gate);
   return {
     handler,
     fetch: async (request) => toWebResponse(await handler.handle(fromWebRequest(request))),
   };
+}
+
+/** workerd names itself in `navigator.userAgent` (Workers docs, "Web standards": navigator.userAgent). */
+function onWorkers(): boolean {
+  return (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === "Cloudflare-Workers";
+}
+
+/**
+ * On Workers, legacy sessions are off unless `sessions` asks for them. A session lives in one
+ * isolate's memory, and Workers may send its next request to another isolate (404 there); within
+ * one isolate, its GET stream and a tool's question are promises that a later request settles,
+ * which Workers forbids: the waiting request is cancelled as hung. 2025-11-25 clients are served
+ * without a session instead, which the spec allows ("Session Management": a server MAY assign one).
+ * Inside a Durable Object, which serves every request in one context, sessions can be turned on.
+ */
+function workersDefaults(options: HttpOptions): HttpOptions {
+  return options.sessions === undefined ? { ...options, sessions: false } : options;
 }
 
 /** Adapts a Web `Request` (Workers, Bun, Deno, Node's fetch) to the runtime-neutral endpoint. */
