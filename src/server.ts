@@ -186,9 +186,19 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /**
    * The Streamable HTTP endpoint as a Web handler: `Request` in, `Response` out. A bound property,
-   * so `export default server` works on Cloudflare Workers, Bun and Deno.
+   * so `export default server` works on Cloudflare Workers, Bun and Deno. `listener` is what the
+   * runtime passes after the request: from a Bun server on a loopback address, the endpoint accepts
+   * only loopback `Host` headers unless `allowedHosts` says otherwise, as `serve()` does.
    */
-  readonly fetch = async (request: Request): Promise<Response> => (await this.#web()).fetch(request);
+  readonly fetch = async (request: Request, listener?: unknown): Promise<Response> =>
+    (await this.#web()).fetch(request, listener);
+
+  /**
+   * Where Bun listens when this server is a module's default export: Bun serves such an export
+   * itself, with the `hostname` it finds on it (and `port`, else `$PORT` or 3000). Loopback, as
+   * `serve()`; to listen elsewhere, export `{ fetch: server.fetch, hostname: "0.0.0.0" }`.
+   */
+  readonly hostname = "127.0.0.1";
 
   /**
    * The same endpoint as `fetch`, as a `node:http` request listener, for Node servers that do not

@@ -2,11 +2,13 @@ import type { Cancellable } from "../../context.js";
 import type { Dispatcher } from "../../dispatch.js";
 import { HttpHandler, type HttpOptions } from "./handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest } from "./reply.js";
+import { Guard, isLoopback, LOOPBACK_HOSTS } from "./security.js";
 
 /** The HTTP endpoint of a server and its Web `fetch` entry point. */
 export interface WebEndpoint {
   readonly handler: HttpHandler;
-  fetch(request: Request): Promise<Response>;
+  /** `listener`: what the runtime passes after the request (Bun: its server; Workers: `env`). */
+  fetch(request: Request, listener?: unknown): Promise<Response>;
 }
 
 export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOptions): Promise<WebEndpoint> {
@@ -14,10 +16,31 @@ export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOpt
   const auth = dispatcher.registry.auth;
   const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth, options.path) : undefined;
   const handler = new HttpHandler(dispatcher, onWorkers() ? workersDefaults(options) : options, gate);
+  // Bun on a loopback address accepts only loopback Host headers, as serve() does, unless `allowedHosts` says which.
+  const loopback = options.allowedHosts
+    ? undefined
+    : new Guard({ allowedHosts: [...LOOPBACK_HOSTS], allowedOrigins: ["*"] });
   return {
     handler,
-    fetch: async (request) => toWebResponse(await handler.handle(fromWebRequest(request))),
+    fetch: async (request, listener) => {
+      const incoming = fromWebRequest(request);
+      const denied = loopback && onBunLoopback(listener) ? loopback.check(incoming) : undefined;
+      return toWebResponse(denied ?? (await handler.handle(incoming)));
+    },
   };
+}
+
+/**
+ * Whether `listener` is a Bun server bound to a loopback address: Bun calls `fetch(request, server)`
+ * for `export default server` (bound to the server's `hostname`, 127.0.0.1) and for a `Bun.serve`
+ * of one's own. Its `hostname` is the address it bound, but one bound to every interface reports
+ * "localhost", so only a loopback IP counts.
+ */
+function onBunLoopback(listener: unknown): boolean {
+  if (!("Bun" in globalThis) || typeof listener !== "object" || listener === null) return false;
+  if (!("requestIP" in listener) || !("hostname" in listener)) return false;
+  const { hostname } = listener;
+  return typeof hostname === "string" && hostname !== "localhost" && isLoopback(hostname);
 }
 
 /** workerd names itself in `navigator.userAgent` (Workers docs, "Web standards": navigator.userAgent). */
