@@ -6,7 +6,7 @@
  */
 import { smokeServer } from "./server.js";
 
-const server = smokeServer({ sessions: true });
+const server = smokeServer({ http: { sessions: true } });
 
 export class McpSessions {
   fetch(request: Request): Promise<Response> {

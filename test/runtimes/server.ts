@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { RequestContext } from "../../src/context.js";
-import { type HttpOptions, pico } from "../../src/index.js";
+import { pico, type ServerOptions } from "../../src/index.js";
 
 interface Runtimes {
   Bun?: { version: string };
@@ -24,9 +24,9 @@ function runtime(): string {
   return `node ${runtimes.process?.version.slice(1)}`;
 }
 
-/** The smoke server, with the HTTP options a test asks for (the Durable Object test turns sessions on). */
-export function smokeServer(http?: HttpOptions) {
-  return pico({ name: "runtime-smoke", version: "1.0.0", http }).tool("greet", {
+/** The smoke server, with the options a test asks for (the Durable Object test turns sessions on). */
+export function smokeServer(options: Pick<ServerOptions, "http" | "limits"> = {}) {
+  return pico({ name: "runtime-smoke", version: "1.0.0", ...options }).tool("greet", {
     description: "Greets someone and says where it runs; reports progress first when the client asks for it.",
     input: z.object({ name: z.string().min(1) }),
     run: ({ name }, ctx) => {

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { META } from "../../src/protocol/types.js";
 import { ROOT, SERVER, START_TIMEOUT, type Started, smokeV1, smokeV2, start, workerdExecutable } from "./harness.js";
 
 /** A workerd config serving worker.js on 127.0.0.1, port 0; `extra` adds fields to the worker. */
@@ -90,6 +91,36 @@ function legacy(url: string, method: string, params: Record<string, unknown>, id
   });
 }
 
+/** A 2026-07-28 request: the envelope in `_meta`, the standard headers mirroring it. */
+function modern(url: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Response> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+  };
+  if (typeof params.name === "string") headers["mcp-name"] = params.name;
+  return fetch(url, {
+    method: "POST",
+    signal,
+    headers,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: method,
+      method,
+      params: { ...params, _meta: { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {} } },
+    }),
+  });
+}
+
+/** The text of a tools/call result. */
+async function callText(url: string, name: string, args: Record<string, unknown> = {}): Promise<string> {
+  const answer = (await (await modern(url, "tools/call", { name, arguments: args })).json()) as {
+    result: { content: { text: string }[] };
+  };
+  return answer.result.content[0]!.text;
+}
+
 describe("export default server on workerd", () => {
   let worker: Worker;
   beforeAll(async () => {
@@ -140,6 +171,26 @@ describe("sessions turned on in a Durable Object on workerd", () => {
     smokeV1(worker.url, "workerd"));
 
   it("serves the v2 client in the 2026-07-28 era", () => smokeV2(worker.url, "workerd"));
+
+  it("leaves workerd's output clean", () => expectCleanOutput(worker));
+});
+
+describe("a Worker across requests on workerd", () => {
+  let worker: Worker;
+  beforeAll(async () => {
+    worker = await startWorker("test/runtimes/worker-extras.ts");
+  }, START_TIMEOUT);
+  afterAll(() => stopWorker(worker));
+
+  it("ends every call at limits.handlerTimeoutMs, not only the first request's", async () => {
+    // A timer set in one request dies with it on Workers: each call needs a deadline of its own.
+    for (let call = 1; call <= 3; call++) {
+      expect(await callText(worker.url, "sleep"), `call ${call}`).toBe(
+        'Tool "sleep" did not finish within 0.2 s (limits.handlerTimeoutMs) and was cancelled.',
+      );
+      expect(await callText(worker.url, "greet", { name: "Ed" })).toBe("Hello, Ed, from workerd");
+    }
+  });
 
   it("leaves workerd's output clean", () => expectCleanOutput(worker));
 });

@@ -1,5 +1,6 @@
 import type { Cancellable } from "../../context.js";
 import type { Dispatcher } from "../../dispatch.js";
+import { onWorkers } from "../../workers.js";
 import { HttpHandler, type HttpOptions } from "./handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest } from "./reply.js";
 import { Guard, isLoopback, LOOPBACK_HOSTS } from "./security.js";
@@ -15,7 +16,7 @@ export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOpt
   // The token gate loads only for a server that checks tokens (`auth.verify`).
   const auth = dispatcher.registry.auth;
   const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth, options.path) : undefined;
-  const handler = new HttpHandler(dispatcher, onWorkers() ? workersDefaults(options) : options, gate);
+  const handler = new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, gate);
   // Bun on a loopback address accepts only loopback Host headers, as serve() does, unless `allowedHosts` says which.
   const loopback = options.allowedHosts
     ? undefined
@@ -41,11 +42,6 @@ function onBunLoopback(listener: unknown): boolean {
   if (!("requestIP" in listener) || !("hostname" in listener)) return false;
   const { hostname } = listener;
   return typeof hostname === "string" && hostname !== "localhost" && isLoopback(hostname);
-}
-
-/** workerd names itself in `navigator.userAgent` (Workers docs, "Web standards": navigator.userAgent). */
-function onWorkers(): boolean {
-  return (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === "Cloudflare-Workers";
 }
 
 /**

@@ -1,0 +1,15 @@
+/**
+ * The Worker of the workerd tests of what a Worker must keep up across requests: the smoke server
+ * with a 200 ms `handlerTimeoutMs` and a tool that outlives it.
+ */
+import { smokeServer } from "./server.js";
+
+// Not exported: workerd takes every named export of the main module for an entry point.
+const DEADLINE_MS = 200;
+
+const server = smokeServer({ limits: { handlerTimeoutMs: DEADLINE_MS } }).tool("sleep", {
+  description: "Sleeps for two seconds, ten times the deadline.",
+  run: () => new Promise<string>((resolve) => setTimeout(() => resolve("woke up"), 10 * DEADLINE_MS)),
+});
+
+export default server;
