@@ -136,7 +136,10 @@ const BUDGETS: Budget[] = [
     // sessions with resumable SSE (0.9 kB) and the listener with the node:http bridge (0.9 kB);
     // message text is 3.2 kB. The floor (the stdio row's three concerns and the HTTP endpoint, with no
     // message text) gzips to 11.9 kB, just under the 12 kB target with nothing else in it.
-    ceiling: 22_000,
+    // Raised to 22,600 B by the runtimes work of issue 13, measured 22,040 B (21,697 B before, +343 B):
+    // on Workers, sessions off by default, a deadline timer per request and keep-alive comments on
+    // event streams, so nothing hangs there; Bun's default export on loopback with the Host check.
+    ceiling: 22_600,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: { dynamic: [...HTTP_SERVER, LEGACY_SESSIONS] },
@@ -187,7 +190,8 @@ const BUDGETS: Budget[] = [
     // did not grow, but this row counts every chunk, and splitting the library into code loaded on
     // first use adds esbuild's import/export glue between chunks (5.6 kB minified: all of the
     // "not from src/" share) and the lazy loaders themselves. Programs load far less (rows above).
-    ceiling: 39_400,
+    // Raised to 40,400 B by the runtimes work of issue 13 (the HTTP row's +343 B), measured 39,453 B.
+    ceiling: 40_400,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { META } from "../../src/protocol/types.js";
+import { EventReader, messageOf } from "../http-helpers.js";
 import { ROOT, SERVER, START_TIMEOUT, type Started, smokeV1, smokeV2, start, workerdExecutable } from "./harness.js";
 
 /** A workerd config serving worker.js on 127.0.0.1, port 0; `extra` adds fields to the worker. */
@@ -190,6 +191,26 @@ describe("a Worker across requests on workerd", () => {
       );
       expect(await callText(worker.url, "greet", { name: "Ed" })).toBe("Hello, Ed, from workerd");
     }
+  });
+
+  it("keeps a subscriptions/listen stream open, and sends it a list change made by another request", async () => {
+    const leave = new AbortController();
+    const listen = new EventReader(
+      await modern(worker.url, "subscriptions/listen", { notifications: { toolsListChanged: true } }, leave.signal),
+    );
+    try {
+      expect(messageOf(await listen.next())).toMatchObject({ method: "notifications/subscriptions/acknowledged" });
+      expect(await callText(worker.url, "toggle_spare")).toBe("added");
+      expect(messageOf(await listen.next())).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/tools/list_changed",
+        params: { _meta: { [META.subscriptionId]: "subscriptions/listen" } },
+      });
+    } finally {
+      leave.abort();
+    }
+    // workerd learns that the client left when it next writes to the stream: a change after it is harmless.
+    expect(await callText(worker.url, "toggle_spare")).toBe("removed");
   });
 
   it("leaves workerd's output clean", () => expectCleanOutput(worker));

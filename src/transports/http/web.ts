@@ -84,22 +84,41 @@ export function fromWebRequest(request: Request): HttpRequest {
 
 const encoder = new TextEncoder();
 
+/** How often a Worker's event stream sends a keep-alive comment (the official SDK's interval). */
+const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
+
 /** Turns a reply into a Web `Response`; an SSE reply streams, and a reader going away cancels it. */
 export function toWebResponse(reply: HttpReply): Response {
   if (!("stream" in reply)) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
   const channel = reply.stream;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        // Workers cancel a request with nothing of its own pending as hung, a quiet `subscriptions/listen`
+        // stream included: a timer of this request keeps it alive, and its comment lines (which SSE
+        // readers skip) keep proxies from cutting it (2026-07-28 §4 encourages them for quiet periods).
+        if (onWorkers) keepAlive = setInterval(() => controller.enqueue(KEEP_ALIVE), KEEP_ALIVE_MS);
+        const stop = () => clearInterval(keepAlive);
         channel.attach({
           write: (chunk) => controller.enqueue(encoder.encode(chunk)),
-          close: () => controller.close(),
+          close: () => {
+            stop();
+            controller.close();
+          },
           // The queue's bytes not yet read: a reader too far behind is dropped (limits.maxSseBufferBytes).
           backlog: () => -(controller.desiredSize ?? 0),
-          abort: () => controller.error(new Error("The reader fell too far behind; the stream was dropped")),
+          abort: () => {
+            stop();
+            controller.error(new Error("The reader fell too far behind; the stream was dropped"));
+          },
         });
       },
-      cancel: () => channel.cancel(),
+      cancel: () => {
+        clearInterval(keepAlive);
+        channel.cancel();
+      },
     },
     { highWaterMark: 0, size: (chunk) => chunk.byteLength },
   );
