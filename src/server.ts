@@ -201,6 +201,22 @@ export class Server<Tools extends ToolTypes = {}> {
   readonly hostname = "127.0.0.1";
 
   /**
+   * `deno serve` calls this with the address it listens on when this server is a module's default
+   * export (and then prints nothing itself). On a loopback address (`deno serve --host 127.0.0.1`),
+   * the endpoint accepts only loopback `Host` headers, as `serve()` does, unless `allowedHosts` says
+   * otherwise. Prints the line `deno serve` would have.
+   */
+  readonly onListen = (address: { hostname: string; port: number }): void => {
+    // Registered before any request's `fetch` waits on the endpoint, so it runs before any request is handled.
+    this.#web().then(
+      (endpoint) => endpoint.listening(address.hostname),
+      () => {}, // The endpoint failed to load: every request's fetch fails with that error.
+    );
+    const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
+    console.error(`deno serve: Listening on http://${host}:${address.port}/`);
+  };
+
+  /**
    * The same endpoint as `fetch`, as a `node:http` request listener, for Node servers that do not
    * use Web requests: `http.createServer(server.node)`, `app.all("/mcp", server.node)` in Express,
    * Fastify's `request.raw` and `reply.raw` after `reply.hijack()`. Sessions, limits, auth and

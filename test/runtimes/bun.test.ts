@@ -3,11 +3,20 @@
  * with `serve()` on Bun.serve, imported from an eval so that Bun does not also serve its default
  * export; once as the entry point with `export default server`, which Bun serves itself.
  */
-import { request } from "node:http";
 import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bunExecutable, SERVER, START_TIMEOUT, type Started, smokeV1, smokeV2, start, versionOf } from "./harness.js";
+import {
+  bunExecutable,
+  postWithHost,
+  SERVER,
+  START_TIMEOUT,
+  type Started,
+  smokeV1,
+  smokeV2,
+  start,
+  versionOf,
+} from "./harness.js";
 
 const runtime = `bun ${versionOf("bun")}`;
 
@@ -42,32 +51,6 @@ function connects(host: string, port: number): Promise<boolean> {
     socket.once("connect", () => done(true));
     socket.once("error", () => done(false));
     socket.once("timeout", () => done(false));
-  });
-}
-
-/** A ping to 127.0.0.1 with the Host header given (fetch would send its own), as a DNS-rebound page does. */
-function postWithHost(host: string, port: number): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/mcp",
-        method: "POST",
-        headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" },
-        timeout: 5000,
-      },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8").on("data", (chunk: string) => {
-          body += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.once("error", reject);
-    req.once("timeout", () => req.destroy(new Error("no answer within 5 s")));
-    req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
   });
 }
 

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { statSync } from "node:fs";
+import { request } from "node:http";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -119,6 +120,32 @@ function kill(child: ChildProcess): Promise<void> {
       resolve();
     });
     child.kill("SIGTERM");
+  });
+}
+
+/** A ping to 127.0.0.1 with the Host header given (fetch would send its own), as a DNS-rebound page does. */
+export function postWithHost(host: string, port: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method: "POST",
+        headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        timeout: 5000,
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => {
+          body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.once("error", reject);
+    req.once("timeout", () => req.destroy(new Error("no answer within 5 s")));
+    req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
   });
 }
 

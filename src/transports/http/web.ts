@@ -10,6 +10,8 @@ export interface WebEndpoint {
   readonly handler: HttpHandler;
   /** `listener`: what the runtime passes after the request (Bun: its server; Workers: `env`). */
   fetch(request: Request, listener?: unknown): Promise<Response>;
+  /** The runtime serves this endpoint on `hostname` (`deno serve` says so through the default export's `onListen`). */
+  listening(hostname: string): void;
 }
 
 export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOptions): Promise<WebEndpoint> {
@@ -17,16 +19,21 @@ export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOpt
   const auth = dispatcher.registry.auth;
   const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth, options.path) : undefined;
   const handler = new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, gate);
-  // Bun on a loopback address accepts only loopback Host headers, as serve() does, unless `allowedHosts` says which.
+  // A runtime serving the endpoint on a loopback address (Bun, `deno serve`) accepts only loopback Host
+  // headers, as serve() does, unless `allowedHosts` says which.
   const loopback = options.allowedHosts
     ? undefined
     : new Guard({ allowedHosts: [...LOOPBACK_HOSTS], allowedOrigins: ["*"] });
+  let onLoopback = false;
   return {
     handler,
     fetch: async (request, listener) => {
       const incoming = fromWebRequest(request);
-      const denied = loopback && onBunLoopback(listener) ? loopback.check(incoming) : undefined;
+      const denied = loopback && (onLoopback || onBunLoopback(listener)) ? loopback.check(incoming) : undefined;
       return toWebResponse(denied ?? (await handler.handle(incoming)));
+    },
+    listening: (hostname) => {
+      onLoopback = isLoopback(hostname);
     },
   };
 }
