@@ -116,12 +116,10 @@ export class Running {
   add(ctx: RequestContext): void {
     this.#born.set(ctx, this.#tick);
     if (!Number.isFinite(this.#timeoutMs)) return;
-    if (onWorkers)
-      this.#own.set(
-        ctx,
-        setTimeout(() => ctx.interrupt(this.#expired()), this.#timeoutMs),
-      );
-    else if (this.#timer === undefined) {
+    if (onWorkers) {
+      const deadline = setTimeout(() => ctx.interrupt(this.#expired()), this.#timeoutMs);
+      this.#own.set(ctx, deadline);
+    } else if (this.#timer === undefined) {
       this.#timer = setInterval(() => this.#sweep(), this.#period);
       // Deadlines never keep a process alive on their own (Node, Bun, Deno).
       (this.#timer as { unref?: () => void }).unref?.();

@@ -107,17 +107,16 @@ export function toWebResponse(reply: HttpReply): Response {
         // stream included: a timer of this request keeps it alive, and its comment lines (which SSE
         // readers skip) keep proxies from cutting it (2026-07-28 §4 encourages them for quiet periods).
         if (onWorkers) keepAlive = setInterval(() => controller.enqueue(KEEP_ALIVE), KEEP_ALIVE_MS);
-        const stop = () => clearInterval(keepAlive);
         channel.attach({
           write: (chunk) => controller.enqueue(encoder.encode(chunk)),
           close: () => {
-            stop();
+            clearInterval(keepAlive);
             controller.close();
           },
           // The queue's bytes not yet read: a reader too far behind is dropped (limits.maxSseBufferBytes).
           backlog: () => -(controller.desiredSize ?? 0),
           abort: () => {
-            stop();
+            clearInterval(keepAlive);
             controller.error(new Error("The reader fell too far behind; the stream was dropped"));
           },
         });
