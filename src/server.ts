@@ -204,7 +204,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * `deno serve` calls this with the address it listens on when this server is a module's default
    * export (and then prints nothing itself). On a loopback address (`deno serve --host 127.0.0.1`),
    * the endpoint accepts only loopback `Host` headers, as `serve()` does, unless `allowedHosts` says
-   * otherwise. Prints the line `deno serve` would have.
+   * otherwise. Prints the line `deno serve` would have. With `--parallel` only Deno's first worker
+   * is told, so the others need `allowedHosts` for the same check.
    */
   readonly onListen = (address: { hostname: string; port: number }): void => {
     // Registered before any request's `fetch` waits on the endpoint, so it runs before any request is handled.
