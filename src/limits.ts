@@ -1,6 +1,7 @@
 import type { RequestContext } from "./context.js";
 import { ErrorCode } from "./errors.js";
 import { errorResponse, type JsonRpcResponse, type RequestId } from "./protocol/jsonrpc.js";
+import { onWorkers } from "./workers.js";
 
 /**
  * What one server accepts and holds at most, so that no client (or model) can make it grow without
@@ -88,10 +89,13 @@ export function isUnavailable(response: JsonRpcResponse): boolean {
  * The requests in progress across a server: their count (`maxConcurrentRequests`), their
  * deadlines (`handlerTimeoutMs`) and the shutdown that waits for them. One coarse timer serves every
  * deadline, and it runs only while something is in progress: a timer per request is a measurable
- * cost. A deadline fires between the limit and a quarter of it (at most 1 s) later.
+ * cost. A deadline fires between the limit and a quarter of it (at most 1 s) later. On Workers a
+ * timer ends with the request that set it, so there each request has a timer of its own.
  */
 export class Running {
   readonly #born = new Map<RequestContext, number>();
+  /** Workers: each request's own deadline. */
+  readonly #own = new Map<RequestContext, ReturnType<typeof setTimeout>>();
   readonly #timeoutMs: number;
   readonly #period: number;
   readonly #ticks: number;
@@ -111,14 +115,23 @@ export class Running {
 
   add(ctx: RequestContext): void {
     this.#born.set(ctx, this.#tick);
-    if (this.#timer === undefined && Number.isFinite(this.#timeoutMs)) {
+    if (!Number.isFinite(this.#timeoutMs)) return;
+    if (onWorkers) {
+      const deadline = setTimeout(() => ctx.interrupt(this.#expired()), this.#timeoutMs);
+      this.#own.set(ctx, deadline);
+    } else if (this.#timer === undefined) {
       this.#timer = setInterval(() => this.#sweep(), this.#period);
-      // Deadlines never keep a process alive on their own (Node, Bun, Deno; Workers have no unref).
+      // Deadlines never keep a process alive on their own (Node, Bun, Deno).
       (this.#timer as { unref?: () => void }).unref?.();
     }
   }
 
   delete(ctx: RequestContext): void {
+    const own = this.#own.get(ctx);
+    if (own !== undefined) {
+      clearTimeout(own);
+      this.#own.delete(ctx);
+    }
     if (this.#born.delete(ctx) && this.#born.size === 0) for (const wake of this.#idle.splice(0)) wake();
   }
 
@@ -147,15 +160,13 @@ export class Running {
       this.#timer = undefined;
       return;
     }
-    for (const [ctx, born] of this.#born) {
-      if (this.#tick - born >= this.#ticks) {
-        ctx.interrupt(
-          new DOMException(
-            `The handler did not finish within ${seconds(this.#timeoutMs)} (limits.handlerTimeoutMs)`,
-            "TimeoutError",
-          ),
-        );
-      }
-    }
+    for (const [ctx, born] of this.#born) if (this.#tick - born >= this.#ticks) ctx.interrupt(this.#expired());
+  }
+
+  #expired(): DOMException {
+    return new DOMException(
+      `The handler did not finish within ${seconds(this.#timeoutMs)} (limits.handlerTimeoutMs)`,
+      "TimeoutError",
+    );
   }
 }

@@ -186,9 +186,36 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /**
    * The Streamable HTTP endpoint as a Web handler: `Request` in, `Response` out. A bound property,
-   * so `export default server` works on Cloudflare Workers, Bun and Deno.
+   * so `export default server` works on Cloudflare Workers, Bun and Deno. `listener` is what the
+   * runtime passes after the request: from a Bun server on a loopback address, the endpoint accepts
+   * only loopback `Host` headers unless `allowedHosts` says otherwise, as `serve()` does.
    */
-  readonly fetch = async (request: Request): Promise<Response> => (await this.#web()).fetch(request);
+  readonly fetch = async (request: Request, listener?: unknown): Promise<Response> =>
+    (await this.#web()).fetch(request, listener);
+
+  /**
+   * Where Bun listens when this server is a module's default export: Bun serves such an export
+   * itself, with the `hostname` it finds on it (and `port`, else `$PORT` or 3000). Loopback, as
+   * `serve()`; to listen elsewhere, export `{ fetch: server.fetch, hostname: "0.0.0.0" }`.
+   */
+  readonly hostname = "127.0.0.1";
+
+  /**
+   * `deno serve` calls this with the address it listens on when this server is a module's default
+   * export (and then prints nothing itself). On a loopback address (`deno serve --host 127.0.0.1`),
+   * the endpoint accepts only loopback `Host` headers, as `serve()` does, unless `allowedHosts` says
+   * otherwise. Prints the line `deno serve` would have. With `--parallel` only Deno's first worker
+   * is told, so the others need `allowedHosts` for the same check.
+   */
+  readonly onListen = (address: { hostname: string; port: number }): void => {
+    // Registered before any request's `fetch` waits on the endpoint, so it runs before any request is handled.
+    this.#web().then(
+      (endpoint) => endpoint.listening(address.hostname),
+      () => {}, // The endpoint failed to load: every request's fetch fails with that error.
+    );
+    const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
+    console.error(`deno serve: Listening on http://${host}:${address.port}/`);
+  };
 
   /**
    * The same endpoint as `fetch`, as a `node:http` request listener, for Node servers that do not

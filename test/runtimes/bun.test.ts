@@ -1,22 +1,89 @@
 /**
- * The runtime smoke test on Bun (the `bun` devDependency), running server.ts as TypeScript, with
- * `serve()` on Bun.serve. It is imported from an eval rather than run as the entry point: Bun starts
- * a server of its own on port 3000 for an entry module whose default export has `fetch`.
+ * The runtime smoke test on Bun (the `bun` devDependency), running server.ts as TypeScript: once
+ * with `serve()` on Bun.serve, imported from an eval so that Bun does not also serve its default
+ * export; once as the entry point with `export default server`, which Bun serves itself.
  */
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { bunExecutable, SERVER, START_TIMEOUT, type Started, smokeV1, smokeV2, start, versionOf } from "./harness.js";
+import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  bunExecutable,
+  postWithHost,
+  SERVER,
+  START_TIMEOUT,
+  type Started,
+  smokeV1,
+  smokeV2,
+  start,
+  versionOf,
+} from "./harness.js";
 
 const runtime = `bun ${versionOf("bun")}`;
-let server: Started;
-
-beforeAll(async () => {
-  server = await start(bunExecutable(), ["--eval", `await import(${JSON.stringify(`./${SERVER}`)})`]);
-}, START_TIMEOUT);
-
-afterAll(() => server?.stop());
 
 describe(`server.serve() on ${runtime}`, () => {
+  let server: Started;
+  beforeAll(async () => {
+    server = await start(bunExecutable(), ["--eval", `await import(${JSON.stringify(`./${SERVER}`)})`]);
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+
   it("serves the v1 client: session, list, call, progress over SSE, validation error, DELETE", () =>
     smokeV1(server.url, runtime));
   it("serves the v2 client in the 2026-07-28 era", () => smokeV2(server.url, runtime));
+});
+
+/** An address of this machine that is not loopback (else, on Linux, 127.0.0.2: on `lo`, yet not 127.0.0.1). */
+function otherLocalAddress(): string {
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((address) => address && !address.internal && address.family === "IPv4");
+  return external?.address ?? "127.0.0.2";
+}
+
+/** Whether a TCP connection to `host:port` opens. */
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: 5000 });
+    const done = (opened: boolean) => {
+      socket.destroy();
+      resolve(opened);
+    };
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+    socket.once("timeout", () => done(false));
+  });
+}
+
+describe(`export default server as the entry point of bun run, ${runtime}`, () => {
+  let server: Started;
+  let announced: URL;
+  beforeAll(async () => {
+    // Without PICO_PORT server.ts does not serve itself: Bun serves its default export, on $PORT.
+    server = await start(bunExecutable(), ["run", SERVER], {
+      env: { PICO_PORT: "", PORT: "0" },
+      // Bun announces the server it started on stderr when stdout is a pipe.
+      from: "stderr",
+      endpoint: (line) => /Started (?:development )?server: (http:\/\/\S+?)\/?$/.exec(line)?.[1],
+    });
+    announced = new URL(server.url);
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+
+  const url = () => `http://127.0.0.1:${announced.port}/mcp`;
+
+  it("listens on 127.0.0.1 only", async () => {
+    expect(announced.hostname).toBe("127.0.0.1");
+    expect(await connects("127.0.0.1", Number(announced.port))).toBe(true);
+    expect(await connects(otherLocalAddress(), Number(announced.port))).toBe(false);
+  });
+
+  it("refuses a Host header that is not loopback with 403, as serve() does", async () => {
+    const { status, body } = await postWithHost("evil.com", Number(announced.port));
+    expect(status).toBe(403);
+    expect(JSON.parse(body)).toMatchObject({ error: { message: 'Forbidden: Host "evil.com" is not allowed' } });
+  });
+
+  it("serves the v1 client: session, list, call, progress over SSE, validation error, DELETE", () =>
+    smokeV1(url(), runtime));
+  it("serves the v2 client in the 2026-07-28 era", () => smokeV2(url(), runtime));
 });

@@ -4,8 +4,18 @@
  * Permissions are the least it needs; --sloppy-imports maps the `.js` specifiers of the sources to
  * their `.ts` files, as TypeScript's NodeNext resolution does.
  */
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { denoExecutable, SERVER, START_TIMEOUT, type Started, smokeV1, smokeV2, start, versionOf } from "./harness.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  denoExecutable,
+  postWithHost,
+  SERVER,
+  START_TIMEOUT,
+  type Started,
+  smokeV1,
+  smokeV2,
+  start,
+  versionOf,
+} from "./harness.js";
 
 const runtime = `deno ${versionOf("deno")}`;
 const FLAGS = ["--no-lock", "--no-prompt", "--sloppy-imports", "--allow-env=PICO_PORT", "--allow-net=127.0.0.1"];
@@ -35,6 +45,12 @@ describe(`export default server under deno serve, ${runtime}`, () => {
     });
   }, START_TIMEOUT);
   afterAll(() => server?.stop());
+
+  it("refuses a Host header that is not loopback with 403, as serve() does, on --host 127.0.0.1", async () => {
+    const { status, body } = await postWithHost("evil.com", Number(new URL(server.url).port));
+    expect(status).toBe(403);
+    expect(JSON.parse(body)).toMatchObject({ error: { message: 'Forbidden: Host "evil.com" is not allowed' } });
+  });
 
   it("serves the v1 client through server.fetch", () => smokeV1(server.url, runtime));
   it("serves the v2 client through server.fetch", () => smokeV2(server.url, runtime));

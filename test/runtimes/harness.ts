@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { statSync } from "node:fs";
+import { request } from "node:http";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -122,15 +123,46 @@ function kill(child: ChildProcess): Promise<void> {
   });
 }
 
+/** A ping to 127.0.0.1 with the Host header given (fetch would send its own), as a DNS-rebound page does. */
+export function postWithHost(host: string, port: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method: "POST",
+        headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        timeout: 5000,
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => {
+          body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.once("error", reject);
+    req.once("timeout", () => req.destroy(new Error("no answer within 5 s")));
+    req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
+  });
+}
+
 const GREETING_ERROR = 'Invalid arguments for tool "greet":\nname: Too small: expected string to have >=1 characters';
 
-/** The v1 client (legacy era, a session): list, call, a call that streams progress, a validation error, DELETE. */
-export async function smokeV1(url: string, runtime: string): Promise<void> {
+/**
+ * The v1 client (legacy era): list, call, a call that streams progress, a validation error, DELETE.
+ * With `session: false` the server must serve it without a session: no `Mcp-Session-Id`, the GET
+ * stream answered 405 (which the client takes as "not offered"), and so no DELETE to send.
+ */
+export async function smokeV1(url: string, runtime: string, { session = true } = {}): Promise<void> {
   const transport = new StreamableHTTPClientTransport(new URL(url));
   const client = new Client({ name: "runtime-smoke-v1", version: "1.0.0" });
   try {
     await client.connect(transport);
-    expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
+    if (session) expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
+    else expect(transport.sessionId).toBeUndefined();
     expect(client.getServerVersion()).toMatchObject({ name: "runtime-smoke", version: "1.0.0" });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["greet"]);
     expect(await client.callTool({ name: "greet", arguments: { name: "Ada" } })).toEqual({

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { RequestContext } from "../../src/context.js";
-import { pico } from "../../src/index.js";
+import { pico, type ServerOptions } from "../../src/index.js";
 
 interface Runtimes {
   Bun?: { version: string };
@@ -24,23 +24,27 @@ function runtime(): string {
   return `node ${runtimes.process?.version.slice(1)}`;
 }
 
-const server = pico({ name: "runtime-smoke", version: "1.0.0" }).tool("greet", {
-  description: "Greets someone and says where it runs; reports progress first when the client asks for it.",
-  input: z.object({ name: z.string().min(1) }),
-  run: ({ name }, ctx) => {
-    const progressToken = ctx.meta?.progressToken;
-    if (progressToken !== undefined) {
-      // A notification before the result turns the reply into an SSE stream on every runtime.
-      (ctx as RequestContext).emit?.({
-        jsonrpc: "2.0",
-        method: "notifications/progress",
-        params: { progressToken, progress: 1, total: 1 },
-      });
-    }
-    return `Hello, ${name}, from ${runtime()}`;
-  },
-});
+/** The smoke server, with the options a test asks for (the Durable Object test turns sessions on). */
+export function smokeServer(options: Pick<ServerOptions, "http" | "limits"> = {}) {
+  return pico({ name: "runtime-smoke", version: "1.0.0", ...options }).tool("greet", {
+    description: "Greets someone and says where it runs; reports progress first when the client asks for it.",
+    input: z.object({ name: z.string().min(1) }),
+    run: ({ name }, ctx) => {
+      const progressToken = ctx.meta?.progressToken;
+      if (progressToken !== undefined) {
+        // A notification before the result turns the reply into an SSE stream on every runtime.
+        (ctx as RequestContext).emit?.({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken, progress: 1, total: 1 },
+        });
+      }
+      return `Hello, ${name}, from ${runtime()}`;
+    },
+  });
+}
 
+const server = smokeServer();
 export default server;
 
 const port = runtimes.Deno ? runtimes.Deno.env.get("PICO_PORT") : runtimes.process?.env.PICO_PORT;

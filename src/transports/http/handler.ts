@@ -29,7 +29,8 @@ export interface HttpOptions extends SecurityOptions {
   /**
    * Legacy (2025-11-25 and older) clients: stateful sessions with `Mcp-Session-Id` (the default,
    * needed for server-to-client requests and the GET stream), or `false` to serve each legacy
-   * request on its own. 2026-07-28 requests are always stateless.
+   * request on its own (the default on Cloudflare Workers, see docs/http.md). 2026-07-28 requests
+   * are always stateless.
    */
   sessions?: boolean | SessionOptions;
   /**

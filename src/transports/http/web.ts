@@ -1,23 +1,66 @@
 import type { Cancellable } from "../../context.js";
 import type { Dispatcher } from "../../dispatch.js";
+import { onWorkers } from "../../workers.js";
 import { HttpHandler, type HttpOptions } from "./handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest } from "./reply.js";
+import { Guard, isLoopbackHost } from "./security.js";
 
 /** The HTTP endpoint of a server and its Web `fetch` entry point. */
 export interface WebEndpoint {
   readonly handler: HttpHandler;
-  fetch(request: Request): Promise<Response>;
+  /** `listener`: what the runtime passes after the request (Bun: its server; Workers: `env`). */
+  fetch(request: Request, listener?: unknown): Promise<Response>;
+  /** The runtime serves this endpoint on `hostname` (`deno serve` says so through the default export's `onListen`). */
+  listening(hostname: string): void;
 }
 
 export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOptions): Promise<WebEndpoint> {
   // The token gate loads only for a server that checks tokens (`auth.verify`).
   const auth = dispatcher.registry.auth;
   const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth) : undefined;
-  const handler = new HttpHandler(dispatcher, options, gate);
+  const handler = new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, gate);
+  // A runtime serving the endpoint on a loopback address (Bun, `deno serve`) accepts only loopback Host
+  // headers, as serve() does, unless `allowedHosts` says which.
+  const loopback = options.allowedHosts
+    ? undefined
+    : new Guard({ allowedHosts: ["localhost", "127.0.0.1"], allowedOrigins: ["*"] });
+  let onLoopback = false;
   return {
     handler,
-    fetch: async (request) => toWebResponse(await handler.handle(fromWebRequest(request))),
+    fetch: async (request, listener) => {
+      const incoming = fromWebRequest(request);
+      const denied = loopback && (onLoopback || onBunLoopback(listener)) ? loopback.checkHost(incoming) : undefined;
+      return toWebResponse(denied ?? (await handler.handle(incoming)));
+    },
+    listening: (hostname) => {
+      onLoopback = isLoopbackHost(hostname);
+    },
   };
+}
+
+/**
+ * Whether `listener` is a Bun server bound to a loopback address: Bun calls `fetch(request, server)`
+ * for `export default server` (bound to the server's `hostname`, 127.0.0.1) and for a `Bun.serve`
+ * of one's own. Its `hostname` is the address it bound, but one bound to every interface reports
+ * "localhost", so only a loopback IP counts.
+ */
+function onBunLoopback(listener: unknown): boolean {
+  if (!("Bun" in globalThis) || typeof listener !== "object" || listener === null) return false;
+  if (!("requestIP" in listener) || !("hostname" in listener)) return false;
+  const { hostname } = listener;
+  return typeof hostname === "string" && hostname !== "localhost" && isLoopbackHost(hostname);
+}
+
+/**
+ * On Workers, legacy sessions are off unless `sessions` asks for them. A session lives in one
+ * isolate's memory, and Workers may send its next request to another isolate (404 there); within
+ * one isolate, its GET stream and a tool's question are promises that a later request settles,
+ * which Workers forbids: the waiting request is cancelled as hung. 2025-11-25 clients are served
+ * without a session instead, which the spec allows ("Session Management": a server MAY assign one).
+ * Inside a Durable Object, which serves every request in one context, sessions can be turned on.
+ */
+function workersDefaults(options: HttpOptions): HttpOptions {
+  return options.sessions === undefined ? { ...options, sessions: false } : options;
 }
 
 /** Adapts a Web `Request` (Workers, Bun, Deno, Node's fetch) to the runtime-neutral endpoint. */
@@ -48,22 +91,40 @@ export function fromWebRequest(request: Request): HttpRequest {
 
 const encoder = new TextEncoder();
 
+/** How often a Worker's event stream sends a keep-alive comment (the official SDK's interval). */
+const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
+
 /** Turns a reply into a Web `Response`; an SSE reply streams, and a reader going away cancels it. */
 export function toWebResponse(reply: HttpReply): Response {
   if (!("stream" in reply)) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
   const channel = reply.stream;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        // Workers cancel a request with nothing of its own pending as hung, a quiet `subscriptions/listen`
+        // stream included: a timer of this request keeps it alive, and its comment lines (which SSE
+        // readers skip) keep proxies from cutting it (2026-07-28 §4 encourages them for quiet periods).
+        if (onWorkers) keepAlive = setInterval(() => controller.enqueue(KEEP_ALIVE), KEEP_ALIVE_MS);
         channel.attach({
           write: (chunk) => controller.enqueue(encoder.encode(chunk)),
-          close: () => controller.close(),
+          close: () => {
+            clearInterval(keepAlive);
+            controller.close();
+          },
           // The queue's bytes not yet read: a reader too far behind is dropped (limits.maxSseBufferBytes).
           backlog: () => -(controller.desiredSize ?? 0),
-          abort: () => controller.error(new Error("The reader fell too far behind; the stream was dropped")),
+          abort: () => {
+            clearInterval(keepAlive);
+            controller.error(new Error("The reader fell too far behind; the stream was dropped"));
+          },
         });
       },
-      cancel: () => channel.cancel(),
+      cancel: () => {
+        clearInterval(keepAlive);
+        channel.cancel();
+      },
     },
     { highWaterMark: 0, size: (chunk) => chunk.byteLength },
   );

@@ -1,0 +1,27 @@
+/**
+ * The Worker of the workerd tests of what a Worker must keep up across requests: the smoke server
+ * with a 200 ms `handlerTimeoutMs` and a tool that outlives it, and a tool that changes the tool
+ * list, for a `subscriptions/listen` stream opened by another request.
+ */
+import { smokeServer } from "./server.js";
+
+// Not exported: workerd takes every named export of the main module for an entry point.
+const DEADLINE_MS = 200;
+
+const server = smokeServer({ limits: { handlerTimeoutMs: DEADLINE_MS } }).tool("sleep", {
+  description: "Sleeps for two seconds, ten times the deadline.",
+  run: () => new Promise<string>((resolve) => setTimeout(() => resolve("woke up"), 10 * DEADLINE_MS)),
+});
+
+const SPARE = { description: "Nothing but a tool to add and remove.", run: () => "spare" };
+
+server.tool("toggle_spare", {
+  description: "Adds the tool spare, or removes it if it is there: the tool list changes either way.",
+  run: () => {
+    if (server.remove("tool", "spare")) return "removed";
+    server.tool("spare", SPARE);
+    return "added";
+  },
+});
+
+export default server;
