@@ -136,7 +136,11 @@ const BUDGETS: Budget[] = [
     // sessions with resumable SSE (0.9 kB) and the listener with the node:http bridge (0.9 kB);
     // message text is 3.2 kB. The floor (the stdio row's three concerns and the HTTP endpoint, with no
     // message text) gzips to 11.9 kB, just under the 12 kB target with nothing else in it.
-    ceiling: 22_000,
+    // Raised to 22,900 B by the reliability issue (13), measured 22,598 B (21,697 B before it): the
+    // legacy session history bounded in bytes per session and per server (largest session forgets
+    // first) and its streams read from the history as the client pulls (a replay of any size, a slow
+    // reader flow-controlled instead of dropped), ~0.9 kB; the ceiling keeps its former margin.
+    ceiling: 22_900,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: { dynamic: [...HTTP_SERVER, LEGACY_SESSIONS] },
@@ -150,7 +154,8 @@ const BUDGETS: Budget[] = [
     // 29,746 B; ceiling +2.5%. (The previous HTTP row, which counted the same, measured 27,217 B
     // before the split: esbuild's glue between the 25 chunks of the split build, 5.5 kB minified, and
     // the lazy loaders make up the difference.)
-    ceiling: 30_500,
+    // Raised to 31,400 B by the reliability issue (13), measured 30,951 B: the HTTP row's +0.9 kB.
+    ceiling: 31_400,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -162,7 +167,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 25,500 B by the speed and size issue, measured 24,813 B: the row counts what the
     // fixture loads (the Web endpoint with its first request, the session layer, the token gate and
     // the auth checks its scoped tool needs), no longer the feature chunks it never loads.
-    ceiling: 25_500,
+    // Raised to 26,400 B by the reliability issue (13), measured 25,752 B: the HTTP row's +0.9 kB.
+    ceiling: 26_400,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -173,7 +179,8 @@ const BUDGETS: Budget[] = [
     // with the resource server's credentials, the answer's claims, the SHA-256-keyed cache and single
     // flight. First measured at 24,279 B (568 B under the JWT row: no JWKS or signature code);
     // ceiling +2.5%.
-    ceiling: 24_900,
+    // Raised to 25,800 B by the reliability issue (13), measured 25,217 B: the HTTP row's +0.9 kB.
+    ceiling: 25_800,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -187,7 +194,8 @@ const BUDGETS: Budget[] = [
     // did not grow, but this row counts every chunk, and splitting the library into code loaded on
     // first use adds esbuild's import/export glue between chunks (5.6 kB minified: all of the
     // "not from src/" share) and the lazy loaders themselves. Programs load far less (rows above).
-    ceiling: 39_400,
+    // Raised to 40,300 B by the reliability issue (13), measured 40,024 B: the HTTP row's +0.9 kB.
+    ceiling: 40_300,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -4,7 +4,7 @@ import { ErrorCode, messageOf } from "../../errors.js";
 import { busy, isUnavailable } from "../../limits.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
-import { SseChannel, type Streams, sseEvent } from "./sse.js";
+import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** What the client's `Accept` header lets the server answer with. */
 export interface Accepts {
@@ -14,7 +14,7 @@ export interface Accepts {
 
 /** The writing end of the SSE stream of one request. */
 export interface ResponseStream {
-  readonly channel: SseChannel;
+  readonly channel: SseStream;
   send(message: JsonRpcMessage): void;
   /** Closes the connection but keeps the stream resumable; false where the client could not resume it. */
   detach?(): boolean;
@@ -23,7 +23,7 @@ export interface ResponseStream {
 
 /** Where a legacy session's replies stream: resumable streams that keep event ids. */
 export interface StreamOpener {
-  openStream(onCancel: () => void): ResponseStream;
+  openStream(): ResponseStream;
 }
 
 export interface RespondOptions {
@@ -68,7 +68,7 @@ export function respond(
       if (session) {
         // The session's stream is resumable: from now on a dropped connection does not cancel the request.
         request.watch(undefined);
-        stream = session.openStream(() => {});
+        stream = session.openStream();
       } else {
         // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
         stream = plainStream(streams, () =>

@@ -52,17 +52,27 @@ const encoder = new TextEncoder();
 export function toWebResponse(reply: HttpReply): Response {
   if (!("stream" in reply)) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
   const channel = reply.stream;
+  let wake: (() => void) | undefined;
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         channel.attach({
-          write: (chunk) => controller.enqueue(encoder.encode(chunk)),
+          // Kept bytes are copied: the reader owns what it is given, the history keeps its own. A
+          // resumable stream sends its next event when the reader pulls for it.
+          write: (chunk) => {
+            controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk.slice());
+            return (controller.desiredSize ?? 0) > 0;
+          },
           close: () => controller.close(),
           // The queue's bytes not yet read: a reader too far behind is dropped (limits.maxSseBufferBytes).
           backlog: () => -(controller.desiredSize ?? 0),
           abort: () => controller.error(new Error("The reader fell too far behind; the stream was dropped")),
+          onDrain: (callback) => {
+            wake = callback;
+          },
         });
       },
+      pull: () => wake?.(),
       cancel: () => channel.cancel(),
     },
     { highWaterMark: 0, size: (chunk) => chunk.byteLength },
