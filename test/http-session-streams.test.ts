@@ -454,3 +454,43 @@ class SlowStream {
     this.#response?.resume();
   }
 }
+
+describe("a cancelled request", () => {
+  it("gets an event stream that ends without a response, not an empty 202 (2025-11-25 §Sending Messages to the Server)", async () => {
+    const started = signal();
+    const aborted = signal();
+    const app = pico({ name: "cancel", version: "1.0.0", signals: false }).tool("wait", {
+      run: async (_args, ctx) => {
+        started.resolve();
+        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        aborted.resolve();
+        return "too late";
+      },
+    });
+    const listening = await app.serve({ port: 0 });
+    listeners.push(listening);
+    const url = listening.url;
+    const session = await initialize(url);
+    const pending = call(url, session, "wait", {}, { accept: BOTH });
+    await within(started.promise, 5000, "the call starting");
+    const cancel = await fetch(url, {
+      method: "POST",
+      headers: headers(session, BOTH),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: pending.id, reason: "the user stopped it" },
+      }),
+    });
+    expect(cancel.status).toBe(202);
+    await within(aborted.promise, 5000, "the handler's signal aborting");
+    const response = await within(pending.response, 5000, "the cancelled call's answer");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("mcp-session-id")).toBe(session);
+    const events = parseEvents(await within(response.text(), 5000, "the end of the stream"));
+    // No response for the cancelled id, and no event id to resume from: the exchange is over.
+    expect(messages(events).filter((message) => message.id === pending.id)).toEqual([]);
+    expect(events.filter((event) => event.id !== undefined)).toEqual([]);
+  });
+});

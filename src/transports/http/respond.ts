@@ -109,8 +109,14 @@ export function respond(
           resolve(
             isUnavailable(response) ? unavailable(response, headers) : jsonReply(statusOf(response), response, headers),
           );
+        } else if (accepts.sse && !dropped) {
+          // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
+          // but a POST carrying a request is answered with an event stream or JSON (§"Sending Messages
+          // to the Server"): an empty stream ends the exchange. It carries no event id, so the client
+          // does not come back to resume it.
+          resolve(endedStream(streams, headers));
         } else {
-          // Cancelled: no response may be sent for it; the exchange just ends.
+          // The client went away (nobody reads this), or takes only JSON and so cannot be sent nothing.
           resolve(emptyReply(202, headers));
         }
       },
@@ -140,6 +146,13 @@ export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): Js
 function plainStream(streams: Streams | undefined, onDrop: () => void): ResponseStream {
   const channel = new SseChannel(onDrop, streams);
   return { channel, send: (message) => channel.write(sseEvent(message)), end: () => channel.close() };
+}
+
+/** An SSE reply with no events: the stream ends as soon as it is read. */
+function endedStream(streams: Streams | undefined, headers: Record<string, string> | undefined): HttpReply {
+  const channel = new SseChannel(undefined, streams);
+  channel.close();
+  return { status: 200, headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS, stream: channel };
 }
 
 /** Reads `Accept`; a missing header or a wildcard accepts both forms. */
