@@ -20,6 +20,16 @@ export interface Limits {
   maxSseStreams?: number;
   /** Bytes an SSE stream may hold for a reader that does not keep up; past that the stream is dropped. Default: 1 MiB. */
   maxSseBufferBytes?: number;
+  /**
+   * Bytes of server-sent events one legacy HTTP session keeps so that a client can resume a dropped
+   * stream with `Last-Event-ID`; past it the session forgets its oldest events. Default: 8 MiB.
+   */
+  maxHistoryBytesPerSession?: number;
+  /**
+   * Bytes of such events all legacy sessions keep together; past it the session that holds the most
+   * forgets its oldest events. Default: 256 MiB.
+   */
+  maxHistoryBytes?: number;
   /** On shutdown, how long requests in progress may still finish before they are cancelled. Default: 10,000 ms. */
   shutdownGraceMs?: number;
 }
@@ -33,6 +43,8 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   handlerTimeoutMs: 300_000,
   maxSseStreams: 1000,
   maxSseBufferBytes: 1024 * 1024,
+  maxHistoryBytesPerSession: 8 * 1024 * 1024,
+  maxHistoryBytes: 256 * 1024 * 1024,
   shutdownGraceMs: 10_000,
 };
 

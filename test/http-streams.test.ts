@@ -306,7 +306,7 @@ describe("polling (SEP-1699)", () => {
 });
 
 describe("bounded event history", () => {
-  it("forgets the oldest events of the GET stream beyond eventHistory", async () => {
+  it("forgets the oldest events of the GET stream beyond eventHistory; a resume from before them answers 404", async () => {
     const { app, addTool } = server({ sessions: { eventHistory: 2 } });
     const session = await initialize(app);
     const dropped = new EventReader(await app.fetch(get(session)));
@@ -315,7 +315,9 @@ describe("bounded event history", () => {
     addTool();
     addTool();
     addTool();
-    const resumed = new EventReader(await app.fetch(get(session, { "last-event-id": "0-0" })));
+    // 0-1 is forgotten: resuming after 0-0 would skip it, so it is refused rather than replayed with a gap.
+    expect((await app.fetch(get(session, { "last-event-id": "0-0" }))).status).toBe(404);
+    const resumed = new EventReader(await app.fetch(get(session, { "last-event-id": "0-1" })));
     expect((await resumed.next())?.id).toBe("0-2");
     expect((await resumed.next())?.id).toBe("0-3");
     addTool();
@@ -328,13 +330,23 @@ describe("bounded event history", () => {
     const session = await initialize(app);
     await new EventReader(await app.fetch(inSession(session, call(1, "chatty")))).rest();
     // 1-1 and 1-2 are forgotten; only the result, 1-3, is left to replay.
-    const replay = await new EventReader(await app.fetch(get(session, { "last-event-id": "1-0" }))).rest();
+    expect((await app.fetch(get(session, { "last-event-id": "1-0" }))).status).toBe(404);
+    const replay = await new EventReader(await app.fetch(get(session, { "last-event-id": "1-2" }))).rest();
     expect(replay.map((event) => event.id)).toEqual(["1-3"]);
     await new EventReader(await app.fetch(inSession(session, call(2, "chatty")))).rest();
     // Stream 1 is finished and has nothing left: it can no longer be resumed.
-    expect((await app.fetch(get(session, { "last-event-id": "1-0" }))).status).toBe(404);
+    expect((await app.fetch(get(session, { "last-event-id": "1-2" }))).status).toBe(404);
     expect(
-      (await new EventReader(await app.fetch(get(session, { "last-event-id": "2-0" }))).rest()).map((e) => e.id),
+      (await new EventReader(await app.fetch(get(session, { "last-event-id": "2-2" }))).rest()).map((e) => e.id),
     ).toEqual(["2-3"]);
+  });
+
+  it("answers 404 to a resume of an ended stream from its last event: nothing more will come", async () => {
+    const { app } = server();
+    const session = await initialize(app);
+    await new EventReader(await app.fetch(inSession(session, call(1, "chatty")))).rest();
+    expect((await app.fetch(get(session, { "last-event-id": "1-3" }))).status).toBe(404);
+    expect((await app.fetch(get(session, { "last-event-id": "1-4" }))).status).toBe(404);
+    expect((await new EventReader(await app.fetch(get(session, { "last-event-id": "1-2" }))).rest()).length).toBe(1);
   });
 });

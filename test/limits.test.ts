@@ -50,6 +50,8 @@ describe("limits: options", () => {
       handlerTimeoutMs: 300_000,
       maxSseStreams: 1000,
       maxSseBufferBytes: 1024 * 1024,
+      maxHistoryBytesPerSession: 8 * 1024 * 1024,
+      maxHistoryBytes: 256 * 1024 * 1024,
       shutdownGraceMs: 10_000,
     });
     expect(DEFAULT_LIMITS.maxMessageBytes).toBe(4_194_304);
@@ -377,7 +379,10 @@ describe("limits: SSE streams", () => {
     expect(cancelled).toBe(1);
     expect(streams.open).toBe(0);
     const written: string[] = [];
-    channel.attach({ write: (chunk) => written.push(chunk), close: () => written.push("closed") });
+    channel.attach({
+      write: (chunk) => written.push(String(chunk)) > 0,
+      close: () => written.push("closed"),
+    });
     expect(written).toEqual(["closed"]);
   });
 });

@@ -170,7 +170,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 25,500 B by the speed and size issue, measured 24,813 B: the row counts what the
     // fixture loads (the Web endpoint with its first request, the session layer, the token gate and
     // the auth checks its scoped tool needs), no longer the feature chunks it never loads.
-    ceiling: 25_500,
+    // Raised to 26,400 B by the reliability issue (13), measured 25,752 B: the HTTP row's +0.9 kB.
+    ceiling: 26_400,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -181,7 +182,8 @@ const BUDGETS: Budget[] = [
     // with the resource server's credentials, the answer's claims, the SHA-256-keyed cache and single
     // flight. First measured at 24,279 B (568 B under the JWT row: no JWKS or signature code);
     // ceiling +2.5%.
-    ceiling: 24_900,
+    // Raised to 25,800 B by the reliability issue (13), measured 25,217 B: the HTTP row's +0.9 kB.
+    ceiling: 25_800,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },

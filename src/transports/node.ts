@@ -208,11 +208,13 @@ function send(reply: HttpReply, res: ServerResponse): void {
   const channel = reply.stream;
   res.once("close", () => channel.cancel());
   channel.attach({
+    // False once Node buffers more than its high-water mark: a resumable stream waits for "drain".
     write: (chunk) => res.write(chunk),
     close: () => res.end(),
     // What the socket has not taken yet: a reader too far behind is dropped (limits.maxSseBufferBytes).
     backlog: () => res.writableLength,
     abort: () => res.destroy(),
+    onDrain: (wake) => res.on("drain", wake),
   });
 }
 

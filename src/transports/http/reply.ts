@@ -1,12 +1,12 @@
 import type { ExchangeAuth } from "../../auth/settings.js";
 import type { Cancellable } from "../../context.js";
 import { type JsonRpcResponse, serialize } from "../../protocol/jsonrpc.js";
-import type { SseChannel } from "./sse.js";
+import type { SseStream } from "./sse.js";
 
 /** What the runtime-neutral HTTP layer answers; adapters turn it into a Web Response or a Node reply. */
 export type HttpReply =
   | { status: number; headers: Record<string, string>; body?: string }
-  | { status: number; headers: Record<string, string>; stream: SseChannel };
+  | { status: number; headers: Record<string, string>; stream: SseStream };
 
 /** The parts of an incoming HTTP request the MCP endpoint reads. */
 export interface HttpRequest {

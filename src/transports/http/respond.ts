@@ -4,7 +4,7 @@ import { ErrorCode, messageOf } from "../../errors.js";
 import { busy, isUnavailable } from "../../limits.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
-import { SseChannel, type Streams, sseEvent } from "./sse.js";
+import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** What the client's `Accept` header lets the server answer with. */
 export interface Accepts {
@@ -14,7 +14,7 @@ export interface Accepts {
 
 /** The writing end of the SSE stream of one request. */
 export interface ResponseStream {
-  readonly channel: SseChannel;
+  readonly channel: SseStream;
   send(message: JsonRpcMessage): void;
   /** Closes the connection but keeps the stream resumable; false where the client could not resume it. */
   detach?(): boolean;
@@ -23,7 +23,7 @@ export interface ResponseStream {
 
 /** Where a legacy session's replies stream: resumable streams that keep event ids. */
 export interface StreamOpener {
-  openStream(onCancel: () => void): ResponseStream;
+  openStream(): ResponseStream;
 }
 
 export interface RespondOptions {
@@ -68,7 +68,7 @@ export function respond(
       if (session) {
         // The session's stream is resumable: from now on a dropped connection does not cancel the request.
         request.watch(undefined);
-        stream = session.openStream(() => {});
+        stream = session.openStream();
       } else {
         // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
         stream = plainStream(streams, () =>
@@ -109,8 +109,14 @@ export function respond(
           resolve(
             isUnavailable(response) ? unavailable(response, headers) : jsonReply(statusOf(response), response, headers),
           );
+        } else if (accepts.sse && !dropped) {
+          // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
+          // but a POST carrying a request is answered with an event stream or JSON (§"Sending Messages
+          // to the Server"): an empty stream ends the exchange. It carries no event id, so the client
+          // does not come back to resume it.
+          resolve(endedStream(streams, headers));
         } else {
-          // Cancelled: no response may be sent for it; the exchange just ends.
+          // The client went away (nobody reads this), or takes only JSON and so cannot be sent nothing.
           resolve(emptyReply(202, headers));
         }
       },
@@ -140,6 +146,13 @@ export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): Js
 function plainStream(streams: Streams | undefined, onDrop: () => void): ResponseStream {
   const channel = new SseChannel(onDrop, streams);
   return { channel, send: (message) => channel.write(sseEvent(message)), end: () => channel.close() };
+}
+
+/** An SSE reply with no events: the stream ends as soon as it is read. */
+function endedStream(streams: Streams | undefined, headers: Record<string, string> | undefined): HttpReply {
+  const channel = new SseChannel(undefined, streams);
+  channel.close();
+  return { status: 200, headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS, stream: channel };
 }
 
 /** Reads `Accept`; a missing header or a wildcard accepts both forms. */

@@ -1,36 +1,34 @@
 import { Connection } from "../../connection.js";
 import type { Dispatcher } from "../../dispatch.js";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
-import { SseChannel, type Streams, sseEvent } from "./sse.js";
+import { HistoryBudget, SessionHistory, type StreamLog } from "./history.js";
+import { LogReader } from "./log-reader.js";
+import { type SseStream, type Streams, sseEvent } from "./sse.js";
 
 export interface SessionOptions {
   /** A session unused for this long is forgotten; its id then answers 404. Default: 30 minutes. */
   idleTimeoutMs?: number;
   /** At most this many sessions; past it the least recently used one is evicted. Default: 1000. */
   maxSessions?: number;
-  /** Server-sent events kept per session for `Last-Event-ID` resumption. Default: 100. */
+  /** Server-sent events kept per session for `Last-Event-ID` resumption (and at most `limits.maxHistoryBytesPerSession` bytes of them). Default: 100. */
   eventHistory?: number;
   /** The reconnection delay sent in each stream's `retry` field (SEP-1699). Default: 1000 ms. */
   retryMs?: number;
 }
 
-/** The events of one SSE stream, kept so a client can resume it with `Last-Event-ID` (2025-11-25 §"Resumability"). */
-interface StreamLog {
-  readonly id: number;
-  readonly events: { seq: number; chunk: string }[];
-  seq: number;
-  live: SseChannel | undefined;
-  done: boolean;
-}
-
 /** The writing end of one SSE stream of a session. */
 export interface SessionStream {
-  readonly channel: SseChannel;
+  readonly channel: SseStream;
   send(message: JsonRpcMessage): void;
   /** Closes the connection but keeps the stream resumable: the client comes back with `Last-Event-ID` (SEP-1699 polling). False, keeping it open, when the client could not come back for the rest. */
   detach(): boolean;
   end(): void;
 }
+
+const encoder = new TextEncoder();
+
+/** `<stream>-<seq>`, as this server numbers events. */
+const EVENT_ID = /^(\d{1,15})-(\d{1,15})$/;
 
 /**
  * One legacy Streamable HTTP session (`Mcp-Session-Id`): the connection state of the handshake,
@@ -43,16 +41,21 @@ export class HttpSession {
   readonly connection: Connection;
   lastActive = Date.now();
   readonly #options: Required<SessionOptions>;
-  #logs: Map<number, StreamLog> | undefined;
+  readonly #budget: HistoryBudget;
+  #history: SessionHistory | undefined;
   readonly #streams: Streams | undefined;
   #headers: Record<string, string> | undefined;
   #nextStream = 1;
-  #events = 0;
 
-  constructor(id: string, dispatcher: Dispatcher, options: Required<SessionOptions>, streams?: Streams) {
+  constructor(
+    id: string,
+    dispatcher: Dispatcher,
+    options: { session: Required<SessionOptions>; budget: HistoryBudget; streams?: Streams | undefined },
+  ) {
     this.id = id;
-    this.#options = options;
-    this.#streams = streams;
+    this.#options = options.session;
+    this.#budget = options.budget;
+    this.#streams = options.streams;
     this.connection = new Connection(
       dispatcher,
       (message) => {
@@ -70,89 +73,89 @@ export class HttpSession {
 
   /** True while a client holds a stream of this session open. */
   get streaming(): boolean {
-    for (const log of this.#logs?.values() ?? []) if (log.live && !log.live.closed) return true;
+    for (const log of this.#history?.streams() ?? []) if (log.reader && !log.reader.closed) return true;
     return false;
   }
 
   /** Opens the SSE stream of one POST. */
-  openStream(onCancel: () => void): SessionStream {
-    const log = this.#log(this.#nextStream++);
-    const channel = this.#attach(log, onCancel);
+  openStream(): SessionStream {
+    const history = this.#all();
+    const log = history.open(this.#nextStream++);
+    const reader = this.#read(log, log.seq, true);
     return {
-      channel,
+      channel: reader,
       send: (message) => this.#write(log, message),
       detach: () => {
         // Only a client primed with an event id can come back for the rest (SEP-1699); an older one keeps its stream.
         if (!this.#resumable) return false;
-        log.live = undefined;
-        channel.close();
-        this.#touch();
+        reader.finish();
         return true;
       },
       end: () => {
-        log.done = true;
-        log.live?.close();
-        log.live = undefined;
+        history.end(log);
         this.#touch();
       },
     };
   }
 
   /** Opens the standalone GET stream, or answers undefined when one is already open (one per session). */
-  openStandalone(): SseChannel | undefined {
+  openStandalone(): SseStream | undefined {
     const log = this.#standalone();
-    if (log.live && !log.live.closed) return undefined;
-    return this.#attach(log, () => {});
+    if (log.reader && !log.reader.closed) return undefined;
+    return this.#read(log, log.seq, true);
   }
 
-  /** Resumes a stream after `lastEventId`: replays what followed, then continues live unless the stream ended. */
-  resume(lastEventId: string): SseChannel | undefined {
-    const [stream, seq] = lastEventId.split("-").map(Number);
-    const log = stream === undefined ? undefined : this.#logs?.get(stream);
-    if (!log || seq === undefined || Number.isNaN(seq)) return undefined;
-    const channel = new SseChannel(() => this.#touch(), this.#streams);
-    for (const event of log.events) if (event.seq > seq) channel.write(event.chunk);
-    if (log.done) channel.close();
-    else {
-      log.live?.close();
-      log.live = channel;
-    }
-    return channel;
+  /**
+   * Resumes a stream after `lastEventId`: sends what followed, then the rest live unless the stream
+   * ended. Undefined (a 404) when that cannot be done exactly: an id this server did not issue, events
+   * after it already forgotten, or an ended stream with nothing after it.
+   */
+  resume(lastEventId: string): SseStream | undefined {
+    const match = EVENT_ID.exec(lastEventId);
+    const log = match ? this.#history?.get(Number(match[1])) : undefined;
+    if (!match || !log) return undefined;
+    const seq = Number(match[2]);
+    if (seq < log.forgotten || seq > log.seq || (log.done && seq === log.seq)) return undefined;
+    return this.#read(log, seq, false);
   }
 
   close(): void {
     this.connection.close("The session ended");
-    for (const log of this.#logs?.values() ?? []) log.live?.close();
+    const history = this.#history;
+    if (!history) return;
+    for (const log of history.streams()) log.reader?.close();
+    history.clear();
   }
 
-  /** The streams of this session by id, made on first use with stream 0 first (the oldest, for `#forgetOldest`). */
-  #all(): Map<number, StreamLog> {
-    this.#logs ??= new Map([[0, newLog(0)]]);
-    return this.#logs;
+  /** The streams of this session, made on first use with stream 0 first. */
+  #all(): SessionHistory {
+    if (!this.#history) {
+      this.#history = new SessionHistory(this.#budget);
+      this.#history.open(0);
+    }
+    return this.#history;
   }
 
-  #log(id: number): StreamLog {
-    const log = newLog(id);
-    this.#all().set(id, log);
-    return log;
-  }
-
-  /** Stream 0: the standalone GET stream, and where server-initiated messages go (never ended, so never forgotten). */
+  /** Stream 0: the standalone GET stream, and where server-initiated messages go (never ended). */
   #standalone(): StreamLog {
     return this.#all().get(0)!;
   }
 
-  #attach(log: StreamLog, onCancel: () => void): SseChannel {
-    const channel = new SseChannel(() => {
-      if (log.live === channel) log.live = undefined;
-      this.#touch();
-      onCancel();
-    }, this.#streams);
-    log.live?.close();
-    log.live = channel;
-    // The priming event (an id and empty data) lets the client resume even before the first message (SEP-1699).
-    if (this.#resumable) channel.write(`id: ${log.id}-${log.seq}\nretry: ${this.#options.retryMs}\ndata: \n\n`);
-    return channel;
+  /** A new reader of `log` from the event after `after`: it replaces the stream's previous reader. */
+  #read(log: StreamLog, after: number, primed: boolean): LogReader {
+    const reader: LogReader = new LogReader(log, after, {
+      // The priming event (an id and empty data) lets the client resume even before the first message (SEP-1699).
+      prelude:
+        primed && this.#resumable ? `id: ${log.id}-${log.seq}\nretry: ${this.#options.retryMs}\ndata: \n\n` : undefined,
+      streams: this.#streams,
+      onEnd: () => {
+        if (log.reader === reader) log.reader = undefined;
+        this.#touch();
+      },
+    });
+    log.reader?.close();
+    log.reader = reader;
+    return reader;
   }
 
   /**
@@ -168,27 +171,12 @@ export class HttpSession {
     return (this.connection.session?.protocolVersion ?? "") >= "2025-11-25";
   }
 
+  /** Keeps the event in the history, encoded once: the history counts bytes, and readers send the same bytes. */
   #write(log: StreamLog, message: JsonRpcMessage): void {
+    if (log.done) return;
     const seq = ++log.seq;
-    const chunk = sseEvent(message, `${log.id}-${seq}`);
-    log.events.push({ seq, chunk });
-    if (++this.#events > this.#options.eventHistory) this.#forgetOldest();
-    log.live?.write(chunk);
+    this.#all().keep(log, encoder.encode(sseEvent(message, `${log.id}-${seq}`)));
   }
-
-  #forgetOldest(): void {
-    for (const [id, log] of this.#logs ?? []) {
-      if (log.events.length === 0) continue;
-      log.events.shift();
-      this.#events--;
-      if (log.done && log.events.length === 0) this.#logs!.delete(id);
-      return;
-    }
-  }
-}
-
-function newLog(id: number): StreamLog {
-  return { id, events: [], seq: 0, live: undefined, done: false };
 }
 
 /** Live sessions in least-recently-used order (a Map keeps insertion order; a touch re-inserts). */
@@ -197,6 +185,7 @@ export class SessionStore {
   readonly #options: Required<SessionOptions>;
   readonly #dispatcher: Dispatcher;
   readonly #streams: Streams | undefined;
+  readonly #budget: HistoryBudget;
 
   constructor(dispatcher: Dispatcher, options: SessionOptions = {}, streams?: Streams) {
     this.#dispatcher = dispatcher;
@@ -207,6 +196,8 @@ export class SessionStore {
       eventHistory: options.eventHistory ?? 100,
       retryMs: options.retryMs ?? 1000,
     };
+    const { maxHistoryBytes, maxHistoryBytesPerSession } = dispatcher.limits;
+    this.#budget = new HistoryBudget(maxHistoryBytes, maxHistoryBytesPerSession, this.#options.eventHistory);
     // One subscription for every session, rather than a listener each: list_changed and updates.
     dispatcher.registry.subscribe((event) => {
       for (const session of this.#sessions.values()) session.connection.notify(event);
@@ -234,7 +225,11 @@ export class SessionStore {
       if (oldest !== undefined) this.delete(oldest);
     }
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
-    const session = new HttpSession(crypto.randomUUID(), this.#dispatcher, this.#options, this.#streams);
+    const session = new HttpSession(crypto.randomUUID(), this.#dispatcher, {
+      session: this.#options,
+      budget: this.#budget,
+      streams: this.#streams,
+    });
     this.#sessions.set(session.id, session);
     return session;
   }

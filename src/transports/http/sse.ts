@@ -1,14 +1,27 @@
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { serialize } from "../../protocol/jsonrpc.js";
 
+/** What an SSE stream carries: event text, or the same already encoded (a session's kept events). */
+export type SseChunk = string | Uint8Array;
+
 /** Where an SSE stream's bytes go: a Web ReadableStream controller or a Node response. */
 export interface SseSink {
-  write(chunk: string): void;
+  /** False when the reader has enough for now: more waits until the `onDrain` callback runs (as Node's `write`). */
+  write(chunk: SseChunk): boolean;
   close(): void;
   /** Bytes written that the reader has not taken yet. */
   backlog?(): number;
   /** Ends the stream at once and frees what is queued (a reader too far behind). */
   abort?(): void;
+  /** Has `wake` called each time the reader can take more, after `write` answered false. */
+  onDrain?(wake: () => void): void;
+}
+
+/** The body of an SSE reply, as the runtime adapters see it: a sink attaches, or the reader goes away. */
+export interface SseStream {
+  attach(sink: SseSink): void;
+  /** The reader went away (connection dropped, stream cancelled). */
+  cancel(): void;
 }
 
 /** One `text/event-stream` event (WHATWG HTML §9.2); JSON never contains a raw newline, so one data line is enough. */
@@ -43,7 +56,7 @@ export class Streams {
  * more than `maxBuffer` behind (or a stream nobody attaches to that grows that large) is dropped
  * as if it had gone away: memory stays bounded whatever the reader does.
  */
-export class SseChannel {
+export class SseChannel implements SseStream {
   #sink: SseSink | undefined;
   #pending: string[] = [];
   #pendingSize = 0;

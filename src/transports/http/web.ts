@@ -100,6 +100,7 @@ export function toWebResponse(reply: HttpReply): Response {
   if (!("stream" in reply)) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
   const channel = reply.stream;
   let keepAlive: ReturnType<typeof setInterval> | undefined;
+  let wake: (() => void) | undefined;
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -108,7 +109,12 @@ export function toWebResponse(reply: HttpReply): Response {
         // readers skip) keep proxies from cutting it (2026-07-28 §4 encourages them for quiet periods).
         if (onWorkers) keepAlive = setInterval(() => controller.enqueue(KEEP_ALIVE), KEEP_ALIVE_MS);
         channel.attach({
-          write: (chunk) => controller.enqueue(encoder.encode(chunk)),
+          // Kept bytes are copied: the reader owns what it is given, the history keeps its own. A
+          // resumable stream sends its next event when the reader pulls for it.
+          write: (chunk) => {
+            controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk.slice());
+            return (controller.desiredSize ?? 0) > 0;
+          },
           close: () => {
             clearInterval(keepAlive);
             controller.close();
@@ -119,8 +125,12 @@ export function toWebResponse(reply: HttpReply): Response {
             clearInterval(keepAlive);
             controller.error(new Error("The reader fell too far behind; the stream was dropped"));
           },
+          onDrain: (callback) => {
+            wake = callback;
+          },
         });
       },
+      pull: () => wake?.(),
       cancel: () => {
         clearInterval(keepAlive);
         channel.cancel();

@@ -1,0 +1,168 @@
+import type { LogReader } from "./log-reader.js";
+
+/**
+ * The events of one SSE stream of a session, kept so that a client can resume the stream with
+ * `Last-Event-ID` (2025-11-25 §"Resumability and Redelivery"). Event ids are `<stream>-<seq>`; what
+ * is kept is every event after `forgotten`, in order and without a gap, so a resume either gets
+ * exactly what followed its id or, for an id before `forgotten`, a 404: never a silent gap.
+ */
+export class StreamLog {
+  readonly id: number;
+  /** The number of the last event written; 0 before the first. */
+  seq = 0;
+  /** Every event up to this number is forgotten. */
+  forgotten = 0;
+  /** The stream ended: nothing more is written, and its reader closes once it has sent the rest. */
+  done = false;
+  /** Who reads the stream now, if anyone. */
+  reader: LogReader | undefined;
+  readonly #events: Uint8Array[] = [];
+
+  constructor(id: number) {
+    this.id = id;
+  }
+
+  /** The event after `seq`, if it is written and kept. */
+  after(seq: number): Uint8Array | undefined {
+    return this.#events[seq - this.forgotten];
+  }
+
+  /** Events kept now. */
+  get kept(): number {
+    return this.#events.length;
+  }
+
+  push(event: Uint8Array): void {
+    this.#events.push(event);
+  }
+
+  /** Forgets the oldest kept event, and answers it. */
+  shift(): Uint8Array {
+    this.forgotten++;
+    return this.#events.shift()!;
+  }
+}
+
+/**
+ * The server's budget for the history of every session (`limits.maxHistoryBytes`), and the caps of
+ * one session (`limits.maxHistoryBytesPerSession`, `sessions.eventHistory`).
+ *
+ * Past the server's cap, the session holding the most bytes forgets its oldest event, again until
+ * the total fits: a session that keeps little is the last to lose anything, so a client flooding
+ * its own sessions with large results cannot flush the history of the others before its own.
+ */
+export class HistoryBudget {
+  bytes = 0;
+  readonly max: number;
+  readonly perSession: number;
+  readonly maxEvents: number;
+  /** The sessions that keep at least one event, oldest first (the first of equals loses first). */
+  readonly #holders = new Set<SessionHistory>();
+
+  constructor(max: number, perSession: number, maxEvents: number) {
+    this.max = max;
+    this.perSession = perSession;
+    this.maxEvents = maxEvents;
+  }
+
+  add(session: SessionHistory, bytes: number): void {
+    this.bytes += bytes;
+    this.#holders.add(session);
+  }
+
+  remove(session: SessionHistory, bytes: number): void {
+    this.bytes -= bytes;
+    if (session.bytes === 0) this.#holders.delete(session);
+  }
+
+  /** Forgets until the server's cap holds: always from the session that holds the most. */
+  trim(): void {
+    while (this.bytes > this.max) {
+      let largest: SessionHistory | undefined;
+      for (const session of this.#holders) if (!largest || session.bytes > largest.bytes) largest = session;
+      if (!largest) return;
+      largest.forgetOldest();
+    }
+  }
+}
+
+/**
+ * The streams of one legacy session and the events it keeps of them. The session forgets its
+ * oldest event first, whatever stream it belongs to, past its own caps (`eventHistory` events,
+ * `maxHistoryBytesPerSession` bytes); the server's budget may make it forget more (see
+ * HistoryBudget). An event forgotten before a live reader sent it goes to that reader, within its
+ * buffer (see LogReader.adopt).
+ */
+export class SessionHistory {
+  /** Bytes kept now. */
+  bytes = 0;
+  readonly #budget: HistoryBudget;
+  readonly #logs = new Map<number, StreamLog>();
+  /** Every kept event's stream and size, oldest first. */
+  readonly #order: { log: StreamLog; size: number }[] = [];
+  /** The session ended: nothing more is kept. */
+  #cleared = false;
+
+  constructor(budget: HistoryBudget) {
+    this.#budget = budget;
+  }
+
+  /** Starts a stream. */
+  open(id: number): StreamLog {
+    const log = new StreamLog(id);
+    this.#logs.set(id, log);
+    return log;
+  }
+
+  get(id: number): StreamLog | undefined {
+    return this.#logs.get(id);
+  }
+
+  streams(): IterableIterator<StreamLog> {
+    return this.#logs.values();
+  }
+
+  /** Keeps the next event of `log` (numbered `log.seq`), hands it to a reader with room, then enforces the caps. */
+  keep(log: StreamLog, event: Uint8Array): void {
+    if (this.#cleared) return;
+    const size = event.byteLength;
+    log.push(event);
+    this.#order.push({ log, size });
+    this.bytes += size;
+    this.#budget.add(this, size);
+    // A reader that keeps up takes the event before any cap can forget it.
+    log.reader?.wake();
+    const budget = this.#budget;
+    while (this.#order.length > budget.maxEvents || this.bytes > budget.perSession) this.forgetOldest();
+    budget.trim();
+  }
+
+  /** Ends a stream: its reader sends what is left, and a stream with nothing kept is forgotten now. */
+  end(log: StreamLog): void {
+    log.done = true;
+    log.reader?.wake();
+    if (log.kept === 0) this.#logs.delete(log.id);
+  }
+
+  forgetOldest(): void {
+    const oldest = this.#order.shift();
+    if (!oldest) return;
+    const { log, size } = oldest;
+    const event = log.shift();
+    this.bytes -= size;
+    this.#budget.remove(this, size);
+    const reader = log.reader;
+    if (reader && reader.cursor < log.forgotten) reader.adopt(event);
+    if (log.done && log.kept === 0) this.#logs.delete(log.id);
+  }
+
+  /** The session ended: everything it kept leaves the server's budget. */
+  clear(): void {
+    this.#cleared = true;
+    const bytes = this.bytes;
+    this.bytes = 0;
+    this.#order.length = 0;
+    this.#logs.clear();
+    this.#budget.remove(this, bytes);
+  }
+}

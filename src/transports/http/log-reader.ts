@@ -1,0 +1,165 @@
+import type { StreamLog } from "./history.js";
+import type { SseSink, SseStream, Streams } from "./sse.js";
+
+export interface LogReaderOptions {
+  /** Written first: the priming event of a new stream (SEP-1699). */
+  prelude?: string | undefined;
+  /** The endpoint's streams (`limits.maxSseStreams`, `limits.maxSseBufferBytes`). */
+  streams?: Streams | undefined;
+  /** Runs once when the reader stops, whatever the reason. */
+  onEnd: () => void;
+}
+
+/**
+ * The reading end of one resumable stream of a session: it sends the events of its stream's log
+ * from a cursor on, as fast as the reader takes them and no faster. The log is the buffer: nothing
+ * is copied ahead of the reader, so a replay after `Last-Event-ID` streams from the history whatever
+ * its size, and a reader that stops reading for a while is not dropped while the history keeps
+ * what it has not read. Only an event the history forgets before this reader sent it is held here,
+ * within `maxSseBufferBytes`; past that the reader is dropped and its next resume answers 404.
+ */
+export class LogReader implements SseStream {
+  readonly #log: StreamLog;
+  /** The number of the last event sent or held. */
+  #cursor: number;
+  #sink: SseSink | undefined;
+  #prelude: string | undefined;
+  #closed = false;
+  #feeding = false;
+  /** The sink said it has enough: nothing more is written until it drains. */
+  #full = false;
+  /** How many times the sink drained: a drain during a write (a Web stream pulling at once) counts. */
+  #drains = 0;
+  /** Set by `finish`: the connection ends once the events up to this number are sent. */
+  #until = Number.POSITIVE_INFINITY;
+  /** Events the history forgot before they were sent, oldest first. */
+  #held: Uint8Array[] = [];
+  #heldBytes = 0;
+  #streams: Streams | undefined;
+  readonly #maxBuffer: number;
+  readonly #onEnd: () => void;
+
+  /** Reads `log` from the event after `after` on. */
+  constructor(log: StreamLog, after: number, options: LogReaderOptions) {
+    this.#log = log;
+    this.#cursor = after;
+    this.#prelude = options.prelude;
+    this.#streams = options.streams;
+    this.#maxBuffer = options.streams?.maxBuffer ?? Number.POSITIVE_INFINITY;
+    this.#onEnd = options.onEnd;
+    if (this.#streams) this.#streams.open++;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The number of the last event this reader has sent or holds. */
+  get cursor(): number {
+    return this.#cursor;
+  }
+
+  attach(sink: SseSink): void {
+    this.#sink = sink;
+    const prelude = this.#prelude;
+    this.#prelude = undefined;
+    // Closed before anyone read it (SEP-1699 polling at once): the priming event still goes out.
+    if (prelude !== undefined) sink.write(prelude);
+    if (this.#closed) {
+      sink.close();
+      return;
+    }
+    sink.onDrain?.(() => {
+      this.#drains++;
+      this.#full = false;
+      this.#feed();
+    });
+    this.#feed();
+  }
+
+  /** The log has a new event, or ended. */
+  wake(): void {
+    this.#feed();
+  }
+
+  /** The history forgot the next event before it was sent: it is held here, or the reader is too far behind. */
+  adopt(event: Uint8Array): void {
+    if (this.#closed) return;
+    if (this.#heldBytes + (this.#sink?.backlog?.() ?? 0) > this.#maxBuffer) {
+      this.#drop();
+      return;
+    }
+    this.#held.push(event);
+    this.#heldBytes += event.byteLength;
+    this.#cursor++;
+  }
+
+  /**
+   * Ends the connection once what the stream holds now is sent, keeping the stream resumable
+   * (SEP-1699 polling): the events written later wait in the history for the client's resume.
+   */
+  finish(): void {
+    if (this.#closed) return;
+    this.#until = this.#log.seq;
+    this.#feed();
+  }
+
+  /** Ends the connection now; what was not sent stays in the history, for a resume. */
+  close(): void {
+    if (this.#closed) return;
+    this.#end();
+    this.#sink?.close();
+  }
+
+  cancel(): void {
+    if (this.#closed) return;
+    this.#prelude = undefined;
+    this.#end();
+  }
+
+  /** Sends what the reader can take now, held events first, then the log's; closes once all is sent of an ended log (or up to `finish`). */
+  #feed(): void {
+    const sink = this.#sink;
+    // A write may drain the sink at once (a Web stream pulls for more): the loop below goes on then.
+    if (!sink || this.#closed || this.#full || this.#feeding) return;
+    this.#feeding = true;
+    try {
+      for (;;) {
+        let event = this.#held.shift();
+        if (event) this.#heldBytes -= event.byteLength;
+        else if (this.#cursor >= this.#until) {
+          this.close();
+          return;
+        } else {
+          event = this.#log.after(this.#cursor);
+          if (!event) {
+            if (this.#log.done) this.close();
+            return;
+          }
+          this.#cursor++;
+        }
+        const drains = this.#drains;
+        if (!sink.write(event) && this.#drains === drains) this.#full = true;
+        if (this.#full || this.#closed) return;
+      }
+    } finally {
+      this.#feeding = false;
+    }
+  }
+
+  #drop(): void {
+    this.#prelude = undefined;
+    this.#end();
+    const sink = this.#sink;
+    if (sink) sink.abort ? sink.abort() : sink.close();
+  }
+
+  #end(): void {
+    this.#closed = true;
+    this.#held = [];
+    this.#heldBytes = 0;
+    if (this.#streams) this.#streams.open--;
+    this.#streams = undefined;
+    this.#onEnd();
+  }
+}
