@@ -1,4 +1,5 @@
-import { ErrorCode, isMcpError, messageOf } from "../errors.js";
+import { ErrorCode, isMcpError } from "../errors.js";
+import { safeMessage } from "../safe.js";
 
 export type RequestId = string | number;
 
@@ -95,10 +96,13 @@ export function errorResponse(
   return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
 }
 
-/** Turns anything a method handler threw into an error response: McpError keeps its code, the rest is internal. */
+/**
+ * Turns anything a method handler threw into an error response: McpError keeps its code and the
+ * message its author wrote; the rest is internal, its message cleaned (no paths, no tokens: safe.ts).
+ */
 export function thrownResponse(id: RequestId, thrown: unknown): JsonRpcResponse {
   if (isMcpError(thrown)) return errorResponse(id, thrown.code, thrown.message, thrown.data);
-  return errorResponse(id, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
+  return errorResponse(id, ErrorCode.InternalError, `Internal error: ${safeMessage(thrown)}`);
 }
 
 export function parseError(detail: string): JsonRpcResponse {
@@ -106,9 +110,11 @@ export function parseError(detail: string): JsonRpcResponse {
 }
 
 /**
- * A message as one line of JSON. A response that JSON cannot carry (a BigInt, a cycle, a throwing
- * `toJSON` in what a handler returned) becomes an internal error for its request, never an
- * exception in the transport; any other such message is dropped (undefined).
+ * A message as one line of JSON, serialized once: the result a handler returned is written as it
+ * is, so user code (a getter, a `toJSON`) may run and throw only here. A response JSON cannot carry
+ * then takes the path of an error its handler threw, never an exception in the transport: a tool
+ * result becomes a tool error, any other result an internal error for its request, each with the
+ * message cleaned (safe.ts). Any other such message is dropped (undefined).
  */
 export function serialize(message: JsonRpcMessage | JsonRpcMessage[]): string | undefined {
   try {
@@ -118,10 +124,37 @@ export function serialize(message: JsonRpcMessage | JsonRpcMessage[]): string | 
       const each = message.map(serialize).filter((line) => line !== undefined);
       return each.length > 0 ? `[${each.join(",")}]` : undefined;
     }
-    if ("method" in message || !("id" in message)) return undefined;
-    const why = messageOf(thrown).split("\n")[0];
-    return JSON.stringify(
-      errorResponse(message.id, ErrorCode.InternalError, `Internal error: the response cannot be sent as JSON: ${why}`),
-    );
+    if ("method" in message || message.id === undefined) return undefined;
+    return unsendable(message.id, message.result, thrown);
+  }
+}
+
+/** The answer to a request whose response (with this result) JSON could not carry. */
+function unsendable(id: RequestId, result: Record<string, unknown> | undefined, thrown: unknown): string {
+  const why = safeMessage(thrown);
+  // A CallToolResult is the only server result with a `content` array (2025-11-25 and 2026-07-28 schemas).
+  if (result && Array.isArray(result.content)) {
+    const failed: Record<string, unknown> = {
+      content: [{ type: "text", text: `A tool returned a value that cannot be sent as JSON: ${why}` }],
+      isError: true,
+    };
+    // What the dispatcher adds to every 2026-07-28 result (§1.3) is its own, and carries over.
+    if (result.resultType !== undefined) {
+      failed.resultType = "complete";
+      failed._meta = result._meta;
+    }
+    const line = trySerialize(resultResponse(id, failed));
+    if (line !== undefined) return line;
+  }
+  return JSON.stringify(
+    errorResponse(id, ErrorCode.InternalError, `Internal error: the response cannot be sent as JSON: ${why}`),
+  );
+}
+
+function trySerialize(message: JsonRpcMessage): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch {
+    return undefined;
   }
 }
