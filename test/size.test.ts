@@ -187,7 +187,10 @@ const BUDGETS: Budget[] = [
     // did not grow, but this row counts every chunk, and splitting the library into code loaded on
     // first use adds esbuild's import/export glue between chunks (5.6 kB minified: all of the
     // "not from src/" share) and the lazy loaders themselves. Programs load far less (rows above).
-    ceiling: 39_400,
+    // Raised to 39,500 B by issue 13, measured 39,437 B (39,126 B before it): results JSON cannot
+    // carry answered like a thrown error with the message cleaned, request ids JSON.parse would round
+    // refused, and method tables without a prototype (+311 B of the core, which every row carries).
+    ceiling: 39_500,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

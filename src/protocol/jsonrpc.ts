@@ -32,9 +32,21 @@ export type Inbound =
   | { kind: "response"; message: JsonRpcResponse }
   | { kind: "invalid"; error: JsonRpcResponse };
 
-/** Request ids are strings or integers, never null or fractional (2025-11-25 "Base protocol"). */
+/**
+ * Request ids are strings or integers, never null or fractional (2025-11-25 "Base protocol"). An
+ * integer must be a safe one: JSON.parse rounds larger ones, and an answer under a rounded id
+ * would reach the wrong request, or none; so they are refused, never echoed.
+ */
 export function isRequestId(id: unknown): id is RequestId {
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+  return typeof id === "string" || Number.isSafeInteger(id);
+}
+
+/**
+ * A lookup table for names a client sends (methods): without a prototype, so `constructor`,
+ * `__proto__` or `toString` finds nothing rather than a function. Lookups cost what they did.
+ */
+export function nullPrototype<V>(entries: Record<string, V>): Record<string, V> {
+  return Object.setPrototypeOf(entries, null);
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -48,9 +60,7 @@ export function classify(value: unknown): Inbound {
   }
   const id = value.id;
   const hasId = id !== undefined;
-  if (hasId && !isRequestId(id)) {
-    return invalid(undefined, `Invalid Request: "id" must be a string or an integer, got ${describe(id)}`);
-  }
+  if (hasId && !isRequestId(id)) return invalid(undefined, badId(id));
   if (value.jsonrpc !== "2.0") {
     return invalid(hasId ? id : undefined, 'Invalid Request: "jsonrpc" must be "2.0"');
   }
@@ -73,6 +83,14 @@ export function classify(value: unknown): Inbound {
 
 function invalid(id: RequestId | undefined, message: string, code: number = ErrorCode.InvalidRequest): Inbound {
   return { kind: "invalid", error: errorResponse(id, code, message) };
+}
+
+function badId(id: unknown): string {
+  // JSON-RPC 2.0 §4: numbers SHOULD NOT contain fractional parts; 2025-11-25 allows integers only.
+  if (typeof id !== "number" || (Number.isFinite(id) && !Number.isInteger(id))) {
+    return `Invalid Request: "id" must be a string or an integer, got ${describe(id)}`;
+  }
+  return `Invalid Request: "id" is a number too large to be read exactly (it reads as ${id}); use a string id or an integer between -9007199254740991 and 9007199254740991`;
 }
 
 function describe(value: unknown): string {
