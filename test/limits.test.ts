@@ -51,6 +51,7 @@ describe("limits: options", () => {
       maxSseStreams: 1000,
       maxSseBufferBytes: 1024 * 1024,
       shutdownGraceMs: 10_000,
+      maxUsedRequestStates: 10_000,
     });
     expect(DEFAULT_LIMITS.maxMessageBytes).toBe(4_194_304);
   });

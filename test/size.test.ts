@@ -136,7 +136,10 @@ const BUDGETS: Budget[] = [
     // sessions with resumable SSE (0.9 kB) and the listener with the node:http bridge (0.9 kB);
     // message text is 3.2 kB. The floor (the stdio row's three concerns and the HTTP endpoint, with no
     // message text) gzips to 11.9 kB, just under the 12 kB target with nothing else in it.
-    ceiling: 22_000,
+    // Raised to 22,100 B by issue 13, measured 22,023 B (21,697 B before it): results JSON cannot carry
+    // answered like a thrown error with the message cleaned, request ids JSON.parse would round
+    // refused, method tables without a prototype (+301 B), and the limit on used request states (+25 B).
+    ceiling: 22_100,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: { dynamic: [...HTTP_SERVER, LEGACY_SESSIONS] },
@@ -150,7 +153,10 @@ const BUDGETS: Budget[] = [
     // 29,746 B; ceiling +2.5%. (The previous HTTP row, which counted the same, measured 27,217 B
     // before the split: esbuild's glue between the 25 chunks of the split build, 5.5 kB minified, and
     // the lazy loaders make up the difference.)
-    ceiling: 30_500,
+    // Raised to 31,000 B by issue 13, measured 30,865 B (30,060 B before it): the HTTP row's +326 B, and
+    // single-use requestStates in the asking chunk (+491 B): the bounded record of used states, the id
+    // sealed in each state, and the strict parsing of a state and its payload.
+    ceiling: 31_000,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -190,7 +196,9 @@ const BUDGETS: Budget[] = [
     // Raised to 39,500 B by issue 13, measured 39,437 B (39,126 B before it): results JSON cannot
     // carry answered like a thrown error with the message cleaned, request ids JSON.parse would round
     // refused, and method tables without a prototype (+311 B of the core, which every row carries).
-    ceiling: 39_500,
+    // Raised to 40,000 B by issue 13's single-use requestStates (+479 B, as in the row above), measured
+    // 39,916 B.
+    ceiling: 40_000,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
