@@ -7,4 +7,4 @@
 export { confirm, elicit, elicitUrl, roots, sample } from "./ask.js";
 export { callLocally } from "./local.js";
 export { Questions } from "./questions.js";
-export { legacyRounds, modernRounds, sealerOf } from "./rounds.js";
+export { keepingOf, legacyRounds, modernRounds } from "./rounds.js";

@@ -402,7 +402,14 @@ export class Dispatcher {
     const run = () => method.run(this.registry, message.params, ctx);
     return askingModule.use((rounds) =>
       modern
-        ? rounds.modernRounds(run, ctx, message.method, message.params, rounds.sealerOf(this.registry), first)
+        ? rounds.modernRounds(
+            run,
+            ctx,
+            message.method,
+            message.params,
+            rounds.keepingOf(this.registry, this.limits.maxUsedRequestStates),
+            first,
+          )
         : rounds.legacyRounds(run, ctx, exchange.ask, undefined, first),
     );
   }

@@ -32,6 +32,8 @@ export interface Limits {
   maxHistoryBytes?: number;
   /** On shutdown, how long requests in progress may still finish before they are cancelled. Default: 10,000 ms. */
   shutdownGraceMs?: number;
+  /** 2026-07-28 requestStates remembered as used, so that each is accepted once (about 130 bytes each). Default: 10,000. */
+  maxUsedRequestStates?: number;
 }
 
 export type ResolvedLimits = Required<Limits>;
@@ -46,6 +48,7 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   maxHistoryBytesPerSession: 8 * 1024 * 1024,
   maxHistoryBytes: 256 * 1024 * 1024,
   shutdownGraceMs: 10_000,
+  maxUsedRequestStates: 10_000,
 };
 
 /** Fills in the defaults; a limit that is not a positive integer (or Infinity) throws at start-up. */

@@ -3,7 +3,7 @@ import type { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
 import { enforceModule, featuresModule } from "./lazy.js";
 import { LOG_LEVELS, type LogLevel } from "./protocol/envelope.js";
-import { isObject } from "./protocol/jsonrpc.js";
+import { isObject, nullPrototype } from "./protocol/jsonrpc.js";
 import type { ServerCapabilities } from "./protocol/types.js";
 import { MODERN_VERSIONS } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
@@ -48,8 +48,9 @@ export function visible(ctx: RequestContext, list: (shows: Shows) => Result): Re
 /**
  * The method table. `initialize` is not here: it creates a session, which the dispatcher owns.
  * A method missing from an era's column answers -32601 in that era (2026-07-28 §8 "Removed").
+ * It has no prototype, so a client's `constructor` or `__proto__` finds nothing.
  */
-export const METHODS: Record<string, Method> = {
+export const METHODS: Record<string, Method> = nullPrototype<Method>({
   "server/discover": {
     modern: true,
     legacy: false,
@@ -175,7 +176,7 @@ export const METHODS: Record<string, Method> = {
     },
   },
   "subscriptions/listen": { modern: true, legacy: false, run: later("listen") },
-};
+});
 
 export function requireUri(params: Params, method: string): string {
   const uri = params?.uri;

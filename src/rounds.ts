@@ -3,7 +3,8 @@ import { NO_ANSWERS, NO_WAY_BACK, type RequestContext } from "./context.js";
 import { ErrorCode, McpError, messageOf } from "./errors.js";
 import { isObject, type JsonRpcMessage } from "./protocol/jsonrpc.js";
 import type { Registry } from "./registry.js";
-import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer } from "./request-state.js";
+import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "./request-state.js";
+import { MemoryUsedStates, type UsedStates } from "./used-states.js";
 
 type Result = Record<string, unknown>;
 
@@ -42,22 +43,32 @@ async function runOnce(
   }
 }
 
-const sealers = new WeakMap<Registry, StateSealer>();
+/** How a server keeps the state of its 2026-07-28 rounds: sealed in `requestState`, each accepted once. */
+export interface StateKeeping {
+  readonly sealer: StateSealer;
+  readonly used: UsedStates;
+}
 
-/** The registry's sealer, made on first use: Workers forbid random numbers outside a request. */
-export function sealerOf(registry: Registry): StateSealer {
-  let sealer = sealers.get(registry);
-  if (!sealer) {
-    sealer = new StateSealer(registry.stateKey);
-    sealers.set(registry, sealer);
+const keepings = new WeakMap<Registry, StateKeeping>();
+
+/**
+ * The registry's sealer and record of used states, made on first use: Workers forbid random numbers
+ * outside a request. One record per key: a state sealed here is accepted once by this process.
+ */
+export function keepingOf(registry: Registry, maxUsedStates: number): StateKeeping {
+  let keeping = keepings.get(registry);
+  if (!keeping) {
+    keeping = { sealer: new StateSealer(registry.stateKey), used: new MemoryUsedStates(maxUsedStates) };
+    keepings.set(registry, keeping);
   }
-  return sealer;
+  return keeping;
 }
 
 /**
  * 2026-07-28 multi round-trip requests (§3): each round is a separate request. The answers so far
  * travel sealed in `requestState`, merged with this round's `inputResponses` (keys not asked are
  * ignored); a handler that stops at a question ends the request with an `input_required` result.
+ * Answers count only with the state of the round that asked them, and a state only once (§3.4).
  * `first` is the round of a first run the dispatcher already made (a request that carried no answers).
  */
 export async function modernRounds(
@@ -65,9 +76,10 @@ export async function modernRounds(
   ctx: RequestContext,
   method: string,
   params: Result | undefined,
-  sealer: StateSealer,
+  keeping: StateKeeping,
   first?: Round,
 ): Promise<Result> {
+  const { sealer } = keeping;
   const { inputResponses, requestState, _meta, ...salient } = params ?? {};
   if (inputResponses !== undefined && !isObject(inputResponses)) {
     throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object of answers by key");
@@ -88,12 +100,25 @@ export async function modernRounds(
         "Invalid requestState: it belongs to a different request or caller; send this one without it",
       );
     }
+    let claimed = keeping.used.claim(opened.i, opened.e);
+    if (claimed instanceof Promise) claimed = await claimed;
+    if (!claimed) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Invalid requestState: it was already used (a requestState is good for one retry). Start the call again: send the request without requestState and inputResponses",
+      );
+    }
     for (const [key, answer] of Object.entries(opened.a)) answers.set(key, answer);
     rounds = opened.r;
     askedBefore = opened.q;
   }
-  for (const [key, answer] of Object.entries(inputResponses ?? {})) {
-    if (!askedBefore || askedBefore.includes(key)) answers.set(key, answer);
+  // This server asks with a requestState every time, so answers without one answer no question of
+  // its: they are ignored and the questions asked (§3.3: missing answers SHOULD be asked again,
+  // unknown ones SHOULD be ignored). With one, only the keys its round asked count.
+  if (askedBefore) {
+    for (const [key, answer] of Object.entries(inputResponses ?? {})) {
+      if (askedBefore.includes(key)) answers.set(key, answer);
+    }
   }
   const round = first ?? (await runOnce(run, ctx, answers));
   if (!(round instanceof Round)) return round;
@@ -101,6 +126,7 @@ export async function modernRounds(
     throw new McpError(ErrorCode.InternalError, `The handler asked for input ${MAX_ROUNDS} times without finishing`);
   // Only the answers this run read travel on: keys never asked (or no longer asked) are dropped.
   const payload: StatePayload = {
+    i: stateId(),
     m: method,
     d: await digestOf(),
     p: principal,

@@ -2,7 +2,7 @@ import type { Access, AnyAccess } from "./auth/access.js";
 import { accessOf } from "./auth/settings.js";
 import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
 import type { Context, RequestContext } from "./context.js";
-import { isMcpError, messageOf } from "./errors.js";
+import { isMcpError } from "./errors.js";
 import { enforceModule } from "./lazy.js";
 import { safeMessage } from "./safe.js";
 import {
@@ -188,10 +188,11 @@ function runTool(tool: Tool, value: unknown, ctx: RequestContext): CallToolResul
   let returned: unknown;
   try {
     returned = tool.run(value, ctx);
+    // A Proxy can throw even here, from its getPrototypeOf trap: that is a throw of `run`'s.
+    if (returned instanceof Promise) return returned.then((done) => finish(tool, done), failed);
   } catch (thrown) {
     return failed(thrown);
   }
-  if (returned instanceof Promise) return returned.then((done) => finish(tool, done), failed);
   return finish(tool, returned);
 }
 
@@ -201,10 +202,24 @@ function failed(thrown: unknown): CallToolResult {
   return toolError(safeMessage(thrown));
 }
 
+/**
+ * Turns what `run` returned into a result. Reading the value runs user code (getters, a Proxy's
+ * traps, a schema's checks): what that throws is the value's fault, a tool error like a throw of
+ * `run`'s, never the request's error carrying the raw message.
+ */
 function finish(tool: Tool, returned: unknown): CallToolResult | Promise<CallToolResult> {
-  if (!tool.output) return toResult(returned, tool.name);
-  const checked = validate(tool.output, returned);
-  return checked instanceof Promise ? checked.then((done) => structured(tool, done)) : structured(tool, checked);
+  try {
+    if (!tool.output) return toResult(returned, tool.name);
+    const checked = validate(tool.output, returned);
+    return checked instanceof Promise
+      ? checked.then(
+          (done) => structured(tool, done),
+          (thrown: unknown) => unsendable(tool.name, thrown),
+        )
+      : structured(tool, checked);
+  } catch (thrown) {
+    return unsendable(tool.name, thrown);
+  }
 }
 
 function structured(tool: Tool, checked: Validation<unknown>): CallToolResult {
@@ -230,13 +245,18 @@ export function toResult(value: unknown, toolName: string): CallToolResult {
   return jsonResult(value, toolName);
 }
 
+/** What reading or serializing a returned value threw, cleaned as a thrown error's message is (see safe.ts). */
+function unsendable(toolName: string, thrown: unknown): CallToolResult {
+  return toolError(`Tool "${toolName}" returned a value that cannot be sent as JSON: ${safeMessage(thrown)}`);
+}
+
 /** A value as compact JSON text, or a tool error when it cannot be sent as JSON (a BigInt, a cycle). */
 function jsonResult(value: unknown, toolName: string): CallToolResult {
   let json: string | undefined;
   try {
     json = JSON.stringify(value);
   } catch (thrown) {
-    return toolError(`Tool "${toolName}" returned a value that cannot be sent as JSON: ${messageOf(thrown)}`);
+    return unsendable(toolName, thrown);
   }
   // Functions and symbols stringify to undefined; sending String(value) would leak a function's source.
   if (json === undefined)

@@ -334,8 +334,12 @@ describe("answers", () => {
     confirms: async (_args, ctx) => [await ctx.confirm("First?"), await ctx.confirm("Second?")],
   });
 
-  const answered = (name: string, answer: unknown, capabilities?: ClientCapabilities) =>
-    call(dispatcher, name, capabilities, { inputResponses: { s: answer } });
+  /** Asks, then answers with the requestState of the round that asked. */
+  const answered = async (name: string, answer: unknown, capabilities?: ClientCapabilities) => {
+    const asked = await call(dispatcher, name, capabilities);
+    const requestState = asked.result?.requestState;
+    return call(dispatcher, name, capabilities, { inputResponses: { s: answer }, requestState });
+  };
 
   it("accepted form content is validated and parsed by the schema (defaults applied)", async () => {
     const response = await answered("settings", { action: "accept", content: { name: "ci" } });

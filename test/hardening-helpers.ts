@@ -20,7 +20,7 @@ export function killChildren(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
 }
 
-/** The hardening fixture as a child process. */
+/** The hardening fixture (or another fixture that serves stdio) as a child process. */
 export class Child {
   readonly lines: string[] = [];
   stderr = "";
@@ -29,8 +29,8 @@ export class Child {
   readonly #waiters = new Set<() => void>();
   #buffer = "";
 
-  constructor(env: Record<string, string> = {}) {
-    this.process = spawn(process.execPath, ["--import", "tsx", "test/fixtures/hardening-server.ts"], {
+  constructor(env: Record<string, string> = {}, script = "test/fixtures/hardening-server.ts") {
+    this.process = spawn(process.execPath, ["--import", "tsx", script], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", ...env },
     });

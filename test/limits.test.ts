@@ -53,6 +53,7 @@ describe("limits: options", () => {
       maxHistoryBytesPerSession: 8 * 1024 * 1024,
       maxHistoryBytes: 256 * 1024 * 1024,
       shutdownGraceMs: 10_000,
+      maxUsedRequestStates: 10_000,
     });
     expect(DEFAULT_LIMITS.maxMessageBytes).toBe(4_194_304);
   });

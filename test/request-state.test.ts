@@ -4,11 +4,12 @@
  * is refused with a reason, before a byte of the payload is trusted.
  */
 import { describe, expect, it } from "vitest";
-import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer } from "../src/request-state.js";
+import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "../src/request-state.js";
 
 const KEY = "k".repeat(32);
 
 const payload = (overrides: Partial<StatePayload> = {}): StatePayload => ({
+  i: "state-1",
   m: "tools/call",
   d: "digest",
   p: "",
@@ -87,8 +88,48 @@ describe("StateSealer", () => {
     const sealer = new StateSealer(KEY);
     const [, body, signature] = (await sealer.seal(payload())).split(".");
     for (const state of ["", "opaque", "v1.only-two", `v2.${body}.${signature}`, `${body}.${signature}`]) {
-      expect(await sealer.open(state), state).toBe("requestState is not one this server issued");
+      expect(await sealer.open(state), state).toBe(
+        "requestState is not one this server issued (it must be v1.<payload>.<signature>, exactly as sent)",
+      );
     }
+  });
+
+  it("parses strictly: no extra segment, padding, space or other spelling of the signature", async () => {
+    const sealer = new StateSealer(KEY);
+    const state = await sealer.seal(payload());
+    const [, body, signature] = state.split(".") as [string, string, string];
+    expect(signature).toHaveLength(43);
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    // The last character carries 2 bits that encode nothing: flipping one spells the same bytes.
+    const respelled = signature.slice(0, -1) + alphabet[alphabet.indexOf(signature.at(-1)!) ^ 1];
+    for (const variant of [`${state}.extra`, `${state}.`, `v1..${body}.${signature}`, ` ${state}`]) {
+      expect(await sealer.open(variant), variant).toMatch(/^requestState is not one this server issued/);
+    }
+    for (const variant of [
+      `${state}=`,
+      `v1.${body}.${signature.slice(0, 20)} ${signature.slice(20)}`,
+      `v1.${body}.${respelled}`,
+    ]) {
+      expect(await sealer.open(variant), variant).toMatch(/failed verification/);
+    }
+    expect(await sealer.open(state)).toEqual(payload({ e: expect.any(Number) }));
+  });
+
+  it("refuses a signed payload of another shape (a key shared with something else, a state without an id)", async () => {
+    const sealer = new StateSealer(KEY);
+    const { i: _, ...withoutId } = payload();
+    for (const odd of [withoutId, { ...payload(), q: "colour" }, { ...payload(), r: 1.5 }, [1, 2]]) {
+      const state = await sealer.seal(odd as unknown as StatePayload);
+      expect(await sealer.open(state)).toBe(
+        "requestState is not one this server issued (its contents have another form)",
+      );
+    }
+  });
+
+  it("gives each state its own id", () => {
+    const ids = new Set(Array.from({ length: 1000 }, stateId));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 
   it("needs a key of at least 32 bytes", () => {

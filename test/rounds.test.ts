@@ -11,6 +11,7 @@ import { ErrorCode, McpError } from "../src/errors.js";
 import type { ClientCapabilities } from "../src/protocol/types.js";
 import { MAX_STATE_BYTES, StateSealer } from "../src/request-state.js";
 import { type Asker, legacyRounds, modernRounds } from "../src/rounds.js";
+import { MemoryUsedStates } from "../src/used-states.js";
 
 const ALL: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} };
 const KEY = "a-key-of-at-least-thirty-two-bytes!";
@@ -30,6 +31,7 @@ type Handler = (ctx: Context) => Promise<Record<string, unknown>>;
 
 /** One 2026-07-28 request: a fresh context per request, as the dispatcher makes. */
 function modern(handler: Handler, sealer = new StateSealer(KEY), method = "tools/call") {
+  const keeping = { sealer, used: new MemoryUsedStates(1000) };
   let runs = 0;
   const send = (params: Record<string, unknown> = {}, capabilities = ALL, as = method) => {
     const ctx = context("modern", capabilities);
@@ -41,7 +43,7 @@ function modern(handler: Handler, sealer = new StateSealer(KEY), method = "tools
       ctx,
       as,
       { name: "t", arguments: { x: 1 }, ...params },
-      sealer,
+      keeping,
     );
   };
   return { send, sealer, runs: () => runs };
@@ -163,19 +165,26 @@ describe("modern rounds (2026-07-28)", () => {
 
   it("re-asks, rather than failing, when the retry answers the wrong keys or none", async () => {
     const { send } = modern(twoSteps);
-    const first = await send({ inputResponses: { wrong_key: accept({ data: "x" }) } });
-    expect(Object.keys(first.inputRequests as object)).toEqual(["step1"]);
-    const again = await send({ inputResponses: {}, requestState: first.requestState });
+    const first = await send();
+    const wrong = await send({
+      inputResponses: { wrong_key: accept({ data: "x" }) },
+      requestState: first.requestState,
+    });
+    expect(Object.keys(wrong.inputRequests as object)).toEqual(["step1"]);
+    const again = await send({ inputResponses: {}, requestState: wrong.requestState });
     expect(Object.keys(again.inputRequests as object)).toEqual(["step1"]);
   });
 
   it("ignores answers to keys it did not ask, and never seals them", async () => {
     const { send, sealer } = modern(twoSteps);
-    // No state yet: answers are matched by key, extra keys are dropped.
-    const first = await send({ inputResponses: { step1: accept({ name: "Ada" }), junk: accept({ foo: "bar" }) } });
-    expect(Object.keys(first.inputRequests as object)).toEqual(["step2"]);
-    const opened = await sealer.open(first.requestState as string);
-    expect(opened).toMatchObject({ m: "tools/call", p: "", q: ["step2"], r: 1 });
+    const first = await send();
+    const second = await send({
+      inputResponses: { step1: accept({ name: "Ada" }), junk: accept({ foo: "bar" }) },
+      requestState: first.requestState,
+    });
+    expect(Object.keys(second.inputRequests as object)).toEqual(["step2"]);
+    const opened = await sealer.open(second.requestState as string);
+    expect(opened).toMatchObject({ m: "tools/call", p: "", q: ["step2"], r: 2 });
     expect(Object.keys((opened as { a: object }).a)).toEqual(["step1"]);
   });
 
@@ -190,10 +199,24 @@ describe("modern rounds (2026-07-28)", () => {
     expect(done).toEqual({ text: "Ada likes red" });
   });
 
-  it("answers the first request with the answers it already carries (a client that pre-answers a key)", async () => {
-    const { send } = modern(async (ctx) => ({ ok: await ctx.confirm("Delete it?", { key: "sure" }) }));
-    expect(await send({ inputResponses: { sure: accept({ confirm: true }) } })).toEqual({ ok: true });
-    expect(await send({ inputResponses: { sure: { action: "decline" } } })).toEqual({ ok: false });
+  it("ignores answers without a requestState: the question was never asked, so it is asked", async () => {
+    const { send, runs } = modern(async (ctx) => ({ ok: await ctx.confirm("Delete it?", { key: "sure" }) }));
+    for (const inputResponses of [{ sure: accept({ confirm: true }) }, { sure: { action: "decline" } }, {}]) {
+      const asked = await send({ inputResponses });
+      expect(asked).toMatchObject({ resultType: "input_required", inputRequests: { sure: {} } });
+    }
+    expect(runs()).toBe(3);
+  });
+
+  it("accepts each requestState once: the same retry again is refused, and the handler does not run", async () => {
+    const { send, runs } = modern(async (ctx) => ({ ok: await ctx.confirm("Delete it?", { key: "sure" }) }));
+    const { requestState } = await send();
+    const retry = { inputResponses: { sure: accept({ confirm: true }) }, requestState };
+    expect(await send(retry)).toEqual({ ok: true });
+    const error = await rejection(send(retry));
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toMatch(/^Invalid requestState: it was already used/);
+    expect(runs()).toBe(2);
   });
 
   describe("refuses a requestState it cannot trust, with -32602", () => {
@@ -252,12 +275,12 @@ describe("modern rounds (2026-07-28)", () => {
 
     it("minted for another caller", async () => {
       const as = (subject: string | undefined) => {
-        const sealer = new StateSealer(KEY);
+        const keeping = { sealer: new StateSealer(KEY), used: new MemoryUsedStates(1000) };
         return (params: Record<string, unknown> = {}) => {
           const ctx = context("modern");
           // The verified caller, as the auth layer sets it on the context.
           if (subject) Object.defineProperty(ctx, "auth", { value: { subject, issuer: "https://id.example" } });
-          return modernRounds(() => handler(ctx), ctx, "tools/call", { name: "t", ...params }, sealer);
+          return modernRounds(() => handler(ctx), ctx, "tools/call", { name: "t", ...params }, keeping);
         };
       };
       const alice = as("alice");

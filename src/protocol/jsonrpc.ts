@@ -1,4 +1,5 @@
-import { ErrorCode, isMcpError, messageOf } from "../errors.js";
+import { ErrorCode, isMcpError } from "../errors.js";
+import { safeMessage } from "../safe.js";
 
 export type RequestId = string | number;
 
@@ -31,9 +32,21 @@ export type Inbound =
   | { kind: "response"; message: JsonRpcResponse }
   | { kind: "invalid"; error: JsonRpcResponse };
 
-/** Request ids are strings or integers, never null or fractional (2025-11-25 "Base protocol"). */
+/**
+ * Request ids are strings or integers, never null or fractional (2025-11-25 "Base protocol"). An
+ * integer must be a safe one: JSON.parse rounds larger ones, and an answer under a rounded id
+ * would reach the wrong request, or none; so they are refused, never echoed.
+ */
 export function isRequestId(id: unknown): id is RequestId {
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+  return typeof id === "string" || Number.isSafeInteger(id);
+}
+
+/**
+ * A lookup table for names a client sends (methods): without a prototype, so `constructor`,
+ * `__proto__` or `toString` finds nothing rather than a function. Lookups cost what they did.
+ */
+export function nullPrototype<V>(entries: Record<string, V>): Record<string, V> {
+  return Object.setPrototypeOf(entries, null);
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -47,9 +60,7 @@ export function classify(value: unknown): Inbound {
   }
   const id = value.id;
   const hasId = id !== undefined;
-  if (hasId && !isRequestId(id)) {
-    return invalid(undefined, `Invalid Request: "id" must be a string or an integer, got ${describe(id)}`);
-  }
+  if (hasId && !isRequestId(id)) return invalid(undefined, badId(id));
   if (value.jsonrpc !== "2.0") {
     return invalid(hasId ? id : undefined, 'Invalid Request: "jsonrpc" must be "2.0"');
   }
@@ -74,6 +85,14 @@ function invalid(id: RequestId | undefined, message: string, code: number = Erro
   return { kind: "invalid", error: errorResponse(id, code, message) };
 }
 
+function badId(id: unknown): string {
+  // JSON-RPC 2.0 §4: numbers SHOULD NOT contain fractional parts; 2025-11-25 allows integers only.
+  if (typeof id !== "number" || (Number.isFinite(id) && !Number.isInteger(id))) {
+    return `Invalid Request: "id" must be a string or an integer, got ${describe(id)}`;
+  }
+  return `Invalid Request: "id" is a number too large to be read exactly (it reads as ${id}); use a string id or an integer between -9007199254740991 and 9007199254740991`;
+}
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -95,10 +114,13 @@ export function errorResponse(
   return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
 }
 
-/** Turns anything a method handler threw into an error response: McpError keeps its code, the rest is internal. */
+/**
+ * Turns anything a method handler threw into an error response: McpError keeps its code and the
+ * message its author wrote; the rest is internal, its message cleaned (no paths, no tokens: safe.ts).
+ */
 export function thrownResponse(id: RequestId, thrown: unknown): JsonRpcResponse {
   if (isMcpError(thrown)) return errorResponse(id, thrown.code, thrown.message, thrown.data);
-  return errorResponse(id, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
+  return errorResponse(id, ErrorCode.InternalError, `Internal error: ${safeMessage(thrown)}`);
 }
 
 export function parseError(detail: string): JsonRpcResponse {
@@ -106,9 +128,11 @@ export function parseError(detail: string): JsonRpcResponse {
 }
 
 /**
- * A message as one line of JSON. A response that JSON cannot carry (a BigInt, a cycle, a throwing
- * `toJSON` in what a handler returned) becomes an internal error for its request, never an
- * exception in the transport; any other such message is dropped (undefined).
+ * A message as one line of JSON, serialized once: the result a handler returned is written as it
+ * is, so user code (a getter, a `toJSON`) may run and throw only here. A response JSON cannot carry
+ * then takes the path of an error its handler threw, never an exception in the transport: a tool
+ * result becomes a tool error, any other result an internal error for its request, each with the
+ * message cleaned (safe.ts). Any other such message is dropped (undefined).
  */
 export function serialize(message: JsonRpcMessage | JsonRpcMessage[]): string | undefined {
   try {
@@ -118,10 +142,37 @@ export function serialize(message: JsonRpcMessage | JsonRpcMessage[]): string | 
       const each = message.map(serialize).filter((line) => line !== undefined);
       return each.length > 0 ? `[${each.join(",")}]` : undefined;
     }
-    if ("method" in message || !("id" in message)) return undefined;
-    const why = messageOf(thrown).split("\n")[0];
-    return JSON.stringify(
-      errorResponse(message.id, ErrorCode.InternalError, `Internal error: the response cannot be sent as JSON: ${why}`),
-    );
+    if ("method" in message || message.id === undefined) return undefined;
+    return unsendable(message.id, message.result, thrown);
+  }
+}
+
+/** The answer to a request whose response (with this result) JSON could not carry. */
+function unsendable(id: RequestId, result: Record<string, unknown> | undefined, thrown: unknown): string {
+  const why = safeMessage(thrown);
+  // A CallToolResult is the only server result with a `content` array (2025-11-25 and 2026-07-28 schemas).
+  if (result && Array.isArray(result.content)) {
+    const failed: Record<string, unknown> = {
+      content: [{ type: "text", text: `A tool returned a value that cannot be sent as JSON: ${why}` }],
+      isError: true,
+    };
+    // What the dispatcher adds to every 2026-07-28 result (§1.3) is its own, and carries over.
+    if (result.resultType !== undefined) {
+      failed.resultType = "complete";
+      failed._meta = result._meta;
+    }
+    const line = trySerialize(resultResponse(id, failed));
+    if (line !== undefined) return line;
+  }
+  return JSON.stringify(
+    errorResponse(id, ErrorCode.InternalError, `Internal error: the response cannot be sent as JSON: ${why}`),
+  );
+}
+
+function trySerialize(message: JsonRpcMessage): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch {
+    return undefined;
   }
 }

@@ -2,7 +2,14 @@ import type { ExchangeAuth } from "../auth/settings.js";
 import { Connection } from "../connection.js";
 import type { Dispatcher } from "../dispatch.js";
 import { ErrorCode } from "../errors.js";
-import { errorResponse, type JsonRpcMessage, parseError, type RequestId, serialize } from "../protocol/jsonrpc.js";
+import {
+  errorResponse,
+  isRequestId,
+  type JsonRpcMessage,
+  parseError,
+  type RequestId,
+  serialize,
+} from "../protocol/jsonrpc.js";
 
 export interface StdioStreams {
   /** Bytes (or text) from the client; newline-delimited JSON-RPC. Defaults to `process.stdin`. */
@@ -203,7 +210,10 @@ export function readId(head: string): RequestId | undefined {
       if (!string) return undefined;
       i = STRING.lastIndex - 1;
       const value = depth === 1 && string[0] === '"id"' ? ID_VALUE.exec(head.slice(i + 1)) : null;
-      if (value) return JSON.parse(value[1]!) as RequestId;
+      if (!value) continue;
+      // An integer JSON.parse would round is no id to answer under (see isRequestId).
+      const id: unknown = JSON.parse(value[1]!);
+      return isRequestId(id) ? id : undefined;
     } else if (char === "{" || char === "[") depth++;
     else if (char === "}" || char === "]") depth--;
   }

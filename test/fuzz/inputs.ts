@@ -276,7 +276,8 @@ export function chunks(input: { lines: Line[]; cuts: number[]; crlf: boolean; la
 }
 
 const decoder = new TextDecoder();
-const isRequestId = (value: unknown) => typeof value === "string" || Number.isInteger(value);
+/** An id the server answers under: a string or a safe integer (larger integers are refused, never rounded). */
+const isRequestId = (value: unknown) => typeof value === "string" || Number.isSafeInteger(value);
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 

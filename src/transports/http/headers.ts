@@ -1,4 +1,4 @@
-import { isObject, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
+import { isObject, type JsonRpcRequest, nullPrototype } from "../../protocol/jsonrpc.js";
 import type { Tool } from "../../tools.js";
 import type { HttpRequest } from "./reply.js";
 
@@ -8,7 +8,7 @@ import type { HttpRequest } from "./reply.js";
  */
 
 /** Which param `Mcp-Name` mirrors, per method. */
-const NAME_PARAM: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+const NAME_PARAM = nullPrototype<string>({ "tools/call": "name", "prompts/get": "name", "resources/read": "uri" });
 
 const VISIBLE_ASCII = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
