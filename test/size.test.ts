@@ -136,7 +136,10 @@ const BUDGETS: Budget[] = [
     // sessions with resumable SSE (0.9 kB) and the listener with the node:http bridge (0.9 kB);
     // message text is 3.2 kB. The floor (the stdio row's three concerns and the HTTP endpoint, with no
     // message text) gzips to 11.9 kB, just under the 12 kB target with nothing else in it.
-    ceiling: 22_000,
+    // Raised to 22,300 B by issue 13's stdio fixes (answers queued per message under stdout's
+    // backpressure, reads that keep nothing under a stop signal: Server imports the stdio transport
+    // statically), measured 22,005 B (21,697 B before).
+    ceiling: 22_300,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: { dynamic: [...HTTP_SERVER, LEGACY_SESSIONS] },
@@ -187,7 +190,10 @@ const BUDGETS: Budget[] = [
     // did not grow, but this row counts every chunk, and splitting the library into code loaded on
     // first use adds esbuild's import/export glue between chunks (5.6 kB minified: all of the
     // "not from src/" share) and the lazy loaders themselves. Programs load far less (rows above).
-    ceiling: 39_400,
+    // Raised to 39,700 B by issue 13's stdio fixes (answers queued per message under stdout's
+    // backpressure, reads that keep nothing under a stop signal: Server imports the stdio transport
+    // statically), measured 39,436 B (39,126 B before).
+    ceiling: 39_700,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
