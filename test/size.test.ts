@@ -104,7 +104,12 @@ const BUDGETS: Budget[] = [
     // JSON-RPC over stdio, dispatches it and validates a tool's arguments the way these modules do
     // fits in 4 kB. The target would take a different library (one era, no limits, no auth, terse
     // errors); dropping auth and registration code from servers that do not use them would give ~1.7 kB.
-    ceiling: 14_800,
+    // Raised to 15,400 B by issue 13's stdio fixes, measured 15,046 B (14,404 B before):
+    // answers queued one string per message and written under stdout's backpressure (a turn's answers
+    // joined into one string lost those past V8's longest string), reads under a stop signal that keep
+    // nothing they read, and stdout kept for protocol from every console method and any stray
+    // stdout.write (src/transports/line-output.ts and stdout.ts, about 630 B).
+    ceiling: 15_400,
     target: 4_096,
     nodeBuiltins: "forbidden",
     loads: "static",
@@ -136,10 +141,9 @@ const BUDGETS: Budget[] = [
     // sessions with resumable SSE (0.9 kB) and the listener with the node:http bridge (0.9 kB);
     // message text is 3.2 kB. The floor (the stdio row's three concerns and the HTTP endpoint, with no
     // message text) gzips to 11.9 kB, just under the 12 kB target with nothing else in it.
-    // Raised to 22,300 B by issue 13's stdio fixes (answers queued per message under stdout's
-    // backpressure, reads that keep nothing under a stop signal: Server imports the stdio transport
-    // statically), measured 22,005 B (21,697 B before).
-    ceiling: 22_300,
+    // Raised to 22,600 B by issue 13's stdio fixes (the stdio row's 630 B: Server imports the stdio
+    // transport statically), measured 22,334 B (21,697 B before).
+    ceiling: 22_600,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: { dynamic: [...HTTP_SERVER, LEGACY_SESSIONS] },
@@ -153,7 +157,9 @@ const BUDGETS: Budget[] = [
     // 29,746 B; ceiling +2.5%. (The previous HTTP row, which counted the same, measured 27,217 B
     // before the split: esbuild's glue between the 25 chunks of the split build, 5.5 kB minified, and
     // the lazy loaders make up the difference.)
-    ceiling: 30_500,
+    // Raised to 31,100 B by issue 13's stdio fixes (the stdio row's 630 B: Server imports the stdio
+    // transport statically), measured 30,716 B (30,060 B before).
+    ceiling: 31_100,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -165,7 +171,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 25,500 B by the speed and size issue, measured 24,813 B: the row counts what the
     // fixture loads (the Web endpoint with its first request, the session layer, the token gate and
     // the auth checks its scoped tool needs), no longer the feature chunks it never loads.
-    ceiling: 25_500,
+    // Raised to 26,100 B by issue 13's stdio fixes (the stdio row's 630 B: Server imports the stdio
+    // transport statically), measured 25,508 B (24,883 B before).
+    ceiling: 26_100,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -176,7 +184,9 @@ const BUDGETS: Budget[] = [
     // with the resource server's credentials, the answer's claims, the SHA-256-keyed cache and single
     // flight. First measured at 24,279 B (568 B under the JWT row: no JWKS or signature code);
     // ceiling +2.5%.
-    ceiling: 24_900,
+    // Raised to 25,500 B by issue 13's stdio fixes (the stdio row's 630 B: Server imports the stdio
+    // transport statically), measured 24,950 B (24,331 B before).
+    ceiling: 25_500,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -190,10 +200,9 @@ const BUDGETS: Budget[] = [
     // did not grow, but this row counts every chunk, and splitting the library into code loaded on
     // first use adds esbuild's import/export glue between chunks (5.6 kB minified: all of the
     // "not from src/" share) and the lazy loaders themselves. Programs load far less (rows above).
-    // Raised to 39,700 B by issue 13's stdio fixes (answers queued per message under stdout's
-    // backpressure, reads that keep nothing under a stop signal: Server imports the stdio transport
-    // statically), measured 39,436 B (39,126 B before).
-    ceiling: 39_700,
+    // Raised to 40,000 B by issue 13's stdio fixes (the stdio row's 630 B: Server imports the stdio
+    // transport statically), measured 39,759 B (39,126 B before).
+    ceiling: 40_000,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -4,6 +4,7 @@ import type { Dispatcher } from "../dispatch.js";
 import { ErrorCode } from "../errors.js";
 import { errorResponse, type JsonRpcMessage, parseError, type RequestId, serialize } from "../protocol/jsonrpc.js";
 import { LineOutput } from "./line-output.js";
+import { claimStdout } from "./stdout.js";
 
 export interface StdioStreams {
   /** Bytes (or text) from the client; newline-delimited JSON-RPC. Defaults to `process.stdin`. */
@@ -236,19 +237,20 @@ interface NodeLikeProcess {
     on(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
     off(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
   };
+  stderr: { write(chunk: string): boolean };
 }
 
 /**
  * Serves the process's own stdin/stdout (Node, Bun and Deno all provide `process`) until stdin
- * ends or `signal` aborts, then waits for stdout to take the last answers.
+ * ends or `signal` aborts, then waits for stdout to take the last answers. Meanwhile stdout is the
+ * protocol's alone: console output and any other write to it go to stderr (see stdout.ts).
  */
 export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal, auth?: ExchangeAuth): Promise<void> {
   const proc = (globalThis as unknown as { process?: NodeLikeProcess }).process;
   if (!proc)
     throw new Error("serve() over stdio needs a runtime with process.stdin and process.stdout (Node, Bun or Deno).");
-  // stdout carries protocol only (2025-11-25 "stdio"); anything logged goes to stderr instead.
-  console.log = console.info = console.debug = console.error;
   const { stdin, stdout } = proc;
+  const claimed = claimStdout(stdout, proc.stderr);
   const stop = new AbortController();
   let gone = false;
   // Who waits for stdout to drain: woken by "drain", or by the error that says the client is gone.
@@ -273,7 +275,7 @@ export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal, a
   try {
     await serveLines(dispatcher, {
       input: stdin,
-      write: (chunk) => gone || stdout.write(chunk),
+      write: (chunk) => gone || claimed.write(chunk),
       drained: () =>
         new Promise<void>((resolve) => {
           if (gone || !stdout.writableNeedDrain) resolve();
@@ -282,10 +284,11 @@ export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal, a
       signal: stop.signal,
       auth,
     });
-    if (!gone) await new Promise<void>((resolve) => stdout.write("", () => resolve()));
+    if (!gone) await new Promise<void>((resolve) => claimed.write("", () => resolve()));
   } finally {
     signal?.removeEventListener("abort", onAbort);
     stdout.off("error", onError);
     stdout.off("drain", drained);
+    claimed.release();
   }
 }
