@@ -10,8 +10,9 @@ export interface StdioStreams {
   /** Bytes (or text) from the client; newline-delimited JSON-RPC. Defaults to `process.stdin`. */
   input: AsyncIterable<Uint8Array | string>;
   /**
-   * Receives whole lines for the client. Returning `false` says the client is not reading fast
-   * enough: no more input is read until `drained` resolves (backpressure, as Node's streams do).
+   * Receives whole lines for the client, up to 64 KiB of them at a time (a longer line on its own).
+   * Returning `false` says the client is not reading fast enough: nothing more is written and no
+   * further line is handled until `drained` resolves (backpressure, as Node's streams do).
    */
   write: (chunk: string) => unknown;
   /** Resolves once the output can take more, after `write` returned false. */
