@@ -1,10 +1,16 @@
 /**
  * The short soak of `npm test` (the full one is test/soak/soak.ts): a few thousand calls over stdio
  * and HTTP with sessions opening and closing; every request answered exactly once, and no handle,
- * timer or listener left behind. Memory is checked by the full soak, under --expose-gc.
+ * timer or listener left behind. The heap is measured in a child process with a GC: 100,000 stdio calls
+ * under a stop signal, as serve() reads; the full soak measures both transports.
  */
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { type Figures, soakHttp, soakStdio } from "./soak/soak.js";
+
+const run = promisify(execFile);
 
 /** Handle types that are more numerous after than before (the test runner's own timers may come and go). */
 function grown(figures: Figures): Record<string, number> {
@@ -23,6 +29,23 @@ describe("short soak", () => {
     expect(grown(figures)).toEqual({});
     expect(figures.listenersAfter).toBe(figures.listenersBefore);
   });
+
+  it("stdio under a stop signal (as serve() reads): the heap while still serving is back at its baseline after GC", async () => {
+    // A child process, for a GC to measure with: 100,000 calls, then the heap before the input ends.
+    const script = `const { soakStdio } = await import("./test/soak/soak.ts");
+      process.stdout.write(JSON.stringify(await soakStdio(100000)));`;
+    const { stdout } = await run(
+      process.execPath,
+      ["--expose-gc", "--import", "tsx", "--input-type=module", "-e", script],
+      {
+        cwd: fileURLToPath(new URL("..", import.meta.url)),
+        timeout: 120_000,
+      },
+    );
+    const figures = JSON.parse(stdout) as Figures;
+    expect(figures).toMatchObject({ calls: 100_000, wrong: 0 });
+    expect(figures.heapServingMiB! - figures.heapBeforeMiB!, JSON.stringify(figures)).toBeLessThan(5);
+  }, 130_000);
 
   it("HTTP: 1,000 calls on 8 connections with legacy sessions opening and closing, each answered once", async () => {
     const figures = await soakHttp(1_000, 8);

@@ -1,7 +1,7 @@
 /**
  * The project tracker served over Streamable HTTP on 127.0.0.1: `npm start` runs it from the
  * repository root, on the port in PORT (default 3000), and prints how to connect a client.
- * `npm start -- --stdio` serves it over stdio instead (see stdio.ts). The data file is
+ * `npm start --silent -- --stdio` serves it over stdio instead (see stdio.ts). The data file is
  * PROJECTS_FILE, or data/projects.json next to this file; it is created on the first change.
  */
 import { fileURLToPath } from "node:url";
@@ -61,7 +61,7 @@ function howToConnect(url: string, file: string): string {
     "    -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: list_projects' \\",
     `    -d '${JSON.stringify(call)}'`,
     "",
-    "Press Ctrl+C to stop it. For stdio instead: npm start -- --stdio",
+    "Press Ctrl+C to stop it. For stdio instead: npm start --silent -- --stdio",
     "",
   ].join("\n");
 }

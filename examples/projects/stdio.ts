@@ -1,7 +1,8 @@
 /**
  * The project tracker served over stdio, for clients that start their servers as child processes:
- * `npm start -- --stdio`, or `node --import tsx examples/projects/stdio.ts`. The data file is
- * PROJECTS_FILE, or data/projects.json next to this file; it is created on the first change.
+ * `npm start --silent -- --stdio` (without --silent, npm writes its banner to stdout first), or
+ * `node --import tsx examples/projects/stdio.ts`. The data file is PROJECTS_FILE, or
+ * data/projects.json next to this file; it is created on the first change.
  */
 import { fileURLToPath } from "node:url";
 import { createProjectsServer } from "./app.js";

@@ -3,6 +3,8 @@
  * no `process`): stdout carries protocol only, an unhandled rejection in user code is logged
  * instead of killing the server, and SIGTERM/SIGINT shut it down gracefully.
  */
+import { consoleToStderr } from "./stdout.js";
+
 interface ProcessLike {
   stdout?: { isTTY?: boolean };
   on?(event: string, listener: (...args: never[]) => void): unknown;
@@ -12,26 +14,21 @@ interface ProcessLike {
 
 const runtime = (): ProcessLike | undefined => (globalThis as unknown as { process?: ProcessLike }).process;
 
-let saved: { log: Console["log"]; info: Console["info"]; debug: Console["debug"] } | undefined;
+let restoreLogs: (() => void) | undefined;
 
 /**
- * Sends console.log, info and debug to stderr, where a stdio client does not read. `pico()` does it
- * as soon as a server exists when stdout is not a terminal (it may be a stdio client's pipe), so
- * that a log line written before `serve()` cannot break the protocol either.
+ * Sends every console method that writes to stdout to stderr, where a stdio client does not read.
+ * `pico()` does it as soon as a server exists when stdout is not a terminal (it may be a stdio
+ * client's pipe), so that a log line written before `serve()` cannot break the protocol either.
  */
 export function logsToStderr(): void {
-  if (saved || !runtime()) return;
-  saved = { log: console.log, info: console.info, debug: console.debug };
-  console.log = console.info = console.debug = console.error;
+  restoreLogs ??= consoleToStderr();
 }
 
 /** Undoes `logsToStderr` when the server turns out to serve HTTP; a logger installed since is kept. */
 export function logsRestored(): void {
-  if (!saved) return;
-  if (console.log === console.error) console.log = saved.log;
-  if (console.info === console.error) console.info = saved.info;
-  if (console.debug === console.error) console.debug = saved.debug;
-  saved = undefined;
+  restoreLogs?.();
+  restoreLogs = undefined;
 }
 
 /** True when stdout may be a client's pipe rather than a person's terminal. */

@@ -10,13 +10,16 @@ import {
   type RequestId,
   serialize,
 } from "../protocol/jsonrpc.js";
+import { LineOutput } from "./line-output.js";
+import { claimStdout } from "./stdout.js";
 
 export interface StdioStreams {
   /** Bytes (or text) from the client; newline-delimited JSON-RPC. Defaults to `process.stdin`. */
   input: AsyncIterable<Uint8Array | string>;
   /**
-   * Receives whole lines for the client. Returning `false` says the client is not reading fast
-   * enough: no more input is read until `drained` resolves (backpressure, as Node's streams do).
+   * Receives whole lines for the client, up to 64 KiB of them at a time (a longer line on its own).
+   * Returning `false` says the client is not reading fast enough: nothing more is written and no
+   * further line is handled until `drained` resolves (backpressure, as Node's streams do).
    */
   write: (chunk: string) => unknown;
   /** Resolves once the output can take more, after `write` returned false. */
@@ -27,41 +30,25 @@ export interface StdioStreams {
   auth?: ExchangeAuth;
 }
 
-/** Coalesces the answers of one turn of the event loop into one write: a write per message is a measurable cost. */
-const later: (callback: () => void) => void =
-  (globalThis as { setImmediate?: (callback: () => void) => void }).setImmediate ??
-  ((callback) => setTimeout(callback, 0));
-
 /** The longest start of an oversized line kept to find its id in: the line itself is never held whole. */
 const HEAD = 4096;
 
 /**
  * Serves one connection over newline-delimited JSON-RPC (2025-11-25 and 2026-07-28 "stdio"):
  * one message per line, requests handled concurrently, nothing but protocol written out. A line
- * longer than `limits.maxMessageBytes` is answered with -32600 and skipped as it streams in. Once
- * the input ends (or `signal` aborts), requests in progress have `limits.shutdownGraceMs` to
- * finish; the rest are answered with an error and their signals abort. Then it resolves.
+ * longer than `limits.maxMessageBytes` is answered with -32600 and skipped as it streams in; nothing
+ * read is kept once its line is handled. While the output is blocked (`write` answered false), no
+ * more requests are read. Once the input ends (or `signal` aborts), requests in progress have
+ * `limits.shutdownGraceMs` to finish; the rest are answered with an error and their signals abort.
+ * Then it resolves, once the output has taken every answer.
  */
 export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams): Promise<void> {
   const { maxMessageBytes, shutdownGraceMs } = dispatcher.limits;
-  let queued = "";
-  let scheduled = false;
-  let full = false;
-  const flush = () => {
-    scheduled = false;
-    const chunk = queued;
-    queued = "";
-    if (chunk && streams.write(chunk) === false) full = true;
-  };
+  const output = new LineOutput(streams.write, streams.drained);
   const send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
     // JSON never holds a raw newline, so a message is always exactly one line.
     const line = serialize(message);
-    if (line === undefined) return;
-    queued += `${line}\n`;
-    if (!scheduled) {
-      scheduled = true;
-      later(flush);
-    }
+    if (line !== undefined) output.send(line);
   };
   const connection = new Connection(dispatcher, send);
   connection.auth = streams.auth;
@@ -121,39 +108,52 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   // The line being read, and whether it outgrew the limit: then the rest of it is skipped as it arrives.
   let buffer = "";
   let skipping = false;
-  const feed = (text: string) => {
-    let start = 0;
-    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+  /** Handles the lines of `text` from `start`; answers where it stopped: its end, or a line end where the output blocked. */
+  const feed = (text: string, start: number): number => {
+    for (let newline = text.indexOf("\n", start); newline !== -1; newline = text.indexOf("\n", start)) {
       if (skipping) skipping = false;
       else {
         receive(buffer + text.slice(start, newline));
         buffer = "";
       }
       start = newline + 1;
+      if (output.blocked) return start;
     }
-    if (skipping || start === text.length) return;
+    if (skipping || start === text.length) return text.length;
     if (buffer.length + text.length - start > maxMessageBytes) {
       send(tooLarge((buffer + text.slice(start, start + HEAD)).slice(0, HEAD), maxMessageBytes));
       buffer = "";
       skipping = true;
     } else buffer += start === 0 ? text : text.slice(start);
+    return text.length;
   };
 
+  // Waits that end early once the signal aborts, with one listener for all of them: racing each wait
+  // against one promise that never settles would keep every value it resolved with (every chunk read).
   const signal = streams.signal;
-  const stopped = new Promise<undefined>((resolve) => {
-    if (signal?.aborted) resolve(undefined);
-    else signal?.addEventListener("abort", () => resolve(undefined), { once: true });
-  });
+  let interrupt: (() => void) | undefined;
+  const onAbort = () => interrupt?.();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  /** What `promise` resolves to, or undefined once stopped. */
+  const unlessStopped = <T>(promise: Promise<T>): Promise<T | undefined> =>
+    signal
+      ? new Promise((resolve, reject) => {
+          if (signal.aborted) return resolve(undefined);
+          interrupt = () => resolve(undefined);
+          promise.then(resolve, reject);
+        })
+      : promise;
+  /** Waits while the client does not read its answers (backpressure); false once stopped. */
+  const writable = async () => {
+    while (output.blocked && !signal?.aborted) await unlessStopped(output.ready);
+    return !signal?.aborted;
+  };
   const iterator = streams.input[Symbol.asyncIterator]();
   const decoder = new TextDecoder();
   let ended = false;
   try {
-    for (;;) {
-      if (full) {
-        if (streams.drained) await Promise.race([streams.drained(), stopped]);
-        full = false;
-      }
-      const next = await (signal ? Promise.race([iterator.next(), stopped]) : iterator.next());
+    reading: for (;;) {
+      const next = output.blocked && !(await writable()) ? undefined : await unlessStopped(iterator.next());
       if (!next) {
         // Stopped: what is left of the input is not read, so a last partial line is dropped.
         Promise.resolve(iterator.return?.()).catch(() => {});
@@ -163,14 +163,19 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
         ended = true;
         break;
       }
-      feed(typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true }));
+      const text = typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true });
+      for (let at = feed(text, 0); at < text.length; at = feed(text, at)) {
+        if (!(await writable())) continue reading;
+      }
     }
   } catch (thrown) {
     // The input failed (a closed pipe, a read error): that is its end.
     report(thrown);
   }
+  signal?.removeEventListener("abort", onAbort);
+  interrupt = undefined;
   if (ended) {
-    feed(decoder.decode());
+    feed(decoder.decode(), 0);
     // A last message without its newline still counts.
     if (buffer && !skipping) receive(buffer);
   }
@@ -183,7 +188,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     await settled(shutdownGraceMs);
   }
   connection.close();
-  flush();
+  await output.finish();
 }
 
 /** -32600 for a line over the limit, with the request's id when its start names one. */
@@ -238,34 +243,42 @@ function report(thrown: unknown): void {
 interface NodeLikeProcess {
   stdin: AsyncIterable<Uint8Array> & { destroy?: () => void };
   stdout: {
-    write: (chunk: string, callback?: () => void) => boolean;
+    write(chunk: string, callback?: (error?: unknown) => void): boolean;
     writableNeedDrain?: boolean;
-    once: (event: "drain", listener: () => void) => unknown;
-    on: (event: "error", listener: (error: unknown) => void) => unknown;
-    off: (event: "error", listener: (error: unknown) => void) => unknown;
+    on(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
+    off(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
   };
+  stderr: { write(chunk: string): boolean };
 }
 
 /**
  * Serves the process's own stdin/stdout (Node, Bun and Deno all provide `process`) until stdin
- * ends or `signal` aborts, then waits for stdout to take the last answers.
+ * ends or `signal` aborts, then waits for stdout to take the last answers. Meanwhile stdout is the
+ * protocol's alone: console output and any other write to it go to stderr (see stdout.ts).
  */
 export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal, auth?: ExchangeAuth): Promise<void> {
   const proc = (globalThis as unknown as { process?: NodeLikeProcess }).process;
   if (!proc)
     throw new Error("serve() over stdio needs a runtime with process.stdin and process.stdout (Node, Bun or Deno).");
-  // stdout carries protocol only (2025-11-25 "stdio"); anything logged goes to stderr instead.
-  console.log = console.info = console.debug = console.error;
   const { stdin, stdout } = proc;
+  const claimed = claimStdout(stdout, proc.stderr);
   const stop = new AbortController();
   let gone = false;
+  // Who waits for stdout to drain: woken by "drain", or by the error that says the client is gone.
+  let draining: (() => void) | undefined;
+  const drained = () => {
+    draining?.();
+    draining = undefined;
+  };
   // A client that closed its end makes writes fail (EPIPE): it is gone, so stop reading and writing.
   const onError = (error: unknown) => {
     gone = true;
+    drained();
     stop.abort(error);
   };
   const onAbort = () => stop.abort(signal?.reason);
   stdout.on("error", onError);
+  stdout.on("drain", drained);
   if (signal?.aborted) onAbort();
   else signal?.addEventListener("abort", onAbort, { once: true });
   // Stopping stops reading: stdin no longer holds the process open.
@@ -273,15 +286,20 @@ export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal, a
   try {
     await serveLines(dispatcher, {
       input: stdin,
-      write: (chunk) => gone || stdout.write(chunk),
+      write: (chunk) => gone || claimed.write(chunk),
       drained: () =>
-        stdout.writableNeedDrain ? new Promise((resolve) => stdout.once("drain", () => resolve())) : Promise.resolve(),
+        new Promise<void>((resolve) => {
+          if (gone || !stdout.writableNeedDrain) resolve();
+          else draining = resolve;
+        }),
       signal: stop.signal,
       auth,
     });
-    if (!gone) await new Promise<void>((resolve) => stdout.write("", () => resolve()));
+    if (!gone) await new Promise<void>((resolve) => claimed.write("", () => resolve()));
   } finally {
     signal?.removeEventListener("abort", onAbort);
     stdout.off("error", onError);
+    stdout.off("drain", drained);
+    claimed.release();
   }
 }

@@ -1,9 +1,10 @@
 /**
- * Soak: a bounded load over stdio (serveLines in-process) and Streamable HTTP (a real loopback
- * listener, legacy sessions opening and closing beside stateless 2026-07-28 calls), checking that
- * every request is answered exactly once, that memory returns to its baseline after GC, and that no
- * handle, timer or listener is left behind. Not part of `npm test` (test/soak.test.ts runs a short
- * version). Run it with:
+ * Soak: a bounded load over stdio (serveLines in-process, under a stop signal as `serve()` passes
+ * one; test/stdio-memory.test.ts drives `serve()` itself in a child process) and Streamable HTTP (a
+ * real loopback listener, legacy sessions opening and closing beside stateless 2026-07-28 calls),
+ * checking that every request is answered exactly once, that memory returns to its baseline after
+ * GC, and that no handle, timer or listener is left behind. Not part of `npm test`
+ * (test/soak.test.ts runs a short version). Run it with:
  *
  *   node --expose-gc --import tsx test/soak/soak.ts [stdioCalls=500000] [httpCalls=200000]
  */
@@ -30,6 +31,8 @@ export interface Figures {
   seconds: number;
   callsPerSecond: number;
   heapBeforeMiB?: number;
+  /** stdio: the heap after GC once every call is answered, while the connection still serves (what a long-lived server holds). */
+  heapServingMiB?: number;
   heapAfterMiB?: number;
   handlesBefore: Record<string, number>;
   handlesAfter: Record<string, number>;
@@ -159,10 +162,14 @@ export async function soakStdio(calls: number, window = 64): Promise<Figures> {
   const handlesBefore = handles();
   const listenersBefore = processListeners();
   const started = performance.now();
-  const served = serveLines(dispatcher, { input, write });
+  // serve() always passes a signal (its stop): reading under one must keep nothing it has read.
+  const stop = new AbortController();
+  const served = serveLines(dispatcher, { input, write, signal: stop.signal });
   for (let i = 0; i < window; i++) send();
   await finished;
   const seconds = (performance.now() - started) / 1000;
+  if (gc) await settle();
+  const heapServing = gc ? process.memoryUsage().heapUsed : undefined;
   ended = true;
   wake?.();
   await served;
@@ -180,6 +187,7 @@ export async function soakStdio(calls: number, window = 64): Promise<Figures> {
     seconds: Math.round(seconds * 10) / 10,
     callsPerSecond: Math.round(calls / seconds),
     heapBeforeMiB: heapBefore === undefined ? undefined : mib(heapBefore),
+    heapServingMiB: heapServing === undefined ? undefined : mib(heapServing),
     heapAfterMiB: gc ? mib(process.memoryUsage().heapUsed) : undefined,
     handlesBefore,
     handlesAfter: handles(),

@@ -1,0 +1,78 @@
+/** Coalesces the lines of one turn of the event loop into one write: a write per message is a measurable cost. */
+const later: (callback: () => void) => void =
+  (globalThis as { setImmediate?: (callback: () => void) => void }).setImmediate ??
+  ((callback) => setTimeout(callback, 0));
+
+/** The most text one write joins from several lines (a longer line is written on its own). */
+const BATCH = 64 * 1024;
+
+/**
+ * The lines a stdio server writes, queued one string per message and written in batches of at most
+ * `BATCH` characters: joining a turn's answers into one string would outgrow V8's longest string
+ * (about 512 MiB) and lose every answer past it. Writes respect backpressure: once `write` answers
+ * false, nothing more is written until `drained` resolves, and `blocked` tells the reader to stop
+ * reading requests meanwhile, so a client that stops reading bounds what the server holds.
+ */
+export class LineOutput {
+  readonly #write: (chunk: string) => unknown;
+  readonly #drained: (() => Promise<void>) | undefined;
+  /** Lines not yet written, with their newlines, and their length in all. */
+  readonly #lines: string[] = [];
+  #queued = 0;
+  #scheduled = false;
+  /** Resolves once the output takes writes again; set while it does not. */
+  #ready: Promise<void> | undefined;
+
+  constructor(write: (chunk: string) => unknown, drained?: () => Promise<void>) {
+    this.#write = write;
+    this.#drained = drained;
+  }
+
+  /** True while the output takes no more writes (the client is not reading). */
+  get blocked(): boolean {
+    return this.#ready !== undefined;
+  }
+
+  /** Resolves once the output takes writes again (at once when it does). */
+  get ready(): Promise<void> {
+    return this.#ready ?? Promise.resolve();
+  }
+
+  /** Queues one line (without its newline). */
+  send(line: string): void {
+    this.#lines.push(`${line}\n`);
+    this.#queued += line.length + 1;
+    // A full batch need not wait for the end of the turn, and the reader learns at once if it blocked.
+    if (this.#queued >= BATCH) this.#flush();
+    else if (!this.#scheduled) {
+      this.#scheduled = true;
+      later(this.#flush);
+    }
+  }
+
+  /** Writes everything queued, waiting for the output to drain as often as it must. */
+  async finish(): Promise<void> {
+    this.#flush();
+    while (this.#ready) await this.#ready;
+  }
+
+  readonly #flush = (): void => {
+    this.#scheduled = false;
+    const lines = this.#lines;
+    while (this.#ready === undefined && lines.length > 0) {
+      // As many whole lines as fit in a batch, and at least one.
+      let count = 1;
+      let length = lines[0]!.length;
+      while (count < lines.length && length + lines[count]!.length <= BATCH) length += lines[count++]!.length;
+      this.#queued -= length;
+      if (this.#write(lines.splice(0, count).join("")) === false && this.#drained) {
+        this.#ready = this.#drained().then(this.#unblock, this.#unblock);
+      }
+    }
+  };
+
+  readonly #unblock = (): void => {
+    this.#ready = undefined;
+    this.#flush();
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * stdout carries protocol only: over stdio "the server MUST NOT write anything to its stdout that is
+ * not a valid MCP message" (2025-11-25 and 2026-07-28, Transports, "stdio"). Two layers, because the
+ * runtimes differ:
+ * - Node's console writes through `process.stdout.write`, but Bun's and Deno's write to fd 1 natively,
+ *   past it. So every console method that writes to stdout on any of them (and those that share their
+ *   state: labels, counters, indentation) becomes the same method of a Console bound to stderr, which
+ *   keeps its formatting (`dir`'s options, `table`'s grid, `group`'s indentation).
+ * - While stdio is served, `process.stdout.write` itself forwards to stderr and the protocol keeps the
+ *   real one: a stray `process.stdout.write` in user code cannot corrupt the stream, nor can a console
+ *   method this list does not know on Node (whose console always goes through that write).
+ */
+
+/** Node's `stream.write(chunk, encoding?, callback?)`, as stdout and stderr have it everywhere. */
+interface WriteStream {
+  write(chunk: string | Uint8Array, ...rest: unknown[]): boolean;
+}
+
+interface Runtime {
+  stdout?: WriteStream;
+  stderr?: WriteStream;
+  getBuiltinModule?(id: string): unknown;
+}
+
+type ConsoleClass = new (options: { stdout: WriteStream; stderr: WriteStream }) => Console;
+
+/**
+ * The console methods that write to stdout: Node's log, info, debug, dir, dirxml, table, count,
+ * timeLog, timeEnd, group and groupCollapsed; Deno's clear as well (and Bun's trace and write, below).
+ * With them, the ones holding their state (countReset, time, groupEnd). error, warn and assert write
+ * to stderr everywhere.
+ */
+const STDOUT_METHODS = [
+  "log",
+  "info",
+  "debug",
+  "dir",
+  "dirxml",
+  "table",
+  "count",
+  "countReset",
+  "time",
+  "timeLog",
+  "timeEnd",
+  "group",
+  "groupCollapsed",
+  "groupEnd",
+  "clear",
+] as const;
+
+const runtime = (): Runtime | undefined => (globalThis as { process?: Runtime }).process;
+
+/** The Console on stderr, one for the process: labels, counters and indentation carry over between uses. */
+let shared: Record<string, unknown> | undefined;
+
+/**
+ * Sends every console method that writes to stdout to stderr instead (nothing on a runtime without
+ * `process`, such as Workers). Answers the function that puts back those still in place: a logger
+ * installed since is kept.
+ */
+export function consoleToStderr(): () => void {
+  const proc = runtime();
+  const stderr = proc?.stderr;
+  // node:console's Console exists on Node (also as console.Console before getBuiltinModule), Bun and Deno.
+  const builtin = proc?.getBuiltinModule?.("node:console") as { Console?: ConsoleClass } | undefined;
+  const Sink = builtin?.Console ?? (console as unknown as { Console?: ConsoleClass }).Console;
+  if (!stderr || !Sink) return () => {};
+  shared ??= new Sink({ stdout: stderr, stderr }) as unknown as Record<string, unknown>;
+  const sink = shared;
+  const target = console as unknown as Record<string, unknown>;
+  const replaced: [name: string, original: unknown, ours: unknown][] = [];
+  const replace = (name: string, ours: unknown) => {
+    replaced.push([name, target[name], ours]);
+    target[name] = ours;
+  };
+  for (const name of STDOUT_METHODS) {
+    const method = sink[name];
+    if (typeof method === "function" && typeof target[name] === "function") replace(name, method.bind(sink));
+  }
+  // Bun's trace writes to stdout, and its Console's trace drops the message: the stack goes through error.
+  const error = (sink.error as Console["error"]).bind(sink);
+  replace("trace", (...data: unknown[]) => {
+    error("Trace:", ...data);
+    error(new Error().stack?.split("\n").slice(2).join("\n"));
+  });
+  // Bun's console.write(...data) writes its arguments to stdout as they are.
+  if (typeof target.write === "function") {
+    replace("write", (...data: (string | Uint8Array)[]) => {
+      for (const each of data) stderr.write(each);
+    });
+  }
+  return () => {
+    for (const [name, original, ours] of replaced) if (target[name] === ours) target[name] = original;
+  };
+}
+
+/** stdout while stdio is served: the protocol's real write, and what gives stdout back. */
+export interface ClaimedStdout {
+  write(chunk: string, callback?: (error?: unknown) => void): boolean;
+  release(): void;
+}
+
+/**
+ * Makes stdout the protocol's alone: console methods and every other `stdout.write` go to stderr
+ * until `release`, which restores both (unless something replaced them since).
+ */
+export function claimStdout(stdout: WriteStream, stderr: WriteStream): ClaimedStdout {
+  const original = stdout.write;
+  const divert = (chunk: string | Uint8Array, ...rest: unknown[]) => stderr.write(chunk, ...rest);
+  stdout.write = divert;
+  const restoreConsole = consoleToStderr();
+  return {
+    write: (chunk, callback) => original.call(stdout, chunk, callback),
+    release() {
+      restoreConsole();
+      if (stdout.write === divert) stdout.write = original;
+    },
+  };
+}
