@@ -104,12 +104,17 @@ const BUDGETS: Budget[] = [
     // JSON-RPC over stdio, dispatches it and validates a tool's arguments the way these modules do
     // fits in 4 kB. The target would take a different library (one era, no limits, no auth, terse
     // errors); dropping auth and registration code from servers that do not use them would give ~1.7 kB.
-    // Raised to 15,400 B by issue 13's stdio fixes, measured 15,046 B (14,404 B before):
-    // answers queued one string per message and written under stdout's backpressure (a turn's answers
-    // joined into one string lost those past V8's longest string), reads under a stop signal that keep
-    // nothing they read, and stdout kept for protocol from every console method and any stray
-    // stdout.write (src/transports/line-output.ts and stdout.ts, about 630 B).
-    ceiling: 15_400,
+    // Raised to 15,900 B by the reliability issue (13), measured 15,618 B (14,404 B before it,
+    // +1,214 B). About 640 B is stdio: answers queued one string per message and written under
+    // stdout's backpressure (a turn's answers joined into one string lost those past V8's longest
+    // string), reads under a stop signal that keep nothing they read, and stdout kept for protocol
+    // from every console method and any stray stdout.write (src/transports/line-output.ts, stdout.ts).
+    // About 300 B is the tool pipeline: what a getter or toJSON throws while a result becomes JSON
+    // redacted like a thrown error, ids JSON.parse would round refused, prototype-free method tables.
+    // The rest is the Server class (Bun's loopback hostname, deno serve's onListen, auth.resource
+    // required off loopback) and the per-request deadline timer on Workers. Issue 14 (the pico core)
+    // owns bringing this row to its 4 kB target.
+    ceiling: 15_900,
     target: 4_096,
     nodeBuiltins: "forbidden",
     loads: "static",
@@ -141,14 +146,15 @@ const BUDGETS: Budget[] = [
     // sessions with resumable SSE (0.9 kB) and the listener with the node:http bridge (0.9 kB);
     // message text is 3.2 kB. The floor (the stdio row's three concerns and the HTTP endpoint, with no
     // message text) gzips to 11.9 kB, just under the 12 kB target with nothing else in it.
-    // Raised to 22,600 B by issue 13 (Host checks), measured 22,274 B (21,791 B before): Host and
-    // Origin parsed strictly and compared by what they name (every loopback spelling, the scheme of
-    // an origin), the 400 for a malformed Host, the Host check ahead of every route (+483 B).
-    // Raised to 22,600 B by the runtimes work of issue 13, measured 22,040 B (21,697 B before, +343 B):
-    // on Workers, sessions off by default, a deadline timer per request and keep-alive comments on
-    // event streams, so nothing hangs there; Bun's default export on loopback with the Host check.
-    // Then 22,129 B with `deno serve`'s onListen turning the same Host check on (+89 B).
-    ceiling: 22_600,
+    // Raised to 25,200 B by the reliability issue (13), measured 24,761 B (21,697 B before it,
+    // +3,064 B): the stdio row's +1.2 kB (every server carries the stdio code today); the session
+    // history bounded in bytes, per session and per server, with streams read from it as the client
+    // pulls (a replay of any size, a slow reader throttled instead of dropped), ~0.9 kB; Host and
+    // Origin parsed strictly and compared by what they name (every loopback spelling, an origin's
+    // scheme), the Host check ahead of every route, Content-Type as a media type, Connection: close
+    // after a 413 and while shutting down, ~0.5 kB; on Workers, sessions off by default and keep-alive
+    // comments, Bun's and deno serve's loopback Host check, ~0.4 kB. Issue 14 owns the 12 kB target.
+    ceiling: 25_200,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: { dynamic: [...HTTP_SERVER, LEGACY_SESSIONS] },
@@ -162,8 +168,10 @@ const BUDGETS: Budget[] = [
     // 29,746 B; ceiling +2.5%. (The previous HTTP row, which counted the same, measured 27,217 B
     // before the split: esbuild's glue between the 25 chunks of the split build, 5.5 kB minified, and
     // the lazy loaders make up the difference.)
-    // Raised to 30,900 B by issue 13's Host checks (the HTTP row's +483 B), measured 30,611 B.
-    ceiling: 30_900,
+    // Raised to 34,400 B by the reliability issue (13), measured 33,878 B (30,060 B before it): the
+    // HTTP row's +3.1 kB, plus single-use requestState (a bounded record of used ids, strict parsing)
+    // and completion that checks each entry's auth first, in the lazily loaded chunks.
+    ceiling: 34_400,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -175,8 +183,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 25,500 B by the speed and size issue, measured 24,813 B: the row counts what the
     // fixture loads (the Web endpoint with its first request, the session layer, the token gate and
     // the auth checks its scoped tool needs), no longer the feature chunks it never loads.
-    // Raised to 26,400 B by the reliability issue (13), measured 25,752 B: the HTTP row's +0.9 kB.
-    ceiling: 26_400,
+    // Raised to 28,300 B by the reliability issue (13), measured 27,836 B (24,883 B before it): the
+    // HTTP row's +3.1 kB, less the per-request resource derivation the token gate no longer does.
+    ceiling: 28_300,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -187,8 +196,9 @@ const BUDGETS: Budget[] = [
     // with the resource server's credentials, the answer's claims, the SHA-256-keyed cache and single
     // flight. First measured at 24,279 B (568 B under the JWT row: no JWKS or signature code);
     // ceiling +2.5%.
-    // Raised to 25,800 B by the reliability issue (13), measured 25,217 B: the HTTP row's +0.9 kB.
-    ceiling: 25_800,
+    // Raised to 27,700 B by the reliability issue (13), measured 27,267 B (24,331 B before it): as
+    // the JWT row.
+    ceiling: 27_700,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -202,14 +212,9 @@ const BUDGETS: Budget[] = [
     // did not grow, but this row counts every chunk, and splitting the library into code loaded on
     // first use adds esbuild's import/export glue between chunks (5.6 kB minified: all of the
     // "not from src/" share) and the lazy loaders themselves. Programs load far less (rows above).
-    // Raised to 39,700 B by issue 13, measured 39,489 B (39,126 B before): the resource tokens must
-    // name comes from the listen address or auth.resource, never Host, with the errors that say to
-    // set it (+230 B); completion checks each entry's auth and gives completers the request, and
-    // names such as "__proto__" are own properties only (+130 B).
-    // And by issue 13's Host checks (the HTTP row's +483 B).
-    // Raised to 40,400 B by the runtimes work of issue 13 (the HTTP row's +343 B), measured 39,453 B;
-    // then 39,557 B with `deno serve`'s onListen.
-    ceiling: 40_400,
+    // Raised to 43,500 B by the reliability issue (13), measured 42,898 B (39,126 B before it): the
+    // "everything" row's +3.8 kB.
+    ceiling: 43_500,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
