@@ -230,8 +230,10 @@ export class Server<Tools extends ToolTypes = {}> {
   /**
    * Serves the server. Without options: stdio (newline-delimited JSON-RPC on stdin/stdout), until
    * stdin ends or `close()`; from the call on, stdout carries the protocol only (console output and
-   * other writes to stdout go to stderr), and once serving ends they are given back. With a port: Streamable HTTP on Node, Bun or Deno, on 127.0.0.1 unless `host` says
-   * otherwise; loopback servers accept only loopback Host headers (DNS rebinding protection).
+   * other writes to stdout go to stderr), and once serving ends they are given back. With a port:
+   * Streamable HTTP on Node, Bun or Deno, on 127.0.0.1 unless `host` says otherwise; loopback
+   * servers accept only loopback Host headers (DNS rebinding protection). Neither touches the
+   * console before it is called.
    */
   serve(): Promise<void>;
   serve(options: ServeOptions): Promise<Listening>;
