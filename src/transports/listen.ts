@@ -16,7 +16,7 @@ export interface Listening {
 interface BunLike {
   serve(options: { port: number; hostname: string; fetch: (request: Request) => Promise<Response> }): {
     port: number;
-    stop(closeActiveConnections?: boolean): void;
+    stop(closeActiveConnections?: boolean): Promise<void>;
   };
 }
 
@@ -26,6 +26,9 @@ interface DenoLike {
     handler: (request: Request) => Promise<Response>,
   ): { addr: { port: number }; shutdown(): Promise<void> };
 }
+
+/** How long shutdown waits for the last answers to reach their sockets before it closes them. */
+const FLUSH_MS = 1000;
 
 /** Listens with the runtime's own HTTP server: Bun.serve, Deno.serve, or node:http. */
 export async function listen(endpoint: WebEndpoint, port: number, host: string, path: string): Promise<Listening> {
@@ -41,7 +44,10 @@ export async function listen(endpoint: WebEndpoint, port: number, host: string, 
       port: server.port,
       close: async () => {
         await endpoint.handler.shutdown();
-        server.stop(true);
+        // Every request has its answer, but the last ones may still be on their way: stop gracefully
+        // first (Bun waits for responses in progress), then cut what is left.
+        await Promise.race([server.stop(), new Promise((resolve) => setTimeout(resolve, FLUSH_MS))]);
+        await server.stop(true);
       },
     };
   }

@@ -16,9 +16,27 @@ import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
  */
 export async function listenNode(handler: HttpHandler, port: number, host: string, path: string): Promise<Listening> {
   const http = await nodeHttp();
+  // Responses not yet sent whole: shutdown waits for them before it closes the connections.
+  const unsent = new Set<ServerResponse>();
+  let allSent: (() => void) | undefined;
   const server = http.createServer((req, res) => {
+    unsent.add(res);
+    res.once("close", () => {
+      unsent.delete(res);
+      if (unsent.size === 0) allSent?.();
+    });
     void answer(handler, req, res);
   });
+  /** Resolves once every response has been sent (or its connection closed), or after FLUSH_MS. */
+  const sent = () =>
+    new Promise<void>((resolve) => {
+      if (unsent.size === 0) return resolve();
+      const timer = setTimeout(resolve, FLUSH_MS);
+      allSent = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -38,6 +56,9 @@ export async function listenNode(handler: HttpHandler, port: number, host: strin
         // stream and connection ends, and the listener closes.
         close: async () => {
           await handler.shutdown();
+          // Every request has its answer now, but the last ones may still be on their way to the
+          // socket: closing the connections at once would lose them (a "socket hang up").
+          await sent();
           const closed = new Promise<void>((done) => server.close(() => done()));
           server.closeAllConnections();
           await closed;
@@ -46,6 +67,9 @@ export async function listenNode(handler: HttpHandler, port: number, host: strin
     });
   });
 }
+
+/** How long shutdown waits for the last answers to reach their sockets before it closes them. */
+const FLUSH_MS = 1000;
 
 /**
  * Asks the runtime for `node:http` instead of importing it, so that no bundle of picomcp (Workers,
