@@ -37,7 +37,5 @@ export { Secret, secret } from "./safe.js";
 export type { Schema, StandardSchemaV1 } from "./schema.js";
 export { type CallOptions, pico, type ServeOptions, Server } from "./server.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./tools.js";
-export type { CorsOptions } from "./transports/http/cors.js";
-export type { HttpOptions } from "./transports/http/handler.js";
-export type { SessionOptions } from "./transports/http/sessions.js";
+export type { CorsOptions, HttpOptions, SessionOptions } from "./transports/http/options.js";
 export type { Listening } from "./transports/listen.js";

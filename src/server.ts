@@ -10,7 +10,7 @@ import { Registry, type ServerOptions } from "./registry.js";
 import { compileResource, type Resource, type ResourceConfig } from "./resources.js";
 import type { Schema, StandardSchemaV1 } from "./schema.js";
 import { type CallToolResult, compileTool, type Tool, type ToolCallArgs, type ToolConfig } from "./tools.js";
-import type { HttpOptions } from "./transports/http/handler.js";
+import type { HttpOptions } from "./transports/http/options.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listen.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./transports/node-types.js";
