@@ -38,4 +38,4 @@ export type { Schema, StandardSchemaV1 } from "./schema.js";
 export { type CallOptions, pico, type ServeOptions, Server } from "./server.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./tools.js";
 export type { CorsOptions, HttpOptions, SessionOptions } from "./transports/http/options.js";
-export type { Listening } from "./transports/listen.js";
+export type { Listening } from "./transports/listening.js";

@@ -12,7 +12,7 @@ import type { Schema, StandardSchemaV1 } from "./schema.js";
 import { type CallToolResult, compileTool, type Tool, type ToolCallArgs, type ToolConfig } from "./tools.js";
 import type { HttpOptions } from "./transports/http/options.js";
 import type { WebEndpoint } from "./transports/http/web.js";
-import type { Listening } from "./transports/listen.js";
+import type { Listening } from "./transports/listening.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./transports/node-types.js";
 import { closeOnSignals, logsRestored, logsToStderr, stdoutIsPipe, watchRejections } from "./transports/process.js";
 import { serveStdio } from "./transports/stdio.js";
