@@ -29,13 +29,14 @@ export {
 export type { Context, Era, Logger } from "./context.js";
 export { ErrorCode, McpError } from "./errors.js";
 export type { Limits } from "./limits.js";
+export type { CallOptions } from "./local.js";
 export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts.js";
 export type { ClientCapabilities, Implementation, ServerCapabilities } from "./protocol/types.js";
 export type { ServerOptions } from "./registry.js";
 export type { Completer, CompletionContext, ResourceConfig, ResourceInfo, ResourceReturn } from "./resources.js";
 export { Secret, secret } from "./safe.js";
 export type { Schema, StandardSchemaV1 } from "./schema.js";
-export { type CallOptions, pico, type ServeOptions, Server } from "./server.js";
+export { pico, type ServeOptions, Server } from "./server.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./tools.js";
 export type { CorsOptions, HttpOptions, SessionOptions } from "./transports/http/options.js";
 export type { Listening } from "./transports/listening.js";
