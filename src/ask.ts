@@ -1,7 +1,15 @@
 import type { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
+import type { AskOptions } from "./handler-context.js";
 import { isObject } from "./protocol/jsonrpc.js";
-import type { ClientCapabilities } from "./protocol/types.js";
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
+  InputRequest,
+  Root,
+  SamplingRequest,
+} from "./protocol/types.js";
 import { type JsonSchema, type Schema, type StandardSchemaV1, toJsonSchema, validate } from "./schema.js";
 
 /**
@@ -11,51 +19,6 @@ import { type JsonSchema, type Schema, type StandardSchemaV1, toJsonSchema, vali
  * the top with the answer known. So code before a question runs once per round: keep side effects
  * after the questions.
  */
-
-/** One embedded request of an `input_required` result, or one server-to-client request. */
-export interface InputRequest {
-  method: "elicitation/create" | "sampling/createMessage" | "roots/list";
-  params?: Record<string, unknown>;
-}
-
-export type ElicitResult<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
-
-export interface SamplingMessage {
-  role: "user" | "assistant";
-  content: unknown;
-}
-
-export interface SamplingRequest {
-  messages: SamplingMessage[];
-  maxTokens: number;
-  systemPrompt?: string;
-  temperature?: number;
-  stopSequences?: string[];
-  modelPreferences?: Record<string, unknown>;
-  includeContext?: "none" | "thisServer" | "allServers";
-  /** Tools the client's model may call (needs the client's `sampling.tools` capability). */
-  tools?: Record<string, unknown>[];
-  toolChoice?: Record<string, unknown>;
-  metadata?: Record<string, unknown>;
-}
-
-export interface CreateMessageResult {
-  role: "assistant";
-  content: unknown;
-  model: string;
-  stopReason?: string;
-  [key: string]: unknown;
-}
-
-export interface Root {
-  uri: string;
-  name?: string;
-}
-
-export interface AskOptions {
-  /** Names the question; answers are matched by key across rounds. Default: its kind and call order. */
-  key?: string;
-}
 
 /** Why a key holds no usable answer: the client refused, failed, or never answered. */
 export class AskFailure {

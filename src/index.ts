@@ -1,12 +1,3 @@
-export type {
-  AskOptions,
-  CreateMessageResult,
-  ElicitResult,
-  InputRequest,
-  Root,
-  SamplingMessage,
-  SamplingRequest,
-} from "./ask.js";
 export type { Access, AccessCheck, SecurityScheme } from "./auth/access.js";
 export { type Identity, type IdentityInit, InvalidTokenError, type VerifiedToken } from "./auth/identity.js";
 export type { AuthOptions, AuthRequest } from "./auth/settings.js";
@@ -26,12 +17,22 @@ export {
   type TextContent,
   text,
 } from "./content.js";
-export type { Context, Era, Logger } from "./context.js";
 export { ErrorCode, McpError } from "./errors.js";
+export type { AskOptions, Context, Era, Logger } from "./handler-context.js";
 export type { Limits } from "./limits.js";
 export type { CallOptions } from "./local.js";
 export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts.js";
-export type { ClientCapabilities, Implementation, ServerCapabilities } from "./protocol/types.js";
+export type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
+  Implementation,
+  InputRequest,
+  Root,
+  SamplingMessage,
+  SamplingRequest,
+  ServerCapabilities,
+} from "./protocol/types.js";
 export type { ServerOptions } from "./registry.js";
 export type { Completer, CompletionContext, ResourceConfig, ResourceInfo, ResourceReturn } from "./resources.js";
 export { Secret, secret } from "./safe.js";

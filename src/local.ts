@@ -1,11 +1,10 @@
-import type { InputRequest } from "./ask.js";
 import type { IdentityInit } from "./auth/identity.js";
 import type { AuthSettings } from "./auth/settings.js";
 import { openGate } from "./auth/settings.js";
 import { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
 import { enforceModule } from "./lazy.js";
-import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.js";
+import type { ClientCapabilities, Implementation, InputRequest, Meta } from "./protocol/types.js";
 import { LATEST_VERSION } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
 import { legacyRounds } from "./rounds.js";

@@ -1,5 +1,5 @@
-import type { InputRequest } from "./ask.js";
 import { isObject, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "./protocol/jsonrpc.js";
+import type { InputRequest } from "./protocol/types.js";
 
 /**
  * What the questions use of their connection (connection.ts's Connection, which makes them): declared
