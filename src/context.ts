@@ -1,4 +1,4 @@
-import type { Round } from "./ask.js";
+import type { Asking, Round } from "./ask.js";
 import type { Identity } from "./auth/identity.js";
 import type { Gate } from "./auth/settings.js";
 import type { AskOptions, Context, Era, Logger } from "./handler-context.js";
@@ -17,21 +17,8 @@ import type {
 } from "./protocol/types.js";
 import type { JsonSchema, Schema } from "./schema.js";
 
+export type { Asking } from "./ask.js";
 export type { Cancellable, Context, Era, Logger } from "./handler-context.js";
-
-/**
- * How the running handler may ask the client, while a handler that may ask runs (tools/call,
- * prompts/get, resources/read): set by the dispatcher for a first run, by the round runner for the
- * runs after it (see rounds.ts).
- */
-export interface Asking {
-  /** The answers known when this run started, by key. */
-  readonly answers: ReadonlyMap<string, unknown>;
-  /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
-  readonly unreachable?: string | undefined;
-  /** Called once the run asked something unanswered and had a turn to ask more; default: `ctx.stuck()`. */
-  readonly stuck?: (() => void) | undefined;
-}
 
 /** The answers of a first run, which has none: shared, never written, so a call that asks nothing makes no map. */
 export const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
