@@ -1,7 +1,14 @@
-import type { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
+import type { AskOptions, Context } from "./handler-context.js";
 import { isObject } from "./protocol/jsonrpc.js";
-import type { ClientCapabilities } from "./protocol/types.js";
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
+  InputRequest,
+  Root,
+  SamplingRequest,
+} from "./protocol/types.js";
 import { type JsonSchema, type Schema, type StandardSchemaV1, toJsonSchema, validate } from "./schema.js";
 
 /**
@@ -12,49 +19,29 @@ import { type JsonSchema, type Schema, type StandardSchemaV1, toJsonSchema, vali
  * after the questions.
  */
 
-/** One embedded request of an `input_required` result, or one server-to-client request. */
-export interface InputRequest {
-  method: "elicitation/create" | "sampling/createMessage" | "roots/list";
-  params?: Record<string, unknown>;
+/**
+ * How the running handler may ask the client, while a handler that may ask runs (tools/call,
+ * prompts/get, resources/read): set by the dispatcher for a first run, by the round runner for the
+ * runs after it (see rounds.ts).
+ */
+export interface Asking {
+  /** The answers known when this run started, by key. */
+  readonly answers: ReadonlyMap<string, unknown>;
+  /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
+  readonly unreachable?: string | undefined;
+  /** Called once the run asked something unanswered and had a turn to ask more; default: `ctx.stuck()`. */
+  readonly stuck?: (() => void) | undefined;
 }
 
-export type ElicitResult<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
-
-export interface SamplingMessage {
-  role: "user" | "assistant";
-  content: unknown;
-}
-
-export interface SamplingRequest {
-  messages: SamplingMessage[];
-  maxTokens: number;
-  systemPrompt?: string;
-  temperature?: number;
-  stopSequences?: string[];
-  modelPreferences?: Record<string, unknown>;
-  includeContext?: "none" | "thisServer" | "allServers";
-  /** Tools the client's model may call (needs the client's `sampling.tools` capability). */
-  tools?: Record<string, unknown>[];
-  toolChoice?: Record<string, unknown>;
-  metadata?: Record<string, unknown>;
-}
-
-export interface CreateMessageResult {
-  role: "assistant";
-  content: unknown;
-  model: string;
-  stopReason?: string;
-  [key: string]: unknown;
-}
-
-export interface Root {
-  uri: string;
-  name?: string;
-}
-
-export interface AskOptions {
-  /** Names the question; answers are matched by key across rounds. Default: its kind and call order. */
-  key?: string;
+/**
+ * What asking reads and writes of the request context (context.ts's RequestContext, whose
+ * `ctx.elicit`, `ctx.sample` and `ctx.roots` call these), declared here so that this module, loaded
+ * by the request context on first use, does not import it back.
+ */
+export interface AskingContext extends Pick<Context, "era" | "protocolVersion" | "client" | "elicitUrl"> {
+  readonly asking: Asking | undefined;
+  round: Round | undefined;
+  stuck(): void;
 }
 
 /** Why a key holds no usable answer: the client refused, failed, or never answered. */
@@ -126,7 +113,7 @@ export class Round {
 
 /** Form-mode elicitation: a message and a flat schema; the accepted content is validated and typed. */
 export function elicit(
-  ctx: RequestContext,
+  ctx: AskingContext,
   message: string,
   schema: Schema | JsonSchema,
   options?: AskOptions,
@@ -135,7 +122,7 @@ export function elicit(
 }
 
 /** Asks the user to confirm a consequential action; true only when they accepted and confirmed. */
-export async function confirm(ctx: RequestContext, message: string, options?: AskOptions): Promise<boolean> {
+export async function confirm(ctx: AskingContext, message: string, options?: AskOptions): Promise<boolean> {
   const result = await form(ctx, "confirm", message, CONFIRM_SCHEMA, options);
   return result.action === "accept" && (result.content as { confirm?: unknown }).confirm === true;
 }
@@ -147,7 +134,7 @@ const CONFIRM_SCHEMA = {
 };
 
 async function form(
-  ctx: RequestContext,
+  ctx: AskingContext,
   kind: string,
   message: string,
   schema: Schema | JsonSchema,
@@ -180,7 +167,7 @@ async function form(
  * they agreed to go; the interaction itself is the server's to track.
  */
 export async function elicitUrl(
-  ctx: RequestContext,
+  ctx: AskingContext,
   message: string,
   url: string,
   options?: AskOptions & { elicitationId?: string },
@@ -201,7 +188,7 @@ export async function elicitUrl(
 
 /** Asks the client's model for a completion (sampling). A string is one user message. */
 export async function sample(
-  ctx: RequestContext,
+  ctx: AskingContext,
   request: SamplingRequest | string,
   options?: AskOptions,
 ): Promise<CreateMessageResult> {
@@ -230,7 +217,7 @@ export async function sample(
 }
 
 /** The client's workspace roots. */
-export async function roots(ctx: RequestContext, options?: AskOptions): Promise<Root[]> {
+export async function roots(ctx: AskingContext, options?: AskOptions): Promise<Root[]> {
   const round = reachable(ctx);
   requireCapability(ctx, "roots", isObject(ctx.client.capabilities.roots));
   const key = round.key("roots", options);
@@ -242,7 +229,7 @@ export async function roots(ctx: RequestContext, options?: AskOptions): Promise<
 }
 
 /** The round of the running handler (made by its first question), when someone can answer its questions. */
-function reachable(ctx: RequestContext): Round {
+function reachable(ctx: AskingContext): Round {
   const asking = ctx.asking;
   if (!asking) {
     throw new Error("The client can be asked only from tools/call, prompts/get and resources/read handlers.");
@@ -256,7 +243,7 @@ function reachable(ctx: RequestContext): Round {
 const URL_MODE_VERSION = "2025-11-25";
 
 /** Whether a legacy session negotiated a revision older than `version`. */
-function before(ctx: RequestContext, version: string): boolean {
+function before(ctx: AskingContext, version: string): boolean {
   return ctx.era === "legacy" && ctx.protocolVersion < version;
 }
 
@@ -271,7 +258,7 @@ function formAllowed(elicitation: ClientCapabilities["elicitation"]): boolean {
  * Never ask what the client did not declare. In 2026-07-28 that is -32021 naming what is missing
  * (§3.3); before, a tool error the model can explain. In-process calls answer what they like.
  */
-function requireCapability(ctx: RequestContext, name: string, declared: boolean, required?: ClientCapabilities): void {
+function requireCapability(ctx: AskingContext, name: string, declared: boolean, required?: ClientCapabilities): void {
   if (declared || ctx.era === "local") return;
   if (ctx.era === "modern") {
     throw new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${name}`, {
@@ -285,13 +272,13 @@ function requireCapability(ctx: RequestContext, name: string, declared: boolean,
  * An answer of the wrong shape. In 2026-07-28 it arrived in the retried request's params (-32602);
  * before, the client answered our request badly, which is the tool's failure to report, not the call's.
  */
-function badAnswer(ctx: RequestContext, message: string): Error {
+function badAnswer(ctx: AskingContext, message: string): Error {
   return ctx.era === "modern"
     ? new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`)
     : new Error(message);
 }
 
-function elicitResult(ctx: RequestContext, answer: unknown, key: string): ElicitResult<unknown> {
+function elicitResult(ctx: AskingContext, answer: unknown, key: string): ElicitResult<unknown> {
   if (!isObject(answer) || !["accept", "decline", "cancel"].includes(answer.action as string)) {
     throw badAnswer(ctx, `The answer to elicitation "${key}" must be { action: "accept" | "decline" | "cancel" }`);
   }

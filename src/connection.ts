@@ -1,4 +1,3 @@
-import type { InputRequest } from "./ask.js";
 import type { ExchangeAuth } from "./auth/settings.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
 import { ErrorCode } from "./errors.js";
@@ -13,6 +12,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcResponse,
 } from "./protocol/jsonrpc.js";
+import type { InputRequest } from "./protocol/types.js";
 import { BATCH_VERSION } from "./protocol/versions.js";
 import type { Questions } from "./questions.js";
 import type { RegistryEvent } from "./registry.js";

@@ -1,92 +1,24 @@
-import type { AskOptions, CreateMessageResult, ElicitResult, Root, Round, SamplingRequest } from "./ask.js";
+import type { Asking, Round } from "./ask.js";
 import type { Identity } from "./auth/identity.js";
 import type { Gate } from "./auth/settings.js";
+import type { AskOptions, Context, Era, Logger } from "./handler-context.js";
 import { askingModule } from "./lazy.js";
 import type { Session } from "./legacy/session.js";
 import { LOG_LEVELS, type LogLevel } from "./protocol/envelope.js";
 import type { JsonRpcMessage, RequestId } from "./protocol/jsonrpc.js";
-import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.js";
-import type { JsonSchema, Schema, StandardSchemaV1 } from "./schema.js";
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
+  Implementation,
+  Meta,
+  Root,
+  SamplingRequest,
+} from "./protocol/types.js";
+import type { JsonSchema, Schema } from "./schema.js";
 
-/** Which protocol family a request came in on; `local` is an in-process `server.call`. */
-export type Era = "modern" | "legacy" | "local";
-
-/** What every handler receives as its second argument, the same in both protocol eras. */
-export interface Context {
-  /** Aborts when the client cancels the request (or drops its HTTP connection). Pass it on to fetch and friends. */
-  readonly signal: AbortSignal;
-  /** The request's `_meta`, as the client sent it. */
-  readonly meta: Meta | undefined;
-  /** The JSON-RPC id of the request; undefined for in-process calls. */
-  readonly requestId: RequestId | undefined;
-  /** The protocol revision this request is served under. */
-  readonly protocolVersion: string;
-  readonly era: Era;
-  /** The client's self-description and declared capabilities (per request in 2026-07-28, per session before). */
-  readonly client: { readonly info: Implementation | undefined; readonly capabilities: ClientCapabilities };
-  /**
-   * The verified caller: from the request's bearer token over HTTP, the `auth.stdio` hook over stdio,
-   * or `server.call`'s `auth` option. Undefined for anonymous callers. It never holds the raw token.
-   */
-  readonly auth: Identity | undefined;
-  /**
-   * Reports progress to the caller, if it asked for it with a progress token; a no-op otherwise.
-   * Values must increase: one that does not is dropped. Nothing is sent once the request is answered.
-   */
-  progress(progress: number, total?: number, message?: string): void;
-  /**
-   * Log messages for the client (`notifications/message`), at or above the level the client chose:
-   * `logging/setLevel` for 2025 sessions (info until then), the request's `_meta` log level in
-   * 2026-07-28 (none without one). Never put secrets or personal data in them.
-   */
-  readonly log: Logger;
-  /**
-   * Asks the user for values (form-mode elicitation). The accepted content is validated with the
-   * schema and typed from it. The handler re-runs from the top once the answer arrives, in both
-   * eras: keep side effects after the questions.
-   */
-  elicit<S extends Schema>(
-    message: string,
-    schema: S,
-    options?: AskOptions,
-  ): Promise<ElicitResult<StandardSchemaV1.InferOutput<S>>>;
-  elicit(message: string, schema: JsonSchema, options?: AskOptions): Promise<ElicitResult<Record<string, unknown>>>;
-  /** Sends the user to a URL (sign-in, payment) out of band (URL-mode elicitation). */
-  elicitUrl(
-    message: string,
-    url: string,
-    options?: AskOptions & { elicitationId?: string },
-  ): Promise<{ action: "accept" | "decline" | "cancel" }>;
-  /** Asks the user to confirm a consequential action: true only if they accepted and confirmed. */
-  confirm(message: string, options?: AskOptions): Promise<boolean>;
-  /** Asks the client's model for a completion (sampling). */
-  sample(request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult>;
-  /** The client's workspace roots. */
-  roots(options?: AskOptions): Promise<Root[]>;
-  /**
-   * Ends the SSE stream carrying this request's response while the request keeps running: the
-   * client reconnects after the stream's `retry` delay with `Last-Event-ID` and receives the rest,
-   * the result included (2025-11-25 "Resumability and Redelivery", SEP-1699 polling). For long calls
-   * behind proxies that cut idle connections. True if the stream was closed; false, doing nothing,
-   * where the response has no resumable stream (stdio, 2026-07-28 requests, stateless HTTP, sessions
-   * older than 2025-11-25, a client that accepts only JSON).
-   */
-  closeStream(): boolean;
-}
-
-/**
- * How the running handler may ask the client, while a handler that may ask runs (tools/call,
- * prompts/get, resources/read): set by the dispatcher for a first run, by the round runner for the
- * runs after it (see rounds.ts).
- */
-export interface Asking {
-  /** The answers known when this run started, by key. */
-  readonly answers: ReadonlyMap<string, unknown>;
-  /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
-  readonly unreachable?: string | undefined;
-  /** Called once the run asked something unanswered and had a turn to ask more; default: `ctx.stuck()`. */
-  readonly stuck?: (() => void) | undefined;
-}
+export type { Asking } from "./ask.js";
+export type { Cancellable, Context, Era, Logger } from "./handler-context.js";
 
 /** The answers of a first run, which has none: shared, never written, so a call that asks nothing makes no map. */
 export const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
@@ -97,14 +29,6 @@ export const NO_WAY_BACK =
 
 /** What the wait of a first run ends with when the handler stopped at an unanswered question. */
 export const STUCK: unique symbol = Symbol("stuck");
-
-/** Something a transport can cancel when its client goes away (a request's context). */
-export interface Cancellable {
-  cancel(reason: unknown): void;
-}
-
-/** One method per syslog severity (RFC 5424), as MCP logging uses them. */
-export type Logger = { readonly [Level in LogLevel]: (data: unknown, logger?: string) => void };
 
 export interface RequestInit {
   id: RequestId | undefined;

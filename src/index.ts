@@ -1,12 +1,3 @@
-export type {
-  AskOptions,
-  CreateMessageResult,
-  ElicitResult,
-  InputRequest,
-  Root,
-  SamplingMessage,
-  SamplingRequest,
-} from "./ask.js";
 export type { Access, AccessCheck, SecurityScheme } from "./auth/access.js";
 export { type Identity, type IdentityInit, InvalidTokenError, type VerifiedToken } from "./auth/identity.js";
 export type { AuthOptions, AuthRequest } from "./auth/settings.js";
@@ -26,18 +17,27 @@ export {
   type TextContent,
   text,
 } from "./content.js";
-export type { Context, Era, Logger } from "./context.js";
 export { ErrorCode, McpError } from "./errors.js";
+export type { AskOptions, Context, Era, Logger } from "./handler-context.js";
 export type { Limits } from "./limits.js";
+export type { CallOptions } from "./local.js";
 export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts.js";
-export type { ClientCapabilities, Implementation, ServerCapabilities } from "./protocol/types.js";
+export type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
+  Implementation,
+  InputRequest,
+  Root,
+  SamplingMessage,
+  SamplingRequest,
+  ServerCapabilities,
+} from "./protocol/types.js";
 export type { ServerOptions } from "./registry.js";
 export type { Completer, CompletionContext, ResourceConfig, ResourceInfo, ResourceReturn } from "./resources.js";
 export { Secret, secret } from "./safe.js";
 export type { Schema, StandardSchemaV1 } from "./schema.js";
-export { type CallOptions, pico, type ServeOptions, Server } from "./server.js";
+export { pico, type ServeOptions, Server } from "./server.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./tools.js";
-export type { CorsOptions } from "./transports/http/cors.js";
-export type { HttpOptions } from "./transports/http/handler.js";
-export type { SessionOptions } from "./transports/http/sessions.js";
-export type { Listening } from "./transports/listen.js";
+export type { CorsOptions, HttpOptions, SessionOptions } from "./transports/http/options.js";
+export type { Listening } from "./transports/listening.js";

@@ -1,4 +1,3 @@
-import type { RequestContext } from "./context.js";
 import { ErrorCode } from "./errors.js";
 import type { JsonRpcResponse, RequestId } from "./protocol/jsonrpc.js";
 import { onWorkers } from "./workers.js";
@@ -113,6 +112,11 @@ export function isUnavailable(response: JsonRpcResponse): response is Refusal {
   return response instanceof Refusal;
 }
 
+/** A request in progress as Running sees it (context.ts's RequestContext): something to stop. */
+interface Interruptible {
+  interrupt(reason: unknown): void;
+}
+
 /**
  * The requests in progress across a server: their count (`maxConcurrentRequests`), their
  * deadlines (`handlerTimeoutMs`) and the shutdown that waits for them. One coarse timer serves every
@@ -121,9 +125,9 @@ export function isUnavailable(response: JsonRpcResponse): response is Refusal {
  * timer ends with the request that set it, so there each request has a timer of its own.
  */
 export class Running {
-  readonly #born = new Map<RequestContext, number>();
+  readonly #born = new Map<Interruptible, number>();
   /** Workers: each request's own deadline. */
-  readonly #own = new Map<RequestContext, ReturnType<typeof setTimeout>>();
+  readonly #own = new Map<Interruptible, ReturnType<typeof setTimeout>>();
   readonly #timeoutMs: number;
   readonly #period: number;
   readonly #ticks: number;
@@ -141,7 +145,7 @@ export class Running {
     return this.#born.size;
   }
 
-  add(ctx: RequestContext): void {
+  add(ctx: Interruptible): void {
     this.#born.set(ctx, this.#tick);
     if (!Number.isFinite(this.#timeoutMs)) return;
     if (onWorkers) {
@@ -154,7 +158,7 @@ export class Running {
     }
   }
 
-  delete(ctx: RequestContext): void {
+  delete(ctx: Interruptible): void {
     const own = this.#own.get(ctx);
     if (own !== undefined) {
       clearTimeout(own);

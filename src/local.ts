@@ -1,15 +1,30 @@
+import type { IdentityInit } from "./auth/identity.js";
 import type { AuthSettings } from "./auth/settings.js";
 import { openGate } from "./auth/settings.js";
 import { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
 import { enforceModule } from "./lazy.js";
+import type { ClientCapabilities, Implementation, InputRequest, Meta } from "./protocol/types.js";
 import { LATEST_VERSION } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
 import { legacyRounds } from "./rounds.js";
-import type { CallOptions } from "./server.js";
 import { type CallToolResult, callTool } from "./tools.js";
 
 const NO_INPUT = "server.call has no client to ask: pass onInput in the call options to answer the tool's questions.";
+
+/** The options of `server.call`. */
+export interface CallOptions {
+  /** Cancels the call, as `notifications/cancelled` would. */
+  signal?: AbortSignal;
+  /** Passed to the handler as `ctx.meta`. */
+  meta?: Meta;
+  /** The client the call pretends to come from. */
+  client?: { info?: Implementation; capabilities?: ClientCapabilities };
+  /** Answers the tool's questions (elicitation, sampling, roots) in place of a client. */
+  onInput?: (request: InputRequest) => unknown;
+  /** The caller, as a verified token would describe it: `ctx.auth`, checked against the tool's `auth`. */
+  auth?: IdentityInit;
+}
 
 /**
  * `server.call`: a tool called in-process, through the same validation and result pipeline as a

@@ -1,6 +1,6 @@
 import type { Access } from "./auth/access.js";
 import { type ContentBlock, checkIcons, type Icon } from "./content.js";
-import type { Context } from "./context.js";
+import type { Context } from "./handler-context.js";
 import { isObject } from "./protocol/jsonrpc.js";
 import type { Completer } from "./resources.js";
 import { type Schema, type StandardSchemaV1, toJsonSchema } from "./schema.js";

@@ -1,6 +1,18 @@
-import type { InputRequest } from "./ask.js";
-import type { Connection } from "./connection.js";
 import { isObject, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "./protocol/jsonrpc.js";
+import type { InputRequest } from "./protocol/types.js";
+
+/**
+ * What the questions use of their connection (connection.ts's Connection, which makes them): declared
+ * here so that this module does not import the connection back.
+ */
+export interface AskingConnection {
+  readonly dispatcher: {
+    readonly registry: { readonly askTimeoutMs: number };
+    /** See `Dispatcher.urlElicitations`. */
+    readonly urlElicitations: Map<string, (message: JsonRpcMessage) => void>;
+  };
+  send(message: JsonRpcMessage): void;
+}
 
 /**
  * A legacy connection's own requests to its client (2025-11-25 "Sampling", "Elicitation", "Roots"):
@@ -8,13 +20,13 @@ import { isObject, type JsonRpcMessage, type JsonRpcResponse, type RequestId } f
  * the connection's first question (see lazy.ts): a connection that asks nothing carries none of it.
  */
 export class Questions {
-  readonly #connection: Connection;
+  readonly #connection: AskingConnection;
   readonly #pending = new Map<RequestId, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   /** The URL-mode elicitations of this connection that may still be reported complete, and how. */
   readonly #elicitations = new Map<string, (message: JsonRpcMessage) => void>();
   #nextId = 0;
 
-  constructor(connection: Connection) {
+  constructor(connection: AskingConnection) {
     this.#connection = connection;
   }
 

@@ -5,7 +5,7 @@ import type { Implementation, ServerCapabilities } from "./protocol/types.js";
 import type { StateKey } from "./request-state.js";
 import type { Resource } from "./resources.js";
 import type { Tool } from "./tools.js";
-import type { HttpOptions } from "./transports/http/handler.js";
+import type { HttpOptions } from "./transports/http/options.js";
 
 /**
  * Something about the registry changed. Legacy sessions turn these into unsolicited notifications;

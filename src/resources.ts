@@ -1,6 +1,6 @@
 import type { Access } from "./auth/access.js";
 import { type Annotations, checkIcons, type Icon, type ResourceContents } from "./content.js";
-import type { Context } from "./context.js";
+import type { Context } from "./handler-context.js";
 import type { QueryVariables, TemplateVariables } from "./uri-template.js";
 import { isTemplate, parseTemplate, type TemplateSyntax } from "./uri-template-syntax.js";
 

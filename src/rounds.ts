@@ -1,7 +1,8 @@
-import { AskFailure, type InputRequest, Round } from "./ask.js";
+import { AskFailure, Round } from "./ask.js";
 import { NO_ANSWERS, NO_WAY_BACK, type RequestContext } from "./context.js";
 import { ErrorCode, McpError, messageOf } from "./errors.js";
 import { isObject, type JsonRpcMessage } from "./protocol/jsonrpc.js";
+import type { InputRequest } from "./protocol/types.js";
 import type { Registry } from "./registry.js";
 import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "./request-state.js";
 import { MemoryUsedStates, type UsedStates } from "./used-states.js";

@@ -1,18 +1,16 @@
-import type { InputRequest } from "./ask.js";
-import type { IdentityInit } from "./auth/identity.js";
 import { AuthSettings } from "./auth/settings.js";
 import type { Context } from "./context.js";
 import { Dispatcher } from "./dispatch.js";
 import { askingModule } from "./lazy.js";
+import type { CallOptions } from "./local.js";
 import { compilePrompt, type Prompt, type PromptConfig } from "./prompts.js";
-import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.js";
 import { Registry, type ServerOptions } from "./registry.js";
 import { compileResource, type Resource, type ResourceConfig } from "./resources.js";
 import type { Schema, StandardSchemaV1 } from "./schema.js";
 import { type CallToolResult, compileTool, type Tool, type ToolCallArgs, type ToolConfig } from "./tools.js";
-import type { HttpOptions } from "./transports/http/handler.js";
+import type { HttpOptions } from "./transports/http/options.js";
 import type { WebEndpoint } from "./transports/http/web.js";
-import type { Listening } from "./transports/listen.js";
+import type { Listening } from "./transports/listening.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./transports/node-types.js";
 import { closeOnSignals, watchRejections } from "./transports/process.js";
 import { serveStdio } from "./transports/stdio.js";
@@ -21,19 +19,6 @@ import { serveStdio } from "./transports/stdio.js";
 type ToolTypes = Record<string, { args: unknown; structured: unknown }>;
 
 type StructuredOf<O> = O extends Schema ? StandardSchemaV1.InferOutput<O> : unknown;
-
-export interface CallOptions {
-  /** Cancels the call, as `notifications/cancelled` would. */
-  signal?: AbortSignal;
-  /** Passed to the handler as `ctx.meta`. */
-  meta?: Meta;
-  /** The client the call pretends to come from. */
-  client?: { info?: Implementation; capabilities?: ClientCapabilities };
-  /** Answers the tool's questions (elicitation, sampling, roots) in place of a client. */
-  onInput?: (request: InputRequest) => unknown;
-  /** The caller, as a verified token would describe it: `ctx.auth`, checked against the tool's `auth`. */
-  auth?: IdentityInit;
-}
 
 /** Where and how `serve()` listens for Streamable HTTP. */
 export interface ServeOptions extends HttpOptions {

@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ElicitResult } from "../src/ask.js";
 import { Connection } from "../src/connection.js";
 import type { Context } from "../src/context.js";
 import { Dispatcher } from "../src/dispatch.js";
@@ -14,7 +13,7 @@ import { ErrorCode } from "../src/errors.js";
 import { pico } from "../src/index.js";
 import { compilePrompt } from "../src/prompts.js";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from "../src/protocol/jsonrpc.js";
-import type { ClientCapabilities } from "../src/protocol/types.js";
+import type { ClientCapabilities, ElicitResult } from "../src/protocol/types.js";
 import { Registry, type ServerOptions } from "../src/registry.js";
 import { compileResource } from "../src/resources.js";
 import type { Schema } from "../src/schema.js";

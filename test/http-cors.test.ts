@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode, pico } from "../src/index.js";
-import type { HttpOptions } from "../src/transports/http/handler.js";
+import type { HttpOptions } from "../src/transports/http/options.js";
 import type { Listening } from "../src/transports/listen.js";
 import { bare, initialize, modern, post } from "./http-helpers.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, pico } from "../src/index.js";
-import type { HttpOptions } from "../src/transports/http/handler.js";
+import type { HttpOptions } from "../src/transports/http/options.js";
 import { bare, initialize, modern } from "./http-helpers.js";
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ErrorCode, pico } from "../src/index.js";
-import type { HttpOptions } from "../src/transports/http/handler.js";
+import type { HttpOptions } from "../src/transports/http/options.js";
 import { bare, EventReader, initialize, inSession, post, signal, within } from "./http-helpers.js";
 
 /**

@@ -5,10 +5,9 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { InputRequest } from "../src/ask.js";
 import { type Context, type Era, RequestContext } from "../src/context.js";
 import { ErrorCode, McpError } from "../src/errors.js";
-import type { ClientCapabilities } from "../src/protocol/types.js";
+import type { ClientCapabilities, InputRequest } from "../src/protocol/types.js";
 import { MAX_STATE_BYTES, StateSealer } from "../src/request-state.js";
 import { type Asker, legacyRounds, modernRounds } from "../src/rounds.js";
 import { MemoryUsedStates } from "../src/used-states.js";

@@ -1,5 +1,5 @@
-import type { Context } from "../context.js";
 import { ErrorCode, McpError } from "../errors.js";
+import type { Context } from "../handler-context.js";
 import { isImplementation, type LogLevel } from "../protocol/envelope.js";
 import { isObject } from "../protocol/jsonrpc.js";
 import type { ClientCapabilities, Implementation } from "../protocol/types.js";

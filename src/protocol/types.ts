@@ -41,3 +41,46 @@ export const META = {
   serverInfo: "io.modelcontextprotocol/serverInfo",
   subscriptionId: "io.modelcontextprotocol/subscriptionId",
 } as const;
+
+// Asking the client (2025-11-25 "Elicitation", "Sampling", "Roots"; 2026-07-28 §3.3): the requests
+// and what the client answers, as `ctx.elicit`, `ctx.sample` and `ctx.roots` hand them over.
+
+/** One embedded request of an `input_required` result, or one server-to-client request. */
+export interface InputRequest {
+  method: "elicitation/create" | "sampling/createMessage" | "roots/list";
+  params?: Record<string, unknown>;
+}
+
+export type ElicitResult<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
+
+export interface SamplingMessage {
+  role: "user" | "assistant";
+  content: unknown;
+}
+
+export interface SamplingRequest {
+  messages: SamplingMessage[];
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  modelPreferences?: Record<string, unknown>;
+  includeContext?: "none" | "thisServer" | "allServers";
+  /** Tools the client's model may call (needs the client's `sampling.tools` capability). */
+  tools?: Record<string, unknown>[];
+  toolChoice?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+}
+
+export interface CreateMessageResult {
+  role: "assistant";
+  content: unknown;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+
+export interface Root {
+  uri: string;
+  name?: string;
+}

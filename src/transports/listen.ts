@@ -1,17 +1,8 @@
 import type { WebEndpoint } from "./http/web.js";
+import type { Listening } from "./listening.js";
 
 export { isLoopbackHost } from "./http/security.js";
-
-export interface Listening {
-  /** The endpoint URL clients connect to. */
-  readonly url: string;
-  readonly port: number;
-  /**
-   * Shuts down gracefully: new requests get 503, requests in progress have `limits.shutdownGraceMs`
-   * to finish (the rest are answered with an error), then sessions, streams and the listener close.
-   */
-  close(): Promise<void>;
-}
+export type { Listening } from "./listening.js";
 
 interface BunLike {
   serve(options: { port: number; hostname: string; fetch: (request: Request) => Promise<Response> }): {

@@ -7,7 +7,7 @@ import { errorResponse } from "../protocol/jsonrpc.js";
 import type { HttpHandler } from "./http/handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest, jsonReply } from "./http/reply.js";
 import type { WebEndpoint } from "./http/web.js";
-import type { Listening } from "./listen.js";
+import type { Listening } from "./listening.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
 
 /**

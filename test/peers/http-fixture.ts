@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { RequestContext } from "../../src/context.js";
 import { McpError, pico } from "../../src/index.js";
-import type { HttpOptions } from "../../src/transports/http/handler.js";
+import type { HttpOptions } from "../../src/transports/http/options.js";
 
 export const SEED_VALIDATION_ERROR =
   'Invalid arguments for tool "search_issues":\nlimit: Too big: expected number to be <=50';

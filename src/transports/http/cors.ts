@@ -1,10 +1,5 @@
+import type { CorsOptions } from "./options.js";
 import type { HttpReply, HttpRequest } from "./reply.js";
-
-/** Cross-origin access for clients that run in a web page. */
-export interface CorsOptions {
-  /** The origins whose pages may call the endpoint, such as "https://app.example.com". */
-  origins: string[];
-}
 
 /**
  * `*` covers any request header in current browsers, but never `Authorization`, and not at all in

@@ -13,33 +13,14 @@ import {
 } from "../../protocol/jsonrpc.js";
 import { META, type Meta } from "../../protocol/types.js";
 import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../protocol/versions.js";
-import { Cors, type CorsOptions } from "./cors.js";
+import { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
+import type { HttpOptions, SessionOptions } from "./options.js";
 import { BodyTooLarge, emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
 import { type Accepts, accepts, respond, tooManyStreams, unavailable } from "./respond.js";
-import { Guard, type SecurityOptions } from "./security.js";
-import type { HttpSession, SessionOptions, SessionStore } from "./sessions.js";
+import { Guard } from "./security.js";
+import type { HttpSession, SessionStore } from "./sessions.js";
 import { Streams } from "./sse.js";
-
-export interface HttpOptions extends SecurityOptions {
-  /** The endpoint path (e.g. "/mcp"); other paths answer 404. Default: every path is the endpoint. */
-  path?: string;
-  /** Largest request body accepted, in bytes; larger ones get 413. Default: `limits.maxMessageBytes` (4 MiB). */
-  maxBodyBytes?: number;
-  /**
-   * Legacy (2025-11-25 and older) clients: stateful sessions with `Mcp-Session-Id` (the default,
-   * needed for server-to-client requests and the GET stream), or `false` to serve each legacy
-   * request on its own (the default on Cloudflare Workers, see docs/http.md). 2026-07-28 requests
-   * are always stateless.
-   */
-  sessions?: boolean | SessionOptions;
-  /**
-   * CORS for clients that run in a web page: `true` lets a page from any origin call the endpoint,
-   * `{ origins }` only pages from those origins (and from `allowedOrigins`). Default: off, and a
-   * preflight `OPTIONS` answers 405.
-   */
-  cors?: boolean | CorsOptions;
-}
 
 const SESSION_HEADER = "mcp-session-id";
 

@@ -1,4 +1,17 @@
-import type { LogReader } from "./log-reader.js";
+/**
+ * What the history asks of a stream's reader (log-reader.ts's LogReader), declared here so that the
+ * history does not import its reader back.
+ */
+export interface StreamReader {
+  /** The number of the last event the reader has sent or holds. */
+  readonly cursor: number;
+  readonly closed: boolean;
+  /** The log has a new event, or ended. */
+  wake(): void;
+  /** The history forgot the next event before it was sent: the reader holds it, or is too far behind. */
+  adopt(event: Uint8Array): void;
+  close(): void;
+}
 
 /**
  * The events of one SSE stream of a session, kept so that a client can resume the stream with
@@ -15,7 +28,7 @@ export class StreamLog {
   /** The stream ended: nothing more is written, and its reader closes once it has sent the rest. */
   done = false;
   /** Who reads the stream now, if anyone. */
-  reader: LogReader | undefined;
+  reader: StreamReader | undefined;
   readonly #events: Uint8Array[] = [];
 
   constructor(id: number) {

@@ -1,4 +1,4 @@
-import type { StreamLog } from "./history.js";
+import type { StreamLog, StreamReader } from "./history.js";
 import type { SseSink, SseStream, Streams } from "./sse.js";
 
 export interface LogReaderOptions {
@@ -18,7 +18,7 @@ export interface LogReaderOptions {
  * what it has not read. Only an event the history forgets before this reader sent it is held here,
  * within `maxSseBufferBytes`; past that the reader is dropped and its next resume answers 404.
  */
-export class LogReader implements SseStream {
+export class LogReader implements SseStream, StreamReader {
   readonly #log: StreamLog;
   /** The number of the last event sent or held. */
   #cursor: number;

@@ -1,21 +1,8 @@
 import { ErrorCode } from "../../errors.js";
 import { errorResponse } from "../../protocol/jsonrpc.js";
 import { type Authority, hostKey, parseAuthority } from "./addresses.js";
+import type { SecurityOptions } from "./options.js";
 import { type HttpReply, type HttpRequest, jsonReply } from "./reply.js";
-
-export interface SecurityOptions {
-  /**
-   * Host header values accepted (`"example.com"` matches any port, `"example.com:8443"` one; an IP
-   * address matches in any spelling, and a loopback address stands for every loopback address).
-   * `serve()` on a loopback address defaults this to the loopback names, against DNS rebinding.
-   */
-  allowedHosts?: string[];
-  /**
-   * Origins accepted when a browser sends `Origin` (`"*"`: any); the server's own origin is always
-   * accepted, and so are the origins of the `cors` option.
-   */
-  allowedOrigins?: string[];
-}
 
 export { isLoopbackHost } from "./addresses.js";
 

@@ -3,18 +3,8 @@ import type { Dispatcher } from "../../dispatch.js";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { HistoryBudget, SessionHistory, type StreamLog } from "./history.js";
 import { LogReader } from "./log-reader.js";
+import type { SessionOptions } from "./options.js";
 import { type SseStream, type Streams, sseEvent } from "./sse.js";
-
-export interface SessionOptions {
-  /** A session unused for this long is forgotten; its id then answers 404. Default: 30 minutes. */
-  idleTimeoutMs?: number;
-  /** At most this many sessions; past it the least recently used one is evicted. Default: 1000. */
-  maxSessions?: number;
-  /** Server-sent events kept per session for `Last-Event-ID` resumption (and at most `limits.maxHistoryBytesPerSession` bytes of them). Default: 100. */
-  eventHistory?: number;
-  /** The reconnection delay sent in each stream's `retry` field (SEP-1699). Default: 1000 ms. */
-  retryMs?: number;
-}
 
 /** The writing end of one SSE stream of a session. */
 export interface SessionStream {

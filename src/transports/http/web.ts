@@ -1,7 +1,8 @@
 import type { Cancellable } from "../../context.js";
 import type { Dispatcher } from "../../dispatch.js";
 import { onWorkers } from "../../workers.js";
-import { HttpHandler, type HttpOptions } from "./handler.js";
+import { HttpHandler } from "./handler.js";
+import type { HttpOptions } from "./options.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest } from "./reply.js";
 import { Guard, isLoopbackHost } from "./security.js";
 

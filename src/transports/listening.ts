@@ -1,0 +1,14 @@
+/**
+ * A running HTTP server, as `serve({ port })` answers it on every runtime (Bun, Deno, node:http).
+ * Its own module, so that node.ts, loaded by listen.ts, does not import listen.ts back.
+ */
+export interface Listening {
+  /** The endpoint URL clients connect to. */
+  readonly url: string;
+  readonly port: number;
+  /**
+   * Shuts down gracefully: new requests get 503, requests in progress have `limits.shutdownGraceMs`
+   * to finish (the rest are answered with an error), then sessions, streams and the listener close.
+   */
+  close(): Promise<void>;
+}
