@@ -1,5 +1,5 @@
 import type { WebEndpoint } from "./http/web.js";
-import type { Listening } from "./listening.js";
+import { FLUSH_MS, type Listening } from "./listening.js";
 
 export { isLoopbackHost } from "./http/security.js";
 export type { Listening } from "./listening.js";
@@ -17,9 +17,6 @@ interface DenoLike {
     handler: (request: Request) => Promise<Response>,
   ): { addr: { port: number }; shutdown(): Promise<void> };
 }
-
-/** How long shutdown waits for the last answers to reach their sockets before it closes them. */
-const FLUSH_MS = 1000;
 
 /** Listens with the runtime's own HTTP server: Bun.serve, Deno.serve, or node:http. */
 export async function listen(endpoint: WebEndpoint, port: number, host: string, path: string): Promise<Listening> {

@@ -12,3 +12,6 @@ export interface Listening {
    */
   close(): Promise<void>;
 }
+
+/** How long `close()` waits for the last answers to reach their sockets before it closes them. */
+export const FLUSH_MS = 1000;

@@ -7,7 +7,7 @@ import { errorResponse } from "../protocol/jsonrpc.js";
 import type { HttpHandler } from "./http/handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest, jsonReply } from "./http/reply.js";
 import type { WebEndpoint } from "./http/web.js";
-import type { Listening } from "./listening.js";
+import { FLUSH_MS, type Listening } from "./listening.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
 
 /**
@@ -67,9 +67,6 @@ export async function listenNode(handler: HttpHandler, port: number, host: strin
     });
   });
 }
-
-/** How long shutdown waits for the last answers to reach their sockets before it closes them. */
-const FLUSH_MS = 1000;
 
 /**
  * Asks the runtime for `node:http` instead of importing it, so that no bundle of picomcp (Workers,
