@@ -1,8 +1,8 @@
-import type { AuthSettings } from "./auth/settings.js";
 import { openGate } from "./auth/settings.js";
 import { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
 import { enforceModule } from "./lazy.js";
+import type { Chain } from "./middleware.js";
 import { LATEST_VERSION } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
 import { legacyRounds } from "./rounds.js";
@@ -11,6 +11,15 @@ import { type CallToolResult, callTool } from "./tools.js";
 
 const NO_INPUT = "server.call has no client to ask: pass onInput in the call options to answer the tool's questions.";
 
+/** One in-process tool call: the tool, its arguments, and what plug-ins installed (middleware, context). */
+export interface LocalCall {
+  name: string;
+  arguments: unknown;
+  /** The `tools/call` middleware chain; the call goes through it as a client's would. */
+  chain: Chain | undefined;
+  Context: typeof RequestContext | undefined;
+}
+
 /**
  * `server.call`: a tool called in-process, through the same validation and result pipeline as a
  * client's `tools/call`, its questions answered by `onInput`. It runs under the round runner, so it
@@ -18,19 +27,12 @@ const NO_INPUT = "server.call has no client to ask: pass onInput in the call opt
  */
 export async function callLocally(
   registry: Registry,
-  settings: AuthSettings | undefined,
-  name: string,
-  args: unknown,
+  call: LocalCall,
   options: CallOptions | undefined,
 ): Promise<CallToolResult> {
-  const tool = registry.tools.get(name);
-  if (!tool)
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Unknown tool "${name}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
-    );
+  const { name, arguments: args } = call;
   const auth = options?.auth && (await enforceModule.load()).toIdentity(options.auth);
-  const ctx = new RequestContext({
+  const ctx = new (call.Context ?? RequestContext)({
     id: undefined,
     meta: options?.meta,
     protocolVersion: LATEST_VERSION,
@@ -39,15 +41,25 @@ export async function callLocally(
     clientCapabilities: options?.client?.capabilities ?? {},
     auth,
   });
-  ctx.gate = openGate(settings, undefined);
+  ctx.gate = openGate(registry.auth, undefined);
   ctx.follow(options?.signal);
   const onInput = options?.onInput;
-  const result = await legacyRounds(
-    () => callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<never>,
-    ctx,
-    onInput && (async (request) => onInput(request)),
-    NO_INPUT,
-  );
+  const handler = () => {
+    const tool = registry.tools.get(name);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${name}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
+      );
+    return legacyRounds(
+      () => callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<never>,
+      ctx,
+      onInput && (async (request) => onInput(request)),
+      NO_INPUT,
+    );
+  };
+  const params = { name, arguments: args as Record<string, unknown> | undefined };
+  const result = await (call.chain ? call.chain({ method: "tools/call", params, ctx }, handler) : handler());
   // A cancelled call has no result, as a cancelled request gets no response.
   if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
   return result as unknown as CallToolResult;
