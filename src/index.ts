@@ -29,6 +29,18 @@ export {
 export type { Context, Era, Logger } from "./context.js";
 export { ErrorCode, McpError } from "./errors.js";
 export type { Limits } from "./limits.js";
+export type {
+  MethodName,
+  MethodTypes,
+  Middleware,
+  MiddlewareCall,
+  MiddlewareFor,
+  Next,
+  ParamsOf,
+  ResultOf,
+  ToolMiddleware,
+} from "./middleware.js";
+export type { Plugin, PluginMethod } from "./plugin.js";
 export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts.js";
 export type { ClientCapabilities, Implementation, ServerCapabilities } from "./protocol/types.js";
 export type { ServerOptions } from "./registry.js";

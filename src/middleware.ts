@@ -54,7 +54,7 @@ export type ParamsOf<M extends string> = M extends keyof MethodTypes ? MethodTyp
 export type ResultOf<M extends string> = M extends keyof MethodTypes ? MethodTypes[M]["result"] : Result;
 
 /** One request as middleware sees it: its method, its params as sent, and its context. */
-export interface Call<M extends string = string, P = ParamsOf<M>> {
+export interface MiddlewareCall<M extends string = string, P = ParamsOf<M>> {
   readonly method: M;
   readonly params: P;
   /** Era, protocol version, client, caller (`auth`), `signal`, `meta`, progress and logs. */
@@ -74,7 +74,7 @@ export type Next<R> = () => Promise<R>;
  * `next()` answers with the result `next()` resolved with.
  */
 export type Middleware<M extends string = string, P = ParamsOf<M>, R = ResultOf<M>> = (
-  call: Call<M, P>,
+  call: MiddlewareCall<M, P>,
   next: Next<R>,
 ) => MaybePromise<Returned<R>>;
 
@@ -89,10 +89,10 @@ export type ToolMiddleware<Name extends string = string, Structured = unknown> =
 >;
 
 /** The chain as composed: the request and the handler at its end in, the result out. */
-export type Chain = (call: Call<string, Params>, handler: () => MaybePromise<Result>) => Promise<Result>;
+export type Chain = (call: MiddlewareCall<string, Params>, handler: () => MaybePromise<Result>) => Promise<Result>;
 
 /** A middleware as the chain stores it, whatever method it was typed for. */
-type Link = (call: Call<string, Params>, next: Next<Result>) => MaybePromise<Returned<Result>>;
+type Link = (call: MiddlewareCall<string, Params>, next: Next<Result>) => MaybePromise<Returned<Result>>;
 
 /** Which requests a middleware applies to: every one, one method's, or one tool's calls. */
 export type Scope = { method?: string; tool?: string };

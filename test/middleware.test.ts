@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Dispatcher, type Peer } from "../src/dispatch.js";
 import { ErrorCode, McpError, pico } from "../src/index.js";
-import type { Call } from "../src/middleware.js";
+import type { MiddlewareCall } from "../src/middleware.js";
 import { Plugins } from "../src/plugin.js";
 import type { JsonRpcResponse } from "../src/protocol/jsonrpc.js";
 import { registryOf } from "../src/server.js";
@@ -114,7 +114,7 @@ describe("server.use: the onion", () => {
 
 describe("server.use: scopes", () => {
   it("one method's middleware sees only that method, with its params", async () => {
-    const calls: Call<"tools/call">["params"][] = [];
+    const calls: MiddlewareCall<"tools/call">["params"][] = [];
     const server = makeServer().use("tools/call", (call, next) => {
       calls.push(call.params);
       return next();
