@@ -5,6 +5,9 @@
  * (initialize, notifications); cancellation and `handlerTimeoutMs` around a chain; a plug-in's
  * methods, capabilities and context; and a tool call without middleware still answered synchronously.
  */
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from "@modelcontextprotocol/client";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Dispatcher, type Peer } from "../src/dispatch.js";
@@ -436,5 +439,44 @@ describe("plug-ins", () => {
     expect(() => server.use({ capabilities: { extensions: { "io.example/echo": {} } } })).toThrow(/second time/);
     expect(() => server.use({ context: { signal: () => 1 } })).toThrow(/already has/);
     expect(() => server.use({ context: { era: () => 1 } })).toThrow(/already has/);
+  });
+});
+
+describe("a plug-in over Streamable HTTP on 127.0.0.1, with the official clients", () => {
+  it("v1 (2025-11-25 session) and v2 (2026-07-28) see the extension and call the plug-in's method through middleware", async () => {
+    const seen: string[] = [];
+    const server = makeServer()
+      .use({
+        methods: { "x/echo": { run: (params) => ({ echoed: params?.text }) } },
+        capabilities: { extensions: { "io.example/echo": { version: 1 } } },
+      })
+      .use("x/echo", async (call, next) => {
+        seen.push(`${call.ctx.era} ${call.params?.text}`);
+        return { ...(await next()), wrapped: true };
+      });
+    const listening = await server.serve({ port: 0 });
+    const v1 = new V1Client({ name: "v1", version: "1" });
+    const v2 = new V2Client({ name: "v2", version: "2" }, { versionNegotiation: { mode: "auto" } });
+    try {
+      await v1.connect(new V1Http(new URL(listening.url)));
+      await v2.connect(new V2Http(new URL(listening.url)));
+      const schema = z.object({ echoed: z.string(), wrapped: z.boolean() });
+      for (const client of [v1, v2]) {
+        expect(client.getServerCapabilities()?.extensions).toEqual({ "io.example/echo": { version: 1 } });
+      }
+      expect(await v1.request({ method: "x/echo", params: { text: "one" } }, schema)).toEqual({
+        echoed: "one",
+        wrapped: true,
+      });
+      expect(await v2.request({ method: "x/echo", params: { text: "two" } }, schema)).toEqual({
+        echoed: "two",
+        wrapped: true,
+      });
+      expect(seen).toEqual(["legacy one", "modern two"]);
+    } finally {
+      await v1.close();
+      await v2.close();
+      await listening.close();
+    }
   });
 });
