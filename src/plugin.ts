@@ -42,6 +42,16 @@ export interface Plugin {
 
 const PARTS = ["name", "methods", "capabilities", "context", "use"];
 
+/** A plug-in has only the parts Plugin names: anything else is a mistake, said at start-up. */
+function checkPlugin(value: unknown): asserts value is Plugin {
+  const unknown = isObject(value) ? Object.keys(value).find((key) => !PARTS.includes(key)) : typeof value;
+  if (unknown !== undefined) {
+    throw new TypeError(
+      `server.use needs a middleware function, a method or { tool } and a function, or a plug-in of ${PARTS.join(", ")}; got ${unknown}.`,
+    );
+  }
+}
+
 type Link = Parameters<typeof compose>[0][number];
 
 /**
@@ -70,20 +80,15 @@ export class Plugins {
   }
 
   /** Adds a middleware at the inside of the onion: it runs after every one added before it. */
-  use(scope: Scope, run: (call: never, next: never) => unknown): void {
+  use(scope: Scope, run: unknown): void {
     if (typeof run !== "function") throw new TypeError(`server.use needs a middleware function; got ${typeof run}.`);
     // Typed for its scope by server.use's signatures; the chain only ever calls it within that scope.
     this.#links.push({ scope, run: run as Link["run"] });
     this.#chains = nullPrototype({});
   }
 
-  install(plugin: Plugin): void {
-    const unknown = isObject(plugin) ? Object.keys(plugin).find((key) => !PARTS.includes(key)) : typeof plugin;
-    if (unknown !== undefined) {
-      throw new TypeError(
-        `server.use needs a middleware function, a method or { tool } and a function, or a plug-in of ${PARTS.join(", ")}; got ${unknown}.`,
-      );
-    }
+  install(plugin: unknown): void {
+    checkPlugin(plugin);
     const what = plugin.name === undefined ? "A plug-in" : `Plug-in "${plugin.name}"`;
     if (plugin.methods) this.#addMethods(plugin.methods, what);
     if (plugin.capabilities) this.#advertise(plugin.capabilities, what);

@@ -7,6 +7,7 @@ import { askingModule } from "./lazy.js";
 import type { MethodName, MiddlewareFor, ToolMiddleware } from "./middleware.js";
 import { type Plugin, Plugins } from "./plugin.js";
 import { compilePrompt, type Prompt, type PromptConfig } from "./prompts.js";
+import { isObject } from "./protocol/jsonrpc.js";
 import type { ClientCapabilities, Implementation, Meta } from "./protocol/types.js";
 import { Registry, type ServerOptions } from "./registry.js";
 import { compileResource, type Resource, type ResourceConfig } from "./resources.js";
@@ -168,17 +169,16 @@ export class Server<Tools extends ToolTypes = {}> {
   ): this {
     const plugins = this.#plugins();
     if (typeof target === "function") plugins.use({}, target);
-    else if (middleware === undefined) plugins.install(target as Plugin);
     else if (typeof target === "string") plugins.use({ method: this.#wrappable(target) }, middleware);
-    else {
-      const tool = (target as { tool: unknown }).tool;
+    else if (isObject(target) && "tool" in target) {
+      const tool = target.tool;
       if (typeof tool !== "string" || !this.#registry.tools.has(tool)) {
         throw new TypeError(
           `server.use({ tool: ${JSON.stringify(tool)} }): no such tool is registered; register it with .tool() first.`,
         );
       }
       plugins.use({ method: "tools/call", tool }, middleware);
-    }
+    } else plugins.install(target);
     return this;
   }
 
@@ -189,7 +189,7 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /** A method middleware can wrap: one of the method table's (initialize is the handshake, not in it). */
   #wrappable(method: string): string {
-    if (!(method in (this.#dispatcher.plugins?.methods ?? {}))) {
+    if (!(method in this.#plugins().methods)) {
       throw new TypeError(
         `server.use("${method}"): there is no such request method to wrap (initialize and notifications are never wrapped; install a plug-in's methods before wrapping them).`,
       );
