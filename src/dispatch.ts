@@ -4,7 +4,16 @@ import { type Asking, NO_ANSWERS, NO_WAY_BACK, RequestContext, STUCK } from "./c
 import { ErrorCode } from "./errors.js";
 import { askingModule } from "./lazy.js";
 import { openSession, type Session } from "./legacy/session.js";
-import { busy, type Limits, type ResolvedLimits, Running, resolveLimits, seconds, shuttingDown } from "./limits.js";
+import {
+  busy,
+  type Limits,
+  Refusal,
+  type ResolvedLimits,
+  Running,
+  resolveLimits,
+  seconds,
+  shuttingDown,
+} from "./limits.js";
 import { METHODS, type Method } from "./methods.js";
 import type { Plugins } from "./plugin.js";
 import { claimsModern, readEnvelope } from "./protocol/envelope.js";
@@ -377,12 +386,10 @@ export class Dispatcher {
       if (modern) this.#encodeModern(method, result);
       return resultResponse(message.id, result);
     }
-    const what = timedOut ? "Request timed out" : "Server shutting down";
-    return errorResponse(
-      message.id,
-      ErrorCode.InternalError,
-      `${what}: "${message.method}" did not finish ${limit} and was cancelled`,
-    );
+    const what = `"${message.method}" did not finish ${limit} and was cancelled`;
+    // Cut short by the shutdown, the request is refused as new ones are (HTTP: 503, try again elsewhere).
+    if (!timedOut) return new Refusal(message.id, `Server shutting down: ${what}`);
+    return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: ${what}`);
   }
 
   /**

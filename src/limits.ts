@@ -1,6 +1,6 @@
 import type { RequestContext } from "./context.js";
 import { ErrorCode } from "./errors.js";
-import { errorResponse, type JsonRpcResponse, type RequestId } from "./protocol/jsonrpc.js";
+import type { JsonRpcResponse, RequestId } from "./protocol/jsonrpc.js";
 import { onWorkers } from "./workers.js";
 
 /**
@@ -74,30 +74,43 @@ export function seconds(ms: number): string {
 }
 
 /**
- * A request refused because a limit is reached. The code is -32603: JSON-RPC leaves -32000…-32099
- * to implementations, but 2026-07-28 reserves -32020…-32099 and asks new servers not to use
- * -32000…-32019, so a busy server is an internal condition, named in the message and in `data`.
+ * The answer to a request the server turns away for now: it is busy (a limit is reached) or shutting
+ * down. HTTP sends it with 503 and Retry-After, so that clients and load balancers try again; it is
+ * known by its class (`isUnavailable`), never by its text, and it serialises as the plain error
+ * response it is. The code is -32603: JSON-RPC leaves -32000…-32099 to implementations, but
+ * 2026-07-28 reserves -32020…-32099 and asks new servers not to use -32000…-32019, so a busy server
+ * is an internal condition, named in the message (and, for a limit, in `data`).
  */
+export class Refusal implements JsonRpcResponse {
+  // Declared, and set in the constructor in the order of errorResponse's keys: the bytes are the same.
+  readonly jsonrpc = "2.0";
+  declare readonly id?: RequestId;
+  declare readonly error: { code: number; message: string; data?: unknown };
+
+  constructor(id: RequestId | undefined, message: string, data?: unknown) {
+    // The id is omitted, not null, when it could not be read.
+    if (id !== undefined) this.id = id;
+    const code = ErrorCode.InternalError;
+    this.error = data === undefined ? { code, message } : { code, message, data };
+  }
+}
+
+/** A request refused because a limit is reached: the limit and its value are in the message and in `data`. */
 export function busy(id: RequestId | undefined, limit: keyof Limits, max: number, what: string): JsonRpcResponse {
-  return errorResponse(
+  return new Refusal(
     id,
-    ErrorCode.InternalError,
     `Server busy: ${what} (limits.${limit} = ${max}); retry after a request in progress has been answered`,
     { limit, max },
   );
 }
 
 export function shuttingDown(id: RequestId | undefined): JsonRpcResponse {
-  return errorResponse(id, ErrorCode.InternalError, "Server shutting down: it accepts no new requests");
+  return new Refusal(id, "Server shutting down: it accepts no new requests");
 }
 
-/** True for the answers of `busy` and `shuttingDown`, which HTTP sends with status 503. */
-export function isUnavailable(response: JsonRpcResponse): boolean {
-  const error = response.error;
-  return (
-    error?.code === ErrorCode.InternalError &&
-    (error.message.startsWith("Server busy:") || error.message.startsWith("Server shutting down:"))
-  );
+/** True for a `Refusal` (busy, shutting down), which HTTP sends with status 503; whatever else says so in its text is not. */
+export function isUnavailable(response: JsonRpcResponse): response is Refusal {
+  return response instanceof Refusal;
 }
 
 /**

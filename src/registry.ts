@@ -15,7 +15,16 @@ export type RegistryEvent =
   | { type: "tools/list_changed" | "resources/list_changed" | "prompts/list_changed" | "closed" }
   | { type: "resources/updated"; uri: string };
 
-export interface ServerOptions extends Implementation {
+/**
+ * What `serverInfo.version` says when `pico()` is given none. The spec requires a version string in
+ * `Implementation` (2025-11-25 and 2026-07-28 schemas) and gives it no format; "0.0.0" is the
+ * lowest semver, so a client that compares versions reads it as "not versioned", not as a release.
+ */
+const DEFAULT_VERSION = "0.0.0";
+
+export interface ServerOptions extends Omit<Implementation, "version"> {
+  /** The server's version, as clients show and log it (`serverInfo.version`). Default: "0.0.0". */
+  version?: string;
   /** Guidance for the model about how to use this server; clients may put it in the system prompt. */
   instructions?: string;
   /** Page size of list results; lists are not paginated unless this is set. */
@@ -65,13 +74,20 @@ export class Registry {
 
   constructor(options: Omit<ServerOptions, "http">) {
     const { instructions, pageSize, requestStateKey, askTimeoutMs, ...info } = options;
-    if (typeof info.name !== "string" || typeof info.version !== "string") {
-      throw new TypeError('pico() needs a name and a version, e.g. pico({ name: "github", version: "1.0.0" }).');
+    if (typeof info.name !== "string" || info.name === "") {
+      throw new TypeError('pico() needs a name, the server\'s name as clients show it: e.g. pico({ name: "github" }).');
+    }
+    const version = info.version ?? DEFAULT_VERSION;
+    if (typeof version !== "string") {
+      throw new TypeError(
+        `pico()'s version must be a string, such as "1.0.0"; got ${String(version)}. Leave it out for "${DEFAULT_VERSION}".`,
+      );
     }
     if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize > 0)) {
       throw new TypeError(`pageSize must be a positive integer; got ${pageSize}.`);
     }
-    this.info = info;
+    // Spread first, so a given version keeps its place in serverInfo and a default one comes after the name.
+    this.info = { ...info, version };
     this.instructions = instructions;
     this.pageSize = pageSize ?? Number.POSITIVE_INFINITY;
     this.askTimeoutMs = askTimeoutMs ?? 60_000;

@@ -17,7 +17,7 @@ import type { HttpOptions } from "./transports/http/handler.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listen.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./transports/node-types.js";
-import { closeOnSignals, logsRestored, logsToStderr, stdoutIsPipe, watchRejections } from "./transports/process.js";
+import { closeOnSignals, watchRejections } from "./transports/process.js";
 import { serveStdio } from "./transports/stdio.js";
 
 /** What the chain of `.tool()` calls has registered, by name: the types `server.call` checks against. */
@@ -75,8 +75,6 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#dispatcher = new Dispatcher(this.#registry, limits);
     this.#options = http ?? {};
     this.#signals = signals ?? true;
-    // stdout may be a stdio client's pipe: from now on, a log line cannot corrupt the protocol.
-    if (stdoutIsPipe()) logsToStderr();
   }
 
   /**
@@ -283,8 +281,11 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /**
    * Serves the server. Without options: stdio (newline-delimited JSON-RPC on stdin/stdout), until
-   * stdin ends. With a port: Streamable HTTP on Node, Bun or Deno, on 127.0.0.1 unless `host` says
-   * otherwise; loopback servers accept only loopback Host headers (DNS rebinding protection).
+   * stdin ends or `close()`; from the call on, stdout carries the protocol only (console output and
+   * other writes to stdout go to stderr), and once serving ends they are given back. With a port:
+   * Streamable HTTP on Node, Bun or Deno, on 127.0.0.1 unless `host` says otherwise; loopback
+   * servers accept only loopback Host headers (DNS rebinding protection). Neither touches the
+   * console before it is called.
    */
   serve(): Promise<void>;
   serve(options: ServeOptions): Promise<Listening>;
@@ -295,7 +296,10 @@ export class Server<Tools extends ToolTypes = {}> {
       const unhook = this.#signals ? closeOnSignals(() => this.close()) : () => {};
       try {
         // stdio has no headers: the caller's identity comes from the environment (the auth.stdio hook).
-        const auth = this.#auth.options.stdio ? { identity: await this.#auth.stdioIdentity() } : undefined;
+        // serveStdio waits for it, having taken stdout at once: a log line after serve() is on stderr.
+        const auth = this.#auth.options.stdio
+          ? this.#auth.stdioIdentity().then((identity) => ({ identity }))
+          : undefined;
         const done = serveStdio(this.#dispatcher, stop.signal, auth);
         this.#stdio = { stop, done };
         await done;
@@ -305,7 +309,6 @@ export class Server<Tools extends ToolTypes = {}> {
       }
       return undefined;
     }
-    logsRestored();
     const { port, host = "127.0.0.1", ...http } = options;
     const path = http.path ?? "/mcp";
     // HTTP code is loaded on demand, so a stdio server never pays for it.

@@ -255,7 +255,7 @@ describe("faults in-process", () => {
 });
 
 describe("faults on a real child process (stdio)", () => {
-  it("keeps stdout for protocol: a log line written after pico() and before serve() goes to stderr", async () => {
+  it("keeps stdout for protocol: a log line written once serve() is called goes to stderr", async () => {
     const child = new Child();
     child.send(call(1, "echo", { s: "hi" }));
     await child.response(1);
@@ -263,6 +263,7 @@ describe("faults on a real child process (stdio)", () => {
     expect(await child.exited).toEqual({ code: 0, signal: null });
     for (const text of child.lines) checkLine(text);
     expect(child.stderr).toContain("hardening fixture: starting");
+    expect(child.stderr).toContain("hardening fixture: serving");
     expect(child.stderr).toContain("stdin ended, serve() resolved");
   });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { RequestContext } from "../src/context.js";
 import { Dispatcher } from "../src/dispatch.js";
-import { type Context, pico } from "../src/index.js";
+import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
 import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../src/limits.js";
 import { Registry } from "../src/registry.js";
 import type { Schema } from "../src/schema.js";
@@ -26,6 +26,7 @@ import {
   signal,
   within,
 } from "./http-helpers.js";
+import { modernCall, send } from "./wire-helpers.js";
 
 type AnyTool = ToolConfig<Schema | undefined, Schema | undefined>;
 
@@ -467,5 +468,87 @@ describe("SSE replies still answer once a reader catches up", () => {
     const reader = new EventReader(await app.fetch(modern("tools/call", { name: "p" })));
     const events = await reader.rest();
     expect(messageOf(events.at(-1))).toMatchObject({ result: { content: [{ text: "done" }] } });
+  });
+});
+
+describe("limits: a refusal is known by what it is, not by its text", () => {
+  /** One request to a real loopback listener: its status, Retry-After and the exact bytes of its body. */
+  async function wire(url: string, method: string, params: Record<string, unknown>) {
+    const request = modernCall(method, params);
+    const reply = await send(url, request);
+    const id = (request.body as { id: number }).id;
+    return { status: reply.status, retryAfter: reply.headers["retry-after"], text: reply.text, id };
+  }
+
+  /** A tool that throws an McpError whose text reads like a refusal of the server's own. */
+  const says = (message: string) => ({
+    run: (): string => {
+      throw new McpError(ErrorCode.InternalError, message);
+    },
+  });
+
+  it("answers busy and closing with 503 and their exact bytes, and a tool's own words with 200", async () => {
+    const gate = signal();
+    const app = pico({ name: "x", version: "1", limits: { maxConcurrentRequests: 1 }, signals: false })
+      .tool("wait", {
+        run: async () => {
+          await gate.promise;
+          return "done";
+        },
+      })
+      .tool("says_busy", says("Server busy: a tool's own words"))
+      .tool("says_closing", says("Server shutting down: a tool's own words"));
+    const listening = await app.serve({ port: 0 });
+    try {
+      // Text that looks like a refusal, from a tool: an ordinary in-band error (HTTP 200).
+      for (const [name, text] of [
+        ["says_busy", "Server busy: a tool's own words"],
+        ["says_closing", "Server shutting down: a tool's own words"],
+      ] as const) {
+        const reply = await wire(listening.url, "tools/call", { name });
+        expect(reply.status, name).toBe(200);
+        expect(reply.retryAfter).toBeUndefined();
+        expect(reply.text).toBe(`{"jsonrpc":"2.0","id":${reply.id},"error":{"code":-32603,"message":"${text}"}}`);
+      }
+      // A request past maxConcurrentRequests: 503, byte for byte what it always was.
+      const waiting = wire(listening.url, "tools/call", { name: "wait" });
+      let busy = await wire(listening.url, "tools/call", { name: "says_busy" });
+      for (let tries = 0; busy.status === 200 && tries < 100; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        busy = await wire(listening.url, "tools/call", { name: "says_busy" });
+      }
+      expect(busy).toMatchObject({ status: 503, retryAfter: "1" });
+      expect(busy.text).toBe(
+        `{"jsonrpc":"2.0","id":${busy.id},"error":{"code":-32603,"message":"Server busy: too many requests in progress on this server (limits.maxConcurrentRequests = 1); retry after a request in progress has been answered","data":{"limit":"maxConcurrentRequests","max":1}}}`,
+      );
+      // Shutting down: a new request is refused with 503; the one in progress finishes.
+      const closed = listening.close();
+      const refused = await wire(listening.url, "tools/call", { name: "says_busy" });
+      expect(refused).toMatchObject({ status: 503, retryAfter: "1" });
+      expect(refused.text).toBe(
+        '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Server shutting down: it accepts no new requests"}}',
+      );
+      gate.resolve();
+      expect(await waiting).toMatchObject({ status: 200 });
+      await closed;
+    } finally {
+      gate.resolve();
+      await listening.close();
+    }
+  });
+
+  it("answers a request that outlives the shutdown's grace period with 503, as before", async () => {
+    const app = pico({ name: "x", version: "1", limits: { shutdownGraceMs: 20 }, signals: false }).tool("hang", {
+      run: () => new Promise<string>(() => {}),
+    });
+    const hanging = app.fetch(modern("tools/call", { name: "hang" }, {}, { id: "late" }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await app.close();
+    const response = await hanging;
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(await response.text()).toBe(
+      '{"jsonrpc":"2.0","id":"late","error":{"code":-32603,"message":"Server shutting down: \\"tools/call\\" did not finish within the 0.02 s grace period of the shutdown (limits.shutdownGraceMs) and was cancelled"}}',
+    );
   });
 });

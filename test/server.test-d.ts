@@ -125,3 +125,18 @@ describe("HTTP options", () => {
     void one;
   });
 });
+
+describe("pico() options", () => {
+  it("needs a name, and takes an optional version", () => {
+    expectTypeOf(
+      pico({ name: "weather" })
+        .tool("forecast", { run: () => "sunny" })
+        .serve(),
+    ).resolves.toBeVoid();
+    pico({ name: "weather", version: "1.0.0", title: "Weather" });
+    // @ts-expect-error: a server needs a name
+    pico({ version: "1.0.0" });
+    // @ts-expect-error: a version is a string
+    pico({ name: "weather", version: 1 });
+  });
+});

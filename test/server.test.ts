@@ -3,11 +3,36 @@ import { z } from "zod";
 import { type Context, ErrorCode, McpError, pico, Server } from "../src/index.js";
 
 describe("pico", () => {
-  it("makes a Server, and needs a name and a version", () => {
+  it("makes a Server, and needs a name; the version defaults to 0.0.0", async () => {
     expect(pico({ name: "github", version: "1.0.0" })).toBeInstanceOf(Server);
-    const message = 'pico() needs a name and a version, e.g. pico({ name: "github", version: "1.0.0" }).';
-    expect(() => pico({ name: "github" } as never)).toThrow(message);
-    expect(() => pico({ version: "1" } as never)).toThrow(message);
+    const message = 'pico() needs a name, the server\'s name as clients show it: e.g. pico({ name: "github" }).';
+    for (const options of [{}, { version: "1" }, { name: "" }, { name: 42 }]) {
+      expect(() => pico(options as never), JSON.stringify(options)).toThrow(new TypeError(message));
+    }
+    expect(() => pico({ name: "github", version: 1 } as never)).toThrow(
+      new TypeError('pico()\'s version must be a string, such as "1.0.0"; got 1. Leave it out for "0.0.0".'),
+    );
+    const serverInfo = async (server: Server) => {
+      const response = await server.fetch(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+          }),
+        }),
+      );
+      return (await response.json()).result.serverInfo;
+    };
+    expect(await serverInfo(pico({ name: "weather" }))).toEqual({ name: "weather", version: "0.0.0" });
+    expect(await serverInfo(pico({ name: "weather", version: "2.1.0", title: "Weather" }))).toEqual({
+      name: "weather",
+      version: "2.1.0",
+      title: "Weather",
+    });
   });
 
   it("rejects a page size that is not a positive integer", () => {

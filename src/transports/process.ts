@@ -1,41 +1,17 @@
 /**
  * What `serve()` does to the process it runs in (Node, Bun, Deno; nothing on Workers, which have
- * no `process`): stdout carries protocol only, an unhandled rejection in user code is logged
- * instead of killing the server, and SIGTERM/SIGINT shut it down gracefully.
+ * no `process`): an unhandled rejection in user code is logged instead of killing the server, and
+ * SIGTERM/SIGINT shut it down gracefully, while it serves. (Over stdio, stdout carries protocol only
+ * while it serves: see stdout.ts.) Building a server touches none of this.
  */
-import { consoleToStderr } from "./stdout.js";
 
 interface ProcessLike {
-  stdout?: { isTTY?: boolean };
   on?(event: string, listener: (...args: never[]) => void): unknown;
   off?(event: string, listener: (...args: never[]) => void): unknown;
   exit?(code?: number): never;
 }
 
 const runtime = (): ProcessLike | undefined => (globalThis as unknown as { process?: ProcessLike }).process;
-
-let restoreLogs: (() => void) | undefined;
-
-/**
- * Sends every console method that writes to stdout to stderr, where a stdio client does not read.
- * `pico()` does it as soon as a server exists when stdout is not a terminal (it may be a stdio
- * client's pipe), so that a log line written before `serve()` cannot break the protocol either.
- */
-export function logsToStderr(): void {
-  restoreLogs ??= consoleToStderr();
-}
-
-/** Undoes `logsToStderr` when the server turns out to serve HTTP; a logger installed since is kept. */
-export function logsRestored(): void {
-  restoreLogs?.();
-  restoreLogs = undefined;
-}
-
-/** True when stdout may be a client's pipe rather than a person's terminal. */
-export function stdoutIsPipe(): boolean {
-  const stdout = runtime()?.stdout;
-  return stdout !== undefined && stdout.isTTY !== true;
-}
 
 let watchers = 0;
 const onRejection = (reason: unknown) => {

@@ -134,13 +134,16 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   let interrupt: (() => void) | undefined;
   const onAbort = () => interrupt?.();
   signal?.addEventListener("abort", onAbort, { once: true });
-  /** What `promise` resolves to, or undefined once stopped. */
+  /**
+   * What `promise` resolves to, or undefined once stopped. `promise` is always followed, even when
+   * stopped already: a read that fails once stdin is destroyed must not become an unhandled rejection.
+   */
   const unlessStopped = <T>(promise: Promise<T>): Promise<T | undefined> =>
     signal
       ? new Promise((resolve, reject) => {
+          promise.then(resolve, reject);
           if (signal.aborted) return resolve(undefined);
           interrupt = () => resolve(undefined);
-          promise.then(resolve, reject);
         })
       : promise;
   /** Waits while the client does not read its answers (backpressure); false once stopped. */
@@ -253,10 +256,15 @@ interface NodeLikeProcess {
 
 /**
  * Serves the process's own stdin/stdout (Node, Bun and Deno all provide `process`) until stdin
- * ends or `signal` aborts, then waits for stdout to take the last answers. Meanwhile stdout is the
- * protocol's alone: console output and any other write to it go to stderr (see stdout.ts).
+ * ends or `signal` aborts, then waits for stdout to take the last answers. From the call on, stdout
+ * is the protocol's alone: console output and any other write to it go to stderr (see stdout.ts)
+ * until serving ends, also while `auth` (the caller, from the environment) is still to come.
  */
-export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal, auth?: ExchangeAuth): Promise<void> {
+export async function serveStdio(
+  dispatcher: Dispatcher,
+  signal?: AbortSignal,
+  auth?: Promise<ExchangeAuth>,
+): Promise<void> {
   const proc = (globalThis as unknown as { process?: NodeLikeProcess }).process;
   if (!proc)
     throw new Error("serve() over stdio needs a runtime with process.stdin and process.stdout (Node, Bun or Deno).");
@@ -284,6 +292,7 @@ export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal, a
   // Stopping stops reading: stdin no longer holds the process open.
   stop.signal.addEventListener("abort", () => stdin.destroy?.(), { once: true });
   try {
+    const caller = await auth;
     await serveLines(dispatcher, {
       input: stdin,
       write: (chunk) => gone || claimed.write(chunk),
@@ -293,7 +302,7 @@ export async function serveStdio(dispatcher: Dispatcher, signal?: AbortSignal, a
           else draining = resolve;
         }),
       signal: stop.signal,
-      auth,
+      auth: caller,
     });
     if (!gone) await new Promise<void>((resolve) => claimed.write("", () => resolve()));
   } finally {

@@ -61,8 +61,9 @@ describe(`export default server as the entry point of bun run, ${runtime}`, () =
     // Without PICO_PORT server.ts does not serve itself: Bun serves its default export, on $PORT.
     server = await start(bunExecutable(), ["run", SERVER], {
       env: { PICO_PORT: "", PORT: "0" },
-      // Bun announces the server it started on stderr when stdout is a pipe.
-      from: "stderr",
+      // Bun announces the server it started with console.log, on stdout: building a server leaves
+      // the console alone (it went to stderr while pico() redirected it at construction, before issue 14).
+      from: "stdout",
       endpoint: (line) => /Started (?:development )?server: (http:\/\/\S+?)\/?$/.exec(line)?.[1],
     });
     announced = new URL(server.url);
