@@ -15,6 +15,7 @@ import {
   shuttingDown,
 } from "./limits.js";
 import { METHODS, type Method } from "./methods.js";
+import type { Plugins } from "./plugin.js";
 import { claimsModern, readEnvelope } from "./protocol/envelope.js";
 import {
   errorResponse,
@@ -91,6 +92,8 @@ export class Dispatcher {
   /** The requests in progress that are streams (`subscriptions/listen`): they end with their connection, not after a grace period. */
   readonly streams = new WeakSet<RequestContext>();
   #draining: Promise<void> | undefined;
+  /** What `server.use` installed (plugin.ts); undefined until then, so a server without it runs as before. */
+  plugins: Plugins | undefined;
 
   constructor(registry: Registry, limits?: Limits) {
     this.registry = registry;
@@ -186,9 +189,9 @@ export class Dispatcher {
         { supported: MODERN_VERSIONS, requested },
       );
     }
-    const method = METHODS[message.method];
+    const method = (this.plugins?.methods ?? METHODS)[message.method];
     if (!method?.modern || !this.#offers(method)) return notFound(message, requested);
-    const ctx = new RequestContext({
+    const ctx = new (this.plugins?.Context ?? RequestContext)({
       id,
       meta,
       protocolVersion: requested,
@@ -212,7 +215,7 @@ export class Dispatcher {
       );
     }
     const session = peer.session;
-    const method = METHODS[name];
+    const method = (this.plugins?.methods ?? METHODS)[name];
     if (!session && name !== "ping") {
       return errorResponse(
         id,
@@ -221,7 +224,7 @@ export class Dispatcher {
       );
     }
     if (!method?.legacy || !this.#offers(method)) return notFound(message, session?.protocolVersion);
-    const ctx = new RequestContext({
+    const ctx = new (this.plugins?.Context ?? RequestContext)({
       id,
       meta: message.params?._meta as Meta | undefined,
       protocolVersion: session?.protocolVersion ?? "2025-11-25",
@@ -262,7 +265,7 @@ export class Dispatcher {
 
   /** Whether a method exists in 2026-07-28 and its capability is advertised (HTTP answers 404 otherwise). */
   offersModern(name: string): boolean {
-    const method = METHODS[name];
+    const method = (this.plugins?.methods ?? METHODS)[name];
     return method?.modern === true && this.#offers(method);
   }
 
@@ -296,11 +299,17 @@ export class Dispatcher {
     ctx.gate = openGate(this.registry.auth, exchange.auth);
     ctx.emit = exchange.emit;
     ctx.streamCloser = exchange.closeStream;
+    const chain = this.plugins?.chain(message.method);
     let result: Result | Promise<Result>;
     try {
-      result = method.interactive
-        ? this.#interactive(method, message, ctx, exchange, modern)
-        : method.run(this.registry, message.params, ctx);
+      if (chain) {
+        const call = { method: message.method, params: message.params, ctx };
+        result = chain(call, () => this.#behind(method, message, ctx, exchange, modern));
+      } else {
+        result = method.interactive
+          ? this.#interactive(method, message, ctx, exchange, modern)
+          : method.run(this.registry, message.params, ctx);
+      }
     } catch (thrown) {
       return this.#answered(method, message, ctx, exchange, modern, FAILED, thrown);
     }
@@ -395,6 +404,30 @@ export class Dispatcher {
     }
     ctx.asking = modern || exchange.ask ? FIRST_RUN : NO_WAY_BACK_RUN;
     return method.run(this.registry, params, ctx);
+  }
+
+  /**
+   * The handler at the end of a middleware chain (see middleware.ts). A first run that stops at a
+   * question goes on in the era's rounds right here, inside the chain, so middleware sees the
+   * request's final result, and runs once per request whatever the rounds (2025 questions are asked
+   * within the request; each 2026-07-28 round is a request of its own).
+   */
+  #behind(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean) {
+    const params = message.params;
+    if (!method.interactive) return method.run(this.registry, params, ctx);
+    if (
+      (modern && (params?.requestState !== undefined || params?.inputResponses !== undefined)) ||
+      !(modern || exchange.ask)
+    ) {
+      return this.#interactive(method, message, ctx, exchange, modern);
+    }
+    return new Promise<Result>((resolve, reject) => {
+      const stuck = () => resolve(this.#rounds(method, message, ctx, exchange, modern, ctx.round));
+      ctx.asking = { answers: NO_ANSWERS, stuck };
+      const result = method.run(this.registry, params, ctx);
+      if (result instanceof Promise) result.then(resolve, reject);
+      else resolve(result);
+    });
   }
 
   /** Runs a handler that asked, in the era's way (see rounds.ts), from its first round when there was one. */

@@ -21,6 +21,18 @@ export { ErrorCode, McpError } from "./errors.js";
 export type { AskOptions, Context, Era, Logger } from "./handler-context.js";
 export type { Limits } from "./limits.js";
 export type { CallOptions } from "./local.js";
+export type {
+  MethodName,
+  MethodTypes,
+  Middleware,
+  MiddlewareCall,
+  MiddlewareFor,
+  Next,
+  ParamsOf,
+  ResultOf,
+  ToolMiddleware,
+} from "./middleware.js";
+export type { Plugin, PluginMethod } from "./plugin.js";
 export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts.js";
 export type {
   ClientCapabilities,

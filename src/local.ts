@@ -1,6 +1,6 @@
 import type { IdentityInit } from "./auth/identity.js";
-import type { AuthSettings } from "./auth/settings.js";
 import { openGate } from "./auth/settings.js";
+import type { Chain } from "./chain.js";
 import { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
 import { enforceModule } from "./lazy.js";
@@ -26,6 +26,15 @@ export interface CallOptions {
   auth?: IdentityInit;
 }
 
+/** One in-process tool call: the tool, its arguments, and what plug-ins installed (middleware, context). */
+export interface LocalCall {
+  name: string;
+  arguments: unknown;
+  /** The `tools/call` middleware chain; the call goes through it as a client's would. */
+  chain: Chain | undefined;
+  Context: typeof RequestContext | undefined;
+}
+
 /**
  * `server.call`: a tool called in-process, through the same validation and result pipeline as a
  * client's `tools/call`, its questions answered by `onInput`. It runs under the round runner, so it
@@ -33,19 +42,12 @@ export interface CallOptions {
  */
 export async function callLocally(
   registry: Registry,
-  settings: AuthSettings | undefined,
-  name: string,
-  args: unknown,
+  call: LocalCall,
   options: CallOptions | undefined,
 ): Promise<CallToolResult> {
-  const tool = registry.tools.get(name);
-  if (!tool)
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Unknown tool "${name}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
-    );
+  const { name, arguments: args } = call;
   const auth = options?.auth && (await enforceModule.load()).toIdentity(options.auth);
-  const ctx = new RequestContext({
+  const ctx = new (call.Context ?? RequestContext)({
     id: undefined,
     meta: options?.meta,
     protocolVersion: LATEST_VERSION,
@@ -54,15 +56,25 @@ export async function callLocally(
     clientCapabilities: options?.client?.capabilities ?? {},
     auth,
   });
-  ctx.gate = openGate(settings, undefined);
+  ctx.gate = openGate(registry.auth, undefined);
   ctx.follow(options?.signal);
   const onInput = options?.onInput;
-  const result = await legacyRounds(
-    () => callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<never>,
-    ctx,
-    onInput && (async (request) => onInput(request)),
-    NO_INPUT,
-  );
+  const handler = () => {
+    const tool = registry.tools.get(name);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${name}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
+      );
+    return legacyRounds(
+      () => callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<never>,
+      ctx,
+      onInput && (async (request) => onInput(request)),
+      NO_INPUT,
+    );
+  };
+  const params = { name, arguments: args as Record<string, unknown> | undefined };
+  const result = await (call.chain ? call.chain({ method: "tools/call", params, ctx }, handler) : handler());
   // A cancelled call has no result, as a cancelled request gets no response.
   if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
   return result as unknown as CallToolResult;

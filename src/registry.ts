@@ -68,6 +68,8 @@ export class Registry {
   auth: AuthSettings | undefined;
   /** Signs `requestState` (see rounds.ts); a random key per process when undefined. */
   readonly stateKey: StateKey | undefined;
+  /** Capabilities plug-ins add (see plugin.ts), merged into `capabilities()` key by key. */
+  readonly advertised: Record<string, object> = {};
   readonly #listeners = new Set<(event: RegistryEvent) => void>();
 
   constructor(options: Omit<ServerOptions, "http">) {
@@ -120,11 +122,12 @@ export class Registry {
 
   /** Only what is implemented is advertised (2025-11-25 "Capabilities"; 2026-07-28 §2: caps match handlers). */
   capabilities(): ServerCapabilities {
-    const capabilities: ServerCapabilities = { logging: {} };
+    const capabilities: ServerCapabilities & Record<string, object> = { logging: {} };
     if (this.tools.size > 0) capabilities.tools = { listChanged: true };
     if (this.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };
     if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
     if (this.prompts.size > 0 || this.resources.size > 0) capabilities.completions = {};
+    for (const key in this.advertised) capabilities[key] = { ...capabilities[key], ...this.advertised[key] };
     return capabilities;
   }
 
@@ -142,7 +145,7 @@ export class Registry {
       case "logging":
         return true;
       default:
-        return false;
+        return capability in this.advertised;
     }
   }
 

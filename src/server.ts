@@ -3,7 +3,10 @@ import type { Context } from "./context.js";
 import { Dispatcher } from "./dispatch.js";
 import { askingModule } from "./lazy.js";
 import type { CallOptions } from "./local.js";
+import type { MethodName, MiddlewareFor, ToolMiddleware } from "./middleware.js";
+import { type Plugin, Plugins } from "./plugin.js";
 import { compilePrompt, type Prompt, type PromptConfig } from "./prompts.js";
+import { isObject } from "./protocol/jsonrpc.js";
 import { Registry, type ServerOptions } from "./registry.js";
 import { compileResource, type Resource, type ResourceConfig } from "./resources.js";
 import type { Schema, StandardSchemaV1 } from "./schema.js";
@@ -131,6 +134,53 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   /**
+   * Adds middleware, or installs a plug-in (see docs/middleware.md). Middleware wraps the requests
+   * of the method table in registration order, the first added outermost: every request, one
+   * method's (`"tools/call"`: typed params and result) or one tool's (`{ tool }`: the name checked
+   * against the tools registered so far, the result typed from its output schema). `initialize`
+   * and notifications are not wrapped; `server.call` is, as a `tools/call`.
+   */
+  use(middleware: MiddlewareFor<string> | Plugin): this;
+  use<M extends MethodName>(method: M, middleware: MiddlewareFor<M>): this;
+  use<Name extends keyof Tools & string>(
+    target: { tool: Name },
+    middleware: ToolMiddleware<Name, Tools[Name]["structured"]>,
+  ): this;
+  use(
+    target: MiddlewareFor<string> | Plugin | string | { tool: string },
+    middleware?: (call: never, next: never) => unknown,
+  ): this {
+    const plugins = this.#plugins();
+    if (typeof target === "function") plugins.use({}, target);
+    else if (typeof target === "string") plugins.use({ method: this.#wrappable(target) }, middleware);
+    else if (isObject(target) && "tool" in target) {
+      const tool = target.tool;
+      if (typeof tool !== "string" || !this.#registry.tools.has(tool)) {
+        throw new TypeError(
+          `server.use({ tool: ${JSON.stringify(tool)} }): no such tool is registered; register it with .tool() first.`,
+        );
+      }
+      plugins.use({ method: "tools/call", tool }, middleware);
+    } else plugins.install(target);
+    return this;
+  }
+
+  #plugins(): Plugins {
+    this.#dispatcher.plugins ??= new Plugins(this.#registry);
+    return this.#dispatcher.plugins;
+  }
+
+  /** A method middleware can wrap: one of the method table's (initialize is the handshake, not in it). */
+  #wrappable(method: string): string {
+    if (!(method in this.#plugins().methods)) {
+      throw new TypeError(
+        `server.use("${method}"): there is no such request method to wrap (initialize and notifications are never wrapped; install a plug-in's methods before wrapping them).`,
+      );
+    }
+    return method;
+  }
+
+  /**
    * Removes a tool, resource (by URI or template) or prompt; clients are told the list changed.
    * Answers whether there was one.
    */
@@ -163,7 +213,9 @@ export class Server<Tools extends ToolTypes = {}> {
   ): Promise<CallToolResult<Tools[Name]["structured"]>> {
     // The in-process pipeline loads with the first call (see local.ts).
     const { callLocally } = askingModule.now ?? (await askingModule.load());
-    const result = await callLocally(this.#registry, this.#auth, name, args, options);
+    const plugins = this.#dispatcher.plugins;
+    const call = { name, arguments: args, chain: plugins?.chain("tools/call"), Context: plugins?.Context };
+    const result = await callLocally(this.#registry, call, options);
     return result as unknown as CallToolResult<Tools[Name]["structured"]>;
   }
 

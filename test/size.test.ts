@@ -114,7 +114,11 @@ const BUDGETS: Budget[] = [
     // The rest is the Server class (Bun's loopback hostname, deno serve's onListen, auth.resource
     // required off loopback) and the per-request deadline timer on Workers. Issue 14 (the pico core)
     // owns bringing this row to its 4 kB target.
-    ceiling: 15_900,
+    // Raised to 17,200 B by public middleware and plug-ins (issue 14, server.use), measured 16,953 B
+    // (15,618 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
+    // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
+    // layers of issue 14 are to be written on.
+    ceiling: 17_200,
     target: 4_096,
     nodeBuiltins: "forbidden",
     loads: "static",
@@ -154,7 +158,11 @@ const BUDGETS: Budget[] = [
     // scheme), the Host check ahead of every route, Content-Type as a media type, Connection: close
     // after a 413 and while shutting down, ~0.5 kB; on Workers, sessions off by default and keep-alive
     // comments, Bun's and deno serve's loopback Host check, ~0.4 kB. Issue 14 owns the 12 kB target.
-    ceiling: 25_200,
+    // Raised to 26,500 B by public middleware and plug-ins (issue 14, server.use), measured 26,097 B
+    // (24,761 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
+    // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
+    // layers of issue 14 are to be written on.
+    ceiling: 26_500,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: { dynamic: [...HTTP_SERVER, LEGACY_SESSIONS] },
@@ -171,7 +179,11 @@ const BUDGETS: Budget[] = [
     // Raised to 34,400 B by the reliability issue (13), measured 33,878 B (30,060 B before it): the
     // HTTP row's +3.1 kB, plus single-use requestState (a bounded record of used ids, strict parsing)
     // and completion that checks each entry's auth first, in the lazily loaded chunks.
-    ceiling: 34_400,
+    // Raised to 35,800 B by public middleware and plug-ins (issue 14, server.use), measured 35,301 B
+    // (33,878 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
+    // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
+    // layers of issue 14 are to be written on.
+    ceiling: 35_800,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -185,7 +197,11 @@ const BUDGETS: Budget[] = [
     // the auth checks its scoped tool needs), no longer the feature chunks it never loads.
     // Raised to 28,300 B by the reliability issue (13), measured 27,836 B (24,883 B before it): the
     // HTTP row's +3.1 kB, less the per-request resource derivation the token gate no longer does.
-    ceiling: 28_300,
+    // Raised to 29,600 B by public middleware and plug-ins (issue 14, server.use), measured 29,178 B
+    // (27,836 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
+    // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
+    // layers of issue 14 are to be written on.
+    ceiling: 29_600,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -198,7 +214,11 @@ const BUDGETS: Budget[] = [
     // ceiling +2.5%.
     // Raised to 27,700 B by the reliability issue (13), measured 27,267 B (24,331 B before it): as
     // the JWT row.
-    ceiling: 27_700,
+    // Raised to 29,000 B by public middleware and plug-ins (issue 14, server.use), measured 28,591 B
+    // (27,267 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
+    // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
+    // layers of issue 14 are to be written on.
+    ceiling: 29_000,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -214,7 +234,11 @@ const BUDGETS: Budget[] = [
     // "not from src/" share) and the lazy loaders themselves. Programs load far less (rows above).
     // Raised to 43,500 B by the reliability issue (13), measured 42,898 B (39,126 B before it): the
     // "everything" row's +3.8 kB.
-    ceiling: 43_500,
+    // Raised to 44,900 B by public middleware and plug-ins (issue 14, server.use), measured 44,311 B
+    // (42,898 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
+    // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
+    // layers of issue 14 are to be written on.
+    ceiling: 44_900,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
