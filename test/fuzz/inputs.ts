@@ -182,7 +182,7 @@ const deep = fc
   .chain((depth) =>
     fc.constantFrom(
       "[".repeat(depth) + "]".repeat(depth),
-      '{"a":'.repeat(depth) + "1" + "}".repeat(depth),
+      `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`,
       `{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"echo","arguments":{"s":${"[".repeat(depth)}${"]".repeat(depth)}}}}`,
       `{"jsonrpc":"2.0","id":"deep2","method":"tools/call","params":{"name":"typed","arguments":${'{"n":'.repeat(depth)}1${"}".repeat(depth)}}}`,
       "[".repeat(depth),
