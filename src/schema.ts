@@ -51,7 +51,29 @@ export function toJsonSchema(schema: Schema, side: "input" | "output", what: str
       `${what} uses a ${vendor} schema that cannot produce JSON Schema. Use a library that implements the Standard JSON Schema interface (zod 4, ArkType, or Valibot wrapped with toStandardJsonSchema from @valibot/to-json-schema).`,
     );
   }
-  return converter[side]({ target: TARGET });
+  return withoutSafeIntegerBounds(converter[side]({ target: TARGET }));
+}
+
+/**
+ * Drops the bounds an integer type gets only for being a safe integer (zod's `.int()` writes
+ * `minimum: -9007199254740991, maximum: 9007199254740991`): they constrain nothing a model would
+ * send, and `tools/list` costs their tokens on every turn. Validation still refuses what they would.
+ */
+function withoutSafeIntegerBounds(node: JsonSchema): JsonSchema {
+  if (node.type === "integer") {
+    if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
+    if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
+  }
+  for (const value of Object.values(node)) {
+    if (Array.isArray(value)) {
+      for (const each of value) if (isSchema(each)) withoutSafeIntegerBounds(each);
+    } else if (isSchema(value)) withoutSafeIntegerBounds(value);
+  }
+  return node;
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; issues: string };

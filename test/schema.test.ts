@@ -3,6 +3,7 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { pico } from "../src/index.js";
 import { formatIssues, type Schema, toJsonSchema, validate } from "../src/schema.js";
 
 /** A hand-written Standard Schema: accepts objects, converts to a fixed JSON Schema. */
@@ -49,6 +50,63 @@ describe("toJsonSchema", () => {
     expect(toJsonSchema(z.object({ a: z.string() }), "input", "x").$schema).toBe(dialect);
     expect(toJsonSchema(type({ a: "string" }), "input", "x").$schema).toBe(dialect);
     expect(toJsonSchema(toStandardJsonSchema(v.object({ a: v.string() })), "input", "x").$schema).toBe(dialect);
+  });
+});
+
+describe("integer bounds", () => {
+  it("drops the bounds zod's .int() adds for safe integers, wherever the integer sits, and keeps real ones", () => {
+    const schema = z.object({
+      any: z.number().int(),
+      capped: z.number().int().max(50),
+      small: z.int32(),
+      list: z.array(z.number().int()),
+      either: z.union([z.number().int(), z.string()]),
+    });
+    expect(toJsonSchema(schema, "input", "x").properties).toEqual({
+      any: { type: "integer" },
+      capped: { type: "integer", maximum: 50 },
+      small: { type: "integer", minimum: -2147483648, maximum: 2147483647 },
+      list: { type: "array", items: { type: "integer" } },
+      either: { anyOf: [{ type: "integer" }, { type: "string" }] },
+    });
+  });
+
+  it("keeps a number that is not an integer as it is, and validation still refuses an unsafe integer", () => {
+    expect(toJsonSchema(z.object({ n: z.number().max(Number.MAX_SAFE_INTEGER) }), "input", "x").properties).toEqual({
+      n: { type: "number", maximum: Number.MAX_SAFE_INTEGER },
+    });
+    expect(validate(z.object({ n: z.number().int() }), { n: 2 ** 60 })).toMatchObject({ ok: false });
+  });
+
+  it("leaves tools/list without them, through a real tool registration", async () => {
+    const server = pico({ name: "ints" }).tool("page", {
+      input: z.object({ page: z.number().int().min(1) }),
+      run: ({ page }) => `page ${page}`,
+    });
+    const listed = await server.fetch(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/list",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/list",
+          params: {
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientCapabilities": {},
+            },
+          },
+        }),
+      }),
+    );
+    const { result } = await listed.json();
+    expect(result.tools[0].inputSchema.properties).toEqual({ page: { type: "integer", minimum: 1 } });
   });
 });
 
