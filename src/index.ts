@@ -41,9 +41,12 @@ export type {
   Implementation,
   InputRequest,
   Root,
+  SamplingContent,
   SamplingMessage,
   SamplingRequest,
   ServerCapabilities,
+  ToolResultContent,
+  ToolUseContent,
 } from "./protocol/types.js";
 export type { ServerOptions } from "./registry.js";
 export type { Completer, CompletionContext, ResourceConfig, ResourceInfo, ResourceReturn } from "./resources.js";

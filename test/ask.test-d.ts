@@ -98,6 +98,23 @@ describe("the other questions", () => {
     });
   });
 
+  it("a sampled message's content narrows by type: text, image, audio, tool use", () => {
+    server.tool("summarise", {
+      run: async (_args, ctx) => {
+        const { content } = await ctx.sample("Summarise this");
+        const blocks = Array.isArray(content) ? content : [content];
+        for (const block of blocks) {
+          if (block.type === "text") expectTypeOf(block.text).toEqualTypeOf<string>();
+          if (block.type === "image") expectTypeOf(block.mimeType).toEqualTypeOf<string>();
+          if (block.type === "tool_use") expectTypeOf(block.input).toEqualTypeOf<Record<string, unknown>>();
+          // @ts-expect-error: a content kind sampling does not have
+          if (block.type === "resource_link") return "never";
+        }
+        return blocks.map((block) => (block.type === "text" ? block.text : "")).join("");
+      },
+    });
+  });
+
   it("prompts and resources ask with the same context", () => {
     server
       .prompt("p", { get: async (_args, ctx) => ((await ctx.confirm("Ok?")) ? "yes" : "no") })

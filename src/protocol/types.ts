@@ -1,4 +1,4 @@
-import type { Icon } from "../content.js";
+import type { AudioContent, ContentBlock, Icon, ImageContent, TextContent } from "../content.js";
 
 /** Who a peer is (`clientInfo`, `serverInfo`). */
 export interface Implementation {
@@ -53,9 +53,31 @@ export interface InputRequest {
 
 export type ElicitResult<T> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
 
+/** The model's request to call one of the sampling request's `tools` (2025-11-25 "Sampling": tool use). */
+export interface ToolUseContent {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  _meta?: Meta;
+}
+
+/** The result of a tool the model called, sent back in the next sampling request's messages. */
+export interface ToolResultContent {
+  type: "tool_result";
+  toolUseId: string;
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Meta;
+}
+
+/** What a sampling message holds (2025-11-25 `SamplingContent`): tool use and results only with `tools`. */
+export type SamplingContent = TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+
 export interface SamplingMessage {
   role: "user" | "assistant";
-  content: unknown;
+  content: SamplingContent | SamplingContent[];
 }
 
 export interface SamplingRequest {
@@ -72,10 +94,15 @@ export interface SamplingRequest {
   metadata?: Record<string, unknown>;
 }
 
+/**
+ * The client's answer to `ctx.sample()`: the model's message. `content` is one block, or several
+ * when the request offered `tools` (text beside `tool_use` blocks); narrow it by `type`.
+ */
 export interface CreateMessageResult {
   role: "assistant";
-  content: unknown;
+  content: SamplingContent | SamplingContent[];
   model: string;
+  /** "endTurn", "stopSequence", "maxTokens", "toolUse", or another reason the client names. */
   stopReason?: string;
   [key: string]: unknown;
 }
