@@ -45,98 +45,85 @@ export interface RespondOptions {
 /**
  * Answers one request over HTTP. The reply is plain JSON unless the handler emits a notification
  * before its result; only then does it become an SSE stream (2026-07-28 §5.2: JSON or SSE, the
- * client handles both). A client that accepts only JSON gets no mid-call notifications. A request
- * answered synchronously (most tool calls) is replied to at once, without a promise.
+ * client handles both). A client that accepts only JSON gets no mid-call notifications.
  */
-export function respond(run: (exchange: Exchange) => Answer, options: RespondOptions): Promise<HttpReply> | HttpReply {
+export function respond(run: (exchange: Exchange) => Answer, options: RespondOptions): Promise<HttpReply> {
   const { headers, streams } = options;
   let { accepts } = options;
   if (accepts.sse && streams?.full) {
     // No stream can open: a client that takes JSON gets its result without notifications, another waits.
-    if (!accepts.json) return unavailable(tooManyStreams(streams), headers);
+    if (!accepts.json) return Promise.resolve(unavailable(tooManyStreams(streams), headers));
     accepts = { json: true, sse: false };
   }
   const { request, session } = options;
-  // The first reply decided wins: kept here while `run` is still running, sent through `later` after.
-  let reply: HttpReply | undefined;
-  let later: ((reply: HttpReply) => void) | undefined;
-  const resolve = (decided: HttpReply) => {
-    if (later) later(decided);
-    else reply ??= decided;
-  };
-  let stream: ResponseStream | undefined;
-  let running: RequestContext | undefined;
-  // Whether the client went away while its request could still be cancelled.
-  let dropped = false;
-  const start = () => {
-    if (session) {
-      // The session's stream is resumable: from now on a dropped connection does not cancel the request.
-      request.watch(undefined);
-      stream = session.openStream();
-    } else {
-      // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
-      stream = plainStream(streams, () =>
-        running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
-      );
+  return new Promise((resolve) => {
+    let stream: ResponseStream | undefined;
+    let running: RequestContext | undefined;
+    // Whether the client went away while its request could still be cancelled.
+    let dropped = false;
+    const start = () => {
+      if (session) {
+        // The session's stream is resumable: from now on a dropped connection does not cancel the request.
+        request.watch(undefined);
+        stream = session.openStream();
+      } else {
+        // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
+        stream = plainStream(streams, () =>
+          running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
+        );
+      }
+      resolve({ status: 200, headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS, stream: stream.channel });
+      return stream;
+    };
+    const base = options.exchange;
+    const exchange: Exchange = {
+      auth: base?.auth,
+      inflight: base?.inflight,
+      ask: base?.ask,
+      started: (ctx) => {
+        running = ctx;
+        request.watch({
+          cancel: (reason) => {
+            dropped = true;
+            ctx.cancel(reason);
+          },
+        });
+      },
+    };
+    if (accepts.sse) {
+      // Nothing more is sent for a request once the client has cancelled it (2026-07-28 §5.2 "Cancellation").
+      exchange.emit = (message) => dropped || (stream ?? start()).send(message);
+      if (session) exchange.closeStream = () => (stream ?? start()).detach?.() ?? false;
     }
-    resolve({ status: 200, headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS, stream: stream.channel });
-    return stream;
-  };
-  const base = options.exchange;
-  const exchange: Exchange = {
-    auth: base?.auth,
-    inflight: base?.inflight,
-    ask: base?.ask,
-    started: (ctx) => {
-      running = ctx;
-      request.watch({
-        cancel: (reason) => {
-          dropped = true;
-          ctx.cancel(reason);
-        },
-      });
-    },
-  };
-  if (accepts.sse) {
-    // Nothing more is sent for a request once the client has cancelled it (2026-07-28 §5.2 "Cancellation").
-    exchange.emit = (message) => dropped || (stream ?? start()).send(message);
-    if (session) exchange.closeStream = () => (stream ?? start()).detach?.() ?? false;
-  }
-  const answered = (response: JsonRpcResponse | undefined) => {
-    // The reply must be a type the client accepts: an SSE-only client gets even a lone result as a stream.
-    if (!stream && response && !accepts.json && statusOf(response) === 200 && !isUnavailable(response)) start();
-    if (stream) {
-      if (response) stream.send(response);
-      stream.end();
-    } else if (response) {
-      resolve(
-        isUnavailable(response) ? unavailable(response, headers) : jsonReply(statusOf(response), response, headers),
-      );
-    } else if (accepts.sse && !dropped) {
-      // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
-      // but a POST carrying a request is answered with an event stream or JSON (§"Sending Messages
-      // to the Server"): an empty stream ends the exchange. It carries no event id, so the client
-      // does not come back to resume it.
-      resolve(endedStream(streams, headers));
-    } else {
-      // The client went away (nobody reads this), or takes only JSON and so cannot be sent nothing.
-      resolve(emptyReply(202, headers));
-    }
-  };
-  const answer = run(exchange);
-  if (answer instanceof Promise) {
-    answer.then(answered, (thrown) => {
-      const error = errorResponse(undefined, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
-      if (stream) stream.end();
-      else resolve(jsonReply(500, error, headers));
-    });
-  } else answered(answer);
-  return (
-    reply ??
-    new Promise((settle) => {
-      later = settle;
-    })
-  );
+    Promise.resolve(run(exchange)).then(
+      (response) => {
+        // The reply must be a type the client accepts: an SSE-only client gets even a lone result as a stream.
+        if (!stream && response && !accepts.json && statusOf(response) === 200 && !isUnavailable(response)) start();
+        if (stream) {
+          if (response) stream.send(response);
+          stream.end();
+        } else if (response) {
+          resolve(
+            isUnavailable(response) ? unavailable(response, headers) : jsonReply(statusOf(response), response, headers),
+          );
+        } else if (accepts.sse && !dropped) {
+          // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
+          // but a POST carrying a request is answered with an event stream or JSON (§"Sending Messages
+          // to the Server"): an empty stream ends the exchange. It carries no event id, so the client
+          // does not come back to resume it.
+          resolve(endedStream(streams, headers));
+        } else {
+          // The client went away (nobody reads this), or takes only JSON and so cannot be sent nothing.
+          resolve(emptyReply(202, headers));
+        }
+      },
+      (thrown) => {
+        const error = errorResponse(undefined, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
+        if (stream) stream.end();
+        else resolve(jsonReply(500, error, headers));
+      },
+    );
+  });
 }
 
 /** A missing client capability is a 400 wherever it arises (2026-07-28 §5.2); other handler errors travel in-band. */
