@@ -16,7 +16,7 @@ import {
 } from "./limits.js";
 import { METHODS, type Method } from "./methods.js";
 import type { Plugins } from "./plugin.js";
-import { claimsModern, readEnvelope } from "./protocol/envelope.js";
+import { claimsModern, type Envelope, readEnvelope } from "./protocol/envelope.js";
 import {
   errorResponse,
   isRequestId,
@@ -71,6 +71,21 @@ export interface Exchange {
   auth?: ExchangeAuth;
   /** Told the request's context once it runs (an HTTP stream that is dropped cancels it). */
   started?: (ctx: RequestContext) => void;
+}
+
+/**
+ * A 2026-07-28 request whose envelope a transport has already read and checked (HTTP checks it
+ * against the headers, see handler.ts): the dispatcher serves it from this reading, never reading
+ * the envelope again.
+ */
+export interface ModernRequest {
+  readonly message: JsonRpcRequest;
+  /** The request's `_meta`, the envelope's source (`ctx.meta`). */
+  readonly meta: Meta;
+  /** What `readEnvelope` read from `meta`, with a protocol version this server serves. */
+  readonly envelope: Envelope;
+  /** The method, from `modernMethod`. */
+  readonly method: Method;
 }
 
 /**
@@ -134,6 +149,23 @@ export class Dispatcher {
    * (most tool calls): no promise is made for those.
    */
   answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
+    const meta = message.params?._meta;
+    if (claimsModern(meta)) return this.#refused(message, exchange) ?? this.#modern(message, meta, exchange);
+    return this.answerLegacy(message, peer, exchange);
+  }
+
+  /** Answers a request a transport has read as legacy (no version in its `_meta`), as `answer` does. */
+  answerLegacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
+    return this.#refused(message, exchange) ?? this.#legacy(message, peer, exchange);
+  }
+
+  /** Answers a 2026-07-28 request from the transport's reading of its envelope, as `answer` does. */
+  answerModern(request: ModernRequest, exchange: Exchange = {}): Answer {
+    return this.#refused(request.message, exchange) ?? this.#runModern(request, exchange);
+  }
+
+  /** The answer to a request the server takes no more of: an id in use, or a server shutting down. */
+  #refused(message: JsonRpcRequest, exchange: Exchange): JsonRpcResponse | undefined {
     if (exchange.inflight?.has(message.id)) {
       return errorResponse(
         message.id,
@@ -141,10 +173,7 @@ export class Dispatcher {
         `Invalid Request: id ${JSON.stringify(message.id)} is already used by a request in progress; give every request a new id`,
       );
     }
-    if (this.#draining) return shuttingDown(message.id);
-    const meta = message.params?._meta;
-    if (claimsModern(meta)) return this.#modern(message, meta, exchange);
-    return this.#legacy(message, peer, exchange);
+    return this.#draining ? shuttingDown(message.id) : undefined;
   }
 
   /**
@@ -175,26 +204,22 @@ export class Dispatcher {
   }
 
   #modern(message: JsonRpcRequest, meta: Meta, exchange: Exchange): Answer {
-    const { id } = message;
     const envelope = readEnvelope(meta);
     if (typeof envelope === "string") {
-      return errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`);
+      return errorResponse(message.id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`);
     }
     const requested = envelope.protocolVersion;
-    if (!MODERN_VERSIONS.includes(requested)) {
-      return errorResponse(
-        id,
-        ErrorCode.UnsupportedProtocolVersion,
-        `Unsupported protocol version "${requested}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
-        { supported: MODERN_VERSIONS, requested },
-      );
-    }
-    const method = (this.plugins?.methods ?? METHODS)[message.method];
-    if (!method?.modern || !this.#offers(method)) return notFound(message, requested);
+    if (!MODERN_VERSIONS.includes(requested)) return unsupportedVersion(message.id, requested);
+    const method = this.modernMethod(message.method);
+    if (!method) return notFound(message, requested);
+    return this.#runModern({ message, meta, envelope, method }, exchange);
+  }
+
+  #runModern({ message, meta, envelope, method }: ModernRequest, exchange: Exchange): Answer {
     const ctx = new (this.plugins?.Context ?? RequestContext)({
-      id,
+      id: message.id,
       meta,
-      protocolVersion: requested,
+      protocolVersion: envelope.protocolVersion,
       era: "modern",
       clientInfo: envelope.clientInfo,
       clientCapabilities: envelope.clientCapabilities,
@@ -263,10 +288,10 @@ export class Dispatcher {
     return resultResponse(message.id, result);
   }
 
-  /** Whether a method exists in 2026-07-28 and its capability is advertised (HTTP answers 404 otherwise). */
-  offersModern(name: string): boolean {
+  /** The method of this name if it exists in 2026-07-28 and its capability is advertised (HTTP answers 404 otherwise). */
+  modernMethod(name: string): Method | undefined {
     const method = (this.plugins?.methods ?? METHODS)[name];
-    return method?.modern === true && this.#offers(method);
+    return method?.modern && this.#offers(method) ? method : undefined;
   }
 
   #offers(method: Method): boolean {
@@ -465,6 +490,16 @@ export class Dispatcher {
     const meta = result._meta as Meta | undefined;
     result._meta = meta ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
   }
+}
+
+/** The answer to a 2026-07-28 request whose `_meta` names a protocol version this server does not serve. */
+export function unsupportedVersion(id: RequestId, requested: string): JsonRpcResponse {
+  return errorResponse(
+    id,
+    ErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version "${requested}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
+    { supported: MODERN_VERSIONS, requested },
+  );
 }
 
 function notFound(message: JsonRpcRequest, protocolVersion: string | undefined): JsonRpcResponse {

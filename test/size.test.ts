@@ -162,7 +162,12 @@ const BUDGETS: Budget[] = [
     // (24,761 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
     // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
     // layers of issue 14 are to be written on.
-    ceiling: 26_500,
+    // Raised to 26,900 B, measured 26,579 B (26,196 B after middleware, +383 B): listening.close()
+    // waits for the last answers to reach their sockets (node:http tracks responses not yet sent, Bun
+    // stops gracefully first), the HTTP envelope handed to the dispatcher instead of read twice (its
+    // own entry points, answerModern and answerLegacy), and JSON Schemas without zod's safe-integer
+    // bounds (the walk over a converted schema).
+    ceiling: 26_900,
     target: 12_288,
     nodeBuiltins: "forbidden",
     loads: { dynamic: [...HTTP_SERVER, LEGACY_SESSIONS] },
@@ -183,7 +188,8 @@ const BUDGETS: Budget[] = [
     // (33,878 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
     // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
     // layers of issue 14 are to be written on.
-    ceiling: 35_800,
+    // Raised to 36,200 B, measured 35,741 B: the HTTP row's +383 B.
+    ceiling: 36_200,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -201,7 +207,8 @@ const BUDGETS: Budget[] = [
     // (27,836 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
     // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
     // layers of issue 14 are to be written on.
-    ceiling: 29_600,
+    // Raised to 29,900 B, measured 29,544 B: the HTTP row's +383 B.
+    ceiling: 29_900,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -218,7 +225,8 @@ const BUDGETS: Budget[] = [
     // (27,267 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
     // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
     // layers of issue 14 are to be written on.
-    ceiling: 29_000,
+    // Raised to 29,400 B, measured 28,994 B: the HTTP row's +383 B.
+    ceiling: 29_400,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },

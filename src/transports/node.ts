@@ -19,12 +19,14 @@ export async function listenNode(handler: HttpHandler, port: number, host: strin
   // Responses not yet sent whole: shutdown waits for them before it closes the connections.
   const unsent = new Set<ServerResponse>();
   let allSent: (() => void) | undefined;
+  // One listener function for every response, rather than a closure each ("close" is emitted once).
+  function closed(this: ServerResponse): void {
+    unsent.delete(this);
+    if (unsent.size === 0) allSent?.();
+  }
   const server = http.createServer((req, res) => {
     unsent.add(res);
-    res.once("close", () => {
-      unsent.delete(res);
-      if (unsent.size === 0) allSent?.();
-    });
+    res.on("close", closed);
     void answer(handler, req, res);
   });
   /** Resolves once every response has been sent (or its connection closed), or after FLUSH_MS. */
@@ -288,11 +290,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
         reject(new BodyTooLarge());
       } else chunks.push(chunk);
     });
-    req.once("end", () =>
+    // Each of these settles the promise at most once, so plain listeners do (no `once` wrapper per request).
+    req.on("end", () =>
       resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
     );
-    req.once("error", reject);
+    req.on("error", reject);
     // A client that goes away mid-body never sends its end.
-    req.once("close", () => req.complete || reject(gone()));
+    req.on("close", () => req.complete || reject(gone()));
   });
 }

@@ -1,5 +1,5 @@
 import type { AuthGate } from "../../auth/gate.js";
-import type { Dispatcher, Peer } from "../../dispatch.js";
+import { type Dispatcher, type Peer, unsupportedVersion } from "../../dispatch.js";
 import { ErrorCode } from "../../errors.js";
 import { Session } from "../../legacy/session.js";
 import { isUnavailable, shuttingDown } from "../../limits.js";
@@ -26,9 +26,6 @@ const SESSION_HEADER = "mcp-session-id";
 
 /** Ends the connection after the reply (RFC 9112 §9.6): a body the server will not read, a server shutting down. */
 const CLOSE_CONNECTION = { connection: "close" };
-
-/** The peer of every request served without a legacy session (2026-07-28 requests, stateless legacy ones). */
-const NO_SESSION: Peer = { session: undefined };
 
 /**
  * The Streamable HTTP endpoint, independent of any runtime: `HttpRequest` in, `HttpReply` out.
@@ -248,7 +245,7 @@ export class HttpHandler {
     if ("status" in legacy) return legacy;
     const session = legacy.session;
     if (!session) {
-      return respond((exchange) => this.#dispatcher.request(message, legacy.peer, exchange), {
+      return respond((exchange) => this.#dispatcher.answerLegacy(message, legacy.peer, exchange), {
         accepts: accept,
         request,
         streams: this.#streams,
@@ -256,7 +253,7 @@ export class HttpHandler {
       });
     }
     const connection = session.connection;
-    return respond((exchange) => this.#dispatcher.request(message, connection, exchange), {
+    return respond((exchange) => this.#dispatcher.answerLegacy(message, connection, exchange), {
       accepts: accept,
       request,
       // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
@@ -277,12 +274,15 @@ export class HttpHandler {
     const mismatch = mismatchedHeader(request, message, envelope.protocolVersion);
     if (mismatch) return fail(400, ErrorCode.HeaderMismatch, mismatch, id);
     if (!MODERN_VERSIONS.includes(envelope.protocolVersion)) {
-      // The dispatcher words this error; only the status is HTTP's.
-      return this.#dispatcher.request(message, { session: undefined }).then((response) => jsonReply(400, response!));
+      // The dispatcher's words; only the status is HTTP's.
+      const refusal = this.#dispatcher.closing ? shuttingDown(id) : unsupportedVersion(id, envelope.protocolVersion);
+      return jsonReply(400, refusal);
     }
     const missing = missingHeader(request, message);
     if (missing) return fail(400, ErrorCode.HeaderMismatch, missing, id);
-    if (!this.#dispatcher.offersModern(message.method)) {
+    // Read once: the dispatcher serves the request from this envelope and method, without reading them again.
+    const method = this.#dispatcher.modernMethod(message.method);
+    if (!method) {
       return fail(
         404,
         ErrorCode.MethodNotFound,
@@ -299,7 +299,8 @@ export class HttpHandler {
     if (message.method === "subscriptions/listen" && this.#streams.full) {
       return unavailable(tooManyStreams(this.#streams, id));
     }
-    return respond((exchange) => this.#dispatcher.request(message, NO_SESSION, exchange), {
+    const modern = { message, meta, envelope, method };
+    return respond((exchange) => this.#dispatcher.answerModern(modern, exchange), {
       accepts: accept,
       request,
       streams: this.#streams,
@@ -310,12 +311,12 @@ export class HttpHandler {
   async #initialize(message: JsonRpcRequest, request: HttpRequest): Promise<HttpReply> {
     const options = this.#sessionOptions;
     if (!options) {
-      const response = await this.#dispatcher.request(message, { session: undefined });
+      const response = await this.#dispatcher.answerLegacy(message, { session: undefined });
       return jsonReply(response?.error ? 400 : 200, response!);
     }
     // The handshake is checked before a session exists: a failed initialize never evicts a live session.
     const peer: Peer = { session: undefined };
-    const response = (await this.#dispatcher.request(message, peer)) as JsonRpcResponse;
+    const response = (await this.#dispatcher.answerLegacy(message, peer)) as JsonRpcResponse;
     if (response.error) return isUnavailable(response) ? unavailable(response) : jsonReply(400, response);
     // The session code (resumable streams, event history) loads with the first session.
     if (!this.#sessions) {

@@ -1,5 +1,5 @@
 import type { RequestContext } from "../../context.js";
-import type { Exchange } from "../../dispatch.js";
+import type { Answer, Exchange } from "../../dispatch.js";
 import { ErrorCode, messageOf } from "../../errors.js";
 import { busy, isUnavailable } from "../../limits.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
@@ -47,10 +47,7 @@ export interface RespondOptions {
  * before its result; only then does it become an SSE stream (2026-07-28 §5.2: JSON or SSE, the
  * client handles both). A client that accepts only JSON gets no mid-call notifications.
  */
-export function respond(
-  run: (exchange: Exchange) => Promise<JsonRpcResponse | undefined>,
-  options: RespondOptions,
-): Promise<HttpReply> {
+export function respond(run: (exchange: Exchange) => Answer, options: RespondOptions): Promise<HttpReply> {
   const { headers, streams } = options;
   let { accepts } = options;
   if (accepts.sse && streams?.full) {
@@ -98,7 +95,7 @@ export function respond(
       exchange.emit = (message) => dropped || (stream ?? start()).send(message);
       if (session) exchange.closeStream = () => (stream ?? start()).detach?.() ?? false;
     }
-    run(exchange).then(
+    Promise.resolve(run(exchange)).then(
       (response) => {
         // The reply must be a type the client accepts: an SSE-only client gets even a lone result as a stream.
         if (!stream && response && !accepts.json && statusOf(response) === 200 && !isUnavailable(response)) start();

@@ -199,17 +199,18 @@ export class SessionStore {
   }
 
   get(id: string): HttpSession | undefined {
-    this.#sweep();
+    const now = Date.now();
+    this.#sweep(now);
     const session = this.#sessions.get(id);
     if (!session) return undefined;
-    session.lastActive = Date.now();
+    session.lastActive = now;
     this.#sessions.delete(id);
     this.#sessions.set(id, session);
     return session;
   }
 
   create(): HttpSession {
-    this.#sweep();
+    this.#sweep(Date.now());
     if (this.#sessions.size >= this.#options.maxSessions) {
       const oldest = this.#sessions.keys().next().value;
       if (oldest !== undefined) this.delete(oldest);
@@ -237,8 +238,8 @@ export class SessionStore {
   }
 
   /** Forgets idle sessions, oldest first; one holding a stream open is in use, not idle. */
-  #sweep(): void {
-    const cutoff = Date.now() - this.#options.idleTimeoutMs;
+  #sweep(now: number): void {
+    const cutoff = now - this.#options.idleTimeoutMs;
     for (const [id, session] of this.#sessions) {
       if (session.lastActive > cutoff) break;
       if (!session.streaming) this.delete(id);

@@ -160,8 +160,18 @@ async function readText(request: Request, limit: number): Promise<string> {
     }
     chunks.push(value);
   }
-  const decoder = new TextDecoder();
-  let text = "";
-  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-  return text + decoder.decode();
+  return decoder.decode(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+}
+
+/** One decoder for every body: each body is decoded in one call, so no state carries from one to the next. */
+const decoder = new TextDecoder();
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
 }
