@@ -424,9 +424,7 @@ export class Dispatcher {
    */
   #interactive(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean) {
     const params = message.params;
-    if (modern && (params?.requestState !== undefined || params?.inputResponses !== undefined)) {
-      return this.#rounds(method, message, ctx, exchange, modern);
-    }
+    if (modern && isRetry(params)) return this.#rounds(method, message, ctx, exchange, modern);
     ctx.asking = modern || exchange.ask ? FIRST_RUN : NO_WAY_BACK_RUN;
     return method.run(this.registry, params, ctx);
   }
@@ -440,10 +438,8 @@ export class Dispatcher {
   #behind(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean) {
     const params = message.params;
     if (!method.interactive) return method.run(this.registry, params, ctx);
-    if (
-      (modern && (params?.requestState !== undefined || params?.inputResponses !== undefined)) ||
-      !(modern || exchange.ask)
-    ) {
+    // A retry goes straight to its rounds, and a request that cannot ask runs as without middleware.
+    if ((modern && isRetry(params)) || !(modern || exchange.ask)) {
       return this.#interactive(method, message, ctx, exchange, modern);
     }
     return new Promise<Result>((resolve, reject) => {
@@ -490,6 +486,11 @@ export class Dispatcher {
     const meta = result._meta as Meta | undefined;
     result._meta = meta ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
   }
+}
+
+/** Whether a 2026-07-28 request retries a round, carrying its state or answers (2026-07-28 `input_required`). */
+function isRetry(params: Record<string, unknown> | undefined): boolean {
+  return params?.requestState !== undefined || params?.inputResponses !== undefined;
 }
 
 /** The answer to a 2026-07-28 request whose `_meta` names a protocol version this server does not serve. */
