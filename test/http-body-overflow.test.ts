@@ -2,7 +2,7 @@ import { createServer, type Server as NodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
-import { BOTH, MODERN, meta } from "./http-helpers.js";
+import { BOTH, modernCallInit } from "./http-helpers.js";
 import { chunkOf, RawClient, requestHead } from "./socket-helpers.js";
 
 /**
@@ -74,17 +74,7 @@ async function expectClosedAfter413(client: RawClient): Promise<void> {
 }
 
 async function stillServes(port: number): Promise<void> {
-  const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: BOTH,
-      "mcp-protocol-version": MODERN,
-      "mcp-method": "tools/call",
-      "mcp-name": "hello",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hello", _meta: meta() } }),
-  });
+  const response = await fetch(`http://127.0.0.1:${port}/mcp`, modernCallInit("hello"));
   expect(response.status).toBe(200);
 }
 

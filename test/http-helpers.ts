@@ -41,27 +41,47 @@ export function meta(extra: Record<string, unknown> = {}): Record<string, unknow
 let nextId = 1;
 
 /**
- * A well-formed 2026-07-28 request: envelope in `_meta`, and the standard headers mirroring the body
- * (MCP-Protocol-Version, Mcp-Method, and Mcp-Name for the methods that name something).
+ * A well-formed 2026-07-28 request as its parts: the body, with the envelope in `_meta`, and the
+ * standard headers mirroring it (MCP-Protocol-Version, Mcp-Method, and Mcp-Name for the methods that
+ * name something).
  */
+export function modernMessage(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: string | number = nextId++,
+): { headers: Record<string, string>; body: Record<string, unknown> } {
+  const named = params.name ?? params.uri;
+  return {
+    headers: {
+      "mcp-protocol-version": MODERN,
+      "mcp-method": method,
+      ...(typeof named === "string" ? { "mcp-name": named } : {}),
+    },
+    body: { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta(params._meta as Record<string, unknown>) } },
+  };
+}
+
+/** A well-formed 2026-07-28 request for `server.fetch` (see modernMessage); a null header is left out. */
 export function modern(
   method: string,
   params: Record<string, unknown> = {},
   headers: Headers = {},
   init: RequestInit & { id?: string | number } = {},
 ): Request {
-  const { id = nextId++, ...rest } = init;
-  const named = params.name ?? params.uri;
-  return post(
-    { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta(params._meta as Record<string, unknown>) } },
-    {
-      "mcp-protocol-version": MODERN,
-      "mcp-method": method,
-      "mcp-name": typeof named === "string" ? named : undefined,
-      ...headers,
-    },
-    rest,
-  );
+  const { id, ...rest } = init;
+  const message = modernMessage(method, params, id);
+  return post(message.body, { ...message.headers, ...headers }, rest);
+}
+
+/** The `fetch` init of a 2026-07-28 tools/call of `name` to a real listener, with its standard headers. */
+export function modernCallInit(name: string, init: RequestInit = {}): RequestInit {
+  const { headers, body } = modernMessage("tools/call", { name, arguments: {} });
+  return {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: BOTH, ...headers },
+    body: JSON.stringify(body),
+    ...init,
+  };
 }
 
 /** Sends `initialize` and returns the new session's id. */

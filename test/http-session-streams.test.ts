@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
 import type { Listening } from "../src/transports/listen.js";
-import { initialize as initializeFetch, MODERN, meta, signal, within } from "./http-helpers.js";
+import { initialize as initializeFetch, modernCallInit, signal, within } from "./http-helpers.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const MiB = 1024 * 1024;
@@ -133,22 +133,7 @@ function parseEvents(text: string): Event[] {
 
 /** The server's heap plus what it holds outside the heap (ArrayBuffers), after GC; and its RSS. */
 async function memory(url: string): Promise<{ held: number; rss: number }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: BOTH,
-      "mcp-protocol-version": MODERN,
-      "mcp-method": "tools/call",
-      "mcp-name": "memory",
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: nextId++,
-      method: "tools/call",
-      params: { name: "memory", arguments: {}, _meta: meta() },
-    }),
-  });
+  const response = await fetch(url, modernCallInit("memory"));
   const answer = (await response.json()) as { result: { content: { text: string }[] } };
   const usage = JSON.parse(answer.result.content[0]!.text) as NodeJS.MemoryUsage;
   return { held: usage.heapUsed + usage.external, rss: usage.rss };

@@ -5,7 +5,7 @@ import { type Context, pico } from "../src/index.js";
 import type { Limits } from "../src/limits.js";
 import type { ServeOptions } from "../src/server.js";
 import type { Listening } from "../src/transports/listen.js";
-import { BOTH, EventReader, MODERN, messageOf, meta, signal, within } from "./http-helpers.js";
+import { BOTH, EventReader, messageOf, meta, modernCallInit, signal, within } from "./http-helpers.js";
 
 /**
  * `server.serve({ port })` on Node: the node:http bridge over a real loopback socket, driven by
@@ -55,29 +55,6 @@ async function serve(options: Partial<ServeOptions> = {}, limits?: Limits) {
   return { app, listening, gate, started, aborted };
 }
 
-let nextId = 1;
-
-/** A 2026-07-28 tools/call with its standard headers. */
-function callInit(name: string, init: RequestInit = {}): RequestInit {
-  return {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: BOTH,
-      "mcp-protocol-version": MODERN,
-      "mcp-method": "tools/call",
-      "mcp-name": name,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: nextId++,
-      method: "tools/call",
-      params: { name, arguments: {}, _meta: meta() },
-    }),
-    ...init,
-  };
-}
-
 /** A raw node:http request, for headers fetch will not let a caller set (Host). */
 function raw(
   url: string,
@@ -99,7 +76,7 @@ function raw(
 }
 
 function rawCall(url: string, headers: Record<string, string>) {
-  const init = callInit("hello");
+  const init = modernCallInit("hello");
   return raw(url, { ...(init.headers as Record<string, string>), ...headers }, init.body as string);
 }
 
@@ -108,14 +85,14 @@ describe("serve({ port: 0 })", () => {
     const { listening } = await serve();
     expect(listening.port).toBeGreaterThan(0);
     expect(listening.url).toBe(`http://127.0.0.1:${listening.port}/mcp`);
-    const other = await fetch(`http://127.0.0.1:${listening.port}/other`, callInit("hello"));
+    const other = await fetch(`http://127.0.0.1:${listening.port}/other`, modernCallInit("hello"));
     expect(other.status).toBe(404);
     expect((await other.json()).error.message).toBe("Not found: the MCP endpoint is /mcp");
   });
 
   it("answers JSON with a Content-Length in bytes", async () => {
     const { listening } = await serve();
-    const response = await fetch(listening.url, callInit("hello"));
+    const response = await fetch(listening.url, modernCallInit("hello"));
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json");
     const text = await response.text();
@@ -137,7 +114,7 @@ describe("serve({ port: 0 })", () => {
 
   it("streams SSE events as they are produced", async () => {
     const { listening, gate } = await serve();
-    const response = await fetch(listening.url, callInit("stream"));
+    const response = await fetch(listening.url, modernCallInit("stream"));
     expect(response.status).toBe(200);
     expect(response.headers.get("x-accel-buffering")).toBe("no");
     const stream = new EventReader(response);
@@ -210,11 +187,11 @@ describe("DNS rebinding protection on loopback", () => {
 describe("body limits", () => {
   it("answers 413 to a body over maxBodyBytes and keeps serving", async () => {
     const { listening } = await serve({ maxBodyBytes: 1024 });
-    const init = callInit("hello");
+    const init = modernCallInit("hello");
     const large = await fetch(listening.url, { ...init, body: " ".repeat(64 * 1024) + (init.body as string) });
     expect(large.status).toBe(413);
     expect((await large.json()).error.message).toBe("Payload Too Large: request bodies are limited to 1024 bytes");
-    expect((await fetch(listening.url, callInit("hello"))).status).toBe(200);
+    expect((await fetch(listening.url, modernCallInit("hello"))).status).toBe(200);
   });
 
   it("answers 413 to a chunked body without Content-Length once it passes the limit", async () => {
@@ -226,9 +203,9 @@ describe("body limits", () => {
         else controller.enqueue(new TextEncoder().encode(" ".repeat(1024)));
       },
     });
-    const response = await fetch(listening.url, { ...callInit("hello"), body, duplex: "half" } as RequestInit);
+    const response = await fetch(listening.url, { ...modernCallInit("hello"), body, duplex: "half" } as RequestInit);
     expect(response.status).toBe(413);
-    expect((await fetch(listening.url, callInit("hello"))).status).toBe(200);
+    expect((await fetch(listening.url, modernCallInit("hello"))).status).toBe(200);
   });
 });
 
@@ -236,13 +213,13 @@ describe("disconnects", () => {
   it("aborts ctx.signal when the client goes away mid-call, and keeps serving", async () => {
     const { listening, started, aborted } = await serve();
     const client = new AbortController();
-    const pending = fetch(listening.url, callInit("wait", { signal: client.signal }));
+    const pending = fetch(listening.url, modernCallInit("wait", { signal: client.signal }));
     await within(started.promise, 5000, "the tool starting");
     client.abort();
     await expect(pending).rejects.toThrow();
     const reason = await within(aborted.promise, 5000, "ctx.signal aborting");
     expect(reason).toMatchObject({ name: "AbortError" });
-    expect((await fetch(listening.url, callInit("hello"))).status).toBe(200);
+    expect((await fetch(listening.url, modernCallInit("hello"))).status).toBe(200);
   });
 
   it("aborts ctx.signal when the client drops a modern SSE stream", async () => {
@@ -257,7 +234,7 @@ describe("disconnects", () => {
         return "too late";
       },
     });
-    const response = await fetch(listening.url, callInit("chatty_wait"));
+    const response = await fetch(listening.url, modernCallInit("chatty_wait"));
     const stream = new EventReader(response);
     await stream.next();
     await stream.cancel();
@@ -279,7 +256,7 @@ describe("close()", () => {
       await fetch(listening.url, { headers: { accept: "text/event-stream", "mcp-session-id": session } }),
     );
     await get.next();
-    const post = new EventReader(await fetch(listening.url, callInit("stream")));
+    const post = new EventReader(await fetch(listening.url, modernCallInit("stream")));
     await within(started.promise);
     await post.next();
 
@@ -291,12 +268,12 @@ describe("close()", () => {
     expect(messageOf(rest.at(-1))).toMatchObject({
       error: { code: -32603, message: expect.stringMatching(/^Server shutting down: "tools\/call" did not finish/) },
     });
-    await expect(fetch(listening.url, callInit("hello"))).rejects.toThrow();
+    await expect(fetch(listening.url, modernCallInit("hello"))).rejects.toThrow();
   });
 
   it("lets a request in progress finish within the grace period, and refuses new ones meanwhile", async () => {
     const { listening, started, gate } = await serve({}, { shutdownGraceMs: 5000 });
-    const post = new EventReader(await fetch(listening.url, callInit("stream")));
+    const post = new EventReader(await fetch(listening.url, modernCallInit("stream")));
     await within(started.promise);
     await post.next();
     const closing = listening.close();

@@ -2,7 +2,7 @@
  * Raw HTTP over a real socket, for tests that must send what `fetch` will not: any `Host` header.
  */
 import { request } from "node:http";
-import { META } from "../src/protocol/types.js";
+import { modernMessage } from "./http-helpers.js";
 
 export interface WireReply {
   status: number;
@@ -56,29 +56,14 @@ export function send(
   });
 }
 
-let nextId = 1;
-
-/** A 2026-07-28 request body and its standard headers (2026-07-28 §5.2). */
+/** A 2026-07-28 request body and its standard headers (2026-07-28 §5.2), with `headers` added. */
 export function modernCall(
   method: string,
   params: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): { headers: Record<string, string>; body: unknown } {
-  const named = params.name ?? params.uri;
-  return {
-    headers: {
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(typeof named === "string" ? { "mcp-name": named } : {}),
-      ...headers,
-    },
-    body: {
-      jsonrpc: "2.0",
-      id: nextId++,
-      method,
-      params: { ...params, _meta: { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {} } },
-    },
-  };
+  const message = modernMessage(method, params);
+  return { headers: { ...message.headers, ...headers }, body: message.body };
 }
 
 /** The parameters of a `WWW-Authenticate: Bearer` challenge. */
