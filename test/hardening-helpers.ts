@@ -89,6 +89,18 @@ export class Child {
     }
   }
 
+  /** Opens a 2025-11-25 session on this stdio server: initialize, its answer, notifications/initialized. */
+  async initialize(): Promise<void> {
+    this.send({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+    await this.response("init");
+    this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }
+
   /** The response with this id, once it arrives. */
   async response(id: unknown, timeoutMs = 10_000): Promise<Record<string, unknown>> {
     const find = () => this.messages().find((message) => message.id === id && !("method" in message));

@@ -3,7 +3,7 @@ import { pico } from "../src/index.js";
 import { testIssuer } from "../src/testing.js";
 import { isLoopbackHost } from "../src/transports/http/security.js";
 import type { Listening } from "../src/transports/listen.js";
-import { BOTH, MODERN, meta } from "./http-helpers.js";
+import { BOTH, modernMessage } from "./http-helpers.js";
 import { RawClient, requestHead } from "./socket-helpers.js";
 
 /**
@@ -52,19 +52,9 @@ async function send(
   return response;
 }
 
-const CALL = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "tools/call",
-  params: { name: "hello", _meta: meta() },
-});
-const CALL_HEADERS = {
-  "content-type": "application/json",
-  accept: BOTH,
-  "mcp-protocol-version": MODERN,
-  "mcp-method": "tools/call",
-  "mcp-name": "hello",
-};
+const HELLO = modernMessage("tools/call", { name: "hello" }, 1);
+const CALL = JSON.stringify(HELLO.body);
+const CALL_HEADERS = { "content-type": "application/json", accept: BOTH, ...HELLO.headers };
 
 describe("isLoopbackHost", () => {
   it("is true for localhost, all of 127.0.0.0/8, and ::1 and ::ffff:127.x.y.z in every spelling", () => {

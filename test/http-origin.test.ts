@@ -3,7 +3,7 @@ import { request as httpsRequest, createServer as httpsServer } from "node:https
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
-import { BOTH, MODERN, meta } from "./http-helpers.js";
+import { BOTH, modernMessage } from "./http-helpers.js";
 import { RawClient, requestHead } from "./socket-helpers.js";
 
 /**
@@ -22,14 +22,9 @@ function app() {
   return pico({ name: "origin", version: "1.0.0", signals: false }).tool("hello", { run: () => "hello" });
 }
 
-const CALL = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hello", _meta: meta() } });
-const CALL_HEADERS = {
-  "content-type": "application/json",
-  accept: BOTH,
-  "mcp-protocol-version": MODERN,
-  "mcp-method": "tools/call",
-  "mcp-name": "hello",
-};
+const HELLO = modernMessage("tools/call", { name: "hello" }, 1);
+const CALL = JSON.stringify(HELLO.body);
+const CALL_HEADERS = { "content-type": "application/json", accept: BOTH, ...HELLO.headers };
 
 describe("Origin on serve({ port }) over plain HTTP", () => {
   it("accepts the page of its own origin and refuses the same host and port over https", async () => {

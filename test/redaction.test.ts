@@ -68,14 +68,7 @@ function expectNoRawText(sent: string): void {
 describe("errors raised while a result is turned into JSON, over stdio (a child process)", () => {
   it("are redacted tool errors (tools) and -32603 (other methods), in both eras, and the server keeps serving", async () => {
     const child = new Child({}, "test/fixtures/unsendable-server.ts");
-    child.send({
-      jsonrpc: "2.0",
-      id: "init",
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-    });
-    await child.response("init");
-    child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await child.initialize();
     const ids = { legacy: EXPECTED.map((_, i) => `legacy-${i}`), modern: EXPECTED.map((_, i) => `modern-${i}`) };
     EXPECTED.forEach(({ method, params }, i) => {
       child.send({ jsonrpc: "2.0", id: ids.legacy[i], method, params });

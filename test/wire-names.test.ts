@@ -65,14 +65,7 @@ describe("over stdio (a child process)", () => {
 
   beforeAll(async () => {
     child = new Child();
-    child.send({
-      jsonrpc: "2.0",
-      id: "init",
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-    });
-    await child.response("init");
-    child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await child.initialize();
   });
 
   afterAll(async () => {
