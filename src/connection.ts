@@ -1,7 +1,7 @@
-import type { ExchangeAuth } from "./auth/settings.js";
+import type { ExchangeAuth } from "./auth/exchange.js";
+import { askingLayer } from "./context.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
 import { ErrorCode } from "./errors.js";
-import { askingModule } from "./lazy.js";
 import type { Session } from "./legacy/session.js";
 import { claimsModern } from "./protocol/envelope.js";
 import {
@@ -14,9 +14,8 @@ import {
 } from "./protocol/jsonrpc.js";
 import type { InputRequest } from "./protocol/types.js";
 import { BATCH_VERSION } from "./protocol/versions.js";
-import type { Questions } from "./questions.js";
+import type { Asker, Questions } from "./questions.js";
 import type { RegistryEvent } from "./registry.js";
-import type { Asker } from "./rounds.js";
 
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
 
@@ -170,8 +169,8 @@ export class Connection implements Peer {
     signal?: AbortSignal,
     via: (message: JsonRpcMessage) => void = this.send,
   ): Promise<unknown> {
-    const code = askingModule.now;
-    if (!code) return askingModule.load().then(() => this.ask(request, signal, via));
+    const code = askingLayer.now;
+    if (!code) return askingLayer.load().then(() => this.ask(request, signal, via));
     this.#questions ??= new code.Questions(this);
     return this.#questions.ask(request, signal, via);
   }

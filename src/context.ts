@@ -1,8 +1,8 @@
 import type { Asking, Round } from "./ask.js";
+import type { Gate } from "./auth/exchange.js";
 import type { Identity } from "./auth/identity.js";
-import type { Gate } from "./auth/settings.js";
 import type { AskOptions, Context, Era, Logger } from "./handler-context.js";
-import { askingModule } from "./lazy.js";
+import { Layer } from "./layers.js";
 import type { Session } from "./legacy/session.js";
 import { LOG_LEVELS, type LogLevel } from "./protocol/envelope.js";
 import type { JsonRpcMessage, RequestId } from "./protocol/jsonrpc.js";
@@ -15,6 +15,8 @@ import type {
   Root,
   SamplingRequest,
 } from "./protocol/types.js";
+import type { Asker, AskingConnection, Questions } from "./questions.js";
+import type { StateKey } from "./request-state.js";
 import type { JsonSchema, Schema } from "./schema.js";
 
 export type { Asking } from "./ask.js";
@@ -29,6 +31,57 @@ export const NO_WAY_BACK =
 
 /** What the wait of a first run ends with when the handler stopped at an unanswered question. */
 export const STUCK: unique symbol = Symbol("stuck");
+
+type Result = Record<string, unknown>;
+
+/**
+ * Asking the client (asking.ts): the questions handlers ask, the rounds of a handler that asked,
+ * and a 2025 connection's requests to its client. Loaded with the first question a server asks.
+ */
+export interface AskingLayer {
+  elicit(
+    ctx: RequestContext,
+    message: string,
+    schema: Schema | JsonSchema,
+    options?: AskOptions,
+  ): Promise<ElicitResult<unknown>>;
+  elicitUrl(
+    ctx: RequestContext,
+    message: string,
+    url: string,
+    options?: AskOptions & { elicitationId?: string },
+  ): Promise<{ action: "accept" | "decline" | "cancel" }>;
+  confirm(ctx: RequestContext, message: string, options?: AskOptions): Promise<boolean>;
+  sample(ctx: RequestContext, request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult>;
+  roots(ctx: RequestContext, options?: AskOptions): Promise<Root[]>;
+  /** Runs a handler that asked in its era's rounds (rounds.ts). */
+  rounds(request: RoundsRequest): Promise<Result>;
+  /** The requests a 2025 connection sends its client, made by its first question. */
+  readonly Questions: new (
+    connection: AskingConnection,
+  ) => Questions;
+}
+
+/** One request whose handler asks the client, as the round runner takes it. */
+export interface RoundsRequest {
+  readonly run: () => Result | Promise<Result>;
+  readonly ctx: RequestContext;
+  readonly method: string;
+  readonly params: Result | undefined;
+  /** 2026-07-28: the rounds travel in `requestState`; 2025: the questions go to the client with `ask`. */
+  readonly modern: boolean;
+  /** How a 2025 request asks its client; undefined where there is no way back (stateless HTTP). */
+  readonly ask: Asker | undefined;
+  /** The server the sealed states belong to, and their key (`requestStateKey`). */
+  readonly keeper: object;
+  readonly stateKey: StateKey | undefined;
+  readonly maxUsedStates: number;
+  /** The round a first run stopped at, when there was one. */
+  readonly first: Round | undefined;
+}
+
+/** Where the asking layer comes from: wired in by the server (server.ts). */
+export const askingLayer = new Layer<AskingLayer>();
 
 export interface RequestInit {
   id: RequestId | undefined;
@@ -101,9 +154,9 @@ export class RequestContext implements Context {
     this.emit({ jsonrpc: "2.0", method: "notifications/progress", params });
   }
 
-  // The asking code loads with the first question a server's handlers ask (see lazy.ts).
+  // The asking layer loads with the first question a server's handlers ask.
   elicit(message: string, schema: Schema | JsonSchema, options?: AskOptions): Promise<ElicitResult<never>> {
-    return askingModule.use((ask) => ask.elicit(this, message, schema, options)) as Promise<ElicitResult<never>>;
+    return askingLayer.use((ask) => ask.elicit(this, message, schema, options)) as Promise<ElicitResult<never>>;
   }
 
   elicitUrl(
@@ -111,19 +164,19 @@ export class RequestContext implements Context {
     url: string,
     options?: AskOptions & { elicitationId?: string },
   ): Promise<{ action: "accept" | "decline" | "cancel" }> {
-    return askingModule.use((ask) => ask.elicitUrl(this, message, url, options));
+    return askingLayer.use((ask) => ask.elicitUrl(this, message, url, options));
   }
 
   confirm(message: string, options?: AskOptions): Promise<boolean> {
-    return askingModule.use((ask) => ask.confirm(this, message, options));
+    return askingLayer.use((ask) => ask.confirm(this, message, options));
   }
 
   sample(request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult> {
-    return askingModule.use((ask) => ask.sample(this, request, options));
+    return askingLayer.use((ask) => ask.sample(this, request, options));
   }
 
   roots(options?: AskOptions): Promise<Root[]> {
-    return askingModule.use((ask) => ask.roots(this, options));
+    return askingLayer.use((ask) => ask.roots(this, options));
   }
 
   closeStream(): boolean {

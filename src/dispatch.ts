@@ -1,8 +1,8 @@
 import type { Round } from "./ask.js";
-import { type ExchangeAuth, openGate } from "./auth/settings.js";
-import { type Asking, NO_ANSWERS, NO_WAY_BACK, RequestContext, STUCK } from "./context.js";
+import type { ExchangeAuth, Gate } from "./auth/exchange.js";
+import type { AuthSettings } from "./auth/settings.js";
+import { type Asking, askingLayer, NO_ANSWERS, NO_WAY_BACK, RequestContext, STUCK } from "./context.js";
 import { ErrorCode } from "./errors.js";
-import { askingModule } from "./lazy.js";
 import { openSession, type Session } from "./legacy/session.js";
 import {
   busy,
@@ -30,8 +30,8 @@ import {
 } from "./protocol/jsonrpc.js";
 import { META, type Meta } from "./protocol/types.js";
 import { MODERN_VERSIONS } from "./protocol/versions.js";
+import type { Asker } from "./questions.js";
 import type { Registry } from "./registry.js";
-import type { Asker } from "./rounds.js";
 import { toolError } from "./tools.js";
 
 type Result = Record<string, unknown>;
@@ -99,7 +99,7 @@ export class Dispatcher {
    * Legacy URL-mode elicitations the client accepted and the server may still report complete,
    * by elicitationId: the way to the one connection that was sent it (2025-11-25 "Elicitation").
    */
-  readonly urlElicitations = new Map<string, (message: JsonRpcMessage) => void>();
+  readonly urlElicitations = new Map<string, () => void>();
   readonly #serverInfoMeta: Meta;
   readonly limits: ResolvedLimits;
   /** Every request in progress, for `maxConcurrentRequests`, `handlerTimeoutMs` and shutdown. */
@@ -182,10 +182,10 @@ export class Dispatcher {
    * Answers whether a session was waiting for it.
    */
   completeElicitation(elicitationId: string): boolean {
-    const send = this.urlElicitations.get(elicitationId);
-    if (!send) return false;
+    const complete = this.urlElicitations.get(elicitationId);
+    if (!complete) return false;
     this.urlElicitations.delete(elicitationId);
-    send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } });
+    complete();
     return true;
   }
 
@@ -460,19 +460,19 @@ export class Dispatcher {
     modern: boolean,
     first?: Round,
   ): Promise<Result> {
-    const run = () => method.run(this.registry, message.params, ctx);
-    return askingModule.use((rounds) =>
-      modern
-        ? rounds.modernRounds(
-            run,
-            ctx,
-            message.method,
-            message.params,
-            rounds.keepingOf(this.registry, this.limits.maxUsedRequestStates),
-            first,
-          )
-        : rounds.legacyRounds(run, ctx, exchange.ask, undefined, first),
-    );
+    const request = {
+      run: () => method.run(this.registry, message.params, ctx),
+      ctx,
+      method: message.method,
+      params: message.params,
+      modern,
+      ask: exchange.ask,
+      keeper: this.registry,
+      stateKey: this.registry.stateKey,
+      maxUsedStates: this.limits.maxUsedRequestStates,
+      first,
+    };
+    return askingLayer.use((asking) => asking.rounds(request));
   }
 
   /** What every 2026-07-28 result carries (§1.3, §3.1, §7); legacy results are left exactly as they were. */
@@ -486,6 +486,12 @@ export class Dispatcher {
     const meta = result._meta as Meta | undefined;
     result._meta = meta ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
   }
+}
+
+/** The gate of one request: the server's settings, and what the transport says about challenges. */
+export function openGate(settings: AuthSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
+  if (!auth) return settings?.gate;
+  return { settings, metadataUrl: auth.metadataUrl ?? settings?.metadataUrl, challenge: auth.challenge };
 }
 
 /** Whether a 2026-07-28 request retries a round, carrying its state or answers (2026-07-28 `input_required`). */

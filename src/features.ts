@@ -1,7 +1,7 @@
 /**
  * Resources, prompts, completions and `subscriptions/listen` at run time: the handlers of the
- * methods a tools-only server never serves, loaded with the first request for one of them (see
- * lazy.ts). What is checked at registration stays in resources.ts, prompts.ts and
+ * methods a tools-only server never serves, loaded with the first request for one of them (wired in
+ * by server.ts). What is checked at registration stays in resources.ts, prompts.ts and
  * uri-template-syntax.ts.
  */
 import { checkArgumentsOf, checkCallerOf, refuse, shows } from "./auth/enforce.js";

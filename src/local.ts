@@ -1,9 +1,8 @@
 import type { IdentityInit } from "./auth/identity.js";
-import { openGate } from "./auth/settings.js";
 import type { Chain } from "./chain.js";
 import { RequestContext } from "./context.js";
+import { openGate } from "./dispatch.js";
 import { ErrorCode, McpError } from "./errors.js";
-import { enforceModule } from "./lazy.js";
 import type { ClientCapabilities, Implementation, InputRequest, Meta } from "./protocol/types.js";
 import { LATEST_VERSION } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
@@ -38,7 +37,7 @@ export interface LocalCall {
 /**
  * `server.call`: a tool called in-process, through the same validation and result pipeline as a
  * client's `tools/call`, its questions answered by `onInput`. It runs under the round runner, so it
- * loads with the asking code (see asking.ts).
+ * loads with the asking layer (see asking.ts).
  */
 export async function callLocally(
   registry: Registry,
@@ -46,7 +45,7 @@ export async function callLocally(
   options: CallOptions | undefined,
 ): Promise<CallToolResult> {
   const { name, arguments: args } = call;
-  const auth = options?.auth && (await enforceModule.load()).toIdentity(options.auth);
+  const auth = options?.auth && (await import("./auth/to-identity.js")).toIdentity(options.auth);
   const ctx = new (call.Context ?? RequestContext)({
     id: undefined,
     meta: options?.meta,

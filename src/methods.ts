@@ -1,13 +1,13 @@
 import type { AnyAccess } from "./auth/access.js";
 import type { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
-import { enforceModule, featuresModule } from "./lazy.js";
+import { Layer } from "./layers.js";
 import { LOG_LEVELS, type LogLevel } from "./protocol/envelope.js";
 import { isObject, nullPrototype } from "./protocol/jsonrpc.js";
 import type { ServerCapabilities } from "./protocol/types.js";
 import { MODERN_VERSIONS } from "./protocol/versions.js";
 import type { Registry } from "./registry.js";
-import { callTool } from "./tools.js";
+import { callTool, enforceLayer } from "./tools.js";
 
 type Params = Record<string, unknown> | undefined;
 type Result = Record<string, unknown>;
@@ -25,12 +25,25 @@ export interface Method {
   readonly run: Run;
 }
 
-type Run = (registry: Registry, params: Params, ctx: RequestContext) => Result | Promise<Result>;
-type Features = typeof import("./features.js");
+export type Run = (registry: Registry, params: Params, ctx: RequestContext) => Result | Promise<Result>;
 
-/** A handler of features.ts, loaded with the first request that needs one (see lazy.ts). */
-function later(name: { [K in keyof Features]: Features[K] extends Run ? K : never }[keyof Features]): Run {
-  return (registry, params, ctx) => featuresModule.use((features) => (features[name] as Run)(registry, params, ctx));
+/** The run time of resources, prompts, completion and `subscriptions/listen` (features.ts), by handler. */
+export interface FeaturesLayer {
+  readonly listResources: Run;
+  readonly listTemplates: Run;
+  readonly readResource: Run;
+  readonly listPrompts: Run;
+  readonly promptsGet: Run;
+  readonly complete: Run;
+  readonly listen: Run;
+}
+
+/** Where the features come from: wired in by the server (server.ts), loaded with the first request for one. */
+export const featuresLayer = new Layer<FeaturesLayer>();
+
+/** A handler of the features layer. */
+function later(name: keyof FeaturesLayer): Run {
+  return (registry, params, ctx) => featuresLayer.use((features) => features[name](registry, params, ctx));
 }
 
 export type Shows = (ctx: RequestContext, declared: AnyAccess | undefined) => boolean;
@@ -42,7 +55,7 @@ const EVERYTHING: Shows = () => true;
  */
 export function visible(ctx: RequestContext, list: (shows: Shows) => Result): Result | Promise<Result> {
   if (!ctx.gate?.settings?.hide) return list(EVERYTHING);
-  return enforceModule.use((enforce) => list(enforce.shows));
+  return enforceLayer.use((enforce) => list(enforce.shows));
 }
 
 /**

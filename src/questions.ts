@@ -2,6 +2,16 @@ import { isObject, type JsonRpcMessage, type JsonRpcResponse, type RequestId } f
 import type { InputRequest } from "./protocol/types.js";
 
 /**
+ * Sends one question to the client and resolves with its answer (a legacy session, or `server.call`'s
+ * onInput); `via` is the stream of the request that asks, where there is one.
+ */
+export type Asker = (
+  request: InputRequest,
+  signal: AbortSignal,
+  via?: ((message: JsonRpcMessage) => void) | undefined,
+) => Promise<unknown>;
+
+/**
  * What the questions use of their connection (connection.ts's Connection, which makes them): declared
  * here so that this module does not import the connection back.
  */
@@ -9,7 +19,7 @@ export interface AskingConnection {
   readonly dispatcher: {
     readonly registry: { readonly askTimeoutMs: number };
     /** See `Dispatcher.urlElicitations`. */
-    readonly urlElicitations: Map<string, (message: JsonRpcMessage) => void>;
+    readonly urlElicitations: Map<string, () => void>;
   };
   send(message: JsonRpcMessage): void;
 }
@@ -23,7 +33,7 @@ export class Questions {
   readonly #connection: AskingConnection;
   readonly #pending = new Map<RequestId, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   /** The URL-mode elicitations of this connection that may still be reported complete, and how. */
-  readonly #elicitations = new Map<string, (message: JsonRpcMessage) => void>();
+  readonly #elicitations = new Map<string, () => void>();
   #nextId = 0;
 
   constructor(connection: AskingConnection) {
@@ -92,9 +102,10 @@ export class Questions {
 
   /** Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"). */
   #awaitCompletion(elicitationId: string): void {
-    const complete = (message: JsonRpcMessage) => {
+    const complete = () => {
       this.#elicitations.delete(elicitationId);
-      this.#connection.send(message);
+      const params = { elicitationId };
+      this.#connection.send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params });
     };
     this.#elicitations.set(elicitationId, complete);
     this.#connection.dispatcher.urlElicitations.set(elicitationId, complete);

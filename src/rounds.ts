@@ -1,23 +1,12 @@
 import { AskFailure, Round } from "./ask.js";
-import { NO_ANSWERS, NO_WAY_BACK, type RequestContext } from "./context.js";
+import { NO_ANSWERS, NO_WAY_BACK, type RequestContext, type RoundsRequest } from "./context.js";
 import { ErrorCode, McpError, messageOf } from "./errors.js";
-import { isObject, type JsonRpcMessage } from "./protocol/jsonrpc.js";
-import type { InputRequest } from "./protocol/types.js";
-import type { Registry } from "./registry.js";
+import { isObject } from "./protocol/jsonrpc.js";
+import type { Asker } from "./questions.js";
 import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "./request-state.js";
 import { MemoryUsedStates, type UsedStates } from "./used-states.js";
 
 type Result = Record<string, unknown>;
-
-/**
- * Sends one question to the client and resolves with its answer (a legacy session, or `server.call`'s
- * onInput); `via` is the stream of the request that asks, where there is one.
- */
-export type Asker = (
-  request: InputRequest,
-  signal: AbortSignal,
-  via?: ((message: JsonRpcMessage) => void) | undefined,
-) => Promise<unknown>;
 
 /** More rounds than this is a handler that keeps asking; it ends with an error instead of looping forever. */
 const MAX_ROUNDS = 16;
@@ -50,19 +39,27 @@ export interface StateKeeping {
   readonly used: UsedStates;
 }
 
-const keepings = new WeakMap<Registry, StateKeeping>();
+const keepings = new WeakMap<object, StateKeeping>();
 
 /**
- * The registry's sealer and record of used states, made on first use: Workers forbid random numbers
- * outside a request. One record per key: a state sealed here is accepted once by this process.
+ * A server's sealer and record of used states (by its `keeper`), made on first use: Workers forbid
+ * random numbers outside a request. One record per key: a state sealed here is accepted once by this process.
  */
-export function keepingOf(registry: Registry, maxUsedStates: number): StateKeeping {
-  let keeping = keepings.get(registry);
+function keepingOf(request: RoundsRequest): StateKeeping {
+  let keeping = keepings.get(request.keeper);
   if (!keeping) {
-    keeping = { sealer: new StateSealer(registry.stateKey), used: new MemoryUsedStates(maxUsedStates) };
-    keepings.set(registry, keeping);
+    keeping = { sealer: new StateSealer(request.stateKey), used: new MemoryUsedStates(request.maxUsedStates) };
+    keepings.set(request.keeper, keeping);
   }
   return keeping;
+}
+
+/** Runs a handler that asked in the rounds of its era, from the round its first run stopped at, if any. */
+export function runRounds(request: RoundsRequest): Promise<Result> {
+  const { run, ctx, first } = request;
+  return request.modern
+    ? modernRounds(run, ctx, request.method, request.params, keepingOf(request), first)
+    : legacyRounds(run, ctx, request.ask, undefined, first);
 }
 
 /**

@@ -1,8 +1,8 @@
 import { AuthSettings } from "./auth/settings.js";
-import type { Context } from "./context.js";
+import { askingLayer, type Context } from "./context.js";
 import { Dispatcher } from "./dispatch.js";
-import { askingModule } from "./lazy.js";
 import type { CallOptions } from "./local.js";
+import { featuresLayer } from "./methods.js";
 import type { MethodName, MiddlewareFor, ToolMiddleware } from "./middleware.js";
 import { type Plugin, Plugins } from "./plugin.js";
 import { compilePrompt, type Prompt, type PromptConfig } from "./prompts.js";
@@ -10,13 +10,26 @@ import { isObject } from "./protocol/jsonrpc.js";
 import { Registry, type ServerOptions } from "./registry.js";
 import { compileResource, type Resource, type ResourceConfig } from "./resources.js";
 import type { Schema, StandardSchemaV1 } from "./schema.js";
-import { type CallToolResult, compileTool, type Tool, type ToolCallArgs, type ToolConfig } from "./tools.js";
+import {
+  type CallToolResult,
+  compileTool,
+  enforceLayer,
+  type Tool,
+  type ToolCallArgs,
+  type ToolConfig,
+} from "./tools.js";
 import type { HttpOptions } from "./transports/http/options.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listening.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./transports/node-types.js";
 import { closeOnSignals, watchRejections } from "./transports/process.js";
 import { serveStdio } from "./transports/stdio.js";
+
+// The layers the core hands work to (layers.ts), each imported when a program first uses it: from
+// here, above the core, so the core never imports a feature and a tools-only server never loads one.
+askingLayer.wire(() => import("./asking.js"));
+featuresLayer.wire(() => import("./features.js"));
+enforceLayer.wire(() => import("./auth/enforce.js"));
 
 /** What the chain of `.tool()` calls has registered, by name: the types `server.call` checks against. */
 type ToolTypes = Record<string, { args: unknown; structured: unknown }>;
@@ -211,8 +224,8 @@ export class Server<Tools extends ToolTypes = {}> {
     name: Name,
     ...[args, options]: CallParameters<Tools[Name]["args"]>
   ): Promise<CallToolResult<Tools[Name]["structured"]>> {
-    // The in-process pipeline loads with the first call (see local.ts).
-    const { callLocally } = askingModule.now ?? (await askingModule.load());
+    // The in-process pipeline loads with the first call, with the asking layer it runs under (see local.ts).
+    const { callLocally } = await import("./asking.js");
     const plugins = this.#dispatcher.plugins;
     const call = { name, arguments: args, chain: plugins?.chain("tools/call"), Context: plugins?.Context };
     const result = await callLocally(this.#registry, call, options);

@@ -1,9 +1,9 @@
-import type { Access, AnyAccess } from "./auth/access.js";
-import { accessOf } from "./auth/settings.js";
+import type { Access, AnyAccess, Denial } from "./auth/access.js";
+import type { Gate } from "./auth/exchange.js";
 import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
 import type { Context, RequestContext } from "./context.js";
 import { isMcpError } from "./errors.js";
-import { enforceModule } from "./lazy.js";
+import { Layer } from "./layers.js";
 import { safeMessage } from "./safe.js";
 import {
   type JsonSchema,
@@ -79,8 +79,37 @@ export interface Tool {
   readonly run: (args: unknown, ctx: Context) => unknown;
 }
 
+/** Checking callers against `auth` rules (auth/enforce.ts): loaded with the first call a rule applies to. */
+export interface EnforceLayer {
+  /** The caller (token, scopes, roles) against a rule, before anything else runs. */
+  checkCallerOf(ctx: RequestContext, declared: AnyAccess | undefined, what: string): Denial | undefined;
+  /** A rule's `allow` check on the validated arguments. */
+  checkArgumentsOf(
+    ctx: RequestContext,
+    declared: AnyAccess | undefined,
+    args: unknown,
+    what: string,
+  ): Denial | undefined | Promise<Denial | undefined>;
+  /** A refused tool call as the client understands it (`caller`: refused by the caller checks). */
+  refuseTool(ctx: RequestContext, denial: Denial, name: string, caller: boolean): CallToolResult;
+  /** Whether a list shows a registration with this rule to the caller (`hideUnauthorized`). */
+  shows(ctx: RequestContext, declared: AnyAccess | undefined): boolean;
+}
+
+/** Where the caller checks come from: wired in by the server (server.ts). */
+export const enforceLayer = new Layer<EnforceLayer>();
+
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NO_ARGUMENTS: JsonSchema = { type: "object", additionalProperties: false };
+
+/**
+ * What a registration needs from this request's caller: what it declared, or the server's default.
+ * `"public"` needs no checks, so the code that checks callers is not even loaded for it.
+ */
+export function accessOf(ctx: { readonly gate: Gate | undefined }, declared: AnyAccess | undefined): AnyAccess {
+  const settings = ctx.gate?.settings;
+  return settings ? settings.accessOf(declared) : (declared ?? "public");
+}
 
 /** Checks a tool name against the rules of 2025-11-25 (SEP-986) and says which one it breaks. */
 export function checkToolName(name: unknown): asserts name is string {
@@ -166,7 +195,7 @@ async function callChecked(
   args: Record<string, unknown> | undefined,
   ctx: RequestContext,
 ): Promise<CallToolResult> {
-  const enforce = enforceModule.now ?? (await enforceModule.load());
+  const enforce = enforceLayer.now ?? (await enforceLayer.load());
   const what = `tool "${tool.name}"`;
   const refused = enforce.checkCallerOf(ctx, tool.auth, what);
   if (refused) return enforce.refuseTool(ctx, refused, tool.name, true);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { Connection } from "../src/connection.js";
 import { Dispatcher } from "../src/dispatch.js";
 import { pico } from "../src/index.js";
-import { featuresModule } from "../src/lazy.js";
+import { featuresLayer } from "../src/methods.js";
 import { compilePrompt } from "../src/prompts.js";
 import type { JsonRpcMessage } from "../src/protocol/jsonrpc.js";
 import { META } from "../src/protocol/types.js";
@@ -66,7 +66,7 @@ const ack = (id: string | number, notifications: unknown) => ({
 // The listen code loads with the first request for it (src/lazy.ts), and from then on a listen is
 // acknowledged synchronously, which is what these tests read; the first request of a process is
 // acknowledged once the code has loaded.
-beforeAll(() => featuresModule.load());
+beforeAll(() => featuresLayer.load());
 
 describe("subscriptions/listen over a connection", () => {
   it("acknowledges first, with what it will honour, tagged with the listen id", async () => {

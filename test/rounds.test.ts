@@ -8,8 +8,9 @@ import { z } from "zod";
 import { type Context, type Era, RequestContext } from "../src/context.js";
 import { ErrorCode, McpError } from "../src/errors.js";
 import type { ClientCapabilities, InputRequest } from "../src/protocol/types.js";
+import type { Asker } from "../src/questions.js";
 import { MAX_STATE_BYTES, StateSealer } from "../src/request-state.js";
-import { type Asker, legacyRounds, modernRounds } from "../src/rounds.js";
+import { legacyRounds, modernRounds } from "../src/rounds.js";
 import { MemoryUsedStates } from "../src/used-states.js";
 
 const ALL: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} };

@@ -1,15 +1,15 @@
 /**
- * Auth at run time, loaded with the first registration a caller must be checked against (see
- * lazy.ts): the caller checks of `auth` rules, refusals and their challenges, and the identities
+ * Auth at run time, loaded with the first registration a caller must be checked against (wired in
+ * by server.ts): the caller checks of `auth` rules, refusals and their challenges, and the identities
  * handlers see. What is checked at registration (the rules themselves) lives in access.ts and
  * settings.ts.
  */
 import type { RequestContext } from "../context.js";
 import { ErrorCode, McpError } from "../errors.js";
-import type { CallToolResult } from "../tools.js";
+import { accessOf, type CallToolResult } from "../tools.js";
 import { type AnyAccess, type Denial, parts } from "./access.js";
-import type { Identity, IdentityInit } from "./identity.js";
-import { accessOf } from "./settings.js";
+
+import type { Identity } from "./identity.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -162,34 +162,4 @@ export function challengeHeader(
 /** Quoted-string content (RFC 9110 §5.6.4); descriptions stay within printable ASCII (RFC 6750 §3). */
 function quoted(value: string): string {
   return value.replace(/[^\x20-\x7e]/g, "?").replace(/["\\]/g, "\\$&");
-}
-
-const REDACTED = "[redacted]";
-
-/**
- * Builds the frozen identity handlers see. Only known fields are copied; any claim whose value is
- * the raw token (a verifier that kept it) is redacted.
- */
-export function toIdentity(init: IdentityInit, token?: string): Identity {
-  if (typeof init?.subject !== "string" || init.subject === "") {
-    throw new TypeError("An identity needs a non-empty subject (the token's sub).");
-  }
-  const scopes = typeof init.scopes === "string" ? init.scopes.split(" ").filter(Boolean) : [...(init.scopes ?? [])];
-  return Object.freeze({
-    subject: init.subject,
-    scopes: Object.freeze(scopes),
-    roles: Object.freeze([...(init.roles ?? [])]),
-    clientId: init.clientId,
-    issuer: init.issuer,
-    expiresAt: init.expiresAt,
-    claims: Object.freeze(token === undefined ? { ...init.claims } : withoutToken(init.claims ?? {}, token)),
-  });
-}
-
-function withoutToken(claims: Record<string, unknown>, token: string): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(claims)) {
-    copy[key] = typeof value === "string" && value.includes(token) ? REDACTED : value;
-  }
-  return copy;
 }

@@ -2,14 +2,10 @@ import { ErrorCode } from "../errors.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
 import type { Denial } from "./access.js";
-import { challengeHeader, toIdentity } from "./enforce.js";
-import {
-  type AuthRequest,
-  type AuthSettings,
-  canonicalResource,
-  type ExchangeAuth,
-  metadataUrlOf,
-} from "./settings.js";
+import { challengeHeader } from "./enforce.js";
+import type { ExchangeAuth } from "./exchange.js";
+import { type AuthRequest, type AuthSettings, canonicalResource, metadataUrlOf } from "./settings.js";
+import { toIdentity } from "./to-identity.js";
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
 

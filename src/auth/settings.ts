@@ -1,6 +1,4 @@
-import type { RequestContext } from "../context.js";
-import { enforceModule } from "../lazy.js";
-import { type Access, type AnyAccess, checkAccess, type Denial, scopesOf, securitySchemes } from "./access.js";
+import { type Access, type AnyAccess, checkAccess, scopesOf, securitySchemes } from "./access.js";
 import type { Identity, IdentityInit, VerifiedToken } from "./identity.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -82,7 +80,11 @@ export class AuthSettings {
   /** Every scope the server deals in: supported ones and those registrations require. */
   readonly known: Set<string>;
   /** The gate of every request the transport says nothing about (most of them): made once. */
-  readonly gate: Gate;
+  readonly gate: {
+    readonly settings: AuthSettings;
+    readonly metadataUrl: string | undefined;
+    readonly challenge: undefined;
+  };
 
   constructor(options: AuthOptions | undefined) {
     const { verify, resource, required = true, challenge = "auto" } = options ?? {};
@@ -142,38 +144,8 @@ export class AuthSettings {
   /** The identity of a stdio connection, from the `auth.stdio` hook (credentials from the environment). */
   async stdioIdentity(): Promise<Identity | undefined> {
     const init = await this.options.stdio?.();
-    return init === undefined ? undefined : (await enforceModule.load()).toIdentity(init);
+    return init === undefined ? undefined : (await import("./to-identity.js")).toIdentity(init);
   }
-}
-
-/** How a transport hands a request's auth to the core. */
-export interface ExchangeAuth {
-  /** The verified caller, if any. */
-  readonly identity?: Identity | undefined;
-  /** Where challenges point: the resource's protected resource metadata. */
-  readonly metadataUrl?: string | undefined;
-  /** Turns the answer to this request into a 401/403 challenge (HTTP only). */
-  readonly challenge?: ((denial: Denial) => void) | undefined;
-}
-
-/** What the core knows about auth for one request, besides the identity (`ctx.auth`). */
-export interface Gate extends ExchangeAuth {
-  readonly settings: AuthSettings | undefined;
-}
-
-/** The gate of one request: the server's settings, and what the transport says about challenges. */
-export function openGate(settings: AuthSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
-  if (!auth) return settings?.gate;
-  return { settings, metadataUrl: auth.metadataUrl ?? settings?.metadataUrl, challenge: auth.challenge };
-}
-
-/**
- * What a registration needs from this request's caller: what it declared, or the server's default.
- * `"public"` needs no checks, so the code that checks callers is not even loaded for it.
- */
-export function accessOf(ctx: RequestContext, declared: AnyAccess | undefined): AnyAccess {
-  const settings = ctx.gate?.settings;
-  return settings ? settings.accessOf(declared) : (declared ?? "public");
 }
 
 /**

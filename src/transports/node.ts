@@ -1,6 +1,6 @@
 import type * as NodeHttp from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ExchangeAuth } from "../auth/settings.js";
+import type { ExchangeAuth } from "../auth/exchange.js";
 import type { Cancellable } from "../context.js";
 import { ErrorCode } from "../errors.js";
 import { errorResponse } from "../protocol/jsonrpc.js";

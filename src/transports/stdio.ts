@@ -1,4 +1,4 @@
-import type { ExchangeAuth } from "../auth/settings.js";
+import type { ExchangeAuth } from "../auth/exchange.js";
 import { Connection } from "../connection.js";
 import type { Dispatcher } from "../dispatch.js";
 import { ErrorCode } from "../errors.js";

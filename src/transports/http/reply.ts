@@ -1,4 +1,4 @@
-import type { ExchangeAuth } from "../../auth/settings.js";
+import type { ExchangeAuth } from "../../auth/exchange.js";
 import type { Cancellable } from "../../context.js";
 import { type JsonRpcResponse, serialize } from "../../protocol/jsonrpc.js";
 import type { SseStream } from "./sse.js";

@@ -1,0 +1,31 @@
+import type { Identity, IdentityInit } from "./identity.js";
+
+const REDACTED = "[redacted]";
+
+/**
+ * Builds the frozen identity handlers see. Only known fields are copied; any claim whose value is
+ * the raw token (a verifier that kept it) is redacted.
+ */
+export function toIdentity(init: IdentityInit, token?: string): Identity {
+  if (typeof init?.subject !== "string" || init.subject === "") {
+    throw new TypeError("An identity needs a non-empty subject (the token's sub).");
+  }
+  const scopes = typeof init.scopes === "string" ? init.scopes.split(" ").filter(Boolean) : [...(init.scopes ?? [])];
+  return Object.freeze({
+    subject: init.subject,
+    scopes: Object.freeze(scopes),
+    roles: Object.freeze([...(init.roles ?? [])]),
+    clientId: init.clientId,
+    issuer: init.issuer,
+    expiresAt: init.expiresAt,
+    claims: Object.freeze(token === undefined ? { ...init.claims } : withoutToken(init.claims ?? {}, token)),
+  });
+}
+
+function withoutToken(claims: Record<string, unknown>, token: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(claims)) {
+    copy[key] = typeof value === "string" && value.includes(token) ? REDACTED : value;
+  }
+  return copy;
+}
