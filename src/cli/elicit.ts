@@ -1,0 +1,93 @@
+/**
+ * Answers a tool's elicitation from the terminal (2025-11-25 "Elicitation"): a form's fields asked
+ * one by one, each parsed by its JSON Schema type (string, number, integer, boolean, enum) and
+ * asked again when it does not parse; a URL shown for the user to open. Without a terminal on
+ * stdin nobody can answer, so the request is declined and stderr says why.
+ */
+import { createInterface } from "node:readline/promises";
+
+type Schema = {
+  type?: string;
+  title?: string;
+  description?: string;
+  enum?: unknown[];
+  oneOf?: { const: unknown; title?: string }[];
+  default?: unknown;
+};
+
+const TRIES = 3;
+
+export async function answerElicitation(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const message = String(params.message ?? "");
+  if (!process.stdin.isTTY) {
+    process.stderr.write(
+      `picomcp call: the tool asked "${message}", but stdin is not a terminal, so nobody can answer: declined.\n`,
+    );
+    return { action: "decline" };
+  }
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    process.stderr.write(`\nThe tool asks: ${message}\n`);
+    if (params.mode === "url") {
+      process.stderr.write(`Open ${params.url}\n`);
+      const go = await terminal.question("Did you open it and finish there? [y/N] ");
+      return { action: /^y/i.test(go.trim()) ? "accept" : "decline" };
+    }
+    const requested = (params.requestedSchema ?? {}) as { properties?: Record<string, Schema>; required?: string[] };
+    const go = await terminal.question("Answer? [Y]es, [n]o (decline), [c]ancel: ");
+    if (/^n/i.test(go.trim())) return { action: "decline" };
+    if (/^c/i.test(go.trim())) return { action: "cancel" };
+    const content: Record<string, unknown> = {};
+    for (const [name, schema] of Object.entries(requested.properties ?? {})) {
+      const required = requested.required?.includes(name) ?? false;
+      const value = await askField(terminal, name, schema, required);
+      if (value !== undefined) content[name] = value;
+    }
+    return { action: "accept", content };
+  } finally {
+    terminal.close();
+  }
+}
+
+async function askField(
+  terminal: ReturnType<typeof createInterface>,
+  name: string,
+  schema: Schema,
+  required: boolean,
+): Promise<unknown> {
+  const choices = schema.enum ?? schema.oneOf?.map((option) => option.const);
+  const hints = [
+    schema.type ?? "string",
+    choices ? `one of ${choices.join(", ")}` : "",
+    schema.default !== undefined ? `default ${JSON.stringify(schema.default)}` : "",
+    required ? "" : "optional",
+  ].filter(Boolean);
+  const label = `${schema.title ?? name}${schema.description ? ` (${schema.description})` : ""} [${hints.join("; ")}]: `;
+  for (let attempt = 0; attempt < TRIES; attempt++) {
+    const line = (await terminal.question(label)).trim();
+    if (line === "") {
+      if (schema.default !== undefined) return schema.default;
+      if (!required) return undefined;
+      process.stderr.write(`${name} is required.\n`);
+      continue;
+    }
+    const value = parseField(line, schema.type);
+    if (value === undefined) process.stderr.write(`"${line}" is not a ${schema.type}.\n`);
+    else if (choices && !choices.includes(value)) process.stderr.write(`Choose one of ${choices.join(", ")}.\n`);
+    else return value;
+  }
+  throw { code: -32603, message: `no valid answer for ${name} after ${TRIES} tries` };
+}
+
+function parseField(line: string, type: string | undefined): unknown {
+  if (type === "number" || type === "integer") {
+    const number = Number(line);
+    return Number.isFinite(number) && (type === "number" || Number.isInteger(number)) ? number : undefined;
+  }
+  if (type === "boolean") {
+    if (/^(y|yes|true)$/i.test(line)) return true;
+    if (/^(n|no|false)$/i.test(line)) return false;
+    return undefined;
+  }
+  return line;
+}
