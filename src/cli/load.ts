@@ -71,7 +71,8 @@ async function importModule(path: string, file: string): Promise<Record<string, 
   } catch (thrown) {
     const error = thrown as { code?: string; message?: string };
     if (error.code === "ERR_UNKNOWN_FILE_EXTENSION" && TYPESCRIPT.test(path) && (await registerTsx(path))) {
-      return (await import(url)) as Record<string, unknown>;
+      // Node remembers the failed load of `url`: the query makes the second import a new one.
+      return (await import(`${url}?tsx`)) as Record<string, unknown>;
     }
     if (error.code === "ERR_UNKNOWN_FILE_EXTENSION" && TYPESCRIPT.test(path)) {
       throw new CannotRun(
