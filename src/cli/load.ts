@@ -3,7 +3,7 @@
  * export with the `fetch` and `call` methods of a picomcp `Server` (the module may import another
  * copy of picomcp than the command's, so `instanceof` alone would miss it).
  *
- * TypeScript: Node strips types itself from 23.6 (and from 22.6 with `--experimental-strip-types`,
+ * TypeScript: Node strips types itself from 22.18 and 23.6 (from 22.6 with `--experimental-strip-types`,
  * which the command then adds by running itself again); older Nodes need a loader, so the command
  * registers tsx when the module's project has it, and otherwise says what to do.
  */
@@ -29,7 +29,8 @@ export function isServer(value: unknown): value is Server {
 
 /**
  * Whether this Node must run again with `--experimental-strip-types` to import `file`: a
- * TypeScript file, on Node 22.6 to 23.5, without the flag or a loader already in place.
+ * TypeScript file, on a Node that has the flag but does not strip types by default (22.6 to 22.17,
+ * 23.0 to 23.5), without the flag or a loader already in place.
  */
 export function needsStripTypesFlag(file: string): boolean {
   if (!TYPESCRIPT.test(file)) return false;
@@ -77,7 +78,7 @@ async function importModule(path: string, file: string): Promise<Record<string, 
     if (error.code === "ERR_UNKNOWN_FILE_EXTENSION" && TYPESCRIPT.test(path)) {
       throw new CannotRun(
         `cannot import ${file}: Node ${process.versions.node} does not run TypeScript by itself. ` +
-          "Use Node 23.6 or later (22.6 or later strips types with --experimental-strip-types, which picomcp adds), " +
+          "Use Node 22.18 or later, which strips types itself (from 22.6 picomcp adds --experimental-strip-types), " +
           "install tsx in the project (npm install --save-dev tsx) so picomcp can load it, " +
           "or run picomcp under a loader: node --import tsx node_modules/.bin/picomcp ...",
       );

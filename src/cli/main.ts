@@ -20,8 +20,8 @@ Verbs:
 ${VERBS.map((verb) => `  ${verb.name.padEnd(9)}${verb.summary}`).join("\n")}
 
 The server file exports its server, without serving it: \`export default pico({ name: "x" }).tool(...)\`.
-TypeScript files load with Node's own type stripping (Node 23.6+, or 22.6+ where picomcp adds
---experimental-strip-types); on older Nodes, with tsx when the project has it installed.
+TypeScript files load with Node's own type stripping (Node 22.18+ and 23.6+; from 22.6 picomcp
+adds --experimental-strip-types); on Node 20, with tsx when the project has it installed.
 
 Every verb takes --help, and --json to print JSON instead of text for people.
 
