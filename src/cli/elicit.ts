@@ -26,35 +26,48 @@ export async function answerElicitation(params: Record<string, unknown>): Promis
     return { action: "decline" };
   }
   const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  // Lines typed before their question is asked wait in the iterator instead of being lost.
+  const lines = terminal[Symbol.asyncIterator]();
+  const ask: Ask = async (label) => {
+    terminal.setPrompt(label);
+    terminal.prompt();
+    const next = await lines.next();
+    if (next.done) throw new EndOfInput();
+    return String(next.value).trim();
+  };
   try {
     process.stderr.write(`\nThe tool asks: ${message}\n`);
     if (params.mode === "url") {
       process.stderr.write(`Open ${params.url}\n`);
-      const go = await terminal.question("Did you open it and finish there? [y/N] ");
-      return { action: /^y/i.test(go.trim()) ? "accept" : "decline" };
+      const go = await ask("Did you open it and finish there? [y/N] ");
+      return { action: /^y/i.test(go) ? "accept" : "decline" };
     }
     const requested = (params.requestedSchema ?? {}) as { properties?: Record<string, Schema>; required?: string[] };
-    const go = await terminal.question("Answer? [Y]es, [n]o (decline), [c]ancel: ");
-    if (/^n/i.test(go.trim())) return { action: "decline" };
-    if (/^c/i.test(go.trim())) return { action: "cancel" };
+    const go = await ask("Answer? [Y]es, [n]o (decline), [c]ancel: ");
+    if (/^n/i.test(go)) return { action: "decline" };
+    if (/^c/i.test(go)) return { action: "cancel" };
     const content: Record<string, unknown> = {};
     for (const [name, schema] of Object.entries(requested.properties ?? {})) {
       const required = requested.required?.includes(name) ?? false;
-      const value = await askField(terminal, name, schema, required);
+      const value = await askField(ask, name, schema, required);
       if (value !== undefined) content[name] = value;
     }
     return { action: "accept", content };
+  } catch (error) {
+    if (!(error instanceof EndOfInput)) throw error;
+    process.stderr.write("\nThe terminal's input ended: cancelled.\n");
+    return { action: "cancel" };
   } finally {
     terminal.close();
   }
 }
 
-async function askField(
-  terminal: ReturnType<typeof createInterface>,
-  name: string,
-  schema: Schema,
-  required: boolean,
-): Promise<unknown> {
+type Ask = (label: string) => Promise<string>;
+
+/** The terminal's input ended (Ctrl+D) before the form did. */
+class EndOfInput extends Error {}
+
+async function askField(ask: Ask, name: string, schema: Schema, required: boolean): Promise<unknown> {
   const choices = schema.enum ?? schema.oneOf?.map((option) => option.const);
   const hints = [
     schema.type ?? "string",
@@ -64,7 +77,7 @@ async function askField(
   ].filter(Boolean);
   const label = `${schema.title ?? name}${schema.description ? ` (${schema.description})` : ""} [${hints.join("; ")}]: `;
   for (let attempt = 0; attempt < TRIES; attempt++) {
-    const line = (await terminal.question(label)).trim();
+    const line = await ask(label);
     if (line === "") {
       if (schema.default !== undefined) return schema.default;
       if (!required) return undefined;

@@ -1,6 +1,7 @@
 /** `picomcp call`: one tool call through the fixture's whole pipeline, as a child process. */
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { FIXTURE, picomcp } from "./helpers.js";
+import { BIN, FIXTURE, picomcp, ROOT } from "./helpers.js";
 
 const call = (...args: string[]) => picomcp(["call", FIXTURE, ...args]);
 
@@ -39,6 +40,21 @@ describe("picomcp call", () => {
     expect(code).toBe(0);
     expect(stdout).toBe("No color: decline\n");
     expect(stderr).toContain('the tool asked "Your favourite color?", but stdin is not a terminal');
+  });
+
+  // util-linux `script` gives the child a terminal (a pty) for stdin, and forwards what is piped to it.
+  it.runIf(process.platform === "linux")("asks an elicitation's form on the terminal when stdin is one", () => {
+    const command = [process.execPath, "--import", "tsx", BIN, "call", FIXTURE, "ask_color"].join(" ");
+    const child = spawnSync("script", ["-qec", command, "/dev/null"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      input: "y\nteal\n",
+      timeout: 30_000,
+    });
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain("The tool asks: Your favourite color?");
+    expect(child.stdout).toContain("color [string]: ");
+    expect(child.stdout).toMatch(/You like teal\r?\n$/);
   });
 
   it("exits 1 with the tool error's text on stderr, and with the JSON-RPC error of an unknown tool", () => {
