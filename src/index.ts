@@ -16,11 +16,10 @@ export {
   type ResourceLink,
   type TextContent,
   text,
-} from "./content.js";
-export { ErrorCode, McpError } from "./errors.js";
-export type { AskOptions, Context, Era, Logger } from "./handler-context.js";
-export type { Limits } from "./limits.js";
-export type { CallOptions } from "./local.js";
+} from "./core/content.js";
+export { ErrorCode, McpError } from "./core/errors.js";
+export type { AskOptions, Context, Era, Logger } from "./core/handler-context.js";
+export type { Limits } from "./core/limits.js";
 export type {
   MethodName,
   MethodTypes,
@@ -31,9 +30,12 @@ export type {
   ParamsOf,
   ResultOf,
   ToolMiddleware,
-} from "./middleware.js";
-export type { Plugin, PluginMethod } from "./plugin.js";
-export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts.js";
+} from "./core/middleware.js";
+export type { Plugin, PluginMethod } from "./core/plugin.js";
+export type { ServerOptions } from "./core/registry.js";
+export { Secret, secret } from "./core/safe.js";
+export type { Schema, StandardSchemaV1 } from "./core/schema.js";
+export type { CallToolResult, ToolAnnotations, ToolConfig } from "./core/tools.js";
 export type {
   ClientCapabilities,
   CreateMessageResult,
@@ -47,12 +49,16 @@ export type {
   ServerCapabilities,
   ToolResultContent,
   ToolUseContent,
-} from "./protocol/types.js";
-export type { ServerOptions } from "./registry.js";
-export type { Completer, CompletionContext, ResourceConfig, ResourceInfo, ResourceReturn } from "./resources.js";
-export { Secret, secret } from "./safe.js";
-export type { Schema, StandardSchemaV1 } from "./schema.js";
-export { pico, type ServeOptions, Server } from "./server.js";
-export type { CallToolResult, ToolAnnotations, ToolConfig } from "./tools.js";
-export type { CorsOptions, HttpOptions, SessionOptions } from "./transports/http/options.js";
+} from "./core/types.js";
+export type { CallOptions } from "./local.js";
+export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts/prompts.js";
+export type {
+  Completer,
+  CompletionContext,
+  ResourceConfig,
+  ResourceInfo,
+  ResourceReturn,
+} from "./resources/resources.js";
+export { pico, Server } from "./server.js";
+export type { CorsOptions, HttpOptions, ServeOptions, SessionOptions } from "./transports/http/options.js";
 export type { Listening } from "./transports/listening.js";

@@ -1,7 +1,7 @@
 import type { AnyAccess } from "./auth/access.js";
-import type { Registry } from "./registry.js";
+import type { Registry } from "./core/registry.js";
+import type { Tool, ToolAnnotations } from "./core/tools.js";
 import { type AnyServer, registryOf, type Server } from "./server.js";
-import type { Tool, ToolAnnotations } from "./tools.js";
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,15 +1,11 @@
 import { AuthSettings } from "./auth/settings.js";
-import { askingLayer, type Context } from "./context.js";
-import { Dispatcher } from "./dispatch.js";
-import type { CallOptions } from "./local.js";
-import { featuresLayer } from "./methods.js";
-import type { MethodName, MiddlewareFor, ToolMiddleware } from "./middleware.js";
-import { type Plugin, Plugins } from "./plugin.js";
-import { compilePrompt, type Prompt, type PromptConfig } from "./prompts.js";
-import { isObject } from "./protocol/jsonrpc.js";
-import { Registry, type ServerOptions } from "./registry.js";
-import { compileResource, type Resource, type ResourceConfig } from "./resources.js";
-import type { Schema, StandardSchemaV1 } from "./schema.js";
+import { askingLayer, type Context } from "./core/context.js";
+import { Dispatcher } from "./core/dispatch.js";
+import { isObject } from "./core/jsonrpc.js";
+import type { MethodName, MiddlewareFor, ToolMiddleware } from "./core/middleware.js";
+import { type Plugin, Plugins } from "./core/plugin.js";
+import { featuresLayer, Registry, type ServerOptions } from "./core/registry.js";
+import type { Schema, StandardSchemaV1 } from "./core/schema.js";
 import {
   type CallToolResult,
   compileTool,
@@ -17,33 +13,27 @@ import {
   type Tool,
   type ToolCallArgs,
   type ToolConfig,
-} from "./tools.js";
-import type { HttpOptions } from "./transports/http/options.js";
+} from "./core/tools.js";
+import type { CallOptions } from "./local.js";
+import { compilePrompt, type Prompt, type PromptConfig } from "./prompts/prompts.js";
+import { compileResource, type Resource, type ResourceConfig } from "./resources/resources.js";
+import type { HttpOptions, ServeOptions } from "./transports/http/options.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listening.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./transports/node-types.js";
 import { closeOnSignals, watchRejections } from "./transports/process.js";
-import { serveStdio } from "./transports/stdio.js";
+import { claimStdout, stdioProcess } from "./transports/stdout.js";
 
 // The layers the core hands work to (layers.ts), each imported when a program first uses it: from
 // here, above the core, so the core never imports a feature and a tools-only server never loads one.
-askingLayer.wire(() => import("./asking.js"));
-featuresLayer.wire(() => import("./features.js"));
+askingLayer.wire(() => import("./asking/layer.js"));
+featuresLayer.wire(() => import("./resources/features.js"));
 enforceLayer.wire(() => import("./auth/enforce.js"));
 
 /** What the chain of `.tool()` calls has registered, by name: the types `server.call` checks against. */
 type ToolTypes = Record<string, { args: unknown; structured: unknown }>;
 
 type StructuredOf<O> = O extends Schema ? StandardSchemaV1.InferOutput<O> : unknown;
-
-/** Where and how `serve()` listens for Streamable HTTP. */
-export interface ServeOptions extends HttpOptions {
-  port: number;
-  /** Interface to bind; default "127.0.0.1". Bind to a public address only behind authentication. */
-  host?: string;
-}
-
-const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 type CallParameters<Args> = undefined extends Args
   ? [args?: Args, options?: CallOptions]
@@ -185,7 +175,8 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /** A method middleware can wrap: one of the method table's (initialize is the handshake, not in it). */
   #wrappable(method: string): string {
-    if (!(method in this.#plugins().methods)) {
+    // A layer that is still installing its methods (the first resource or prompt) has them checked by their types only.
+    if (!this.#dispatcher.method(method) && !this.#registry.installing) {
       throw new TypeError(
         `server.use("${method}"): there is no such request method to wrap (initialize and notifications are never wrapped; install a plug-in's methods before wrapping them).`,
       );
@@ -225,7 +216,7 @@ export class Server<Tools extends ToolTypes = {}> {
     ...[args, options]: CallParameters<Tools[Name]["args"]>
   ): Promise<CallToolResult<Tools[Name]["structured"]>> {
     // The in-process pipeline loads with the first call, with the asking layer it runs under (see local.ts).
-    const { callLocally } = await import("./asking.js");
+    const { callLocally } = await import("./asking/layer.js");
     const plugins = this.#dispatcher.plugins;
     const call = { name, arguments: args, chain: plugins?.chain("tools/call"), Context: plugins?.Context };
     const result = await callLocally(this.#registry, call, options);
@@ -293,12 +284,21 @@ export class Server<Tools extends ToolTypes = {}> {
       const stop = new AbortController();
       const unhook = this.#signals ? closeOnSignals(() => this.close()) : () => {};
       try {
+        // stdout is taken at once, before the stdio transport loads: a log line after serve() is on stderr.
+        const proc = stdioProcess();
+        const claimed = claimStdout(proc.stdout, proc.stderr);
         // stdio has no headers: the caller's identity comes from the environment (the auth.stdio hook).
-        // serveStdio waits for it, having taken stdout at once: a log line after serve() is on stderr.
         const auth = this.#auth.options.stdio
           ? this.#auth.stdioIdentity().then((identity) => ({ identity }))
           : undefined;
-        const done = serveStdio(this.#dispatcher, stop.signal, auth);
+        // The transport is loaded on demand, so an HTTP server never pays for it.
+        const done = import("./transports/stdio.js").then(
+          ({ serveStdio }) => serveStdio(this.#dispatcher, { process: proc, claimed, signal: stop.signal, auth }),
+          (thrown: unknown) => {
+            claimed.release();
+            throw thrown;
+          },
+        );
         this.#stdio = { stop, done };
         await done;
       } finally {
@@ -307,27 +307,23 @@ export class Server<Tools extends ToolTypes = {}> {
       }
       return undefined;
     }
-    const { port, host = "127.0.0.1", ...http } = options;
-    const path = http.path ?? "/mcp";
     // HTTP code is loaded on demand, so a stdio server never pays for it.
-    const { listen, isLoopbackHost } = await import("./transports/listen.js");
-    const loopback = isLoopbackHost(host);
-    // Tokens must be issued for the URL clients use (RFC 8707): on loopback it is the listen
-    // address; elsewhere (a proxy, a public name) only the operator knows it, and Host is the client's.
-    if (this.#auth.verify && this.#auth.resource === undefined && !loopback) {
+    const { listenFor } = await import("./transports/listen.js");
+    let listening: Listening;
+    try {
+      listening = await listenFor(options, {
+        options: this.#options,
+        auth: this.#auth,
+        endpoint: (http) => {
+          this.#options = http;
+          this.#endpoint = undefined;
+          return this.#web();
+        },
+      });
+    } catch (thrown) {
       unwatch();
-      throw new TypeError(
-        `auth.resource is needed to serve on "${host}", which is not loopback: set it to the URL clients connect to, such as "https://mcp.example.com/mcp".`,
-      );
+      throw thrown;
     }
-    this.#endpoint = undefined;
-    this.#options = {
-      ...this.#options,
-      ...http,
-      path,
-      allowedHosts: http.allowedHosts ?? this.#options.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined),
-    };
-    const listening = await listen(await this.#web(), port, host, path);
     const unhook = this.#signals ? closeOnSignals(() => listening.close()) : () => {};
     return {
       ...listening,

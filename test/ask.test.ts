@@ -1,23 +1,23 @@
 /**
- * Asking the client (src/ask.ts) through the dispatcher, with hand-written JSON-RPC: what each
+ * Asking the client (src/asking/ask.ts) through the dispatcher, with hand-written JSON-RPC: what each
  * era's client is sent, which capabilities each question needs, how answers are checked, where a
  * handler may ask, and the legacy requests over a connection (answers, refusals, timeouts,
  * cancellation and `notifications/elicitation/complete`).
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Connection } from "../src/connection.js";
-import type { Context } from "../src/context.js";
-import { Dispatcher } from "../src/dispatch.js";
-import { ErrorCode } from "../src/errors.js";
+import { Connection } from "../src/core/connection.js";
+import type { Context } from "../src/core/context.js";
+import { Dispatcher } from "../src/core/dispatch.js";
+import { ErrorCode } from "../src/core/errors.js";
+import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from "../src/core/jsonrpc.js";
+import { Registry, type ServerOptions } from "../src/core/registry.js";
+import type { Schema } from "../src/core/schema.js";
+import { compileTool, type ToolConfig } from "../src/core/tools.js";
+import type { ClientCapabilities, ElicitResult } from "../src/core/types.js";
 import { pico } from "../src/index.js";
-import { compilePrompt } from "../src/prompts.js";
-import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from "../src/protocol/jsonrpc.js";
-import type { ClientCapabilities, ElicitResult } from "../src/protocol/types.js";
-import { Registry, type ServerOptions } from "../src/registry.js";
-import { compileResource } from "../src/resources.js";
-import type { Schema } from "../src/schema.js";
-import { compileTool, type ToolConfig } from "../src/tools.js";
+import { compilePrompt } from "../src/prompts/prompts.js";
+import { compileResource } from "../src/resources/resources.js";
 
 type Run = (args: Record<string, unknown>, ctx: Context) => unknown;
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { compilePrompt, type PromptConfig } from "../src/prompts.js";
-import { Registry } from "../src/registry.js";
-import { compileResource, type ResourceConfig } from "../src/resources.js";
-import type { Schema } from "../src/schema.js";
+import { Registry } from "../src/core/registry.js";
+import type { Schema } from "../src/core/schema.js";
+import { compilePrompt, type PromptConfig } from "../src/prompts/prompts.js";
+import { compileResource, type ResourceConfig } from "../src/resources/resources.js";
 import { core, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
 
 const LANGUAGES = ["Go", "JavaScript", "Java", "Julia", "Python", "TypeScript"];

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { Connection } from "../src/connection.js";
-import type { Context } from "../src/context.js";
-import { Dispatcher } from "../src/dispatch.js";
-import type { JsonRpcMessage } from "../src/protocol/jsonrpc.js";
-import { Registry } from "../src/registry.js";
-import type { Schema } from "../src/schema.js";
-import { compileTool, type ToolConfig } from "../src/tools.js";
+import { Connection } from "../src/core/connection.js";
+import type { Context } from "../src/core/context.js";
+import { Dispatcher } from "../src/core/dispatch.js";
+import type { JsonRpcMessage } from "../src/core/jsonrpc.js";
+import { Registry } from "../src/core/registry.js";
+import type { Schema } from "../src/core/schema.js";
+import { compileTool, type ToolConfig } from "../src/core/tools.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
 

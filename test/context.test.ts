@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RequestContext } from "../src/context.js";
+import { RequestContext } from "../src/core/context.js";
 
 function context() {
   return new RequestContext({

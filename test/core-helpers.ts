@@ -2,10 +2,10 @@
  * Shared helpers of the resource, prompt, completion, logging and listen tests: hand-written JSON-RPC
  * through the request-scoped core (no transport), in a legacy session and in the 2026-07-28 era.
  */
-import { Dispatcher, type Exchange, type Peer } from "../src/dispatch.js";
-import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../src/protocol/jsonrpc.js";
-import { META } from "../src/protocol/types.js";
-import type { Registry } from "../src/registry.js";
+import { Dispatcher, type Exchange, type Peer } from "../src/core/dispatch.js";
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../src/core/jsonrpc.js";
+import type { Registry } from "../src/core/registry.js";
+import { META } from "../src/core/types.js";
 
 export const SERVER_INFO = { name: "t", version: "1" };
 

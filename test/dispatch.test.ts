@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Context } from "../src/context.js";
-import { Dispatcher, type Exchange, type Inflight, type Peer } from "../src/dispatch.js";
-import { McpError } from "../src/errors.js";
-import type { JsonRpcRequest } from "../src/protocol/jsonrpc.js";
-import { Registry, type ServerOptions } from "../src/registry.js";
-import type { Schema } from "../src/schema.js";
-import { compileTool, type ToolConfig } from "../src/tools.js";
+import type { Context } from "../src/core/context.js";
+import { Dispatcher, type Exchange, type Inflight, type Peer } from "../src/core/dispatch.js";
+import { McpError } from "../src/core/errors.js";
+import type { JsonRpcRequest } from "../src/core/jsonrpc.js";
+import { Registry, type ServerOptions } from "../src/core/registry.js";
+import type { Schema } from "../src/core/schema.js";
+import { compileTool, type ToolConfig } from "../src/core/tools.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
 

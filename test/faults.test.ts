@@ -5,12 +5,12 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Dispatcher } from "../src/dispatch.js";
+import { Dispatcher } from "../src/core/dispatch.js";
+import type { Limits } from "../src/core/limits.js";
+import { Registry } from "../src/core/registry.js";
+import type { Schema } from "../src/core/schema.js";
+import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, pico } from "../src/index.js";
-import type { Limits } from "../src/limits.js";
-import { Registry } from "../src/registry.js";
-import type { Schema } from "../src/schema.js";
-import { compileTool, type ToolConfig } from "../src/tools.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { Child, call, checkLine, killChildren, pipe } from "./hardening-helpers.js";
 import { modern, signal, within } from "./http-helpers.js";

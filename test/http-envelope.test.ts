@@ -5,15 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { ErrorCode } from "../src/errors.js";
+import { ErrorCode } from "../src/core/errors.js";
+import type { JsonRpcResponse } from "../src/core/jsonrpc.js";
 import { type Listening, pico } from "../src/index.js";
-import type { JsonRpcResponse } from "../src/protocol/jsonrpc.js";
 import { BOTH, MODERN, meta } from "./http-helpers.js";
 
 const reads = vi.hoisted(() => ({ count: 0 }));
 
-vi.mock("../src/protocol/envelope.js", async (original) => {
-  const actual = await original<typeof import("../src/protocol/envelope.js")>();
+vi.mock("../src/core/envelope.js", async (original) => {
+  const actual = await original<typeof import("../src/core/envelope.js")>();
   return {
     ...actual,
     readEnvelope: (value: Parameters<typeof actual.readEnvelope>[0]) => {

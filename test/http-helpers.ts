@@ -3,8 +3,8 @@
  * reader of `text/event-stream` bodies.
  */
 import { expect } from "vitest";
+import { META } from "../src/core/types.js";
 import type { Server } from "../src/index.js";
-import { META } from "../src/protocol/types.js";
 
 export const ENDPOINT = "http://localhost/mcp";
 export const MODERN = "2026-07-28";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { RequestContext } from "../src/context.js";
+import type { RequestContext } from "../src/core/context.js";
+import { META } from "../src/core/types.js";
 import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
-import { META } from "../src/protocol/types.js";
 import { headerValue } from "../src/transports/http/headers.js";
 import { EventReader, MODERN, messageOf, meta, modern, post, signal, within } from "./http-helpers.js";
 

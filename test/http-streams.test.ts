@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RequestContext } from "../src/context.js";
+import type { RequestContext } from "../src/core/context.js";
 import { type Context, ErrorCode, pico } from "../src/index.js";
 import type { HttpOptions } from "../src/transports/http/options.js";
 import { bare, EventReader, initialize, inSession, messageOf, signal, within } from "./http-helpers.js";

@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { RequestContext } from "../src/context.js";
-import { Dispatcher } from "../src/dispatch.js";
+import type { RequestContext } from "../src/core/context.js";
+import { Dispatcher } from "../src/core/dispatch.js";
+import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../src/core/limits.js";
+import { Registry } from "../src/core/registry.js";
+import type { Schema } from "../src/core/schema.js";
+import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
-import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../src/limits.js";
-import { Registry } from "../src/registry.js";
-import type { Schema } from "../src/schema.js";
-import { compileTool, type ToolConfig } from "../src/tools.js";
 import { SseChannel, Streams } from "../src/transports/http/sse.js";
 import { readId, serveLines } from "../src/transports/stdio.js";
 import { call, MODERN_META, pipe } from "./hardening-helpers.js";

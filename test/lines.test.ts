@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Dispatcher } from "../src/dispatch.js";
-import { Registry } from "../src/registry.js";
-import type { Schema } from "../src/schema.js";
-import { compileTool, type ToolConfig } from "../src/tools.js";
+import { Dispatcher } from "../src/core/dispatch.js";
+import { Registry } from "../src/core/registry.js";
+import type { Schema } from "../src/core/schema.js";
+import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { pipe } from "./hardening-helpers.js";
 

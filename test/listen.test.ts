@@ -1,14 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { Connection } from "../src/connection.js";
-import { Dispatcher } from "../src/dispatch.js";
+import { Connection } from "../src/core/connection.js";
+import { Dispatcher } from "../src/core/dispatch.js";
+import type { JsonRpcMessage } from "../src/core/jsonrpc.js";
+import { featuresLayer, Registry } from "../src/core/registry.js";
+import { compileTool } from "../src/core/tools.js";
+import { META } from "../src/core/types.js";
 import { pico } from "../src/index.js";
-import { featuresLayer } from "../src/methods.js";
-import { compilePrompt } from "../src/prompts.js";
-import type { JsonRpcMessage } from "../src/protocol/jsonrpc.js";
-import { META } from "../src/protocol/types.js";
-import { Registry } from "../src/registry.js";
-import { compileResource } from "../src/resources.js";
-import { compileTool } from "../src/tools.js";
+import { compilePrompt } from "../src/prompts/prompts.js";
+import { compileResource } from "../src/resources/resources.js";
 import { createWebEndpoint } from "../src/transports/http/web.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { envelope, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
@@ -63,7 +62,7 @@ const ack = (id: string | number, notifications: unknown) => ({
   params: { notifications, _meta: tagged(id) },
 });
 
-// The listen code loads with the first request for it (src/lazy.ts), and from then on a listen is
+// The listen code (the features layer) loads with the first request for it, and from then on a listen is
 // acknowledged synchronously, which is what these tests read; the first request of a process is
 // acknowledged once the code has loaded.
 beforeAll(() => featuresLayer.load());

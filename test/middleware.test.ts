@@ -1,6 +1,6 @@
 /**
- * Public middleware (`server.use`) and the plug-in interface behind it (src/middleware.ts,
- * src/plugin.ts): the onion order, scopes (every request, one method, one tool), short-circuits,
+ * Public middleware (`server.use`) and the plug-in interface behind it (src/core/middleware.ts,
+ * src/core/plugin.ts): the onion order, scopes (every request, one method, one tool), short-circuits,
  * rewritten results, translated errors, in both eras and for `server.call`; what is never wrapped
  * (initialize, notifications); cancellation and `handlerTimeoutMs` around a chain; a plug-in's
  * methods, capabilities and context; and a tool call without middleware still answered synchronously.
@@ -10,11 +10,11 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Dispatcher, type Peer } from "../src/dispatch.js";
+import { Dispatcher, type Peer } from "../src/core/dispatch.js";
+import type { JsonRpcResponse } from "../src/core/jsonrpc.js";
+import type { MiddlewareCall } from "../src/core/middleware.js";
+import { Plugins } from "../src/core/plugin.js";
 import { ErrorCode, McpError, pico } from "../src/index.js";
-import type { MiddlewareCall } from "../src/middleware.js";
-import { Plugins } from "../src/plugin.js";
-import type { JsonRpcResponse } from "../src/protocol/jsonrpc.js";
 import { registryOf } from "../src/server.js";
 import { envelope } from "./core-helpers.js";
 import { initialize, inSession, modern } from "./http-helpers.js";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Context } from "../src/context.js";
-import type { Inflight } from "../src/dispatch.js";
-import { LOG_LEVELS } from "../src/protocol/envelope.js";
-import type { JsonRpcMessage } from "../src/protocol/jsonrpc.js";
-import { Registry } from "../src/registry.js";
-import { compileTool } from "../src/tools.js";
+import type { Context } from "../src/core/context.js";
+import type { Inflight } from "../src/core/dispatch.js";
+import { LOG_LEVELS } from "../src/core/envelope.js";
+import type { JsonRpcMessage } from "../src/core/jsonrpc.js";
+import { Registry } from "../src/core/registry.js";
+import { compileTool } from "../src/core/tools.js";
 import { core, SERVER_INFO } from "./core-helpers.js";
 
 /** A registry with one tool, `name`, whose run is `run`. */

@@ -1,10 +1,10 @@
 import { type } from "arktype";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/index.js";
 import { assistant, embed, image, McpError, pico, text, user } from "../src/index.js";
-import { compilePrompt, type PromptConfig } from "../src/prompts.js";
-import { Registry } from "../src/registry.js";
+import { compilePrompt, type PromptConfig } from "../src/prompts/prompts.js";
 import { core, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
 
 const PNG_BASE64 = "iVBORw0KGgo=";

@@ -1,10 +1,10 @@
 /**
- * The sealed `requestState` of 2026-07-28 multi round-trip requests (src/request-state.ts): what
+ * The sealed `requestState` of 2026-07-28 multi round-trip requests (src/asking/request-state.ts): what
  * one server seals it opens again, and anything altered, foreign, expired, oversized or malformed
  * is refused with a reason, before a byte of the payload is trusted.
  */
 import { describe, expect, it } from "vitest";
-import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "../src/request-state.js";
+import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "../src/asking/request-state.js";
 
 const KEY = "k".repeat(32);
 

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { type CompletionContext, type Context, type Identity, pico } from "../src/index.js";
-import type { TemplateVariables } from "../src/uri-template.js";
+import type { TemplateVariables } from "../src/resources/uri-template.js";
 
 const server = pico({ name: "t", version: "1" });
 

@@ -1,17 +1,17 @@
 /**
- * The round runner (src/rounds.ts) on its own, with hand-written handlers: how a handler that asks
+ * The round runner (src/asking/rounds.ts) on its own, with hand-written handlers: how a handler that asks
  * becomes an `input_required` result with sealed state in 2026-07-28 and a loop of real requests
  * before, and what the sealed state lets through and refuses.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { type Context, type Era, RequestContext } from "../src/context.js";
-import { ErrorCode, McpError } from "../src/errors.js";
-import type { ClientCapabilities, InputRequest } from "../src/protocol/types.js";
-import type { Asker } from "../src/questions.js";
-import { MAX_STATE_BYTES, StateSealer } from "../src/request-state.js";
-import { legacyRounds, modernRounds } from "../src/rounds.js";
-import { MemoryUsedStates } from "../src/used-states.js";
+import type { Asker } from "../src/asking/questions.js";
+import { MAX_STATE_BYTES, StateSealer } from "../src/asking/request-state.js";
+import { legacyRounds, modernRounds } from "../src/asking/rounds.js";
+import { MemoryUsedStates } from "../src/asking/used-states.js";
+import { type Context, type Era, RequestContext } from "../src/core/context.js";
+import { ErrorCode, McpError } from "../src/core/errors.js";
+import type { ClientCapabilities, InputRequest } from "../src/core/types.js";
 
 const ALL: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: { tools: {} }, roots: {} };
 const KEY = "a-key-of-at-least-thirty-two-bytes!";

@@ -6,8 +6,8 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { safeMessage } from "../src/core/safe.js";
 import { pico, Secret, secret } from "../src/index.js";
-import { safeMessage } from "../src/safe.js";
 
 const text = (result: { content: { type: string; text?: string }[] }) => result.content.map((b) => b.text).join("\n");
 

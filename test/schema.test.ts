@@ -3,8 +3,8 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { formatIssues, type Schema, toJsonSchema, validate } from "../src/core/schema.js";
 import { pico } from "../src/index.js";
-import { formatIssues, type Schema, toJsonSchema, validate } from "../src/schema.js";
 
 /** A hand-written Standard Schema: accepts objects, converts to a fixed JSON Schema. */
 function mockSchema(validateFn: Schema["~standard"]["validate"], withConverter = true) {

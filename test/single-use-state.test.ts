@@ -11,9 +11,9 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Client, type JSONRPCMessage, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryUsedStates } from "../src/asking/used-states.js";
 import { pico } from "../src/index.js";
 import type { Listening } from "../src/transports/listen.js";
-import { MemoryUsedStates } from "../src/used-states.js";
 import { askServer } from "./fixtures/ask-server.js";
 
 const CAPABILITIES = { elicitation: { form: {} } };

@@ -102,7 +102,10 @@ const BUDGETS: Budget[] = [
     // this way before the layers were wired from above the core, +55 B for zero import cycles). A ceiling
     // at the target would fail CI and keep every other change from landing while the lean core of
     // issue 14 is unwritten; the test prints the miss and the chunks it is made of. Lower it, never raise it.
-    ceiling: 17_630,
+    // Lowered to 17,520 B: the HTTP part of serve() left for the listener's chunk, the method rows
+    // of resources, prompts and completion for their layer's (the stdio transport, now loaded by
+    // serve(), costs 90 B of glue).
+    ceiling: 17_520,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -120,7 +123,9 @@ const BUDGETS: Budget[] = [
     // target. (The row it replaced counted the static graph plus the listed on-demand modules of a
     // smaller fixture, 26,579 B.) NOT at its target, for the stdio row's reason: measured 26,975 B
     // (26,941 B before the layers were wired from above the core). Lower it, never raise it.
-    ceiling: 26_980,
+    // Lowered to 25,410 B, measured 25,405 B: the stdio transport is loaded by serve() without a port
+    // only, so an HTTP server no longer carries it (-1.6 kB).
+    ceiling: 25_410,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -138,11 +143,15 @@ const BUDGETS: Budget[] = [
     // HTTP row's +3.1 kB, plus single-use requestState (a bounded record of used ids, strict parsing)
     // and completion that checks each entry's auth first, in the lazily loaded chunks.
     // Raised to 35,800 B by public middleware and plug-ins (issue 14, server.use), measured 35,301 B
-    // (33,878 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
+    // (33,878 B before): src/core/middleware.ts (the chain, ~430 B) and src/core/plugin.ts (methods, capabilities,
     // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
     // layers of issue 14 are to be written on.
     // Raised to 36,200 B, measured 35,741 B: the HTTP row's +383 B.
-    ceiling: 36_200,
+    // Raised to 36,250 B, measured 36,242 B (35,741 B at the start of this session, with the old
+    // layout's measure): two more split points (the stdio transport, loaded by serve(); the layers,
+    // wired from above the core so that src/ has no import cycle) add esbuild glue, and Deno's
+    // request.signal is read only for requests still running after a second (issue 16, +80 B).
+    ceiling: 36_250,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -157,11 +166,12 @@ const BUDGETS: Budget[] = [
     // Raised to 28,300 B by the reliability issue (13), measured 27,836 B (24,883 B before it): the
     // HTTP row's +3.1 kB, less the per-request resource derivation the token gate no longer does.
     // Raised to 29,600 B by public middleware and plug-ins (issue 14, server.use), measured 29,178 B
-    // (27,836 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
+    // (27,836 B before): src/core/middleware.ts (the chain, ~430 B) and src/core/plugin.ts (methods, capabilities,
     // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
     // layers of issue 14 are to be written on.
     // Raised to 29,900 B, measured 29,544 B: the HTTP row's +383 B.
-    ceiling: 29_900,
+    // Lowered to 27,850 B, measured 27,847 B: the stdio transport left HTTP servers.
+    ceiling: 27_850,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -175,11 +185,12 @@ const BUDGETS: Budget[] = [
     // Raised to 27,700 B by the reliability issue (13), measured 27,267 B (24,331 B before it): as
     // the JWT row.
     // Raised to 29,000 B by public middleware and plug-ins (issue 14, server.use), measured 28,591 B
-    // (27,267 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
+    // (27,267 B before): src/core/middleware.ts (the chain, ~430 B) and src/core/plugin.ts (methods, capabilities,
     // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
     // layers of issue 14 are to be written on.
     // Raised to 29,400 B, measured 28,994 B: the HTTP row's +383 B.
-    ceiling: 29_400,
+    // Lowered to 27,260 B, measured 27,251 B: the stdio transport left HTTP servers.
+    ceiling: 27_260,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -196,10 +207,12 @@ const BUDGETS: Budget[] = [
     // Raised to 43,500 B by the reliability issue (13), measured 42,898 B (39,126 B before it): the
     // "everything" row's +3.8 kB.
     // Raised to 44,900 B by public middleware and plug-ins (issue 14, server.use), measured 44,311 B
-    // (42,898 B before): src/middleware.ts (the chain, ~430 B) and src/plugin.ts (methods, capabilities,
+    // (42,898 B before): src/core/middleware.ts (the chain, ~430 B) and src/core/plugin.ts (methods, capabilities,
     // context, ~1 kB) are reached from Server.use, so every server carries them; the interface the
     // layers of issue 14 are to be written on.
-    ceiling: 44_900,
+    // Raised to 45,100 B, measured 45,087 B (44,749 B at the start of this session): the "everything"
+    // row's reasons, and the layers' wiring, which the kit's harness loads with the server.
+    ceiling: 45_100,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -3,12 +3,12 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { Dispatcher, type Peer } from "../src/dispatch.js";
+import { Dispatcher, type Peer } from "../src/core/dispatch.js";
+import { Registry } from "../src/core/registry.js";
+import type { Schema } from "../src/core/schema.js";
+import { openSession } from "../src/core/session.js";
+import { checkToolName, compileTool } from "../src/core/tools.js";
 import { audio, embed, image, link, McpError, pico, text } from "../src/index.js";
-import { openSession } from "../src/legacy/session.js";
-import { Registry } from "../src/registry.js";
-import type { Schema } from "../src/schema.js";
-import { checkToolName, compileTool } from "../src/tools.js";
 
 const run = () => "";
 

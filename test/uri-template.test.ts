@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTemplate, UriTemplate } from "../src/uri-template.js";
+import { isTemplate, UriTemplate } from "../src/resources/uri-template.js";
 
 const match = (template: string, uri: string) => new UriTemplate(template).match(uri);
 

@@ -4,9 +4,9 @@
  * handlers see. What is checked at registration (the rules themselves) lives in access.ts and
  * settings.ts.
  */
-import type { RequestContext } from "../context.js";
-import { ErrorCode, McpError } from "../errors.js";
-import { accessOf, type CallToolResult } from "../tools.js";
+import type { RequestContext } from "../core/context.js";
+import { ErrorCode, McpError } from "../core/errors.js";
+import { accessOf, type CallToolResult } from "../core/tools.js";
 import { type AnyAccess, type Denial, parts } from "./access.js";
 
 import type { Identity } from "./identity.js";

@@ -1,5 +1,5 @@
-import { ErrorCode } from "../errors.js";
-import { errorResponse } from "../protocol/jsonrpc.js";
+import { ErrorCode } from "../core/errors.js";
+import { errorResponse } from "../core/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
 import type { Denial } from "./access.js";
 import { challengeHeader } from "./enforce.js";

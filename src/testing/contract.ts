@@ -1,10 +1,10 @@
 import type { AnyAccess } from "../auth/access.js";
 import { WWW_AUTHENTICATE_META } from "../auth/enforce.js";
 import type { IdentityInit } from "../auth/identity.js";
-import { McpError } from "../errors.js";
+import { McpError } from "../core/errors.js";
+import type { CallToolResult } from "../core/tools.js";
 import type { CallOptions } from "../local.js";
 import { type AnyServer, registryOf, type Server } from "../server.js";
-import type { CallToolResult } from "../tools.js";
 import { invalidInputs } from "./invalid.js";
 
 /** An invalid input, with the field the error must name. */

@@ -1,4 +1,4 @@
-import type { Implementation } from "../protocol/types.js";
+import type { Implementation } from "../core/types.js";
 
 /** Anything with a Web `fetch` handler: a picomcp server, or any other MCP endpoint. */
 export interface Fetcher {

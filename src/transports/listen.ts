@@ -1,8 +1,40 @@
+import type { AuthSettings } from "../auth/settings.js";
+import type { HttpOptions, ServeOptions } from "./http/options.js";
+import { isLoopbackHost } from "./http/security.js";
 import type { WebEndpoint } from "./http/web.js";
 import { FLUSH_MS, type Listening } from "./listening.js";
 
-export { isLoopbackHost } from "./http/security.js";
 export type { Listening } from "./listening.js";
+
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+/** What `serve({ port })` takes of its server: its HTTP settings and auth, and its endpoint made with the settings it serves with. */
+export interface Serving {
+  readonly options: HttpOptions;
+  readonly auth: AuthSettings;
+  endpoint(options: HttpOptions): Promise<WebEndpoint>;
+}
+
+/**
+ * `serve({ port })`: the endpoint on the runtime's own listener, on 127.0.0.1 unless `host` says
+ * otherwise. A loopback listener accepts only loopback Host headers (DNS rebinding protection).
+ */
+export async function listenFor(serve: ServeOptions, server: Serving): Promise<Listening> {
+  const { port, host = "127.0.0.1", ...http } = serve;
+  const path = http.path ?? "/mcp";
+  const loopback = isLoopbackHost(host);
+  // Tokens must be issued for the URL clients use (RFC 8707): on loopback it is the listen
+  // address; elsewhere (a proxy, a public name) only the operator knows it, and Host is the client's.
+  if (server.auth.verify && server.auth.resource === undefined && !loopback) {
+    throw new TypeError(
+      `auth.resource is needed to serve on "${host}", which is not loopback: set it to the URL clients connect to, such as "https://mcp.example.com/mcp".`,
+    );
+  }
+  const base = server.options;
+  const allowedHosts = http.allowedHosts ?? base.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
+  const endpoint = await server.endpoint({ ...base, ...http, path, allowedHosts });
+  return listen(endpoint, port, host, path);
+}
 
 interface BunLike {
   serve(options: { port: number; hostname: string; fetch: (request: Request) => Promise<Response> }): {

@@ -1,9 +1,9 @@
 import type * as NodeHttp from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ExchangeAuth } from "../auth/exchange.js";
-import type { Cancellable } from "../context.js";
-import { ErrorCode } from "../errors.js";
-import { errorResponse } from "../protocol/jsonrpc.js";
+import type { Cancellable } from "../core/context.js";
+import { ErrorCode } from "../core/errors.js";
+import { errorResponse } from "../core/jsonrpc.js";
 import type { HttpHandler } from "./http/handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest, jsonReply } from "./http/reply.js";
 import type { WebEndpoint } from "./http/web.js";

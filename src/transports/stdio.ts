@@ -1,7 +1,7 @@
 import type { ExchangeAuth } from "../auth/exchange.js";
-import { Connection } from "../connection.js";
-import type { Dispatcher } from "../dispatch.js";
-import { ErrorCode } from "../errors.js";
+import { Connection } from "../core/connection.js";
+import type { Dispatcher } from "../core/dispatch.js";
+import { ErrorCode } from "../core/errors.js";
 import {
   errorResponse,
   isRequestId,
@@ -9,9 +9,9 @@ import {
   parseError,
   type RequestId,
   serialize,
-} from "../protocol/jsonrpc.js";
+} from "../core/jsonrpc.js";
 import { LineOutput } from "./line-output.js";
-import { claimStdout } from "./stdout.js";
+import type { ClaimedStdout, StdioProcess } from "./stdout.js";
 
 export interface StdioStreams {
   /** Bytes (or text) from the client; newline-delimited JSON-RPC. Defaults to `process.stdin`. */
@@ -243,15 +243,14 @@ function report(thrown: unknown): void {
   console.error("picomcp: stdio:", thrown);
 }
 
-interface NodeLikeProcess {
-  stdin: AsyncIterable<Uint8Array> & { destroy?: () => void };
-  stdout: {
-    write(chunk: string, callback?: (error?: unknown) => void): boolean;
-    writableNeedDrain?: boolean;
-    on(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
-    off(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
-  };
-  stderr: { write(chunk: string): boolean };
+/** How `serve()` hands stdio over: the process, its stdout already claimed, and what stops and identifies. */
+export interface StdioServing {
+  readonly process: StdioProcess;
+  /** Taken by `serve()` when it is called, before this module loads (see stdout.ts). */
+  readonly claimed: ClaimedStdout;
+  readonly signal?: AbortSignal | undefined;
+  /** The caller of every request, from the environment (the `auth.stdio` hook). */
+  readonly auth?: Promise<ExchangeAuth> | undefined;
 }
 
 /**
@@ -260,16 +259,9 @@ interface NodeLikeProcess {
  * is the protocol's alone: console output and any other write to it go to stderr (see stdout.ts)
  * until serving ends, also while `auth` (the caller, from the environment) is still to come.
  */
-export async function serveStdio(
-  dispatcher: Dispatcher,
-  signal?: AbortSignal,
-  auth?: Promise<ExchangeAuth>,
-): Promise<void> {
-  const proc = (globalThis as unknown as { process?: NodeLikeProcess }).process;
-  if (!proc)
-    throw new Error("serve() over stdio needs a runtime with process.stdin and process.stdout (Node, Bun or Deno).");
+export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing): Promise<void> {
+  const { process: proc, claimed, signal, auth } = serving;
   const { stdin, stdout } = proc;
-  const claimed = claimStdout(stdout, proc.stderr);
   const stop = new AbortController();
   let gone = false;
   // Who waits for stdout to drain: woken by "drain", or by the error that says the client is gone.

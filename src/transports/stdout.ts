@@ -117,3 +117,23 @@ export function claimStdout(stdout: WriteStream, stderr: WriteStream): ClaimedSt
     },
   };
 }
+
+/** The process as stdio serving uses it (Node, Bun and Deno all provide `process`). */
+export interface StdioProcess {
+  stdin: AsyncIterable<Uint8Array> & { destroy?: () => void };
+  stdout: {
+    write(chunk: string, callback?: (error?: unknown) => void): boolean;
+    writableNeedDrain?: boolean;
+    on(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
+    off(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
+  };
+  stderr: { write(chunk: string): boolean };
+}
+
+/** The process, whose stdin and stdout `serve()` takes; a runtime without one cannot serve stdio. */
+export function stdioProcess(): StdioProcess {
+  const proc = (globalThis as { process?: StdioProcess }).process;
+  if (!proc)
+    throw new Error("serve() over stdio needs a runtime with process.stdin and process.stdout (Node, Bun or Deno).");
+  return proc;
+}

@@ -5,14 +5,14 @@
  */
 import fc from "fast-check";
 import { z } from "zod";
-import { Dispatcher } from "../../src/dispatch.js";
+import { Dispatcher } from "../../src/core/dispatch.js";
+import type { Limits } from "../../src/core/limits.js";
+import { Registry } from "../../src/core/registry.js";
+import type { Schema } from "../../src/core/schema.js";
+import { compileTool, type ToolConfig } from "../../src/core/tools.js";
 import { pico } from "../../src/index.js";
-import type { Limits } from "../../src/limits.js";
-import { compilePrompt, type PromptConfig } from "../../src/prompts.js";
-import { Registry } from "../../src/registry.js";
-import { compileResource, type ResourceConfig } from "../../src/resources.js";
-import type { Schema } from "../../src/schema.js";
-import { compileTool, type ToolConfig } from "../../src/tools.js";
+import { compilePrompt, type PromptConfig } from "../../src/prompts/prompts.js";
+import { compileResource, type ResourceConfig } from "../../src/resources/resources.js";
 
 /** Runs per property in `npm test`; FUZZ_RUNS=100000 for a long run. */
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 300);

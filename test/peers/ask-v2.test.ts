@@ -14,7 +14,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_STATE_BYTES, StateSealer } from "../../src/request-state.js";
+import { MAX_STATE_BYTES, StateSealer } from "../../src/asking/request-state.js";
 import type { Listening } from "../../src/transports/listen.js";
 import { askServer } from "../fixtures/ask-server.js";
 import { ROOT } from "./fixture.js";

@@ -4,7 +4,7 @@
  * response stream the way a dropped connection does.
  */
 import { z } from "zod";
-import type { RequestContext } from "../../src/context.js";
+import type { RequestContext } from "../../src/core/context.js";
 import { McpError, pico } from "../../src/index.js";
 import type { HttpOptions } from "../../src/transports/http/options.js";
 

@@ -32,6 +32,8 @@ describe(`server.serve() on ${runtime}`, () => {
   it("serves the v1 client: session, list, call, progress over SSE, validation error, DELETE", () =>
     smokeV1(server.url, runtime));
   it("serves the v2 client in the 2026-07-28 era", () => smokeV2(server.url, runtime));
+  it("prints no warning of Deno's about reading request.signal", () =>
+    expect(server.output()).not.toContain("request.signal"));
 });
 
 describe(`export default server under deno serve, ${runtime}`, () => {
@@ -54,4 +56,6 @@ describe(`export default server under deno serve, ${runtime}`, () => {
 
   it("serves the v1 client through server.fetch", () => smokeV1(server.url, runtime));
   it("serves the v2 client through server.fetch", () => smokeV2(server.url, runtime));
+  it("prints no warning of Deno's about reading request.signal", () =>
+    expect(server.output()).not.toContain("request.signal"));
 });

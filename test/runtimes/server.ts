@@ -4,7 +4,7 @@
  * one JSON line; its default export is the Web handler for workerd and `deno serve`.
  */
 import { z } from "zod";
-import type { RequestContext } from "../../src/context.js";
+import type { RequestContext } from "../../src/core/context.js";
 import { pico, type ServerOptions } from "../../src/index.js";
 
 interface Runtimes {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { META } from "../../src/protocol/types.js";
+import { META } from "../../src/core/types.js";
 import { EventReader, messageOf } from "../http-helpers.js";
 import { ROOT, SERVER, START_TIMEOUT, type Started, smokeV1, smokeV2, start, workerdExecutable } from "./harness.js";
 

@@ -9,11 +9,11 @@
  *   node --expose-gc --import tsx test/soak/soak.ts [stdioCalls=500000] [httpCalls=200000]
  */
 import { z } from "zod";
-import { Dispatcher } from "../../src/dispatch.js";
+import { Dispatcher } from "../../src/core/dispatch.js";
+import { Registry } from "../../src/core/registry.js";
+import type { Schema } from "../../src/core/schema.js";
+import { compileTool, type ToolConfig } from "../../src/core/tools.js";
 import { pico } from "../../src/index.js";
-import { Registry } from "../../src/registry.js";
-import type { Schema } from "../../src/schema.js";
-import { compileTool, type ToolConfig } from "../../src/tools.js";
 import { serveLines } from "../../src/transports/stdio.js";
 
 const MODERN_META = {

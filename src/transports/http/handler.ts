@@ -1,18 +1,12 @@
 import type { AuthGate } from "../../auth/gate.js";
-import { type Dispatcher, type Peer, unsupportedVersion } from "../../dispatch.js";
-import { ErrorCode } from "../../errors.js";
-import { Session } from "../../legacy/session.js";
-import { isUnavailable, shuttingDown } from "../../limits.js";
-import { claimsModern, readEnvelope } from "../../protocol/envelope.js";
-import {
-  classify,
-  errorResponse,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  parseError,
-} from "../../protocol/jsonrpc.js";
-import { META, type Meta } from "../../protocol/types.js";
-import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../protocol/versions.js";
+import { type Dispatcher, type Peer, unsupportedVersion } from "../../core/dispatch.js";
+import { claimsModern, readEnvelope } from "../../core/envelope.js";
+import { ErrorCode } from "../../core/errors.js";
+import { classify, errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseError } from "../../core/jsonrpc.js";
+import { isUnavailable, shuttingDown } from "../../core/limits.js";
+import { Session } from "../../core/session.js";
+import { META, type Meta } from "../../core/types.js";
+import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
 import { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import type { HttpOptions, SessionOptions } from "./options.js";
@@ -280,6 +274,9 @@ export class HttpHandler {
     }
     const missing = missingHeader(request, message);
     if (missing) return fail(400, ErrorCode.HeaderMismatch, missing, id);
+    // A layer's methods are on their way (the first resource or prompt): the request waits for them.
+    const installing = this.#dispatcher.registry.installing;
+    if (installing) return installing.then(() => this.#modern(request, message, meta, accept));
     // Read once: the dispatcher serves the request from this envelope and method, without reading them again.
     const method = this.#dispatcher.modernMethod(message.method);
     if (!method) {

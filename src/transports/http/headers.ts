@@ -1,5 +1,5 @@
-import { isObject, type JsonRpcRequest, nullPrototype } from "../../protocol/jsonrpc.js";
-import type { Tool } from "../../tools.js";
+import { isObject, type JsonRpcRequest, nullPrototype } from "../../core/jsonrpc.js";
+import type { Tool } from "../../core/tools.js";
 import type { HttpRequest } from "./reply.js";
 
 /**

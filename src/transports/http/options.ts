@@ -54,3 +54,10 @@ export interface CorsOptions {
   /** The origins whose pages may call the endpoint, such as "https://app.example.com". */
   origins: string[];
 }
+
+/** Where and how `serve()` listens for Streamable HTTP. */
+export interface ServeOptions extends HttpOptions {
+  port: number;
+  /** Interface to bind; default "127.0.0.1". Bind to a public address only behind authentication. */
+  host?: string;
+}

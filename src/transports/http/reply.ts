@@ -1,6 +1,6 @@
 import type { ExchangeAuth } from "../../auth/exchange.js";
-import type { Cancellable } from "../../context.js";
-import { type JsonRpcResponse, serialize } from "../../protocol/jsonrpc.js";
+import type { Cancellable } from "../../core/context.js";
+import { type JsonRpcResponse, serialize } from "../../core/jsonrpc.js";
 import type { SseStream } from "./sse.js";
 
 /** What the runtime-neutral HTTP layer answers; adapters turn it into a Web Response or a Node reply. */

@@ -1,8 +1,8 @@
-import type { RequestContext } from "../../context.js";
-import type { Answer, Exchange } from "../../dispatch.js";
-import { ErrorCode, messageOf } from "../../errors.js";
-import { busy, isUnavailable } from "../../limits.js";
-import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import type { RequestContext } from "../../core/context.js";
+import type { Answer, Exchange } from "../../core/dispatch.js";
+import { ErrorCode, messageOf } from "../../core/errors.js";
+import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../core/jsonrpc.js";
+import { busy, isUnavailable } from "../../core/limits.js";
 import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
 import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
 

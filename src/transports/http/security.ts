@@ -1,5 +1,5 @@
-import { ErrorCode } from "../../errors.js";
-import { errorResponse } from "../../protocol/jsonrpc.js";
+import { ErrorCode } from "../../core/errors.js";
+import { errorResponse } from "../../core/jsonrpc.js";
 import { type Authority, hostKey, parseAuthority } from "./addresses.js";
 import type { SecurityOptions } from "./options.js";
 import { type HttpReply, type HttpRequest, jsonReply } from "./reply.js";

@@ -1,5 +1,5 @@
-import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
-import { serialize } from "../../protocol/jsonrpc.js";
+import type { JsonRpcMessage } from "../../core/jsonrpc.js";
+import { serialize } from "../../core/jsonrpc.js";
 
 /** What an SSE stream carries: event text, or the same already encoded (a session's kept events). */
 export type SseChunk = string | Uint8Array;

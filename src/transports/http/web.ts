@@ -1,6 +1,6 @@
-import type { Cancellable } from "../../context.js";
-import type { Dispatcher } from "../../dispatch.js";
-import { onWorkers } from "../../workers.js";
+import type { Cancellable } from "../../core/context.js";
+import type { Dispatcher } from "../../core/dispatch.js";
+import { onWorkers } from "../../core/workers.js";
 import { HttpHandler } from "./handler.js";
 import type { HttpOptions } from "./options.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest } from "./reply.js";
@@ -31,7 +31,10 @@ export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOpt
     fetch: async (request, listener) => {
       const incoming = fromWebRequest(request);
       const denied = loopback && (onLoopback || onBunLoopback(listener)) ? loopback.checkHost(incoming) : undefined;
-      return toWebResponse(denied ?? (await handler.handle(incoming)));
+      const reply = denied ?? (await handler.handle(incoming));
+      // A reply that is not a stream ends the request: nothing of it is left for the client to cancel.
+      if (!("stream" in reply)) incoming.watch(undefined);
+      return toWebResponse(reply);
     },
     listening: (hostname) => {
       onLoopback = isLoopbackHost(hostname);
@@ -64,6 +67,16 @@ function workersDefaults(options: HttpOptions): HttpOptions {
   return options.sessions === undefined ? { ...options, sessions: false } : options;
 }
 
+/**
+ * Deno.serve, in its default "legacy abort" mode, warns once a handler that read `request.signal`
+ * answers (the signal then aborts on success too; docs.deno.com/go/unstable-no-legacy-abort). No
+ * other way shows a client leaving before the answer, which 2026-07-28 §5.2 makes a cancellation,
+ * so on Deno the signal is read only for a request still running after this long: quick answers
+ * stay silent, and a slow one is still cancelled, this much later at most.
+ */
+const DENO_WATCH_DELAY_MS = 1000;
+const onDeno = "Deno" in globalThis;
+
 /** Adapts a Web `Request` (Workers, Bun, Deno, Node's fetch) to the runtime-neutral endpoint. */
 export function fromWebRequest(request: Request): HttpRequest {
   const url = request.url;
@@ -71,6 +84,16 @@ export function fromWebRequest(request: Request): HttpRequest {
   const query = url.indexOf("?", start);
   let target: Cancellable | undefined;
   let watching = false;
+  let delay: ReturnType<typeof setTimeout> | undefined;
+  const follow = () => {
+    if (!target) return;
+    const signal = request.signal;
+    if (signal.aborted) target.cancel(signal.reason);
+    else if (!watching) {
+      watching = true;
+      signal.addEventListener("abort", () => target?.cancel(signal.reason), { once: true });
+    }
+  };
   return {
     method: request.method,
     path: start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query),
@@ -79,13 +102,11 @@ export function fromWebRequest(request: Request): HttpRequest {
     text: (limit) => readText(request, limit),
     watch: (watcher) => {
       target = watcher;
-      const signal = request.signal;
-      if (!watcher) return;
-      if (signal.aborted) watcher.cancel(signal.reason);
-      else if (!watching) {
-        watching = true;
-        signal.addEventListener("abort", () => target?.cancel(signal.reason), { once: true });
-      }
+      if (!watcher) {
+        clearTimeout(delay);
+        delay = undefined;
+      } else if (onDeno && !watching) delay ??= setTimeout(follow, DENO_WATCH_DELAY_MS);
+      else follow();
     },
   };
 }

@@ -1,0 +1,325 @@
+import { ErrorCode, McpError } from "../core/errors.js";
+import type { AskOptions, Context } from "../core/handler-context.js";
+import { isObject } from "../core/jsonrpc.js";
+import { type JsonSchema, type Schema, type StandardSchemaV1, toJsonSchema, validate } from "../core/schema.js";
+import type {
+  ClientCapabilities,
+  CreateMessageResult,
+  ElicitResult,
+  InputRequest,
+  Root,
+  SamplingRequest,
+} from "../core/types.js";
+
+/**
+ * Asking the client: elicitation, sampling and roots, one API for both eras. A handler that asks
+ * something not yet answered stops there; the round ends, the question travels (an `input_required`
+ * result in 2026-07-28, a real request over the session before), and the handler runs again from
+ * the top with the answer known. So code before a question runs once per round: keep side effects
+ * after the questions.
+ */
+
+/**
+ * How the running handler may ask the client, while a handler that may ask runs (tools/call,
+ * prompts/get, resources/read): set by the dispatcher for a first run, by the round runner for the
+ * runs after it (see rounds.ts).
+ */
+export interface Asking {
+  /** The answers known when this run started, by key. */
+  readonly answers: ReadonlyMap<string, unknown>;
+  /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
+  readonly unreachable?: string | undefined;
+  /** Called once the run asked something unanswered and had a turn to ask more; default: `ctx.stuck()`. */
+  readonly stuck?: (() => void) | undefined;
+}
+
+/**
+ * What asking reads and writes of the request context (context.ts's RequestContext, whose
+ * `ctx.elicit`, `ctx.sample` and `ctx.roots` call these), declared here so that this module, loaded
+ * by the request context on first use, does not import it back.
+ */
+export interface AskingContext extends Pick<Context, "era" | "protocolVersion" | "client" | "elicitUrl"> {
+  readonly asking: Asking | undefined;
+  round: Round | undefined;
+  stuck(): void;
+}
+
+/** Why a key holds no usable answer: the client refused, failed, or never answered. */
+export class AskFailure {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
+}
+
+/** The questions of one run of a handler, and the answers known when it started. */
+export class Round {
+  readonly #answers: ReadonlyMap<string, unknown>;
+  /** Called once the handler has asked something unanswered and had a turn to ask more. */
+  readonly #onStuck: () => void;
+  // Most runs ask nothing: these are made on first use, not for every tool call.
+  #asked: Map<string, InputRequest> | undefined;
+  #used: Map<string, unknown> | undefined;
+  #counts: Map<string, number> | undefined;
+  #seen: Set<string> | undefined;
+  #stuck = false;
+
+  constructor(answers: ReadonlyMap<string, unknown>, onStuck: () => void) {
+    this.#answers = answers;
+    this.#onStuck = onStuck;
+  }
+
+  /** The questions asked and not answered yet, by key, in the order asked. */
+  get asked(): Map<string, InputRequest> {
+    this.#asked ??= new Map();
+    return this.#asked;
+  }
+
+  /** The answers this run read, by key: all a later round needs to carry. */
+  get used(): Map<string, unknown> {
+    this.#used ??= new Map();
+    return this.#used;
+  }
+
+  /** The key of the next question of a kind: the one given, else the kind and its call order ("elicitation-2"). */
+  key(kind: string, options: AskOptions | undefined): string {
+    this.#counts ??= new Map();
+    this.#seen ??= new Set();
+    const count = (this.#counts.get(kind) ?? 0) + 1;
+    this.#counts.set(kind, count);
+    const key = options?.key ?? `${kind}-${count}`;
+    // One key, one question: a second use would silently get the first question's answer.
+    if (this.#seen.has(key)) throw new TypeError(`Two questions use the key "${key}"; give each its own key.`);
+    this.#seen.add(key);
+    return key;
+  }
+
+  /** The answer to a question, or (for one not answered yet) a promise that never settles: the round ends instead. */
+  ask(key: string, request: InputRequest): Promise<unknown> {
+    if (this.#answers.has(key)) {
+      const answer = this.#answers.get(key);
+      this.used.set(key, answer);
+      return answer instanceof AskFailure ? Promise.reject(new Error(answer.message)) : Promise.resolve(answer);
+    }
+    this.asked.set(key, request);
+    if (!this.#stuck) {
+      this.#stuck = true;
+      // A macrotask later, so that questions asked together (Promise.all) travel in one round.
+      setTimeout(this.#onStuck, 0);
+    }
+    return new Promise(() => {});
+  }
+}
+
+/** Form-mode elicitation: a message and a flat schema; the accepted content is validated and typed. */
+export function elicit(
+  ctx: AskingContext,
+  message: string,
+  schema: Schema | JsonSchema,
+  options?: AskOptions,
+): Promise<ElicitResult<unknown>> {
+  return form(ctx, "elicitation", message, schema, options);
+}
+
+/** Asks the user to confirm a consequential action; true only when they accepted and confirmed. */
+export async function confirm(ctx: AskingContext, message: string, options?: AskOptions): Promise<boolean> {
+  const result = await form(ctx, "confirm", message, CONFIRM_SCHEMA, options);
+  return result.action === "accept" && (result.content as { confirm?: unknown }).confirm === true;
+}
+
+const CONFIRM_SCHEMA = {
+  type: "object",
+  properties: { confirm: { type: "boolean", title: "Confirm", description: "Check to go ahead", default: false } },
+  required: ["confirm"],
+};
+
+async function form(
+  ctx: AskingContext,
+  kind: string,
+  message: string,
+  schema: Schema | JsonSchema,
+  options: AskOptions | undefined,
+): Promise<ElicitResult<unknown>> {
+  const round = reachable(ctx);
+  const { elicitation } = ctx.client.capabilities;
+  // A client that elicits, but only by URL, lacks form mode in particular.
+  requireCapability(ctx, "elicitation", formAllowed(elicitation), isObject(elicitation) ? FORM : undefined);
+  const key = round.key(kind, options);
+  const standard = "~standard" in schema ? (schema as Schema) : undefined;
+  const requestedSchema = standard ? jsonSchemaOf(standard) : checkFlat(schema as JsonSchema);
+  // `mode` exists since 2025-11-25; older sessions get the 2025-06-18 shape, which clients read as form mode.
+  const params: Record<string, unknown> = before(ctx, URL_MODE_VERSION)
+    ? { message, requestedSchema }
+    : { mode: "form", message, requestedSchema };
+  const result = elicitResult(ctx, await round.ask(key, { method: "elicitation/create", params }), key);
+  if (result.action !== "accept") return result;
+  if (!isObject(result.content))
+    throw badAnswer(ctx, `The answer to elicitation "${key}" has content that is not an object`);
+  if (!standard) return result;
+  let checked = validate(standard as StandardSchemaV1<unknown, unknown>, result.content);
+  if (checked instanceof Promise) checked = await checked;
+  if (!checked.ok) throw badAnswer(ctx, `The answer to "${message}" does not match its schema:\n${checked.issues}`);
+  return { action: "accept", content: checked.value };
+}
+
+/**
+ * URL-mode elicitation: sends the user to a URL (sign-in, payment) out of band and reports whether
+ * they agreed to go; the interaction itself is the server's to track.
+ */
+export async function elicitUrl(
+  ctx: AskingContext,
+  message: string,
+  url: string,
+  options?: AskOptions & { elicitationId?: string },
+): Promise<{ action: "accept" | "decline" | "cancel" }> {
+  const round = reachable(ctx);
+  requireCapability(ctx, "elicitation.url", isObject(ctx.client.capabilities.elicitation?.url), {
+    elicitation: { url: {} },
+  });
+  // The url MUST be a valid URL (2025-11-25 "Elicitation"): a mistake here is the server's, not the user's.
+  if (!URL.canParse(url)) throw new TypeError(`ctx.elicitUrl needs an absolute URL; got ${JSON.stringify(url)}.`);
+  const key = round.key("elicitation", options);
+  const params: Record<string, unknown> = { mode: "url", message, url };
+  // The id and the completion notification exist only before 2026-07-28 (§3.3).
+  if (ctx.era !== "modern") params.elicitationId = options?.elicitationId ?? crypto.randomUUID();
+  const result = elicitResult(ctx, await round.ask(key, { method: "elicitation/create", params }), key);
+  return { action: result.action };
+}
+
+/** Asks the client's model for a completion (sampling). A string is one user message. */
+export async function sample(
+  ctx: AskingContext,
+  request: SamplingRequest | string,
+  options?: AskOptions,
+): Promise<CreateMessageResult> {
+  const round = reachable(ctx);
+  const params: SamplingRequest =
+    typeof request === "string"
+      ? { messages: [{ role: "user", content: { type: "text", text: request } }], maxTokens: 1000 }
+      : request;
+  const sampling = ctx.client.capabilities.sampling;
+  requireCapability(ctx, "sampling", isObject(sampling));
+  // Tool-enabled sampling needs sampling.tools (2025-11-25 "Sampling"): MUST.
+  if (params.tools || params.toolChoice)
+    requireCapability(ctx, "sampling.tools", isObject(sampling?.tools), { sampling: { tools: {} } });
+  // Context from other servers or this one only for clients that offer it (SHOULD NOT otherwise).
+  if (params.includeContext && params.includeContext !== "none")
+    requireCapability(ctx, "sampling.context", isObject(sampling?.context), { sampling: { context: {} } });
+  const key = round.key("sampling", options);
+  const answer = await round.ask(key, {
+    method: "sampling/createMessage",
+    params: params as unknown as Record<string, unknown>,
+  });
+  if (!isObject(answer) || typeof answer.role !== "string" || answer.content === undefined) {
+    throw badAnswer(ctx, `The answer to sampling request "${key}" is not a CreateMessageResult`);
+  }
+  return answer as CreateMessageResult;
+}
+
+/** The client's workspace roots. */
+export async function roots(ctx: AskingContext, options?: AskOptions): Promise<Root[]> {
+  const round = reachable(ctx);
+  requireCapability(ctx, "roots", isObject(ctx.client.capabilities.roots));
+  const key = round.key("roots", options);
+  const answer = await round.ask(key, { method: "roots/list" });
+  if (!isObject(answer) || !Array.isArray(answer.roots)) {
+    throw badAnswer(ctx, `The answer to roots/list "${key}" is not a ListRootsResult ({ roots: [...] })`);
+  }
+  return answer.roots as Root[];
+}
+
+/** The round of the running handler (made by its first question), when someone can answer its questions. */
+function reachable(ctx: AskingContext): Round {
+  const asking = ctx.asking;
+  if (!asking) {
+    throw new Error("The client can be asked only from tools/call, prompts/get and resources/read handlers.");
+  }
+  if (asking.unreachable !== undefined) throw new Error(asking.unreachable);
+  ctx.round ??= new Round(asking.answers, asking.stuck ?? (() => ctx.stuck()));
+  return ctx.round;
+}
+
+/** URL mode, the `mode` field and tool-enabled sampling came with 2025-11-25. */
+const URL_MODE_VERSION = "2025-11-25";
+
+/** Whether a legacy session negotiated a revision older than `version`. */
+function before(ctx: AskingContext, version: string): boolean {
+  return ctx.era === "legacy" && ctx.protocolVersion < version;
+}
+
+const FORM = { elicitation: { form: {} } };
+
+/** A bare `elicitation: {}` means form mode only (2025-11-25 "Elicitation"). */
+function formAllowed(elicitation: ClientCapabilities["elicitation"]): boolean {
+  return isObject(elicitation) && (isObject(elicitation.form) || !isObject(elicitation.url));
+}
+
+/**
+ * Never ask what the client did not declare. In 2026-07-28 that is -32021 naming what is missing
+ * (§3.3); before, a tool error the model can explain. In-process calls answer what they like.
+ */
+function requireCapability(ctx: AskingContext, name: string, declared: boolean, required?: ClientCapabilities): void {
+  if (declared || ctx.era === "local") return;
+  if (ctx.era === "modern") {
+    throw new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${name}`, {
+      requiredCapabilities: required ?? { [name]: {} },
+    });
+  }
+  throw new Error(`This client did not declare the "${name}" capability, so the server cannot ask it for input.`);
+}
+
+/**
+ * An answer of the wrong shape. In 2026-07-28 it arrived in the retried request's params (-32602);
+ * before, the client answered our request badly, which is the tool's failure to report, not the call's.
+ */
+function badAnswer(ctx: AskingContext, message: string): Error {
+  return ctx.era === "modern"
+    ? new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`)
+    : new Error(message);
+}
+
+function elicitResult(ctx: AskingContext, answer: unknown, key: string): ElicitResult<unknown> {
+  if (!isObject(answer) || !["accept", "decline", "cancel"].includes(answer.action as string)) {
+    throw badAnswer(ctx, `The answer to elicitation "${key}" must be { action: "accept" | "decline" | "cancel" }`);
+  }
+  if (answer.action !== "accept") return { action: answer.action as "decline" | "cancel" };
+  return { action: "accept", content: answer.content ?? {} };
+}
+
+/** Converted once per schema, as tool schemas are; the dialect marker is noise to clients (flat objects only). */
+const converted = new WeakMap<Schema, JsonSchema>();
+
+function jsonSchemaOf(schema: Schema): JsonSchema {
+  let json = converted.get(schema);
+  if (!json) {
+    const { $schema: _, ...rest } = toJsonSchema(schema, "input", "An elicitation schema");
+    json = checkFlat(rest);
+    converted.set(schema, json);
+  }
+  return json;
+}
+
+const PRIMITIVES = ["string", "number", "integer", "boolean", "array"];
+
+/**
+ * Forms are flat (2025-11-25 "Elicitation": requestedSchema): an object whose properties are
+ * strings, numbers, integers, booleans, enums or multi-select arrays. Anything else the client
+ * would refuse; say so at the question, where the fix is.
+ */
+function checkFlat(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties;
+  const wrong =
+    schema.type !== "object"
+      ? "it is not an object schema"
+      : isObject(properties)
+        ? Object.entries(properties).find(
+            ([, property]) => !isObject(property) || !PRIMITIVES.includes(property.type as string),
+          )?.[0]
+        : undefined;
+  if (wrong !== undefined) {
+    const what =
+      schema.type === "object" ? `property "${wrong}" is not a string, number, integer, boolean or enum` : wrong;
+    throw new TypeError(`An elicitation form must be a flat object of simple values, but ${what}.`);
+  }
+  return schema;
+}

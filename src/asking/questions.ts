@@ -1,0 +1,127 @@
+import { isObject, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
+import type { InputRequest } from "../core/types.js";
+
+/**
+ * Sends one question to the client and resolves with its answer (a legacy session, or `server.call`'s
+ * onInput); `via` is the stream of the request that asks, where there is one.
+ */
+export type Asker = (
+  request: InputRequest,
+  signal: AbortSignal,
+  via?: ((message: JsonRpcMessage) => void) | undefined,
+) => Promise<unknown>;
+
+/**
+ * What the questions use of their connection (connection.ts's Connection, which makes them): declared
+ * here so that this module does not import the connection back.
+ */
+export interface AskingConnection {
+  readonly dispatcher: {
+    readonly registry: { readonly askTimeoutMs: number };
+    /** See `Dispatcher.urlElicitations`. */
+    readonly urlElicitations: Map<string, () => void>;
+  };
+  send(message: JsonRpcMessage): void;
+}
+
+/**
+ * A legacy connection's own requests to its client (2025-11-25 "Sampling", "Elicitation", "Roots"):
+ * what awaits an answer, and the URL-mode elicitations that may still be reported complete. Made by
+ * the connection's first question (see lazy.ts): a connection that asks nothing carries none of it.
+ */
+export class Questions {
+  readonly #connection: AskingConnection;
+  readonly #pending = new Map<RequestId, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  /** The URL-mode elicitations of this connection that may still be reported complete, and how. */
+  readonly #elicitations = new Map<string, () => void>();
+  #nextId = 0;
+
+  constructor(connection: AskingConnection) {
+    this.#connection = connection;
+  }
+
+  /** See `Connection.ask`. */
+  ask(
+    request: InputRequest,
+    signal: AbortSignal | undefined,
+    via: (message: JsonRpcMessage) => void,
+  ): Promise<unknown> {
+    const id = `picomcp-${++this.#nextId}`;
+    const timeout = this.#connection.dispatcher.registry.askTimeoutMs;
+    const elicitationId = request.params?.mode === "url" ? request.params.elicitationId : undefined;
+    if (typeof elicitationId === "string") this.#awaitCompletion(elicitationId);
+    return new Promise((resolve, reject) => {
+      const give = (why: string) => {
+        if (!this.#pending.delete(id)) return;
+        clearTimeout(timer);
+        via({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: why } });
+        reject(new Error(why));
+      };
+      const timer = setTimeout(
+        () => give(`The client did not answer ${request.method} within ${timeout / 1000} s.`),
+        timeout,
+      );
+      signal?.addEventListener("abort", () => give("The request that asked was cancelled."), { once: true });
+      this.#pending.set(id, {
+        resolve: (result) => {
+          clearTimeout(timer);
+          resolve(result);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      const message: JsonRpcMessage = { jsonrpc: "2.0", id, method: request.method };
+      if (request.params) (message as { params?: unknown }).params = request.params;
+      via(message);
+    }).then(
+      (result) => {
+        // Only an accepted URL elicitation goes on out of band: nothing will complete the others.
+        if (typeof elicitationId === "string" && !(isObject(result) && result.action === "accept"))
+          this.#forget(elicitationId);
+        return result;
+      },
+      (error: unknown) => {
+        if (typeof elicitationId === "string") this.#forget(elicitationId);
+        throw error;
+      },
+    );
+  }
+
+  /** Routes the client's answer to the request of ours that awaits it; unknown ids are ignored. */
+  settle(response: JsonRpcResponse): void {
+    const id = response.id;
+    const pending = id === undefined ? undefined : this.#pending.get(id);
+    if (!pending || id === undefined) return;
+    this.#pending.delete(id);
+    if (response.error)
+      pending.reject(new Error(`The client refused: ${response.error.message} (${response.error.code})`));
+    else pending.resolve(response.result);
+  }
+
+  /** Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"). */
+  #awaitCompletion(elicitationId: string): void {
+    const complete = () => {
+      this.#elicitations.delete(elicitationId);
+      const params = { elicitationId };
+      this.#connection.send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params });
+    };
+    this.#elicitations.set(elicitationId, complete);
+    this.#connection.dispatcher.urlElicitations.set(elicitationId, complete);
+  }
+
+  #forget(elicitationId: string): void {
+    const complete = this.#elicitations.get(elicitationId);
+    this.#elicitations.delete(elicitationId);
+    const waiting = this.#connection.dispatcher.urlElicitations;
+    if (complete && waiting.get(elicitationId) === complete) waiting.delete(elicitationId);
+  }
+
+  /** The connection closed: nothing more will complete, and nothing pending will be answered. */
+  close(reason: string): void {
+    for (const elicitationId of [...this.#elicitations.keys()]) this.#forget(elicitationId);
+    for (const pending of this.#pending.values()) pending.reject(new Error(reason));
+    this.#pending.clear();
+  }
+}

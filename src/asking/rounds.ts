@@ -1,0 +1,187 @@
+import { NO_ANSWERS, NO_WAY_BACK, type RequestContext, type RoundsRequest } from "../core/context.js";
+import { ErrorCode, McpError, messageOf } from "../core/errors.js";
+import { isObject } from "../core/jsonrpc.js";
+import { AskFailure, Round } from "./ask.js";
+import type { Asker } from "./questions.js";
+import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "./request-state.js";
+import { MemoryUsedStates, type UsedStates } from "./used-states.js";
+
+type Result = Record<string, unknown>;
+
+/** More rounds than this is a handler that keeps asking; it ends with an error instead of looping forever. */
+const MAX_ROUNDS = 16;
+
+/** Runs a handler once; answers with the round when it stopped at a question nobody has answered yet. */
+async function runOnce(
+  run: () => Result | Promise<Result>,
+  ctx: RequestContext,
+  answers: ReadonlyMap<string, unknown>,
+  unreachable?: string,
+): Promise<Result | Round> {
+  ctx.round = undefined;
+  try {
+    // One promise settled by whichever comes first: the handler's result, or the round getting stuck.
+    return await new Promise<Result | Round>((resolve, reject) => {
+      ctx.asking = { answers, unreachable, stuck: () => resolve(ctx.round!) };
+      const result = run();
+      if (result instanceof Promise) result.then(resolve, reject);
+      else resolve(result);
+    });
+  } finally {
+    ctx.asking = undefined;
+    ctx.round = undefined;
+  }
+}
+
+/** How a server keeps the state of its 2026-07-28 rounds: sealed in `requestState`, each accepted once. */
+export interface StateKeeping {
+  readonly sealer: StateSealer;
+  readonly used: UsedStates;
+}
+
+const keepings = new WeakMap<object, StateKeeping>();
+
+/**
+ * A server's sealer and record of used states (by its `keeper`), made on first use: Workers forbid
+ * random numbers outside a request. One record per key: a state sealed here is accepted once by this process.
+ */
+function keepingOf(request: RoundsRequest): StateKeeping {
+  let keeping = keepings.get(request.keeper);
+  if (!keeping) {
+    keeping = { sealer: new StateSealer(request.stateKey), used: new MemoryUsedStates(request.maxUsedStates) };
+    keepings.set(request.keeper, keeping);
+  }
+  return keeping;
+}
+
+/** Runs a handler that asked in the rounds of its era, from the round its first run stopped at, if any. */
+export function runRounds(request: RoundsRequest): Promise<Result> {
+  const { run, ctx, first } = request;
+  return request.modern
+    ? modernRounds(run, ctx, request.method, request.params, keepingOf(request), first)
+    : legacyRounds(run, ctx, request.ask, undefined, first);
+}
+
+/**
+ * 2026-07-28 multi round-trip requests (§3): each round is a separate request. The answers so far
+ * travel sealed in `requestState`, merged with this round's `inputResponses` (keys not asked are
+ * ignored); a handler that stops at a question ends the request with an `input_required` result.
+ * Answers count only with the state of the round that asked them, and a state only once (§3.4).
+ * `first` is the round of a first run the dispatcher already made (a request that carried no answers).
+ */
+export async function modernRounds(
+  run: () => Result | Promise<Result>,
+  ctx: RequestContext,
+  method: string,
+  params: Result | undefined,
+  keeping: StateKeeping,
+  first?: Round,
+): Promise<Result> {
+  const { sealer } = keeping;
+  const { inputResponses, requestState, _meta, ...salient } = params ?? {};
+  if (inputResponses !== undefined && !isObject(inputResponses)) {
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object of answers by key");
+  }
+  // Hashing the params costs a little; a request that is not a retry and asks nothing never pays it.
+  let paramsDigest: Promise<string> | undefined;
+  const digestOf = () => (paramsDigest ??= digest(salient));
+  const principal = principalOf(ctx);
+  const answers = new Map<string, unknown>();
+  let rounds = 0;
+  let askedBefore: string[] | undefined;
+  if (requestState !== undefined) {
+    const opened = typeof requestState === "string" ? await sealer.open(requestState) : "requestState must be a string";
+    if (typeof opened === "string") throw new McpError(ErrorCode.InvalidParams, `Invalid requestState: ${opened}`);
+    if (opened.m !== method || opened.d !== (await digestOf()) || opened.p !== principal) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Invalid requestState: it belongs to a different request or caller; send this one without it",
+      );
+    }
+    let claimed = keeping.used.claim(opened.i, opened.e);
+    if (claimed instanceof Promise) claimed = await claimed;
+    if (!claimed) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Invalid requestState: it was already used (a requestState is good for one retry). Start the call again: send the request without requestState and inputResponses",
+      );
+    }
+    for (const [key, answer] of Object.entries(opened.a)) answers.set(key, answer);
+    rounds = opened.r;
+    askedBefore = opened.q;
+  }
+  // This server asks with a requestState every time, so answers without one answer no question of
+  // its: they are ignored and the questions asked (§3.3: missing answers SHOULD be asked again,
+  // unknown ones SHOULD be ignored). With one, only the keys its round asked count.
+  if (askedBefore) {
+    for (const [key, answer] of Object.entries(inputResponses ?? {})) {
+      if (askedBefore.includes(key)) answers.set(key, answer);
+    }
+  }
+  const round = first ?? (await runOnce(run, ctx, answers));
+  if (!(round instanceof Round)) return round;
+  if (rounds >= MAX_ROUNDS)
+    throw new McpError(ErrorCode.InternalError, `The handler asked for input ${MAX_ROUNDS} times without finishing`);
+  // Only the answers this run read travel on: keys never asked (or no longer asked) are dropped.
+  const payload: StatePayload = {
+    i: stateId(),
+    m: method,
+    d: await digestOf(),
+    p: principal,
+    e: Date.now() + sealer.ttlMs,
+    a: Object.fromEntries(round.used),
+    q: [...round.asked.keys()],
+    r: rounds + 1,
+  };
+  const sealed = await sealer.seal(payload);
+  if (sealed.length > MAX_STATE_BYTES) {
+    // The client would send it back only to have it refused: fail now, and say why.
+    throw new McpError(
+      ErrorCode.InternalError,
+      `The answers collected so far are too large to carry in requestState (${sealed.length} bytes, at most ${MAX_STATE_BYTES}); ask for less at a time`,
+    );
+  }
+  return { resultType: "input_required", inputRequests: Object.fromEntries(round.asked), requestState: sealed };
+}
+
+/**
+ * Who the state is bound to: the verified caller (issuer and subject) when the request carried one,
+ * "" for anonymous callers, so a state minted for one user is refused for another (§3.4: SHOULD).
+ */
+function principalOf(ctx: RequestContext): string {
+  const auth = (ctx as { auth?: { subject?: unknown; issuer?: unknown } }).auth;
+  return typeof auth?.subject === "string" ? `${auth.issuer ?? ""} ${auth.subject}` : "";
+}
+
+/**
+ * The same handler semantics over a 2025 session: the questions of a round go to the client as
+ * real requests, and the handler runs again from the top with the answers. Without a way back to
+ * the client (stateless HTTP), asking is a tool error that says so. `first` is the round of a
+ * first run the dispatcher already made.
+ */
+export async function legacyRounds(
+  run: () => Result | Promise<Result>,
+  ctx: RequestContext,
+  ask: Asker | undefined,
+  noWayBack = NO_WAY_BACK,
+  first?: Round,
+): Promise<Result> {
+  // The answers collected so far: the first run has none.
+  const known = new Map<string, unknown>();
+  for (let rounds = 0; ; rounds++) {
+    const answers = rounds === 0 ? NO_ANSWERS : known;
+    const round = rounds === 0 && first ? first : await runOnce(run, ctx, answers, ask ? undefined : noWayBack);
+    if (!(round instanceof Round)) return round;
+    if (rounds >= MAX_ROUNDS) throw new Error(`The handler asked for input ${MAX_ROUNDS} times without finishing.`);
+    await Promise.all(
+      [...round.asked].map(async ([key, request]) => {
+        try {
+          known.set(key, await ask!(request, ctx.signal, ctx.emit));
+        } catch (thrown) {
+          known.set(key, new AskFailure(messageOf(thrown)));
+        }
+      }),
+    );
+    if (ctx.cancelled) return {};
+  }
+}

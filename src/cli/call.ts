@@ -1,0 +1,162 @@
+/**
+ * `picomcp call <file> <tool> [json | --arg k=v …]`: one tool call through the server's whole
+ * pipeline (its own Streamable HTTP handling, in-process), with progress on stderr and elicitation
+ * answered from the terminal.
+ */
+import { flagValue, parseArgs, UsageError } from "./args.js";
+import { Client } from "./client.js";
+import { answerElicitation } from "./elicit.js";
+import { loadServer } from "./load.js";
+import { ProgressBar } from "./progress.js";
+import { EXIT, print, printJson, type Verb, warn } from "./verb.js";
+
+export const call: Verb = {
+  name: "call",
+  summary: "call one tool in-process and show its result, with progress and elicitation",
+  help: `Usage: picomcp call <server file> <tool> [json arguments] [--arg name=value ...] [options]
+
+Calls one tool of the server the file exports, through the server's own Streamable HTTP handling
+(a 2025-11-25 session, in-process, no port): arguments are validated, middleware and auth run as
+for a client. Prints the result: text as it is, structured content as indented JSON, a tool
+error's text on stderr. Progress the tool reports is drawn as a bar on stderr. When the tool asks
+the user (elicitation), the form is asked on the terminal; without a terminal on stdin it is declined.
+
+Arguments: one JSON object ('{"city":"Lisbon","days":2}'), or --arg name=value for each (a value
+is taken as a string when the tool's input schema says string, as JSON otherwise: --arg days=2).
+
+Options:
+  --arg     name=value, repeatable
+  --export  the export that holds the server, if not the default one
+  --token   a bearer token, for a server with auth
+  --json    print the tools/call result as JSON
+
+Exit codes: 0 the tool answered, 1 it answered with an error (isError) or the call failed (JSON-RPC
+error: an unknown tool, invalid arguments), 2 the module or server cannot be loaded.
+`,
+  async run(argv) {
+    const args = parseArgs(argv, { values: ["arg", "export", "token"] });
+    const [file, tool, json, extra] = args.positionals;
+    if (!file || !tool) throw new UsageError(file ? "which tool?" : "which server file?");
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+    if (json !== undefined && args.values.has("arg")) throw new UsageError("give a JSON object or --arg, not both");
+    const { server } = await loadServer(file, flagValue(args, "export"));
+    const client = await Client.open(server, {
+      capabilities: { elicitation: { form: {}, url: {} } },
+      token: flagValue(args, "token"),
+    });
+    try {
+      let input: Record<string, unknown> = {};
+      if (json !== undefined) input = parseObject(json);
+      else if (args.values.has("arg")) input = await fromPairs(client, tool, args.values.get("arg")!);
+      const bar = new ProgressBar(process.stderr);
+      const result = await client.request(
+        "tools/call",
+        { name: tool, arguments: input, _meta: { progressToken: 1 } },
+        {
+          onNotification(method, params) {
+            if (method === "notifications/progress") bar.update(params);
+            else if (method === "notifications/message") {
+              bar.done();
+              warn(`[${params.level}]${params.logger ? ` ${params.logger}:` : ""} ${format(params.data)}`);
+            }
+          },
+          async onRequest(method, params) {
+            bar.done();
+            if (method === "elicitation/create") return answerElicitation(params);
+            throw { code: -32601, message: `picomcp call does not answer ${method}` };
+          },
+        },
+      );
+      bar.done();
+      if (args.switches.has("json")) printJson(result);
+      else show(result);
+      return result.isError ? EXIT.failed : EXIT.ok;
+    } finally {
+      await client.close();
+    }
+  },
+};
+
+function parseObject(json: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new UsageError(
+      `the arguments are not JSON (${(error as Error).message}): quote them, such as '{"city":"Lisbon"}'`,
+    );
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    throw new UsageError('the arguments must be a JSON object, such as \'{"city":"Lisbon"}\'');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** `--arg name=value` pairs, each value read as the tool's input schema types it. */
+async function fromPairs(client: Client, tool: string, pairs: string[]): Promise<Record<string, unknown>> {
+  const tools = await client.list("tools/list", "tools");
+  const schema = tools.find((candidate) => candidate.name === tool)?.inputSchema as
+    | { properties?: Record<string, { type?: unknown }> }
+    | undefined;
+  const input: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf("=");
+    if (equals < 1) throw new UsageError(`--arg ${pair}: write it as name=value`);
+    const name = pair.slice(0, equals);
+    const value = pair.slice(equals + 1);
+    const type = schema?.properties?.[name]?.type;
+    input[name] = type === "string" ? value : parseLoosely(value);
+  }
+  return input;
+}
+
+function parseLoosely(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function format(data: unknown): string {
+  return typeof data === "string" ? data : JSON.stringify(data);
+}
+
+/** The result for people: text blocks as they are, structured content indented, other blocks named. */
+function show(result: Record<string, unknown>): void {
+  const content = (result.content ?? []) as Record<string, unknown>[];
+  const structured = result.structuredContent;
+  const copy = structured === undefined ? undefined : JSON.stringify(structured);
+  const lines: string[] = [];
+  for (const block of content) {
+    if (block.type === "text") {
+      // The JSON text copy of structured content is shown once, indented, below.
+      if (copy !== undefined && sameJson(String(block.text), copy)) continue;
+      lines.push(String(block.text));
+    } else if (block.type === "image" || block.type === "audio") {
+      lines.push(`[${block.type} ${block.mimeType}, ${Math.floor((String(block.data).length * 3) / 4)} bytes]`);
+    } else if (block.type === "resource_link") {
+      lines.push(`[link ${block.uri}${block.name ? ` "${block.name}"` : ""}]`);
+    } else if (block.type === "resource") {
+      const resource = block.resource as Record<string, unknown>;
+      lines.push(`[resource ${resource.uri}]${typeof resource.text === "string" ? `\n${resource.text}` : ""}`);
+    } else {
+      lines.push(JSON.stringify(block));
+    }
+  }
+  if (structured !== undefined) lines.push(JSON.stringify(structured, null, 2));
+  const text = lines.join("\n");
+  if (result.isError) {
+    warn(`Tool error: ${text}`);
+    return;
+  }
+  if (text) print(text);
+}
+
+function sameJson(text: string, json: string): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === json;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * A small MCP client over a server's Web handler (`server.fetch`): the requests a real client sends
+ * over Streamable HTTP, in a 2025-11-25 session (initialize, then `Mcp-Session-Id` on every
+ * request), through the server's whole HTTP handling, without a port. It reads SSE answers as they
+ * stream, so the caller sees progress and log notifications as they come and can answer the
+ * server's requests (elicitation) on the same session (2025-11-25 "Transports": the server may send
+ * requests and notifications on the POST's stream before the response).
+ */
+import type { Server } from "../index.js";
+
+const VERSION = "2025-11-25";
+const URL_ = "http://localhost/mcp";
+/** At most this many SSE events are read for one request: a bound on a server that never answers. */
+const MAX_EVENTS = 100_000;
+
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** The server answered with a JSON-RPC error (or no answer at all, as code 0). */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(error: JsonRpcError) {
+    super(error.message);
+    this.code = error.code;
+    this.data = error.data;
+  }
+}
+
+export interface Handlers {
+  /** A `notifications/*` message that came with the request's stream. */
+  onNotification?(method: string, params: Record<string, unknown>): void;
+  /** A request of the server's (`elicitation/create`, …): its result, or a thrown JsonRpcError-like. */
+  onRequest?(method: string, params: Record<string, unknown>): Promise<unknown>;
+}
+
+export interface ClientOptions {
+  capabilities?: Record<string, unknown>;
+  /** A bearer token sent with every request, for servers with `auth`. */
+  token?: string;
+}
+
+type Message = {
+  id?: string | number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: JsonRpcError;
+};
+
+export class Client {
+  readonly #server: Pick<Server, "fetch">;
+  readonly #token: string | undefined;
+  #session: string | undefined;
+  #nextId = 1;
+  /** The `initialize` result: serverInfo, capabilities, instructions. */
+  initialized: Record<string, unknown> = {};
+
+  private constructor(server: Pick<Server, "fetch">, token: string | undefined) {
+    this.#server = server;
+    this.#token = token;
+  }
+
+  /** Opens a session: `initialize`, then `notifications/initialized`. */
+  static async open(server: Pick<Server, "fetch">, options: ClientOptions = {}): Promise<Client> {
+    const client = new Client(server, options.token);
+    const clientInfo = { name: "picomcp-cli", version: "1.0.0" };
+    const params = { protocolVersion: VERSION, capabilities: options.capabilities ?? {}, clientInfo };
+    client.initialized = await client.request("initialize", params);
+    await client.#post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    return client;
+  }
+
+  get serverName(): string {
+    const info = this.initialized.serverInfo as { name?: string } | undefined;
+    return info?.name ?? "server";
+  }
+
+  /** Sends one request and resolves with its result; a JSON-RPC error rejects with RpcError. */
+  async request(method: string, params: Record<string, unknown> = {}, handlers: Handlers = {}) {
+    const id = this.#nextId++;
+    const response = await this.#post({ jsonrpc: "2.0", id, method, params });
+    const session = response.headers.get("mcp-session-id");
+    if (session) this.#session = session;
+    const answer = await this.#answer(response, id, handlers);
+    if (answer.error) throw new RpcError(answer.error);
+    return answer.result ?? {};
+  }
+
+  /** Every page of a list method (`tools/list`, …), its items under `key` joined. */
+  async list(method: string, key: string): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let cursor: unknown;
+    for (let page = 0; page < 1000; page++) {
+      const result = await this.request(method, cursor === undefined ? {} : { cursor });
+      items.push(...((result[key] as Record<string, unknown>[] | undefined) ?? []));
+      cursor = result.nextCursor;
+      if (typeof cursor !== "string") return items;
+    }
+    throw new Error(`${method} was still paging after 1000 pages`);
+  }
+
+  /** Ends the session (DELETE). */
+  async close(): Promise<void> {
+    if (!this.#session) return;
+    const response = await this.#server.fetch(new Request(URL_, { method: "DELETE", headers: this.#headers() }));
+    await response.body?.cancel();
+    this.#session = undefined;
+  }
+
+  #headers(): Record<string, string> {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    if (this.#session) {
+      headers["mcp-session-id"] = this.#session;
+      headers["mcp-protocol-version"] = VERSION;
+    }
+    if (this.#token) headers.authorization = `Bearer ${this.#token}`;
+    return headers;
+  }
+
+  #post(body: Record<string, unknown>): Promise<Response> {
+    return this.#server.fetch(
+      new Request(URL_, { method: "POST", headers: this.#headers(), body: JSON.stringify(body) }),
+    );
+  }
+
+  async #answer(response: Response, id: number, handlers: Handlers): Promise<Message> {
+    const type = response.headers.get("content-type") ?? "";
+    if (type.includes("text/event-stream") && response.body) {
+      let events = 0;
+      for await (const message of readEvents(response.body)) {
+        if (++events > MAX_EVENTS) break;
+        // Leaving the loop cancels the rest of the stream.
+        if (message.id === id && (message.result || message.error)) return message;
+        await this.#handle(message, handlers);
+      }
+      return { error: { code: 0, message: "the server's stream ended without an answer" } };
+    }
+    if (type.includes("json")) return (await response.json()) as Message;
+    const text = await response.text();
+    const challenge = response.headers.get("www-authenticate");
+    const why =
+      response.status === 401
+        ? `the server requires authorization (${challenge ?? "no challenge"}): pass --token`
+        : `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ""}`;
+    return { error: { code: 0, message: why } };
+  }
+
+  async #handle(message: Message, handlers: Handlers): Promise<void> {
+    if (!message.method) return;
+    if (message.id === undefined) {
+      handlers.onNotification?.(message.method, message.params ?? {});
+      return;
+    }
+    let reply: Record<string, unknown>;
+    try {
+      if (!handlers.onRequest) throw { code: -32601, message: `picomcp cannot answer ${message.method}` };
+      reply = { result: await handlers.onRequest(message.method, message.params ?? {}) };
+    } catch (thrown) {
+      const error = thrown as Partial<JsonRpcError>;
+      reply = { error: { code: error.code ?? -32603, message: error.message ?? String(thrown) } };
+    }
+    const response = await this.#post({ jsonrpc: "2.0", id: message.id, ...reply });
+    await response.body?.cancel();
+  }
+}
+
+/** The JSON messages of an SSE stream, as each event completes (WHATWG "Server-sent events"). */
+async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Message> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, "\n");
+    let end = buffer.indexOf("\n\n");
+    while (end !== -1) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = event
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
+        .join("\n");
+      if (data) yield JSON.parse(data) as Message;
+      end = buffer.indexOf("\n\n");
+    }
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Where each client keeps its MCP servers, and how an entry for a stdio server is written there:
+ * Claude Desktop and Cursor (`mcpServers` in a JSON file), Claude Code (`mcpServers` in
+ * ~/.claude.json, its user scope) and Codex (`[mcp_servers.<name>]` tables in config.toml).
+ */
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { tomlKey } from "./configs.js";
+
+export interface StdioEntry {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface ClientConfig {
+  /** The name `install` takes. */
+  readonly id: string;
+  readonly title: string;
+  readonly format: "json" | "toml";
+  /** The configuration file, from the environment (HOME, APPDATA, XDG_CONFIG_HOME, CODEX_HOME). */
+  path(): string;
+  /** The folder that must exist: its absence means the client is not installed (or not here). */
+  folder(path: string): string;
+  /** What to do when the folder or file is missing. */
+  readonly missing: string;
+  /** When the file itself must already exist (the client writes it on first run), not just its folder. */
+  readonly fileRequired: boolean;
+  /** Adds or replaces the server `name` in the file's text ("" when it does not exist yet). */
+  update(text: string, name: string, entry: StdioEntry): { text: string; replaced: boolean };
+}
+
+const home = () => process.env.HOME || process.env.USERPROFILE || homedir();
+
+function claudeDesktopPath(): string {
+  if (process.platform === "darwin") return join(home(), "Library", "Application Support", "Claude");
+  if (process.platform === "win32") return join(process.env.APPDATA || join(home(), "AppData", "Roaming"), "Claude");
+  return join(process.env.XDG_CONFIG_HOME || join(home(), ".config"), "Claude");
+}
+
+export const CLIENTS: readonly ClientConfig[] = [
+  {
+    id: "claude-desktop",
+    title: "Claude Desktop",
+    format: "json",
+    path: () => join(claudeDesktopPath(), "claude_desktop_config.json"),
+    folder: dirname,
+    missing:
+      "Is Claude Desktop installed for this user? Start it once (Settings > Developer > Edit Config creates the file), or pass --config <file>.",
+    fileRequired: false,
+    update: (text, name, entry) => updateJson(text, name, { command: entry.command, args: entry.args, env: entry.env }),
+  },
+  {
+    id: "claude-code",
+    title: "Claude Code",
+    format: "json",
+    path: () => join(home(), ".claude.json"),
+    folder: dirname,
+    missing:
+      "Claude Code writes ~/.claude.json when it first runs: run `claude` once, or add the server with `claude mcp add`.",
+    fileRequired: true,
+    update: (text, name, entry) => updateJson(text, name, { type: "stdio", ...entry }),
+  },
+  {
+    id: "codex",
+    title: "Codex",
+    format: "toml",
+    path: () => join(process.env.CODEX_HOME || join(home(), ".codex"), "config.toml"),
+    folder: dirname,
+    missing:
+      "Is Codex installed for this user? It keeps its configuration in ~/.codex (or $CODEX_HOME): run `codex` once, or pass --config <file>.",
+    fileRequired: false,
+    update: updateToml,
+  },
+  {
+    id: "cursor",
+    title: "Cursor",
+    format: "json",
+    path: () => join(home(), ".cursor", "mcp.json"),
+    folder: dirname,
+    missing:
+      "Is Cursor installed for this user? It keeps its global MCP servers in ~/.cursor/mcp.json: start Cursor once, or pass --config <file>.",
+    fileRequired: false,
+    update: (text, name, entry) => updateJson(text, name, { command: entry.command, args: entry.args, env: entry.env }),
+  },
+];
+
+/** The error a JSON file that does not parse gets: where, and what to do. */
+export class BadConfig extends Error {}
+
+function updateJson(text: string, name: string, entry: Record<string, unknown>) {
+  let config: Record<string, unknown> = {};
+  if (text.trim()) {
+    try {
+      config = JSON.parse(text) as Record<string, unknown>;
+    } catch (error) {
+      throw new BadConfig(`it is not valid JSON (${(error as Error).message}): fix it, or move it away`);
+    }
+    if (!config || typeof config !== "object" || Array.isArray(config)) throw new BadConfig("it is not a JSON object");
+  }
+  const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
+  if (typeof servers !== "object" || Array.isArray(servers)) throw new BadConfig("its mcpServers is not an object");
+  const replaced = name in servers;
+  config.mcpServers = { ...servers, [name]: entry };
+  return { text: `${JSON.stringify(config, null, 2)}\n`, replaced };
+}
+
+/**
+ * Codex's config.toml: the `[mcp_servers.<name>]` table (and its `.env` sub-table) replaced or
+ * appended, every other line kept as it was, comments included.
+ */
+function updateToml(text: string, name: string, entry: StdioEntry) {
+  const table = `mcp_servers.${tomlKey(name)}`;
+  const ours = (line: string) => {
+    const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line)?.[1]?.trim();
+    return header === undefined ? undefined : header === table || header.startsWith(`${table}.`);
+  };
+  const kept: string[] = [];
+  let inside = false;
+  let replaced = false;
+  for (const line of text ? text.replace(/\n$/, "").split("\n") : []) {
+    const header = ours(line);
+    if (header !== undefined) inside = header;
+    if (inside) replaced = true;
+    else kept.push(line);
+  }
+  const lines = [`[${table}]`, `command = ${JSON.stringify(entry.command)}`];
+  lines.push(`args = [${entry.args.map((arg) => JSON.stringify(arg)).join(", ")}]`);
+  const env = Object.entries(entry.env);
+  if (env.length) {
+    lines.push("", `[${table}.env]`, ...env.map(([key, value]) => `${tomlKey(key)} = ${JSON.stringify(value)}`));
+  }
+  while (kept.length && kept.at(-1)!.trim() === "") kept.pop();
+  const before = kept.length ? [...kept, ""] : [];
+  return { text: `${[...before, ...lines].join("\n")}\n`, replaced };
+}

@@ -1,0 +1,53 @@
+/**
+ * The ready-to-paste client configurations `picomcp dev` prints for a server on a local URL, each in
+ * the shape its client documents for a Streamable HTTP server.
+ */
+
+export interface Snippet {
+  client: string;
+  /** Where it goes, or how to run it. */
+  where: string;
+  text: string;
+}
+
+export function httpSnippets(name: string, url: string): Snippet[] {
+  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  return [
+    {
+      client: "Claude Code",
+      where: "run in your project",
+      text: `claude mcp add --transport http ${name} ${url}`,
+    },
+    {
+      client: "Codex",
+      where: "~/.codex/config.toml",
+      text: `[mcp_servers.${tomlKey(name)}]\nurl = ${JSON.stringify(url)}`,
+    },
+    {
+      client: "Claude Desktop",
+      where:
+        "claude_desktop_config.json (Settings > Developer > Edit Config); it starts local servers as commands, so mcp-remote bridges to HTTP",
+      text: json({ mcpServers: { [name]: { command: "npx", args: ["-y", "mcp-remote", url] } } }),
+    },
+    {
+      client: "Cursor",
+      where: "~/.cursor/mcp.json, or .cursor/mcp.json in the project",
+      text: json({ mcpServers: { [name]: { url } } }),
+    },
+    {
+      client: "VS Code",
+      where: ".vscode/mcp.json in the project",
+      text: json({ servers: { [name]: { type: "http", url } } }),
+    },
+    {
+      client: "MCP Inspector",
+      where: "run it, then Connect",
+      text: `npx @modelcontextprotocol/inspector --transport http --server-url ${url}`,
+    },
+  ];
+}
+
+/** A TOML key: bare when it is letters, digits, `-` and `_` only (TOML 1.0 "Keys"), quoted otherwise. */
+export function tomlKey(key: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+}

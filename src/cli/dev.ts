@@ -1,0 +1,154 @@
+/**
+ * `picomcp dev <file>`: the server under development, served over Streamable HTTP on 127.0.0.1 by
+ * a child `picomcp run --port`, restarted when code in its folder changes, with the configuration
+ * to paste into each client printed once it is ready. The port stays the same across restarts, so
+ * a connected client reconnects to the same URL.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { dirname, relative, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { flagValue, parseArgs, UsageError } from "./args.js";
+import { httpSnippets } from "./configs.js";
+import { READY } from "./run.js";
+import { EXIT, print, type Verb, warn } from "./verb.js";
+import { watchCode } from "./watch.js";
+
+const DEBOUNCE_MS = 100;
+/** How long a server has to stop on SIGTERM before it is killed. */
+const STOP_MS = 5000;
+
+export const dev: Verb = {
+  name: "dev",
+  summary: "serve over Streamable HTTP on 127.0.0.1, restart on change, print client configs",
+  help: `Usage: picomcp dev <server file> [--port <port>] [--export <name>] [--json]
+
+Serves the server the file exports over Streamable HTTP on http://127.0.0.1:<port>/mcp and
+restarts it when a code file (.ts, .js, ...) in the file's folder or below changes (not
+node_modules, dist or hidden folders). Once it first listens, prints the configuration to paste
+into Claude Code, Codex, Claude Desktop, Cursor and VS Code, and the MCP Inspector command; then
+"picomcp dev: ready at <url>" after every start. Ctrl+C stops it.
+
+Options:
+  --port    the port (default 3000; 0 picks a free one, kept across restarts)
+  --export  the export that holds the server, if not the default one
+  --json    print one JSON line per event instead: {"event":"ready","name","url","restarts"},
+            {"event":"exit","code"}, with the snippets in the first ready event
+
+Exit codes: 0 stopped by Ctrl+C or a signal, 2 a usage mistake or the port is taken.
+`,
+  async run(argv) {
+    const args = parseArgs(argv, { values: ["port", "export"] });
+    const [file, extra] = args.positionals;
+    if (!file || extra) throw new UsageError(file ? `unexpected argument "${extra}"` : "which server file?");
+    const asked = flagValue(args, "port") ?? "3000";
+    if (!/^\d{1,5}$/.test(asked)) throw new UsageError(`--port ${asked}: give a port number`);
+    const port = asked === "0" ? await freePort() : Number(asked);
+    const json = args.switches.has("json");
+    const exportName = flagValue(args, "export");
+    const root = dirname(resolve(file));
+    const childArgs = [...process.execArgv, process.argv[1]!, "run", file, "--port", String(port)];
+    if (exportName) childArgs.push("--export", exportName);
+
+    let child: ChildProcess | undefined;
+    let restarts = -1;
+    let announced = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const start = () => {
+      restarts++;
+      const current = spawn(process.execPath, childArgs, { stdio: ["ignore", "pipe", "inherit"] });
+      child = current;
+      createInterface({ input: current.stdout! }).on("line", (line) => {
+        if (!line.startsWith(`${READY} `)) return print(line);
+        const [, name = "server", url = ""] = /^\S+ \S+ serving (.*) on (\S+)$/.exec(line) ?? [];
+        if (json) {
+          const event = {
+            event: "ready",
+            name,
+            url,
+            restarts,
+            ...(announced ? {} : { snippets: httpSnippets(name, url) }),
+          };
+          print(JSON.stringify(event));
+        } else {
+          if (!announced) print(howToConnect(name, url));
+          print(`picomcp dev: ready at ${url}${restarts ? ` (restart ${restarts})` : ""}`);
+        }
+        announced = true;
+      });
+      current.on("exit", (code, signal) => {
+        if (child !== current) return;
+        child = undefined;
+        if (json) print(JSON.stringify({ event: "exit", code, signal }));
+        else
+          warn(
+            `picomcp dev: the server stopped (${signal ?? `exit code ${code}`}); it starts again on the next change.`,
+          );
+      });
+    };
+
+    const restart = async (path: string) => {
+      const shown = relative(process.cwd(), path);
+      if (!json) warn(`picomcp dev: ${shown.startsWith("..") ? path : shown} changed, restarting`);
+      // Forgotten first, so that its exit is not reported as a stop.
+      const old = child;
+      child = undefined;
+      await stop(old);
+      start();
+    };
+
+    const unwatch = watchCode(root, (path) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void restart(path), DEBOUNCE_MS);
+    });
+    start();
+    await new Promise<void>((done) => {
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => done());
+    });
+    clearTimeout(timer);
+    unwatch();
+    const last = child;
+    child = undefined;
+    await stop(last);
+    return EXIT.ok;
+  },
+};
+
+/** Stops a running server: SIGTERM, then SIGKILL if it has not exited within STOP_MS. */
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), STOP_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A port of 127.0.0.1 nobody listens on now, asked of the OS once (port 0) and kept for every restart. */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => done(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function howToConnect(name: string, url: string): string {
+  const blocks = httpSnippets(name, url).map(
+    (snippet) => `${snippet.client} (${snippet.where}):\n${indent(snippet.text)}`,
+  );
+  return [`picomcp dev: ${name} on ${url} (Streamable HTTP)`, "", ...blocks, ""]
+    .join("\n\n")
+    .replace(/\n{3,}/g, "\n\n");
+}
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
+}

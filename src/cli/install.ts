@@ -1,0 +1,118 @@
+/**
+ * `picomcp install <client> <file>`: adds the server to a client's configuration as a stdio server
+ * (`node <picomcp> run <file>`), after checking that the file loads and exports a server; backs the
+ * configuration file up first, and says so.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { flagValue, parseArgs, UsageError } from "./args.js";
+import { Client } from "./client.js";
+import { BadConfig, CLIENTS, type StdioEntry } from "./clients.js";
+import { loadServer } from "./load.js";
+import { CannotRun, EXIT, print, printJson, type Verb } from "./verb.js";
+
+const IDS = CLIENTS.map((client) => client.id).join(", ");
+
+export const install: Verb = {
+  name: "install",
+  summary: `add the server to a client's configuration (${IDS})`,
+  help: `Usage: picomcp install <client> <server file> [--name <name>] [--env KEY=value ...] [--dry-run] [options]
+
+Adds the server the file exports to a client's MCP configuration, as a stdio server the client
+starts itself: this Node, picomcp, "run" and the file's absolute path. The file is loaded first, so a
+server that does not load is not installed. The configuration file is backed up next to itself
+(<file>.<time>.bak) before it is changed; an entry of the same name is replaced.
+
+Clients and the file each one reads:
+  claude-desktop  claude_desktop_config.json in Claude's folder (~/Library/Application Support/Claude,
+                  %APPDATA%\\Claude, ~/.config/Claude)
+  claude-code     ~/.claude.json (user scope: every project), which Claude Code creates on first run
+  codex           ~/.codex/config.toml ($CODEX_HOME/config.toml)
+  cursor          ~/.cursor/mcp.json
+
+Options:
+  --name     the entry's name (default: the server's name from its initialize answer)
+  --env      KEY=value set in the server's environment, repeatable
+  --export   the export that holds the server, if not the default one
+  --config   the configuration file to change instead of the client's usual one
+  --dry-run  print what would be written, change nothing
+  --json     print { client, path, name, entry, replaced, backup, dryRun }
+
+Exit codes: 0 installed (or shown, with --dry-run), 2 a usage mistake, a server that does not load,
+or a configuration that is not where expected or does not parse.
+`,
+  async run(argv) {
+    const args = parseArgs(argv, { switches: ["dry-run"], values: ["name", "env", "export", "config"] });
+    const [id, file, extra] = args.positionals;
+    if (!id || !file) throw new UsageError(id ? "which server file?" : `which client? One of ${IDS}.`);
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+    const client = CLIENTS.find((candidate) => candidate.id === id);
+    if (!client) throw new UsageError(`unknown client "${id}": picomcp installs into ${IDS}`);
+    const env: Record<string, string> = {};
+    for (const pair of args.values.get("env") ?? []) {
+      const equals = pair.indexOf("=");
+      if (equals < 1) throw new UsageError(`--env ${pair}: write it as KEY=value`);
+      env[pair.slice(0, equals)] = pair.slice(equals + 1);
+    }
+    const exportName = flagValue(args, "export");
+    const { server, path: serverPath } = await loadServer(file, exportName);
+    const session = await Client.open(server);
+    const name = flagValue(args, "name") ?? session.serverName;
+    await session.close();
+
+    const bin = realpathSync(process.argv[1]!);
+    const entry: StdioEntry = {
+      command: process.execPath,
+      args: [...process.execArgv, bin, "run", serverPath, ...(exportName ? ["--export", exportName] : [])],
+      env,
+    };
+    const path = flagValue(args, "config") ?? client.path();
+    const folder = client.folder(path);
+    if (!existsSync(folder))
+      throw new CannotRun(`${client.title}'s configuration folder ${folder} does not exist. ${client.missing}`);
+    if (client.fileRequired && !existsSync(path))
+      throw new CannotRun(`${client.title}'s configuration ${path} does not exist. ${client.missing}`);
+    const before = existsSync(path) ? readFileSync(path, "utf8") : "";
+    let update: { text: string; replaced: boolean };
+    try {
+      update = client.update(before, name, entry);
+    } catch (error) {
+      if (error instanceof BadConfig) throw new CannotRun(`cannot change ${path}: ${error.message}.`);
+      throw error;
+    }
+    const dryRun = args.switches.has("dry-run");
+    let backup: string | undefined;
+    if (!dryRun) {
+      if (before) {
+        backup = `${path}.${new Date().toISOString().replace(/[:.]/g, "-")}.bak`;
+        copyFileSync(path, backup);
+      }
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, update.text);
+    }
+    if (args.switches.has("json")) {
+      printJson({ client: client.id, path, name, entry, replaced: update.replaced, backup, dryRun });
+      return EXIT.ok;
+    }
+    const what = update.replaced ? "replaced" : "added";
+    if (dryRun) {
+      print(
+        `picomcp install: would have ${what} "${name}" in ${path} (dry run, nothing changed). The file would read:\n\n${update.text}`,
+      );
+    } else {
+      print(
+        [
+          `picomcp install: ${what} "${name}" in ${client.title}'s configuration ${path}.`,
+          backup ? `The previous file is saved as ${backup}.` : "The file did not exist: it was created.",
+          `It runs: ${[entry.command, ...entry.args].map(quote).join(" ")}`,
+          `Restart ${client.title} (or open a new session) to load it.`,
+        ].join("\n"),
+      );
+    }
+    return EXIT.ok;
+  },
+};
+
+function quote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}

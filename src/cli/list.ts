@@ -1,0 +1,77 @@
+/** `picomcp list <file>`: the tools, resources, templates and prompts a client receives, and what tools/list costs. */
+import { flagValue, parseArgs, UsageError } from "./args.js";
+import { estimateTokens, inspect } from "./inspect.js";
+import { loadServer } from "./load.js";
+import { EXIT, print, printJson, type Verb } from "./verb.js";
+
+const ESTIMATE =
+  "estimate: characters of the compact JSON / 4; a model's tokenizer may count some tens of per cent differently";
+
+export const list: Verb = {
+  name: "list",
+  summary: "show the tools, resources, templates and prompts a client receives, and what tools/list costs",
+  help: `Usage: picomcp list <server file> [export] [--json] [--token <bearer token>]
+
+Loads the server the file exports and asks it, through its own Streamable HTTP handling (in a
+2025-11-25 session, in-process, no port), for every page of tools/list, resources/list,
+resources/templates/list and prompts/list: what a client receives, byte for byte. Then estimates
+the tokens the tools/list answer costs the model on every turn it is in the context
+(${ESTIMATE}).
+
+Options:
+  --json   print the lists as JSON: { server, protocolVersion, tools, resources, resourceTemplates,
+           prompts, toolsListTokens }
+  --token  a bearer token, for a server with auth
+
+Exit codes: 0 listed, 1 the server answered a list with an error, 2 the module or server cannot be loaded.
+`,
+  async run(argv) {
+    const args = parseArgs(argv, { values: ["token"] });
+    const [file, name, extra] = args.positionals;
+    if (!file || extra) throw new UsageError(file ? `unexpected argument "${extra}"` : "which server file?");
+    const { server } = await loadServer(file, name);
+    const listing = await inspect(server, flagValue(args, "token"));
+    const toolsListTokens = estimateTokens({ tools: listing.tools });
+    if (args.switches.has("json")) {
+      printJson({ ...listing, toolsListTokens });
+      return EXIT.ok;
+    }
+    const lines = [`${listing.server.name} ${listing.server.version ?? ""} (protocol ${listing.protocolVersion})`];
+    if (listing.instructions) lines.push("", `Instructions: ${listing.instructions}`);
+    lines.push("", heading("Tools", listing.tools.length));
+    for (const tool of listing.tools) {
+      lines.push(`  ${tool.name}${tool.title ? ` — ${tool.title}` : ""}  (~${estimateTokens(tool)} tokens)`);
+      if (tool.description) lines.push(`    ${tool.description}`);
+      lines.push(`    input: ${JSON.stringify(tool.inputSchema)}`);
+      if (tool.outputSchema) lines.push(`    output: ${JSON.stringify(tool.outputSchema)}`);
+      if (tool.annotations) lines.push(`    annotations: ${JSON.stringify(tool.annotations)}`);
+    }
+    lines.push("", heading("Resources", listing.resources.length));
+    for (const resource of listing.resources) lines.push(`  ${resource.uri}${describe(resource)}`);
+    lines.push("", heading("Resource templates", listing.resourceTemplates.length));
+    for (const template of listing.resourceTemplates) lines.push(`  ${template.uriTemplate}${describe(template)}`);
+    lines.push("", heading("Prompts", listing.prompts.length));
+    for (const prompt of listing.prompts) {
+      const names = ((prompt.arguments ?? []) as { name: string; required?: boolean }[]).map(
+        (argument) => `${argument.name}${argument.required ? "" : "?"}`,
+      );
+      lines.push(`  ${prompt.name}(${names.join(", ")})${describe(prompt)}`);
+    }
+    const characters = JSON.stringify({ tools: listing.tools }).length;
+    lines.push(
+      "",
+      `tools/list costs about ${toolsListTokens} tokens per turn (${characters} characters of JSON; ${ESTIMATE}).`,
+    );
+    print(lines.join("\n"));
+    return EXIT.ok;
+  },
+};
+
+function heading(title: string, count: number): string {
+  return `${title} (${count})${count === 0 ? ": none" : ""}`;
+}
+
+function describe(item: Record<string, unknown>): string {
+  const parts = [item.mimeType, item.description].filter((part) => typeof part === "string" && part);
+  return parts.length ? ` — ${parts.join(", ")}` : "";
+}

@@ -1,0 +1,106 @@
+/**
+ * Loads the user's server module and finds the server it exports, by the public API only: any
+ * export with the `fetch` and `call` methods of a picomcp `Server` (the module may import another
+ * copy of picomcp than the command's, so `instanceof` alone would miss it).
+ *
+ * TypeScript: Node strips types itself from 22.18 and 23.6 (from 22.6 with `--experimental-strip-types`,
+ * which the command then adds by running itself again); older Nodes need a loader, so the command
+ * registers tsx when the module's project has it, and otherwise says what to do.
+ */
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Server } from "../index.js";
+import { CannotRun } from "./verb.js";
+
+const TYPESCRIPT = /\.[mc]?tsx?$/;
+
+export interface Loaded {
+  readonly server: Server;
+  /** The module's absolute path. */
+  readonly path: string;
+}
+
+export function isServer(value: unknown): value is Server {
+  const candidate = value as { fetch?: unknown; call?: unknown; serve?: unknown } | null;
+  return typeof candidate?.fetch === "function" && typeof candidate.call === "function";
+}
+
+/**
+ * Whether this Node must run again with `--experimental-strip-types` to import `file`: a
+ * TypeScript file, on a Node that has the flag but does not strip types by default (22.6 to 22.17,
+ * 23.0 to 23.5), without the flag or a loader already in place.
+ */
+export function needsStripTypesFlag(file: string): boolean {
+  if (!TYPESCRIPT.test(file)) return false;
+  const features = process.features as { typescript?: string | false };
+  if (features.typescript || process.execArgv.some((arg) => /strip-types|^--import|^--loader/.test(arg))) return false;
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  return (major === 22 && minor >= 6) || (major === 23 && minor < 6);
+}
+
+/**
+ * Runs this command again under `node --experimental-strip-types`, with the same arguments and
+ * stdio, and resolves with its exit code. Signals reach the child through the shared process group.
+ */
+export function rerunStrippingTypes(): Promise<number> {
+  const args = ["--experimental-strip-types", "--disable-warning=ExperimentalWarning", ...process.execArgv];
+  const child = spawn(process.execPath, [...args, ...process.argv.slice(1)], { stdio: "inherit" });
+  return new Promise((done) => child.on("exit", (code) => done(code ?? 1)));
+}
+
+/** Imports `file` (relative to the working directory) and returns the server it exports. */
+export async function loadServer(file: string, exportName?: string): Promise<Loaded> {
+  const path = resolve(file);
+  const module = await importModule(path, file);
+  const candidates = exportName ? [module[exportName]] : [module.default, ...Object.values(module)];
+  const server = candidates.find(isServer);
+  if (!server) {
+    const which = exportName ? ` named "${exportName}"` : "";
+    throw new CannotRun(
+      `${file} exports no server${which}. Export the pico() server without serving it (\`export default server\`); picomcp serves it.`,
+    );
+  }
+  return { server, path };
+}
+
+async function importModule(path: string, file: string): Promise<Record<string, unknown>> {
+  const url = pathToFileURL(path).href;
+  try {
+    return (await import(url)) as Record<string, unknown>;
+  } catch (thrown) {
+    const error = thrown as { code?: string; message?: string };
+    if (error.code === "ERR_UNKNOWN_FILE_EXTENSION" && TYPESCRIPT.test(path) && (await registerTsx(path))) {
+      // Node remembers the failed load of `url`: the query makes the second import a new one.
+      return (await import(`${url}?tsx`)) as Record<string, unknown>;
+    }
+    if (error.code === "ERR_UNKNOWN_FILE_EXTENSION" && TYPESCRIPT.test(path)) {
+      throw new CannotRun(
+        `cannot import ${file}: Node ${process.versions.node} does not run TypeScript by itself. ` +
+          "Use Node 22.18 or later, which strips types itself (from 22.6 picomcp adds --experimental-strip-types), " +
+          "install tsx in the project (npm install --save-dev tsx) so picomcp can load it, " +
+          "or run picomcp under a loader: node --import tsx node_modules/.bin/picomcp ...",
+      );
+    }
+    if (error.code === "ERR_MODULE_NOT_FOUND" || error.code === "ENOENT") {
+      throw new CannotRun(`cannot import ${file}: ${error.message}`);
+    }
+    throw new CannotRun(`cannot import ${file}: ${error.message ?? String(thrown)}`);
+  }
+}
+
+/** Registers tsx's ESM loader from the module's own project, when it has tsx. */
+async function registerTsx(path: string): Promise<boolean> {
+  let api: string;
+  try {
+    api = createRequire(path).resolve("tsx/esm/api");
+  } catch {
+    return false;
+  }
+  // resolve() follows the "require" condition; the ESM build of the same API sits next to it.
+  const esm = api.replace(/\.cjs$/, ".mjs");
+  const { register } = (await import(pathToFileURL(esm).href)) as { register(): unknown };
+  register();
+  return true;
+}

@@ -1,0 +1,64 @@
+/** `picomcp <verb>`: finds the verb, runs it, and turns its failures into exit codes. */
+import { UsageError } from "./args.js";
+import { call } from "./call.js";
+import { check } from "./check.js";
+import { RpcError } from "./client.js";
+import { dev } from "./dev.js";
+import { install } from "./install.js";
+import { list } from "./list.js";
+import { needsStripTypesFlag, rerunStrippingTypes } from "./load.js";
+import { run } from "./run.js";
+import { CannotRun, EXIT, EXIT_CODES, print, type Verb, warn } from "./verb.js";
+
+const VERBS: Verb[] = [dev, list, call, install, run, check];
+
+const HELP = `picomcp: run, inspect, call and install an MCP server written with picomcp
+
+Usage: picomcp <verb> <server file> [options]      picomcp <verb> --help for each verb's options
+
+Verbs:
+${VERBS.map((verb) => `  ${verb.name.padEnd(9)}${verb.summary}`).join("\n")}
+
+The server file exports its server, without serving it: \`export default pico({ name: "x" }).tool(...)\`.
+TypeScript files load with Node's own type stripping (Node 22.18+ and 23.6+; from 22.6 picomcp
+adds --experimental-strip-types); on Node 20, with tsx when the project has it installed.
+
+Every verb takes --help, and --json to print JSON instead of text for people.
+
+${EXIT_CODES}`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    (name === undefined ? warn : print)(HELP);
+    return name === undefined ? EXIT.cannotRun : EXIT.ok;
+  }
+  const verb = VERBS.find((candidate) => candidate.name === name);
+  if (!verb) {
+    warn(`picomcp: unknown verb "${name}". The verbs are ${VERBS.map((v) => v.name).join(", ")}.\n\n${HELP}`);
+    return EXIT.cannotRun;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    print(verb.help);
+    return EXIT.ok;
+  }
+  const file = rest.find((arg) => /\.[mc]?tsx?$/.test(arg));
+  if (file && needsStripTypesFlag(file)) return rerunStrippingTypes();
+  try {
+    return await verb.run(rest);
+  } catch (thrown) {
+    if (thrown instanceof UsageError) {
+      warn(`picomcp ${verb.name}: ${thrown.message}\n\n${verb.help}`);
+      return EXIT.cannotRun;
+    }
+    if (thrown instanceof CannotRun) {
+      warn(`picomcp ${verb.name}: ${thrown.message}`);
+      return EXIT.cannotRun;
+    }
+    if (thrown instanceof RpcError) {
+      warn(`picomcp ${verb.name}: the server answered with JSON-RPC error ${thrown.code}: ${thrown.message}`);
+      return EXIT.failed;
+    }
+    throw thrown;
+  }
+}

@@ -1,0 +1,40 @@
+/** What every verb of the `picomcp` command shares: its exit codes and how it reports failure. */
+
+/**
+ * The exit codes of every verb (printed by `picomcp --help`): 0 when it did what was asked; 1 when
+ * it ran and the answer is a failure (a tool error, a JSON-RPC error, lint errors); 2 when it could
+ * not run (a usage mistake, a module that does not load or exports no server, a client whose
+ * configuration is not where expected).
+ */
+export const EXIT = { ok: 0, failed: 1, cannotRun: 2 } as const;
+
+export const EXIT_CODES = `Exit codes:
+  0  done
+  1  it ran and failed: a tool error, a JSON-RPC error, lint errors (check)
+  2  it could not run: a usage mistake, a module that does not load or exports no server,
+     a client configuration that is not where expected (install)
+`;
+
+/** A failure that stops the verb before it ran: printed as `picomcp <verb>: <message>`, exit 2. */
+export class CannotRun extends Error {}
+
+export interface Verb {
+  readonly name: string;
+  /** One line for `picomcp --help`. */
+  readonly summary: string;
+  /** The whole of `picomcp <verb> --help`. */
+  readonly help: string;
+  run(argv: string[]): Promise<number>;
+}
+
+export function print(text: string): void {
+  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+export function warn(text: string): void {
+  process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+export function printJson(value: unknown): void {
+  print(JSON.stringify(value, null, 2));
+}

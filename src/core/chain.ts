@@ -1,0 +1,82 @@
+import type { Context } from "./handler-context.js";
+import { isObject } from "./jsonrpc.js";
+
+/**
+ * The middleware chain as it runs: composed once per method from what `server.use` registered (see
+ * middleware.ts for the types users write). Its own module, below the request pipeline, so that
+ * what runs a request (dispatch.ts, local.ts) can hold a chain without importing the method types.
+ */
+
+type Result = Record<string, unknown>;
+type Params = Record<string, unknown> | undefined;
+export type MaybePromise<T> = T | Promise<T>;
+
+/** One request as the chain carries it: its method, its params as sent, and its context. */
+interface ChainCall {
+  readonly method: string;
+  readonly params: Params;
+  readonly ctx: Context;
+}
+
+/** What a middleware answers with: a result, or nothing (the result of `next()`, which it must have called). */
+// biome-ignore lint/suspicious/noConfusingVoidType: an async middleware that only awaits next() returns Promise<void>.
+export type Returned<R> = R | undefined | void;
+
+/** Runs the rest of the chain (the next middleware, at the end the method's handler) and resolves with its result. */
+export type Next<R> = () => Promise<R>;
+
+/** The chain as composed: the request and the handler at its end in, the result out. */
+export type Chain = (call: ChainCall, handler: () => MaybePromise<Result>) => Promise<Result>;
+
+/** A middleware as the chain stores it, whatever method it was typed for. */
+type Link = (call: ChainCall, next: Next<Result>) => MaybePromise<Returned<Result>>;
+
+/** Which requests a middleware applies to: every one, one method's, or one tool's calls. */
+export type Scope = { method?: string; tool?: string };
+
+/**
+ * Composes the middleware that apply to `method` once, in registration order (the first is the
+ * outermost), into one chain; undefined when none applies, so the method runs as if there were none.
+ */
+export function compose(links: readonly { scope: Scope; run: Link }[], method: string): Chain | undefined {
+  let chain: Chain | undefined;
+  for (let i = links.length - 1; i >= 0; i--) {
+    const { scope, run } = links[i]!;
+    if (scope.method !== undefined && scope.method !== method) continue;
+    chain = wrap(scope.tool === undefined ? run : forTool(scope.tool, run), chain ?? last);
+  }
+  return chain;
+}
+
+const last: Chain = async (_, handler) => handler();
+
+/** Only the calls of one tool go through `run`; the others go straight on. */
+function forTool(tool: string, run: Link): Link {
+  return (call, next) => (call.params?.name === tool ? run(call, next) : next());
+}
+
+function wrap(run: Link, inner: Chain): Chain {
+  return async (call, handler) => {
+    let pending: Promise<Result> | undefined;
+    const next = () => {
+      if (pending) return Promise.reject(new Error(`Middleware for "${call.method}" called next() twice`));
+      pending = inner(call, handler);
+      return pending;
+    };
+    const returned = await run(call, next);
+    if (returned === undefined) {
+      if (!pending) {
+        throw new TypeError(
+          `Middleware for "${call.method}" returned nothing without calling next(): return a result, or return await next()`,
+        );
+      }
+      return pending;
+    }
+    // A short-circuit that started the handler anyway: its failure is nobody's to report.
+    pending?.catch(() => {});
+    if (!isObject(returned)) {
+      throw new TypeError(`Middleware for "${call.method}" returned ${typeof returned}; a result is an object`);
+    }
+    return returned;
+  };
+}

@@ -1,0 +1,201 @@
+import type { Asker, Questions } from "../asking/questions.js";
+import type { ExchangeAuth } from "../auth/exchange.js";
+import { askingLayer } from "./context.js";
+import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
+import { claimsModern } from "./envelope.js";
+import { ErrorCode } from "./errors.js";
+import {
+  classify,
+  errorResponse,
+  isObject,
+  isRequestId,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+} from "./jsonrpc.js";
+import type { RegistryEvent } from "./registry.js";
+import type { Session } from "./session.js";
+import type { InputRequest } from "./types.js";
+import { BATCH_VERSION } from "./versions.js";
+
+export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
+
+/**
+ * One client connection that carries many messages: a stdio pipe, or a legacy HTTP session.
+ * It owns the legacy session (if any), the requests in flight, and the server-initiated
+ * notifications of that session. An idle connection holds little: the map of requests in flight,
+ * its questions to the client and their code are made on first use.
+ */
+export class Connection implements Peer {
+  session: Session | undefined;
+  readonly dispatcher: Dispatcher;
+  /** Sends a message to the client outside any request's stream. */
+  readonly send: Send;
+  readonly #unsubscribe: (() => void) | undefined;
+  #inflight: Inflight | undefined;
+  #exchange: Exchange | undefined;
+  #auth: ExchangeAuth | undefined;
+  #asker: Asker | undefined;
+  /** The server's own requests to the client (legacy elicitation, sampling, roots), made by the first one. */
+  #questions: Questions | undefined;
+
+  /**
+   * `routed`: the owner hands registry events to `notify` itself (an HTTP session store does it
+   * for all its sessions with one subscription); otherwise the connection subscribes on its own.
+   */
+  constructor(dispatcher: Dispatcher, send: Send, routed = false) {
+    this.dispatcher = dispatcher;
+    this.send = send;
+    if (!routed) this.#unsubscribe = dispatcher.registry.subscribe((event) => this.notify(event));
+  }
+
+  /** Requests in flight on this connection, by id (made by the first request). */
+  get inflight(): Inflight {
+    this.#inflight ??= new Map();
+    return this.#inflight;
+  }
+
+  /** The requests in flight, if any request ever came: what cancellations look in, without making the map. */
+  get requests(): Inflight | undefined {
+    return this.#inflight;
+  }
+
+  /**
+   * Tells the client about a registry change. Unsolicited notifications belong to legacy sessions
+   * only (modern clients use subscriptions/listen), and nothing but logging goes out before
+   * notifications/initialized (2025-11-25 "Lifecycle").
+   */
+  notify(event: RegistryEvent): void {
+    const session = this.session;
+    if (!session?.initialized || event.type === "closed") return;
+    if (event.type !== "resources/updated") this.send({ jsonrpc: "2.0", method: `notifications/${event.type}` });
+    else if (session.watches(event.uri)) {
+      this.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } });
+    }
+  }
+
+  /** The caller every request of this connection comes from (stdio: an identity from the environment). */
+  set auth(auth: ExchangeAuth | undefined) {
+    this.#auth = auth;
+    this.#exchange = undefined;
+  }
+
+  /** How this connection's requests travel: the same for all of them, made once. */
+  get #requestExchange(): Exchange {
+    this.#exchange ??= { inflight: this.inflight, emit: this.send, ask: this.asker, auth: this.#auth };
+    return this.#exchange;
+  }
+
+  /** Asks this connection's client (see `ask`): made once, for every request that may ask. */
+  get asker(): Asker {
+    this.#asker ??= (request, signal, via) => this.ask(request, signal, via);
+    return this.#asker;
+  }
+
+  /**
+   * Handles one parsed JSON value, a message or a batch, and sends its answer if it has one: at once
+   * when the answer is ready (most tool calls), otherwise when it is, and then the promise resolves.
+   */
+  receive(value: unknown): Promise<void> | undefined {
+    if (Array.isArray(value)) return this.#batch(value);
+    const answer = this.answer(value);
+    if (answer instanceof Promise) {
+      return answer.then((response) => {
+        if (response) this.send(response);
+      });
+    }
+    if (answer) this.send(answer);
+    return undefined;
+  }
+
+  /** The answer to one message, or undefined for notifications, responses and cancelled requests. */
+  answer(value: unknown): Answer {
+    const inbound = classify(value);
+    switch (inbound.kind) {
+      case "request":
+        return this.dispatcher.answer(inbound.message, this, this.#requestExchange);
+      case "notification":
+        this.dispatcher.notification(inbound.message, this, this.#inflight);
+        return undefined;
+      case "invalid":
+        return inbound.error;
+      case "response":
+        this.settle(inbound.message);
+        return undefined;
+    }
+  }
+
+  /** Batches exist only under 2025-03-26, and never contain initialize (2025-03-26 "Base protocol"). */
+  async #batch(values: unknown[]): Promise<void> {
+    if (this.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
+      const why = values.length === 0 ? "an empty batch" : `batches are only allowed under protocol ${BATCH_VERSION}`;
+      this.send(
+        errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${why}; send one message at a time`),
+      );
+      return;
+    }
+    const answers = await Promise.all(values.map((value) => this.answerInBatch(value)));
+    const responses = answers.filter((answer) => answer !== undefined);
+    if (responses.length > 0) this.send(responses);
+  }
+
+  /**
+   * One element of a 2025-03-26 batch. Neither initialize nor a 2026-07-28 message may be in one
+   * (2026-07-28 has no batches): such a request gets -32600, and its id when it is readable
+   * (JSON-RPC 2.0 §5); such a notification is ignored.
+   */
+  answerInBatch(value: unknown): Answer {
+    if (!isObject(value)) return this.answer(value);
+    const modern = isObject(value.params) && claimsModern(value.params._meta);
+    if (value.method !== "initialize" && !modern) return this.answer(value);
+    const id = isRequestId(value.id) ? value.id : undefined;
+    if (modern && id === undefined) return undefined;
+    return errorResponse(
+      id,
+      ErrorCode.InvalidRequest,
+      modern
+        ? "Invalid Request: 2026-07-28 requests cannot be part of a batch; send each one on its own"
+        : "Invalid Request: initialize must not be part of a batch",
+    );
+  }
+
+  /**
+   * Sends a request to the client and resolves with its result (2025-11-25 "Sampling",
+   * "Elicitation", "Roots"), over `via` (the stream of the request that asks) or the connection.
+   * It gives up after the server's ask timeout, or when `signal` aborts, and then tells the client
+   * with `notifications/cancelled` (2025-11-25 "Timeouts": SHOULD).
+   */
+  ask(
+    request: InputRequest,
+    signal?: AbortSignal,
+    via: (message: JsonRpcMessage) => void = this.send,
+  ): Promise<unknown> {
+    const code = askingLayer.now;
+    if (!code) return askingLayer.load().then(() => this.ask(request, signal, via));
+    this.#questions ??= new code.Questions(this);
+    return this.#questions.ask(request, signal, via);
+  }
+
+  /** Routes the client's answer to the request of ours that awaits it; unknown ids are ignored. */
+  settle(response: JsonRpcResponse): void {
+    this.#questions?.settle(response);
+  }
+
+  /** Cancels the streams of this connection (`subscriptions/listen`): nothing more is sent on them. */
+  endStreams(reason: unknown): void {
+    // A server shutting down ends them itself, with their final result (2026-07-28 §4: SHOULD, before closing).
+    if (this.dispatcher.closing || !this.#inflight) return;
+    for (const ctx of [...this.#inflight.values()]) if (this.dispatcher.streams.has(ctx)) ctx.cancel(reason);
+  }
+
+  /** Ends every request in progress now, each answered with an error (handler timeout, shutdown). */
+  interrupt(reason: unknown): void {
+    for (const ctx of [...(this.#inflight?.values() ?? [])]) ctx.interrupt(reason);
+  }
+
+  /** Stops list_changed delivery and cancels what is still running. */
+  close(reason = "The connection closed"): void {
+    this.#unsubscribe?.();
+    this.#questions?.close(reason);
+    for (const ctx of this.#inflight?.values() ?? []) ctx.cancel(new DOMException(reason, "AbortError"));
+  }
+}

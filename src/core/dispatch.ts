@@ -1,0 +1,529 @@
+import type { Round } from "../asking/ask.js";
+import type { Asker } from "../asking/questions.js";
+import type { ExchangeAuth, Gate } from "../auth/exchange.js";
+import type { AuthSettings } from "../auth/settings.js";
+import { type Asking, askingLayer, NO_ANSWERS, NO_WAY_BACK, RequestContext, STUCK } from "./context.js";
+import { claimsModern, type Envelope, readEnvelope } from "./envelope.js";
+import { ErrorCode } from "./errors.js";
+import {
+  errorResponse,
+  isRequestId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+  resultResponse,
+  thrownResponse,
+} from "./jsonrpc.js";
+import {
+  busy,
+  type Limits,
+  Refusal,
+  type ResolvedLimits,
+  Running,
+  resolveLimits,
+  seconds,
+  shuttingDown,
+} from "./limits.js";
+import { METHODS } from "./methods.js";
+import type { Plugins } from "./plugin.js";
+import type { Method, Registry } from "./registry.js";
+import { openSession, type Session } from "./session.js";
+import { toolError } from "./tools.js";
+import { META, type Meta } from "./types.js";
+import { MODERN_VERSIONS } from "./versions.js";
+
+type Result = Record<string, unknown>;
+
+/** What `#answered` gets for a handler that threw. */
+const FAILED: unique symbol = Symbol("failed");
+
+/** A response, now or later; undefined for a request that was cancelled (nothing may be sent for it). */
+export type Answer = JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>;
+
+/** A first run with a way back to the client: questions end the run, and the era's rounds take over. */
+const FIRST_RUN: Asking = { answers: NO_ANSWERS };
+/** A first run without one (stateless legacy HTTP): asking fails at once, with the reason. */
+const NO_WAY_BACK_RUN: Asking = { answers: NO_ANSWERS, unreachable: NO_WAY_BACK };
+
+/** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */
+export interface Peer {
+  session: Session | undefined;
+}
+
+/** Requests in flight on one connection, by id, so `notifications/cancelled` can reach them. */
+export type Inflight = Map<RequestId, RequestContext>;
+
+/** How one request travels: where its cancellation comes from and where its notifications go. */
+export interface Exchange {
+  /** The connection's requests in flight (stdio, legacy sessions); cancelled by id. */
+  inflight?: Inflight;
+  /** Aborts the request (an outside signal; HTTP transports cancel the context they are `started` with instead). */
+  signal?: AbortSignal;
+  /** Sends a notification tied to this request (progress, log) before its response. */
+  emit?: (message: JsonRpcMessage) => void;
+  /** Closes the request's SSE stream but keeps it resumable (legacy HTTP sessions, SEP-1699 polling); true if it did. */
+  closeStream?: () => boolean;
+  /** Sends a question to the client as a real request (legacy sessions); absent where there is no way back. */
+  ask?: Asker;
+  /** The caller's identity and, over HTTP, how to challenge it (see auth/). */
+  auth?: ExchangeAuth;
+  /** Told the request's context once it runs (an HTTP stream that is dropped cancels it). */
+  started?: (ctx: RequestContext) => void;
+}
+
+/**
+ * A 2026-07-28 request whose envelope a transport has already read and checked (HTTP checks it
+ * against the headers, see handler.ts): the dispatcher serves it from this reading, never reading
+ * the envelope again.
+ */
+export interface ModernRequest {
+  readonly message: JsonRpcRequest;
+  /** The request's `_meta`, the envelope's source (`ctx.meta`). */
+  readonly meta: Meta;
+  /** What `readEnvelope` read from `meta`, with a protocol version this server serves. */
+  readonly envelope: Envelope;
+  /** The method, from `modernMethod`. */
+  readonly method: Method;
+}
+
+/**
+ * The request-scoped core: one decoded message in, one response out, no I/O. The era is read from
+ * each message (2026-07-28 §10.3, "concurrent"): a request whose `_meta` names a protocol version is
+ * served statelessly under 2026-07-28; anything else belongs to the legacy session of its connection.
+ */
+export class Dispatcher {
+  readonly registry: Registry;
+  /**
+   * Legacy URL-mode elicitations the client accepted and the server may still report complete,
+   * by elicitationId: the way to the one connection that was sent it (2025-11-25 "Elicitation").
+   */
+  readonly urlElicitations = new Map<string, () => void>();
+  readonly #serverInfoMeta: Meta;
+  readonly limits: ResolvedLimits;
+  /** Every request in progress, for `maxConcurrentRequests`, `handlerTimeoutMs` and shutdown. */
+  readonly #running: Running;
+  /** The requests in progress that are streams (`subscriptions/listen`): they end with their connection, not after a grace period. */
+  readonly streams = new WeakSet<RequestContext>();
+  #draining: Promise<void> | undefined;
+  /** What `server.use` installed (plugin.ts); undefined until then, so a server without it runs as before. */
+  plugins: Plugins | undefined;
+
+  constructor(registry: Registry, limits?: Limits) {
+    this.registry = registry;
+    this.#serverInfoMeta = { [META.serverInfo]: registry.info };
+    this.limits = resolveLimits(limits);
+    this.#running = new Running(this.limits.handlerTimeoutMs);
+  }
+
+  /** True once shutdown has begun: new requests are refused. */
+  get closing(): boolean {
+    return this.#draining !== undefined;
+  }
+
+  /**
+   * Graceful shutdown: refuses new requests, ends `subscriptions/listen` streams, lets the requests
+   * in progress finish within `limits.shutdownGraceMs`, then answers the rest with an error and
+   * aborts their signals. Resolves once every request has been answered.
+   */
+  drain(): Promise<void> {
+    this.#draining ??= (async () => {
+      this.registry.emit({ type: "closed" });
+      await this.#running.idle(this.limits.shutdownGraceMs);
+      this.#running.interruptAll(new DOMException("The server is shutting down", "AbortError"));
+      // The interrupted requests answer in the microtasks that follow.
+      await this.#running.idle(this.limits.shutdownGraceMs);
+    })();
+    return this.#draining;
+  }
+
+  /** Answers a request; resolves to undefined when it was cancelled, since then nothing may be sent. */
+  request(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Promise<JsonRpcResponse | undefined> {
+    const answer = this.answer(message, peer, exchange);
+    return answer instanceof Promise ? answer : Promise.resolve(answer);
+  }
+
+  /**
+   * Answers a request as `request` does, but synchronously when its handler answers synchronously
+   * (most tool calls): no promise is made for those.
+   */
+  answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
+    // A layer's methods are on their way (the first resource or prompt): the request waits for them.
+    const installing = this.registry.installing;
+    if (installing) return installing.then(() => this.answer(message, peer, exchange));
+    const meta = message.params?._meta;
+    if (claimsModern(meta)) return this.#refused(message, exchange) ?? this.#modern(message, meta, exchange);
+    return this.answerLegacy(message, peer, exchange);
+  }
+
+  /** Answers a request a transport has read as legacy (no version in its `_meta`), as `answer` does. */
+  answerLegacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
+    const installing = this.registry.installing;
+    if (installing) return installing.then(() => this.answerLegacy(message, peer, exchange));
+    return this.#refused(message, exchange) ?? this.#legacy(message, peer, exchange);
+  }
+
+  /** Answers a 2026-07-28 request from the transport's reading of its envelope, as `answer` does. */
+  answerModern(request: ModernRequest, exchange: Exchange = {}): Answer {
+    return this.#refused(request.message, exchange) ?? this.#runModern(request, exchange);
+  }
+
+  /** The answer to a request the server takes no more of: an id in use, or a server shutting down. */
+  #refused(message: JsonRpcRequest, exchange: Exchange): JsonRpcResponse | undefined {
+    if (exchange.inflight?.has(message.id)) {
+      return errorResponse(
+        message.id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: id ${JSON.stringify(message.id)} is already used by a request in progress; give every request a new id`,
+      );
+    }
+    return this.#draining ? shuttingDown(message.id) : undefined;
+  }
+
+  /**
+   * Tells the client that was sent a URL-mode elicitation that its out-of-band step is done
+   * (`notifications/elicitation/complete`, 2025-11-25; 2026-07-28 has no such notification).
+   * Answers whether a session was waiting for it.
+   */
+  completeElicitation(elicitationId: string): boolean {
+    const complete = this.urlElicitations.get(elicitationId);
+    if (!complete) return false;
+    this.urlElicitations.delete(elicitationId);
+    complete();
+    return true;
+  }
+
+  notification(message: JsonRpcNotification, peer: Peer, inflight?: Inflight): void {
+    const params = message.params;
+    if (message.method === "notifications/cancelled") {
+      // Unknown, finished or malformed cancellations are ignored, never answered (2025-11-25 "Cancellation").
+      const id = params?.requestId;
+      if (isRequestId(id)) {
+        const reason = typeof params?.reason === "string" ? params.reason : "The client cancelled the request";
+        inflight?.get(id)?.cancel(new DOMException(reason, "AbortError"));
+      }
+    } else if (message.method === "notifications/initialized" && peer.session) {
+      peer.session.initialized = true;
+    }
+  }
+
+  #modern(message: JsonRpcRequest, meta: Meta, exchange: Exchange): Answer {
+    const envelope = readEnvelope(meta);
+    if (typeof envelope === "string") {
+      return errorResponse(message.id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`);
+    }
+    const requested = envelope.protocolVersion;
+    if (!MODERN_VERSIONS.includes(requested)) return unsupportedVersion(message.id, requested);
+    const method = this.modernMethod(message.method);
+    if (!method) return notFound(message, requested);
+    return this.#runModern({ message, meta, envelope, method }, exchange);
+  }
+
+  #runModern({ message, meta, envelope, method }: ModernRequest, exchange: Exchange): Answer {
+    const ctx = new (this.plugins?.Context ?? RequestContext)({
+      id: message.id,
+      meta,
+      protocolVersion: envelope.protocolVersion,
+      era: "modern",
+      clientInfo: envelope.clientInfo,
+      clientCapabilities: envelope.clientCapabilities,
+      logLevel: envelope.logLevel,
+      auth: exchange.auth?.identity,
+    });
+    return this.#run(method, message, ctx, exchange, true);
+  }
+
+  #legacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Answer {
+    const { id, method: name } = message;
+    if (name === "initialize") return this.#initialize(message, peer);
+    if (name === "server/discover") {
+      return errorResponse(
+        id,
+        ErrorCode.InvalidParams,
+        `Invalid params: server/discover needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
+      );
+    }
+    const session = peer.session;
+    const method = this.method(name);
+    if (!session && name !== "ping") {
+      return errorResponse(
+        id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: "${name}" arrived before initialize. Send initialize first, or send 2026-07-28 requests with params._meta["${META.protocolVersion}"].`,
+      );
+    }
+    if (!method?.legacy || !this.#offers(method)) return notFound(message, session?.protocolVersion);
+    const ctx = new (this.plugins?.Context ?? RequestContext)({
+      id,
+      meta: message.params?._meta as Meta | undefined,
+      protocolVersion: session?.protocolVersion ?? "2025-11-25",
+      era: "legacy",
+      clientInfo: session?.clientInfo,
+      clientCapabilities: session?.clientCapabilities ?? {},
+      client: session?.client,
+      logLevel: session?.logLevel,
+      session,
+      auth: exchange.auth?.identity,
+    });
+    return this.#run(method, message, ctx, exchange, false);
+  }
+
+  #initialize(message: JsonRpcRequest, peer: Peer): JsonRpcResponse {
+    if (peer.session) {
+      return errorResponse(
+        message.id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: this connection is already initialized (protocol ${peer.session.protocolVersion})`,
+      );
+    }
+    let session: Session;
+    try {
+      session = openSession(message.params);
+    } catch (thrown) {
+      return thrownResponse(message.id, thrown);
+    }
+    peer.session = session;
+    const result: Record<string, unknown> = {
+      protocolVersion: session.protocolVersion,
+      capabilities: this.registry.capabilities(),
+      serverInfo: this.registry.info,
+    };
+    if (this.registry.instructions !== undefined) result.instructions = this.registry.instructions;
+    return resultResponse(message.id, result);
+  }
+
+  /** The method of this name: the core's, or one a layer or plug-in installed. */
+  method(name: string): Method | undefined {
+    return METHODS[name] ?? this.registry.methods[name];
+  }
+
+  /** The method of this name if it exists in 2026-07-28 and its capability is advertised (HTTP answers 404 otherwise). */
+  modernMethod(name: string): Method | undefined {
+    const method = this.method(name);
+    return method?.modern && this.#offers(method) ? method : undefined;
+  }
+
+  #offers(method: Method): boolean {
+    return method.capability === undefined || this.registry.offers(method.capability);
+  }
+
+  #run(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean): Answer {
+    const { id } = message;
+    const { inflight } = exchange;
+    // A listen request is a stream, not work: it is bounded by maxSseStreams, never by time or count.
+    const bounded = message.method !== "subscriptions/listen";
+    if (bounded) {
+      const { maxConcurrentRequests, maxConcurrentRequestsPerConnection } = this.limits;
+      if (this.#running.size >= maxConcurrentRequests) {
+        return busy(id, "maxConcurrentRequests", maxConcurrentRequests, "too many requests in progress on this server");
+      }
+      if (inflight && inflight.size >= maxConcurrentRequestsPerConnection) {
+        return busy(
+          id,
+          "maxConcurrentRequestsPerConnection",
+          maxConcurrentRequestsPerConnection,
+          "too many requests in progress on this connection",
+        );
+      }
+    }
+    inflight?.set(id, ctx);
+    if (!bounded) this.streams.add(ctx);
+    exchange.started?.(ctx);
+    ctx.follow(exchange.signal);
+    ctx.gate = openGate(this.registry.auth, exchange.auth);
+    ctx.emit = exchange.emit;
+    ctx.streamCloser = exchange.closeStream;
+    const chain = this.plugins?.chain(message.method);
+    let result: Result | Promise<Result>;
+    try {
+      if (chain) {
+        const call = { method: message.method, params: message.params, ctx };
+        result = chain(call, () => this.#behind(method, message, ctx, exchange, modern));
+      } else {
+        result = method.interactive
+          ? this.#interactive(method, message, ctx, exchange, modern)
+          : method.run(this.registry, message.params, ctx);
+      }
+    } catch (thrown) {
+      return this.#answered(method, message, ctx, exchange, modern, FAILED, thrown);
+    }
+    // A handler that answers synchronously is answered at once: no promise, no deadline to track.
+    if (!(result instanceof Promise)) return this.#answered(method, message, ctx, exchange, modern, result);
+    if (bounded) this.#running.add(ctx);
+    return this.#await(method, message, ctx, exchange, modern, result);
+  }
+
+  /** A handler that answers later: the wait ends early if the request is cancelled, times out or the server shuts down. */
+  async #await(
+    method: Method,
+    message: JsonRpcRequest,
+    ctx: RequestContext,
+    exchange: Exchange,
+    modern: boolean,
+    work: Promise<Result>,
+  ): Promise<JsonRpcResponse | undefined> {
+    let result: Result | typeof FAILED;
+    let error: unknown;
+    try {
+      try {
+        result = await ctx.race(work);
+      } catch (thrown) {
+        if (thrown !== STUCK) throw thrown;
+        // The handler asked what nobody has answered yet: the era's rounds take over from here.
+        result = await ctx.race(this.#rounds(method, message, ctx, exchange, modern, ctx.round));
+      }
+    } catch (thrown) {
+      result = FAILED;
+      error = thrown;
+    }
+    this.#running.delete(ctx);
+    return this.#answered(method, message, ctx, exchange, modern, result, error);
+  }
+
+  /** The response to a request whose handler returned `result` or threw `thrown`; then the request is over. */
+  #answered(
+    method: Method,
+    message: JsonRpcRequest,
+    ctx: RequestContext,
+    exchange: Exchange,
+    modern: boolean,
+    result: Result | typeof FAILED,
+    thrown?: unknown,
+  ): JsonRpcResponse | undefined {
+    try {
+      if (result === FAILED) throw thrown;
+      if (ctx.cancelled) return undefined;
+      if (modern) this.#encodeModern(method, result);
+      return resultResponse(message.id, result);
+    } catch (thrown) {
+      if (ctx.cancelled) return undefined;
+      return ctx.interrupted ? this.#interrupted(method, message, ctx, modern) : thrownResponse(message.id, thrown);
+    } finally {
+      exchange.inflight?.delete(message.id);
+      // Nothing about a request may follow its response (2025-11-25 "Progress": MUST stop).
+      ctx.emit = undefined;
+      ctx.streamCloser = undefined;
+      ctx.asking = undefined;
+    }
+  }
+
+  /** The answer to a request the server ended early: a tool error for a tool that timed out, -32603 otherwise. */
+  #interrupted(method: Method, message: JsonRpcRequest, ctx: RequestContext, modern: boolean): JsonRpcResponse {
+    const timedOut = (ctx.signal.reason as Error | undefined)?.name === "TimeoutError";
+    const limit = timedOut
+      ? `within ${seconds(this.limits.handlerTimeoutMs)} (limits.handlerTimeoutMs)`
+      : `within the ${seconds(this.limits.shutdownGraceMs)} grace period of the shutdown (limits.shutdownGraceMs)`;
+    if (timedOut && message.method === "tools/call") {
+      const result = toolError(
+        `Tool ${JSON.stringify(message.params?.name)} did not finish ${limit} and was cancelled.`,
+      ) as unknown as Record<string, unknown>;
+      if (modern) this.#encodeModern(method, result);
+      return resultResponse(message.id, result);
+    }
+    const what = `"${message.method}" did not finish ${limit} and was cancelled`;
+    // Cut short by the shutdown, the request is refused as new ones are (HTTP: 503, try again elsewhere).
+    if (!timedOut) return new Refusal(message.id, `Server shutting down: ${what}`);
+    return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: ${what}`);
+  }
+
+  /**
+   * A handler that may ask the client. Its first run is an ordinary call: a question ends it (see
+   * `ctx.stuck`), and only then does the era's round runner load (rounds.ts). A 2026-07-28 retry,
+   * which carries answers, goes to the round runner from the start.
+   */
+  #interactive(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean) {
+    const params = message.params;
+    if (modern && isRetry(params)) return this.#rounds(method, message, ctx, exchange, modern);
+    ctx.asking = modern || exchange.ask ? FIRST_RUN : NO_WAY_BACK_RUN;
+    return method.run(this.registry, params, ctx);
+  }
+
+  /**
+   * The handler at the end of a middleware chain (see middleware.ts). A first run that stops at a
+   * question goes on in the era's rounds right here, inside the chain, so middleware sees the
+   * request's final result, and runs once per request whatever the rounds (2025 questions are asked
+   * within the request; each 2026-07-28 round is a request of its own).
+   */
+  #behind(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean) {
+    const params = message.params;
+    if (!method.interactive) return method.run(this.registry, params, ctx);
+    // A retry goes straight to its rounds, and a request that cannot ask runs as without middleware.
+    if ((modern && isRetry(params)) || !(modern || exchange.ask)) {
+      return this.#interactive(method, message, ctx, exchange, modern);
+    }
+    return new Promise<Result>((resolve, reject) => {
+      const stuck = () => resolve(this.#rounds(method, message, ctx, exchange, modern, ctx.round));
+      ctx.asking = { answers: NO_ANSWERS, stuck };
+      const result = method.run(this.registry, params, ctx);
+      if (result instanceof Promise) result.then(resolve, reject);
+      else resolve(result);
+    });
+  }
+
+  /** Runs a handler that asked, in the era's way (see rounds.ts), from its first round when there was one. */
+  #rounds(
+    method: Method,
+    message: JsonRpcRequest,
+    ctx: RequestContext,
+    exchange: Exchange,
+    modern: boolean,
+    first?: Round,
+  ): Promise<Result> {
+    const request = {
+      run: () => method.run(this.registry, message.params, ctx),
+      ctx,
+      method: message.method,
+      params: message.params,
+      modern,
+      ask: exchange.ask,
+      keeper: this.registry,
+      stateKey: this.registry.stateKey,
+      maxUsedStates: this.limits.maxUsedRequestStates,
+      first,
+    };
+    return askingLayer.use((asking) => asking.rounds(request));
+  }
+
+  /** What every 2026-07-28 result carries (§1.3, §3.1, §7); legacy results are left exactly as they were. */
+  #encodeModern(method: Method, result: Record<string, unknown>): void {
+    result.resultType ??= "complete";
+    // Interim input_required results carry no cache hints (§3.3).
+    if (method.cacheable && result.resultType === "complete") {
+      result.ttlMs ??= 0;
+      result.cacheScope ??= "private";
+    }
+    const meta = result._meta as Meta | undefined;
+    result._meta = meta ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
+  }
+}
+
+/** The gate of one request: the server's settings, and what the transport says about challenges. */
+export function openGate(settings: AuthSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
+  if (!auth) return settings?.gate;
+  return { settings, metadataUrl: auth.metadataUrl ?? settings?.metadataUrl, challenge: auth.challenge };
+}
+
+/** Whether a 2026-07-28 request retries a round, carrying its state or answers (2026-07-28 `input_required`). */
+function isRetry(params: Record<string, unknown> | undefined): boolean {
+  return params?.requestState !== undefined || params?.inputResponses !== undefined;
+}
+
+/** The answer to a 2026-07-28 request whose `_meta` names a protocol version this server does not serve. */
+export function unsupportedVersion(id: RequestId, requested: string): JsonRpcResponse {
+  return errorResponse(
+    id,
+    ErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version "${requested}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
+    { supported: MODERN_VERSIONS, requested },
+  );
+}
+
+function notFound(message: JsonRpcRequest, protocolVersion: string | undefined): JsonRpcResponse {
+  const where = protocolVersion ? ` in protocol ${protocolVersion}` : "";
+  return errorResponse(
+    message.id,
+    ErrorCode.MethodNotFound,
+    `Method not found: "${message.method}" is not available${where}`,
+  );
+}

@@ -1,0 +1,178 @@
+import { ErrorCode, isMcpError } from "./errors.js";
+import { safeMessage } from "./safe.js";
+
+export type RequestId = string | number;
+
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcResponse {
+  jsonrpc: "2.0";
+  id?: RequestId;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** What one decoded body is, once its envelope has been checked. */
+export type Inbound =
+  | { kind: "request"; message: JsonRpcRequest }
+  | { kind: "notification"; message: JsonRpcNotification }
+  | { kind: "response"; message: JsonRpcResponse }
+  | { kind: "invalid"; error: JsonRpcResponse };
+
+/**
+ * Request ids are strings or integers, never null or fractional (2025-11-25 "Base protocol"). An
+ * integer must be a safe one: JSON.parse rounds larger ones, and an answer under a rounded id
+ * would reach the wrong request, or none; so they are refused, never echoed.
+ */
+export function isRequestId(id: unknown): id is RequestId {
+  return typeof id === "string" || Number.isSafeInteger(id);
+}
+
+/**
+ * A lookup table for names a client sends (methods): without a prototype, so `constructor`,
+ * `__proto__` or `toString` finds nothing rather than a function. Lookups cost what they did.
+ */
+export function nullPrototype<V>(entries: Record<string, V>): Record<string, V> {
+  return Object.setPrototypeOf(entries, null);
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Sorts one parsed JSON value into request, notification or response, or says precisely what is wrong. */
+export function classify(value: unknown): Inbound {
+  if (!isObject(value)) {
+    return invalid(undefined, `Invalid Request: expected a JSON-RPC object, got ${describe(value)}`);
+  }
+  const id = value.id;
+  const hasId = id !== undefined;
+  if (hasId && !isRequestId(id)) return invalid(undefined, badId(id));
+  if (value.jsonrpc !== "2.0") {
+    return invalid(hasId ? id : undefined, 'Invalid Request: "jsonrpc" must be "2.0"');
+  }
+  const method = value.method;
+  if (method === undefined && hasId && ("result" in value || "error" in value)) {
+    return { kind: "response", message: value as unknown as JsonRpcResponse };
+  }
+  if (typeof method !== "string") {
+    return invalid(hasId ? id : undefined, 'Invalid Request: "method" must be a string');
+  }
+  const params = value.params;
+  if (params !== undefined && !isObject(params)) {
+    return hasId
+      ? invalid(id, `Invalid params: "params" must be an object, got ${describe(params)}`, ErrorCode.InvalidParams)
+      : invalid(undefined, 'Invalid Request: "params" must be an object');
+  }
+  if (hasId) return { kind: "request", message: value as unknown as JsonRpcRequest };
+  return { kind: "notification", message: value as unknown as JsonRpcNotification };
+}
+
+function invalid(id: RequestId | undefined, message: string, code: number = ErrorCode.InvalidRequest): Inbound {
+  return { kind: "invalid", error: errorResponse(id, code, message) };
+}
+
+function badId(id: unknown): string {
+  // JSON-RPC 2.0 §4: numbers SHOULD NOT contain fractional parts; 2025-11-25 allows integers only.
+  if (typeof id !== "number" || (Number.isFinite(id) && !Number.isInteger(id))) {
+    return `Invalid Request: "id" must be a string or an integer, got ${describe(id)}`;
+  }
+  return `Invalid Request: "id" is a number too large to be read exactly (it reads as ${id}); use a string id or an integer between -9007199254740991 and 9007199254740991`;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+export function resultResponse(id: RequestId, result: Record<string, unknown>): JsonRpcResponse {
+  return { jsonrpc: "2.0", id, result };
+}
+
+/** An error response; `id` is omitted, not null, when it could not be read (2025-11-25 schema). */
+export function errorResponse(
+  id: RequestId | undefined,
+  code: number,
+  message: string,
+  data?: unknown,
+): JsonRpcResponse {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+}
+
+/**
+ * Turns anything a method handler threw into an error response: McpError keeps its code and the
+ * message its author wrote; the rest is internal, its message cleaned (no paths, no tokens: safe.ts).
+ */
+export function thrownResponse(id: RequestId, thrown: unknown): JsonRpcResponse {
+  if (isMcpError(thrown)) return errorResponse(id, thrown.code, thrown.message, thrown.data);
+  return errorResponse(id, ErrorCode.InternalError, `Internal error: ${safeMessage(thrown)}`);
+}
+
+export function parseError(detail: string): JsonRpcResponse {
+  return errorResponse(undefined, ErrorCode.ParseError, `Parse error: ${detail}`);
+}
+
+/**
+ * A message as one line of JSON, serialized once: the result a handler returned is written as it
+ * is, so user code (a getter, a `toJSON`) may run and throw only here. A response JSON cannot carry
+ * then takes the path of an error its handler threw, never an exception in the transport: a tool
+ * result becomes a tool error, any other result an internal error for its request, each with the
+ * message cleaned (safe.ts). Any other such message is dropped (undefined).
+ */
+export function serialize(message: JsonRpcMessage | JsonRpcMessage[]): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch (thrown) {
+    if (Array.isArray(message)) {
+      const each = message.map(serialize).filter((line) => line !== undefined);
+      return each.length > 0 ? `[${each.join(",")}]` : undefined;
+    }
+    if ("method" in message || message.id === undefined) return undefined;
+    return unsendable(message.id, message.result, thrown);
+  }
+}
+
+/** The answer to a request whose response (with this result) JSON could not carry. */
+function unsendable(id: RequestId, result: Record<string, unknown> | undefined, thrown: unknown): string {
+  const why = safeMessage(thrown);
+  // A CallToolResult is the only server result with a `content` array (2025-11-25 and 2026-07-28 schemas).
+  if (result && Array.isArray(result.content)) {
+    const failed: Record<string, unknown> = {
+      content: [{ type: "text", text: `A tool returned a value that cannot be sent as JSON: ${why}` }],
+      isError: true,
+    };
+    // What the dispatcher adds to every 2026-07-28 result (§1.3) is its own, and carries over.
+    if (result.resultType !== undefined) {
+      failed.resultType = "complete";
+      failed._meta = result._meta;
+    }
+    const line = trySerialize(resultResponse(id, failed));
+    if (line !== undefined) return line;
+  }
+  return JSON.stringify(
+    errorResponse(id, ErrorCode.InternalError, `Internal error: the response cannot be sent as JSON: ${why}`),
+  );
+}
+
+function trySerialize(message: JsonRpcMessage): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,204 @@
+import { ErrorCode } from "./errors.js";
+import type { JsonRpcResponse, RequestId } from "./jsonrpc.js";
+import { onWorkers } from "./workers.js";
+
+/**
+ * What one server accepts and holds at most, so that no client (or model) can make it grow without
+ * bound. Every limit, its default and the error a client sees are listed in docs/limits.md.
+ */
+export interface Limits {
+  /** Largest message, in bytes: a stdio line, and an HTTP body unless `http.maxBodyBytes` says otherwise. Default: 4 MiB. */
+  maxMessageBytes?: number;
+  /** Requests in progress at once across the whole server. Default: 1024. */
+  maxConcurrentRequests?: number;
+  /** Requests in progress at once on one connection: a stdio pipe, or a legacy HTTP session. Default: 256. */
+  maxConcurrentRequestsPerConnection?: number;
+  /** How long a handler may run before its request is answered with an error and its `ctx.signal` aborts. Default: 300,000 ms (5 min). */
+  handlerTimeoutMs?: number;
+  /** SSE streams open at once on the HTTP endpoint (GET streams, streamed replies, listen). Default: 1000. */
+  maxSseStreams?: number;
+  /** Bytes an SSE stream may hold for a reader that does not keep up; past that the stream is dropped. Default: 1 MiB. */
+  maxSseBufferBytes?: number;
+  /**
+   * Bytes of server-sent events one legacy HTTP session keeps so that a client can resume a dropped
+   * stream with `Last-Event-ID`; past it the session forgets its oldest events. Default: 8 MiB.
+   */
+  maxHistoryBytesPerSession?: number;
+  /**
+   * Bytes of such events all legacy sessions keep together; past it the session that holds the most
+   * forgets its oldest events. Default: 256 MiB.
+   */
+  maxHistoryBytes?: number;
+  /** On shutdown, how long requests in progress may still finish before they are cancelled. Default: 10,000 ms. */
+  shutdownGraceMs?: number;
+  /** 2026-07-28 requestStates remembered as used, so that each is accepted once (about 130 bytes each). Default: 10,000. */
+  maxUsedRequestStates?: number;
+}
+
+export type ResolvedLimits = Required<Limits>;
+
+export const DEFAULT_LIMITS: ResolvedLimits = {
+  maxMessageBytes: 4 * 1024 * 1024,
+  maxConcurrentRequests: 1024,
+  maxConcurrentRequestsPerConnection: 256,
+  handlerTimeoutMs: 300_000,
+  maxSseStreams: 1000,
+  maxSseBufferBytes: 1024 * 1024,
+  maxHistoryBytesPerSession: 8 * 1024 * 1024,
+  maxHistoryBytes: 256 * 1024 * 1024,
+  shutdownGraceMs: 10_000,
+  maxUsedRequestStates: 10_000,
+};
+
+/** Fills in the defaults; a limit that is not a positive integer (or Infinity) throws at start-up. */
+export function resolveLimits(limits: Limits = {}): ResolvedLimits {
+  const resolved = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(limits) as [keyof Limits, unknown][]) {
+    if (!(key in DEFAULT_LIMITS)) {
+      throw new TypeError(`Unknown limit "${key}". The limits are ${Object.keys(DEFAULT_LIMITS).join(", ")}.`);
+    }
+    if (value === undefined) continue;
+    const least = key === "shutdownGraceMs" ? 0 : 1;
+    if (typeof value !== "number" || !(value >= least) || !(Number.isInteger(value) || value === Infinity)) {
+      throw new TypeError(`limits.${key} must be an integer of at least ${least}, or Infinity; got ${String(value)}.`);
+    }
+    resolved[key] = value;
+  }
+  return resolved;
+}
+
+/** "300 s", "0.05 s": durations as clients read them. */
+export function seconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
+
+/**
+ * The answer to a request the server turns away for now: it is busy (a limit is reached) or shutting
+ * down. HTTP sends it with 503 and Retry-After, so that clients and load balancers try again; it is
+ * known by its class (`isUnavailable`), never by its text, and it serialises as the plain error
+ * response it is. The code is -32603: JSON-RPC leaves -32000…-32099 to implementations, but
+ * 2026-07-28 reserves -32020…-32099 and asks new servers not to use -32000…-32019, so a busy server
+ * is an internal condition, named in the message (and, for a limit, in `data`).
+ */
+export class Refusal implements JsonRpcResponse {
+  // Declared, and set in the constructor in the order of errorResponse's keys: the bytes are the same.
+  readonly jsonrpc = "2.0";
+  declare readonly id?: RequestId;
+  declare readonly error: { code: number; message: string; data?: unknown };
+
+  constructor(id: RequestId | undefined, message: string, data?: unknown) {
+    // The id is omitted, not null, when it could not be read.
+    if (id !== undefined) this.id = id;
+    const code = ErrorCode.InternalError;
+    this.error = data === undefined ? { code, message } : { code, message, data };
+  }
+}
+
+/** A request refused because a limit is reached: the limit and its value are in the message and in `data`. */
+export function busy(id: RequestId | undefined, limit: keyof Limits, max: number, what: string): JsonRpcResponse {
+  return new Refusal(
+    id,
+    `Server busy: ${what} (limits.${limit} = ${max}); retry after a request in progress has been answered`,
+    { limit, max },
+  );
+}
+
+export function shuttingDown(id: RequestId | undefined): JsonRpcResponse {
+  return new Refusal(id, "Server shutting down: it accepts no new requests");
+}
+
+/** True for a `Refusal` (busy, shutting down), which HTTP sends with status 503; whatever else says so in its text is not. */
+export function isUnavailable(response: JsonRpcResponse): response is Refusal {
+  return response instanceof Refusal;
+}
+
+/** A request in progress as Running sees it (context.ts's RequestContext): something to stop. */
+interface Interruptible {
+  interrupt(reason: unknown): void;
+}
+
+/**
+ * The requests in progress across a server: their count (`maxConcurrentRequests`), their
+ * deadlines (`handlerTimeoutMs`) and the shutdown that waits for them. One coarse timer serves every
+ * deadline, and it runs only while something is in progress: a timer per request is a measurable
+ * cost. A deadline fires between the limit and a quarter of it (at most 1 s) later. On Workers a
+ * timer ends with the request that set it, so there each request has a timer of its own.
+ */
+export class Running {
+  readonly #born = new Map<Interruptible, number>();
+  /** Workers: each request's own deadline. */
+  readonly #own = new Map<Interruptible, ReturnType<typeof setTimeout>>();
+  readonly #timeoutMs: number;
+  readonly #period: number;
+  readonly #ticks: number;
+  #tick = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #idle: (() => void)[] = [];
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+    this.#period = Math.max(1, Math.min(1000, Math.floor(timeoutMs / 4)));
+    this.#ticks = Math.ceil(timeoutMs / this.#period) + 1;
+  }
+
+  get size(): number {
+    return this.#born.size;
+  }
+
+  add(ctx: Interruptible): void {
+    this.#born.set(ctx, this.#tick);
+    if (!Number.isFinite(this.#timeoutMs)) return;
+    if (onWorkers) {
+      const deadline = setTimeout(() => ctx.interrupt(this.#expired()), this.#timeoutMs);
+      this.#own.set(ctx, deadline);
+    } else if (this.#timer === undefined) {
+      this.#timer = setInterval(() => this.#sweep(), this.#period);
+      // Deadlines never keep a process alive on their own (Node, Bun, Deno).
+      (this.#timer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  delete(ctx: Interruptible): void {
+    const own = this.#own.get(ctx);
+    if (own !== undefined) {
+      clearTimeout(own);
+      this.#own.delete(ctx);
+    }
+    if (this.#born.delete(ctx) && this.#born.size === 0) for (const wake of this.#idle.splice(0)) wake();
+  }
+
+  /** Resolves once nothing is in progress, or after `ms`. */
+  idle(ms: number): Promise<void> {
+    if (this.#born.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#idle.push(done);
+    });
+  }
+
+  /** Ends every request still in progress with `reason`. */
+  interruptAll(reason: unknown): void {
+    for (const ctx of [...this.#born.keys()]) ctx.interrupt(reason);
+  }
+
+  #sweep(): void {
+    this.#tick++;
+    if (this.#born.size === 0) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+      return;
+    }
+    for (const [ctx, born] of this.#born) if (this.#tick - born >= this.#ticks) ctx.interrupt(this.#expired());
+  }
+
+  #expired(): DOMException {
+    return new DOMException(
+      `The handler did not finish within ${seconds(this.#timeoutMs)} (limits.handlerTimeoutMs)`,
+      "TimeoutError",
+    );
+  }
+}

@@ -1,0 +1,137 @@
+import type { AnyAccess } from "../auth/access.js";
+import type { RequestContext } from "./context.js";
+import { LOG_LEVELS, type LogLevel } from "./envelope.js";
+import { ErrorCode, McpError } from "./errors.js";
+import { isObject, nullPrototype } from "./jsonrpc.js";
+import { featuresLayer, type Method, type Registry } from "./registry.js";
+import { callTool, enforceLayer } from "./tools.js";
+import { MODERN_VERSIONS } from "./versions.js";
+
+type Params = Record<string, unknown> | undefined;
+type Result = Record<string, unknown>;
+
+export type Shows = (ctx: RequestContext, declared: AnyAccess | undefined) => boolean;
+const EVERYTHING: Shows = () => true;
+
+/**
+ * A list as this caller sees it: everything, unless `hideUnauthorized` leaves out what the caller
+ * may not use (which needs the caller checks, loaded then).
+ */
+export function visible(ctx: RequestContext, list: (shows: Shows) => Result): Result | Promise<Result> {
+  if (!ctx.gate?.settings?.hide) return list(EVERYTHING);
+  return enforceLayer.use((enforce) => list(enforce.shows));
+}
+
+/**
+ * The core's method table: the methods every server has. `initialize` is not here: it creates a
+ * session, which the dispatcher owns. Layers add theirs when installed (`Registry.install`): the
+ * resources and prompts layer with the first resource or prompt (features.ts).
+ * A method missing from an era's column answers -32601 in that era (2026-07-28 §8 "Removed").
+ * It has no prototype, so a client's `constructor` or `__proto__` finds nothing.
+ */
+export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
+  "server/discover": {
+    modern: true,
+    legacy: false,
+    cacheable: true,
+    run: (registry) => {
+      const result: Result = { supportedVersions: MODERN_VERSIONS, capabilities: registry.capabilities() };
+      if (registry.instructions !== undefined) result.instructions = registry.instructions;
+      return result;
+    },
+  },
+  ping: { modern: false, legacy: true, run: () => ({}) },
+  "tools/list": {
+    modern: true,
+    legacy: true,
+    capability: "tools",
+    cacheable: true,
+    run: (registry, params, ctx) =>
+      visible(ctx, (shows) =>
+        page(
+          registry,
+          "tools",
+          [...registry.tools.values()].filter((tool) => shows(ctx, tool.auth)),
+          params,
+          (tool) => tool.descriptor,
+        ),
+      ),
+  },
+  "tools/call": {
+    modern: true,
+    legacy: true,
+    capability: "tools",
+    interactive: true,
+    run: (registry, params, ctx) => {
+      const name = params?.name;
+      if (typeof name !== "string") {
+        throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name: the name of a tool from tools/list");
+      }
+      const tool = registry.tools.get(name);
+      if (!tool) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool "${name}". Call tools/list to see the available tools.`,
+        );
+      }
+      const args = params?.arguments;
+      if (args !== undefined && args !== null && !isObject(args)) {
+        throw new McpError(ErrorCode.InvalidParams, `tools/call params.arguments must be an object of named arguments`);
+      }
+      return callTool(tool, args ?? undefined, ctx) as unknown as Result | Promise<Result>;
+    },
+  },
+  "logging/setLevel": {
+    modern: false,
+    legacy: true,
+    capability: "logging",
+    run: (_registry, params, ctx) => {
+      const level = params?.level;
+      if (!LOG_LEVELS.includes(level as LogLevel)) {
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(", ")}`);
+      }
+      if (ctx.session) ctx.session.logLevel = level as LogLevel;
+      return {};
+    },
+  },
+  "subscriptions/listen": {
+    modern: true,
+    legacy: false,
+    // Its code is the resources and prompts layer's (listen.ts), loaded with the first listen.
+    run: (registry, params, ctx) => featuresLayer.use((features) => features.listen(registry, params, ctx)),
+  },
+});
+
+/** Cursor pagination over a list in registration order; the cursor is an opaque offset (2025-11-25 "Pagination"). */
+export function page<T>(
+  registry: Registry,
+  key: string,
+  items: T[],
+  params: Params,
+  describe: (item: T) => unknown,
+): Result {
+  const cursor = params?.cursor;
+  let start = 0;
+  if (cursor !== undefined) {
+    start = typeof cursor === "string" ? decodeCursor(cursor) : -1;
+    if (!(start >= 0 && start <= items.length)) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid cursor for ${key}: list again without a cursor to start over`,
+      );
+    }
+  }
+  const end = Math.min(items.length, start + registry.pageSize);
+  const result: Result = { [key]: items.slice(start, end).map(describe) };
+  if (end < items.length) result.nextCursor = btoa(String(end));
+  return result;
+}
+
+function decodeCursor(cursor: string): number {
+  try {
+    const text = atob(cursor);
+    return /^\d+$/.test(text) ? Number(text) : -1;
+  } catch {
+    return -1;
+  }
+}

@@ -1,0 +1,153 @@
+import { type Chain, compose, type Scope } from "./chain.js";
+import { type Context, RequestContext } from "./context.js";
+import { isObject, nullPrototype } from "./jsonrpc.js";
+import { METHODS } from "./methods.js";
+import type { Middleware } from "./middleware.js";
+import type { Method, Registry } from "./registry.js";
+import type { ServerCapabilities } from "./types.js";
+
+type Result = Record<string, unknown>;
+type MaybePromise<T> = T | Promise<T>;
+
+/** A request method a plug-in adds: its handler, and the eras it exists in (both by default). */
+export interface PluginMethod {
+  /** Served to 2026-07-28 requests (`_meta` envelope). Default: true. */
+  modern?: boolean;
+  /** Served in 2025-era sessions (after `initialize`). Default: true. */
+  legacy?: boolean;
+  run(params: Record<string, unknown> | undefined, ctx: Context): MaybePromise<Result>;
+}
+
+/**
+ * One plug-in: what it adds to a server, every part optional. It is the interface a feature layer
+ * plugs in with, and `server.use(plugin)` installs one (`server.use(fn)` is a plug-in of only `use`).
+ */
+export interface Plugin {
+  /** Names the plug-in in error messages. */
+  name?: string;
+  /** Request methods added to the method table, by name; a built-in method cannot be replaced. */
+  methods?: Record<string, PluginMethod>;
+  /**
+   * Merged into the capabilities the server advertises (the `initialize` result and `server/discover`):
+   * `extensions` entries by key (2026-07-28 extensions, e.g. `{ extensions: { "io.example/echo": {} } }`).
+   */
+  capabilities?: ServerCapabilities;
+  /**
+   * Properties added to every request's context (`ctx`), each made from the context the first time a
+   * handler or middleware reads it, then kept for that request. Type them by augmenting `Context`.
+   */
+  context?: Record<string, (ctx: Context) => unknown>;
+  /** Wraps every request, as `server.use(fn)` does. */
+  use?: Middleware;
+}
+
+const PARTS = ["name", "methods", "capabilities", "context", "use"];
+
+/** A plug-in has only the parts Plugin names: anything else is a mistake, said at start-up. */
+function checkPlugin(value: unknown): asserts value is Plugin {
+  const unknown = isObject(value) ? Object.keys(value).find((key) => !PARTS.includes(key)) : typeof value;
+  if (unknown !== undefined) {
+    throw new TypeError(
+      `server.use needs a middleware function, a method or { tool } and a function, or a plug-in of ${PARTS.join(", ")}; got ${unknown}.`,
+    );
+  }
+}
+
+type Link = Parameters<typeof compose>[0][number];
+
+/**
+ * What the plug-ins of one server installed: the method table, the request context's class and the
+ * middleware chain of each method, composed on the method's first request after a change.
+ */
+export class Plugins {
+  Context: typeof RequestContext = RequestContext;
+  readonly #registry: Registry;
+  readonly #links: Link[] = [];
+  /** Composed chains by method name; only names of the method table get here, so it stays bounded. */
+  #chains: Record<string, Chain | undefined> = nullPrototype({});
+  readonly #extensions = new Set<string>();
+
+  constructor(registry: Registry) {
+    this.#registry = registry;
+  }
+
+  /** The middleware chain of `method`, undefined when no middleware applies to it. */
+  chain(method: string): Chain | undefined {
+    if (method in this.#chains) return this.#chains[method];
+    const chain = compose(this.#links, method);
+    this.#chains[method] = chain;
+    return chain;
+  }
+
+  /** Adds a middleware at the inside of the onion: it runs after every one added before it. */
+  use(scope: Scope, run: unknown): void {
+    if (typeof run !== "function") throw new TypeError(`server.use needs a middleware function; got ${typeof run}.`);
+    // Typed for its scope by server.use's signatures; the chain only ever calls it within that scope.
+    this.#links.push({ scope, run: run as Link["run"] });
+    this.#chains = nullPrototype({});
+  }
+
+  install(plugin: unknown): void {
+    checkPlugin(plugin);
+    const what = plugin.name === undefined ? "A plug-in" : `Plug-in "${plugin.name}"`;
+    if (plugin.methods) this.#addMethods(plugin.methods, what);
+    if (plugin.capabilities) this.#advertise(plugin.capabilities, what);
+    if (plugin.context) this.#extendContext(plugin.context, what);
+    if (plugin.use) this.use({}, plugin.use);
+  }
+
+  #addMethods(methods: Record<string, PluginMethod>, what: string): void {
+    const table: Record<string, Method> = nullPrototype({});
+    for (const [name, method] of Object.entries(methods)) {
+      if (name === "initialize" || name in METHODS || name in this.#registry.methods || name in table) {
+        throw new TypeError(`${what} adds the method "${name}", which the server already has; give it another name.`);
+      }
+      if (typeof method?.run !== "function") throw new TypeError(`${what}: method "${name}" needs a run function.`);
+      const run = method.run;
+      table[name] = {
+        modern: method.modern ?? true,
+        legacy: method.legacy ?? true,
+        run: (_, params, ctx) => run(params, ctx),
+      };
+    }
+    this.#registry.install(table);
+    this.#chains = nullPrototype({});
+  }
+
+  #advertise(capabilities: ServerCapabilities, what: string): void {
+    for (const key of Object.keys(capabilities.extensions ?? {})) {
+      if (this.#extensions.has(key)) throw new TypeError(`${what} advertises the extension "${key}" a second time.`);
+      this.#extensions.add(key);
+    }
+    for (const [key, value] of Object.entries(capabilities)) {
+      if (!isObject(value)) throw new TypeError(`${what}: capabilities.${key} must be an object.`);
+      const extra = this.#registry.advertised;
+      extra[key] = { ...extra[key], ...value };
+    }
+  }
+
+  #extendContext(context: Record<string, (ctx: Context) => unknown>, what: string): void {
+    const Base = this.Context;
+    const Extended = class extends Base {};
+    const probe = new Base({
+      id: undefined,
+      meta: undefined,
+      protocolVersion: "",
+      era: "local",
+      clientInfo: undefined,
+      clientCapabilities: {},
+    });
+    for (const [name, make] of Object.entries(context)) {
+      if (name in probe) throw new TypeError(`${what} adds ctx.${name}, which the context already has.`);
+      if (typeof make !== "function") throw new TypeError(`${what}: context.${name} must be a function of ctx.`);
+      Object.defineProperty(Extended.prototype, name, {
+        get(this: RequestContext) {
+          const value = make(this);
+          Object.defineProperty(this, name, { value, enumerable: true });
+          return value;
+        },
+      });
+    }
+    this.Context = Extended;
+  }
+}

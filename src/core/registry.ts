@@ -1,0 +1,233 @@
+import type { StateKey } from "../asking/request-state.js";
+import type { AuthOptions, AuthSettings } from "../auth/settings.js";
+import type { Prompt } from "../prompts/prompts.js";
+import type { Resource } from "../resources/resources.js";
+import type { HttpOptions } from "../transports/http/options.js";
+import type { RequestContext } from "./context.js";
+import { nullPrototype } from "./jsonrpc.js";
+import { Layer } from "./layers.js";
+import type { Limits } from "./limits.js";
+import type { Tool } from "./tools.js";
+import type { Implementation, ServerCapabilities } from "./types.js";
+
+type Params = Record<string, unknown> | undefined;
+type Result = Record<string, unknown>;
+
+/** One request method: the eras it exists in, the capability that gates it, and its handler. */
+export interface Method {
+  readonly modern: boolean;
+  readonly legacy: boolean;
+  /** Answered with -32601 unless the server advertises this capability. */
+  readonly capability?: keyof ServerCapabilities;
+  /** Results that carry `ttlMs`/`cacheScope` in 2026-07-28 (§7). */
+  readonly cacheable?: boolean;
+  /** Handlers that may ask the client for input (2026-07-28 §3.3: only these three methods). */
+  readonly interactive?: boolean;
+  readonly run: Run;
+}
+
+export type Run = (registry: Registry, params: Params, ctx: RequestContext) => Result | Promise<Result>;
+
+/**
+ * The resources and prompts layer (resources/features.ts): the methods it adds to the table with the
+ * first resource or prompt registered, and `subscriptions/listen`, which the core's table routes to it.
+ */
+export interface FeaturesLayer {
+  readonly methods: Readonly<Record<string, Method>>;
+  readonly listen: Run;
+}
+
+/** Where the features come from: wired in by the server (server.ts), loaded when first needed. */
+export const featuresLayer = new Layer<FeaturesLayer>();
+
+/**
+ * Something about the registry changed. Legacy sessions turn these into unsolicited notifications;
+ * `subscriptions/listen` streams into tagged ones; `closed` ends those streams gracefully.
+ */
+export type RegistryEvent =
+  | { type: "tools/list_changed" | "resources/list_changed" | "prompts/list_changed" | "closed" }
+  | { type: "resources/updated"; uri: string };
+
+/**
+ * What `serverInfo.version` says when `pico()` is given none. The spec requires a version string in
+ * `Implementation` (2025-11-25 and 2026-07-28 schemas) and gives it no format; "0.0.0" is the
+ * lowest semver, so a client that compares versions reads it as "not versioned", not as a release.
+ */
+const DEFAULT_VERSION = "0.0.0";
+
+export interface ServerOptions extends Omit<Implementation, "version"> {
+  /** The server's version, as clients show and log it (`serverInfo.version`). Default: "0.0.0". */
+  version?: string;
+  /** Guidance for the model about how to use this server; clients may put it in the system prompt. */
+  instructions?: string;
+  /** Page size of list results; lists are not paginated unless this is set. */
+  pageSize?: number;
+  /** Streamable HTTP settings for `fetch` (and defaults for `serve({ port })`). */
+  http?: HttpOptions;
+  /**
+   * Signs the `requestState` of multi round-trip requests (2026-07-28), at least 32 bytes. Give
+   * every instance behind a load balancer the same key; without one, each process makes a random
+   * key, and a retry that reaches another process is rejected.
+   */
+  requestStateKey?: StateKey;
+  /** How long a legacy client has to answer a question (elicitation, sampling, roots). Default: 60 s. */
+  askTimeoutMs?: number;
+  /** Message size, concurrency, timeouts, SSE streams and shutdown grace: see docs/limits.md. */
+  limits?: Limits;
+  /**
+   * Whether `serve()` shuts the server down gracefully on SIGTERM and SIGINT and then exits the
+   * process (code 0). Default: true; false leaves signals to the application (call `server.close()`).
+   */
+  signals?: boolean;
+  /** OAuth resource server settings, and the default `auth` of registrations (docs/authorization.md). */
+  auth?: AuthOptions;
+}
+
+/**
+ * Everything a server exposes, built once and shared by every connection and request.
+ * Maps keep registration order, which is the order lists come out in (2026-07-28 §7: lists
+ * SHOULD be deterministic).
+ */
+export class Registry {
+  readonly info: Implementation;
+  readonly instructions: string | undefined;
+  readonly pageSize: number;
+  readonly tools = new Map<string, Tool>();
+  /** Resources and resource templates, by URI or template string. */
+  readonly resources = new Map<string, Resource>();
+  readonly prompts = new Map<string, Prompt>();
+  readonly askTimeoutMs: number;
+  /** The server's auth settings (`pico({ auth })`), set by the server. */
+  auth: AuthSettings | undefined;
+  /** Signs `requestState` (see rounds.ts); a random key per process when undefined. */
+  readonly stateKey: StateKey | undefined;
+  /** Capabilities plug-ins add (see plugin.ts), merged into `capabilities()` key by key. */
+  readonly advertised: Record<string, object> = {};
+  readonly #listeners = new Set<(event: RegistryEvent) => void>();
+  /**
+   * The methods layers and plug-ins added (`install`), besides the core's (methods.ts). It has no
+   * prototype, so a client's `constructor` or `__proto__` finds nothing.
+   */
+  methods: Record<string, Method> = nullPrototype({});
+  /** Set while a layer's methods are loading: requests wait for it, so none is answered -32601 meanwhile. */
+  installing: Promise<void> | undefined;
+  #features = false;
+
+  constructor(options: Omit<ServerOptions, "http">) {
+    const { instructions, pageSize, requestStateKey, askTimeoutMs, ...info } = options;
+    if (typeof info.name !== "string" || info.name === "") {
+      throw new TypeError('pico() needs a name, the server\'s name as clients show it: e.g. pico({ name: "github" }).');
+    }
+    const version = info.version ?? DEFAULT_VERSION;
+    if (typeof version !== "string") {
+      throw new TypeError(
+        `pico()'s version must be a string, such as "1.0.0"; got ${String(version)}. Leave it out for "${DEFAULT_VERSION}".`,
+      );
+    }
+    if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize > 0)) {
+      throw new TypeError(`pageSize must be a positive integer; got ${pageSize}.`);
+    }
+    // Spread first, so a given version keeps its place in serverInfo and a default one comes after the name.
+    this.info = { ...info, version };
+    this.instructions = instructions;
+    this.pageSize = pageSize ?? Number.POSITIVE_INFINITY;
+    this.askTimeoutMs = askTimeoutMs ?? 60_000;
+    this.stateKey = requestStateKey;
+    if (requestStateKey !== undefined && keyLength(requestStateKey) < 32) {
+      throw new TypeError("requestStateKey must be at least 32 bytes (256 bits) long.");
+    }
+  }
+
+  addTool(tool: Tool): void {
+    add(this.tools, tool.name, tool, "Tool", "tool names");
+    this.emit({ type: "tools/list_changed" });
+  }
+
+  /** Adds methods to the table (a layer's, a plug-in's); the names are the caller's to check. */
+  install(methods: Readonly<Record<string, Method>>): void {
+    this.methods = nullPrototype({ ...this.methods, ...methods });
+  }
+
+  /** Installs the resources and prompts layer's methods, once, with the first resource or prompt. */
+  #needFeatures(): void {
+    if (this.#features) return;
+    this.#features = true;
+    // Loaded already (another server of this process): installed at once.
+    if (featuresLayer.now) {
+      this.install(featuresLayer.now.methods);
+      return;
+    }
+    const installing = featuresLayer.load().then((features) => {
+      this.install(features.methods);
+      if (this.installing === installing) this.installing = undefined;
+    });
+    this.installing = installing;
+  }
+
+  addResource(resource: Resource): void {
+    add(this.resources, resource.uri, resource, "Resource", "resource URIs");
+    this.#needFeatures();
+    this.emit({ type: "resources/list_changed" });
+  }
+
+  addPrompt(prompt: Prompt): void {
+    add(this.prompts, prompt.name, prompt, "Prompt", "prompt names");
+    this.#needFeatures();
+    this.emit({ type: "prompts/list_changed" });
+  }
+
+  /** Removes a tool, resource or prompt; answers whether there was one. */
+  remove(kind: "tool" | "resource" | "prompt", key: string): boolean {
+    const map = kind === "tool" ? this.tools : kind === "resource" ? this.resources : this.prompts;
+    if (!map.delete(key)) return false;
+    this.emit({ type: `${kind}s/list_changed` });
+    return true;
+  }
+
+  /** Only what is implemented is advertised (2025-11-25 "Capabilities"; 2026-07-28 §2: caps match handlers). */
+  capabilities(): ServerCapabilities {
+    const capabilities: ServerCapabilities & Record<string, object> = { logging: {} };
+    if (this.tools.size > 0) capabilities.tools = { listChanged: true };
+    if (this.resources.size > 0) capabilities.resources = { subscribe: true, listChanged: true };
+    if (this.prompts.size > 0) capabilities.prompts = { listChanged: true };
+    if (this.prompts.size > 0 || this.resources.size > 0) capabilities.completions = {};
+    for (const key in this.advertised) capabilities[key] = { ...capabilities[key], ...this.advertised[key] };
+    return capabilities;
+  }
+
+  /** Whether `capabilities()` has this capability, without building them (once per request). */
+  offers(capability: keyof ServerCapabilities): boolean {
+    switch (capability) {
+      case "tools":
+        return this.tools.size > 0;
+      case "resources":
+        return this.resources.size > 0;
+      case "prompts":
+        return this.prompts.size > 0;
+      case "completions":
+        return this.prompts.size > 0 || this.resources.size > 0;
+      case "logging":
+        return true;
+      default:
+        return capability in this.advertised;
+    }
+  }
+
+  subscribe(listener: (event: RegistryEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  emit(event: RegistryEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+}
+
+function keyLength(key: StateKey): number {
+  return typeof key === "string" ? new TextEncoder().encode(key).byteLength : key.byteLength;
+}
+
+function add<T>(map: Map<string, T>, key: string, value: T, kind: string, plural: string): void {
+  if (map.has(key)) throw new TypeError(`${kind} "${key}" is already registered; ${plural} must be unique.`);
+  map.set(key, value);
+}

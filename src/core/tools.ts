@@ -1,0 +1,294 @@
+import type { Access, AnyAccess, Denial } from "../auth/access.js";
+import type { Gate } from "../auth/exchange.js";
+import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
+import type { Context, RequestContext } from "./context.js";
+import { isMcpError } from "./errors.js";
+import { Layer } from "./layers.js";
+import { safeMessage } from "./safe.js";
+import {
+  type JsonSchema,
+  type Schema,
+  type StandardSchemaV1,
+  toJsonSchema,
+  type Validation,
+  validate,
+} from "./schema.js";
+
+/** Hints about a tool's behaviour (2025-11-25 ToolAnnotations). Clients treat them as untrusted hints. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface CallToolResult<Structured = unknown> {
+  content: ContentBlock[];
+  structuredContent?: Structured;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** The arguments `run` receives: the schema's parsed output, defaults and transforms applied. */
+export type ToolArgs<I> = I extends Schema ? StandardSchemaV1.InferOutput<I> : Record<string, never>;
+/** The arguments a caller passes: the schema's input, where defaulted fields are optional. */
+export type ToolCallArgs<I> = I extends Schema ? StandardSchemaV1.InferInput<I> : Record<string, never> | undefined;
+/** What `run` may return: with an `output` schema, a value of that schema; otherwise anything natural. */
+export type ToolReturn<O> = O extends Schema ? StandardSchemaV1.InferInput<O> : unknown;
+
+export interface ToolConfig<I extends Schema | undefined, O extends Schema | undefined> {
+  /** A short, human-readable name for the tool. */
+  title?: string;
+  /** What the tool does and when a model should call it. */
+  description?: string;
+  /** Arguments schema; must describe an object. Validated before `run`. */
+  input?: I;
+  /** Result schema: advertised as `outputSchema`, checked at run time, sent as `structuredContent`. */
+  output?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /**
+   * What the caller needs: `"public"`, `"signed-in"`, `{ scopes, roles, allow }` or a check on the
+   * identity and the validated arguments. Enforced before `run`, which never runs for a refused call.
+   * Default: the server's `auth.default` (signed in, once the server has `auth`; public otherwise).
+   */
+  auth?: Access<ToolArgs<I>>;
+  run: ToolRun<I, O>;
+}
+
+/**
+ * `run`'s type. It is a conditional type on purpose: TypeScript then instantiates it with the `output`
+ * schema inferred from the same call, so a returned `{ currency: "EUR" }` keeps its literal type and
+ * checks against `z.literal("EUR")` instead of widening to `string`.
+ */
+export type ToolRun<I, O> = O extends unknown
+  ? (args: ToolArgs<I>, ctx: Context) => MaybePromise<ToolReturn<O>>
+  : never;
+
+/** A registered tool: its `tools/list` entry is built once, here, never per request. */
+export interface Tool {
+  readonly name: string;
+  readonly descriptor: Record<string, unknown>;
+  readonly input: Schema | undefined;
+  readonly output: Schema | undefined;
+  readonly auth: AnyAccess | undefined;
+  readonly run: (args: unknown, ctx: Context) => unknown;
+}
+
+/** Checking callers against `auth` rules (auth/enforce.ts): loaded with the first call a rule applies to. */
+export interface EnforceLayer {
+  /** The caller (token, scopes, roles) against a rule, before anything else runs. */
+  checkCallerOf(ctx: RequestContext, declared: AnyAccess | undefined, what: string): Denial | undefined;
+  /** A rule's `allow` check on the validated arguments. */
+  checkArgumentsOf(
+    ctx: RequestContext,
+    declared: AnyAccess | undefined,
+    args: unknown,
+    what: string,
+  ): Denial | undefined | Promise<Denial | undefined>;
+  /** A refused tool call as the client understands it (`caller`: refused by the caller checks). */
+  refuseTool(ctx: RequestContext, denial: Denial, name: string, caller: boolean): CallToolResult;
+  /** Whether a list shows a registration with this rule to the caller (`hideUnauthorized`). */
+  shows(ctx: RequestContext, declared: AnyAccess | undefined): boolean;
+}
+
+/** Where the caller checks come from: wired in by the server (server.ts). */
+export const enforceLayer = new Layer<EnforceLayer>();
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const NO_ARGUMENTS: JsonSchema = { type: "object", additionalProperties: false };
+
+/**
+ * What a registration needs from this request's caller: what it declared, or the server's default.
+ * `"public"` needs no checks, so the code that checks callers is not even loaded for it.
+ */
+export function accessOf(ctx: { readonly gate: Gate | undefined }, declared: AnyAccess | undefined): AnyAccess {
+  const settings = ctx.gate?.settings;
+  return settings ? settings.accessOf(declared) : (declared ?? "public");
+}
+
+/** Checks a tool name against the rules of 2025-11-25 (SEP-986) and says which one it breaks. */
+export function checkToolName(name: unknown): asserts name is string {
+  if (typeof name !== "string" || name.length === 0) {
+    throw new TypeError(`A tool name must be a non-empty string; got ${JSON.stringify(name) ?? String(name)}.`);
+  }
+  if (name.length > 128) {
+    throw new TypeError(`Tool name "${name.slice(0, 40)}…" is ${name.length} characters long; the limit is 128.`);
+  }
+  if (!NAME.test(name)) {
+    const bad = [...name].find((char) => !/[A-Za-z0-9_.-]/.test(char));
+    throw new TypeError(
+      `Tool name "${name}" contains ${JSON.stringify(bad)}; use only letters, digits, "_", "." and "-".`,
+    );
+  }
+}
+
+export function compileTool(name: string, config: ToolConfig<Schema | undefined, Schema | undefined>): Tool {
+  checkToolName(name);
+  if (typeof config?.run !== "function") throw new TypeError(`Tool "${name}" needs a run function.`);
+  checkIcons(config.icons, `Tool "${name}"`);
+  const descriptor: Record<string, unknown> = { name };
+  if (config.title !== undefined) descriptor.title = config.title;
+  if (config.description !== undefined) descriptor.description = config.description;
+  descriptor.inputSchema = config.input ? objectSchema(config.input, name) : NO_ARGUMENTS;
+  if (config.output) descriptor.outputSchema = toJsonSchema(config.output, "output", `Tool "${name}" output`);
+  if (config.annotations !== undefined) descriptor.annotations = config.annotations;
+  if (config.icons !== undefined) descriptor.icons = config.icons;
+  if (config._meta !== undefined) descriptor._meta = config._meta;
+  return {
+    name,
+    descriptor,
+    input: config.input,
+    output: config.output,
+    auth: config.auth as AnyAccess | undefined,
+    run: config.run as Tool["run"],
+  };
+}
+
+function objectSchema(schema: Schema, name: string): JsonSchema {
+  const json = toJsonSchema(schema, "input", `Tool "${name}" input`);
+  if (json.type !== "object") {
+    throw new TypeError(
+      `Tool "${name}" input must describe an object (tool arguments are named); its JSON Schema has type ${JSON.stringify(json.type)}.`,
+    );
+  }
+  return json;
+}
+
+/**
+ * Runs a tool the way every caller sees it: the caller authorized (before validation, so a refused
+ * caller learns nothing about the arguments), arguments validated, `run` called, the return value
+ * turned into a result. Failures the model can act on become `isError` results; only `McpError`
+ * escapes, to become a JSON-RPC error. A public tool whose schemas and `run` are synchronous is
+ * answered synchronously: no promise is made for it.
+ */
+export function callTool(
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  ctx: RequestContext,
+): CallToolResult | Promise<CallToolResult> {
+  // A public tool needs no checks: the code that checks callers loads with the first tool that does.
+  if (accessOf(ctx, tool.auth) !== "public") return callChecked(tool, args, ctx);
+  if (!tool.input) return runTool(tool, {}, ctx);
+  const checked = validate(tool.input, args ?? {});
+  return checked instanceof Promise
+    ? checked.then((done) => validated(tool, done, ctx))
+    : validated(tool, checked, ctx);
+}
+
+function validated(
+  tool: Tool,
+  checked: Validation<unknown>,
+  ctx: RequestContext,
+): CallToolResult | Promise<CallToolResult> {
+  if (!checked.ok) return toolError(`Invalid arguments for tool "${tool.name}":\n${checked.issues}`);
+  return runTool(tool, checked.value, ctx);
+}
+
+/** A tool with an `auth` rule: its caller checked before validation, its `allow` check after. */
+async function callChecked(
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  ctx: RequestContext,
+): Promise<CallToolResult> {
+  const enforce = enforceLayer.now ?? (await enforceLayer.load());
+  const what = `tool "${tool.name}"`;
+  const refused = enforce.checkCallerOf(ctx, tool.auth, what);
+  if (refused) return enforce.refuseTool(ctx, refused, tool.name, true);
+  let value: unknown = {};
+  if (tool.input) {
+    let checked = validate(tool.input, args ?? {});
+    if (checked instanceof Promise) checked = await checked;
+    if (!checked.ok) return toolError(`Invalid arguments for tool "${tool.name}":\n${checked.issues}`);
+    value = checked.value;
+  }
+  let denied = enforce.checkArgumentsOf(ctx, tool.auth, value, what);
+  if (denied instanceof Promise) denied = await denied;
+  if (denied) return enforce.refuseTool(ctx, denied, tool.name, false);
+  return runTool(tool, value, ctx);
+}
+
+/** Calls `run` with the validated arguments and turns what it returned, or threw, into a result. */
+function runTool(tool: Tool, value: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
+  let returned: unknown;
+  try {
+    returned = tool.run(value, ctx);
+    // A Proxy can throw even here, from its getPrototypeOf trap: that is a throw of `run`'s.
+    if (returned instanceof Promise) return returned.then((done) => finish(tool, done), failed);
+  } catch (thrown) {
+    return failed(thrown);
+  }
+  return finish(tool, returned);
+}
+
+/** A tool that threw: a tool error with a safe message, unless it threw an McpError, which is the request's error. */
+function failed(thrown: unknown): CallToolResult {
+  if (isMcpError(thrown)) throw thrown;
+  return toolError(safeMessage(thrown));
+}
+
+/**
+ * Turns what `run` returned into a result. Reading the value runs user code (getters, a Proxy's
+ * traps, a schema's checks): what that throws is the value's fault, a tool error like a throw of
+ * `run`'s, never the request's error carrying the raw message.
+ */
+function finish(tool: Tool, returned: unknown): CallToolResult | Promise<CallToolResult> {
+  try {
+    if (!tool.output) return toResult(returned, tool.name);
+    const checked = validate(tool.output, returned);
+    return checked instanceof Promise
+      ? checked.then(
+          (done) => structured(tool, done),
+          (thrown: unknown) => unsendable(tool.name, thrown),
+        )
+      : structured(tool, checked);
+  } catch (thrown) {
+    return unsendable(tool.name, thrown);
+  }
+}
+
+function structured(tool: Tool, checked: Validation<unknown>): CallToolResult {
+  if (!checked.ok) {
+    return toolError(`Tool "${tool.name}" produced a result that does not match its output schema:\n${checked.issues}`);
+  }
+  // The parsed value is sent, so fields the schema does not name never leak.
+  const result = jsonResult(checked.value, tool.name);
+  if (!result.isError) result.structuredContent = checked.value;
+  return result;
+}
+
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** Turns what `run` returned into a result: text, blocks, nothing, or any other value as JSON text. */
+export function toResult(value: unknown, toolName: string): CallToolResult {
+  if (value === undefined || value === null) return { content: [] };
+  if (typeof value === "string") return { content: [{ type: "text", text: value }] };
+  if (isContentBlock(value)) return { content: [value] };
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
+  return jsonResult(value, toolName);
+}
+
+/** What reading or serializing a returned value threw, cleaned as a thrown error's message is (see safe.ts). */
+function unsendable(toolName: string, thrown: unknown): CallToolResult {
+  return toolError(`Tool "${toolName}" returned a value that cannot be sent as JSON: ${safeMessage(thrown)}`);
+}
+
+/** A value as compact JSON text, or a tool error when it cannot be sent as JSON (a BigInt, a cycle). */
+function jsonResult(value: unknown, toolName: string): CallToolResult {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (thrown) {
+    return unsendable(toolName, thrown);
+  }
+  // Functions and symbols stringify to undefined; sending String(value) would leak a function's source.
+  if (json === undefined)
+    return toolError(`Tool "${toolName}" returned a ${typeof value}, which cannot be sent as JSON.`);
+  return { content: [{ type: "text", text: json }] };
+}

@@ -1,0 +1,81 @@
+import type { RequestContext } from "../core/context.js";
+import { ErrorCode, McpError } from "../core/errors.js";
+import { isObject } from "../core/jsonrpc.js";
+import type { Registry, RegistryEvent } from "../core/registry.js";
+import { META } from "../core/types.js";
+import { covers } from "../resources/resources.js";
+
+/** The notification types a listen request can ask for, and the event each one follows. */
+const FLAGS = {
+  toolsListChanged: "tools/list_changed",
+  promptsListChanged: "prompts/list_changed",
+  resourcesListChanged: "resources/list_changed",
+} as const;
+
+/**
+ * `subscriptions/listen` (2026-07-28 §4): acknowledges first with the subset it will honour,
+ * then streams only those notifications, each tagged with the listen request's id, until the
+ * client cancels (the transport then sends nothing more) or the server closes (a final result).
+ */
+export function listen(
+  registry: Registry,
+  params: Record<string, unknown> | undefined,
+  ctx: RequestContext,
+): Promise<Record<string, unknown>> {
+  const requested = params?.notifications;
+  if (!isObject(requested)) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "subscriptions/listen needs params.notifications: the notification types to receive",
+    );
+  }
+  const emit = ctx.emit;
+  if (!emit) {
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      "subscriptions/listen streams notifications: over HTTP, accept text/event-stream",
+    );
+  }
+  const capabilities = registry.capabilities();
+  const honoured: Record<string, unknown> = {};
+  for (const flag of Object.keys(FLAGS) as (keyof typeof FLAGS)[]) {
+    const capability = capabilities[flag.slice(0, -"ListChanged".length) as "tools" | "prompts" | "resources"];
+    if (requested[flag] === true && capability?.listChanged) honoured[flag] = true;
+  }
+  const uris = requested.resourceSubscriptions;
+  if (Array.isArray(uris) && capabilities.resources?.subscribe) {
+    honoured.resourceSubscriptions = uris.filter((uri): uri is string => typeof uri === "string");
+  }
+  const tag = { [META.subscriptionId]: ctx.requestId };
+  emit({
+    jsonrpc: "2.0",
+    method: "notifications/subscriptions/acknowledged",
+    params: { notifications: honoured, _meta: tag },
+  });
+
+  const watched = (honoured.resourceSubscriptions as string[] | undefined) ?? [];
+  const wanted = new Set(
+    Object.entries(FLAGS)
+      .filter(([flag]) => honoured[flag])
+      .map(([, type]) => type as string),
+  );
+  return new Promise((resolve) => {
+    const stop = registry.subscribe((event: RegistryEvent) => {
+      if (event.type === "closed") {
+        stop();
+        resolve({ _meta: tag });
+      } else if (event.type === "resources/updated") {
+        if (watched.some((subscribed) => covers(subscribed, event.uri))) {
+          emit({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri, _meta: tag } });
+        }
+      } else if (wanted.has(event.type)) {
+        emit({ jsonrpc: "2.0", method: `notifications/${event.type}`, params: { _meta: tag } });
+      }
+    });
+    // Cancelled (stdio notifications/cancelled, or the HTTP stream closed): the dispatcher sends nothing.
+    ctx.signal.addEventListener("abort", () => {
+      stop();
+      resolve({});
+    });
+  });
+}

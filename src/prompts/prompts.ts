@@ -1,0 +1,83 @@
+import type { Access } from "../auth/access.js";
+import { type ContentBlock, checkIcons, type Icon } from "../core/content.js";
+import type { Context } from "../core/handler-context.js";
+import { isObject } from "../core/jsonrpc.js";
+import { type Schema, type StandardSchemaV1, toJsonSchema } from "../core/schema.js";
+import type { Completer } from "../resources/resources.js";
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** One message of a prompt (2025-11-25 "PromptMessage"): a role and one content block. */
+export interface PromptMessage {
+  role: "user" | "assistant";
+  content: ContentBlock;
+}
+
+/** What `get` may return: text (a user message), a block, messages, or a full result with a description. */
+export type PromptReturn =
+  | string
+  | ContentBlock
+  | PromptMessage
+  | (string | ContentBlock | PromptMessage)[]
+  | { description?: string; messages: PromptMessage[] };
+
+export type PromptArgs<I> = I extends Schema ? StandardSchemaV1.InferOutput<I> : Record<string, never>;
+
+export interface PromptConfig<I extends Schema | undefined> {
+  title?: string;
+  description?: string;
+  /** Arguments schema: an object whose fields are strings (prompt arguments always are). Validated before `get`. */
+  input?: I;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** Completion of each argument for `completion/complete`. */
+  complete?: Partial<Record<I extends Schema ? keyof StandardSchemaV1.InferInput<I> & string : never, Completer>>;
+  /** What the caller needs to get it (see `ToolConfig.auth`); `allow` gets the validated arguments. */
+  auth?: Access<PromptArgs<I>>;
+  get: (args: PromptArgs<I>, ctx: Context) => MaybePromise<PromptReturn>;
+}
+
+export interface Prompt {
+  readonly name: string;
+  readonly descriptor: Record<string, unknown>;
+  readonly config: PromptConfig<Schema | undefined>;
+}
+
+/** A user message; text is wrapped in a text block. */
+export function user(content: string | ContentBlock): PromptMessage {
+  return { role: "user", content: typeof content === "string" ? { type: "text", text: content } : content };
+}
+
+/** An assistant message; text is wrapped in a text block. */
+export function assistant(content: string | ContentBlock): PromptMessage {
+  return { role: "assistant", content: typeof content === "string" ? { type: "text", text: content } : content };
+}
+
+export function compilePrompt(name: string, config: PromptConfig<Schema | undefined>): Prompt {
+  if (typeof name !== "string" || name.length === 0) throw new TypeError("A prompt name must be a non-empty string.");
+  if (typeof config?.get !== "function") throw new TypeError(`Prompt "${name}" needs a get function.`);
+  checkIcons(config.icons, `Prompt "${name}"`);
+  const descriptor: Record<string, unknown> = { name };
+  if (config.title !== undefined) descriptor.title = config.title;
+  if (config.description !== undefined) descriptor.description = config.description;
+  if (config.input)
+    descriptor.arguments = argumentsOf(toJsonSchema(config.input, "input", `Prompt "${name}" input`), name);
+  if (config.icons !== undefined) descriptor.icons = config.icons;
+  if (config._meta !== undefined) descriptor._meta = config._meta;
+  return { name, descriptor, config };
+}
+
+/** Prompt arguments are advertised as a flat list (2025-11-25 "PromptArgument"), read off the JSON Schema. */
+function argumentsOf(json: Record<string, unknown>, name: string): Record<string, unknown>[] {
+  if (json.type !== "object" || !isObject(json.properties)) {
+    throw new TypeError(`Prompt "${name}" input must describe an object of string arguments.`);
+  }
+  const required = Array.isArray(json.required) ? json.required : [];
+  return Object.entries(json.properties).map(([key, property]) => {
+    const argument: Record<string, unknown> = { name: key };
+    if (isObject(property) && typeof property.title === "string") argument.title = property.title;
+    if (isObject(property) && typeof property.description === "string") argument.description = property.description;
+    argument.required = required.includes(key);
+    return argument;
+  });
+}

@@ -1,0 +1,103 @@
+import type { AnyAccess } from "../auth/access.js";
+import { checkCallerOf, refuse } from "../auth/enforce.js";
+import type { RequestContext } from "../core/context.js";
+import { ErrorCode, McpError } from "../core/errors.js";
+import { isObject } from "../core/jsonrpc.js";
+import type { Registry } from "../core/registry.js";
+import type { Completer } from "./resources.js";
+
+/** At most this many values per answer (2025-11-25 "Completion": MUST NOT exceed 100). */
+const MAX_VALUES = 100;
+
+/** The prompt or resource template a completion refers to. */
+interface Completable {
+  readonly what: string;
+  readonly auth: AnyAccess | undefined;
+  readonly complete: Partial<Record<string, Completer>> | undefined;
+  /** The error of a reference to nothing, which a hidden entry answers too. */
+  readonly unknown: () => McpError;
+}
+
+/**
+ * `completion/complete` for prompt arguments and resource template variables: the registered
+ * completer's values, kept to those starting with what was typed, capped at 100 with `hasMore`.
+ * The entry's `auth` is checked first, as `prompts/get` and `resources/read` check it: a refused
+ * caller gets the same challenge, or with `hideUnauthorized` the error of an unknown reference.
+ */
+export async function complete(
+  registry: Registry,
+  params: Record<string, unknown> | undefined,
+  ctx: RequestContext,
+): Promise<Record<string, unknown>> {
+  const ref = params?.ref;
+  const argument = params?.argument;
+  if (
+    !isObject(ref) ||
+    !isObject(argument) ||
+    typeof argument.name !== "string" ||
+    typeof argument.value !== "string"
+  ) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "completion/complete needs params.ref and params.argument { name, value }",
+    );
+  }
+  const entry = completableOf(registry, ref);
+  const refused = checkCallerOf(ctx, entry.auth, entry.what);
+  if (refused) refuse(ctx, refused, entry.unknown);
+  const context = contextArguments(params?.context);
+  // Own completers only: a name such as "constructor" must not find Object.prototype's.
+  const completer =
+    entry.complete && Object.hasOwn(entry.complete, argument.name) ? entry.complete[argument.name] : undefined;
+  let values: string[] = [];
+  if (completer) {
+    let suggested = completer(argument.value, { arguments: context, ctx });
+    if (suggested instanceof Promise) suggested = await suggested;
+    const typed = argument.value.toLowerCase();
+    values = suggested.filter((value) => value.toLowerCase().startsWith(typed));
+  }
+  return {
+    completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES },
+  };
+}
+
+function completableOf(registry: Registry, ref: Record<string, unknown>): Completable {
+  if (ref.type === "ref/prompt") {
+    const unknown = () =>
+      new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt ${JSON.stringify(ref.name)}. Call prompts/list to see the available prompts.`,
+      );
+    const prompt = typeof ref.name === "string" ? registry.prompts.get(ref.name) : undefined;
+    if (!prompt) throw unknown();
+    const { auth, complete } = prompt.config;
+    return { what: `prompt "${prompt.name}"`, auth, complete, unknown };
+  }
+  if (ref.type === "ref/resource") {
+    const unknown = () =>
+      new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown resource template ${JSON.stringify(ref.uri)}. Call resources/templates/list to see them.`,
+      );
+    const resource = typeof ref.uri === "string" ? registry.resources.get(ref.uri) : undefined;
+    if (!resource?.template) throw unknown();
+    const { auth, complete } = resource.config;
+    return { what: `resource template ${resource.uri}`, auth, complete, unknown };
+  }
+  throw new McpError(ErrorCode.InvalidParams, `completion/complete ref.type must be "ref/prompt" or "ref/resource"`);
+}
+
+/** `params.context.arguments` (2025-11-25 "CompleteRequest"): names to the strings already chosen. */
+function contextArguments(context: unknown): Record<string, string> {
+  const given = isObject(context) ? context.arguments : undefined;
+  if (given === undefined) return {};
+  const entries = isObject(given) ? Object.entries(given) : undefined;
+  if (!entries?.every((entry): entry is [string, string] => typeof entry[1] === "string")) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "completion/complete params.context.arguments must map names to strings",
+    );
+  }
+  // Own properties: "__proto__" stays an argument name, not the copy's prototype.
+  return Object.fromEntries(entries);
+}

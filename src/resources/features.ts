@@ -1,0 +1,240 @@
+/**
+ * Resources, prompts, completions and `subscriptions/listen` at run time: the handlers of the
+ * methods a tools-only server never serves, loaded with the first request for one of them (wired in
+ * by server.ts). What is checked at registration stays in resources.ts, prompts.ts and
+ * uri-template-syntax.ts.
+ */
+import { checkArgumentsOf, checkCallerOf, refuse, shows } from "../auth/enforce.js";
+import { type ContentBlock, isContentBlock, type ResourceContents, toBase64 } from "../core/content.js";
+import type { Context, RequestContext } from "../core/context.js";
+import { ErrorCode, McpError } from "../core/errors.js";
+import { isObject } from "../core/jsonrpc.js";
+import { page, visible } from "../core/methods.js";
+import type { Method, Registry } from "../core/registry.js";
+import { validate } from "../core/schema.js";
+import { type Prompt, type PromptMessage, user } from "../prompts/prompts.js";
+import { complete } from "./completion.js";
+import type { Resource, ResourceReturn } from "./resources.js";
+import { UriTemplate } from "./uri-template.js";
+
+export { listen } from "../listen/listen.js";
+
+type Params = Record<string, unknown> | undefined;
+type Result = Record<string, unknown>;
+
+/**
+ * `resources/list`: fixed resources, and what each template's `list` finds, in registration order.
+ * A template's `list` runs only for a caller its `auth` admits (token, scopes, roles): what it finds
+ * is the data the rule protects.
+ */
+export async function listResources(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
+  const listed: unknown[] = [];
+  for (const resource of registry.resources.values()) {
+    if (!shows(ctx, resource.config.auth)) continue;
+    if (!resource.template) listed.push(resource.descriptor);
+    else if (resource.config.list && checkCallerOf(ctx, resource.config.auth, "") === undefined) {
+      let found = resource.config.list(ctx);
+      if (found instanceof Promise) found = await found;
+      const mimeType = resource.mimeType;
+      for (const item of found)
+        listed.push(mimeType === undefined || "mimeType" in item ? item : { ...item, mimeType });
+    }
+  }
+  return page(registry, "resources", listed, params, (item) => item);
+}
+
+/** `resources/templates/list`, in registration order. */
+export function listTemplates(registry: Registry, params: Params, ctx: RequestContext): Result | Promise<Result> {
+  return visible(ctx, (shows) =>
+    page(
+      registry,
+      "resourceTemplates",
+      [...registry.resources.values()].filter((resource) => resource.template && shows(ctx, resource.config.auth)),
+      params,
+      (resource) => resource.descriptor,
+    ),
+  );
+}
+
+/** `prompts/list`, in registration order. */
+export function listPrompts(registry: Registry, params: Params, ctx: RequestContext): Result | Promise<Result> {
+  return visible(ctx, (shows) =>
+    page(
+      registry,
+      "prompts",
+      [...registry.prompts.values()].filter((prompt) => shows(ctx, prompt.config.auth)),
+      params,
+      (prompt) => prompt.descriptor,
+    ),
+  );
+}
+
+/** Each template compiled for matching once, on its first use. */
+const matchers = new WeakMap<Resource, UriTemplate>();
+
+function matcherOf(resource: Resource): UriTemplate | undefined {
+  if (!resource.template) return undefined;
+  let matcher = matchers.get(resource);
+  if (!matcher) {
+    matcher = new UriTemplate(resource.template);
+    matchers.set(resource, matcher);
+  }
+  return matcher;
+}
+
+/**
+ * `resources/read`: an exact URI first, then templates in registration order. An unknown URI is
+ * an error, never empty contents: -32002 before 2026-07-28, -32602 since (§9), with `data.uri`.
+ */
+export async function readResource(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
+  const uri = requireUri(params, "resources/read");
+  let resource = registry.resources.get(uri);
+  let args: Record<string, string> | undefined = resource && !resource.template ? {} : undefined;
+  if (!args) {
+    for (const candidate of registry.resources.values()) {
+      args = matcherOf(candidate)?.match(uri);
+      if (args) {
+        resource = candidate;
+        break;
+      }
+    }
+  }
+  if (!resource || !args) throw notFound(uri, ctx);
+  const what = `resource ${uri}`;
+  const refused = checkCallerOf(ctx, resource.config.auth, what);
+  if (refused) refuse(ctx, refused, () => notFound(uri, ctx));
+  let denied = checkArgumentsOf(ctx, resource.config.auth, { ...args, uri }, what);
+  if (denied instanceof Promise) denied = await denied;
+  if (denied) refuse(ctx, denied);
+  let returned = resource.config.read({ ...args, uri }, ctx);
+  if (returned instanceof Promise) returned = await returned;
+  // A template matched, but `read` found nothing there: the same error as an unknown URI, never empty contents.
+  if (returned === undefined) throw notFound(uri, ctx);
+  return { contents: toContents(returned, uri, resource.mimeType) };
+}
+
+function notFound(uri: string, ctx: RequestContext): McpError {
+  const code = ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+  return new McpError(
+    code,
+    `Resource not found: ${uri}. Call resources/list or resources/templates/list to see what can be read.`,
+    { uri },
+  );
+}
+
+/** Turns what `read` returned into `contents` (2025-11-25 "Reading Resources"): never empty for a found resource. */
+export function toContents(value: ResourceReturn, uri: string, mimeType: string | undefined): ResourceContents[] {
+  const base = mimeType === undefined ? { uri } : { uri, mimeType };
+  if (typeof value === "string") return [{ ...base, text: value }];
+  if (value instanceof Uint8Array) return [{ ...base, blob: toBase64(value) }];
+  const items = Array.isArray(value) ? value : [value];
+  if (items.length === 0 || !items.every((item) => isObject(item) && ("text" in item || "blob" in item))) {
+    throw new TypeError(
+      `Resource "${uri}" read returned no contents; return a string, bytes, or { uri, text | blob } items.`,
+    );
+  }
+  return items.map((item) => (item.mimeType === undefined && mimeType !== undefined ? { ...item, mimeType } : item));
+}
+
+/** `prompts/get`: the caller checked before the arguments, as for tools; unknown and hidden prompts look the same. */
+export function promptsGet(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
+  const name = params?.name;
+  const prompt = typeof name === "string" ? registry.prompts.get(name) : undefined;
+  const unknown = () =>
+    new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown prompt ${JSON.stringify(name)}. Call prompts/list to see the available prompts.`,
+    );
+  if (!prompt) throw unknown();
+  const args = params?.arguments;
+  if (args !== undefined && args !== null && !isObject(args)) {
+    throw new McpError(ErrorCode.InvalidParams, "prompts/get params.arguments must be an object of string arguments");
+  }
+  const refused = checkCallerOf(ctx, prompt.config.auth, `prompt "${prompt.name}"`);
+  if (refused) refuse(ctx, refused, unknown);
+  return getPrompt(prompt, args ?? undefined, ctx);
+}
+
+/** Runs `prompts/get`: arguments validated (a failure is -32602 naming each field), the return value normalised. */
+export async function getPrompt(
+  prompt: Prompt,
+  args: Record<string, unknown> | undefined,
+  ctx: Context,
+): Promise<Record<string, unknown>> {
+  let value: unknown = {};
+  if (prompt.config.input) {
+    let checked = validate(prompt.config.input, args ?? {});
+    if (checked instanceof Promise) checked = await checked;
+    if (!checked.ok)
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}":\n${checked.issues}`);
+    value = checked.value;
+  }
+  let denied = checkArgumentsOf(ctx as RequestContext, prompt.config.auth, value, `prompt "${prompt.name}"`);
+  if (denied instanceof Promise) denied = await denied;
+  if (denied) refuse(ctx as RequestContext, denied);
+  let returned = prompt.config.get(value as never, ctx);
+  if (returned instanceof Promise) returned = await returned;
+  if (isObject(returned) && Array.isArray(returned.messages)) {
+    const result: Record<string, unknown> = { messages: returned.messages };
+    if (typeof returned.description === "string") result.description = returned.description;
+    return result;
+  }
+  const items = (Array.isArray(returned) ? returned : [returned]) as (string | ContentBlock | PromptMessage)[];
+  return { messages: items.map(toMessage) };
+}
+
+function toMessage(item: string | ContentBlock | PromptMessage): PromptMessage {
+  if (typeof item === "string" || isContentBlock(item)) return user(item);
+  return item;
+}
+
+export function requireUri(params: Params, method: string): string {
+  const uri = params?.uri;
+  if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, `${method} needs params.uri (a string)`);
+  return uri;
+}
+
+/**
+ * The methods of resources, prompts and completion, added to the method table with the first
+ * resource or prompt registered (see `Registry.install`). A method missing from an era's column
+ * answers -32601 in that era (2026-07-28 §8 "Removed").
+ */
+export const methods: Record<string, Method> = {
+  "resources/list": { modern: true, legacy: true, capability: "resources", cacheable: true, run: listResources },
+  "resources/templates/list": {
+    modern: true,
+    legacy: true,
+    capability: "resources",
+    cacheable: true,
+    run: listTemplates,
+  },
+  "resources/read": {
+    modern: true,
+    legacy: true,
+    capability: "resources",
+    cacheable: true,
+    interactive: true,
+    run: readResource,
+  },
+  "resources/subscribe": {
+    modern: false,
+    legacy: true,
+    capability: "resources",
+    run: (_registry, params, ctx) => {
+      ctx.session?.subscribe(requireUri(params, "resources/subscribe"));
+      return {};
+    },
+  },
+  "resources/unsubscribe": {
+    modern: false,
+    legacy: true,
+    capability: "resources",
+    run: (_registry, params, ctx) => {
+      ctx.session?.unsubscribe(requireUri(params, "resources/unsubscribe"));
+      return {};
+    },
+  },
+  "prompts/list": { modern: true, legacy: true, capability: "prompts", cacheable: true, run: listPrompts },
+  "prompts/get": { modern: true, legacy: true, capability: "prompts", interactive: true, run: promptsGet },
+  "completion/complete": { modern: true, legacy: true, capability: "completions", run: complete },
+};

@@ -1,0 +1,99 @@
+import type { Access } from "../auth/access.js";
+import { type Annotations, checkIcons, type Icon, type ResourceContents } from "../core/content.js";
+import type { Context } from "../core/handler-context.js";
+import type { QueryVariables, TemplateVariables } from "./uri-template.js";
+import { isTemplate, parseTemplate, type TemplateSyntax } from "./uri-template-syntax.js";
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** What `read` may return: text, bytes (sent as base64), one contents item, or several. */
+export type ResourceReturn = string | Uint8Array | ResourceContents | ResourceContents[];
+
+/** Metadata of a concrete resource, as `resources/list` shows it (2025-11-25 "Resource"). */
+export interface ResourceInfo {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Size in bytes of the raw contents, before base64. */
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+/** What a completer gets besides the typed prefix. */
+export interface CompletionContext {
+  /** The other arguments (or template variables) the user has filled in so far, by name. */
+  arguments: Record<string, string>;
+  /**
+   * The request: `ctx.auth` is the caller, already checked against the entry's `auth` (token,
+   * scopes, roles) before the completer runs; check anything more here, such as what `allow` would.
+   */
+  ctx: Context;
+}
+
+/**
+ * Suggests values for one prompt argument or template variable (`completion/complete`): the typed
+ * prefix, the other arguments and the request.
+ */
+export type Completer = (value: string, context: CompletionContext) => MaybePromise<string[]>;
+
+/** The arguments of `read`: the requested URI, and each template variable decoded (query ones may be absent). */
+export type ResourceArgs<Uri extends string> = { uri: string } & {
+  [K in Exclude<TemplateVariables<Uri>, QueryVariables<Uri>>]: string;
+} & { [K in QueryVariables<Uri>]?: string };
+
+/** A registration's metadata is a list entry's, but for the URI it is registered at; `name` defaults to that URI. */
+export interface ResourceConfig<Uri extends string> extends Omit<ResourceInfo, "uri" | "name"> {
+  name?: string;
+  /** What the caller needs to read it (see `ToolConfig.auth`); `allow` gets the URI and template variables. */
+  auth?: Access<ResourceArgs<Uri>>;
+  /**
+   * Reads the contents; for a template, gets its variables. Returns undefined when the URI names
+   * nothing (a template's id that does not exist): the client then gets the era's not-found error.
+   */
+  read: (args: ResourceArgs<Uri>, ctx: Context) => MaybePromise<ResourceReturn | undefined>;
+  /**
+   * Templates only: the concrete resources to show in `resources/list`. Runs only for a caller that
+   * `auth` admits (token, scopes, roles; `allow` is for reads): list what `ctx.auth` may read.
+   */
+  list?: (ctx: Context) => MaybePromise<Omit<ResourceInfo, "mimeType">[] | ResourceInfo[]>;
+  /** Templates only: completion of each variable for `completion/complete`. */
+  complete?: Partial<Record<TemplateVariables<Uri>, Completer>>;
+}
+
+/** A registered resource or resource template, its list entry built once. */
+export interface Resource {
+  readonly uri: string;
+  readonly descriptor: Record<string, unknown>;
+  /** A template's syntax, checked at registration (matching URIs is compiled on the first read). */
+  readonly template: TemplateSyntax | undefined;
+  readonly mimeType: string | undefined;
+  readonly config: ResourceConfig<string>;
+}
+
+export function compileResource(uri: string, config: ResourceConfig<string>): Resource {
+  if (typeof uri !== "string" || uri.length === 0) throw new TypeError("A resource needs a non-empty URI.");
+  if (typeof config?.read !== "function") throw new TypeError(`Resource "${uri}" needs a read function.`);
+  checkIcons(config.icons, `Resource "${uri}"`);
+  const template = isTemplate(uri) ? parseTemplate(uri) : undefined;
+  if (!template && (config.list || config.complete)) {
+    throw new TypeError(`Resource "${uri}" has no template variables, so it cannot have list or complete.`);
+  }
+  const descriptor: Record<string, unknown> = template ? { uriTemplate: uri } : { uri };
+  descriptor.name = config.name ?? uri;
+  for (const key of ["title", "description", "mimeType", "size", "annotations", "icons", "_meta"] as const) {
+    if (config[key] !== undefined && !(template && key === "size")) descriptor[key] = config[key];
+  }
+  return { uri, descriptor, template, mimeType: config.mimeType, config };
+}
+
+/**
+ * Whether an update of `uri` concerns a subscription to `subscribed`: that URI, or a resource under
+ * it (2025-11-25 "Subscriptions" and 2026-07-28 §4: an update may be for a sub-resource).
+ */
+export function covers(subscribed: string, uri: string): boolean {
+  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
+}

@@ -1,0 +1,85 @@
+/** `picomcp call`: one tool call through the fixture's whole pipeline, as a child process. */
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { BIN, FIXTURE, picomcp, ROOT } from "./helpers.js";
+
+const call = (...args: string[]) => picomcp(["call", FIXTURE, ...args]);
+
+describe("picomcp call", () => {
+  it("takes --arg pairs typed by the input schema, and prints the text", () => {
+    expect(call("greet", "--arg", "name=42", "--arg", "times=2")).toMatchObject({
+      code: 0,
+      stdout: "Hello, 42! Hello, 42!\n",
+    });
+  });
+
+  it("takes a JSON object, and pretty-prints structured content once", () => {
+    const { code, stdout } = call("measure", '{"word":"pico"}');
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${JSON.stringify({ length: 4, letters: ["c", "i", "o", "p"] }, null, 2)}\n`);
+  });
+
+  it("--json prints the tools/call result as the client receives it", () => {
+    const { code, stdout } = call("measure", '{"word":"ab"}', "--json");
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      content: [{ type: "text", text: '{"length":2,"letters":["a","b"]}' }],
+      structuredContent: { length: 2, letters: ["a", "b"] },
+    });
+  });
+
+  it("draws the tool's progress as a bar on stderr", () => {
+    const { code, stdout, stderr } = call("count", "--arg", "to=2");
+    expect(code).toBe(0);
+    expect(stdout).toBe("Counted to 2\n");
+    expect(stderr).toBe("[##########----------] 50% 1/2 step 1\n[####################] 100% 2/2 step 2\n");
+  });
+
+  it("declines an elicitation when stdin is not a terminal, and says so", () => {
+    const { code, stdout, stderr } = call("ask_color");
+    expect(code).toBe(0);
+    expect(stdout).toBe("No color: decline\n");
+    expect(stderr).toContain('the tool asked "Your favourite color?", but stdin is not a terminal');
+  });
+
+  // util-linux `script` gives the child a terminal (a pty) for stdin, and forwards what is piped to it.
+  it.runIf(process.platform === "linux")("asks an elicitation's form on the terminal when stdin is one", () => {
+    const command = [process.execPath, "--import", "tsx", BIN, "call", FIXTURE, "ask_color"].join(" ");
+    const child = spawnSync("script", ["-qec", command, "/dev/null"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      input: "y\nteal\n",
+      timeout: 30_000,
+    });
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain("The tool asks: Your favourite color?");
+    expect(child.stdout).toContain("color [string]: ");
+    expect(child.stdout).toMatch(/You like teal\r?\n$/);
+  });
+
+  it("exits 1 with the tool error's text on stderr, and with the JSON-RPC error of an unknown tool", () => {
+    expect(call("fail")).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: "Tool error: This tool always fails: there is nothing to retry.\n",
+    });
+    expect(call("greet", '{"times":9}')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("times: Too big: expected number to be <=3"),
+    });
+    expect(call("nope")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        'picomcp call: the server answered with JSON-RPC error -32602: Unknown tool "nope"',
+      ),
+    });
+  });
+
+  it("exits 2 on arguments that are not a JSON object", () => {
+    expect(call("greet", "{name:1}")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("picomcp call: the arguments are not JSON"),
+    });
+    expect(call("greet", "[1]")).toMatchObject({ code: 2, stderr: expect.stringContaining("must be a JSON object") });
+  });
+});

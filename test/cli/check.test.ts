@@ -1,0 +1,65 @@
+/** `picomcp check <module>`: the plan linter from the command line, run as a child process. */
+import { describe, expect, it } from "vitest";
+import { picomcp } from "./helpers.js";
+
+const check = (...args: string[]) => picomcp(["check", ...args]);
+
+describe("picomcp check", () => {
+  it("prints the checklist and the findings of a module's default export, and exits 0 without errors", () => {
+    const { code, stdout } = check("test/fixtures/plan-server.ts");
+    expect(code).toBe(0);
+    expect(stdout).toContain("## list_notes\n\n- **Name**: list_notes\n- **Title**: List notes");
+    expect(stdout).toContain("## Findings\n\nNone.\n\n1 tool, 0 errors, 0 warnings\n");
+  });
+
+  it("exits 1 when a named export has errors, and prints them as JSON on request", () => {
+    const { code, stdout } = check("test/fixtures/plan-server.ts", "broken", "--json");
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toEqual([
+      {
+        rule: "readonly-but-writes",
+        severity: "error",
+        tool: "delete_note",
+        message: 'marked read-only but its name starts with the write verb "delete"',
+      },
+    ]);
+  });
+
+  it("exits 2 with a reason when there is nothing to check", () => {
+    expect(check("test/fixtures/plan-server.ts", "missing")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('exports no server named "missing"'),
+    });
+    expect(check("test/fixtures/none.ts")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("cannot import"),
+    });
+    expect(check()).toMatchObject({ code: 2, stderr: expect.stringContaining("Usage: picomcp check") });
+  });
+});
+
+describe("picomcp", () => {
+  it("lists the verbs and the exit codes with --help, and exits 2 naming the verbs on an unknown one", () => {
+    const help = picomcp(["--help"]);
+    expect(help.code).toBe(0);
+    for (const verb of ["dev", "list", "call", "install", "run", "check"])
+      expect(help.stdout).toContain(`\n  ${verb} `);
+    expect(help.stdout).toContain("Exit codes:\n  0  done\n  1  it ran and failed");
+    const unknown = picomcp(["lint"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown verb "lint". The verbs are dev, list, call, install, run, check.');
+  });
+
+  it.each(["dev", "list", "call", "install", "run", "check"])("%s --help prints its usage and exit codes", (verb) => {
+    const { code, stdout } = picomcp([verb, "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`^Usage: picomcp ${verb} `));
+    expect(stdout).toContain("Exit codes: 0 ");
+  });
+
+  it("exits 2 on an unknown option, naming it, with the verb's usage", () => {
+    const { code, stderr } = picomcp(["list", "test/fixtures/cli-server.ts", "--jsno"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("picomcp list: unknown option --jsno\n\nUsage: picomcp list");
+  });
+});

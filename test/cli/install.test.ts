@@ -1,0 +1,116 @@
+/**
+ * `picomcp install`: each client's configuration under a temporary HOME, changed with a backup,
+ * shown unchanged with --dry-run, refused with a reason when the client's folder is missing; and
+ * the command written there serves the server over stdio.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BIN, FIXTURE, picomcp, ROOT } from "./helpers.js";
+
+let home: string;
+const install = (...args: string[]) =>
+  picomcp(["install", ...args], { env: { HOME: home, XDG_CONFIG_HOME: "", CODEX_HOME: "", APPDATA: "" } });
+const read = (path: string) => readFileSync(join(home, path), "utf8");
+const backups = (folder: string) => readdirSync(join(home, folder)).filter((name) => name.endsWith(".bak"));
+
+const ENTRY = {
+  command: process.execPath,
+  args: ["--import", "tsx", BIN, "run", join(ROOT, FIXTURE)],
+  env: { TOKEN: "a=b" },
+};
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), "picomcp-home-"));
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+describe("picomcp install", () => {
+  it("claude-code: adds the server to ~/.claude.json's user scope, keeping the rest, with a backup", () => {
+    writeFileSync(join(home, ".claude.json"), '{"numStartups":3,"mcpServers":{"other":{"command":"x"}}}');
+    const { code, stdout } = install("claude-code", FIXTURE, "--env", "TOKEN=a=b");
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      `picomcp install: added "cli-fixture" in Claude Code's configuration ${join(home, ".claude.json")}.`,
+    );
+    expect(JSON.parse(read(".claude.json"))).toEqual({
+      numStartups: 3,
+      mcpServers: { other: { command: "x" }, "cli-fixture": { type: "stdio", ...ENTRY } },
+    });
+    const [backup] = backups(".");
+    expect(read(backup!)).toBe('{"numStartups":3,"mcpServers":{"other":{"command":"x"}}}');
+    expect(stdout).toContain(`The previous file is saved as ${join(home, backup!)}.`);
+  });
+
+  it("claude-desktop and cursor: create their JSON file in the client's folder", () => {
+    mkdirSync(join(home, ".config", "Claude"), { recursive: true });
+    mkdirSync(join(home, ".cursor"));
+    expect(install("claude-desktop", FIXTURE, "--name", "fixture", "--env", "TOKEN=a=b").code).toBe(0);
+    expect(install("cursor", FIXTURE, "--env", "TOKEN=a=b").code).toBe(0);
+    expect(JSON.parse(read(".config/Claude/claude_desktop_config.json"))).toEqual({ mcpServers: { fixture: ENTRY } });
+    expect(JSON.parse(read(".cursor/mcp.json"))).toEqual({ mcpServers: { "cli-fixture": ENTRY } });
+  });
+
+  it("codex: replaces the server's TOML tables and keeps every other line", () => {
+    mkdirSync(join(home, ".codex"));
+    const before =
+      '# mine\nmodel = "o3"\n\n[mcp_servers.cli-fixture]\ncommand = "old"\n\n[mcp_servers.other]\ncommand = "x"\n';
+    writeFileSync(join(home, ".codex", "config.toml"), before);
+    const { code, stdout } = install("codex", FIXTURE, "--env", "TOKEN=a=b");
+    expect(code).toBe(0);
+    expect(stdout).toContain('replaced "cli-fixture"');
+    const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
+    expect(read(".codex/config.toml")).toBe(
+      '# mine\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "x"\n\n' +
+        `[mcp_servers.cli-fixture]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${args}]\n\n` +
+        '[mcp_servers.cli-fixture.env]\nTOKEN = "a=b"\n',
+    );
+    expect(backups(".codex")).toHaveLength(1);
+  });
+
+  it("--dry-run prints the new file and changes nothing", () => {
+    mkdirSync(join(home, ".cursor"));
+    const { code, stdout } = install("cursor", FIXTURE, "--dry-run");
+    expect(code).toBe(0);
+    expect(stdout).toContain("(dry run, nothing changed). The file would read:\n\n{\n");
+    expect(existsSync(join(home, ".cursor", "mcp.json"))).toBe(false);
+  });
+
+  it("exits 2 with what to do when the client's configuration is not where expected", () => {
+    expect(install("cursor", FIXTURE)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`Cursor's configuration folder ${join(home, ".cursor")} does not exist.`),
+    });
+    expect(install("claude-code", FIXTURE)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("run `claude` once"),
+    });
+    mkdirSync(join(home, ".cursor"));
+    writeFileSync(join(home, ".cursor", "mcp.json"), "{ not json");
+    expect(install("cursor", FIXTURE)).toMatchObject({ code: 2, stderr: expect.stringContaining("is not valid JSON") });
+    expect(install("vim", FIXTURE)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown client "vim"') });
+  });
+
+  it("writes a command that serves the server over stdio", async () => {
+    mkdirSync(join(home, ".cursor"));
+    expect(install("cursor", FIXTURE).code).toBe(0);
+    const entry = JSON.parse(read(".cursor/mcp.json")).mcpServers["cli-fixture"];
+    // Clients start it from anywhere; tsx (in this command because the test runs picomcp under it) resolves from the repository.
+    const child = spawn(entry.command, entry.args, { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+    const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize })}\n`);
+    const line = await new Promise<string>((done, fail) => {
+      let text = "";
+      child.stdout.on("data", (chunk) => {
+        text += chunk;
+        if (text.includes("\n")) done(text.slice(0, text.indexOf("\n")));
+      });
+      child.once("exit", (code) => fail(new Error(`exited with ${code} before answering`)));
+    });
+    child.stdin.end();
+    await new Promise((done) => child.once("exit", done));
+    expect(JSON.parse(line).result.serverInfo).toEqual({ name: "cli-fixture", version: "1.2.3" });
+  });
+});

@@ -1,0 +1,50 @@
+/** `picomcp list`: what a client receives from the fixture, compared with the lists fetched in-process. */
+import { describe, expect, it } from "vitest";
+import { harness } from "../../src/testing.js";
+import server from "../fixtures/cli-server.js";
+import { FIXTURE, picomcp } from "./helpers.js";
+
+describe("picomcp list", () => {
+  it("--json prints every list exactly as a client receives it, and the tools/list estimate", async () => {
+    const { code, stdout } = picomcp(["list", FIXTURE, "--json"]);
+    expect(code).toBe(0);
+    const listing = JSON.parse(stdout);
+    const client = harness(server);
+    const fetched = async (method: string, key: string) => (await client.request(method)).result?.[key];
+    expect(listing.tools).toEqual(await fetched("tools/list", "tools"));
+    expect(listing.resources).toEqual(await fetched("resources/list", "resources"));
+    expect(listing.resourceTemplates).toEqual(await fetched("resources/templates/list", "resourceTemplates"));
+    expect(listing.prompts).toEqual(await fetched("prompts/list", "prompts"));
+    expect(listing.tools.map((tool: { name: string }) => tool.name)).toEqual([
+      "greet",
+      "measure",
+      "count",
+      "ask_color",
+      "fail",
+    ]);
+    expect(listing.server).toEqual({ name: "cli-fixture", version: "1.2.3" });
+    expect(listing.toolsListTokens).toBe(Math.ceil(JSON.stringify({ tools: listing.tools }).length / 4));
+  });
+
+  it("prints each tool with its schemas for people, and says how the token figure is estimated", () => {
+    const { code, stdout } = picomcp(["list", FIXTURE]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("cli-fixture 1.2.3 (protocol 2025-11-25)\n\nTools (5)\n  greet — Greet  (~");
+    expect(stdout).toContain('    input: {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"');
+    expect(stdout).toContain(
+      '"times":{"default":1,"description":"How many times","type":"integer","minimum":1,"maximum":3}',
+    );
+    expect(stdout).toContain("Resources (1)\n  notes://today — text/plain, Today's note");
+    expect(stdout).toContain("Resource templates (1)\n  notes://{day} — The note of a day");
+    expect(stdout).toContain("Prompts (1)\n  summary(text) — Summarise a text");
+    expect(stdout).toMatch(
+      /tools\/list costs about \d+ tokens per turn \(\d+ characters of JSON; estimate: characters/,
+    );
+  });
+
+  it("exits 2 saying what to export when the module exports no server", () => {
+    const { code, stderr } = picomcp(["list", "test/fixtures/cli-none.ts"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("picomcp list: test/fixtures/cli-none.ts exports no server. Export the pico() server");
+  });
+});
