@@ -32,7 +32,6 @@ export type {
   ToolMiddleware,
 } from "./core/middleware.js";
 export type { Plugin, PluginMethod } from "./core/plugin.js";
-export type { ServerOptions } from "./core/registry.js";
 export { Secret, secret } from "./core/safe.js";
 export type { Schema, StandardSchemaV1 } from "./core/schema.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./core/tools.js";
@@ -59,6 +58,6 @@ export type {
   ResourceInfo,
   ResourceReturn,
 } from "./resources/resources.js";
-export { pico, Server } from "./server.js";
+export { pico, Server, type ServerOptions } from "./server.js";
 export type { CorsOptions, HttpOptions, ServeOptions, SessionOptions } from "./transports/http/options.js";
 export type { Listening } from "./transports/listening.js";

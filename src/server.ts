@@ -1,10 +1,11 @@
-import { AuthSettings } from "./auth/settings.js";
+import { type AuthOptions, AuthSettings } from "./auth/settings.js";
 import { askingLayer, type Context } from "./core/context.js";
 import { Dispatcher } from "./core/dispatch.js";
 import { isObject } from "./core/jsonrpc.js";
+import type { Limits } from "./core/limits.js";
 import type { MethodName, MiddlewareFor, ToolMiddleware } from "./core/middleware.js";
 import { type Plugin, Plugins } from "./core/plugin.js";
-import { featuresLayer, Registry, type ServerOptions } from "./core/registry.js";
+import { featuresLayer, Registry, type RegistryOptions } from "./core/registry.js";
 import type { Schema, StandardSchemaV1 } from "./core/schema.js";
 import {
   type CallToolResult,
@@ -29,6 +30,21 @@ import { claimStdout, stdioProcess } from "./transports/stdout.js";
 askingLayer.wire(() => import("./asking/layer.js"));
 featuresLayer.wire(() => import("./resources/features.js"));
 enforceLayer.wire(() => import("./auth/enforce.js"));
+
+/** What `pico()` takes: the server's identity, and how it serves. */
+export interface ServerOptions extends RegistryOptions {
+  /** Streamable HTTP settings for `fetch` (and defaults for `serve({ port })`). */
+  http?: HttpOptions;
+  /** Message size, concurrency, timeouts, SSE streams and shutdown grace: see docs/limits.md. */
+  limits?: Limits;
+  /**
+   * Whether `serve()` shuts the server down gracefully on SIGTERM and SIGINT and then exits the
+   * process (code 0). Default: true; false leaves signals to the application (call `server.close()`).
+   */
+  signals?: boolean;
+  /** OAuth resource server settings, and the default `auth` of registrations (docs/authorization.md). */
+  auth?: AuthOptions;
+}
 
 /** What the chain of `.tool()` calls has registered, by name: the types `server.call` checks against. */
 type ToolTypes = Record<string, { args: unknown; structured: unknown }>;
@@ -356,7 +372,7 @@ export class Server<Tools extends ToolTypes = {}> {
 
   #web(): Promise<WebEndpoint> {
     this.#endpoint ??= import("./transports/http/web.js").then((web) =>
-      web.createWebEndpoint(this.#dispatcher, this.#options),
+      web.createWebEndpoint(this.#dispatcher, this.#options, this.#auth),
     );
     return this.#endpoint;
   }

@@ -11,13 +11,14 @@ import type { Context } from "../src/core/context.js";
 import { Dispatcher } from "../src/core/dispatch.js";
 import { ErrorCode } from "../src/core/errors.js";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from "../src/core/jsonrpc.js";
-import { Registry, type ServerOptions } from "../src/core/registry.js";
+import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import type { ClientCapabilities, ElicitResult } from "../src/core/types.js";
 import { pico } from "../src/index.js";
 import { compilePrompt } from "../src/prompts/prompts.js";
 import { compileResource } from "../src/resources/resources.js";
+import type { ServerOptions } from "../src/server.js";
 
 type Run = (args: Record<string, unknown>, ctx: Context) => unknown;
 

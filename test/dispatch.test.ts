@@ -4,9 +4,10 @@ import type { Context } from "../src/core/context.js";
 import { Dispatcher, type Exchange, type Inflight, type Peer } from "../src/core/dispatch.js";
 import { McpError } from "../src/core/errors.js";
 import type { JsonRpcRequest } from "../src/core/jsonrpc.js";
-import { Registry, type ServerOptions } from "../src/core/registry.js";
+import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
+import type { ServerOptions } from "../src/server.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
 

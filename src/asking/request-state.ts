@@ -1,3 +1,4 @@
+import type { StateKey } from "../core/types.js";
 /**
  * Sealed `requestState` for multi round-trip requests (2026-07-28 §3.4): the client echoes it
  * back untouched, so the server signs it (HMAC-SHA256 through Web Crypto) and binds it to the
@@ -28,8 +29,6 @@ export interface StatePayload {
   /** Rounds so far. */
   r: number;
 }
-
-export type StateKey = string | Uint8Array;
 
 const encoder = new TextEncoder();
 

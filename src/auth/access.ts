@@ -1,40 +1,6 @@
-import type { Identity } from "./identity.js";
+import type { AccessCheck, AnyAccess } from "../core/caller.js";
 
-type MaybePromise<T> = T | Promise<T>;
-
-/** A check on the caller and the (validated) arguments; false refuses the call. */
-export type AccessCheck<Args = unknown> = (identity: Identity, args: Args) => MaybePromise<boolean>;
-
-/**
- * What a tool, resource or prompt needs from its caller, declared at registration as `auth`:
- *
- * - `"public"`: anyone, signed in or not (`ctx.auth` is set when a valid token came anyway);
- * - `"signed-in"`: any caller with a valid token;
- * - `{ scopes, roles, allow }`: a valid token with every scope and every role listed, and `allow`
- *   (if given) answering true for the caller and the validated arguments;
- * - a function: `allow` alone.
- *
- * Scopes are advertised (`securitySchemes`) and a missing one gets a step-up challenge; roles and
- * `allow` are enforced but not advertised, and a refusal is a plain "not permitted".
- */
-export type Access<Args = unknown> =
-  | "public"
-  | "signed-in"
-  | { scopes?: readonly string[]; roles?: readonly string[]; allow?: AccessCheck<Args> }
-  | AccessCheck<Args>;
-
-/** Any registration's rule, whatever its arguments (what the core handles). */
-export type AnyAccess = Access<never>;
-
-/** Why a call was refused, in the terms of RFC 6750 §3.1. */
-export interface Denial {
-  /** 401: no valid token; 403 with `insufficient_scope`: a token without the scopes; 403 alone: not permitted. */
-  readonly status: 401 | 403;
-  readonly error: "invalid_token" | "insufficient_scope" | undefined;
-  /** The scopes to ask for (challenge `scope`): the ones needed plus the granted ones still relevant. */
-  readonly scopes: readonly string[];
-  readonly message: string;
-}
+export type { Access, AccessCheck, AnyAccess, Denial } from "../core/caller.js";
 
 /** A `securitySchemes` entry (OpenAI Apps SDK, SEP-1488). */
 export type SecurityScheme = { type: "noauth" } | { type: "oauth2"; scopes: string[] };

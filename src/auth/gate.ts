@@ -1,9 +1,9 @@
+import type { ExchangeAuth } from "../core/caller.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse } from "../core/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
 import type { Denial } from "./access.js";
 import { challengeHeader } from "./enforce.js";
-import type { ExchangeAuth } from "./exchange.js";
 import { type AuthRequest, type AuthSettings, canonicalResource, metadataUrlOf } from "./settings.js";
 import { toIdentity } from "./to-identity.js";
 

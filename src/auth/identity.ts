@@ -1,24 +1,4 @@
-/**
- * Who is calling: the verified identity handlers read as `ctx.auth`. It is built by picomcp from what
- * a verifier returned, field by field, so the raw access token is never part of it.
- */
-export interface Identity {
-  /** The caller's stable id (the token's `sub`). */
-  readonly subject: string;
-  /** The scopes the token grants. */
-  readonly scopes: readonly string[];
-  /** Application roles, when the verifier reports them (a `roles` claim, or your own mapping). */
-  readonly roles: readonly string[];
-  /** The OAuth client the token was issued to (`client_id` or `azp`), if known. */
-  readonly clientId: string | undefined;
-  /** The authorization server that issued the token (`iss`), if known. */
-  readonly issuer: string | undefined;
-  /** When the token expires, in seconds since the epoch (`exp`), if it does. */
-  readonly expiresAt: number | undefined;
-  /** The token's other claims, frozen. */
-  readonly claims: Readonly<Record<string, unknown>>;
-}
-
+export type { Identity } from "../core/caller.js";
 /** What describes an identity: for `server.call(..., { auth })`, the stdio hook, and verifiers. */
 export interface IdentityInit {
   subject: string;

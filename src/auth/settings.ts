@@ -1,3 +1,4 @@
+import type { GateSettings } from "../core/caller.js";
 import { type Access, type AnyAccess, checkAccess, scopesOf, securitySchemes } from "./access.js";
 import type { Identity, IdentityInit, VerifiedToken } from "./identity.js";
 
@@ -67,7 +68,7 @@ export interface AuthOptions {
 }
 
 /** The auth options, checked and normalised once. */
-export class AuthSettings {
+export class AuthSettings implements GateSettings {
   readonly options: AuthOptions;
   readonly verify: AuthOptions["verify"];
   readonly resource: string | undefined;

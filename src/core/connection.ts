@@ -1,5 +1,5 @@
 import type { Asker, Questions } from "../asking/questions.js";
-import type { ExchangeAuth } from "../auth/exchange.js";
+import type { ExchangeAuth } from "./caller.js";
 import { askingLayer } from "./context.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
 import { claimsModern } from "./envelope.js";

@@ -1,8 +1,6 @@
 import type { Asking, Round } from "../asking/ask.js";
 import type { Asker, AskingConnection, Questions } from "../asking/questions.js";
-import type { StateKey } from "../asking/request-state.js";
-import type { Gate } from "../auth/exchange.js";
-import type { Identity } from "../auth/identity.js";
+import type { Gate, Identity } from "./caller.js";
 import { LOG_LEVELS, type LogLevel } from "./envelope.js";
 import type { AskOptions, Context, Era, Logger } from "./handler-context.js";
 import type { JsonRpcMessage, RequestId } from "./jsonrpc.js";
@@ -17,6 +15,7 @@ import type {
   Meta,
   Root,
   SamplingRequest,
+  StateKey,
 } from "./types.js";
 
 export type { Asking } from "../asking/ask.js";

@@ -1,7 +1,6 @@
 import type { Round } from "../asking/ask.js";
 import type { Asker } from "../asking/questions.js";
-import type { ExchangeAuth, Gate } from "../auth/exchange.js";
-import type { AuthSettings } from "../auth/settings.js";
+import type { ExchangeAuth, Gate, GateSettings } from "./caller.js";
 import { type Asking, askingLayer, NO_ANSWERS, NO_WAY_BACK, RequestContext, STUCK } from "./context.js";
 import { claimsModern, type Envelope, readEnvelope } from "./envelope.js";
 import { ErrorCode } from "./errors.js";
@@ -499,7 +498,7 @@ export class Dispatcher {
 }
 
 /** The gate of one request: the server's settings, and what the transport says about challenges. */
-export function openGate(settings: AuthSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
+export function openGate(settings: GateSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
   if (!auth) return settings?.gate;
   return { settings, metadataUrl: auth.metadataUrl ?? settings?.metadataUrl, challenge: auth.challenge };
 }

@@ -3,7 +3,7 @@
  * without depending on the request context's code (context.ts's RequestContext, which loads the
  * asking code on first use), so that they stay out of its import cycle (issue 14).
  */
-import type { Identity } from "../auth/identity.js";
+import type { Identity } from "./caller.js";
 import type { LogLevel } from "./envelope.js";
 import type { RequestId } from "./jsonrpc.js";
 import type { JsonSchema, Schema, StandardSchemaV1 } from "./schema.js";

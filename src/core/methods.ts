@@ -1,4 +1,4 @@
-import type { AnyAccess } from "../auth/access.js";
+import type { AnyAccess } from "./caller.js";
 import type { RequestContext } from "./context.js";
 import { LOG_LEVELS, type LogLevel } from "./envelope.js";
 import { ErrorCode, McpError } from "./errors.js";

@@ -1,14 +1,11 @@
-import type { StateKey } from "../asking/request-state.js";
-import type { AuthOptions, AuthSettings } from "../auth/settings.js";
 import type { Prompt } from "../prompts/prompts.js";
 import type { Resource } from "../resources/resources.js";
-import type { HttpOptions } from "../transports/http/options.js";
+import type { GateSettings } from "./caller.js";
 import type { RequestContext } from "./context.js";
 import { nullPrototype } from "./jsonrpc.js";
 import { Layer } from "./layers.js";
-import type { Limits } from "./limits.js";
 import type { Tool } from "./tools.js";
-import type { Implementation, ServerCapabilities } from "./types.js";
+import type { Implementation, ServerCapabilities, StateKey } from "./types.js";
 
 type Params = Record<string, unknown> | undefined;
 type Result = Record<string, unknown>;
@@ -55,15 +52,14 @@ export type RegistryEvent =
  */
 const DEFAULT_VERSION = "0.0.0";
 
-export interface ServerOptions extends Omit<Implementation, "version"> {
+/** What the registry is made from: the server's identity and what its requests share (ServerOptions, server.ts, adds the rest). */
+export interface RegistryOptions extends Omit<Implementation, "version"> {
   /** The server's version, as clients show and log it (`serverInfo.version`). Default: "0.0.0". */
   version?: string;
   /** Guidance for the model about how to use this server; clients may put it in the system prompt. */
   instructions?: string;
   /** Page size of list results; lists are not paginated unless this is set. */
   pageSize?: number;
-  /** Streamable HTTP settings for `fetch` (and defaults for `serve({ port })`). */
-  http?: HttpOptions;
   /**
    * Signs the `requestState` of multi round-trip requests (2026-07-28), at least 32 bytes. Give
    * every instance behind a load balancer the same key; without one, each process makes a random
@@ -72,15 +68,6 @@ export interface ServerOptions extends Omit<Implementation, "version"> {
   requestStateKey?: StateKey;
   /** How long a legacy client has to answer a question (elicitation, sampling, roots). Default: 60 s. */
   askTimeoutMs?: number;
-  /** Message size, concurrency, timeouts, SSE streams and shutdown grace: see docs/limits.md. */
-  limits?: Limits;
-  /**
-   * Whether `serve()` shuts the server down gracefully on SIGTERM and SIGINT and then exits the
-   * process (code 0). Default: true; false leaves signals to the application (call `server.close()`).
-   */
-  signals?: boolean;
-  /** OAuth resource server settings, and the default `auth` of registrations (docs/authorization.md). */
-  auth?: AuthOptions;
 }
 
 /**
@@ -98,7 +85,7 @@ export class Registry {
   readonly prompts = new Map<string, Prompt>();
   readonly askTimeoutMs: number;
   /** The server's auth settings (`pico({ auth })`), set by the server. */
-  auth: AuthSettings | undefined;
+  auth: GateSettings | undefined;
   /** Signs `requestState` (see rounds.ts); a random key per process when undefined. */
   readonly stateKey: StateKey | undefined;
   /** Capabilities plug-ins add (see plugin.ts), merged into `capabilities()` key by key. */
@@ -113,7 +100,7 @@ export class Registry {
   installing: Promise<void> | undefined;
   #features = false;
 
-  constructor(options: Omit<ServerOptions, "http">) {
+  constructor(options: RegistryOptions) {
     const { instructions, pageSize, requestStateKey, askTimeoutMs, ...info } = options;
     if (typeof info.name !== "string" || info.name === "") {
       throw new TypeError('pico() needs a name, the server\'s name as clients show it: e.g. pico({ name: "github" }).');

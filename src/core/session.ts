@@ -1,4 +1,3 @@
-import { covers } from "../resources/resources.js";
 import { isImplementation, type LogLevel } from "./envelope.js";
 import { ErrorCode, McpError } from "./errors.js";
 import type { Context } from "./handler-context.js";
@@ -72,4 +71,12 @@ export function openSession(params: Record<string, unknown> | undefined): Sessio
   }
   const version = LEGACY_VERSIONS.includes(requested) ? requested : LATEST_LEGACY_VERSION;
   return new Session(version, (capabilities ?? {}) as ClientCapabilities, clientInfo);
+}
+
+/**
+ * Whether an update of `uri` concerns a subscription to `subscribed`: that URI, or a resource under
+ * it (2025-11-25 "Subscriptions" and 2026-07-28 §4: an update may be for a sub-resource).
+ */
+export function covers(subscribed: string, uri: string): boolean {
+  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
 }

@@ -1,5 +1,4 @@
-import type { Access, AnyAccess, Denial } from "../auth/access.js";
-import type { Gate } from "../auth/exchange.js";
+import type { Access, AnyAccess, Denial, Gate } from "./caller.js";
 import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
 import type { Context, RequestContext } from "./context.js";
 import { isMcpError } from "./errors.js";

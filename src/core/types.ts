@@ -111,3 +111,6 @@ export interface Root {
   uri: string;
   name?: string;
 }
+
+/** A `requestStateKey`: text (UTF-8) or bytes, at least 32 bytes long. */
+export type StateKey = string | Uint8Array;

@@ -89,11 +89,3 @@ export function compileResource(uri: string, config: ResourceConfig<string>): Re
   }
   return { uri, descriptor, template, mimeType: config.mimeType, config };
 }
-
-/**
- * Whether an update of `uri` concerns a subscription to `subscribed`: that URI, or a resource under
- * it (2025-11-25 "Subscriptions" and 2026-07-28 §4: an update may be for a sub-resource).
- */
-export function covers(subscribed: string, uri: string): boolean {
-  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
-}

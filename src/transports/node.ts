@@ -1,6 +1,6 @@
 import type * as NodeHttp from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ExchangeAuth } from "../auth/exchange.js";
+import type { ExchangeAuth } from "../core/caller.js";
 import type { Cancellable } from "../core/context.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse } from "../core/jsonrpc.js";

@@ -1,4 +1,4 @@
-import type { ExchangeAuth } from "../auth/exchange.js";
+import type { ExchangeAuth } from "../core/caller.js";
 import { Connection } from "../core/connection.js";
 import type { Dispatcher } from "../core/dispatch.js";
 import { ErrorCode } from "../core/errors.js";

@@ -1,4 +1,4 @@
-import type { ExchangeAuth } from "../../auth/exchange.js";
+import type { ExchangeAuth } from "../../core/caller.js";
 import type { Cancellable } from "../../core/context.js";
 import { type JsonRpcResponse, serialize } from "../../core/jsonrpc.js";
 import type { SseStream } from "./sse.js";

@@ -1,3 +1,4 @@
+import type { AuthSettings } from "../../auth/settings.js";
 import type { Cancellable } from "../../core/context.js";
 import type { Dispatcher } from "../../core/dispatch.js";
 import { onWorkers } from "../../core/workers.js";
@@ -15,9 +16,12 @@ export interface WebEndpoint {
   listening(hostname: string): void;
 }
 
-export async function createWebEndpoint(dispatcher: Dispatcher, options: HttpOptions): Promise<WebEndpoint> {
+export async function createWebEndpoint(
+  dispatcher: Dispatcher,
+  options: HttpOptions,
+  auth?: AuthSettings,
+): Promise<WebEndpoint> {
   // The token gate loads only for a server that checks tokens (`auth.verify`).
-  const auth = dispatcher.registry.auth;
   const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth) : undefined;
   const handler = new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, gate);
   // A runtime serving the endpoint on a loopback address (Bun, `deno serve`) accepts only loopback Host
