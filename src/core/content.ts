@@ -110,3 +110,9 @@ export function checkIcons(icons: Icon[] | undefined, owner: string): void {
     }
   }
 }
+
+/** One message of a prompt (2025-11-25 "PromptMessage"): a role and one content block. */
+export interface PromptMessage {
+  role: "user" | "assistant";
+  content: ContentBlock;
+}

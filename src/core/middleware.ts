@@ -1,6 +1,5 @@
-import type { PromptMessage } from "../prompts/prompts.js";
 import type { MaybePromise, Next, Returned } from "./chain.js";
-import type { ResourceContents } from "./content.js";
+import type { PromptMessage, ResourceContents } from "./content.js";
 import type { Context } from "./handler-context.js";
 import type { CallToolResult } from "./tools.js";
 import type { Meta, ServerCapabilities } from "./types.js";

@@ -1,5 +1,3 @@
-import type { Prompt } from "../prompts/prompts.js";
-import type { Resource } from "../resources/resources.js";
 import type { GateSettings } from "./caller.js";
 import type { RequestContext } from "./context.js";
 import { nullPrototype } from "./jsonrpc.js";
@@ -36,6 +34,17 @@ export interface FeaturesLayer {
 
 /** Where the features come from: wired in by the server (server.ts), loaded when first needed. */
 export const featuresLayer = new Layer<FeaturesLayer>();
+
+/**
+ * What the registry keeps of the layers' registrations, by kind: each layer names its own by
+ * augmenting this interface (resources/resources.ts: `resource`; prompts/prompts.ts: `prompt`), so
+ * the core holds them, typed, without importing the layers.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the layers' declaration merging.
+export interface Registrations {}
+
+type Resource = Registrations extends { resource: infer R extends { uri: string } } ? R : never;
+type Prompt = Registrations extends { prompt: infer P extends { name: string } } ? P : never;
 
 /**
  * Something about the registry changed. Legacy sessions turn these into unsolicited notifications;

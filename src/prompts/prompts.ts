@@ -1,17 +1,14 @@
 import type { Access } from "../auth/access.js";
-import { type ContentBlock, checkIcons, type Icon } from "../core/content.js";
+import { type ContentBlock, checkIcons, type Icon, type PromptMessage } from "../core/content.js";
+
+export type { PromptMessage } from "../core/content.js";
+
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
 import { type Schema, type StandardSchemaV1, toJsonSchema } from "../core/schema.js";
 import type { Completer } from "../resources/resources.js";
 
 type MaybePromise<T> = T | Promise<T>;
-
-/** One message of a prompt (2025-11-25 "PromptMessage"): a role and one content block. */
-export interface PromptMessage {
-  role: "user" | "assistant";
-  content: ContentBlock;
-}
 
 /** What `get` may return: text (a user message), a block, messages, or a full result with a description. */
 export type PromptReturn =
@@ -80,4 +77,10 @@ function argumentsOf(json: Record<string, unknown>, name: string): Record<string
     argument.required = required.includes(key);
     return argument;
   });
+}
+
+declare module "../core/registry.js" {
+  interface Registrations {
+    prompt: Prompt;
+  }
 }

@@ -89,3 +89,9 @@ export function compileResource(uri: string, config: ResourceConfig<string>): Re
   }
   return { uri, descriptor, template, mimeType: config.mimeType, config };
 }
+
+declare module "../core/registry.js" {
+  interface Registrations {
+    resource: Resource;
+  }
+}
