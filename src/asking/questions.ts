@@ -27,7 +27,8 @@ export interface AskingConnection {
 /**
  * A legacy connection's own requests to its client (2025-11-25 "Sampling", "Elicitation", "Roots"):
  * what awaits an answer, and the URL-mode elicitations that may still be reported complete. Made by
- * the connection's first question (see lazy.ts): a connection that asks nothing carries none of it.
+ * the connection's first question (the asking layer loads with it): a connection that asks nothing
+ * carries none of it.
  */
 export class Questions {
   readonly #connection: AskingConnection;
