@@ -91,12 +91,13 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-type Message = Record<string, unknown>;
+export type Message = Record<string, unknown>;
 
 /** A JSON-RPC client over the program's stdin and stdout, one message a line. */
 export class LineClient {
   readonly #program: Program;
-  readonly #answers = new Map<unknown, Message>();
+  /** Every message the program sent, in order: answers, notifications and its own requests. */
+  readonly #received: Message[] = [];
   readonly #waiters = new Set<() => void>();
   #buffer = "";
 
@@ -107,8 +108,7 @@ export class LineClient {
       for (let end = this.#buffer.indexOf("\n"); end !== -1; end = this.#buffer.indexOf("\n")) {
         const line = this.#buffer.slice(0, end);
         this.#buffer = this.#buffer.slice(end + 1);
-        const message = JSON.parse(line) as Message;
-        this.#answers.set(message.id, message);
+        this.#received.push(JSON.parse(line) as Message);
       }
       for (const wake of this.#waiters) wake();
     });
@@ -119,14 +119,22 @@ export class LineClient {
   }
 
   /** Sends a request and waits for the answer with its id. */
-  async request(message: Message): Promise<Message> {
+  request(message: Message): Promise<Message> {
     this.notify(message);
+    return this.waitFor(
+      (received) => received.id === message.id && !("method" in received),
+      `an answer to ${JSON.stringify(message)}`,
+    );
+  }
+
+  /** Waits for the first message from the program that `matches` (`what` names it in the failure). */
+  async waitFor(matches: (message: Message) => boolean, what: string): Promise<Message> {
     const deadline = Date.now() + TIMEOUT_MS;
-    while (!this.#answers.has(message.id)) {
+    for (;;) {
+      const found = this.#received.find(matches);
+      if (found) return found;
       if (Date.now() > deadline) {
-        throw new Error(
-          `No answer to ${JSON.stringify(message)} within ${TIMEOUT_MS} ms; stderr: ${this.#program.stderr()}`,
-        );
+        throw new Error(`No ${what} within ${TIMEOUT_MS} ms; stderr: ${this.#program.stderr()}`);
       }
       await new Promise<void>((resolve) => {
         const wake = () => {
@@ -137,7 +145,6 @@ export class LineClient {
         delay(200).then(wake);
       });
     }
-    return this.#answers.get(message.id)!;
   }
 }
 
