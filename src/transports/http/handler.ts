@@ -267,6 +267,7 @@ export class HttpHandler {
       // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
       session,
       headers: session.headers,
+      jsonHeaders: session.jsonHeaders,
       streams: this.#streams,
       // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
       // or on the GET stream for a client that accepts no stream here.

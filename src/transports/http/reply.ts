@@ -32,7 +32,7 @@ export class BodyTooLarge extends Error {
   override name = "BodyTooLarge";
 }
 
-const JSON_HEADERS = { "content-type": "application/json" };
+export const JSON_HEADERS: Record<string, string> = { "content-type": "application/json" };
 
 export function jsonReply(
   status: number,

@@ -2,7 +2,7 @@ import type { RequestContext } from "../../context.js";
 import type { Answer, Exchange } from "../../dispatch.js";
 import { ErrorCode, messageOf } from "../../errors.js";
 import { busy, isUnavailable } from "../../limits.js";
-import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import { errorResponse, type JsonRpcMessage, type JsonRpcResponse, serialize } from "../../protocol/jsonrpc.js";
 import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
 import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
 
@@ -36,6 +36,8 @@ export interface RespondOptions {
    */
   session?: StreamOpener;
   headers?: Record<string, string> | undefined;
+  /** `headers` with the JSON content type, where the caller keeps them made (a session's): not merged per reply. */
+  jsonHeaders?: Record<string, string> | undefined;
   /** The endpoint's SSE streams: at `limits.maxSseStreams` a reply is plain JSON, without mid-call notifications. */
   streams?: Streams;
   /** What the request's exchange starts with: the caller, and a session's requests in flight and way back. */
@@ -113,7 +115,7 @@ export function respond(run: (exchange: Exchange) => Answer, options: RespondOpt
       stream.end();
     } else if (response) {
       settle(
-        isUnavailable(response) ? unavailable(response, headers) : jsonReply(statusOf(response), response, headers),
+        isUnavailable(response) ? unavailable(response, headers) : replyJson(statusOf(response), response, options),
       );
     } else if (accepts.sse && !dropped) {
       // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
@@ -129,7 +131,7 @@ export function respond(run: (exchange: Exchange) => Answer, options: RespondOpt
   const failed = (thrown: unknown) => {
     const error = errorResponse(undefined, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
     if (stream) stream.end();
-    else settle(jsonReply(500, error, headers));
+    else settle(replyJson(500, error, options));
   };
   let answer: Answer;
   try {
@@ -141,6 +143,14 @@ export function respond(run: (exchange: Exchange) => Answer, options: RespondOpt
   if (answer instanceof Promise) answer.then(answered, failed);
   else answered(answer);
   return reply ?? new Promise((resolve) => (waiting = resolve));
+}
+
+/** A JSON reply with the request's headers; a session's are made once (see `jsonHeaders`). */
+function replyJson(status: number, response: JsonRpcResponse, options: RespondOptions): HttpReply {
+  const { jsonHeaders } = options;
+  return jsonHeaders
+    ? { status, headers: jsonHeaders, body: serialize(response) }
+    : jsonReply(status, response, options.headers);
 }
 
 /** A missing client capability is a 400 wherever it arises (2026-07-28 §5.2); other handler errors travel in-band. */
