@@ -32,7 +32,7 @@ export async function listenNode(handler: HttpHandler, port: number, host: strin
     const request = new NodeRequest(req, res, true);
     unsent.set(res, request);
     res.on("close", closed);
-    answer(handler, request, res);
+    void answer(handler, request, res);
   });
   /** Resolves once every response has been sent (or its connection closed), or after FLUSH_MS. */
   const sent = () =>
@@ -210,22 +210,22 @@ function gone(): DOMException {
   return new DOMException("The client closed the connection", "AbortError");
 }
 
-/** Answers one request; the reply is sent as soon as the handler has it (at once, when it has it at once). */
-function answer(handler: HttpHandler, request: NodeRequest, res: ServerResponse): Promise<void> | undefined {
+/**
+ * Answers one request: the reply is sent in the step after the handler has it. A reply known at once
+ * (a refusal) still waits for that step, so that a body that came with the head has been read by then
+ * (see lingerThenClose); a POST's reply is known in the step that read its body.
+ */
+function answer(handler: HttpHandler, request: NodeRequest, res: ServerResponse): Promise<void> {
   let reply: HttpReply | Promise<HttpReply>;
   try {
     reply = handler.handle(request);
   } catch {
     reply = INTERNAL_ERROR;
   }
-  if (reply instanceof Promise) {
-    return reply.then(
-      (done) => sendNow(handler, done, res),
-      () => sendNow(handler, INTERNAL_ERROR, res),
-    );
-  }
-  sendNow(handler, reply, res);
-  return undefined;
+  return Promise.resolve(reply).then(
+    (done) => sendNow(handler, done, res),
+    () => sendNow(handler, INTERNAL_ERROR, res),
+  );
 }
 
 function sendNow(handler: HttpHandler, reply: HttpReply, res: ServerResponse): void {
