@@ -210,28 +210,17 @@ function gone(): DOMException {
   return new DOMException("The client closed the connection", "AbortError");
 }
 
-/**
- * Answers one request: the reply is sent in the step after the handler has it. A reply known at once
- * (a refusal) still waits for that step, so that a body that came with the head has been read by then
- * (see lingerThenClose); a POST's reply is known in the step that read its body.
- */
-function answer(handler: HttpHandler, request: NodeRequest, res: ServerResponse): Promise<void> {
-  let reply: HttpReply | Promise<HttpReply>;
+async function answer(handler: HttpHandler, request: NodeRequest, res: ServerResponse): Promise<void> {
+  let reply: HttpReply;
   try {
-    reply = handler.handle(request);
+    reply = await handler.handle(request);
   } catch {
     reply = INTERNAL_ERROR;
   }
-  return Promise.resolve(reply).then(
-    (done) => sendNow(handler, done, res),
-    () => sendNow(handler, INTERNAL_ERROR, res),
-  );
-}
-
-function sendNow(handler: HttpHandler, reply: HttpReply, res: ServerResponse): void {
   // An answer finished while shutting down ends its connection: the client does not send the next
   // request on a connection about to close.
-  send(handler.closing ? { ...reply, headers: { ...reply.headers, connection: "close" } } : reply, res);
+  if (handler.closing) reply = { ...reply, headers: { ...reply.headers, connection: "close" } };
+  send(reply, res);
 }
 
 function send(reply: HttpReply, res: ServerResponse): void {

@@ -146,7 +146,7 @@ export class HttpHandler {
     this.close();
   }
 
-  #post(request: HttpRequest): Promise<HttpReply> | HttpReply {
+  async #post(request: HttpRequest): Promise<HttpReply> {
     if (!isJson(request.header("content-type"))) {
       return fail(
         415,
@@ -162,33 +162,25 @@ export class HttpHandler {
         "Not Acceptable: the Accept header must allow application/json and text/event-stream",
       );
     }
-    // One step once the body is in, answered then and there when the dispatcher answers at once.
-    return request.text(this.#maxBody).then(
-      (text) => this.#posted(request, text, accept),
-      (thrown) => this.#unread(thrown),
-    );
-  }
-
-  /** The answer to a POST whose body could not be read. */
-  #unread(thrown: unknown): HttpReply {
-    if (thrown instanceof BodyTooLarge) {
-      // The rest of the body is not read (it may never end): the connection ends with this answer.
-      return jsonReply(
-        413,
-        errorResponse(
-          undefined,
-          ErrorCode.InvalidRequest,
-          `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
-        ),
-        CLOSE_CONNECTION,
-      );
+    let text: string;
+    try {
+      text = await request.text(this.#maxBody);
+    } catch (thrown) {
+      if (thrown instanceof BodyTooLarge) {
+        // The rest of the body is not read (it may never end): the connection ends with this answer.
+        return jsonReply(
+          413,
+          errorResponse(
+            undefined,
+            ErrorCode.InvalidRequest,
+            `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
+          ),
+          CLOSE_CONNECTION,
+        );
+      }
+      // The client went away mid-body, or the body was not readable: there is no request to answer.
+      return fail(400, ErrorCode.InvalidRequest, "Bad Request: the request body could not be read");
     }
-    // The client went away mid-body, or the body was not readable: there is no request to answer.
-    return fail(400, ErrorCode.InvalidRequest, "Bad Request: the request body could not be read");
-  }
-
-  /** A POST whose body is in: one JSON-RPC message (or a batch), read once and handed on. */
-  #posted(request: HttpRequest, text: string, accept: Accepts): Promise<HttpReply> | HttpReply {
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -267,7 +259,6 @@ export class HttpHandler {
       // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
       session,
       headers: session.headers,
-      jsonHeaders: session.jsonHeaders,
       streams: this.#streams,
       // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
       // or on the GET stream for a client that accepts no stream here.

@@ -32,7 +32,7 @@ export class BodyTooLarge extends Error {
   override name = "BodyTooLarge";
 }
 
-export const JSON_HEADERS: Record<string, string> = { "content-type": "application/json" };
+const JSON_HEADERS = { "content-type": "application/json" };
 
 export function jsonReply(
   status: number,

@@ -2,7 +2,7 @@ import type { Cancellable, RequestContext } from "../../context.js";
 import type { Answer, Exchange } from "../../dispatch.js";
 import { ErrorCode, messageOf } from "../../errors.js";
 import { busy, isUnavailable } from "../../limits.js";
-import { errorResponse, type JsonRpcMessage, type JsonRpcResponse, serialize } from "../../protocol/jsonrpc.js";
+import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
 import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
 
@@ -36,8 +36,6 @@ export interface RespondOptions {
    */
   session?: StreamOpener;
   headers?: Record<string, string> | undefined;
-  /** `headers` with the JSON content type, where the caller keeps them made (a session's): not merged per reply. */
-  jsonHeaders?: Record<string, string> | undefined;
   /** The endpoint's SSE streams: at `limits.maxSseStreams` a reply is plain JSON, without mid-call notifications. */
   streams?: Streams;
   /** What the request's exchange starts with: the caller, and a session's requests in flight and way back. */
@@ -73,7 +71,7 @@ export function respond(run: (exchange: Exchange) => Answer, options: RespondOpt
       (thrown: unknown) => reply.failed(thrown),
     );
   } else reply.answered(answer);
-  return reply.settled ?? new Promise((resolve) => reply.wait(resolve));
+  return reply.settled ?? new Promise((resolve) => (reply.waiting = resolve));
 }
 
 /**
@@ -90,7 +88,7 @@ class Reply implements Cancellable {
   #dropped = false;
   /** The reply, once known; and who waits for it when it was not known by the time `run` returned. */
   settled: HttpReply | undefined;
-  #waiting: ((reply: HttpReply) => void) | undefined;
+  waiting: ((reply: HttpReply) => void) | undefined;
 
   constructor(options: RespondOptions, accepts: Accepts) {
     this.#options = options;
@@ -123,10 +121,6 @@ class Reply implements Cancellable {
     this.#running?.cancel(reason);
   }
 
-  wait(resolve: (reply: HttpReply) => void): void {
-    this.#waiting = resolve;
-  }
-
   answered(response: JsonRpcResponse | undefined): void {
     const accepts = this.#accepts;
     const { headers, streams } = this.#options;
@@ -140,9 +134,7 @@ class Reply implements Cancellable {
       stream.end();
     } else if (response) {
       this.#settle(
-        isUnavailable(response)
-          ? unavailable(response, headers)
-          : replyJson(statusOf(response), response, this.#options),
+        isUnavailable(response) ? unavailable(response, headers) : jsonReply(statusOf(response), response, headers),
       );
     } else if (accepts.sse && !this.#dropped) {
       // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
@@ -159,7 +151,7 @@ class Reply implements Cancellable {
   failed(thrown: unknown): void {
     const error = errorResponse(undefined, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
     if (this.#stream) this.#stream.end();
-    else this.#settle(replyJson(500, error, this.#options));
+    else this.#settle(jsonReply(500, error, this.#options.headers));
   }
 
   #start(): ResponseStream {
@@ -187,16 +179,8 @@ class Reply implements Cancellable {
   #settle(reply: HttpReply): void {
     if (this.settled) return;
     this.settled = reply;
-    this.#waiting?.(reply);
+    this.waiting?.(reply);
   }
-}
-
-/** A JSON reply with the request's headers; a session's are made once (see `jsonHeaders`). */
-function replyJson(status: number, response: JsonRpcResponse, options: RespondOptions): HttpReply {
-  const { jsonHeaders } = options;
-  return jsonHeaders
-    ? { status, headers: jsonHeaders, body: serialize(response) }
-    : jsonReply(status, response, options.headers);
 }
 
 /** A missing client capability is a 400 wherever it arises (2026-07-28 §5.2); other handler errors travel in-band. */

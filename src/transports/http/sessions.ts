@@ -4,7 +4,6 @@ import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { HistoryBudget, SessionHistory, type StreamLog } from "./history.js";
 import { LogReader } from "./log-reader.js";
 import type { SessionOptions } from "./options.js";
-import { JSON_HEADERS } from "./reply.js";
 import { type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** The writing end of one SSE stream of a session. */
@@ -36,7 +35,6 @@ export class HttpSession {
   #history: SessionHistory | undefined;
   readonly #streams: Streams | undefined;
   #headers: Record<string, string> | undefined;
-  #jsonHeaders: Record<string, string> | undefined;
   #nextStream = 1;
 
   constructor(
@@ -61,12 +59,6 @@ export class HttpSession {
   get headers(): Record<string, string> {
     this.#headers ??= { "mcp-session-id": this.id };
     return this.#headers;
-  }
-
-  /** The headers of this session's JSON replies, made once rather than merged for every reply. */
-  get jsonHeaders(): Record<string, string> {
-    this.#jsonHeaders ??= { ...JSON_HEADERS, ...this.headers };
-    return this.#jsonHeaders;
   }
 
   /** True while a client holds a stream of this session open. */
