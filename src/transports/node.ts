@@ -16,18 +16,23 @@ import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
  */
 export async function listenNode(handler: HttpHandler, port: number, host: string, path: string): Promise<Listening> {
   const http = await nodeHttp();
-  // Responses not yet sent whole: shutdown waits for them before it closes the connections.
-  const unsent = new Set<ServerResponse>();
+  // Responses not yet sent whole, and their requests: shutdown waits for them before it closes the
+  // connections, and a response that closes before it was sent cancels its request.
+  const unsent = new Map<ServerResponse, NodeRequest>();
   let allSent: (() => void) | undefined;
-  // One listener function for every response, rather than a closure each ("close" is emitted once).
+  // One listener function for every response, rather than a closure each ("close" is emitted once):
+  // it serves both, so a request costs one listener.
   function closed(this: ServerResponse): void {
+    const request = unsent.get(this);
     unsent.delete(this);
+    request?.closed();
     if (unsent.size === 0) allSent?.();
   }
   const server = http.createServer((req, res) => {
-    unsent.add(res);
+    const request = new NodeRequest(req, res, true);
+    unsent.set(res, request);
     res.on("close", closed);
-    void answer(handler, req, res);
+    void answer(handler, request, res);
   });
   /** Resolves once every response has been sent (or its connection closed), or after FLUSH_MS. */
   const sent = () =>
@@ -109,7 +114,7 @@ export async function serveNode(
   }
   // A body read by someone else is not coming again: waiting for it would hang the request.
   if (req.method === "POST" && bodyTaken(req) && req.body === undefined) return send(BODY_TAKEN, res);
-  return answer(handler, req, res);
+  return answer(handler, new NodeRequest(req, res, false), res);
 }
 
 const INTERNAL_ERROR: HttpReply = {
@@ -135,7 +140,8 @@ function bodyTaken(req: IncomingMessage): boolean {
 
 /**
  * One request as the endpoint reads it, straight off Node's objects. Nothing is made per request
- * beyond this object: no AbortController, and a `close` listener only once something watches.
+ * beyond this object: no AbortController, and no `close` listener of its own where the listener
+ * (listenNode) already has one on every response, else one only once something watches.
  */
 class NodeRequest implements HttpRequest {
   readonly method: string;
@@ -146,9 +152,11 @@ class NodeRequest implements HttpRequest {
   #target: Cancellable | undefined;
   #watching = false;
 
-  constructor(req: IncomingMessage, res: ServerResponse) {
+  /** `reported`: the caller calls `closed()` when the response closes. */
+  constructor(req: IncomingMessage, res: ServerResponse, reported: boolean) {
     this.#req = req;
     this.#res = res;
+    this.#watching = reported;
     this.method = req.method ?? "GET";
     const url = requestTarget(req);
     const query = url.indexOf("?");
@@ -180,10 +188,13 @@ class NodeRequest implements HttpRequest {
     if (this.#res.destroyed) target.cancel(gone());
     else if (!this.#watching) {
       this.#watching = true;
-      this.#res.on("close", () => {
-        if (!this.#res.writableFinished) this.#target?.cancel(gone());
-      });
+      this.#res.on("close", () => this.closed());
     }
+  }
+
+  /** The response closed: before it was sent whole, the client is gone and the request is cancelled. */
+  closed(): void {
+    if (!this.#res.writableFinished) this.#target?.cancel(gone());
   }
 }
 
@@ -199,10 +210,10 @@ function gone(): DOMException {
   return new DOMException("The client closed the connection", "AbortError");
 }
 
-async function answer(handler: HttpHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function answer(handler: HttpHandler, request: NodeRequest, res: ServerResponse): Promise<void> {
   let reply: HttpReply;
   try {
-    reply = await handler.handle(new NodeRequest(req, res));
+    reply = await handler.handle(request);
   } catch {
     reply = INTERNAL_ERROR;
   }

@@ -1,4 +1,4 @@
-import type { RequestContext } from "../../core/context.js";
+import type { Cancellable, RequestContext } from "../../core/context.js";
 import type { Answer, Exchange } from "../../core/dispatch.js";
 import { ErrorCode, messageOf } from "../../core/errors.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../core/jsonrpc.js";
@@ -45,85 +45,142 @@ export interface RespondOptions {
 /**
  * Answers one request over HTTP. The reply is plain JSON unless the handler emits a notification
  * before its result; only then does it become an SSE stream (2026-07-28 §5.2: JSON or SSE, the
- * client handles both). A client that accepts only JSON gets no mid-call notifications.
+ * client handles both). A client that accepts only JSON gets no mid-call notifications. A request
+ * the dispatcher answers synchronously (most tool calls) is replied to synchronously: no promise,
+ * no turn of the microtask queue, which over a fast loopback is a measurable share of a call.
  */
-export function respond(run: (exchange: Exchange) => Answer, options: RespondOptions): Promise<HttpReply> {
-  const { headers, streams } = options;
+export function respond(run: (exchange: Exchange) => Answer, options: RespondOptions): HttpReply | Promise<HttpReply> {
+  const { streams } = options;
   let { accepts } = options;
   if (accepts.sse && streams?.full) {
     // No stream can open: a client that takes JSON gets its result without notifications, another waits.
-    if (!accepts.json) return Promise.resolve(unavailable(tooManyStreams(streams), headers));
+    if (!accepts.json) return unavailable(tooManyStreams(streams), options.headers);
     accepts = { json: true, sse: false };
   }
-  const { request, session } = options;
-  return new Promise((resolve) => {
-    let stream: ResponseStream | undefined;
-    let running: RequestContext | undefined;
-    // Whether the client went away while its request could still be cancelled.
-    let dropped = false;
-    const start = () => {
-      if (session) {
-        // The session's stream is resumable: from now on a dropped connection does not cancel the request.
-        request.watch(undefined);
-        stream = session.openStream();
-      } else {
-        // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
-        stream = plainStream(streams, () =>
-          running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
-        );
-      }
-      resolve({ status: 200, headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS, stream: stream.channel });
-      return stream;
-    };
-    const base = options.exchange;
-    const exchange: Exchange = {
+  const reply = new Reply(options, accepts);
+  let answer: Answer;
+  try {
+    answer = run(reply.exchange());
+  } catch (thrown) {
+    reply.failed(thrown);
+    return reply.settled!;
+  }
+  if (answer instanceof Promise) {
+    answer.then(
+      (response) => reply.answered(response),
+      (thrown: unknown) => reply.failed(thrown),
+    );
+  } else reply.answered(answer);
+  return reply.settled ?? new Promise((resolve) => (reply.waiting = resolve));
+}
+
+/**
+ * The reply to one request in the making. Its state lives in one object, and the exchange's
+ * callbacks are made only where the request can use them: a closure for every step of every
+ * request is a measurable share of what a small call allocates.
+ */
+class Reply implements Cancellable {
+  readonly #options: RespondOptions;
+  readonly #accepts: Accepts;
+  #stream: ResponseStream | undefined;
+  #running: RequestContext | undefined;
+  /** Whether the client went away while its request could still be cancelled. */
+  #dropped = false;
+  /** The reply, once known; and who waits for it when it was not known by the time `run` returned. */
+  settled: HttpReply | undefined;
+  waiting: ((reply: HttpReply) => void) | undefined;
+
+  constructor(options: RespondOptions, accepts: Accepts) {
+    this.#options = options;
+    this.#accepts = accepts;
+  }
+
+  exchange(): Exchange {
+    const base = this.#options.exchange;
+    const sse = this.#accepts.sse;
+    // Every field in the literal, none added later: V8 may allocate this object straight in the old
+    // generation, and a young closure stored into it afterwards kept each request's objects alive
+    // through collections (measured: ~5 KB promoted per call, a fifth of the CPU spent in GC).
+    return {
       auth: base?.auth,
       inflight: base?.inflight,
       ask: base?.ask,
       started: (ctx) => {
-        running = ctx;
-        request.watch({
-          cancel: (reason) => {
-            dropped = true;
-            ctx.cancel(reason);
-          },
-        });
+        this.#running = ctx;
+        this.#options.request.watch(this);
       },
-    };
-    if (accepts.sse) {
       // Nothing more is sent for a request once the client has cancelled it (2026-07-28 §5.2 "Cancellation").
-      exchange.emit = (message) => dropped || (stream ?? start()).send(message);
-      if (session) exchange.closeStream = () => (stream ?? start()).detach?.() ?? false;
+      emit: sse ? (message) => this.#dropped || (this.#stream ?? this.#start()).send(message) : undefined,
+      closeStream: sse && this.#options.session ? () => (this.#stream ?? this.#start()).detach?.() ?? false : undefined,
+    };
+  }
+
+  /** The client went away (see `HttpRequest.watch`). */
+  cancel(reason: unknown): void {
+    this.#dropped = true;
+    this.#running?.cancel(reason);
+  }
+
+  answered(response: JsonRpcResponse | undefined): void {
+    const accepts = this.#accepts;
+    const { headers, streams } = this.#options;
+    // The reply must be a type the client accepts: an SSE-only client gets even a lone result as a stream.
+    if (!this.#stream && response && !accepts.json && statusOf(response) === 200 && !isUnavailable(response)) {
+      this.#start();
     }
-    Promise.resolve(run(exchange)).then(
-      (response) => {
-        // The reply must be a type the client accepts: an SSE-only client gets even a lone result as a stream.
-        if (!stream && response && !accepts.json && statusOf(response) === 200 && !isUnavailable(response)) start();
-        if (stream) {
-          if (response) stream.send(response);
-          stream.end();
-        } else if (response) {
-          resolve(
-            isUnavailable(response) ? unavailable(response, headers) : jsonReply(statusOf(response), response, headers),
-          );
-        } else if (accepts.sse && !dropped) {
-          // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
-          // but a POST carrying a request is answered with an event stream or JSON (§"Sending Messages
-          // to the Server"): an empty stream ends the exchange. It carries no event id, so the client
-          // does not come back to resume it.
-          resolve(endedStream(streams, headers));
-        } else {
-          // The client went away (nobody reads this), or takes only JSON and so cannot be sent nothing.
-          resolve(emptyReply(202, headers));
-        }
-      },
-      (thrown) => {
-        const error = errorResponse(undefined, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
-        if (stream) stream.end();
-        else resolve(jsonReply(500, error, headers));
-      },
-    );
-  });
+    const stream = this.#stream;
+    if (stream) {
+      if (response) stream.send(response);
+      stream.end();
+    } else if (response) {
+      this.#settle(
+        isUnavailable(response) ? unavailable(response, headers) : jsonReply(statusOf(response), response, headers),
+      );
+    } else if (accepts.sse && !this.#dropped) {
+      // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
+      // but a POST carrying a request is answered with an event stream or JSON (§"Sending Messages
+      // to the Server"): an empty stream ends the exchange. It carries no event id, so the client
+      // does not come back to resume it.
+      this.#settle(endedStream(streams, headers));
+    } else {
+      // The client went away (nobody reads this), or takes only JSON and so cannot be sent nothing.
+      this.#settle(emptyReply(202, headers));
+    }
+  }
+
+  failed(thrown: unknown): void {
+    const error = errorResponse(undefined, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
+    if (this.#stream) this.#stream.end();
+    else this.#settle(jsonReply(500, error, this.#options.headers));
+  }
+
+  #start(): ResponseStream {
+    const { session, headers, streams } = this.#options;
+    let stream: ResponseStream;
+    if (session) {
+      // The session's stream is resumable: from now on a dropped connection does not cancel the request.
+      this.#options.request.watch(undefined);
+      stream = session.openStream();
+    } else {
+      // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
+      stream = plainStream(streams, () =>
+        this.#running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
+      );
+    }
+    this.#stream = stream;
+    this.#settle({
+      status: 200,
+      headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS,
+      stream: stream.channel,
+    });
+    return stream;
+  }
+
+  #settle(reply: HttpReply): void {
+    if (this.settled) return;
+    this.settled = reply;
+    this.waiting?.(reply);
+  }
 }
 
 /** A missing client capability is a 400 wherever it arises (2026-07-28 §5.2); other handler errors travel in-band. */

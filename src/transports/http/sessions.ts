@@ -240,9 +240,10 @@ export class SessionStore {
   /** Forgets idle sessions, oldest first; one holding a stream open is in use, not idle. */
   #sweep(now: number): void {
     const cutoff = now - this.#options.idleTimeoutMs;
-    for (const [id, session] of this.#sessions) {
+    // Values, not entries: this runs on every request, and an entry is an array made for each step.
+    for (const session of this.#sessions.values()) {
       if (session.lastActive > cutoff) break;
-      if (!session.streaming) this.delete(id);
+      if (!session.streaming) this.delete(session.id);
     }
   }
 }
