@@ -69,7 +69,6 @@ export class Server<Tools extends ToolTypes = {}> {
   #options: HttpOptions;
   #endpoint: Promise<WebEndpoint> | undefined;
   readonly #signals: boolean;
-  #tasks = false;
   /** Stops the stdio serving of `serve()`, and its end. */
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
@@ -135,20 +134,9 @@ export class Server<Tools extends ToolTypes = {}> {
     const ruled = auth === tool.auth ? tool : { ...tool, auth, descriptor: { ...tool.descriptor } };
     this.#auth.register(`Tool "${tool.name}"`, ruled.auth, ruled.descriptor);
     this.#registry.addTool(ruled);
-    if (tool.task) this.#needTasks();
-  }
-
-  /** The Tasks extension (tasks/), installed as a plug-in with the first tool that may run as a task. */
-  #needTasks(): void {
-    if (this.#tasks) return;
-    this.#tasks = true;
-    const host = {
-      registry: this.#registry,
-      Context: () => this.#plugins().Context,
-      maxUsedStates: this.#dispatcher.limits.maxUsedRequestStates,
-    };
-    // Requests wait for it, so a task tool is never called before its tasks can be made.
-    this.#registry.wait(import("./tasks/layer.js").then(({ tasksPlugin }) => this.use(tasksPlugin(host)) && undefined));
+    // The Tasks extension (tasks/): a plug-in, installed with the first tool that may run as a task; requests wait for it.
+    if (tool.task)
+      this.#registry.wait(import("./tasks/layer.js").then((tasks) => tasks.install(this.#dispatcher, this)));
   }
 
   #addResource(resource: Resource): void {

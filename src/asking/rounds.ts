@@ -119,7 +119,7 @@ interface Retry {
  * request's is refused with -32602.
  */
 async function openRetry(
-  ctx: RequestContext,
+  ctx: Pick<RequestContext, "auth">,
   method: string,
   params: Result | undefined,
   keeping: StateKeeping,
@@ -174,7 +174,9 @@ async function openRetry(
  * `askFirst` tool's questions starts its task).
  */
 export async function retryAnswers(
-  request: Pick<RoundsRequest, "ctx" | "method" | "params" | "keeper" | "stateKey" | "maxUsedStates">,
+  request: Pick<RoundsRequest, "method" | "params" | "keeper" | "stateKey" | "maxUsedStates"> & {
+    readonly ctx: Pick<RequestContext, "auth">;
+  },
 ): Promise<Map<string, unknown>> {
   const retry = await openRetry(request.ctx, request.method, request.params, keepingOf(request));
   return retry.answers;
@@ -184,7 +186,7 @@ export async function retryAnswers(
  * Who the state is bound to: the verified caller (issuer and subject) when the request carried one,
  * "" for anonymous callers, so a state minted for one user is refused for another (§3.4: SHOULD).
  */
-function principalOf(ctx: RequestContext): string {
+function principalOf(ctx: Pick<RequestContext, "auth">): string {
   const auth = (ctx as { auth?: { subject?: unknown; issuer?: unknown } }).auth;
   return typeof auth?.subject === "string" ? `${auth.issuer ?? ""} ${auth.subject}` : "";
 }

@@ -150,7 +150,7 @@ export class Registry {
   }
 
   /** Makes requests wait for a layer that is installing its methods, with any other still installing. */
-  wait(loading: Promise<void>): void {
+  wait(loading: Promise<unknown>): void {
     const installing: Promise<void> = Promise.all([this.installing, loading]).then(() => {
       if (this.installing === installing) this.installing = undefined;
     });

@@ -99,8 +99,8 @@ export interface Tool {
   readonly input: Schema | undefined;
   readonly output: Schema | undefined;
   readonly auth: AnyAccess | undefined;
-  /** Its task settings (see tasks/), undefined for a tool that never runs as a task. */
-  readonly task: TaskSettings | undefined;
+  /** Its `task` setting as given (the tasks layer reads and checks it), undefined for a tool that never runs as a task. */
+  readonly task: TaskSupport | TaskSettings | undefined;
   readonly run: (args: unknown, ctx: Context) => unknown;
 }
 
@@ -170,25 +170,9 @@ export function compileTool(name: string, config: ToolConfig<Schema | undefined,
     input: config.input,
     output: config.output,
     auth: config.auth as AnyAccess | undefined,
-    task: taskSettings(name, config.task),
+    task: config.task,
     run: config.run as Tool["run"],
   };
-}
-
-function taskSettings(name: string, task: ToolConfig<undefined, undefined>["task"]): TaskSettings | undefined {
-  if (task === undefined) return undefined;
-  const settings = typeof task === "string" ? { support: task } : task;
-  const positive = (ms: unknown) => ms === undefined || (Number.isInteger(ms) && (ms as number) > 0);
-  if (
-    (settings?.support !== "optional" && settings?.support !== "required") ||
-    !positive(settings.ttlMs) ||
-    !positive(settings.pollIntervalMs)
-  ) {
-    throw new TypeError(
-      `Tool "${name}": task must be "optional", "required" or { support, ttlMs?, pollIntervalMs?, askFirst? } with whole positive milliseconds; got ${JSON.stringify(task)}.`,
-    );
-  }
-  return settings;
 }
 
 function objectSchema(schema: Schema, name: string): JsonSchema {

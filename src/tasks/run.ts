@@ -1,4 +1,4 @@
-import { Round } from "../asking/ask.js";
+import type { Round } from "../asking/ask.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, isMcpError } from "../core/errors.js";
 import { type CallToolResult, callTool, type Tool } from "../core/tools.js";
@@ -51,7 +51,7 @@ export class TaskRun {
       for (let rounds = 0; rounds <= MAX_ROUNDS; rounds++) {
         const outcome = await this.#runOnce();
         if (this.ctx.cancelled) return;
-        if (!(outcome instanceof Round)) return this.#events.completed(outcome);
+        if ("result" in outcome) return this.#events.completed(outcome.result);
         if (rounds === MAX_ROUNDS) break;
         this.#waiting = new Set(outcome.asked.keys());
         const answered = new Promise<void>((resolve) => {
@@ -100,15 +100,16 @@ export class TaskRun {
   }
 
   /** One run of the tool: its result, or the round of questions it stopped at. */
-  #runOnce(): Promise<CallToolResult | Round> {
+  #runOnce(): Promise<{ result: CallToolResult } | Round> {
     const ctx = this.ctx;
     ctx.round = undefined;
-    return new Promise<CallToolResult | Round>((resolve, reject) => {
+    return new Promise<{ result: CallToolResult } | Round>((resolve, reject) => {
       // Stopped at a question: a macrotask after the first one, so questions asked together travel together.
       ctx.asking = { answers: this.#answers, stuck: () => resolve(ctx.round!) };
+      const done = (result: CallToolResult) => resolve({ result });
       const result = callTool(this.#tool, this.#args, ctx);
-      if (result instanceof Promise) result.then(resolve, reject);
-      else resolve(result);
+      if (result instanceof Promise) result.then(done, reject);
+      else done(result);
     }).finally(() => {
       ctx.asking = undefined;
       ctx.round = undefined;

@@ -2,7 +2,8 @@ import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
-import type { CallToolResult, Tool } from "../core/tools.js";
+import type { Registry } from "../core/registry.js";
+import type { CallToolResult, TaskSettings, Tool } from "../core/tools.js";
 import type { InputRequest } from "../core/types.js";
 import { type RunEvents, TaskRun } from "./run.js";
 import type { TaskStore } from "./store.js";
@@ -13,6 +14,14 @@ type Result = Record<string, unknown>;
 /** How long a task stays readable, and how often clients should poll, unless its tool says otherwise. */
 export const DEFAULT_TTL_MS = 60 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
+
+/** A tool call to run as a task: the tool, its checked settings, its arguments as sent, the request's context. */
+export interface TaskCall {
+  readonly tool: Tool;
+  readonly settings: TaskSettings;
+  readonly args: Record<string, unknown> | undefined;
+  readonly ctx: Context;
+}
 
 /** What a context class needs to be made for a task's run: the server's, with plug-ins' additions. */
 export type ContextClass = typeof RequestContext;
@@ -25,24 +34,21 @@ export type ContextClass = typeof RequestContext;
 export class Tasks {
   readonly #store: TaskStore;
   readonly #Context: () => ContextClass;
+  readonly #registry: Registry;
   readonly #runs = new Map<string, { run: TaskRun; expiry: ReturnType<typeof setTimeout> }>();
 
-  constructor(store: TaskStore, Context: () => ContextClass) {
+  constructor(store: TaskStore, Context: () => ContextClass, registry: Registry) {
     this.#store = store;
     this.#Context = Context;
+    this.#registry = registry;
   }
 
   /**
    * Creates the task of a tool call and starts its run; answers the `CreateTaskResult` once the
    * task is in the store (SEP-2663: a `tasks/get` for it must resolve from then on).
    */
-  async create(
-    tool: Tool,
-    args: Record<string, unknown> | undefined,
-    ctx: RequestContext,
-    answers?: Map<string, unknown>,
-  ): Promise<Result> {
-    const settings = tool.task!;
+  async create(call: TaskCall, answers?: Map<string, unknown>): Promise<Result> {
+    const { tool, settings, args, ctx } = call;
     const now = Date.now();
     const record: TaskRecord = {
       taskId: crypto.randomUUID(),
@@ -168,8 +174,12 @@ export class Tasks {
     this.#runs.delete(taskId);
   }
 
-  /** The run's own context: the request's client, caller and gate, but not its lifetime (the response ends that). */
-  #contextFor(ctx: RequestContext): RequestContext {
+  /**
+   * The run's own context: the request's client and caller, but not its lifetime (the response ends
+   * that). Its gate is the server's auth settings: the run answers no HTTP request, so challenges
+   * (the HTTP side of the request's gate) have nowhere to go.
+   */
+  #contextFor(ctx: Context): RequestContext {
     const Context = this.#Context();
     const run = new Context({
       id: ctx.requestId,
@@ -181,7 +191,7 @@ export class Tasks {
       client: ctx.client,
       auth: ctx.auth,
     });
-    run.gate = ctx.gate;
+    run.gate = this.#registry.auth?.gate;
     return run;
   }
 }
