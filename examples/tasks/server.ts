@@ -3,8 +3,8 @@
  * docs/tasks.md): `build_report` works through its sections for a few seconds, asks the user to
  * confirm before publishing, and stops when the task is cancelled. A client that declares the
  * extension gets a task at once and polls `tasks/get`; any other client gets the same tool as an
- * ordinary call. `node --import tsx examples/tasks/server.ts --port 3000` serves it over Streamable
- * HTTP on 127.0.0.1.
+ * ordinary call. `node --import tsx examples/tasks/server.ts` serves it over stdio; `--port 3000`
+ * over Streamable HTTP on 127.0.0.1. SECTION_MS sets how long each section takes (default 1000).
  *
  * In your own project, import from "picomcp" rather than from the repository's source.
  */
@@ -46,7 +46,8 @@ export function createTasksServer(options: { sectionMs?: number } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const port = Number(process.argv[process.argv.indexOf("--port") + 1] || 3000);
-  const listening = await createTasksServer().serve({ port });
-  console.error(`tasks example at ${listening.url}`);
+  const server = createTasksServer({ sectionMs: Number(process.env.SECTION_MS || 1000) });
+  const at = process.argv.indexOf("--port");
+  if (at === -1) await server.serve();
+  else console.error(`tasks example at ${(await server.serve({ port: Number(process.argv[at + 1]) })).url}`);
 }

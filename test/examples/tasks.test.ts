@@ -2,8 +2,12 @@
  * examples/tasks/server.ts over Streamable HTTP on 127.0.0.1: a 2026-07-28 client that declares
  * the Tasks extension gets a task, polls it through its sections, answers its question with
  * tasks/update and reads the inlined result; one that cancels sees the run stop; a client without
- * the extension calls the same tool as an ordinary call.
+ * the extension calls the same tool as an ordinary call. Then the example itself as a child
+ * process over stdio, where the same task runs without any HTTP header.
  */
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTasksServer } from "../../examples/tasks/server.js";
 import type { Listening } from "../../src/transports/listen.js";
@@ -62,4 +66,46 @@ describe("the tasks example", () => {
     expect(round).toMatchObject({ resultType: "input_required" });
     expect(round).not.toHaveProperty("taskId");
   });
+});
+
+describe("the tasks example over stdio", () => {
+  it("runs build_report as a task for a 2026-07-28 client on stdin/stdout", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "examples/tasks/server.ts"], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      env: { PATH: process.env.PATH ?? "", SECTION_MS: "10" },
+    });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    let id = 0;
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {
+        elicitation: {},
+        extensions: { "io.modelcontextprotocol/tasks": {} },
+      },
+    };
+    const send = async (method: string, params: Record<string, unknown>) => {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta } })}\n`);
+      const line = await lines.next();
+      const message = JSON.parse(line.value as string) as { id: number; result: Record<string, unknown> };
+      expect(message.id).toBe(id);
+      return message.result;
+    };
+    try {
+      const created = await send("tools/call", { name: "build_report", arguments: { topic: "moss", sections: 1 } });
+      expect(created).toMatchObject({ resultType: "task", status: "working" });
+      const taskId = created.taskId;
+      let task: Record<string, unknown> = {};
+      for (let polls = 0; polls < 300 && task.status !== "input_required"; polls++) {
+        task = await send("tasks/get", { taskId });
+      }
+      const key = Object.keys(task.inputRequests as object)[0]!;
+      await send("tasks/update", { taskId, inputResponses: { [key]: { action: "decline" } } });
+      for (let polls = 0; polls < 300 && task.status !== "completed"; polls++)
+        task = await send("tasks/get", { taskId });
+      expect(task).toMatchObject({ result: { structuredContent: { topic: "moss", published: false } } });
+    } finally {
+      child.stdin.end();
+      child.kill();
+    }
+  }, 20_000);
 });
