@@ -134,6 +134,9 @@ export class Server<Tools extends ToolTypes = {}> {
     const ruled = auth === tool.auth ? tool : { ...tool, auth, descriptor: { ...tool.descriptor } };
     this.#auth.register(`Tool "${tool.name}"`, ruled.auth, ruled.descriptor);
     this.#registry.addTool(ruled);
+    // The Tasks extension (tasks/): a plug-in, installed with the first tool that may run as a task; requests wait for it.
+    if (tool.task)
+      this.#registry.wait(import("./tasks/layer.js").then((tasks) => tasks.install(this.#dispatcher, this)));
   }
 
   #addResource(resource: Resource): void {

@@ -106,7 +106,11 @@ const BUDGETS: Budget[] = [
     // of resources, prompts and completion for their layer's (the stdio transport, now loaded by
     // serve(), costs 90 B of glue). 17,524 B once the core owns its auth words (core/caller.ts):
     // the same minified code (+7 B), its modules in another order.
-    ceiling: 17_524,
+    // 17,557 B with the Tasks extension (issue 15), +33 B: the import that installs the tasks plug-in with
+    // the first tool that has `task`, requests waiting for any layer still installing (Registry.wait),
+    // and `nameParam` (Mcp-Name) for plug-in methods. The tasks layer itself is not loaded here.
+    // Raised against "never raise it": the lead's call (issue 15 report).
+    ceiling: 17_557,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -127,7 +131,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 25,410 B, measured 25,405 B: the stdio transport is loaded by serve() without a port
     // only, so an HTTP server no longer carries it (-1.6 kB). 25,446 B once the core owns its auth
     // words (core/caller.ts) and the endpoint gets the auth settings from the server: +4 B minified.
-    ceiling: 25_446,
+    // 25,457 B with the Tasks extension (issue 15), +11 B: the stdio row's reason. Raised against
+    // "never raise it": the lead's call (issue 15 report).
+    ceiling: 25_457,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -154,7 +160,8 @@ const BUDGETS: Budget[] = [
     // wired from above the core so that src/ has no import cycle) add esbuild glue, and Deno's
     // request.signal is read only for requests still running after a second (issue 16, +80 B).
     // 36,270 B once the core owns its auth words (core/caller.ts): the same code, reordered.
-    ceiling: 36_270,
+    // 38,920 B with the Tasks extension (issue 15): +2,650 B, the tasks layer (src/tasks/) and its wiring.
+    ceiling: 38_920,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -174,7 +181,8 @@ const BUDGETS: Budget[] = [
     // layers of issue 14 are to be written on.
     // Raised to 29,900 B, measured 29,544 B: the HTTP row's +383 B.
     // Lowered to 27,850 B, measured 27,847 B: the stdio transport left HTTP servers.
-    ceiling: 27_850,
+    // 27,886 B with the Tasks extension (issue 15): +36 B of its wiring (see the stdio row).
+    ceiling: 27_886,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -215,7 +223,8 @@ const BUDGETS: Budget[] = [
     // layers of issue 14 are to be written on.
     // Raised to 45,100 B, measured 45,087 B (44,749 B at the start of this session): the "everything"
     // row's reasons, and the layers' wiring, which the kit's harness loads with the server.
-    ceiling: 45_100,
+    // 47,776 B with the Tasks extension (issue 15): +2,676 B, the tasks layer, which the kit can reach.
+    ceiling: 47_776,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

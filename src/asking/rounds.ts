@@ -45,7 +45,7 @@ const keepings = new WeakMap<object, StateKeeping>();
  * A server's sealer and record of used states (by its `keeper`), made on first use: Workers forbid
  * random numbers outside a request. One record per key: a state sealed here is accepted once by this process.
  */
-function keepingOf(request: RoundsRequest): StateKeeping {
+function keepingOf(request: Pick<RoundsRequest, "keeper" | "stateKey" | "maxUsedStates">): StateKeeping {
   let keeping = keepings.get(request.keeper);
   if (!keeping) {
     keeping = { sealer: new StateSealer(request.stateKey), used: new MemoryUsedStates(request.maxUsedStates) };
@@ -77,6 +77,53 @@ export async function modernRounds(
   keeping: StateKeeping,
   first?: Round,
 ): Promise<Result> {
+  const { sealer } = keeping;
+  const { answers, rounds, digestOf, principal } = await openRetry(ctx, method, params, keeping);
+  const round = first ?? (await runOnce(run, ctx, answers));
+  if (!(round instanceof Round)) return round;
+  if (rounds >= MAX_ROUNDS)
+    throw new McpError(ErrorCode.InternalError, `The handler asked for input ${MAX_ROUNDS} times without finishing`);
+  // Only the answers this run read travel on: keys never asked (or no longer asked) are dropped.
+  const payload: StatePayload = {
+    i: stateId(),
+    m: method,
+    d: await digestOf(),
+    p: principal,
+    e: Date.now() + sealer.ttlMs,
+    a: Object.fromEntries(round.used),
+    q: [...round.asked.keys()],
+    r: rounds + 1,
+  };
+  const sealed = await sealer.seal(payload);
+  if (sealed.length > MAX_STATE_BYTES) {
+    // The client would send it back only to have it refused: fail now, and say why.
+    throw new McpError(
+      ErrorCode.InternalError,
+      `The answers collected so far are too large to carry in requestState (${sealed.length} bytes, at most ${MAX_STATE_BYTES}); ask for less at a time`,
+    );
+  }
+  return { resultType: "input_required", inputRequests: Object.fromEntries(round.asked), requestState: sealed };
+}
+
+/** What a retry carried: the answers its sealed state vouches for, and what the next state needs. */
+interface Retry {
+  readonly answers: Map<string, unknown>;
+  readonly rounds: number;
+  readonly digestOf: () => Promise<string>;
+  readonly principal: string;
+}
+
+/**
+ * Opens a 2026-07-28 request's `requestState` and merges this round's `inputResponses` into the
+ * answers it carried; no state, no answers. A state that is forged, expired, used or another
+ * request's is refused with -32602.
+ */
+async function openRetry(
+  ctx: Pick<RequestContext, "auth">,
+  method: string,
+  params: Result | undefined,
+  keeping: StateKeeping,
+): Promise<Retry> {
   const { sealer } = keeping;
   const { inputResponses, requestState, _meta, ...salient } = params ?? {};
   if (inputResponses !== undefined && !isObject(inputResponses)) {
@@ -118,37 +165,28 @@ export async function modernRounds(
       if (askedBefore.includes(key)) answers.set(key, answer);
     }
   }
-  const round = first ?? (await runOnce(run, ctx, answers));
-  if (!(round instanceof Round)) return round;
-  if (rounds >= MAX_ROUNDS)
-    throw new McpError(ErrorCode.InternalError, `The handler asked for input ${MAX_ROUNDS} times without finishing`);
-  // Only the answers this run read travel on: keys never asked (or no longer asked) are dropped.
-  const payload: StatePayload = {
-    i: stateId(),
-    m: method,
-    d: await digestOf(),
-    p: principal,
-    e: Date.now() + sealer.ttlMs,
-    a: Object.fromEntries(round.used),
-    q: [...round.asked.keys()],
-    r: rounds + 1,
-  };
-  const sealed = await sealer.seal(payload);
-  if (sealed.length > MAX_STATE_BYTES) {
-    // The client would send it back only to have it refused: fail now, and say why.
-    throw new McpError(
-      ErrorCode.InternalError,
-      `The answers collected so far are too large to carry in requestState (${sealed.length} bytes, at most ${MAX_STATE_BYTES}); ask for less at a time`,
-    );
-  }
-  return { resultType: "input_required", inputRequests: Object.fromEntries(round.asked), requestState: sealed };
+  return { answers, rounds, digestOf, principal };
+}
+
+/**
+ * The answers a 2026-07-28 retry carries, checked as the rounds check them (its state claimed, so
+ * it is good once): for a layer that goes on from them elsewhere (tasks/: the round that answers an
+ * `askFirst` tool's questions starts its task).
+ */
+export async function retryAnswers(
+  request: Pick<RoundsRequest, "method" | "params" | "keeper" | "stateKey" | "maxUsedStates"> & {
+    readonly ctx: Pick<RequestContext, "auth">;
+  },
+): Promise<Map<string, unknown>> {
+  const retry = await openRetry(request.ctx, request.method, request.params, keepingOf(request));
+  return retry.answers;
 }
 
 /**
  * Who the state is bound to: the verified caller (issuer and subject) when the request carried one,
  * "" for anonymous callers, so a state minted for one user is refused for another (§3.4: SHOULD).
  */
-function principalOf(ctx: RequestContext): string {
+function principalOf(ctx: Pick<RequestContext, "auth">): string {
   const auth = (ctx as { auth?: { subject?: unknown; issuer?: unknown } }).auth;
   return typeof auth?.subject === "string" ? `${auth.issuer ?? ""} ${auth.subject}` : "";
 }

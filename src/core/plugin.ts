@@ -15,6 +15,12 @@ export interface PluginMethod {
   modern?: boolean;
   /** Served in 2025-era sessions (after `initialize`). Default: true. */
   legacy?: boolean;
+  /**
+   * The param that the `Mcp-Name` header of a 2026-07-28 HTTP request for this method must mirror
+   * (SEP-2243 routing headers; e.g. `"taskId"` for the Tasks extension's methods): the request is
+   * refused with -32020 when the header is missing or differs. Default: none.
+   */
+  nameParam?: string;
   run(params: Record<string, unknown> | undefined, ctx: Context): MaybePromise<Result>;
 }
 
@@ -107,6 +113,7 @@ export class Plugins {
       table[name] = {
         modern: method.modern ?? true,
         legacy: method.legacy ?? true,
+        nameParam: method.nameParam,
         run: (_, params, ctx) => run(params, ctx),
       };
     }

@@ -18,6 +18,8 @@ export interface Method {
   readonly cacheable?: boolean;
   /** Handlers that may ask the client for input (2026-07-28 §3.3: only these three methods). */
   readonly interactive?: boolean;
+  /** The param the `Mcp-Name` header mirrors over 2026-07-28 HTTP (SEP-2243 routing), beyond the core's. */
+  readonly nameParam?: string;
   readonly run: Run;
 }
 
@@ -153,8 +155,12 @@ export class Registry {
       this.install(featuresLayer.now.methods);
       return;
     }
-    const installing = featuresLayer.load().then((features) => {
-      this.install(features.methods);
+    this.wait(featuresLayer.load().then((features) => this.install(features.methods)));
+  }
+
+  /** Makes requests wait for a layer that is installing its methods, with any other still installing. */
+  wait(loading: Promise<unknown>): void {
+    const installing: Promise<void> = Promise.all([this.installing, loading]).then(() => {
       if (this.installing === installing) this.installing = undefined;
     });
     this.installing = installing;

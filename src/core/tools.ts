@@ -56,7 +56,31 @@ export interface ToolConfig<I extends Schema | undefined, O extends Schema | und
    * Default: the server's `auth.default` (signed in, once the server has `auth`; public otherwise).
    */
   auth?: Access<ToolArgs<I>>;
+  /**
+   * Whether the tool may run as a task (the 2026-07-28 Tasks extension, `io.modelcontextprotocol/tasks`):
+   * `"optional"` answers a client that declares the extension with a task and runs `run` in the
+   * background, others as usual; `"required"` refuses other clients with -32021. See docs/tasks.md.
+   */
+  task?: TaskSupport | TaskSettings;
   run: ToolRun<I, O>;
+}
+
+/** The extension's `taskSupport` values a tool can opt in with ("forbidden" is the default: leave `task` out). */
+export type TaskSupport = "optional" | "required";
+
+/** A tool's task settings, beyond whether it supports tasks. */
+export interface TaskSettings {
+  support: TaskSupport;
+  /** How long a finished task stays readable (`ttlMs`). Default: 1 hour. */
+  ttlMs?: number;
+  /** How often clients should poll (`pollIntervalMs`). Default: 1 s. */
+  pollIntervalMs?: number;
+  /**
+   * Ask first, then run as a task: the questions `run` asks before its first retry are asked in the
+   * `tools/call` request itself (multi round-trip), and the retry that answers them starts the task
+   * (SEP-2663 "SHOULD resolve all MRTR exchanges synchronously before responding with a CreateTaskResult").
+   */
+  askFirst?: boolean;
 }
 
 /**
@@ -75,6 +99,8 @@ export interface Tool {
   readonly input: Schema | undefined;
   readonly output: Schema | undefined;
   readonly auth: AnyAccess | undefined;
+  /** Its `task` setting as given (the tasks layer reads and checks it), undefined for a tool that never runs as a task. */
+  readonly task: TaskSupport | TaskSettings | undefined;
   readonly run: (args: unknown, ctx: Context) => unknown;
 }
 
@@ -144,6 +170,7 @@ export function compileTool(name: string, config: ToolConfig<Schema | undefined,
     input: config.input,
     output: config.output,
     auth: config.auth as AnyAccess | undefined,
+    task: config.task,
     run: config.run as Tool["run"],
   };
 }

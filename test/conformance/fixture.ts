@@ -4,7 +4,8 @@
  * the public API (one internal cast, for SEP-1699 polling, says why).
  *
  * Run it alone with `node --import tsx test/conformance/fixture.ts [port]` and point the CLI at it.
- * What is missing on purpose (the tasks extension: not planned) is listed in the baselines.
+ * What it departs from on purpose is listed in the baselines. The tools of the Tasks extension's
+ * scenarios (`slow_compute`, `failing_job`, ...) opt in with `task` (docs/tasks.md).
  *
  * The tools that ask the client are written once with `ctx.elicit` / `ctx.sample` / `ctx.roots`:
  * the 2025 runs get real server-to-client requests over the session, the 2026 run gets
@@ -12,7 +13,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { audio, embed, image, pico, type Schema, text, user } from "../../src/index.js";
+import { audio, ErrorCode, embed, image, McpError, pico, type Schema, text, user } from "../../src/index.js";
 
 /** A 1×1 red PNG and a tiny WAV header, as in the suite's own example server. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -21,6 +22,18 @@ const WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits `ms`, or less when `signal` aborts (then it rejects with the signal's reason). */
+function sleepUnless(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}
 
 /** The raw JSON Schema of `json_schema_2020_12_tool`, which the suite expects back verbatim (SEP-1613, SEP-2106). */
 export const JSON_SCHEMA_2020_12 = {
@@ -440,6 +453,63 @@ export function conformanceFixture() {
         user(embed(resourceUri, "Embedded resource content for testing.", { mimeType: "text/plain" })),
         user("Please process the embedded resource above."),
       ],
+    })
+    // The Tasks extension (SEP-2663) scenarios: `greet` answers at once, the others run as tasks.
+    .tool("greet", {
+      description: "Greets someone by name, at once (never a task)",
+      input: z.object({ name: z.string() }),
+      run: ({ name }) => `Hello, ${name}!`,
+    })
+    .tool("slow_compute", {
+      description: "Sleeps `seconds` seconds (0: none), then answers; stops when cancelled",
+      input: z.object({ seconds: z.number().min(0), label: z.string().optional() }),
+      task: "optional",
+      run: async ({ seconds, label }, ctx) => {
+        await sleepUnless(seconds * 1000, ctx.signal);
+        return `Computed ${label ?? "result"} after ${seconds}s`;
+      },
+    })
+    .tool("failing_job", {
+      description: "Fails with a tool error after about a second",
+      task: "required",
+      run: async (_args, ctx) => {
+        await sleepUnless(1000, ctx.signal);
+        throw new Error("The job failed: its input could not be processed");
+      },
+    })
+    .tool("protocol_error_job", {
+      description: "Ends with a JSON-RPC error (a protocol-level failure)",
+      task: "optional",
+      run: () => {
+        throw new McpError(ErrorCode.InternalError, "The job crashed: internal failure");
+      },
+    })
+    .tool("confirm_delete", {
+      description: "Asks for confirmation, then deletes the file (pretends to)",
+      input: z.object({ filename: z.string() }),
+      task: "optional",
+      run: async ({ filename }, ctx) =>
+        (await ctx.confirm(`Delete ${filename}?`)) ? `Deleted ${filename}` : `Kept ${filename}`,
+    })
+    .tool("multi_input", {
+      description: "Asks two questions at once, then answers with both",
+      task: "optional",
+      run: async (_args, ctx) => {
+        const [name, confirmed] = await Promise.all([
+          ctx.elicit("Your name?", z.object({ name: z.string() }).loose(), { key: "name" }),
+          ctx.confirm("Go ahead?", { key: "confirm" }),
+        ]);
+        return `name=${name.action === "accept" ? name.content.name : "none"}, confirmed=${confirmed}`;
+      },
+    })
+    .tool("test_tool_with_task", {
+      description: "Asks the user's name in the request (key user_name), then greets them from a task",
+      task: { support: "required", askFirst: true },
+      run: async (_args, ctx) => {
+        const answer = await ctx.elicit("What is your name?", NAME, { key: "user_name" });
+        await sleepUnless(200, ctx.signal);
+        return answer.action === "accept" ? `Hello, ${answer.content.name}!` : `No name (${answer.action})`;
+      },
     })
     .prompt("test_input_required_result_prompt", {
       description: "Asks the user what context the prompt should use (key user_context)",

@@ -272,7 +272,7 @@ export class HttpHandler {
       const refusal = this.#dispatcher.closing ? shuttingDown(id) : unsupportedVersion(id, envelope.protocolVersion);
       return jsonReply(400, refusal);
     }
-    const missing = missingHeader(request, message);
+    const missing = missingHeader(request, message, this.#dispatcher.method(message.method)?.nameParam);
     if (missing) return fail(400, ErrorCode.HeaderMismatch, missing, id);
     // A layer's methods are on their way (the first resource or prompt): the request waits for them.
     const installing = this.#dispatcher.registry.installing;

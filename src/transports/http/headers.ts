@@ -47,11 +47,14 @@ export function mismatchedHeader(request: HttpRequest, message: JsonRpcRequest, 
   return undefined;
 }
 
-/** Checks that the standard headers are present, and `Mcp-Name` equals the param it mirrors. */
-export function missingHeader(request: HttpRequest, message: JsonRpcRequest): string | undefined {
+/**
+ * Checks that the standard headers are present, and `Mcp-Name` equals the param it mirrors: the
+ * core's methods' (NAME_PARAM), or `nameParam`, the one a plug-in's method names (tasks: `taskId`).
+ */
+export function missingHeader(request: HttpRequest, message: JsonRpcRequest, nameParam?: string): string | undefined {
   if (request.header("mcp-protocol-version") === null) return "The MCP-Protocol-Version header is required";
   if (request.header("mcp-method") === null) return "The Mcp-Method header is required";
-  const param = NAME_PARAM[message.method];
+  const param = NAME_PARAM[message.method] ?? nameParam;
   if (param === undefined) return undefined;
   const expected = message.params?.[param];
   const raw = request.header("mcp-name");

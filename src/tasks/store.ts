@@ -1,0 +1,84 @@
+import { isTerminal, type TaskRecord } from "./task.js";
+
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * Where tasks are kept. Small on purpose, so that a store shared by several instances (Redis, issue
+ * 15) can implement it: a record is put once, read by id, and changed through `update`, which the
+ * store applies atomically. A record is gone once its TTL (`createdAt + ttlMs`) has passed.
+ */
+export interface TaskStore {
+  get(taskId: string): MaybePromise<TaskRecord | undefined>;
+  /** Adds a new task; throws when the store cannot take one more. */
+  put(record: TaskRecord): MaybePromise<void>;
+  /** Replaces a task with what `change` makes of it (undefined: unchanged); answers the task as it now is. */
+  update(taskId: string, change: (record: TaskRecord) => TaskRecord | undefined): MaybePromise<TaskRecord | undefined>;
+}
+
+/** What `MemoryTaskStore` keeps at most, unless told otherwise. */
+export const DEFAULT_MAX_TASKS = 1000;
+
+/**
+ * Tasks in this process's memory, bounded: expired tasks are dropped when read and on each `put`;
+ * at `maxTasks`, the oldest finished task makes room, and when every task kept is still running, a
+ * new one is refused, so a client cannot grow the server's memory without bound.
+ */
+export class MemoryTaskStore implements TaskStore {
+  readonly #tasks = new Map<string, TaskRecord>();
+  readonly #maxTasks: number;
+  readonly #now: () => number;
+
+  constructor(options: { maxTasks?: number; now?: () => number } = {}) {
+    this.#maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  get(taskId: string): TaskRecord | undefined {
+    const record = this.#tasks.get(taskId);
+    if (record && this.#expired(record)) {
+      this.#tasks.delete(taskId);
+      return undefined;
+    }
+    return record;
+  }
+
+  put(record: TaskRecord): void {
+    if (this.#tasks.size >= this.#maxTasks) this.#makeRoom();
+    if (this.#tasks.size >= this.#maxTasks) {
+      throw new Error(
+        `The server is running ${this.#maxTasks} tasks already (its limit); try again once one has finished.`,
+      );
+    }
+    this.#tasks.set(record.taskId, record);
+  }
+
+  update(taskId: string, change: (record: TaskRecord) => TaskRecord | undefined): TaskRecord | undefined {
+    const record = this.get(taskId);
+    if (!record) return undefined;
+    const changed = change(record);
+    if (changed === undefined) return record;
+    this.#tasks.set(taskId, changed);
+    return changed;
+  }
+
+  #expired(record: TaskRecord): boolean {
+    return this.#now() >= record.createdAt + record.ttlMs;
+  }
+
+  /** Drops the expired tasks, then the oldest finished one if none had expired (Maps keep insertion order). */
+  #makeRoom(): void {
+    const before = this.#tasks.size;
+    for (const [id, record] of this.#tasks) if (this.#expired(record)) this.#tasks.delete(id);
+    if (this.#tasks.size < before) return;
+    for (const [id, record] of this.#tasks) {
+      if (isTerminal(record.status)) {
+        this.#tasks.delete(id);
+        return;
+      }
+    }
+  }
+}

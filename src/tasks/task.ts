@@ -1,0 +1,67 @@
+import type { InputRequest } from "../core/types.js";
+
+/**
+ * One task of the 2026-07-28 Tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`), as the
+ * store keeps it: plain data (times in epoch milliseconds), so that a shared store can hold it as it
+ * is. What only the running process has (the run, its signal, the answers it waits for) is kept
+ * apart, in run.ts.
+ */
+
+/** The extension's identifier: under `capabilities.extensions` (both sides) and in -32021's data. */
+export const TASKS = "io.modelcontextprotocol/tasks";
+
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** `completed`, `failed` and `cancelled` never change again (SEP-2663 "Task Status"). */
+export function isTerminal(status: TaskStatus): boolean {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
+/** A JSON-RPC error as a failed task carries it. */
+export interface TaskError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface TaskRecord {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  readonly createdAt: number;
+  readonly lastUpdatedAt: number;
+  /** From creation; the task may be discarded once it has passed. */
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  /** Who created it (issuer and subject, "" for anonymous callers): nobody else can see it. */
+  readonly owner: string;
+  /** The questions not answered yet, by key (status `input_required`). */
+  readonly inputRequests?: Readonly<Record<string, InputRequest>>;
+  /** The tool's result (status `completed`, also for a result with `isError`). */
+  readonly result?: object;
+  /** The JSON-RPC error the call ended with (status `failed`). */
+  readonly error?: TaskError;
+}
+
+/** The `Task` fields every shape carries: `CreateTaskResult`, `tasks/get`, `notifications/tasks`. */
+export function taskFields(record: TaskRecord): Record<string, unknown> {
+  const task: Record<string, unknown> = {
+    taskId: record.taskId,
+    status: record.status,
+    createdAt: new Date(record.createdAt).toISOString(),
+    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+    ttlMs: record.ttlMs,
+    pollIntervalMs: record.pollIntervalMs,
+  };
+  if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
+  return task;
+}
+
+/** `DetailedTask`: the fields of its status inlined (SEP-2663 "Tasks"), what `tasks/get` answers. */
+export function detailed(record: TaskRecord): Record<string, unknown> {
+  const task = taskFields(record);
+  if (record.status === "input_required") task.inputRequests = record.inputRequests ?? {};
+  else if (record.status === "completed") task.result = record.result;
+  else if (record.status === "failed") task.error = record.error;
+  return task;
+}

@@ -1,0 +1,43 @@
+/** The in-memory task store's bounds: TTL expiry, and a cap a client cannot push past. */
+import { describe, expect, it } from "vitest";
+import { MemoryTaskStore } from "../../src/tasks/store.js";
+import type { TaskRecord, TaskStatus } from "../../src/tasks/task.js";
+
+function task(taskId: string, status: TaskStatus = "working", createdAt = 0, ttlMs = 1000): TaskRecord {
+  return { taskId, status, createdAt, lastUpdatedAt: createdAt, ttlMs, pollIntervalMs: 100, owner: "" };
+}
+
+describe("MemoryTaskStore", () => {
+  it("forgets a task once its TTL has passed", () => {
+    let now = 0;
+    const store = new MemoryTaskStore({ now: () => now });
+    store.put(task("a"));
+    now = 999;
+    expect(store.get("a")?.taskId).toBe("a");
+    now = 1000;
+    expect(store.get("a")).toBeUndefined();
+    expect(store.update("a", (record) => ({ ...record, status: "completed" }))).toBeUndefined();
+    expect(store.size).toBe(0);
+  });
+
+  it("at its cap, drops expired tasks first, then the oldest finished one, and refuses when all still run", () => {
+    let now = 0;
+    const store = new MemoryTaskStore({ maxTasks: 2, now: () => now });
+    store.put(task("old", "working", 0, 10));
+    store.put(task("done", "completed", 0, 5000));
+    now = 20;
+    store.put(task("new")); // "old" expired and made room
+    expect(store.get("old")).toBeUndefined();
+    store.put(task("newer")); // "done" was the oldest finished task
+    expect(store.get("done")).toBeUndefined();
+    expect(() => store.put(task("one-too-many"))).toThrow(/running 2 tasks already \(its limit\)/);
+    expect(store.size).toBe(2);
+  });
+
+  it("applies an update, and leaves the task as it was when the change makes nothing", () => {
+    const store = new MemoryTaskStore({ now: () => 0 });
+    store.put(task("a"));
+    expect(store.update("a", (record) => ({ ...record, status: "cancelled" }))?.status).toBe("cancelled");
+    expect(store.update("a", () => undefined)?.status).toBe("cancelled");
+  });
+});
