@@ -163,9 +163,10 @@ export class Running {
       const deadline = setTimeout(() => ctx.interrupt(this.#expired()), this.#timeoutMs);
       this.#own.set(ctx, deadline);
     } else if (this.#timer === undefined) {
-      this.#timer = setInterval(() => this.#sweep(), this.#period);
-      // Deadlines never keep a process alive on their own (Node, Bun, Deno).
-      (this.#timer as { unref?: () => void }).unref?.();
+      const timer = setInterval(() => this.#sweep(), this.#period);
+      // Deadlines never keep a process alive on their own (Node, Bun; Deno's timer is a number, without unref).
+      timer.unref?.();
+      this.#timer = timer;
     }
   }
 
