@@ -2,7 +2,6 @@ import { legacyRounds } from "./asking/rounds.js";
 import type { IdentityInit } from "./auth/identity.js";
 import type { Chain } from "./core/chain.js";
 import { RequestContext } from "./core/context.js";
-import { openGate } from "./core/dispatch.js";
 import { ErrorCode, McpError } from "./core/errors.js";
 import type { Registry } from "./core/registry.js";
 import { type CallToolResult, callTool } from "./core/tools.js";
@@ -46,16 +45,19 @@ export async function callLocally(
 ): Promise<CallToolResult> {
   const { name, arguments: args } = call;
   const auth = options?.auth && (await import("./auth/to-identity.js")).toIdentity(options.auth);
-  const ctx = new (call.Context ?? RequestContext)({
-    id: undefined,
-    meta: options?.meta,
-    protocolVersion: LATEST_VERSION,
-    era: "local",
-    clientInfo: options?.client?.info,
-    clientCapabilities: options?.client?.capabilities ?? {},
-    auth,
-  });
-  ctx.gate = openGate(registry.auth, undefined);
+  const ctx = new (call.Context ?? RequestContext)(
+    {
+      id: undefined,
+      meta: options?.meta,
+      protocolVersion: LATEST_VERSION,
+      era: "local",
+      clientInfo: options?.client?.info,
+      clientCapabilities: options?.client?.capabilities ?? {},
+      auth,
+    },
+    undefined,
+    registry.auth,
+  );
   ctx.follow(options?.signal);
   const onInput = options?.onInput;
   const handler = () => {

@@ -223,7 +223,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * notification: they retry the request when the user is back.
    */
   completeElicitation(elicitationId: string): boolean {
-    return this.#dispatcher.completeElicitation(elicitationId);
+    // No elicitation was ever sent before the asking layer loaded.
+    return askingLayer.now?.completeElicitation(this.#dispatcher.urlElicitations, elicitationId) ?? false;
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { completeElicitation } from "../src/asking/questions.js";
 import { Connection } from "../src/core/connection.js";
 import type { Context } from "../src/core/context.js";
 import { Dispatcher } from "../src/core/dispatch.js";
@@ -62,7 +63,7 @@ function modern(
     "io.modelcontextprotocol/clientCapabilities": capabilities,
   };
   const message = { jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta } } as JsonRpcRequest;
-  return dispatcher.request(message, { session: undefined }) as Promise<JsonRpcResponse>;
+  return Promise.resolve(dispatcher.answer(message, { session: undefined })) as Promise<JsonRpcResponse>;
 }
 
 const call = (dispatcher: Dispatcher, name: string, capabilities?: ClientCapabilities, extra = {}) =>
@@ -523,13 +524,13 @@ describe("legacy requests over a connection", () => {
     expect(asked.params.elicitationId).toBe("e-1");
     client.reply(asked.id, { action: "accept" });
     expect((await client.response(1)).result).toEqual({ content: [{ type: "text", text: "accept" }] });
-    expect(dispatcher.completeElicitation("e-1")).toBe(true);
+    expect(completeElicitation(dispatcher.urlElicitations, "e-1")).toBe(true);
     expect(client.sent).toEqual([
       { jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: "e-1" } },
     ]);
     expect(other.sent).toEqual([]);
-    expect(dispatcher.completeElicitation("e-1")).toBe(false);
-    expect(dispatcher.completeElicitation("never-sent")).toBe(false);
+    expect(completeElicitation(dispatcher.urlElicitations, "e-1")).toBe(false);
+    expect(completeElicitation(dispatcher.urlElicitations, "never-sent")).toBe(false);
     client.connection.close();
     other.connection.close();
   });
@@ -539,13 +540,13 @@ describe("legacy requests over a connection", () => {
     void client.callTool(1, "sign_in");
     client.reply((await client.request("elicitation/create")).id, { action: "decline" });
     await client.response(1);
-    expect(dispatcher.completeElicitation("e-1")).toBe(false);
+    expect(completeElicitation(dispatcher.urlElicitations, "e-1")).toBe(false);
 
     void client.callTool(2, "sign_in");
     client.reply((await client.request("elicitation/create")).id, { action: "accept" });
     await client.response(2);
     client.connection.close();
-    expect(dispatcher.completeElicitation("e-1")).toBe(false);
+    expect(completeElicitation(dispatcher.urlElicitations, "e-1")).toBe(false);
     expect(dispatcher.urlElicitations.size).toBe(0);
   });
 });

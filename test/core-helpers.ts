@@ -38,13 +38,13 @@ export async function core(registry: Registry): Promise<Core> {
   const notifications: JsonRpcMessage[] = [];
   const exchange: Exchange = { emit: (message) => notifications.push(message) };
   let nextId = 0;
-  const request = (peerFor: Peer, method: string, params: Record<string, unknown>, options: Options) =>
-    dispatcher.request(
+  const request = async (peerFor: Peer, method: string, params: Record<string, unknown>, options: Options) =>
+    dispatcher.answer(
       { jsonrpc: "2.0", id: options.id ?? ++nextId, method, params },
       peerFor,
       options.exchange ?? exchange,
     );
-  await dispatcher.request(
+  await dispatcher.answer(
     { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25" } },
     peer,
   );

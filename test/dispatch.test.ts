@@ -29,7 +29,8 @@ function setup(
   for (const [name, config] of Object.entries(tools)) registry.addTool(compileTool(name, config));
   const dispatcher = new Dispatcher(registry);
   const peer: Peer = { session: undefined };
-  const send = (message: unknown, exchange?: Exchange) => dispatcher.request(message as JsonRpcRequest, peer, exchange);
+  const send = async (message: unknown, exchange?: Exchange) =>
+    dispatcher.answer(message as JsonRpcRequest, peer, exchange);
   return { registry, dispatcher, peer, send };
 }
 
@@ -94,8 +95,7 @@ describe("legacy era: initialize", () => {
     });
     expect(peer.session).toMatchObject({
       protocolVersion: "2025-11-25",
-      clientCapabilities: { roots: { listChanged: true } },
-      clientInfo: { name: "claude", version: "1.2" },
+      client: { capabilities: { roots: { listChanged: true } }, info: { name: "claude", version: "1.2" } },
       initialized: false,
     });
   });

@@ -274,7 +274,7 @@ async function dispatcherOf(server: Server, limits?: ConstructorParameters<typeo
   const dispatcher = new Dispatcher(registry, limits);
   dispatcher.plugins = new Plugins(registry);
   const peer: Peer = { session: undefined };
-  await dispatcher.request(
+  await dispatcher.answer(
     {
       jsonrpc: "2.0",
       id: 0,
@@ -308,7 +308,7 @@ describe("the chain and the request's lifetime", () => {
       await next().catch(() => {});
       return { content: [] };
     });
-    const answer = await dispatcher.request(
+    const answer = await dispatcher.answer(
       { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "other" } },
       peer,
       { signal: stop.signal },
@@ -320,7 +320,7 @@ describe("the chain and the request's lifetime", () => {
     const server = makeServer();
     const { dispatcher, plugins, peer } = await dispatcherOf(server, { handlerTimeoutMs: 20 });
     plugins.use({}, () => new Promise(() => {}));
-    const answer = await dispatcher.request(
+    const answer = await dispatcher.answer(
       { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "other" } },
       peer,
     );
@@ -345,14 +345,14 @@ describe("the chain and the request's lifetime", () => {
       const result = await next();
       results.push(result.resultType ?? result.content);
     });
-    const legacy = await dispatcher.request(
+    const legacy = await dispatcher.answer(
       { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet" } },
       peer,
       { ask: async () => ({ action: "accept", content: { name: "Ada" } }) },
     );
     expect(legacy?.result?.content).toEqual([{ type: "text", text: "hello Ada" }]);
     expect(runs).toBe(2);
-    const modernAnswer = await dispatcher.request(
+    const modernAnswer = await dispatcher.answer(
       {
         jsonrpc: "2.0",
         id: 2,
@@ -387,7 +387,7 @@ describe("plug-ins", () => {
       extensions: { "io.example/echo": { version: 1 } },
     });
     const initialized = await dispatcherOf(server);
-    const again = await initialized.dispatcher.request(
+    const again = await initialized.dispatcher.answer(
       { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } },
       { session: undefined },
     );

@@ -178,7 +178,7 @@ describe("ctx.progress", () => {
       }),
     );
     const inflight: Inflight = new Map();
-    const response = dispatcher.request(
+    const response = dispatcher.answer(
       { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "work", _meta: { progressToken: "p" } } },
       peer,
       { inflight, emit: (message) => notifications.push(message) },

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { Dispatcher, type Peer } from "../src/core/dispatch.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
-import { openSession } from "../src/core/session.js";
+import { Session } from "../src/core/session.js";
 import { checkToolName, compileTool } from "../src/core/tools.js";
 import { audio, embed, image, link, McpError, pico, text } from "../src/index.js";
 
@@ -153,11 +153,11 @@ describe("tool registration", () => {
     expect(output.input).not.toHaveBeenCalled();
 
     const dispatcher = new Dispatcher(registry);
-    const peer: Peer = { session: openSession({ protocolVersion: "2025-11-25" }) };
+    const peer: Peer = { session: new Session("2025-11-25", {}, undefined) };
     for (let id = 1; id <= 3; id++) {
-      const list = await dispatcher.request({ jsonrpc: "2.0", id, method: "tools/list" }, peer);
+      const list = await dispatcher.answer({ jsonrpc: "2.0", id, method: "tools/list" }, peer);
       expect(list?.result?.tools).toHaveLength(1);
-      const call = await dispatcher.request(
+      const call = await dispatcher.answer(
         { jsonrpc: "2.0", id: `c${id}`, method: "tools/call", params: { name: "t", arguments: { q: "x" } } },
         peer,
       );

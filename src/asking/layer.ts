@@ -8,5 +8,5 @@
 
 export { callLocally } from "../local.js";
 export { confirm, elicit, elicitUrl, roots, sample } from "./ask.js";
-export { Questions } from "./questions.js";
+export { completeElicitation, Questions } from "./questions.js";
 export { retryAnswers, runRounds as rounds } from "./rounds.js";

@@ -126,3 +126,15 @@ export class Questions {
     this.#pending.clear();
   }
 }
+
+/**
+ * Tells the client that was sent a URL-mode elicitation that its out-of-band step is done
+ * (`notifications/elicitation/complete`, 2025-11-25; 2026-07-28 has no such notification), from the
+ * server's `waiting` elicitations (`Dispatcher.urlElicitations`). Answers whether a session was waiting for it.
+ */
+export function completeElicitation(waiting: Map<string, () => void>, elicitationId: string): boolean {
+  const complete = waiting.get(elicitationId);
+  waiting.delete(elicitationId);
+  complete?.();
+  return complete !== undefined;
+}

@@ -42,14 +42,14 @@ export interface StateKeeping {
 const keepings = new WeakMap<object, StateKeeping>();
 
 /**
- * A server's sealer and record of used states (by its `keeper`), made on first use: Workers forbid
+ * A server's sealer and record of used states (by its `states`), made on first use: Workers forbid
  * random numbers outside a request. One record per key: a state sealed here is accepted once by this process.
  */
-function keepingOf(request: Pick<RoundsRequest, "keeper" | "stateKey" | "maxUsedStates">): StateKeeping {
-  let keeping = keepings.get(request.keeper);
+function keepingOf({ states }: Pick<RoundsRequest, "states">): StateKeeping {
+  let keeping = keepings.get(states);
   if (!keeping) {
-    keeping = { sealer: new StateSealer(request.stateKey), used: new MemoryUsedStates(request.maxUsedStates) };
-    keepings.set(request.keeper, keeping);
+    keeping = { sealer: new StateSealer(states.stateKey), used: new MemoryUsedStates(states.maxUsedStates) };
+    keepings.set(states, keeping);
   }
   return keeping;
 }
@@ -57,7 +57,7 @@ function keepingOf(request: Pick<RoundsRequest, "keeper" | "stateKey" | "maxUsed
 /** Runs a handler that asked in the rounds of its era, from the round its first run stopped at, if any. */
 export function runRounds(request: RoundsRequest): Promise<Result> {
   const { run, ctx, first } = request;
-  return request.modern
+  return ctx.era === "modern"
     ? modernRounds(run, ctx, request.method, request.params, keepingOf(request), first)
     : legacyRounds(run, ctx, request.ask, undefined, first);
 }
@@ -174,7 +174,7 @@ async function openRetry(
  * `askFirst` tool's questions starts its task).
  */
 export async function retryAnswers(
-  request: Pick<RoundsRequest, "method" | "params" | "keeper" | "stateKey" | "maxUsedStates"> & {
+  request: Pick<RoundsRequest, "method" | "params" | "states"> & {
     readonly ctx: Pick<RequestContext, "auth">;
   },
 ): Promise<Map<string, unknown>> {

@@ -69,7 +69,7 @@ export class Connection implements Peer {
     if (!session?.initialized || event.type === "closed") return;
     if (event.type !== "resources/updated") this.send({ jsonrpc: "2.0", method: `notifications/${event.type}` });
     else if (session.watches(event.uri)) {
-      this.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri } });
+      this.send({ jsonrpc: "2.0", method: `notifications/${event.type}`, params: { uri: event.uri } });
     }
   }
 

@@ -1,6 +1,6 @@
 import type { Asking, Round } from "../asking/ask.js";
 import type { Asker, AskingConnection, Questions } from "../asking/questions.js";
-import type { Gate, Identity } from "./caller.js";
+import type { ExchangeAuth, Gate, GateSettings, Identity } from "./caller.js";
 import { LOG_LEVELS, type LogLevel } from "./envelope.js";
 import type { AskOptions, Context, Era, Logger } from "./handler-context.js";
 import type { JsonRpcMessage, RequestId } from "./jsonrpc.js";
@@ -55,6 +55,8 @@ export interface AskingLayer {
   roots(ctx: RequestContext, options?: AskOptions): Promise<Root[]>;
   /** Runs a handler that asked in its era's rounds (rounds.ts). */
   rounds(request: RoundsRequest): Promise<Result>;
+  /** Reports a legacy URL-mode elicitation complete (`server.completeElicitation`); whether one was waiting. */
+  completeElicitation(waiting: Map<string, () => void>, elicitationId: string): boolean;
   /** The requests a 2025 connection sends its client, made by its first question. */
   readonly Questions: new (
     connection: AskingConnection,
@@ -67,16 +69,18 @@ export interface RoundsRequest {
   readonly ctx: RequestContext;
   readonly method: string;
   readonly params: Result | undefined;
-  /** 2026-07-28: the rounds travel in `requestState`; 2025: the questions go to the client with `ask`. */
-  readonly modern: boolean;
-  /** How a 2025 request asks its client; undefined where there is no way back (stateless HTTP). */
+  /** How a 2025 request asks its client; undefined where there is no way back (stateless HTTP). A 2026-07-28 request (`ctx.era`) has its rounds travel in `requestState` instead. */
   readonly ask: Asker | undefined;
-  /** The server the sealed states belong to, and their key (`requestStateKey`). */
-  readonly keeper: object;
-  readonly stateKey: StateKey | undefined;
-  readonly maxUsedStates: number;
+  /** The server's 2026-07-28 round states: the sealed states belong to it (one object per server). */
+  readonly states: RoundStates;
   /** The round a first run stopped at, when there was one. */
   readonly first: Round | undefined;
+}
+
+/** How one server keeps its 2026-07-28 round states: their key (`requestStateKey`) and how many used ones it remembers. */
+export interface RoundStates {
+  readonly stateKey: StateKey | undefined;
+  readonly maxUsedStates: number;
 }
 
 /** Where the asking layer comes from: wired in by the server (server.ts). */
@@ -87,14 +91,26 @@ export interface RequestInit {
   meta: Meta | undefined;
   protocolVersion: string;
   era: Era;
-  clientInfo: Implementation | undefined;
-  clientCapabilities: ClientCapabilities;
+  clientInfo?: Implementation | undefined;
+  /** Default: none declared. */
+  clientCapabilities?: ClientCapabilities | undefined;
   /** `client`, made once by the caller (a legacy session's); otherwise made from the two fields above. */
   client?: Context["client"] | undefined;
   /** The lowest level sent; undefined sends no log messages. */
   logLevel?: LogLevel | undefined;
   session?: Session | undefined;
+  /** The caller, when the call says it itself (`server.call`); otherwise the one `via` carries. */
   auth?: Identity | undefined;
+}
+
+/** How a request travels, as its context uses it (dispatch.ts's Exchange, set by the transport). */
+export interface Via {
+  /** Where notifications about the request go; absent where there is no way back. */
+  readonly emit?: ((message: JsonRpcMessage) => void) | undefined;
+  /** Ends the request's SSE stream now, so the client polls for the result (legacy HTTP sessions, SEP-1699). */
+  readonly closeStream?: (() => boolean) | undefined;
+  /** The caller's identity and, over HTTP, how to challenge it (see auth/). */
+  readonly auth?: ExchangeAuth | undefined;
 }
 
 /**
@@ -109,35 +125,36 @@ export class RequestContext implements Context {
   readonly client: Context["client"];
   readonly auth: Identity | undefined;
   /** The server's auth settings and, over HTTP, where challenges go (see auth/enforce.ts). */
-  gate: Gate | undefined;
-  /** Where notifications about this request go (set by the transport); silent once cancelled or answered. */
-  emit: ((message: JsonRpcMessage) => void) | undefined;
-  /** Set by HTTP sessions: ends the request's SSE stream now, so the client polls for the result (SEP-1699). */
-  streamCloser: (() => boolean) | undefined;
+  readonly gate: Gate | undefined;
   /** The legacy session the request arrived on, if any. */
   readonly session: Session | undefined;
-  /** How the running handler may ask the client; undefined for handlers that may not. */
+  /** How the running handler may ask the client; undefined for handlers that may not (written by the asking layer). */
   asking: Asking | undefined;
   /** The questions of the current run, made by its first question (see ask.ts). */
   round: Round | undefined;
+  /** The way to the client; gone once the request is answered, since nothing about it may follow its response. */
+  #via: Via | undefined;
   readonly #logLevel: number;
   #logger: Logger | undefined;
-  #lastProgress = Number.NEGATIVE_INFINITY;
+  #lastProgress = -Infinity;
   #controller: AbortController | undefined;
-  #cancelled = false;
-  #interrupted = false;
+  /** How the request ended before its handler did, if it did: the client cancelled it, or the server cut it short. */
+  #ended: "cancelled" | "interrupted" | undefined;
   #reason: unknown;
   /** Ends the wait in `race` early (cancellation, timeout, shutdown). */
   #stop: ((reason: unknown) => void) | undefined;
 
-  constructor(init: RequestInit) {
+  /** `settings`: the server's auth settings, which the request's gate holds. */
+  constructor(init: RequestInit, via?: Via, settings?: GateSettings) {
     this.requestId = init.id;
     this.meta = init.meta;
     this.protocolVersion = init.protocolVersion;
     this.era = init.era;
-    this.client = init.client ?? { info: init.clientInfo, capabilities: init.clientCapabilities };
+    this.client = init.client ?? { info: init.clientInfo, capabilities: init.clientCapabilities ?? {} };
     this.session = init.session;
-    this.auth = init.auth;
+    this.auth = init.auth ?? via?.auth?.identity;
+    this.gate = openGate(settings, via?.auth);
+    this.#via = via;
     this.#logLevel = init.logLevel === undefined ? LOG_LEVELS.length : LOG_LEVELS.indexOf(init.logLevel);
   }
 
@@ -145,7 +162,7 @@ export class RequestContext implements Context {
     // Progress goes only to a caller that asked with a token, and MUST increase (2025-11-25 "Progress");
     // a cancelled request is no longer active, so it gets none.
     const progressToken = this.meta?.progressToken;
-    if (!this.emit || this.#cancelled || progressToken === undefined || !(progress > this.#lastProgress)) return;
+    if (!this.emit || this.#ended || progressToken === undefined || !(progress > this.#lastProgress)) return;
     this.#lastProgress = progress;
     const params: Record<string, unknown> = { progressToken, progress };
     if (total !== undefined) params.total = total;
@@ -178,8 +195,19 @@ export class RequestContext implements Context {
     return askingLayer.use((ask) => ask.roots(this, options));
   }
 
+  /** Where notifications about this request go; undefined once it is answered (2025-11-25 "Progress": MUST stop). */
+  get emit(): ((message: JsonRpcMessage) => void) | undefined {
+    return this.#via?.emit;
+  }
+
   closeStream(): boolean {
-    return this.streamCloser?.() ?? false;
+    return this.#via?.closeStream?.() ?? false;
+  }
+
+  /** The request is answered: it sends nothing more, and its handler may ask nothing more. */
+  finish(): void {
+    this.#via = undefined;
+    this.asking = undefined;
   }
 
   get log(): Logger {
@@ -187,7 +215,7 @@ export class RequestContext implements Context {
       LOG_LEVELS.map((level, rank) => [
         level,
         (data: unknown, logger?: string) => {
-          if (!this.emit || this.#cancelled || rank < this.#logLevel) return;
+          if (!this.emit || this.#ended || rank < this.#logLevel) return;
           const params: Record<string, unknown> = { level, data };
           if (logger !== undefined) params.logger = logger;
           this.emit({ jsonrpc: "2.0", method: "notifications/message", params });
@@ -200,19 +228,19 @@ export class RequestContext implements Context {
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
-      if (this.#cancelled || this.#interrupted) this.#controller.abort(this.#reason);
+      if (this.#ended) this.#controller.abort(this.#reason);
     }
     return this.#controller.signal;
   }
 
   /** True once cancelled: the transport then sends nothing more for this request. */
   get cancelled(): boolean {
-    return this.#cancelled;
+    return this.#ended === "cancelled";
   }
 
   cancel(reason: unknown): void {
-    if (this.#cancelled || this.#interrupted) return;
-    this.#cancelled = true;
+    if (this.#ended) return;
+    this.#ended = "cancelled";
     this.#reason = reason;
     this.#controller?.abort(reason);
     this.#stop?.(reason);
@@ -220,7 +248,7 @@ export class RequestContext implements Context {
 
   /** True once the server ended the request early (handler timeout, shutdown): it is answered with an error. */
   get interrupted(): boolean {
-    return this.#interrupted;
+    return this.#ended === "interrupted";
   }
 
   /**
@@ -228,8 +256,8 @@ export class RequestContext implements Context {
    * at once with an error, rather than when (if ever) the handler settles.
    */
   interrupt(reason: unknown): void {
-    if (this.#cancelled || this.#interrupted) return;
-    this.#interrupted = true;
+    if (this.#ended) return;
+    this.#ended = "interrupted";
     this.#reason = reason;
     this.#controller?.abort(reason);
     this.#stop?.(reason);
@@ -245,7 +273,7 @@ export class RequestContext implements Context {
     return new Promise((resolve, reject) => {
       this.#stop = reject;
       work.then(resolve, reject);
-      if (this.#cancelled || this.#interrupted) reject(this.#reason);
+      if (this.#ended) reject(this.#reason);
     });
   }
 
@@ -255,4 +283,10 @@ export class RequestContext implements Context {
     if (signal.aborted) this.cancel(signal.reason);
     else signal.addEventListener("abort", () => this.cancel(signal.reason), { once: true });
   }
+}
+
+/** The gate of one request: the server's settings, and what the transport says about challenges. */
+function openGate(settings: GateSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
+  if (!auth) return settings?.gate;
+  return { settings, metadataUrl: auth.metadataUrl ?? settings?.metadataUrl, challenge: auth.challenge };
 }

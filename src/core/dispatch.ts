@@ -1,11 +1,21 @@
 import type { Round } from "../asking/ask.js";
 import type { Asker } from "../asking/questions.js";
-import type { ExchangeAuth, Gate, GateSettings } from "./caller.js";
-import { type Asking, askingLayer, NO_ANSWERS, NO_WAY_BACK, RequestContext, STUCK } from "./context.js";
+import type { ExchangeAuth } from "./caller.js";
+import {
+  type Asking,
+  askingLayer,
+  NO_ANSWERS,
+  NO_WAY_BACK,
+  RequestContext,
+  type RequestInit,
+  type RoundStates,
+  STUCK,
+} from "./context.js";
 import { claimsModern, type Envelope, readEnvelope } from "./envelope.js";
 import { ErrorCode } from "./errors.js";
 import {
   errorResponse,
+  isObject,
   isRequestId,
   type JsonRpcMessage,
   type JsonRpcNotification,
@@ -28,15 +38,14 @@ import {
 import { METHODS } from "./methods.js";
 import type { Plugins } from "./plugin.js";
 import type { Method, Registry } from "./registry.js";
-import { openSession, type Session } from "./session.js";
+import { initialize, type Peer } from "./session.js";
 import { toolError } from "./tools.js";
 import { META, type Meta } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
 
-type Result = Record<string, unknown>;
+export type { Peer } from "./session.js";
 
-/** What `#answered` gets for a handler that threw. */
-const FAILED: unique symbol = Symbol("failed");
+type Result = Record<string, unknown>;
 
 /** A response, now or later; undefined for a request that was cancelled (nothing may be sent for it). */
 export type Answer = JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>;
@@ -45,11 +54,6 @@ export type Answer = JsonRpcResponse | undefined | Promise<JsonRpcResponse | und
 const FIRST_RUN: Asking = { answers: NO_ANSWERS };
 /** A first run without one (stateless legacy HTTP): asking fails at once, with the reason. */
 const NO_WAY_BACK_RUN: Asking = { answers: NO_ANSWERS, unreachable: NO_WAY_BACK };
-
-/** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */
-export interface Peer {
-  session: Session | undefined;
-}
 
 /** Requests in flight on one connection, by id, so `notifications/cancelled` can reach them. */
 export type Inflight = Map<RequestId, RequestContext>;
@@ -73,6 +77,21 @@ export interface Exchange {
 }
 
 /**
+ * One request on its way from routing to its response, made once per request: what every step
+ * after routing reads (the era is the context's, `ctx.era`).
+ */
+interface Call {
+  readonly message: JsonRpcRequest;
+  /** The method table's entry that serves it. */
+  readonly method: Method;
+  readonly ctx: RequestContext;
+  readonly exchange: Exchange;
+}
+
+/** What `#answered` gets for a handler that threw. */
+const FAILED: unique symbol = Symbol("failed");
+
+/**
  * A 2026-07-28 request whose envelope a transport has already read and checked (HTTP checks it
  * against the headers, see handler.ts): the dispatcher serves it from this reading, never reading
  * the envelope again.
@@ -90,16 +109,22 @@ export interface ModernRequest {
 /**
  * The request-scoped core: one decoded message in, one response out, no I/O. The era is read from
  * each message (2026-07-28 §10.3, "concurrent"): a request whose `_meta` names a protocol version is
- * served statelessly under 2026-07-28; anything else belongs to the legacy session of its connection.
+ * served statelessly under 2026-07-28; anything else belongs to the legacy session of its connection
+ * (its handshake is session.ts's). A request is routed (era, method), admitted (limits), run (through
+ * the middleware chain and the era's rounds when its handler asks) and encoded for its era.
  */
 export class Dispatcher {
   readonly registry: Registry;
   /**
    * Legacy URL-mode elicitations the client accepted and the server may still report complete,
-   * by elicitationId: the way to the one connection that was sent it (2025-11-25 "Elicitation").
+   * by elicitationId: the way to the one connection that was sent it (2025-11-25 "Elicitation");
+   * the asking layer fills it and completes them (questions.ts).
    */
   readonly urlElicitations = new Map<string, () => void>();
   readonly #serverInfoMeta: Meta;
+  /** This server's 2026-07-28 round states, as the asking layer keeps them (rounds.ts). */
+  /** The server's 2026-07-28 round states (see rounds.ts), shared by the layers that check a retry's requestState. */
+  readonly states: RoundStates;
   readonly limits: ResolvedLimits;
   /** Every request in progress, for `maxConcurrentRequests`, `handlerTimeoutMs` and shutdown. */
   readonly #running: Running;
@@ -114,6 +139,7 @@ export class Dispatcher {
     this.#serverInfoMeta = { [META.serverInfo]: registry.info };
     this.limits = resolveLimits(limits);
     this.#running = new Running(this.limits.handlerTimeoutMs);
+    this.states = { stateKey: registry.stateKey, maxUsedStates: this.limits.maxUsedRequestStates };
   }
 
   /** True once shutdown has begun: new requests are refused. */
@@ -137,15 +163,9 @@ export class Dispatcher {
     return this.#draining;
   }
 
-  /** Answers a request; resolves to undefined when it was cancelled, since then nothing may be sent. */
-  request(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Promise<JsonRpcResponse | undefined> {
-    const answer = this.answer(message, peer, exchange);
-    return answer instanceof Promise ? answer : Promise.resolve(answer);
-  }
-
   /**
-   * Answers a request as `request` does, but synchronously when its handler answers synchronously
-   * (most tool calls): no promise is made for those.
+   * Answers a request: synchronously when its handler answers synchronously (most tool calls), so
+   * that no promise is made for those; undefined when it was cancelled, since then nothing may be sent.
    */
   answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
     // A layer's methods are on their way (the first resource or prompt): the request waits for them.
@@ -180,19 +200,6 @@ export class Dispatcher {
     return this.#draining ? shuttingDown(message.id) : undefined;
   }
 
-  /**
-   * Tells the client that was sent a URL-mode elicitation that its out-of-band step is done
-   * (`notifications/elicitation/complete`, 2025-11-25; 2026-07-28 has no such notification).
-   * Answers whether a session was waiting for it.
-   */
-  completeElicitation(elicitationId: string): boolean {
-    const complete = this.urlElicitations.get(elicitationId);
-    if (!complete) return false;
-    this.urlElicitations.delete(elicitationId);
-    complete();
-    return true;
-  }
-
   notification(message: JsonRpcNotification, peer: Peer, inflight?: Inflight): void {
     const params = message.params;
     if (message.method === "notifications/cancelled") {
@@ -220,22 +227,14 @@ export class Dispatcher {
   }
 
   #runModern({ message, meta, envelope, method }: ModernRequest, exchange: Exchange): Answer {
-    const ctx = new (this.plugins?.Context ?? RequestContext)({
-      id: message.id,
-      meta,
-      protocolVersion: envelope.protocolVersion,
-      era: "modern",
-      clientInfo: envelope.clientInfo,
-      clientCapabilities: envelope.clientCapabilities,
-      logLevel: envelope.logLevel,
-      auth: exchange.auth?.identity,
-    });
-    return this.#run(method, message, ctx, exchange, true);
+    // The envelope is the client's per request (§1.1): its version, capabilities, info and log level.
+    const ctx = this.#context({ id: message.id, meta, era: "modern", ...envelope }, exchange);
+    return this.#run({ message, method, ctx, exchange });
   }
 
   #legacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Answer {
     const { id, method: name } = message;
-    if (name === "initialize") return this.#initialize(message, peer);
+    if (name === "initialize") return initialize(message, peer, this.registry);
     if (name === "server/discover") {
       return errorResponse(
         id,
@@ -253,43 +252,26 @@ export class Dispatcher {
       );
     }
     if (!method?.legacy || !this.#offers(method)) return notFound(message, session?.protocolVersion);
-    const ctx = new (this.plugins?.Context ?? RequestContext)({
-      id,
-      meta: message.params?._meta as Meta | undefined,
-      protocolVersion: session?.protocolVersion ?? "2025-11-25",
-      era: "legacy",
-      clientInfo: session?.clientInfo,
-      clientCapabilities: session?.clientCapabilities ?? {},
-      client: session?.client,
-      logLevel: session?.logLevel,
-      session,
-      auth: exchange.auth?.identity,
-    });
-    return this.#run(method, message, ctx, exchange, false);
+    const meta = message.params?._meta;
+    const ctx = this.#context(
+      {
+        id,
+        meta: isObject(meta) ? meta : undefined,
+        protocolVersion: session?.protocolVersion ?? "2025-11-25",
+        era: "legacy",
+        // Without a session the request is a ping, whose client is unknown.
+        client: session?.client,
+        logLevel: session?.logLevel,
+        session,
+      },
+      exchange,
+    );
+    return this.#run({ message, method, ctx, exchange });
   }
 
-  #initialize(message: JsonRpcRequest, peer: Peer): JsonRpcResponse {
-    if (peer.session) {
-      return errorResponse(
-        message.id,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: this connection is already initialized (protocol ${peer.session.protocolVersion})`,
-      );
-    }
-    let session: Session;
-    try {
-      session = openSession(message.params);
-    } catch (thrown) {
-      return thrownResponse(message.id, thrown);
-    }
-    peer.session = session;
-    const result: Record<string, unknown> = {
-      protocolVersion: session.protocolVersion,
-      capabilities: this.registry.capabilities(),
-      serverInfo: this.registry.info,
-    };
-    if (this.registry.instructions !== undefined) result.instructions = this.registry.instructions;
-    return resultResponse(message.id, result);
+  /** A request's context: the core's, or the class plug-ins extended (plugin.ts). */
+  #context(init: RequestInit, exchange: Exchange): RequestContext {
+    return new (this.plugins?.Context ?? RequestContext)(init, exchange, this.registry.auth);
   }
 
   /** The method of this name: the core's, or one a layer or plug-in installed. */
@@ -307,7 +289,8 @@ export class Dispatcher {
     return method.capability === undefined || this.registry.offers(method.capability);
   }
 
-  #run(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean): Answer {
+  #run(call: Call): Answer {
+    const { message, ctx, exchange } = call;
     const { id } = message;
     const { inflight } = exchange;
     // A listen request is a stream, not work: it is bounded by maxSseStreams, never by time or count.
@@ -315,53 +298,44 @@ export class Dispatcher {
     if (bounded) {
       const { maxConcurrentRequests, maxConcurrentRequestsPerConnection } = this.limits;
       if (this.#running.size >= maxConcurrentRequests) {
-        return busy(id, "maxConcurrentRequests", maxConcurrentRequests, "too many requests in progress on this server");
+        return busy(id, "too many requests in progress on this server", {
+          limit: "maxConcurrentRequests",
+          max: maxConcurrentRequests,
+        });
       }
       if (inflight && inflight.size >= maxConcurrentRequestsPerConnection) {
-        return busy(
-          id,
-          "maxConcurrentRequestsPerConnection",
-          maxConcurrentRequestsPerConnection,
-          "too many requests in progress on this connection",
-        );
+        return busy(id, "too many requests in progress on this connection", {
+          limit: "maxConcurrentRequestsPerConnection",
+          max: maxConcurrentRequestsPerConnection,
+        });
       }
     }
     inflight?.set(id, ctx);
     if (!bounded) this.streams.add(ctx);
     exchange.started?.(ctx);
     ctx.follow(exchange.signal);
-    ctx.gate = openGate(this.registry.auth, exchange.auth);
-    ctx.emit = exchange.emit;
-    ctx.streamCloser = exchange.closeStream;
-    const chain = this.plugins?.chain(message.method);
     let result: Result | Promise<Result>;
     try {
-      if (chain) {
-        const call = { method: message.method, params: message.params, ctx };
-        result = chain(call, () => this.#behind(method, message, ctx, exchange, modern));
-      } else {
-        result = method.interactive
-          ? this.#interactive(method, message, ctx, exchange, modern)
-          : method.run(this.registry, message.params, ctx);
-      }
+      const chain = this.plugins?.chain(message.method);
+      if (chain) result = chain({ method: message.method, params: message.params, ctx }, () => this.#behind(call));
+      else result = call.method.interactive ? this.#interactive(call) : this.#handle(call);
     } catch (thrown) {
-      return this.#answered(method, message, ctx, exchange, modern, FAILED, thrown);
+      return this.#answered(call, FAILED, thrown);
     }
     // A handler that answers synchronously is answered at once: no promise, no deadline to track.
-    if (!(result instanceof Promise)) return this.#answered(method, message, ctx, exchange, modern, result);
+    if (!(result instanceof Promise)) return this.#answered(call, result);
     if (bounded) this.#running.add(ctx);
-    return this.#await(method, message, ctx, exchange, modern, result);
+    return this.#await(call, result);
+  }
+
+  /** Runs the method's handler once. */
+  #handle(call: Call): Result | Promise<Result> {
+    return call.method.run(this.registry, call.message.params, call.ctx);
   }
 
   /** A handler that answers later: the wait ends early if the request is cancelled, times out or the server shuts down. */
-  async #await(
-    method: Method,
-    message: JsonRpcRequest,
-    ctx: RequestContext,
-    exchange: Exchange,
-    modern: boolean,
-    work: Promise<Result>,
-  ): Promise<JsonRpcResponse | undefined> {
+  async #await(call: Call, work: Promise<Result>): Promise<JsonRpcResponse | undefined> {
+    const ctx = call.ctx;
     let result: Result | typeof FAILED;
     let error: unknown;
     try {
@@ -370,54 +344,47 @@ export class Dispatcher {
       } catch (thrown) {
         if (thrown !== STUCK) throw thrown;
         // The handler asked what nobody has answered yet: the era's rounds take over from here.
-        result = await ctx.race(this.#rounds(method, message, ctx, exchange, modern, ctx.round));
+        result = await ctx.race(this.#rounds(call, ctx.round));
       }
     } catch (thrown) {
       result = FAILED;
       error = thrown;
     }
     this.#running.delete(ctx);
-    return this.#answered(method, message, ctx, exchange, modern, result, error);
+    return this.#answered(call, result, error);
   }
 
   /** The response to a request whose handler returned `result` or threw `thrown`; then the request is over. */
-  #answered(
-    method: Method,
-    message: JsonRpcRequest,
-    ctx: RequestContext,
-    exchange: Exchange,
-    modern: boolean,
-    result: Result | typeof FAILED,
-    thrown?: unknown,
-  ): JsonRpcResponse | undefined {
+  #answered(call: Call, result: Result | typeof FAILED, thrown?: unknown): JsonRpcResponse | undefined {
+    const { ctx } = call;
+    const { id } = call.message;
     try {
       if (result === FAILED) throw thrown;
       if (ctx.cancelled) return undefined;
-      if (modern) this.#encodeModern(method, result);
-      return resultResponse(message.id, result);
+      if (ctx.era === "modern") this.#encodeModern(call.method, result);
+      return resultResponse(id, result);
     } catch (thrown) {
       if (ctx.cancelled) return undefined;
-      return ctx.interrupted ? this.#interrupted(method, message, ctx, modern) : thrownResponse(message.id, thrown);
+      return ctx.interrupted ? this.#interrupted(call) : thrownResponse(id, thrown);
     } finally {
-      exchange.inflight?.delete(message.id);
+      call.exchange.inflight?.delete(id);
       // Nothing about a request may follow its response (2025-11-25 "Progress": MUST stop).
-      ctx.emit = undefined;
-      ctx.streamCloser = undefined;
-      ctx.asking = undefined;
+      ctx.finish();
     }
   }
 
   /** The answer to a request the server ended early: a tool error for a tool that timed out, -32603 otherwise. */
-  #interrupted(method: Method, message: JsonRpcRequest, ctx: RequestContext, modern: boolean): JsonRpcResponse {
-    const timedOut = (ctx.signal.reason as Error | undefined)?.name === "TimeoutError";
+  #interrupted({ message, method, ctx }: Call): JsonRpcResponse {
+    const reason: unknown = ctx.signal.reason;
+    const timedOut = isObject(reason) && reason.name === "TimeoutError";
     const limit = timedOut
       ? `within ${seconds(this.limits.handlerTimeoutMs)} (limits.handlerTimeoutMs)`
       : `within the ${seconds(this.limits.shutdownGraceMs)} grace period of the shutdown (limits.shutdownGraceMs)`;
     if (timedOut && message.method === "tools/call") {
-      const result = toolError(
-        `Tool ${JSON.stringify(message.params?.name)} did not finish ${limit} and was cancelled.`,
-      ) as unknown as Record<string, unknown>;
-      if (modern) this.#encodeModern(method, result);
+      const result = {
+        ...toolError(`Tool ${JSON.stringify(message.params?.name)} did not finish ${limit} and was cancelled.`),
+      };
+      if (ctx.era === "modern") this.#encodeModern(method, result);
       return resultResponse(message.id, result);
     }
     const what = `"${message.method}" did not finish ${limit} and was cancelled`;
@@ -431,11 +398,10 @@ export class Dispatcher {
    * `ctx.stuck`), and only then does the era's round runner load (rounds.ts). A 2026-07-28 retry,
    * which carries answers, goes to the round runner from the start.
    */
-  #interactive(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean) {
-    const params = message.params;
-    if (modern && isRetry(params)) return this.#rounds(method, message, ctx, exchange, modern);
-    ctx.asking = modern || exchange.ask ? FIRST_RUN : NO_WAY_BACK_RUN;
-    return method.run(this.registry, params, ctx);
+  #interactive(call: Call): Result | Promise<Result> {
+    if (isRetry(call)) return this.#rounds(call);
+    call.ctx.asking = canAsk(call) ? FIRST_RUN : NO_WAY_BACK_RUN;
+    return this.#handle(call);
   }
 
   /**
@@ -444,68 +410,57 @@ export class Dispatcher {
    * request's final result, and runs once per request whatever the rounds (2025 questions are asked
    * within the request; each 2026-07-28 round is a request of its own).
    */
-  #behind(method: Method, message: JsonRpcRequest, ctx: RequestContext, exchange: Exchange, modern: boolean) {
-    const params = message.params;
-    if (!method.interactive) return method.run(this.registry, params, ctx);
+  #behind(call: Call): Result | Promise<Result> {
+    if (!call.method.interactive) return this.#handle(call);
     // A retry goes straight to its rounds, and a request that cannot ask runs as without middleware.
-    if ((modern && isRetry(params)) || !(modern || exchange.ask)) {
-      return this.#interactive(method, message, ctx, exchange, modern);
-    }
+    if (isRetry(call) || !canAsk(call)) return this.#interactive(call);
+    const ctx = call.ctx;
     return new Promise<Result>((resolve, reject) => {
-      const stuck = () => resolve(this.#rounds(method, message, ctx, exchange, modern, ctx.round));
+      const stuck = () => resolve(this.#rounds(call, ctx.round));
       ctx.asking = { answers: NO_ANSWERS, stuck };
-      const result = method.run(this.registry, params, ctx);
+      const result = this.#handle(call);
       if (result instanceof Promise) result.then(resolve, reject);
       else resolve(result);
     });
   }
 
   /** Runs a handler that asked, in the era's way (see rounds.ts), from its first round when there was one. */
-  #rounds(
-    method: Method,
-    message: JsonRpcRequest,
-    ctx: RequestContext,
-    exchange: Exchange,
-    modern: boolean,
-    first?: Round,
-  ): Promise<Result> {
+  #rounds(call: Call, first?: Round): Promise<Result> {
+    const { message } = call;
     const request = {
-      run: () => method.run(this.registry, message.params, ctx),
-      ctx,
+      run: () => this.#handle(call),
+      ctx: call.ctx,
       method: message.method,
       params: message.params,
-      modern,
-      ask: exchange.ask,
-      keeper: this.registry,
-      stateKey: this.registry.stateKey,
-      maxUsedStates: this.limits.maxUsedRequestStates,
+      ask: call.exchange.ask,
+      states: this.states,
       first,
     };
     return askingLayer.use((asking) => asking.rounds(request));
   }
 
   /** What every 2026-07-28 result carries (§1.3, §3.1, §7); legacy results are left exactly as they were. */
-  #encodeModern(method: Method, result: Record<string, unknown>): void {
+  #encodeModern(method: Method, result: Result): void {
     result.resultType ??= "complete";
     // Interim input_required results carry no cache hints (§3.3).
     if (method.cacheable && result.resultType === "complete") {
       result.ttlMs ??= 0;
       result.cacheScope ??= "private";
     }
-    const meta = result._meta as Meta | undefined;
-    result._meta = meta ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
+    const meta = result._meta;
+    result._meta = isObject(meta) ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
   }
 }
 
-/** The gate of one request: the server's settings, and what the transport says about challenges. */
-export function openGate(settings: GateSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
-  if (!auth) return settings?.gate;
-  return { settings, metadataUrl: auth.metadataUrl ?? settings?.metadataUrl, challenge: auth.challenge };
+/** Whether a request can go on in rounds: 2026-07-28 always can, a 2025 request when it has a way back. */
+function canAsk(call: Call): boolean {
+  return call.ctx.era === "modern" || call.exchange.ask !== undefined;
 }
 
 /** Whether a 2026-07-28 request retries a round, carrying its state or answers (2026-07-28 `input_required`). */
-function isRetry(params: Record<string, unknown> | undefined): boolean {
-  return params?.requestState !== undefined || params?.inputResponses !== undefined;
+function isRetry(call: Call): boolean {
+  const params = call.message.params;
+  return call.ctx.era === "modern" && (params?.requestState !== undefined || params?.inputResponses !== undefined);
 }
 
 /** The answer to a 2026-07-28 request whose `_meta` names a protocol version this server does not serve. */

@@ -53,8 +53,8 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
 /** Fills in the defaults; a limit that is not a positive integer (or Infinity) throws at start-up. */
 export function resolveLimits(limits: Limits = {}): ResolvedLimits {
   const resolved = { ...DEFAULT_LIMITS };
-  for (const [key, value] of Object.entries(limits) as [keyof Limits, unknown][]) {
-    if (!(key in DEFAULT_LIMITS)) {
+  for (const [key, value] of Object.entries(limits)) {
+    if (!isLimit(key)) {
       throw new TypeError(`Unknown limit "${key}". The limits are ${Object.keys(DEFAULT_LIMITS).join(", ")}.`);
     }
     if (value === undefined) continue;
@@ -65,6 +65,11 @@ export function resolveLimits(limits: Limits = {}): ResolvedLimits {
     resolved[key] = value;
   }
   return resolved;
+}
+
+/** A limit's name; an inherited property such as `toString` is not one. */
+function isLimit(key: string): key is keyof Limits {
+  return Object.hasOwn(DEFAULT_LIMITS, key);
 }
 
 /** "300 s", "0.05 s": durations as clients read them. */
@@ -94,12 +99,18 @@ export class Refusal implements JsonRpcResponse {
   }
 }
 
-/** A request refused because a limit is reached: the limit and its value are in the message and in `data`. */
-export function busy(id: RequestId | undefined, limit: keyof Limits, max: number, what: string): JsonRpcResponse {
+/** Which limit a busy server reached, and its value: the `data` of its refusal. */
+export interface Reached {
+  readonly limit: keyof Limits;
+  readonly max: number;
+}
+
+/** A request refused because a limit is reached: `what` it means, and the limit and its value, in the message and in `data`. */
+export function busy(id: RequestId | undefined, what: string, reached: Reached): JsonRpcResponse {
   return new Refusal(
     id,
-    `Server busy: ${what} (limits.${limit} = ${max}); retry after a request in progress has been answered`,
-    { limit, max },
+    `Server busy: ${what} (limits.${reached.limit} = ${reached.max}); retry after a request in progress has been answered`,
+    reached,
   );
 }
 
@@ -152,9 +163,10 @@ export class Running {
       const deadline = setTimeout(() => ctx.interrupt(this.#expired()), this.#timeoutMs);
       this.#own.set(ctx, deadline);
     } else if (this.#timer === undefined) {
-      this.#timer = setInterval(() => this.#sweep(), this.#period);
-      // Deadlines never keep a process alive on their own (Node, Bun, Deno).
-      (this.#timer as { unref?: () => void }).unref?.();
+      const timer = setInterval(() => this.#sweep(), this.#period);
+      // Deadlines never keep a process alive on their own (Node, Bun; Deno's timer is a number, without unref).
+      timer.unref?.();
+      this.#timer = timer;
     }
   }
 

@@ -1,8 +1,8 @@
 import { isImplementation, type LogLevel } from "./envelope.js";
-import { ErrorCode, McpError } from "./errors.js";
+import { ErrorCode } from "./errors.js";
 import type { Context } from "./handler-context.js";
-import { isObject } from "./jsonrpc.js";
-import type { ClientCapabilities, Implementation } from "./types.js";
+import { errorResponse, isObject, type JsonRpcRequest, type JsonRpcResponse, resultResponse } from "./jsonrpc.js";
+import type { ClientCapabilities, Implementation, ServerCapabilities } from "./types.js";
 import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "./versions.js";
 
 /**
@@ -11,26 +11,18 @@ import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "./versions.js";
  */
 export class Session {
   readonly protocolVersion: string;
-  readonly clientCapabilities: ClientCapabilities;
-  readonly clientInfo: Implementation | undefined;
+  /** `ctx.client` for every request of the session: what the client declared in `initialize`. */
+  readonly client: Context["client"];
   /** Set by `notifications/initialized`; requests in between are served (clients pipeline). */
   initialized = false;
   /** The threshold set by `logging/setLevel`; until then the server sends info and above (2025-11-25 "Logging": its choice). */
   logLevel: LogLevel = "info";
   /** URIs this session subscribed to with `resources/subscribe`; made by the first one. */
   #subscriptions: Set<string> | undefined;
-  #client: Context["client"] | undefined;
 
   constructor(protocolVersion: string, clientCapabilities: ClientCapabilities, clientInfo: Implementation | undefined) {
     this.protocolVersion = protocolVersion;
-    this.clientCapabilities = clientCapabilities;
-    this.clientInfo = clientInfo;
-  }
-
-  /** `ctx.client` for every request of the session: made once, by its first request. */
-  get client(): Context["client"] {
-    this.#client ??= { info: this.clientInfo, capabilities: this.clientCapabilities };
-    return this.#client;
+    this.client = { info: clientInfo, capabilities: clientCapabilities };
   }
 
   subscribe(uri: string): void {
@@ -49,28 +41,51 @@ export class Session {
   }
 }
 
+/** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */
+export interface Peer {
+  session: Session | undefined;
+}
+
+/** What `initialize` tells the client about the server (the registry, seen from the handshake). */
+export interface Advertised {
+  readonly info: Implementation;
+  readonly instructions: string | undefined;
+  capabilities(): ServerCapabilities;
+}
+
 /**
- * Version negotiation (2025-11-25 "Lifecycle"): echo the client's version when it is served here,
- * otherwise counter-offer the newest; the client decides whether to carry on.
+ * The 2025-era handshake (2025-11-25 "Lifecycle", "Initialization"): opens the connection's session
+ * and answers with the negotiated version and what the server offers. Version negotiation: echo the
+ * client's version when it is served here, otherwise counter-offer the newest; the client decides
+ * whether to carry on. A second `initialize` on the same connection is refused: its session stays.
  */
-export function openSession(params: Record<string, unknown> | undefined): Session {
-  const requested = params?.protocolVersion;
-  if (typeof requested !== "string") {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      'initialize needs params.protocolVersion (a string such as "2025-11-25")',
+export function initialize(message: JsonRpcRequest, peer: Peer, server: Advertised): JsonRpcResponse {
+  const { id, params } = message;
+  if (peer.session) {
+    return errorResponse(
+      id,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: this connection is already initialized (protocol ${peer.session.protocolVersion})`,
     );
   }
+  const invalid = (why: string) => errorResponse(id, ErrorCode.InvalidParams, `initialize ${why}`);
+  const requested = params?.protocolVersion;
+  if (typeof requested !== "string") return invalid('needs params.protocolVersion (a string such as "2025-11-25")');
   const capabilities = params?.capabilities;
-  if (capabilities !== undefined && !isObject(capabilities)) {
-    throw new McpError(ErrorCode.InvalidParams, "initialize params.capabilities must be an object");
-  }
+  if (capabilities !== undefined && !isObject(capabilities)) return invalid("params.capabilities must be an object");
   const clientInfo = params?.clientInfo;
   if (clientInfo !== undefined && !isImplementation(clientInfo)) {
-    throw new McpError(ErrorCode.InvalidParams, 'initialize params.clientInfo must have string "name" and "version"');
+    return invalid('params.clientInfo must have string "name" and "version"');
   }
   const version = LEGACY_VERSIONS.includes(requested) ? requested : LATEST_LEGACY_VERSION;
-  return new Session(version, (capabilities ?? {}) as ClientCapabilities, clientInfo);
+  peer.session = new Session(version, capabilities ?? {}, clientInfo);
+  const result: Record<string, unknown> = {
+    protocolVersion: version,
+    capabilities: server.capabilities(),
+    serverInfo: server.info,
+  };
+  if (server.instructions !== undefined) result.instructions = server.instructions;
+  return resultResponse(id, result);
 }
 
 /**

@@ -78,9 +78,7 @@ export function plugin(dispatcher: Dispatcher, store: TaskStore = new MemoryTask
         ctx,
         method: "tools/call",
         params,
-        keeper: registry,
-        stateKey: registry.stateKey,
-        maxUsedStates: dispatcher.limits.maxUsedRequestStates,
+        states: dispatcher.states,
       });
       return tasks.create(task, answers);
     });

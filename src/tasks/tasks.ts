@@ -181,18 +181,20 @@ export class Tasks {
    */
   #contextFor(ctx: Context): RequestContext {
     const Context = this.#Context();
-    const run = new Context({
-      id: ctx.requestId,
-      meta: ctx.meta,
-      protocolVersion: ctx.protocolVersion,
-      era: ctx.era,
-      clientInfo: ctx.client.info,
-      clientCapabilities: ctx.client.capabilities,
-      client: ctx.client,
-      auth: ctx.auth,
-    });
-    run.gate = this.#registry.auth?.gate;
-    return run;
+    return new Context(
+      {
+        id: ctx.requestId,
+        meta: ctx.meta,
+        protocolVersion: ctx.protocolVersion,
+        era: ctx.era,
+        clientInfo: ctx.client.info,
+        clientCapabilities: ctx.client.capabilities,
+        client: ctx.client,
+        auth: ctx.auth,
+      },
+      undefined,
+      this.#registry.auth,
+    );
   }
 }
 

@@ -194,7 +194,7 @@ export function unavailable(response: JsonRpcResponse, headers?: Record<string, 
 }
 
 export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): JsonRpcResponse {
-  return busy(id, "maxSseStreams", streams.max, "too many event streams are open");
+  return busy(id, "too many event streams are open", { limit: "maxSseStreams", max: streams.max });
 }
 
 function plainStream(streams: Streams | undefined, onDrop: () => void): ResponseStream {
