@@ -1,3 +1,4 @@
+import type { Round as AskedRound, Asking } from "../core/asking.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { AskOptions, Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
@@ -20,27 +21,13 @@ import type {
  */
 
 /**
- * How the running handler may ask the client, while a handler that may ask runs (tools/call,
- * prompts/get, resources/read): set by the dispatcher for a first run, by the round runner for the
- * runs after it (see rounds.ts).
- */
-export interface Asking {
-  /** The answers known when this run started, by key. */
-  readonly answers: ReadonlyMap<string, unknown>;
-  /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
-  readonly unreachable?: string | undefined;
-  /** Called once the run asked something unanswered and had a turn to ask more; default: `ctx.stuck()`. */
-  readonly stuck?: (() => void) | undefined;
-}
-
-/**
  * What asking reads and writes of the request context (context.ts's RequestContext, whose
  * `ctx.elicit`, `ctx.sample` and `ctx.roots` call these), declared here so that this module, loaded
  * by the request context on first use, does not import it back.
  */
 export interface AskingContext extends Pick<Context, "era" | "protocolVersion" | "client" | "elicitUrl"> {
   readonly asking: Asking | undefined;
-  round: Round | undefined;
+  round: AskedRound | undefined;
   stuck(): void;
 }
 
@@ -53,7 +40,7 @@ export class AskFailure {
 }
 
 /** The questions of one run of a handler, and the answers known when it started. */
-export class Round {
+export class Round implements AskedRound {
   readonly #answers: ReadonlyMap<string, unknown>;
   /** Called once the handler has asked something unanswered and had a turn to ask more. */
   readonly #onStuck: () => void;
@@ -235,8 +222,15 @@ function reachable(ctx: AskingContext): Round {
     throw new Error("The client can be asked only from tools/call, prompts/get and resources/read handlers.");
   }
   if (asking.unreachable !== undefined) throw new Error(asking.unreachable);
-  ctx.round ??= new Round(asking.answers, asking.stuck ?? (() => ctx.stuck()));
-  return ctx.round;
+  if (ctx.round instanceof Round) return ctx.round;
+  const round = new Round(asking.answers, asking.stuck ?? (() => ctx.stuck()));
+  ctx.round = round;
+  return round;
+}
+
+/** Whether a run ended at a round of questions rather than with its result. */
+export function isRound(value: unknown): value is AskedRound {
+  return value instanceof Round;
 }
 
 /** URL mode, the `mode` field and tool-enabled sampling came with 2025-11-25. */

@@ -1,28 +1,8 @@
+import type { AskingConnection, ConnectionQuestions } from "../core/asking.js";
 import { isObject, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";
 
-/**
- * Sends one question to the client and resolves with its answer (a legacy session, or `server.call`'s
- * onInput); `via` is the stream of the request that asks, where there is one.
- */
-export type Asker = (
-  request: InputRequest,
-  signal: AbortSignal,
-  via?: ((message: JsonRpcMessage) => void) | undefined,
-) => Promise<unknown>;
-
-/**
- * What the questions use of their connection (connection.ts's Connection, which makes them): declared
- * here so that this module does not import the connection back.
- */
-export interface AskingConnection {
-  readonly dispatcher: {
-    readonly registry: { readonly askTimeoutMs: number };
-    /** See `Dispatcher.urlElicitations`. */
-    readonly urlElicitations: Map<string, () => void>;
-  };
-  send(message: JsonRpcMessage): void;
-}
+export type { Asker, AskingConnection } from "../core/asking.js";
 
 /**
  * A legacy connection's own requests to its client (2025-11-25 "Sampling", "Elicitation", "Roots"):
@@ -30,7 +10,7 @@ export interface AskingConnection {
  * the connection's first question (the asking layer loads with it): a connection that asks nothing
  * carries none of it.
  */
-export class Questions {
+export class Questions implements ConnectionQuestions {
   readonly #connection: AskingConnection;
   readonly #pending = new Map<RequestId, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   /** The URL-mode elicitations of this connection that may still be reported complete, and how. */

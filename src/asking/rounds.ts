@@ -1,7 +1,8 @@
+import type { Round } from "../core/asking.js";
 import { NO_ANSWERS, NO_WAY_BACK, type RequestContext, type RoundsRequest } from "../core/context.js";
 import { ErrorCode, McpError, messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
-import { AskFailure, Round } from "./ask.js";
+import { AskFailure, isRound } from "./ask.js";
 import type { Asker } from "./questions.js";
 import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "./request-state.js";
 import { MemoryUsedStates, type UsedStates } from "./used-states.js";
@@ -80,7 +81,7 @@ export async function modernRounds(
   const { sealer } = keeping;
   const { answers, rounds, digestOf, principal } = await openRetry(ctx, method, params, keeping);
   const round = first ?? (await runOnce(run, ctx, answers));
-  if (!(round instanceof Round)) return round;
+  if (!isRound(round)) return round;
   if (rounds >= MAX_ROUNDS)
     throw new McpError(ErrorCode.InternalError, `The handler asked for input ${MAX_ROUNDS} times without finishing`);
   // Only the answers this run read travel on: keys never asked (or no longer asked) are dropped.
@@ -209,7 +210,7 @@ export async function legacyRounds(
   for (let rounds = 0; ; rounds++) {
     const answers = rounds === 0 ? NO_ANSWERS : known;
     const round = rounds === 0 && first ? first : await runOnce(run, ctx, answers, ask ? undefined : noWayBack);
-    if (!(round instanceof Round)) return round;
+    if (!isRound(round)) return round;
     if (rounds >= MAX_ROUNDS) throw new Error(`The handler asked for input ${MAX_ROUNDS} times without finishing.`);
     await Promise.all(
       [...round.asked].map(async ([key, request]) => {

@@ -1,4 +1,4 @@
-import type { Asker, Questions } from "../asking/questions.js";
+import type { Asker, ConnectionQuestions } from "./asking.js";
 import type { ExchangeAuth } from "./caller.js";
 import { askingLayer } from "./context.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
@@ -36,7 +36,7 @@ export class Connection implements Peer {
   #auth: ExchangeAuth | undefined;
   #asker: Asker | undefined;
   /** The server's own requests to the client (legacy elicitation, sampling, roots), made by the first one. */
-  #questions: Questions | undefined;
+  #questions: ConnectionQuestions | undefined;
 
   /**
    * `routed`: the owner hands registry events to `notify` itself (an HTTP session store does it

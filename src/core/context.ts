@@ -1,5 +1,4 @@
-import type { Asking, Round } from "../asking/ask.js";
-import type { Asker, AskingConnection, Questions } from "../asking/questions.js";
+import type { Asker, Asking, AskingConnection, ConnectionQuestions, Round } from "./asking.js";
 import type { ExchangeAuth, Gate, GateSettings, Identity } from "./caller.js";
 import { LOG_LEVELS, type LogLevel } from "./envelope.js";
 import type { AskOptions, Context, Era, Logger } from "./handler-context.js";
@@ -18,7 +17,7 @@ import type {
   StateKey,
 } from "./types.js";
 
-export type { Asking } from "../asking/ask.js";
+export type { Asking } from "./asking.js";
 export type { Cancellable, Context, Era, Logger } from "./handler-context.js";
 
 /** The answers of a first run, which has none: shared, never written, so a call that asks nothing makes no map. */
@@ -60,7 +59,7 @@ export interface AskingLayer {
   /** The requests a 2025 connection sends its client, made by its first question. */
   readonly Questions: new (
     connection: AskingConnection,
-  ) => Questions;
+  ) => ConnectionQuestions;
 }
 
 /** One request whose handler asks the client, as the round runner takes it. */

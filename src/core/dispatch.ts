@@ -1,5 +1,4 @@
-import type { Round } from "../asking/ask.js";
-import type { Asker } from "../asking/questions.js";
+import type { Asker, Round } from "./asking.js";
 import type { ExchangeAuth } from "./caller.js";
 import {
   type Asking,

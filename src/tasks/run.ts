@@ -1,4 +1,4 @@
-import type { Round } from "../asking/ask.js";
+import type { Round } from "../core/asking.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, isMcpError } from "../core/errors.js";
 import { type CallToolResult, callTool, type Tool } from "../core/tools.js";

@@ -133,7 +133,6 @@ export interface StdioProcess {
 /** The process, whose stdin and stdout `serve()` takes; a runtime without one cannot serve stdio. */
 export function stdioProcess(): StdioProcess {
   const proc = (globalThis as { process?: StdioProcess }).process;
-  if (!proc)
-    throw new Error("serve() over stdio needs a runtime with process.stdin and process.stdout (Node, Bun or Deno).");
+  if (!proc) throw new Error("serve() over stdio needs process.stdin and process.stdout (Node, Bun or Deno).");
   return proc;
 }

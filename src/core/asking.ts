@@ -1,0 +1,58 @@
+/**
+ * The core's words for asking the client: what a request that may ask carries, and what the asking
+ * layer (src/asking/) gives a connection. The layer implements them; the core only holds them.
+ */
+import type { JsonRpcMessage, JsonRpcResponse } from "./jsonrpc.js";
+import type { InputRequest } from "./types.js";
+
+/**
+ * Sends one question to the client and resolves with its answer (a legacy session, or `server.call`'s
+ * onInput); `via` is the stream of the request that asks, where there is one.
+ */
+export type Asker = (
+  request: InputRequest,
+  signal: AbortSignal,
+  via?: ((message: JsonRpcMessage) => void) | undefined,
+) => Promise<unknown>;
+
+/**
+ * What the questions use of their connection (connection.ts's Connection, which makes them).
+ */
+export interface AskingConnection {
+  readonly dispatcher: {
+    readonly registry: { readonly askTimeoutMs: number };
+    /** See `Dispatcher.urlElicitations`. */
+    readonly urlElicitations: Map<string, () => void>;
+  };
+  send(message: JsonRpcMessage): void;
+}
+
+/**
+ * How the running handler may ask the client, while a handler that may ask runs (tools/call,
+ * prompts/get, resources/read): set by the dispatcher for a first run, by the round runner for the
+ * runs after it (see rounds.ts).
+ */
+export interface Asking {
+  /** The answers known when this run started, by key. */
+  readonly answers: ReadonlyMap<string, unknown>;
+  /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
+  readonly unreachable?: string | undefined;
+  /** Called once the run asked something unanswered and had a turn to ask more; default: `ctx.stuck()`. */
+  readonly stuck?: (() => void) | undefined;
+}
+
+/** The questions of one run of a handler (the asking layer's Round): what the dispatcher hands the round runner. */
+export interface Round {
+  /** The questions asked and not answered yet, by key, in the order asked. */
+  readonly asked: ReadonlyMap<string, InputRequest>;
+  /** The answers this run read, by key: all a later round needs to carry. */
+  readonly used: ReadonlyMap<string, unknown>;
+}
+
+/** A 2025 connection's requests to its client (the asking layer's Questions), made by its first question. */
+export interface ConnectionQuestions {
+  ask(request: InputRequest, signal: AbortSignal | undefined, via: (message: JsonRpcMessage) => void): Promise<unknown>;
+  /** Routes the client's answer to the request that awaits it. */
+  settle(response: JsonRpcResponse): void;
+  close(reason: string): void;
+}
