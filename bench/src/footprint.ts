@@ -111,7 +111,10 @@ interface Bundle {
  */
 type Loads = "static" | "all" | { dynamic: string[] };
 
-/** What picomcp's HTTP tool server imports on demand (the same list as test/size.test.ts). */
+/** What picomcp's stdio tool server imports on demand: serve() loads the stdio transport. */
+const PICOMCP_STDIO = { dynamic: ["transports/stdio.ts"] } satisfies Loads;
+
+/** What picomcp's HTTP tool server imports on demand (test/size.test.ts records the same by running it). */
 const PICOMCP_HTTP: Loads = {
   dynamic: ["transports/listen.ts", "transports/http/web.ts", "transports/node.ts", "transports/http/sessions.ts"],
 };
@@ -272,7 +275,8 @@ for (const library of LIBRARIES) {
     const entry = `${library.key}-${kind}.ts`;
     const outdir = join(OUT, `${library.key}-${kind}`);
     mkdirSync(outdir, { recursive: true });
-    const loads: Loads = kind === "stdio" ? "static" : library.key === "picomcp" ? PICOMCP_HTTP : "all";
+    const picomcp = library.key === "picomcp";
+    const loads: Loads = kind === "stdio" ? (picomcp ? PICOMCP_STDIO : "static") : picomcp ? PICOMCP_HTTP : "all";
     const external = await bundle(entry, loads, true, outdir);
     const main = join(BENCH, external.loaded[0]!);
     // The zod-external bundle resolves zod from bench/node_modules, so it runs as it is.
@@ -337,7 +341,7 @@ console.log(
 );
 
 // picomcp's stdio server, module by module: what a tools-only server loads at start.
-const pico = await bundle("picomcp-stdio.ts", "static", true, join(OUT, "picomcp-stdio"));
+const pico = await bundle("picomcp-stdio.ts", PICOMCP_STDIO, true, join(OUT, "picomcp-stdio"));
 const sourceOf = (input: string) => `src/${relative(PICOMCP_SRC, join(BENCH, input))}`;
 const modules: { path: string; bytes: number }[] = [];
 for (const path of pico.loaded) {
@@ -376,29 +380,39 @@ console.log(
 const CONCERNS: Concern[] = [
   {
     name: "JSON-RPC messages, stdio transport, connection",
-    modules: ["protocol/jsonrpc.ts", "transports/stdio.ts", "connection.ts"],
+    modules: [
+      "core/jsonrpc.ts",
+      "transports/stdio.ts",
+      "transports/line-output.ts",
+      "transports/stdout.ts",
+      "core/connection.ts",
+    ],
   },
   {
     name: "dispatch: eras, envelope, method table",
     modules: [
-      "dispatch.ts",
-      "methods.ts",
-      "protocol/envelope.ts",
-      "protocol/types.ts",
-      "protocol/versions.ts",
-      "errors.ts",
+      "core/dispatch.ts",
+      "core/methods.ts",
+      "core/envelope.ts",
+      "core/types.ts",
+      "core/versions.ts",
+      "core/errors.ts",
     ],
   },
   {
     name: "tool pipeline: validation, results, safe errors",
-    modules: ["tools.ts", "schema.ts", "content.ts", "safe.ts"],
+    modules: ["core/tools.ts", "core/schema.ts", "core/content.ts", "core/safe.ts"],
   },
-  { name: "request context: signal, progress, log", modules: ["context.ts", "lazy.ts"] },
-  { name: "server and registry (the API)", modules: ["server.ts", "registry.ts", "index.ts"] },
-  { name: "2025 handshake (legacy session)", modules: ["legacy/session.ts"] },
-  { name: "limits, shutdown, signals", modules: ["limits.ts", "transports/process.ts"] },
+  { name: "request context: signal, progress, log", modules: ["core/context.ts", "core/layers.ts"] },
+  { name: "server and registry (the API)", modules: ["server.ts", "core/registry.ts", "index.ts"] },
+  { name: "middleware and plug-ins", modules: ["core/plugin.ts", "core/chain.ts"] },
+  { name: "2025 handshake (legacy session)", modules: ["core/session.ts"] },
+  { name: "limits, shutdown, signals", modules: ["core/limits.ts", "core/workers.ts", "transports/process.ts"] },
   { name: "auth settings and rules", modules: ["auth/settings.ts", "auth/access.ts", "auth/identity.ts"] },
-  { name: "resource and prompt registration", modules: ["resources.ts", "prompts.ts", "uri-template-syntax.ts"] },
+  {
+    name: "resource and prompt registration",
+    modules: ["resources/resources.ts", "prompts/prompts.ts", "resources/uri-template-syntax.ts"],
+  },
   {
     name: "Streamable HTTP endpoint",
     modules: [
@@ -408,11 +422,15 @@ const CONCERNS: Concern[] = [
       "transports/http/reply.ts",
       "transports/http/headers.ts",
       "transports/http/security.ts",
+      "transports/http/addresses.ts",
       "transports/http/cors.ts",
       "transports/http/sse.ts",
     ],
   },
-  { name: "legacy HTTP sessions, resumable SSE", modules: ["transports/http/sessions.ts"] },
+  {
+    name: "legacy HTTP sessions, resumable SSE",
+    modules: ["transports/http/sessions.ts", "transports/http/history.ts", "transports/http/log-reader.ts"],
+  },
   { name: "listener, node:http bridge", modules: ["transports/listen.ts", "transports/node.ts"] },
 ];
 /** What any MCP server needs, whatever it leaves out: a stdio server's floor, and an HTTP server's. */
@@ -420,7 +438,7 @@ const FLOOR = CONCERNS.slice(0, 3).map((concern) => concern.name);
 const HTTP_FLOOR = [...FLOOR, "Streamable HTTP endpoint"];
 
 const profiles = {
-  stdio: await profile("picomcp-stdio.ts", [], CONCERNS, FLOOR),
+  stdio: await profile("picomcp-stdio.ts", PICOMCP_STDIO.dynamic, CONCERNS, FLOOR),
   http: await profile("picomcp-http.ts", PICOMCP_HTTP.dynamic, CONCERNS, HTTP_FLOOR),
 };
 const targets = { stdio: 4096, http: 12288 };
