@@ -15,7 +15,8 @@ import { declaresTasks, missingTasks, Tasks } from "./tasks.js";
  * without such a tool never loads it. It adds `tasks/get`, `tasks/update` and `tasks/cancel`,
  * advertises the extension, and answers a `tools/call` of a task tool from a client that declares
  * the extension with a `CreateTaskResult`, the tool running in the background. 2025-11-25 sessions
- * call task tools as usual, for now (their experimental tasks are not implemented yet).
+ * and `server.call` get an ordinary call: 2025-11-25's experimental tasks are not part of this layer
+ * (docs/tasks.md says so; issue 15).
  */
 
 const installed = new WeakSet<Dispatcher>();
