@@ -4,7 +4,7 @@ import { Dispatcher } from "./core/dispatch.js";
 import { isObject } from "./core/jsonrpc.js";
 import type { Limits } from "./core/limits.js";
 import type { MethodName, MiddlewareFor, ToolMiddleware } from "./core/middleware.js";
-import { type Plugin, Plugins } from "./core/plugin.js";
+import type { Plugin, Plugins } from "./core/plugin.js";
 import { featuresLayer, Registry, type RegistryOptions } from "./core/registry.js";
 import type { Schema, StandardSchemaV1 } from "./core/schema.js";
 import {
@@ -69,6 +69,8 @@ export class Server<Tools extends ToolTypes = {}> {
   #options: HttpOptions;
   #endpoint: Promise<WebEndpoint> | undefined;
   readonly #signals: boolean;
+  /** What `use` was given before the plug-in machinery loaded (see #usePlugins). */
+  readonly #queuedUses: ((plugins: Plugins) => void)[] = [];
   /** Stops the stdio serving of `serve()`, and its end. */
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
@@ -172,24 +174,49 @@ export class Server<Tools extends ToolTypes = {}> {
     target: MiddlewareFor<string> | Plugin | string | { tool: string },
     middleware?: (call: never, next: never) => unknown,
   ): this {
-    const plugins = this.#plugins();
-    if (typeof target === "function") plugins.use({}, target);
-    else if (typeof target === "string") plugins.use({ method: this.#wrappable(target) }, middleware);
-    else if (isObject(target) && "tool" in target) {
-      const tool = target.tool;
-      if (typeof tool !== "string" || !this.#registry.tools.has(tool)) {
-        throw new TypeError(
-          `server.use({ tool: ${JSON.stringify(tool)} }): no such tool is registered; register it with .tool() first.`,
-        );
-      }
-      plugins.use({ method: "tools/call", tool }, middleware);
-    } else plugins.install(target);
+    // What the method table and the tools say is checked here and now; the rest when it is installed.
+    const scope =
+      typeof target === "string"
+        ? { method: this.#wrappable(target) }
+        : isObject(target) && "tool" in target
+          ? { method: "tools/call", tool: this.#registered(target.tool) }
+          : undefined;
+    const apply = (plugins: Plugins) => {
+      if (typeof target === "function") plugins.use({}, target);
+      else if (scope) plugins.use(scope, middleware);
+      else plugins.install(target);
+    };
+    const plugins = this.#dispatcher.plugins;
+    if (plugins) apply(plugins);
+    else this.#usePlugins(apply);
     return this;
   }
 
-  #plugins(): Plugins {
-    this.#dispatcher.plugins ??= new Plugins(this.#registry);
-    return this.#dispatcher.plugins;
+  /**
+   * The plug-in machinery (core/plugin.ts) loads with the first `use`, so a server without
+   * middleware never carries it; requests and `ready()` wait for it, and what `use` was given is
+   * installed, in order, when it has loaded (a mistake in it rejects `ready()` and `serve()`).
+   */
+  #usePlugins(apply: (plugins: Plugins) => void): void {
+    const queued = this.#queuedUses;
+    queued.push(apply);
+    if (queued.length > 1) return;
+    this.#registry.wait(
+      import("./core/plugin.js").then(({ Plugins }) => {
+        const plugins = new Plugins(this.#registry);
+        for (const each of queued) each(plugins);
+        this.#dispatcher.plugins = plugins;
+      }),
+    );
+  }
+
+  #registered(tool: unknown): string {
+    if (typeof tool !== "string" || !this.#registry.tools.has(tool)) {
+      throw new TypeError(
+        `server.use({ tool: ${JSON.stringify(tool)} }): no such tool is registered; register it with .tool() first.`,
+      );
+    }
+    return tool;
   }
 
   /** A method middleware can wrap: one of the method table's (initialize is the handshake, not in it). */
@@ -236,7 +263,7 @@ export class Server<Tools extends ToolTypes = {}> {
     ...[args, options]: CallParameters<Tools[Name]["args"]>
   ): Promise<CallToolResult<Tools[Name]["structured"]>> {
     // The in-process pipeline loads with the first call, with the asking layer it runs under (see local.ts).
-    const { callLocally } = await import("./asking/layer.js");
+    const [{ callLocally }] = await Promise.all([import("./asking/layer.js"), this.ready()]);
     const plugins = this.#dispatcher.plugins;
     const call = { name, arguments: args, chain: plugins?.chain("tools/call"), Context: plugins?.Context };
     const result = await callLocally(this.#registry, call, options);
@@ -311,9 +338,10 @@ export class Server<Tools extends ToolTypes = {}> {
         const auth = this.#auth.options.stdio
           ? this.#auth.stdioIdentity().then((identity) => ({ identity }))
           : undefined;
-        // The transport is loaded on demand, so an HTTP server never pays for it.
-        const done = import("./transports/stdio.js").then(
-          ({ serveStdio }) => serveStdio(this.#dispatcher, { process: proc, claimed, signal: stop.signal, auth }),
+        // The transport is loaded on demand, so an HTTP server never pays for it; serving starts
+        // once the layers the registrations need have loaded and checked them (see ready()).
+        const done = Promise.all([import("./transports/stdio.js"), this.ready()]).then(
+          ([{ serveStdio }]) => serveStdio(this.#dispatcher, { process: proc, claimed, signal: stop.signal, auth }),
           (thrown: unknown) => {
             claimed.release();
             throw thrown;
@@ -327,10 +355,10 @@ export class Server<Tools extends ToolTypes = {}> {
       }
       return undefined;
     }
-    // HTTP code is loaded on demand, so a stdio server never pays for it.
-    const { listenFor } = await import("./transports/listen.js");
     let listening: Listening;
     try {
+      // HTTP code is loaded on demand, so a stdio server never pays for it.
+      const [{ listenFor }] = await Promise.all([import("./transports/listen.js"), this.ready()]);
       listening = await listenFor(options, {
         options: this.#options,
         auth: this.#auth,
@@ -353,6 +381,18 @@ export class Server<Tools extends ToolTypes = {}> {
         await listening.close();
       },
     } satisfies Listening;
+  }
+
+  /**
+   * Resolves once the layers that the registrations so far need have loaded and checked them (a
+   * resource's or prompt's, the plug-in machinery of `use`); rejects with the first mistake found
+   * there, such as a plug-in part that does not exist. `serve()` and `server.call` wait for it and
+   * reject with that error; requests over `fetch` and `node` are answered 500. Registrations the
+   * core checks itself (`.tool()`, a middleware's method or tool) throw at the call instead.
+   */
+  async ready(): Promise<void> {
+    // A layer may install another as it loads (the Tasks layer is a plug-in): wait for them all.
+    while (this.#registry.installing) await this.#registry.installing;
   }
 
   /**

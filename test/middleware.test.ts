@@ -13,7 +13,7 @@ import { z } from "zod";
 import { Dispatcher, type Peer } from "../src/core/dispatch.js";
 import type { JsonRpcResponse } from "../src/core/jsonrpc.js";
 import type { MiddlewareCall } from "../src/core/middleware.js";
-import { Plugins } from "../src/core/plugin.js";
+import { type Plugin, Plugins } from "../src/core/plugin.js";
 import { ErrorCode, McpError, pico } from "../src/index.js";
 import { registryOf } from "../src/server.js";
 import { envelope } from "./core-helpers.js";
@@ -147,12 +147,20 @@ describe("server.use: scopes", () => {
     expect(seen).toEqual(["all tools/call", "echo echo", "all tools/call"]);
   });
 
-  it("refuses a tool that is not registered, a method that does not exist, and initialize", () => {
+  it("refuses a tool that is not registered, a method that does not exist, and initialize, at the call", () => {
     const server = makeServer();
     expect(() => server.use({ tool: "nope" as "echo" }, (_, next) => next())).toThrow(/no such tool is registered/);
     expect(() => server.use("tools/cal", (_, next) => next())).toThrow(/no such request method/);
     expect(() => server.use("initialize", (_, next) => next())).toThrow(/initialize and notifications/);
-    expect(() => server.use(42 as never)).toThrow(TypeError);
+  });
+
+  it("refuses what is not middleware when the plug-in machinery has loaded: ready(), serve() and calls reject", async () => {
+    const server = makeServer().use(42 as never);
+    const notMiddleware =
+      /server.use needs a middleware function, a method or \{ tool \} and a function, or a plug-in of name, methods, capabilities, context, use; got number/;
+    await expect(server.ready()).rejects.toThrow(notMiddleware);
+    await expect(server.call("echo", { text: "x" })).rejects.toThrow(notMiddleware);
+    await expect(server.serve({ port: 0 })).rejects.toThrow(notMiddleware);
   });
 });
 
@@ -431,14 +439,28 @@ describe("plug-ins", () => {
     expect(made).toBe(3);
   });
 
-  it("refuse what would clash: a built-in or taken method, an extension twice, a context name the context has", () => {
-    const server = makeServer().use(echoPlugin);
-    expect(() => server.use({ methods: { "tools/list": { run: () => ({}) } } })).toThrow(/already has/);
-    expect(() => server.use({ methods: { initialize: { run: () => ({}) } } })).toThrow(/already has/);
-    expect(() => server.use({ methods: { "x/echo": { run: () => ({}) } } })).toThrow(/already has/);
-    expect(() => server.use({ capabilities: { extensions: { "io.example/echo": {} } } })).toThrow(/second time/);
-    expect(() => server.use({ context: { signal: () => 1 } })).toThrow(/already has/);
-    expect(() => server.use({ context: { era: () => 1 } })).toThrow(/already has/);
+  it("refuse what would clash: a built-in or taken method, an extension twice, a context name the context has", async () => {
+    const clashes: [Plugin, RegExp][] = [
+      [
+        { methods: { "tools/list": { run: () => ({}) } } },
+        /adds the method "tools\/list", which the server already has/,
+      ],
+      [{ methods: { initialize: { run: () => ({}) } } }, /adds the method "initialize", which the server already has/],
+      [{ methods: { "x/echo": { run: () => ({}) } } }, /adds the method "x\/echo", which the server already has/],
+      [
+        { capabilities: { extensions: { "io.example/echo": {} } } },
+        /advertises the extension "io.example\/echo" a second time/,
+      ],
+      [{ context: { signal: () => 1 } }, /adds ctx.signal, which the context already has/],
+      [{ context: { era: () => 1 } }, /adds ctx.era, which the context already has/],
+    ];
+    // Before the server is ready, a clash rejects ready() (the plug-ins are installed in order as the machinery loads).
+    for (const [plugin, clash] of clashes)
+      await expect(makeServer().use(echoPlugin).use(plugin).ready()).rejects.toThrow(clash);
+    // Once it is ready, a plug-in is installed at the call, and a clash throws there.
+    const ready = makeServer().use(echoPlugin);
+    await ready.ready();
+    for (const [plugin, clash] of clashes) expect(() => ready.use(plugin)).toThrow(clash);
   });
 });
 

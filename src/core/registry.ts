@@ -163,6 +163,8 @@ export class Registry {
     const installing: Promise<void> = Promise.all([this.installing, loading]).then(() => {
       if (this.installing === installing) this.installing = undefined;
     });
+    // A failure is for whoever waits (ready(), serve(), each request), not an unhandled rejection.
+    installing.catch(() => {});
     this.installing = installing;
   }
 
