@@ -50,7 +50,8 @@ export type {
   ToolUseContent,
 } from "./core/types.js";
 export type { CallOptions } from "./local.js";
-export { assistant, type PromptConfig, type PromptMessage, type PromptReturn, user } from "./prompts/prompts.js";
+export { assistant, user } from "./prompts/messages.js";
+export type { PromptConfig, PromptMessage, PromptReturn } from "./prompts/prompts.js";
 export type {
   Completer,
   CompletionContext,

@@ -16,8 +16,9 @@ import {
   type ToolConfig,
 } from "./core/tools.js";
 import type { CallOptions } from "./local.js";
-import { compilePrompt, type Prompt, type PromptConfig } from "./prompts/prompts.js";
-import { compileResource, type Resource, type ResourceConfig } from "./resources/resources.js";
+import { OnFirstUse } from "./on-first-use.js";
+import type { Prompt, PromptConfig } from "./prompts/prompts.js";
+import type { Resource, ResourceConfig } from "./resources/resources.js";
 import type { HttpOptions, ServeOptions } from "./transports/http/options.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listening.js";
@@ -69,8 +70,11 @@ export class Server<Tools extends ToolTypes = {}> {
   #options: HttpOptions;
   #endpoint: Promise<WebEndpoint> | undefined;
   readonly #signals: boolean;
-  /** What `use` was given before the plug-in machinery loaded (see #usePlugins). */
-  readonly #queuedUses: ((plugins: Plugins) => void)[] = [];
+  // Each loads with the first registration that needs it (see on-first-use.ts).
+  readonly #resources: OnFirstUse<typeof import("./resources/resources.js")>;
+  readonly #prompts: OnFirstUse<typeof import("./prompts/prompts.js")>;
+  /** The plug-in machinery (core/plugin.ts), set on the dispatcher, which runs requests through it. */
+  readonly #plugins: OnFirstUse<Plugins>;
   /** Stops the stdio serving of `serve()`, and its end. */
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
@@ -79,6 +83,12 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#registry = new Registry(rest);
     this.#auth = this.#registry.auth = new AuthSettings(auth);
     this.#dispatcher = new Dispatcher(this.#registry, limits);
+    const registry = this.#registry;
+    this.#resources = new OnFirstUse(registry, () => import("./resources/resources.js"));
+    this.#prompts = new OnFirstUse(registry, () => import("./prompts/prompts.js"));
+    this.#plugins = new OnFirstUse(registry, () =>
+      import("./core/plugin.js").then(({ Plugins }) => (this.#dispatcher.plugins = new Plugins(registry))),
+    );
     this.#options = http ?? {};
     this.#signals = signals ?? true;
   }
@@ -97,16 +107,23 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /**
    * Registers a resource at a fixed URI, or a resource template (RFC 6570, e.g. `"users://{id}/profile"`)
-   * whose variables `read` receives, typed from the template string.
+   * whose variables `read` receives, typed from the template string. Checked by the resources layer,
+   * which loads with the first one: a mistake rejects `ready()` (and `serve()`) until it has, and
+   * throws here once it has.
    */
   resource<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): this {
-    this.#addResource(compileResource(uri, config as unknown as ResourceConfig<string>));
+    const untyped = config as unknown as ResourceConfig<string>;
+    this.#resources.run(({ compileResource }) => this.#addResource(compileResource(uri, untyped)));
     return this;
   }
 
-  /** Registers a prompt: a template of messages the user can pick, with validated string arguments. */
+  /**
+   * Registers a prompt: a template of messages the user can pick, with validated string arguments.
+   * Checked as `resource()` is, by the prompts layer, which loads with the first one.
+   */
   prompt<I extends Schema | undefined = undefined>(name: string, config: PromptConfig<I>): this {
-    this.#addPrompt(compilePrompt(name, config as PromptConfig<Schema | undefined>));
+    const untyped = config as PromptConfig<Schema | undefined>;
+    this.#prompts.run(({ compilePrompt }) => this.#addPrompt(compilePrompt(name, untyped)));
     return this;
   }
 
@@ -126,8 +143,13 @@ export class Server<Tools extends ToolTypes = {}> {
       }
       this.#addTool({ ...tool, descriptor });
     }
-    for (const resource of registry.resources.values()) this.#addResource(resource);
-    for (const prompt of registry.prompts.values()) this.#addPrompt(prompt);
+    const copy = () => {
+      for (const resource of registry.resources.values()) this.#addResource(resource);
+      for (const prompt of registry.prompts.values()) this.#addPrompt(prompt);
+    };
+    // The other server's resources and prompts may still be waiting for their layer (on-first-use.ts).
+    if (registry.installing) this.#registry.wait(other.ready().then(copy));
+    else copy();
     return this as never;
   }
 
@@ -186,28 +208,8 @@ export class Server<Tools extends ToolTypes = {}> {
       else if (scope) plugins.use(scope, middleware);
       else plugins.install(target);
     };
-    const plugins = this.#dispatcher.plugins;
-    if (plugins) apply(plugins);
-    else this.#usePlugins(apply);
+    this.#plugins.run(apply);
     return this;
-  }
-
-  /**
-   * The plug-in machinery (core/plugin.ts) loads with the first `use`, so a server without
-   * middleware never carries it; requests and `ready()` wait for it, and what `use` was given is
-   * installed, in order, when it has loaded (a mistake in it rejects `ready()` and `serve()`).
-   */
-  #usePlugins(apply: (plugins: Plugins) => void): void {
-    const queued = this.#queuedUses;
-    queued.push(apply);
-    if (queued.length > 1) return;
-    this.#registry.wait(
-      import("./core/plugin.js").then(({ Plugins }) => {
-        const plugins = new Plugins(this.#registry);
-        for (const each of queued) each(plugins);
-        this.#dispatcher.plugins = plugins;
-      }),
-    );
   }
 
   #registered(tool: unknown): string {
@@ -232,7 +234,8 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /**
    * Removes a tool, resource (by URI or template) or prompt; clients are told the list changed.
-   * Answers whether there was one.
+   * Answers whether there was one. A resource or prompt is found once the server is ready (its
+   * registration checked, see `ready()`).
    */
   remove(kind: "tool" | "resource" | "prompt", key: string): boolean {
     return this.#registry.remove(kind, key);

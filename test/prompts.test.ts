@@ -86,12 +86,22 @@ describe("compilePrompt", () => {
     expect(() => compilePrompt(name, config as PromptConfig<Schema | undefined>)).toThrow(new TypeError(message));
   });
 
-  it("refuses a second prompt with the same name, and a bad icon", () => {
-    const server = pico(SERVER_INFO).prompt("p", { get: () => "" });
-    expect(() => server.prompt("p", { get: () => "" })).toThrow(
-      new TypeError('Prompt "p" is already registered; prompt names must be unique.'),
-    );
-    expect(() => server.prompt("q", { icons: [{ src: "ftp://x" }], get: () => "" })).toThrow(TypeError);
+  it("refuses a second prompt with the same name, and a bad icon: when the server gets ready, then at the call", async () => {
+    const taken = new TypeError('Prompt "p" is already registered; prompt names must be unique.');
+    const server = pico(SERVER_INFO)
+      .prompt("p", { get: () => "" })
+      .prompt("p", { get: () => "" });
+    await expect(server.ready()).rejects.toThrow(taken);
+    await expect(server.call("nothing" as never, undefined as never)).rejects.toThrow(taken);
+    const ready = pico(SERVER_INFO).prompt("p", { get: () => "" });
+    await ready.ready();
+    expect(() => ready.prompt("p", { get: () => "" })).toThrow(taken);
+    expect(() => ready.prompt("q", { icons: [{ src: "ftp://x" }], get: () => "" })).toThrow(TypeError);
+    await expect(
+      pico(SERVER_INFO)
+        .prompt("q", { icons: [{ src: "ftp://x" }], get: () => "" })
+        .ready(),
+    ).rejects.toThrow(TypeError);
   });
 });
 

@@ -102,11 +102,16 @@ describe("compileResource", () => {
     );
   });
 
-  it("refuses a second registration of the same URI or template", () => {
-    const server = pico(SERVER_INFO).resource("docs://x", { read: () => "" });
-    expect(() => server.resource("docs://x", { read: () => "" })).toThrow(
-      new TypeError('Resource "docs://x" is already registered; resource URIs must be unique.'),
-    );
+  it("refuses a second registration of the same URI or template: when the server gets ready, then at the call", async () => {
+    const taken = new TypeError('Resource "docs://x" is already registered; resource URIs must be unique.');
+    const server = pico(SERVER_INFO)
+      .resource("docs://x", { read: () => "" })
+      .resource("docs://x", { read: () => "" });
+    await expect(server.ready()).rejects.toThrow(taken);
+    await expect(server.serve({ port: 0 })).rejects.toThrow(taken);
+    const ready = pico(SERVER_INFO).resource("docs://x", { read: () => "" });
+    await ready.ready();
+    expect(() => ready.resource("docs://x", { read: () => "" })).toThrow(taken);
   });
 });
 
@@ -417,8 +422,9 @@ describe("resource capabilities", () => {
     });
   });
 
-  it("forgets a removed resource", async () => {
+  it("forgets a removed resource, once the server is ready (registered, its layer loaded)", async () => {
     const server = pico(SERVER_INFO).resource("docs://x", { read: () => "x" });
+    await server.ready();
     expect(server.remove("resource", "docs://x")).toBe(true);
     expect(server.remove("resource", "docs://x")).toBe(false);
   });

@@ -40,16 +40,6 @@ export interface Prompt {
   readonly config: PromptConfig<Schema | undefined>;
 }
 
-/** A user message; text is wrapped in a text block. */
-export function user(content: string | ContentBlock): PromptMessage {
-  return { role: "user", content: typeof content === "string" ? { type: "text", text: content } : content };
-}
-
-/** An assistant message; text is wrapped in a text block. */
-export function assistant(content: string | ContentBlock): PromptMessage {
-  return { role: "assistant", content: typeof content === "string" ? { type: "text", text: content } : content };
-}
-
 export function compilePrompt(name: string, config: PromptConfig<Schema | undefined>): Prompt {
   if (typeof name !== "string" || name.length === 0) throw new TypeError("A prompt name must be a non-empty string.");
   if (typeof config?.get !== "function") throw new TypeError(`Prompt "${name}" needs a get function.`);
