@@ -48,9 +48,12 @@ const STOPWORDS = new Set(
  * undescribed input fields, missing annotations, contradictory or dishonest hints, descriptions
  * that overlap enough to make selection ambiguous, write tools taking ids no read tool returns,
  * and credentials in inputs or outputs (the guide: keep secrets and access tokens out of results).
- * Also writes each tool's contract as a checklist. Cheap and deterministic.
+ * Also writes each tool's contract as a checklist. Cheap and deterministic; resolves once the
+ * server is ready (`server.ready()`), and rejects with its start-up error.
  */
-export function lint(server: AnyServer, options: LintOptions = {}): LintReport {
+export async function lint(server: AnyServer, options: LintOptions = {}): Promise<LintReport> {
+  // The plan is whole once every registration is checked (auth rules and resources by their layers).
+  await server.ready();
   const registry = registryOf(server as Server<never>);
   const tools = [...registry.tools.values()];
   const findings: Finding[] = [];

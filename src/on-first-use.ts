@@ -17,6 +17,11 @@ export class OnFirstUse<Part> {
     this.#load = load;
   }
 
+  /** The part, once it has loaded. */
+  get now(): Part | undefined {
+    return this.#part;
+  }
+
   /** Does `work` now if the part has loaded (a mistake throws here), else once it has. */
   run(work: (part: Part) => void): void {
     if (this.#part !== undefined) work(this.#part);

@@ -1,4 +1,4 @@
-import { type AuthOptions, AuthSettings } from "./auth/settings.js";
+import type { AuthOptions, AuthSettings } from "./auth/settings.js";
 import { askingLayer, type Context } from "./core/context.js";
 import { Dispatcher } from "./core/dispatch.js";
 import { isObject } from "./core/jsonrpc.js";
@@ -60,13 +60,16 @@ type CallParameters<Args> = undefined extends Args
 export let registryOf: (server: Server<never>) => Registry;
 
 /** Any server, whatever tools its chain registered (what `picomcp/testing` takes). */
-export type AnyServer = Pick<Server, "fetch">;
+export type AnyServer = Pick<Server, "fetch" | "ready">;
 
 /** An MCP server: a registry of tools, resources and prompts, and the ways to serve it. */
 export class Server<Tools extends ToolTypes = {}> {
   readonly #registry: Registry;
   readonly #dispatcher: Dispatcher;
-  readonly #auth: AuthSettings;
+  /** `pico({ auth })`, checked by `#settings` once they load. */
+  readonly #authOptions: AuthOptions | undefined;
+  /** The auth settings, loaded with the first server or registration that has auth (see #ruled). */
+  readonly #settings: OnFirstUse<AuthSettings>;
   #options: HttpOptions;
   #endpoint: Promise<WebEndpoint> | undefined;
   readonly #signals: boolean;
@@ -81,11 +84,16 @@ export class Server<Tools extends ToolTypes = {}> {
   constructor(options: ServerOptions) {
     const { http, auth, limits, signals, ...rest } = options;
     this.#registry = new Registry(rest);
-    this.#auth = this.#registry.auth = new AuthSettings(auth);
+    this.#authOptions = auth;
     this.#dispatcher = new Dispatcher(this.#registry, limits);
     const registry = this.#registry;
     this.#resources = new OnFirstUse(registry, () => import("./resources/resources.js"));
     this.#prompts = new OnFirstUse(registry, () => import("./prompts/prompts.js"));
+    this.#settings = new OnFirstUse(registry, () =>
+      import("./auth/settings.js").then(({ AuthSettings }) => (registry.auth = new AuthSettings(auth))),
+    );
+    // The options are checked when the settings have loaded: a mistake rejects ready() and serve().
+    if (auth !== undefined) this.#settings.run(() => {});
     this.#plugins = new OnFirstUse(registry, () =>
       import("./core/plugin.js").then(({ Plugins }) => (this.#dispatcher.plugins = new Plugins(registry))),
     );
@@ -154,29 +162,57 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   #addTool(tool: Tool): void {
-    const auth = this.#auth.ruleFor(tool.name, tool.auth);
-    const ruled = auth === tool.auth ? tool : { ...tool, auth, descriptor: { ...tool.descriptor } };
-    this.#auth.register(`Tool "${tool.name}"`, ruled.auth, ruled.descriptor);
-    this.#registry.addTool(ruled);
+    const rule = (settings: AuthSettings): Tool => {
+      const auth = settings.ruleFor(tool.name, tool.auth);
+      const ruled = auth === tool.auth ? tool : { ...tool, auth, descriptor: { ...tool.descriptor } };
+      settings.register(`Tool "${tool.name}"`, ruled.auth, ruled.descriptor);
+      return ruled;
+    };
+    const replaced = (ruled: Tool) => replace(this.#registry.tools, tool.name, ruled);
+    this.#registry.addTool(this.#ruled(tool.auth, tool, rule, replaced));
     // The Tasks extension (tasks/): a plug-in, installed with the first tool that may run as a task; requests wait for it.
     if (tool.task)
       this.#registry.wait(import("./tasks/layer.js").then((tasks) => tasks.install(this.#dispatcher, this)));
   }
 
   #addResource(resource: Resource): void {
-    const auth = this.#auth.ruleFor(resource.uri, resource.config.auth);
-    const ruled: Resource =
-      auth === resource.config.auth ? resource : { ...resource, config: { ...resource.config, auth: auth as never } };
-    this.#auth.register(`Resource "${resource.uri}"`, ruled.config.auth);
-    this.#registry.addResource(ruled);
+    const declared = resource.config.auth;
+    const rule = (settings: AuthSettings): Resource => {
+      const auth = settings.ruleFor(resource.uri, declared);
+      const ruled = auth === declared ? resource : { ...resource, config: { ...resource.config, auth: auth as never } };
+      settings.register(`Resource "${resource.uri}"`, ruled.config.auth);
+      return ruled;
+    };
+    const replaced = (ruled: Resource) => replace(this.#registry.resources, resource.uri, ruled);
+    this.#registry.addResource(this.#ruled(declared, resource, rule, replaced));
   }
 
   #addPrompt(prompt: Prompt): void {
-    const auth = this.#auth.ruleFor(prompt.name, prompt.config.auth);
-    const ruled: Prompt =
-      auth === prompt.config.auth ? prompt : { ...prompt, config: { ...prompt.config, auth: auth as never } };
-    this.#auth.register(`Prompt "${prompt.name}"`, ruled.config.auth);
-    this.#registry.addPrompt(ruled);
+    const declared = prompt.config.auth;
+    const rule = (settings: AuthSettings): Prompt => {
+      const auth = settings.ruleFor(prompt.name, declared);
+      const ruled = auth === declared ? prompt : { ...prompt, config: { ...prompt.config, auth: auth as never } };
+      settings.register(`Prompt "${prompt.name}"`, ruled.config.auth);
+      return ruled;
+    };
+    const replaced = (ruled: Prompt) => replace(this.#registry.prompts, prompt.name, ruled);
+    this.#registry.addPrompt(this.#ruled(declared, prompt, rule, replaced));
+  }
+
+  /**
+   * A registration under the server's auth: its rule checked and its scopes noted by the auth
+   * settings (auth/settings.ts), which load with the first server or registration that has auth, so
+   * a server without any never carries them. Answers what to add now: the ruled entry once the
+   * settings have loaded; before that, the entry as declared (its name taken, in order), which
+   * `replace` swaps for the ruled one when they have (requests wait for that; a bad rule rejects
+   * `ready()`).
+   */
+  #ruled<T>(declared: unknown, entry: T, rule: (settings: AuthSettings) => T, replace: (ruled: T) => void): T {
+    if (declared === undefined && this.#authOptions === undefined) return entry;
+    const settings = this.#settings.now;
+    if (settings) return rule(settings);
+    this.#settings.run((loaded) => replace(rule(loaded)));
+    return entry;
   }
 
   /**
@@ -338,13 +374,18 @@ export class Server<Tools extends ToolTypes = {}> {
         const proc = stdioProcess();
         const claimed = claimStdout(proc.stdout, proc.stderr);
         // stdio has no headers: the caller's identity comes from the environment (the auth.stdio hook).
-        const auth = this.#auth.options.stdio
-          ? this.#auth.stdioIdentity().then((identity) => ({ identity }))
-          : undefined;
+        const identity = (settings: AuthSettings | undefined) =>
+          settings?.options.stdio ? settings.stdioIdentity().then((identity) => ({ identity })) : undefined;
         // The transport is loaded on demand, so an HTTP server never pays for it; serving starts
         // once the layers the registrations need have loaded and checked them (see ready()).
         const done = Promise.all([import("./transports/stdio.js"), this.ready()]).then(
-          ([{ serveStdio }]) => serveStdio(this.#dispatcher, { process: proc, claimed, signal: stop.signal, auth }),
+          ([{ serveStdio }]) =>
+            serveStdio(this.#dispatcher, {
+              process: proc,
+              claimed,
+              signal: stop.signal,
+              auth: identity(this.#settings.now),
+            }),
           (thrown: unknown) => {
             claimed.release();
             throw thrown;
@@ -364,7 +405,7 @@ export class Server<Tools extends ToolTypes = {}> {
       const [{ listenFor }] = await Promise.all([import("./transports/listen.js"), this.ready()]);
       listening = await listenFor(options, {
         options: this.#options,
-        auth: this.#auth,
+        auth: this.#settings.now,
         endpoint: (http) => {
           this.#options = http;
           this.#endpoint = undefined;
@@ -418,8 +459,9 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   #web(): Promise<WebEndpoint> {
-    this.#endpoint ??= import("./transports/http/web.js").then((web) =>
-      web.createWebEndpoint(this.#dispatcher, this.#options, this.#auth),
+    // The endpoint is made once the auth settings (if any) are checked: it gates with them.
+    this.#endpoint ??= Promise.all([import("./transports/http/web.js"), this.ready()]).then(([web]) =>
+      web.createWebEndpoint(this.#dispatcher, this.#options, this.#settings.now),
     );
     return this.#endpoint;
   }
@@ -431,3 +473,8 @@ export function pico(options: ServerOptions): Server {
 }
 
 export type { Context };
+
+/** Swaps a registration for its ruled form, unless it was removed meanwhile. */
+function replace<T>(registered: Map<string, T>, key: string, ruled: T): void {
+  if (registered.has(key)) registered.set(key, ruled);
+}

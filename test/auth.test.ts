@@ -116,15 +116,20 @@ describe("protected resource metadata (RFC 9728)", () => {
     expect(document).toMatchObject({ resource: "https://mcp.example.com/mcp", resource_name: "Tracker" });
   });
 
-  it("rejects a configuration without an authorization server, or with an invalid resource", () => {
-    expect(() => pico({ name: "t", version: "1", auth: { verify: issuer.verify } })).toThrow(/authorizationServers/);
-    expect(() =>
-      pico({
-        name: "t",
-        version: "1",
-        auth: { verify: issuer.verify, authorizationServers: ["https://a"], resource: "/mcp" },
-      }),
-    ).toThrow(/absolute URL/);
+  it("rejects a configuration without an authorization server, or with an invalid resource, when it gets ready", async () => {
+    const noServers = pico({ name: "t", version: "1", auth: { verify: issuer.verify } });
+    await expect(noServers.ready()).rejects.toThrow(
+      "auth.authorizationServers needs at least one issuer URL: clients find where to sign in from it.",
+    );
+    await expect(noServers.serve({ port: 0 })).rejects.toThrow(/authorizationServers/);
+    const response = noServers.fetch(new Request("http://127.0.0.1/mcp", { method: "POST" }));
+    await expect(response).rejects.toThrow(/authorizationServers/);
+    const relative = pico({
+      name: "t",
+      version: "1",
+      auth: { verify: issuer.verify, authorizationServers: ["https://a"], resource: "/mcp" },
+    });
+    await expect(relative.ready()).rejects.toThrow(/absolute URL/);
   });
 });
 
@@ -385,14 +390,33 @@ describe("advertising and registering", () => {
     });
   });
 
-  it("refuses a public registration when every request needs a token, and a malformed rule", () => {
-    const server = pico({
-      name: "t",
-      version: "1",
-      auth: { verify: issuer.verify, authorizationServers: ["https://a"] },
-    });
-    expect(() => server.tool("t", { auth: "public", run: () => "" })).toThrow(/auth.required to false/);
-    expect(() => server.tool("u", { auth: { scope: ["x"] } as never, run: () => "" })).toThrow(/invalid auth/);
+  it("refuses a public registration when every request needs a token, and a malformed rule", async () => {
+    const make = () =>
+      pico({ name: "t", version: "1", auth: { verify: issuer.verify, authorizationServers: ["https://a"] } });
+    const publicTool =
+      /Tool "t" is public, but auth.required makes every HTTP request need a token: set auth.required to false/;
+    const malformed = /Tool "u" has an invalid auth: use "public", "signed-in", \{ scopes\?, roles\?, allow\? \}/;
+    // Before the auth settings have loaded, the mistake rejects ready(); once they have, it throws at the call.
+    await expect(
+      make()
+        .tool("t", { auth: "public", run: () => "" })
+        .ready(),
+    ).rejects.toThrow(publicTool);
+    await expect(
+      make()
+        .tool("u", { auth: { scope: ["x"] } as never, run: () => "" })
+        .ready(),
+    ).rejects.toThrow(malformed);
+    const server = make();
+    await server.ready();
+    expect(() => server.tool("t", { auth: "public", run: () => "" })).toThrow(publicTool);
+    expect(() => server.tool("u", { auth: { scope: ["x"] } as never, run: () => "" })).toThrow(malformed);
+    // A tool-level rule on a server without auth options loads the settings too.
+    await expect(
+      pico({ name: "t" })
+        .tool("u", { auth: { scope: ["x"] } as never, run: () => "" })
+        .ready(),
+    ).rejects.toThrow(malformed);
   });
 });
 

@@ -7,11 +7,11 @@ import { z } from "zod";
 import { pico } from "../src/index.js";
 import { lint } from "../src/testing.js";
 
-const rules = (server: Parameters<typeof lint>[0]) =>
-  lint(server).findings.map((finding) => `${finding.severity} ${finding.tool}: ${finding.rule}`);
+const rules = async (server: Parameters<typeof lint>[0]) =>
+  (await lint(server)).findings.map((finding) => `${finding.severity} ${finding.tool}: ${finding.rule}`);
 
 describe("lint()", () => {
-  it("flags each way a plan goes wrong", () => {
+  it("flags each way a plan goes wrong", async () => {
     const server = pico({ name: "shop", version: "1" })
       .tool("get_order", {
         description: "Get order.",
@@ -51,7 +51,7 @@ describe("lint()", () => {
         annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
         run: () => "",
       });
-    expect(rules(server)).toEqual([
+    expect(await rules(server)).toEqual([
       "warning get_order: description-restates-name",
       "warning get_order: field-undescribed",
       "error delete_order: readonly-and-destructive",
@@ -64,7 +64,7 @@ describe("lint()", () => {
       "warning refund_payment: id-without-read",
       "warning archive_order: id-without-read",
     ]);
-    const report = lint(server);
+    const report = await lint(server);
     expect(report.errors).toBe(2);
     expect(report.warnings).toBe(9);
     expect(report.findings.find((f) => f.rule === "field-undescribed" && f.tool === "refund_payment")?.message).toBe(
@@ -78,7 +78,7 @@ describe("lint()", () => {
     ]);
   });
 
-  it("flags read-only tools that need write scopes, and public tools that write on a server with auth", () => {
+  it("flags read-only tools that need write scopes, and public tools that write on a server with auth", async () => {
     const server = pico({ name: "t", version: "1", auth: { required: false } })
       .tool("list_notes", {
         description: "Lists the notes of the signed-in user, newest first, with their ids and titles.",
@@ -92,10 +92,10 @@ describe("lint()", () => {
         auth: "public",
         run: () => "",
       });
-    expect(rules(server)).toEqual(["error list_notes: readonly-but-writes", "warning post_note: public-write"]);
+    expect(await rules(server)).toEqual(["error list_notes: readonly-but-writes", "warning post_note: public-write"]);
   });
 
-  it("flags credentials the model would have to supply, and secrets a result would carry", () => {
+  it("flags credentials the model would have to supply, and secrets a result would carry", async () => {
     const server = pico({ name: "crm", version: "1" })
       .tool("import_contacts", {
         description: "Imports the contacts of a mailbox into the CRM, skipping the ones already there.",
@@ -122,7 +122,7 @@ describe("lint()", () => {
         annotations: { readOnlyHint: true, openWorldHint: false },
         run: () => ({ provider: "", accounts: [], client_secret: "", tokenizer: "" }),
       });
-    const findings = lint(server).findings.filter((f) => f.rule.startsWith("credential-"));
+    const findings = (await lint(server)).findings.filter((f) => f.rule.startsWith("credential-"));
     expect(findings.map((f) => `${f.severity} ${f.tool}: ${f.rule} ${f.message.split(" looks")[0]}`)).toEqual([
       'warning import_contacts: credential-input input field "apiKey"',
       'warning import_contacts: credential-input input field "login.password"',
@@ -134,7 +134,7 @@ describe("lint()", () => {
     );
   });
 
-  it("lowers an overlap to info when one description names the other tool", () => {
+  it("lowers an overlap to info when one description names the other tool", async () => {
     const server = pico({ name: "t", version: "1" })
       .tool("search_products", {
         description: "Search the product catalogue by words in product names and descriptions. See find_products.",
@@ -146,10 +146,10 @@ describe("lint()", () => {
         annotations: { readOnlyHint: true, openWorldHint: false },
         run: () => "",
       });
-    expect(rules(server)).toEqual(["info search_products: overlapping-descriptions"]);
+    expect(await rules(server)).toEqual(["info search_products: overlapping-descriptions"]);
   });
 
-  it("writes each tool's contract in the guide's form, with TODO where the definition is silent", () => {
+  it("writes each tool's contract in the guide's form, with TODO where the definition is silent", async () => {
     const server = pico({ name: "t", version: "1", auth: { required: false } })
       .tool("create_note", {
         title: "Create a note",
@@ -161,7 +161,7 @@ describe("lint()", () => {
         run: () => ({ id: "n1", text: "" }),
       })
       .tool("ping", { auth: "public", run: () => "pong" });
-    expect(lint(server).checklist).toBe(
+    expect((await lint(server)).checklist).toBe(
       [
         "## create_note",
         "",
@@ -189,7 +189,7 @@ describe("lint()", () => {
         "",
       ].join("\n"),
     );
-    const printed = String(lint(server));
+    const printed = String(await lint(server));
     expect(printed).toContain("## Findings");
     expect(printed).toMatch(/error {3}ping: no description/);
     expect(printed).toMatch(/2 tools, 1 error, \d+ warnings?\n$/);

@@ -24,7 +24,7 @@ Exit codes: 0 no errors, 1 errors (or warnings with --strict), 2 the module or s
     const [file, name, extra] = args.positionals;
     if (!file || extra) throw new UsageError(file ? `unexpected argument "${extra}"` : "which server file?");
     const { server } = await loadServer(file, name);
-    const report = lint(server);
+    const report = await lint(server);
     if (args.switches.has("json")) printJson(report.findings);
     else print(String(report));
     return report.errors > 0 || (args.switches.has("strict") && report.warnings > 0) ? EXIT.failed : EXIT.ok;

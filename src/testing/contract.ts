@@ -83,6 +83,7 @@ export async function contract(
   contracts: Record<string, ToolContract>,
   options: ContractOptions = {},
 ): Promise<ContractReport> {
+  await server.ready();
   const registry = registryOf(server as Server<never>);
   const failures: string[] = [];
   const report: ContractReport = { valid: 0, invalid: 0, unauthorized: 0, tools: {} };

@@ -11,7 +11,8 @@ const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 /** What `serve({ port })` takes of its server: its HTTP settings and auth, and its endpoint made with the settings it serves with. */
 export interface Serving {
   readonly options: HttpOptions;
-  readonly auth: AuthSettings;
+  /** Undefined for a server without auth (its settings never loaded). */
+  readonly auth: AuthSettings | undefined;
   endpoint(options: HttpOptions): Promise<WebEndpoint>;
 }
 
@@ -25,7 +26,7 @@ export async function listenFor(serve: ServeOptions, server: Serving): Promise<L
   const loopback = isLoopbackHost(host);
   // Tokens must be issued for the URL clients use (RFC 8707): on loopback it is the listen
   // address; elsewhere (a proxy, a public name) only the operator knows it, and Host is the client's.
-  if (server.auth.verify && server.auth.resource === undefined && !loopback) {
+  if (server.auth?.verify && server.auth.resource === undefined && !loopback) {
     throw new TypeError(
       `auth.resource is needed to serve on "${host}", which is not loopback: set it to the URL clients connect to, such as "https://mcp.example.com/mcp".`,
     );

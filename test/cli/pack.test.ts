@@ -109,7 +109,7 @@ describe("the packed package", () => {
       'import { z } from "zod";',
       'const server = pico({ name: "typed" }).tool("echo", { input: z.object({ word: z.string() }), run: ({ word }) => text(word) });',
       'const result: CallToolResult = await server.call("echo", { word: "hi" });',
-      "export const used = [result, jwtVerifier, introspectionVerifier, harness(server), lint(server)];",
+      "export const used = [result, jwtVerifier, introspectionVerifier, harness(server), await lint(server)];",
       "",
     ].join("\n");
     const folder = join(project, resolution);

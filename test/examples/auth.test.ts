@@ -58,7 +58,7 @@ describe("the protected projects example", () => {
 
   it("passes the plan linter, and advertises each tool's scopes", async () => {
     const server = protectedServer();
-    const report = lint(server);
+    const report = await lint(server);
     expect(report.findings).toEqual([]);
     expect(report.checklist).toContain("- **Authorization**: a signed-in caller; scopes projects:read, projects:write");
     const tools = (await harness(server, { token: await issuer.mint({ scopes: [READ] }) }).listTools()).result!
