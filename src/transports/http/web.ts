@@ -73,13 +73,13 @@ function workersDefaults(options: HttpOptions): HttpOptions {
 /**
  * On Deno, picomcp never reads `request.signal`: Deno.serve, in its default "legacy abort" mode,
  * prints a warning once a handler that read it answers (docs.deno.com/go/unstable-no-legacy-abort),
- * and its handler's `info.completed` tells of nothing before the answer. What does show a client
- * leaving, in either mode, is a streamed body: Deno cancels it (`cancel()`) when the connection
- * drops, at once if it already had. So a request still running after this long is answered as an
+ * and the handler's `info.completed` settles only after the answer. A streamed body shows a client
+ * leaving in either mode: Deno cancels it (`cancel()`) when the connection drops, at once if it
+ * already had. So a request still running after this long is answered as an
  * event stream (`Watcher.stream`), which the client takes (2026-07-28 §5.2: JSON or SSE), and its
  * client leaving, which §5.2 makes a cancellation, cancels it: this much later at most. Quick answers
- * stay JSON. A client that takes only JSON, or one past `limits.maxSseStreams`, gets no stream, so
- * its leaving goes unseen.
+ * stay JSON. A request of a client that takes only JSON gets no stream (its status would be sent
+ * before its answer is known), nor one begun at `limits.maxSseStreams`: its client leaving goes unseen.
  */
 const DENO_STREAM_AFTER_MS = 1000;
 const onDeno = "Deno" in globalThis;
