@@ -23,9 +23,19 @@ export interface HttpRequest {
   /**
    * Has `target.cancel(reason)` called when the client goes away before its reply is done (at once
    * if it already has); undefined stops that. One target at a time. This costs a runtime nothing
-   * until it is called, unlike an AbortSignal per request.
+   * until it is called, unlike an AbortSignal per request. A runtime that tells of a client leaving
+   * only through a streamed body (Deno, see web.ts) calls `target.stream()` instead.
    */
-  watch(target: Cancellable | undefined): void;
+  watch(target: Watcher | undefined): void;
+}
+
+/** The reply in the making that `HttpRequest.watch` reports to. */
+export interface Watcher extends Cancellable {
+  /**
+   * Makes the reply an event stream now, where the client takes one and it is not one yet; a stream
+   * made so is cancelled with its connection, even in a session. Nothing otherwise.
+   */
+  stream(): void;
 }
 
 export class BodyTooLarge extends Error {

@@ -1,9 +1,9 @@
-import type { Cancellable, RequestContext } from "../../core/context.js";
+import type { RequestContext } from "../../core/context.js";
 import type { Answer, Exchange } from "../../core/dispatch.js";
 import { ErrorCode, messageOf } from "../../core/errors.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../core/jsonrpc.js";
 import { busy, isUnavailable } from "../../core/limits.js";
-import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
+import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS, type Watcher } from "./reply.js";
 import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** What the client's `Accept` header lets the server answer with. */
@@ -79,7 +79,7 @@ export function respond(run: (exchange: Exchange) => Answer, options: RespondOpt
  * callbacks are made only where the request can use them: a closure for every step of every
  * request is a measurable share of what a small call allocates.
  */
-class Reply implements Cancellable {
+class Reply implements Watcher {
   readonly #options: RespondOptions;
   readonly #accepts: Accepts;
   #stream: ResponseStream | undefined;
@@ -121,6 +121,11 @@ class Reply implements Cancellable {
     this.#running?.cancel(reason);
   }
 
+  /** The runtime asks for the reply as a stream (see `Watcher.stream`): a plain one, which its connection dropping cancels. */
+  stream(): void {
+    if (!this.settled && this.#accepts.sse) this.#start(true);
+  }
+
   answered(response: JsonRpcResponse | undefined): void {
     const accepts = this.#accepts;
     const { headers, streams } = this.#options;
@@ -154,10 +159,10 @@ class Reply implements Cancellable {
     else this.#settle(jsonReply(500, error, this.#options.headers));
   }
 
-  #start(): ResponseStream {
+  #start(plain = false): ResponseStream {
     const { session, headers, streams } = this.#options;
     let stream: ResponseStream;
-    if (session) {
+    if (session && !plain) {
       // The session's stream is resumable: from now on a dropped connection does not cancel the request.
       this.#options.request.watch(undefined);
       stream = session.openStream();

@@ -1,10 +1,9 @@
 import type { AuthSettings } from "../../auth/settings.js";
-import type { Cancellable } from "../../core/context.js";
 import type { Dispatcher } from "../../core/dispatch.js";
 import { onWorkers } from "../../core/workers.js";
 import { HttpHandler } from "./handler.js";
 import type { HttpOptions } from "./options.js";
-import { BodyTooLarge, type HttpReply, type HttpRequest } from "./reply.js";
+import { BodyTooLarge, type HttpReply, type HttpRequest, type Watcher } from "./reply.js";
 import { Guard, isLoopbackHost } from "./security.js";
 
 /** The HTTP endpoint of a server and its Web `fetch` entry point. */
@@ -72,13 +71,17 @@ function workersDefaults(options: HttpOptions): HttpOptions {
 }
 
 /**
- * Deno.serve, in its default "legacy abort" mode, warns once a handler that read `request.signal`
- * answers (the signal then aborts on success too; docs.deno.com/go/unstable-no-legacy-abort). No
- * other way shows a client leaving before the answer, which 2026-07-28 §5.2 makes a cancellation,
- * so on Deno the signal is read only for a request still running after this long: quick answers
- * stay silent, and a slow one is still cancelled, this much later at most.
+ * On Deno, picomcp never reads `request.signal`: Deno.serve, in its default "legacy abort" mode,
+ * prints a warning once a handler that read it answers (docs.deno.com/go/unstable-no-legacy-abort),
+ * and the handler's `info.completed` settles only after the answer. A streamed body shows a client
+ * leaving in either mode: Deno cancels it (`cancel()`) when the connection drops, at once if it
+ * already had. So a request still running after this long is answered as an
+ * event stream (`Watcher.stream`), which the client takes (2026-07-28 §5.2: JSON or SSE), and its
+ * client leaving, which §5.2 makes a cancellation, cancels it: this much later at most. Quick answers
+ * stay JSON. A request of a client that takes only JSON gets no stream (its status would be sent
+ * before its answer is known), nor one begun at `limits.maxSseStreams`: its client leaving goes unseen.
  */
-const DENO_WATCH_DELAY_MS = 1000;
+const DENO_STREAM_AFTER_MS = 1000;
 const onDeno = "Deno" in globalThis;
 
 /** Adapts a Web `Request` (Workers, Bun, Deno, Node's fetch) to the runtime-neutral endpoint. */
@@ -86,7 +89,7 @@ export function fromWebRequest(request: Request): HttpRequest {
   const url = request.url;
   const start = url.indexOf("/", url.indexOf("//") + 2);
   const query = url.indexOf("?", start);
-  let target: Cancellable | undefined;
+  let target: Watcher | undefined;
   let watching = false;
   let delay: ReturnType<typeof setTimeout> | undefined;
   const follow = () => {
@@ -106,11 +109,9 @@ export function fromWebRequest(request: Request): HttpRequest {
     text: (limit) => readText(request, limit),
     watch: (watcher) => {
       target = watcher;
-      if (!watcher) {
-        clearTimeout(delay);
-        delay = undefined;
-      } else if (onDeno && !watching) delay ??= setTimeout(follow, DENO_WATCH_DELAY_MS);
-      else follow();
+      if (!onDeno) follow();
+      else if (watcher) delay ??= setTimeout(() => watcher.stream(), DENO_STREAM_AFTER_MS);
+      else clearTimeout(delay);
     },
   };
 }
@@ -173,7 +174,7 @@ async function readText(request: Request, limit: number): Promise<string> {
   if (length > limit) throw new BodyTooLarge();
   if (!request.body) return "";
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -185,18 +186,9 @@ async function readText(request: Request, limit: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return decoder.decode(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+  // Most bodies come in one chunk; a Blob joins more, and decodes them as UTF-8 as the decoder does.
+  return chunks.length === 1 ? decoder.decode(chunks[0]) : new Blob(chunks).text();
 }
 
 /** One decoder for every body: each body is decoded in one call, so no state carries from one to the next. */
 const decoder = new TextDecoder();
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}

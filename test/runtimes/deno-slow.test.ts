@@ -1,0 +1,203 @@
+/**
+ * Calls that outlast a second on Deno (the `deno` devDependency), where picomcp never reads
+ * `request.signal` (web.ts, DENO_STREAM_AFTER_MS): their answers arrive, Deno prints no warning of
+ * its own about the signal, and a client that drops the connection mid-call aborts the tool's
+ * `ctx.signal`, in both eras. Once through `server.serve()` on Deno.serve, once as `export default
+ * server` under `deno serve`, once with Deno's `--unstable-no-legacy-abort`.
+ */
+import { type IncomingMessage, request } from "node:http";
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { META } from "../../src/core/types.js";
+import { denoExecutable, START_TIMEOUT, type Started, start } from "./harness.js";
+
+const FIXTURE = "test/runtimes/slow.ts";
+const FLAGS = ["--no-lock", "--no-prompt", "--sloppy-imports", "--allow-env=PICO_PORT", "--allow-net=127.0.0.1"];
+const ENV = { DENO_NO_UPDATE_CHECK: "1" };
+/** How long a test waits for the server to report something: a failure guard, not a measure. */
+const WAIT_MS = 10_000;
+
+/** Resolves once the server's output contains `text`; fails after WAIT_MS with what it printed. */
+async function printed(server: Started, text: string): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!server.output().includes(text)) {
+    if (Date.now() > deadline) {
+      throw new Error(`The server did not print "${text}" within ${WAIT_MS} ms:\n${server.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+interface Exchange {
+  /** The response's head, once the server sent it. */
+  readonly response: Promise<IncomingMessage>;
+  /** Closes the connection, as a client that goes away does. */
+  drop(): void;
+}
+
+/** One POST on a connection of its own (no agent), so that dropping it closes that connection. */
+function post(url: string, headers: Record<string, string>, body: unknown): Exchange {
+  const req = request(url, {
+    method: "POST",
+    agent: false,
+    timeout: WAIT_MS,
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+  });
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    req.once("response", resolve);
+    req.once("error", reject);
+    req.once("timeout", () => req.destroy(new Error(`no response head within ${WAIT_MS} ms`)));
+  });
+  // Dropping the connection rejects the head's promise when it had not come yet: nobody waits for it then.
+  response.catch(() => {});
+  req.end(JSON.stringify(body));
+  return { response, drop: () => req.destroy() };
+}
+
+/** A 2026-07-28 tools/call: the envelope in `_meta`, the standard headers mirroring it. */
+function modernCall(url: string, name: string, args: Record<string, unknown>, accept?: string): Exchange {
+  const headers: Record<string, string> = {
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": name,
+  };
+  if (accept) headers.accept = accept;
+  return post(url, headers, {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name,
+      arguments: args,
+      _meta: { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {} },
+    },
+  });
+}
+
+/** A 2025-11-25 session opened by hand: its id, after `initialize` and `notifications/initialized`. */
+async function openSession(url: string): Promise<string> {
+  const init = await post(
+    url,
+    {},
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    },
+  ).response;
+  init.resume();
+  const session = init.headers["mcp-session-id"];
+  if (typeof session !== "string") throw new Error(`initialize answered ${init.statusCode} without a session id`);
+  const initialized = await post(
+    url,
+    { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+  ).response;
+  initialized.resume();
+  return session;
+}
+
+/** The whole body of a response. */
+async function text(response: IncomingMessage): Promise<string> {
+  let body = "";
+  for await (const chunk of response) body += String(chunk);
+  return body;
+}
+
+/** The tests every way of serving runs; `name` tells the tags of one server's calls apart. */
+function slowCalls(server: () => Started, name: string): void {
+  it("answers a call of 1.5 s to the v1 client (session) and the v2 client", async () => {
+    const v1 = new Client({ name: "slow-v1", version: "1.0.0" });
+    const v2 = new ClientV2({ name: "slow-v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    try {
+      await v1.connect(new StreamableHTTPClientTransport(new URL(server().url)));
+      await v2.connect(new TransportV2(new URL(server().url)));
+      const done = [{ type: "text", text: "done after 1.5 s" }];
+      const [legacy, modern] = await Promise.all([
+        v1.callTool({ name: "slow", arguments: {} }),
+        v2.callTool({ name: "slow", arguments: {} }),
+      ]);
+      expect(legacy.content).toEqual(done);
+      expect(modern.content).toEqual(done);
+    } finally {
+      await Promise.all([v1.close(), v2.close()]);
+    }
+  });
+
+  it("answers a call still running after a second as an event stream, a client that takes only JSON in JSON", async () => {
+    const streamed = await modernCall(server().url, "slow", {}).response;
+    expect(streamed.headers["content-type"]).toBe("text/event-stream");
+    expect(await text(streamed)).toContain('"text":"done after 1.5 s"');
+    const json = await modernCall(server().url, "slow", {}, "application/json").response;
+    expect(json.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(await text(json))).toMatchObject({ id: 1, result: { content: [{ text: "done after 1.5 s" }] } });
+  });
+
+  it("aborts ctx.signal of a 2026-07-28 call whose client drops the connection before the second is up", async () => {
+    const tag = `${name}-modern-early`;
+    const call = modernCall(server().url, "hang", { tag });
+    await printed(server(), `hang ${tag}: started`);
+    call.drop();
+    await printed(server(), `hang ${tag}: aborted`);
+  });
+
+  it("aborts ctx.signal of a 2026-07-28 call whose client drops the connection once it streams", async () => {
+    const tag = `${name}-modern-streaming`;
+    const call = modernCall(server().url, "hang", { tag });
+    expect((await call.response).headers["content-type"]).toBe("text/event-stream");
+    call.drop();
+    await printed(server(), `hang ${tag}: aborted`);
+  });
+
+  it("aborts ctx.signal of a call in a 2025-11-25 session whose client drops the connection", async () => {
+    const tag = `${name}-session`;
+    const session = await openSession(server().url);
+    const call = post(
+      server().url,
+      { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hang", arguments: { tag } } },
+    );
+    expect((await call.response).headers["content-type"]).toBe("text/event-stream");
+    call.drop();
+    await printed(server(), `hang ${tag}: aborted`);
+  });
+
+  it("prints no warning of Deno's about reading request.signal", () => {
+    expect(server().output()).toContain("hang");
+    expect(server().output()).not.toContain("request.signal");
+  });
+}
+
+describe("calls of over a second on Deno, server.serve()", () => {
+  let server: Started;
+  beforeAll(async () => {
+    server = await start(denoExecutable(), ["run", ...FLAGS, FIXTURE], { env: ENV });
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+  slowCalls(() => server, "serve");
+});
+
+describe("calls of over a second on Deno, export default server under deno serve", () => {
+  let server: Started;
+  beforeAll(async () => {
+    server = await start(denoExecutable(), ["serve", ...FLAGS, "--host", "127.0.0.1", "--port", "0", FIXTURE], {
+      env: { ...ENV, PICO_PORT: "" },
+      from: "stderr",
+      endpoint: (line) => /Listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(line)?.[1]?.concat("/mcp"),
+    });
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+  slowCalls(() => server, "deno-serve");
+});
+
+describe("calls of over a second on Deno, server.serve() with --unstable-no-legacy-abort", () => {
+  let server: Started;
+  beforeAll(async () => {
+    server = await start(denoExecutable(), ["run", "--unstable-no-legacy-abort", ...FLAGS, FIXTURE], { env: ENV });
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+  slowCalls(() => server, "no-legacy-abort");
+});
