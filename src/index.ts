@@ -4,6 +4,7 @@ export type { AuthOptions, AuthRequest } from "./auth/settings.js";
 export {
   type Annotations,
   type AudioContent,
+  assistant,
   audio,
   type ContentBlock,
   type EmbeddedResource,
@@ -16,22 +17,11 @@ export {
   type ResourceLink,
   type TextContent,
   text,
+  user,
 } from "./core/content.js";
 export { ErrorCode, McpError } from "./core/errors.js";
 export type { AskOptions, Context, Era, Logger } from "./core/handler-context.js";
 export type { Limits } from "./core/limits.js";
-export type {
-  MethodName,
-  MethodTypes,
-  Middleware,
-  MiddlewareCall,
-  MiddlewareFor,
-  Next,
-  ParamsOf,
-  ResultOf,
-  ToolMiddleware,
-} from "./core/middleware.js";
-export type { Plugin, PluginMethod } from "./core/plugin.js";
 export { Secret, secret } from "./core/safe.js";
 export type { Schema, StandardSchemaV1 } from "./core/schema.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./core/tools.js";
@@ -50,7 +40,18 @@ export type {
   ToolUseContent,
 } from "./core/types.js";
 export type { CallOptions } from "./local.js";
-export { assistant, user } from "./prompts/messages.js";
+export type {
+  MethodName,
+  MethodTypes,
+  Middleware,
+  MiddlewareCall,
+  MiddlewareFor,
+  Next,
+  ParamsOf,
+  ResultOf,
+  ToolMiddleware,
+} from "./middleware/middleware.js";
+export type { Plugin, PluginMethod } from "./middleware/plugin.js";
 export type { PromptConfig, PromptMessage, PromptReturn } from "./prompts/prompts.js";
 export type {
   Completer,

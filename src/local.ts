@@ -1,12 +1,12 @@
 import { legacyRounds } from "./asking/rounds.js";
 import type { IdentityInit } from "./auth/identity.js";
-import type { Chain } from "./core/chain.js";
 import { RequestContext } from "./core/context.js";
 import { ErrorCode, McpError } from "./core/errors.js";
 import type { Registry } from "./core/registry.js";
 import { type CallToolResult, callTool } from "./core/tools.js";
 import type { ClientCapabilities, Implementation, InputRequest, Meta } from "./core/types.js";
 import { LATEST_VERSION } from "./core/versions.js";
+import type { Chain } from "./core/wrapping.js";
 
 const NO_INPUT = "server.call has no client to ask: pass onInput in the call options to answer the tool's questions.";
 

@@ -3,8 +3,6 @@ import { askingLayer, type Context } from "./core/context.js";
 import { Dispatcher } from "./core/dispatch.js";
 import { isObject } from "./core/jsonrpc.js";
 import type { Limits } from "./core/limits.js";
-import type { MethodName, MiddlewareFor, ToolMiddleware } from "./core/middleware.js";
-import type { Plugin, Plugins } from "./core/plugin.js";
 import { featuresLayer, Registry, type RegistryOptions } from "./core/registry.js";
 import type { Schema, StandardSchemaV1 } from "./core/schema.js";
 import {
@@ -16,6 +14,8 @@ import {
   type ToolConfig,
 } from "./core/tools.js";
 import type { CallOptions } from "./local.js";
+import type { MethodName, MiddlewareFor, ToolMiddleware } from "./middleware/middleware.js";
+import type { Plugin, Plugins } from "./middleware/plugin.js";
 import { OnFirstUse } from "./on-first-use.js";
 import type { Prompt, PromptConfig } from "./prompts/prompts.js";
 import type { Resource, ResourceConfig } from "./resources/resources.js";
@@ -76,7 +76,7 @@ export class Server<Tools extends ToolTypes = {}> {
   // Each loads with the first registration that needs it (see on-first-use.ts).
   readonly #resources: OnFirstUse<typeof import("./resources/resources.js")>;
   readonly #prompts: OnFirstUse<typeof import("./prompts/prompts.js")>;
-  /** The plug-in machinery (core/plugin.ts), set on the dispatcher, which runs requests through it. */
+  /** The plug-in machinery (middleware/plugin.ts), set on the dispatcher, which runs requests through it. */
   readonly #plugins: OnFirstUse<Plugins>;
   /** Stops the stdio serving of `serve()`, and its end. */
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
@@ -95,7 +95,7 @@ export class Server<Tools extends ToolTypes = {}> {
     // The options are checked when the settings have loaded: a mistake rejects ready() and serve().
     if (auth !== undefined) this.#settings.run(() => {});
     this.#plugins = new OnFirstUse(registry, () =>
-      import("./core/plugin.js").then(({ Plugins }) => (this.#dispatcher.plugins = new Plugins(registry))),
+      import("./middleware/plugin.js").then(({ Plugins }) => (this.#dispatcher.plugins = new Plugins(registry))),
     );
     this.#options = http ?? {};
     this.#signals = signals ?? true;

@@ -1,6 +1,6 @@
 /**
- * Public middleware (`server.use`) and the plug-in interface behind it (src/core/middleware.ts,
- * src/core/plugin.ts): the onion order, scopes (every request, one method, one tool), short-circuits,
+ * Public middleware (`server.use`) and the plug-in interface behind it (src/middleware/middleware.ts,
+ * src/middleware/plugin.ts): the onion order, scopes (every request, one method, one tool), short-circuits,
  * rewritten results, translated errors, in both eras and for `server.call`; what is never wrapped
  * (initialize, notifications); cancellation and `handlerTimeoutMs` around a chain; a plug-in's
  * methods, capabilities and context; and a tool call without middleware still answered synchronously.
@@ -12,9 +12,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Dispatcher, type Peer } from "../src/core/dispatch.js";
 import type { JsonRpcResponse } from "../src/core/jsonrpc.js";
-import type { MiddlewareCall } from "../src/core/middleware.js";
-import { type Plugin, Plugins } from "../src/core/plugin.js";
 import { ErrorCode, McpError, pico } from "../src/index.js";
+import type { MiddlewareCall } from "../src/middleware/middleware.js";
+import { type Plugin, Plugins } from "../src/middleware/plugin.js";
 import { registryOf } from "../src/server.js";
 import { envelope } from "./core-helpers.js";
 import { initialize, inSession, modern } from "./http-helpers.js";
@@ -280,7 +280,8 @@ describe("server.call goes through middleware", () => {
 async function dispatcherOf(server: Server, limits?: ConstructorParameters<typeof Dispatcher>[1]) {
   const registry = registryOf(server as never);
   const dispatcher = new Dispatcher(registry, limits);
-  dispatcher.plugins = new Plugins(registry);
+  const plugins = new Plugins(registry);
+  dispatcher.plugins = plugins;
   const peer: Peer = { session: undefined };
   await dispatcher.answer(
     {
@@ -291,7 +292,7 @@ async function dispatcherOf(server: Server, limits?: ConstructorParameters<typeo
     },
     peer,
   );
-  return { dispatcher, plugins: dispatcher.plugins, peer };
+  return { dispatcher, plugins, peer };
 }
 
 describe("the chain and the request's lifetime", () => {

@@ -116,3 +116,13 @@ export interface PromptMessage {
   role: "user" | "assistant";
   content: ContentBlock;
 }
+
+/** A user message; text is wrapped in a text block. */
+export function user(content: string | ContentBlock): PromptMessage {
+  return { role: "user", content: typeof content === "string" ? { type: "text", text: content } : content };
+}
+
+/** An assistant message; text is wrapped in a text block. */
+export function assistant(content: string | ContentBlock): PromptMessage {
+  return { role: "assistant", content: typeof content === "string" ? { type: "text", text: content } : content };
+}

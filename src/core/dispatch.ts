@@ -35,12 +35,12 @@ import {
   shuttingDown,
 } from "./limits.js";
 import { METHODS } from "./methods.js";
-import type { Plugins } from "./plugin.js";
 import type { Method, Registry } from "./registry.js";
 import { initialize, type Peer } from "./session.js";
 import { toolError } from "./tools.js";
 import { META, type Meta } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
+import type { Wrapping } from "./wrapping.js";
 
 export type { Peer } from "./session.js";
 
@@ -121,7 +121,6 @@ export class Dispatcher {
    */
   readonly urlElicitations = new Map<string, () => void>();
   readonly #serverInfoMeta: Meta;
-  /** This server's 2026-07-28 round states, as the asking layer keeps them (rounds.ts). */
   /** The server's 2026-07-28 round states (see rounds.ts), shared by the layers that check a retry's requestState. */
   readonly states: RoundStates;
   readonly limits: ResolvedLimits;
@@ -130,8 +129,8 @@ export class Dispatcher {
   /** The requests in progress that are streams (`subscriptions/listen`): they end with their connection, not after a grace period. */
   readonly streams = new WeakSet<RequestContext>();
   #draining: Promise<void> | undefined;
-  /** What `server.use` installed (plugin.ts); undefined until then, so a server without it runs as before. */
-  plugins: Plugins | undefined;
+  /** What `server.use` installed (middleware/plugin.ts); undefined until then, so a server without it runs as before. */
+  plugins: Wrapping | undefined;
 
   constructor(registry: Registry, limits?: Limits) {
     this.registry = registry;

@@ -5,14 +5,13 @@
  * uri-template-syntax.ts.
  */
 import { checkArgumentsOf, checkCallerOf, refuse, shows } from "../auth/enforce.js";
-import { type ContentBlock, isContentBlock, type ResourceContents, toBase64 } from "../core/content.js";
+import { type ContentBlock, isContentBlock, type ResourceContents, toBase64, user } from "../core/content.js";
 import type { Context, RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
 import { validate } from "../core/schema.js";
-import { user } from "../prompts/messages.js";
 import type { Prompt, PromptMessage } from "../prompts/prompts.js";
 import { complete } from "./completion.js";
 import type { Resource, ResourceReturn } from "./resources.js";

@@ -1,10 +1,11 @@
-import { type Chain, compose, type Scope } from "./chain.js";
-import { type Context, RequestContext } from "./context.js";
-import { isObject, nullPrototype } from "./jsonrpc.js";
-import { METHODS } from "./methods.js";
+import { type Context, RequestContext } from "../core/context.js";
+import { isObject, nullPrototype } from "../core/jsonrpc.js";
+import { METHODS } from "../core/methods.js";
+import type { Method, Registry } from "../core/registry.js";
+import type { ServerCapabilities } from "../core/types.js";
+import type { Chain, Wrapping } from "../core/wrapping.js";
+import { compose, type Scope } from "./chain.js";
 import type { Middleware } from "./middleware.js";
-import type { Method, Registry } from "./registry.js";
-import type { ServerCapabilities } from "./types.js";
 
 type Result = Record<string, unknown>;
 type MaybePromise<T> = T | Promise<T>;
@@ -65,7 +66,7 @@ type Link = Parameters<typeof compose>[0][number];
  * What the plug-ins of one server installed: the method table, the request context's class and the
  * middleware chain of each method, composed on the method's first request after a change.
  */
-export class Plugins {
+export class Plugins implements Wrapping {
   Context: typeof RequestContext = RequestContext;
   readonly #registry: Registry;
   readonly #links: Link[] = [];

@@ -1,10 +1,10 @@
-import type { MaybePromise, Next, Returned } from "./chain.js";
-import type { PromptMessage, ResourceContents } from "./content.js";
-import type { Context } from "./handler-context.js";
-import type { CallToolResult } from "./tools.js";
-import type { Meta, ServerCapabilities } from "./types.js";
+import type { PromptMessage, ResourceContents } from "../core/content.js";
+import type { Context } from "../core/handler-context.js";
+import type { CallToolResult } from "../core/tools.js";
+import type { Meta, ServerCapabilities } from "../core/types.js";
+import type { MaybePromise, Next, Returned } from "../core/wrapping.js";
 
-export type { Next } from "./chain.js";
+export type { Next } from "../core/wrapping.js";
 
 type Result = Record<string, unknown>;
 type Params = Record<string, unknown> | undefined;

@@ -1,32 +1,13 @@
-import type { Context } from "./handler-context.js";
-import { isObject } from "./jsonrpc.js";
+import { isObject } from "../core/jsonrpc.js";
+import type { Chain, ChainCall, MaybePromise, Next, Returned } from "../core/wrapping.js";
 
 /**
  * The middleware chain as it runs: composed once per method from what `server.use` registered (see
- * middleware.ts for the types users write). Its own module, below the request pipeline, so that
- * what runs a request (dispatch.ts, local.ts) can hold a chain without importing the method types.
+ * middleware.ts for the types users write, and core/wrapping.ts for the chain's shape, which the
+ * dispatcher runs).
  */
 
 type Result = Record<string, unknown>;
-type Params = Record<string, unknown> | undefined;
-export type MaybePromise<T> = T | Promise<T>;
-
-/** One request as the chain carries it: its method, its params as sent, and its context. */
-interface ChainCall {
-  readonly method: string;
-  readonly params: Params;
-  readonly ctx: Context;
-}
-
-/** What a middleware answers with: a result, or nothing (the result of `next()`, which it must have called). */
-// biome-ignore lint/suspicious/noConfusingVoidType: an async middleware that only awaits next() returns Promise<void>.
-export type Returned<R> = R | undefined | void;
-
-/** Runs the rest of the chain (the next middleware, at the end the method's handler) and resolves with its result. */
-export type Next<R> = () => Promise<R>;
-
-/** The chain as composed: the request and the handler at its end in, the result out. */
-export type Chain = (call: ChainCall, handler: () => MaybePromise<Result>) => Promise<Result>;
 
 /** A middleware as the chain stores it, whatever method it was typed for. */
 type Link = (call: ChainCall, next: Next<Result>) => MaybePromise<Returned<Result>>;

@@ -1,0 +1,37 @@
+import type { RequestContext } from "./context.js";
+import type { Context } from "./handler-context.js";
+
+/**
+ * What the core knows of middleware: the shape of a method's chain and what the middleware layer
+ * (src/middleware/, loaded with a server's first `use`) hands the dispatcher. The types users write
+ * middleware with are the layer's (middleware/middleware.ts).
+ */
+
+type Result = Record<string, unknown>;
+type Params = Record<string, unknown> | undefined;
+export type MaybePromise<T> = T | Promise<T>;
+
+/** One request as the chain carries it: its method, its params as sent, and its context. */
+export interface ChainCall {
+  readonly method: string;
+  readonly params: Params;
+  readonly ctx: Context;
+}
+
+/** What a middleware answers with: a result, or nothing (the result of `next()`, which it must have called). */
+// biome-ignore lint/suspicious/noConfusingVoidType: an async middleware that only awaits next() returns Promise<void>.
+export type Returned<R> = R | undefined | void;
+
+/** Runs the rest of the chain (the next middleware, at the end the method's handler) and resolves with its result. */
+export type Next<R> = () => Promise<R>;
+
+/** A method's chain as composed: the request and the handler at its end in, the result out. */
+export type Chain = (call: ChainCall, handler: () => MaybePromise<Result>) => Promise<Result>;
+
+/** What `server.use` installed, as the dispatcher runs requests through it (middleware/plugin.ts). */
+export interface Wrapping {
+  /** The request context's class, with what plug-ins added to `ctx`. */
+  readonly Context: typeof RequestContext;
+  /** The middleware chain of `method`, undefined when no middleware applies to it. */
+  chain(method: string): Chain | undefined;
+}
