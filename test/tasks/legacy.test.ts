@@ -180,6 +180,22 @@ describe("2025-11-25 tasks over an HTTP session", () => {
     expect(result.message).toContain("was cancelled");
   });
 
+  it("lists a page of 50 at a time, with nextCursor while more remain", async () => {
+    const fresh = await Session.open();
+    const ids: unknown[] = [];
+    for (let i = 0; i < 51; i++) {
+      const created = await fresh.result("tools/call", { name: "slow", arguments: { ms: 0 }, task: {} });
+      ids.push((created.task as Body).taskId);
+    }
+    const first = (await fresh.result("tasks/list")) as { tasks: Body[]; nextCursor?: string };
+    expect(first.tasks.map((task) => task.taskId)).toEqual(ids.slice(0, 50));
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = (await fresh.result("tasks/list", { cursor: first.nextCursor })) as Body;
+    expect((second.tasks as Body[]).map((task) => task.taskId)).toEqual(ids.slice(50));
+    expect(second).not.toHaveProperty("nextCursor");
+    expect((await fresh.error("tasks/list", { cursor: "nope" })).code).toBe(ErrorCode.InvalidParams);
+  });
+
   it("keeps tasks to their session: another session, or a 2026-07-28 request, cannot see them", async () => {
     const created = await session.result("tools/call", { name: "slow", arguments: { ms: 0 }, task: {} });
     const taskId = (created.task as Body).taskId as string;
