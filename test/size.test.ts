@@ -106,7 +106,11 @@ const BUDGETS: Budget[] = [
     // HTTP part of serve() out of this program (-137 B), the stdio transport loaded by serve() (+90 B
     // of glue), one Call per request in the dispatcher, and the wiring of the Tasks layer (+33 B).
     // Lowered to 17,565 B: serve()'s message for a runtime without process says it in fewer words.
-    ceiling: 17_565,
+    // Raised to 17,567 B by the Tasks of both eras (issue 15), with not one byte of this row's code
+    // changed (48,509 B minified before and after, the same chunks): the entry chunk's import() strings
+    // name the lazily loaded chunks (the tasks, asking and listen layers) by their hashed file names,
+    // which changed with those layers' code, and gzip codes the new names 2 B longer.
+    ceiling: 17_567,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -126,7 +130,11 @@ const BUDGETS: Budget[] = [
     // (-1.6 kB); the HTTP speed work (one literal per request's exchange, a synchronous respond(), one
     // close listener per response) added 140 B, and the Tasks wiring 11 B. Lowered to 25,610 B with
     // the stdio row.
-    ceiling: 25_610,
+    // Raised to 25,611 B by the Tasks of both eras (issue 15), with not one byte of this row's code
+    // changed (72,874 B minified before and after, the same chunks): the entry chunk's import() strings
+    // name the lazily loaded chunks (the tasks, asking and listen layers) by their hashed file names,
+    // which changed with those layers' code, and gzip codes the new names 1 B longer.
+    ceiling: 25_611,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -158,7 +166,12 @@ const BUDGETS: Budget[] = [
     // dispatcher's one Call per request.
     // Raised to 38,933 B: the asking layer's isRound(), with which the core holds a round by its own
     // interface (core/asking.ts) and imports nothing from asking/.
-    ceiling: 38_933,
+    // Raised to 41,435 B, measured 41,435 B, by the Tasks of both eras (issue 15, +2,502 B, all in
+    // chunks loaded with the first task tool or listen request): 2025-11-25's experimental tasks
+    // (src/tasks/legacy.ts, channel.ts, contexts.ts), notifications/tasks through listen
+    // (src/tasks/listen.ts, src/listen/extensions.ts) and the one place task changes go through
+    // (src/tasks/changes.ts).
+    ceiling: 41_435,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -181,7 +194,11 @@ const BUDGETS: Budget[] = [
     // 27,886 B with the Tasks extension (issue 15): +36 B of its wiring (see the stdio row).
     // Raised to 28,022 B: the HTTP row's speed work (+140 B).
     // Lowered to 28,016 B with the stdio row.
-    ceiling: 28_016,
+    // Raised to 28,017 B by the Tasks of both eras (issue 15), with not one byte of this row's code
+    // changed (80,399 B minified before and after, the same chunks): the entry chunk's import() strings
+    // name the lazily loaded chunks (the tasks, asking and listen layers) by their hashed file names,
+    // which changed with those layers' code, and gzip codes the new names 1 B longer.
+    ceiling: 28_017,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -202,7 +219,11 @@ const BUDGETS: Budget[] = [
     // Lowered to 27,260 B, measured 27,251 B: the stdio transport left HTTP servers.
     // Raised to 27,396 B: the HTTP row's speed work (+140 B) and the Tasks wiring.
     // Lowered to 27,392 B with the stdio row.
-    ceiling: 27_392,
+    // Raised to 27,393 B by the Tasks of both eras (issue 15), with not one byte of this row's code
+    // changed (78,943 B minified before and after, the same chunks): the entry chunk's import() strings
+    // name the lazily loaded chunks (the tasks, asking and listen layers) by their hashed file names,
+    // which changed with those layers' code, and gzip codes the new names 1 B longer.
+    ceiling: 27_393,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -227,7 +248,8 @@ const BUDGETS: Budget[] = [
     // 47,776 B with the Tasks extension (issue 15): +2,676 B, the tasks layer, which the kit can reach.
     // Raised to 47,866 B: the HTTP speed work (+140 B) net of the dispatcher's one Call per request.
     // Raised to 47,874 B: the "everything" row's isRound().
-    ceiling: 47_874,
+    // Raised to 50,376 B, measured 50,376 B: the "everything" row's Tasks of both eras (+2,502 B).
+    ceiling: 50_376,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
