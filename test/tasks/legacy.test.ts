@@ -39,13 +39,13 @@ class Session {
   #id = "";
   #next = 1;
 
-  static async open(): Promise<Session> {
+  static async open(capabilities: Body = {}): Promise<Session> {
     const session = new Session();
     const opened = await session.#post({
       jsonrpc: "2.0",
       id: 0,
       method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } },
     });
     session.#id = opened.headers.get("mcp-session-id")!;
     session.capabilities = ((await opened.json()) as { result: { capabilities: Body } }).result.capabilities;
@@ -73,11 +73,25 @@ class Session {
     return response.error!;
   }
 
-  #post(body: unknown): Promise<Response> {
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    };
+  /** Sends a request as a client that accepts only JSON: no stream for it, one JSON reply. */
+  async jsonOnly(method: string, params: Body = {}): Promise<Message> {
+    const response = await this.#post({ jsonrpc: "2.0", id: this.#next++, method, params }, "application/json");
+    return (await response.json()) as Message;
+  }
+
+  /** Sends the client's answer to a request of the server's. */
+  async answer(id: unknown, result: Body): Promise<void> {
+    expect((await this.#post({ jsonrpc: "2.0", id, result })).status).toBe(202);
+  }
+
+  /** Opens the session's GET stream, where the server's own messages go. */
+  async standalone(): Promise<EventReader> {
+    const headers = { accept: "text/event-stream", "mcp-session-id": this.#id, "mcp-protocol-version": "2025-11-25" };
+    return new EventReader(await fetch(listening.url, { headers }));
+  }
+
+  #post(body: unknown, accept = "application/json, text/event-stream"): Promise<Response> {
+    const headers: Record<string, string> = { "content-type": "application/json", accept };
     if (this.#id) Object.assign(headers, { "mcp-session-id": this.#id, "mcp-protocol-version": "2025-11-25" });
     return fetch(listening.url, { method: "POST", headers, body: JSON.stringify(body) });
   }
@@ -178,6 +192,31 @@ describe("2025-11-25 tasks over an HTTP session", () => {
     expect((await session.error("tasks/cancel", { taskId })).code).toBe(ErrorCode.InvalidParams);
     const result = await session.error("tasks/result", { taskId });
     expect(result.message).toContain("was cancelled");
+  });
+
+  it("asks a task's question on the GET stream when the waiting tasks/result takes only JSON", async () => {
+    const fresh = await Session.open({ elicitation: {} });
+    const created = await fresh.result("tools/call", {
+      name: "confirm_delete",
+      arguments: { file: "b.txt" },
+      task: {},
+    });
+    const taskId = (created.task as Body).taskId;
+    await expect.poll(async () => (await fresh.result("tasks/get", { taskId })).status).toBe("input_required");
+    const events = await fresh.standalone();
+    const waiting = fresh.jsonOnly("tasks/result", { taskId });
+    let question: Message | undefined;
+    for (let event = 0; event < 5 && !question?.method; event++) {
+      const next = await events.next();
+      if (next?.data) question = JSON.parse(next.data) as Message;
+    }
+    expect(question).toMatchObject({
+      method: "elicitation/create",
+      params: { message: "Delete b.txt?", _meta: { [RELATED]: { taskId } } },
+    });
+    await fresh.answer(question!.id, { action: "accept", content: { confirm: true } });
+    expect((await waiting).result).toMatchObject({ content: [{ type: "text", text: "deleted b.txt" }] });
+    await events.cancel();
   });
 
   it("lists a page of 50 at a time, with nextCursor while more remain", async () => {
