@@ -172,7 +172,11 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#registry.addTool(this.#ruled(tool.auth, tool, rule, replaced));
     // The Tasks extension (tasks/): a plug-in, installed with the first tool that may run as a task; requests wait for it.
     if (tool.task)
-      this.#registry.wait(import("./tasks/layer.js").then((tasks) => tasks.install(this.#dispatcher, this)));
+      this.#registry.wait(
+        import("./tasks/layer.js").then((tasks) =>
+          tasks.install(this.#dispatcher, this, (work) => this.#plugins.run(work)),
+        ),
+      );
   }
 
   #addResource(resource: Resource): void {
@@ -373,9 +377,6 @@ export class Server<Tools extends ToolTypes = {}> {
         // stdout is taken at once, before the stdio transport loads: a log line after serve() is on stderr.
         const proc = stdioProcess();
         const claimed = claimStdout(proc.stdout, proc.stderr);
-        // stdio has no headers: the caller's identity comes from the environment (the auth.stdio hook).
-        const identity = (settings: AuthSettings | undefined) =>
-          settings?.options.stdio ? settings.stdioIdentity().then((identity) => ({ identity })) : undefined;
         // The transport is loaded on demand, so an HTTP server never pays for it; serving starts
         // once the layers the registrations need have loaded and checked them (see ready()).
         const done = Promise.all([import("./transports/stdio.js"), this.ready()]).then(
@@ -384,7 +385,8 @@ export class Server<Tools extends ToolTypes = {}> {
               process: proc,
               claimed,
               signal: stop.signal,
-              auth: identity(this.#settings.now),
+              // stdio has no headers: the caller's identity comes from the environment (the auth.stdio hook).
+              auth: this.#settings.now?.stdioAuth(),
             }),
           (thrown: unknown) => {
             claimed.release();

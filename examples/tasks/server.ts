@@ -1,10 +1,13 @@
 /**
- * A tool that outlives a client's call timeout, run as a task (the 2026-07-28 Tasks extension,
- * docs/tasks.md): `build_report` works through its sections for a few seconds, asks the user to
- * confirm before publishing, and stops when the task is cancelled. A client that declares the
- * extension gets a task at once and polls `tasks/get`; any other client gets the same tool as an
- * ordinary call. `node --import tsx examples/tasks/server.ts` serves it over stdio; `--port 3000`
- * over Streamable HTTP on 127.0.0.1. SECTION_MS sets how long each section takes (default 1000).
+ * A tool that outlives a client's call timeout, run as a task (docs/tasks.md), in both protocol
+ * eras: `build_report` works through its sections for a few seconds, reporting progress, asks the
+ * user to confirm before publishing, and stops when the task is cancelled. A 2026-07-28 client that
+ * declares the Tasks extension gets a task at once and polls `tasks/get` (or listens for
+ * `notifications/tasks`); a 2025-11-25 client that sends the `task` parameter gets one too and
+ * collects the result with `tasks/result` (examples/tasks/client.ts does, with the official v1
+ * client); any other client gets the same tool as an ordinary call.
+ * `node --import tsx examples/tasks/server.ts` serves it over stdio; `--port 3000` over Streamable
+ * HTTP on 127.0.0.1. SECTION_MS sets how long each section takes (default 1000).
  *
  * In your own project, import from "picomcp" rather than from the repository's source.
  */
@@ -36,6 +39,8 @@ export function createTasksServer(options: { sectionMs?: number } = {}) {
       for (let i = 1; i <= sections; i++) {
         await pause(sectionMs, ctx.signal); // tasks/cancel aborts ctx.signal: the work stops here
         written.push(`Section ${i} of ${topic}`);
+        // A 2026-07-28 task's statusMessage; a 2025-11-25 client's notifications/progress.
+        ctx.progress(i, sections, `${i} of ${sections} sections written`);
       }
       // Inside a task this moves it to input_required; tasks/update answers, and run starts again
       // from the top with the answer known (so keep side effects after the questions in real code).

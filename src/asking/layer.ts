@@ -3,10 +3,11 @@
  * asks (wired in by server.ts): the questions themselves, the rounds of a handler that asked
  * (2026-07-28 `input_required` with sealed state, 2025 requests to the client) and a legacy
  * connection's requests awaiting answers; and `server.call`, which runs under the round runner to
- * answer questions with `onInput`. The tasks layer reads a retry's answers with `retryAnswers`.
+ * answer questions with `onInput`. The tasks layer reads a retry's answers with `retryAnswers`, and answers a
+ * 2025 task's failed question with `AskFailure`.
  */
 
 export { callLocally } from "../local.js";
-export { confirm, elicit, elicitUrl, roots, sample } from "./ask.js";
+export { AskFailure, confirm, elicit, elicitUrl, roots, sample } from "./ask.js";
 export { completeElicitation, Questions } from "./questions.js";
 export { retryAnswers, runRounds as rounds } from "./rounds.js";

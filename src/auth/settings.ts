@@ -142,10 +142,17 @@ export class AuthSettings implements GateSettings {
     }
   }
 
-  /** The identity of a stdio connection, from the `auth.stdio` hook (credentials from the environment). */
-  async stdioIdentity(): Promise<Identity | undefined> {
-    const init = await this.options.stdio?.();
-    return init === undefined ? undefined : (await import("./to-identity.js")).toIdentity(init);
+  /**
+   * The identity of a stdio connection, from the `auth.stdio` hook (credentials from the
+   * environment), as the stdio transport takes it; undefined without the hook.
+   */
+  stdioAuth(): Promise<{ identity: Identity | undefined }> | undefined {
+    const hook = this.options.stdio;
+    if (!hook) return undefined;
+    return (async () => {
+      const init = await hook();
+      return { identity: init === undefined ? undefined : (await import("./to-identity.js")).toIdentity(init) };
+    })();
   }
 }
 

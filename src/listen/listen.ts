@@ -4,6 +4,7 @@ import { isObject } from "../core/jsonrpc.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
 import { covers } from "../core/session.js";
 import { META } from "../core/types.js";
+import { type ListenPart, listenExtensions } from "./extensions.js";
 
 /** The notification types a listen request can ask for, and the event each one follows. */
 const FLAGS = {
@@ -17,7 +18,7 @@ const FLAGS = {
  * then streams only those notifications, each tagged with the listen request's id, until the
  * client cancels (the transport then sends nothing more) or the server closes (a final result).
  */
-export function listen(
+export async function listen(
   registry: Registry,
   params: Record<string, unknown> | undefined,
   ctx: RequestContext,
@@ -46,6 +47,13 @@ export function listen(
   if (Array.isArray(uris) && capabilities.resources?.subscribe) {
     honoured.resourceSubscriptions = uris.filter((uri): uri is string => typeof uri === "string");
   }
+  // A layer's own filter fields (the Tasks extension's taskIds), checked before anything is sent.
+  const parts: ListenPart[] = [];
+  for (const extension of listenExtensions.get(registry) ?? []) {
+    const part = await extension.open(requested, ctx);
+    if (part) parts.push(part);
+  }
+  for (const part of parts) Object.assign(honoured, part.honoured);
   const tag = { [META.subscriptionId]: ctx.requestId };
   emit({
     jsonrpc: "2.0",
@@ -59,8 +67,11 @@ export function listen(
       .filter(([flag]) => honoured[flag])
       .map(([, type]) => type as string),
   );
+  const stops = parts.map((part) =>
+    part.start((method, params) => emit({ jsonrpc: "2.0", method, params: { ...params, _meta: tag } })),
+  );
   return new Promise((resolve) => {
-    const stop = registry.subscribe((event: RegistryEvent) => {
+    const unsubscribe = registry.subscribe((event: RegistryEvent) => {
       if (event.type === "closed") {
         stop();
         resolve({ _meta: tag });
@@ -72,10 +83,16 @@ export function listen(
         emit({ jsonrpc: "2.0", method: `notifications/${event.type}`, params: { _meta: tag } });
       }
     });
+    const stop = () => {
+      unsubscribe();
+      for (const end of stops) end();
+    };
     // Cancelled (stdio notifications/cancelled, or the HTTP stream closed): the dispatcher sends nothing.
-    ctx.signal.addEventListener("abort", () => {
+    const cancelled = () => {
       stop();
       resolve({});
-    });
+    };
+    if (ctx.signal.aborted) cancelled();
+    else ctx.signal.addEventListener("abort", cancelled);
   });
 }

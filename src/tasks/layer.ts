@@ -1,32 +1,62 @@
+import type { RequestContext } from "../core/context.js";
 import type { Dispatcher } from "../core/dispatch.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { TaskSettings, Tool } from "../core/tools.js";
+import type { ServerCapabilities } from "../core/types.js";
+import { listenExtensions } from "../listen/extensions.js";
 import type { Middleware } from "../middleware/middleware.js";
-import type { Plugin } from "../middleware/plugin.js";
+import type { Plugin, PluginMethod, Plugins } from "../middleware/plugin.js";
+import { keepingRequests, requestOf } from "./contexts.js";
+import { LegacyTasks } from "./legacy.js";
+import { taskListen } from "./listen.js";
 import { MemoryTaskStore, type TaskStore } from "./store.js";
 import { TASKS } from "./task.js";
 import { declaresTasks, missingTasks, Tasks } from "./tasks.js";
 
+type Result = Record<string, unknown>;
+
 /**
- * The Tasks extension of 2026-07-28 (SEP-2663, `io.modelcontextprotocol/tasks`) as a plug-in: the
- * server installs it with the first tool registered with a `task` setting (server.ts), so a server
- * without such a tool never loads it. It adds `tasks/get`, `tasks/update` and `tasks/cancel`,
- * advertises the extension, and answers a `tools/call` of a task tool from a client that declares
- * the extension with a `CreateTaskResult`, the tool running in the background. 2025-11-25 sessions
- * and `server.call` get an ordinary call: 2025-11-25's experimental tasks are not part of this layer
- * (docs/tasks.md says so; issue 15).
+ * Tasks as a plug-in, in both eras: the server installs it with the first tool registered with a
+ * `task` setting (server.ts), so a server without such a tool never loads it.
+ *
+ * - 2026-07-28, the Tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`): advertised under
+ *   `capabilities.extensions`; a `tools/call` of a task tool from a request that declares it is
+ *   answered with a `CreateTaskResult`; `tasks/get`, `tasks/update`, `tasks/cancel`; `taskIds` in
+ *   `subscriptions/listen` (listen.ts).
+ * - 2025-11-25, its experimental tasks ("Tasks"): `capabilities.tasks` in `initialize` (never in
+ *   `server/discover`), `execution.taskSupport` in `tools/list`, the `task` parameter of `tools/call`,
+ *   `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` (legacy.ts).
+ *
+ * `server.call` runs a task tool as an ordinary call.
  */
 
 const installed = new WeakSet<Dispatcher>();
 
-/** Installs the plug-in on a server (`server.use`) once, whichever of its task tools asks first. */
-export function install(dispatcher: Dispatcher, server: { use(plugin: Plugin): unknown }): void {
+/**
+ * Installs the plug-in on a server (`server.use`) once, whichever of its task tools asks first;
+ * `withPlugins` does work on the server's plug-ins once `use` has installed them (server.ts).
+ */
+export function install(
+  dispatcher: Dispatcher,
+  server: { use(plugin: Plugin): unknown },
+  withPlugins: (work: (plugins: Plugins) => void) => void,
+): void {
   if (installed.has(dispatcher)) return;
   installed.add(dispatcher);
   server.use(plugin(dispatcher));
+  // A 2025 task asks its client through the tasks/result request waiting for it (contexts.ts).
+  withPlugins((plugins) => {
+    plugins.Context = keepingRequests(plugins.Context);
+  });
 }
+
+/** What 2025-11-25 sessions are told in `initialize` ("Tasks": capabilities.tasks; the `requests` map is exhaustive). */
+const LEGACY_CAPABILITIES: ServerCapabilities & { tasks: object } = {
+  extensions: { [TASKS]: {} },
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+};
 
 /**
  * The plug-in of one server, made from its dispatcher (server.ts): the registry it reads tools from,
@@ -38,37 +68,42 @@ export function plugin(dispatcher: Dispatcher, store: TaskStore = new MemoryTask
   // The run's context is made with the server's class (installing this plug-in made `plugins`), so
   // plug-ins' additions to ctx are there too.
   const tasks = new Tasks(store, () => dispatcher.plugins!.Context, registry);
+  const legacy = new LegacyTasks(tasks);
   registry.subscribe((event) => {
     if (event.type === "closed") void tasks.close();
   });
-  // The three methods exist only for clients that declared the extension (SEP-2663), in 2026-07-28.
-  const gated = (method: "get" | "update" | "cancel") => ({
-    legacy: false,
-    // SEP-2663 "Streamable HTTP: Routing Headers": Mcp-Name carries the taskId, for load balancers.
+  listenExtensions.set(registry, [...(listenExtensions.get(registry) ?? []), taskListen(tasks)]);
+  // Each method in the eras it exists in; in 2026-07-28 only for requests that declare the extension
+  // (SEP-2663), and with the routing header over HTTP (SEP-2663 "Routing Headers": Mcp-Name carries
+  // the taskId, for load balancers).
+  const both = (
+    method: string,
+    modern: (params: Result | undefined, ctx: Context) => Promise<Result>,
+    old: (params: Result | undefined, ctx: RequestContext) => Promise<Result>,
+  ): PluginMethod => ({
     nameParam: "taskId",
-    run: (params: Record<string, unknown> | undefined, ctx: Context) => {
-      if (!declaresTasks(ctx)) throw missingTasks(`tasks/${method}`);
-      return tasks[method](params, ctx);
+    run: (params, ctx) => {
+      if (ctx.era === "legacy") return old(params, requestIn(ctx));
+      if (!declaresTasks(ctx)) throw missingTasks(method);
+      return modern(params, ctx);
     },
   });
   const use: Middleware = (call, next) => {
-    if (call.method !== "tools/call") return next();
-    const name = call.params?.name;
+    const ctx = call.ctx;
+    if (call.method === "server/discover") return withoutLegacyCapability(next());
+    if (call.method === "tools/list") return ctx.era === "legacy" ? withTaskSupport(next(), registry.tools) : next();
+    if (call.method !== "tools/call" || ctx.era === "local") return next();
+    const params = call.params;
+    const name = params?.name;
     const tool = typeof name === "string" ? registry.tools.get(name) : undefined;
     const settings = tool?.task === undefined ? undefined : settingsOf(tool);
-    const ctx = call.ctx;
-    // 2025-11-25 sessions and in-process calls run the tool as before.
-    if (!tool || !settings || ctx.era !== "modern") return next();
+    if (ctx.era === "legacy") return legacyCall({ tool, settings, params, ctx, tasks }) ?? next();
+    if (!tool || !settings) return next();
     if (!declaresTasks(ctx)) {
       if (settings.support === "required") throw missingTasks(`Tool "${tool.name}" runs only as a task, so it`);
       return next();
     }
-    const params = call.params;
-    const args = params?.arguments;
-    if (args !== undefined && args !== null && !isObject(args)) {
-      throw new McpError(ErrorCode.InvalidParams, "tools/call params.arguments must be an object of named arguments");
-    }
-    const task = { tool, settings, args: args ?? undefined, ctx };
+    const task = { tool, settings, args: argumentsOf(params), ctx };
     if (!settings.askFirst) return tasks.create(task);
     // Ask first: the first round runs in the request (its questions come back as input_required),
     // and the retry that answers them starts the task with those answers.
@@ -86,13 +121,116 @@ export function plugin(dispatcher: Dispatcher, store: TaskStore = new MemoryTask
   };
   return {
     name: "tasks",
-    capabilities: { extensions: { [TASKS]: {} } },
+    capabilities: LEGACY_CAPABILITIES,
     methods: {
-      "tasks/get": gated("get"),
-      "tasks/update": gated("update"),
-      "tasks/cancel": gated("cancel"),
+      "tasks/get": both(
+        "tasks/get",
+        (params, ctx) => tasks.get(params, ctx),
+        (params, ctx) => legacy.get(params, ctx),
+      ),
+      "tasks/cancel": both(
+        "tasks/cancel",
+        // SEP-2663: an empty acknowledgement, whatever the task's status.
+        async (params, ctx) => {
+          await tasks.cancel(params, ctx);
+          return {};
+        },
+        (params, ctx) => legacy.cancel(params, ctx),
+      ),
+      "tasks/update": {
+        legacy: false,
+        nameParam: "taskId",
+        run: (params, ctx) => {
+          if (!declaresTasks(ctx)) throw missingTasks("tasks/update");
+          return tasks.update(params, ctx);
+        },
+      },
+      // 2025-11-25 only: SEP-2663 removed them (-32601 in 2026-07-28).
+      "tasks/result": { modern: false, run: (params, ctx) => legacy.result(params, requestIn(ctx)) },
+      "tasks/list": { modern: false, run: (params, ctx) => legacy.list(params, requestIn(ctx)) },
     },
     use,
+  };
+}
+
+/**
+ * A 2025-11-25 `tools/call` ("Tasks": tool-level negotiation): with a `task` parameter, a tool that
+ * may run as a task answers with a `CreateTaskResult`; one that may not, or a call without it to a
+ * tool that runs only as a task, is refused with -32601. Undefined: an ordinary call.
+ */
+function legacyCall(call: {
+  tool: Tool | undefined;
+  settings: TaskSettings | undefined;
+  params: Result | undefined;
+  ctx: Context;
+  tasks: Tasks;
+}): Promise<Result> | undefined {
+  const { tool, settings, params, ctx } = call;
+  const task = params?.task;
+  if (!tool) return undefined;
+  if (task === undefined) {
+    if (settings?.support !== "required") return undefined;
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Tool "${tool.name}" runs only as a task: call it with params.task (its execution.taskSupport is "required")`,
+    );
+  }
+  if (!settings) {
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Tool "${tool.name}" does not run as a task: call it without params.task (it has no execution.taskSupport)`,
+    );
+  }
+  const ttl = isObject(task) ? task.ttl : undefined;
+  if (!isObject(task) || (ttl !== undefined && ttl !== null && !(Number.isInteger(ttl) && (ttl as number) > 0))) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "Invalid params: params.task must be an object, with ttl (if any) a whole positive number of milliseconds",
+    );
+  }
+  return call.tasks.create({
+    tool,
+    settings,
+    args: argumentsOf(params),
+    ctx,
+    ttl: typeof ttl === "number" ? ttl : undefined,
+  });
+}
+
+/** The request context a method's handler gets, as the dispatcher makes it (its stream and session, which `Context` does not show). */
+function requestIn(ctx: Context): RequestContext {
+  const request = requestOf(ctx);
+  if (request) return request;
+  throw new McpError(ErrorCode.InternalError, "Internal error: a tasks method ran outside a request");
+}
+
+function argumentsOf(params: Result | undefined): Record<string, unknown> | undefined {
+  const args = params?.arguments;
+  if (args !== undefined && args !== null && !isObject(args)) {
+    throw new McpError(ErrorCode.InvalidParams, "tools/call params.arguments must be an object of named arguments");
+  }
+  return args ?? undefined;
+}
+
+/** `server/discover` without 2025-11-25's `capabilities.tasks` (SEP-2663: MUST NOT advertise it with the extension). */
+async function withoutLegacyCapability(result: Promise<Result>): Promise<Result> {
+  const discovered = await result;
+  const capabilities = discovered.capabilities;
+  if (!isObject(capabilities)) return discovered;
+  const { tasks: _, ...rest } = capabilities;
+  return { ...discovered, capabilities: rest };
+}
+
+/** 2025-11-25 `tools/list` with each task tool's `execution.taskSupport` ("Tasks": tool-level negotiation). */
+async function withTaskSupport(result: Promise<Result>, tools: ReadonlyMap<string, Tool>): Promise<Result> {
+  const listed = await result;
+  if (!Array.isArray(listed.tools)) return listed;
+  return {
+    ...listed,
+    tools: listed.tools.map((entry: Result) => {
+      const tool = typeof entry.name === "string" ? tools.get(entry.name) : undefined;
+      return tool?.task === undefined ? entry : { ...entry, execution: { taskSupport: settingsOf(tool).support } };
+    }),
   };
 }
 

@@ -13,6 +13,11 @@ export interface TaskStore {
   put(record: TaskRecord): MaybePromise<void>;
   /** Replaces a task with what `change` makes of it (undefined: unchanged); answers the task as it now is. */
   update(taskId: string, change: (record: TaskRecord) => TaskRecord | undefined): MaybePromise<TaskRecord | undefined>;
+  /**
+   * The tasks of one owner that have not expired, oldest first. Added for 2025-11-25's `tasks/list`
+   * (the 2026-07-28 extension has no listing); owners are a caller and a session, so lists are short.
+   */
+  list(owner: string): MaybePromise<TaskRecord[]>;
 }
 
 /** What `MemoryTaskStore` keeps at most, unless told otherwise. */
@@ -63,6 +68,15 @@ export class MemoryTaskStore implements TaskStore {
     if (changed === undefined) return record;
     this.#tasks.set(taskId, changed);
     return changed;
+  }
+
+  list(owner: string): TaskRecord[] {
+    const mine: TaskRecord[] = [];
+    for (const [id, record] of this.#tasks) {
+      if (this.#expired(record)) this.#tasks.delete(id);
+      else if (record.owner === owner) mine.push(record);
+    }
+    return mine;
   }
 
   #expired(record: TaskRecord): boolean {

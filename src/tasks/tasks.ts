@@ -1,13 +1,26 @@
 import type { RequestContext } from "../core/context.js";
-import { ErrorCode, McpError } from "../core/errors.js";
+import { ErrorCode, McpError, messageOf } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
-import { isObject } from "../core/jsonrpc.js";
+import { isObject, type JsonRpcMessage } from "../core/jsonrpc.js";
 import type { Registry } from "../core/registry.js";
+import type { Session } from "../core/session.js";
 import type { CallToolResult, TaskSettings, Tool } from "../core/tools.js";
 import type { InputRequest } from "../core/types.js";
+import { TaskChanges } from "./changes.js";
+import { SessionChannel } from "./channel.js";
+import { requestOf, runContext } from "./contexts.js";
 import { type RunEvents, TaskRun } from "./run.js";
 import type { TaskStore } from "./store.js";
-import { detailed, isTerminal, TASKS, type TaskError, type TaskRecord, taskFields } from "./task.js";
+import {
+  detailed,
+  isTerminal,
+  legacyTask,
+  RELATED_TASK,
+  TASKS,
+  type TaskError,
+  type TaskRecord,
+  taskFields,
+} from "./task.js";
 
 type Result = Record<string, unknown>;
 
@@ -21,61 +34,87 @@ export interface TaskCall {
   readonly settings: TaskSettings;
   readonly args: Record<string, unknown> | undefined;
   readonly ctx: Context;
+  /** A 2025-11-25 call's `task.ttl`, the TTL it asked for (the server may give less, never more than the tool's). */
+  readonly ttl?: number | undefined;
 }
 
 /** What a context class needs to be made for a task's run: the server's, with plug-ins' additions. */
 export type ContextClass = typeof RequestContext;
 
+/** 2025-11-25 tasks whose messages may still be waiting for a `tasks/result`; beyond this, the oldest go. */
+const MAX_CHANNELS = 1000;
+
 /**
- * The tasks of one server: created by task-augmented `tools/call`s, read by `tasks/get`, answered
- * by `tasks/update`, cancelled by `tasks/cancel`. Records live in the store; the runs of this
- * process, by task id, in `#runs`.
+ * The tasks of one server, in both eras: created by task-augmented `tools/call`s, read by
+ * `tasks/get`, answered by `tasks/update` (2026-07-28) or through a waiting `tasks/result`
+ * (2025-11-25), cancelled by `tasks/cancel`. Records live in the store; the runs of this process,
+ * by task id, in `#runs`; every change goes through `#apply`, which tells `changes`.
  */
 export class Tasks {
-  readonly #store: TaskStore;
+  readonly store: TaskStore;
+  readonly changes = new TaskChanges();
   readonly #Context: () => ContextClass;
   readonly #registry: Registry;
-  readonly #runs = new Map<string, { run: TaskRun; expiry: ReturnType<typeof setTimeout> }>();
+  readonly #runs = new Map<string, TaskRun>();
+  /** How each 2025-11-25 task reaches its session: kept after the run until a tasks/result took what waited, or the TTL. */
+  readonly #channels = new Map<string, SessionChannel>();
 
   constructor(store: TaskStore, Context: () => ContextClass, registry: Registry) {
-    this.#store = store;
+    this.store = store;
     this.#Context = Context;
     this.#registry = registry;
   }
 
   /**
-   * Creates the task of a tool call and starts its run; answers the `CreateTaskResult` once the
+   * Creates the task of a tool call and starts its run; answers the era's `CreateTaskResult` once the
    * task is in the store (SEP-2663: a `tasks/get` for it must resolve from then on).
    */
   async create(call: TaskCall, answers?: Map<string, unknown>): Promise<Result> {
     const { tool, settings, args, ctx } = call;
+    const legacy = ctx.era === "legacy";
     const now = Date.now();
+    const longest = settings.ttlMs ?? DEFAULT_TTL_MS;
     const record: TaskRecord = {
       taskId: crypto.randomUUID(),
       status: "working",
       createdAt: now,
       lastUpdatedAt: now,
-      ttlMs: settings.ttlMs ?? DEFAULT_TTL_MS,
+      ttlMs: call.ttl === undefined ? longest : Math.min(call.ttl, longest),
       pollIntervalMs: settings.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
       owner: ownerOf(ctx),
     };
     try {
-      await this.#store.put(record);
+      await this.store.put(record);
     } catch (thrown) {
-      throw new McpError(ErrorCode.InternalError, `Could not create a task: ${(thrown as Error).message}`);
+      throw new McpError(ErrorCode.InternalError, `Could not create a task: ${messageOf(thrown)}`);
     }
     const taskId = record.taskId;
-    const run = new TaskRun({ tool, args, ctx: this.#contextFor(ctx) }, this.#events(taskId), answers);
-    // The TTL ends the run too: nobody could read its result afterwards.
-    const expiry = setTimeout(() => this.#stop(taskId, "The task's TTL passed"), record.ttlMs);
-    this.#runs.set(taskId, { run, expiry });
-    void run.start().finally(() => this.#forget(taskId));
-    return { resultType: "task", ...taskFields(record) };
+    const channel = legacy ? new SessionChannel() : undefined;
+    if (channel) {
+      this.#channels.set(taskId, channel);
+      if (this.#channels.size > MAX_CHANNELS) this.#channels.delete(this.#channels.keys().next().value!);
+    }
+    const run = new TaskRun(
+      { tool, args, ctx: this.#contextFor(ctx, taskId, channel) },
+      this.#events(taskId, channel),
+      answers,
+    );
+    // The TTL ends the run too (nobody could read its result afterwards), and the task is gone.
+    const expiry = setTimeout(() => {
+      this.#stop(taskId, "The task's TTL passed");
+      this.#channels.delete(taskId);
+      this.changes.publish(taskId, undefined);
+    }, record.ttlMs);
+    // A finished task's expiry never keeps the process alive (Deno's timer is a number, without unref).
+    expiry.unref?.();
+    this.#runs.set(taskId, run);
+    void run.start().finally(() => this.#runs.delete(taskId));
+    return legacy ? { task: legacyTask(record) } : { resultType: "task", ...taskFields(record) };
   }
 
-  /** `tasks/get`: the task with its status's fields inlined. */
+  /** `tasks/get` (2026-07-28): the task with its status's fields inlined. */
   async get(params: Result | undefined, ctx: Context): Promise<Result> {
-    return detailed(await this.#find(params, ctx));
+    return detailed(await this.find(params, ctx));
   }
 
   /** `tasks/update`: answers to the questions the task waits on; an empty acknowledgement. */
@@ -87,14 +126,14 @@ export class Tasks {
         "Invalid params: tasks/update needs params.inputResponses, the answers by the keys of the task's inputRequests",
       );
     }
-    const record = await this.#find(params, ctx);
-    const running = this.#runs.get(record.taskId);
-    if (record.status !== "input_required" || !running) return {};
-    const taken = Object.keys(responses).filter((key) => running.run.waiting.has(key));
+    const record = await this.find(params, ctx);
+    const run = this.#runs.get(record.taskId);
+    if (record.status !== "input_required" || !run) return {};
+    const taken = Object.keys(responses).filter((key) => run.waiting.has(key));
     if (taken.length === 0) return {};
-    const resumed = running.run.answer(responses);
+    const resumed = run.answer(responses);
     // Answered questions leave `inputRequests` at once; the last answer resumes the run.
-    await this.#store.update(record.taskId, (current) => {
+    await this.#apply(record.taskId, (current) => {
       if (current.status !== "input_required") return undefined;
       if (resumed) return { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() };
       const inputRequests = { ...current.inputRequests };
@@ -104,14 +143,19 @@ export class Tasks {
     return {};
   }
 
-  /** `tasks/cancel`: a task not finished yet is cancelled at once and its run's signal aborts; an acknowledgement. */
-  async cancel(params: Result | undefined, ctx: Context): Promise<Result> {
-    const record = await this.#find(params, ctx);
-    if (!isTerminal(record.status)) {
-      await this.#change(record.taskId, { status: "cancelled", statusMessage: "Cancelled by the client" });
-      this.#stop(record.taskId, "The client cancelled the task");
-    }
-    return {};
+  /**
+   * `tasks/cancel`: a task not finished yet is cancelled at once and its run's signal aborts. Answers
+   * the task as it now is; undefined for one that had finished already, which stays as it was.
+   */
+  async cancel(params: Result | undefined, ctx: Context): Promise<TaskRecord | undefined> {
+    const record = await this.find(params, ctx);
+    if (isTerminal(record.status)) return undefined;
+    const cancelled = await this.#change(record.taskId, {
+      status: "cancelled",
+      statusMessage: "Cancelled by the client",
+    });
+    this.#stop(record.taskId, "The client cancelled the task");
+    return cancelled;
   }
 
   /** Ends every run of this process (the server is shutting down): they are recorded as failed. */
@@ -128,79 +172,169 @@ export class Tasks {
     );
   }
 
-  async #find(params: Result | undefined, ctx: Context): Promise<TaskRecord> {
+  /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */
+  channelOf(taskId: string): SessionChannel | undefined {
+    return this.#channels.get(taskId);
+  }
+
+  /** A finished 2025-11-25 task's messages went out with its result: its channel is no longer needed. */
+  delivered(taskId: string): void {
+    if (!this.#runs.has(taskId)) this.#channels.delete(taskId);
+  }
+
+  /** The caller's task named by `params.taskId`; -32602 for one that is unknown, gone or another caller's. */
+  async find(params: Result | undefined, ctx: Context): Promise<TaskRecord> {
     const taskId = params?.taskId;
     if (typeof taskId !== "string") {
       throw new McpError(ErrorCode.InvalidParams, "Invalid params: params.taskId must be the taskId of a task");
     }
-    const record = await this.#store.get(taskId);
+    const record = await this.store.get(taskId);
     // Another caller's task is as unknown as one that never existed: its existence is not revealed.
-    if (!record || record.owner !== ownerOf(ctx)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Failed to retrieve task: no task "${taskId}" (it may have expired); call the tool again to start a new one`,
-      );
-    }
+    if (!record || record.owner !== ownerOf(ctx)) throw unknownTask(taskId);
     return record;
   }
 
-  #events(taskId: string): RunEvents {
+  /** Whom the request's tasks belong to (see `ownerOf`). */
+  ownerOf(ctx: Context): string {
+    return ownerOf(ctx);
+  }
+
+  #events(taskId: string, channel: SessionChannel | undefined): RunEvents {
     return {
-      asking: (questions: Record<string, InputRequest>) =>
-        void this.#change(taskId, { status: "input_required", inputRequests: questions }),
-      working: () => void this.#change(taskId, { status: "working" }),
-      completed: (result: CallToolResult) => void this.#change(taskId, { status: "completed", result }),
+      asking: (questions: Record<string, InputRequest>) => {
+        void this.#change(taskId, { status: "input_required", inputRequests: questions });
+        if (channel) this.#askThrough(channel, taskId, questions);
+      },
+      // tasks/update may have recorded the return to work already (its last answer).
+      working: () =>
+        void this.#apply(taskId, (current) =>
+          current.status === "input_required"
+            ? { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() }
+            : undefined,
+        ),
+      completed: (result: CallToolResult) => {
+        // 2025-11-25 "Tasks": a tool result with isError SHOULD fail the task (its tasks/result still
+        // returns that result); SEP-2663 keeps it completed, failed being for JSON-RPC errors only.
+        const failed = channel !== undefined && result.isError === true;
+        const statusMessage = failed ? textOf(result) : undefined;
+        void this.#change(taskId, { status: failed ? "failed" : "completed", result, statusMessage });
+      },
       failed: (error: TaskError) =>
         void this.#change(taskId, { status: "failed", error, statusMessage: error.message }),
     };
   }
 
+  /** 2025-11-25: the round's questions go to the client as requests tied to the task; each answer goes to the run. */
+  #askThrough(channel: SessionChannel, taskId: string, questions: Record<string, InputRequest>): void {
+    const run = this.#runs.get(taskId);
+    if (!run) return;
+    for (const [key, question] of Object.entries(questions)) {
+      const request = { ...question, params: related({ ...question.params }, taskId) };
+      channel.ask(request, run.ctx.signal).then(
+        (answer) => run.answer({ [key]: answer }),
+        async (thrown: unknown) => {
+          if (run.ctx.cancelled) return;
+          // A question the client refused or did not answer is answered with the failure, as in any 2025 round.
+          const { AskFailure } = await import("../asking/layer.js");
+          run.answer({ [key]: new AskFailure(messageOf(thrown)) });
+        },
+      );
+    }
+  }
+
   /** A change of a running task's status; nothing once it is terminal (those states never change). */
-  #change(taskId: string, change: Partial<TaskRecord>) {
-    return this.#store.update(taskId, (current) =>
+  #change(taskId: string, change: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
+    return this.#apply(taskId, (current) =>
       isTerminal(current.status) ? undefined : { ...withoutQuestions(current), ...change, lastUpdatedAt: Date.now() },
     );
   }
 
-  #stop(taskId: string, reason: string): void {
-    this.#runs.get(taskId)?.run.cancel(new DOMException(reason, "AbortError"));
-    this.#forget(taskId);
+  /**
+   * Every change of a task goes through here: the store applies it, and a task that changed is
+   * published (`changes`), and told to its 2025-11-25 client (`notifications/tasks/status`).
+   */
+  async #apply(
+    taskId: string,
+    change: (record: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined> {
+    let changed: TaskRecord | undefined;
+    await this.store.update(taskId, (current) => {
+      changed = change(current);
+      return changed;
+    });
+    if (!changed) return undefined;
+    this.changes.publish(taskId, changed);
+    const params = legacyTask(changed);
+    this.channelOf(taskId)?.notify({ jsonrpc: "2.0", method: "notifications/tasks/status", params }, false);
+    return changed;
   }
 
-  #forget(taskId: string): void {
-    const running = this.#runs.get(taskId);
-    if (!running) return;
-    clearTimeout(running.expiry);
+  #stop(taskId: string, reason: string): void {
+    this.#runs.get(taskId)?.cancel(new DOMException(reason, "AbortError"));
     this.#runs.delete(taskId);
   }
 
   /**
    * The run's own context: the request's client and caller, but not its lifetime (the response ends
    * that). Its gate is the server's auth settings: the run answers no HTTP request, so challenges
-   * (the HTTP side of the request's gate) have nowhere to go.
+   * (the HTTP side of the request's gate) have nowhere to go. In 2025-11-25 its notifications go to
+   * the session through `channel`, tied to the task; in 2026-07-28 progress becomes the task's
+   * statusMessage, and logs have nowhere to go (see contexts.ts).
    */
-  #contextFor(ctx: Context): RequestContext {
-    const Context = this.#Context();
-    return new Context(
-      {
-        id: ctx.requestId,
-        meta: ctx.meta,
-        protocolVersion: ctx.protocolVersion,
-        era: ctx.era,
-        clientInfo: ctx.client.info,
-        clientCapabilities: ctx.client.capabilities,
-        client: ctx.client,
-        auth: ctx.auth,
-      },
-      undefined,
-      this.#registry.auth,
-    );
+  #contextFor(ctx: Context, taskId: string, channel: SessionChannel | undefined): RequestContext {
+    const session = ctx.era === "legacy" ? sessionOf(ctx) : undefined;
+    const init = {
+      id: ctx.requestId,
+      meta: ctx.meta,
+      protocolVersion: ctx.protocolVersion,
+      era: ctx.era,
+      clientInfo: ctx.client.info,
+      clientCapabilities: ctx.client.capabilities,
+      client: ctx.client,
+      auth: ctx.auth,
+      logLevel: session?.logLevel,
+      session,
+    };
+    const via = channel ? { emit: (message: JsonRpcMessage) => channel.notify(withRelated(message, taskId)) } : {};
+    const note = channel
+      ? undefined
+      : (statusMessage: string) =>
+          void this.#apply(taskId, (current) =>
+            current.status === "working" && current.statusMessage !== statusMessage
+              ? { ...current, statusMessage, lastUpdatedAt: Date.now() }
+              : undefined,
+          );
+    return runContext(this.#Context(), { init, via, settings: this.#registry.auth, note });
   }
 }
 
 function withoutQuestions(record: TaskRecord): TaskRecord {
   const { inputRequests: _, statusMessage: __, ...rest } = record;
   return rest;
+}
+
+/** The first text of a tool result: what a 2025-11-25 task that failed with it says in its statusMessage. */
+function textOf(result: CallToolResult): string {
+  for (const block of result.content ?? []) if (block.type === "text") return block.text;
+  return "The tool reported an error";
+}
+
+/** `params` with the related-task `_meta` of `taskId` added (2025-11-25 "Tasks": every message of a task MUST carry it). */
+export function related(params: Result | undefined, taskId: string): Result {
+  const meta = isObject(params?._meta) ? params._meta : {};
+  return { ...params, _meta: { ...meta, [RELATED_TASK]: { taskId } } };
+}
+
+function withRelated(message: JsonRpcMessage, taskId: string): JsonRpcMessage {
+  return "method" in message ? { ...message, params: related(message.params, taskId) } : message;
+}
+
+/** -32602 for a task that cannot be found (SEP-2663 and 2025-11-25 "Error Handling"). */
+export function unknownTask(taskId: string): McpError {
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `Failed to retrieve task: no task "${taskId}" (it may have expired); call the tool again to start a new one`,
+  );
 }
 
 /** Whether the request declared the Tasks extension (per request in 2026-07-28, SEP-2575). */
@@ -217,8 +351,27 @@ export function missingTasks(what: string): McpError {
   );
 }
 
-/** The caller a task belongs to: issuer and subject of the verified identity, "" for anonymous callers. */
+/** A random name for each 2025 session, which its tasks are bound to (2025-11-25 "Tasks": bind tasks to their requester). */
+const sessionNames = new WeakMap<Session, string>();
+
+/** The 2025 session a request came on (the request context's; `Context` does not show it to handlers). */
+function sessionOf(ctx: Context): Session | undefined {
+  return requestOf(ctx)?.session;
+}
+
+/**
+ * The caller a task belongs to: issuer and subject of the verified identity ("" for anonymous
+ * callers); a 2025-11-25 task also to its session, so that `tasks/list` lists only the session's own.
+ */
 function ownerOf(ctx: Context): string {
   const auth = ctx.auth;
-  return typeof auth?.subject === "string" ? `${auth.issuer ?? ""} ${auth.subject}` : "";
+  const caller = typeof auth?.subject === "string" ? `${auth.issuer ?? ""} ${auth.subject}` : "";
+  const session = ctx.era === "legacy" ? sessionOf(ctx) : undefined;
+  if (!session) return caller;
+  let name = sessionNames.get(session);
+  if (!name) {
+    name = crypto.randomUUID();
+    sessionNames.set(session, name);
+  }
+  return `${caller}\u0000${name}`;
 }

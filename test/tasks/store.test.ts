@@ -1,4 +1,4 @@
-/** The in-memory task store's bounds: TTL expiry, and a cap a client cannot push past. */
+/** The in-memory task store's bounds: TTL expiry, and a cap a client cannot push past; one owner's list. */
 import { describe, expect, it } from "vitest";
 import { MemoryTaskStore } from "../../src/tasks/store.js";
 import type { TaskRecord, TaskStatus } from "../../src/tasks/task.js";
@@ -39,5 +39,17 @@ describe("MemoryTaskStore", () => {
     store.put(task("a"));
     expect(store.update("a", (record) => ({ ...record, status: "cancelled" }))?.status).toBe("cancelled");
     expect(store.update("a", () => undefined)?.status).toBe("cancelled");
+  });
+
+  it("lists one owner's tasks that have not expired, oldest first (2025-11-25 tasks/list)", () => {
+    let now = 0;
+    const store = new MemoryTaskStore({ now: () => now });
+    store.put({ ...task("mine-1", "working", 0, 100), owner: "ada" });
+    store.put({ ...task("theirs"), owner: "bob" });
+    store.put({ ...task("mine-2", "completed", 1, 5000), owner: "ada" });
+    expect(store.list("ada").map((record) => record.taskId)).toEqual(["mine-1", "mine-2"]);
+    now = 100;
+    expect(store.list("ada").map((record) => record.taskId)).toEqual(["mine-2"]);
+    expect(store.list("nobody")).toEqual([]);
   });
 });

@@ -30,6 +30,12 @@ export class TasksClient {
 
   /** Sends one request; `headers` replaces the standard ones it names (null drops one). */
   async send(method: string, params: Body = {}, headers: Record<string, string | null> = {}): Promise<Reply> {
+    const response = await this.open(method, params, headers);
+    return { status: response.status, body: (await response.json()) as Reply["body"] };
+  }
+
+  /** Sends one request and answers the HTTP response as it comes (an SSE stream for subscriptions/listen). */
+  async open(method: string, params: Body = {}, headers: Record<string, string | null> = {}): Promise<Response> {
     const named = method.startsWith("tasks/") ? params.taskId : (params.name ?? params.uri);
     const standard: Record<string, string | null> = {
       "content-type": "application/json",
@@ -42,12 +48,11 @@ export class TasksClient {
     const sent: Record<string, string> = {};
     for (const [name, value] of Object.entries(standard)) if (value !== null) sent[name] = value;
     const _meta = { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: this.#capabilities };
-    const response = await fetch(this.#url, {
+    return fetch(this.#url, {
       method: "POST",
       headers: sent,
       body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta } }),
     });
-    return { status: response.status, body: (await response.json()) as Reply["body"] };
   }
 
   /** A request that must succeed: its result. */

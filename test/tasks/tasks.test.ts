@@ -270,37 +270,6 @@ describe("cancellation and TTL", () => {
   });
 });
 
-describe("2025-11-25 sessions", () => {
-  it("call a task tool as an ordinary tool, and have no tasks methods", async () => {
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    };
-    const post = (body: unknown) => fetch(listening.url, { method: "POST", headers, body: JSON.stringify(body) });
-    const opened = await post({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "v1", version: "1" } },
-    });
-    const init = (await opened.json()) as { result: { capabilities: Record<string, unknown> } };
-    // The extension is a 2026-07-28 one; 2025 experimental tasks are not offered (yet).
-    expect(init.result.capabilities).not.toHaveProperty("tasks");
-    headers["mcp-session-id"] = opened.headers.get("mcp-session-id")!;
-    headers["mcp-protocol-version"] = "2025-11-25";
-    expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
-    const called = await post({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "tool_error", arguments: {} },
-    });
-    expect(await called.text()).toContain('"isError":true');
-    const got = await post({ jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId: "x" } });
-    expect(await got.text()).toContain(String(ErrorCode.MethodNotFound));
-  });
-});
-
 describe("registration", () => {
   it("fails the calls of a tool whose task setting the extension does not have, saying what to fix", async () => {
     const bad = pico({ name: "bad" }).tool("t", { task: { support: "optional", ttlMs: 1.5 }, run: () => "" });

@@ -1,0 +1,120 @@
+import type { RequestContext } from "../core/context.js";
+import { ErrorCode, McpError } from "../core/errors.js";
+import { isObject } from "../core/jsonrpc.js";
+import { isTerminal, legacyTask, RELATED_TASK, type TaskRecord } from "./task.js";
+import { type Tasks, unknownTask } from "./tasks.js";
+
+type Result = Record<string, unknown>;
+
+/** How many tasks one `tasks/list` page holds at most. */
+const PAGE_SIZE = 50;
+
+/**
+ * The experimental tasks of 2025-11-25 ("Tasks", SEP-1686), on the same tasks as 2026-07-28's:
+ * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` for a session's tasks. A task belongs
+ * to its session (and caller), so a session sees and lists only its own.
+ */
+export class LegacyTasks {
+  readonly #tasks: Tasks;
+
+  constructor(tasks: Tasks) {
+    this.#tasks = tasks;
+  }
+
+  /** `tasks/get`: the Task. */
+  async get(params: Result | undefined, ctx: RequestContext): Promise<Result> {
+    return legacyTask(await this.#tasks.find(params, ctx));
+  }
+
+  /**
+   * `tasks/result`: waits until the task is terminal, then answers exactly what the call would have
+   * answered (its result, or its JSON-RPC error), tied to the task by related-task `_meta` (MUST).
+   * While it waits, the task's questions and notifications travel on this request's stream.
+   */
+  async result(params: Result | undefined, ctx: RequestContext): Promise<Result> {
+    const found = await this.#tasks.find(params, ctx);
+    const taskId = found.taskId;
+    const release = this.#tasks.channelOf(taskId)?.attach(ctx);
+    let record: TaskRecord;
+    try {
+      record = isTerminal(found.status) ? found : await this.#terminal(taskId, ctx.signal);
+    } finally {
+      release?.();
+    }
+    this.#tasks.delivered(taskId);
+    if (record.status === "cancelled") {
+      throw new McpError(ErrorCode.InvalidParams, `Task "${taskId}" was cancelled, so it has no result`);
+    }
+    if (record.error) throw new McpError(record.error.code, record.error.message, record.error.data);
+    const result: Result = { ...record.result };
+    const meta = isObject(result._meta) ? result._meta : {};
+    result._meta = { ...meta, [RELATED_TASK]: { taskId } };
+    return result;
+  }
+
+  /** `tasks/list`: the session's tasks, oldest first, a page at a time (`nextCursor` while more remain). */
+  async list(params: Result | undefined, ctx: RequestContext): Promise<Result> {
+    const cursor = params?.cursor;
+    if (cursor !== undefined && typeof cursor !== "string") {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Invalid params: cursor must be the nextCursor of a tasks/list result",
+      );
+    }
+    const mine = await this.#tasks.store.list(this.#tasks.ownerOf(ctx));
+    let start = 0;
+    if (cursor !== undefined) {
+      start = mine.findIndex((record) => record.taskId === cursor) + 1;
+      if (start === 0) {
+        throw new McpError(ErrorCode.InvalidParams, "Invalid params: unknown cursor; list again without one");
+      }
+    }
+    const page = mine.slice(start, start + PAGE_SIZE);
+    const result: Result = { tasks: page.map(legacyTask) };
+    if (start + PAGE_SIZE < mine.length) result.nextCursor = page.at(-1)!.taskId;
+    return result;
+  }
+
+  /** `tasks/cancel`: the task, now cancelled; -32602 for a task that has ended already (MUST). */
+  async cancel(params: Result | undefined, ctx: RequestContext): Promise<Result> {
+    const record = await this.#tasks.find(params, ctx);
+    if (isTerminal(record.status)) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Cannot cancel task "${record.taskId}": it is ${record.status} already`,
+      );
+    }
+    const cancelled = await this.#tasks.cancel(params, ctx);
+    return legacyTask(cancelled ?? (await this.#tasks.find(params, ctx)));
+  }
+
+  /** The task once it is terminal; -32602 if it is gone first. */
+  #terminal(taskId: string, signal: AbortSignal): Promise<TaskRecord> {
+    return new Promise((resolve, reject) => {
+      const stop = this.#tasks.changes.watch(taskId, (record) => {
+        if (record && !isTerminal(record.status)) return;
+        stop();
+        if (record) resolve(record);
+        else reject(unknownTask(taskId));
+      });
+      signal.addEventListener(
+        "abort",
+        () => {
+          stop();
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+      // Read after watching, so that a change in between is not missed.
+      void Promise.resolve(this.#tasks.store.get(taskId)).then((record) => {
+        if (!record) {
+          stop();
+          reject(unknownTask(taskId));
+        } else if (isTerminal(record.status)) {
+          stop();
+          resolve(record);
+        }
+      });
+    });
+  }
+}
