@@ -180,27 +180,23 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   #addResource(resource: Resource): void {
-    const declared = resource.config.auth;
-    const rule = (settings: AuthSettings): Resource => {
-      const auth = settings.ruleFor(resource.uri, declared);
-      const ruled = auth === declared ? resource : { ...resource, config: { ...resource.config, auth: auth as never } };
-      settings.register(`Resource "${resource.uri}"`, ruled.config.auth);
-      return ruled;
-    };
-    const replaced = (ruled: Resource) => replace(this.#registry.resources, resource.uri, ruled);
-    this.#registry.addResource(this.#ruled(declared, resource, rule, replaced));
+    this.#registry.addResource(this.#ruledEntry(resource, resource.uri, this.#registry.resources));
   }
 
   #addPrompt(prompt: Prompt): void {
-    const declared = prompt.config.auth;
-    const rule = (settings: AuthSettings): Prompt => {
-      const auth = settings.ruleFor(prompt.name, declared);
-      const ruled = auth === declared ? prompt : { ...prompt, config: { ...prompt.config, auth: auth as never } };
-      settings.register(`Prompt "${prompt.name}"`, ruled.config.auth);
+    this.#registry.addPrompt(this.#ruledEntry(prompt, prompt.name, this.#registry.prompts));
+  }
+
+  /** A resource or a prompt under the server's auth (see #ruled): its rule is its config's `auth`. */
+  #ruledEntry<T extends Resource | Prompt>(entry: T, key: string, registered: Map<string, T>): T {
+    const declared = entry.config.auth;
+    const rule = (settings: AuthSettings): T => {
+      const auth = settings.ruleFor(key, declared);
+      const ruled = auth === declared ? entry : { ...entry, config: { ...entry.config, auth: auth as never } };
+      settings.register(`${"uri" in entry ? "Resource" : "Prompt"} "${key}"`, ruled.config.auth);
       return ruled;
     };
-    const replaced = (ruled: Prompt) => replace(this.#registry.prompts, prompt.name, ruled);
-    this.#registry.addPrompt(this.#ruled(declared, prompt, rule, replaced));
+    return this.#ruled(declared, entry, rule, (ruled) => replace(registered, key, ruled));
   }
 
   /**

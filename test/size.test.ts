@@ -113,7 +113,7 @@ const BUDGETS: Budget[] = [
     // registration that has auth (-893 B). Lowered to 15,347 B: user() and assistant() are in
     // core/content.ts, so no chunk of their own is loaded for them. Lowered to 15,322 B: the stdio
     // identity hook is asked of the auth settings (settings.stdioAuth()), not checked in serve().
-    ceiling: 15_322,
+    ceiling: 15_319,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -136,7 +136,7 @@ const BUDGETS: Budget[] = [
     // Lowered to 24,157 B with the stdio row (resources and prompts checked in their layers).
     // Lowered to 23,282 B with the stdio row (the auth settings, -875 B). Lowered to 23,253 B: on Deno,
     // web.ts streams a long answer instead of reading request.signal, and joins a body with a Blob.
-    ceiling: 23_191,
+    ceiling: 23_189,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -177,7 +177,9 @@ const BUDGETS: Budget[] = [
     // Raised to 41,978 B by the Tasks work of issue 15: 2025-11-25's experimental tasks (tasks/legacy.ts),
     // notifications/tasks through subscriptions/listen (tasks/listen.ts, listen/extensions.ts) and the
     // status changes in one place (tasks/changes.ts): +2,451 B, all in the chunks a task tool loads.
-    ceiling: 41_978,
+    // 41,985 B once server.ts rules resources and prompts with one method (170 B less minified, 7 B
+    // more gzipped: the same text compressed in another order).
+    ceiling: 41_985,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -203,7 +205,7 @@ const BUDGETS: Budget[] = [
     // Lowered to 26,580 B: resources and prompts are checked in their layers.
     // Raised to 26,738 B: this program has auth, so it loads the settings' chunk and the code that rules
     // registrations once it has (+158 B; the rows without auth lost 893 B).
-    ceiling: 26_695,
+    ceiling: 26_685,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -226,7 +228,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 27,392 B with the stdio row. Lowered to 26,575 B: the plug-in machinery loads with server.use.
     // Lowered to 25,931 B: resources and prompts are checked in their layers.
     // Raised to 26,152 B, as the JWT row (+221 B).
-    ceiling: 26_114,
+    // 26,116 B: the "everything" row's one method for resources and prompts (+2 B gzipped, -170 B minified).
+    ceiling: 26_116,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -255,7 +258,8 @@ const BUDGETS: Budget[] = [
     // Raised to 48,154 B: the "everything" row's +195 B.
     // Raised to 48,453 B: the "everything" row's +328 B (the auth settings' chunk), less what async lint() saves.
     // Raised to 50,891 B: the "everything" row's Tasks work (+2,451 B), which the kit can reach.
-    ceiling: 50_891,
+    // 50,905 B: the "everything" row's one method for resources and prompts (+14 B gzipped, -170 B minified).
+    ceiling: 50_905,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
