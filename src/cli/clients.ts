@@ -5,7 +5,7 @@
  */
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { tomlKey } from "./configs.js";
+import { NAME_CHARS, nameWith, tomlKey } from "./configs.js";
 
 export interface StdioEntry {
   command: string;
@@ -26,6 +26,11 @@ export interface ClientConfig {
   readonly missing: string;
   /** When the file itself must already exist (the client writes it on first run), not just its folder. */
   readonly fileRequired: boolean;
+  /**
+   * The names the client's own `mcp add` accepts, when it checks them, and those characters in words;
+   * an entry written with another name loads, but the client's `mcp remove` refuses it.
+   */
+  readonly names?: { readonly char: RegExp; readonly allowed: string };
   /** Adds or replaces the server `name` in the file's text ("" when it does not exist yet). */
   update(text: string, name: string, entry: StdioEntry): { text: string; replaced: boolean };
 }
@@ -59,6 +64,7 @@ export const CLIENTS: readonly ClientConfig[] = [
     missing:
       "Claude Code writes ~/.claude.json when it first runs: run `claude` once, or add the server with `claude mcp add`.",
     fileRequired: true,
+    names: { char: NAME_CHARS.claudeCode, allowed: "letters, digits, - and _" },
     update: (text, name, entry) => updateJson(text, name, { type: "stdio", ...entry }),
   },
   {
@@ -70,6 +76,7 @@ export const CLIENTS: readonly ClientConfig[] = [
     missing:
       "Is Codex installed for this user? It keeps its configuration in ~/.codex (or $CODEX_HOME): run `codex` once, or pass --config <file>.",
     fileRequired: false,
+    names: { char: NAME_CHARS.codex, allowed: "letters, digits, -, _, :, @, / and ." },
     update: updateToml,
   },
   {
@@ -84,6 +91,20 @@ export const CLIENTS: readonly ClientConfig[] = [
     update: (text, name, entry) => updateJson(text, name, { command: entry.command, args: entry.args, env: entry.env }),
   },
 ];
+
+/**
+ * Why the client would refuse `name` from its own `mcp add`, with a name it takes (the refused
+ * characters as `-`), or undefined when it accepts it.
+ */
+export function refusedName(client: ClientConfig, name: string): string | undefined {
+  const rule = client.names;
+  const chars = [...name];
+  if (!rule || (chars.length > 0 && chars.every((char) => rule.char.test(char)))) return undefined;
+  return (
+    `"${name}" is not a name ${client.title} accepts (${rule.allowed} only, as its own \`mcp add\` checks): ` +
+    `pass --name ${nameWith(rule.char, name)}`
+  );
+}
 
 /** The error a JSON file that does not parse gets: where, and what to do. */
 export class BadConfig extends Error {}

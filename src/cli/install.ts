@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeF
 import { dirname } from "node:path";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client } from "./client.js";
-import { BadConfig, CLIENTS, type StdioEntry } from "./clients.js";
+import { BadConfig, CLIENTS, refusedName, type StdioEntry } from "./clients.js";
 import { loadServer } from "./load.js";
 import { CannotRun, EXIT, print, printJson, type Verb } from "./verb.js";
 
@@ -31,7 +31,8 @@ Clients and the file each one reads:
   cursor          ~/.cursor/mcp.json
 
 Options:
-  --name     the entry's name (default: the server's name from its initialize answer)
+  --name     the entry's name (default: the server's name from its initialize answer); Claude Code
+             takes letters, digits, - and _, Codex also :, @, / and . (as their own mcp add checks)
   --env      KEY=value set in the server's environment, repeatable
   --export   the export that holds the server, if not the default one
   --config   the configuration file to change instead of the client's usual one
@@ -39,7 +40,7 @@ Options:
   --json     print { client, path, name, entry, replaced, backup, dryRun }
 
 Exit codes: 0 installed (or shown, with --dry-run), 2 a usage mistake, a server that does not load,
-or a configuration that is not where expected or does not parse.
+a name the client refuses, or a configuration that is not where expected or does not parse.
 `,
   async run(argv) {
     const args = parseArgs(argv, { switches: ["dry-run"], values: ["name", "env", "export", "config"] });
@@ -59,6 +60,8 @@ or a configuration that is not where expected or does not parse.
     const session = await Client.open(server);
     const name = flagValue(args, "name") ?? session.serverName;
     await session.close();
+    const refused = refusedName(client, name);
+    if (refused) throw new CannotRun(refused);
 
     const bin = realpathSync(process.argv[1]!);
     const entry: StdioEntry = {

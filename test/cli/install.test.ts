@@ -93,6 +93,28 @@ describe("picomcp install", () => {
     expect(install("vim", FIXTURE)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown client "vim"') });
   });
 
+  it("refuses, exit 2, a name the client's own `mcp add` refuses, and names one it takes", () => {
+    writeFileSync(join(home, ".claude.json"), "{}");
+    mkdirSync(join(home, ".codex"));
+    mkdirSync(join(home, ".cursor"));
+    expect(install("claude-code", FIXTURE, "--name", "my weather.v2")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        'picomcp install: "my weather.v2" is not a name Claude Code accepts (letters, digits, - and _ only, as its own `mcp add` checks): pass --name my-weather-v2',
+      ),
+    });
+    expect(read(".claude.json")).toBe("{}");
+    expect(install("codex", FIXTURE, "--name", "my weather")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("pass --name my-weather"),
+    });
+    expect(existsSync(join(home, ".codex", "config.toml"))).toBe(false);
+    expect(install("codex", FIXTURE, "--name", "@acme/weather.v2").code).toBe(0);
+    expect(read(".codex/config.toml")).toContain('[mcp_servers."@acme/weather.v2"]');
+    expect(install("cursor", FIXTURE, "--name", "my weather").code).toBe(0);
+    expect(Object.keys(JSON.parse(read(".cursor/mcp.json")).mcpServers)).toEqual(["my weather"]);
+  });
+
   it("writes a command that serves the server over stdio", async () => {
     mkdirSync(join(home, ".cursor"));
     expect(install("cursor", FIXTURE).code).toBe(0);
