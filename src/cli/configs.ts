@@ -39,10 +39,19 @@ export function httpSnippets(name: string, url: string): Snippet[] {
       where: ".vscode/mcp.json in the project",
       text: json({ servers: { [name]: { type: "http", url } } }),
     },
+    // Inspector 2's package asks for Node 22.19, so on Node 20 a bare `npx` resolves to 0.15.0, whose
+    // web mode takes neither flag; `@2` gets Inspector 2, which runs on Node 20 too.
     {
       client: "MCP Inspector",
       where: "run it, then Connect",
-      text: `npx @modelcontextprotocol/inspector --transport http --server-url ${url}`,
+      text: `npx @modelcontextprotocol/inspector@2 --transport http --server-url ${url}`,
+    },
+    {
+      client: "MCP Inspector CLI",
+      where: "in a terminal: the tools as a client lists them, then one call",
+      text:
+        `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list\n` +
+        `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call --tool-name <tool> --tool-arg <name>=<value>`,
     },
   ];
 }
