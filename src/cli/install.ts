@@ -9,7 +9,7 @@ import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client } from "./client.js";
 import { BadConfig, CLIENTS, refusedName, type StdioEntry } from "./clients.js";
 import { loadServer } from "./load.js";
-import { CannotRun, EXIT, print, printJson, type Verb } from "./verb.js";
+import { CannotRun, EXIT, print, printJson, type Verb, warn } from "./verb.js";
 
 const IDS = CLIENTS.map((client) => client.id).join(", ");
 
@@ -37,7 +37,7 @@ Options:
   --export   the export that holds the server, if not the default one
   --config   the configuration file to change instead of the client's usual one
   --dry-run  print what would be written, change nothing
-  --json     print { client, path, name, entry, replaced, backup, dryRun }
+  --json     print { client, path, name, entry, replaced, backup, dryRun, shadowedIn }
 
 Exit codes: 0 installed (or shown, with --dry-run), 2 a usage mistake, a server that does not load,
 a name the client refuses, or a configuration that is not where expected or does not parse.
@@ -77,8 +77,10 @@ a name the client refuses, or a configuration that is not where expected or does
       throw new CannotRun(`${client.title}'s configuration ${path} does not exist. ${client.missing}`);
     const before = existsSync(path) ? readFileSync(path, "utf8") : "";
     let update: { text: string; replaced: boolean };
+    let shadowedIn: string[];
     try {
       update = client.update(before, name, entry);
+      shadowedIn = client.shadowedIn?.(before, name) ?? [];
     } catch (error) {
       if (error instanceof BadConfig) throw new CannotRun(`cannot change ${path}: ${error.message}.`);
       throw error;
@@ -94,7 +96,7 @@ a name the client refuses, or a configuration that is not where expected or does
       writeFileSync(path, update.text);
     }
     if (args.switches.has("json")) {
-      printJson({ client: client.id, path, name, entry, replaced: update.replaced, backup, dryRun });
+      printJson({ client: client.id, path, name, entry, replaced: update.replaced, backup, dryRun, shadowedIn });
       return EXIT.ok;
     }
     const what = update.replaced ? "replaced" : "added";
@@ -110,6 +112,12 @@ a name the client refuses, or a configuration that is not where expected or does
           `It runs: ${[entry.command, ...entry.args].map(quote).join(" ")}`,
           `Restart ${client.title} (or open a new session) to load it.`,
         ].join("\n"),
+      );
+    }
+    for (const folder of shadowedIn) {
+      warn(
+        `picomcp install: in ${folder}, ${client.title} uses its own "${name}" (local scope) instead: ` +
+          `remove it there with \`claude mcp remove ${name} -s local\` to use this one.`,
       );
     }
     return EXIT.ok;

@@ -44,6 +44,20 @@ describe("picomcp install", () => {
     expect(stdout).toContain(`The previous file is saved as ${join(home, backup!)}.`);
   });
 
+  it("claude-code: says which projects keep a local entry of the name, which Claude Code uses there instead", () => {
+    const local = { type: "http", url: "http://127.0.0.1:3000/mcp" };
+    const projects = { "/work/weather": { mcpServers: { "cli-fixture": local } }, "/work/other": { mcpServers: {} } };
+    writeFileSync(join(home, ".claude.json"), JSON.stringify({ projects }));
+    const { code, stderr } = install("claude-code", FIXTURE);
+    expect(code).toBe(0);
+    expect(stderr).toBe(
+      'picomcp install: in /work/weather, Claude Code uses its own "cli-fixture" (local scope) instead: ' +
+        "remove it there with `claude mcp remove cli-fixture -s local` to use this one.\n",
+    );
+    expect(JSON.parse(read(".claude.json")).projects).toEqual(projects);
+    expect(install("claude-code", FIXTURE, "--name", "other").stderr).toBe("");
+  });
+
   it("claude-desktop and cursor: create their JSON file in the client's folder", () => {
     mkdirSync(join(home, ".config", "Claude"), { recursive: true });
     mkdirSync(join(home, ".cursor"));
@@ -86,6 +100,10 @@ describe("picomcp install", () => {
     expect(install("claude-code", FIXTURE)).toMatchObject({
       code: 2,
       stderr: expect.stringContaining("run `claude` once"),
+    });
+    expect(install("codex", FIXTURE)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`${join(home, ".codex")} does not exist. Is Codex installed for this user?`),
     });
     mkdirSync(join(home, ".cursor"));
     writeFileSync(join(home, ".cursor", "mcp.json"), "{ not json");
