@@ -5,7 +5,7 @@
  */
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { tomlKey } from "./configs.js";
+import { NAME_CHARS, nameWith, tomlKey } from "./configs.js";
 
 export interface StdioEntry {
   command: string;
@@ -26,6 +26,13 @@ export interface ClientConfig {
   readonly missing: string;
   /** When the file itself must already exist (the client writes it on first run), not just its folder. */
   readonly fileRequired: boolean;
+  /**
+   * The names the client's own `mcp add` accepts, when it checks them, and those characters in words;
+   * an entry written with another name loads, but the client's `mcp remove` refuses it.
+   */
+  readonly names?: { readonly char: RegExp; readonly allowed: string };
+  /** The folders whose own entry of that name the client uses instead of the one `install` writes. */
+  shadowedIn?(text: string, name: string): string[];
   /** Adds or replaces the server `name` in the file's text ("" when it does not exist yet). */
   update(text: string, name: string, entry: StdioEntry): { text: string; replaced: boolean };
 }
@@ -59,7 +66,16 @@ export const CLIENTS: readonly ClientConfig[] = [
     missing:
       "Claude Code writes ~/.claude.json when it first runs: run `claude` once, or add the server with `claude mcp add`.",
     fileRequired: true,
+    names: { char: NAME_CHARS.claudeCode, allowed: "letters, digits, - and _" },
     update: (text, name, entry) => updateJson(text, name, { type: "stdio", ...entry }),
+    // `claude mcp add` without --scope writes projects.<folder>.mcpServers (its "local" scope), which
+    // wins over the user scope in that folder.
+    shadowedIn(text, name) {
+      const projects = (parseJsonObject(text).projects ?? {}) as Record<string, { mcpServers?: object } | null>;
+      return Object.entries(projects)
+        .filter(([, project]) => project?.mcpServers && name in project.mcpServers)
+        .map(([folder]) => folder);
+    },
   },
   {
     id: "codex",
@@ -68,8 +84,9 @@ export const CLIENTS: readonly ClientConfig[] = [
     path: () => join(process.env.CODEX_HOME || join(home(), ".codex"), "config.toml"),
     folder: dirname,
     missing:
-      "Is Codex installed for this user? It keeps its configuration in ~/.codex (or $CODEX_HOME): run `codex` once, or pass --config <file>.",
+      "Is Codex installed for this user? It keeps its configuration in ~/.codex (or $CODEX_HOME), which `codex login` creates: log in once, or pass --config <file>.",
     fileRequired: false,
+    names: { char: NAME_CHARS.codex, allowed: "letters, digits, -, _, :, @, / and ." },
     update: updateToml,
   },
   {
@@ -85,19 +102,37 @@ export const CLIENTS: readonly ClientConfig[] = [
   },
 ];
 
+/**
+ * Why the client would refuse `name` from its own `mcp add`, with a name it takes (the refused
+ * characters as `-`), or undefined when it accepts it.
+ */
+export function refusedName(client: ClientConfig, name: string): string | undefined {
+  const rule = client.names;
+  const chars = [...name];
+  if (!rule || (chars.length > 0 && chars.every((char) => rule.char.test(char)))) return undefined;
+  return (
+    `"${name}" is not a name ${client.title} accepts (${rule.allowed} only, as its own \`mcp add\` checks): ` +
+    `pass --name ${nameWith(rule.char, name)}`
+  );
+}
+
 /** The error a JSON file that does not parse gets: where, and what to do. */
 export class BadConfig extends Error {}
 
-function updateJson(text: string, name: string, entry: Record<string, unknown>) {
-  let config: Record<string, unknown> = {};
-  if (text.trim()) {
-    try {
-      config = JSON.parse(text) as Record<string, unknown>;
-    } catch (error) {
-      throw new BadConfig(`it is not valid JSON (${(error as Error).message}): fix it, or move it away`);
-    }
-    if (!config || typeof config !== "object" || Array.isArray(config)) throw new BadConfig("it is not a JSON object");
+function parseJsonObject(text: string): Record<string, unknown> {
+  if (!text.trim()) return {};
+  let config: unknown;
+  try {
+    config = JSON.parse(text);
+  } catch (error) {
+    throw new BadConfig(`it is not valid JSON (${(error as Error).message}): fix it, or move it away`);
   }
+  if (!config || typeof config !== "object" || Array.isArray(config)) throw new BadConfig("it is not a JSON object");
+  return config as Record<string, unknown>;
+}
+
+function updateJson(text: string, name: string, entry: Record<string, unknown>) {
+  const config = parseJsonObject(text);
   const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
   if (typeof servers !== "object" || Array.isArray(servers)) throw new BadConfig("its mcpServers is not an object");
   const replaced = name in servers;

@@ -16,12 +16,12 @@ export function httpSnippets(name: string, url: string): Snippet[] {
     {
       client: "Claude Code",
       where: "run in your project",
-      text: `claude mcp add --transport http ${name} ${url}`,
+      text: `claude mcp add --transport http ${nameWith(NAME_CHARS.claudeCode, name)} ${url}`,
     },
     {
       client: "Codex",
       where: "~/.codex/config.toml",
-      text: `[mcp_servers.${tomlKey(name)}]\nurl = ${JSON.stringify(url)}`,
+      text: `[mcp_servers.${tomlKey(nameWith(NAME_CHARS.codex, name))}]\nurl = ${JSON.stringify(url)}`,
     },
     {
       client: "Claude Desktop",
@@ -39,10 +39,19 @@ export function httpSnippets(name: string, url: string): Snippet[] {
       where: ".vscode/mcp.json in the project",
       text: json({ servers: { [name]: { type: "http", url } } }),
     },
+    // Inspector 2's package asks for Node 22.19, so on Node 20 a bare `npx` resolves to 0.15.0, whose
+    // web mode takes neither flag; `@2` gets Inspector 2, which runs on Node 20 too.
     {
       client: "MCP Inspector",
       where: "run it, then Connect",
-      text: `npx @modelcontextprotocol/inspector --transport http --server-url ${url}`,
+      text: `npx @modelcontextprotocol/inspector@2 --transport http --server-url ${url}`,
+    },
+    {
+      client: "MCP Inspector CLI",
+      where: "in a terminal: the tools as a client lists them, then one call",
+      text:
+        `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list\n` +
+        `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call --tool-name <tool> --tool-arg <name>=<value>`,
     },
   ];
 }
@@ -50,4 +59,20 @@ export function httpSnippets(name: string, url: string): Snippet[] {
 /** A TOML key: bare when it is letters, digits, `-` and `_` only (TOML 1.0 "Keys"), quoted otherwise. */
 export function tomlKey(key: string): string {
   return /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+}
+
+/**
+ * The characters each client's own `mcp add` takes in a server's name: Claude Code 2.1 ("letters,
+ * numbers, hyphens, and underscores") and Codex 0.171 (letters, numbers, '-', '_', ':', '@', '/', '.').
+ */
+export const NAME_CHARS = { claudeCode: /[A-Za-z0-9_-]/, codex: /[A-Za-z0-9_:@/.-]/ } as const;
+
+/** `name` with each character that `char` does not match as `-` (runs merged, none at the ends). */
+export function nameWith(char: RegExp, name: string): string {
+  const taken = [...name]
+    .map((each) => (char.test(each) ? each : "-"))
+    .join("")
+    .replace(/-+/g, "-")
+    .replace(/^-|-$/g, "");
+  return taken || "server";
 }

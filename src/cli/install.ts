@@ -7,9 +7,9 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeF
 import { dirname } from "node:path";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client } from "./client.js";
-import { BadConfig, CLIENTS, type StdioEntry } from "./clients.js";
+import { BadConfig, CLIENTS, refusedName, type StdioEntry } from "./clients.js";
 import { loadServer } from "./load.js";
-import { CannotRun, EXIT, print, printJson, type Verb } from "./verb.js";
+import { CannotRun, EXIT, print, printJson, type Verb, warn } from "./verb.js";
 
 const IDS = CLIENTS.map((client) => client.id).join(", ");
 
@@ -31,15 +31,16 @@ Clients and the file each one reads:
   cursor          ~/.cursor/mcp.json
 
 Options:
-  --name     the entry's name (default: the server's name from its initialize answer)
+  --name     the entry's name (default: the server's name from its initialize answer); Claude Code
+             takes letters, digits, - and _, Codex also :, @, / and . (as their own mcp add checks)
   --env      KEY=value set in the server's environment, repeatable
   --export   the export that holds the server, if not the default one
   --config   the configuration file to change instead of the client's usual one
   --dry-run  print what would be written, change nothing
-  --json     print { client, path, name, entry, replaced, backup, dryRun }
+  --json     print { client, path, name, entry, replaced, backup, dryRun, shadowedIn }
 
 Exit codes: 0 installed (or shown, with --dry-run), 2 a usage mistake, a server that does not load,
-or a configuration that is not where expected or does not parse.
+a name the client refuses, or a configuration that is not where expected or does not parse.
 `,
   async run(argv) {
     const args = parseArgs(argv, { switches: ["dry-run"], values: ["name", "env", "export", "config"] });
@@ -59,6 +60,8 @@ or a configuration that is not where expected or does not parse.
     const session = await Client.open(server);
     const name = flagValue(args, "name") ?? session.serverName;
     await session.close();
+    const refused = refusedName(client, name);
+    if (refused) throw new CannotRun(refused);
 
     const bin = realpathSync(process.argv[1]!);
     const entry: StdioEntry = {
@@ -74,8 +77,10 @@ or a configuration that is not where expected or does not parse.
       throw new CannotRun(`${client.title}'s configuration ${path} does not exist. ${client.missing}`);
     const before = existsSync(path) ? readFileSync(path, "utf8") : "";
     let update: { text: string; replaced: boolean };
+    let shadowedIn: string[];
     try {
       update = client.update(before, name, entry);
+      shadowedIn = client.shadowedIn?.(before, name) ?? [];
     } catch (error) {
       if (error instanceof BadConfig) throw new CannotRun(`cannot change ${path}: ${error.message}.`);
       throw error;
@@ -91,7 +96,7 @@ or a configuration that is not where expected or does not parse.
       writeFileSync(path, update.text);
     }
     if (args.switches.has("json")) {
-      printJson({ client: client.id, path, name, entry, replaced: update.replaced, backup, dryRun });
+      printJson({ client: client.id, path, name, entry, replaced: update.replaced, backup, dryRun, shadowedIn });
       return EXIT.ok;
     }
     const what = update.replaced ? "replaced" : "added";
@@ -107,6 +112,12 @@ or a configuration that is not where expected or does not parse.
           `It runs: ${[entry.command, ...entry.args].map(quote).join(" ")}`,
           `Restart ${client.title} (or open a new session) to load it.`,
         ].join("\n"),
+      );
+    }
+    for (const folder of shadowedIn) {
+      warn(
+        `picomcp install: in ${folder}, ${client.title} uses its own "${name}" (local scope) instead: ` +
+          `remove it there with \`claude mcp remove ${name} -s local\` to use this one.`,
       );
     }
     return EXIT.ok;

@@ -79,7 +79,8 @@ describe("picomcp dev", () => {
     expect(printed).toContain(`picomcp dev: dev-test on ${url} (Streamable HTTP)`);
     expect(printed).toContain(`claude mcp add --transport http dev-test ${url}`);
     expect(printed).toContain(`[mcp_servers.dev-test]\n  url = "${url}"`);
-    expect(printed).toContain(`npx @modelcontextprotocol/inspector --transport http --server-url ${url}`);
+    expect(printed).toContain(`npx @modelcontextprotocol/inspector@2 --transport http --server-url ${url}`);
+    expect(printed).toContain(`npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list`);
     for (const client of ["Claude Code", "Codex", "Claude Desktop", "Cursor", "VS Code", "MCP Inspector"]) {
       expect(printed).toContain(`\n${client} (`);
     }

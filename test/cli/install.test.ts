@@ -44,6 +44,20 @@ describe("picomcp install", () => {
     expect(stdout).toContain(`The previous file is saved as ${join(home, backup!)}.`);
   });
 
+  it("claude-code: says which projects keep a local entry of the name, which Claude Code uses there instead", () => {
+    const local = { type: "http", url: "http://127.0.0.1:3000/mcp" };
+    const projects = { "/work/weather": { mcpServers: { "cli-fixture": local } }, "/work/other": { mcpServers: {} } };
+    writeFileSync(join(home, ".claude.json"), JSON.stringify({ projects }));
+    const { code, stderr } = install("claude-code", FIXTURE);
+    expect(code).toBe(0);
+    expect(stderr).toBe(
+      'picomcp install: in /work/weather, Claude Code uses its own "cli-fixture" (local scope) instead: ' +
+        "remove it there with `claude mcp remove cli-fixture -s local` to use this one.\n",
+    );
+    expect(JSON.parse(read(".claude.json")).projects).toEqual(projects);
+    expect(install("claude-code", FIXTURE, "--name", "other").stderr).toBe("");
+  });
+
   it("claude-desktop and cursor: create their JSON file in the client's folder", () => {
     mkdirSync(join(home, ".config", "Claude"), { recursive: true });
     mkdirSync(join(home, ".cursor"));
@@ -87,10 +101,36 @@ describe("picomcp install", () => {
       code: 2,
       stderr: expect.stringContaining("run `claude` once"),
     });
+    expect(install("codex", FIXTURE)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`${join(home, ".codex")} does not exist. Is Codex installed for this user?`),
+    });
     mkdirSync(join(home, ".cursor"));
     writeFileSync(join(home, ".cursor", "mcp.json"), "{ not json");
     expect(install("cursor", FIXTURE)).toMatchObject({ code: 2, stderr: expect.stringContaining("is not valid JSON") });
     expect(install("vim", FIXTURE)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown client "vim"') });
+  });
+
+  it("refuses, exit 2, a name the client's own `mcp add` refuses, and names one it takes", () => {
+    writeFileSync(join(home, ".claude.json"), "{}");
+    mkdirSync(join(home, ".codex"));
+    mkdirSync(join(home, ".cursor"));
+    expect(install("claude-code", FIXTURE, "--name", "my weather.v2")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        'picomcp install: "my weather.v2" is not a name Claude Code accepts (letters, digits, - and _ only, as its own `mcp add` checks): pass --name my-weather-v2',
+      ),
+    });
+    expect(read(".claude.json")).toBe("{}");
+    expect(install("codex", FIXTURE, "--name", "my weather")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("pass --name my-weather"),
+    });
+    expect(existsSync(join(home, ".codex", "config.toml"))).toBe(false);
+    expect(install("codex", FIXTURE, "--name", "@acme/weather.v2").code).toBe(0);
+    expect(read(".codex/config.toml")).toContain('[mcp_servers."@acme/weather.v2"]');
+    expect(install("cursor", FIXTURE, "--name", "my weather").code).toBe(0);
+    expect(Object.keys(JSON.parse(read(".cursor/mcp.json")).mcpServers)).toEqual(["my weather"]);
   });
 
   it("writes a command that serves the server over stdio", async () => {
