@@ -52,7 +52,7 @@ function howToConnect(url: string, file: string): string {
     "",
     "To try it in the MCP Inspector, run:",
     "",
-    `  npx @modelcontextprotocol/inspector --transport http --server-url ${url}`,
+    `  npx @modelcontextprotocol/inspector@2 --transport http --server-url ${url}`,
     "",
     "To call a tool with curl:",
     "",

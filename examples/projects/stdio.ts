@@ -34,7 +34,7 @@ function howToConnect(): string {
     "",
     "To try it in the MCP Inspector, run:",
     "",
-    `  npx @modelcontextprotocol/inspector ${[command, ...args].join(" ")}`,
+    `  npx @modelcontextprotocol/inspector@2 ${[command, ...args].join(" ")}`,
     "",
   ].join("\n");
 }

@@ -370,7 +370,7 @@ describe("the projects example, over HTTP (npm start)", () => {
       expect(url, stdout).toBeDefined();
       expect(stdout).toContain(`Data: ${file}`);
       expect(stdout).toContain(JSON.stringify({ mcpServers: { projects: { url } } }, null, 2));
-      expect(stdout).toContain(`npx @modelcontextprotocol/inspector --transport http --server-url ${url}`);
+      expect(stdout).toContain(`npx @modelcontextprotocol/inspector@2 --transport http --server-url ${url}`);
 
       // The printed curl command, sent as curl would send it.
       const curl = stdout.slice(stdout.indexOf(`curl ${url}`));
