@@ -6,7 +6,7 @@ import type { Registry } from "./core/registry.js";
  * loaded waits in a queue and is done in order once it has, while requests and `server.ready()` wait
  * for the registry (`Registry.wait`); a mistake found then rejects them, as a start-up error.
  */
-export class OnFirstUse<Part> {
+export class OnFirstUse<Part extends object> {
   readonly #registry: Registry;
   readonly #load: () => Promise<Part>;
   #part: Part | undefined;
@@ -24,7 +24,7 @@ export class OnFirstUse<Part> {
 
   /** Does `work` now if the part has loaded (a mistake throws here), else once it has. */
   run(work: (part: Part) => void): void {
-    if (this.#part !== undefined) work(this.#part);
+    if (this.#part) work(this.#part);
     else if (this.#queued) this.#queued.push(work);
     else this.#start(work);
   }

@@ -166,16 +166,16 @@ export class Dispatcher {
    * that no promise is made for those; undefined when it was cancelled, since then nothing may be sent.
    */
   answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
-    // A layer's methods are on their way (the first resource or prompt): the request waits for them.
+    const meta = message.params?._meta;
+    if (!claimsModern(meta)) return this.answerLegacy(message, peer, exchange);
     const installing = this.registry.installing;
     if (installing) return installing.then(() => this.answer(message, peer, exchange));
-    const meta = message.params?._meta;
-    if (claimsModern(meta)) return this.#refused(message, exchange) ?? this.#modern(message, meta, exchange);
-    return this.answerLegacy(message, peer, exchange);
+    return this.#refused(message, exchange) ?? this.#modern(message, meta, exchange);
   }
 
   /** Answers a request a transport has read as legacy (no version in its `_meta`), as `answer` does. */
   answerLegacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
+    // A layer is on its way (its methods, a registration's checks): the request waits for it.
     const installing = this.registry.installing;
     if (installing) return installing.then(() => this.answerLegacy(message, peer, exchange));
     return this.#refused(message, exchange) ?? this.#legacy(message, peer, exchange);
