@@ -18,6 +18,7 @@ import {
 import type { CallOptions } from "./local.js";
 import { compilePrompt, type Prompt, type PromptConfig } from "./prompts/prompts.js";
 import { compileResource, type Resource, type ResourceConfig } from "./resources/resources.js";
+import type { SharedState } from "./state/state.js";
 import type { HttpOptions, ServeOptions } from "./transports/http/options.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listening.js";
@@ -44,6 +45,12 @@ export interface ServerOptions extends RegistryOptions {
   signals?: boolean;
   /** OAuth resource server settings, and the default `auth` of registrations (docs/authorization.md). */
   auth?: AuthOptions;
+  /**
+   * State shared by several instances of this server behind a load balancer: 2025-11-25 sessions,
+   * their event history, the requestState replay guard, tasks, and a bus (`redisState()` of
+   * `picomcp/redis`, docs/scaling.md). Needs `requestStateKey`. Default: this process's memory.
+   */
+  state?: SharedState;
 }
 
 /** What the chain of `.tool()` calls has registered, by name: the types `server.call` checks against. */
@@ -73,11 +80,11 @@ export class Server<Tools extends ToolTypes = {}> {
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
   constructor(options: ServerOptions) {
-    const { http, auth, limits, signals, ...rest } = options;
+    const { http, auth, limits, signals, state, ...rest } = options;
     this.#registry = new Registry(rest);
     this.#auth = this.#registry.auth = new AuthSettings(auth);
     this.#dispatcher = new Dispatcher(this.#registry, limits);
-    this.#options = http ?? {};
+    this.#options = state ? { ...http, state } : (http ?? {});
     this.#signals = signals ?? true;
   }
 
@@ -136,7 +143,9 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#registry.addTool(ruled);
     // The Tasks extension (tasks/): a plug-in, installed with the first tool that may run as a task; requests wait for it.
     if (tool.task)
-      this.#registry.wait(import("./tasks/layer.js").then((tasks) => tasks.install(this.#dispatcher, this)));
+      this.#registry.wait(
+        import("./tasks/layer.js").then((tasks) => tasks.install(this.#dispatcher, this, this.#options.state)),
+      );
   }
 
   #addResource(resource: Resource): void {
@@ -224,7 +233,10 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   completeElicitation(elicitationId: string): boolean {
     // No elicitation was ever sent before the asking layer loaded.
-    return askingLayer.now?.completeElicitation(this.#dispatcher.urlElicitations, elicitationId) ?? false;
+    const done = askingLayer.now?.completeElicitation(this.#dispatcher.urlElicitations, elicitationId) ?? false;
+    // Shared sessions: the instance holding the session that was sent it tells its client.
+    if (!done) this.#options.state?.bus.publish({ type: "url", id: elicitationId }).catch(() => {});
+    return done;
   }
 
   /**

@@ -5,6 +5,7 @@ import { isObject } from "../core/jsonrpc.js";
 import type { Middleware } from "../core/middleware.js";
 import type { Plugin } from "../core/plugin.js";
 import type { TaskSettings, Tool } from "../core/tools.js";
+import type { Bus, SharedState } from "../state/state.js";
 import { MemoryTaskStore, type TaskStore } from "./store.js";
 import { TASKS } from "./task.js";
 import { declaresTasks, missingTasks, Tasks } from "./tasks.js";
@@ -22,22 +23,28 @@ import { declaresTasks, missingTasks, Tasks } from "./tasks.js";
 const installed = new WeakSet<Dispatcher>();
 
 /** Installs the plug-in on a server (`server.use`) once, whichever of its task tools asks first. */
-export function install(dispatcher: Dispatcher, server: { use(plugin: Plugin): unknown }): void {
+export function install(
+  dispatcher: Dispatcher,
+  server: { use(plugin: Plugin): unknown },
+  state?: Pick<SharedState, "tasks" | "bus">,
+): void {
   if (installed.has(dispatcher)) return;
   installed.add(dispatcher);
-  server.use(plugin(dispatcher));
+  server.use(plugin(dispatcher, state?.tasks, state?.bus));
 }
 
 /**
  * The plug-in of one server, made from its dispatcher (server.ts): the registry it reads tools from,
  * the context class its requests use, the bounds of its rounds. `store`: where tasks are kept
- * (default: in memory, at most 1000).
+ * (default: in memory, at most 1000); `bus`: how answers and cancellations reach the instance
+ * running a task when several share the store (`pico({ state })`).
  */
-export function plugin(dispatcher: Dispatcher, store: TaskStore = new MemoryTaskStore()): Plugin {
+export function plugin(dispatcher: Dispatcher, store: TaskStore = new MemoryTaskStore(), bus?: Bus): Plugin {
   const { registry } = dispatcher;
   // The run's context is made with the server's class (installing this plug-in made `plugins`), so
   // plug-ins' additions to ctx are there too.
   const tasks = new Tasks(store, () => dispatcher.plugins!.Context, registry);
+  if (bus) tasks.share(bus);
   registry.subscribe((event) => {
     if (event.type === "closed") void tasks.close();
   });

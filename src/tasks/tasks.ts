@@ -5,6 +5,7 @@ import { isObject } from "../core/jsonrpc.js";
 import type { Registry } from "../core/registry.js";
 import type { CallToolResult, TaskSettings, Tool } from "../core/tools.js";
 import type { InputRequest } from "../core/types.js";
+import type { Bus } from "../state/state.js";
 import { type RunEvents, TaskRun } from "./run.js";
 import type { TaskStore } from "./store.js";
 import { detailed, isTerminal, TASKS, type TaskError, type TaskRecord, taskFields } from "./task.js";
@@ -36,11 +37,22 @@ export class Tasks {
   readonly #Context: () => ContextClass;
   readonly #registry: Registry;
   readonly #runs = new Map<string, { run: TaskRun; expiry: ReturnType<typeof setTimeout> }>();
+  /** Several instances share the store: a task's answers and cancellation go to the one running it. */
+  #bus: Bus | undefined;
 
   constructor(store: TaskStore, Context: () => ContextClass, registry: Registry) {
     this.#store = store;
     this.#Context = Context;
     this.#registry = registry;
+  }
+
+  /** Shares this server's tasks with the other instances on `bus`: it carries answers and cancellations to the run. */
+  share(bus: Bus): void {
+    this.#bus = bus;
+    bus.subscribe((message) => {
+      if (message.type === "task-input") void this.#answer(message.taskId, message.responses).catch(() => {});
+      else if (message.type === "task-cancel") this.#stop(message.taskId, "The client cancelled the task");
+    });
   }
 
   /**
@@ -88,20 +100,31 @@ export class Tasks {
       );
     }
     const record = await this.#find(params, ctx);
-    const running = this.#runs.get(record.taskId);
-    if (record.status !== "input_required" || !running) return {};
+    if (record.status !== "input_required") return {};
+    // The run is another instance's: the answers go there.
+    if (!this.#runs.has(record.taskId) && this.#bus) {
+      await this.#bus.publish({ type: "task-input", taskId: record.taskId, responses });
+      return {};
+    }
+    await this.#answer(record.taskId, responses);
+    return {};
+  }
+
+  /** Hands answers to this process's run of a task, if it has one. */
+  async #answer(taskId: string, responses: Record<string, unknown>): Promise<void> {
+    const running = this.#runs.get(taskId);
+    if (!running) return;
     const taken = Object.keys(responses).filter((key) => running.run.waiting.has(key));
-    if (taken.length === 0) return {};
+    if (taken.length === 0) return;
     const resumed = running.run.answer(responses);
     // Answered questions leave `inputRequests` at once; the last answer resumes the run.
-    await this.#store.update(record.taskId, (current) => {
+    await this.#store.update(taskId, (current) => {
       if (current.status !== "input_required") return undefined;
       if (resumed) return { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() };
       const inputRequests = { ...current.inputRequests };
       for (const key of taken) delete inputRequests[key];
       return { ...current, inputRequests, lastUpdatedAt: Date.now() };
     });
-    return {};
   }
 
   /** `tasks/cancel`: a task not finished yet is cancelled at once and its run's signal aborts; an acknowledgement. */
@@ -109,6 +132,7 @@ export class Tasks {
     const record = await this.#find(params, ctx);
     if (!isTerminal(record.status)) {
       await this.#change(record.taskId, { status: "cancelled", statusMessage: "Cancelled by the client" });
+      if (!this.#runs.has(record.taskId)) await this.#bus?.publish({ type: "task-cancel", taskId: record.taskId });
       this.#stop(record.taskId, "The client cancelled the task");
     }
     return {};
