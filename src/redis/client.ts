@@ -51,13 +51,13 @@ export class RedisLink {
 
   get ready(): boolean {
     const client = this.#client;
-    return "sendCommand" in client ? client.isReady : client.status === "ready";
+    return isIoRedis(client) ? client.status === "ready" : client.isReady;
   }
 
   command(args: readonly string[]): Promise<unknown> {
     if (!this.ready) return Promise.reject(new StateUnavailable(new Error("Redis is not connected")));
     const client = this.#client;
-    const sent = "sendCommand" in client ? client.sendCommand(args) : client.call(args[0]!, ...args.slice(1));
+    const sent = isIoRedis(client) ? client.call(args[0]!, ...args.slice(1)) : client.sendCommand(args);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -98,7 +98,7 @@ export class RedisLink {
   /** A second connection, subscribed to `channel`; resolves with the function that closes it. */
   async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
     const client = this.#client;
-    if ("sendCommand" in client) {
+    if (!isIoRedis(client)) {
       const subscriber = client.duplicate();
       // Errors are the reconnects the client does itself; unhandled, they would end the process.
       subscriber.on("error", () => {});
@@ -116,6 +116,11 @@ export class RedisLink {
       await subscriber.quit();
     };
   }
+}
+
+/** ioredis has a connection `status` (and a `sendCommand` of its own, unlike node-redis's). */
+function isIoRedis(client: RedisClient): client is IoRedisClient {
+  return "status" in client && typeof client.status === "string";
 }
 
 /** An error Redis answered (WRONGTYPE, NOSCRIPT, a script's error): both clients name it ReplyError or ErrorReply. */
