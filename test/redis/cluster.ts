@@ -53,7 +53,14 @@ export class Cluster {
   }
 
   static async start(count: number, env: Record<string, string>): Promise<Cluster> {
-    const instances = await Promise.all(Array.from({ length: count }, () => startInstance(env)));
+    const started = await Promise.allSettled(Array.from({ length: count }, () => startInstance(env)));
+    const instances = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+    const failed = started.find((result) => result.status === "rejected");
+    if (failed) {
+      // One did not start: the others are not left running.
+      for (const instance of instances) instance.process.kill("SIGKILL");
+      throw failed.reason;
+    }
     let cluster: Cluster | undefined;
     const proxy = createServer((incoming, outgoing) => cluster!.forward(incoming, outgoing));
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
