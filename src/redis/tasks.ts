@@ -16,6 +16,13 @@ if ARGV[3] == '1' then redis.call('DEL', KEYS[2]) end
 return 1
 `;
 
+/** A new task and, unless it is finished, its lease, together: a read never sees the one without the other. */
+const PUT = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
+if ARGV[3] ~= '0' then redis.call('SET', KEYS[2], '1', 'PX', ARGV[3]) end
+return 1
+`;
+
 /** Attempts of one update against concurrent ones before it gives up. */
 const MAX_ATTEMPTS = 16;
 
@@ -53,11 +60,12 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async put(record: TaskRecord): Promise<void> {
-    const ms = Math.max(1, record.createdAt + record.ttlMs - Date.now());
-    const [key, lease] = this.#keys(record.taskId);
-    await this.#link.command(["SET", key!, JSON.stringify(record), "PX", String(ms), "NX"]);
-    if (isTerminal(record.status)) return;
-    await this.#link.command(["SET", lease!, "1", "PX", String(this.#leaseMs)]);
+    const ms = Math.max(1, Math.ceil(record.createdAt + record.ttlMs - Date.now()));
+    const finished = isTerminal(record.status);
+    const lease = finished ? "0" : String(this.#leaseMs);
+    const added = await this.#link.script(PUT, this.#keys(record.taskId), [JSON.stringify(record), String(ms), lease]);
+    if (Number(added) !== 1) throw new Error(`a task ${record.taskId} exists already`);
+    if (finished) return;
     this.#leased.add(record.taskId);
     this.#renew();
   }

@@ -16,6 +16,10 @@ type Result = Record<string, unknown>;
 export const DEFAULT_TTL_MS = 60 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 
+/** How a run's status change is retried against a shared store that is unreachable: a minute, every second. */
+const MAX_KEEP_ATTEMPTS = 60;
+const KEEP_RETRY_MS = 1000;
+
 /** A tool call to run as a task: the tool, its checked settings, its arguments as sent, the request's context. */
 export interface TaskCall {
   readonly tool: Tool;
@@ -171,12 +175,24 @@ export class Tasks {
   #events(taskId: string): RunEvents {
     return {
       asking: (questions: Record<string, InputRequest>) =>
-        void this.#change(taskId, { status: "input_required", inputRequests: questions }),
-      working: () => void this.#change(taskId, { status: "working" }),
-      completed: (result: CallToolResult) => void this.#change(taskId, { status: "completed", result }),
-      failed: (error: TaskError) =>
-        void this.#change(taskId, { status: "failed", error, statusMessage: error.message }),
+        this.#keep(taskId, { status: "input_required", inputRequests: questions }),
+      working: () => this.#keep(taskId, { status: "working" }),
+      completed: (result: CallToolResult) => this.#keep(taskId, { status: "completed", result }),
+      failed: (error: TaskError) => this.#keep(taskId, { status: "failed", error, statusMessage: error.message }),
     };
+  }
+
+  /**
+   * Records what the run did, trying again while a shared store is unreachable (a memory store
+   * never fails): a status is not lost to an outage, and clients see it once the store is back.
+   */
+  #keep(taskId: string, change: Partial<TaskRecord>, attempt = 0): void {
+    const kept = this.#change(taskId, change);
+    if (!(kept instanceof Promise)) return;
+    kept.catch(() => {
+      // After a minute the change is given up: the task keeps its last recorded status until its TTL.
+      if (attempt < MAX_KEEP_ATTEMPTS) setTimeout(() => this.#keep(taskId, change, attempt + 1), KEEP_RETRY_MS);
+    });
   }
 
   /** A change of a running task's status; nothing once it is terminal (those states never change). */

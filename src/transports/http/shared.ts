@@ -34,10 +34,10 @@ export class SharedSessions {
   readonly #gate: AuthGate | undefined;
   readonly #streams: Streams;
   readonly #bounds: HistoryBounds;
-  /** What each local copy last wrote or read of its record, to write only changes. */
-  readonly #written = new Map<string, string>();
+  /** What each local copy last wrote or read of its record, to write only changes (a copy evicted here takes its entry along). */
+  readonly #written = new WeakMap<HttpSession, string>();
   /** When each local copy last refreshed the record's idle expiry. */
-  readonly #touched = new Map<string, number>();
+  readonly #touched = new WeakMap<HttpSession, number>();
   readonly #readers = new Map<string, Set<RemoteReader>>();
   /** A registry event from the bus is being delivered here: it is not published back. */
   #relaying = false;
@@ -94,11 +94,17 @@ export class SharedSessions {
    * record. Rejects with `StateUnavailable` when the store is unreachable.
    */
   prepare(id: string): Promise<void> | undefined {
-    if (this.#store.has(id)) {
-      this.#touch(id);
+    const session = this.#local(id);
+    if (session) {
+      this.#touch(session);
       return undefined;
     }
     return this.#adopt(id);
+  }
+
+  /** This instance's copy of a session, if it has one. */
+  #local(id: string): HttpSession | undefined {
+    return this.#store.has(id) ? this.#store.get(id) : undefined;
   }
 
   /** A session was opened here: its record is written before `initialize` is answered, or the session is not kept. */
@@ -115,7 +121,7 @@ export class SharedSessions {
 
   /** After a request of a session: its record is rewritten if the request changed it (log level, subscriptions, initialized). */
   changed(id: string): Promise<void> | undefined {
-    const session = this.#store.has(id) ? this.#store.get(id) : undefined;
+    const session = this.#local(id);
     return session && this.#write(session, false);
   }
 
@@ -183,8 +189,8 @@ export class SharedSessions {
     const client = { capabilities: record.capabilities, info: record.clientInfo };
     session.connection.session = this.#copy(record, client, record.subscriptions);
     this.#gate?.adopt(session, record.owner);
-    this.#written.set(id, snapshot(session.connection.session));
-    this.#touched.set(id, Date.now());
+    this.#written.set(session, snapshot(session.connection.session));
+    this.#touched.set(session, Date.now());
   }
 
   #mirror(id: string): SessionMirror {
@@ -203,8 +209,8 @@ export class SharedSessions {
     const core = session.connection.session;
     if (!core) return;
     const now = snapshot(core);
-    if (!opened && this.#written.get(session.id) === now) return;
-    this.#written.set(session.id, now);
+    if (!opened && this.#written.get(session) === now) return;
+    this.#written.set(session, now);
     const record: SessionRecord = {
       id: session.id,
       protocolVersion: core.protocolVersion,
@@ -216,19 +222,19 @@ export class SharedSessions {
       owner: this.#gate?.ownerOf(session),
     };
     await this.#state.sessions.put(record, this.#store.options.idleTimeoutMs);
-    this.#touched.set(session.id, Date.now());
+    this.#touched.set(session, Date.now());
     if (!opened) await this.#state.bus.publish({ type: "session", id: session.id });
   }
 
   /** Refreshes the record's idle expiry at most every quarter of it; a record gone means the session ended elsewhere. */
-  #touch(id: string): void {
+  #touch(session: HttpSession): void {
     const now = Date.now();
     const idle = this.#store.options.idleTimeoutMs;
-    if (now - (this.#touched.get(id) ?? 0) < idle / 4) return;
-    this.#touched.set(id, now);
-    this.#state.sessions.get(id, idle).then(
+    if (now - (this.#touched.get(session) ?? 0) < idle / 4) return;
+    this.#touched.set(session, now);
+    this.#state.sessions.get(session.id, idle).then(
       (record) => {
-        if (!record) this.#forget(id);
+        if (!record) this.#forget(session.id);
       },
       () => {},
     );
@@ -236,8 +242,6 @@ export class SharedSessions {
 
   #forget(id: string): void {
     this.#store.delete(id);
-    this.#written.delete(id);
-    this.#touched.delete(id);
   }
 
   /** A registry event of this instance: the others deliver it to their streams too. */
@@ -263,7 +267,7 @@ export class SharedSessions {
         for (const reader of this.#readers.get(`${message.session} ${message.stream}`) ?? []) reader.wake();
         return;
       case "client": {
-        const session = this.#store.has(message.session) ? this.#store.get(message.session) : undefined;
+        const session = this.#local(message.session);
         if (!session) return;
         const { connection } = session;
         const sent = message.message;
@@ -306,18 +310,19 @@ export class SharedSessions {
     } catch {
       return;
     }
-    const core = this.#store.has(id) ? this.#store.get(id)?.connection.session : undefined;
+    const session = this.#local(id);
+    const core = session?.connection.session;
     if (!record) {
       this.#forget(id);
       return;
     }
-    if (!core || !isShared(core)) return;
+    if (!session || !core || !isShared(core)) return;
     core.initialized = record.initialized;
     core.logLevel = record.logLevel;
     const wanted = new Set(record.subscriptions);
     for (const uri of [...core.subscriptions]) if (!wanted.has(uri)) core.unsubscribe(uri);
     for (const uri of wanted) core.subscribe(uri);
-    this.#written.set(id, snapshot(core));
+    this.#written.set(session, snapshot(core));
   }
 }
 
