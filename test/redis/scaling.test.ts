@@ -213,6 +213,27 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
       expect(answer).toMatchObject({ result: { content: [{ type: "text", text: "Hello Ada" }] } });
     });
 
+    fullOnly("routes a cancellation to the instance running the request", async () => {
+      const legacy = new LegacyClient(cluster!.url);
+      await legacy.open(0);
+      const id = 424_242;
+      const response = await legacy.post(
+        "tools/call",
+        { name: "steps", arguments: { count: 500, everyMs: 20 }, _meta: { progressToken: "c" } },
+        0,
+        id,
+      );
+      const reader = new EventReader(response);
+      await untilMethod(reader, "notifications/progress");
+      // The cancellation lands on instance 1; the request runs on instance 0.
+      const cancelled = await legacy.notify("notifications/cancelled", { requestId: id, reason: "changed my mind" }, 1);
+      expect(cancelled.status).toBe(202);
+      const rest = (await reader.rest(5000)).filter((event) => event.data).map(message);
+      // A cancelled request gets no response (2025-11-25 "Cancellation"), and its progress stops.
+      expect(rest.some((sent) => "result" in sent || "error" in sent)).toBe(false);
+      expect(rest.length).toBeLessThan(499);
+    });
+
     fullOnly("keeps every session when an instance is killed, and fails its running tasks visibly", async () => {
       const legacy = new LegacyClient(cluster!.url);
       await legacy.open(2);
