@@ -38,7 +38,7 @@ export class LegacyClient {
       "initialize",
       {
         protocolVersion: "2025-11-25",
-        capabilities: { elicitation: {} },
+        capabilities: { elicitation: { form: {}, url: {} } },
         clientInfo: { name: "scaling-test", version: "1" },
       },
       to,

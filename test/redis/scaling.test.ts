@@ -234,6 +234,26 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
       expect(rest.length).toBeLessThan(499);
     });
 
+    fullOnly("tells the client that a URL-mode elicitation completed, whichever instance learns it", async () => {
+      const legacy = new LegacyClient(cluster!.url);
+      await legacy.open(0);
+      const get = await legacy.get(0);
+      const standalone = new EventReader(get);
+      await standalone.next(5000); // the priming event
+      const response = await legacy.post("tools/call", { name: "sign_in", arguments: { id: "sign-in-7" } }, 0);
+      const reader = new EventReader(response);
+      const question = await untilMethod(reader, "elicitation/create");
+      expect(question.params).toMatchObject({ mode: "url", elicitationId: "sign-in-7" });
+      expect((await legacy.answer(question.id, { action: "accept" }, 1)).status).toBe(202);
+      await reader.rest(5000);
+      // The sign-in callback reaches instance 2, which holds no question: the bus takes it to instance 0.
+      const { result } = await legacy.result("tools/call", { name: "signed_in", arguments: { id: "sign-in-7" } }, 2);
+      expect(result.content).toEqual([{ type: "text", text: "false" }]);
+      const completed = await untilMethod(standalone, "notifications/elicitation/complete");
+      expect(completed.params).toEqual({ elicitationId: "sign-in-7" });
+      await standalone.cancel();
+    });
+
     fullOnly("keeps every session when an instance is killed, and fails its running tasks visibly", async () => {
       const legacy = new LegacyClient(cluster!.url);
       await legacy.open(2);
