@@ -28,6 +28,31 @@ function message(event: { data: string } | undefined): Record<string, unknown> {
   return JSON.parse(event!.data) as Record<string, unknown>;
 }
 
+/**
+ * Reads events until every one of `methods` came, in any order (a local event may overtake one that
+ * travels on the bus), skipping others; bounded. Answers them by method.
+ */
+async function untilAll(
+  reader: EventReader,
+  methods: string[],
+  what: string,
+): Promise<Map<string, Record<string, unknown>>> {
+  const seen = new Map<string, Record<string, unknown>>();
+  for (let events = 0; events < 50 && seen.size < methods.length; events++) {
+    const event = await reader.next(5000).catch((error: Error) => {
+      throw new Error(
+        `${what}: ${error.message}; got ${[...seen.keys()].join(", ") || "nothing"} of ${methods.join(", ")}`,
+      );
+    });
+    if (!event) throw new Error(`${what} ended before ${methods.join(", ")}`);
+    if (!event.data) continue;
+    const sent = message(event);
+    if (methods.includes(sent.method as string)) seen.set(sent.method as string, sent);
+  }
+  expect([...seen.keys()].sort(), what).toEqual([...methods].sort());
+  return seen;
+}
+
 /** Reads events until one has `method` (skipping others), bounded. */
 async function untilMethod(reader: EventReader, method: string): Promise<Record<string, unknown>> {
   for (let events = 0; events < 50; events++) {
@@ -185,15 +210,14 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
         await new LegacyClient(cluster!.url).open(0);
         await modern.result("tools/call", { name: "notify", arguments: { uri: "doc://a" } }, 0);
         await modern.result("tools/call", { name: "grow", arguments: { name: "grown_1" } }, 1);
+        const wanted = ["notifications/resources/updated", "notifications/tools/list_changed"];
         for (const [n, reader] of listens.entries()) {
-          const updated = await within(untilMethod(reader, "notifications/resources/updated"), 8000, `listen ${n}`);
-          expect((updated.params as { uri: string }).uri).toBe("doc://a");
-          await within(untilMethod(reader, "notifications/tools/list_changed"), 8000, `listen ${n}`);
+          const got = await untilAll(reader, wanted, `listen stream on instance ${n}`);
+          expect(got.get("notifications/resources/updated")?.params).toMatchObject({ uri: "doc://a" });
           await reader.cancel();
         }
-        const updated = await untilMethod(standalone, "notifications/resources/updated");
-        expect(updated.params).toEqual({ uri: "doc://a" });
-        await untilMethod(standalone, "notifications/tools/list_changed");
+        const got = await untilAll(standalone, wanted, "the GET stream on instance 2");
+        expect(got.get("notifications/resources/updated")?.params).toEqual({ uri: "doc://a" });
         await standalone.cancel();
       },
     );
