@@ -13,7 +13,7 @@
  * makes them fail.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { EventReader, within } from "../http-helpers.js";
+import { EventReader } from "../http-helpers.js";
 import { LegacyClient, ModernClient } from "./clients.js";
 import { Cluster } from "./cluster.js";
 import { haveRedis, MISSING, REQUIRED, RedisServer } from "./redis-server.js";
