@@ -5,6 +5,7 @@ export default defineConfig({
     index: "src/index.ts",
     jwt: "src/jwt.ts",
     introspection: "src/introspection.ts",
+    redis: "src/redis.ts",
     testing: "src/testing.ts",
     bin: "src/bin.ts",
   },

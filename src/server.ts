@@ -19,6 +19,7 @@ import type { Plugin, Plugins } from "./middleware/plugin.js";
 import { OnFirstUse } from "./on-first-use.js";
 import type { Prompt, PromptConfig } from "./prompts/prompts.js";
 import type { Resource, ResourceConfig } from "./resources/resources.js";
+import type { SharedState } from "./state/state.js";
 import type { HttpOptions, ServeOptions } from "./transports/http/options.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listening.js";
@@ -45,6 +46,12 @@ export interface ServerOptions extends RegistryOptions {
   signals?: boolean;
   /** OAuth resource server settings, and the default `auth` of registrations (docs/authorization.md). */
   auth?: AuthOptions;
+  /**
+   * State shared by several instances of this server behind a load balancer: 2025-11-25 sessions,
+   * their event history, the requestState replay guard, tasks, and a bus (`redisState()` of
+   * `picomcp/redis`, docs/scaling.md). Needs `requestStateKey`. Default: this process's memory.
+   */
+  state?: SharedState;
 }
 
 /** What the chain of `.tool()` calls has registered, by name: the types `server.call` checks against. */
@@ -82,7 +89,7 @@ export class Server<Tools extends ToolTypes = {}> {
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
   constructor(options: ServerOptions) {
-    const { http, auth, limits, signals, ...rest } = options;
+    const { http, auth, limits, signals, state, ...rest } = options;
     this.#registry = new Registry(rest);
     this.#authOptions = auth;
     this.#dispatcher = new Dispatcher(this.#registry, limits);
@@ -97,7 +104,7 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#plugins = new OnFirstUse(registry, () =>
       import("./middleware/plugin.js").then(({ Plugins }) => (this.#dispatcher.plugins = new Plugins(registry))),
     );
-    this.#options = http ?? {};
+    this.#options = state ? { ...http, state } : (http ?? {});
     this.#signals = signals ?? true;
   }
 
@@ -174,7 +181,10 @@ export class Server<Tools extends ToolTypes = {}> {
     if (tool.task)
       this.#registry.wait(
         import("./tasks/layer.js").then((tasks) =>
-          tasks.install(this.#dispatcher, this, (work) => this.#plugins.run(work)),
+          tasks.install(this.#dispatcher, this, {
+            withPlugins: (work) => this.#plugins.run(work),
+            state: this.#options.state,
+          }),
         ),
       );
   }
@@ -290,7 +300,10 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   completeElicitation(elicitationId: string): boolean {
     // No elicitation was ever sent before the asking layer loaded.
-    return askingLayer.now?.completeElicitation(this.#dispatcher.urlElicitations, elicitationId) ?? false;
+    const done = askingLayer.now?.completeElicitation(this.#dispatcher.urlElicitations, elicitationId) ?? false;
+    // Shared sessions: the instance holding the session that was sent it tells its client.
+    if (!done) this.#options.state?.bus.publish({ type: "url", id: elicitationId }).catch(() => {});
+    return done;
   }
 
   /**

@@ -32,6 +32,7 @@ const PUBLIC: Record<string, { source: string; exports: string[] }> = {
   },
   "./jwt": { source: "../src/jwt.ts", exports: ["jwtVerifier"] },
   "./introspection": { source: "../src/introspection.ts", exports: ["introspectionVerifier"] },
+  "./redis": { source: "../src/redis.ts", exports: ["redisState"] },
   "./testing": {
     source: "../src/testing.ts",
     exports: ["ContractError", "contract", "harness", "lint", "testIssuer"],

@@ -5,7 +5,7 @@ import { isObject } from "../core/jsonrpc.js";
 import { AskFailure, isRound } from "./ask.js";
 import type { Asker } from "./questions.js";
 import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "./request-state.js";
-import { MemoryUsedStates, type UsedStates } from "./used-states.js";
+import { MemoryUsedStates, sharedUsedStates, type UsedStates } from "./used-states.js";
 
 type Result = Record<string, unknown>;
 
@@ -49,7 +49,8 @@ const keepings = new WeakMap<object, StateKeeping>();
 function keepingOf({ states }: Pick<RoundsRequest, "states">): StateKeeping {
   let keeping = keepings.get(states);
   if (!keeping) {
-    keeping = { sealer: new StateSealer(states.stateKey), used: new MemoryUsedStates(states.maxUsedStates) };
+    const used = sharedUsedStates.get(states) ?? new MemoryUsedStates(states.maxUsedStates);
+    keeping = { sealer: new StateSealer(states.stateKey), used };
     keepings.set(states, keeping);
   }
   return keeping;

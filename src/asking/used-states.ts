@@ -59,3 +59,6 @@ export class MemoryUsedStates implements UsedStates {
     this.#expiries.delete(id);
   }
 }
+
+/** The shared record of a server's states (`pico({ state })`), by its `states`: every instance refuses a state used on another. */
+export const sharedUsedStates = new WeakMap<object, UsedStates>();

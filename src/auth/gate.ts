@@ -99,6 +99,16 @@ export class AuthGate {
     if (owner !== undefined) this.#owners.set(session, owner);
   }
 
+  /** Who opened a session (undefined: anonymously), as a shared session records it (src/state/). */
+  ownerOf(session: object): string | undefined {
+    return this.#owners.get(session);
+  }
+
+  /** Binds a shared session another instance opened to the owner it recorded. */
+  adopt(session: object, owner: string | undefined): void {
+    if (owner !== undefined) this.#owners.set(session, owner);
+  }
+
   /** Whether the caller may use a session: the one who opened it, or anyone for a session opened anonymously. */
   owns(session: object, auth: ExchangeAuth | undefined): boolean {
     const owner = this.#owners.get(session);

@@ -8,6 +8,7 @@ import type { ServerCapabilities } from "../core/types.js";
 import { listenExtensions } from "../listen/extensions.js";
 import type { Middleware } from "../middleware/middleware.js";
 import type { Plugin, PluginMethod, Plugins } from "../middleware/plugin.js";
+import type { Bus, SharedState } from "../state/state.js";
 import { keepingRequests, requestOf } from "./contexts.js";
 import { LegacyTasks } from "./legacy.js";
 import { taskListen } from "./listen.js";
@@ -34,20 +35,21 @@ type Result = Record<string, unknown>;
 
 const installed = new WeakSet<Dispatcher>();
 
-/**
- * Installs the plug-in on a server (`server.use`) once, whichever of its task tools asks first;
- * `withPlugins` does work on the server's plug-ins once `use` has installed them (server.ts).
- */
-export function install(
-  dispatcher: Dispatcher,
-  server: { use(plugin: Plugin): unknown },
-  withPlugins: (work: (plugins: Plugins) => void) => void,
-): void {
+/** How the layer installs itself on a server (server.ts). */
+export interface Installing {
+  /** Does work on the server's plug-ins once `use` has installed them. */
+  withPlugins(work: (plugins: Plugins) => void): void;
+  /** The shared state of several instances (`pico({ state })`): its task store and bus. */
+  state?: Pick<SharedState, "tasks" | "bus"> | undefined;
+}
+
+/** Installs the plug-in on a server (`server.use`) once, whichever of its task tools asks first. */
+export function install(dispatcher: Dispatcher, server: { use(plugin: Plugin): unknown }, how: Installing): void {
   if (installed.has(dispatcher)) return;
   installed.add(dispatcher);
-  server.use(plugin(dispatcher));
+  server.use(plugin(dispatcher, how.state?.tasks, how.state?.bus));
   // A 2025 task asks its client through the tasks/result request waiting for it (contexts.ts).
-  withPlugins((plugins) => {
+  how.withPlugins((plugins) => {
     plugins.Context = keepingRequests(plugins.Context);
   });
 }
@@ -61,14 +63,16 @@ const LEGACY_CAPABILITIES: ServerCapabilities & { tasks: object } = {
 /**
  * The plug-in of one server, made from its dispatcher (server.ts): the registry it reads tools from,
  * the context class its requests use, the bounds of its rounds. `store`: where tasks are kept
- * (default: in memory, at most 1000).
+ * (default: in memory, at most 1000); `bus`: how answers and cancellations reach the instance
+ * running a task when several share the store (`pico({ state })`).
  */
-export function plugin(dispatcher: Dispatcher, store: TaskStore = new MemoryTaskStore()): Plugin {
+export function plugin(dispatcher: Dispatcher, store: TaskStore = new MemoryTaskStore(), bus?: Bus): Plugin {
   const { registry } = dispatcher;
   // The run's context is made with the server's class (installing this plug-in made `plugins`), so
   // plug-ins' additions to ctx are there too.
   const tasks = new Tasks(store, () => dispatcher.plugins!.Context, registry);
   const legacy = new LegacyTasks(tasks);
+  if (bus) tasks.share(bus);
   registry.subscribe((event) => {
     if (event.type === "closed") void tasks.close();
   });

@@ -6,6 +6,7 @@ import type { Registry } from "../core/registry.js";
 import type { Session } from "../core/session.js";
 import type { CallToolResult, TaskSettings, Tool } from "../core/tools.js";
 import type { InputRequest } from "../core/types.js";
+import type { Bus } from "../state/state.js";
 import { TaskChanges } from "./changes.js";
 import { SessionChannel } from "./channel.js";
 import { requestOf, runContext } from "./contexts.js";
@@ -27,6 +28,10 @@ type Result = Record<string, unknown>;
 /** How long a task stays readable, and how often clients should poll, unless its tool says otherwise. */
 export const DEFAULT_TTL_MS = 60 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
+
+/** How a run's status change is retried against a shared store that is unreachable: a minute, every second. */
+const MAX_KEEP_ATTEMPTS = 60;
+const KEEP_RETRY_MS = 1000;
 
 /** A tool call to run as a task: the tool, its checked settings, its arguments as sent, the request's context. */
 export interface TaskCall {
@@ -58,11 +63,22 @@ export class Tasks {
   readonly #runs = new Map<string, TaskRun>();
   /** How each 2025-11-25 task reaches its session: kept after the run until a tasks/result took what waited, or the TTL. */
   readonly #channels = new Map<string, SessionChannel>();
+  /** Several instances share the store: a task's answers and cancellation go to the one running it. */
+  #bus: Bus | undefined;
 
   constructor(store: TaskStore, Context: () => ContextClass, registry: Registry) {
     this.store = store;
     this.#Context = Context;
     this.#registry = registry;
+  }
+
+  /** Shares this server's tasks with the other instances on `bus`: it carries answers and cancellations to the run. */
+  share(bus: Bus): void {
+    this.#bus = bus;
+    bus.subscribe((message) => {
+      if (message.type === "task-input") void this.#answer(message.taskId, message.responses).catch(() => {});
+      else if (message.type === "task-cancel") this.#stop(message.taskId, "The client cancelled the task");
+    });
   }
 
   /**
@@ -127,25 +143,37 @@ export class Tasks {
       );
     }
     const record = await this.find(params, ctx);
-    const run = this.#runs.get(record.taskId);
-    if (record.status !== "input_required" || !run) return {};
+    if (record.status !== "input_required") return {};
+    // The run is another instance's: the answers go there.
+    if (!this.#runs.has(record.taskId) && this.#bus) {
+      await this.#bus.publish({ type: "task-input", taskId: record.taskId, responses });
+      return {};
+    }
+    await this.#answer(record.taskId, responses);
+    return {};
+  }
+
+  /** Hands answers to this process's run of a task, if it has one. */
+  async #answer(taskId: string, responses: Record<string, unknown>): Promise<void> {
+    const run = this.#runs.get(taskId);
+    if (!run) return;
     const taken = Object.keys(responses).filter((key) => run.waiting.has(key));
-    if (taken.length === 0) return {};
+    if (taken.length === 0) return;
     const resumed = run.answer(responses);
     // Answered questions leave `inputRequests` at once; the last answer resumes the run.
-    await this.#apply(record.taskId, (current) => {
+    await this.#apply(taskId, (current) => {
       if (current.status !== "input_required") return undefined;
       if (resumed) return { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() };
       const inputRequests = { ...current.inputRequests };
       for (const key of taken) delete inputRequests[key];
       return { ...current, inputRequests, lastUpdatedAt: Date.now() };
     });
-    return {};
   }
 
   /**
-   * `tasks/cancel`: a task not finished yet is cancelled at once and its run's signal aborts. Answers
-   * the task as it now is; undefined for one that had finished already, which stays as it was.
+   * `tasks/cancel`: a task not finished yet is cancelled at once and its run's signal aborts (on the
+   * instance running it, through the bus, when that is another). Answers the task as it now is;
+   * undefined for one that had finished already, which stays as it was.
    */
   async cancel(params: Result | undefined, ctx: Context): Promise<TaskRecord | undefined> {
     const record = await this.find(params, ctx);
@@ -154,6 +182,7 @@ export class Tasks {
       status: "cancelled",
       statusMessage: "Cancelled by the client",
     });
+    if (!this.#runs.has(record.taskId)) await this.#bus?.publish({ type: "task-cancel", taskId: record.taskId });
     this.#stop(record.taskId, "The client cancelled the task");
     return cancelled;
   }
@@ -202,26 +231,39 @@ export class Tasks {
   #events(taskId: string, channel: SessionChannel | undefined): RunEvents {
     return {
       asking: (questions: Record<string, InputRequest>) => {
-        void this.#change(taskId, { status: "input_required", inputRequests: questions });
+        this.#keep(() => this.#change(taskId, { status: "input_required", inputRequests: questions }));
         if (channel) this.#askThrough(channel, taskId, questions);
       },
       // tasks/update may have recorded the return to work already (its last answer).
       working: () =>
-        void this.#apply(taskId, (current) =>
-          current.status === "input_required"
-            ? { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() }
-            : undefined,
+        this.#keep(() =>
+          this.#apply(taskId, (current) =>
+            current.status === "input_required"
+              ? { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() }
+              : undefined,
+          ),
         ),
       completed: (result: CallToolResult) => {
         // 2025-11-25 "Tasks": a tool result with isError SHOULD fail the task (its tasks/result still
         // returns that result); SEP-2663 keeps it completed, failed being for JSON-RPC errors only.
         const failed = channel !== undefined && result.isError === true;
         const statusMessage = failed ? textOf(result) : undefined;
-        void this.#change(taskId, { status: failed ? "failed" : "completed", result, statusMessage });
+        this.#keep(() => this.#change(taskId, { status: failed ? "failed" : "completed", result, statusMessage }));
       },
       failed: (error: TaskError) =>
-        void this.#change(taskId, { status: "failed", error, statusMessage: error.message }),
+        this.#keep(() => this.#change(taskId, { status: "failed", error, statusMessage: error.message })),
     };
+  }
+
+  /**
+   * Records what the run did, trying again while a shared store is unreachable (a memory store
+   * never fails): a status is not lost to an outage, and clients see it once the store is back.
+   */
+  #keep(write: () => Promise<unknown>, attempt = 0): void {
+    write().catch(() => {
+      // After a minute the change is given up: the task keeps its last recorded status until its TTL.
+      if (attempt < MAX_KEEP_ATTEMPTS) setTimeout(() => this.#keep(write, attempt + 1), KEEP_RETRY_MS);
+    });
   }
 
   /** 2025-11-25: the round's questions go to the client as requests tied to the task; each answer goes to the run. */

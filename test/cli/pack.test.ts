@@ -21,7 +21,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "./helpers.js";
 
-const ENTRIES = ["picomcp", "picomcp/jwt", "picomcp/introspection", "picomcp/testing"];
+const ENTRIES = ["picomcp", "picomcp/jwt", "picomcp/introspection", "picomcp/redis", "picomcp/testing"];
 const [MAJOR = 0, MINOR = 0] = process.versions.node.split(".").map(Number);
 const REQUIRE_ESM = MAJOR > 22 || (MAJOR === 22 && MINOR >= 12) || (MAJOR === 20 && MINOR >= 19);
 
@@ -63,6 +63,7 @@ describe("the packed package", () => {
       "picomcp ErrorCode,InvalidTokenError,McpError,Secret,Server,assistant,audio,embed,image,link,pico,secret,text,user",
       "picomcp/jwt jwtVerifier",
       "picomcp/introspection introspectionVerifier",
+      "picomcp/redis redisState",
       "picomcp/testing ContractError,contract,harness,lint,testIssuer",
     ]);
   });
@@ -105,11 +106,13 @@ describe("the packed package", () => {
       'import { pico, text, type CallToolResult } from "picomcp";',
       'import { jwtVerifier } from "picomcp/jwt";',
       'import { introspectionVerifier } from "picomcp/introspection";',
+      'import { redisState, type SharedState } from "picomcp/redis";',
       'import { harness, lint } from "picomcp/testing";',
       'import { z } from "zod";',
       'const server = pico({ name: "typed" }).tool("echo", { input: z.object({ word: z.string() }), run: ({ word }) => text(word) });',
       'const result: CallToolResult = await server.call("echo", { word: "hi" });',
-      "export const used = [result, jwtVerifier, introspectionVerifier, harness(server), await lint(server)];",
+      'export const shared = (state: SharedState) => pico({ name: "shared", requestStateKey: "k".repeat(32), state });',
+      "export const used = [result, jwtVerifier, introspectionVerifier, redisState, harness(server), await lint(server)];",
       "",
     ].join("\n");
     const folder = join(project, resolution);

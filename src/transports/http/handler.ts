@@ -7,6 +7,7 @@ import { isUnavailable, shuttingDown } from "../../core/limits.js";
 import { Session } from "../../core/session.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
+import type { SharedState } from "../../state/state.js";
 import { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import type { HttpOptions, SessionOptions } from "./options.js";
@@ -14,6 +15,7 @@ import { BodyTooLarge, emptyReply, type HttpReply, type HttpRequest, jsonReply, 
 import { type Accepts, accepts, respond, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
 import type { HttpSession, SessionStore } from "./sessions.js";
+import type { SharedSessions } from "./shared.js";
 import { Streams } from "./sse.js";
 
 const SESSION_HEADER = "mcp-session-id";
@@ -39,6 +41,9 @@ export class HttpHandler {
   /** OAuth resource server: protected resource metadata and bearer tokens (`pico({ auth })`). */
   readonly #gate: AuthGate | undefined;
   readonly #streams: Streams;
+  /** Sessions shared by several instances (`pico({ state })`): made, with the session code, by the first request. */
+  readonly #state: SharedState | undefined;
+  #shared: SharedSessions | undefined;
 
   /** `gate`: the token gate of a server with `auth.verify` (loaded only for one, see web.ts). */
   constructor(dispatcher: Dispatcher, options: HttpOptions = {}, gate?: AuthGate) {
@@ -53,6 +58,7 @@ export class HttpHandler {
     this.#streams = new Streams(limits.maxSseStreams, limits.maxSseBufferBytes);
     const sessions = options.sessions ?? true;
     this.#sessionOptions = sessions === false ? undefined : sessions === true ? {} : sessions;
+    this.#state = this.#sessionOptions && options.state;
   }
 
   /** Legacy sessions alive now. */
@@ -86,6 +92,30 @@ export class HttpHandler {
     if (this.#gate && !request.auth && request.method !== "OPTIONS") return this.#admit(request);
     // Shutting down: the connection ends with the answer, so the client reconnects elsewhere.
     if (this.closing && request.method !== "OPTIONS") return unavailable(shuttingDown(undefined), CLOSE_CONNECTION);
+    return this.#state ? this.#sharing(request) : this.#route(request);
+  }
+
+  /** Sessions shared by several instances (`pico({ state })`, shared.ts): the code loads with the first request. */
+  async #sharing(request: HttpRequest): Promise<HttpReply> {
+    if (!this.#shared) {
+      const [{ SessionStore }, { SharedSessions }] = await Promise.all([
+        import("./sessions.js"),
+        import("./shared.js"),
+      ]);
+      this.#sessions ??= new SessionStore(this.#dispatcher, this.#sessionOptions, this.#streams);
+      this.#shared ??= new SharedSessions(this.#state!, this.#sessions, {
+        dispatcher: this.#dispatcher,
+        gate: this.#gate,
+        streams: this.#streams,
+        Session,
+        refuse: (message) => unavailable(errorResponse(undefined, ErrorCode.InternalError, message)),
+        notFound: (message) => fail(404, ErrorCode.InvalidRequest, message),
+      });
+    }
+    return this.#shared.route(request, (prepared) => this.#route(prepared));
+  }
+
+  #route(request: HttpRequest): Promise<HttpReply> | HttpReply {
     switch (request.method) {
       case "POST":
         return this.#post(request);
@@ -193,6 +223,7 @@ export class HttpHandler {
         const legacy = this.#legacyPeer(request);
         if ("status" in legacy) return legacy;
         this.#dispatcher.notification(inbound.message, legacy.peer, legacy.session?.connection.requests);
+        this.#shared?.forward(legacy.session, inbound.message);
         return emptyReply(202);
       }
       case "response": {
@@ -200,6 +231,7 @@ export class HttpHandler {
         const legacy = this.#legacyPeer(request);
         if ("status" in legacy) return legacy;
         legacy.session?.connection.settle(inbound.message);
+        this.#shared?.forward(legacy.session, inbound.message);
         return emptyReply(202);
       }
     }
@@ -323,6 +355,7 @@ export class HttpHandler {
     const session = this.#sessions.create();
     session.connection.session = peer.session;
     this.#gate?.bind(session, request.auth);
+    await this.#shared?.opened(session);
     return jsonReply(200, response, { [SESSION_HEADER]: session.id });
   }
 
@@ -372,7 +405,7 @@ export class HttpHandler {
   }
 
   /** GET opens the session's standalone stream, or resumes one with `Last-Event-ID`. */
-  #get(request: HttpRequest): HttpReply {
+  #get(request: HttpRequest): HttpReply | Promise<HttpReply> {
     if (!this.#sessionOptions) return this.#notAllowed();
     if (!accepts(request.header("accept")).sse) {
       return fail(
@@ -387,6 +420,7 @@ export class HttpHandler {
     const session = legacy.session!;
     const lastEventId = request.header("last-event-id");
     const channel = lastEventId === null ? session.openStandalone() : session.resume(lastEventId);
+    if (!channel && lastEventId !== null && this.#shared) return this.#shared.resume(session, lastEventId);
     if (!channel) {
       return lastEventId === null
         ? fail(409, ErrorCode.InvalidRequest, "Conflict: this session already has an open GET stream")
@@ -396,7 +430,7 @@ export class HttpHandler {
   }
 
   /** DELETE ends a session; its id answers 404 from then on (2025-11-25 "Session Management"). */
-  #delete(request: HttpRequest): HttpReply {
+  #delete(request: HttpRequest): HttpReply | Promise<HttpReply> {
     if (!this.#sessionOptions) return this.#notAllowed();
     const id = request.header(SESSION_HEADER);
     if (id === null) return fail(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
@@ -404,7 +438,7 @@ export class HttpHandler {
     if (!owned || this.#gate?.owns(owned, request.auth) === false || !this.#sessions?.delete(id)) {
       return fail(404, ErrorCode.InvalidRequest, "Session not found: it already ended or expired");
     }
-    return emptyReply(200);
+    return this.#shared?.deleted(id) ?? emptyReply(200);
   }
 
   #modernHeader(request: HttpRequest): boolean {

@@ -1,3 +1,5 @@
+import type { SharedState } from "../../state/state.js";
+
 /**
  * What `serve({ port })`, `server.fetch` and `server.node` accept for the Streamable HTTP endpoint
  * (docs/http.md). Declared apart from the endpoint's code so that the server's options can name them
@@ -22,6 +24,11 @@ export interface HttpOptions extends SecurityOptions {
    * preflight `OPTIONS` answers 405.
    */
   cors?: boolean | CorsOptions;
+  /**
+   * Set from `pico({ state })`: 2025-11-25 sessions and their event history shared by every
+   * instance of the server (docs/scaling.md).
+   */
+  state?: SharedState | undefined;
 }
 
 export interface SecurityOptions {

@@ -17,6 +17,16 @@ export interface SessionStream {
 
 const encoder = new TextEncoder();
 
+/**
+ * Where a session shared by several instances (`pico({ state })`) copies what it writes, so that
+ * another instance can resume its streams: stream numbers unique across instances, each event, each end.
+ */
+export interface SessionMirror {
+  streamId(): number;
+  kept(stream: number, seq: number, text: string): void;
+  ended(stream: number): void;
+}
+
 /** `<stream>-<seq>`, as this server numbers events. */
 const EVENT_ID = /^(\d{1,15})-(\d{1,15})$/;
 
@@ -36,16 +46,28 @@ export class HttpSession {
   readonly #streams: Streams | undefined;
   #headers: Record<string, string> | undefined;
   #nextStream = 1;
+  readonly #mirror: SessionMirror | undefined;
+  /** Stream 0 in one process; a number of its own when shared, as every instance has a standalone stream. */
+  readonly #standaloneId: number;
+  /** A client opened the standalone stream here: a shared session writes it only then (the instance holding it does). */
+  #standaloneOpened = false;
 
   constructor(
     id: string,
     dispatcher: Dispatcher,
-    options: { session: Required<SessionOptions>; budget: HistoryBudget; streams?: Streams | undefined },
+    options: {
+      session: Required<SessionOptions>;
+      budget: HistoryBudget;
+      streams?: Streams | undefined;
+      mirror?: SessionMirror | undefined;
+    },
   ) {
     this.id = id;
     this.#options = options.session;
     this.#budget = options.budget;
     this.#streams = options.streams;
+    this.#mirror = options.mirror;
+    this.#standaloneId = options.mirror ? options.mirror.streamId() : 0;
     this.connection = new Connection(
       dispatcher,
       (message) => {
@@ -70,7 +92,7 @@ export class HttpSession {
   /** Opens the SSE stream of one POST. */
   openStream(): SessionStream {
     const history = this.#all();
-    const log = history.open(this.#nextStream++);
+    const log = history.open(this.#mirror ? this.#mirror.streamId() : this.#nextStream++);
     const reader = this.#read(log, log.seq, true);
     return {
       channel: reader,
@@ -83,6 +105,7 @@ export class HttpSession {
       },
       end: () => {
         history.end(log);
+        this.#mirror?.ended(log.id);
         this.#touch();
       },
     };
@@ -92,6 +115,7 @@ export class HttpSession {
   openStandalone(): SseStream | undefined {
     const log = this.#standalone();
     if (log.reader && !log.reader.closed) return undefined;
+    this.#standaloneOpened = true;
     return this.#read(log, log.seq, true);
   }
 
@@ -121,14 +145,14 @@ export class HttpSession {
   #all(): SessionHistory {
     if (!this.#history) {
       this.#history = new SessionHistory(this.#budget);
-      this.#history.open(0);
+      this.#history.open(this.#standaloneId);
     }
     return this.#history;
   }
 
   /** Stream 0: the standalone GET stream, and where server-initiated messages go (never ended). */
   #standalone(): StreamLog {
-    return this.#all().get(0)!;
+    return this.#all().get(this.#standaloneId)!;
   }
 
   /** A new reader of `log` from the event after `after`: it replaces the stream's previous reader. */
@@ -164,8 +188,13 @@ export class HttpSession {
   /** Keeps the event in the history, encoded once: the history counts bytes, and readers send the same bytes. */
   #write(log: StreamLog, message: JsonRpcMessage): void {
     if (log.done) return;
+    const mirror = this.#mirror;
+    // No GET stream of this shared session here: the instance holding it writes what it needs (the bus tells it).
+    if (mirror && log.id === this.#standaloneId && !this.#standaloneOpened) return;
     const seq = ++log.seq;
-    this.#all().keep(log, encoder.encode(sseEvent(message, `${log.id}-${seq}`)));
+    const text = sseEvent(message, `${log.id}-${seq}`);
+    this.#all().keep(log, encoder.encode(text));
+    mirror?.kept(log.id, seq, text);
   }
 }
 
@@ -176,6 +205,8 @@ export class SessionStore {
   readonly #dispatcher: Dispatcher;
   readonly #streams: Streams | undefined;
   readonly #budget: HistoryBudget;
+  /** Set for sessions shared by several instances (`pico({ state })`, shared.ts). */
+  mirrorOf: ((id: string) => SessionMirror) | undefined;
 
   constructor(dispatcher: Dispatcher, options: SessionOptions = {}, streams?: Streams) {
     this.#dispatcher = dispatcher;
@@ -198,6 +229,16 @@ export class SessionStore {
     return this.#sessions.size;
   }
 
+  /** The settings, defaults applied. */
+  get options(): Required<SessionOptions> {
+    return this.#options;
+  }
+
+  /** Whether this process holds the session now, without touching it. */
+  has(id: string): boolean {
+    return this.#sessions.has(id);
+  }
+
   get(id: string): HttpSession | undefined {
     const now = Date.now();
     this.#sweep(now);
@@ -209,17 +250,19 @@ export class SessionStore {
     return session;
   }
 
-  create(): HttpSession {
+  /** A new session; `id`: a shared session another instance opened, made here for its requests. */
+  create(id: string = crypto.randomUUID()): HttpSession {
     this.#sweep(Date.now());
     if (this.#sessions.size >= this.#options.maxSessions) {
       const oldest = this.#sessions.keys().next().value;
       if (oldest !== undefined) this.delete(oldest);
     }
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
-    const session = new HttpSession(crypto.randomUUID(), this.#dispatcher, {
+    const session = new HttpSession(id, this.#dispatcher, {
       session: this.#options,
       budget: this.#budget,
       streams: this.#streams,
+      mirror: this.mirrorOf?.(id),
     });
     this.#sessions.set(session.id, session);
     return session;

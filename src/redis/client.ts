@@ -1,0 +1,129 @@
+import { StateUnavailable } from "../state/state.js";
+
+/**
+ * The user's Redis client, typed by what picomcp calls of it, so that neither client library is
+ * imported: node-redis 5 (`createClient()`, connected) or ioredis 5 (`new Redis()`).
+ */
+export type RedisClient = NodeRedisClient | IoRedisClient;
+
+/** node-redis 5: `sendCommand`, `isReady`, and a duplicate for the subscriber. */
+export interface NodeRedisClient {
+  sendCommand(args: readonly string[]): Promise<unknown>;
+  readonly isReady: boolean;
+  duplicate(): NodeRedisSubscriber;
+}
+
+export interface NodeRedisSubscriber {
+  connect(): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  close(): Promise<void>;
+}
+
+/** ioredis 5: `call`, `status`, and a duplicate for the subscriber. */
+export interface IoRedisClient {
+  call(command: string, ...args: string[]): Promise<unknown>;
+  readonly status: string;
+  duplicate(): IoRedisSubscriber;
+}
+
+export interface IoRedisSubscriber {
+  subscribe(channel: string): Promise<unknown>;
+  on(event: "message", listener: (channel: string, message: string) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  quit(): Promise<unknown>;
+}
+
+/**
+ * Commands to Redis as picomcp sends them: each fails with `StateUnavailable` at once while the
+ * client is not connected, or after `timeoutMs` without an answer. Clients queue commands while
+ * they reconnect; a request waiting on that queue would hang instead of being told to retry.
+ */
+export class RedisLink {
+  readonly #client: RedisClient;
+  readonly #timeoutMs: number;
+  readonly #scripts = new Map<string, string>();
+
+  constructor(client: RedisClient, timeoutMs: number) {
+    this.#client = client;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  get ready(): boolean {
+    const client = this.#client;
+    return isIoRedis(client) ? client.status === "ready" : client.isReady;
+  }
+
+  command(args: readonly string[]): Promise<unknown> {
+    if (!this.ready) return Promise.reject(new StateUnavailable(new Error("Redis is not connected")));
+    const client = this.#client;
+    const sent = isIoRedis(client) ? client.call(args[0]!, ...args.slice(1)) : client.sendCommand(args);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new StateUnavailable(new Error(`Redis did not answer within ${this.#timeoutMs} ms`))),
+        this.#timeoutMs,
+      );
+    });
+    return Promise.race([sent, late]).then(
+      (reply) => {
+        clearTimeout(timer);
+        return reply;
+      },
+      (thrown: unknown) => {
+        clearTimeout(timer);
+        // A script error is the caller's to see; a connection error is the store being away.
+        if (thrown instanceof StateUnavailable || !isReplyError(thrown)) throw new StateUnavailable(thrown);
+        throw thrown;
+      },
+    );
+  }
+
+  /** Runs a Lua script by its SHA1, loading it once (and again after Redis restarted without it). */
+  async script(source: string, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    let sha = this.#scripts.get(source);
+    if (!sha) {
+      sha = String(await this.command(["SCRIPT", "LOAD", source]));
+      this.#scripts.set(source, sha);
+    }
+    try {
+      return await this.command(["EVALSHA", sha, String(keys.length), ...keys, ...args]);
+    } catch (thrown) {
+      if (!String((thrown as Error).message).includes("NOSCRIPT")) throw thrown;
+      this.#scripts.delete(source);
+      return this.script(source, keys, args);
+    }
+  }
+
+  /** A second connection, subscribed to `channel`; resolves with the function that closes it. */
+  async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    const client = this.#client;
+    if (!isIoRedis(client)) {
+      const subscriber = client.duplicate();
+      // Errors are the reconnects the client does itself; unhandled, they would end the process.
+      subscriber.on("error", () => {});
+      await subscriber.connect();
+      await subscriber.subscribe(channel, listener);
+      return () => subscriber.close();
+    }
+    const subscriber = client.duplicate();
+    subscriber.on("error", () => {});
+    subscriber.on("message", (from, message) => {
+      if (from === channel) listener(message);
+    });
+    await subscriber.subscribe(channel);
+    return async () => {
+      await subscriber.quit();
+    };
+  }
+}
+
+/** ioredis has a connection `status` (and a `sendCommand` of its own, unlike node-redis's). */
+function isIoRedis(client: RedisClient): client is IoRedisClient {
+  return "status" in client && typeof client.status === "string";
+}
+
+/** An error Redis answered (WRONGTYPE, NOSCRIPT, a script's error): both clients name it ReplyError or ErrorReply. */
+function isReplyError(thrown: unknown): boolean {
+  return thrown instanceof Error && (thrown.name === "ReplyError" || thrown.constructor.name === "ErrorReply");
+}

@@ -1,0 +1,26 @@
+import type { SessionRecord, SessionRecords } from "../state/state.js";
+import type { RedisLink } from "./client.js";
+
+/** 2025-11-25 sessions as JSON strings that expire when idle (`SET … PX`, refreshed by every read). */
+export class RedisSessions implements SessionRecords {
+  readonly #link: RedisLink;
+  readonly #prefix: string;
+
+  constructor(link: RedisLink, prefix: string) {
+    this.#link = link;
+    this.#prefix = `${prefix}s:`;
+  }
+
+  async get(id: string, idleMs: number): Promise<SessionRecord | undefined> {
+    const text = await this.#link.command(["GETEX", this.#prefix + id, "PX", String(idleMs)]);
+    return typeof text === "string" ? (JSON.parse(text) as SessionRecord) : undefined;
+  }
+
+  async put(record: SessionRecord, idleMs: number): Promise<void> {
+    await this.#link.command(["SET", this.#prefix + record.id, JSON.stringify(record), "PX", String(idleMs)]);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return Number(await this.#link.command(["DEL", this.#prefix + id])) === 1;
+  }
+}

@@ -1,0 +1,53 @@
+import type { SharedState } from "../state/state.js";
+import type { TaskRecord } from "../tasks/task.js";
+import { RedisBus } from "./bus.js";
+import { type RedisClient, RedisLink } from "./client.js";
+import { RedisEvents } from "./events.js";
+import { RedisSessions } from "./sessions.js";
+import { RedisTaskStore } from "./tasks.js";
+import { RedisUsedStates } from "./used-states.js";
+
+export interface RedisStateOptions {
+  /** A connected client: node-redis 5 (`await createClient({ url }).connect()`) or ioredis 5 (`new Redis(url)`). */
+  client: RedisClient;
+  /** Prefix of every key and of the bus channel, so that several servers share one Redis. Default: "picomcp:". */
+  prefix?: string;
+  /** A command unanswered for this long fails the request with a retryable error. Default: 2000 ms. */
+  commandTimeoutMs?: number;
+  /** How long a running task's instance may go silent before the task is recorded as failed. Default: 30000 ms. */
+  leaseMs?: number;
+  /** How long a session's event history outlives its last event. Default: 30 minutes (the default session idle time). */
+  historyTtlMs?: number;
+}
+
+/**
+ * The shared state on Redis, for `pico({ state })`. It subscribes to its bus on a duplicate of the
+ * client before it resolves; `state.close()` ends that connection (the client stays open).
+ */
+export async function redisState(options: RedisStateOptions): Promise<SharedState> {
+  const prefix = options.prefix ?? "picomcp:";
+  const link = new RedisLink(options.client, options.commandTimeoutMs ?? 2000);
+  const bus = new RedisBus(link, prefix, crypto.randomUUID());
+  await bus.start();
+  const tasks = new RedisTaskStore(link, {
+    prefix,
+    leaseMs: options.leaseMs ?? 30_000,
+    publish: (record: TaskRecord) =>
+      void bus.publish({ type: "task", taskId: record.taskId, status: record.status }).catch(() => {}),
+  });
+  return {
+    sessions: new RedisSessions(link, prefix),
+    events: new RedisEvents(link, {
+      prefix,
+      ttlMs: options.historyTtlMs ?? 30 * 60_000,
+      wake: (session, stream) => [bus.channel, bus.encode({ type: "events", session, stream })],
+    }),
+    usedStates: new RedisUsedStates(link, prefix),
+    tasks,
+    bus,
+    close: async () => {
+      tasks.close();
+      await bus.close();
+    },
+  };
+}

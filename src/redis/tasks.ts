@@ -1,0 +1,163 @@
+import { ErrorCode } from "../core/errors.js";
+import type { TaskStore } from "../tasks/store.js";
+import { isTerminal, type TaskRecord } from "../tasks/task.js";
+import type { RedisLink } from "./client.js";
+
+/** The record and whether its lease is held, at one instant. */
+const READ = `
+return { redis.call('GET', KEYS[1]), redis.call('EXISTS', KEYS[2]) }
+`;
+
+/** Replaces the record only if it is still what the change was made from; the TTL stays. */
+const SWAP = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+if ARGV[3] == '1' then redis.call('DEL', KEYS[2]) end
+return 1
+`;
+
+/**
+ * A new task and, unless it is finished, its lease, together: a read never sees the one without the
+ * other. The task joins its owner's list (a sorted set by creation time, for 2025-11-25's
+ * `tasks/list`), which lives as long as the owner's newest task.
+ */
+const PUT = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
+if ARGV[3] ~= '0' then redis.call('SET', KEYS[2], '1', 'PX', ARGV[3]) end
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
+if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
+return 1
+`;
+
+/** Attempts of one update against concurrent ones before it gives up. */
+const MAX_ATTEMPTS = 16;
+
+/**
+ * Tasks on Redis: each record a JSON string that expires with the task's TTL (`SET … PX`), changed
+ * by compare-and-swap so that concurrent updates from several instances are applied one after the
+ * other. A task not finished yet has a lease (`l:<taskId>`, `PX leaseMs`) that the instance running
+ * it renews; once an instance dies its leases run out, and the next read records the task `failed`
+ * rather than leaving it `working` for ever.
+ */
+export class RedisTaskStore implements TaskStore {
+  readonly #link: RedisLink;
+  readonly #prefix: string;
+  readonly #leaseMs: number;
+  readonly #publish: (record: TaskRecord) => void;
+  /** The tasks this instance runs: their leases are renewed here. */
+  readonly #leased = new Set<string>();
+  #renewing: ReturnType<typeof setInterval> | undefined;
+
+  constructor(link: RedisLink, options: { prefix: string; leaseMs: number; publish: (record: TaskRecord) => void }) {
+    this.#link = link;
+    this.#prefix = options.prefix;
+    this.#leaseMs = options.leaseMs;
+    this.#publish = options.publish;
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const [text, leased] = (await this.#link.script(READ, this.#keys(taskId), [])) as [string | null, number];
+    if (typeof text !== "string") return undefined;
+    const record = JSON.parse(text) as TaskRecord;
+    if (isTerminal(record.status) || Number(leased) === 1) return record;
+    // Nobody renews its lease: the instance that ran it stopped.
+    const failed = await this.#swap(taskId, text, orphaned(record));
+    return failed ?? (await this.get(taskId));
+  }
+
+  async put(record: TaskRecord): Promise<void> {
+    const ms = Math.max(1, Math.ceil(record.createdAt + record.ttlMs - Date.now()));
+    const finished = isTerminal(record.status);
+    const lease = finished ? "0" : String(this.#leaseMs);
+    const keys = [...this.#keys(record.taskId), this.#ownerKey(record.owner)];
+    const args = [JSON.stringify(record), String(ms), lease, String(record.createdAt), record.taskId];
+    const added = await this.#link.script(PUT, keys, args);
+    if (Number(added) !== 1) throw new Error(`a task ${record.taskId} exists already`);
+    if (finished) return;
+    this.#leased.add(record.taskId);
+    this.#renew();
+  }
+
+  async update(
+    taskId: string,
+    change: (record: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const text = await this.#link.command(["GET", this.#keys(taskId)[0]!]);
+      if (typeof text !== "string") return undefined;
+      const current = JSON.parse(text) as TaskRecord;
+      const changed = change(current);
+      if (changed === undefined) return current;
+      const swapped = await this.#swap(taskId, text, changed);
+      if (swapped) return swapped;
+    }
+    throw new Error(`task ${taskId} is being changed by too many requests at once; try again`);
+  }
+
+  /** The owner's tasks that have not expired, oldest first; ids whose task expired leave the list. */
+  async list(owner: string): Promise<TaskRecord[]> {
+    const key = this.#ownerKey(owner);
+    const listed = await this.#link.command(["ZRANGE", key, "0", "-1"]);
+    const ids = Array.isArray(listed) ? listed.map(String) : [];
+    const records = await Promise.all(ids.map((taskId) => this.get(taskId)));
+    const expired = ids.filter((_, index) => records[index] === undefined);
+    if (expired.length > 0) await this.#link.command(["ZREM", key, ...expired]);
+    return records.filter((record): record is TaskRecord => record?.owner === owner);
+  }
+
+  /** Stops renewing leases: this instance's running tasks fail once their leases run out (a crash does the same). */
+  close(): void {
+    clearInterval(this.#renewing);
+    this.#renewing = undefined;
+    this.#leased.clear();
+  }
+
+  async #swap(taskId: string, from: string, to: TaskRecord): Promise<TaskRecord | undefined> {
+    const done = isTerminal(to.status);
+    const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, JSON.stringify(to), done ? "1" : "0"]);
+    if (Number(swapped) !== 1) return undefined;
+    if (done) this.#leased.delete(taskId);
+    this.#publish(to);
+    return to;
+  }
+
+  /** Renews this instance's leases three times a lease: one missed renewal does not fail a task. */
+  #renew(): void {
+    if (this.#renewing) return;
+    this.#renewing = setInterval(() => {
+      if (this.#leased.size === 0) {
+        clearInterval(this.#renewing);
+        this.#renewing = undefined;
+        return;
+      }
+      for (const taskId of this.#leased) {
+        // SET, not PEXPIRE: a lease lost while Redis was away comes back with its instance.
+        this.#link.command(["SET", this.#keys(taskId)[1]!, "1", "PX", String(this.#leaseMs)]).catch(() => {});
+      }
+    }, this.#leaseMs / 3);
+    // A lease timer alone does not keep a process alive (Node, Bun and Deno timers have unref).
+    const timer: { unref?: () => void } | number = this.#renewing;
+    if (typeof timer === "object") timer.unref?.();
+  }
+
+  #ownerKey(owner: string): string {
+    return `${this.#prefix}o:${owner}`;
+  }
+
+  #keys(taskId: string): [string, string] {
+    return [`${this.#prefix}t:${taskId}`, `${this.#prefix}l:${taskId}`];
+  }
+}
+
+/** What a task whose instance died becomes: failed, saying so. */
+function orphaned(record: TaskRecord): TaskRecord {
+  const message = "The server instance running this task stopped before it finished; call the tool again";
+  const { inputRequests: _, ...rest } = record;
+  return {
+    ...rest,
+    status: "failed",
+    statusMessage: message,
+    error: { code: ErrorCode.InternalError, message },
+    lastUpdatedAt: Date.now(),
+  };
+}

@@ -1,0 +1,129 @@
+import type { UsedStates } from "../asking/used-states.js";
+import type { LogLevel } from "../core/envelope.js";
+import type { JsonRpcMessage } from "../core/jsonrpc.js";
+import type { RegistryEvent } from "../core/registry.js";
+import type { ClientCapabilities, Implementation } from "../core/types.js";
+import type { TaskStore } from "../tasks/store.js";
+
+/**
+ * What must outlive a request or be seen by every instance of a server that runs as several
+ * processes behind a load balancer (docs/scaling.md): 2025-11-25 sessions, their resumable event
+ * history, the requestState replay guard, tasks, and a bus between the instances. Without
+ * `pico({ state })` all of it stays in the process's memory, as it always has: the HTTP endpoint,
+ * the asking layer and the tasks layer use their own in-memory classes and none of this is loaded.
+ * `picomcp/redis` implements it on Redis.
+ *
+ * Every method may fail while the store is unreachable: it then rejects with `StateUnavailable`,
+ * which the HTTP endpoint answers with 503 and `Retry-After` (a JSON-RPC error on a stream).
+ */
+export interface SharedState {
+  readonly sessions: SessionRecords;
+  readonly events: EventHistory;
+  /** The requestState replay guard (2026-07-28 §3.4): an id claimed on one instance is refused on every other. */
+  readonly usedStates: UsedStates;
+  /** Tasks (2026-07-28 Tasks extension); a task whose instance stopped renewing its lease reads as `failed`. */
+  readonly tasks: TaskStore;
+  readonly bus: Bus;
+  /** Ends what the state opened itself (its subscriber connection); the clients given to it stay the caller's. */
+  close(): Promise<void>;
+}
+
+/** A 2025-11-25 session as every instance sees it: what `initialize` and later requests set (2025-11-25 "Lifecycle"). */
+export interface SessionRecord {
+  readonly id: string;
+  readonly protocolVersion: string;
+  readonly capabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** `notifications/initialized` came. */
+  readonly initialized: boolean;
+  readonly logLevel: LogLevel;
+  /** The URIs of `resources/subscribe`. */
+  readonly subscriptions: readonly string[];
+  /** The caller who opened it (issuer and subject); undefined for a session opened anonymously. */
+  readonly owner: string | undefined;
+}
+
+export interface SessionRecords {
+  /** The session, its idle expiry restarted; undefined once it expired or was deleted. */
+  get(id: string, idleMs: number): Promise<SessionRecord | undefined>;
+  put(record: SessionRecord, idleMs: number): Promise<void>;
+  /** False when there was no such session. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** The caps of a session's event history: those http/history.ts enforces in memory (docs/limits.md). */
+export interface HistoryBounds {
+  /** Events kept per session (`sessions.eventHistory`). */
+  readonly maxEvents: number;
+  /** Bytes kept per session (`limits.maxHistoryBytesPerSession`). */
+  readonly maxSessionBytes: number;
+  /** Bytes kept for every session together (`limits.maxHistoryBytes`): past it, the session holding most forgets first. */
+  readonly maxBytes: number;
+}
+
+/** One kept event of a stream: its number and its encoded SSE text (with its `id:` line). */
+export interface KeptEvent {
+  readonly seq: number;
+  readonly text: string;
+}
+
+/** What a session keeps of one of its streams after an event: resumable only if `after >= forgotten`. */
+export interface StreamSlice {
+  readonly events: readonly KeptEvent[];
+  /** Every event up to this number is forgotten (or was never kept). */
+  readonly forgotten: number;
+  /** The number of the last event written. */
+  readonly last: number;
+  /** The stream ended. */
+  readonly done: boolean;
+}
+
+/**
+ * The resumable event history of 2025-11-25 sessions (2025-11-25 "Resumability and Redelivery"),
+ * one log for all the streams of a session, oldest forgotten first. Appending also wakes the
+ * instances reading the stream (a `BusMessage` of type "events").
+ */
+export interface EventHistory {
+  append(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds): Promise<void>;
+  end(session: string, stream: number): Promise<void>;
+  read(session: string, stream: number, after: number): Promise<StreamSlice>;
+  clear(session: string): Promise<void>;
+}
+
+/** What the instances tell each other. */
+export type BusMessage =
+  /** A list changed or a resource was updated: every instance tells its listen and GET streams. */
+  | { readonly type: "registry"; readonly event: Exclude<RegistryEvent, { type: "closed" }> }
+  /** A session's record changed (subscriptions, log level) or it was deleted: copies are refreshed. */
+  | { readonly type: "session"; readonly id: string }
+  /** A stream of a session has new events or ended. */
+  | { readonly type: "events"; readonly session: string; readonly stream: number }
+  /** A client's message for whichever instance runs its request: a response to a question, a cancellation. */
+  | { readonly type: "client"; readonly session: string; readonly message: JsonRpcMessage }
+  /** A task's status changed. */
+  | { readonly type: "task"; readonly taskId: string; readonly status: string }
+  /** Answers (`tasks/update`) or a cancellation (`tasks/cancel`) for the instance running the task. */
+  | { readonly type: "task-input"; readonly taskId: string; readonly responses: Record<string, unknown> }
+  | { readonly type: "task-cancel"; readonly taskId: string }
+  /** A URL-mode elicitation completed (2025-11-25 "URL mode"): the instance holding its session tells the client. */
+  | { readonly type: "url"; readonly id: string };
+
+/** Messages between instances: each instance receives what the others publish, not its own. */
+export interface Bus {
+  publish(message: BusMessage): Promise<void>;
+  subscribe(listener: (message: BusMessage) => void): () => void;
+}
+
+/**
+ * The shared store is unreachable (Redis down or reconnecting): the request may be retried shortly.
+ * The HTTP endpoint answers it with 503 and `Retry-After`.
+ */
+export class StateUnavailable extends Error {
+  override readonly name = "StateUnavailable";
+  constructor(cause: unknown) {
+    super(
+      `The server's shared state is unreachable (${cause instanceof Error ? cause.message : String(cause)}); retry in a moment`,
+      { cause },
+    );
+  }
+}

@@ -1,0 +1,112 @@
+import type { EventHistory } from "../../state/state.js";
+import type { SseSink, SseStream, Streams } from "./sse.js";
+
+/** How often a reader looks at the history without being woken: a wake lost while the bus reconnected costs this much. */
+const POLL_MS = 1000;
+
+/**
+ * The reading end of a shared session's stream that another instance writes (or wrote): sends the
+ * events the shared history keeps after the client's `Last-Event-ID`, then each new one as the bus
+ * says it came, until the stream ends. Events come in order and without a gap, or the stream ends:
+ * an event forgotten before it was sent makes the client's next resume answer 404, never a hole.
+ */
+export class RemoteReader implements SseStream {
+  readonly #events: EventHistory;
+  readonly #session: string;
+  readonly #stream: number;
+  #cursor: number;
+  #sink: SseSink | undefined;
+  #closed = false;
+  #reading = false;
+  #again = false;
+  #poll: ReturnType<typeof setInterval> | undefined;
+  #streams: Streams | undefined;
+  readonly #onEnd: () => void;
+
+  constructor(options: {
+    events: EventHistory;
+    session: string;
+    stream: number;
+    after: number;
+    streams: Streams;
+    onEnd: () => void;
+  }) {
+    this.#events = options.events;
+    this.#session = options.session;
+    this.#stream = options.stream;
+    this.#cursor = options.after;
+    this.#streams = options.streams;
+    this.#onEnd = options.onEnd;
+    options.streams.open++;
+  }
+
+  /** Whether the stream can be resumed exactly from the cursor (as HttpSession.resume decides for its own). */
+  async check(): Promise<boolean> {
+    const slice = await this.#events.read(this.#session, this.#stream, this.#cursor);
+    const seq = this.#cursor;
+    return slice.last > 0 && seq >= slice.forgotten && seq <= slice.last && !(slice.done && seq === slice.last);
+  }
+
+  attach(sink: SseSink): void {
+    this.#sink = sink;
+    if (this.#closed) {
+      sink.close();
+      return;
+    }
+    this.#poll = setInterval(() => this.wake(), POLL_MS);
+    this.wake();
+  }
+
+  /** The stream has new events, or ended. */
+  wake(): void {
+    if (!this.#sink || this.#closed) return;
+    if (this.#reading) {
+      this.#again = true;
+      return;
+    }
+    this.#reading = true;
+    void this.#read();
+  }
+
+  cancel(): void {
+    this.#end();
+  }
+
+  async #read(): Promise<void> {
+    try {
+      do {
+        this.#again = false;
+        const slice = await this.#events.read(this.#session, this.#stream, this.#cursor);
+        if (this.#closed) return;
+        if (slice.forgotten > this.#cursor) return this.#close();
+        for (const event of slice.events) {
+          if (event.seq !== this.#cursor + 1) return this.#close();
+          this.#sink!.write(event.text);
+          this.#cursor = event.seq;
+        }
+        if (slice.done && this.#cursor >= slice.last) return this.#close();
+      } while (this.#again && !this.#closed);
+    } catch {
+      // The store is away: the client resumes from its last event, here or elsewhere, once it is back.
+      this.#close();
+    } finally {
+      this.#reading = false;
+    }
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    const sink = this.#sink;
+    this.#end();
+    sink?.close();
+  }
+
+  #end(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#poll);
+    if (this.#streams) this.#streams.open--;
+    this.#streams = undefined;
+    this.#onEnd();
+  }
+}

@@ -1,0 +1,376 @@
+import type { AuthGate } from "../../auth/gate.js";
+import type { Dispatcher } from "../../core/dispatch.js";
+import type { JsonRpcMessage } from "../../core/jsonrpc.js";
+import type { RegistryEvent } from "../../core/registry.js";
+import type { Session } from "../../core/session.js";
+import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
+import { RemoteReader } from "./remote-reader.js";
+import { emptyReply, type HttpReply, type HttpRequest, SSE_HEADERS } from "./reply.js";
+import type { HttpSession, SessionMirror, SessionStore } from "./sessions.js";
+import type { Streams } from "./sse.js";
+
+const SESSION_HEADER = "mcp-session-id";
+
+/** `<stream>-<seq>`, as sessions number events. */
+const EVENT_ID = /^(\d{1,15})-(\d{1,15})$/;
+
+/** The largest stream number: ids stay within EVENT_ID's 15 digits. */
+const MAX_STREAM = 2 ** 48;
+
+/**
+ * 2025-11-25 sessions shared by the instances of one server (`pico({ state })`, docs/scaling.md):
+ * a session opened on one instance is served by any other, which makes its own copy of it from
+ * the shared record on first use; the copies keep the record current; every event written is
+ * kept in the shared history, so a stream dropped on one instance resumes on another; registry
+ * events, the client's answers to questions and its cancellations travel on the bus to the
+ * instance that needs them.
+ */
+export class SharedSessions {
+  /** This instance's copies of the sessions, the endpoint's session store. */
+  readonly store: SessionStore;
+  readonly #state: SharedState;
+  readonly #store: SessionStore;
+  readonly #dispatcher: Dispatcher;
+  readonly #gate: AuthGate | undefined;
+  readonly #streams: Streams;
+  readonly #bounds: HistoryBounds;
+  /** What each local copy last wrote or read of its record, to write only changes (a copy evicted here takes its entry along). */
+  readonly #written = new WeakMap<HttpSession, string>();
+  /** When each local copy last refreshed the record's idle expiry. */
+  readonly #touched = new WeakMap<HttpSession, number>();
+  readonly #readers = new Map<string, Set<RemoteReader>>();
+  /** A registry event from the bus is being delivered here: it is not published back. */
+  #relaying = false;
+
+  readonly #endpoint: SharedEndpoint;
+  readonly #Session: SharedClass;
+
+  /**
+   * `endpoint`: what of the endpoint this needs, handed over rather than imported, so that the
+   * code of a server without shared state is bundled as it was (one chunk less to split).
+   */
+  constructor(state: SharedState, store: SessionStore, endpoint: SharedEndpoint) {
+    const { dispatcher } = endpoint;
+    this.#endpoint = endpoint;
+    this.#Session = sharedClass(endpoint.Session);
+    this.store = store;
+    this.#state = state;
+    this.#store = store;
+    this.#dispatcher = dispatcher;
+    this.#gate = endpoint.gate;
+    this.#streams = endpoint.streams;
+    const limits = dispatcher.limits;
+    this.#bounds = {
+      maxEvents: store.options.eventHistory,
+      maxSessionBytes: limits.maxHistoryBytesPerSession,
+      maxBytes: limits.maxHistoryBytes,
+    };
+    store.mirrorOf = (id) => this.#mirror(id);
+    dispatcher.registry.subscribe((event) => this.#published(event));
+    state.bus.subscribe((message) => this.#receive(message));
+  }
+
+  /**
+   * Serves one request (`next`, the endpoint's routing): the session it names is made here first
+   * if another instance opened it, and its record is rewritten after if the request changed it.
+   * The store being unreachable answers 503 with Retry-After, for the client to try again.
+   */
+  async route(request: HttpRequest, next: (request: HttpRequest) => Promise<HttpReply> | HttpReply) {
+    try {
+      const id = request.header(SESSION_HEADER);
+      if (id !== null) await this.prepare(id);
+      const reply = await next(request);
+      if (id !== null && request.method === "POST") await this.changed(id);
+      return reply;
+    } catch (thrown) {
+      if (!(thrown instanceof Error) || thrown.name !== "StateUnavailable") throw thrown;
+      return this.#endpoint.refuse(thrown.message);
+    }
+  }
+
+  /**
+   * Before a request naming session `id`: undefined when this instance holds it (its record's
+   * expiry is refreshed now and then, in the background); otherwise its copy is made from the
+   * record. Rejects with `StateUnavailable` when the store is unreachable.
+   */
+  prepare(id: string): Promise<void> | undefined {
+    const session = this.#local(id);
+    if (session) {
+      this.#touch(session);
+      return undefined;
+    }
+    return this.#adopt(id);
+  }
+
+  /** This instance's copy of a session, if it has one. */
+  #local(id: string): HttpSession | undefined {
+    return this.#store.has(id) ? this.#store.get(id) : undefined;
+  }
+
+  /** A session was opened here: its record is written before `initialize` is answered, or the session is not kept. */
+  async opened(session: HttpSession): Promise<void> {
+    const opened = session.connection.session;
+    if (opened) session.connection.session = this.#copy(opened, opened.client);
+    try {
+      await this.#write(session, true);
+    } catch (thrown) {
+      this.#store.delete(session.id);
+      throw thrown;
+    }
+  }
+
+  /** After a request of a session: its record is rewritten if the request changed it (log level, subscriptions, initialized). */
+  changed(id: string): Promise<void> | undefined {
+    const session = this.#local(id);
+    return session && this.#write(session, false);
+  }
+
+  /** DELETE, answered once the record and history are gone; every copy closes. */
+  async deleted(id: string): Promise<HttpReply> {
+    await this.#state.sessions.delete(id);
+    this.#forget(id);
+    await this.#state.events.clear(id);
+    await this.#state.bus.publish({ type: "session", id });
+    return emptyReply(200);
+  }
+
+  /**
+   * A client's answer to a question, or its cancellation: the instance whose request it concerns
+   * may be another, so it goes to all of them, and each settles only what is its own.
+   */
+  forward(session: HttpSession | undefined, message: JsonRpcMessage): void {
+    if (!session || ("method" in message && message.method !== "notifications/cancelled")) return;
+    void this.#state.bus.publish({ type: "client", session: session.id, message }).catch(() => {});
+  }
+
+  /** GET with a Last-Event-ID of a stream this instance did not write: from the shared history, or 404 as session.resume. */
+  async resume(session: HttpSession, lastEventId: string): Promise<HttpReply> {
+    const stream = await this.#resume(session, lastEventId);
+    if (!stream) {
+      return this.#endpoint.notFound(`Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
+    }
+    return { status: 200, headers: { ...SSE_HEADERS, [SESSION_HEADER]: session.id }, stream };
+  }
+
+  async #resume(session: HttpSession, lastEventId: string): Promise<RemoteReader | undefined> {
+    const match = EVENT_ID.exec(lastEventId);
+    if (!match) return undefined;
+    const stream = Number(match[1]);
+    const after = Number(match[2]);
+    const key = `${session.id} ${stream}`;
+    let readers = this.#readers.get(key);
+    if (!readers) {
+      readers = new Set();
+      this.#readers.set(key, readers);
+    }
+    const reader: RemoteReader = new RemoteReader({
+      events: this.#state.events,
+      session: session.id,
+      stream,
+      after,
+      streams: this.#streams,
+      onEnd: () => {
+        readers.delete(reader);
+        if (readers.size === 0) this.#readers.delete(key);
+      },
+    });
+    readers.add(reader);
+    if (!(await reader.check())) {
+      reader.cancel();
+      return undefined;
+    }
+    return reader;
+  }
+
+  async #adopt(id: string): Promise<void> {
+    const record = await this.#state.sessions.get(id, this.#store.options.idleTimeoutMs);
+    if (!record || this.#store.has(id)) return;
+    const session = this.#store.create(id);
+    const client = { capabilities: record.capabilities, info: record.clientInfo };
+    session.connection.session = this.#copy(record, client, record.subscriptions);
+    this.#gate?.adopt(session, record.owner);
+    this.#written.set(session, snapshot(session.connection.session));
+    this.#touched.set(session, Date.now());
+  }
+
+  #mirror(id: string): SessionMirror {
+    const { events } = this.#state;
+    const bounds = this.#bounds;
+    return {
+      streamId: () => 1 + Math.floor(Math.random() * MAX_STREAM),
+      // In order on the store's connection. A write lost while the store is away leaves a gap, which
+      // the history records: a resume across it is refused (404), never served with a hole.
+      kept: (stream, seq, text) => void events.append(id, { stream, seq, text }, bounds).catch(() => {}),
+      ended: (stream) => void events.end(id, stream).catch(() => {}),
+    };
+  }
+
+  async #write(session: HttpSession, opened: boolean): Promise<void> {
+    const core = session.connection.session;
+    if (!core) return;
+    const now = snapshot(core);
+    if (!opened && this.#written.get(session) === now) return;
+    this.#written.set(session, now);
+    const record: SessionRecord = {
+      id: session.id,
+      protocolVersion: core.protocolVersion,
+      capabilities: core.client.capabilities,
+      clientInfo: core.client.info,
+      initialized: core.initialized,
+      logLevel: core.logLevel,
+      subscriptions: subscriptionsOf(core),
+      owner: this.#gate?.ownerOf(session),
+    };
+    await this.#state.sessions.put(record, this.#store.options.idleTimeoutMs);
+    this.#touched.set(session, Date.now());
+    if (!opened) await this.#state.bus.publish({ type: "session", id: session.id });
+  }
+
+  /** Refreshes the record's idle expiry at most every quarter of it; a record gone means the session ended elsewhere. */
+  #touch(session: HttpSession): void {
+    const now = Date.now();
+    const idle = this.#store.options.idleTimeoutMs;
+    if (now - (this.#touched.get(session) ?? 0) < idle / 4) return;
+    this.#touched.set(session, now);
+    this.#state.sessions.get(session.id, idle).then(
+      (record) => {
+        if (!record) this.#forget(session.id);
+      },
+      () => {},
+    );
+  }
+
+  #forget(id: string): void {
+    this.#store.delete(id);
+  }
+
+  /** A registry event of this instance: the others deliver it to their streams too. */
+  #published(event: RegistryEvent): void {
+    if (this.#relaying || event.type === "closed") return;
+    void this.#state.bus.publish({ type: "registry", event }).catch(() => {});
+  }
+
+  #receive(message: BusMessage): void {
+    switch (message.type) {
+      case "registry":
+        this.#relaying = true;
+        try {
+          this.#dispatcher.registry.emit(message.event);
+        } finally {
+          this.#relaying = false;
+        }
+        return;
+      case "session":
+        if (this.#store.has(message.id)) void this.#refresh(message.id);
+        return;
+      case "events":
+        for (const reader of this.#readers.get(`${message.session} ${message.stream}`) ?? []) reader.wake();
+        return;
+      case "client": {
+        const session = this.#local(message.session);
+        if (!session) return;
+        const { connection } = session;
+        const sent = message.message;
+        if ("method" in sent) {
+          if (!("id" in sent)) this.#dispatcher.notification(sent, connection, connection.requests);
+        } else if ("result" in sent || "error" in sent) connection.settle(sent);
+        return;
+      }
+      case "url": {
+        // As asking/questions.ts's completeElicitation does, for the one session here that was sent it.
+        const waiting = this.#dispatcher.urlElicitations;
+        const complete = waiting.get(message.id);
+        waiting.delete(message.id);
+        complete?.();
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** A shared session with the handshake state of `from` (a record, or the session `initialize` made). */
+  #copy(
+    from: Pick<Session, "protocolVersion" | "initialized" | "logLevel">,
+    client: Session["client"],
+    subscriptions: readonly string[] = [],
+  ): SharedSession {
+    const session = new this.#Session(from.protocolVersion, client.capabilities, client.info);
+    session.initialized = from.initialized;
+    session.logLevel = from.logLevel;
+    for (const uri of subscriptions) session.subscribe(uri);
+    return session;
+  }
+
+  /** Another instance changed or ended a session this one holds a copy of. */
+  async #refresh(id: string): Promise<void> {
+    let record: SessionRecord | undefined;
+    try {
+      record = await this.#state.sessions.get(id, this.#store.options.idleTimeoutMs);
+    } catch {
+      return;
+    }
+    const session = this.#local(id);
+    const core = session?.connection.session;
+    if (!record) {
+      this.#forget(id);
+      return;
+    }
+    if (!session || !core || !isShared(core)) return;
+    core.initialized = record.initialized;
+    core.logLevel = record.logLevel;
+    const wanted = new Set(record.subscriptions);
+    for (const uri of [...core.subscriptions]) if (!wanted.has(uri)) core.unsubscribe(uri);
+    for (const uri of wanted) core.subscribe(uri);
+    this.#written.set(session, snapshot(core));
+  }
+}
+
+/** What of the HTTP endpoint shared sessions use (handler.ts hands it over). */
+export interface SharedEndpoint {
+  readonly dispatcher: Dispatcher;
+  readonly gate: AuthGate | undefined;
+  readonly streams: Streams;
+  /** The core's session class. */
+  readonly Session: typeof Session;
+  /** 503 with Retry-After: the store is unreachable. */
+  refuse(message: string): HttpReply;
+  notFound(message: string): HttpReply;
+}
+
+/** A session's handshake state that also knows its subscriptions, for its record. */
+interface SharedSession extends Session {
+  readonly subscriptions: Set<string>;
+}
+
+type SharedClass = new (...args: ConstructorParameters<typeof Session>) => SharedSession;
+
+/** The core's session class, extended to know its subscriptions (the core keeps them private). */
+function sharedClass(Base: typeof Session): SharedClass {
+  return class extends Base implements SharedSession {
+    readonly subscriptions = new Set<string>();
+
+    override subscribe(uri: string): void {
+      super.subscribe(uri);
+      this.subscriptions.add(uri);
+    }
+
+    override unsubscribe(uri: string): void {
+      super.unsubscribe(uri);
+      this.subscriptions.delete(uri);
+    }
+  };
+}
+
+function isShared(session: Session): session is SharedSession {
+  return "subscriptions" in session && session.subscriptions instanceof Set;
+}
+
+/** What of a session changes after its handshake. */
+function snapshot(session: Session): string {
+  return JSON.stringify([session.initialized, session.logLevel, ...subscriptionsOf(session)]);
+}
+
+function subscriptionsOf(session: Session): string[] {
+  return isShared(session) ? [...session.subscriptions] : [];
+}

@@ -1,0 +1,167 @@
+/**
+ * The pieces of picomcp/redis on a real Redis, one by one: the event history keeps the bounds of
+ * http/history.ts (events and bytes per session, bytes for the server with the largest session
+ * forgetting first) and records a gap instead of serving it; the replay guard accepts an id once;
+ * a task whose instance stops renewing its lease reads as failed, one whose lease is renewed does not.
+ * Skipped (with the install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
+ */
+import { createClient } from "redis";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { redisState } from "../../src/redis.js";
+import type { SharedState } from "../../src/state/state.js";
+import type { TaskRecord } from "../../src/tasks/task.js";
+import { haveRedis, MISSING, REQUIRED, RedisServer } from "./redis-server.js";
+
+const AVAILABLE = haveRedis();
+const TEN = "0123456789";
+const WIDE = { maxEvents: 100, maxSessionBytes: 1_000_000, maxBytes: 1_000_000 };
+
+let redis: RedisServer | undefined;
+let client: ReturnType<typeof createClient> | undefined;
+let prefixes = 0;
+
+beforeAll(async () => {
+  if (!AVAILABLE) {
+    if (REQUIRED) throw new Error(`${MISSING} (PICOMCP_REQUIRE_REDIS is set, so Redis is required)`);
+    return;
+  }
+  redis = await RedisServer.start();
+  client = createClient({ url: redis.url });
+  client.on("error", () => {});
+  await client.connect();
+});
+
+beforeEach((ctx) => {
+  if (!AVAILABLE) ctx.skip(MISSING);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await redis?.close();
+});
+
+/** A state of its own (its own key prefix), for one test. */
+async function state(options: { leaseMs?: number; prefix?: string } = {}): Promise<SharedState> {
+  return redisState({ client: client!, prefix: `store-${prefixes++}:`, ...options });
+}
+
+async function append(shared: SharedState, session: string, seqs: number[], bounds = WIDE) {
+  for (const seq of seqs) await shared.events.append(session, { stream: 7, seq, text: TEN }, bounds);
+}
+
+describe("the event history on Redis", () => {
+  it("keeps at most maxEvents events of a session, forgetting the oldest", async () => {
+    const shared = await state();
+    await append(shared, "s", [1, 2, 3, 4, 5], { ...WIDE, maxEvents: 3 });
+    const slice = await shared.events.read("s", 7, 0);
+    expect(slice).toMatchObject({ forgotten: 2, last: 5, done: false });
+    expect(slice.events.map((event) => event.seq)).toEqual([3, 4, 5]);
+    await shared.close();
+  });
+
+  it("keeps at most maxSessionBytes bytes of a session", async () => {
+    const shared = await state();
+    await append(shared, "s", [1, 2, 3, 4], { ...WIDE, maxSessionBytes: 25 });
+    const slice = await shared.events.read("s", 7, 0);
+    expect(slice.events.map((event) => event.seq)).toEqual([3, 4]);
+    expect(slice.forgotten).toBe(2);
+    await shared.close();
+  });
+
+  it("past the server's maxBytes, the session holding the most forgets first", async () => {
+    const shared = await state();
+    const bounds = { ...WIDE, maxBytes: 40 };
+    await append(shared, "big", [1, 2, 3], bounds);
+    await append(shared, "small", [1], bounds);
+    await append(shared, "small", [2], bounds);
+    expect((await shared.events.read("big", 7, 0)).events.map((event) => event.seq)).toEqual([2, 3]);
+    expect((await shared.events.read("small", 7, 0)).events.map((event) => event.seq)).toEqual([1, 2]);
+    await shared.close();
+  });
+
+  it("records a gap (an event never kept) as forgotten, and an ended stream as done", async () => {
+    const shared = await state();
+    await append(shared, "s", [1, 3]);
+    await shared.events.end("s", 7);
+    const slice = await shared.events.read("s", 7, 1);
+    expect(slice).toMatchObject({ forgotten: 2, last: 3, done: true });
+    expect(slice.events.map((event) => event.seq)).toEqual([3]);
+    await shared.events.clear("s");
+    expect(await shared.events.read("s", 7, 0)).toEqual({ forgotten: 0, last: 0, done: false, events: [] });
+    await shared.close();
+  });
+});
+
+describe("the replay guard on Redis", () => {
+  it("accepts an id once, on whichever state claims it", async () => {
+    const one = await state();
+    const expires = Date.now() + 60_000;
+    expect(await one.usedStates.claim("state-1", expires)).toBe(true);
+    expect(await one.usedStates.claim("state-1", expires)).toBe(false);
+    expect(await one.usedStates.claim("state-2", expires)).toBe(true);
+    await one.close();
+  });
+});
+
+describe("tasks on Redis", () => {
+  const record = (taskId: string): TaskRecord => ({
+    taskId,
+    status: "working",
+    createdAt: Date.now(),
+    lastUpdatedAt: Date.now(),
+    ttlMs: 60_000,
+    pollIntervalMs: 100,
+    owner: "",
+  });
+
+  it("applies concurrent updates one after the other", async () => {
+    const shared = await state();
+    await shared.tasks.put({ ...record("t"), statusMessage: "" });
+    await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        shared.tasks.update("t", (current) => ({ ...current, statusMessage: `${current.statusMessage}${n}` })),
+      ),
+    );
+    const message = (await shared.tasks.get("t"))!.statusMessage!;
+    expect([...message].sort().join("")).toBe("01234567");
+    await shared.close();
+  });
+
+  it("lists an owner's tasks that have not expired, oldest first, for 2025-11-25's tasks/list", async () => {
+    const shared = await state();
+    const now = Date.now();
+    await shared.tasks.put({ ...record("a2"), owner: "ada", createdAt: now - 10 });
+    await shared.tasks.put({ ...record("b1"), owner: "bob", createdAt: now - 30 });
+    await shared.tasks.put({ ...record("a1"), owner: "ada", createdAt: now - 20 });
+    await shared.tasks.put({ ...record("gone"), owner: "ada", createdAt: now - 30, ttlMs: 1_000 });
+    expect((await shared.tasks.list("ada")).map((task) => task.taskId)).toEqual(["gone", "a1", "a2"]);
+    expect((await shared.tasks.list("bob")).map((task) => task.taskId)).toEqual(["b1"]);
+    expect(await shared.tasks.list("carol")).toEqual([]);
+    // Past its TTL a task leaves its owner's list.
+    let listed = await shared.tasks.list("ada");
+    for (let polls = 0; polls < 100 && listed.length > 2; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      listed = await shared.tasks.list("ada");
+    }
+    expect(listed.map((task) => task.taskId)).toEqual(["a1", "a2"]);
+    await shared.close();
+  });
+
+  it("fails a task whose lease nobody renews, and keeps one whose lease is renewed", async () => {
+    // Two instances of one server: one prefix.
+    const running = await state({ leaseMs: 300, prefix: "store-leases:" });
+    await running.tasks.put(record("kept"));
+    const dead = await state({ leaseMs: 300, prefix: "store-leases:" });
+    await dead.tasks.put(record("lost"));
+    // The instance holding "lost" stops, as a crash does: its leases run out.
+    await dead.close();
+    let lost: TaskRecord | undefined;
+    for (let polls = 0; polls < 100 && lost?.status !== "failed"; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      lost = await running.tasks.get("lost");
+    }
+    expect(lost).toMatchObject({ status: "failed", error: { code: -32603 } });
+    expect((await running.tasks.get("kept"))?.status).toBe("working");
+    await running.close();
+  });
+});
