@@ -67,7 +67,9 @@ async function untilMethod(reader: EventReader, method: string): Promise<Record<
 
 function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
   // The smaller set for the second client: its adapter is what differs, not the server's logic.
-  const fullOnly = full ? it : () => {};
+  const fullOnly = (name: string, test: () => Promise<void>, timeoutMs?: number) => {
+    if (full) it(name, test, timeoutMs);
+  };
   describe(`three instances sharing Redis through ${client}`, () => {
     let redis: RedisServer | undefined;
     let cluster: Cluster | undefined;
@@ -297,31 +299,12 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
       });
     });
 
-    fullOnly("answers 503 with Retry-After while Redis is away, and serves again once it is back", async () => {
-      const legacy = new LegacyClient(cluster!.url);
-      await redis!.stop();
-      const refused = await legacy.post(
-        "initialize",
-        {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "t", version: "1" },
-        },
-        0,
-      );
-      expect(refused.status).toBe(503);
-      expect(refused.headers.get("retry-after")).toBe("1");
-      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
-        /shared state is unreachable/,
-      );
-      const modern = new ModernClient(cluster!.url);
-      const task = await modern.reply("tools/call", { name: "approve" }, 1);
-      expect(task.error?.message).toMatch(/retry in a moment/);
-      await redis!.resume();
-      // Bounded: the clients reconnect on their own.
-      let status = 0;
-      for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
-        const again = await legacy.post(
+    fullOnly(
+      "answers 503 with Retry-After while Redis is away, and serves again once it is back",
+      async () => {
+        const legacy = new LegacyClient(cluster!.url);
+        await redis!.stop();
+        const refused = await legacy.post(
           "initialize",
           {
             protocolVersion: "2025-11-25",
@@ -330,38 +313,61 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
           },
           0,
         );
-        status = again.status;
-        if (status === 200) legacy.session = again.headers.get("mcp-session-id")!;
-        await again.text();
-        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(status).toBe(200);
-      // Instance 1 reconnects on its own schedule: until then it answers 503, as it should.
-      let initialized = 0;
-      for (let attempt = 0; attempt < 100 && initialized !== 202; attempt++) {
-        const sent = await legacy.notify("notifications/initialized", {}, 1);
-        initialized = sent.status;
-        await sent.text();
-        if (initialized === 503) await new Promise((resolve) => setTimeout(resolve, 100));
-        else expect(initialized).toBe(202);
-      }
-      expect(initialized).toBe(202);
-      expect((await legacy.result("tools/call", { name: "whoami" }, 1)).instance).toBe("1");
-      // The bus is back too: a task made on one instance is answered through another.
-      const created = await modern.result("tools/call", { name: "approve" }, 0);
-      const taskId = created.taskId as string;
-      await modern.until(taskId, (task) => task.status === "input_required", 1);
-      const answer = { ok: { action: "accept", content: { ok: true } } };
-      let done: Record<string, unknown> | undefined;
-      // Bounded: the subscriber connection may still be resubscribing; an answer it missed is sent again.
-      for (let attempt = 0; attempt < 50 && done?.status !== "completed"; attempt++) {
-        // Instance 2 was killed by the test before: instance 1 takes the answer to instance 0.
-        await modern.result("tasks/update", { taskId, inputResponses: answer }, 1);
-        done = await modern.result("tasks/get", { taskId }, 1);
-        if (done.status !== "completed") await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(done).toMatchObject({ status: "completed" });
-    });
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get("retry-after")).toBe("1");
+        expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+          /shared state is unreachable/,
+        );
+        const modern = new ModernClient(cluster!.url);
+        const task = await modern.reply("tools/call", { name: "approve" }, 1);
+        expect(task.error?.message).toMatch(/retry in a moment/);
+        await redis!.resume();
+        // Bounded: the clients reconnect on their own.
+        let status = 0;
+        for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
+          const again = await legacy.post(
+            "initialize",
+            {
+              protocolVersion: "2025-11-25",
+              capabilities: {},
+              clientInfo: { name: "t", version: "1" },
+            },
+            0,
+          );
+          status = again.status;
+          if (status === 200) legacy.session = again.headers.get("mcp-session-id")!;
+          await again.text();
+          if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(status).toBe(200);
+        // Instance 1 reconnects on its own schedule: until then it answers 503, as it should.
+        let initialized = 0;
+        for (let attempt = 0; attempt < 100 && initialized !== 202; attempt++) {
+          const sent = await legacy.notify("notifications/initialized", {}, 1);
+          initialized = sent.status;
+          await sent.text();
+          if (initialized === 503) await new Promise((resolve) => setTimeout(resolve, 100));
+          else expect(initialized).toBe(202);
+        }
+        expect(initialized).toBe(202);
+        expect((await legacy.result("tools/call", { name: "whoami" }, 1)).instance).toBe("1");
+        // The bus is back too: a task made on one instance is answered through another.
+        const created = await modern.result("tools/call", { name: "approve" }, 0);
+        const taskId = created.taskId as string;
+        await modern.until(taskId, (task) => task.status === "input_required", 1);
+        const answer = { ok: { action: "accept", content: { ok: true } } };
+        let done: Record<string, unknown> | undefined;
+        // Bounded: the subscriber connection may still be resubscribing; an answer it missed is sent again.
+        for (let attempt = 0; attempt < 50 && done?.status !== "completed"; attempt++) {
+          // Instance 2 was killed by the test before: instance 1 takes the answer to instance 0.
+          await modern.result("tasks/update", { taskId, inputResponses: answer }, 1);
+          done = await modern.result("tasks/get", { taskId }, 1);
+          if (done.status !== "completed") await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(done).toMatchObject({ status: "completed" });
+      },
+      60_000,
+    );
   });
 }
 
