@@ -9,6 +9,13 @@ export const TASKS = "io.modelcontextprotocol/tasks";
 type Body = Record<string, unknown>;
 let nextId = 1;
 
+/** Every request gives up after this long: a wait in these tests is bounded (a failure guard, not a timing). */
+const REQUEST_TIMEOUT_MS = 8000;
+
+function bounded(): AbortSignal {
+  return AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+}
+
 /** `x-to`: the instance the proxy sends the request to; otherwise round robin. */
 function pin(to: number | undefined): Record<string, string> {
   return to === undefined ? {} : { "x-to": String(to) };
@@ -54,6 +61,7 @@ export class LegacyClient {
   post(method: string, params: Body = {}, to?: number, id: number = nextId++): Promise<Response> {
     return fetch(this.#url, {
       method: "POST",
+      signal: bounded(),
       headers: this.headers(pin(to)),
       body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
     });
@@ -62,6 +70,7 @@ export class LegacyClient {
   notify(method: string, params: Body = {}, to?: number): Promise<Response> {
     return fetch(this.#url, {
       method: "POST",
+      signal: bounded(),
       headers: this.headers(pin(to)),
       body: JSON.stringify({ jsonrpc: "2.0", method, params }),
     });
@@ -71,6 +80,7 @@ export class LegacyClient {
   answer(id: unknown, result: Body, to?: number): Promise<Response> {
     return fetch(this.#url, {
       method: "POST",
+      signal: bounded(),
       headers: this.headers(pin(to)),
       body: JSON.stringify({ jsonrpc: "2.0", id, result }),
     });
@@ -80,6 +90,7 @@ export class LegacyClient {
   async result(method: string, params: Body = {}, to?: number): Promise<{ result: Body; instance: string }> {
     const response = await fetch(this.#url, {
       method: "POST",
+      signal: bounded(),
       headers: this.headers({ ...pin(to), accept: "application/json, text/event-stream" }),
       body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
     });
@@ -105,11 +116,12 @@ export class LegacyClient {
     const headers = this.headers({ ...pin(to), accept: "text/event-stream" });
     delete headers["content-type"];
     if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+    // A stream: bounded by its reader's waits (EventReader.next), not by this request.
     return fetch(this.#url, { method: "GET", headers });
   }
 
   delete(to?: number): Promise<Response> {
-    return fetch(this.#url, { method: "DELETE", headers: this.headers(pin(to)) });
+    return fetch(this.#url, { method: "DELETE", signal: bounded(), headers: this.headers(pin(to)) });
   }
 }
 
@@ -135,8 +147,11 @@ export class ModernClient {
       [META.protocolVersion]: "2026-07-28",
       [META.clientCapabilities]: { elicitation: {}, extensions: { [TASKS]: {} } },
     };
+    // A listen request is a stream, bounded by its reader's waits; anything else by REQUEST_TIMEOUT_MS.
+    const signal = method === "subscriptions/listen" ? undefined : bounded();
     return fetch(this.#url, {
       method: "POST",
+      signal,
       headers,
       body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta } }),
     });

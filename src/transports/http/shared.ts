@@ -35,7 +35,7 @@ export class SharedSessions {
   readonly #streams: Streams;
   readonly #bounds: HistoryBounds;
   /** What each local copy last wrote or read of its record, to write only changes (a copy evicted here takes its entry along). */
-  readonly #written = new WeakMap<HttpSession, string>();
+  readonly #written = new WeakMap<HttpSession, Snapshot>();
   /** When each local copy last refreshed the record's idle expiry. */
   readonly #touched = new WeakMap<HttpSession, number>();
   readonly #readers = new Map<string, Set<RemoteReader>>();
@@ -209,19 +209,29 @@ export class SharedSessions {
     const core = session.connection.session;
     if (!core) return;
     const now = snapshot(core);
-    if (!opened && this.#written.get(session) === now) return;
+    const before = this.#written.get(session);
+    if (!opened && before && same(before, now)) return;
     this.#written.set(session, now);
-    const record: SessionRecord = {
+    const idle = this.#store.options.idleTimeoutMs;
+    let record: SessionRecord = {
       id: session.id,
       protocolVersion: core.protocolVersion,
       capabilities: core.client.capabilities,
       clientInfo: core.client.info,
-      initialized: core.initialized,
-      logLevel: core.logLevel,
-      subscriptions: subscriptionsOf(core),
+      initialized: now.initialized,
+      logLevel: now.logLevel,
+      subscriptions: now.subscriptions,
       owner: this.#gate?.ownerOf(session),
     };
-    await this.#state.sessions.put(record, this.#store.options.idleTimeoutMs);
+    // Another instance may have changed the record since this copy last saw it (the bus is not
+    // instant): only what changed here is written over it, subscriptions as added and removed.
+    if (!opened && before) {
+      const current = await this.#state.sessions.get(session.id, idle);
+      // Ended elsewhere (DELETE, expiry): not brought back.
+      if (!current) return this.#forget(session.id);
+      record = merged(current, before, now);
+    }
+    await this.#state.sessions.put(record, idle);
     this.#touched.set(session, Date.now());
     if (!opened) await this.#state.bus.publish({ type: "session", id: session.id });
   }
@@ -367,8 +377,36 @@ function isShared(session: Session): session is SharedSession {
 }
 
 /** What of a session changes after its handshake. */
-function snapshot(session: Session): string {
-  return JSON.stringify([session.initialized, session.logLevel, ...subscriptionsOf(session)]);
+interface Snapshot {
+  readonly initialized: boolean;
+  readonly logLevel: Session["logLevel"];
+  readonly subscriptions: string[];
+}
+
+function snapshot(session: Session): Snapshot {
+  return { initialized: session.initialized, logLevel: session.logLevel, subscriptions: subscriptionsOf(session) };
+}
+
+function same(a: Snapshot, b: Snapshot): boolean {
+  return (
+    a.initialized === b.initialized &&
+    a.logLevel === b.logLevel &&
+    a.subscriptions.length === b.subscriptions.length &&
+    a.subscriptions.every((uri, i) => uri === b.subscriptions[i])
+  );
+}
+
+/** `current` with what this copy changed from `before` to `now`. */
+function merged(current: SessionRecord, before: Snapshot, now: Snapshot): SessionRecord {
+  const subscriptions = new Set(current.subscriptions);
+  for (const uri of now.subscriptions) if (!before.subscriptions.includes(uri)) subscriptions.add(uri);
+  for (const uri of before.subscriptions) if (!now.subscriptions.includes(uri)) subscriptions.delete(uri);
+  return {
+    ...current,
+    initialized: current.initialized || now.initialized,
+    logLevel: now.logLevel !== before.logLevel ? now.logLevel : current.logLevel,
+    subscriptions: [...subscriptions],
+  };
 }
 
 function subscriptionsOf(session: Session): string[] {
