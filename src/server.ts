@@ -104,7 +104,7 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#plugins = new OnFirstUse(registry, () =>
       import("./middleware/plugin.js").then(({ Plugins }) => (this.#dispatcher.plugins = new Plugins(registry))),
     );
-    this.#options = state ? { ...http, state } : (http ?? {});
+    this.#options = { ...http, state };
     this.#signals = signals ?? true;
   }
 

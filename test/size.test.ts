@@ -113,7 +113,10 @@ const BUDGETS: Budget[] = [
     // registration that has auth (-893 B). Lowered to 15,347 B: user() and assistant() are in
     // core/content.ts, so no chunk of their own is loaded for them. Lowered to 15,322 B: the stdio
     // identity hook is asked of the auth settings (settings.stdioAuth()), not checked in serve().
-    ceiling: 15_317,
+    // Raised to 15,373 B by shared state (issue 15, pico({ state })): the option and its hand-over to
+    // the endpoint and the Tasks layer, and completeElicitation publishing to other instances (+56 B;
+    // the shared code itself loads only for a server with a state).
+    ceiling: 15_373,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -136,7 +139,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 24,157 B with the stdio row (resources and prompts checked in their layers).
     // Lowered to 23,282 B with the stdio row (the auth settings, -875 B). Lowered to 23,253 B: on Deno,
     // web.ts streams a long answer instead of reading request.signal, and joins a body with a Blob.
-    ceiling: 23_189,
+    // Raised to 23,720 B by shared state (issue 15): the endpoint's hooks for shared sessions
+    // (handler.ts routes through shared.ts, which loads only with a state; forward, resume, delete)
+    // and the session store's copies of shared records (sessions.ts): +531 B.
+    ceiling: 23_720,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -179,7 +185,9 @@ const BUDGETS: Budget[] = [
     // status changes in one place (tasks/changes.ts): +2,451 B, all in the chunks a task tool loads.
     // 41,985 B once server.ts rules resources and prompts with one method (170 B less minified, 7 B
     // more gzipped: the same text compressed in another order).
-    ceiling: 41_975,
+    // Raised to 44,818 B by shared state (issue 15): src/state/, the endpoint's shared sessions
+    // (http/shared.ts, remote-reader.ts) and their hooks, the tasks layer's bus: +2,843 B.
+    ceiling: 44_818,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -205,7 +213,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 26,580 B: resources and prompts are checked in their layers.
     // Raised to 26,738 B: this program has auth, so it loads the settings' chunk and the code that rules
     // registrations once it has (+158 B; the rows without auth lost 893 B).
-    ceiling: 26_682,
+    // Raised to 27,229 B: the HTTP row's shared-session hooks, and the gate's session adoption (+547 B).
+    ceiling: 27_229,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -229,7 +238,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 25,931 B: resources and prompts are checked in their layers.
     // Raised to 26,152 B, as the JWT row (+221 B).
     // 26,116 B: the "everything" row's one method for resources and prompts (+2 B gzipped, -170 B minified).
-    ceiling: 26_113,
+    // Raised to 26,630 B, as the JWT row (+517 B).
+    ceiling: 26_630,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -259,7 +269,8 @@ const BUDGETS: Budget[] = [
     // Raised to 48,453 B: the "everything" row's +328 B (the auth settings' chunk), less what async lint() saves.
     // Raised to 50,891 B: the "everything" row's Tasks work (+2,451 B), which the kit can reach.
     // 50,905 B: the "everything" row's one method for resources and prompts (+14 B gzipped, -170 B minified).
-    ceiling: 50_898,
+    // Raised to 53,694 B: the "everything" row's shared state (+2,796 B), which the kit can reach.
+    ceiling: 53_694,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -1,3 +1,4 @@
+import { sharedUsedStates } from "../../asking/used-states.js";
 import type { AuthGate } from "../../auth/gate.js";
 import type { Dispatcher } from "../../core/dispatch.js";
 import type { JsonRpcMessage } from "../../core/jsonrpc.js";
@@ -10,6 +11,19 @@ import type { HttpSession, SessionMirror, SessionStore } from "./sessions.js";
 import type { Streams } from "./sse.js";
 
 const SESSION_HEADER = "mcp-session-id";
+
+/**
+ * Instances that share state share requestState too: every one must open the states the others
+ * sealed (one `requestStateKey`), and refuse those another accepted already (the shared replay guard).
+ */
+export function shareRequestStates(dispatcher: Dispatcher, state: SharedState): void {
+  if (dispatcher.states.stateKey === undefined) {
+    throw new TypeError(
+      "pico({ state }) needs requestStateKey: instances that share state must seal requestState with one key; set the same secret (32+ bytes) on every instance",
+    );
+  }
+  sharedUsedStates.set(dispatcher.states, state.usedStates);
+}
 
 /** `<stream>-<seq>`, as sessions number events. */
 const EVENT_ID = /^(\d{1,15})-(\d{1,15})$/;

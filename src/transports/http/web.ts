@@ -20,16 +20,8 @@ export async function createWebEndpoint(
   options: HttpOptions,
   auth?: AuthSettings,
 ): Promise<WebEndpoint> {
-  const state = options.state;
-  if (state) {
-    // Every instance must open the states the others sealed, and refuse those they accepted.
-    if (dispatcher.states.stateKey === undefined) {
-      throw new TypeError(
-        "pico({ state }) needs requestStateKey: instances that share state must seal requestState with one key; set the same secret (32+ bytes) on every instance",
-      );
-    }
-    (await import("../../asking/used-states.js")).sharedUsedStates.set(dispatcher.states, state.usedStates);
-  }
+  // Shared state (pico({ state })): its checks and wiring load only for a server that has one.
+  if (options.state) (await import("./shared.js")).shareRequestStates(dispatcher, options.state);
   // The token gate loads only for a server that checks tokens (`auth.verify`).
   const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth) : undefined;
   const handler = new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, gate);
