@@ -78,7 +78,20 @@ export class Tasks {
     bus.subscribe((message) => {
       if (message.type === "task-input") void this.#answer(message.taskId, message.responses).catch(() => {});
       else if (message.type === "task-cancel") this.#stop(message.taskId, "The client cancelled the task");
+      // Another instance changed a task: this one's listen streams and waiting tasks/result hear it.
+      else if (message.type === "task") void this.#relay(message.taskId);
     });
+  }
+
+  /** Tells this instance's watchers of a task what another instance made of it (the store has it). */
+  async #relay(taskId: string): Promise<void> {
+    let record: TaskRecord | undefined;
+    try {
+      record = await this.store.get(taskId);
+    } catch {
+      return; // The store is away: the watchers hear the task's next change instead.
+    }
+    if (record) this.changes.publish(taskId, record);
   }
 
   /**

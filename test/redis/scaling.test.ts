@@ -232,6 +232,37 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
       },
     );
 
+    fullOnly("tells a listen stream on one instance how a task running on another changes", async () => {
+      const modern = new ModernClient(cluster!.url);
+      const created = await modern.result("tools/call", { name: "approve" }, 0);
+      const taskId = created.taskId as string;
+      const reader = await modern.listen({ taskIds: [taskId] }, 1);
+      /** The stream's next notifications/tasks for the task with `status` (bounded: 50 events). */
+      const untilStatus = async (status: string) => {
+        for (let events = 0; events < 50; events++) {
+          const event = await reader.next(5000);
+          if (!event) throw new Error(`the listen stream ended before the task was ${status}`);
+          if (!event.data) continue;
+          const sent = message(event);
+          const params = sent.params as { taskId?: string; status?: string } | undefined;
+          if (sent.method === "notifications/tasks" && params?.taskId === taskId && params.status === status) {
+            return params;
+          }
+        }
+        throw new Error(`no notifications/tasks with status ${status} in 50 events`);
+      };
+      // Instance 0 runs the task; instance 1's stream hears each change through the bus.
+      expect(await untilStatus("input_required")).toMatchObject({ inputRequests: { ok: {} } });
+      await modern.result(
+        "tasks/update",
+        { taskId, inputResponses: { ok: { action: "accept", content: { ok: true } } } },
+        2,
+      );
+      const pid = cluster!.instances[0]!.pid;
+      expect(await untilStatus("completed")).toMatchObject({ result: { content: [{ text: `approved by ${pid}` }] } });
+      await reader.cancel();
+    });
+
     fullOnly("routes the answer to a question to the instance that asked it", async () => {
       const legacy = new LegacyClient(cluster!.url);
       await legacy.open(0);
