@@ -78,7 +78,7 @@ export class Tasks {
     bus.subscribe((message) => {
       if (message.type === "task-input") void this.#answer(message.taskId, message.responses).catch(() => {});
       else if (message.type === "task-cancel") this.#stop(message.taskId, "The client cancelled the task");
-      // Another instance changed a task: this one's listen streams and waiting tasks/result hear it.
+      // Another instance changed a task: this one's watchers (listen streams with taskIds) hear it.
       else if (message.type === "task") void this.#relay(message.taskId);
     });
   }
