@@ -302,7 +302,7 @@ export class Server<Tools extends ToolTypes = {}> {
     // No elicitation was ever sent before the asking layer loaded.
     const done = askingLayer.now?.completeElicitation(this.#dispatcher.urlElicitations, elicitationId) ?? false;
     // Shared sessions: the instance holding the session that was sent it tells its client.
-    if (!done) this.#options.state?.bus.publish({ type: "url", id: elicitationId }).catch(() => {});
+    if (!done) this.#options.state?.bus.announce({ type: "url", id: elicitationId });
     return done;
   }
 

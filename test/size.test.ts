@@ -187,7 +187,9 @@ const BUDGETS: Budget[] = [
     // more gzipped: the same text compressed in another order).
     // Raised to 44,818 B by shared state (issue 15): src/state/, the endpoint's shared sessions
     // (http/shared.ts, remote-reader.ts) and their hooks, the tasks layer's bus: +2,843 B.
-    ceiling: 44_818,
+    // Raised to 44,846 B: the Redis bus holds what it announces while Redis is away (redis/bus.ts), and
+    // the tasks layer relays other instances' task changes to its watchers (+28 B).
+    ceiling: 44_846,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -239,7 +241,7 @@ const BUDGETS: Budget[] = [
     // Raised to 26,152 B, as the JWT row (+221 B).
     // 26,116 B: the "everything" row's one method for resources and prompts (+2 B gzipped, -170 B minified).
     // Raised to 26,630 B, as the JWT row (+517 B).
-    ceiling: 26_630,
+    ceiling: 26_629,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -270,7 +272,8 @@ const BUDGETS: Budget[] = [
     // Raised to 50,891 B: the "everything" row's Tasks work (+2,451 B), which the kit can reach.
     // 50,905 B: the "everything" row's one method for resources and prompts (+14 B gzipped, -170 B minified).
     // Raised to 53,694 B: the "everything" row's shared state (+2,796 B), which the kit can reach.
-    ceiling: 53_694,
+    // Raised to 53,719 B: the "everything" row's +28 B (the bus's outbox, the task relay).
+    ceiling: 53_719,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

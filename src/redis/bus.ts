@@ -1,6 +1,13 @@
 import type { Bus, BusMessage } from "../state/state.js";
 import type { RedisLink } from "./client.js";
 
+/** Messages `announce` holds while Redis is away, at most; beyond it the oldest is dropped, and said so. */
+const MAX_HELD = 1000;
+/** How long a held message stays worth sending: a list change a minute old is still true, an older one is dropped. */
+const MAX_HELD_MS = 60_000;
+/** How often held messages are tried again. */
+const RETRY_MS = 500;
+
 /**
  * The bus on Redis pub/sub, one channel per key prefix, on a connection of its own (a subscribed
  * connection sends no other command). Each instance skips what it published itself. Pub/sub does
@@ -13,6 +20,11 @@ export class RedisBus implements Bus {
   readonly instance: string;
   readonly #listeners = new Set<(message: BusMessage) => void>();
   #closing: Promise<() => Promise<void>> | undefined;
+  /** What `announce` has not published yet, oldest first (see MAX_HELD). */
+  readonly #held: { readonly text: string; readonly at: number }[] = [];
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  #flushing = false;
+  #dropped = 0;
 
   constructor(link: RedisLink, prefix: string, instance: string) {
     this.#link = link;
@@ -30,9 +42,59 @@ export class RedisBus implements Bus {
     await this.#link.command(["PUBLISH", this.channel, this.encode(message)]);
   }
 
+  announce(message: BusMessage): void {
+    // One queue, sent by one loop: instances see changes in the order they happened, and what
+    // Redis did not take waits there for the next try.
+    this.#held.push({ text: this.encode(message), at: Date.now() });
+    if (this.#held.length > MAX_HELD) {
+      this.#held.shift();
+      this.#dropped++;
+    }
+    if (!this.#flushing && !this.#retry) void this.#flush();
+  }
+
   /** The text of a message from this instance (the event history's script publishes it too). */
   encode(message: BusMessage): string {
     return JSON.stringify({ from: this.instance, message });
+  }
+
+  #schedule(): void {
+    if (this.#retry || this.#flushing || this.#closing === undefined) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      void this.#flush();
+    }, RETRY_MS);
+    // Held messages alone do not keep a process alive.
+    const timer: { unref?: () => void } | number = this.#retry;
+    if (typeof timer === "object") timer.unref?.();
+  }
+
+  /** Sends what was held, in order, until Redis fails again; drops (and reports) what is too old. */
+  async #flush(): Promise<void> {
+    const now = Date.now();
+    while (this.#held.length > 0 && now - this.#held[0]!.at > MAX_HELD_MS) {
+      this.#held.shift();
+      this.#dropped++;
+    }
+    if (this.#dropped > 0) {
+      console.error(
+        `picomcp/redis: ${this.#dropped} bus message(s) (list changes, task changes, client messages for another instance) were dropped: Redis was unreachable for over ${MAX_HELD_MS / 1000} s or more than ${MAX_HELD} waited; instances may miss those changes until the next one`,
+      );
+      this.#dropped = 0;
+    }
+    this.#flushing = true;
+    let failed = false;
+    // Messages announced meanwhile join the queue, so this loop sends them too, in order.
+    while (this.#held.length > 0 && !failed) {
+      try {
+        await this.#link.command(["PUBLISH", this.channel, this.#held[0]!.text]);
+        this.#held.shift();
+      } catch {
+        failed = true;
+      }
+    }
+    this.#flushing = false;
+    if (failed) this.#schedule();
   }
 
   subscribe(listener: (message: BusMessage) => void): () => void {
@@ -41,6 +103,8 @@ export class RedisBus implements Bus {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.#retry);
+    this.#retry = undefined;
     const closing = this.#closing;
     this.#closing = undefined;
     if (closing) await (await closing)();

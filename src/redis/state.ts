@@ -32,8 +32,7 @@ export async function redisState(options: RedisStateOptions): Promise<SharedStat
   const tasks = new RedisTaskStore(link, {
     prefix,
     leaseMs: options.leaseMs ?? 30_000,
-    publish: (record: TaskRecord) =>
-      void bus.publish({ type: "task", taskId: record.taskId, status: record.status }).catch(() => {}),
+    publish: (record: TaskRecord) => bus.announce({ type: "task", taskId: record.taskId, status: record.status }),
   });
   return {
     sessions: new RedisSessions(link, prefix),

@@ -110,7 +110,14 @@ export type BusMessage =
 
 /** Messages between instances: each instance receives what the others publish, not its own. */
 export interface Bus {
+  /** Publishes now; rejects (StateUnavailable) while the state is unreachable, for the caller to answer. */
   publish(message: BusMessage): Promise<void>;
+  /**
+   * Publishes what no request waits on (a list change, a task's change, a client's message for
+   * another instance): while the state is unreachable it is held, in order and bounded, and sent
+   * once it is back; what the bound or its age drops is reported on stderr, never lost silently.
+   */
+  announce(message: BusMessage): void;
   subscribe(listener: (message: BusMessage) => void): () => void;
 }
 

@@ -103,6 +103,40 @@ describe("the replay guard on Redis", () => {
   });
 });
 
+describe("the bus on Redis", () => {
+  /** Waits, bounded, for `done` (a failure guard, not a timing). */
+  const until = async (done: () => boolean) => {
+    for (let polls = 0; polls < 200 && !done(); polls++) await new Promise((resolve) => setTimeout(resolve, 25));
+  };
+
+  it("holds what it announces while its connection is down, and sends it, in order, once it is back", async () => {
+    const own = createClient({ url: redis!.url });
+    own.on("error", () => {});
+    await own.connect();
+    const announcing = await redisState({ client: own, prefix: "store-bus:" });
+    const hearing = await state({ prefix: "store-bus:" });
+    const heard: string[] = [];
+    hearing.bus.subscribe((message) => {
+      if (message.type === "url") heard.push(message.id);
+    });
+    announcing.bus.announce({ type: "url", id: "1" });
+    await until(() => heard.length === 1);
+    expect(heard).toEqual(["1"]);
+    // The announcing instance loses Redis; what it announces meanwhile waits.
+    await own.close();
+    announcing.bus.announce({ type: "url", id: "2" });
+    announcing.bus.announce({ type: "url", id: "3" });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(heard).toEqual(["1"]);
+    await own.connect();
+    await until(() => heard.length === 3);
+    expect(heard).toEqual(["1", "2", "3"]);
+    await announcing.close();
+    await hearing.close();
+    await own.close();
+  });
+});
+
 describe("tasks on Redis", () => {
   const record = (taskId: string): TaskRecord => ({
     taskId,

@@ -154,7 +154,7 @@ export class SharedSessions {
    */
   forward(session: HttpSession | undefined, message: JsonRpcMessage): void {
     if (!session || ("method" in message && message.method !== "notifications/cancelled")) return;
-    void this.#state.bus.publish({ type: "client", session: session.id, message }).catch(() => {});
+    this.#state.bus.announce({ type: "client", session: session.id, message });
   }
 
   /** GET with a Last-Event-ID of a stream this instance did not write: from the shared history, or 404 as session.resume. */
@@ -271,7 +271,7 @@ export class SharedSessions {
   /** A registry event of this instance: the others deliver it to their streams too. */
   #published(event: RegistryEvent): void {
     if (this.#relaying || event.type === "closed") return;
-    void this.#state.bus.publish({ type: "registry", event }).catch(() => {});
+    this.#state.bus.announce({ type: "registry", event });
   }
 
   #receive(message: BusMessage): void {
