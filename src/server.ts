@@ -440,10 +440,11 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /**
    * Resolves once the layers that the registrations so far need have loaded and checked them (a
-   * resource's or prompt's, the plug-in machinery of `use`); rejects with the first mistake found
-   * there, such as a plug-in part that does not exist. `serve()` and `server.call` wait for it and
-   * reject with that error, `fetch` rejects with it (runtimes answer 500) and `node` answers 500. Registrations the
-   * core checks itself (`.tool()`, a middleware's method or tool) throw at the call instead.
+   * resource's or prompt's, the auth settings of `pico({ auth })` and of `auth` rules, the plug-in
+   * machinery of `use`); rejects with the first mistake found there, such as a plug-in part that
+   * does not exist. `serve()` and `server.call` wait for it and reject with that error, `fetch`
+   * rejects with it (runtimes answer 500) and `node` answers 500. Registrations the core checks
+   * itself (`.tool()`, a middleware's method or tool) throw at the call instead.
    */
   async ready(): Promise<void> {
     // A layer may install another as it loads (the Tasks layer is a plug-in): wait for them all.

@@ -17,6 +17,11 @@ export class TaskChanges {
     for (const watcher of [...(this.#watchers.get(taskId) ?? [])]) watcher(record);
   }
 
+  /** Whether anything watches the task (a task nobody here watches needs no reading of its record). */
+  watched(taskId: string): boolean {
+    return this.#watchers.has(taskId);
+  }
+
   /** Watches one task until the answered function is called. */
   watch(taskId: string, watcher: TaskWatcher): () => void {
     let watchers = this.#watchers.get(taskId);

@@ -79,7 +79,7 @@ export class Tasks {
       if (message.type === "task-input") void this.#answer(message.taskId, message.responses).catch(() => {});
       else if (message.type === "task-cancel") this.#stop(message.taskId, "The client cancelled the task");
       // Another instance changed a task: this one's watchers (listen streams with taskIds) hear it.
-      else if (message.type === "task") void this.#relay(message.taskId);
+      else if (message.type === "task" && this.changes.watched(message.taskId)) void this.#relay(message.taskId);
     });
   }
 
