@@ -2,11 +2,11 @@ import { StateUnavailable } from "../state/state.js";
 
 /**
  * The user's Redis client, typed by what picomcp calls of it, so that neither client library is
- * imported: node-redis 5 (`createClient()`, connected) or ioredis 5 (`new Redis()`).
+ * imported: node-redis 5 or 6 (`createClient()`, connected) or ioredis 5 (`new Redis()`).
  */
 export type RedisClient = NodeRedisClient | IoRedisClient;
 
-/** node-redis 5: `sendCommand`, `isReady`, and a duplicate for the subscriber. */
+/** node-redis 5 and 6: `sendCommand`, `isReady`, and a duplicate for the subscriber. */
 export interface NodeRedisClient {
   sendCommand(args: readonly string[]): Promise<unknown>;
   readonly isReady: boolean;
@@ -73,8 +73,8 @@ export class RedisLink {
       (thrown: unknown) => {
         clearTimeout(timer);
         // A script error is the caller's to see; a connection error is the store being away.
-        if (thrown instanceof StateUnavailable || !isReplyError(thrown)) throw new StateUnavailable(thrown);
-        throw thrown;
+        if (thrown instanceof StateUnavailable || isReplyError(thrown)) throw thrown;
+        throw new StateUnavailable(thrown);
       },
     );
   }

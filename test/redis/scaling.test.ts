@@ -382,7 +382,7 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
           );
           status = again.status;
           if (status === 200) legacy.session = again.headers.get("mcp-session-id")!;
-          note(`initialize on 0: ${status} ${(await again.text()).slice(0, 120)}`);
+          note(`initialize on 0: ${status} ${(await again.text()).slice(0, 400)}`);
           if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
         }
         expect(status).toBe(200);
