@@ -19,6 +19,7 @@ import type { Plugin, Plugins } from "./middleware/plugin.js";
 import { OnFirstUse } from "./on-first-use.js";
 import type { Prompt, PromptConfig } from "./prompts/prompts.js";
 import type { Resource, ResourceConfig } from "./resources/resources.js";
+import { installLegacySessions } from "./sessions/legacy.js";
 import type { SharedState } from "./state/state.js";
 import type { HttpOptions, ServeOptions } from "./transports/http/options.js";
 import type { WebEndpoint } from "./transports/http/web.js";
@@ -93,6 +94,8 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#registry = new Registry(rest);
     this.#authOptions = auth;
     this.#dispatcher = new Dispatcher(this.#registry, limits);
+    // The 2025 era: every transport serves it (a 2026-07-28 request needs no session).
+    installLegacySessions(this.#dispatcher);
     const registry = this.#registry;
     this.#resources = new OnFirstUse(registry, () => import("./resources/resources.js"));
     this.#prompts = new OnFirstUse(registry, () => import("./prompts/prompts.js"));
@@ -342,17 +345,15 @@ export class Server<Tools extends ToolTypes = {}> {
    * `deno serve` calls this with the address it listens on when this server is a module's default
    * export (and then prints nothing itself). On a loopback address (`deno serve --host 127.0.0.1`),
    * the endpoint accepts only loopback `Host` headers, as `serve()` does, unless `allowedHosts` says
-   * otherwise. Prints the line `deno serve` would have. With `--parallel` only Deno's first worker
-   * is told, so the others need `allowedHosts` for the same check.
+   * otherwise. Prints the line `deno serve` would have, once the endpoint is ready. With
+   * `--parallel` only Deno's first worker is told, so the others need `allowedHosts` for the same check.
    */
   readonly onListen = (address: { hostname: string; port: number }): void => {
     // Registered before any request's `fetch` waits on the endpoint, so it runs before any request is handled.
     this.#web().then(
-      (endpoint) => endpoint.listening(address.hostname),
+      (endpoint) => endpoint.listening(address),
       () => {}, // The endpoint failed to load: every request's fetch fails with that error.
     );
-    const host = address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname;
-    console.error(`deno serve: Listening on http://${host}:${address.port}/`);
   };
 
   /**

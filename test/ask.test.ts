@@ -7,9 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { completeElicitation } from "../src/asking/questions.js";
-import { Connection } from "../src/core/connection.js";
 import type { Context } from "../src/core/context.js";
-import { Dispatcher } from "../src/core/dispatch.js";
+import type { Dispatcher } from "../src/core/dispatch.js";
 import { ErrorCode } from "../src/core/errors.js";
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from "../src/core/jsonrpc.js";
 import { Registry } from "../src/core/registry.js";
@@ -20,6 +19,8 @@ import { pico } from "../src/index.js";
 import { compilePrompt } from "../src/prompts/prompts.js";
 import { compileResource } from "../src/resources/resources.js";
 import type { ServerOptions } from "../src/server.js";
+import { Connection } from "../src/transports/connection.js";
+import { dispatcherWithSessions } from "./core-helpers.js";
 
 type Run = (args: Record<string, unknown>, ctx: Context) => unknown;
 
@@ -46,7 +47,7 @@ function setup(tools: Record<string, Run>, options: Partial<ServerOptions> = {})
       list: async (ctx) => (await ctx.roots()).map((root) => ({ uri: `notes://${root.name}`, name: root.uri })),
     }),
   );
-  return { registry, dispatcher: new Dispatcher(registry) };
+  return { registry, dispatcher: dispatcherWithSessions(registry) };
 }
 
 let nextId = 1;

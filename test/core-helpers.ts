@@ -4,8 +4,10 @@
  */
 import { Dispatcher, type Exchange, type Peer } from "../src/core/dispatch.js";
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../src/core/jsonrpc.js";
+import type { Limits } from "../src/core/limits.js";
 import type { Registry } from "../src/core/registry.js";
 import { META } from "../src/core/types.js";
+import { installLegacySessions } from "../src/sessions/legacy.js";
 
 export const SERVER_INFO = { name: "t", version: "1" };
 
@@ -31,9 +33,16 @@ interface Options {
   exchange?: Exchange;
 }
 
+/** A dispatcher on `registry` that serves both eras, as a server's does (the 2025 era is the sessions layer's). */
+export function dispatcherWithSessions(registry: Registry, limits?: Limits): Dispatcher {
+  const dispatcher = new Dispatcher(registry, limits);
+  installLegacySessions(dispatcher);
+  return dispatcher;
+}
+
 /** A dispatcher on `registry`, with a legacy session already negotiated. */
 export async function core(registry: Registry): Promise<Core> {
-  const dispatcher = new Dispatcher(registry);
+  const dispatcher = dispatcherWithSessions(registry);
   const peer: Peer = { session: undefined };
   const notifications: JsonRpcMessage[] = [];
   const exchange: Exchange = { emit: (message) => notifications.push(message) };

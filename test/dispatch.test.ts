@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Context } from "../src/core/context.js";
-import { Dispatcher, type Exchange, type Inflight, type Peer } from "../src/core/dispatch.js";
+import type { Exchange, Inflight, Peer } from "../src/core/dispatch.js";
 import { McpError } from "../src/core/errors.js";
 import type { JsonRpcRequest } from "../src/core/jsonrpc.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import type { ServerOptions } from "../src/server.js";
+import { dispatcherWithSessions } from "./core-helpers.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
 
@@ -27,7 +28,7 @@ function setup(
 ) {
   const registry = new Registry({ ...INFO, ...options });
   for (const [name, config] of Object.entries(tools)) registry.addTool(compileTool(name, config));
-  const dispatcher = new Dispatcher(registry);
+  const dispatcher = dispatcherWithSessions(registry);
   const peer: Peer = { session: undefined };
   const send = async (message: unknown, exchange?: Exchange) =>
     dispatcher.answer(message as JsonRpcRequest, peer, exchange);

@@ -5,7 +5,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { RequestContext } from "../src/core/context.js";
-import { Dispatcher } from "../src/core/dispatch.js";
 import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../src/core/limits.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
@@ -13,6 +12,7 @@ import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
 import { SseChannel, Streams } from "../src/transports/http/sse.js";
 import { readId, serveLines } from "../src/transports/stdio.js";
+import { dispatcherWithSessions } from "./core-helpers.js";
 import { call, MODERN_META, pipe } from "./hardening-helpers.js";
 import {
   BOTH,
@@ -37,7 +37,7 @@ function dispatcher(limits: Limits = {}, tools: Record<string, AnyTool> = {}) {
     ...tools,
   };
   for (const [name, config] of Object.entries(all)) registry.addTool(compileTool(name, config));
-  return new Dispatcher(registry, limits);
+  return dispatcherWithSessions(registry, limits);
 }
 
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;

@@ -1,6 +1,4 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { Connection } from "../src/core/connection.js";
-import { Dispatcher } from "../src/core/dispatch.js";
 import type { JsonRpcMessage } from "../src/core/jsonrpc.js";
 import { featuresLayer, Registry } from "../src/core/registry.js";
 import { compileTool } from "../src/core/tools.js";
@@ -8,9 +6,10 @@ import { META } from "../src/core/types.js";
 import { pico } from "../src/index.js";
 import { compilePrompt } from "../src/prompts/prompts.js";
 import { compileResource } from "../src/resources/resources.js";
+import { Connection } from "../src/transports/connection.js";
 import { createWebEndpoint } from "../src/transports/http/web.js";
 import { serveLines } from "../src/transports/stdio.js";
-import { envelope, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
+import { dispatcherWithSessions, envelope, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
 import { EventReader, messageOf, modern, within } from "./http-helpers.js";
 
 const EVERYTHING = {
@@ -42,7 +41,7 @@ function registry(kinds: ("tool" | "prompt" | "resource")[] = ["tool", "prompt",
 /** A stdio-like connection: messages in, everything sent out recorded in order. */
 function connect(registryToUse: Registry) {
   const sent: JsonRpcMessage[] = [];
-  const connection = new Connection(new Dispatcher(registryToUse), (message) => {
+  const connection = new Connection(dispatcherWithSessions(registryToUse), (message) => {
     if (!Array.isArray(message)) sent.push(message);
   });
   const listen = (id: string | number, notifications: unknown) =>
@@ -209,7 +208,7 @@ describe("subscriptions/listen over a connection", () => {
 describe("subscriptions/listen over HTTP", () => {
   async function endpoint() {
     const { registry: server, live } = registry();
-    const web = await createWebEndpoint(new Dispatcher(server), {});
+    const web = await createWebEndpoint(dispatcherWithSessions(server), {});
     return { server, live, web };
   }
 
@@ -292,7 +291,7 @@ describe("subscriptions/listen over stdio", () => {
   /** Serves one listen request with serveLines; `end` ends the input, `stop` stops serving as server.close() does. */
   function serve() {
     const { registry: server } = registry();
-    const dispatcher = new Dispatcher(server);
+    const dispatcher = dispatcherWithSessions(server);
     const lines: Record<string, unknown>[] = [];
     const stop = new AbortController();
     let end!: () => void;

@@ -10,13 +10,13 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Dispatcher, type Peer } from "../src/core/dispatch.js";
+import type { Dispatcher, Peer } from "../src/core/dispatch.js";
 import type { JsonRpcResponse } from "../src/core/jsonrpc.js";
 import { ErrorCode, McpError, pico } from "../src/index.js";
 import type { MiddlewareCall } from "../src/middleware/middleware.js";
 import { type Plugin, Plugins } from "../src/middleware/plugin.js";
 import { registryOf } from "../src/server.js";
-import { envelope } from "./core-helpers.js";
+import { dispatcherWithSessions, envelope } from "./core-helpers.js";
 import { initialize, inSession, modern } from "./http-helpers.js";
 
 type Server = ReturnType<typeof makeServer>;
@@ -279,7 +279,7 @@ describe("server.call goes through middleware", () => {
 /** A dispatcher for a server's registry, with its plug-ins, and a legacy session negotiated. */
 async function dispatcherOf(server: Server, limits?: ConstructorParameters<typeof Dispatcher>[1]) {
   const registry = registryOf(server as never);
-  const dispatcher = new Dispatcher(registry, limits);
+  const dispatcher = dispatcherWithSessions(registry, limits);
   const plugins = new Plugins(registry);
   dispatcher.plugins = plugins;
   const peer: Peer = { session: undefined };

@@ -116,7 +116,10 @@ const BUDGETS: Budget[] = [
     // Raised to 15,373 B by shared state (issue 15, pico({ state })): the option and its hand-over to
     // the endpoint and the Tasks layer, and completeElicitation publishing to other instances (+56 B;
     // the shared code itself loads only for a server with a state).
-    ceiling: 15_373,
+    // Lowered to 15,348 B: the 2025 era is a layer (sessions/legacy.ts, sessions/session.ts: the
+    // handshake, the session, ping and logging/setLevel), the caller checks of a tool under an auth rule
+    // moved from core/tools.ts to auth/enforce.ts, and deno serve's line is printed by the endpoint.
+    ceiling: 15_348,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -142,7 +145,8 @@ const BUDGETS: Budget[] = [
     // Raised to 23,720 B by shared state (issue 15): the endpoint's hooks for shared sessions
     // (handler.ts routes through shared.ts, which loads only with a state; forward, resume, delete)
     // and the session store's copies of shared records (sessions.ts): +531 B.
-    ceiling: 23_720,
+    // Lowered to 23,699 B with the stdio row.
+    ceiling: 23_699,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -191,7 +195,10 @@ const BUDGETS: Budget[] = [
     // the tasks layer relays other instances' task changes to its watchers (+28 B).
     // Raised to 44,858 B: an instance reads a task another instance changed only when something of its
     // own watches that task (TaskChanges.watched, +12 B), not one Redis read per change per instance.
-    ceiling: 44_858,
+    // Raised to 45,069 B: the 2025 era is a layer of its own (sessions/), and a tool's caller checks went
+    // to auth/enforce.ts: two more chunk boundaries, whose import glue this row pays (+211 B); the tools-
+    // only rows lost 25 B.
+    ceiling: 45_069,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -218,7 +225,9 @@ const BUDGETS: Budget[] = [
     // Raised to 26,738 B: this program has auth, so it loads the settings' chunk and the code that rules
     // registrations once it has (+158 B; the rows without auth lost 893 B).
     // Raised to 27,229 B: the HTTP row's shared-session hooks, and the gate's session adoption (+547 B).
-    ceiling: 27_229,
+    // Raised to 27,347 B: this program checks callers, so it loads the checks that left core/tools.ts from
+    // auth/enforce.ts, with their imports (+118 B).
+    ceiling: 27_347,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -243,7 +252,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,152 B, as the JWT row (+221 B).
     // 26,116 B: the "everything" row's one method for resources and prompts (+2 B gzipped, -170 B minified).
     // Raised to 26,630 B, as the JWT row (+517 B).
-    ceiling: 26_629,
+    // Raised to 26,765 B, as the JWT row (+136 B).
+    ceiling: 26_765,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -276,7 +286,9 @@ const BUDGETS: Budget[] = [
     // Raised to 53,694 B: the "everything" row's shared state (+2,796 B), which the kit can reach.
     // Raised to 53,719 B: the "everything" row's +28 B (the bus's outbox, the task relay).
     // Raised to 53,730 B: the "everything" row's TaskChanges.watched (+11 B).
-    ceiling: 53_730,
+    // Raised to 53,944 B: the "everything" row's +211 B (the sessions layer, the caller checks in
+    // auth/enforce.ts).
+    ceiling: 53_944,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -3,12 +3,13 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { Dispatcher, type Peer } from "../src/core/dispatch.js";
+import type { Peer } from "../src/core/dispatch.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
-import { Session } from "../src/core/session.js";
 import { checkToolName, compileTool } from "../src/core/tools.js";
 import { audio, embed, image, link, McpError, pico, text } from "../src/index.js";
+import { LegacySession } from "../src/sessions/session.js";
+import { dispatcherWithSessions } from "./core-helpers.js";
 
 const run = () => "";
 
@@ -152,8 +153,8 @@ describe("tool registration", () => {
     expect(input.output).not.toHaveBeenCalled();
     expect(output.input).not.toHaveBeenCalled();
 
-    const dispatcher = new Dispatcher(registry);
-    const peer: Peer = { session: new Session("2025-11-25", {}, undefined) };
+    const dispatcher = dispatcherWithSessions(registry);
+    const peer: Peer = { session: new LegacySession("2025-11-25", {}, undefined) };
     for (let id = 1; id <= 3; id++) {
       const list = await dispatcher.answer({ jsonrpc: "2.0", id, method: "tools/list" }, peer);
       expect(list?.result?.tools).toHaveLength(1);

@@ -385,7 +385,7 @@ const CONCERNS: Concern[] = [
       "transports/stdio.ts",
       "transports/line-output.ts",
       "transports/stdout.ts",
-      "core/connection.ts",
+      "transports/connection.ts",
     ],
   },
   {

@@ -6,7 +6,8 @@
  */
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
-import { accessOf, type CallToolResult } from "../core/tools.js";
+import { validate } from "../core/schema.js";
+import { accessOf, type CallToolResult, invalidArguments, runTool, type Tool } from "../core/tools.js";
 import { type AnyAccess, type Denial, parts } from "./access.js";
 
 import type { Identity } from "./identity.js";
@@ -31,6 +32,28 @@ export function checkArgumentsOf(
   what: string,
 ): Denial | undefined | Promise<Denial | undefined> {
   return checkArguments(accessOf(ctx, declared), ctx.auth, args, what);
+}
+
+/** A tool with an `auth` rule: its caller checked before validation, its `allow` check after. */
+export async function callChecked(
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  ctx: RequestContext,
+): Promise<CallToolResult> {
+  const what = `tool "${tool.name}"`;
+  const refused = checkCallerOf(ctx, tool.auth, what);
+  if (refused) return refuseTool(ctx, refused, tool.name, true);
+  let value: unknown = {};
+  if (tool.input) {
+    let checked = validate(tool.input, args ?? {});
+    if (checked instanceof Promise) checked = await checked;
+    if (!checked.ok) return invalidArguments(tool, checked.issues);
+    value = checked.value;
+  }
+  let denied = checkArgumentsOf(ctx, tool.auth, value, what);
+  if (denied instanceof Promise) denied = await denied;
+  if (denied) return refuseTool(ctx, denied, tool.name, false);
+  return runTool(tool, value, ctx);
 }
 
 /** Whether a list shows this registration to the caller (`hideUnauthorized` hides what they cannot use). */

@@ -36,13 +36,30 @@ import {
 } from "./limits.js";
 import { METHODS } from "./methods.js";
 import type { Method, Registry } from "./registry.js";
-import { initialize, type Peer } from "./session.js";
+import type { Peer } from "./session.js";
 import { toolError } from "./tools.js";
 import { META, type Meta } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
 import type { Wrapping } from "./wrapping.js";
 
 export type { Peer } from "./session.js";
+
+/**
+ * The 2025 era as the legacy sessions layer serves it (src/sessions/legacy.ts): the dispatcher hands
+ * it every request and notification without a protocol version in `_meta`, and it routes them to
+ * `run` within their connection's session.
+ */
+export interface LegacyEra {
+  answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Answer;
+  notified(message: JsonRpcNotification, peer: Peer): void;
+}
+
+/** A request its era has routed: the method that serves it, and what its context is made from. */
+export interface Routed {
+  readonly message: JsonRpcRequest;
+  readonly method: Method;
+  readonly init: RequestInit;
+}
 
 type Result = Record<string, unknown>;
 
@@ -131,6 +148,8 @@ export class Dispatcher {
   #draining: Promise<void> | undefined;
   /** What `server.use` installed (middleware/plugin.ts); undefined until then, so a server without it runs as before. */
   plugins: Wrapping | undefined;
+  /** The 2025 era (src/sessions/), installed by the server; without it only 2026-07-28 requests are served. */
+  legacy: LegacyEra | undefined;
 
   constructor(registry: Registry, limits?: Limits) {
     this.registry = registry;
@@ -181,6 +200,11 @@ export class Dispatcher {
     return this.#refused(message, exchange) ?? this.#legacy(message, peer, exchange);
   }
 
+  #legacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Answer {
+    // Without the 2025 era's layer, its requests are methods this server does not have.
+    return this.legacy ? this.legacy.answer(message, peer, exchange) : notFound(message, undefined);
+  }
+
   /** Answers a 2026-07-28 request from the transport's reading of its envelope, as `answer` does. */
   answerModern(request: ModernRequest, exchange: Exchange = {}): Answer {
     return this.#refused(request.message, exchange) ?? this.#runModern(request, exchange);
@@ -207,9 +231,7 @@ export class Dispatcher {
         const reason = typeof params?.reason === "string" ? params.reason : "The client cancelled the request";
         inflight?.get(id)?.cancel(new DOMException(reason, "AbortError"));
       }
-    } else if (message.method === "notifications/initialized" && peer.session) {
-      peer.session.initialized = true;
-    }
+    } else this.legacy?.notified(message, peer);
   }
 
   #modern(message: JsonRpcRequest, meta: Meta, exchange: Exchange): Answer {
@@ -230,41 +252,9 @@ export class Dispatcher {
     return this.#run({ message, method, ctx, exchange });
   }
 
-  #legacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Answer {
-    const { id, method: name } = message;
-    if (name === "initialize") return initialize(message, peer, this.registry);
-    if (name === "server/discover") {
-      return errorResponse(
-        id,
-        ErrorCode.InvalidParams,
-        `Invalid params: server/discover needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
-      );
-    }
-    const session = peer.session;
-    const method = this.method(name);
-    if (!session && name !== "ping") {
-      return errorResponse(
-        id,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: "${name}" arrived before initialize. Send initialize first, or send 2026-07-28 requests with params._meta["${META.protocolVersion}"].`,
-      );
-    }
-    if (!method?.legacy || !this.#offers(method)) return notFound(message, session?.protocolVersion);
-    const meta = message.params?._meta;
-    const ctx = this.#context(
-      {
-        id,
-        meta: isObject(meta) ? meta : undefined,
-        protocolVersion: session?.protocolVersion ?? "2025-11-25",
-        era: "legacy",
-        // Without a session the request is a ping, whose client is unknown.
-        client: session?.client,
-        logLevel: session?.logLevel,
-        session,
-      },
-      exchange,
-    );
-    return this.#run({ message, method, ctx, exchange });
+  /** Runs a request its era has routed (the 2025 era's layer calls this for each of its requests). */
+  run({ message, method, init }: Routed, exchange: Exchange): Answer {
+    return this.#run({ message, method, ctx: this.#context(init, exchange), exchange });
   }
 
   /** A request's context: the core's, or the class plug-ins extended (plugin.ts). */
@@ -280,10 +270,11 @@ export class Dispatcher {
   /** The method of this name if it exists in 2026-07-28 and its capability is advertised (HTTP answers 404 otherwise). */
   modernMethod(name: string): Method | undefined {
     const method = this.method(name);
-    return method?.modern && this.#offers(method) ? method : undefined;
+    return method?.modern && this.offers(method) ? method : undefined;
   }
 
-  #offers(method: Method): boolean {
+  /** Whether the server advertises the capability that gates this method (-32601 otherwise). */
+  offers(method: Method): boolean {
     return method.capability === undefined || this.registry.offers(method.capability);
   }
 
@@ -471,7 +462,7 @@ export function unsupportedVersion(id: RequestId, requested: string): JsonRpcRes
   );
 }
 
-function notFound(message: JsonRpcRequest, protocolVersion: string | undefined): JsonRpcResponse {
+export function notFound(message: JsonRpcRequest, protocolVersion: string | undefined): JsonRpcResponse {
   const where = protocolVersion ? ` in protocol ${protocolVersion}` : "";
   return errorResponse(
     message.id,

@@ -1,6 +1,5 @@
 import type { AnyAccess } from "./caller.js";
 import type { RequestContext } from "./context.js";
-import { LOG_LEVELS, type LogLevel } from "./envelope.js";
 import { ErrorCode, McpError } from "./errors.js";
 import { isObject, nullPrototype } from "./jsonrpc.js";
 import { featuresLayer, type Method, type Registry } from "./registry.js";
@@ -23,9 +22,10 @@ export function visible(ctx: RequestContext, list: (shows: Shows) => Result): Re
 }
 
 /**
- * The core's method table: the methods every server has. `initialize` is not here: it creates a
- * session, which the dispatcher owns. Layers add theirs when installed (`Registry.install`): the
- * resources and prompts layer with the first resource or prompt (features.ts).
+ * The core's method table: the methods every server has, in both eras or in 2026-07-28. Layers add
+ * theirs when installed (`Registry.install`): the legacy sessions layer its 2025-only methods
+ * (sessions/legacy.ts; `initialize` is its handshake), the resources and prompts layer with the
+ * first resource or prompt (features.ts).
  * A method missing from an era's column answers -32601 in that era (2026-07-28 §8 "Removed").
  * It has no prototype, so a client's `constructor` or `__proto__` finds nothing.
  */
@@ -40,7 +40,6 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
       return result;
     },
   },
-  ping: { modern: false, legacy: true, run: () => ({}) },
   "tools/list": {
     modern: true,
     legacy: true,
@@ -79,19 +78,6 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
         throw new McpError(ErrorCode.InvalidParams, `tools/call params.arguments must be an object of named arguments`);
       }
       return callTool(tool, args ?? undefined, ctx) as unknown as Result | Promise<Result>;
-    },
-  },
-  "logging/setLevel": {
-    modern: false,
-    legacy: true,
-    capability: "logging",
-    run: (_registry, params, ctx) => {
-      const level = params?.level;
-      if (!LOG_LEVELS.includes(level as LogLevel)) {
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(", ")}`);
-      }
-      if (ctx.session) ctx.session.logLevel = level as LogLevel;
-      return {};
     },
   },
   "subscriptions/listen": {

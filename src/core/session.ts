@@ -1,97 +1,26 @@
-import { isImplementation, type LogLevel } from "./envelope.js";
-import { ErrorCode } from "./errors.js";
+import type { LogLevel } from "./envelope.js";
 import type { Context } from "./handler-context.js";
-import { errorResponse, isObject, type JsonRpcRequest, type JsonRpcResponse, resultResponse } from "./jsonrpc.js";
-import type { ClientCapabilities, Implementation, ServerCapabilities } from "./types.js";
-import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "./versions.js";
 
 /**
- * What a 2025-era handshake establishes for the rest of a connection (stdio pipe or HTTP
- * session): the negotiated version and what the client declared about itself.
+ * A 2025-era session as the core carries it to handlers (`ctx.session`): what the handshake of a
+ * connection established. The legacy sessions layer (src/sessions/) opens and keeps them.
  */
-export class Session {
+export interface Session {
   readonly protocolVersion: string;
   /** `ctx.client` for every request of the session: what the client declared in `initialize`. */
   readonly client: Context["client"];
   /** Set by `notifications/initialized`; requests in between are served (clients pipeline). */
-  initialized = false;
-  /** The threshold set by `logging/setLevel`; until then the server sends info and above (2025-11-25 "Logging": its choice). */
-  logLevel: LogLevel = "info";
-  /** URIs this session subscribed to with `resources/subscribe`; made by the first one. */
-  #subscriptions: Set<string> | undefined;
-
-  constructor(protocolVersion: string, clientCapabilities: ClientCapabilities, clientInfo: Implementation | undefined) {
-    this.protocolVersion = protocolVersion;
-    this.client = { info: clientInfo, capabilities: clientCapabilities };
-  }
-
-  subscribe(uri: string): void {
-    this.#subscriptions ??= new Set();
-    this.#subscriptions.add(uri);
-  }
-
-  unsubscribe(uri: string): void {
-    this.#subscriptions?.delete(uri);
-  }
-
+  initialized: boolean;
+  /** The threshold set by `logging/setLevel` (2025-11-25 "Logging"). */
+  logLevel: LogLevel;
+  /** `resources/subscribe` and `resources/unsubscribe` of this session. */
+  subscribe(uri: string): void;
+  unsubscribe(uri: string): void;
   /** Whether an update of `uri` concerns this session: it subscribed to it, or to a parent of it. */
-  watches(uri: string): boolean {
-    for (const subscribed of this.#subscriptions ?? []) if (covers(subscribed, uri)) return true;
-    return false;
-  }
+  watches(uri: string): boolean;
 }
 
 /** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */
 export interface Peer {
   session: Session | undefined;
-}
-
-/** What `initialize` tells the client about the server (the registry, seen from the handshake). */
-export interface Advertised {
-  readonly info: Implementation;
-  readonly instructions: string | undefined;
-  capabilities(): ServerCapabilities;
-}
-
-/**
- * The 2025-era handshake (2025-11-25 "Lifecycle", "Initialization"): opens the connection's session
- * and answers with the negotiated version and what the server offers. Version negotiation: echo the
- * client's version when it is served here, otherwise counter-offer the newest; the client decides
- * whether to carry on. A second `initialize` on the same connection is refused: its session stays.
- */
-export function initialize(message: JsonRpcRequest, peer: Peer, server: Advertised): JsonRpcResponse {
-  const { id, params } = message;
-  if (peer.session) {
-    return errorResponse(
-      id,
-      ErrorCode.InvalidRequest,
-      `Invalid Request: this connection is already initialized (protocol ${peer.session.protocolVersion})`,
-    );
-  }
-  const invalid = (why: string) => errorResponse(id, ErrorCode.InvalidParams, `initialize ${why}`);
-  const requested = params?.protocolVersion;
-  if (typeof requested !== "string") return invalid('needs params.protocolVersion (a string such as "2025-11-25")');
-  const capabilities = params?.capabilities;
-  if (capabilities !== undefined && !isObject(capabilities)) return invalid("params.capabilities must be an object");
-  const clientInfo = params?.clientInfo;
-  if (clientInfo !== undefined && !isImplementation(clientInfo)) {
-    return invalid('params.clientInfo must have string "name" and "version"');
-  }
-  const version = LEGACY_VERSIONS.includes(requested) ? requested : LATEST_LEGACY_VERSION;
-  peer.session = new Session(version, capabilities ?? {}, clientInfo);
-  const result: Record<string, unknown> = {
-    protocolVersion: version,
-    capabilities: server.capabilities(),
-    serverInfo: server.info,
-  };
-  if (server.instructions !== undefined) result.instructions = server.instructions;
-  return resultResponse(id, result);
-}
-
-/**
- * Whether an update of `uri` concerns a subscription to `subscribed`: that URI, or a resource under
- * it (2025-11-25 "Subscriptions" and 2026-07-28 §4: an update may be for a sub-resource).
- */
-export function covers(subscribed: string, uri: string): boolean {
-  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
 }

@@ -1,4 +1,4 @@
-import type { Access, AnyAccess, Denial, Gate } from "./caller.js";
+import type { Access, AnyAccess, Gate } from "./caller.js";
 import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
 import type { Context, RequestContext } from "./context.js";
 import { isMcpError } from "./errors.js";
@@ -106,17 +106,8 @@ export interface Tool {
 
 /** Checking callers against `auth` rules (auth/enforce.ts): loaded with the first call a rule applies to. */
 export interface EnforceLayer {
-  /** The caller (token, scopes, roles) against a rule, before anything else runs. */
-  checkCallerOf(ctx: RequestContext, declared: AnyAccess | undefined, what: string): Denial | undefined;
-  /** A rule's `allow` check on the validated arguments. */
-  checkArgumentsOf(
-    ctx: RequestContext,
-    declared: AnyAccess | undefined,
-    args: unknown,
-    what: string,
-  ): Denial | undefined | Promise<Denial | undefined>;
-  /** A refused tool call as the client understands it (`caller`: refused by the caller checks). */
-  refuseTool(ctx: RequestContext, denial: Denial, name: string, caller: boolean): CallToolResult;
+  /** A tool call under its `auth` rule: the caller checked before validation, its `allow` check after. */
+  callChecked(tool: Tool, args: Record<string, unknown> | undefined, ctx: RequestContext): Promise<CallToolResult>;
   /** Whether a list shows a registration with this rule to the caller (`hideUnauthorized`). */
   shows(ctx: RequestContext, declared: AnyAccess | undefined): boolean;
 }
@@ -198,7 +189,7 @@ export function callTool(
   ctx: RequestContext,
 ): CallToolResult | Promise<CallToolResult> {
   // A public tool needs no checks: the code that checks callers loads with the first tool that does.
-  if (accessOf(ctx, tool.auth) !== "public") return callChecked(tool, args, ctx);
+  if (accessOf(ctx, tool.auth) !== "public") return enforceLayer.use((enforce) => enforce.callChecked(tool, args, ctx));
   if (!tool.input) return runTool(tool, {}, ctx);
   const checked = validate(tool.input, args ?? {});
   return checked instanceof Promise
@@ -211,35 +202,17 @@ function validated(
   checked: Validation<unknown>,
   ctx: RequestContext,
 ): CallToolResult | Promise<CallToolResult> {
-  if (!checked.ok) return toolError(`Invalid arguments for tool "${tool.name}":\n${checked.issues}`);
+  if (!checked.ok) return invalidArguments(tool, checked.issues);
   return runTool(tool, checked.value, ctx);
 }
 
-/** A tool with an `auth` rule: its caller checked before validation, its `allow` check after. */
-async function callChecked(
-  tool: Tool,
-  args: Record<string, unknown> | undefined,
-  ctx: RequestContext,
-): Promise<CallToolResult> {
-  const enforce = enforceLayer.now ?? (await enforceLayer.load());
-  const what = `tool "${tool.name}"`;
-  const refused = enforce.checkCallerOf(ctx, tool.auth, what);
-  if (refused) return enforce.refuseTool(ctx, refused, tool.name, true);
-  let value: unknown = {};
-  if (tool.input) {
-    let checked = validate(tool.input, args ?? {});
-    if (checked instanceof Promise) checked = await checked;
-    if (!checked.ok) return toolError(`Invalid arguments for tool "${tool.name}":\n${checked.issues}`);
-    value = checked.value;
-  }
-  let denied = enforce.checkArgumentsOf(ctx, tool.auth, value, what);
-  if (denied instanceof Promise) denied = await denied;
-  if (denied) return enforce.refuseTool(ctx, denied, tool.name, false);
-  return runTool(tool, value, ctx);
+/** The seed's form of a call whose arguments its schema refused: the tool's name, then each issue. */
+export function invalidArguments(tool: Tool, issues: string): CallToolResult {
+  return toolError(`Invalid arguments for tool "${tool.name}":\n${issues}`);
 }
 
 /** Calls `run` with the validated arguments and turns what it returned, or threw, into a result. */
-function runTool(tool: Tool, value: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
+export function runTool(tool: Tool, value: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
   let returned: unknown;
   try {
     returned = tool.run(value, ctx);

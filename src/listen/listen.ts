@@ -2,8 +2,8 @@ import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
-import { covers } from "../core/session.js";
 import { META } from "../core/types.js";
+import { covers } from "../sessions/session.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
 
 /** The notification types a listen request can ask for, and the event each one follows. */

@@ -1,5 +1,4 @@
 import type { ExchangeAuth } from "../core/caller.js";
-import { Connection } from "../core/connection.js";
 import type { Dispatcher } from "../core/dispatch.js";
 import { ErrorCode } from "../core/errors.js";
 import {
@@ -10,6 +9,7 @@ import {
   type RequestId,
   serialize,
 } from "../core/jsonrpc.js";
+import { Connection } from "./connection.js";
 import { LineOutput } from "./line-output.js";
 import type { ClaimedStdout, StdioProcess } from "./stdout.js";
 

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { z } from "zod";
-import { Dispatcher } from "../../src/core/dispatch.js";
+import type { Dispatcher } from "../../src/core/dispatch.js";
 import type { Limits } from "../../src/core/limits.js";
 import { Registry } from "../../src/core/registry.js";
 import type { Schema } from "../../src/core/schema.js";
@@ -13,6 +13,7 @@ import { compileTool, type ToolConfig } from "../../src/core/tools.js";
 import { pico } from "../../src/index.js";
 import { compilePrompt, type PromptConfig } from "../../src/prompts/prompts.js";
 import { compileResource, type ResourceConfig } from "../../src/resources/resources.js";
+import { dispatcherWithSessions } from "../core-helpers.js";
 
 /** Runs per property in `npm test`; FUZZ_RUNS=100000 for a long run. */
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -94,7 +95,7 @@ export function fuzzDispatcher(): Dispatcher {
   registry.addResource(compileResource("fuzz://fixed", resource));
   registry.addResource(compileResource("fuzz://items/{id}", template));
   registry.addPrompt(compilePrompt("explain", prompt));
-  return new Dispatcher(registry, LIMITS);
+  return dispatcherWithSessions(registry, LIMITS);
 }
 
 /** The same server behind `fetch`. */

@@ -9,12 +9,12 @@
  *   node --expose-gc --import tsx test/soak/soak.ts [stdioCalls=500000] [httpCalls=200000]
  */
 import { z } from "zod";
-import { Dispatcher } from "../../src/core/dispatch.js";
 import { Registry } from "../../src/core/registry.js";
 import type { Schema } from "../../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../../src/core/tools.js";
 import { pico } from "../../src/index.js";
 import { serveLines } from "../../src/transports/stdio.js";
+import { dispatcherWithSessions } from "../core-helpers.js";
 
 const MODERN_META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -89,7 +89,7 @@ export async function soakStdio(calls: number, window = 64): Promise<Figures> {
         new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve("late"), { once: true })),
     } as unknown as AnyTool),
   );
-  const dispatcher = new Dispatcher(registry);
+  const dispatcher = dispatcherWithSessions(registry);
   const answers = new Uint8Array(calls);
   const cancelled = new Uint8Array(calls);
   let errors = 0;

@@ -4,9 +4,9 @@ import { claimsModern, readEnvelope } from "../../core/envelope.js";
 import { ErrorCode } from "../../core/errors.js";
 import { classify, errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseError } from "../../core/jsonrpc.js";
 import { isUnavailable, shuttingDown } from "../../core/limits.js";
-import { Session } from "../../core/session.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
+import { LegacySession } from "../../sessions/session.js";
 import type { SharedState } from "../../state/state.js";
 import { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
@@ -107,7 +107,7 @@ export class HttpHandler {
         dispatcher: this.#dispatcher,
         gate: this.#gate,
         streams: this.#streams,
-        Session,
+        Session: LegacySession,
         refuse: (message) => unavailable(errorResponse(undefined, ErrorCode.InternalError, message)),
         notFound: (message) => fail(404, ErrorCode.InvalidRequest, message),
       });
@@ -382,7 +382,7 @@ export class HttpHandler {
       const version = request.header("mcp-protocol-version");
       // Without the header a server may assume 2025-03-26 (2025-06-18 "Protocol Version Header").
       const protocolVersion = version !== null && LEGACY_VERSIONS.includes(version) ? version : BATCH_VERSION;
-      return { peer: { session: new Session(protocolVersion, {}, undefined) } };
+      return { peer: { session: new LegacySession(protocolVersion, {}, undefined) } };
     }
     const id = request.header(SESSION_HEADER);
     if (id === null) {

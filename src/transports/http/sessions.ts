@@ -1,6 +1,6 @@
-import { Connection } from "../../core/connection.js";
 import type { Dispatcher } from "../../core/dispatch.js";
 import type { JsonRpcMessage } from "../../core/jsonrpc.js";
+import { Connection } from "../connection.js";
 import { HistoryBudget, SessionHistory, type StreamLog } from "./history.js";
 import { LogReader } from "./log-reader.js";
 import type { SessionOptions } from "./options.js";

@@ -4,6 +4,7 @@ import type { Dispatcher } from "../../core/dispatch.js";
 import type { JsonRpcMessage } from "../../core/jsonrpc.js";
 import type { RegistryEvent } from "../../core/registry.js";
 import type { Session } from "../../core/session.js";
+import type { LegacySession } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
 import { RemoteReader } from "./remote-reader.js";
 import { emptyReply, type HttpReply, type HttpRequest, SSE_HEADERS } from "./reply.js";
@@ -355,8 +356,8 @@ export interface SharedEndpoint {
   readonly dispatcher: Dispatcher;
   readonly gate: AuthGate | undefined;
   readonly streams: Streams;
-  /** The core's session class. */
-  readonly Session: typeof Session;
+  /** The legacy sessions layer's session class. */
+  readonly Session: typeof LegacySession;
   /** 503 with Retry-After: the store is unreachable. */
   refuse(message: string): HttpReply;
   notFound(message: string): HttpReply;
@@ -367,10 +368,10 @@ interface SharedSession extends Session {
   readonly subscriptions: Set<string>;
 }
 
-type SharedClass = new (...args: ConstructorParameters<typeof Session>) => SharedSession;
+type SharedClass = new (...args: ConstructorParameters<typeof LegacySession>) => SharedSession;
 
-/** The core's session class, extended to know its subscriptions (the core keeps them private). */
-function sharedClass(Base: typeof Session): SharedClass {
+/** The session class, extended to know its subscriptions (the class keeps them private). */
+function sharedClass(Base: typeof LegacySession): SharedClass {
   return class extends Base implements SharedSession {
     readonly subscriptions = new Set<string>();
 

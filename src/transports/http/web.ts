@@ -11,8 +11,8 @@ export interface WebEndpoint {
   readonly handler: HttpHandler;
   /** `listener`: what the runtime passes after the request (Bun: its server; Workers: `env`). */
   fetch(request: Request, listener?: unknown): Promise<Response>;
-  /** The runtime serves this endpoint on `hostname` (`deno serve` says so through the default export's `onListen`). */
-  listening(hostname: string): void;
+  /** The runtime serves this endpoint at `address` (`deno serve` says so through the default export's `onListen`), and it says so on stderr. */
+  listening(address: { hostname: string; port: number }): void;
 }
 
 export async function createWebEndpoint(
@@ -41,8 +41,10 @@ export async function createWebEndpoint(
       if (!("stream" in reply)) incoming.watch(undefined);
       return toWebResponse(reply);
     },
-    listening: (hostname) => {
+    listening: ({ hostname, port }) => {
       onLoopback = isLoopbackHost(hostname);
+      // The line `deno serve` prints itself unless the export has `onListen`.
+      console.error(`deno serve: Listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/`);
     },
   };
 }

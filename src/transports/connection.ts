@@ -1,9 +1,9 @@
-import type { Asker, ConnectionQuestions } from "./asking.js";
-import type { ExchangeAuth } from "./caller.js";
-import { askingLayer } from "./context.js";
-import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "./dispatch.js";
-import { claimsModern } from "./envelope.js";
-import { ErrorCode } from "./errors.js";
+import type { Asker, ConnectionQuestions } from "../core/asking.js";
+import type { ExchangeAuth } from "../core/caller.js";
+import { askingLayer } from "../core/context.js";
+import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "../core/dispatch.js";
+import { claimsModern } from "../core/envelope.js";
+import { ErrorCode } from "../core/errors.js";
 import {
   classify,
   errorResponse,
@@ -11,11 +11,11 @@ import {
   isRequestId,
   type JsonRpcMessage,
   type JsonRpcResponse,
-} from "./jsonrpc.js";
-import type { RegistryEvent } from "./registry.js";
-import type { Session } from "./session.js";
-import type { InputRequest } from "./types.js";
-import { BATCH_VERSION } from "./versions.js";
+} from "../core/jsonrpc.js";
+import type { RegistryEvent } from "../core/registry.js";
+import type { Session } from "../core/session.js";
+import type { InputRequest } from "../core/types.js";
+import { BATCH_VERSION } from "../core/versions.js";
 
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
 
