@@ -13,6 +13,7 @@ import {
   type ToolCallArgs,
   type ToolConfig,
 } from "./core/tools.js";
+import { installLimits } from "./limits/limits.js";
 import type { CallOptions } from "./local.js";
 import type { MethodName, MiddlewareFor, ToolMiddleware } from "./middleware/middleware.js";
 import type { Plugin, Plugins } from "./middleware/plugin.js";
@@ -94,7 +95,8 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#registry = new Registry(rest);
     this.#authOptions = auth;
     this.#dispatcher = new Dispatcher(this.#registry, limits);
-    // The 2025 era: every transport serves it (a 2026-07-28 request needs no session).
+    // Every server has the limits (safe defaults) and the 2025 era, which every transport serves.
+    installLimits(this.#dispatcher);
     installLegacySessions(this.#dispatcher);
     const registry = this.#registry;
     this.#resources = new OnFirstUse(registry, () => import("./resources/resources.js"));

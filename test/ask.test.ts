@@ -20,7 +20,7 @@ import { compilePrompt } from "../src/prompts/prompts.js";
 import { compileResource } from "../src/resources/resources.js";
 import type { ServerOptions } from "../src/server.js";
 import { Connection } from "../src/transports/connection.js";
-import { dispatcherWithSessions } from "./core-helpers.js";
+import { serverDispatcher } from "./core-helpers.js";
 
 type Run = (args: Record<string, unknown>, ctx: Context) => unknown;
 
@@ -47,7 +47,7 @@ function setup(tools: Record<string, Run>, options: Partial<ServerOptions> = {})
       list: async (ctx) => (await ctx.roots()).map((root) => ({ uri: `notes://${root.name}`, name: root.uri })),
     }),
   );
-  return { registry, dispatcher: dispatcherWithSessions(registry) };
+  return { registry, dispatcher: serverDispatcher(registry) };
 }
 
 let nextId = 1;

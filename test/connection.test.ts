@@ -5,7 +5,7 @@ import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { Connection } from "../src/transports/connection.js";
-import { dispatcherWithSessions } from "./core-helpers.js";
+import { serverDispatcher } from "./core-helpers.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
 
@@ -13,7 +13,7 @@ function setup(tools: Record<string, AnyToolConfig> = { echo: { run: () => "echo
   const registry = new Registry({ name: "t", version: "1" });
   for (const [name, config] of Object.entries(tools)) registry.addTool(compileTool(name, config));
   const sent: (JsonRpcMessage | JsonRpcMessage[])[] = [];
-  const connection = new Connection(dispatcherWithSessions(registry), (message) => sent.push(message));
+  const connection = new Connection(serverDispatcher(registry), (message) => sent.push(message));
   return { registry, connection, sent };
 }
 
@@ -389,7 +389,7 @@ describe("list_changed", () => {
   it("goes to every initialized connection of the same server", async () => {
     const registry = new Registry({ name: "t", version: "1" });
     registry.addTool(compileTool("first", { run: () => "" }));
-    const dispatcher = dispatcherWithSessions(registry);
+    const dispatcher = serverDispatcher(registry);
     const inboxes: unknown[][] = [[], [], []];
     const connections = inboxes.map((inbox) => new Connection(dispatcher, (message) => inbox.push(message)));
     for (const connection of connections.slice(0, 2)) {

@@ -7,6 +7,7 @@ import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../src/core/jso
 import type { Limits } from "../src/core/limits.js";
 import type { Registry } from "../src/core/registry.js";
 import { META } from "../src/core/types.js";
+import { installLimits } from "../src/limits/limits.js";
 import { installLegacySessions } from "../src/sessions/legacy.js";
 
 export const SERVER_INFO = { name: "t", version: "1" };
@@ -33,16 +34,17 @@ interface Options {
   exchange?: Exchange;
 }
 
-/** A dispatcher on `registry` that serves both eras, as a server's does (the 2025 era is the sessions layer's). */
-export function dispatcherWithSessions(registry: Registry, limits?: Limits): Dispatcher {
+/** A dispatcher on `registry` as a server makes it: with the limits layer, serving both eras (the 2025 era is the sessions layer's). */
+export function serverDispatcher(registry: Registry, limits?: Limits): Dispatcher {
   const dispatcher = new Dispatcher(registry, limits);
+  installLimits(dispatcher);
   installLegacySessions(dispatcher);
   return dispatcher;
 }
 
 /** A dispatcher on `registry`, with a legacy session already negotiated. */
 export async function core(registry: Registry): Promise<Core> {
-  const dispatcher = dispatcherWithSessions(registry);
+  const dispatcher = serverDispatcher(registry);
   const peer: Peer = { session: undefined };
   const notifications: JsonRpcMessage[] = [];
   const exchange: Exchange = { emit: (message) => notifications.push(message) };

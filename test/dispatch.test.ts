@@ -8,7 +8,7 @@ import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import type { ServerOptions } from "../src/server.js";
-import { dispatcherWithSessions } from "./core-helpers.js";
+import { serverDispatcher } from "./core-helpers.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
 
@@ -28,7 +28,7 @@ function setup(
 ) {
   const registry = new Registry({ ...INFO, ...options });
   for (const [name, config] of Object.entries(tools)) registry.addTool(compileTool(name, config));
-  const dispatcher = dispatcherWithSessions(registry);
+  const dispatcher = serverDispatcher(registry);
   const peer: Peer = { session: undefined };
   const send = async (message: unknown, exchange?: Exchange) =>
     dispatcher.answer(message as JsonRpcRequest, peer, exchange);

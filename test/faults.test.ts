@@ -11,7 +11,7 @@ import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, pico } from "../src/index.js";
 import { serveLines } from "../src/transports/stdio.js";
-import { dispatcherWithSessions } from "./core-helpers.js";
+import { serverDispatcher } from "./core-helpers.js";
 import { Child, call, checkLine, killChildren, pipe } from "./hardening-helpers.js";
 import { modern, signal, within } from "./http-helpers.js";
 
@@ -26,7 +26,7 @@ function dispatcher(limits: Limits = {}, tools: Record<string, AnyTool> = {}) {
     compileTool("echo", { input: z.object({ s: z.string() }), run: ({ s }: { s: string }) => s } as unknown as AnyTool),
   );
   for (const [name, config] of Object.entries(tools)) registry.addTool(compileTool(name, config));
-  return dispatcherWithSessions(registry, limits);
+  return serverDispatcher(registry, limits);
 }
 
 describe("faults in-process", () => {

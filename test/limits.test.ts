@@ -12,7 +12,7 @@ import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
 import { SseChannel, Streams } from "../src/transports/http/sse.js";
 import { readId, serveLines } from "../src/transports/stdio.js";
-import { dispatcherWithSessions } from "./core-helpers.js";
+import { serverDispatcher } from "./core-helpers.js";
 import { call, MODERN_META, pipe } from "./hardening-helpers.js";
 import {
   BOTH,
@@ -37,7 +37,7 @@ function dispatcher(limits: Limits = {}, tools: Record<string, AnyTool> = {}) {
     ...tools,
   };
   for (const [name, config] of Object.entries(all)) registry.addTool(compileTool(name, config));
-  return dispatcherWithSessions(registry, limits);
+  return serverDispatcher(registry, limits);
 }
 
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;

@@ -4,7 +4,7 @@ import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { serveLines } from "../src/transports/stdio.js";
-import { dispatcherWithSessions } from "./core-helpers.js";
+import { serverDispatcher } from "./core-helpers.js";
 import { pipe } from "./hardening-helpers.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
@@ -22,7 +22,7 @@ function dispatcher(tools: Record<string, AnyToolConfig> = {}) {
   };
   registry.addTool(compileTool("echo", echo as unknown as AnyToolConfig));
   for (const [name, config] of Object.entries(tools)) registry.addTool(compileTool(name, config));
-  return dispatcherWithSessions(registry);
+  return serverDispatcher(registry);
 }
 
 /** Resolves once a message with this id has been written. */

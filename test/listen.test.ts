@@ -9,7 +9,7 @@ import { compileResource } from "../src/resources/resources.js";
 import { Connection } from "../src/transports/connection.js";
 import { createWebEndpoint } from "../src/transports/http/web.js";
 import { serveLines } from "../src/transports/stdio.js";
-import { dispatcherWithSessions, envelope, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
+import { envelope, SERVER_INFO, SERVER_INFO_META, serverDispatcher } from "./core-helpers.js";
 import { EventReader, messageOf, modern, within } from "./http-helpers.js";
 
 const EVERYTHING = {
@@ -41,7 +41,7 @@ function registry(kinds: ("tool" | "prompt" | "resource")[] = ["tool", "prompt",
 /** A stdio-like connection: messages in, everything sent out recorded in order. */
 function connect(registryToUse: Registry) {
   const sent: JsonRpcMessage[] = [];
-  const connection = new Connection(dispatcherWithSessions(registryToUse), (message) => {
+  const connection = new Connection(serverDispatcher(registryToUse), (message) => {
     if (!Array.isArray(message)) sent.push(message);
   });
   const listen = (id: string | number, notifications: unknown) =>
@@ -208,7 +208,7 @@ describe("subscriptions/listen over a connection", () => {
 describe("subscriptions/listen over HTTP", () => {
   async function endpoint() {
     const { registry: server, live } = registry();
-    const web = await createWebEndpoint(dispatcherWithSessions(server), {});
+    const web = await createWebEndpoint(serverDispatcher(server), {});
     return { server, live, web };
   }
 
@@ -291,7 +291,7 @@ describe("subscriptions/listen over stdio", () => {
   /** Serves one listen request with serveLines; `end` ends the input, `stop` stops serving as server.close() does. */
   function serve() {
     const { registry: server } = registry();
-    const dispatcher = dispatcherWithSessions(server);
+    const dispatcher = serverDispatcher(server);
     const lines: Record<string, unknown>[] = [];
     const stop = new AbortController();
     let end!: () => void;

@@ -16,7 +16,7 @@ import { ErrorCode, McpError, pico } from "../src/index.js";
 import type { MiddlewareCall } from "../src/middleware/middleware.js";
 import { type Plugin, Plugins } from "../src/middleware/plugin.js";
 import { registryOf } from "../src/server.js";
-import { dispatcherWithSessions, envelope } from "./core-helpers.js";
+import { envelope, serverDispatcher } from "./core-helpers.js";
 import { initialize, inSession, modern } from "./http-helpers.js";
 
 type Server = ReturnType<typeof makeServer>;
@@ -279,7 +279,7 @@ describe("server.call goes through middleware", () => {
 /** A dispatcher for a server's registry, with its plug-ins, and a legacy session negotiated. */
 async function dispatcherOf(server: Server, limits?: ConstructorParameters<typeof Dispatcher>[1]) {
   const registry = registryOf(server as never);
-  const dispatcher = dispatcherWithSessions(registry, limits);
+  const dispatcher = serverDispatcher(registry, limits);
   const plugins = new Plugins(registry);
   dispatcher.plugins = plugins;
   const peer: Peer = { session: undefined };

@@ -119,7 +119,11 @@ const BUDGETS: Budget[] = [
     // Lowered to 15,348 B: the 2025 era is a layer (sessions/legacy.ts, sessions/session.ts: the
     // handshake, the session, ping and logging/setLevel), the caller checks of a tool under an auth rule
     // moved from core/tools.ts to auth/enforce.ts, and deno serve's line is printed by the endpoint.
-    ceiling: 15_348,
+    // Raised to 15,483 B: the limits are a layer of their own (src/limits/limits.ts, installed by the
+    // server through the dispatcher's Admission interface: the caps, the deadlines, the shutdown grace and
+    // how a request cut short is answered); the calls through the interface and the class cost 135 B, and
+    // the core lost 124 lines.
+    ceiling: 15_483,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -146,7 +150,8 @@ const BUDGETS: Budget[] = [
     // (handler.ts routes through shared.ts, which loads only with a state; forward, resume, delete)
     // and the session store's copies of shared records (sessions.ts): +531 B.
     // Lowered to 23,699 B with the stdio row.
-    ceiling: 23_699,
+    // Raised to 23,824 B with the stdio row (the limits layer, +125 B).
+    ceiling: 23_824,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -198,7 +203,8 @@ const BUDGETS: Budget[] = [
     // Raised to 45,069 B: the 2025 era is a layer of its own (sessions/), and a tool's caller checks went
     // to auth/enforce.ts: two more chunk boundaries, whose import glue this row pays (+211 B); the tools-
     // only rows lost 25 B.
-    ceiling: 45_069,
+    // Raised to 45,195 B with the stdio row (the limits layer, +126 B).
+    ceiling: 45_195,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -227,7 +233,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,229 B: the HTTP row's shared-session hooks, and the gate's session adoption (+547 B).
     // Raised to 27,347 B: this program checks callers, so it loads the checks that left core/tools.ts from
     // auth/enforce.ts, with their imports (+118 B).
-    ceiling: 27_347,
+    // Raised to 27,456 B with the stdio row (the limits layer, +109 B).
+    ceiling: 27_456,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -253,7 +260,8 @@ const BUDGETS: Budget[] = [
     // 26,116 B: the "everything" row's one method for resources and prompts (+2 B gzipped, -170 B minified).
     // Raised to 26,630 B, as the JWT row (+517 B).
     // Raised to 26,765 B, as the JWT row (+136 B).
-    ceiling: 26_765,
+    // Raised to 26,868 B with the stdio row (the limits layer, +103 B).
+    ceiling: 26_868,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -288,7 +296,9 @@ const BUDGETS: Budget[] = [
     // Raised to 53,730 B: the "everything" row's TaskChanges.watched (+11 B).
     // Raised to 53,944 B: the "everything" row's +211 B (the sessions layer, the caller checks in
     // auth/enforce.ts).
-    ceiling: 53_944,
+    // Raised to 54,172 B: the "everything" row's limits layer, and the kit's own use of the dispatcher
+    // (+228 B).
+    ceiling: 54_172,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -9,7 +9,7 @@ import type { Schema } from "../src/core/schema.js";
 import { checkToolName, compileTool } from "../src/core/tools.js";
 import { audio, embed, image, link, McpError, pico, text } from "../src/index.js";
 import { LegacySession } from "../src/sessions/session.js";
-import { dispatcherWithSessions } from "./core-helpers.js";
+import { serverDispatcher } from "./core-helpers.js";
 
 const run = () => "";
 
@@ -153,7 +153,7 @@ describe("tool registration", () => {
     expect(input.output).not.toHaveBeenCalled();
     expect(output.input).not.toHaveBeenCalled();
 
-    const dispatcher = dispatcherWithSessions(registry);
+    const dispatcher = serverDispatcher(registry);
     const peer: Peer = { session: new LegacySession("2025-11-25", {}, undefined) };
     for (let id = 1; id <= 3; id++) {
       const list = await dispatcher.answer({ jsonrpc: "2.0", id, method: "tools/list" }, peer);

@@ -24,16 +24,7 @@ import {
   resultResponse,
   thrownResponse,
 } from "./jsonrpc.js";
-import {
-  busy,
-  type Limits,
-  Refusal,
-  type ResolvedLimits,
-  Running,
-  resolveLimits,
-  seconds,
-  shuttingDown,
-} from "./limits.js";
+import { type Limits, type ResolvedLimits, resolveLimits, shuttingDown } from "./limits.js";
 import { METHODS } from "./methods.js";
 import type { Method, Registry } from "./registry.js";
 import type { Peer } from "./session.js";
@@ -53,6 +44,26 @@ export interface LegacyEra {
   answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Answer;
   notified(message: JsonRpcNotification, peer: Peer): void;
 }
+
+/**
+ * What bounds the requests in progress: the limits layer (src/limits/), which the server installs.
+ * It may refuse a request before it runs, counts and times the ones whose handlers answer later,
+ * and says how to answer one it ended early.
+ */
+export interface Admission {
+  /** The refusal of a request that may not start now (a cap is reached); undefined admits it. */
+  admit(message: JsonRpcRequest, inflight: Inflight | undefined): JsonRpcResponse | undefined;
+  /** The request's handler answers later: from now on it counts, and has a deadline. */
+  started(message: JsonRpcRequest, ctx: RequestContext): void;
+  ended(ctx: RequestContext): void;
+  /** Shutdown: the requests in progress get a grace period, then are interrupted; resolves once all are answered. */
+  drain(): Promise<void>;
+  /** The answer to a request ended early (`ctx.interrupt`), for `reason`. */
+  interrupted(message: JsonRpcRequest, reason: unknown): Interruption;
+}
+
+/** How a request ended early is answered: a tool call with a tool error, anything else with an error response. */
+export type Interruption = { readonly toolError: string } | JsonRpcResponse;
 
 /** A request its era has routed: the method that serves it, and what its context is made from. */
 export interface Routed {
@@ -141,8 +152,6 @@ export class Dispatcher {
   /** The server's 2026-07-28 round states (see rounds.ts), shared by the layers that check a retry's requestState. */
   readonly states: RoundStates;
   readonly limits: ResolvedLimits;
-  /** Every request in progress, for `maxConcurrentRequests`, `handlerTimeoutMs` and shutdown. */
-  readonly #running: Running;
   /** The requests in progress that are streams (`subscriptions/listen`): they end with their connection, not after a grace period. */
   readonly streams = new WeakSet<RequestContext>();
   #draining: Promise<void> | undefined;
@@ -150,12 +159,13 @@ export class Dispatcher {
   plugins: Wrapping | undefined;
   /** The 2025 era (src/sessions/), installed by the server; without it only 2026-07-28 requests are served. */
   legacy: LegacyEra | undefined;
+  /** The limits (src/limits/), installed by the server; without them nothing is capped or timed. */
+  admission: Admission | undefined;
 
   constructor(registry: Registry, limits?: Limits) {
     this.registry = registry;
     this.#serverInfoMeta = { [META.serverInfo]: registry.info };
     this.limits = resolveLimits(limits);
-    this.#running = new Running(this.limits.handlerTimeoutMs);
     this.states = { stateKey: registry.stateKey, maxUsedStates: this.limits.maxUsedRequestStates };
   }
 
@@ -172,10 +182,7 @@ export class Dispatcher {
   drain(): Promise<void> {
     this.#draining ??= (async () => {
       this.registry.emit({ type: "closed" });
-      await this.#running.idle(this.limits.shutdownGraceMs);
-      this.#running.interruptAll(new DOMException("The server is shutting down", "AbortError"));
-      // The interrupted requests answer in the microtasks that follow.
-      await this.#running.idle(this.limits.shutdownGraceMs);
+      await this.admission?.drain();
     })();
     return this.#draining;
   }
@@ -282,25 +289,10 @@ export class Dispatcher {
     const { message, ctx, exchange } = call;
     const { id } = message;
     const { inflight } = exchange;
-    // A listen request is a stream, not work: it is bounded by maxSseStreams, never by time or count.
-    const bounded = message.method !== "subscriptions/listen";
-    if (bounded) {
-      const { maxConcurrentRequests, maxConcurrentRequestsPerConnection } = this.limits;
-      if (this.#running.size >= maxConcurrentRequests) {
-        return busy(id, "too many requests in progress on this server", {
-          limit: "maxConcurrentRequests",
-          max: maxConcurrentRequests,
-        });
-      }
-      if (inflight && inflight.size >= maxConcurrentRequestsPerConnection) {
-        return busy(id, "too many requests in progress on this connection", {
-          limit: "maxConcurrentRequestsPerConnection",
-          max: maxConcurrentRequestsPerConnection,
-        });
-      }
-    }
+    const refused = this.admission?.admit(message, inflight);
+    if (refused) return refused;
     inflight?.set(id, ctx);
-    if (!bounded) this.streams.add(ctx);
+    if (message.method === "subscriptions/listen") this.streams.add(ctx);
     exchange.started?.(ctx);
     ctx.follow(exchange.signal);
     let result: Result | Promise<Result>;
@@ -313,7 +305,7 @@ export class Dispatcher {
     }
     // A handler that answers synchronously is answered at once: no promise, no deadline to track.
     if (!(result instanceof Promise)) return this.#answered(call, result);
-    if (bounded) this.#running.add(ctx);
+    this.admission?.started(message, ctx);
     return this.#await(call, result);
   }
 
@@ -339,7 +331,7 @@ export class Dispatcher {
       result = FAILED;
       error = thrown;
     }
-    this.#running.delete(ctx);
+    this.admission?.ended(ctx);
     return this.#answered(call, result, error);
   }
 
@@ -362,24 +354,14 @@ export class Dispatcher {
     }
   }
 
-  /** The answer to a request the server ended early: a tool error for a tool that timed out, -32603 otherwise. */
+  /** The answer to a request the server ended early, as the limits say (a timed-out tool: a tool error). */
   #interrupted({ message, method, ctx }: Call): JsonRpcResponse {
-    const reason: unknown = ctx.signal.reason;
-    const timedOut = isObject(reason) && reason.name === "TimeoutError";
-    const limit = timedOut
-      ? `within ${seconds(this.limits.handlerTimeoutMs)} (limits.handlerTimeoutMs)`
-      : `within the ${seconds(this.limits.shutdownGraceMs)} grace period of the shutdown (limits.shutdownGraceMs)`;
-    if (timedOut && message.method === "tools/call") {
-      const result = {
-        ...toolError(`Tool ${JSON.stringify(message.params?.name)} did not finish ${limit} and was cancelled.`),
-      };
-      if (ctx.era === "modern") this.#encodeModern(method, result);
-      return resultResponse(message.id, result);
-    }
-    const what = `"${message.method}" did not finish ${limit} and was cancelled`;
-    // Cut short by the shutdown, the request is refused as new ones are (HTTP: 503, try again elsewhere).
-    if (!timedOut) return new Refusal(message.id, `Server shutting down: ${what}`);
-    return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: ${what}`);
+    const answer = this.admission?.interrupted(message, ctx.signal.reason);
+    if (!answer) return thrownResponse(message.id, ctx.signal.reason);
+    if (!("toolError" in answer)) return answer;
+    const result = { ...toolError(answer.toolError) };
+    if (ctx.era === "modern") this.#encodeModern(method, result);
+    return resultResponse(message.id, result);
   }
 
   /**

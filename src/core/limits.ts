@@ -1,6 +1,5 @@
 import { ErrorCode } from "./errors.js";
 import type { JsonRpcResponse, RequestId } from "./jsonrpc.js";
-import { onWorkers } from "./workers.js";
 
 /**
  * What one server accepts and holds at most, so that no client (or model) can make it grow without
@@ -72,11 +71,6 @@ function isLimit(key: string): key is keyof Limits {
   return Object.hasOwn(DEFAULT_LIMITS, key);
 }
 
-/** "300 s", "0.05 s": durations as clients read them. */
-export function seconds(ms: number): string {
-  return `${ms / 1000} s`;
-}
-
 /**
  * The answer to a request the server turns away for now: it is busy (a limit is reached) or shutting
  * down. HTTP sends it with 503 and Retry-After, so that clients and load balancers try again; it is
@@ -121,96 +115,4 @@ export function shuttingDown(id: RequestId | undefined): JsonRpcResponse {
 /** True for a `Refusal` (busy, shutting down), which HTTP sends with status 503; whatever else says so in its text is not. */
 export function isUnavailable(response: JsonRpcResponse): response is Refusal {
   return response instanceof Refusal;
-}
-
-/** A request in progress as Running sees it (context.ts's RequestContext): something to stop. */
-interface Interruptible {
-  interrupt(reason: unknown): void;
-}
-
-/**
- * The requests in progress across a server: their count (`maxConcurrentRequests`), their
- * deadlines (`handlerTimeoutMs`) and the shutdown that waits for them. One coarse timer serves every
- * deadline, and it runs only while something is in progress: a timer per request is a measurable
- * cost. A deadline fires between the limit and a quarter of it (at most 1 s) later. On Workers a
- * timer ends with the request that set it, so there each request has a timer of its own.
- */
-export class Running {
-  readonly #born = new Map<Interruptible, number>();
-  /** Workers: each request's own deadline. */
-  readonly #own = new Map<Interruptible, ReturnType<typeof setTimeout>>();
-  readonly #timeoutMs: number;
-  readonly #period: number;
-  readonly #ticks: number;
-  #tick = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  #idle: (() => void)[] = [];
-
-  constructor(timeoutMs: number) {
-    this.#timeoutMs = timeoutMs;
-    this.#period = Math.max(1, Math.min(1000, Math.floor(timeoutMs / 4)));
-    this.#ticks = Math.ceil(timeoutMs / this.#period) + 1;
-  }
-
-  get size(): number {
-    return this.#born.size;
-  }
-
-  add(ctx: Interruptible): void {
-    this.#born.set(ctx, this.#tick);
-    if (!Number.isFinite(this.#timeoutMs)) return;
-    if (onWorkers) {
-      const deadline = setTimeout(() => ctx.interrupt(this.#expired()), this.#timeoutMs);
-      this.#own.set(ctx, deadline);
-    } else if (this.#timer === undefined) {
-      const timer = setInterval(() => this.#sweep(), this.#period);
-      // Deadlines never keep a process alive on their own (Node, Bun; Deno's timer is a number, without unref).
-      timer.unref?.();
-      this.#timer = timer;
-    }
-  }
-
-  delete(ctx: Interruptible): void {
-    const own = this.#own.get(ctx);
-    if (own !== undefined) {
-      clearTimeout(own);
-      this.#own.delete(ctx);
-    }
-    if (this.#born.delete(ctx) && this.#born.size === 0) for (const wake of this.#idle.splice(0)) wake();
-  }
-
-  /** Resolves once nothing is in progress, or after `ms`. */
-  idle(ms: number): Promise<void> {
-    if (this.#born.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#idle.push(done);
-    });
-  }
-
-  /** Ends every request still in progress with `reason`. */
-  interruptAll(reason: unknown): void {
-    for (const ctx of [...this.#born.keys()]) ctx.interrupt(reason);
-  }
-
-  #sweep(): void {
-    this.#tick++;
-    if (this.#born.size === 0) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-      return;
-    }
-    for (const [ctx, born] of this.#born) if (this.#tick - born >= this.#ticks) ctx.interrupt(this.#expired());
-  }
-
-  #expired(): DOMException {
-    return new DOMException(
-      `The handler did not finish within ${seconds(this.#timeoutMs)} (limits.handlerTimeoutMs)`,
-      "TimeoutError",
-    );
-  }
 }

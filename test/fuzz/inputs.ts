@@ -13,7 +13,7 @@ import { compileTool, type ToolConfig } from "../../src/core/tools.js";
 import { pico } from "../../src/index.js";
 import { compilePrompt, type PromptConfig } from "../../src/prompts/prompts.js";
 import { compileResource, type ResourceConfig } from "../../src/resources/resources.js";
-import { dispatcherWithSessions } from "../core-helpers.js";
+import { serverDispatcher } from "../core-helpers.js";
 
 /** Runs per property in `npm test`; FUZZ_RUNS=100000 for a long run. */
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -95,7 +95,7 @@ export function fuzzDispatcher(): Dispatcher {
   registry.addResource(compileResource("fuzz://fixed", resource));
   registry.addResource(compileResource("fuzz://items/{id}", template));
   registry.addPrompt(compilePrompt("explain", prompt));
-  return dispatcherWithSessions(registry, LIMITS);
+  return serverDispatcher(registry, LIMITS);
 }
 
 /** The same server behind `fetch`. */

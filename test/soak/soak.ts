@@ -14,7 +14,7 @@ import type { Schema } from "../../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../../src/core/tools.js";
 import { pico } from "../../src/index.js";
 import { serveLines } from "../../src/transports/stdio.js";
-import { dispatcherWithSessions } from "../core-helpers.js";
+import { serverDispatcher } from "../core-helpers.js";
 
 const MODERN_META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -89,7 +89,7 @@ export async function soakStdio(calls: number, window = 64): Promise<Figures> {
         new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve("late"), { once: true })),
     } as unknown as AnyTool),
   );
-  const dispatcher = dispatcherWithSessions(registry);
+  const dispatcher = serverDispatcher(registry);
   const answers = new Uint8Array(calls);
   const cancelled = new Uint8Array(calls);
   let errors = 0;

@@ -1,6 +1,6 @@
 import type { AuthSettings } from "../../auth/settings.js";
 import type { Dispatcher } from "../../core/dispatch.js";
-import { onWorkers } from "../../core/workers.js";
+import { onWorkers } from "../workers.js";
 import { HttpHandler } from "./handler.js";
 import type { HttpOptions } from "./options.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest, type Watcher } from "./reply.js";

@@ -1,0 +1,150 @@
+import type { RequestContext } from "../core/context.js";
+import type { Admission, Dispatcher, Inflight, Interruption } from "../core/dispatch.js";
+import { ErrorCode } from "../core/errors.js";
+import { errorResponse, isObject, type JsonRpcRequest, type JsonRpcResponse } from "../core/jsonrpc.js";
+import { busy, Refusal, type ResolvedLimits } from "../core/limits.js";
+import { onWorkers } from "../transports/workers.js";
+
+/** "300 s", "0.05 s": durations as clients read them. */
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
+
+/** A listen request is a stream, not work: it is bounded by maxSseStreams, never by time or count. */
+const isStream = (message: JsonRpcRequest) => message.method === "subscriptions/listen";
+
+/**
+ * The limits layer: what bounds the requests in progress on a server (docs/limits.md). It refuses
+ * a request past `maxConcurrentRequests` or `maxConcurrentRequestsPerConnection`, cuts a handler
+ * short at `handlerTimeoutMs`, and on shutdown gives the requests in progress `shutdownGraceMs`.
+ *
+ * Only requests whose handlers answer later are counted and timed: a synchronous one is over at
+ * once. One coarse timer serves every deadline, and it runs only while something is in progress: a
+ * timer per request is a measurable cost. A deadline fires between the limit and a quarter of it (at
+ * most 1 s) later. On Workers a timer ends with the request that set it, so there each request has a
+ * timer of its own.
+ */
+class Limits implements Admission {
+  readonly #limits: ResolvedLimits;
+  /** The requests in progress, with the tick each started at. */
+  readonly #born = new Map<RequestContext, number>();
+  /** Workers: each request's own deadline. */
+  readonly #own = new Map<RequestContext, ReturnType<typeof setTimeout>>();
+  readonly #period: number;
+  readonly #ticks: number;
+  #tick = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  /** Who waits for nothing to be in progress (the shutdown). */
+  #idle: (() => void)[] = [];
+
+  constructor(limits: ResolvedLimits) {
+    this.#limits = limits;
+    const timeoutMs = limits.handlerTimeoutMs;
+    this.#period = Math.max(1, Math.min(1000, Math.floor(timeoutMs / 4)));
+    this.#ticks = Math.ceil(timeoutMs / this.#period) + 1;
+  }
+
+  admit(message: JsonRpcRequest, inflight: Inflight | undefined): JsonRpcResponse | undefined {
+    if (isStream(message)) return undefined;
+    const { maxConcurrentRequests, maxConcurrentRequestsPerConnection } = this.#limits;
+    if (this.#born.size >= maxConcurrentRequests) {
+      return busy(message.id, "too many requests in progress on this server", {
+        limit: "maxConcurrentRequests",
+        max: maxConcurrentRequests,
+      });
+    }
+    if (inflight && inflight.size >= maxConcurrentRequestsPerConnection) {
+      return busy(message.id, "too many requests in progress on this connection", {
+        limit: "maxConcurrentRequestsPerConnection",
+        max: maxConcurrentRequestsPerConnection,
+      });
+    }
+    return undefined;
+  }
+
+  started(message: JsonRpcRequest, ctx: RequestContext): void {
+    if (isStream(message)) return;
+    this.#born.set(ctx, this.#tick);
+    const timeoutMs = this.#limits.handlerTimeoutMs;
+    if (!Number.isFinite(timeoutMs)) return;
+    if (onWorkers) {
+      this.#own.set(
+        ctx,
+        setTimeout(() => ctx.interrupt(this.#expired()), timeoutMs),
+      );
+    } else if (this.#timer === undefined) {
+      const timer = setInterval(() => this.#sweep(), this.#period);
+      // Deadlines never keep a process alive on their own (Node, Bun; Deno's timer is a number, without unref).
+      timer.unref?.();
+      this.#timer = timer;
+    }
+  }
+
+  ended(ctx: RequestContext): void {
+    const own = this.#own.get(ctx);
+    if (own !== undefined) {
+      clearTimeout(own);
+      this.#own.delete(ctx);
+    }
+    if (this.#born.delete(ctx) && this.#born.size === 0) for (const wake of this.#idle.splice(0)) wake();
+  }
+
+  async drain(): Promise<void> {
+    await this.#settled();
+    for (const ctx of [...this.#born.keys()]) {
+      ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
+    }
+    // The interrupted requests answer in the microtasks that follow.
+    await this.#settled();
+  }
+
+  interrupted(message: JsonRpcRequest, reason: unknown): Interruption {
+    const { handlerTimeoutMs, shutdownGraceMs } = this.#limits;
+    const timedOut = isObject(reason) && reason.name === "TimeoutError";
+    const limit = timedOut
+      ? `within ${seconds(handlerTimeoutMs)} (limits.handlerTimeoutMs)`
+      : `within the ${seconds(shutdownGraceMs)} grace period of the shutdown (limits.shutdownGraceMs)`;
+    if (timedOut && message.method === "tools/call") {
+      return { toolError: `Tool ${JSON.stringify(message.params?.name)} did not finish ${limit} and was cancelled.` };
+    }
+    const what = `"${message.method}" did not finish ${limit} and was cancelled`;
+    // Cut short by the shutdown, the request is refused as new ones are (HTTP: 503, try again elsewhere).
+    if (!timedOut) return new Refusal(message.id, `Server shutting down: ${what}`);
+    return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: ${what}`);
+  }
+
+  /** Resolves once nothing is in progress, or when the shutdown's grace period is over. */
+  #settled(): Promise<void> {
+    if (this.#born.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, this.#limits.shutdownGraceMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#idle.push(done);
+    });
+  }
+
+  #sweep(): void {
+    this.#tick++;
+    if (this.#born.size === 0) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+      return;
+    }
+    for (const [ctx, born] of this.#born) if (this.#tick - born >= this.#ticks) ctx.interrupt(this.#expired());
+  }
+
+  #expired(): DOMException {
+    return new DOMException(
+      `The handler did not finish within ${seconds(this.#limits.handlerTimeoutMs)} (limits.handlerTimeoutMs)`,
+      "TimeoutError",
+    );
+  }
+}
+
+/** Installs the limits on a dispatcher: the server does, so that every server has them (safe defaults). */
+export function installLimits(dispatcher: Dispatcher): void {
+  dispatcher.admission = new Limits(dispatcher.limits);
+}
