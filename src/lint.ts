@@ -62,8 +62,8 @@ export async function lint(server: AnyServer, options: LintOptions = {}): Promis
 
   for (const tool of tools) {
     const { name } = tool;
-    const description = tool.descriptor.description as string | undefined;
-    const annotations = tool.descriptor.annotations as ToolAnnotations | undefined;
+    const description = tool.descriptor.description;
+    const annotations = tool.descriptor.annotations;
     if (!description?.trim()) {
       add("error", "description-missing", name, "no description: the model picks tools by their descriptions");
     } else {
@@ -79,10 +79,10 @@ export async function lint(server: AnyServer, options: LintOptions = {}): Promis
         );
       }
     }
-    for (const field of undescribedFields(tool.descriptor.inputSchema as JsonSchema)) {
+    for (const field of undescribedFields(tool.descriptor.inputSchema)) {
       add("warning", "field-undescribed", name, `input field "${field}" has no description (.describe() it)`);
     }
-    for (const field of credentialFields(tool.descriptor.inputSchema as JsonSchema)) {
+    for (const field of credentialFields(tool.descriptor.inputSchema)) {
       add(
         "warning",
         "credential-input",
@@ -90,7 +90,7 @@ export async function lint(server: AnyServer, options: LintOptions = {}): Promis
         `input field "${field}" looks like a credential: the model would have to supply it, so it would pass through the conversation. Take it from the caller's identity (ctx.auth) or the server's configuration (secret()) instead`,
       );
     }
-    for (const field of credentialFields(tool.descriptor.outputSchema as JsonSchema | undefined)) {
+    for (const field of credentialFields(tool.descriptor.outputSchema)) {
       add(
         "warning",
         "credential-output",
@@ -172,9 +172,9 @@ function overlaps(
 ) {
   const profiles = tools.map((tool) => ({
     tool,
-    words: new Set(contentWords((tool.descriptor.description as string | undefined) ?? "")),
+    words: new Set(contentWords(tool.descriptor.description ?? "")),
     name: new Set(wordsOf(tool.name).map(stem)),
-    params: new Set(Object.keys(((tool.descriptor.inputSchema as JsonSchema).properties ?? {}) as object)),
+    params: new Set(Object.keys((tool.descriptor.inputSchema.properties ?? {}) as object)),
   }));
   for (let i = 0; i < profiles.length; i++) {
     for (let j = i + 1; j < profiles.length; j++) {
@@ -198,15 +198,15 @@ function overlaps(
 function idsWithoutSource(tools: Tool[], add: (s: Finding["severity"], r: string, t: string, m: string) => void) {
   const produced = new Set<string>();
   for (const tool of tools) {
-    const annotations = tool.descriptor.annotations as ToolAnnotations | undefined;
+    const annotations = tool.descriptor.annotations;
     if (annotations?.readOnlyHint && tool.descriptor.outputSchema) {
-      for (const key of fieldNames(tool.descriptor.outputSchema as JsonSchema)) produced.add(key);
+      for (const key of fieldNames(tool.descriptor.outputSchema)) produced.add(key);
     }
   }
   for (const tool of tools) {
-    const annotations = tool.descriptor.annotations as ToolAnnotations | undefined;
+    const annotations = tool.descriptor.annotations;
     if (annotations?.readOnlyHint) continue;
-    const properties = ((tool.descriptor.inputSchema as JsonSchema).properties ?? {}) as Record<string, unknown>;
+    const properties = (tool.descriptor.inputSchema.properties ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(properties)) {
       if (!/(^id$|_id$|Id$|Ids$|_ids$)/.test(key) || produced.has(key)) continue;
       add(
@@ -222,20 +222,20 @@ function idsWithoutSource(tools: Tool[], add: (s: Finding["severity"], r: string
 /** The guide's contract form, filled in from the definition; gaps say TODO. */
 function checklistOf(registry: Registry, tool: Tool): string {
   const d = tool.descriptor;
-  const annotations = d.annotations as ToolAnnotations | undefined;
-  const input = d.inputSchema as JsonSchema;
+  const annotations = d.annotations;
+  const input = d.inputSchema;
   const required = new Set((input.required as string[] | undefined) ?? []);
   const fields = Object.entries((input.properties ?? {}) as Record<string, JsonSchema>).map(
     ([key, schema]) =>
       `\`${key}\` ${typeName(schema)}${required.has(key) ? ", required" : ", optional"}${"default" in schema ? `, default ${JSON.stringify(schema.default)}` : ""}${schema.description ? ` — ${schema.description}` : " — TODO: describe"}`,
   );
-  const output = d.outputSchema ? Object.keys(((d.outputSchema as JsonSchema).properties ?? {}) as object) : [];
+  const output = d.outputSchema ? Object.keys((d.outputSchema.properties ?? {}) as object) : [];
   return [
     `## ${tool.name}`,
     "",
     `- **Name**: ${tool.name}`,
-    `- **Title**: ${(d.title as string | undefined) ?? annotations?.title ?? "TODO: a short action label"}`,
-    `- **Description**: ${(d.description as string | undefined) ?? "TODO: the user's goal and when to call it"}`,
+    `- **Title**: ${d.title ?? annotations?.title ?? "TODO: a short action label"}`,
+    `- **Description**: ${d.description ?? "TODO: the user's goal and when to call it"}`,
     `- **Input**:${fields.length > 0 ? `\n${fields.map((field) => `  - ${field}`).join("\n")}` : " none"}`,
     `- **Output**: ${output.length > 0 ? output.map((key) => `\`${key}\``).join(", ") : "TODO: no output schema (text only)"}`,
     `- **Authorization**: ${
@@ -355,7 +355,7 @@ function scopesOf(registry: Registry, tool: Tool): string[] {
 }
 
 function mentions(tool: Tool, name: string): boolean {
-  return ((tool.descriptor.description as string | undefined) ?? "").includes(name);
+  return (tool.descriptor.description ?? "").includes(name);
 }
 
 /** Words of a name or text: snake, kebab, dot and camel case split, lower-cased. */

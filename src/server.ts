@@ -157,7 +157,7 @@ export class Server<Tools extends ToolTypes = {}> {
     for (const tool of registry.tools.values()) {
       const { securitySchemes: _, ...descriptor } = tool.descriptor;
       if (descriptor._meta) {
-        const { securitySchemes: __, ...meta } = descriptor._meta as Record<string, unknown>;
+        const { securitySchemes: __, ...meta } = descriptor._meta;
         if (Object.keys(meta).length > 0) descriptor._meta = meta;
         else delete descriptor._meta;
       }

@@ -123,7 +123,9 @@ const BUDGETS: Budget[] = [
     // server through the dispatcher's Admission interface: the caps, the deadlines, the shutdown grace and
     // how a request cut short is answered); the calls through the interface and the class cost 135 B, and
     // the core lost 124 lines.
-    ceiling: 15_483,
+    // Raised to 15,485 B: tool descriptors are typed (ToolDescriptor), built with their title and
+    // description in place, which removed 14 casts (+2 B).
+    ceiling: 15_485,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -151,7 +153,8 @@ const BUDGETS: Budget[] = [
     // and the session store's copies of shared records (sessions.ts): +531 B.
     // Lowered to 23,699 B with the stdio row.
     // Raised to 23,824 B with the stdio row (the limits layer, +125 B).
-    ceiling: 23_824,
+    // Raised to 23,835 B: the typed tool descriptor (+11 B; the stdio row's +2 B, in another order).
+    ceiling: 23_835,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -234,7 +237,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,347 B: this program checks callers, so it loads the checks that left core/tools.ts from
     // auth/enforce.ts, with their imports (+118 B).
     // Raised to 27,456 B with the stdio row (the limits layer, +109 B).
-    ceiling: 27_456,
+    // Raised to 27,467 B with the HTTP row (the typed tool descriptor, +11 B).
+    ceiling: 27_467,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -261,7 +265,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,630 B, as the JWT row (+517 B).
     // Raised to 26,765 B, as the JWT row (+136 B).
     // Raised to 26,868 B with the stdio row (the limits layer, +103 B).
-    ceiling: 26_868,
+    // Raised to 26,876 B with the HTTP row (+8 B).
+    ceiling: 26_876,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -298,7 +303,8 @@ const BUDGETS: Budget[] = [
     // auth/enforce.ts).
     // Raised to 54,172 B: the "everything" row's limits layer, and the kit's own use of the dispatcher
     // (+228 B).
-    ceiling: 54_172,
+    // Raised to 54,180 B: the typed tool descriptor (+8 B).
+    ceiling: 54_180,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -1,4 +1,5 @@
 import type { GateSettings } from "../core/caller.js";
+import type { ToolDescriptor } from "../core/tools.js";
 import { type Access, type AnyAccess, checkAccess, scopesOf, securitySchemes } from "./access.js";
 import type { Identity, IdentityInit, VerifiedToken } from "./identity.js";
 
@@ -126,7 +127,7 @@ export class AuthSettings implements GateSettings {
    * A tool's descriptor gets `securitySchemes`, and the copy in `_meta` ChatGPT reads, whenever the
    * server or the tool says anything about auth.
    */
-  register(what: string, declared: AnyAccess | undefined, descriptor?: Record<string, unknown>): void {
+  register(what: string, declared: AnyAccess | undefined, descriptor?: ToolDescriptor): void {
     checkAccess(declared, what);
     const access = this.accessOf(declared);
     if (access === "public" && this.verify && this.required) {
@@ -138,7 +139,7 @@ export class AuthSettings implements GateSettings {
     if (descriptor && (declared !== undefined || this.default !== undefined)) {
       const schemes = securitySchemes(access);
       descriptor.securitySchemes = schemes;
-      descriptor._meta = { ...(descriptor._meta as Record<string, unknown> | undefined), securitySchemes: schemes };
+      descriptor._meta = { ...descriptor._meta, securitySchemes: schemes };
     }
   }
 

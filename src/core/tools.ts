@@ -92,10 +92,24 @@ export type ToolRun<I, O> = O extends unknown
   ? (args: ToolArgs<I>, ctx: Context) => MaybePromise<ToolReturn<O>>
   : never;
 
+/** A tool as `tools/list` lists it (the `Tool` of the 2025-11-25 and 2026-07-28 schemas). */
+export interface ToolDescriptor {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** The OAuth schemes a call needs (OpenAI Apps SDK), which the auth settings add. */
+  securitySchemes?: unknown[];
+}
+
 /** A registered tool: its `tools/list` entry is built once, here, never per request. */
 export interface Tool {
   readonly name: string;
-  readonly descriptor: Record<string, unknown>;
+  readonly descriptor: ToolDescriptor;
   readonly input: Schema | undefined;
   readonly output: Schema | undefined;
   readonly auth: AnyAccess | undefined;
@@ -147,10 +161,13 @@ export function compileTool(name: string, config: ToolConfig<Schema | undefined,
   checkToolName(name);
   if (typeof config?.run !== "function") throw new TypeError(`Tool "${name}" needs a run function.`);
   checkIcons(config.icons, `Tool "${name}"`);
-  const descriptor: Record<string, unknown> = { name };
-  if (config.title !== undefined) descriptor.title = config.title;
-  if (config.description !== undefined) descriptor.description = config.description;
-  descriptor.inputSchema = config.input ? objectSchema(config.input, name) : NO_ARGUMENTS;
+  const { title, description } = config;
+  const descriptor: ToolDescriptor = {
+    name,
+    ...(title !== undefined && { title }),
+    ...(description !== undefined && { description }),
+    inputSchema: config.input ? objectSchema(config.input, name) : NO_ARGUMENTS,
+  };
   if (config.output) descriptor.outputSchema = toJsonSchema(config.output, "output", `Tool "${name}" output`);
   if (config.annotations !== undefined) descriptor.annotations = config.annotations;
   if (config.icons !== undefined) descriptor.icons = config.icons;
