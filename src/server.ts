@@ -22,6 +22,7 @@ import type { Prompt, PromptConfig } from "./prompts/prompts.js";
 import type { Resource, ResourceConfig } from "./resources/resources.js";
 import { installLegacySessions } from "./sessions/legacy.js";
 import type { SharedState } from "./state/state.js";
+import type { HttpHandler } from "./transports/http/handler.js";
 import type { HttpOptions, ServeOptions } from "./transports/http/options.js";
 import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listening.js";
@@ -80,7 +81,10 @@ export class Server<Tools extends ToolTypes = {}> {
   /** The auth settings, loaded with the first server or registration that has auth (see #ruled). */
   readonly #settings: OnFirstUse<AuthSettings>;
   #options: HttpOptions;
-  #endpoint: Promise<WebEndpoint> | undefined;
+  /** The HTTP endpoint (transports/http/endpoint.ts), made by the first request or `serve({ port })`. */
+  #endpoint: Promise<HttpHandler> | undefined;
+  /** Its Web face (`fetch`), made for a program that serves Web requests. */
+  #webEndpoint: Promise<WebEndpoint> | undefined;
   readonly #signals: boolean;
   // Each loads with the first registration that needs it (see on-first-use.ts).
   readonly #resources: OnFirstUse<typeof import("./resources/resources.js")>;
@@ -368,7 +372,7 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   readonly node = async (req: NodeIncomingMessage, res: NodeServerResponse): Promise<void> =>
     // The node:http bridge loads on the first request, so a stdio server never pays for it.
-    (await import("./transports/node.js")).serveNode(this.#web(), req, res);
+    (await import("./transports/node.js")).serveNode(this.#http(), req, res);
 
   /**
    * Serves the server. Without options: stdio (newline-delimited JSON-RPC on stdin/stdout), until
@@ -423,8 +427,10 @@ export class Server<Tools extends ToolTypes = {}> {
         endpoint: (http) => {
           this.#options = http;
           this.#endpoint = undefined;
-          return this.#web();
+          this.#webEndpoint = undefined;
+          return this.#http();
         },
+        web: () => this.#web(),
       });
     } catch (thrown) {
       unwatch();
@@ -466,19 +472,26 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#stdio?.stop.abort();
     await this.#dispatcher.drain();
     await this.#stdio?.done;
-    (await this.#endpoint)?.handler.close();
+    (await this.#endpoint)?.close();
   }
 
   static {
     registryOf = (server) => server.#registry;
   }
 
-  #web(): Promise<WebEndpoint> {
+  #http(): Promise<HttpHandler> {
     // The endpoint is made once the auth settings (if any) are checked: it gates with them.
-    this.#endpoint ??= Promise.all([import("./transports/http/web.js"), this.ready()]).then(([web]) =>
-      web.createWebEndpoint(this.#dispatcher, this.#options, this.#settings.now),
+    this.#endpoint ??= Promise.all([import("./transports/http/endpoint.js"), this.ready()]).then(([http]) =>
+      http.createEndpoint(this.#dispatcher, this.#options, this.#settings.now),
     );
     return this.#endpoint;
+  }
+
+  #web(): Promise<WebEndpoint> {
+    this.#webEndpoint ??= Promise.all([import("./transports/http/web.js"), this.#http()]).then(([web, handler]) =>
+      web.createWebEndpoint(handler, this.#options.allowedHosts),
+    );
+    return this.#webEndpoint;
   }
 }
 

@@ -7,6 +7,7 @@ import { pico } from "../src/index.js";
 import { compilePrompt } from "../src/prompts/prompts.js";
 import { compileResource } from "../src/resources/resources.js";
 import { Connection } from "../src/transports/connection.js";
+import { createEndpoint } from "../src/transports/http/endpoint.js";
 import { createWebEndpoint } from "../src/transports/http/web.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { envelope, SERVER_INFO, SERVER_INFO_META, serverDispatcher } from "./core-helpers.js";
@@ -208,7 +209,7 @@ describe("subscriptions/listen over a connection", () => {
 describe("subscriptions/listen over HTTP", () => {
   async function endpoint() {
     const { registry: server, live } = registry();
-    const web = await createWebEndpoint(serverDispatcher(server), {});
+    const web = createWebEndpoint(await createEndpoint(serverDispatcher(server), {}, undefined), undefined);
     return { server, live, web };
   }
 

@@ -125,7 +125,11 @@ const BUDGETS: Budget[] = [
     // the core lost 124 lines.
     // Raised to 15,485 B: tool descriptors are typed (ToolDescriptor), built with their title and
     // description in place, which removed 14 casts (+2 B).
-    ceiling: 15_485,
+    // Raised to 15,548 B: server.ts makes the HTTP endpoint (transports/http/endpoint.ts) apart from its
+    // Web face (web.ts: fetch, Bun and Deno), so serve({ port }) on Node and server.node no longer load
+    // the Web Request and Response code; the two cached promises cost this row 63 B, and take 771 B off
+    // the HTTP row.
+    ceiling: 15_548,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -154,7 +158,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 23,699 B with the stdio row.
     // Raised to 23,824 B with the stdio row (the limits layer, +125 B).
     // Raised to 23,835 B: the typed tool descriptor (+11 B; the stdio row's +2 B, in another order).
-    ceiling: 23_835,
+    // Lowered to 23,064 B: serve({ port }) on Node loads the endpoint (transports/http/endpoint.ts)
+    // without its Web face (web.ts), which only Web programs load (-771 B).
+    ceiling: 23_064,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -207,7 +213,9 @@ const BUDGETS: Budget[] = [
     // to auth/enforce.ts: two more chunk boundaries, whose import glue this row pays (+211 B); the tools-
     // only rows lost 25 B.
     // Raised to 45,195 B with the stdio row (the limits layer, +126 B).
-    ceiling: 45_195,
+    // Raised to 45,263 B: the endpoint and its Web face are two chunks (endpoint.ts, web.ts), +68 B of
+    // glue.
+    ceiling: 45_263,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -238,9 +246,19 @@ const BUDGETS: Budget[] = [
     // auth/enforce.ts, with their imports (+118 B).
     // Raised to 27,456 B with the stdio row (the limits layer, +109 B).
     // Raised to 27,467 B with the HTTP row (the typed tool descriptor, +11 B).
-    ceiling: 27_467,
+    // Raised to 27,548 B: a Web program loads the endpoint and its Web face as two chunks (endpoint.ts,
+    // web.ts), whose glue this row pays (+81 B), so that a Node one loads one.
+    ceiling: 27_548,
     nodeBuiltins: "forbidden",
-    loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
+    loads: {
+      dynamic: [
+        "src/transports/http/endpoint.ts",
+        "src/transports/http/web.ts",
+        LEGACY_SESSIONS,
+        "src/auth/gate.ts",
+        "src/auth/enforce.ts",
+      ],
+    },
   },
   {
     name: "OAuth-protected HTTP server with picomcp/introspection (library code)",
@@ -266,9 +284,18 @@ const BUDGETS: Budget[] = [
     // Raised to 26,765 B, as the JWT row (+136 B).
     // Raised to 26,868 B with the stdio row (the limits layer, +103 B).
     // Raised to 26,876 B with the HTTP row (+8 B).
-    ceiling: 26_876,
+    // Raised to 26,948 B, as the JWT row (+72 B).
+    ceiling: 26_948,
     nodeBuiltins: "forbidden",
-    loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
+    loads: {
+      dynamic: [
+        "src/transports/http/endpoint.ts",
+        "src/transports/http/web.ts",
+        LEGACY_SESSIONS,
+        "src/auth/gate.ts",
+        "src/auth/enforce.ts",
+      ],
+    },
   },
   {
     name: "picomcp/testing: contract kit, HTTP harness, token issuer, linter (library code)",
@@ -304,7 +331,9 @@ const BUDGETS: Budget[] = [
     // Raised to 54,172 B: the "everything" row's limits layer, and the kit's own use of the dispatcher
     // (+228 B).
     // Raised to 54,180 B: the typed tool descriptor (+8 B).
-    ceiling: 54_180,
+    // Raised to 54,269 B: the "everything" row's +68 B (the endpoint in two chunks), and the kit's own use
+    // of them.
+    ceiling: 54_269,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -1,4 +1,5 @@
 import type { AuthSettings } from "../auth/settings.js";
+import type { HttpHandler } from "./http/handler.js";
 import type { HttpOptions, ServeOptions } from "./http/options.js";
 import { isLoopbackHost } from "./http/security.js";
 import type { WebEndpoint } from "./http/web.js";
@@ -13,7 +14,10 @@ export interface Serving {
   readonly options: HttpOptions;
   /** Undefined for a server without auth (its settings never loaded). */
   readonly auth: AuthSettings | undefined;
-  endpoint(options: HttpOptions): Promise<WebEndpoint>;
+  /** The endpoint's handler, made with `options` (node:http serves it straight from Node's objects). */
+  endpoint(options: HttpOptions): Promise<HttpHandler>;
+  /** Its Web face, for Bun.serve and Deno.serve, once `endpoint` has made it. */
+  web(): Promise<WebEndpoint>;
 }
 
 /**
@@ -33,8 +37,8 @@ export async function listenFor(serve: ServeOptions, server: Serving): Promise<L
   }
   const base = server.options;
   const allowedHosts = http.allowedHosts ?? base.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
-  const endpoint = await server.endpoint({ ...base, ...http, path, allowedHosts });
-  return listen(endpoint, port, host, path);
+  const handler = await server.endpoint({ ...base, ...http, path, allowedHosts });
+  return listen({ handler, web: server.web }, port, host, path);
 }
 
 interface BunLike {
@@ -51,11 +55,18 @@ interface DenoLike {
   ): { addr: { port: number }; shutdown(): Promise<void> };
 }
 
+/** An endpoint to listen with: its handler, and its Web face, made only for a runtime that serves Web requests. */
+interface Listenable {
+  readonly handler: HttpHandler;
+  web(): Promise<WebEndpoint>;
+}
+
 /** Listens with the runtime's own HTTP server: Bun.serve, Deno.serve, or node:http. */
-export async function listen(endpoint: WebEndpoint, port: number, host: string, path: string): Promise<Listening> {
+export async function listen(listenable: Listenable, port: number, host: string, path: string): Promise<Listening> {
   const shown = host.includes(":") ? `[${host}]` : host;
   const runtime = globalThis as { Bun?: BunLike; Deno?: DenoLike };
   if (runtime.Bun) {
+    const endpoint = await listenable.web();
     const server = runtime.Bun.serve({ port, hostname: host, fetch: endpoint.fetch });
     const url = `http://${shown}:${server.port}${path}`;
     // Before the first request: requests are served once this code has returned to the event loop.
@@ -73,6 +84,7 @@ export async function listen(endpoint: WebEndpoint, port: number, host: string, 
     };
   }
   if (runtime.Deno) {
+    const endpoint = await listenable.web();
     const server = runtime.Deno.serve({ port, hostname: host, onListen: () => {} }, endpoint.fetch);
     const url = `http://${shown}:${server.addr.port}${path}`;
     endpoint.handler.listeningAt(url);
@@ -86,5 +98,5 @@ export async function listen(endpoint: WebEndpoint, port: number, host: string, 
     };
   }
   const { listenNode } = await import("./node.js");
-  return listenNode(endpoint.handler, port, host, path);
+  return listenNode(listenable.handler, port, host, path);
 }

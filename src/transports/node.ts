@@ -6,7 +6,6 @@ import { ErrorCode } from "../core/errors.js";
 import { errorResponse } from "../core/jsonrpc.js";
 import type { HttpHandler } from "./http/handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest, jsonReply } from "./http/reply.js";
-import type { WebEndpoint } from "./http/web.js";
 import { FLUSH_MS, type Listening } from "./listening.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
 
@@ -100,7 +99,7 @@ type FrameworkRequest = IncomingMessage & { originalUrl?: string; body?: unknown
  * and never rejects: a failure answers 500.
  */
 export async function serveNode(
-  endpoint: Promise<WebEndpoint>,
+  endpoint: Promise<HttpHandler>,
   request: NodeIncomingMessage,
   response: NodeServerResponse,
 ): Promise<void> {
@@ -108,7 +107,7 @@ export async function serveNode(
   const res = response as ServerResponse;
   let handler: HttpHandler;
   try {
-    handler = (await endpoint).handler;
+    handler = await endpoint;
   } catch {
     return send(INTERNAL_ERROR, res);
   }

@@ -1,12 +1,9 @@
-import type { AuthSettings } from "../../auth/settings.js";
-import type { Dispatcher } from "../../core/dispatch.js";
 import { onWorkers } from "../workers.js";
-import { HttpHandler } from "./handler.js";
-import type { HttpOptions } from "./options.js";
+import type { HttpHandler } from "./handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest, type Watcher } from "./reply.js";
 import { Guard, isLoopbackHost } from "./security.js";
 
-/** The HTTP endpoint of a server and its Web `fetch` entry point. */
+/** The HTTP endpoint of a server as a Web `fetch` entry point (Workers, Bun, Deno, `server.fetch`). */
 export interface WebEndpoint {
   readonly handler: HttpHandler;
   /** `listener`: what the runtime passes after the request (Bun: its server; Workers: `env`). */
@@ -15,19 +12,15 @@ export interface WebEndpoint {
   listening(address: { hostname: string; port: number }): void;
 }
 
-export async function createWebEndpoint(
-  dispatcher: Dispatcher,
-  options: HttpOptions,
-  auth?: AuthSettings,
-): Promise<WebEndpoint> {
-  // Shared state (pico({ state })): its checks and wiring load only for a server that has one.
-  if (options.state) (await import("./shared.js")).shareRequestStates(dispatcher, options.state);
-  // The token gate loads only for a server that checks tokens (`auth.verify`).
-  const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth) : undefined;
-  const handler = new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, gate);
+/**
+ * The Web face of an endpoint (endpoint.ts makes its handler): `Request` in, `Response` out. Made
+ * only for a program that serves Web requests; `serve({ port })` on Node and `server.node` use the
+ * handler straight from Node's objects (node.ts).
+ */
+export function createWebEndpoint(handler: HttpHandler, allowedHosts: readonly string[] | undefined): WebEndpoint {
   // A runtime serving the endpoint on a loopback address (Bun, `deno serve`) accepts only loopback Host
   // headers, as serve() does, unless `allowedHosts` says which.
-  const loopback = options.allowedHosts
+  const loopback = allowedHosts
     ? undefined
     : new Guard({ allowedHosts: ["localhost", "127.0.0.1"], allowedOrigins: ["*"] });
   let onLoopback = false;
@@ -60,18 +53,6 @@ function onBunLoopback(listener: unknown): boolean {
   if (!("requestIP" in listener) || !("hostname" in listener)) return false;
   const { hostname } = listener;
   return typeof hostname === "string" && hostname !== "localhost" && isLoopbackHost(hostname);
-}
-
-/**
- * On Workers, legacy sessions are off unless `sessions` asks for them. A session lives in one
- * isolate's memory, and Workers may send its next request to another isolate (404 there); within
- * one isolate, its GET stream and a tool's question are promises that a later request settles,
- * which Workers forbids: the waiting request is cancelled as hung. 2025-11-25 clients are served
- * without a session instead, which the spec allows ("Session Management": a server MAY assign one).
- * Inside a Durable Object, which serves every request in one context, sessions can be turned on.
- */
-function workersDefaults(options: HttpOptions): HttpOptions {
-  return options.sessions === undefined ? { ...options, sessions: false } : options;
 }
 
 /**

@@ -1,0 +1,33 @@
+import type { AuthSettings } from "../../auth/settings.js";
+import type { Dispatcher } from "../../core/dispatch.js";
+import { onWorkers } from "../workers.js";
+import { HttpHandler } from "./handler.js";
+import type { HttpOptions } from "./options.js";
+
+/**
+ * Makes a server's HTTP endpoint: its handler, with the shared state and the token gate the server
+ * needs. Each loads only for a server that has it.
+ */
+export async function createEndpoint(
+  dispatcher: Dispatcher,
+  options: HttpOptions,
+  auth: AuthSettings | undefined,
+): Promise<HttpHandler> {
+  // Shared state (pico({ state })): its checks and wiring load only for a server that has one.
+  if (options.state) (await import("./shared.js")).shareRequestStates(dispatcher, options.state);
+  // The token gate loads only for a server that checks tokens (`auth.verify`).
+  const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth) : undefined;
+  return new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, gate);
+}
+
+/**
+ * On Workers, legacy sessions are off unless `sessions` asks for them. A session lives in one
+ * isolate's memory, and Workers may send its next request to another isolate (404 there); within
+ * one isolate, its GET stream and a tool's question are promises that a later request settles,
+ * which Workers forbids: the waiting request is cancelled as hung. 2025-11-25 clients are served
+ * without a session instead, which the spec allows ("Session Management": a server MAY assign one).
+ * Inside a Durable Object, which serves every request in one context, sessions can be turned on.
+ */
+function workersDefaults(options: HttpOptions): HttpOptions {
+  return options.sessions === undefined ? { ...options, sessions: false } : options;
+}
