@@ -16,7 +16,7 @@ export type Asker = (
 ) => Promise<unknown>;
 
 /**
- * What the questions use of their connection (connection.ts's Connection, which makes them).
+ * What the questions use of their connection (transports/connection.ts's Connection, which makes them).
  */
 export interface AskingConnection {
   readonly dispatcher: {

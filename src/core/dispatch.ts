@@ -136,9 +136,10 @@ export interface ModernRequest {
 /**
  * The request-scoped core: one decoded message in, one response out, no I/O. The era is read from
  * each message (2026-07-28 §10.3, "concurrent"): a request whose `_meta` names a protocol version is
- * served statelessly under 2026-07-28; anything else belongs to the legacy session of its connection
- * (its handshake is session.ts's). A request is routed (era, method), admitted (limits), run (through
- * the middleware chain and the era's rounds when its handler asks) and encoded for its era.
+ * served statelessly under 2026-07-28; anything else belongs to the legacy session of its connection,
+ * which the legacy sessions layer (`legacy`, src/sessions/) serves. A request is routed (era, method),
+ * admitted (`admission`, the limits layer), run (through the middleware chain and the era's rounds
+ * when its handler asks) and encoded for its era.
  */
 export class Dispatcher {
   readonly registry: Registry;
