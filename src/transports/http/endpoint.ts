@@ -5,8 +5,8 @@ import { HttpHandler } from "./handler.js";
 import type { HttpOptions } from "./options.js";
 
 /**
- * Makes a server's HTTP endpoint: its handler, with the shared state and the token gate the server
- * needs. Each loads only for a server that has it.
+ * Makes a server's HTTP endpoint: its handler, with the shared state, the token gate and the CORS
+ * the server needs. Each loads only for a server that has it.
  */
 export async function createEndpoint(
   dispatcher: Dispatcher,
@@ -15,9 +15,11 @@ export async function createEndpoint(
 ): Promise<HttpHandler> {
   // Shared state (pico({ state })): its checks and wiring load only for a server that has one.
   if (options.state) (await import("./shared.js")).shareRequestStates(dispatcher, options.state);
-  // The token gate loads only for a server that checks tokens (`auth.verify`).
+  // The token gate loads only for a server that checks tokens (`auth.verify`), CORS only for one that
+  // answers pages of other origins (`http.cors`, opt-in).
   const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth) : undefined;
-  return new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, gate);
+  const cors = options.cors ? new (await import("./cors.js")).Cors(options.cors, options.allowedOrigins) : undefined;
+  return new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, { gate, cors });
 }
 
 /**

@@ -8,7 +8,7 @@ import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
 import { LegacySession } from "../../sessions/session.js";
 import type { SharedState } from "../../state/state.js";
-import { Cors } from "./cors.js";
+import type { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import type { HttpOptions, SessionOptions } from "./options.js";
 import { BodyTooLarge, emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
@@ -22,6 +22,12 @@ const SESSION_HEADER = "mcp-session-id";
 
 /** Ends the connection after the reply (RFC 9112 §9.6): a body the server will not read, a server shutting down. */
 const CLOSE_CONNECTION = { connection: "close" };
+
+/** The parts of an endpoint that only some servers have. */
+export interface EndpointParts {
+  readonly gate?: AuthGate | undefined;
+  readonly cors?: Cors | undefined;
+}
 
 /**
  * The Streamable HTTP endpoint, independent of any runtime: `HttpRequest` in, `HttpReply` out.
@@ -45,10 +51,13 @@ export class HttpHandler {
   readonly #state: SharedState | undefined;
   #shared: SharedSessions | undefined;
 
-  /** `gate`: the token gate of a server with `auth.verify` (loaded only for one, see web.ts). */
-  constructor(dispatcher: Dispatcher, options: HttpOptions = {}, gate?: AuthGate) {
+  /**
+   * `parts`: what only some servers have, each loaded only for one (see endpoint.ts): the token gate
+   * of a server with `auth.verify`, the CORS of a server with `http.cors`.
+   */
+  constructor(dispatcher: Dispatcher, options: HttpOptions = {}, parts: EndpointParts = {}) {
     this.#dispatcher = dispatcher;
-    const cors = options.cors ? new Cors(options.cors, options.allowedOrigins) : undefined;
+    const { gate, cors } = parts;
     this.#cors = cors;
     this.#guard = new Guard(cors ? { ...options, allowedOrigins: cors.origins } : options);
     this.#path = options.path;
