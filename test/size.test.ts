@@ -130,7 +130,9 @@ const BUDGETS: Budget[] = [
     // the Web Request and Response code; the two cached promises cost this row 63 B, and take 771 B off
     // the HTTP row.
     // Lowered to 15,547 B (-1 B: another chunk order).
-    ceiling: 15_547,
+    // Raised to 15,561 B: six casts of the core replaced by types (isLogLevel, CallToolResult as a type
+    // alias, a typed content-block check, base64 without apply), +14 B.
+    ceiling: 15_561,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -163,7 +165,8 @@ const BUDGETS: Budget[] = [
     // without its Web face (web.ts), which only Web programs load (-771 B).
     // Lowered to 22,855 B: CORS (http/cors.ts, opt-in with http.cors) loads only for a server that has it,
     // as the token gate does (-209 B).
-    ceiling: 22_855,
+    // Raised to 22,867 B with the stdio row (the core's casts replaced by types, +12 B).
+    ceiling: 22_867,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -220,7 +223,8 @@ const BUDGETS: Budget[] = [
     // glue.
     // Raised to 45,306 B: CORS is a chunk of its own (+43 B of glue), so that a server without http.cors
     // does not load it.
-    ceiling: 45_306,
+    // Raised to 45,327 B with the stdio row (+21 B).
+    ceiling: 45_327,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -254,7 +258,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,548 B: a Web program loads the endpoint and its Web face as two chunks (endpoint.ts,
     // web.ts), whose glue this row pays (+81 B), so that a Node one loads one.
     // Lowered to 27,367 B: CORS loads only with http.cors (-181 B).
-    ceiling: 27_367,
+    // Raised to 27,394 B with the stdio row (+27 B).
+    ceiling: 27_394,
     nodeBuiltins: "forbidden",
     loads: {
       dynamic: [
@@ -292,7 +297,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,876 B with the HTTP row (+8 B).
     // Raised to 26,948 B, as the JWT row (+72 B).
     // Lowered to 26,764 B, as the JWT row (-184 B).
-    ceiling: 26_764,
+    // Raised to 26,780 B with the stdio row (+16 B).
+    ceiling: 26_780,
     nodeBuiltins: "forbidden",
     loads: {
       dynamic: [
@@ -341,7 +347,8 @@ const BUDGETS: Budget[] = [
     // Raised to 54,269 B: the "everything" row's +68 B (the endpoint in two chunks), and the kit's own use
     // of them.
     // Raised to 54,306 B: the "everything" row's CORS chunk (+37 B).
-    ceiling: 54_306,
+    // Raised to 54,323 B with the stdio row (+17 B).
+    ceiling: 54_323,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

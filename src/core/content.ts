@@ -52,10 +52,10 @@ export interface EmbeddedResource extends BlockBase {
 
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
-const BLOCK_TYPES = new Set(["text", "image", "audio", "resource_link", "resource"]);
+const BLOCK_TYPES: ReadonlySet<unknown> = new Set(["text", "image", "audio", "resource_link", "resource"]);
 
 export function isContentBlock(value: unknown): value is ContentBlock {
-  return typeof value === "object" && value !== null && BLOCK_TYPES.has((value as { type?: unknown }).type as string);
+  return typeof value === "object" && value !== null && "type" in value && BLOCK_TYPES.has(value.type);
 }
 
 export function text(value: string, options?: BlockBase): TextContent {
@@ -97,7 +97,7 @@ export function toBase64(data: Uint8Array | string): string {
   if (typeof data === "string") return data;
   let binary = "";
   for (let i = 0; i < data.length; i += CHUNK) {
-    binary += String.fromCharCode.apply(null, data.subarray(i, i + CHUNK) as unknown as number[]);
+    binary += String.fromCharCode(...data.subarray(i, i + CHUNK));
   }
   return btoa(binary);
 }

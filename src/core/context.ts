@@ -171,6 +171,7 @@ export class RequestContext implements Context {
 
   // The asking layer loads with the first question a server's handlers ask.
   elicit(message: string, schema: Schema | JsonSchema, options?: AskOptions): Promise<ElicitResult<never>> {
+    // `never`: the content's type is the schema's, which the public Context's signature infers.
     return askingLayer.use((ask) => ask.elicit(this, message, schema, options)) as Promise<ElicitResult<never>>;
   }
 
@@ -210,6 +211,7 @@ export class RequestContext implements Context {
   }
 
   get log(): Logger {
+    // Object.fromEntries types its keys as string: the entries are one per level, as Logger has.
     this.#logger ??= Object.fromEntries(
       LOG_LEVELS.map((level, rank) => [
         level,

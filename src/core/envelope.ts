@@ -4,6 +4,12 @@ import { type ClientCapabilities, type Implementation, META, type Meta } from ".
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+const LEVELS: readonly unknown[] = LOG_LEVELS;
+
+export function isLogLevel(value: unknown): value is LogLevel {
+  return LEVELS.includes(value);
+}
+
 export interface Envelope {
   protocolVersion: string;
   clientCapabilities: ClientCapabilities;
@@ -32,14 +38,15 @@ export function readEnvelope(meta: Meta): Envelope | string {
     return `_meta["${META.clientInfo}"] must be an object with string "name" and "version"`;
   }
   const logLevel = meta[META.logLevel];
-  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel)) {
+  if (logLevel !== undefined && !isLogLevel(logLevel)) {
     return `_meta["${META.logLevel}"] must be one of ${LOG_LEVELS.join(", ")}`;
   }
   return {
     protocolVersion,
+    // What the client declares, as it declares it: handlers check the parts they use.
     clientCapabilities: clientCapabilities as ClientCapabilities,
-    clientInfo: clientInfo as Implementation | undefined,
-    logLevel: logLevel as LogLevel | undefined,
+    clientInfo,
+    logLevel,
   };
 }
 

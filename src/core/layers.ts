@@ -25,6 +25,7 @@ export class Layer<T> {
   /** Calls `use` with the module: at once when it is loaded, after loading it otherwise. */
   use<R>(use: (module: T) => R): R | Promise<Awaited<R>> {
     const module = this.now;
+    // `then` cannot infer Awaited<R> for a generic R: what it resolves with is exactly that.
     return module ? use(module) : (this.load().then(use) as Promise<Awaited<R>>);
   }
 }

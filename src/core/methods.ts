@@ -77,7 +77,7 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
       if (args !== undefined && args !== null && !isObject(args)) {
         throw new McpError(ErrorCode.InvalidParams, `tools/call params.arguments must be an object of named arguments`);
       }
-      return callTool(tool, args ?? undefined, ctx) as unknown as Result | Promise<Result>;
+      return callTool(tool, args ?? undefined, ctx);
     },
   },
   "subscriptions/listen": {

@@ -22,12 +22,13 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-export interface CallToolResult<Structured = unknown> {
+/** A type, not an interface, so that it is a result like any other (a `Record<string, unknown>`) without a cast. */
+export type CallToolResult<Structured = unknown> = {
   content: ContentBlock[];
   structuredContent?: Structured;
   isError?: boolean;
   _meta?: Record<string, unknown>;
-}
+};
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -177,8 +178,9 @@ export function compileTool(name: string, config: ToolConfig<Schema | undefined,
     descriptor,
     input: config.input,
     output: config.output,
-    auth: config.auth as AnyAccess | undefined,
+    auth: config.auth,
     task: config.task,
+    // The one cast of a registration: run receives what the input schema validated, which its type names.
     run: config.run as Tool["run"],
   };
 }

@@ -1,6 +1,6 @@
 import type { Answer, Dispatcher, Exchange, LegacyEra } from "../core/dispatch.js";
 import { notFound } from "../core/dispatch.js";
-import { LOG_LEVELS, type LogLevel } from "../core/envelope.js";
+import { isLogLevel, LOG_LEVELS } from "../core/envelope.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { errorResponse, isObject, type JsonRpcNotification, type JsonRpcRequest } from "../core/jsonrpc.js";
 import type { Method } from "../core/registry.js";
@@ -17,10 +17,10 @@ const LEGACY_METHODS: Record<string, Method> = {
     capability: "logging",
     run: (_registry, params, ctx) => {
       const level = params?.level;
-      if (!LOG_LEVELS.includes(level as LogLevel)) {
+      if (!isLogLevel(level)) {
         throw new McpError(ErrorCode.InvalidParams, `Invalid params: level must be one of ${LOG_LEVELS.join(", ")}`);
       }
-      if (ctx.session) ctx.session.logLevel = level as LogLevel;
+      if (ctx.session) ctx.session.logLevel = level;
       return {};
     },
   },
