@@ -145,7 +145,7 @@ export class AuthGate {
     try {
       verified = await settings.verify!(token, info);
     } catch (thrown) {
-      const reason = (thrown as Error)?.name === "InvalidTokenError" ? (thrown as Error).message : "";
+      const reason = thrown instanceof Error && thrown.name === "InvalidTokenError" ? thrown.message : "";
       return reject(401, "invalid_token", reason || "The access token is not valid");
     }
     if (!verified) return reject(401, "invalid_token", "The access token is not valid");

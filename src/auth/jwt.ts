@@ -1,10 +1,15 @@
+import { messageOf } from "../core/errors.js";
+import { isObject } from "../core/jsonrpc.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
 
 /** A JSON Web Key Set (RFC 7517 §5). */
 export interface JsonWebKeySet {
-  keys: JsonWebKey[];
+  keys: KeyWithId[];
 }
+
+/** A JSON Web Key with its key id (`kid`, RFC 7517 §4.5), which Web Crypto's `JsonWebKey` leaves out. */
+type KeyWithId = JsonWebKey & { kid?: string };
 
 export interface JwtVerifierOptions {
   /** The issuer (`iss`) tokens must name: your authorization server's issuer URL, or several. */
@@ -12,7 +17,7 @@ export interface JwtVerifierOptions {
   /** Where the issuer publishes its public keys (its `jwks_uri`). Fetched on first use, then cached. */
   jwksUrl?: string | URL;
   /** The public keys themselves, instead of `jwksUrl`: a JWKS document or a list of keys. */
-  keys?: JsonWebKeySet | JsonWebKey[];
+  keys?: JsonWebKeySet | KeyWithId[];
   /**
    * Audiences (`aud`) to require here as well. picomcp's HTTP gate always checks the audience
    * against the server's `resource`; set this when the verifier is used on its own.
@@ -34,7 +39,10 @@ export interface JwtVerifierOptions {
   timeoutMs?: number;
 }
 
-const ALGORITHMS: Record<string, { kty: string; crv?: string; import: object; verify: object }> = {
+const ALGORITHMS: Record<
+  string,
+  { kty: string; crv?: string; import: RsaHashedImportParams | EcKeyImportParams | Algorithm; verify: Algorithm }
+> = {
   RS256: rsa("RSASSA-PKCS1-v1_5", 256),
   RS384: rsa("RSASSA-PKCS1-v1_5", 384),
   RS512: rsa("RSASSA-PKCS1-v1_5", 512),
@@ -109,7 +117,7 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     if (!signature) throw new InvalidTokenError("The access token's signature is malformed");
     let good = false;
     for (const key of candidates) {
-      if (await crypto.subtle.verify(ALGORITHMS[alg]!.verify as AlgorithmIdentifier, key, signature, signed)) {
+      if (await crypto.subtle.verify(ALGORITHMS[alg]!.verify, key, signature, signed)) {
         good = true;
         break;
       }
@@ -163,10 +171,10 @@ function scopesOf(payload: Record<string, unknown>): string[] {
 /** The issuer's public keys: fetched and cached, refetched when a token names a key not seen yet. */
 class KeyStore {
   readonly #options: JwtVerifierOptions;
-  #keys: JsonWebKey[] | undefined;
+  #keys: KeyWithId[] | undefined;
   #fetchedAt = 0;
-  #pending: Promise<JsonWebKey[]> | undefined;
-  readonly #imported = new Map<JsonWebKey, Map<string, Promise<CryptoKey | undefined>>>();
+  #pending: Promise<KeyWithId[]> | undefined;
+  readonly #imported = new Map<KeyWithId, Map<string, Promise<CryptoKey | undefined>>>();
 
   constructor(options: JwtVerifierOptions) {
     this.#options = options;
@@ -184,32 +192,31 @@ class KeyStore {
     return imported.filter((key): key is CryptoKey => key !== undefined);
   }
 
-  #matching(keys: JsonWebKey[], alg: string, kid: string | undefined): JsonWebKey[] {
+  #matching(keys: KeyWithId[], alg: string, kid: string | undefined): KeyWithId[] {
     const spec = ALGORITHMS[alg]!;
     return keys.filter((jwk) => {
-      const key = jwk as JsonWebKey & { kid?: string; use?: string };
-      if (kid !== undefined && key.kid !== kid) return false;
-      if (key.use !== undefined && key.use !== "sig") return false;
-      if (key.alg !== undefined && key.alg !== alg) return false;
-      return key.kty === spec.kty && (spec.crv === undefined || key.crv === spec.crv);
+      if (kid !== undefined && jwk.kid !== kid) return false;
+      if (jwk.use !== undefined && jwk.use !== "sig") return false;
+      if (jwk.alg !== undefined && jwk.alg !== alg) return false;
+      return jwk.kty === spec.kty && (spec.crv === undefined || jwk.crv === spec.crv);
     });
   }
 
-  #current(): Promise<JsonWebKey[]> {
+  #current(): Promise<KeyWithId[]> {
     const ttl = (this.#options.jwksCacheSeconds ?? 600) * 1000;
     if (this.#keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < ttl))
       return Promise.resolve(this.#keys);
     return this.#fetch();
   }
 
-  #fetch(): Promise<JsonWebKey[]> {
+  #fetch(): Promise<KeyWithId[]> {
     this.#pending ??= this.#load().finally(() => {
       this.#pending = undefined;
     });
     return this.#pending;
   }
 
-  async #load(): Promise<JsonWebKey[]> {
+  async #load(): Promise<KeyWithId[]> {
     const fetcher = this.#options.fetch ?? fetch;
     this.#fetchedAt = Date.now();
     let response: Response;
@@ -220,8 +227,9 @@ class KeyStore {
       });
     } catch (thrown) {
       if (this.#keys) return this.#keys;
-      throw new InvalidTokenError(`The signing keys could not be fetched: ${(thrown as Error).message}`);
+      throw new InvalidTokenError(`The signing keys could not be fetched: ${messageOf(thrown)}`);
     }
+    // The keys are the issuer's JSON: each is checked field by field before it is used (#matching).
     const body = (await response.json().catch(() => undefined)) as JsonWebKeySet | undefined;
     if (!response.ok || !Array.isArray(body?.keys)) {
       if (this.#keys) return this.#keys;
@@ -232,7 +240,7 @@ class KeyStore {
     return body.keys;
   }
 
-  #import(jwk: JsonWebKey, alg: string): Promise<CryptoKey | undefined> {
+  #import(jwk: KeyWithId, alg: string): Promise<CryptoKey | undefined> {
     let byAlg = this.#imported.get(jwk);
     if (!byAlg) {
       byAlg = new Map();
@@ -243,9 +251,7 @@ class KeyStore {
       // Only the public parameters: `alg`, `use` and `key_ops` were checked above and would only trip importKey.
       const { kty, n, e, crv, x, y } = jwk;
       const bare = Object.fromEntries(Object.entries({ kty, n, e, crv, x, y }).filter(([, v]) => v !== undefined));
-      key = crypto.subtle
-        .importKey("jwk", bare, ALGORITHMS[alg]!.import as AlgorithmIdentifier, false, ["verify"])
-        .catch(() => undefined);
+      key = crypto.subtle.importKey("jwk", bare, ALGORITHMS[alg]!.import, false, ["verify"]).catch(() => undefined);
       byAlg.set(alg, key);
     }
     return key;
@@ -260,10 +266,8 @@ function decodeJson(part: string, what: string): Record<string, unknown> {
   } catch {
     value = undefined;
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new InvalidTokenError(`The access token's ${what} is malformed`);
-  }
-  return value as Record<string, unknown>;
+  if (!isObject(value)) throw new InvalidTokenError(`The access token's ${what} is malformed`);
+  return value;
 }
 
 /** Base64url (RFC 4648 §5) without padding, as JWS uses it; undefined for anything else. */

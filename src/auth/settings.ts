@@ -126,7 +126,11 @@ export class AuthSettings implements GateSettings {
    * A tool's descriptor gets `securitySchemes`, and the copy in `_meta` ChatGPT reads, whenever the
    * server or the tool says anything about auth.
    */
-  register(what: string, declared: AnyAccess | undefined, descriptor?: Record<string, unknown>): void {
+  register(
+    what: string,
+    declared: AnyAccess | undefined,
+    descriptor?: { _meta?: Record<string, unknown>; [field: string]: unknown },
+  ): void {
     checkAccess(declared, what);
     const access = this.accessOf(declared);
     if (access === "public" && this.verify && this.required) {
@@ -138,7 +142,7 @@ export class AuthSettings implements GateSettings {
     if (descriptor && (declared !== undefined || this.default !== undefined)) {
       const schemes = securitySchemes(access);
       descriptor.securitySchemes = schemes;
-      descriptor._meta = { ...(descriptor._meta as Record<string, unknown> | undefined), securitySchemes: schemes };
+      descriptor._meta = { ...descriptor._meta, securitySchemes: schemes };
     }
   }
 
