@@ -123,7 +123,9 @@ const BUDGETS: Budget[] = [
     // server through the dispatcher's Admission interface: the caps, the deadlines, the shutdown grace and
     // how a request cut short is answered); the calls through the interface and the class cost 135 B, and
     // the core lost 124 lines.
-    ceiling: 15_483,
+    // Raised to 15,486 B by the layers' casts giving way to types: not one byte more minified (41,881 B);
+    // the lazily loaded layers' chunk names (content hashes), which this row's import glue spells, changed.
+    ceiling: 15_486,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -151,7 +153,8 @@ const BUDGETS: Budget[] = [
     // and the session store's copies of shared records (sessions.ts): +531 B.
     // Lowered to 23,699 B with the stdio row.
     // Raised to 23,824 B with the stdio row (the limits layer, +125 B).
-    ceiling: 23_824,
+    // Raised to 23,827 B as the stdio row: the same minified bytes (67,407 B), other chunk names.
+    ceiling: 23_827,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -204,7 +207,9 @@ const BUDGETS: Budget[] = [
     // to auth/enforce.ts: two more chunk boundaries, whose import glue this row pays (+211 B); the tools-
     // only rows lost 25 B.
     // Raised to 45,195 B with the stdio row (the limits layer, +126 B).
-    ceiling: 45_195,
+    // Raised to 45,224 B: the layers check with type guards what they cast before (ask.ts's Standard
+    // Schema test, access.ts's record test, a ttl's typeof), +74 B minified; listen.ts and jwt.ts shrank.
+    ceiling: 45_224,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -234,7 +239,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,347 B: this program checks callers, so it loads the checks that left core/tools.ts from
     // auth/enforce.ts, with their imports (+118 B).
     // Raised to 27,456 B with the stdio row (the limits layer, +109 B).
-    ceiling: 27_456,
+    // Raised to 27,480 B: the gate and access rules check with instanceof and a type guard what they cast (+24 B).
+    ceiling: 27_480,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -261,7 +267,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,630 B, as the JWT row (+517 B).
     // Raised to 26,765 B, as the JWT row (+136 B).
     // Raised to 26,868 B with the stdio row (the limits layer, +103 B).
-    ceiling: 26_868,
+    // Raised to 26,882 B, as the JWT row (+14 B).
+    ceiling: 26_882,
     nodeBuiltins: "forbidden",
     loads: { dynamic: ["src/transports/http/web.ts", LEGACY_SESSIONS, "src/auth/gate.ts", "src/auth/enforce.ts"] },
   },
@@ -298,7 +305,9 @@ const BUDGETS: Budget[] = [
     // auth/enforce.ts).
     // Raised to 54,172 B: the "everything" row's limits layer, and the kit's own use of the dispatcher
     // (+228 B).
-    ceiling: 54_172,
+    // Raised to 54,251 B: the kit reads JSON Schemas and answers through isObject and typeof rather than
+    // casts, so a malformed schema is skipped rather than crashing the kit (+79 B).
+    ceiling: 54_251,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
