@@ -39,10 +39,18 @@ export interface JwtVerifierOptions {
   timeoutMs?: number;
 }
 
-const ALGORITHMS: Record<
-  string,
-  { kty: string; crv?: string; import: RsaHashedImportParams | EcKeyImportParams | Algorithm; verify: Algorithm }
-> = {
+/** How Web Crypto imports and verifies with the keys of one JWS algorithm (RFC 7518 §3.1). */
+interface Signing {
+  kty: string;
+  crv?: string;
+  import: RsaHashedImportParams | EcKeyImportParams | Algorithm;
+  verify: Algorithm;
+}
+
+/** An accepted algorithm: its JWS name and its Web Crypto parameters. */
+type Accepted = Signing & { alg: string };
+
+const ALGORITHMS: Record<string, Signing> = {
   RS256: rsa("RSASSA-PKCS1-v1_5", 256),
   RS384: rsa("RSASSA-PKCS1-v1_5", 384),
   RS512: rsa("RSASSA-PKCS1-v1_5", 512),
@@ -81,13 +89,15 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     throw new TypeError("jwtVerifier needs the issuer URL of your authorization server.");
   }
   if (!options.jwksUrl === !options.keys) throw new TypeError("jwtVerifier needs either jwksUrl or keys.");
-  const algorithms = new Set(options.algorithms ?? DEFAULT_ALGORITHMS);
-  for (const alg of algorithms) {
-    if (!ALGORITHMS[alg]) {
+  const algorithms = new Map<string, Accepted>();
+  for (const alg of options.algorithms ?? DEFAULT_ALGORITHMS) {
+    const signing = ALGORITHMS[alg];
+    if (!signing) {
       throw new TypeError(
         `jwtVerifier cannot verify ${alg}; use ${Object.keys(ALGORITHMS).join(", ")} (shared-secret HS* and none are refused).`,
       );
     }
+    algorithms.set(alg, { ...signing, alg });
   }
   const audiences = options.audience === undefined ? undefined : new Set([options.audience].flat());
   const skew = options.clockSkewSeconds ?? 60;
@@ -106,18 +116,19 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     const header = decodeJson(parts[0]!, "header");
     const payload = decodeJson(parts[1]!, "payload");
     const alg = header.alg;
-    if (typeof alg !== "string" || !algorithms.has(alg)) {
+    const accepted = typeof alg === "string" ? algorithms.get(alg) : undefined;
+    if (!accepted) {
       throw new InvalidTokenError(`The access token is signed with ${JSON.stringify(alg)}, which is not accepted`);
     }
     const kid = typeof header.kid === "string" ? header.kid : undefined;
-    const candidates = await keys.find(alg, kid);
+    const candidates = await keys.find(accepted, kid);
     if (candidates.length === 0) throw new InvalidTokenError("The access token's signing key is unknown");
     const signed = new TextEncoder().encode(`${parts[0]}.${parts[1]}`);
     const signature = decodeBase64Url(parts[2]!);
     if (!signature) throw new InvalidTokenError("The access token's signature is malformed");
     let good = false;
     for (const key of candidates) {
-      if (await crypto.subtle.verify(ALGORITHMS[alg]!.verify, key, signature, signed)) {
+      if (await crypto.subtle.verify(accepted.verify, key, signature, signed)) {
         good = true;
         break;
       }
@@ -174,30 +185,29 @@ class KeyStore {
   #keys: KeyWithId[] | undefined;
   #fetchedAt = 0;
   #pending: Promise<KeyWithId[]> | undefined;
-  readonly #imported = new Map<KeyWithId, Map<string, Promise<CryptoKey | undefined>>>();
+  readonly #imported = new Map<KeyWithId, Map<Accepted, Promise<CryptoKey | undefined>>>();
 
   constructor(options: JwtVerifierOptions) {
     this.#options = options;
     if (options.keys) this.#keys = Array.isArray(options.keys) ? options.keys : options.keys.keys;
   }
 
-  async find(alg: string, kid: string | undefined): Promise<CryptoKey[]> {
+  async find(accepted: Accepted, kid: string | undefined): Promise<CryptoKey[]> {
     let keys = await this.#current();
-    let matching = this.#matching(keys, alg, kid);
+    let matching = this.#matching(keys, accepted, kid);
     if (matching.length === 0 && this.#options.jwksUrl && Date.now() - this.#fetchedAt > REFETCH_COOLDOWN_MS) {
       keys = await this.#fetch();
-      matching = this.#matching(keys, alg, kid);
+      matching = this.#matching(keys, accepted, kid);
     }
-    const imported = await Promise.all(matching.map((jwk) => this.#import(jwk, alg)));
+    const imported = await Promise.all(matching.map((jwk) => this.#import(jwk, accepted)));
     return imported.filter((key): key is CryptoKey => key !== undefined);
   }
 
-  #matching(keys: KeyWithId[], alg: string, kid: string | undefined): KeyWithId[] {
-    const spec = ALGORITHMS[alg]!;
+  #matching(keys: KeyWithId[], spec: Accepted, kid: string | undefined): KeyWithId[] {
     return keys.filter((jwk) => {
       if (kid !== undefined && jwk.kid !== kid) return false;
       if (jwk.use !== undefined && jwk.use !== "sig") return false;
-      if (jwk.alg !== undefined && jwk.alg !== alg) return false;
+      if (jwk.alg !== undefined && jwk.alg !== spec.alg) return false;
       return jwk.kty === spec.kty && (spec.crv === undefined || jwk.crv === spec.crv);
     });
   }
@@ -240,19 +250,19 @@ class KeyStore {
     return body.keys;
   }
 
-  #import(jwk: KeyWithId, alg: string): Promise<CryptoKey | undefined> {
+  #import(jwk: KeyWithId, accepted: Accepted): Promise<CryptoKey | undefined> {
     let byAlg = this.#imported.get(jwk);
     if (!byAlg) {
       byAlg = new Map();
       this.#imported.set(jwk, byAlg);
     }
-    let key = byAlg.get(alg);
+    let key = byAlg.get(accepted);
     if (!key) {
       // Only the public parameters: `alg`, `use` and `key_ops` were checked above and would only trip importKey.
       const { kty, n, e, crv, x, y } = jwk;
       const bare = Object.fromEntries(Object.entries({ kty, n, e, crv, x, y }).filter(([, v]) => v !== undefined));
-      key = crypto.subtle.importKey("jwk", bare, ALGORITHMS[alg]!.import, false, ["verify"]).catch(() => undefined);
-      byAlg.set(alg, key);
+      key = crypto.subtle.importKey("jwk", bare, accepted.import, false, ["verify"]).catch(() => undefined);
+      byAlg.set(accepted, key);
     }
     return key;
   }
