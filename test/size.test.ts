@@ -132,7 +132,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 15,547 B (-1 B: another chunk order).
     // Raised to 15,561 B: six casts of the core replaced by types (isLogLevel, CallToolResult as a type
     // alias, a typed content-block check, base64 without apply), +14 B.
-    ceiling: 15_561,
+    // Raised to 15,562 B: the same code minified; the import glue spells the hashed names of the layers'
+    // chunks, which the layers' cast removal changed (+1 B).
+    ceiling: 15_562,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -166,7 +168,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 22,855 B: CORS (http/cors.ts, opt-in with http.cors) loads only for a server that has it,
     // as the token gate does (-209 B).
     // Raised to 22,867 B with the stdio row (the core's casts replaced by types, +12 B).
-    ceiling: 22_867,
+    // Raised to 22,868 B, as the stdio row (+1 B, chunk names).
+    ceiling: 22_868,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -224,7 +227,9 @@ const BUDGETS: Budget[] = [
     // Raised to 45,306 B: CORS is a chunk of its own (+43 B of glue), so that a server without http.cors
     // does not load it.
     // Raised to 45,327 B with the stdio row (+21 B).
-    ceiling: 45_327,
+    // Raised to 45,373 B: the layers' casts replaced by type guards and instanceof checks (asking, auth,
+    // redis, testing), +46 B.
+    ceiling: 45_373,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -259,7 +264,9 @@ const BUDGETS: Budget[] = [
     // web.ts), whose glue this row pays (+81 B), so that a Node one loads one.
     // Lowered to 27,367 B: CORS loads only with http.cors (-181 B).
     // Raised to 27,394 B with the stdio row (+27 B).
-    ceiling: 27_394,
+    // Raised to 27,428 B: the auth layer's type guards (jwt keys typed with their kid, instanceof for
+    // thrown values), +34 B.
+    ceiling: 27_428,
     nodeBuiltins: "forbidden",
     loads: {
       dynamic: [
@@ -298,7 +305,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,948 B, as the JWT row (+72 B).
     // Lowered to 26,764 B, as the JWT row (-184 B).
     // Raised to 26,780 B with the stdio row (+16 B).
-    ceiling: 26_780,
+    // Raised to 26,794 B: the introspection verifier reads its answer through isObject (+14 B).
+    ceiling: 26_794,
     nodeBuiltins: "forbidden",
     loads: {
       dynamic: [
@@ -348,7 +356,9 @@ const BUDGETS: Budget[] = [
     // of them.
     // Raised to 54,306 B: the "everything" row's CORS chunk (+37 B).
     // Raised to 54,323 B with the stdio row (+17 B).
-    ceiling: 54_323,
+    // Raised to 54,422 B: the kit reads JSON Schemas through isObject and typeof instead of casts, and the
+    // layers' guards (+99 B).
+    ceiling: 54_422,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

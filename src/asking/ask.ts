@@ -2,7 +2,7 @@ import type { Round as AskedRound, Asking } from "../core/asking.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { AskOptions, Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
-import { type JsonSchema, type Schema, type StandardSchemaV1, toJsonSchema, validate } from "../core/schema.js";
+import { type JsonSchema, type Schema, toJsonSchema, validate } from "../core/schema.js";
 import type {
   ClientCapabilities,
   CreateMessageResult,
@@ -111,7 +111,7 @@ export function elicit(
 /** Asks the user to confirm a consequential action; true only when they accepted and confirmed. */
 export async function confirm(ctx: AskingContext, message: string, options?: AskOptions): Promise<boolean> {
   const result = await form(ctx, "confirm", message, CONFIRM_SCHEMA, options);
-  return result.action === "accept" && (result.content as { confirm?: unknown }).confirm === true;
+  return result.action === "accept" && isObject(result.content) && result.content.confirm === true;
 }
 
 const CONFIRM_SCHEMA = {
@@ -132,8 +132,9 @@ async function form(
   // A client that elicits, but only by URL, lacks form mode in particular.
   requireCapability(ctx, "elicitation", formAllowed(elicitation), isObject(elicitation) ? FORM : undefined);
   const key = round.key(kind, options);
-  const standard = "~standard" in schema ? (schema as Schema) : undefined;
-  const requestedSchema = standard ? jsonSchemaOf(standard) : checkFlat(schema as JsonSchema);
+  const [standard, requestedSchema] = isStandard(schema)
+    ? [schema, jsonSchemaOf(schema)]
+    : [undefined, checkFlat(schema)];
   // `mode` exists since 2025-11-25; older sessions get the 2025-06-18 shape, which clients read as form mode.
   const params: Record<string, unknown> = before(ctx, URL_MODE_VERSION)
     ? { message, requestedSchema }
@@ -143,7 +144,7 @@ async function form(
   if (!isObject(result.content))
     throw badAnswer(ctx, `The answer to elicitation "${key}" has content that is not an object`);
   if (!standard) return result;
-  let checked = validate(standard as StandardSchemaV1<unknown, unknown>, result.content);
+  let checked = validate(standard, result.content);
   if (checked instanceof Promise) checked = await checked;
   if (!checked.ok) throw badAnswer(ctx, `The answer to "${message}" does not match its schema:\n${checked.issues}`);
   return { action: "accept", content: checked.value };
@@ -195,11 +196,12 @@ export async function sample(
   const key = round.key("sampling", options);
   const answer = await round.ask(key, {
     method: "sampling/createMessage",
-    params: params as unknown as Record<string, unknown>,
+    params: { ...params },
   });
   if (!isObject(answer) || typeof answer.role !== "string" || answer.content === undefined) {
     throw badAnswer(ctx, `The answer to sampling request "${key}" is not a CreateMessageResult`);
   }
+  // The rest of the result (the model's name, the stop reason) is the client's word, passed on unchecked.
   return answer as CreateMessageResult;
 }
 
@@ -212,6 +214,7 @@ export async function roots(ctx: AskingContext, options?: AskOptions): Promise<R
   if (!isObject(answer) || !Array.isArray(answer.roots)) {
     throw badAnswer(ctx, `The answer to roots/list "${key}" is not a ListRootsResult ({ roots: [...] })`);
   }
+  // Each root is the client's word, passed on unchecked: its URI is for the handler to read.
   return answer.roots as Root[];
 }
 
@@ -273,11 +276,16 @@ function badAnswer(ctx: AskingContext, message: string): Error {
 }
 
 function elicitResult(ctx: AskingContext, answer: unknown, key: string): ElicitResult<unknown> {
-  if (!isObject(answer) || !["accept", "decline", "cancel"].includes(answer.action as string)) {
+  if (!isObject(answer) || (answer.action !== "accept" && answer.action !== "decline" && answer.action !== "cancel")) {
     throw badAnswer(ctx, `The answer to elicitation "${key}" must be { action: "accept" | "decline" | "cancel" }`);
   }
-  if (answer.action !== "accept") return { action: answer.action as "decline" | "cancel" };
+  if (answer.action !== "accept") return { action: answer.action };
   return { action: "accept", content: answer.content ?? {} };
+}
+
+/** A Standard Schema, rather than a JSON Schema (which has no `~standard`). */
+function isStandard(schema: Schema | JsonSchema): schema is Schema {
+  return "~standard" in schema;
 }
 
 /** Converted once per schema, as tool schemas are; the dialect marker is noise to clients (flat objects only). */
@@ -293,7 +301,7 @@ function jsonSchemaOf(schema: Schema): JsonSchema {
   return json;
 }
 
-const PRIMITIVES = ["string", "number", "integer", "boolean", "array"];
+const PRIMITIVES: readonly unknown[] = ["string", "number", "integer", "boolean", "array"];
 
 /**
  * Forms are flat (2025-11-25 "Elicitation": requestedSchema): an object whose properties are
@@ -307,7 +315,7 @@ function checkFlat(schema: JsonSchema): JsonSchema {
       ? "it is not an object schema"
       : isObject(properties)
         ? Object.entries(properties).find(
-            ([, property]) => !isObject(property) || !PRIMITIVES.includes(property.type as string),
+            ([, property]) => !isObject(property) || !PRIMITIVES.includes(property.type),
           )?.[0]
         : undefined;
   if (wrong !== undefined) {

@@ -1,5 +1,11 @@
 import type { AskingConnection, ConnectionQuestions } from "../core/asking.js";
-import { isObject, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
+import {
+  isObject,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type RequestId,
+} from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";
 
 export type { Asker, AskingConnection } from "../core/asking.js";
@@ -53,8 +59,8 @@ export class Questions implements ConnectionQuestions {
           reject(error);
         },
       });
-      const message: JsonRpcMessage = { jsonrpc: "2.0", id, method: request.method };
-      if (request.params) (message as { params?: unknown }).params = request.params;
+      const message: JsonRpcRequest = { jsonrpc: "2.0", id, method: request.method };
+      if (request.params) message.params = request.params;
       via(message);
     }).then(
       (result) => {

@@ -53,15 +53,10 @@ export class StateSealer {
         ? crypto.getRandomValues(new Uint8Array(32))
         : typeof secret === "string"
           ? encoder.encode(secret)
-          : secret;
+          : // A copy: Web Crypto takes no view of a SharedArrayBuffer, which a Uint8Array may be.
+            new Uint8Array(secret);
     if (bytes.byteLength < 32) throw new TypeError("requestStateKey must be at least 32 bytes (256 bits) long.");
-    this.#key = crypto.subtle.importKey(
-      "raw",
-      bytes as Uint8Array<ArrayBuffer>,
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign", "verify"],
-    );
+    this.#key = crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
     this.ttlMs = ttlMs;
   }
 
@@ -86,7 +81,7 @@ export class StateSealer {
     if (
       !bytes ||
       base64url(bytes) !== signature ||
-      !(await crypto.subtle.verify("HMAC", await this.#key, bytes as Uint8Array<ArrayBuffer>, encoder.encode(body)))
+      !(await crypto.subtle.verify("HMAC", await this.#key, bytes, encoder.encode(body)))
     ) {
       return "requestState failed verification (it was altered, or issued by another server)";
     }
@@ -137,7 +132,7 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function fromBase64url(text: string): Uint8Array | undefined {
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
   try {
     const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
     return Uint8Array.from(binary, (char) => char.charCodeAt(0));

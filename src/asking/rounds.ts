@@ -189,7 +189,7 @@ export async function retryAnswers(
  * "" for anonymous callers, so a state minted for one user is refused for another (§3.4: SHOULD).
  */
 function principalOf(ctx: Pick<RequestContext, "auth">): string {
-  const auth = (ctx as { auth?: { subject?: unknown; issuer?: unknown } }).auth;
+  const auth = ctx.auth;
   return typeof auth?.subject === "string" ? `${auth.issuer ?? ""} ${auth.subject}` : "";
 }
 

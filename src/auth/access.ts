@@ -2,6 +2,11 @@ import type { AccessCheck, AnyAccess } from "../core/caller.js";
 
 export type { Access, AccessCheck, AnyAccess, Denial } from "../core/caller.js";
 
+/** Any object: its fields can be read by name (an array's too), each of unknown type. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
 /** A `securitySchemes` entry (OpenAI Apps SDK, SEP-1488). */
 export type SecurityScheme = { type: "noauth" } | { type: "oauth2"; scopes: string[] };
 
@@ -24,7 +29,7 @@ export function scopesOf(access: AnyAccess | undefined): readonly string[] {
 /** Checks an access rule when it is declared, so a typo fails at start-up rather than on a call. */
 export function checkAccess(access: unknown, what: string): void {
   if (access === undefined || access === "public" || access === "signed-in" || typeof access === "function") return;
-  const { scopes, roles, allow, ...rest } = (access ?? {}) as Record<string, unknown>;
+  const { scopes, roles, allow, ...rest }: Record<string, unknown> = isRecord(access) ? access : {};
   const list = (value: unknown) =>
     value === undefined || (Array.isArray(value) && value.every((v) => v && typeof v === "string"));
   if (

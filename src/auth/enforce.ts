@@ -154,6 +154,7 @@ export function checkArguments(
   if (access === "public" || !identity) return undefined;
   const allow = parts(access).allow;
   if (!allow) return undefined;
+  // The rule is stored without its arguments' type (AnyAccess); `args` passed the same registration's schema.
   const allowed = allow(identity, args as never);
   if (allowed instanceof Promise) return allowed.then((value) => (value === true ? undefined : forbidden(what)));
   return allowed === true ? undefined : forbidden(what);

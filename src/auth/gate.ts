@@ -34,7 +34,7 @@ export class AuthGate {
 
   constructor(settings: AuthSettings) {
     this.#settings = settings;
-    if (settings.resource !== undefined) this.#resource = [settings.resource, settings.metadataUrl!];
+    if (settings.resource !== undefined) this.#resource = [settings.resource, metadataUrlOf(settings.resource)];
   }
 
   /** The URL `serve()` is bound to: the resource, unless `auth.resource` says otherwise. */
@@ -138,14 +138,15 @@ export class AuthGate {
     }
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match) return reject(400, "invalid_request", 'The Authorization header must be "Bearer <access token>"');
-    const token = match[1]!;
+    const token = match[1]!; // The pattern's one group, which a match always fills.
 
     const info: AuthRequest = { method: request.method, url, header: (name) => request.header(name) };
     let verified: Awaited<ReturnType<NonNullable<AuthSettings["verify"]>>>;
     try {
+      // A gate is made only for settings with `verify` (transports/http/web.ts).
       verified = await settings.verify!(token, info);
     } catch (thrown) {
-      const reason = (thrown as Error)?.name === "InvalidTokenError" ? (thrown as Error).message : "";
+      const reason = thrown instanceof Error && thrown.name === "InvalidTokenError" ? thrown.message : "";
       return reject(401, "invalid_token", reason || "The access token is not valid");
     }
     if (!verified) return reject(401, "invalid_token", "The access token is not valid");

@@ -1,3 +1,4 @@
+import { isObject } from "../core/jsonrpc.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
 
@@ -74,10 +75,10 @@ export function introspectionVerifier(
       // The endpoint's body is never repeated: it is not the client's to read.
       throw new InvalidTokenError(UNAVAILABLE, { cause });
     }
-    if (typeof answer !== "object" || answer === null || typeof (answer as { active?: unknown }).active !== "boolean") {
+    if (!isObject(answer) || typeof answer.active !== "boolean") {
       throw new InvalidTokenError(UNAVAILABLE, { cause: new Error(`${endpoint} did not answer an RFC 7662 object`) });
     }
-    return answer as Record<string, unknown>;
+    return answer;
   }
 
   async function introspect(token: string, key: string): Promise<VerifiedToken> {

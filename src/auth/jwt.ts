@@ -1,10 +1,15 @@
+import { messageOf } from "../core/errors.js";
+import { isObject } from "../core/jsonrpc.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
 
 /** A JSON Web Key Set (RFC 7517 §5). */
 export interface JsonWebKeySet {
-  keys: JsonWebKey[];
+  keys: KeyWithId[];
 }
+
+/** A JSON Web Key with its key id (`kid`, RFC 7517 §4.5), which Web Crypto's `JsonWebKey` leaves out. */
+type KeyWithId = JsonWebKey & { kid?: string };
 
 export interface JwtVerifierOptions {
   /** The issuer (`iss`) tokens must name: your authorization server's issuer URL, or several. */
@@ -12,7 +17,7 @@ export interface JwtVerifierOptions {
   /** Where the issuer publishes its public keys (its `jwks_uri`). Fetched on first use, then cached. */
   jwksUrl?: string | URL;
   /** The public keys themselves, instead of `jwksUrl`: a JWKS document or a list of keys. */
-  keys?: JsonWebKeySet | JsonWebKey[];
+  keys?: JsonWebKeySet | KeyWithId[];
   /**
    * Audiences (`aud`) to require here as well. picomcp's HTTP gate always checks the audience
    * against the server's `resource`; set this when the verifier is used on its own.
@@ -34,7 +39,18 @@ export interface JwtVerifierOptions {
   timeoutMs?: number;
 }
 
-const ALGORITHMS: Record<string, { kty: string; crv?: string; import: object; verify: object }> = {
+/** How Web Crypto imports and verifies with the keys of one JWS algorithm (RFC 7518 §3.1). */
+interface Signing {
+  kty: string;
+  crv?: string;
+  import: RsaHashedImportParams | EcKeyImportParams | Algorithm;
+  verify: Algorithm;
+}
+
+/** An accepted algorithm: its JWS name and its Web Crypto parameters. */
+type Accepted = Signing & { alg: string };
+
+const ALGORITHMS: Record<string, Signing> = {
   RS256: rsa("RSASSA-PKCS1-v1_5", 256),
   RS384: rsa("RSASSA-PKCS1-v1_5", 384),
   RS512: rsa("RSASSA-PKCS1-v1_5", 512),
@@ -73,13 +89,15 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     throw new TypeError("jwtVerifier needs the issuer URL of your authorization server.");
   }
   if (!options.jwksUrl === !options.keys) throw new TypeError("jwtVerifier needs either jwksUrl or keys.");
-  const algorithms = new Set(options.algorithms ?? DEFAULT_ALGORITHMS);
-  for (const alg of algorithms) {
-    if (!ALGORITHMS[alg]) {
+  const algorithms = new Map<string, Accepted>();
+  for (const alg of options.algorithms ?? DEFAULT_ALGORITHMS) {
+    const signing = ALGORITHMS[alg];
+    if (!signing) {
       throw new TypeError(
         `jwtVerifier cannot verify ${alg}; use ${Object.keys(ALGORITHMS).join(", ")} (shared-secret HS* and none are refused).`,
       );
     }
+    algorithms.set(alg, { ...signing, alg });
   }
   const audiences = options.audience === undefined ? undefined : new Set([options.audience].flat());
   const skew = options.clockSkewSeconds ?? 60;
@@ -98,18 +116,19 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     const header = decodeJson(parts[0]!, "header");
     const payload = decodeJson(parts[1]!, "payload");
     const alg = header.alg;
-    if (typeof alg !== "string" || !algorithms.has(alg)) {
+    const accepted = typeof alg === "string" ? algorithms.get(alg) : undefined;
+    if (!accepted) {
       throw new InvalidTokenError(`The access token is signed with ${JSON.stringify(alg)}, which is not accepted`);
     }
     const kid = typeof header.kid === "string" ? header.kid : undefined;
-    const candidates = await keys.find(alg, kid);
+    const candidates = await keys.find(accepted, kid);
     if (candidates.length === 0) throw new InvalidTokenError("The access token's signing key is unknown");
     const signed = new TextEncoder().encode(`${parts[0]}.${parts[1]}`);
     const signature = decodeBase64Url(parts[2]!);
     if (!signature) throw new InvalidTokenError("The access token's signature is malformed");
     let good = false;
     for (const key of candidates) {
-      if (await crypto.subtle.verify(ALGORITHMS[alg]!.verify as AlgorithmIdentifier, key, signature, signed)) {
+      if (await crypto.subtle.verify(accepted.verify, key, signature, signed)) {
         good = true;
         break;
       }
@@ -163,53 +182,51 @@ function scopesOf(payload: Record<string, unknown>): string[] {
 /** The issuer's public keys: fetched and cached, refetched when a token names a key not seen yet. */
 class KeyStore {
   readonly #options: JwtVerifierOptions;
-  #keys: JsonWebKey[] | undefined;
+  #keys: KeyWithId[] | undefined;
   #fetchedAt = 0;
-  #pending: Promise<JsonWebKey[]> | undefined;
-  readonly #imported = new Map<JsonWebKey, Map<string, Promise<CryptoKey | undefined>>>();
+  #pending: Promise<KeyWithId[]> | undefined;
+  readonly #imported = new Map<KeyWithId, Map<Accepted, Promise<CryptoKey | undefined>>>();
 
   constructor(options: JwtVerifierOptions) {
     this.#options = options;
     if (options.keys) this.#keys = Array.isArray(options.keys) ? options.keys : options.keys.keys;
   }
 
-  async find(alg: string, kid: string | undefined): Promise<CryptoKey[]> {
+  async find(accepted: Accepted, kid: string | undefined): Promise<CryptoKey[]> {
     let keys = await this.#current();
-    let matching = this.#matching(keys, alg, kid);
+    let matching = this.#matching(keys, accepted, kid);
     if (matching.length === 0 && this.#options.jwksUrl && Date.now() - this.#fetchedAt > REFETCH_COOLDOWN_MS) {
       keys = await this.#fetch();
-      matching = this.#matching(keys, alg, kid);
+      matching = this.#matching(keys, accepted, kid);
     }
-    const imported = await Promise.all(matching.map((jwk) => this.#import(jwk, alg)));
+    const imported = await Promise.all(matching.map((jwk) => this.#import(jwk, accepted)));
     return imported.filter((key): key is CryptoKey => key !== undefined);
   }
 
-  #matching(keys: JsonWebKey[], alg: string, kid: string | undefined): JsonWebKey[] {
-    const spec = ALGORITHMS[alg]!;
+  #matching(keys: KeyWithId[], spec: Accepted, kid: string | undefined): KeyWithId[] {
     return keys.filter((jwk) => {
-      const key = jwk as JsonWebKey & { kid?: string; use?: string };
-      if (kid !== undefined && key.kid !== kid) return false;
-      if (key.use !== undefined && key.use !== "sig") return false;
-      if (key.alg !== undefined && key.alg !== alg) return false;
-      return key.kty === spec.kty && (spec.crv === undefined || key.crv === spec.crv);
+      if (kid !== undefined && jwk.kid !== kid) return false;
+      if (jwk.use !== undefined && jwk.use !== "sig") return false;
+      if (jwk.alg !== undefined && jwk.alg !== spec.alg) return false;
+      return jwk.kty === spec.kty && (spec.crv === undefined || jwk.crv === spec.crv);
     });
   }
 
-  #current(): Promise<JsonWebKey[]> {
+  #current(): Promise<KeyWithId[]> {
     const ttl = (this.#options.jwksCacheSeconds ?? 600) * 1000;
     if (this.#keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < ttl))
       return Promise.resolve(this.#keys);
     return this.#fetch();
   }
 
-  #fetch(): Promise<JsonWebKey[]> {
+  #fetch(): Promise<KeyWithId[]> {
     this.#pending ??= this.#load().finally(() => {
       this.#pending = undefined;
     });
     return this.#pending;
   }
 
-  async #load(): Promise<JsonWebKey[]> {
+  async #load(): Promise<KeyWithId[]> {
     const fetcher = this.#options.fetch ?? fetch;
     this.#fetchedAt = Date.now();
     let response: Response;
@@ -220,8 +237,9 @@ class KeyStore {
       });
     } catch (thrown) {
       if (this.#keys) return this.#keys;
-      throw new InvalidTokenError(`The signing keys could not be fetched: ${(thrown as Error).message}`);
+      throw new InvalidTokenError(`The signing keys could not be fetched: ${messageOf(thrown)}`);
     }
+    // The keys are the issuer's JSON: each is checked field by field before it is used (#matching).
     const body = (await response.json().catch(() => undefined)) as JsonWebKeySet | undefined;
     if (!response.ok || !Array.isArray(body?.keys)) {
       if (this.#keys) return this.#keys;
@@ -232,21 +250,19 @@ class KeyStore {
     return body.keys;
   }
 
-  #import(jwk: JsonWebKey, alg: string): Promise<CryptoKey | undefined> {
+  #import(jwk: KeyWithId, accepted: Accepted): Promise<CryptoKey | undefined> {
     let byAlg = this.#imported.get(jwk);
     if (!byAlg) {
       byAlg = new Map();
       this.#imported.set(jwk, byAlg);
     }
-    let key = byAlg.get(alg);
+    let key = byAlg.get(accepted);
     if (!key) {
       // Only the public parameters: `alg`, `use` and `key_ops` were checked above and would only trip importKey.
       const { kty, n, e, crv, x, y } = jwk;
       const bare = Object.fromEntries(Object.entries({ kty, n, e, crv, x, y }).filter(([, v]) => v !== undefined));
-      key = crypto.subtle
-        .importKey("jwk", bare, ALGORITHMS[alg]!.import as AlgorithmIdentifier, false, ["verify"])
-        .catch(() => undefined);
-      byAlg.set(alg, key);
+      key = crypto.subtle.importKey("jwk", bare, accepted.import, false, ["verify"]).catch(() => undefined);
+      byAlg.set(accepted, key);
     }
     return key;
   }
@@ -260,10 +276,8 @@ function decodeJson(part: string, what: string): Record<string, unknown> {
   } catch {
     value = undefined;
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new InvalidTokenError(`The access token's ${what} is malformed`);
-  }
-  return value as Record<string, unknown>;
+  if (!isObject(value)) throw new InvalidTokenError(`The access token's ${what} is malformed`);
+  return value;
 }
 
 /** Base64url (RFC 4648 §5) without padding, as JWS uses it; undefined for anything else. */

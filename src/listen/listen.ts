@@ -6,12 +6,8 @@ import { META } from "../core/types.js";
 import { covers } from "../sessions/session.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
 
-/** The notification types a listen request can ask for, and the event each one follows. */
-const FLAGS = {
-  toolsListChanged: "tools/list_changed",
-  promptsListChanged: "prompts/list_changed",
-  resourcesListChanged: "resources/list_changed",
-} as const;
+/** The lists whose changes a listen request can ask for: flag `<list>ListChanged`, event `<list>/list_changed`. */
+const LISTS = ["tools", "prompts", "resources"] as const;
 
 /**
  * `subscriptions/listen` (2026-07-28 §4): acknowledges first with the subset it will honour,
@@ -39,13 +35,15 @@ export async function listen(
   }
   const capabilities = registry.capabilities();
   const honoured: Record<string, unknown> = {};
-  for (const flag of Object.keys(FLAGS) as (keyof typeof FLAGS)[]) {
-    const capability = capabilities[flag.slice(0, -"ListChanged".length) as "tools" | "prompts" | "resources"];
-    if (requested[flag] === true && capability?.listChanged) honoured[flag] = true;
+  for (const list of LISTS) {
+    const flag = `${list}ListChanged`;
+    if (requested[flag] === true && capabilities[list]?.listChanged) honoured[flag] = true;
   }
   const uris = requested.resourceSubscriptions;
+  let watched: string[] = [];
   if (Array.isArray(uris) && capabilities.resources?.subscribe) {
-    honoured.resourceSubscriptions = uris.filter((uri): uri is string => typeof uri === "string");
+    watched = uris.filter((uri): uri is string => typeof uri === "string");
+    honoured.resourceSubscriptions = watched;
   }
   // A layer's own filter fields (the Tasks extension's taskIds), checked before anything is sent.
   const parts: ListenPart[] = [];
@@ -61,11 +59,8 @@ export async function listen(
     params: { notifications: honoured, _meta: tag },
   });
 
-  const watched = (honoured.resourceSubscriptions as string[] | undefined) ?? [];
-  const wanted = new Set(
-    Object.entries(FLAGS)
-      .filter(([flag]) => honoured[flag])
-      .map(([, type]) => type as string),
+  const wanted = new Set<string>(
+    LISTS.filter((list) => honoured[`${list}ListChanged`]).map((list) => `${list}/list_changed`),
   );
   const stops = parts.map((part) =>
     part.start((method, params) => emit({ jsonrpc: "2.0", method, params: { ...params, _meta: tag } })),

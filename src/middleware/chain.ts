@@ -20,13 +20,13 @@ export type Scope = { method?: string; tool?: string };
  * outermost), into one chain; undefined when none applies, so the method runs as if there were none.
  */
 export function compose(links: readonly { scope: Scope; run: Link }[], method: string): Chain | undefined {
-  let chain: Chain | undefined;
-  for (let i = links.length - 1; i >= 0; i--) {
-    const { scope, run } = links[i]!;
-    if (scope.method !== undefined && scope.method !== method) continue;
-    chain = wrap(scope.tool === undefined ? run : forTool(scope.tool, run), chain ?? last);
-  }
-  return chain;
+  return links.reduceRight<Chain | undefined>(
+    (chain, { scope, run }) =>
+      scope.method !== undefined && scope.method !== method
+        ? chain
+        : wrap(scope.tool === undefined ? run : forTool(scope.tool, run), chain ?? last),
+    undefined,
+  );
 }
 
 const last: Chain = async (_, handler) => handler();

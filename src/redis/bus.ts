@@ -72,7 +72,7 @@ export class RedisBus implements Bus {
   /** Sends what was held, in order, until Redis fails again; drops (and reports) what is too old. */
   async #flush(): Promise<void> {
     const now = Date.now();
-    while (this.#held.length > 0 && now - this.#held[0]!.at > MAX_HELD_MS) {
+    for (let oldest = this.#held[0]; oldest && now - oldest.at > MAX_HELD_MS; oldest = this.#held[0]) {
       this.#held.shift();
       this.#dropped++;
     }
@@ -85,9 +85,9 @@ export class RedisBus implements Bus {
     this.#flushing = true;
     let failed = false;
     // Messages announced meanwhile join the queue, so this loop sends them too, in order.
-    while (this.#held.length > 0 && !failed) {
+    for (let next = this.#held[0]; next && !failed; next = this.#held[0]) {
       try {
-        await this.#link.command(["PUBLISH", this.channel, this.#held[0]!.text]);
+        await this.#link.command(["PUBLISH", this.channel, next.text]);
         this.#held.shift();
       } catch {
         failed = true;

@@ -54,10 +54,10 @@ export class RedisLink {
     return isIoRedis(client) ? client.status === "ready" : client.isReady;
   }
 
-  command(args: readonly string[]): Promise<unknown> {
+  command(args: readonly [string, ...string[]]): Promise<unknown> {
     if (!this.ready) return Promise.reject(new StateUnavailable(new Error("Redis is not connected")));
     const client = this.#client;
-    const sent = isIoRedis(client) ? client.call(args[0]!, ...args.slice(1)) : client.sendCommand(args);
+    const sent = isIoRedis(client) ? client.call(args[0], ...args.slice(1)) : client.sendCommand(args);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -89,7 +89,7 @@ export class RedisLink {
     try {
       return await this.command(["EVALSHA", sha, String(keys.length), ...keys, ...args]);
     } catch (thrown) {
-      if (!String((thrown as Error).message).includes("NOSCRIPT")) throw thrown;
+      if (!(thrown instanceof Error && thrown.message.includes("NOSCRIPT"))) throw thrown;
       this.#scripts.delete(source);
       return this.script(source, keys, args);
     }

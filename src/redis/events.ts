@@ -118,10 +118,11 @@ export class RedisEvents implements EventHistory {
 
   async end(session: string, stream: number): Promise<void> {
     const [channel, payload] = this.#wake(session, stream);
-    await this.#link.script(END, [this.#keys(session)[1]!], [String(stream), channel, payload]);
+    await this.#link.script(END, [this.#keys(session)[1]], [String(stream), channel, payload]);
   }
 
   async read(session: string, stream: number, after: number): Promise<StreamSlice> {
+    // The reply of READ (above): forgotten, last, done, then the kept events' seq and text in turn.
     const reply = (await this.#link.script(READ, this.#keys(session), [String(stream), String(after)])) as [
       string,
       string,
@@ -138,7 +139,7 @@ export class RedisEvents implements EventHistory {
     await this.#link.script(CLEAR, this.#keys(session), [session]);
   }
 
-  #keys(session: string): string[] {
+  #keys(session: string): [string, string, string, string] {
     const prefix = this.#prefix;
     return [`${prefix}h:${session}`, `${prefix}hm:${session}`, `${prefix}hb`, `${prefix}hbt`];
   }

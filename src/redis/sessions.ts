@@ -13,6 +13,7 @@ export class RedisSessions implements SessionRecords {
 
   async get(id: string, idleMs: number): Promise<SessionRecord | undefined> {
     const text = await this.#link.command(["GETEX", this.#prefix + id, "PX", String(idleMs)]);
+    // This store alone writes the key, with JSON.stringify of a SessionRecord.
     return typeof text === "string" ? (JSON.parse(text) as SessionRecord) : undefined;
   }
 

@@ -56,8 +56,10 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
+    // The reply of READ (above): the task's JSON, or nil, and whether its lease is held.
     const [text, leased] = (await this.#link.script(READ, this.#keys(taskId), [])) as [string | null, number];
     if (typeof text !== "string") return undefined;
+    // This store alone writes the key, with JSON.stringify of a TaskRecord.
     const record = JSON.parse(text) as TaskRecord;
     if (isTerminal(record.status) || Number(leased) === 1) return record;
     // Nobody renews its lease: the instance that ran it stopped.
@@ -83,8 +85,9 @@ export class RedisTaskStore implements TaskStore {
     change: (record: TaskRecord) => TaskRecord | undefined,
   ): Promise<TaskRecord | undefined> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const text = await this.#link.command(["GET", this.#keys(taskId)[0]!]);
+      const text = await this.#link.command(["GET", this.#keys(taskId)[0]]);
       if (typeof text !== "string") return undefined;
+      // This store alone writes the key, with JSON.stringify of a TaskRecord.
       const current = JSON.parse(text) as TaskRecord;
       const changed = change(current);
       if (changed === undefined) return current;
@@ -132,7 +135,7 @@ export class RedisTaskStore implements TaskStore {
       }
       for (const taskId of this.#leased) {
         // SET, not PEXPIRE: a lease lost while Redis was away comes back with its instance.
-        this.#link.command(["SET", this.#keys(taskId)[1]!, "1", "PX", String(this.#leaseMs)]).catch(() => {});
+        this.#link.command(["SET", this.#keys(taskId)[1], "1", "PX", String(this.#leaseMs)]).catch(() => {});
       }
     }, this.#leaseMs / 3);
     // A lease timer alone does not keep a process alive (Node, Bun and Deno timers have unref).

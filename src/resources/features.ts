@@ -6,13 +6,13 @@
  */
 import { checkArgumentsOf, checkCallerOf, refuse, shows } from "../auth/enforce.js";
 import { type ContentBlock, isContentBlock, type ResourceContents, toBase64, user } from "../core/content.js";
-import type { Context, RequestContext } from "../core/context.js";
+import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
 import { validate } from "../core/schema.js";
-import type { Prompt, PromptMessage } from "../prompts/prompts.js";
+import type { Prompt, PromptMessage, PromptReturn } from "../prompts/prompts.js";
 import { complete } from "./completion.js";
 import type { Resource, ResourceReturn } from "./resources.js";
 import { UriTemplate } from "./uri-template.js";
@@ -159,7 +159,7 @@ export function promptsGet(registry: Registry, params: Params, ctx: RequestConte
 export async function getPrompt(
   prompt: Prompt,
   args: Record<string, unknown> | undefined,
-  ctx: Context,
+  ctx: RequestContext,
 ): Promise<Record<string, unknown>> {
   let value: unknown = {};
   if (prompt.config.input) {
@@ -169,18 +169,23 @@ export async function getPrompt(
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}":\n${checked.issues}`);
     value = checked.value;
   }
-  let denied = checkArgumentsOf(ctx as RequestContext, prompt.config.auth, value, `prompt "${prompt.name}"`);
+  let denied = checkArgumentsOf(ctx, prompt.config.auth, value, `prompt "${prompt.name}"`);
   if (denied instanceof Promise) denied = await denied;
-  if (denied) refuse(ctx as RequestContext, denied);
-  let returned = prompt.config.get(value as never, ctx);
+  if (denied) refuse(ctx, denied);
+  let returned = prompt.config.get(value, ctx);
   if (returned instanceof Promise) returned = await returned;
-  if (isObject(returned) && Array.isArray(returned.messages)) {
+  if (isFullResult(returned)) {
     const result: Record<string, unknown> = { messages: returned.messages };
     if (typeof returned.description === "string") result.description = returned.description;
     return result;
   }
-  const items = (Array.isArray(returned) ? returned : [returned]) as (string | ContentBlock | PromptMessage)[];
+  const items = Array.isArray(returned) ? returned : [returned];
   return { messages: items.map(toMessage) };
+}
+
+/** `get` returned the full result (`{ description?, messages }`) rather than what makes its messages. */
+function isFullResult(value: PromptReturn): value is Extract<PromptReturn, { messages: PromptMessage[] }> {
+  return isObject(value) && Array.isArray(value.messages);
 }
 
 function toMessage(item: string | ContentBlock | PromptMessage): PromptMessage {

@@ -41,16 +41,19 @@ export class UriTemplate {
     this.template = syntax.template;
     this.variables = syntax.variables;
     const query: string[] = [];
-    let source = `^${escapeRegExp(syntax.literals[0]!)}`;
-    syntax.expressions.forEach(({ operator, specs, names }, at) => {
+    let source = "^";
+    syntax.literals.forEach((literal, at) => {
+      source += escapeRegExp(literal);
+      const expression = syntax.expressions[at];
+      if (!expression) return;
+      const { operator, specs, names } = expression;
       if (operator === "?" || operator === "&") {
         // Query variables may come in any order, or not at all: read them from the query string.
         query.push(...names);
         source += "(?:[?&].*)?";
       } else {
-        source += names.map((name, index) => group(operator, name, index, specs[index]!.endsWith("*"))).join("");
+        source += names.map((name, index) => group(operator, name, index, specs[index]?.endsWith("*"))).join("");
       }
-      source += escapeRegExp(syntax.literals[at + 1]!);
     });
     this.#pattern = new RegExp(`${source}$`);
     this.#query = query;
@@ -91,7 +94,7 @@ export class UriTemplate {
  * One capture group per variable; its allowed characters follow the operator (RFC 6570 §3.2). An
  * exploded variable (`*`) holds a list joined by the operator's separator (§2.4.2), so it may contain it.
  */
-function group(operator: string, name: string, index: number, explode: boolean): string {
+function group(operator: string, name: string, index: number, explode: boolean | undefined): string {
   const capture = `(?<${mangle(name)}>`;
   const first = index === 0;
   switch (operator) {

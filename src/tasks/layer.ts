@@ -186,7 +186,10 @@ function legacyCall(call: {
     );
   }
   const ttl = isObject(task) ? task.ttl : undefined;
-  if (!isObject(task) || (ttl !== undefined && ttl !== null && !(Number.isInteger(ttl) && (ttl as number) > 0))) {
+  if (
+    !isObject(task) ||
+    (ttl !== undefined && ttl !== null && !(typeof ttl === "number" && Number.isInteger(ttl) && ttl > 0))
+  ) {
     throw new McpError(
       ErrorCode.InvalidParams,
       "Invalid params: params.task must be an object, with ttl (if any) a whole positive number of milliseconds",

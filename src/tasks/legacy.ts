@@ -71,7 +71,8 @@ export class LegacyTasks {
     }
     const page = mine.slice(start, start + PAGE_SIZE);
     const result: Result = { tasks: page.map(legacyTask) };
-    if (start + PAGE_SIZE < mine.length) result.nextCursor = page.at(-1)!.taskId;
+    const last = page.at(-1);
+    if (last && start + PAGE_SIZE < mine.length) result.nextCursor = last.taskId;
     return result;
   }
 

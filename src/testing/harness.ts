@@ -1,3 +1,4 @@
+import { isObject } from "../core/jsonrpc.js";
 import type { Implementation } from "../core/types.js";
 
 /** Anything with a Web `fetch` handler: a picomcp server, or any other MCP endpoint. */
@@ -78,11 +79,12 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
     if (type.includes("text/event-stream")) {
       for (const line of (await response.text()).split("\n")) {
         if (!line.startsWith("data:")) continue;
-        const data = JSON.parse(line.slice(5)) as Record<string, unknown>;
-        if (data.id === id) message = data;
+        const data: unknown = JSON.parse(line.slice(5));
+        if (isObject(data) && data.id === id) message = data;
       }
     } else if (type.includes("json")) {
-      message = (await response.json()) as Record<string, unknown>;
+      const body: unknown = await response.json();
+      if (isObject(body)) message = body;
     } else {
       await response.body?.cancel();
     }
@@ -90,6 +92,7 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
       status: response.status,
       headers: response.headers,
       challenge: response.headers.get("www-authenticate"),
+      // As the server under test sent them: a JSON-RPC result is an object, an error { code, message, data? }.
       result: message?.result as Answer["result"],
       error: message?.error as Answer["error"],
     };
@@ -111,7 +114,11 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
   const sessionHeaders = (): Record<string, string> =>
     sessionId ? { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY } : {};
 
-  const request = async (method: string, params: Record<string, unknown> = {}, request: RequestOptions = {}) => {
+  const request = async (
+    method: string,
+    params: { _meta?: Record<string, unknown>; [field: string]: unknown } = {},
+    request: RequestOptions = {},
+  ) => {
     const failed = await start(request);
     if (failed) return failed;
     const id = nextId++;
@@ -125,7 +132,7 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
     const named = params.name ?? params.uri;
     const headers: Record<string, string> = { "mcp-protocol-version": MODERN, "mcp-method": method };
     if (typeof named === "string") headers["mcp-name"] = named;
-    const body = { jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...meta, ...(params._meta as object) } } };
+    const body = { jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...meta, ...params._meta } } };
     return read(await send(body, headers, request), id);
   };
 

@@ -1,3 +1,5 @@
+import { isObject } from "../core/jsonrpc.js";
+
 type JsonSchema = Record<string, unknown>;
 
 /** One generated bad input: the arguments, the field they break, and how. */
@@ -34,14 +36,15 @@ const FORMATS: Record<string, string> = {
  */
 export function invalidInputs(schema: JsonSchema, base: Record<string, unknown>): InvalidCase[] {
   const cases: InvalidCase[] = [];
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required: unknown[] = Array.isArray(schema.required) ? schema.required : [];
   for (const field of required) {
-    if (!(field in properties)) continue;
+    if (typeof field !== "string" || !(field in properties)) continue;
     const { [field]: _, ...rest } = base;
     cases.push({ args: rest, field, why: "missing required field" });
   }
   for (const [field, property] of Object.entries(properties)) {
+    if (!isObject(property)) continue;
     const accepted = typesOf(property);
     if (accepted) {
       const wrong = SAMPLES.find(([type]) => !accepted.has(type) && !(type === "number" && accepted.has("integer")));
@@ -57,13 +60,14 @@ function typesOf(property: JsonSchema): Set<string> | undefined {
   const types = new Set<string>();
   const add = (schema: JsonSchema): boolean => {
     if (typeof schema.type === "string") types.add(schema.type);
-    else if (Array.isArray(schema.type)) for (const type of schema.type) types.add(type as string);
-    else if (Array.isArray(schema.enum)) for (const value of schema.enum) types.add(jsonType(value));
+    else if (Array.isArray(schema.type)) {
+      for (const type of schema.type) if (typeof type === "string") types.add(type);
+    } else if (Array.isArray(schema.enum)) for (const value of schema.enum) types.add(jsonType(value));
     else if ("const" in schema) types.add(jsonType(schema.const));
     else {
-      const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+      const branches: unknown = schema.anyOf ?? schema.oneOf;
       if (!Array.isArray(branches)) return false;
-      return branches.every(add);
+      return branches.every((branch) => isObject(branch) && add(branch));
     }
     return true;
   };
@@ -80,7 +84,10 @@ function jsonType(value: unknown): string {
 
 function outOfRange(property: JsonSchema): [value: unknown, why: string][] {
   const out: [unknown, string][] = [];
-  const number = (key: string) => (typeof property[key] === "number" ? (property[key] as number) : undefined);
+  const number = (key: string) => {
+    const value = property[key];
+    return typeof value === "number" ? value : undefined;
+  };
   const minimum = number("minimum");
   const maximum = number("maximum");
   const exclusiveMinimum = number("exclusiveMinimum");

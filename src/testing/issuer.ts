@@ -51,7 +51,7 @@ export interface TestIssuer {
   };
 }
 
-const ES256 = { name: "ECDSA", namedCurve: "P-256" };
+const ES256: EcKeyGenParams = { name: "ECDSA", namedCurve: "P-256" };
 const SIGN = { name: "ECDSA", hash: "SHA-256" };
 
 /** Makes a test issuer: real signed JWTs, with no network and no authorization server. */
@@ -59,10 +59,10 @@ export async function testIssuer(options: TestIssuerOptions = {}): Promise<TestI
   const issuer = options.issuer ?? "https://auth.test";
   const audience = options.audience ?? "http://localhost/mcp";
   const kid = "test-key-1";
-  const pair = (await crypto.subtle.generateKey(ES256, true, ["sign", "verify"])) as CryptoKeyPair;
-  const other = (await crypto.subtle.generateKey(ES256, true, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = await crypto.subtle.generateKey(ES256, true, ["sign", "verify"]);
+  const other = await crypto.subtle.generateKey(ES256, true, ["sign", "verify"]);
   const { kty, crv, x, y } = await crypto.subtle.exportKey("jwk", pair.publicKey);
-  const jwks: JsonWebKeySet = { keys: [{ kty, crv, x, y, kid, alg: "ES256", use: "sig" } as JsonWebKey] };
+  const jwks: JsonWebKeySet = { keys: [{ kty, crv, x, y, kid, alg: "ES256", use: "sig" }] };
 
   const claimsOf = (mint: MintOptions, drop?: string): Record<string, unknown> => {
     const now = Math.floor(Date.now() / 1000);
