@@ -142,8 +142,7 @@ export async function contract(
       const base = spec.valid[0] ?? {};
       const invalid: InvalidInput[] = [...(spec.invalid ?? [])];
       if (spec.generate !== false && tool.input) {
-        const schema = tool.descriptor.inputSchema;
-        if (isObject(schema)) for (const generated of invalidInputs(schema, base)) invalid.push(generated);
+        for (const generated of invalidInputs(tool.descriptor.inputSchema, base)) invalid.push(generated);
       }
       for (const { args, field } of invalid) {
         counts.invalid++;
