@@ -20,6 +20,9 @@ import { Streams } from "./sse.js";
 
 const SESSION_HEADER = "mcp-session-id";
 
+/** No Accept header: both forms (shared, never changed). */
+const ANY: Accepts = accepts(null);
+
 /** Ends the connection after the reply (RFC 9112 §9.6): a body the server will not read, a server shutting down. */
 const CLOSE_CONNECTION = { connection: "close" };
 
@@ -44,6 +47,9 @@ export class HttpHandler {
   /** Sessions shared by several instances (`pico({ state })`): made, with the session code, by the first request. */
   readonly #state: SharedState | undefined;
   #shared: SharedSessions | undefined;
+  /** The last Content-Type and Accept headers read, and what they gave. */
+  #lastType: [value: string, json: boolean] = ["", false];
+  #lastAccept: [value: string, accepts: Accepts] = ["", ANY];
 
   /** `gate`: the token gate of a server with `auth.verify` (loaded only for one, see web.ts). */
   constructor(dispatcher: Dispatcher, options: HttpOptions = {}, gate?: AuthGate) {
@@ -170,15 +176,20 @@ export class HttpHandler {
     this.close();
   }
 
-  async #post(request: HttpRequest): Promise<HttpReply> {
-    if (!isJson(request.header("content-type"))) {
+  /**
+   * The headers are checked before the body is read; then the body is answered in the turn it
+   * arrives: no async function, so a request the dispatcher answers at once costs one promise (the
+   * body's) and its reply is ready when that settles.
+   */
+  #post(request: HttpRequest): Promise<HttpReply> | HttpReply {
+    if (!this.#isJson(request.header("content-type"))) {
       return fail(
         415,
         ErrorCode.InvalidRequest,
         "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json",
       );
     }
-    const accept = accepts(request.header("accept"));
+    const accept = this.#accepts(request.header("accept"));
     if (!accept.json && !accept.sse) {
       return fail(
         406,
@@ -186,25 +197,38 @@ export class HttpHandler {
         "Not Acceptable: the Accept header must allow application/json and text/event-stream",
       );
     }
-    let text: string;
+    let body: Promise<string>;
     try {
-      text = await request.text(this.#maxBody);
+      body = request.text(this.#maxBody);
     } catch (thrown) {
-      if (thrown instanceof BodyTooLarge) {
-        // The rest of the body is not read (it may never end): the connection ends with this answer.
-        return jsonReply(
-          413,
-          errorResponse(
-            undefined,
-            ErrorCode.InvalidRequest,
-            `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
-          ),
-          CLOSE_CONNECTION,
-        );
-      }
-      // The client went away mid-body, or the body was not readable: there is no request to answer.
-      return fail(400, ErrorCode.InvalidRequest, "Bad Request: the request body could not be read");
+      return this.#unread(thrown);
     }
+    return body.then(
+      (text) => this.#message(request, text, accept),
+      (thrown: unknown) => this.#unread(thrown),
+    );
+  }
+
+  /** The answer to a body that could not be read. */
+  #unread(thrown: unknown): HttpReply {
+    if (thrown instanceof BodyTooLarge) {
+      // The rest of the body is not read (it may never end): the connection ends with this answer.
+      return jsonReply(
+        413,
+        errorResponse(
+          undefined,
+          ErrorCode.InvalidRequest,
+          `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
+        ),
+        CLOSE_CONNECTION,
+      );
+    }
+    // The client went away mid-body, or the body was not readable: there is no request to answer.
+    return fail(400, ErrorCode.InvalidRequest, "Bad Request: the request body could not be read");
+  }
+
+  /** One POSTed body: a JSON-RPC message, or a batch of them. */
+  #message(request: HttpRequest, text: string, accept: Accepts): Promise<HttpReply> | HttpReply {
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -237,28 +261,42 @@ export class HttpHandler {
     }
   }
 
+  /** Whether a Content-Type is JSON (see isJson), remembered for the last value: clients send the same one every time. */
+  #isJson(type: string | null): boolean {
+    if (type === null) return false;
+    if (type !== this.#lastType[0]) this.#lastType = [type, isJson(type)];
+    return this.#lastType[1];
+  }
+
+  /** What an Accept header allows, remembered for the last value (the object is shared, and never changed). */
+  #accepts(header: string | null): Accepts {
+    if (header === null) return ANY;
+    if (header !== this.#lastAccept[0]) this.#lastAccept = [header, accepts(header)];
+    return this.#lastAccept[1];
+  }
+
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
     const meta = message.params?._meta;
     if (claimsModern(meta)) return this.#modern(request, message, meta, accept);
-    if (this.#modernHeader(request)) {
+    const version = request.header("mcp-protocol-version");
+    if (version !== null && isModernVersion(version)) {
       // A handshake under a modern header contradicts itself (2026-07-28 §10.2 step 5): header mismatch.
       if (message.method === "initialize") {
         return fail(
           400,
           ErrorCode.HeaderMismatch,
-          `MCP-Protocol-Version header "${request.header("mcp-protocol-version")}" names a revision without initialize; send initialize without it, or a 2026-07-28 request with params._meta`,
+          `MCP-Protocol-Version header "${version}" names a revision without initialize; send initialize without it, or a 2026-07-28 request with params._meta`,
           message.id,
         );
       }
       return fail(
         400,
         ErrorCode.InvalidParams,
-        `Invalid params: a ${request.header("mcp-protocol-version")} request needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
+        `Invalid params: a ${version} request needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
         message.id,
       );
     }
     if (message.method === "initialize") return this.#initialize(message, request);
-    const version = request.header("mcp-protocol-version");
     if (version !== null && !LEGACY_VERSIONS.includes(version)) {
       return fail(
         400,
@@ -267,7 +305,7 @@ export class HttpHandler {
         message.id,
       );
     }
-    const legacy = this.#legacyPeer(request);
+    const legacy = this.#legacyPeer(request, version);
     if ("status" in legacy) return legacy;
     const session = legacy.session;
     if (!session) {
@@ -285,6 +323,7 @@ export class HttpHandler {
       // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
       session,
       headers: session.headers,
+      jsonHeaders: session.jsonHeaders,
       streams: this.#streams,
       // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
       // or on the GET stream for a client that accepts no stream here.
@@ -377,9 +416,11 @@ export class HttpHandler {
   }
 
   /** The legacy session named by `Mcp-Session-Id`; or, without sessions, a throw-away peer. */
-  #legacyPeer(request: HttpRequest): { peer: Peer; session?: HttpSession } | HttpReply {
+  #legacyPeer(
+    request: HttpRequest,
+    version = request.header("mcp-protocol-version"),
+  ): { peer: Peer; session?: HttpSession } | HttpReply {
     if (!this.#sessionOptions) {
-      const version = request.header("mcp-protocol-version");
       // Without the header a server may assume 2025-03-26 (2025-06-18 "Protocol Version Header").
       const protocolVersion = version !== null && LEGACY_VERSIONS.includes(version) ? version : BATCH_VERSION;
       return { peer: { session: new Session(protocolVersion, {}, undefined) } };
@@ -464,8 +505,8 @@ export class HttpHandler {
  * Whether a Content-Type is the media type application/json (RFC 9110 §8.3.1: type and subtype
  * case-insensitive, then any parameters, such as `charset=utf-8`), not merely a value that contains it.
  */
-function isJson(type: string | null): boolean {
-  return type !== null && /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
+function isJson(type: string): boolean {
+  return /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
 }
 
 function fail(status: number, code: number, message: string, id?: JsonRpcRequest["id"]): HttpReply {

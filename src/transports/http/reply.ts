@@ -42,7 +42,7 @@ export class BodyTooLarge extends Error {
   override name = "BodyTooLarge";
 }
 
-const JSON_HEADERS = { "content-type": "application/json" };
+export const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
 
 export function jsonReply(
   status: number,
@@ -50,6 +50,15 @@ export function jsonReply(
   headers?: Record<string, string>,
 ): HttpReply {
   return { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, body: serialize(message) };
+}
+
+/** A JSON reply with headers that already name the content type (a session's, made once). */
+export function jsonReplyWith(
+  status: number,
+  message: JsonRpcResponse | JsonRpcResponse[],
+  headers: Record<string, string>,
+): HttpReply {
+  return { status, headers, body: serialize(message) };
 }
 
 export function emptyReply(status: number, headers: Record<string, string> = {}): HttpReply {

@@ -3,13 +3,21 @@ import type { Answer, Exchange } from "../../core/dispatch.js";
 import { ErrorCode, messageOf } from "../../core/errors.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../core/jsonrpc.js";
 import { busy, isUnavailable } from "../../core/limits.js";
-import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS, type Watcher } from "./reply.js";
+import {
+  emptyReply,
+  type HttpReply,
+  type HttpRequest,
+  jsonReply,
+  jsonReplyWith,
+  SSE_HEADERS,
+  type Watcher,
+} from "./reply.js";
 import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** What the client's `Accept` header lets the server answer with. */
 export interface Accepts {
-  json: boolean;
-  sse: boolean;
+  readonly json: boolean;
+  readonly sse: boolean;
 }
 
 /** The writing end of the SSE stream of one request. */
@@ -36,6 +44,8 @@ export interface RespondOptions {
    */
   session?: StreamOpener;
   headers?: Record<string, string> | undefined;
+  /** `headers` with the JSON content type, where the caller keeps them made (a session). */
+  jsonHeaders?: Record<string, string> | undefined;
   /** The endpoint's SSE streams: at `limits.maxSseStreams` a reply is plain JSON, without mid-call notifications. */
   streams?: Streams;
   /** What the request's exchange starts with: the caller, and a session's requests in flight and way back. */
@@ -138,8 +148,13 @@ class Reply implements Watcher {
       if (response) stream.send(response);
       stream.end();
     } else if (response) {
+      const { jsonHeaders } = this.#options;
       this.#settle(
-        isUnavailable(response) ? unavailable(response, headers) : jsonReply(statusOf(response), response, headers),
+        isUnavailable(response)
+          ? unavailable(response, headers)
+          : jsonHeaders
+            ? jsonReplyWith(statusOf(response), response, jsonHeaders)
+            : jsonReply(statusOf(response), response, headers),
       );
     } else if (accepts.sse && !this.#dropped) {
       // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),

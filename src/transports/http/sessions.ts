@@ -4,6 +4,7 @@ import type { JsonRpcMessage } from "../../core/jsonrpc.js";
 import { HistoryBudget, SessionHistory, type StreamLog } from "./history.js";
 import { LogReader } from "./log-reader.js";
 import type { SessionOptions } from "./options.js";
+import { JSON_HEADERS } from "./reply.js";
 import { type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** The writing end of one SSE stream of a session. */
@@ -45,6 +46,7 @@ export class HttpSession {
   #history: SessionHistory | undefined;
   readonly #streams: Streams | undefined;
   #headers: Record<string, string> | undefined;
+  #jsonHeaders: Record<string, string> | undefined;
   #nextStream = 1;
   readonly #mirror: SessionMirror | undefined;
   /** Stream 0 in one process; a number of its own when shared, as every instance has a standalone stream. */
@@ -81,6 +83,12 @@ export class HttpSession {
   get headers(): Record<string, string> {
     this.#headers ??= { "mcp-session-id": this.id };
     return this.#headers;
+  }
+
+  /** The headers of this session's JSON replies: made once, not merged for every reply. */
+  get jsonHeaders(): Record<string, string> {
+    this.#jsonHeaders ??= { ...JSON_HEADERS, ...this.headers };
+    return this.#jsonHeaders;
   }
 
   /** True while a client holds a stream of this session open. */
