@@ -18,23 +18,6 @@ const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
  * `=?base64?…?=` form decoded from UTF-8. Undefined when the value is not valid.
  */
 export function headerValue(raw: string): string | undefined {
-  // Clients send the same few values (the version, the method, the tool's name) on every request.
-  const known = decoded.get(raw);
-  if (known !== undefined || decoded.has(raw)) return known;
-  const value = decode(raw);
-  if (raw.length > REMEMBERED_LENGTH) return value;
-  // Bounded: values are the client's to choose, so the memory starts over rather than grows.
-  if (decoded.size >= REMEMBERED) decoded.clear();
-  decoded.set(raw, value);
-  return value;
-}
-
-/** Short header values decoded lately, and what they gave (undefined: not valid). */
-const decoded = new Map<string, string | undefined>();
-const REMEMBERED = 256;
-const REMEMBERED_LENGTH = 256;
-
-function decode(raw: string): string | undefined {
   const value = raw.trim();
   if (!VISIBLE_ASCII.test(value)) return undefined;
   const encoded = SENTINEL.exec(value);
