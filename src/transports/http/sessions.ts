@@ -206,6 +206,9 @@ export class HttpSession {
   }
 }
 
+/** How often, at most, `get` looks for idle sessions to forget. */
+const SWEEP_MS = 1000;
+
 /** Live sessions in least-recently-used order (a Map keeps insertion order; a touch re-inserts). */
 export class SessionStore {
   readonly #sessions = new Map<string, HttpSession>();
@@ -213,6 +216,8 @@ export class SessionStore {
   readonly #dispatcher: Dispatcher;
   readonly #streams: Streams | undefined;
   readonly #budget: HistoryBudget;
+  /** When `get` next looks for idle sessions. */
+  #sweepAt = 0;
   /** Set for sessions shared by several instances (`pico({ state })`, shared.ts). */
   mirrorOf: ((id: string) => SessionMirror) | undefined;
 
@@ -249,9 +254,19 @@ export class SessionStore {
 
   get(id: string): HttpSession | undefined {
     const now = Date.now();
-    this.#sweep(now);
+    // The others' expiry only frees memory (maxSessions bounds it meanwhile): it is looked for now
+    // and then, not on every request, which a walk over the sessions would cost.
+    if (now >= this.#sweepAt) {
+      this.#sweepAt = now + Math.min(this.#options.idleTimeoutMs, SWEEP_MS);
+      this.#sweep(now);
+    }
     const session = this.#sessions.get(id);
     if (!session) return undefined;
+    // The session asked for is checked exactly: idle too long, it is gone.
+    if (this.#expired(session, now - this.#options.idleTimeoutMs)) {
+      this.delete(id);
+      return undefined;
+    }
     session.lastActive = now;
     this.#sessions.delete(id);
     this.#sessions.set(id, session);
@@ -294,7 +309,12 @@ export class SessionStore {
     // Values, not entries: this runs on every request, and an entry is an array made for each step.
     for (const session of this.#sessions.values()) {
       if (session.lastActive > cutoff) break;
-      if (!session.streaming) this.delete(session.id);
+      if (this.#expired(session, cutoff)) this.delete(session.id);
     }
+  }
+
+  /** Idle since `cutoff` or before; one holding a stream open is in use, not idle. */
+  #expired(session: HttpSession, cutoff: number): boolean {
+    return session.lastActive <= cutoff && !session.streaming;
   }
 }
