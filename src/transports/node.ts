@@ -150,12 +150,17 @@ class NodeRequest implements HttpRequest {
   readonly #res: ServerResponse;
   #target: Cancellable | undefined;
   #watching = false;
+  /** Whether `closed()` is called when the response closes (listenNode), rather than by a listener of this request's own. */
+  readonly #reported: boolean;
+  /** Fails the body being read: the client went away before sending all of it. */
+  #unread: ((reason: unknown) => void) | undefined;
 
   /** `reported`: the caller calls `closed()` when the response closes. */
   constructor(req: IncomingMessage, res: ServerResponse, reported: boolean) {
     this.#req = req;
     this.#res = res;
     this.#watching = reported;
+    this.#reported = reported;
     this.method = req.method ?? "GET";
     const url = requestTarget(req);
     const query = url.indexOf("?");
@@ -177,7 +182,7 @@ class NodeRequest implements HttpRequest {
     const req: FrameworkRequest = this.#req;
     // A body parser before this handler (express.json()) read the stream: what it made of it is the body.
     if (req.body !== undefined && bodyTaken(req)) return bodyText(req.body, limit);
-    return readBody(req, limit);
+    return this.#read(limit);
   }
 
   watch(target: Cancellable | undefined): void {
@@ -193,7 +198,44 @@ class NodeRequest implements HttpRequest {
 
   /** The response closed: before it was sent whole, the client is gone and the request is cancelled. */
   closed(): void {
-    if (!this.#res.writableFinished) this.#target?.cancel(gone());
+    if (this.#res.writableFinished) return;
+    this.#unread?.(gone());
+    this.#target?.cancel(gone());
+  }
+
+  #read(limit: number): Promise<string> {
+    const req = this.#req;
+    // Gone before its body was read (a framework's handler may come late): no end or close will follow.
+    if (req.destroyed) return Promise.reject(gone());
+    // Past the limit the body is left unread: the 413 carries `Connection: close`, so Node ends the
+    // connection once the answer is flushed instead of reading the rest (which may never end).
+    const length = Number(req.headers["content-length"] ?? 0);
+    if (length > limit) return Promise.reject(new BodyTooLarge());
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          req.removeAllListeners("data");
+          req.pause();
+          chunks.length = 0;
+          reject(new BodyTooLarge());
+        } else chunks.push(chunk);
+      });
+      // Each of these settles the promise at most once, so plain listeners do (no `once` wrapper per request).
+      req.on("end", () =>
+        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
+      );
+      // A client that goes away mid-body never sends its end. The response closes then too: where
+      // that is reported (listenNode), it fails the read, and the request needs no listeners for it
+      // (Node emits a request's "error" only to a listener).
+      if (this.#reported) this.#unread = reject;
+      else {
+        req.on("error", reject);
+        req.on("close", () => req.complete || reject(gone()));
+      }
+    });
   }
 }
 
@@ -303,33 +345,4 @@ function bodyText(body: unknown, limit: number): Promise<string> {
         ? new TextDecoder().decode(body)
         : JSON.stringify(body);
   return Buffer.byteLength(text) > limit ? Promise.reject(new BodyTooLarge()) : Promise.resolve(text);
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  // Gone before its body was read (a framework's handler may come late): no end or close will follow.
-  if (req.destroyed) return Promise.reject(gone());
-  // Past the limit the body is left unread: the 413 carries `Connection: close`, so Node ends the
-  // connection once the answer is flushed instead of reading the rest (which may never end).
-  const length = Number(req.headers["content-length"] ?? 0);
-  if (length > limit) return Promise.reject(new BodyTooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners("data");
-        req.pause();
-        chunks.length = 0;
-        reject(new BodyTooLarge());
-      } else chunks.push(chunk);
-    });
-    // Each of these settles the promise at most once, so plain listeners do (no `once` wrapper per request).
-    req.on("end", () =>
-      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
-    );
-    req.on("error", reject);
-    // A client that goes away mid-body never sends its end.
-    req.on("close", () => req.complete || reject(gone()));
-  });
 }
