@@ -20,9 +20,6 @@ import { Streams } from "./sse.js";
 
 const SESSION_HEADER = "mcp-session-id";
 
-/** No Accept header: both forms (shared, never changed). */
-const ANY: Accepts = accepts(null);
-
 /** Ends the connection after the reply (RFC 9112 §9.6): a body the server will not read, a server shutting down. */
 const CLOSE_CONNECTION = { connection: "close" };
 
@@ -47,9 +44,6 @@ export class HttpHandler {
   /** Sessions shared by several instances (`pico({ state })`): made, with the session code, by the first request. */
   readonly #state: SharedState | undefined;
   #shared: SharedSessions | undefined;
-  /** The last Content-Type and Accept headers read, and what they gave. */
-  #lastType: [value: string, json: boolean] = ["", false];
-  #lastAccept: [value: string, accepts: Accepts] = ["", ANY];
 
   /** `gate`: the token gate of a server with `auth.verify` (loaded only for one, see web.ts). */
   constructor(dispatcher: Dispatcher, options: HttpOptions = {}, gate?: AuthGate) {
@@ -178,18 +172,18 @@ export class HttpHandler {
 
   /**
    * The headers are checked before the body is read; then the body is answered in the turn it
-   * arrives: no async function, so a request the dispatcher answers at once costs one promise (the
-   * body's) and its reply is ready when that settles.
+   * arrives. Not an async function: a request the dispatcher answers at once is replied to in that
+   * same turn, with no further promise or await.
    */
   #post(request: HttpRequest): Promise<HttpReply> | HttpReply {
-    if (!this.#isJson(request.header("content-type"))) {
+    if (!isJson(request.header("content-type"))) {
       return fail(
         415,
         ErrorCode.InvalidRequest,
         "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json",
       );
     }
-    const accept = this.#accepts(request.header("accept"));
+    const accept = accepts(request.header("accept"));
     if (!accept.json && !accept.sse) {
       return fail(
         406,
@@ -261,20 +255,6 @@ export class HttpHandler {
     }
   }
 
-  /** Whether a Content-Type is JSON (see isJson), remembered for the last value: clients send the same one every time. */
-  #isJson(type: string | null): boolean {
-    if (type === null) return false;
-    if (type !== this.#lastType[0]) this.#lastType = [type, isJson(type)];
-    return this.#lastType[1];
-  }
-
-  /** What an Accept header allows, remembered for the last value (the object is shared, and never changed). */
-  #accepts(header: string | null): Accepts {
-    if (header === null) return ANY;
-    if (header !== this.#lastAccept[0]) this.#lastAccept = [header, accepts(header)];
-    return this.#lastAccept[1];
-  }
-
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
     const meta = message.params?._meta;
     if (claimsModern(meta)) return this.#modern(request, message, meta, accept);
@@ -323,7 +303,6 @@ export class HttpHandler {
       // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
       session,
       headers: session.headers,
-      jsonHeaders: session.jsonHeaders,
       streams: this.#streams,
       // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
       // or on the GET stream for a client that accepts no stream here.
@@ -505,8 +484,8 @@ export class HttpHandler {
  * Whether a Content-Type is the media type application/json (RFC 9110 §8.3.1: type and subtype
  * case-insensitive, then any parameters, such as `charset=utf-8`), not merely a value that contains it.
  */
-function isJson(type: string): boolean {
-  return /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
+function isJson(type: string | null): boolean {
+  return type !== null && /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
 }
 
 function fail(status: number, code: number, message: string, id?: JsonRpcRequest["id"]): HttpReply {

@@ -3,15 +3,7 @@ import type { Answer, Exchange } from "../../core/dispatch.js";
 import { ErrorCode, messageOf } from "../../core/errors.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../core/jsonrpc.js";
 import { busy, isUnavailable } from "../../core/limits.js";
-import {
-  emptyReply,
-  type HttpReply,
-  type HttpRequest,
-  jsonReply,
-  jsonReplyWith,
-  SSE_HEADERS,
-  type Watcher,
-} from "./reply.js";
+import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS, type Watcher } from "./reply.js";
 import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** What the client's `Accept` header lets the server answer with. */
@@ -44,8 +36,6 @@ export interface RespondOptions {
    */
   session?: StreamOpener;
   headers?: Record<string, string> | undefined;
-  /** `headers` with the JSON content type, where the caller keeps them made (a session). */
-  jsonHeaders?: Record<string, string> | undefined;
   /** The endpoint's SSE streams: at `limits.maxSseStreams` a reply is plain JSON, without mid-call notifications. */
   streams?: Streams;
   /** What the request's exchange starts with: the caller, and a session's requests in flight and way back. */
@@ -148,13 +138,8 @@ class Reply implements Watcher {
       if (response) stream.send(response);
       stream.end();
     } else if (response) {
-      const { jsonHeaders } = this.#options;
       this.#settle(
-        isUnavailable(response)
-          ? unavailable(response, headers)
-          : jsonHeaders
-            ? jsonReplyWith(statusOf(response), response, jsonHeaders)
-            : jsonReply(statusOf(response), response, headers),
+        isUnavailable(response) ? unavailable(response, headers) : jsonReply(statusOf(response), response, headers),
       );
     } else if (accepts.sse && !this.#dropped) {
       // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
@@ -190,7 +175,7 @@ class Reply implements Watcher {
     this.#stream = stream;
     this.#settle({
       status: 200,
-      headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS,
+      headers: headers ? sseHeaders(headers) : SSE_HEADERS,
       stream: stream.channel,
     });
     return stream;
@@ -226,7 +211,12 @@ function plainStream(streams: Streams | undefined, onDrop: () => void): Response
 function endedStream(streams: Streams | undefined, headers: Record<string, string> | undefined): HttpReply {
   const channel = new SseChannel(undefined, streams);
   channel.close();
-  return { status: 200, headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS, stream: channel };
+  return { status: 200, headers: headers ? sseHeaders(headers) : SSE_HEADERS, stream: channel };
+}
+
+/** The SSE headers with `headers` (Object.assign: a spread of two objects costs ten times as much). */
+function sseHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.assign({}, SSE_HEADERS, headers);
 }
 
 /** Reads `Accept`; a missing header or a wildcard accepts both forms. */

@@ -4,7 +4,6 @@ import type { JsonRpcMessage } from "../../core/jsonrpc.js";
 import { HistoryBudget, SessionHistory, type StreamLog } from "./history.js";
 import { LogReader } from "./log-reader.js";
 import type { SessionOptions } from "./options.js";
-import { JSON_HEADERS } from "./reply.js";
 import { type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** The writing end of one SSE stream of a session. */
@@ -46,7 +45,6 @@ export class HttpSession {
   #history: SessionHistory | undefined;
   readonly #streams: Streams | undefined;
   #headers: Record<string, string> | undefined;
-  #jsonHeaders: Record<string, string> | undefined;
   #nextStream = 1;
   readonly #mirror: SessionMirror | undefined;
   /** Stream 0 in one process; a number of its own when shared, as every instance has a standalone stream. */
@@ -83,12 +81,6 @@ export class HttpSession {
   get headers(): Record<string, string> {
     this.#headers ??= { "mcp-session-id": this.id };
     return this.#headers;
-  }
-
-  /** The headers of this session's JSON replies: made once, not merged for every reply. */
-  get jsonHeaders(): Record<string, string> {
-    this.#jsonHeaders ??= { ...JSON_HEADERS, ...this.headers };
-    return this.#jsonHeaders;
   }
 
   /** True while a client holds a stream of this session open. */
@@ -206,9 +198,6 @@ export class HttpSession {
   }
 }
 
-/** How often, at most, `get` looks for idle sessions to forget. */
-const SWEEP_MS = 1000;
-
 /** Live sessions in least-recently-used order (a Map keeps insertion order; a touch re-inserts). */
 export class SessionStore {
   readonly #sessions = new Map<string, HttpSession>();
@@ -216,8 +205,6 @@ export class SessionStore {
   readonly #dispatcher: Dispatcher;
   readonly #streams: Streams | undefined;
   readonly #budget: HistoryBudget;
-  /** When `get` next looks for idle sessions. */
-  #sweepAt = 0;
   /** Set for sessions shared by several instances (`pico({ state })`, shared.ts). */
   mirrorOf: ((id: string) => SessionMirror) | undefined;
 
@@ -254,19 +241,9 @@ export class SessionStore {
 
   get(id: string): HttpSession | undefined {
     const now = Date.now();
-    // The others' expiry only frees memory (maxSessions bounds it meanwhile): it is looked for now
-    // and then, not on every request, which a walk over the sessions would cost.
-    if (now >= this.#sweepAt) {
-      this.#sweepAt = now + Math.min(this.#options.idleTimeoutMs, SWEEP_MS);
-      this.#sweep(now);
-    }
+    this.#sweep(now);
     const session = this.#sessions.get(id);
     if (!session) return undefined;
-    // The session asked for is checked exactly: idle too long, it is gone.
-    if (this.#expired(session, now - this.#options.idleTimeoutMs)) {
-      this.delete(id);
-      return undefined;
-    }
     session.lastActive = now;
     this.#sessions.delete(id);
     this.#sessions.set(id, session);
@@ -309,12 +286,7 @@ export class SessionStore {
     // Values, not entries: this runs on every request, and an entry is an array made for each step.
     for (const session of this.#sessions.values()) {
       if (session.lastActive > cutoff) break;
-      if (this.#expired(session, cutoff)) this.delete(session.id);
+      if (!session.streaming) this.delete(session.id);
     }
-  }
-
-  /** Idle since `cutoff` or before; one holding a stream open is in use, not idle. */
-  #expired(session: HttpSession, cutoff: number): boolean {
-    return session.lastActive <= cutoff && !session.streaming;
   }
 }
