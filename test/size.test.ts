@@ -134,7 +134,8 @@ const BUDGETS: Budget[] = [
     // alias, a typed content-block check, base64 without apply), +14 B.
     // Raised to 15,562 B: the same code minified; the import glue spells the hashed names of the layers'
     // chunks, which the layers' cast removal changed (+1 B).
-    ceiling: 15_562,
+    // Lowered to 15,559 B with the HTTP speed work merged (-3 B, chunk names).
+    ceiling: 15_559,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -169,7 +170,12 @@ const BUDGETS: Budget[] = [
     // as the token gate does (-209 B).
     // Raised to 22,867 B with the stdio row (the core's casts replaced by types, +12 B).
     // Raised to 22,868 B, as the stdio row (+1 B, chunk names).
-    ceiling: 22_868,
+    // Raised to 22,975 B by the HTTP speed work (+107 B): a POST is answered without async functions
+    // (handler.ts: the body's continuation and its failure are methods of their own), node:http replies
+    // are written with a flat header list and counted rather than kept in a Map (node.ts), a session is
+    // re-keyed under its own id; CPU per call over node:http down 12-27% by mode (bench/, A/B against the
+    // code before it).
+    ceiling: 22_975,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -229,7 +235,8 @@ const BUDGETS: Budget[] = [
     // Raised to 45,327 B with the stdio row (+21 B).
     // Raised to 45,373 B: the layers' casts replaced by type guards and instanceof checks (asking, auth,
     // redis, testing), +46 B.
-    ceiling: 45_373,
+    // Raised to 45,500 B by the HTTP speed work (+127 B).
+    ceiling: 45_500,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -266,7 +273,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,394 B with the stdio row (+27 B).
     // Raised to 27,428 B: the auth layer's type guards (jwt keys typed with their kid, instanceof for
     // thrown values), +34 B.
-    ceiling: 27_428,
+    // Raised to 27,484 B by the HTTP speed work (+56 B).
+    ceiling: 27_484,
     nodeBuiltins: "forbidden",
     loads: {
       dynamic: [
@@ -306,7 +314,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 26,764 B, as the JWT row (-184 B).
     // Raised to 26,780 B with the stdio row (+16 B).
     // Raised to 26,794 B: the introspection verifier reads its answer through isObject (+14 B).
-    ceiling: 26_794,
+    // Raised to 26,868 B by the HTTP speed work (+74 B).
+    ceiling: 26_868,
     nodeBuiltins: "forbidden",
     loads: {
       dynamic: [
@@ -360,7 +369,8 @@ const BUDGETS: Budget[] = [
     // layers' guards (+99 B).
     // Lowered to 54,410 B: the kit reads a tool's input schema from its typed descriptor, without a check
     // (-12 B).
-    ceiling: 54_410,
+    // Raised to 54,544 B by the HTTP speed work (+134 B).
+    ceiling: 54_544,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -5,20 +5,35 @@
  * Chrome DevTools or speedscope).
  *
  * Options: --seconds S of load per profile (default 5), --target <label> (stdio-legacy, stdio-modern,
- * http-modern, http-stateless, http-sessions).
+ * http-modern, http-stateless, http-sessions), --server picomcp|bare+zod (default picomcp: the bare
+ * server with zod profiled the same way shows what any server pays, to tell picomcp's share from it).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUILD, buildServers, PICOMCP_SRC, server } from "./build.js";
-import { HttpServer, load, type Mode, openClients } from "./http-load.js";
+import { HttpServer, type HttpTarget, load, type Mode, openClients } from "./http-load.js";
 import { BENCH, format, option, RESULTS, save, stop, table } from "./lib.js";
-import { burst, open } from "./stdio-load.js";
+import { burst, open, type StdioTarget } from "./stdio-load.js";
 import type { Era } from "./workload.js";
 
 const seconds = option("seconds", 5);
 const only = option("target", undefined);
 const DIR = join(RESULTS, "profiles");
+const SERVERS: Record<string, { stdio: StdioTarget; http: Omit<HttpTarget, "modes"> }> = {
+  picomcp: {
+    stdio: { label: "picomcp", file: server("picomcp-stdio") },
+    http: { label: "picomcp", file: server("picomcp-http") },
+  },
+  "bare+zod": {
+    stdio: { label: "bare+zod", file: server("bare-stdio"), args: ["--zod"] },
+    http: { label: "bare+zod", file: server("bare-http"), args: ["--zod"] },
+  },
+};
+const profiled = option("server", undefined) ?? "picomcp";
+if (!(profiled in SERVERS))
+  throw new Error(`--server must be one of ${Object.keys(SERVERS).join(", ")}; got ${profiled}`);
+const chosen = SERVERS[profiled]!;
 
 type Target = { label: string; kind: "stdio"; era: Era } | { label: string; kind: "http"; mode: Mode };
 const TARGETS: Target[] = [
@@ -30,7 +45,11 @@ const TARGETS: Target[] = [
 ];
 
 function profileFlags(label: string): string[] {
-  return ["--cpu-prof", "--cpu-prof-dir", DIR, "--cpu-prof-name", `${label}.cpuprofile`, "--cpu-prof-interval", "100"];
+  return ["--cpu-prof", "--cpu-prof-dir", DIR, "--cpu-prof-name", `${fileName(label)}`, "--cpu-prof-interval", "100"];
+}
+
+function fileName(label: string): string {
+  return profiled === "picomcp" ? `${label}.cpuprofile` : `${profiled}-${label}.cpuprofile`;
 }
 
 async function waitForFile(path: string): Promise<void> {
@@ -38,35 +57,35 @@ async function waitForFile(path: string): Promise<void> {
   if (!existsSync(path)) throw new Error(`no profile written at ${path}`);
 }
 
-async function record(target: Target): Promise<string> {
-  const path = join(DIR, `${target.label}.cpuprofile`);
+/** Records one profile; gives its path and the calls served while it ran (warm-up included). */
+async function record(target: Target): Promise<{ path: string; calls: number }> {
+  const path = join(DIR, fileName(target.label));
   rmSync(path, { force: true });
+  let calls: number;
   if (target.kind === "stdio") {
-    const { peer } = await open(
-      { label: "picomcp", file: server("picomcp-stdio") },
-      target.era,
-      profileFlags(target.label),
-    );
-    await burst(peer, target.era, 64, 500, 1_000_000);
+    const { peer } = await open(chosen.stdio, target.era, profileFlags(target.label));
+    const warm = await burst(peer, target.era, 64, 500, 1_000_000);
     const measured = await burst(peer, target.era, 64, seconds * 1000, 5_000_000);
-    process.stderr.write(`${target.label}: ${format(measured.calls)} calls checked\n`);
+    calls = warm.calls + measured.calls;
+    process.stderr.write(`${profiled} ${target.label}: ${format(measured.calls)} calls checked\n`);
     // Closing stdin ends the server normally, and --cpu-prof writes the profile on the way out.
     await stop(peer.child, 10_000);
   } else {
     const http = await HttpServer.start(
-      { label: "picomcp", file: server("picomcp-http"), modes: [target.mode] },
+      { ...chosen.http, modes: [target.mode] },
       target.mode,
       profileFlags(target.label),
     );
     const clients = await openClients(http, target.mode, 32);
-    await load(http, clients, 500, 1_000_000);
+    const warm = await load(http, clients, 500, 1_000_000);
     const measured = await load(http, clients, seconds * 1000, 5_000_000);
-    process.stderr.write(`${target.label}: ${format(measured.calls)} calls checked\n`);
+    calls = warm.calls + measured.calls;
+    process.stderr.write(`${profiled} ${target.label}: ${format(measured.calls)} calls checked\n`);
     for (const client of clients) client.close();
     await stop(http.child, 10_000);
   }
   await waitForFile(path);
-  return path;
+  return { path, calls };
 }
 
 // ---------------------------------------------------------------- summary
@@ -156,37 +175,42 @@ function share(value: number, busy: number): string {
   return `${((100 * value) / busy).toFixed(1)}%`;
 }
 
+/** Microseconds per call (profile time deltas are in microseconds); start-up is included, so a little high. */
+function perCall(value: number, calls: number): string {
+  return format(value / calls, 2);
+}
+
 // ---------------------------------------------------------------- main
 
 mkdirSync(DIR, { recursive: true });
 await buildServers();
 const summaries: Record<string, unknown> = {};
 for (const target of TARGETS.filter((t) => !only || t.label === only)) {
-  const path = await record(target);
+  const { path, calls } = await record(target);
   const { self, total, modules, busy } = summarize(path);
-  summaries[target.label] = { self: self.slice(0, 40), total: total.slice(0, 60), modules, busyMicros: busy };
+  summaries[target.label] = { self: self.slice(0, 40), total: total.slice(0, 60), modules, busyMicros: busy, calls };
   console.log(
-    `\n### picomcp ${target.label}: ${format(busy / 1000)} ms of busy samples (${relative(process.cwd(), path)})\n`,
+    `\n### ${profiled} ${target.label}: ${format(busy / 1000)} ms of busy samples, ${format(busy / calls, 1)} µs per call (${relative(process.cwd(), path)})\n`,
   );
   console.log(
     table(
-      ["by module (self time)", "share"],
-      modules.slice(0, 12).map(([name, t]) => [name, share(t, busy)]),
+      ["by module (self time)", "share", "µs/call"],
+      modules.slice(0, 12).map(([name, t]) => [name, share(t, busy), perCall(t, calls)]),
     ),
   );
   console.log();
   console.log(
     table(
-      ["function (self time)", "share"],
-      self.slice(0, 20).map(([name, t]) => [name, share(t, busy)]),
+      ["function (self time)", "share", "µs/call"],
+      self.slice(0, 20).map(([name, t]) => [name, share(t, busy), perCall(t, calls)]),
     ),
   );
   console.log();
   const inclusive = total.filter(([name]) => !SPECIAL.has(name)).slice(0, 25);
   console.log(
     table(
-      ["function (inclusive time)", "share"],
-      inclusive.map(([name, t]) => [name, share(t, busy)]),
+      ["function (inclusive time)", "share", "µs/call"],
+      inclusive.map(([name, t]) => [name, share(t, busy), perCall(t, calls)]),
     ),
   );
 }

@@ -15,28 +15,27 @@ import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
  */
 export async function listenNode(handler: HttpHandler, port: number, host: string, path: string): Promise<Listening> {
   const http = await nodeHttp();
-  // Responses not yet sent whole, and their requests: shutdown waits for them before it closes the
-  // connections, and a response that closes before it was sent cancels its request.
-  const unsent = new Map<ServerResponse, NodeRequest>();
+  // Responses not yet sent whole: shutdown waits for them before it closes the connections. A
+  // count, not a Map of them: a long-lived table that every request writes into keeps each request's
+  // objects alive through young collections (measured: ~2 KB promoted per call, half its CPU in GC).
+  let unsent = 0;
   let allSent: (() => void) | undefined;
-  // One listener function for every response, rather than a closure each ("close" is emitted once):
-  // it serves both, so a request costs one listener.
-  function closed(this: ServerResponse): void {
-    const request = unsent.get(this);
-    unsent.delete(this);
-    request?.closed();
-    if (unsent.size === 0) allSent?.();
-  }
   const server = http.createServer((req, res) => {
     const request = new NodeRequest(req, res, true);
-    unsent.set(res, request);
-    res.on("close", closed);
-    void answer(handler, request, res);
+    unsent++;
+    // "close" is emitted once; one listener serves both: a response that closes before it was sent
+    // cancels its request.
+    res.on("close", () => {
+      unsent--;
+      request.closed();
+      if (unsent === 0) allSent?.();
+    });
+    answer(handler, request, res);
   });
   /** Resolves once every response has been sent (or its connection closed), or after FLUSH_MS. */
   const sent = () =>
     new Promise<void>((resolve) => {
-      if (unsent.size === 0) return resolve();
+      if (unsent === 0) return resolve();
       const timer = setTimeout(resolve, FLUSH_MS);
       allSent = () => {
         clearTimeout(timer);
@@ -150,12 +149,17 @@ class NodeRequest implements HttpRequest {
   readonly #res: ServerResponse;
   #target: Cancellable | undefined;
   #watching = false;
+  /** Whether `closed()` is called when the response closes (listenNode), rather than by a listener of this request's own. */
+  readonly #reported: boolean;
+  /** Fails the body being read: the client went away before sending all of it. */
+  #unread: ((reason: unknown) => void) | undefined;
 
   /** `reported`: the caller calls `closed()` when the response closes. */
   constructor(req: IncomingMessage, res: ServerResponse, reported: boolean) {
     this.#req = req;
     this.#res = res;
     this.#watching = reported;
+    this.#reported = reported;
     this.method = req.method ?? "GET";
     const url = requestTarget(req);
     const query = url.indexOf("?");
@@ -177,7 +181,7 @@ class NodeRequest implements HttpRequest {
     const req: FrameworkRequest = this.#req;
     // A body parser before this handler (express.json()) read the stream: what it made of it is the body.
     if (req.body !== undefined && bodyTaken(req)) return bodyText(req.body, limit);
-    return readBody(req, limit);
+    return this.#read(limit);
   }
 
   watch(target: Cancellable | undefined): void {
@@ -193,7 +197,44 @@ class NodeRequest implements HttpRequest {
 
   /** The response closed: before it was sent whole, the client is gone and the request is cancelled. */
   closed(): void {
-    if (!this.#res.writableFinished) this.#target?.cancel(gone());
+    if (this.#res.writableFinished) return;
+    this.#unread?.(gone());
+    this.#target?.cancel(gone());
+  }
+
+  #read(limit: number): Promise<string> {
+    const req = this.#req;
+    // Gone before its body was read (a framework's handler may come late): no end or close will follow.
+    if (req.destroyed) return Promise.reject(gone());
+    // Past the limit the body is left unread: the 413 carries `Connection: close`, so Node ends the
+    // connection once the answer is flushed instead of reading the rest (which may never end).
+    const length = Number(req.headers["content-length"] ?? 0);
+    if (length > limit) return Promise.reject(new BodyTooLarge());
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          req.removeAllListeners("data");
+          req.pause();
+          chunks.length = 0;
+          reject(new BodyTooLarge());
+        } else chunks.push(chunk);
+      });
+      // Each of these settles the promise at most once, so plain listeners do (no `once` wrapper per request).
+      req.on("end", () =>
+        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
+      );
+      // A client that goes away mid-body never sends its end. The response closes then too: where
+      // that is reported (listenNode), it fails the read, and the request needs no listeners for it
+      // (Node emits a request's "error" only to a listener).
+      if (this.#reported) this.#unread = reject;
+      else {
+        req.on("error", reject);
+        req.on("close", () => req.complete || reject(gone()));
+      }
+    });
   }
 }
 
@@ -209,17 +250,30 @@ function gone(): DOMException {
   return new DOMException("The client closed the connection", "AbortError");
 }
 
-async function answer(handler: HttpHandler, request: NodeRequest, res: ServerResponse): Promise<void> {
-  let reply: HttpReply;
+/**
+ * Hands the request to the endpoint and sends its reply: at once when the endpoint answered at once,
+ * else when its promise settles (no async function: a promise and a turn fewer for every request).
+ * The promise, if any, never rejects: a failure answers 500.
+ */
+function answer(handler: HttpHandler, request: NodeRequest, res: ServerResponse): Promise<void> | undefined {
+  let reply: Promise<HttpReply> | HttpReply;
   try {
-    reply = await handler.handle(request);
+    reply = handler.handle(request);
   } catch {
     reply = INTERNAL_ERROR;
   }
+  if (!(reply instanceof Promise)) return finish(handler, reply, res);
+  return reply.then(
+    (done) => finish(handler, done, res),
+    () => finish(handler, INTERNAL_ERROR, res),
+  );
+}
+
+function finish(handler: HttpHandler, reply: HttpReply, res: ServerResponse): undefined {
   // An answer finished while shutting down ends its connection: the client does not send the next
   // request on a connection about to close.
-  if (handler.closing) reply = { ...reply, headers: { ...reply.headers, connection: "close" } };
-  send(reply, res);
+  send(handler.closing ? { ...reply, headers: { ...reply.headers, connection: "close" } } : reply, res);
+  return undefined;
 }
 
 function send(reply: HttpReply, res: ServerResponse): void {
@@ -231,7 +285,7 @@ function send(reply: HttpReply, res: ServerResponse): void {
   }
   if (!("stream" in reply)) {
     const body = reply.body ?? "";
-    res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(body) });
+    res.writeHead(reply.status, headerList(reply.headers, Buffer.byteLength(body)));
     if (reply.headers.connection === "close" && !res.req.complete) lingerThenClose(res, body);
     else res.end(body);
     return;
@@ -249,6 +303,17 @@ function send(reply: HttpReply, res: ServerResponse): void {
     abort: () => res.destroy(),
     onDrain: (wake) => res.on("drain", wake),
   });
+}
+
+/**
+ * The reply's headers and its Content-Length as Node's flat list of names and values: copying them
+ * into a new object with a spread costs ten times as much (measured, Node 20).
+ */
+function headerList(headers: Record<string, string>, length: number): (string | number)[] {
+  const list: (string | number)[] = [];
+  for (const name in headers) list.push(name, headers[name]!);
+  list.push("content-length", length);
+  return list;
 }
 
 /** How long a connection whose request body is left unread stays open after its reply. */
@@ -279,33 +344,4 @@ function bodyText(body: unknown, limit: number): Promise<string> {
         ? new TextDecoder().decode(body)
         : JSON.stringify(body);
   return Buffer.byteLength(text) > limit ? Promise.reject(new BodyTooLarge()) : Promise.resolve(text);
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  // Gone before its body was read (a framework's handler may come late): no end or close will follow.
-  if (req.destroyed) return Promise.reject(gone());
-  // Past the limit the body is left unread: the 413 carries `Connection: close`, so Node ends the
-  // connection once the answer is flushed instead of reading the rest (which may never end).
-  const length = Number(req.headers["content-length"] ?? 0);
-  if (length > limit) return Promise.reject(new BodyTooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners("data");
-        req.pause();
-        chunks.length = 0;
-        reject(new BodyTooLarge());
-      } else chunks.push(chunk);
-    });
-    // Each of these settles the promise at most once, so plain listeners do (no `once` wrapper per request).
-    req.on("end", () =>
-      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
-    );
-    req.on("error", reject);
-    // A client that goes away mid-body never sends its end.
-    req.on("close", () => req.complete || reject(gone()));
-  });
 }

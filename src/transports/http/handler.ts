@@ -179,7 +179,12 @@ export class HttpHandler {
     this.close();
   }
 
-  async #post(request: HttpRequest): Promise<HttpReply> {
+  /**
+   * The headers are checked before the body is read; then the body is answered in the turn it
+   * arrives. Not an async function: a request the dispatcher answers at once is replied to in that
+   * same turn, with no further promise or await.
+   */
+  #post(request: HttpRequest): Promise<HttpReply> | HttpReply {
     if (!isJson(request.header("content-type"))) {
       return fail(
         415,
@@ -195,25 +200,38 @@ export class HttpHandler {
         "Not Acceptable: the Accept header must allow application/json and text/event-stream",
       );
     }
-    let text: string;
+    let body: Promise<string>;
     try {
-      text = await request.text(this.#maxBody);
+      body = request.text(this.#maxBody);
     } catch (thrown) {
-      if (thrown instanceof BodyTooLarge) {
-        // The rest of the body is not read (it may never end): the connection ends with this answer.
-        return jsonReply(
-          413,
-          errorResponse(
-            undefined,
-            ErrorCode.InvalidRequest,
-            `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
-          ),
-          CLOSE_CONNECTION,
-        );
-      }
-      // The client went away mid-body, or the body was not readable: there is no request to answer.
-      return fail(400, ErrorCode.InvalidRequest, "Bad Request: the request body could not be read");
+      return this.#unread(thrown);
     }
+    return body.then(
+      (text) => this.#message(request, text, accept),
+      (thrown: unknown) => this.#unread(thrown),
+    );
+  }
+
+  /** The answer to a body that could not be read. */
+  #unread(thrown: unknown): HttpReply {
+    if (thrown instanceof BodyTooLarge) {
+      // The rest of the body is not read (it may never end): the connection ends with this answer.
+      return jsonReply(
+        413,
+        errorResponse(
+          undefined,
+          ErrorCode.InvalidRequest,
+          `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
+        ),
+        CLOSE_CONNECTION,
+      );
+    }
+    // The client went away mid-body, or the body was not readable: there is no request to answer.
+    return fail(400, ErrorCode.InvalidRequest, "Bad Request: the request body could not be read");
+  }
+
+  /** One POSTed body: a JSON-RPC message, or a batch of them. */
+  #message(request: HttpRequest, text: string, accept: Accepts): Promise<HttpReply> | HttpReply {
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -249,25 +267,25 @@ export class HttpHandler {
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
     const meta = message.params?._meta;
     if (claimsModern(meta)) return this.#modern(request, message, meta, accept);
-    if (this.#modernHeader(request)) {
+    const version = request.header("mcp-protocol-version");
+    if (version !== null && isModernVersion(version)) {
       // A handshake under a modern header contradicts itself (2026-07-28 §10.2 step 5): header mismatch.
       if (message.method === "initialize") {
         return fail(
           400,
           ErrorCode.HeaderMismatch,
-          `MCP-Protocol-Version header "${request.header("mcp-protocol-version")}" names a revision without initialize; send initialize without it, or a 2026-07-28 request with params._meta`,
+          `MCP-Protocol-Version header "${version}" names a revision without initialize; send initialize without it, or a 2026-07-28 request with params._meta`,
           message.id,
         );
       }
       return fail(
         400,
         ErrorCode.InvalidParams,
-        `Invalid params: a ${request.header("mcp-protocol-version")} request needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
+        `Invalid params: a ${version} request needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
         message.id,
       );
     }
     if (message.method === "initialize") return this.#initialize(message, request);
-    const version = request.header("mcp-protocol-version");
     if (version !== null && !LEGACY_VERSIONS.includes(version)) {
       return fail(
         400,
@@ -276,7 +294,7 @@ export class HttpHandler {
         message.id,
       );
     }
-    const legacy = this.#legacyPeer(request);
+    const legacy = this.#legacyPeer(request, version);
     if ("status" in legacy) return legacy;
     const session = legacy.session;
     if (!session) {
@@ -386,9 +404,11 @@ export class HttpHandler {
   }
 
   /** The legacy session named by `Mcp-Session-Id`; or, without sessions, a throw-away peer. */
-  #legacyPeer(request: HttpRequest): { peer: Peer; session?: HttpSession } | HttpReply {
+  #legacyPeer(
+    request: HttpRequest,
+    version = request.header("mcp-protocol-version"),
+  ): { peer: Peer; session?: HttpSession } | HttpReply {
     if (!this.#sessionOptions) {
-      const version = request.header("mcp-protocol-version");
       // Without the header a server may assume 2025-03-26 (2025-06-18 "Protocol Version Header").
       const protocolVersion = version !== null && LEGACY_VERSIONS.includes(version) ? version : BATCH_VERSION;
       return { peer: { session: new LegacySession(protocolVersion, {}, undefined) } };

