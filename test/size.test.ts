@@ -135,7 +135,10 @@ const BUDGETS: Budget[] = [
     // Raised to 15,562 B: the same code minified; the import glue spells the hashed names of the layers'
     // chunks, which the layers' cast removal changed (+1 B).
     // Lowered to 15,559 B with the HTTP speed work merged (-3 B, chunk names).
-    ceiling: 15_559,
+    // Raised to 15,561 B: a request answered synchronously never enters its connection's requests in
+    // flight (nothing can cancel it meanwhile), which saves a write to a long-lived Map per call: stdio
+    // CPU per call -12% (2025) and -6% (2026-07-28) in an A/B run; +2 B.
+    ceiling: 15_561,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -175,7 +178,8 @@ const BUDGETS: Budget[] = [
     // are written with a flat header list and counted rather than kept in a Map (node.ts), a session is
     // re-keyed under its own id; CPU per call over node:http down 12-27% by mode (bench/, A/B against the
     // code before it).
-    ceiling: 22_975,
+    // Raised to 22,977 B with the stdio row (+2 B).
+    ceiling: 22_977,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -236,7 +240,8 @@ const BUDGETS: Budget[] = [
     // Raised to 45,373 B: the layers' casts replaced by type guards and instanceof checks (asking, auth,
     // redis, testing), +46 B.
     // Raised to 45,500 B by the HTTP speed work (+127 B).
-    ceiling: 45_500,
+    // Raised to 45,502 B with the stdio row (+2 B).
+    ceiling: 45_502,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -274,7 +279,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,428 B: the auth layer's type guards (jwt keys typed with their kid, instanceof for
     // thrown values), +34 B.
     // Raised to 27,484 B by the HTTP speed work (+56 B).
-    ceiling: 27_484,
+    // Raised to 27,485 B with the stdio row (+1 B).
+    ceiling: 27_485,
     nodeBuiltins: "forbidden",
     loads: {
       dynamic: [
@@ -370,7 +376,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 54,410 B: the kit reads a tool's input schema from its typed descriptor, without a check
     // (-12 B).
     // Raised to 54,544 B by the HTTP speed work (+134 B).
-    ceiling: 54_544,
+    // Lowered to 54,542 B with the stdio row (-2 B).
+    ceiling: 54_542,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

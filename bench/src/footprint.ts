@@ -116,7 +116,7 @@ const PICOMCP_STDIO = { dynamic: ["transports/stdio.ts"] } satisfies Loads;
 
 /** What picomcp's HTTP tool server imports on demand (test/size.test.ts records the same by running it). */
 const PICOMCP_HTTP: Loads = {
-  dynamic: ["transports/listen.ts", "transports/http/web.ts", "transports/node.ts", "transports/http/sessions.ts"],
+  dynamic: ["transports/listen.ts", "transports/http/endpoint.ts", "transports/node.ts", "transports/http/sessions.ts"],
 };
 
 async function bundle(entry: string, loads: Loads, zodExternal: boolean, outdir: string): Promise<Bundle> {
@@ -406,8 +406,14 @@ const CONCERNS: Concern[] = [
   { name: "request context: signal, progress, log", modules: ["core/context.ts", "core/layers.ts"] },
   { name: "server and registry (the API)", modules: ["server.ts", "on-first-use.ts", "core/registry.ts", "index.ts"] },
   { name: "middleware and plug-ins", modules: ["middleware/plugin.ts", "middleware/chain.ts", "core/wrapping.ts"] },
-  { name: "2025 handshake (legacy session)", modules: ["core/session.ts"] },
-  { name: "limits, shutdown, signals", modules: ["core/limits.ts", "core/workers.ts", "transports/process.ts"] },
+  {
+    name: "2025 era: handshake, session (the sessions layer)",
+    modules: ["core/session.ts", "sessions/session.ts", "sessions/legacy.ts"],
+  },
+  {
+    name: "limits, shutdown, signals",
+    modules: ["core/limits.ts", "limits/limits.ts", "transports/workers.ts", "transports/process.ts"],
+  },
   { name: "auth settings and rules", modules: ["auth/settings.ts", "auth/access.ts", "auth/identity.ts"] },
   {
     name: "resource and prompt registration",
@@ -416,6 +422,7 @@ const CONCERNS: Concern[] = [
   {
     name: "Streamable HTTP endpoint",
     modules: [
+      "transports/http/endpoint.ts",
       "transports/http/web.ts",
       "transports/http/handler.ts",
       "transports/http/respond.ts",

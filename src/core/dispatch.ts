@@ -292,7 +292,6 @@ export class Dispatcher {
     const { inflight } = exchange;
     const refused = this.admission?.admit(message, inflight);
     if (refused) return refused;
-    inflight?.set(id, ctx);
     if (message.method === "subscriptions/listen") this.streams.add(ctx);
     exchange.started?.(ctx);
     ctx.follow(exchange.signal);
@@ -304,8 +303,11 @@ export class Dispatcher {
     } catch (thrown) {
       return this.#answered(call, FAILED, thrown);
     }
-    // A handler that answers synchronously is answered at once: no promise, no deadline to track.
+    // A handler that answers synchronously is answered at once: no promise, no deadline to track, and
+    // nothing can cancel it meanwhile, so it never enters the connection's requests in flight (a
+    // long-lived map, written on every call otherwise).
     if (!(result instanceof Promise)) return this.#answered(call, result);
+    inflight?.set(id, ctx);
     this.admission?.started(message, ctx);
     return this.#await(call, result);
   }
