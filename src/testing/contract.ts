@@ -2,7 +2,6 @@ import type { AnyAccess } from "../auth/access.js";
 import { WWW_AUTHENTICATE_META } from "../auth/enforce.js";
 import type { IdentityInit } from "../auth/identity.js";
 import { McpError } from "../core/errors.js";
-import { isObject } from "../core/jsonrpc.js";
 import type { CallToolResult } from "../core/tools.js";
 import type { CallOptions } from "../local.js";
 import { type AnyServer, registryOf, type Server } from "../server.js";
