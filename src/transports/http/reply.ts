@@ -52,7 +52,7 @@ export function jsonReply(
   // Object.assign, not a spread of two objects, which costs ten times as much on every reply (measured, Node 20).
   return {
     status,
-    headers: headers ? Object.assign({ "content-type": "application/json" }, headers) : JSON_HEADERS,
+    headers: headers ? Object.assign({}, JSON_HEADERS, headers) : JSON_HEADERS,
     body: serialize(message),
   };
 }
