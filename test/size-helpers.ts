@@ -2,10 +2,21 @@
  * What test/size.test.ts needs to measure a program by running it: its split build written to a
  * temporary folder, the program run there with Node under module loading hooks that record every
  * chunk it imports (test/size/record-loads.mjs), and the two clients that drive it, over stdio and
- * over Streamable HTTP, in both protocol eras.
+ * over Streamable HTTP, in both protocol eras. Node also writes its V8 coverage of each run there
+ * (NODE_V8_COVERAGE), from which `executedText` takes the code that actually ran.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -64,7 +75,12 @@ export async function runRecordingLoads(
   writeFileSync(loads, "");
   const child = spawn(process.execPath, ["--import", pathToFileURL(RECORD_LOADS).href, join(build.dir, entry)], {
     cwd: build.dir,
-    env: { PATH: process.env.PATH ?? "", SIZE_BUILD: pathToFileURL(`${build.dir}/`).href, SIZE_LOADS: loads },
+    env: {
+      PATH: process.env.PATH ?? "",
+      SIZE_BUILD: pathToFileURL(`${build.dir}/`).href,
+      SIZE_LOADS: loads,
+      NODE_V8_COVERAGE: coverageDir(build),
+    },
   });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
@@ -85,6 +101,52 @@ export async function runRecordingLoads(
     .split("\n")
     .filter((url) => url !== "")
     .map((url) => decodeURIComponent(url.slice(base.length)));
+}
+
+function coverageDir(build: WrittenBuild): string {
+  return join(build.dir, "coverage");
+}
+
+/** One script of a V8 coverage file (NODE_V8_COVERAGE): its URL and, per function, its block ranges with their counts. */
+interface ScriptCoverage {
+  url: string;
+  functions: { ranges: { startOffset: number; endOffset: number; count: number }[] }[];
+}
+
+/**
+ * The text of `chunks` (output paths relative to the repository root, and their text) that ran in the
+ * programs run from `build` so far, in the chunks' order: each character is kept when V8's block
+ * coverage counted its innermost range as run in any of those processes. It is the code the measured
+ * exchanges needed, with every branch they did not take (error paths, options left unset) left out.
+ */
+export function executedText(build: WrittenBuild, chunks: { path: string; text: string }[]): string {
+  const ran = new Map(
+    chunks.map((chunk) => [pathToFileURL(join(build.dir, chunk.path)).href, new Uint8Array(chunk.text.length)]),
+  );
+  const dir = coverageDir(build);
+  for (const file of existsSync(dir) ? readdirSync(dir) : []) {
+    const scripts: ScriptCoverage[] = JSON.parse(readFileSync(join(dir, file), "utf8")).result;
+    for (const script of scripts) {
+      const marks = ran.get(script.url);
+      if (!marks) continue;
+      // Outer ranges first, so that a nested range (a block, an inner function) decides its own characters.
+      const ranges = script.functions
+        .flatMap((fn) => fn.ranges)
+        .sort((a, b) => a.startOffset - b.startOffset || b.endOffset - a.endOffset);
+      const counts = new Int32Array(marks.length);
+      for (const range of ranges) counts.fill(range.count, range.startOffset, Math.min(range.endOffset, marks.length));
+      for (let i = 0; i < marks.length; i++) if (counts[i]! > 0) marks[i] = 1;
+    }
+  }
+  // V8's offsets count UTF-16 code units, as JavaScript strings do.
+  return chunks
+    .map((chunk) => {
+      const marks = ran.get(pathToFileURL(join(build.dir, chunk.path)).href)!;
+      let text = "";
+      for (let i = 0; i < marks.length; i++) if (marks[i]) text += chunk.text[i];
+      return text;
+    })
+    .join("");
 }
 
 function delay(ms: number): Promise<void> {

@@ -19,7 +19,10 @@
  *   authorization server) or is not a program (the testing kit).
  *
  * Each row prints the chunks it counted, with the source modules in each and their minified bytes
- * (esbuild's metafile), so that a row over its ceiling shows where the bytes are.
+ * (esbuild's metafile), so that a row over its ceiling shows where the bytes are. A row measured by
+ * running its program also prints the part of those chunks that ran (Node's V8 coverage of the runs,
+ * character by character): the code the exchanges needed without the branches they did not take,
+ * a floor that no build serving them the same way goes under.
  *
  * The module graph of every row is also checked for Node built-in imports: only a row marked
  * `nodeBuiltins: "allowed"` may have them. And the stdio tool server must not load the code of layers
@@ -51,6 +54,7 @@ import { build } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { modernMessage } from "./http-helpers.js";
 import {
+  executedText,
   httpClients,
   legacyStdioClient,
   modernStdioClient,
@@ -438,6 +442,12 @@ interface Bundle {
   builtinImports: string[];
   /** The chunks counted, as the metafile names them, with their text. */
   chunks: { path: string; text: string }[];
+  /**
+   * For a row measured by running its program: the part of those chunks that ran (V8 coverage), which
+   * is what the exchanges needed without the branches they did not take. A floor for the row: no
+   * code that serves these exchanges the same way is smaller than what they ran.
+   */
+  executed?: { minified: number; gzipped: number };
 }
 
 /** The output built from `entryPath`: chunks of dynamic imports are entry points too. */
@@ -506,8 +516,15 @@ function splitBuild(entry: string): Promise<Built> {
   return pending;
 }
 
-/** Runs the program once per client, each in its own process, and returns every chunk Node loaded in any of them. */
-async function runLoads(result: Built, entry: string, runs: ClientRun[]): Promise<Set<string>> {
+/**
+ * Runs the program once per client, each in its own process, and returns every chunk Node loaded in
+ * any of them, and the folder the runs left their coverage in.
+ */
+async function runLoads(
+  result: Built,
+  entry: string,
+  runs: ClientRun[],
+): Promise<{ loaded: Set<string>; folder: WrittenBuild }> {
   const folder = writeBuild(result.outputFiles);
   written.push(folder);
   const loaded = new Set<string>();
@@ -517,7 +534,7 @@ async function runLoads(result: Built, entry: string, runs: ClientRun[]): Promis
   // Node loads the entry and its static imports before anything runs: a list without them is a
   // recording that failed, which must not pass for a small program.
   for (const path of reachable(result, entry, "static")) expect([...loaded], "the recorded loads").toContain(path);
-  return loaded;
+  return { loaded, folder };
 }
 
 const bundles = new Map<Budget, Promise<Bundle>>();
@@ -529,11 +546,14 @@ function bundleOf(budget: Budget): Promise<Bundle> {
       const result = await splitBuild(budget.entry);
       const entry = entryOutput(result, budget.entry);
       const { loads } = budget;
-      const loaded =
-        typeof loads === "object" && "run" in loads
-          ? await runLoads(result, entry, loads.run)
-          : reachable(result, entry, loads);
-      return measure(result, loaded);
+      if (!(typeof loads === "object" && "run" in loads)) return measure(result, reachable(result, entry, loads));
+      const { loaded, folder } = await runLoads(result, entry, loads.run);
+      const bundle = measure(result, loaded);
+      const executed = executedText(folder, bundle.chunks);
+      // Nothing ran means no coverage was written, not a program that needs no code.
+      expect(executed.length, "the code the runs executed, by V8 coverage").toBeGreaterThan(0);
+      const gzipped = gzipSync(executed, { level: 9 }).length;
+      return { ...bundle, executed: { minified: Buffer.byteLength(executed), gzipped } };
     })();
     bundles.set(budget, pending);
   }
@@ -575,8 +595,11 @@ describe("size budgets", () => {
         : gzipped <= budget.target
           ? `, target ${budget.target} B met`
           : `, target ${budget.target} B: OVER by ${gzipped - budget.target} B`;
+    const ran = bundle.executed
+      ? `; the code that ran: ${bundle.executed.gzipped} B gzip (${bundle.executed.minified} B minified)`
+      : "";
     console.log(
-      `[size] ${budget.name}: ${gzipped} B gzip (${minified} B minified, ${minified - library} B of it not from src/, ${glue} B of that chunk glue) in ${bundle.chunks.length} chunks; ceiling ${budget.ceiling} B${target}\n${await profile(budget, bundle)}`,
+      `[size] ${budget.name}: ${gzipped} B gzip (${minified} B minified, ${minified - library} B of it not from src/, ${glue} B of that chunk glue) in ${bundle.chunks.length} chunks${ran}; ceiling ${budget.ceiling} B${target}\n${await profile(budget, bundle)}`,
     );
     expect(
       gzipped,
