@@ -178,17 +178,11 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   #addTool(tool: Tool): void {
-    const rule = (settings: AuthSettings): Tool => {
-      const auth = settings.ruleFor(tool.name, tool.auth);
-      const ruled = auth === tool.auth ? tool : { ...tool, auth, descriptor: { ...tool.descriptor } };
-      settings.register(`Tool "${tool.name}"`, ruled.auth, ruled.descriptor);
-      return ruled;
-    };
-    const replaced = (ruled: Tool) => replace(this.#registry.tools, tool.name, ruled);
-    this.#registry.addTool(this.#ruled(tool.auth, tool, rule, replaced));
+    const registry = this.#registry;
+    registry.addTool(this.#ruled(tool.auth, tool, (settings) => settings.ruleTool(tool), registry.tools, tool.name));
     // The Tasks extension (tasks/): a plug-in, installed with the first tool that may run as a task; requests wait for it.
     if (tool.task)
-      this.#registry.wait(
+      registry.wait(
         import("./tasks/layer.js").then((tasks) =>
           tasks.install(this.#dispatcher, this, {
             withPlugins: (work) => this.#plugins.run(work),
@@ -199,38 +193,39 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   #addResource(resource: Resource): void {
-    this.#registry.addResource(this.#ruledEntry(resource, resource.uri, this.#registry.resources));
+    const { resources } = this.#registry;
+    const rule = (settings: AuthSettings) => settings.ruleEntry(resource, resource.uri, "Resource");
+    this.#registry.addResource(this.#ruled(resource.config.auth, resource, rule, resources, resource.uri));
   }
 
   #addPrompt(prompt: Prompt): void {
-    this.#registry.addPrompt(this.#ruledEntry(prompt, prompt.name, this.#registry.prompts));
-  }
-
-  /** A resource or a prompt under the server's auth (see #ruled): its rule is its config's `auth`. */
-  #ruledEntry<T extends Resource | Prompt>(entry: T, key: string, registered: Map<string, T>): T {
-    const declared = entry.config.auth;
-    const rule = (settings: AuthSettings): T => {
-      const auth = settings.ruleFor(key, declared);
-      const ruled = auth === declared ? entry : { ...entry, config: { ...entry.config, auth: auth as never } };
-      settings.register(`${"uri" in entry ? "Resource" : "Prompt"} "${key}"`, ruled.config.auth);
-      return ruled;
-    };
-    return this.#ruled(declared, entry, rule, (ruled) => replace(registered, key, ruled));
+    const { prompts } = this.#registry;
+    const rule = (settings: AuthSettings) => settings.ruleEntry(prompt, prompt.name, "Prompt");
+    this.#registry.addPrompt(this.#ruled(prompt.config.auth, prompt, rule, prompts, prompt.name));
   }
 
   /**
    * A registration under the server's auth: its rule checked and its scopes noted by the auth
    * settings (auth/settings.ts), which load with the first server or registration that has auth, so
    * a server without any never carries them. Answers what to add now: the ruled entry once the
-   * settings have loaded; before that, the entry as declared (its name taken, in order), which
-   * `replace` swaps for the ruled one when they have (requests wait for that; a bad rule rejects
-   * `ready()`).
+   * settings have loaded; before that, the entry as declared (its name taken, in order), which is
+   * swapped in `registered` for the ruled one when they have, unless it was removed meanwhile
+   * (requests wait for that; a bad rule rejects `ready()`).
    */
-  #ruled<T>(declared: unknown, entry: T, rule: (settings: AuthSettings) => T, replace: (ruled: T) => void): T {
+  #ruled<T>(
+    declared: unknown,
+    entry: T,
+    rule: (settings: AuthSettings) => T,
+    registered: Map<string, T>,
+    key: string,
+  ): T {
     if (declared === undefined && this.#authOptions === undefined) return entry;
     const settings = this.#settings.now;
     if (settings) return rule(settings);
-    this.#settings.run((loaded) => replace(rule(loaded)));
+    this.#settings.run((loaded) => {
+      const ruled = rule(loaded);
+      if (registered.has(key)) registered.set(key, ruled);
+    });
     return entry;
   }
 
@@ -501,8 +496,3 @@ export function pico(options: ServerOptions): Server {
 }
 
 export type { Context };
-
-/** Swaps a registration for its ruled form, unless it was removed meanwhile. */
-function replace<T>(registered: Map<string, T>, key: string, ruled: T): void {
-  if (registered.has(key)) registered.set(key, ruled);
-}

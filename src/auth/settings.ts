@@ -1,5 +1,5 @@
 import type { GateSettings } from "../core/caller.js";
-import type { ToolDescriptor } from "../core/tools.js";
+import type { Tool, ToolDescriptor } from "../core/tools.js";
 import { type Access, type AnyAccess, checkAccess, scopesOf, securitySchemes } from "./access.js";
 import type { Identity, IdentityInit, VerifiedToken } from "./identity.js";
 
@@ -141,6 +141,27 @@ export class AuthSettings implements GateSettings {
       descriptor.securitySchemes = schemes;
       descriptor._meta = { ...descriptor._meta, securitySchemes: schemes };
     }
+  }
+
+  /** A tool under these settings: its rule (its own `auth`, or the one `auth.rules` gives its name) checked and noted. */
+  ruleTool(tool: Tool): Tool {
+    const auth = this.ruleFor(tool.name, tool.auth);
+    const ruled = auth === tool.auth ? tool : { ...tool, auth, descriptor: { ...tool.descriptor } };
+    this.register(`Tool "${tool.name}"`, ruled.auth, ruled.descriptor);
+    return ruled;
+  }
+
+  /** A resource (by URI or template) or a prompt (by name) under these settings, as `ruleTool`: its rule is its config's `auth`. */
+  ruleEntry<T extends { readonly config: { readonly auth?: AnyAccess } }>(
+    entry: T,
+    key: string,
+    kind: "Resource" | "Prompt",
+  ): T {
+    const declared = entry.config.auth;
+    const auth = this.ruleFor(key, declared);
+    const ruled = auth === declared ? entry : { ...entry, config: { ...entry.config, auth } };
+    this.register(`${kind} "${key}"`, auth);
+    return ruled;
   }
 
   /**
