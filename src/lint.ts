@@ -57,54 +57,65 @@ export async function lint(server: AnyServer, options: LintOptions = {}): Promis
   const registry = registryOf(server as Server<never>);
   const tools = [...registry.tools.values()];
   const findings: Finding[] = [];
-  const add = (severity: Finding["severity"], rule: string, tool: string | undefined, message: string) =>
-    findings.push({ rule, severity, tool, message });
+  const add = (finding: Finding) => findings.push(finding);
 
   for (const tool of tools) {
     const { name } = tool;
     const description = tool.descriptor.description;
     const annotations = tool.descriptor.annotations;
     if (!description?.trim()) {
-      add("error", "description-missing", name, "no description: the model picks tools by their descriptions");
+      add({
+        severity: "error",
+        rule: "description-missing",
+        tool: name,
+        message: "no description: the model picks tools by their descriptions",
+      });
     } else {
       const words = contentWords(description);
       const nameWords = new Set(wordsOf(name).map(stem));
       const fromName = words.filter((word) => nameWords.has(word)).length;
       if (words.length < 5 || fromName / words.length >= 0.8) {
-        add(
-          "warning",
-          "description-restates-name",
-          name,
-          "the description barely says more than the name: say what it does for the user, when to use it, and how it differs from similar tools",
-        );
+        add({
+          severity: "warning",
+          rule: "description-restates-name",
+          tool: name,
+          message:
+            "the description barely says more than the name: say what it does for the user, when to use it, and how it differs from similar tools",
+        });
       }
     }
     for (const field of undescribedFields(tool.descriptor.inputSchema)) {
-      add("warning", "field-undescribed", name, `input field "${field}" has no description (.describe() it)`);
+      add({
+        severity: "warning",
+        rule: "field-undescribed",
+        tool: name,
+        message: `input field "${field}" has no description (.describe() it)`,
+      });
     }
     for (const field of credentialFields(tool.descriptor.inputSchema)) {
-      add(
-        "warning",
-        "credential-input",
-        name,
-        `input field "${field}" looks like a credential: the model would have to supply it, so it would pass through the conversation. Take it from the caller's identity (ctx.auth) or the server's configuration (secret()) instead`,
-      );
+      add({
+        severity: "warning",
+        rule: "credential-input",
+        tool: name,
+        message: `input field "${field}" looks like a credential: the model would have to supply it, so it would pass through the conversation. Take it from the caller's identity (ctx.auth) or the server's configuration (secret()) instead`,
+      });
     }
     for (const field of credentialFields(tool.descriptor.outputSchema)) {
-      add(
-        "warning",
-        "credential-output",
-        name,
-        `output field "${field}" looks like a secret: results reach the model and the user, so leave secrets and access tokens out of them`,
-      );
+      add({
+        severity: "warning",
+        rule: "credential-output",
+        tool: name,
+        message: `output field "${field}" looks like a secret: results reach the model and the user, so leave secrets and access tokens out of them`,
+      });
     }
     if (!annotations) {
-      add(
-        "warning",
-        "annotations-missing",
-        name,
-        "no annotations: clients assume it may write, destroy and reach the outside world, and ask the user every time",
-      );
+      add({
+        severity: "warning",
+        rule: "annotations-missing",
+        tool: name,
+        message:
+          "no annotations: clients assume it may write, destroy and reach the outside world, and ask the user every time",
+      });
     } else {
       const missing = ["readOnlyHint", "openWorldHint"].filter(
         (key) => annotations[key as keyof ToolAnnotations] === undefined,
@@ -112,34 +123,49 @@ export async function lint(server: AnyServer, options: LintOptions = {}): Promis
       if (annotations.readOnlyHint !== true && annotations.destructiveHint === undefined)
         missing.push("destructiveHint");
       if (missing.length > 0)
-        add("warning", "annotations-incomplete", name, `${missing.join(" and ")} not set explicitly`);
+        add({
+          severity: "warning",
+          rule: "annotations-incomplete",
+          tool: name,
+          message: `${missing.join(" and ")} not set explicitly`,
+        });
       if (annotations.readOnlyHint && annotations.destructiveHint) {
-        add(
-          "error",
-          "readonly-and-destructive",
-          name,
-          "readOnlyHint and destructiveHint are both true: a read-only tool cannot destroy anything",
-        );
+        add({
+          severity: "error",
+          rule: "readonly-and-destructive",
+          tool: name,
+          message: "readOnlyHint and destructiveHint are both true: a read-only tool cannot destroy anything",
+        });
       }
     }
     const verb = wordsOf(name)[0] ?? "";
     const writeScope = scopesOf(registry, tool).find((scope) => WRITE_SCOPE.test(scope));
     if (annotations?.readOnlyHint && (WRITE_VERBS.has(verb) || writeScope)) {
-      add(
-        "error",
-        "readonly-but-writes",
-        name,
-        writeScope
+      add({
+        severity: "error",
+        rule: "readonly-but-writes",
+        tool: name,
+        message: writeScope
           ? `marked read-only but needs the write scope "${writeScope}"`
           : `marked read-only but its name starts with the write verb "${verb}"`,
-      );
+      });
     }
     if (DESTRUCTIVE_VERBS.has(verb) && annotations?.readOnlyHint !== true && annotations?.destructiveHint !== true) {
-      add("warning", "destructive-understated", name, `"${verb}" sounds irreversible, but destructiveHint is not true`);
+      add({
+        severity: "warning",
+        rule: "destructive-understated",
+        tool: name,
+        message: `"${verb}" sounds irreversible, but destructiveHint is not true`,
+      });
     }
     const protects = tool.auth !== undefined || registry.auth?.default !== undefined;
     if (protects && annotations?.readOnlyHint !== true && registry.auth?.accessOf(tool.auth) === "public") {
-      add("warning", "public-write", name, "a tool that changes state is public: anyone can call it");
+      add({
+        severity: "warning",
+        rule: "public-write",
+        tool: name,
+        message: "a tool that changes state is public: anyone can call it",
+      });
     }
   }
 
@@ -165,11 +191,7 @@ export async function lint(server: AnyServer, options: LintOptions = {}): Promis
 }
 
 /** Pairs of tools whose descriptions, names and parameters overlap: the model cannot tell which to pick. */
-function overlaps(
-  tools: Tool[],
-  threshold: number,
-  add: (s: Finding["severity"], r: string, t: string, m: string) => void,
-) {
+function overlaps(tools: Tool[], threshold: number, add: (finding: Finding) => void) {
   const profiles = tools.map((tool) => ({
     tool,
     words: new Set(contentWords(tool.descriptor.description ?? "")),
@@ -184,18 +206,18 @@ function overlaps(
       const score = 0.6 * jaccard(a.words, b.words) + 0.2 * jaccard(a.name, b.name) + 0.2 * jaccard(a.params, b.params);
       if (score < threshold) continue;
       const contrasted = mentions(a.tool, b.tool.name) || mentions(b.tool, a.tool.name);
-      add(
-        contrasted ? "info" : "warning",
-        "overlapping-descriptions",
-        a.tool.name,
-        `overlaps with ${b.tool.name} (score ${score.toFixed(2)})${contrasted ? ", though one names the other" : ""}: say when to use each one instead of the other`,
-      );
+      add({
+        severity: contrasted ? "info" : "warning",
+        rule: "overlapping-descriptions",
+        tool: a.tool.name,
+        message: `overlaps with ${b.tool.name} (score ${score.toFixed(2)})${contrasted ? ", though one names the other" : ""}: say when to use each one instead of the other`,
+      });
     }
   }
 }
 
 /** Write tools that take an id no read tool hands out: the model must guess it (the guide's "missing read"). */
-function idsWithoutSource(tools: Tool[], add: (s: Finding["severity"], r: string, t: string, m: string) => void) {
+function idsWithoutSource(tools: Tool[], add: (finding: Finding) => void) {
   const produced = new Set<string>();
   for (const tool of tools) {
     const annotations = tool.descriptor.annotations;
@@ -209,12 +231,12 @@ function idsWithoutSource(tools: Tool[], add: (s: Finding["severity"], r: string
     const properties = (tool.descriptor.inputSchema.properties ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(properties)) {
       if (!/(^id$|_id$|Id$|Ids$|_ids$)/.test(key) || produced.has(key)) continue;
-      add(
-        "warning",
-        "id-without-read",
-        tool.name,
-        `takes "${key}", but no read-only tool with an output schema returns a field named "${key}": how does the model find one?`,
-      );
+      add({
+        severity: "warning",
+        rule: "id-without-read",
+        tool: tool.name,
+        message: `takes "${key}", but no read-only tool with an output schema returns a field named "${key}": how does the model find one?`,
+      });
     }
   }
 }

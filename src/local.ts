@@ -67,12 +67,8 @@ export async function callLocally(
         ErrorCode.InvalidParams,
         `Unknown tool "${name}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
       );
-    return legacyRounds(
-      () => callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<never>,
-      ctx,
-      onInput && (async (request) => onInput(request)),
-      NO_INPUT,
-    );
+    const run = () => callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<never>;
+    return legacyRounds({ run, ctx, ask: onInput && (async (request) => onInput(request)) }, NO_INPUT);
   };
   const params = { name, arguments: args as Record<string, unknown> | undefined };
   const result = await (call.chain ? call.chain({ method: "tools/call", params, ctx }, handler) : handler());

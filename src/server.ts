@@ -179,7 +179,8 @@ export class Server<Tools extends ToolTypes = {}> {
 
   #addTool(tool: Tool): void {
     const registry = this.#registry;
-    registry.addTool(this.#ruled(tool.auth, tool, (settings) => settings.ruleTool(tool), registry.tools, tool.name));
+    const rule = (settings: AuthSettings) => settings.ruleTool(tool);
+    registry.addTool(this.#ruled(tool.auth, rule, (ruled) => swap(registry.tools, tool.name, ruled)) ?? tool);
     // The Tasks extension (tasks/): a plug-in, installed with the first tool that may run as a task; requests wait for it.
     if (tool.task)
       registry.wait(
@@ -193,40 +194,34 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   #addResource(resource: Resource): void {
-    const { resources } = this.#registry;
+    const registry = this.#registry;
     const rule = (settings: AuthSettings) => settings.ruleEntry(resource, resource.uri, "Resource");
-    this.#registry.addResource(this.#ruled(resource.config.auth, resource, rule, resources, resource.uri));
+    const swapped = (ruled: Resource) => swap(registry.resources, resource.uri, ruled);
+    registry.addResource(this.#ruled(resource.config.auth, rule, swapped) ?? resource);
   }
 
   #addPrompt(prompt: Prompt): void {
-    const { prompts } = this.#registry;
+    const registry = this.#registry;
     const rule = (settings: AuthSettings) => settings.ruleEntry(prompt, prompt.name, "Prompt");
-    this.#registry.addPrompt(this.#ruled(prompt.config.auth, prompt, rule, prompts, prompt.name));
+    registry.addPrompt(
+      this.#ruled(prompt.config.auth, rule, (ruled) => swap(registry.prompts, prompt.name, ruled)) ?? prompt,
+    );
   }
 
   /**
    * A registration under the server's auth: its rule checked and its scopes noted by the auth
    * settings (auth/settings.ts), which load with the first server or registration that has auth, so
-   * a server without any never carries them. Answers what to add now: the ruled entry once the
-   * settings have loaded; before that, the entry as declared (its name taken, in order), which is
-   * swapped in `registered` for the ruled one when they have, unless it was removed meanwhile
-   * (requests wait for that; a bad rule rejects `ready()`).
+   * a server without any never carries them. Answers the ruled entry to add, once the settings have
+   * loaded; before that, undefined: the entry is added as declared (its name taken, in order), and
+   * `swap` puts the ruled one in its place when they have (requests wait for that; a bad rule
+   * rejects `ready()`). Undefined too for a server and a registration without auth.
    */
-  #ruled<T>(
-    declared: unknown,
-    entry: T,
-    rule: (settings: AuthSettings) => T,
-    registered: Map<string, T>,
-    key: string,
-  ): T {
-    if (declared === undefined && this.#authOptions === undefined) return entry;
+  #ruled<T>(declared: unknown, rule: (settings: AuthSettings) => T, swap: (ruled: T) => void): T | undefined {
+    if (declared === undefined && this.#authOptions === undefined) return undefined;
     const settings = this.#settings.now;
     if (settings) return rule(settings);
-    this.#settings.run((loaded) => {
-      const ruled = rule(loaded);
-      if (registered.has(key)) registered.set(key, ruled);
-    });
-    return entry;
+    this.#settings.run((loaded) => swap(rule(loaded)));
+    return undefined;
   }
 
   /**
@@ -496,3 +491,8 @@ export function pico(options: ServerOptions): Server {
 }
 
 export type { Context };
+
+/** Swaps a registration for its ruled form, unless it was removed meanwhile. */
+function swap<T>(registered: Map<string, T>, key: string, ruled: T): void {
+  if (registered.has(key)) registered.set(key, ruled);
+}

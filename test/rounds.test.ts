@@ -35,16 +35,11 @@ function modern(handler: Handler, sealer = new StateSealer(KEY), method = "tools
   let runs = 0;
   const send = (params: Record<string, unknown> = {}, capabilities = ALL, as = method) => {
     const ctx = context("modern", capabilities);
-    return modernRounds(
-      () => {
-        runs++;
-        return handler(ctx);
-      },
-      ctx,
-      as,
-      { name: "t", arguments: { x: 1 }, ...params },
-      keeping,
-    );
+    const run = () => {
+      runs++;
+      return handler(ctx);
+    };
+    return modernRounds({ run, ctx, method: as, params: { name: "t", arguments: { x: 1 }, ...params } }, keeping);
   };
   return { send, sealer, runs: () => runs };
 }
@@ -280,7 +275,8 @@ describe("modern rounds (2026-07-28)", () => {
           const ctx = context("modern");
           // The verified caller, as the auth layer sets it on the context.
           if (subject) Object.defineProperty(ctx, "auth", { value: { subject, issuer: "https://id.example" } });
-          return modernRounds(() => handler(ctx), ctx, "tools/call", { name: "t", ...params }, keeping);
+          const request = { run: () => handler(ctx), ctx, method: "tools/call", params: { name: "t", ...params } };
+          return modernRounds(request, keeping);
         };
       };
       const alice = as("alice");
@@ -348,14 +344,11 @@ function handler2(): Handler {
 describe("legacy rounds (2025 sessions)", () => {
   function legacy(handler: Handler, ask: Asker | undefined, ctx = context("legacy")) {
     let runs = 0;
-    const result = legacyRounds(
-      () => {
-        runs++;
-        return handler(ctx);
-      },
-      ctx,
-      ask,
-    );
+    const run = () => {
+      runs++;
+      return handler(ctx);
+    };
+    const result = legacyRounds({ run, ctx, ask });
     return { result, runs: () => runs, ctx };
   }
 

@@ -154,7 +154,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 15,452 B: the rules of registrations under auth (a tool's, a resource's, a prompt's) are the
     // auth settings' (AuthSettings.ruleTool, ruleEntry), which load with the first server or registration that
     // has auth (-109 B).
-    ceiling: 15_452,
+    // Raised to 15,545 B: no function in src/ takes more than three positional parameters (issue 14, item 7;
+    // biome's useMaxParams, max 3, on src/**): errorResponse and failure (an error whose data is given), page's
+    // Listing, the registry's claim, the asking layer's questions as objects (+93 B).
+    ceiling: 15_545,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -198,7 +201,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 22,974 B: a JSON reply with headers of its own is merged from JSON_HEADERS, not from a
     // second literal of them (-3 B).
     // Lowered to 22,859 B with the stdio row (the rules of registrations under auth, -115 B).
-    ceiling: 22_859,
+    // Raised to 22,964 B with the stdio row (three parameters at most; the HTTP handler's failed() and its
+    // ModernClaim, the listener's Address), +105 B.
+    ceiling: 22_964,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -262,7 +267,9 @@ const BUDGETS: Budget[] = [
     // Raised to 45,502 B with the stdio row (+2 B).
     // Lowered to 45,490 B with the HTTP row (-12 B).
     // Lowered to 45,487 B with the stdio row (-3 B).
-    ceiling: 45_487,
+    // Raised to 45,635 B: three parameters at most, in every layer (the caller checks' allows() and Challenge,
+    // the rounds' requests as objects), +148 B.
+    ceiling: 45_635,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -303,7 +310,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,485 B with the stdio row (+1 B).
     // Lowered to 27,478 B with the HTTP row (-7 B).
     // Lowered to 27,466 B with the stdio row (-12 B).
-    ceiling: 27_466,
+    // Raised to 27,490 B with the HTTP row, and the caller checks' three parameters (+24 B).
+    ceiling: 27_490,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -340,7 +348,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,875 B: this program has auth, so it loads the rules of registrations with the settings,
     // where they now are (AuthSettings.ruleTool, ruleEntry), in another chunk order (+13 B; the rows without
     // auth lost 109-115 B).
-    ceiling: 26_875,
+    // Raised to 26,890 B, as the JWT row (+15 B).
+    ceiling: 26_890,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -390,7 +399,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 54,542 B with the stdio row (-2 B).
     // Lowered to 54,530 B with the HTTP row (-12 B).
     // Lowered to 54,522 B with the stdio row (-8 B).
-    ceiling: 54_522,
+    // Raised to 54,690 B: the "everything" row's +148 B, and the linter's findings as objects (+168 B).
+    ceiling: 54_690,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -98,19 +98,28 @@ export class Round implements AskedRound {
   }
 }
 
+/** What a handler asks with `ctx.elicit`: a message, and a flat schema of what to answer. */
+export interface FormQuestion {
+  readonly message: string;
+  readonly schema: Schema | JsonSchema;
+  readonly options?: AskOptions | undefined;
+}
+
+/** What a handler asks with `ctx.elicitUrl`: a message, and the URL to send the user to. */
+export interface UrlQuestion {
+  readonly message: string;
+  readonly url: string;
+  readonly options?: (AskOptions & { elicitationId?: string }) | undefined;
+}
+
 /** Form-mode elicitation: a message and a flat schema; the accepted content is validated and typed. */
-export function elicit(
-  ctx: AskingContext,
-  message: string,
-  schema: Schema | JsonSchema,
-  options?: AskOptions,
-): Promise<ElicitResult<unknown>> {
-  return form(ctx, "elicitation", message, schema, options);
+export function elicit(ctx: AskingContext, question: FormQuestion): Promise<ElicitResult<unknown>> {
+  return form(ctx, "elicitation", question);
 }
 
 /** Asks the user to confirm a consequential action; true only when they accepted and confirmed. */
 export async function confirm(ctx: AskingContext, message: string, options?: AskOptions): Promise<boolean> {
-  const result = await form(ctx, "confirm", message, CONFIRM_SCHEMA, options);
+  const result = await form(ctx, "confirm", { message, schema: CONFIRM_SCHEMA, options });
   return result.action === "accept" && isObject(result.content) && result.content.confirm === true;
 }
 
@@ -123,14 +132,12 @@ const CONFIRM_SCHEMA = {
 async function form(
   ctx: AskingContext,
   kind: string,
-  message: string,
-  schema: Schema | JsonSchema,
-  options: AskOptions | undefined,
+  { message, schema, options }: FormQuestion,
 ): Promise<ElicitResult<unknown>> {
   const round = reachable(ctx);
   const { elicitation } = ctx.client.capabilities;
   // A client that elicits, but only by URL, lacks form mode in particular.
-  requireCapability(ctx, "elicitation", formAllowed(elicitation), isObject(elicitation) ? FORM : undefined);
+  if (!formAllowed(elicitation)) missingCapability(ctx, "elicitation", isObject(elicitation) ? FORM : undefined);
   const key = round.key(kind, options);
   const [standard, requestedSchema] = isStandard(schema)
     ? [schema, jsonSchemaOf(schema)]
@@ -156,14 +163,12 @@ async function form(
  */
 export async function elicitUrl(
   ctx: AskingContext,
-  message: string,
-  url: string,
-  options?: AskOptions & { elicitationId?: string },
+  { message, url, options }: UrlQuestion,
 ): Promise<{ action: "accept" | "decline" | "cancel" }> {
   const round = reachable(ctx);
-  requireCapability(ctx, "elicitation.url", isObject(ctx.client.capabilities.elicitation?.url), {
-    elicitation: { url: {} },
-  });
+  if (!isObject(ctx.client.capabilities.elicitation?.url)) {
+    missingCapability(ctx, "elicitation.url", { elicitation: { url: {} } });
+  }
   // The url MUST be a valid URL (2025-11-25 "Elicitation"): a mistake here is the server's, not the user's.
   if (!URL.canParse(url)) throw new TypeError(`ctx.elicitUrl needs an absolute URL; got ${JSON.stringify(url)}.`);
   const key = round.key("elicitation", options);
@@ -186,13 +191,13 @@ export async function sample(
       ? { messages: [{ role: "user", content: { type: "text", text: request } }], maxTokens: 1000 }
       : request;
   const sampling = ctx.client.capabilities.sampling;
-  requireCapability(ctx, "sampling", isObject(sampling));
+  if (!isObject(sampling)) missingCapability(ctx, "sampling");
   // Tool-enabled sampling needs sampling.tools (2025-11-25 "Sampling"): MUST.
-  if (params.tools || params.toolChoice)
-    requireCapability(ctx, "sampling.tools", isObject(sampling?.tools), { sampling: { tools: {} } });
+  if ((params.tools || params.toolChoice) && !isObject(sampling?.tools))
+    missingCapability(ctx, "sampling.tools", { sampling: { tools: {} } });
   // Context from other servers or this one only for clients that offer it (SHOULD NOT otherwise).
-  if (params.includeContext && params.includeContext !== "none")
-    requireCapability(ctx, "sampling.context", isObject(sampling?.context), { sampling: { context: {} } });
+  if (params.includeContext && params.includeContext !== "none" && !isObject(sampling?.context))
+    missingCapability(ctx, "sampling.context", { sampling: { context: {} } });
   const key = round.key("sampling", options);
   const answer = await round.ask(key, {
     method: "sampling/createMessage",
@@ -208,7 +213,7 @@ export async function sample(
 /** The client's workspace roots. */
 export async function roots(ctx: AskingContext, options?: AskOptions): Promise<Root[]> {
   const round = reachable(ctx);
-  requireCapability(ctx, "roots", isObject(ctx.client.capabilities.roots));
+  if (!isObject(ctx.client.capabilities.roots)) missingCapability(ctx, "roots");
   const key = round.key("roots", options);
   const answer = await round.ask(key, { method: "roots/list" });
   if (!isObject(answer) || !Array.isArray(answer.roots)) {
@@ -252,11 +257,12 @@ function formAllowed(elicitation: ClientCapabilities["elicitation"]): boolean {
 }
 
 /**
- * Never ask what the client did not declare. In 2026-07-28 that is -32021 naming what is missing
- * (§3.3); before, a tool error the model can explain. In-process calls answer what they like.
+ * Never ask what the client did not declare: called when it did not declare `name`. In 2026-07-28
+ * that is -32021 naming what is missing (§3.3); before, a tool error the model can explain.
+ * In-process calls answer what they like, so it returns for them.
  */
-function requireCapability(ctx: AskingContext, name: string, declared: boolean, required?: ClientCapabilities): void {
-  if (declared || ctx.era === "local") return;
+function missingCapability(ctx: AskingContext, name: string, required?: ClientCapabilities): void {
+  if (ctx.era === "local") return;
   if (ctx.era === "modern") {
     throw new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${name}`, {
       requiredCapabilities: required ?? { [name]: {} },

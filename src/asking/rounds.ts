@@ -12,12 +12,17 @@ type Result = Record<string, unknown>;
 /** More rounds than this is a handler that keeps asking; it ends with an error instead of looping forever. */
 const MAX_ROUNDS = 16;
 
+/** What one run of a handler knows: the answers so far, and why nobody can answer, if nobody can. */
+interface RunAnswers {
+  readonly answers: ReadonlyMap<string, unknown>;
+  readonly unreachable?: string | undefined;
+}
+
 /** Runs a handler once; answers with the round when it stopped at a question nobody has answered yet. */
 async function runOnce(
   run: () => Result | Promise<Result>,
   ctx: RequestContext,
-  answers: ReadonlyMap<string, unknown>,
-  unreachable?: string,
+  { answers, unreachable }: RunAnswers,
 ): Promise<Result | Round> {
   ctx.round = undefined;
   try {
@@ -58,11 +63,17 @@ function keepingOf({ states }: Pick<RoundsRequest, "states">): StateKeeping {
 
 /** Runs a handler that asked in the rounds of its era, from the round its first run stopped at, if any. */
 export function runRounds(request: RoundsRequest): Promise<Result> {
-  const { run, ctx, first } = request;
-  return ctx.era === "modern"
-    ? modernRounds(run, ctx, request.method, request.params, keepingOf(request), first)
-    : legacyRounds(run, ctx, request.ask, undefined, first);
+  return request.ctx.era === "modern" ? modernRounds(request, keepingOf(request)) : legacyRounds(request);
 }
+
+/** A handler to run in rounds: what runs it once, its request's context, and the round its first run stopped at, if any. */
+type Rounds = Pick<RoundsRequest, "run" | "ctx"> & { readonly first?: Round | undefined };
+
+/** A 2026-07-28 request to run in rounds: its method and params are what its state is bound to. */
+type ModernRounds = Rounds & Pick<RoundsRequest, "method" | "params">;
+
+/** A 2025 request to run in rounds: how it asks its client, undefined where there is no way back. */
+type LegacyRounds = Rounds & { readonly ask: Asker | undefined };
 
 /**
  * 2026-07-28 multi round-trip requests (§3): each round is a separate request. The answers so far
@@ -71,17 +82,11 @@ export function runRounds(request: RoundsRequest): Promise<Result> {
  * Answers count only with the state of the round that asked them, and a state only once (§3.4).
  * `first` is the round of a first run the dispatcher already made (a request that carried no answers).
  */
-export async function modernRounds(
-  run: () => Result | Promise<Result>,
-  ctx: RequestContext,
-  method: string,
-  params: Result | undefined,
-  keeping: StateKeeping,
-  first?: Round,
-): Promise<Result> {
+export async function modernRounds(request: ModernRounds, keeping: StateKeeping): Promise<Result> {
+  const { run, ctx, method, first } = request;
   const { sealer } = keeping;
-  const { answers, rounds, digestOf, principal } = await openRetry(ctx, method, params, keeping);
-  const round = first ?? (await runOnce(run, ctx, answers));
+  const { answers, rounds, digestOf, principal } = await openRetry(request, keeping);
+  const round = first ?? (await runOnce(run, ctx, { answers }));
   if (!isRound(round)) return round;
   if (rounds >= MAX_ROUNDS)
     throw new McpError(ErrorCode.InternalError, `The handler asked for input ${MAX_ROUNDS} times without finishing`);
@@ -107,6 +112,9 @@ export async function modernRounds(
   return { resultType: "input_required", inputRequests: Object.fromEntries(round.asked), requestState: sealed };
 }
 
+/** A 2026-07-28 request that may retry a round: its caller, method and params, which its state must match. */
+type Retried = Pick<RoundsRequest, "method" | "params"> & { readonly ctx: Pick<RequestContext, "auth"> };
+
 /** What a retry carried: the answers its sealed state vouches for, and what the next state needs. */
 interface Retry {
   readonly answers: Map<string, unknown>;
@@ -120,12 +128,7 @@ interface Retry {
  * answers it carried; no state, no answers. A state that is forged, expired, used or another
  * request's is refused with -32602.
  */
-async function openRetry(
-  ctx: Pick<RequestContext, "auth">,
-  method: string,
-  params: Result | undefined,
-  keeping: StateKeeping,
-): Promise<Retry> {
+async function openRetry({ ctx, method, params }: Retried, keeping: StateKeeping): Promise<Retry> {
   const { sealer } = keeping;
   const { inputResponses, requestState, _meta, ...salient } = params ?? {};
   if (inputResponses !== undefined && !isObject(inputResponses)) {
@@ -175,12 +178,8 @@ async function openRetry(
  * it is good once): for a layer that goes on from them elsewhere (tasks/: the round that answers an
  * `askFirst` tool's questions starts its task).
  */
-export async function retryAnswers(
-  request: Pick<RoundsRequest, "method" | "params" | "states"> & {
-    readonly ctx: Pick<RequestContext, "auth">;
-  },
-): Promise<Map<string, unknown>> {
-  const retry = await openRetry(request.ctx, request.method, request.params, keepingOf(request));
+export async function retryAnswers(request: Retried & Pick<RoundsRequest, "states">): Promise<Map<string, unknown>> {
+  const retry = await openRetry(request, keepingOf(request));
   return retry.answers;
 }
 
@@ -199,18 +198,14 @@ function principalOf(ctx: Pick<RequestContext, "auth">): string {
  * the client (stateless HTTP), asking is a tool error that says so. `first` is the round of a
  * first run the dispatcher already made.
  */
-export async function legacyRounds(
-  run: () => Result | Promise<Result>,
-  ctx: RequestContext,
-  ask: Asker | undefined,
-  noWayBack = NO_WAY_BACK,
-  first?: Round,
-): Promise<Result> {
+export async function legacyRounds(request: LegacyRounds, noWayBack = NO_WAY_BACK): Promise<Result> {
+  const { run, ctx, ask, first } = request;
   // The answers collected so far: the first run has none.
   const known = new Map<string, unknown>();
+  const unreachable = ask ? undefined : noWayBack;
   for (let rounds = 0; ; rounds++) {
     const answers = rounds === 0 ? NO_ANSWERS : known;
-    const round = rounds === 0 && first ? first : await runOnce(run, ctx, answers, ask ? undefined : noWayBack);
+    const round = rounds === 0 && first ? first : await runOnce(run, ctx, { answers, unreachable });
     if (!isRound(round)) return round;
     if (rounds >= MAX_ROUNDS) throw new Error(`The handler asked for input ${MAX_ROUNDS} times without finishing.`);
     await Promise.all(

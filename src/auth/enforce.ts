@@ -6,11 +6,10 @@
  */
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
+import { unknownTool } from "../core/methods.js";
 import { validate } from "../core/schema.js";
 import { accessOf, type CallToolResult, invalidArguments, runTool, type Tool } from "../core/tools.js";
 import { type AnyAccess, type Denial, parts } from "./access.js";
-
-import type { Identity } from "./identity.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -19,19 +18,48 @@ export const WWW_AUTHENTICATE_META = "mcp/www_authenticate";
 
 const NONE: ReadonlySet<string> = new Set();
 
-/** Checks the caller (token, scopes, roles) before anything else runs; validation comes after. */
+/**
+ * Checks the caller of a registration under `declared` (token, scopes, roles) before anything else
+ * runs; validation comes after. A step-up challenge repeats the granted scopes among those this server
+ * deals in (`known`), so a client that replaces its scopes with the challenged set keeps what it had
+ * (MCP authorization, "Scope Challenge Handling").
+ */
 export function checkCallerOf(ctx: RequestContext, declared: AnyAccess | undefined, what: string): Denial | undefined {
-  return checkCaller(accessOf(ctx, declared), ctx.auth, what, ctx.gate?.settings?.known ?? NONE);
+  const access = accessOf(ctx, declared);
+  if (access === "public") return undefined;
+  const { scopes, roles } = parts(access);
+  const identity = ctx.auth;
+  if (!identity) {
+    return { status: 401, error: "invalid_token", scopes, message: `Sign in to use ${what}.` };
+  }
+  const missing = scopes.filter((scope) => !identity.scopes.includes(scope));
+  if (missing.length > 0) {
+    const known = ctx.gate?.settings?.known ?? NONE;
+    const kept = identity.scopes.filter((scope) => known.has(scope) && !scopes.includes(scope));
+    return {
+      status: 403,
+      error: "insufficient_scope",
+      scopes: [...scopes, ...kept],
+      message: `${capitalized(what)} needs the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: sign in again and grant ${missing.length > 1 ? "them" : "it"}.`,
+    };
+  }
+  if (roles.some((role) => !identity.roles.includes(role))) return forbidden(what);
+  return undefined;
 }
 
-/** Runs the `allow` check of a rule on the validated arguments. */
-export function checkArgumentsOf(
-  ctx: RequestContext,
-  declared: AnyAccess | undefined,
-  args: unknown,
-  what: string,
-): Denial | undefined | Promise<Denial | undefined> {
-  return checkArguments(accessOf(ctx, declared), ctx.auth, args, what);
+/**
+ * Whether the `allow` check of the rule, if it has one, lets the caller use the registration with
+ * these validated arguments (synchronously when there is none). A refusal is `forbidden(what)`.
+ */
+export function allows(ctx: RequestContext, declared: AnyAccess | undefined, args: unknown): MaybePromise<boolean> {
+  const access = accessOf(ctx, declared);
+  const identity = ctx.auth;
+  if (access === "public" || !identity) return true;
+  const allow = parts(access).allow;
+  if (!allow) return true;
+  // The rule is stored without its arguments' type (AnyAccess); `args` passed the same registration's schema.
+  const allowed = allow(identity, args as never);
+  return allowed instanceof Promise ? allowed.then((value) => value === true) : allowed === true;
 }
 
 /** A tool with an `auth` rule: its caller checked before validation, its `allow` check after. */
@@ -42,7 +70,11 @@ export async function callChecked(
 ): Promise<CallToolResult> {
   const what = `tool "${tool.name}"`;
   const refused = checkCallerOf(ctx, tool.auth, what);
-  if (refused) return refuseTool(ctx, refused, tool.name, true);
+  if (refused) {
+    // `hideUnauthorized`: a tool the caller may not use is one that does not exist.
+    if (hides(ctx)) throw unknownTool(tool.name);
+    return refuseTool(ctx, refused);
+  }
   let value: unknown = {};
   if (tool.input) {
     let checked = validate(tool.input, args ?? {});
@@ -50,9 +82,9 @@ export async function callChecked(
     if (!checked.ok) return invalidArguments(tool, checked.issues);
     value = checked.value;
   }
-  let denied = checkArgumentsOf(ctx, tool.auth, value, what);
-  if (denied instanceof Promise) denied = await denied;
-  if (denied) return refuseTool(ctx, denied, tool.name, false);
+  let allowed = allows(ctx, tool.auth, value);
+  if (allowed instanceof Promise) allowed = await allowed;
+  if (!allowed) return refuseTool(ctx, forbidden(what));
   return runTool(tool, value, ctx);
 }
 
@@ -83,18 +115,14 @@ export function challengeOverHttp(ctx: RequestContext, denial: Denial): void {
 export function challengeMeta(ctx: RequestContext, denial: Denial): Record<string, unknown> | undefined {
   const metadataUrl = ctx.gate?.metadataUrl;
   if (denial.error === undefined || metadataUrl === undefined) return undefined;
-  return { [WWW_AUTHENTICATE_META]: [challengeHeader(metadataUrl, denial.scopes, denial.error, denial.message)] };
+  return { [WWW_AUTHENTICATE_META]: [challengeHeader(metadataUrl, denial)] };
 }
 
 /**
  * A refused tool call as the client understands it: a 401/403 challenge over HTTP, or an `isError`
- * result (with the in-band challenge when the caller can sign in or step up). `caller` says the
- * refusal came from the caller checks, which `hideUnauthorized` turns into "no such tool".
+ * result (with the in-band challenge when the caller can sign in or step up).
  */
-export function refuseTool(ctx: RequestContext, denial: Denial, name: string, caller: boolean): CallToolResult {
-  if (caller && hides(ctx)) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the available tools.`);
-  }
+export function refuseTool(ctx: RequestContext, denial: Denial): CallToolResult {
   challengeOverHttp(ctx, denial);
   const result: CallToolResult = { content: [{ type: "text", text: denial.message }], isError: true };
   const meta = challengeMeta(ctx, denial);
@@ -113,54 +141,8 @@ export function refuse(ctx: RequestContext, denial: Denial, notFound?: () => Mcp
   throw new McpError(ErrorCode.InvalidRequest, denial.message, challengeMeta(ctx, denial));
 }
 
-/**
- * Checks the parts of a rule that need no arguments: a token, its scopes, its roles. `known` are the
- * scopes this server deals in: a step-up challenge repeats the granted ones among them, so a client
- * that replaces its scopes with the challenged set keeps what it had (MCP authorization, "Scope
- * Challenge Handling").
- */
-export function checkCaller(
-  access: AnyAccess,
-  identity: Identity | undefined,
-  what: string,
-  known: ReadonlySet<string>,
-): Denial | undefined {
-  if (access === "public") return undefined;
-  const { scopes, roles } = parts(access);
-  if (!identity) {
-    return { status: 401, error: "invalid_token", scopes, message: `Sign in to use ${what}.` };
-  }
-  const missing = scopes.filter((scope) => !identity.scopes.includes(scope));
-  if (missing.length > 0) {
-    const kept = identity.scopes.filter((scope) => known.has(scope) && !scopes.includes(scope));
-    return {
-      status: 403,
-      error: "insufficient_scope",
-      scopes: [...scopes, ...kept],
-      message: `${capitalized(what)} needs the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: sign in again and grant ${missing.length > 1 ? "them" : "it"}.`,
-    };
-  }
-  if (roles.some((role) => !identity.roles.includes(role))) return forbidden(what);
-  return undefined;
-}
-
-/** Runs the rule's `allow` check, if it has one, on the validated arguments (synchronously when there is none). */
-export function checkArguments(
-  access: AnyAccess,
-  identity: Identity | undefined,
-  args: unknown,
-  what: string,
-): MaybePromise<Denial | undefined> {
-  if (access === "public" || !identity) return undefined;
-  const allow = parts(access).allow;
-  if (!allow) return undefined;
-  // The rule is stored without its arguments' type (AnyAccess); `args` passed the same registration's schema.
-  const allowed = allow(identity, args as never);
-  if (allowed instanceof Promise) return allowed.then((value) => (value === true ? undefined : forbidden(what)));
-  return allowed === true ? undefined : forbidden(what);
-}
-
-function forbidden(what: string): Denial {
+/** The refusal of a caller whose roles or `allow` check do not admit them to `what`. */
+export function forbidden(what: string): Denial {
   return { status: 403, error: undefined, scopes: [], message: `Not permitted: you do not have access to ${what}.` };
 }
 
@@ -168,18 +150,20 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** What a challenge says: the scopes to ask for, and the error and its description, if any. */
+export interface Challenge {
+  readonly scopes: readonly string[];
+  readonly error?: string | undefined;
+  readonly message?: string | undefined;
+}
+
 /** A `WWW-Authenticate` Bearer challenge (RFC 6750 §3, RFC 9728 §5.1). */
-export function challengeHeader(
-  metadataUrl: string | undefined,
-  scopes: readonly string[],
-  error?: string,
-  description?: string,
-): string {
+export function challengeHeader(metadataUrl: string | undefined, { scopes, error, message }: Challenge): string {
   const params: string[] = [];
   if (metadataUrl !== undefined) params.push(`resource_metadata="${quoted(metadataUrl)}"`);
   if (scopes.length > 0) params.push(`scope="${quoted(scopes.join(" "))}"`);
   if (error !== undefined) params.push(`error="${error}"`);
-  if (description !== undefined) params.push(`error_description="${quoted(description)}"`);
+  if (message !== undefined) params.push(`error_description="${quoted(message)}"`);
   return params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer";
 }
 

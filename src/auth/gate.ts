@@ -123,7 +123,7 @@ export class AuthGate {
     const url = request.url ?? `${originOf(request)}${request.path}`;
     const scopes = settings.options.scopesSupported ?? [];
     const reject = (status: number, error: string | undefined, description: string) =>
-      challenge(status, challengeHeader(metadataUrl, scopes, error, description), description);
+      challenge(status, challengeHeader(metadataUrl, { scopes, error, message: description }), description);
 
     // Tokens travel in the Authorization header only, never in the URL (2025-11-25 "Token Requirements").
     if (url.includes("access_token") && new URL(url).searchParams.has("access_token")) {
@@ -132,7 +132,7 @@ export class AuthGate {
     const header = request.header("authorization");
     if (header === null || header.trim() === "") {
       if (settings.required) {
-        return challenge(401, challengeHeader(metadataUrl, scopes), "Unauthorized: sign in to use this server");
+        return challenge(401, challengeHeader(metadataUrl, { scopes }), "Unauthorized: sign in to use this server");
       }
       return admitted(undefined, metadataUrl, undefined);
     }
@@ -178,10 +178,9 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
       // Defence in depth: nothing gives handlers the token, and should one echo it anyway, it is cut out.
       if (token !== undefined && body?.includes(token)) body = body.replaceAll(token, "[redacted]");
       if (denial === undefined || "stream" in reply) return body === undefined ? reply : { ...reply, body };
-      const { status, scopes, error, message } = denial;
       return {
-        status,
-        headers: { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, scopes, error, message) },
+        status: denial.status,
+        headers: { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, denial) },
         body,
       };
     },

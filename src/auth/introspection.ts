@@ -84,7 +84,7 @@ export function introspectionVerifier(
   async function introspect(token: string, key: string): Promise<VerifiedToken> {
     const answer = await ask(token);
     if (answer.active !== true) throw new InvalidTokenError(INACTIVE);
-    const result = verifiedOf(answer, token, issuers, rolesClaim);
+    const result = verifiedOf(answer, token, { issuers, rolesClaim });
     if (cacheMs > 0) {
       // RFC 7662 §4: a cached answer must not outlive the token; how long it may outlive a revocation is cacheSeconds.
       const until = Math.min(Date.now() + cacheMs, result.expiresAt === undefined ? Infinity : result.expiresAt * 1000);
@@ -110,8 +110,7 @@ export function introspectionVerifier(
 function verifiedOf(
   answer: Record<string, unknown>,
   token: string,
-  issuers: Set<string> | undefined,
-  rolesClaim: string,
+  { issuers, rolesClaim }: { issuers: Set<string> | undefined; rolesClaim: string },
 ): VerifiedToken {
   const { sub, iss, exp, aud, scope, client_id: clientId } = answer;
   if (issuers && (typeof iss !== "string" || !issuers.has(iss))) {

@@ -49,7 +49,7 @@ export async function answerElicitation(params: Record<string, unknown>): Promis
     const content: Record<string, unknown> = {};
     for (const [name, schema] of Object.entries(requested.properties ?? {})) {
       const required = requested.required?.includes(name) ?? false;
-      const value = await askField(ask, name, schema, required);
+      const value = await askField(ask, { name, schema, required });
       if (value !== undefined) content[name] = value;
     }
     return { action: "accept", content };
@@ -67,7 +67,14 @@ type Ask = (label: string) => Promise<string>;
 /** The terminal's input ended (Ctrl+D) before the form did. */
 class EndOfInput extends Error {}
 
-async function askField(ask: Ask, name: string, schema: Schema, required: boolean): Promise<unknown> {
+/** One field of a form: its name, its JSON Schema, and whether the form requires it. */
+interface Field {
+  readonly name: string;
+  readonly schema: Schema;
+  readonly required: boolean;
+}
+
+async function askField(ask: Ask, { name, schema, required }: Field): Promise<unknown> {
   const choices = schema.enum ?? schema.oneOf?.map((option) => option.const);
   const hints = [
     schema.type ?? "string",

@@ -39,15 +39,11 @@ type Result = Record<string, unknown>;
 export interface AskingLayer {
   elicit(
     ctx: RequestContext,
-    message: string,
-    schema: Schema | JsonSchema,
-    options?: AskOptions,
+    question: { message: string; schema: Schema | JsonSchema; options: AskOptions | undefined },
   ): Promise<ElicitResult<unknown>>;
   elicitUrl(
     ctx: RequestContext,
-    message: string,
-    url: string,
-    options?: AskOptions & { elicitationId?: string },
+    question: { message: string; url: string; options: (AskOptions & { elicitationId?: string }) | undefined },
   ): Promise<{ action: "accept" | "decline" | "cancel" }>;
   confirm(ctx: RequestContext, message: string, options?: AskOptions): Promise<boolean>;
   sample(ctx: RequestContext, request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult>;
@@ -172,7 +168,7 @@ export class RequestContext implements Context {
   // The asking layer loads with the first question a server's handlers ask.
   elicit(message: string, schema: Schema | JsonSchema, options?: AskOptions): Promise<ElicitResult<never>> {
     // `never`: the content's type is the schema's, which the public Context's signature infers.
-    return askingLayer.use((ask) => ask.elicit(this, message, schema, options)) as Promise<ElicitResult<never>>;
+    return askingLayer.use((ask) => ask.elicit(this, { message, schema, options })) as Promise<ElicitResult<never>>;
   }
 
   elicitUrl(
@@ -180,7 +176,7 @@ export class RequestContext implements Context {
     url: string,
     options?: AskOptions & { elicitationId?: string },
   ): Promise<{ action: "accept" | "decline" | "cancel" }> {
-    return askingLayer.use((ask) => ask.elicitUrl(this, message, url, options));
+    return askingLayer.use((ask) => ask.elicitUrl(this, { message, url, options }));
   }
 
   confirm(message: string, options?: AskOptions): Promise<boolean> {

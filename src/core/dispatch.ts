@@ -14,6 +14,7 @@ import { claimsModern, type Envelope, readEnvelope } from "./envelope.js";
 import { ErrorCode } from "./errors.js";
 import {
   errorResponse,
+  failure,
   isObject,
   isRequestId,
   type JsonRpcMessage,
@@ -439,12 +440,11 @@ function isRetry(call: Call): boolean {
 
 /** The answer to a 2026-07-28 request whose `_meta` names a protocol version this server does not serve. */
 export function unsupportedVersion(id: RequestId, requested: string): JsonRpcResponse {
-  return errorResponse(
-    id,
-    ErrorCode.UnsupportedProtocolVersion,
-    `Unsupported protocol version "${requested}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
-    { supported: MODERN_VERSIONS, requested },
-  );
+  return failure(id, {
+    code: ErrorCode.UnsupportedProtocolVersion,
+    message: `Unsupported protocol version "${requested}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
+    data: { supported: MODERN_VERSIONS, requested },
+  });
 }
 
 export function notFound(message: JsonRpcRequest, protocolVersion: string | undefined): JsonRpcResponse {

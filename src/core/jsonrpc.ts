@@ -20,7 +20,14 @@ export interface JsonRpcResponse {
   jsonrpc: "2.0";
   id?: RequestId;
   result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
+  error?: JsonRpcError;
+}
+
+/** The `error` of a response (JSON-RPC 2.0 §5.1). */
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
 }
 
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
@@ -104,13 +111,12 @@ export function resultResponse(id: RequestId, result: Record<string, unknown>): 
 }
 
 /** An error response; `id` is omitted, not null, when it could not be read (2025-11-25 schema). */
-export function errorResponse(
-  id: RequestId | undefined,
-  code: number,
-  message: string,
-  data?: unknown,
-): JsonRpcResponse {
-  const error = data === undefined ? { code, message } : { code, message, data };
+export function errorResponse(id: RequestId | undefined, code: number, message: string): JsonRpcResponse {
+  return failure(id, { code, message });
+}
+
+/** An error response whose error is given whole, with its `data`, as `errorResponse` makes it. */
+export function failure(id: RequestId | undefined, error: JsonRpcError): JsonRpcResponse {
   return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
 }
 
@@ -119,7 +125,10 @@ export function errorResponse(
  * message its author wrote; the rest is internal, its message cleaned (no paths, no tokens: safe.ts).
  */
 export function thrownResponse(id: RequestId, thrown: unknown): JsonRpcResponse {
-  if (isMcpError(thrown)) return errorResponse(id, thrown.code, thrown.message, thrown.data);
+  if (isMcpError(thrown)) {
+    const { code, message, data } = thrown;
+    return failure(id, data === undefined ? { code, message } : { code, message, data });
+  }
   return errorResponse(id, ErrorCode.InternalError, `Internal error: ${safeMessage(thrown)}`);
 }
 

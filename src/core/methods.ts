@@ -47,13 +47,11 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
     cacheable: true,
     run: (registry, params, ctx) =>
       visible(ctx, (shows) =>
-        page(
-          registry,
-          "tools",
-          [...registry.tools.values()].filter((tool) => shows(ctx, tool.auth)),
-          params,
-          (tool) => tool.descriptor,
-        ),
+        page(registry, params, {
+          key: "tools",
+          items: [...registry.tools.values()].filter((tool) => shows(ctx, tool.auth)),
+          describe: (tool) => tool.descriptor,
+        }),
       ),
   },
   "tools/call": {
@@ -67,12 +65,7 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
         throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name: the name of a tool from tools/list");
       }
       const tool = registry.tools.get(name);
-      if (!tool) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Unknown tool "${name}". Call tools/list to see the available tools.`,
-        );
-      }
+      if (!tool) throw unknownTool(name);
       const args = params?.arguments;
       if (args !== undefined && args !== null && !isObject(args)) {
         throw new McpError(ErrorCode.InvalidParams, `tools/call params.arguments must be an object of named arguments`);
@@ -88,14 +81,20 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
   },
 });
 
+/** A list as `page` takes it: the result's key, the items in registration order, and what a client is shown of each. */
+export interface Listing<T> {
+  readonly key: string;
+  readonly items: T[];
+  readonly describe: (item: T) => unknown;
+}
+
+/** The error of a `tools/call` for a tool that does not exist (or that `hideUnauthorized` hides). */
+export function unknownTool(name: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the available tools.`);
+}
+
 /** Cursor pagination over a list in registration order; the cursor is an opaque offset (2025-11-25 "Pagination"). */
-export function page<T>(
-  registry: Registry,
-  key: string,
-  items: T[],
-  params: Params,
-  describe: (item: T) => unknown,
-): Result {
+export function page<T>(registry: Registry, params: Params, { key, items, describe }: Listing<T>): Result {
   const cursor = params?.cursor;
   let start = 0;
   if (cursor !== undefined) {

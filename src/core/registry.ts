@@ -137,7 +137,8 @@ export class Registry {
   }
 
   addTool(tool: Tool): void {
-    add(this.tools, tool.name, tool, "Tool", "tool names");
+    claim(this.tools, tool.name, "Tool");
+    this.tools.set(tool.name, tool);
     this.emit({ type: "tools/list_changed" });
   }
 
@@ -169,13 +170,15 @@ export class Registry {
   }
 
   addResource(resource: Resource): void {
-    add(this.resources, resource.uri, resource, "Resource", "resource URIs");
+    claim(this.resources, resource.uri, "Resource");
+    this.resources.set(resource.uri, resource);
     this.#needFeatures();
     this.emit({ type: "resources/list_changed" });
   }
 
   addPrompt(prompt: Prompt): void {
-    add(this.prompts, prompt.name, prompt, "Prompt", "prompt names");
+    claim(this.prompts, prompt.name, "Prompt");
+    this.prompts.set(prompt.name, prompt);
     this.#needFeatures();
     this.emit({ type: "prompts/list_changed" });
   }
@@ -231,7 +234,10 @@ function keyLength(key: StateKey): number {
   return typeof key === "string" ? new TextEncoder().encode(key).byteLength : key.byteLength;
 }
 
-function add<T>(map: Map<string, T>, key: string, value: T, kind: string, plural: string): void {
-  if (map.has(key)) throw new TypeError(`${kind} "${key}" is already registered; ${plural} must be unique.`);
-  map.set(key, value);
+/** What must be unique among the registrations of each kind, as the error says it. */
+const UNIQUE = { Tool: "tool names", Resource: "resource URIs", Prompt: "prompt names" };
+
+/** Throws if `key` is taken in `map`: a second registration under a name is a mistake, said at start-up. */
+function claim(map: Map<string, unknown>, key: string, kind: keyof typeof UNIQUE): void {
+  if (map.has(key)) throw new TypeError(`${kind} "${key}" is already registered; ${UNIQUE[kind]} must be unique.`);
 }

@@ -4,7 +4,7 @@
  * by server.ts). What is checked at registration stays in resources.ts, prompts.ts and
  * uri-template-syntax.ts.
  */
-import { checkArgumentsOf, checkCallerOf, refuse, shows } from "../auth/enforce.js";
+import { allows, checkCallerOf, forbidden, refuse, shows } from "../auth/enforce.js";
 import { type ContentBlock, isContentBlock, type ResourceContents, toBase64, user } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -40,32 +40,30 @@ export async function listResources(registry: Registry, params: Params, ctx: Req
         listed.push(mimeType === undefined || "mimeType" in item ? item : { ...item, mimeType });
     }
   }
-  return page(registry, "resources", listed, params, (item) => item);
+  return page(registry, params, { key: "resources", items: listed, describe: (item) => item });
 }
 
 /** `resources/templates/list`, in registration order. */
 export function listTemplates(registry: Registry, params: Params, ctx: RequestContext): Result | Promise<Result> {
   return visible(ctx, (shows) =>
-    page(
-      registry,
-      "resourceTemplates",
-      [...registry.resources.values()].filter((resource) => resource.template && shows(ctx, resource.config.auth)),
-      params,
-      (resource) => resource.descriptor,
-    ),
+    page(registry, params, {
+      key: "resourceTemplates",
+      items: [...registry.resources.values()].filter(
+        (resource) => resource.template && shows(ctx, resource.config.auth),
+      ),
+      describe: (resource) => resource.descriptor,
+    }),
   );
 }
 
 /** `prompts/list`, in registration order. */
 export function listPrompts(registry: Registry, params: Params, ctx: RequestContext): Result | Promise<Result> {
   return visible(ctx, (shows) =>
-    page(
-      registry,
-      "prompts",
-      [...registry.prompts.values()].filter((prompt) => shows(ctx, prompt.config.auth)),
-      params,
-      (prompt) => prompt.descriptor,
-    ),
+    page(registry, params, {
+      key: "prompts",
+      items: [...registry.prompts.values()].filter((prompt) => shows(ctx, prompt.config.auth)),
+      describe: (prompt) => prompt.descriptor,
+    }),
   );
 }
 
@@ -103,9 +101,9 @@ export async function readResource(registry: Registry, params: Params, ctx: Requ
   const what = `resource ${uri}`;
   const refused = checkCallerOf(ctx, resource.config.auth, what);
   if (refused) refuse(ctx, refused, () => notFound(uri, ctx));
-  let denied = checkArgumentsOf(ctx, resource.config.auth, { ...args, uri }, what);
-  if (denied instanceof Promise) denied = await denied;
-  if (denied) refuse(ctx, denied);
+  let allowed = allows(ctx, resource.config.auth, { ...args, uri });
+  if (allowed instanceof Promise) allowed = await allowed;
+  if (!allowed) refuse(ctx, forbidden(what));
   let returned = resource.config.read({ ...args, uri }, ctx);
   if (returned instanceof Promise) returned = await returned;
   // A template matched, but `read` found nothing there: the same error as an unknown URI, never empty contents.
@@ -169,9 +167,9 @@ export async function getPrompt(
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}":\n${checked.issues}`);
     value = checked.value;
   }
-  let denied = checkArgumentsOf(ctx, prompt.config.auth, value, `prompt "${prompt.name}"`);
-  if (denied instanceof Promise) denied = await denied;
-  if (denied) refuse(ctx, denied);
+  let allowed = allows(ctx, prompt.config.auth, value);
+  if (allowed instanceof Promise) allowed = await allowed;
+  if (!allowed) refuse(ctx, forbidden(`prompt "${prompt.name}"`));
   let returned = prompt.config.get(value, ctx);
   if (returned instanceof Promise) returned = await returned;
   if (isFullResult(returned)) {

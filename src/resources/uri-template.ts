@@ -52,7 +52,9 @@ export class UriTemplate {
         query.push(...names);
         source += "(?:[?&].*)?";
       } else {
-        source += names.map((name, index) => group(operator, name, index, specs[index]?.endsWith("*"))).join("");
+        source += names
+          .map((name, index) => group(operator, name, { first: index === 0, explode: specs[index]?.endsWith("*") }))
+          .join("");
       }
     });
     this.#pattern = new RegExp(`${source}$`);
@@ -94,9 +96,12 @@ export class UriTemplate {
  * One capture group per variable; its allowed characters follow the operator (RFC 6570 §3.2). An
  * exploded variable (`*`) holds a list joined by the operator's separator (§2.4.2), so it may contain it.
  */
-function group(operator: string, name: string, index: number, explode: boolean | undefined): string {
+function group(
+  operator: string,
+  name: string,
+  { first, explode }: { first: boolean; explode: boolean | undefined },
+): string {
   const capture = `(?<${mangle(name)}>`;
-  const first = index === 0;
   switch (operator) {
     case "+":
       return `${capture}.*?)`;

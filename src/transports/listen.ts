@@ -3,7 +3,7 @@ import type { HttpHandler } from "./http/handler.js";
 import type { HttpOptions, ServeOptions } from "./http/options.js";
 import { isLoopbackHost } from "./http/security.js";
 import type { WebEndpoint } from "./http/web.js";
-import { FLUSH_MS, type Listening } from "./listening.js";
+import { type Address, FLUSH_MS, type Listening } from "./listening.js";
 
 export type { Listening } from "./listening.js";
 
@@ -38,7 +38,7 @@ export async function listenFor(serve: ServeOptions, server: Serving): Promise<L
   const base = server.options;
   const allowedHosts = http.allowedHosts ?? base.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
   const handler = await server.endpoint({ ...base, ...http, path, allowedHosts });
-  return listen({ handler, web: server.web }, port, host, path);
+  return listen({ handler, web: server.web }, { port, host, path });
 }
 
 interface BunLike {
@@ -62,7 +62,8 @@ interface Listenable {
 }
 
 /** Listens with the runtime's own HTTP server: Bun.serve, Deno.serve, or node:http. */
-export async function listen(listenable: Listenable, port: number, host: string, path: string): Promise<Listening> {
+export async function listen(listenable: Listenable, address: Address): Promise<Listening> {
+  const { port, host, path } = address;
   const shown = host.includes(":") ? `[${host}]` : host;
   const runtime = globalThis as { Bun?: BunLike; Deno?: DenoLike };
   if (runtime.Bun) {
@@ -98,5 +99,5 @@ export async function listen(listenable: Listenable, port: number, host: string,
     };
   }
   const { listenNode } = await import("./node.js");
-  return listenNode(listenable.handler, port, host, path);
+  return listenNode(listenable.handler, address);
 }

@@ -13,5 +13,12 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** Where `serve({ port })` listens: the port (0 for any free one), the host, and the endpoint's path. */
+export interface Address {
+  readonly port: number;
+  readonly host: string;
+  readonly path: string;
+}
+
 /** How long `close()` waits for the last answers to reach their sockets before it closes them. */
 export const FLUSH_MS = 1000;

@@ -6,14 +6,14 @@ import { ErrorCode } from "../core/errors.js";
 import { errorResponse } from "../core/jsonrpc.js";
 import type { HttpHandler } from "./http/handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest, jsonReply } from "./http/reply.js";
-import { FLUSH_MS, type Listening } from "./listening.js";
+import { type Address, FLUSH_MS, type Listening } from "./listening.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
 
 /**
  * Serves the HTTP endpoint with `node:http`, straight from Node's request and response objects:
  * building a Web Request and Response for every call is a large share of the cost of a small call.
  */
-export async function listenNode(handler: HttpHandler, port: number, host: string, path: string): Promise<Listening> {
+export async function listenNode(handler: HttpHandler, { port, host, path }: Address): Promise<Listening> {
   const http = await nodeHttp();
   // Responses not yet sent whole: shutdown waits for them before it closes the connections. A
   // count, not a Map of them: a long-lived table that every request writes into keeps each request's

@@ -265,33 +265,38 @@ export class HttpHandler {
   }
 
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
-    const meta = message.params?._meta;
-    if (claimsModern(meta)) return this.#modern(request, message, meta, accept);
+    if (isModernClaim(message)) return this.#modern(request, message, accept);
     const version = request.header("mcp-protocol-version");
     if (version !== null && isModernVersion(version)) {
       // A handshake under a modern header contradicts itself (2026-07-28 §10.2 step 5): header mismatch.
       if (message.method === "initialize") {
-        return fail(
+        return failed(
           400,
-          ErrorCode.HeaderMismatch,
-          `MCP-Protocol-Version header "${version}" names a revision without initialize; send initialize without it, or a 2026-07-28 request with params._meta`,
-          message.id,
+          errorResponse(
+            message.id,
+            ErrorCode.HeaderMismatch,
+            `MCP-Protocol-Version header "${version}" names a revision without initialize; send initialize without it, or a 2026-07-28 request with params._meta`,
+          ),
         );
       }
-      return fail(
+      return failed(
         400,
-        ErrorCode.InvalidParams,
-        `Invalid params: a ${version} request needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
-        message.id,
+        errorResponse(
+          message.id,
+          ErrorCode.InvalidParams,
+          `Invalid params: a ${version} request needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
+        ),
       );
     }
     if (message.method === "initialize") return this.#initialize(message, request);
     if (version !== null && !LEGACY_VERSIONS.includes(version)) {
-      return fail(
+      return failed(
         400,
-        ErrorCode.InvalidRequest,
-        `Bad Request: unsupported MCP-Protocol-Version "${version}"; this server supports ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ")}`,
-        message.id,
+        errorResponse(
+          message.id,
+          ErrorCode.InvalidRequest,
+          `Bad Request: unsupported MCP-Protocol-Version "${version}"; this server supports ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ")}`,
+        ),
       );
     }
     const legacy = this.#legacyPeer(request, version);
@@ -320,36 +325,40 @@ export class HttpHandler {
   }
 
   /** The 2026-07-28 checks, in the order the conformance suite requires (spec §1.2), then dispatch. */
-  #modern(request: HttpRequest, message: JsonRpcRequest, meta: Meta, accept: Accepts): Promise<HttpReply> | HttpReply {
+  #modern(request: HttpRequest, message: ModernClaim, accept: Accepts): Promise<HttpReply> | HttpReply {
     const { id } = message;
+    const meta = message.params._meta;
     const envelope = readEnvelope(meta);
-    if (typeof envelope === "string") return fail(400, ErrorCode.InvalidParams, `Invalid params: ${envelope}`, id);
+    if (typeof envelope === "string")
+      return failed(400, errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`));
     const mismatch = mismatchedHeader(request, message, envelope.protocolVersion);
-    if (mismatch) return fail(400, ErrorCode.HeaderMismatch, mismatch, id);
+    if (mismatch) return failed(400, errorResponse(id, ErrorCode.HeaderMismatch, mismatch));
     if (!MODERN_VERSIONS.includes(envelope.protocolVersion)) {
       // The dispatcher's words; only the status is HTTP's.
       const refusal = this.#dispatcher.closing ? shuttingDown(id) : unsupportedVersion(id, envelope.protocolVersion);
       return jsonReply(400, refusal);
     }
     const missing = missingHeader(request, message, this.#dispatcher.method(message.method)?.nameParam);
-    if (missing) return fail(400, ErrorCode.HeaderMismatch, missing, id);
+    if (missing) return failed(400, errorResponse(id, ErrorCode.HeaderMismatch, missing));
     // A layer's methods are on their way (the first resource or prompt): the request waits for them.
     const installing = this.#dispatcher.registry.installing;
-    if (installing) return installing.then(() => this.#modern(request, message, meta, accept));
+    if (installing) return installing.then(() => this.#modern(request, message, accept));
     // Read once: the dispatcher serves the request from this envelope and method, without reading them again.
     const method = this.#dispatcher.modernMethod(message.method);
     if (!method) {
-      return fail(
+      return failed(
         404,
-        ErrorCode.MethodNotFound,
-        `Method not found: "${message.method}" is not available in protocol ${envelope.protocolVersion}`,
-        id,
+        errorResponse(
+          id,
+          ErrorCode.MethodNotFound,
+          `Method not found: "${message.method}" is not available in protocol ${envelope.protocolVersion}`,
+        ),
       );
     }
     if (message.method === "tools/call") {
       const tool = this.#dispatcher.registry.tools.get(message.params?.name as string);
       const wrong = tool && mismatchedParamHeader(request, tool, message.params?.arguments);
-      if (wrong) return fail(400, ErrorCode.HeaderMismatch, wrong, id);
+      if (wrong) return failed(400, errorResponse(id, ErrorCode.HeaderMismatch, wrong));
     }
     // A listen request is nothing but a stream: at the stream limit it cannot be served.
     if (message.method === "subscriptions/listen" && this.#streams.full) {
@@ -497,6 +506,19 @@ function isJson(type: string | null): boolean {
   return type !== null && /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
 }
 
-function fail(status: number, code: number, message: string, id?: JsonRpcRequest["id"]): HttpReply {
-  return jsonReply(status, errorResponse(id, code, message));
+/** A request that claims the 2026-07-28 era: its `_meta` names a protocol version. */
+type ModernClaim = JsonRpcRequest & { readonly params: { readonly _meta: Meta } };
+
+function isModernClaim(message: JsonRpcRequest): message is ModernClaim {
+  return claimsModern(message.params?._meta);
+}
+
+/** An error reply to a request whose id is unknown or that has none (a GET, a DELETE, a body that is not one). */
+function fail(status: number, code: number, message: string): HttpReply {
+  return jsonReply(status, errorResponse(undefined, code, message));
+}
+
+/** An error reply of this response (to a request with an id). */
+function failed(status: number, response: JsonRpcResponse): HttpReply {
+  return jsonReply(status, response);
 }
