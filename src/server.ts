@@ -1,3 +1,4 @@
+import { installAsking } from "./asking/front.js";
 import type { AuthOptions, AuthSettings } from "./auth/settings.js";
 import { askingLayer, type Context } from "./core/context.js";
 import { Dispatcher } from "./core/dispatch.js";
@@ -99,9 +100,11 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#registry = new Registry(rest);
     this.#authOptions = auth;
     this.#dispatcher = new Dispatcher(this.#registry, limits);
-    // Every server has the limits (safe defaults) and the 2025 era, which every transport serves.
+    // Every server has the limits (safe defaults), the 2025 era, which every transport serves, and
+    // the front of asking the client, which any tool may do.
     installLimits(this.#dispatcher);
     installLegacySessions(this.#dispatcher);
+    installAsking(this.#dispatcher);
     const registry = this.#registry;
     this.#resources = new OnFirstUse(registry, () => import("./resources/resources.js"));
     this.#prompts = new OnFirstUse(registry, () => import("./prompts/prompts.js"));

@@ -2,6 +2,7 @@
  * Shared helpers of the resource, prompt, completion, logging and listen tests: hand-written JSON-RPC
  * through the request-scoped core (no transport), in a legacy session and in the 2026-07-28 era.
  */
+import { installAsking } from "../src/asking/front.js";
 import { Dispatcher, type Exchange, type Peer } from "../src/core/dispatch.js";
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../src/core/jsonrpc.js";
 import type { Limits } from "../src/core/limits.js";
@@ -34,11 +35,15 @@ interface Options {
   exchange?: Exchange;
 }
 
-/** A dispatcher on `registry` as a server makes it: with the limits layer, serving both eras (the 2025 era is the sessions layer's). */
+/**
+ * A dispatcher on `registry` as a server makes it: with the limits layer, serving both eras (the 2025
+ * era is the sessions layer's), its handlers able to ask the client (the asking layer's front).
+ */
 export function serverDispatcher(registry: Registry, limits?: Limits): Dispatcher {
   const dispatcher = new Dispatcher(registry, limits);
   installLimits(dispatcher);
   installLegacySessions(dispatcher);
+  installAsking(dispatcher);
   return dispatcher;
 }
 

@@ -157,7 +157,11 @@ const BUDGETS: Budget[] = [
     // Raised to 15,545 B: no function in src/ takes more than three positional parameters (issue 14, item 7;
     // biome's useMaxParams, max 3, on src/**): errorResponse and failure (an error whose data is given), page's
     // Listing, the registry's claim, the asking layer's questions as objects (+93 B).
-    ceiling: 15_545,
+    // Raised to 15,617 B: the rounds of a handler that asked left the dispatcher for the asking layer's front
+    // (src/asking/front.ts, installAsking, the dispatcher's Interaction: how a handler that may ask runs, a
+    // retry's rounds, a first run that stopped at a question resumed): dispatch.ts -47 lines, the core -37; the
+    // front and the dispatcher's calls to it cost +72 B.
+    ceiling: 15_617,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -203,7 +207,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 22,859 B with the stdio row (the rules of registrations under auth, -115 B).
     // Raised to 22,964 B with the stdio row (three parameters at most; the HTTP handler's failed() and its
     // ModernClaim, the listener's Address), +105 B.
-    ceiling: 22_964,
+    // Raised to 23,004 B with the stdio row (the asking layer's front, +40 B).
+    ceiling: 23_004,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -269,7 +274,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 45,487 B with the stdio row (-3 B).
     // Raised to 45,635 B: three parameters at most, in every layer (the caller checks' allows() and Challenge,
     // the rounds' requests as objects), +148 B.
-    ceiling: 45_635,
+    // Raised to 45,704 B with the stdio row (the asking layer's front, +69 B).
+    ceiling: 45_704,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -311,7 +317,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 27,478 B with the HTTP row (-7 B).
     // Lowered to 27,466 B with the stdio row (-12 B).
     // Raised to 27,490 B with the HTTP row, and the caller checks' three parameters (+24 B).
-    ceiling: 27_490,
+    // Raised to 27,528 B with the HTTP row (+38 B).
+    ceiling: 27_528,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -349,7 +356,8 @@ const BUDGETS: Budget[] = [
     // where they now are (AuthSettings.ruleTool, ruleEntry), in another chunk order (+13 B; the rows without
     // auth lost 109-115 B).
     // Raised to 26,890 B, as the JWT row (+15 B).
-    ceiling: 26_890,
+    // Raised to 26,946 B with the HTTP row (+56 B, in another chunk order).
+    ceiling: 26_946,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -400,7 +408,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 54,530 B with the HTTP row (-12 B).
     // Lowered to 54,522 B with the stdio row (-8 B).
     // Raised to 54,690 B: the "everything" row's +148 B, and the linter's findings as objects (+168 B).
-    ceiling: 54_690,
+    // Raised to 54,800 B with the "everything" row (the asking layer's front, +110 B).
+    ceiling: 54_800,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

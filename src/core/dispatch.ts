@@ -1,15 +1,6 @@
-import type { Asker, Round } from "./asking.js";
+import type { Asker } from "./asking.js";
 import type { ExchangeAuth } from "./caller.js";
-import {
-  type Asking,
-  askingLayer,
-  NO_ANSWERS,
-  NO_WAY_BACK,
-  RequestContext,
-  type RequestInit,
-  type RoundStates,
-  STUCK,
-} from "./context.js";
+import { RequestContext, type RequestInit, type RoundStates, STUCK } from "./context.js";
 import { claimsModern, type Envelope, readEnvelope } from "./envelope.js";
 import { ErrorCode } from "./errors.js";
 import {
@@ -66,6 +57,22 @@ export interface Admission {
 /** How a request ended early is answered: a tool call with a tool error, anything else with an error response. */
 export type Interruption = { readonly toolError: string } | JsonRpcResponse;
 
+/**
+ * How a handler that may ask the client runs (tools/call, prompts/get, resources/read): the asking
+ * layer's front (src/asking/front.ts), which the server installs. Without it such a handler runs as
+ * any other, and a question it asks fails.
+ */
+export interface Interaction {
+  /**
+   * Runs the handler: a first run, or a 2026-07-28 retry that goes straight to its rounds. `chained`:
+   * at the end of a middleware chain, where a first run that stops at a question goes on in its
+   * rounds within the chain, so middleware sees the request's final result.
+   */
+  run(call: Call, chained: boolean): Result | Promise<Result>;
+  /** Goes on in the era's rounds from a first run that stopped at a question nobody has answered yet. */
+  resume(call: Call): Promise<Result>;
+}
+
 /** A request its era has routed: the method that serves it, and what its context is made from. */
 export interface Routed {
   readonly message: JsonRpcRequest;
@@ -77,11 +84,6 @@ type Result = Record<string, unknown>;
 
 /** A response, now or later; undefined for a request that was cancelled (nothing may be sent for it). */
 export type Answer = JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>;
-
-/** A first run with a way back to the client: questions end the run, and the era's rounds take over. */
-const FIRST_RUN: Asking = { answers: NO_ANSWERS };
-/** A first run without one (stateless legacy HTTP): asking fails at once, with the reason. */
-const NO_WAY_BACK_RUN: Asking = { answers: NO_ANSWERS, unreachable: NO_WAY_BACK };
 
 /** Requests in flight on one connection, by id, so `notifications/cancelled` can reach them. */
 export type Inflight = Map<RequestId, RequestContext>;
@@ -108,7 +110,7 @@ export interface Exchange {
  * One request on its way from routing to its response, made once per request: what every step
  * after routing reads (the era is the context's, `ctx.era`).
  */
-interface Call {
+export interface Call {
   readonly message: JsonRpcRequest;
   /** The method table's entry that serves it. */
   readonly method: Method;
@@ -163,6 +165,8 @@ export class Dispatcher {
   legacy: LegacyEra | undefined;
   /** The limits (src/limits/), installed by the server; without them nothing is capped or timed. */
   admission: Admission | undefined;
+  /** Asking the client (src/asking/front.ts), installed by the server; without it handlers cannot ask. */
+  interaction: Interaction | undefined;
 
   constructor(registry: Registry, limits?: Limits) {
     this.registry = registry;
@@ -300,7 +304,8 @@ export class Dispatcher {
     try {
       const chain = this.plugins?.chain(message.method);
       if (chain) result = chain({ method: message.method, params: message.params, ctx }, () => this.#behind(call));
-      else result = call.method.interactive ? this.#interactive(call) : this.#handle(call);
+      else
+        result = call.method.interactive && this.interaction ? this.interaction.run(call, false) : this.#handle(call);
     } catch (thrown) {
       return this.#answered(call, FAILED, thrown);
     }
@@ -318,6 +323,11 @@ export class Dispatcher {
     return call.method.run(this.registry, call.message.params, call.ctx);
   }
 
+  /** The handler at the end of a middleware chain (see middleware.ts), which runs once per request whatever the rounds. */
+  #behind(call: Call): Result | Promise<Result> {
+    return call.method.interactive && this.interaction ? this.interaction.run(call, true) : this.#handle(call);
+  }
+
   /** A handler that answers later: the wait ends early if the request is cancelled, times out or the server shuts down. */
   async #await(call: Call, work: Promise<Result>): Promise<JsonRpcResponse | undefined> {
     const ctx = call.ctx;
@@ -327,9 +337,9 @@ export class Dispatcher {
       try {
         result = await ctx.race(work);
       } catch (thrown) {
-        if (thrown !== STUCK) throw thrown;
+        if (thrown !== STUCK || !this.interaction) throw thrown;
         // The handler asked what nobody has answered yet: the era's rounds take over from here.
-        result = await ctx.race(this.#rounds(call, ctx.round));
+        result = await ctx.race(this.interaction.resume(call));
       }
     } catch (thrown) {
       result = FAILED;
@@ -368,52 +378,6 @@ export class Dispatcher {
     return resultResponse(message.id, result);
   }
 
-  /**
-   * A handler that may ask the client. Its first run is an ordinary call: a question ends it (see
-   * `ctx.stuck`), and only then does the era's round runner load (rounds.ts). A 2026-07-28 retry,
-   * which carries answers, goes to the round runner from the start.
-   */
-  #interactive(call: Call): Result | Promise<Result> {
-    if (isRetry(call)) return this.#rounds(call);
-    call.ctx.asking = canAsk(call) ? FIRST_RUN : NO_WAY_BACK_RUN;
-    return this.#handle(call);
-  }
-
-  /**
-   * The handler at the end of a middleware chain (see middleware.ts). A first run that stops at a
-   * question goes on in the era's rounds right here, inside the chain, so middleware sees the
-   * request's final result, and runs once per request whatever the rounds (2025 questions are asked
-   * within the request; each 2026-07-28 round is a request of its own).
-   */
-  #behind(call: Call): Result | Promise<Result> {
-    if (!call.method.interactive) return this.#handle(call);
-    // A retry goes straight to its rounds, and a request that cannot ask runs as without middleware.
-    if (isRetry(call) || !canAsk(call)) return this.#interactive(call);
-    const ctx = call.ctx;
-    return new Promise<Result>((resolve, reject) => {
-      const stuck = () => resolve(this.#rounds(call, ctx.round));
-      ctx.asking = { answers: NO_ANSWERS, stuck };
-      const result = this.#handle(call);
-      if (result instanceof Promise) result.then(resolve, reject);
-      else resolve(result);
-    });
-  }
-
-  /** Runs a handler that asked, in the era's way (see rounds.ts), from its first round when there was one. */
-  #rounds(call: Call, first?: Round): Promise<Result> {
-    const { message } = call;
-    const request = {
-      run: () => this.#handle(call),
-      ctx: call.ctx,
-      method: message.method,
-      params: message.params,
-      ask: call.exchange.ask,
-      states: this.states,
-      first,
-    };
-    return askingLayer.use((asking) => asking.rounds(request));
-  }
-
   /** What every 2026-07-28 result carries (§1.3, §3.1, §7); legacy results are left exactly as they were. */
   #encodeModern(method: Method, result: Result): void {
     result.resultType ??= "complete";
@@ -425,17 +389,6 @@ export class Dispatcher {
     const meta = result._meta;
     result._meta = isObject(meta) ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
   }
-}
-
-/** Whether a request can go on in rounds: 2026-07-28 always can, a 2025 request when it has a way back. */
-function canAsk(call: Call): boolean {
-  return call.ctx.era === "modern" || call.exchange.ask !== undefined;
-}
-
-/** Whether a 2026-07-28 request retries a round, carrying its state or answers (2026-07-28 `input_required`). */
-function isRetry(call: Call): boolean {
-  const params = call.message.params;
-  return call.ctx.era === "modern" && (params?.requestState !== undefined || params?.inputResponses !== undefined);
 }
 
 /** The answer to a 2026-07-28 request whose `_meta` names a protocol version this server does not serve. */

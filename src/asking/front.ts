@@ -1,0 +1,72 @@
+import { type Asking, askingLayer, NO_ANSWERS, NO_WAY_BACK } from "../core/context.js";
+import type { Call, Dispatcher, Interaction } from "../core/dispatch.js";
+
+type Result = Record<string, unknown>;
+
+/** A first run with a way back to the client: questions end the run, and the era's rounds take over. */
+const FIRST_RUN: Asking = { answers: NO_ANSWERS };
+/** A first run without one (stateless legacy HTTP): asking fails at once, with the reason. */
+const NO_WAY_BACK_RUN: Asking = { answers: NO_ANSWERS, unreachable: NO_WAY_BACK };
+
+/**
+ * Installs the front of the asking layer on a dispatcher: how a handler that may ask the client runs
+ * (tools/call, prompts/get, resources/read; 2026-07-28 §3.3). Its first run is an ordinary call: a
+ * question ends it (`ctx.stuck`), and only then does the round runner load (rounds.ts, with the rest
+ * of the layer, see layer.ts). A 2026-07-28 retry, which carries answers, goes to the round runner
+ * from the start. Every server has it (server.ts), since every tool may ask; what it costs a call that
+ * asks nothing is one property set.
+ */
+export function installAsking(dispatcher: Dispatcher): void {
+  const handle = ({ method, message, ctx }: Call) => method.run(dispatcher.registry, message.params, ctx);
+
+  /** Runs the handler in the era's way (see rounds.ts), from the round its first run stopped at, when there was one. */
+  const resume = (call: Call): Promise<Result> => {
+    const { message, ctx } = call;
+    const request = {
+      run: () => handle(call),
+      ctx,
+      method: message.method,
+      params: message.params,
+      ask: call.exchange.ask,
+      states: dispatcher.states,
+      first: ctx.round,
+    };
+    return askingLayer.use((asking) => asking.rounds(request));
+  };
+
+  const run = (call: Call, chained: boolean): Result | Promise<Result> => {
+    const ctx = call.ctx;
+    if (isRetry(call)) return resume(call);
+    if (!canAsk(call)) {
+      ctx.asking = NO_WAY_BACK_RUN;
+      return handle(call);
+    }
+    if (!chained) {
+      ctx.asking = FIRST_RUN;
+      return handle(call);
+    }
+    // Within a middleware chain, a first run that stops at a question goes on in the era's rounds
+    // right here, so middleware runs once per request whatever the rounds (2025 questions are asked
+    // within the request; each 2026-07-28 round is a request of its own).
+    return new Promise<Result>((resolve, reject) => {
+      ctx.asking = { answers: NO_ANSWERS, stuck: () => resolve(resume(call)) };
+      const result = handle(call);
+      if (result instanceof Promise) result.then(resolve, reject);
+      else resolve(result);
+    });
+  };
+
+  const front: Interaction = { run, resume };
+  dispatcher.interaction = front;
+}
+
+/** Whether a request can go on in rounds: 2026-07-28 always can, a 2025 request when it has a way back. */
+function canAsk(call: Call): boolean {
+  return call.ctx.era === "modern" || call.exchange.ask !== undefined;
+}
+
+/** Whether a 2026-07-28 request retries a round, carrying its state or answers (2026-07-28 `input_required`). */
+function isRetry(call: Call): boolean {
+  const params = call.message.params;
+  return call.ctx.era === "modern" && (params?.requestState !== undefined || params?.inputResponses !== undefined);
+}
