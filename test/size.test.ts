@@ -161,7 +161,9 @@ const BUDGETS: Budget[] = [
     // (src/asking/front.ts, installAsking, the dispatcher's Interaction: how a handler that may ask runs, a
     // retry's rounds, a first run that stopped at a question resumed): dispatch.ts -47 lines, the core -37; the
     // front and the dispatcher's calls to it cost +72 B.
-    ceiling: 15_617,
+    // Lowered to 15,380 B: JSON-RPC batches (2025-03-26 only) are answered by transports/batch.ts, which the
+    // stdio connection and the HTTP endpoint import with the first batch a client sends (-237 B).
+    ceiling: 15_380,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -208,7 +210,9 @@ const BUDGETS: Budget[] = [
     // Raised to 22,964 B with the stdio row (three parameters at most; the HTTP handler's failed() and its
     // ModernClaim, the listener's Address), +105 B.
     // Raised to 23,004 B with the stdio row (the asking layer's front, +40 B).
-    ceiling: 23_004,
+    // Lowered to 22,780 B: JSON-RPC batches (2025-03-26 only) are answered by transports/batch.ts, which the
+    // stdio connection and the HTTP endpoint import with the first batch a client sends (-224 B).
+    ceiling: 22_780,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -275,7 +279,8 @@ const BUDGETS: Budget[] = [
     // Raised to 45,635 B: three parameters at most, in every layer (the caller checks' allows() and Challenge,
     // the rounds' requests as objects), +148 B.
     // Raised to 45,704 B with the stdio row (the asking layer's front, +69 B).
-    ceiling: 45_704,
+    // Lowered to 45,681 B: batches in a chunk of their own (-23 B).
+    ceiling: 45_681,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -318,7 +323,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 27,466 B with the stdio row (-12 B).
     // Raised to 27,490 B with the HTTP row, and the caller checks' three parameters (+24 B).
     // Raised to 27,528 B with the HTTP row (+38 B).
-    ceiling: 27_528,
+    // Lowered to 27,435 B with the HTTP row (batches on demand, -93 B).
+    ceiling: 27_435,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -357,7 +363,8 @@ const BUDGETS: Budget[] = [
     // auth lost 109-115 B).
     // Raised to 26,890 B, as the JWT row (+15 B).
     // Raised to 26,946 B with the HTTP row (+56 B, in another chunk order).
-    ceiling: 26_946,
+    // Lowered to 26,843 B with the HTTP row (-103 B).
+    ceiling: 26_843,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -409,7 +416,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 54,522 B with the stdio row (-8 B).
     // Raised to 54,690 B: the "everything" row's +148 B, and the linter's findings as objects (+168 B).
     // Raised to 54,800 B with the "everything" row (the asking layer's front, +110 B).
-    ceiling: 54_800,
+    // Raised to 54,840 B: batches are a chunk of their own, whose import and export glue this row, which counts
+    // every chunk, pays (+40 B).
+    ceiling: 54_840,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

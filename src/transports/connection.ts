@@ -2,20 +2,10 @@ import type { Asker, ConnectionQuestions } from "../core/asking.js";
 import type { ExchangeAuth } from "../core/caller.js";
 import { askingLayer } from "../core/context.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "../core/dispatch.js";
-import { claimsModern } from "../core/envelope.js";
-import { ErrorCode } from "../core/errors.js";
-import {
-  classify,
-  errorResponse,
-  isObject,
-  isRequestId,
-  type JsonRpcMessage,
-  type JsonRpcResponse,
-} from "../core/jsonrpc.js";
+import { classify, type JsonRpcMessage, type JsonRpcResponse } from "../core/jsonrpc.js";
 import type { RegistryEvent } from "../core/registry.js";
 import type { Session } from "../core/session.js";
 import type { InputRequest } from "../core/types.js";
-import { BATCH_VERSION } from "../core/versions.js";
 
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
 
@@ -96,7 +86,8 @@ export class Connection implements Peer {
    * when the answer is ready (most tool calls), otherwise when it is, and then the promise resolves.
    */
   receive(value: unknown): Promise<void> | undefined {
-    if (Array.isArray(value)) return this.#batch(value);
+    // A batch (2025-03-26 only) loads its code, which a server whose clients never batch never needs.
+    if (Array.isArray(value)) return import("./batch.js").then((batch) => batch.receiveBatch(this, value));
     const answer = this.answer(value);
     if (answer instanceof Promise) {
       return answer.then((response) => {
@@ -122,40 +113,6 @@ export class Connection implements Peer {
         this.settle(inbound.message);
         return undefined;
     }
-  }
-
-  /** Batches exist only under 2025-03-26, and never contain initialize (2025-03-26 "Base protocol"). */
-  async #batch(values: unknown[]): Promise<void> {
-    if (this.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
-      const why = values.length === 0 ? "an empty batch" : `batches are only allowed under protocol ${BATCH_VERSION}`;
-      this.send(
-        errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${why}; send one message at a time`),
-      );
-      return;
-    }
-    const answers = await Promise.all(values.map((value) => this.answerInBatch(value)));
-    const responses = answers.filter((answer) => answer !== undefined);
-    if (responses.length > 0) this.send(responses);
-  }
-
-  /**
-   * One element of a 2025-03-26 batch. Neither initialize nor a 2026-07-28 message may be in one
-   * (2026-07-28 has no batches): such a request gets -32600, and its id when it is readable
-   * (JSON-RPC 2.0 §5); such a notification is ignored.
-   */
-  answerInBatch(value: unknown): Answer {
-    if (!isObject(value)) return this.answer(value);
-    const modern = isObject(value.params) && claimsModern(value.params._meta);
-    if (value.method !== "initialize" && !modern) return this.answer(value);
-    const id = isRequestId(value.id) ? value.id : undefined;
-    if (modern && id === undefined) return undefined;
-    return errorResponse(
-      id,
-      ErrorCode.InvalidRequest,
-      modern
-        ? "Invalid Request: 2026-07-28 requests cannot be part of a batch; send each one on its own"
-        : "Invalid Request: initialize must not be part of a batch",
-    );
   }
 
   /**

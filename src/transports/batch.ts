@@ -1,0 +1,58 @@
+/**
+ * JSON-RPC batches, which exist only under 2025-03-26 (2025-03-26 "Base protocol"; 2025-06-18 took
+ * them out, and 2026-07-28 has none). Loaded with the first batch a client sends, by the stdio
+ * connection or the HTTP endpoint: a server whose clients never batch never carries this code.
+ */
+import type { Answer } from "../core/dispatch.js";
+import { claimsModern } from "../core/envelope.js";
+import { ErrorCode } from "../core/errors.js";
+import { errorResponse, isObject, isRequestId, type JsonRpcMessage, type JsonRpcResponse } from "../core/jsonrpc.js";
+import type { Session } from "../core/session.js";
+import { BATCH_VERSION } from "../core/versions.js";
+
+/** What a batch uses of its connection (connection.ts's Connection, which imports this module on demand). */
+interface Connection {
+  readonly session: Session | undefined;
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void;
+  /** The answer to one message, as if it had come alone. */
+  answer(value: unknown): Answer;
+}
+
+/** Answers a batch on a connection (stdio): every response in one array, or -32600 where batches are not allowed. */
+export async function receiveBatch(connection: Connection, values: unknown[]): Promise<void> {
+  if (connection.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
+    const why = values.length === 0 ? "an empty batch" : `batches are only allowed under protocol ${BATCH_VERSION}`;
+    connection.send(
+      errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${why}; send one message at a time`),
+    );
+    return;
+  }
+  const responses = await batchAnswers(connection, values);
+  if (responses.length > 0) connection.send(responses);
+}
+
+/** The responses to the elements of a batch, in order: notifications and responses have none. */
+export async function batchAnswers(connection: Connection, values: unknown[]): Promise<JsonRpcResponse[]> {
+  const answers = await Promise.all(values.map((value) => answerInBatch(connection, value)));
+  return answers.filter((answer) => answer !== undefined);
+}
+
+/**
+ * One element of a 2025-03-26 batch. Neither initialize nor a 2026-07-28 message may be in one
+ * (2026-07-28 has no batches): such a request gets -32600, and its id when it is readable
+ * (JSON-RPC 2.0 §5); such a notification is ignored.
+ */
+function answerInBatch(connection: Connection, value: unknown): Answer {
+  if (!isObject(value)) return connection.answer(value);
+  const modern = isObject(value.params) && claimsModern(value.params._meta);
+  if (value.method !== "initialize" && !modern) return connection.answer(value);
+  const id = isRequestId(value.id) ? value.id : undefined;
+  if (modern && id === undefined) return undefined;
+  return errorResponse(
+    id,
+    ErrorCode.InvalidRequest,
+    modern
+      ? "Invalid Request: 2026-07-28 requests cannot be part of a batch; send each one on its own"
+      : "Invalid Request: initialize must not be part of a batch",
+  );
+}
