@@ -270,7 +270,7 @@ export class HttpHandler {
     if (version !== null && isModernVersion(version)) {
       // A handshake under a modern header contradicts itself (2026-07-28 §10.2 step 5): header mismatch.
       if (message.method === "initialize") {
-        return failed(
+        return jsonReply(
           400,
           errorResponse(
             message.id,
@@ -279,7 +279,7 @@ export class HttpHandler {
           ),
         );
       }
-      return failed(
+      return jsonReply(
         400,
         errorResponse(
           message.id,
@@ -290,7 +290,7 @@ export class HttpHandler {
     }
     if (message.method === "initialize") return this.#initialize(message, request);
     if (version !== null && !LEGACY_VERSIONS.includes(version)) {
-      return failed(
+      return jsonReply(
         400,
         errorResponse(
           message.id,
@@ -330,23 +330,23 @@ export class HttpHandler {
     const meta = message.params._meta;
     const envelope = readEnvelope(meta);
     if (typeof envelope === "string")
-      return failed(400, errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`));
+      return jsonReply(400, errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`));
     const mismatch = mismatchedHeader(request, message, envelope.protocolVersion);
-    if (mismatch) return failed(400, errorResponse(id, ErrorCode.HeaderMismatch, mismatch));
+    if (mismatch) return jsonReply(400, errorResponse(id, ErrorCode.HeaderMismatch, mismatch));
     if (!MODERN_VERSIONS.includes(envelope.protocolVersion)) {
       // The dispatcher's words; only the status is HTTP's.
       const refusal = this.#dispatcher.closing ? shuttingDown(id) : unsupportedVersion(id, envelope.protocolVersion);
       return jsonReply(400, refusal);
     }
     const missing = missingHeader(request, message, this.#dispatcher.method(message.method)?.nameParam);
-    if (missing) return failed(400, errorResponse(id, ErrorCode.HeaderMismatch, missing));
+    if (missing) return jsonReply(400, errorResponse(id, ErrorCode.HeaderMismatch, missing));
     // A layer's methods are on their way (the first resource or prompt): the request waits for them.
     const installing = this.#dispatcher.registry.installing;
     if (installing) return installing.then(() => this.#modern(request, message, accept));
     // Read once: the dispatcher serves the request from this envelope and method, without reading them again.
     const method = this.#dispatcher.modernMethod(message.method);
     if (!method) {
-      return failed(
+      return jsonReply(
         404,
         errorResponse(
           id,
@@ -358,7 +358,7 @@ export class HttpHandler {
     if (message.method === "tools/call") {
       const tool = this.#dispatcher.registry.tools.get(message.params?.name as string);
       const wrong = tool && mismatchedParamHeader(request, tool, message.params?.arguments);
-      if (wrong) return failed(400, errorResponse(id, ErrorCode.HeaderMismatch, wrong));
+      if (wrong) return jsonReply(400, errorResponse(id, ErrorCode.HeaderMismatch, wrong));
     }
     // A listen request is nothing but a stream: at the stream limit it cannot be served.
     if (message.method === "subscriptions/listen" && this.#streams.full) {
@@ -457,6 +457,9 @@ export class HttpHandler {
     if ("status" in legacy) return legacy;
     if (this.#streams.full) return unavailable(tooManyStreams(this.#streams));
     const session = legacy.session!;
+    // The first stream of the process loads the code of streams (sessions.ts): then the GET goes on.
+    const loading = session.streamsReady();
+    if (loading) return loading.then(() => this.#get(request));
     const lastEventId = request.header("last-event-id");
     const channel = lastEventId === null ? session.openStandalone() : session.resume(lastEventId);
     if (!channel && lastEventId !== null && this.#shared) return this.#shared.resume(session, lastEventId);
@@ -517,9 +520,4 @@ function isModernClaim(message: JsonRpcRequest): message is ModernClaim {
 /** An error reply to a request whose id is unknown or that has none (a GET, a DELETE, a body that is not one). */
 function fail(status: number, code: number, message: string): HttpReply {
   return jsonReply(status, errorResponse(undefined, code, message));
-}
-
-/** An error reply of this response (to a request with an id). */
-function failed(status: number, response: JsonRpcResponse): HttpReply {
-  return jsonReply(status, response);
 }

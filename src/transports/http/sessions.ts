@@ -1,10 +1,22 @@
 import type { Dispatcher } from "../../core/dispatch.js";
 import type { JsonRpcMessage } from "../../core/jsonrpc.js";
 import { Connection } from "../connection.js";
-import { HistoryBudget, SessionHistory, type StreamLog } from "./history.js";
-import { LogReader } from "./log-reader.js";
+import type { HistoryBudget, SessionHistory, StreamLog } from "./history.js";
+import type { LogReader } from "./log-reader.js";
 import type { SessionOptions } from "./options.js";
-import { type SseStream, type Streams, sseEvent } from "./sse.js";
+import { type SseSink, type SseStream, type Streams, sseEvent } from "./sse.js";
+
+type StreamCode = typeof import("./stream-code.js");
+
+/** The code of sessions' streams once loaded (see stream-code.ts), shared by every session store. */
+let streamCode: StreamCode | undefined;
+let streamCodeLoading: Promise<StreamCode> | undefined;
+
+/** Loads the code of sessions' streams, once; resolves at once when it has loaded. */
+function loadStreamCode(): Promise<StreamCode> {
+  streamCodeLoading ??= import("./stream-code.js").then((code) => (streamCode = code));
+  return streamCodeLoading;
+}
 
 /** The writing end of one SSE stream of a session. */
 export interface SessionStream {
@@ -41,8 +53,12 @@ export class HttpSession {
   readonly connection: Connection;
   lastActive = Date.now();
   readonly #options: Required<SessionOptions>;
-  readonly #budget: HistoryBudget;
+  /** The store's history budget, made with the code of streams. */
+  readonly #budget: () => HistoryBudget;
   #history: SessionHistory | undefined;
+  /** Messages the server sent this session on its own while the code of streams was loading, in order. */
+  #unsent: JsonRpcMessage[] | undefined;
+  #closed = false;
   readonly #streams: Streams | undefined;
   #headers: Record<string, string> | undefined;
   #nextStream = 1;
@@ -57,7 +73,7 @@ export class HttpSession {
     dispatcher: Dispatcher,
     options: {
       session: Required<SessionOptions>;
-      budget: HistoryBudget;
+      budget: () => HistoryBudget;
       streams?: Streams | undefined;
       mirror?: SessionMirror | undefined;
     },
@@ -71,10 +87,37 @@ export class HttpSession {
     this.connection = new Connection(
       dispatcher,
       (message) => {
-        if (!Array.isArray(message)) this.#write(this.#standalone(), message);
+        if (!Array.isArray(message)) this.#sendOwn(message);
       },
       true,
     );
+  }
+
+  /**
+   * Resolves once this session can open and resume streams (the code of streams has loaded);
+   * undefined when it can already.
+   */
+  streamsReady(): Promise<unknown> | undefined {
+    return streamCode ? undefined : loadStreamCode();
+  }
+
+  /** A message the server sends on its own (stream 0), kept until a GET stream reads it. */
+  #sendOwn(message: JsonRpcMessage): void {
+    if (streamCode) {
+      this.#write(this.#standalone(), message);
+      return;
+    }
+    // The first such message loads the code of streams; those sent meanwhile follow in order.
+    if (this.#unsent) {
+      this.#unsent.push(message);
+      return;
+    }
+    const unsent = [message];
+    this.#unsent = unsent;
+    loadStreamCode().then(() => {
+      this.#unsent = undefined;
+      if (!this.#closed) for (const each of unsent) this.#write(this.#standalone(), each);
+    });
   }
 
   /** The headers of this session's replies. */
@@ -89,8 +132,20 @@ export class HttpSession {
     return false;
   }
 
-  /** Opens the SSE stream of one POST. */
+  /**
+   * Opens the SSE stream of one POST. Before the code of streams has loaded (the first stream of
+   * the process), the stream is opened once it has, and what is sent meanwhile waits for it.
+   */
   openStream(): SessionStream {
+    if (!streamCode)
+      return new DeferredStream(
+        loadStreamCode().then(() => this.#openStream()),
+        this.#resumable,
+      );
+    return this.#openStream();
+  }
+
+  #openStream(): SessionStream {
     const history = this.#all();
     const log = history.open(this.#mirror ? this.#mirror.streamId() : this.#nextStream++);
     const reader = this.#read(log, log.seq, true);
@@ -134,7 +189,12 @@ export class HttpSession {
   }
 
   close(): void {
+    this.#closed = true;
     this.connection.close("The session ended");
+    this.#closeStreams();
+  }
+
+  #closeStreams(): void {
     const history = this.#history;
     if (!history) return;
     for (const log of history.streams()) log.reader?.close();
@@ -144,7 +204,8 @@ export class HttpSession {
   /** The streams of this session, made on first use with stream 0 first. */
   #all(): SessionHistory {
     if (!this.#history) {
-      this.#history = new SessionHistory(this.#budget);
+      // Only called once the code of streams has loaded (`streamsReady`, `openStream`, `#sendOwn`).
+      this.#history = new streamCode!.SessionHistory(this.#budget());
       this.#history.open(this.#standaloneId);
     }
     return this.#history;
@@ -157,7 +218,7 @@ export class HttpSession {
 
   /** A new reader of `log` from the event after `after`: it replaces the stream's previous reader. */
   #read(log: StreamLog, after: number, primed: boolean): LogReader {
-    const reader: LogReader = new LogReader(log, after, {
+    const reader: LogReader = new streamCode!.LogReader(log, after, {
       // The priming event (an id and empty data) lets the client resume even before the first message (SEP-1699).
       prelude:
         primed && this.#resumable ? `id: ${log.id}-${log.seq}\nretry: ${this.#options.retryMs}\ndata: \n\n` : undefined,
@@ -204,7 +265,8 @@ export class SessionStore {
   readonly #options: Required<SessionOptions>;
   readonly #dispatcher: Dispatcher;
   readonly #streams: Streams | undefined;
-  readonly #budget: HistoryBudget;
+  /** Made with the code of streams, for the first stream of a session of this store. */
+  #budget: HistoryBudget | undefined;
   /** Set for sessions shared by several instances (`pico({ state })`, shared.ts). */
   mirrorOf: ((id: string) => SessionMirror) | undefined;
 
@@ -217,8 +279,6 @@ export class SessionStore {
       eventHistory: options.eventHistory ?? 100,
       retryMs: options.retryMs ?? 1000,
     };
-    const { maxHistoryBytes, maxHistoryBytesPerSession } = dispatcher.limits;
-    this.#budget = new HistoryBudget(maxHistoryBytes, maxHistoryBytesPerSession, this.#options.eventHistory);
     // One subscription for every session, rather than a listener each: list_changed and updates.
     dispatcher.registry.subscribe((event) => {
       for (const session of this.#sessions.values()) session.connection.notify(event);
@@ -262,13 +322,24 @@ export class SessionStore {
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
     const session = new HttpSession(id, this.#dispatcher, {
       session: this.#options,
-      budget: this.#budget,
+      budget: this.#historyBudget,
       streams: this.#streams,
       mirror: this.mirrorOf?.(id),
     });
     this.#sessions.set(session.id, session);
     return session;
   }
+
+  /** The history budget every session of this store shares (only asked for once the code of streams has loaded). */
+  readonly #historyBudget = (): HistoryBudget => {
+    const { maxHistoryBytes, maxHistoryBytesPerSession } = this.#dispatcher.limits;
+    this.#budget ??= new streamCode!.HistoryBudget(
+      maxHistoryBytes,
+      maxHistoryBytesPerSession,
+      this.#options.eventHistory,
+    );
+    return this.#budget;
+  };
 
   delete(id: string): boolean {
     const session = this.#sessions.get(id);
@@ -290,5 +361,56 @@ export class SessionStore {
       if (session.lastActive > cutoff) break;
       if (!session.streaming) this.delete(session.id);
     }
+  }
+}
+
+/**
+ * A session's POST stream opened before the code of streams has loaded: the reply streams at once,
+ * and what the request sends, and how it ends, is passed on in order to the real stream once it is
+ * open (a tick or so later, once in the life of the process).
+ */
+class DeferredStream implements SessionStream, SseStream {
+  readonly channel: SseStream = this;
+  readonly #resumable: boolean;
+  #stream: SessionStream | undefined;
+  /** What happened before the stream opened, in order. */
+  #pending: ((stream: SessionStream) => void)[] | undefined = [];
+
+  constructor(opening: Promise<SessionStream>, resumable: boolean) {
+    this.#resumable = resumable;
+    opening.then((stream) => {
+      const pending = this.#pending ?? [];
+      this.#stream = stream;
+      this.#pending = undefined;
+      for (const step of pending) step(stream);
+    });
+  }
+
+  #then(step: (stream: SessionStream) => void): void {
+    if (this.#stream) step(this.#stream);
+    else this.#pending?.push(step);
+  }
+
+  attach(sink: SseSink): void {
+    this.#then((stream) => stream.channel.attach(sink));
+  }
+
+  cancel(): void {
+    this.#then((stream) => stream.channel.cancel());
+  }
+
+  send(message: JsonRpcMessage): void {
+    this.#then((stream) => stream.send(message));
+  }
+
+  /** Whether the stream will detach is known now (the session's version says it); it detaches once open. */
+  detach(): boolean {
+    if (!this.#resumable) return false;
+    this.#then((stream) => stream.detach());
+    return true;
+  }
+
+  end(): void {
+    this.#then((stream) => stream.end());
   }
 }
