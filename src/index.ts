@@ -1,6 +1,7 @@
 export type { Access, AccessCheck, SecurityScheme } from "./auth/access.js";
 export { type Identity, type IdentityInit, InvalidTokenError, type VerifiedToken } from "./auth/identity.js";
 export type { AuthOptions, AuthRequest } from "./auth/settings.js";
+export type { Completer, CompletionContext } from "./completion/completion.js";
 export {
   type Annotations,
   type AudioContent,
@@ -53,13 +54,7 @@ export type {
 } from "./middleware/middleware.js";
 export type { Plugin, PluginMethod } from "./middleware/plugin.js";
 export type { PromptConfig, PromptMessage, PromptReturn } from "./prompts/prompts.js";
-export type {
-  Completer,
-  CompletionContext,
-  ResourceConfig,
-  ResourceInfo,
-  ResourceReturn,
-} from "./resources/resources.js";
+export type { ResourceConfig, ResourceInfo, ResourceReturn } from "./resources/resources.js";
 export { pico, Server, type ServerOptions } from "./server.js";
 export type { CorsOptions, HttpOptions, ServeOptions, SessionOptions } from "./transports/http/options.js";
 export type { Listening } from "./transports/listening.js";

@@ -4,7 +4,8 @@ import { askingLayer, type Context } from "./core/context.js";
 import { Dispatcher } from "./core/dispatch.js";
 import { isObject } from "./core/jsonrpc.js";
 import type { Limits } from "./core/limits.js";
-import { featuresLayer, Registry, type RegistryOptions } from "./core/registry.js";
+import { listenLayer } from "./core/methods.js";
+import { Registry, type RegistryOptions } from "./core/registry.js";
 import type { Schema, StandardSchemaV1 } from "./core/schema.js";
 import {
   type CallToolResult,
@@ -34,7 +35,7 @@ import { claimStdout, stdioProcess } from "./transports/stdout.js";
 // The layers the core hands work to (layers.ts), each imported when a program first uses it: from
 // here, above the core, so the core never imports a feature and a tools-only server never loads one.
 askingLayer.wire(() => import("./asking/layer.js"));
-featuresLayer.wire(() => import("./resources/features.js"));
+listenLayer.wire(() => import("./listen/listen.js"));
 enforceLayer.wire(() => import("./auth/enforce.js"));
 
 /** What `pico()` takes: the server's identity, and how it serves. */
@@ -88,8 +89,8 @@ export class Server<Tools extends ToolTypes = {}> {
   #webEndpoint: Promise<WebEndpoint> | undefined;
   readonly #signals: boolean;
   // Each loads with the first registration that needs it (see on-first-use.ts).
-  readonly #resources: OnFirstUse<typeof import("./resources/resources.js")>;
-  readonly #prompts: OnFirstUse<typeof import("./prompts/prompts.js")>;
+  readonly #resources: OnFirstUse<typeof import("./resources/layer.js")>;
+  readonly #prompts: OnFirstUse<typeof import("./prompts/layer.js")>;
   /** The plug-in machinery (middleware/plugin.ts), set on the dispatcher, which runs requests through it. */
   readonly #plugins: OnFirstUse<Plugins>;
   /** Stops the stdio serving of `serve()`, and its end. */
@@ -106,8 +107,13 @@ export class Server<Tools extends ToolTypes = {}> {
     installLegacySessions(this.#dispatcher);
     installAsking(this.#dispatcher);
     const registry = this.#registry;
-    this.#resources = new OnFirstUse(registry, () => import("./resources/resources.js"));
-    this.#prompts = new OnFirstUse(registry, () => import("./prompts/prompts.js"));
+    // Each layer adds its methods to this server's table as it loads.
+    const installed = <Layer extends { methods: Registry["methods"] }>(layer: Layer) => {
+      registry.install(layer.methods);
+      return layer;
+    };
+    this.#resources = new OnFirstUse(registry, () => import("./resources/layer.js").then(installed));
+    this.#prompts = new OnFirstUse(registry, () => import("./prompts/layer.js").then(installed));
     this.#settings = new OnFirstUse(registry, () =>
       import("./auth/settings.js").then(({ AuthSettings }) => (registry.auth = new AuthSettings(auth))),
     );
@@ -170,9 +176,10 @@ export class Server<Tools extends ToolTypes = {}> {
       }
       this.#addTool({ ...tool, descriptor });
     }
+    // Through their layers, which install their methods here with the first of each.
     const copy = () => {
-      for (const resource of registry.resources.values()) this.#addResource(resource);
-      for (const prompt of registry.prompts.values()) this.#addPrompt(prompt);
+      for (const resource of registry.resources.values()) this.#resources.run(() => this.#addResource(resource));
+      for (const prompt of registry.prompts.values()) this.#prompts.run(() => this.#addPrompt(prompt));
     };
     // The other server's resources and prompts may still be waiting for their layer (on-first-use.ts).
     if (registry.installing) this.#registry.wait(other.ready().then(copy));

@@ -9,6 +9,8 @@ import type { Limits } from "../src/core/limits.js";
 import type { Registry } from "../src/core/registry.js";
 import { META } from "../src/core/types.js";
 import { installLimits } from "../src/limits/limits.js";
+import { methods as promptMethods } from "../src/prompts/run.js";
+import { methods as resourceMethods } from "../src/resources/run.js";
 import { installLegacySessions } from "../src/sessions/legacy.js";
 
 export const SERVER_INFO = { name: "t", version: "1" };
@@ -37,9 +39,13 @@ interface Options {
 
 /**
  * A dispatcher on `registry` as a server makes it: with the limits layer, serving both eras (the 2025
- * era is the sessions layer's), its handlers able to ask the client (the asking layer's front).
+ * era is the sessions layer's), its handlers able to ask the client (the asking layer's front), and
+ * the methods of resources and of prompts if it has any, which a server's layers install with the
+ * first of each (server.ts).
  */
 export function serverDispatcher(registry: Registry, limits?: Limits): Dispatcher {
+  if (registry.resources.size > 0) registry.install(resourceMethods);
+  if (registry.prompts.size > 0) registry.install(promptMethods);
   const dispatcher = new Dispatcher(registry, limits);
   installLimits(dispatcher);
   installLegacySessions(dispatcher);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "../src/core/jsonrpc.js";
-import { featuresLayer, Registry } from "../src/core/registry.js";
+import { listenLayer } from "../src/core/methods.js";
+import { Registry } from "../src/core/registry.js";
 import { compileTool } from "../src/core/tools.js";
 import { META } from "../src/core/types.js";
 import { pico } from "../src/index.js";
@@ -62,10 +63,10 @@ const ack = (id: string | number, notifications: unknown) => ({
   params: { notifications, _meta: tagged(id) },
 });
 
-// The listen code (the features layer) loads with the first request for it, and from then on a listen is
+// The listen code (the listen layer) loads with the first request for it, and from then on a listen is
 // acknowledged synchronously, which is what these tests read; the first request of a process is
 // acknowledged once the code has loaded.
-beforeAll(() => featuresLayer.load());
+beforeAll(() => listenLayer.load());
 
 describe("subscriptions/listen over a connection", () => {
   it("acknowledges first, with what it will honour, tagged with the listen id", async () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Context } from "../src/core/context.js";
 import { Registry } from "../src/core/registry.js";
 import { McpError, pico } from "../src/index.js";
-import { toContents } from "../src/resources/features.js";
 import { compileResource, type ResourceConfig } from "../src/resources/resources.js";
+import { toContents } from "../src/resources/run.js";
 import { core, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -150,7 +150,13 @@ interface Row {
   runs: Run[];
   /** Files the program reads from its folder. */
   files?: () => Promise<Record<string, string>>;
+  /** Source modules of other layers that the program must not load: each layer loads only its own. */
+  absent?: string[];
 }
+
+const RESOURCES_RUN = ["src/resources/run.ts", "src/resources/uri-template.ts"];
+const PROMPTS_RUN = ["src/prompts/run.ts"];
+const LISTEN_RUN = ["src/listen/listen.ts"];
 
 const STDIO_BASE = "the listing's stdio server (base)";
 const HTTP_BASE = "the listing's HTTP server, 2026-07-28 requests only (base)";
@@ -161,6 +167,7 @@ const ROWS: Row[] = [
     layer: "a resource (`.resource()`, read in both eras)",
     entry: "resource.ts",
     base: STDIO_BASE,
+    absent: [...PROMPTS_RUN, ...LISTEN_RUN],
     runs: stdioRuns(
       (client) =>
         readCities(client, { jsonrpc: "2.0", id: 4, method: "resources/read", params: { uri: "weather://cities" } }),
@@ -171,6 +178,7 @@ const ROWS: Row[] = [
     layer: "a prompt (`.prompt()`, got in both eras)",
     entry: "prompt.ts",
     base: STDIO_BASE,
+    absent: [...RESOURCES_RUN, ...LISTEN_RUN],
     runs: stdioRuns(
       (client) => getPrompt(client, { jsonrpc: "2.0", id: 4, method: "prompts/get", params: { name: "packing_list" } }),
       (client) => getPrompt(client, modernMessage("prompts/get", { name: "packing_list" }, 13).body),
@@ -219,6 +227,7 @@ const ROWS: Row[] = [
     layer: "`subscriptions/listen` (2026-07-28), ended by the server's shutdown",
     entry: "stdio.ts",
     base: STDIO_BASE,
+    absent: [...RESOURCES_RUN, ...PROMPTS_RUN, "src/completion/completion.ts"],
     runs: stdioRuns(undefined, async (client) => {
       client.notify(modernMessage("subscriptions/listen", { notifications: { toolsListChanged: true } }, 13).body);
       const acknowledged = await client.waitFor(
@@ -289,6 +298,8 @@ async function loadedBytes(row: Row): Promise<number> {
   const loaded = new Set<string>();
   for (const run of row.runs) for (const path of await runRecordingLoads(folder, entry!, run)) loaded.add(path);
   for (const path of loaded) expect(result.metafile.outputs, `Node loaded ${path}`).toHaveProperty([path]);
+  const sources = [...loaded].flatMap((path) => Object.keys(result.metafile.outputs[path]?.inputs ?? {}));
+  for (const module of row.absent ?? []) expect(sources, `${row.layer} loads no ${module}`).not.toContain(module);
   const files = result.outputFiles.filter((file) => loaded.has(relative(ROOT, file.path)));
   return gzipSync(Buffer.concat(files.map((file) => file.contents)), { level: 9 }).length;
 }

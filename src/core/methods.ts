@@ -2,7 +2,8 @@ import type { AnyAccess } from "./caller.js";
 import type { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
 import { isObject, nullPrototype } from "./jsonrpc.js";
-import { featuresLayer, type Method, type Registry } from "./registry.js";
+import { Layer } from "./layers.js";
+import type { Method, Registry, Run } from "./registry.js";
 import { callTool, enforceLayer } from "./tools.js";
 import { MODERN_VERSIONS } from "./versions.js";
 
@@ -11,6 +12,9 @@ type Result = Record<string, unknown>;
 
 export type Shows = (ctx: RequestContext, declared: AnyAccess | undefined) => boolean;
 const EVERYTHING: Shows = () => true;
+
+/** `subscriptions/listen` at run time (listen/listen.ts): wired in by the server (server.ts), loaded with the first listen. */
+export const listenLayer = new Layer<{ readonly listen: Run }>();
 
 /**
  * A list as this caller sees it: everything, unless `hideUnauthorized` leaves out what the caller
@@ -24,8 +28,8 @@ export function visible(ctx: RequestContext, list: (shows: Shows) => Result): Re
 /**
  * The core's method table: the methods every server has, in both eras or in 2026-07-28. Layers add
  * theirs when installed (`Registry.install`): the legacy sessions layer its 2025-only methods
- * (sessions/legacy.ts; `initialize` is its handshake), the resources and prompts layer with the
- * first resource or prompt (features.ts).
+ * (sessions/legacy.ts; `initialize` is its handshake), the resources layer with the first resource
+ * (resources/run.ts), the prompts layer with the first prompt (prompts/run.ts).
  * A method missing from an era's column answers -32601 in that era (2026-07-28 §8 "Removed").
  * It has no prototype, so a client's `constructor` or `__proto__` finds nothing.
  */
@@ -76,8 +80,8 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
   "subscriptions/listen": {
     modern: true,
     legacy: false,
-    // Its code is the resources and prompts layer's (listen.ts), loaded with the first listen.
-    run: (registry, params, ctx) => featuresLayer.use((features) => features.listen(registry, params, ctx)),
+    // Its code is the listen layer's (listen/listen.ts), loaded with the first listen.
+    run: (registry, params, ctx) => listenLayer.use((layer) => layer.listen(registry, params, ctx)),
   },
 });
 

@@ -1,7 +1,6 @@
 import type { GateSettings } from "./caller.js";
 import type { RequestContext } from "./context.js";
 import { nullPrototype } from "./jsonrpc.js";
-import { Layer } from "./layers.js";
 import type { Tool } from "./tools.js";
 import type { Implementation, ServerCapabilities, StateKey } from "./types.js";
 
@@ -24,18 +23,6 @@ export interface Method {
 }
 
 export type Run = (registry: Registry, params: Params, ctx: RequestContext) => Result | Promise<Result>;
-
-/**
- * The resources and prompts layer (resources/features.ts): the methods it adds to the table with the
- * first resource or prompt registered, and `subscriptions/listen`, which the core's table routes to it.
- */
-export interface FeaturesLayer {
-  readonly methods: Readonly<Record<string, Method>>;
-  readonly listen: Run;
-}
-
-/** Where the features come from: wired in by the server (server.ts), loaded when first needed. */
-export const featuresLayer = new Layer<FeaturesLayer>();
 
 /**
  * What the registry keeps of the layers' registrations, by kind: each layer names its own by
@@ -109,7 +96,6 @@ export class Registry {
   methods: Record<string, Method> = nullPrototype({});
   /** Set while a layer's methods are loading: requests wait for it, so none is answered -32601 meanwhile. */
   installing: Promise<void> | undefined;
-  #features = false;
 
   constructor(options: RegistryOptions) {
     const { instructions, pageSize, requestStateKey, askTimeoutMs, ...info } = options;
@@ -147,18 +133,6 @@ export class Registry {
     this.methods = nullPrototype({ ...this.methods, ...methods });
   }
 
-  /** Installs the resources and prompts layer's methods, once, with the first resource or prompt. */
-  #needFeatures(): void {
-    if (this.#features) return;
-    this.#features = true;
-    // Loaded already (another server of this process): installed at once.
-    if (featuresLayer.now) {
-      this.install(featuresLayer.now.methods);
-      return;
-    }
-    this.wait(featuresLayer.load().then((features) => this.install(features.methods)));
-  }
-
   /** Makes requests wait for a layer that is installing its methods, with any other still installing. */
   wait(loading: Promise<unknown>): void {
     const installing: Promise<void> = Promise.all([this.installing, loading]).then(() => {
@@ -172,14 +146,12 @@ export class Registry {
   addResource(resource: Resource): void {
     claim(this.resources, resource.uri, "Resource");
     this.resources.set(resource.uri, resource);
-    this.#needFeatures();
     this.emit({ type: "resources/list_changed" });
   }
 
   addPrompt(prompt: Prompt): void {
     claim(this.prompts, prompt.name, "Prompt");
     this.prompts.set(prompt.name, prompt);
-    this.#needFeatures();
     this.emit({ type: "prompts/list_changed" });
   }
 

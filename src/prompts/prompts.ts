@@ -3,10 +3,10 @@ import { type ContentBlock, checkIcons, type Icon, type PromptMessage } from "..
 
 export type { PromptMessage } from "../core/content.js";
 
+import type { Completer } from "../completion/completion.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
 import { type Schema, type StandardSchemaV1, toJsonSchema } from "../core/schema.js";
-import type { Completer } from "../resources/resources.js";
 
 type MaybePromise<T> = T | Promise<T>;
 

@@ -1,4 +1,5 @@
 import type { Access } from "../auth/access.js";
+import type { Completer } from "../completion/completion.js";
 import { type Annotations, checkIcons, type Icon, type ResourceContents } from "../core/content.js";
 import type { Context } from "../core/handler-context.js";
 import type { QueryVariables, TemplateVariables } from "./uri-template.js";
@@ -22,23 +23,6 @@ export interface ResourceInfo {
   icons?: Icon[];
   _meta?: Record<string, unknown>;
 }
-
-/** What a completer gets besides the typed prefix. */
-export interface CompletionContext {
-  /** The other arguments (or template variables) the user has filled in so far, by name. */
-  arguments: Record<string, string>;
-  /**
-   * The request: `ctx.auth` is the caller, already checked against the entry's `auth` (token,
-   * scopes, roles) before the completer runs; check anything more here, such as what `allow` would.
-   */
-  ctx: Context;
-}
-
-/**
- * Suggests values for one prompt argument or template variable (`completion/complete`): the typed
- * prefix, the other arguments and the request.
- */
-export type Completer = (value: string, context: CompletionContext) => MaybePromise<string[]>;
 
 /** The arguments of `read`: the requested URI, and each template variable decoded (query ones may be absent). */
 export type ResourceArgs<Uri extends string> = { uri: string } & {

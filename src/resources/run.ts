@@ -1,23 +1,18 @@
 /**
- * Resources, prompts, completions and `subscriptions/listen` at run time: the handlers of the
- * methods a tools-only server never serves, loaded with the first request for one of them (wired in
- * by server.ts). What is checked at registration stays in resources.ts, prompts.ts and
- * uri-template-syntax.ts.
+ * Resources at run time: the handlers of `resources/*`, whose rows the first `.resource()` installs
+ * in the method table (wired in by server.ts), with `completion/complete` for template variables.
+ * What is checked at registration stays in resources.ts and uri-template-syntax.ts.
  */
 import { allows, checkCallerOf, forbidden, refuse, shows } from "../auth/enforce.js";
-import { type ContentBlock, isContentBlock, type ResourceContents, toBase64, user } from "../core/content.js";
+import { completionMethod } from "../completion/completion.js";
+import { type ResourceContents, toBase64 } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
-import { validate } from "../core/schema.js";
-import type { Prompt, PromptMessage, PromptReturn } from "../prompts/prompts.js";
-import { complete } from "./completion.js";
 import type { Resource, ResourceReturn } from "./resources.js";
 import { UriTemplate } from "./uri-template.js";
-
-export { listen } from "../listen/listen.js";
 
 type Params = Record<string, unknown> | undefined;
 type Result = Record<string, unknown>;
@@ -52,17 +47,6 @@ export function listTemplates(registry: Registry, params: Params, ctx: RequestCo
         (resource) => resource.template && shows(ctx, resource.config.auth),
       ),
       describe: (resource) => resource.descriptor,
-    }),
-  );
-}
-
-/** `prompts/list`, in registration order. */
-export function listPrompts(registry: Registry, params: Params, ctx: RequestContext): Result | Promise<Result> {
-  return visible(ctx, (shows) =>
-    page(registry, params, {
-      key: "prompts",
-      items: [...registry.prompts.values()].filter((prompt) => shows(ctx, prompt.config.auth)),
-      describe: (prompt) => prompt.descriptor,
     }),
   );
 }
@@ -134,63 +118,6 @@ export function toContents(value: ResourceReturn, uri: string, mimeType: string 
   return items.map((item) => (item.mimeType === undefined && mimeType !== undefined ? { ...item, mimeType } : item));
 }
 
-/** `prompts/get`: the caller checked before the arguments, as for tools; unknown and hidden prompts look the same. */
-export function promptsGet(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
-  const name = params?.name;
-  const prompt = typeof name === "string" ? registry.prompts.get(name) : undefined;
-  const unknown = () =>
-    new McpError(
-      ErrorCode.InvalidParams,
-      `Unknown prompt ${JSON.stringify(name)}. Call prompts/list to see the available prompts.`,
-    );
-  if (!prompt) throw unknown();
-  const args = params?.arguments;
-  if (args !== undefined && args !== null && !isObject(args)) {
-    throw new McpError(ErrorCode.InvalidParams, "prompts/get params.arguments must be an object of string arguments");
-  }
-  const refused = checkCallerOf(ctx, prompt.config.auth, `prompt "${prompt.name}"`);
-  if (refused) refuse(ctx, refused, unknown);
-  return getPrompt(prompt, args ?? undefined, ctx);
-}
-
-/** Runs `prompts/get`: arguments validated (a failure is -32602 naming each field), the return value normalised. */
-export async function getPrompt(
-  prompt: Prompt,
-  args: Record<string, unknown> | undefined,
-  ctx: RequestContext,
-): Promise<Record<string, unknown>> {
-  let value: unknown = {};
-  if (prompt.config.input) {
-    let checked = validate(prompt.config.input, args ?? {});
-    if (checked instanceof Promise) checked = await checked;
-    if (!checked.ok)
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}":\n${checked.issues}`);
-    value = checked.value;
-  }
-  let allowed = allows(ctx, prompt.config.auth, value);
-  if (allowed instanceof Promise) allowed = await allowed;
-  if (!allowed) refuse(ctx, forbidden(`prompt "${prompt.name}"`));
-  let returned = prompt.config.get(value, ctx);
-  if (returned instanceof Promise) returned = await returned;
-  if (isFullResult(returned)) {
-    const result: Record<string, unknown> = { messages: returned.messages };
-    if (typeof returned.description === "string") result.description = returned.description;
-    return result;
-  }
-  const items = Array.isArray(returned) ? returned : [returned];
-  return { messages: items.map(toMessage) };
-}
-
-/** `get` returned the full result (`{ description?, messages }`) rather than what makes its messages. */
-function isFullResult(value: PromptReturn): value is Extract<PromptReturn, { messages: PromptMessage[] }> {
-  return isObject(value) && Array.isArray(value.messages);
-}
-
-function toMessage(item: string | ContentBlock | PromptMessage): PromptMessage {
-  if (typeof item === "string" || isContentBlock(item)) return user(item);
-  return item;
-}
-
 export function requireUri(params: Params, method: string): string {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, `${method} needs params.uri (a string)`);
@@ -198,9 +125,9 @@ export function requireUri(params: Params, method: string): string {
 }
 
 /**
- * The methods of resources, prompts and completion, added to the method table with the first
- * resource or prompt registered (see `Registry.install`). A method missing from an era's column
- * answers -32601 in that era (2026-07-28 §8 "Removed").
+ * The methods of resources, added to the method table with the first resource registered (see
+ * `Registry.install`). A method missing from an era's column answers -32601 in that era (2026-07-28
+ * §8 "Removed": subscribe and unsubscribe, whose notifications travel on listen streams instead).
  */
 export const methods: Record<string, Method> = {
   "resources/list": { modern: true, legacy: true, capability: "resources", cacheable: true, run: listResources },
@@ -237,7 +164,5 @@ export const methods: Record<string, Method> = {
       return {};
     },
   },
-  "prompts/list": { modern: true, legacy: true, capability: "prompts", cacheable: true, run: listPrompts },
-  "prompts/get": { modern: true, legacy: true, capability: "prompts", interactive: true, run: promptsGet },
-  "completion/complete": { modern: true, legacy: true, capability: "completions", run: complete },
+  "completion/complete": completionMethod,
 };

@@ -2,9 +2,28 @@ import type { AnyAccess } from "../auth/access.js";
 import { checkCallerOf, refuse } from "../auth/enforce.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
+import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
-import type { Registry } from "../core/registry.js";
-import type { Completer } from "./resources.js";
+import type { Method, Registry } from "../core/registry.js";
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** What a completer gets besides the typed prefix. */
+export interface CompletionContext {
+  /** The other arguments (or template variables) the user has filled in so far, by name. */
+  arguments: Record<string, string>;
+  /**
+   * The request: `ctx.auth` is the caller, already checked against the entry's `auth` (token,
+   * scopes, roles) before the completer runs; check anything more here, such as what `allow` would.
+   */
+  ctx: Context;
+}
+
+/**
+ * Suggests values for one prompt argument or template variable (`completion/complete`): the typed
+ * prefix, the other arguments and the request.
+ */
+export type Completer = (value: string, context: CompletionContext) => MaybePromise<string[]>;
 
 /** At most this many values per answer (2025-11-25 "Completion": MUST NOT exceed 100). */
 const MAX_VALUES = 100;
@@ -101,3 +120,10 @@ function contextArguments(context: unknown): Record<string, string> {
   // Own properties: "__proto__" stays an argument name, not the copy's prototype.
   return Object.fromEntries(entries);
 }
+
+/**
+ * The row of `completion/complete` in the method table, which the resources layer and the prompts
+ * layer each install with their first registration (resources/run.ts, prompts/run.ts): the
+ * `completions` capability comes with either.
+ */
+export const completionMethod: Method = { modern: true, legacy: true, capability: "completions", run: complete };
