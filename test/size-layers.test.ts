@@ -155,6 +155,8 @@ interface Row {
 }
 
 const RESOURCES_RUN = ["src/resources/run.ts", "src/resources/uri-template.ts"];
+/** The caller checks: none of these programs has an `auth` rule, so none loads them. */
+const CALLER_CHECKS = "src/auth/enforce.ts";
 const PROMPTS_RUN = ["src/prompts/run.ts"];
 const LISTEN_RUN = ["src/listen/listen.ts"];
 
@@ -167,7 +169,7 @@ const ROWS: Row[] = [
     layer: "a resource (`.resource()`, read in both eras)",
     entry: "resource.ts",
     base: STDIO_BASE,
-    absent: [...PROMPTS_RUN, ...LISTEN_RUN],
+    absent: [...PROMPTS_RUN, ...LISTEN_RUN, CALLER_CHECKS],
     runs: stdioRuns(
       (client) =>
         readCities(client, { jsonrpc: "2.0", id: 4, method: "resources/read", params: { uri: "weather://cities" } }),
@@ -178,7 +180,7 @@ const ROWS: Row[] = [
     layer: "a prompt (`.prompt()`, got in both eras)",
     entry: "prompt.ts",
     base: STDIO_BASE,
-    absent: [...RESOURCES_RUN, ...LISTEN_RUN],
+    absent: [...RESOURCES_RUN, ...LISTEN_RUN, CALLER_CHECKS],
     runs: stdioRuns(
       (client) => getPrompt(client, { jsonrpc: "2.0", id: 4, method: "prompts/get", params: { name: "packing_list" } }),
       (client) => getPrompt(client, modernMessage("prompts/get", { name: "packing_list" }, 13).body),
@@ -227,7 +229,7 @@ const ROWS: Row[] = [
     layer: "`subscriptions/listen` (2026-07-28), ended by the server's shutdown",
     entry: "stdio.ts",
     base: STDIO_BASE,
-    absent: [...RESOURCES_RUN, ...PROMPTS_RUN, "src/completion/completion.ts"],
+    absent: [...RESOURCES_RUN, ...PROMPTS_RUN, "src/completion/completion.ts", CALLER_CHECKS],
     runs: stdioRuns(undefined, async (client) => {
       client.notify(modernMessage("subscriptions/listen", { notifications: { toolsListChanged: true } }, 13).body);
       const acknowledged = await client.waitFor(

@@ -1,5 +1,4 @@
-import type { AnyAccess } from "../auth/access.js";
-import { checkCallerOf, refuse } from "../auth/enforce.js";
+import { checkCaller, type Entry } from "../auth/entries.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
@@ -28,13 +27,9 @@ export type Completer = (value: string, context: CompletionContext) => MaybeProm
 /** At most this many values per answer (2025-11-25 "Completion": MUST NOT exceed 100). */
 const MAX_VALUES = 100;
 
-/** The prompt or resource template a completion refers to. */
-interface Completable {
-  readonly what: string;
-  readonly auth: AnyAccess | undefined;
+/** The prompt or resource template a completion refers to: an entry the caller checks name, and its completers. */
+interface Completable extends Entry {
   readonly complete: Partial<Record<string, Completer>> | undefined;
-  /** The error of a reference to nothing, which a hidden entry answers too. */
-  readonly unknown: () => McpError;
 }
 
 /**
@@ -62,8 +57,7 @@ export async function complete(
     );
   }
   const entry = completableOf(registry, ref);
-  const refused = checkCallerOf(ctx, entry.auth, entry.what);
-  if (refused) refuse(ctx, refused, entry.unknown);
+  await checkCaller(ctx, entry);
   const context = contextArguments(params?.context);
   // Own completers only: a name such as "constructor" must not find Object.prototype's.
   const completer =
@@ -90,7 +84,7 @@ function completableOf(registry: Registry, ref: Record<string, unknown>): Comple
     const prompt = typeof ref.name === "string" ? registry.prompts.get(ref.name) : undefined;
     if (!prompt) throw unknown();
     const { auth, complete } = prompt.config;
-    return { what: `prompt "${prompt.name}"`, auth, complete, unknown };
+    return { declared: auth, what: `prompt "${prompt.name}"`, notFound: unknown, complete };
   }
   if (ref.type === "ref/resource") {
     const unknown = () =>
@@ -101,7 +95,7 @@ function completableOf(registry: Registry, ref: Record<string, unknown>): Comple
     const resource = typeof ref.uri === "string" ? registry.resources.get(ref.uri) : undefined;
     if (!resource?.template) throw unknown();
     const { auth, complete } = resource.config;
-    return { what: `resource template ${resource.uri}`, auth, complete, unknown };
+    return { declared: auth, what: `resource template ${resource.uri}`, notFound: unknown, complete };
   }
   throw new McpError(ErrorCode.InvalidParams, `completion/complete ref.type must be "ref/prompt" or "ref/resource"`);
 }

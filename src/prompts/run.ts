@@ -3,7 +3,7 @@
  * `.prompt()` installs in the method table (wired in by server.ts), with `completion/complete` for
  * prompt arguments. What is checked at registration stays in prompts.ts.
  */
-import { allows, checkCallerOf, forbidden, refuse } from "../auth/enforce.js";
+import { checkAllowed, checkCaller } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
 import { type ContentBlock, isContentBlock, user } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
@@ -29,7 +29,7 @@ export function listPrompts(registry: Registry, params: Params, ctx: RequestCont
 }
 
 /** `prompts/get`: the caller checked before the arguments, as for tools; unknown and hidden prompts look the same. */
-export function promptsGet(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
+export async function promptsGet(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
   const name = params?.name;
   const prompt = typeof name === "string" ? registry.prompts.get(name) : undefined;
   const unknown = () =>
@@ -42,8 +42,7 @@ export function promptsGet(registry: Registry, params: Params, ctx: RequestConte
   if (args !== undefined && args !== null && !isObject(args)) {
     throw new McpError(ErrorCode.InvalidParams, "prompts/get params.arguments must be an object of string arguments");
   }
-  const refused = checkCallerOf(ctx, prompt.config.auth, `prompt "${prompt.name}"`);
-  if (refused) refuse(ctx, refused, unknown);
+  await checkCaller(ctx, { declared: prompt.config.auth, what: `prompt "${prompt.name}"`, notFound: unknown });
   return getPrompt(prompt, args ?? undefined, ctx);
 }
 
@@ -61,9 +60,7 @@ export async function getPrompt(
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt "${prompt.name}":\n${checked.issues}`);
     value = checked.value;
   }
-  let allowed = allows(ctx, prompt.config.auth, value);
-  if (allowed instanceof Promise) allowed = await allowed;
-  if (!allowed) refuse(ctx, forbidden(`prompt "${prompt.name}"`));
+  await checkAllowed(ctx, { declared: prompt.config.auth, what: `prompt "${prompt.name}"` }, value);
   let returned = prompt.config.get(value, ctx);
   if (returned instanceof Promise) returned = await returned;
   if (isFullResult(returned)) {

@@ -3,7 +3,7 @@
  * in the method table (wired in by server.ts), with `completion/complete` for template variables.
  * What is checked at registration stays in resources.ts and uri-template-syntax.ts.
  */
-import { allows, checkCallerOf, forbidden, refuse, shows } from "../auth/enforce.js";
+import { checkAllowed, checkCaller, checksFor } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
 import { type ResourceContents, toBase64 } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
@@ -25,9 +25,12 @@ type Result = Record<string, unknown>;
 export async function listResources(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
   const listed: unknown[] = [];
   for (const resource of registry.resources.values()) {
-    if (!shows(ctx, resource.config.auth)) continue;
+    const declared = resource.config.auth;
+    let checks = checksFor(ctx, declared);
+    if (checks instanceof Promise) checks = await checks;
+    if (checks && !checks.shows(ctx, declared)) continue;
     if (!resource.template) listed.push(resource.descriptor);
-    else if (resource.config.list && checkCallerOf(ctx, resource.config.auth, "") === undefined) {
+    else if (resource.config.list && (!checks || checks.checkCallerOf(ctx, declared, "") === undefined)) {
       let found = resource.config.list(ctx);
       if (found instanceof Promise) found = await found;
       const mimeType = resource.mimeType;
@@ -82,12 +85,9 @@ export async function readResource(registry: Registry, params: Params, ctx: Requ
     }
   }
   if (!resource || !args) throw notFound(uri, ctx);
-  const what = `resource ${uri}`;
-  const refused = checkCallerOf(ctx, resource.config.auth, what);
-  if (refused) refuse(ctx, refused, () => notFound(uri, ctx));
-  let allowed = allows(ctx, resource.config.auth, { ...args, uri });
-  if (allowed instanceof Promise) allowed = await allowed;
-  if (!allowed) refuse(ctx, forbidden(what));
+  const entry = { declared: resource.config.auth, what: `resource ${uri}`, notFound: () => notFound(uri, ctx) };
+  await checkCaller(ctx, entry);
+  await checkAllowed(ctx, entry, { ...args, uri });
   let returned = resource.config.read({ ...args, uri }, ctx);
   if (returned instanceof Promise) returned = await returned;
   // A template matched, but `read` found nothing there: the same error as an unknown URI, never empty contents.
