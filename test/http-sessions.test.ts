@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ErrorCode, pico } from "../src/index.js";
 import type { HttpOptions } from "../src/transports/http/options.js";
+import { HttpSession } from "../src/transports/http/sessions.js";
 import { bare, EventReader, initialize, inSession, post, signal, within } from "./http-helpers.js";
 
 /**
@@ -396,6 +397,30 @@ describe("idle expiry", () => {
     expect((await app.fetch(inSession(idle, list()))).status).toBe(404);
     expect((await app.fetch(inSession(watched, list()))).status).toBe(200);
     await stream.cancel();
+  });
+
+  it("looks at an idle session holding a stream once, not again on every request after", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const { app } = server({ sessions: { idleTimeoutMs: 1000 } });
+    const streams: EventReader[] = [];
+    for (let i = 0; i < 3; i++) {
+      const watched = await initialize(app);
+      const stream = new EventReader(
+        await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": watched })),
+      );
+      await stream.next();
+      streams.push(stream);
+    }
+    vi.setSystemTime(start + 5000);
+    const active = await initialize(app);
+    const streaming = vi.spyOn(HttpSession.prototype, "streaming", "get");
+    for (let i = 0; i < 10; i++) expect((await app.fetch(inSession(active, list()))).status).toBe(200);
+    // Each request sweeps the idle sessions first: the three holding streams were found in use by the
+    // first sweep (at initialize) and sent to the back, so no request after it looks at them.
+    expect(streaming).not.toHaveBeenCalled();
+    streaming.mockRestore();
+    for (const stream of streams) await stream.cancel();
   });
 });
 

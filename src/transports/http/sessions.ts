@@ -303,13 +303,17 @@ export class SessionStore {
     const now = Date.now();
     this.#sweep(now);
     const session = this.#sessions.get(id);
-    if (!session) return undefined;
+    if (session) this.#use(session, now);
+    return session;
+  }
+
+  /** Marks a session used now: it goes to the back of the map, which is in order of last use. */
+  #use(session: HttpSession, now: number): void {
     session.lastActive = now;
-    // Re-keyed by the session's own id, not `id`: that string is new with every request's header,
-    // so each use of it hashes it again, and keeping it as the key would make the next one hash too.
+    // Re-keyed by the session's own id, not the caller's: a request's header is a new string each
+    // time, so each use of it hashes it again, and keeping it as the key would make the next one hash too.
     this.#sessions.delete(session.id);
     this.#sessions.set(session.id, session);
-    return session;
   }
 
   /** A new session; `id`: a shared session another instance opened, made here for its requests. */
@@ -359,7 +363,10 @@ export class SessionStore {
     // Values, not entries: this runs on every request, and an entry is an array made for each step.
     for (const session of this.#sessions.values()) {
       if (session.lastActive > cutoff) break;
-      if (!session.streaming) this.delete(session.id);
+      // A session holding a stream open is in use (see HttpSession.#touch): sent to the back, it is
+      // where this loop ends, and the sweeps after it stop before it rather than look at it each time.
+      if (session.streaming) this.#use(session, now);
+      else this.delete(session.id);
     }
   }
 }
