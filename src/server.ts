@@ -108,9 +108,9 @@ export class Server<Tools extends ToolTypes = {}> {
     installAsking(this.#dispatcher);
     const registry = this.#registry;
     // Each layer adds its methods to this server's table as it loads.
-    const installed = <Layer extends { methods: Registry["methods"] }>(layer: Layer) => {
-      registry.install(layer.methods);
-      return layer;
+    const installed = <Part extends { methods: Registry["methods"] }>(part: Part) => {
+      registry.install(part.methods);
+      return part;
     };
     this.#resources = new OnFirstUse(registry, () => import("./resources/layer.js").then(installed));
     this.#prompts = new OnFirstUse(registry, () => import("./prompts/layer.js").then(installed));
