@@ -208,7 +208,7 @@ describe("server.use: short-circuits, rewrites and errors", () => {
     expect(observed).toEqual([ErrorCode.InvalidParams, ErrorCode.InvalidParams]);
   });
 
-  it("answers an internal error for a middleware that returns nothing without next(), calls it twice, or returns a non-object", async () => {
+  it("answers an internal error for a middleware that returns nothing without next(), calls it twice, or returns a non-object (an array too)", async () => {
     const cases = [
       [() => undefined, /returned nothing without calling next\(\)/],
       [
@@ -219,6 +219,7 @@ describe("server.use: short-circuits, rewrites and errors", () => {
         /called next\(\) twice/,
       ],
       [() => "text", /returned string; a result is an object/],
+      [() => [{ type: "text", text: "a list" }], /returned an array; a result is an object/],
     ] as const;
     for (const [middleware, message] of cases) {
       const server = makeServer().use(middleware as never);

@@ -16,7 +16,7 @@ import {
   resultResponse,
   thrownResponse,
 } from "./jsonrpc.js";
-import { type Limits, type ResolvedLimits, resolveLimits, shuttingDown } from "./limits.js";
+import { type Limits, Refusal, type ResolvedLimits, resolveLimits, shuttingDown, Unavailable } from "./limits.js";
 import { METHODS } from "./methods.js";
 import type { Method, Registry } from "./registry.js";
 import type { Peer } from "./session.js";
@@ -360,7 +360,9 @@ export class Dispatcher {
       return resultResponse(id, result);
     } catch (thrown) {
       if (ctx.cancelled) return undefined;
-      return ctx.interrupted ? this.#interrupted(call) : thrownResponse(id, thrown);
+      if (ctx.interrupted) return this.#interrupted(call);
+      // A server that cannot serve it for now says so as a busy one does: the client tries again.
+      return thrown instanceof Unavailable ? new Refusal(id, thrown.message) : thrownResponse(id, thrown);
     } finally {
       call.exchange.inflight?.delete(id);
       // Nothing about a request may follow its response (2025-11-25 "Progress": MUST stop).

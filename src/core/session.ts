@@ -6,6 +6,12 @@ import type { Context } from "./handler-context.js";
  * connection established. The legacy sessions layer (src/sessions/) opens and keeps them.
  */
 export interface Session {
+  /**
+   * The session's name on every instance that serves it: its `Mcp-Session-Id` when the sessions are
+   * shared by several instances (`pico({ state })`, transports/http/shared.ts); undefined where one
+   * process alone holds the session, which then is its own name.
+   */
+  readonly id?: string | undefined;
   readonly protocolVersion: string;
   /** `ctx.client` for every request of the session: what the client declared in `initialize`. */
   readonly client: Context["client"];

@@ -56,7 +56,8 @@ function wrap(run: Link, inner: Chain): Chain {
     // A short-circuit that started the handler anyway: its failure is nobody's to report.
     pending?.catch(() => {});
     if (!isObject(returned)) {
-      throw new TypeError(`Middleware for "${call.method}" returned ${typeof returned}; a result is an object`);
+      const what = Array.isArray(returned) ? "an array" : typeof returned;
+      throw new TypeError(`Middleware for "${call.method}" returned ${what}; a result is an object`);
     }
     return returned;
   };

@@ -58,25 +58,21 @@ export class RedisLink {
     if (!this.ready) return Promise.reject(new StateUnavailable(new Error("Redis is not connected")));
     const client = this.#client;
     const sent = isIoRedis(client) ? client.call(args[0], ...args.slice(1)) : client.sendCommand(args);
+    return this.#within(sent, "").catch((thrown: unknown) => {
+      // A script error is the caller's to see; a connection error is the store being away.
+      if (thrown instanceof StateUnavailable || isReplyError(thrown)) throw thrown;
+      throw new StateUnavailable(thrown);
+    });
+  }
+
+  /** `work`, or a `StateUnavailable` once Redis has not answered for the command timeout (`doing` says at what). */
+  #within<T>(work: Promise<T>, doing: string): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StateUnavailable(new Error(`Redis did not answer within ${this.#timeoutMs} ms`))),
-        this.#timeoutMs,
-      );
+      const why = `Redis did not answer within ${this.#timeoutMs} ms${doing}`;
+      timer = setTimeout(() => reject(new StateUnavailable(new Error(why))), this.#timeoutMs);
     });
-    return Promise.race([sent, late]).then(
-      (reply) => {
-        clearTimeout(timer);
-        return reply;
-      },
-      (thrown: unknown) => {
-        clearTimeout(timer);
-        // A script error is the caller's to see; a connection error is the store being away.
-        if (thrown instanceof StateUnavailable || isReplyError(thrown)) throw thrown;
-        throw new StateUnavailable(thrown);
-      },
-    );
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
   /** Runs a Lua script by its SHA1, loading it once (and again after Redis restarted without it). */
@@ -95,8 +91,20 @@ export class RedisLink {
     }
   }
 
-  /** A second connection, subscribed to `channel`; resolves with the function that closes it. */
-  async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+  /**
+   * A second connection, subscribed to `channel`; resolves with the function that closes it. A Redis
+   * that does not answer fails it after the command timeout (`redisState()` rejects, rather than
+   * waiting for ever), and the connection is closed if it comes up later.
+   */
+  subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    const subscribed = this.#subscribe(channel, listener);
+    return this.#within(subscribed, ` while subscribing to ${channel}`).catch((thrown: unknown) => {
+      subscribed.then((close) => close()).catch(() => {});
+      throw thrown instanceof StateUnavailable ? thrown : new StateUnavailable(thrown);
+    });
+  }
+
+  async #subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
     const client = this.#client;
     if (!isIoRedis(client)) {
       const subscriber = client.duplicate();

@@ -29,6 +29,22 @@ if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KE
 return 1
 `;
 
+/**
+ * Renews the lease of a task this instance runs while the task is still running; once it has ended
+ * (another instance cancelled it) or expired, drops the lease and answers 0, so nobody renews it
+ * again. SET, not PEXPIRE: a lease lost while Redis was away comes back with its instance.
+ */
+const RENEW = `
+local text = redis.call('GET', KEYS[1])
+local status = text and cjson.decode(text).status
+if status ~= 'working' and status ~= 'input_required' then
+  redis.call('DEL', KEYS[2])
+  return 0
+end
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
+return 1
+`;
+
 /** Attempts of one update against concurrent ones before it gives up. */
 const MAX_ATTEMPTS = 16;
 
@@ -44,7 +60,7 @@ export class RedisTaskStore implements TaskStore {
   readonly #prefix: string;
   readonly #leaseMs: number;
   readonly #publish: (record: TaskRecord) => void;
-  /** The tasks this instance runs: their leases are renewed here. */
+  /** The tasks this instance runs: their leases are renewed here until they end, wherever they are ended. */
   readonly #leased = new Set<string>();
   #renewing: ReturnType<typeof setInterval> | undefined;
 
@@ -134,8 +150,10 @@ export class RedisTaskStore implements TaskStore {
         return;
       }
       for (const taskId of this.#leased) {
-        // SET, not PEXPIRE: a lease lost while Redis was away comes back with its instance.
-        this.#link.command(["SET", this.#keys(taskId)[1], "1", "PX", String(this.#leaseMs)]).catch(() => {});
+        this.#link.script(RENEW, this.#keys(taskId), [String(this.#leaseMs)]).then(
+          (renewed) => Number(renewed) === 0 && this.#leased.delete(taskId),
+          () => {},
+        );
       }
     }, this.#leaseMs / 3);
     // A lease timer alone does not keep a process alive (Node, Bun and Deno timers have unref).

@@ -1,6 +1,7 @@
 import type { UsedStates } from "../asking/used-states.js";
 import type { LogLevel } from "../core/envelope.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
+import { Unavailable } from "../core/limits.js";
 import type { RegistryEvent } from "../core/registry.js";
 import type { ClientCapabilities, Implementation } from "../core/types.js";
 import type { TaskStore } from "../tasks/store.js";
@@ -123,9 +124,9 @@ export interface Bus {
 
 /**
  * The shared store is unreachable (Redis down or reconnecting): the request may be retried shortly.
- * The HTTP endpoint answers it with 503 and `Retry-After`.
+ * The HTTP endpoint answers it with 503 and `Retry-After`, whichever code met it (an `Unavailable`).
  */
-export class StateUnavailable extends Error {
+export class StateUnavailable extends Unavailable {
   override readonly name = "StateUnavailable";
   constructor(cause: unknown) {
     super(

@@ -129,13 +129,11 @@ export class Tasks {
       answers,
     );
     // The TTL ends the run too (nobody could read its result afterwards), and the task is gone.
-    const expiry = setTimeout(() => {
+    after(record.ttlMs, () => {
       this.#stop(taskId, "The task's TTL passed");
       this.#channels.delete(taskId);
       this.changes.publish(taskId, undefined);
-    }, record.ttlMs);
-    // A finished task's expiry never keeps the process alive (Deno's timer is a number, without unref).
-    expiry.unref?.();
+    });
     this.#runs.set(taskId, run);
     void run.start().finally(() => this.#runs.delete(taskId));
     return legacy ? { task: legacyTask(record) } : { resultType: "task", ...taskFields(record) };
@@ -406,7 +404,22 @@ export function missingTasks(what: string): McpError {
   );
 }
 
-/** A random name for each 2025 session, which its tasks are bound to (2025-11-25 "Tasks": bind tasks to their requester). */
+/** setTimeout's longest delay, 2^31 − 1 ms (about 24.8 days): a longer one overflows and fires at once. */
+const LONGEST_DELAY_MS = 2 ** 31 - 1;
+
+/** Calls `done` once `ms` have passed, however long (a TTL of weeks waits in steps setTimeout can take). */
+function after(ms: number, done: () => void): void {
+  const step = Math.min(ms, LONGEST_DELAY_MS);
+  const timer = setTimeout(() => (ms > step ? after(ms - step, done) : done()), step);
+  // A task's expiry never keeps the process alive (Deno's timer is a number, without unref).
+  timer.unref?.();
+}
+
+/**
+ * A random name for each 2025 session that one process alone holds, which its tasks are bound to
+ * (2025-11-25 "Tasks": bind tasks to their requester). A session shared by several instances is
+ * named by its id, the same on all of them, so any instance finds its tasks.
+ */
 const sessionNames = new WeakMap<Session, string>();
 
 /** The 2025 session a request came on (the request context's; `Context` does not show it to handlers). */
@@ -423,6 +436,7 @@ function ownerOf(ctx: Context): string {
   const caller = typeof auth?.subject === "string" ? `${auth.issuer ?? ""} ${auth.subject}` : "";
   const session = ctx.era === "legacy" ? sessionOf(ctx) : undefined;
   if (!session) return caller;
+  if (session.id !== undefined) return `${caller}\u0000${session.id}`;
   let name = sessionNames.get(session);
   if (!name) {
     name = crypto.randomUUID();

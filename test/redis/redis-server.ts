@@ -1,6 +1,6 @@
 /**
  * A real Redis for the tests: `redis-server` from the distribution's packages, on 127.0.0.1 at a
- * free port, without persistence, in a temporary folder; stopped (and restarted) by the tests.
+ * free port, without persistence, in a temporary folder; stopped (and restarted), or frozen, by the tests.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -83,6 +83,16 @@ export class RedisServer {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGKILL");
     await exited;
+  }
+
+  /** Stops redis-server answering, its connections open (SIGSTOP): what a hung or overloaded Redis does. */
+  freeze(): void {
+    this.#process?.kill("SIGSTOP");
+  }
+
+  /** Lets a frozen redis-server answer again (SIGCONT). */
+  thaw(): void {
+    this.#process?.kill("SIGCONT");
   }
 
   async close(): Promise<void> {

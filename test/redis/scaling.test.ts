@@ -166,6 +166,28 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
       expect((await modern.result("tasks/get", { taskId: id }, 2)).status).toBe("cancelled");
     });
 
+    it("serves a 2025-11-25 session's tasks on every instance, not only the one that made them", async () => {
+      const legacy = new LegacyClient(cluster!.url);
+      await legacy.open(0);
+      const created = await legacy.result("tools/call", { name: "forever", task: { ttl: 60_000 } }, 0);
+      const taskId = (created.result.task as { taskId: string }).taskId;
+      for (const to of [1, 2]) {
+        const got = await legacy.result("tasks/get", { taskId }, to);
+        expect(got.result, `tasks/get on instance ${to}`).toMatchObject({ taskId, status: "working" });
+        const listed = await legacy.result("tasks/list", {}, to);
+        expect(listed.result.tasks, `tasks/list on instance ${to}`).toEqual([expect.objectContaining({ taskId })]);
+      }
+      const cancelled = await legacy.result("tasks/cancel", { taskId }, 1);
+      expect(cancelled.result).toMatchObject({ taskId, status: "cancelled" });
+      expect((await legacy.result("tasks/get", { taskId }, 0)).result).toMatchObject({ status: "cancelled" });
+      // Bound to the session: another session of the same (anonymous) caller sees none of them.
+      const other = new LegacyClient(cluster!.url);
+      await other.open(1);
+      expect((await other.result("tasks/list", {}, 2)).result.tasks).toEqual([]);
+      const hidden = await other.post("tasks/get", { taskId }, 2);
+      expect(((await hidden.json()) as { error?: { code: number } }).error?.code).toBe(-32602);
+    });
+
     fullOnly("resumes a dropped stream on another instance with every event after the last one read", async () => {
       const legacy = new LegacyClient(cluster!.url);
       await legacy.open(0);
@@ -347,6 +369,9 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
         const started = Date.now();
         const note = (what: string) => log.push(`${Date.now() - started} ${what}`);
         onTestFailed(() => console.error(`RESTART LOG\n${log.join("\n")}`));
+        const modern = new ModernClient(cluster!.url);
+        const running = (await modern.result("tools/call", { name: "forever" }, 0)).taskId as string;
+        const asked = await modern.result("tools/call", { name: "delete_repo", arguments: { repo: "acme/y" } }, 0);
         await redis!.stop();
         const refused = await legacy.post(
           "initialize",
@@ -362,9 +387,28 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
         expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
           /shared state is unreachable/,
         );
-        const modern = new ModernClient(cluster!.url);
         const task = await modern.reply("tools/call", { name: "approve" }, 1);
         expect(task.error?.message).toMatch(/retry in a moment/);
+        // Reading a task, or claiming a requestState, needs the store too: retryable, as every such request.
+        const retry = {
+          name: "delete_repo",
+          arguments: { repo: "acme/y" },
+          inputResponses: { "confirm-1": { action: "accept", content: { confirm: true } } },
+          requestState: asked.requestState,
+        };
+        const requests: [string, Record<string, unknown>][] = [
+          ["tasks/get", { taskId: running }],
+          ["tasks/cancel", { taskId: running }],
+          ["tools/call", retry],
+        ];
+        for (const [method, params] of requests) {
+          const unreachable = await modern.send(method, params, 1);
+          expect(unreachable.status, method).toBe(503);
+          expect(unreachable.headers.get("retry-after"), method).toBe("1");
+          const { error } = (await unreachable.json()) as { error: { code: number; message: string } };
+          expect(error.code, method).toBe(-32603);
+          expect(error.message, method).toMatch(/^The server's shared state is unreachable \(.*\); retry in a moment$/);
+        }
         await redis!.resume();
         note("redis-server restarted");
         // Bounded (a failure guard, not a timing: a loaded machine may take a while): the clients reconnect on their own.

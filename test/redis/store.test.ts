@@ -2,7 +2,8 @@
  * The pieces of picomcp/redis on a real Redis, one by one: the event history keeps the bounds of
  * http/history.ts (events and bytes per session, bytes for the server with the largest session
  * forgetting first) and records a gap instead of serving it; the replay guard accepts an id once;
- * a task whose instance stops renewing its lease reads as failed, one whose lease is renewed does not.
+ * a task whose instance stops renewing its lease reads as failed, one whose lease is renewed does not,
+ * and a lease is no longer renewed once its task ended; redisState() on a Redis that does not answer fails.
  * Skipped (with the install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { createClient } from "redis";
@@ -197,5 +198,45 @@ describe("tasks on Redis", () => {
     expect(lost).toMatchObject({ status: "failed", error: { code: -32603 } });
     expect((await running.tasks.get("kept"))?.status).toBe("working");
     await running.close();
+  });
+
+  it("stops renewing the lease of a task another instance ended, or that expired", async () => {
+    const prefix = `store-${prefixes++}:`;
+    const running = await state({ leaseMs: 150, prefix });
+    const other = await state({ leaseMs: 150, prefix });
+    await running.tasks.put(record("cancelled"));
+    await running.tasks.put({ ...record("expiring"), ttlMs: 200 });
+    await running.tasks.put(record("running"));
+    await other.tasks.update("cancelled", (current) => ({ ...current, status: "cancelled" }));
+    const lease = (taskId: string) => client!.exists(`${prefix}l:${taskId}`);
+    // Several renewal periods (50 ms) after the cancel, and after the expiry.
+    let left = 2;
+    for (let polls = 0; polls < 100 && left > 0; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      left = (await lease("cancelled")) + (await lease("expiring"));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await lease("cancelled")).toBe(0);
+    expect(await lease("expiring")).toBe(0);
+    expect(await running.tasks.get("expiring")).toBeUndefined();
+    expect(await lease("running")).toBe(1);
+    await running.close();
+    await other.close();
+  });
+});
+
+describe("a Redis that does not answer", () => {
+  it("fails redisState() with the retryable error after commandTimeoutMs, rather than waiting for ever", async () => {
+    redis!.freeze();
+    try {
+      await expect(redisState({ client: client!, prefix: "store-frozen:", commandTimeoutMs: 300 })).rejects.toThrow(
+        "The server's shared state is unreachable (Redis did not answer within 300 ms while subscribing to store-frozen:bus); retry in a moment",
+      );
+    } finally {
+      redis!.thaw();
+    }
+    // Answering again, it is usable again.
+    const shared = await redisState({ client: client!, prefix: "store-thawed:" });
+    await shared.close();
   });
 });

@@ -39,6 +39,11 @@ const server = pico({ name: "tasks-test", version: "1.0.0" })
     task: { support: "optional", ttlMs: 200, pollIntervalMs: 50 },
     run: (_args, ctx) => waitForAbortOrRelease("brief", ctx.signal),
   })
+  .tool("monthly", {
+    description: "Kept for 30 days, longer than one setTimeout can wait",
+    task: { support: "optional", ttlMs: 30 * 86_400_000 },
+    run: (_args, ctx) => waitForAbortOrRelease("monthly", ctx.signal),
+  })
   .tool("delete_file", {
     description: "Asks before deleting",
     input: z.object({ file: z.string() }),
@@ -267,6 +272,22 @@ describe("cancellation and TTL", () => {
     expect(error?.code).toBe(ErrorCode.InvalidParams);
     expect(error?.message).toContain("may have expired");
     expect((aborted.get("brief") as Error).message).toBe("The task's TTL passed");
+  });
+
+  it("keeps a task whose TTL is longer than setTimeout's longest delay (2^31 - 1 ms) until it finishes", async () => {
+    const created = await client.result("tools/call", { name: "monthly" });
+    expect(created).toMatchObject({ status: "working", ttlMs: 2_592_000_000 });
+    const taskId = created.taskId as string;
+    // An overflowing timer fires after 1 ms: by now it would have ended the run as expired.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(aborted.has("monthly")).toBe(false);
+    expect(await client.result("tasks/get", { taskId })).toMatchObject({ status: "working" });
+    release?.();
+    const done = await client.until(taskId, "completed");
+    expect(done).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "released monthly" }] },
+    });
   });
 });
 

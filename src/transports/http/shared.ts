@@ -125,7 +125,10 @@ export class SharedSessions {
   /** A session was opened here: its record is written before `initialize` is answered, or the session is not kept. */
   async opened(session: HttpSession): Promise<void> {
     const opened = session.connection.session;
-    if (opened) session.connection.session = this.#copy(opened, opened.client);
+    if (opened) {
+      const { protocolVersion, initialized, logLevel, client } = opened;
+      session.connection.session = this.#copy({ id: session.id, protocolVersion, initialized, logLevel }, client);
+    }
     try {
       await this.#write(session, true);
     } catch (thrown) {
@@ -202,7 +205,7 @@ export class SharedSessions {
     if (!record || this.#store.has(id)) return;
     const session = this.#store.create(id);
     const client = { capabilities: record.capabilities, info: record.clientInfo };
-    session.connection.session = this.#copy(record, client, record.subscriptions);
+    session.connection.session = this.#copy(record, client);
     this.#gate?.adopt(session, record.owner);
     this.#written.set(session, snapshot(session.connection.session));
     this.#touched.set(session, Date.now());
@@ -314,16 +317,12 @@ export class SharedSessions {
     }
   }
 
-  /** A shared session with the handshake state of `from` (a record, or the session `initialize` made). */
-  #copy(
-    from: Pick<Session, "protocolVersion" | "initialized" | "logLevel">,
-    client: Session["client"],
-    subscriptions: readonly string[] = [],
-  ): SharedSession {
-    const session = new this.#Session(from.protocolVersion, client.capabilities, client.info);
+  /** A shared session with the id and handshake state of `from` (a record, or the session `initialize` made). */
+  #copy(from: Handshake, client: Session["client"]): SharedSession {
+    const session = new this.#Session(from.id, from.protocolVersion, client.capabilities, client.info);
     session.initialized = from.initialized;
     session.logLevel = from.logLevel;
-    for (const uri of subscriptions) session.subscribe(uri);
+    for (const uri of from.subscriptions ?? []) session.subscribe(uri);
     return session;
   }
 
@@ -363,17 +362,27 @@ export interface SharedEndpoint {
   notFound(message: string): HttpReply;
 }
 
-/** A session's handshake state that also knows its subscriptions, for its record. */
+/**
+ * A session's handshake state that also knows its id, which names it on every instance (a 2025 task
+ * is bound to it, tasks/tasks.ts), and its subscriptions, for its record.
+ */
 interface SharedSession extends Session {
+  readonly id: string;
   readonly subscriptions: Set<string>;
 }
 
-type SharedClass = new (...args: ConstructorParameters<typeof LegacySession>) => SharedSession;
+type SharedClass = new (id: string, ...args: ConstructorParameters<typeof LegacySession>) => SharedSession;
 
-/** The session class, extended to know its subscriptions (the class keeps them private). */
+/** The session class, extended to know its id and its subscriptions (the class keeps them private). */
 function sharedClass(Base: typeof LegacySession): SharedClass {
   return class extends Base implements SharedSession {
+    readonly id: string;
     readonly subscriptions = new Set<string>();
+
+    constructor(id: string, ...session: ConstructorParameters<typeof LegacySession>) {
+      super(...session);
+      this.id = id;
+    }
 
     override subscribe(uri: string): void {
       super.subscribe(uri);
@@ -390,6 +399,11 @@ function sharedClass(Base: typeof LegacySession): SharedClass {
 function isShared(session: Session): session is SharedSession {
   return "subscriptions" in session && session.subscriptions instanceof Set;
 }
+
+/** What a shared session is made from: its id, and its state after the handshake. */
+type Handshake = Pick<SessionRecord, "id" | "protocolVersion" | "initialized" | "logLevel"> & {
+  readonly subscriptions?: readonly string[];
+};
 
 /** What of a session changes after its handshake. */
 interface Snapshot {
