@@ -58,12 +58,32 @@ describe("error messages", () => {
     }
   });
 
+  it("takes out a path and a credential, and only them: the words around them stay", () => {
+    expect(
+      safeMessage(
+        new Error("Could not read C:\\data\\projects.json because the disk is full. Call list_projects later."),
+      ),
+    ).toBe("Could not read [path] because the disk is full. Call list_projects later.");
+    expect(safeMessage(new Error("Missing C:\\Program Files\\Acme\\app.ini; run setup"))).toBe(
+      "Missing [path]; run setup",
+    );
+    expect(safeMessage(new Error("Could not read /srv/app/data.json because the disk is full."))).toBe(
+      "Could not read [path] because the disk is full.",
+    );
+    expect(safeMessage(new Error("401 with Basic dXNlcjpwYXNz, then bearer abc123def; sign in again"))).toBe(
+      "401 with Basic [redacted], then bearer [redacted]; sign in again",
+    );
+  });
+
   it("leaves messages written for the model as they are, URLs and short relative paths included", () => {
     for (const message of [
       "No user with id 42. Call list_users to see valid ids.",
       "Could not read file:///reports/q3.csv; see https://example.com/a/b/c/d",
       "Use the owner/name form, such as octo/repo.",
       "Limit: between 1/10 and 10/10.",
+      "The basic search found nothing; try the advanced_search tool.",
+      "Bearer tokens are not accepted here; sign in with sign_in first.",
+      "Basic plan does not include exports.",
     ]) {
       expect(safeMessage(new Error(message))).toBe(message);
     }

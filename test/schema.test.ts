@@ -39,6 +39,24 @@ describe("toJsonSchema", () => {
     );
   });
 
+  it("names the schema, as a TypeError, when its library cannot write it as JSON Schema", () => {
+    for (const [schema, refusal] of [
+      [z.object({ when: z.date() }), "Date cannot be represented in JSON Schema"],
+      [z.object({ n: z.bigint() }), "BigInt cannot be represented in JSON Schema"],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        toJsonSchema(schema, "input", 'Tool "t" input');
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(TypeError);
+      expect((thrown as Error).message).toBe(
+        `Tool "t" input cannot be written as JSON Schema: ${refusal}. Use types JSON has (no dates, bigints or transforms).`,
+      );
+    }
+  });
+
   it("gives input and output views of the same schema (defaults optional on input)", () => {
     const schema = z.object({ q: z.string(), limit: z.number().default(10) });
     expect(toJsonSchema(schema, "input", "x")).toMatchObject({ required: ["q"] });
@@ -157,6 +175,15 @@ describe("formatIssues", () => {
     );
     // Only a whole-word prefix is a repeated path.
     expect(formatIssues([{ message: "ab is wrong", path: ["a"] }])).toBe("a: ab is wrong");
+  });
+
+  it("does not say a path with array indexes twice either (ArkType writes them in brackets)", async () => {
+    const ark = type({ items: type({ id: "string" }).array(), filter: { tags: "string >= 2 [] " } });
+    const checked = await validate(ark, { items: [{ id: "a" }, { id: 7 }], filter: { tags: ["ok", "x"] } });
+    expect(checked).toEqual({
+      ok: false,
+      issues: "filter.tags.1: must be at least length 2 (was 1)\nitems.1.id: must be a string (was a number)",
+    });
   });
 
   it("formats real nested issues from zod, ArkType and Valibot alike", async () => {

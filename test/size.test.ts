@@ -171,7 +171,11 @@ const BUDGETS: Budget[] = [
     // Raised to 15,331 B: a handler that meets a store it needs unreachable (a task's record on Redis) throws the
     // core's Unavailable, answered as a Refusal (503 with Retry-After over HTTP, as docs/scaling.md promises) rather
     // than as an internal error: the class and the dispatcher's check (+17 B).
-    ceiling: 15_331,
+    // Raised to 15,470 B: what docs/tools.md says of errors holds (found by a bug hunt): a Windows path's last segment
+    // ends at a space, so the words after it stay; a Bearer/Basic credential is a token, not a word ("the basic
+    // search" stays); a schema its library cannot write as JSON Schema (z.date()) throws a TypeError naming the tool;
+    // an ArkType path with array indexes is not said twice (+139 B).
+    ceiling: 15_470,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -233,7 +237,8 @@ const BUDGETS: Budget[] = [
     // request, is sent to the back of the sessions' map (SessionStore.#use, shared with get()), so later sweeps stop
     // before it instead of looking at every such session on every request (up to maxSessions of them) (+29 B).
     // Raised to 22,272 B: Unavailable answered as a Refusal, as the stdio row says (+12 B).
-    ceiling: 22_272,
+    // Raised to 22,403 B: the error fixes of the stdio row (+131 B).
+    ceiling: 22_403,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -313,7 +318,8 @@ const BUDGETS: Budget[] = [
     // steps; a Redis task lease is no longer renewed once its task ended elsewhere or expired (a script); redisState()
     // fails after commandTimeoutMs on a Redis that does not answer; a 2025 task names a shared session by its id
     // (+105 B).
-    ceiling: 46_086,
+    // Raised to 46,222 B: the error fixes of the stdio row (+136 B).
+    ceiling: 46_222,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -362,7 +368,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,845 B: chunk names, as the HTTP row (+2 B).
     // Raised to 26,879 B: the sweep of idle sessions, as the HTTP row (+34 B).
     // Raised to 26,895 B: Unavailable, as the HTTP row (+16 B).
-    ceiling: 26_895,
+    // Raised to 27,028 B: the error fixes of the stdio row (+133 B).
+    ceiling: 27_028,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -407,7 +414,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,262 B: chunk names, as the HTTP row (+1 B).
     // Raised to 26,290 B: the sweep of idle sessions, as the HTTP row (+28 B).
     // Raised to 26,306 B: Unavailable, as the HTTP row (+16 B).
-    ceiling: 26_306,
+    // Raised to 26,439 B: the error fixes of the stdio row (+133 B).
+    ceiling: 26_439,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -466,7 +474,8 @@ const BUDGETS: Budget[] = [
     // Raised to 55,182 B: every chunk, as the row of everything an HTTP server can load (auth/entries.ts, +124 B).
     // Raised to 55,205 B: the sweep of idle sessions, as the HTTP row (+23 B).
     // Raised to 55,310 B: the fixes of the "everything" row (+105 B).
-    ceiling: 55_310,
+    // Raised to 55,441 B: the error fixes of the stdio row (+131 B).
+    ceiling: 55_441,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -43,11 +43,19 @@ export function secret<T>(value: T): Secret<T> {
   return new Secret(value);
 }
 
-/** Absolute file paths of three or more segments (POSIX, not part of a URL) and Windows drive paths. */
-const PATH = /(?<![\w:/.~-])(?:\/[\w.@+-]+){3,}\/?|\b[A-Za-z]:\\(?:[\w .@+-]+\\?)+/g;
+/**
+ * Absolute file paths of three or more segments (POSIX, not part of a URL) and Windows drive paths,
+ * whose folders may have spaces (`C:\Program Files\…`) but whose last segment ends at one, so the
+ * words after a path stay.
+ */
+const PATH = /(?<![\w:/.~-])(?:\/[\w.@+-]+){3,}\/?|\b[A-Za-z]:\\(?:[\w.@+-]+(?: [\w.@+-]+)*\\)*[\w.@+-]*/g;
 /** JSON Web Tokens (three base64url parts, the first a JSON header) and bearer credentials. */
 const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
-const BEARER = /\b(Bearer|Basic)\s+[\w.~+/=-]+/gi;
+/**
+ * A `Bearer` or `Basic` credential: a token with a digit, a symbol or a capital inside it, as tokens
+ * and base64 have and words do not ("the basic search", "Bearer tokens" stay as written).
+ */
+const BEARER = /\b([Bb]earer|[Bb]asic)\s+(?=[\w.~+/=-]*?(?:[\d.~+/=_-]|[a-z][A-Z]))[\w.~+/=-]+/g;
 /** Stack frames, in case a message embeds a stack. */
 const FRAME = /\n\s+at .*/g;
 

@@ -1,3 +1,5 @@
+import { messageOf } from "./errors.js";
+
 /**
  * The Standard Schema (https://standardschema.dev) and Standard JSON Schema interfaces, declared here
  * so picomcp depends on no package: zod 4, ArkType and Valibot (through @valibot/to-json-schema)
@@ -51,7 +53,17 @@ export function toJsonSchema(schema: Schema, side: "input" | "output", what: str
       `${what} uses a ${vendor} schema that cannot produce JSON Schema. Use a library that implements the Standard JSON Schema interface (zod 4, ArkType, or Valibot wrapped with toStandardJsonSchema from @valibot/to-json-schema).`,
     );
   }
-  return withoutSafeIntegerBounds(converter[side]({ target: TARGET }));
+  let json: JsonSchema;
+  try {
+    json = converter[side]({ target: TARGET });
+  } catch (thrown) {
+    // The library's own refusal (zod: "Date cannot be represented in JSON Schema"), said of this schema.
+    throw new TypeError(
+      `${what} cannot be written as JSON Schema: ${messageOf(thrown)}. Use types JSON has (no dates, bigints or transforms).`,
+      { cause: thrown },
+    );
+  }
+  return withoutSafeIntegerBounds(json);
 }
 
 /**
@@ -99,7 +111,8 @@ export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): str
 function formatIssue(issue: StandardSchemaV1.Issue): string {
   const path = issue.path?.map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".");
   if (!path) return issue.message;
-  // Some libraries (ArkType) already start the message with the path; do not say it twice.
-  const message = issue.message.startsWith(`${path} `) ? issue.message.slice(path.length + 1) : issue.message;
-  return `${path}: ${message}`;
+  // Some libraries (ArkType) already start the message with the path, indexes in brackets
+  // (`items[0].id`); do not say it twice.
+  const said = [path, path.replace(/\.(\d+)(?=\.|$)/g, "[$1]")].find((form) => issue.message.startsWith(`${form} `));
+  return `${path}: ${said ? issue.message.slice(said.length + 1) : issue.message}`;
 }
