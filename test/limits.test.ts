@@ -106,6 +106,26 @@ describe("limits: message size on stdio", () => {
     expect(small).toMatchObject({ id: 2, result: { content: [{ type: "text", text: "small" }] } });
   });
 
+  it("measures a CRLF line without its CR, wherever the chunks split it", async () => {
+    const message = JSON.stringify(call(1, "echo", { s: "" }));
+    // Exactly the limit, then the CR and the LF: in one chunk, and with the chunk ending after the CR.
+    const exact = JSON.stringify(call(1, "echo", { s: "z".repeat(1000 - message.length) }));
+    expect(exact).toHaveLength(1000);
+    const io = pipe();
+    const served = serveLines(dispatcher({ maxMessageBytes: 1000 }), io);
+    io.push(`${exact}\r\n`);
+    await io.until((messages) => messages.length === 1);
+    io.push(`${exact.replace('"id":1', '"id":2')}\r`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    io.push("\n");
+    io.end();
+    await served;
+    expect(io.messages().map((answer) => [answer.id, "result" in answer])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+  });
+
   it("skips an oversized line as it streams in, answering before its end arrives", async () => {
     const io = pipe();
     const served = serveLines(dispatcher({ maxMessageBytes: 1000 }), io);

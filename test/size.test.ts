@@ -175,7 +175,8 @@ const BUDGETS: Budget[] = [
     // ends at a space, so the words after it stay; a Bearer/Basic credential is a token, not a word ("the basic
     // search" stays); a schema its library cannot write as JSON Schema (z.date()) throws a TypeError naming the tool;
     // an ArkType path with array indexes is not said twice (+139 B).
-    ceiling: 15_470,
+    // Raised to 15,471 B: an unfinished stdio line may hold the CR of its CRLF past the limit (+1 B).
+    ceiling: 15_471,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -319,7 +320,8 @@ const BUDGETS: Budget[] = [
     // fails after commandTimeoutMs on a Redis that does not answer; a 2025 task names a shared session by its id
     // (+105 B).
     // Raised to 46,222 B: the error fixes of the stdio row (+136 B).
-    ceiling: 46_222,
+    // Raised to 46,224 B: the stdio row's CR allowance (+2 B).
+    ceiling: 46_224,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -475,7 +477,8 @@ const BUDGETS: Budget[] = [
     // Raised to 55,205 B: the sweep of idle sessions, as the HTTP row (+23 B).
     // Raised to 55,310 B: the fixes of the "everything" row (+105 B).
     // Raised to 55,441 B: the error fixes of the stdio row (+131 B).
-    ceiling: 55_441,
+    // Raised to 55,442 B: the stdio row's CR allowance (+1 B).
+    ceiling: 55_442,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -120,7 +120,8 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
       if (output.blocked) return start;
     }
     if (skipping || start === text.length) return text.length;
-    if (buffer.length + text.length - start > maxMessageBytes) {
+    // +1: the CR of a CRLF line may have arrived without its LF; `receive` measures the line without it.
+    if (buffer.length + text.length - start > maxMessageBytes + 1) {
       send(tooLarge((buffer + text.slice(start, start + HEAD)).slice(0, HEAD), maxMessageBytes));
       buffer = "";
       skipping = true;
