@@ -191,6 +191,15 @@ describe("cors: { origins }", () => {
     }
   });
 
+  it("matches a listed origin as the Origin check does: an explicit default port is the same origin", async () => {
+    const app = server({ cors: { origins: [`${PAGE}:443`] } });
+    for (const request of [preflight(PAGE), hello(PAGE)]) {
+      const response = await app.fetch(request);
+      expect(response.status).toBeLessThan(300);
+      expect(response.headers.get("access-control-allow-origin")).toBe(PAGE);
+    }
+  });
+
   it("also serves the origins of allowedOrigins", async () => {
     const app = server({ cors: { origins: [PAGE] }, allowedOrigins: [OTHER] });
     const response = await app.fetch(hello(OTHER));

@@ -85,13 +85,17 @@ describe("the first stream of the process", () => {
     });
   });
 
-  it("is the GET stream: a message the server sent before it is kept in the history, and the next one is delivered", async () => {
+  it("is the GET stream: a message the server sent before it is kept, delivered on it, and the next one too", async () => {
     const app = pico({ name: "first" }).tool("t", { run: () => "" });
     const session = await initialize(app);
     // The server speaks first, while no code of streams has loaded: kept as event 0-1, as it would be after.
     app.tool("added_0", { run: () => "" });
     const stream = new EventReader(await app.fetch(get(session)));
-    expect(await within(stream.next())).toEqual({ id: "0-1", retry: 1000, data: "" });
+    // Primed at the point it starts from: before what the server sent while no GET stream was open.
+    expect(await within(stream.next())).toEqual({ id: "0-0", retry: 1000, data: "" });
+    const kept = await within(stream.next());
+    expect(kept?.id).toBe("0-1");
+    expect(messageOf(kept)).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     app.tool("added_1", { run: () => "" });
     const event = await within(stream.next());
     expect(event?.id).toBe("0-2");

@@ -182,6 +182,30 @@ describe("MCP-Protocol-Version in a session", () => {
     }
   });
 
+  it("answers 400 to an unsupported version on every message of the session, GET and DELETE too", async () => {
+    const { app } = server();
+    const session = await initialize(app);
+    const bad = { "mcp-session-id": session, "mcp-protocol-version": "1999-01-01" };
+    const requests = [
+      inSession(
+        session,
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { "mcp-protocol-version": "1999-01-01" },
+      ),
+      inSession(session, { jsonrpc: "2.0", id: 9, result: {} }, { "mcp-protocol-version": "1999-01-01" }),
+      bare("GET", { ...bad, accept: "text/event-stream" }),
+      bare("DELETE", bad),
+    ];
+    for (const request of requests) {
+      const answer = await errorOf(await app.fetch(request), 400);
+      expect(answer.error.message, request.method).toMatch(
+        /^Bad Request: unsupported MCP-Protocol-Version "1999-01-01"/,
+      );
+    }
+    // The session is still there: the DELETE was refused.
+    expect((await app.fetch(inSession(session, list()))).status).toBe(200);
+  });
+
   it("accepts any supported legacy version inside a 2025-11-25 session, and no header at all", async () => {
     const { app } = server();
     const session = await initialize(app, "2025-11-25");
@@ -399,6 +423,26 @@ describe("idle expiry", () => {
     await stream.cancel();
   });
 
+  it("keeps a session whose request is still in progress, answered with JSON (no stream open)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    let finish: (text: string) => void = () => {};
+    const app = pico({ name: "slow", http: { sessions: { idleTimeoutMs: 1000 } } }).tool("slow", {
+      run: () => new Promise<string>((resolve) => (finish = resolve)),
+    });
+    const working = await initialize(app);
+    const idle = await initialize(app);
+    const answer = app.fetch(inSession(working, call(2, "slow"), { accept: "application/json" }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    vi.setSystemTime(start + 5000);
+    // The next request sweeps: the idle session goes, the working one stays, and its call is answered.
+    expect((await app.fetch(inSession(idle, list()))).status).toBe(404);
+    finish("done");
+    const answered = (await (await answer).json()) as { result: { content: { text: string }[] } };
+    expect(answered.result.content[0]!.text).toBe("done");
+    expect((await app.fetch(inSession(working, list()))).status).toBe(200);
+  });
+
   it("looks at an idle session holding a stream once, not again on every request after", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.now();
@@ -414,12 +458,12 @@ describe("idle expiry", () => {
     }
     vi.setSystemTime(start + 5000);
     const active = await initialize(app);
-    const streaming = vi.spyOn(HttpSession.prototype, "streaming", "get");
+    const inUse = vi.spyOn(HttpSession.prototype, "inUse", "get");
     for (let i = 0; i < 10; i++) expect((await app.fetch(inSession(active, list()))).status).toBe(200);
     // Each request sweeps the idle sessions first: the three holding streams were found in use by the
     // first sweep (at initialize) and sent to the back, so no request after it looks at them.
-    expect(streaming).not.toHaveBeenCalled();
-    streaming.mockRestore();
+    expect(inUse).not.toHaveBeenCalled();
+    inUse.mockRestore();
     for (const stream of streams) await stream.cancel();
   });
 });

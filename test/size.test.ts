@@ -176,7 +176,8 @@ const BUDGETS: Budget[] = [
     // search" stays); a schema its library cannot write as JSON Schema (z.date()) throws a TypeError naming the tool;
     // an ArkType path with array indexes is not said twice (+139 B).
     // Raised to 15,471 B: an unfinished stdio line may hold the CR of its CRLF past the limit (+1 B).
-    ceiling: 15_471,
+    // Raised to 15,472 B: no stdio code changed; the entry's import() of the HTTP chunk names its new content hash (+1 B).
+    ceiling: 15_472,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -239,7 +240,8 @@ const BUDGETS: Budget[] = [
     // before it instead of looking at every such session on every request (up to maxSessions of them) (+29 B).
     // Raised to 22,272 B: Unavailable answered as a Refusal, as the stdio row says (+12 B).
     // Raised to 22,403 B: the error fixes of the stdio row (+131 B).
-    ceiling: 22_403,
+    // Raised to 22,493 B (found by a bug hunt): a session with a request in progress is in use, not idle; the first GET stream carries what the server sent before it (a question); an unsupported MCP-Protocol-Version gets 400 on every message, GET and DELETE (+90 B).
+    ceiling: 22_493,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -321,7 +323,9 @@ const BUDGETS: Budget[] = [
     // (+105 B).
     // Raised to 46,222 B: the error fixes of the stdio row (+136 B).
     // Raised to 46,224 B: the stdio row's CR allowance (+2 B).
-    ceiling: 46_224,
+    // Raised to 46,322 B: the HTTP row's session fixes, and CORS matching an allowed origin written with its
+    // default port (https://x:443 allows Origin https://x) (+98 B).
+    ceiling: 46_322,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -371,7 +375,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,879 B: the sweep of idle sessions, as the HTTP row (+34 B).
     // Raised to 26,895 B: Unavailable, as the HTTP row (+16 B).
     // Raised to 27,028 B: the error fixes of the stdio row (+133 B).
-    ceiling: 27_028,
+    // Raised to 27,106 B: the HTTP row's session fixes (+78 B).
+    ceiling: 27_106,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -417,7 +422,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,290 B: the sweep of idle sessions, as the HTTP row (+28 B).
     // Raised to 26,306 B: Unavailable, as the HTTP row (+16 B).
     // Raised to 26,439 B: the error fixes of the stdio row (+133 B).
-    ceiling: 26_439,
+    // Raised to 26,512 B: the HTTP row's session fixes (+73 B).
+    ceiling: 26_512,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -478,7 +484,8 @@ const BUDGETS: Budget[] = [
     // Raised to 55,310 B: the fixes of the "everything" row (+105 B).
     // Raised to 55,441 B: the error fixes of the stdio row (+131 B).
     // Raised to 55,442 B: the stdio row's CR allowance (+1 B).
-    ceiling: 55_442,
+    // Raised to 55,542 B: the HTTP row's session fixes and the CORS default-port match (+100 B).
+    ceiling: 55_542,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -1,5 +1,6 @@
 import type { CorsOptions } from "./options.js";
 import type { HttpReply, HttpRequest } from "./reply.js";
+import { originKey } from "./security.js";
 
 /**
  * `*` covers any request header in current browsers, but never `Authorization`, and not at all in
@@ -16,14 +17,11 @@ const ANY_ORIGIN = { "access-control-allow-origin": "*", ...EXPOSE };
  * accepted origin read the replies. An origin CORS accepts also passes the Origin check.
  */
 export class Cors {
-  /** Accepted origins, lower-cased; undefined accepts every origin. */
+  /** Accepted origins, as the Origin check compares them (`originKey`: `https://a.example:443`); undefined accepts every origin. */
   readonly #origins: Set<string> | undefined;
 
   constructor(options: true | CorsOptions, allowedOrigins: string[] = []) {
-    this.#origins =
-      options === true
-        ? undefined
-        : new Set([...options.origins, ...allowedOrigins].map((origin) => origin.toLowerCase()));
+    this.#origins = options === true ? undefined : new Set([...options.origins, ...allowedOrigins].map(keyOf));
   }
 
   /** The origins the Origin check must accept too. */
@@ -55,7 +53,12 @@ export class Cors {
     const origin = request.header("origin");
     if (origin === null) return undefined;
     if (!this.#origins) return ANY_ORIGIN;
-    if (!this.#origins.has(origin.toLowerCase())) return undefined;
+    if (!this.#origins.has(keyOf(origin))) return undefined;
     return { "access-control-allow-origin": origin, vary: "Origin", ...EXPOSE };
   }
+}
+
+/** An origin as both checks compare it: the one the Origin check passes gets the CORS headers too. */
+function keyOf(origin: string): string {
+  return originKey(origin) ?? origin.toLowerCase();
 }

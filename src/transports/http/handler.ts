@@ -289,16 +289,8 @@ export class HttpHandler {
       );
     }
     if (message.method === "initialize") return this.#initialize(message, request);
-    if (version !== null && !LEGACY_VERSIONS.includes(version)) {
-      return jsonReply(
-        400,
-        errorResponse(
-          message.id,
-          ErrorCode.InvalidRequest,
-          `Bad Request: unsupported MCP-Protocol-Version "${version}"; this server supports ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ")}`,
-        ),
-      );
-    }
+    const unsupported = unsupportedHeader(version, message);
+    if (unsupported) return unsupported;
     const legacy = this.#legacyPeer(request, version);
     if ("status" in legacy) return legacy;
     const session = legacy.session;
@@ -418,6 +410,8 @@ export class HttpHandler {
     request: HttpRequest,
     version = request.header("mcp-protocol-version"),
   ): { peer: Peer; session?: HttpSession } | HttpReply {
+    const unsupported = unsupportedHeader(version);
+    if (unsupported) return unsupported;
     if (!this.#sessionOptions) {
       // Without the header a server may assume 2025-03-26 (2025-06-18 "Protocol Version Header").
       const protocolVersion = version !== null && LEGACY_VERSIONS.includes(version) ? version : BATCH_VERSION;
@@ -474,6 +468,8 @@ export class HttpHandler {
   /** DELETE ends a session; its id answers 404 from then on (2025-11-25 "Session Management"). */
   #delete(request: HttpRequest): HttpReply | Promise<HttpReply> {
     if (!this.#sessionOptions) return this.#notAllowed();
+    const unsupported = unsupportedHeader(request.header("mcp-protocol-version"));
+    if (unsupported) return unsupported;
     const id = request.header(SESSION_HEADER);
     if (id === null) return fail(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
     const owned = this.#sessions?.get(id);
@@ -520,4 +516,22 @@ function isModernClaim(message: JsonRpcRequest): message is ModernClaim {
 /** An error reply to a request whose id is unknown or that has none (a GET, a DELETE, a body that is not one). */
 function fail(status: number, code: number, message: string): HttpReply {
   return jsonReply(status, errorResponse(undefined, code, message));
+}
+
+/**
+ * 400 for an `MCP-Protocol-Version` header naming a revision this server does not serve, on every
+ * message of a 2025 session, GET and DELETE too (2025-11-25 "Protocol Version Header": MUST); a
+ * modern revision is the 2026-07-28 path's to check.
+ */
+function unsupportedHeader(version: string | null, message?: JsonRpcRequest): HttpReply | undefined {
+  if (version === null || LEGACY_VERSIONS.includes(version) || isModernVersion(version)) return undefined;
+  const supported = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ");
+  return jsonReply(
+    400,
+    errorResponse(
+      message?.id,
+      ErrorCode.InvalidRequest,
+      `Bad Request: unsupported MCP-Protocol-Version "${version}"; this server supports ${supported}`,
+    ),
+  );
 }

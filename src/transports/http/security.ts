@@ -80,7 +80,7 @@ const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443 };
  * An origin as `scheme://host-key:port` (RFC 6454 §4: scheme, host and port, the port made
  * explicit), or undefined when it is not an origin (`null`, a path, userinfo).
  */
-function originKey(origin: string): string | undefined {
+export function originKey(origin: string): string | undefined {
   const match = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(origin);
   const authority = match && parseAuthority(match[2]!);
   if (!authority) return undefined;

@@ -67,6 +67,8 @@ export class HttpSession {
   readonly #standaloneId: number;
   /** A client opened the standalone stream here: a shared session writes it only then (the instance holding it does). */
   #standaloneOpened = false;
+  /** The last event of the standalone stream that a GET stream sent. */
+  #standaloneRead = 0;
 
   constructor(
     id: string,
@@ -126,8 +128,9 @@ export class HttpSession {
     return this.#headers;
   }
 
-  /** True while a client holds a stream of this session open. */
-  get streaming(): boolean {
+  /** True while the session is in use: a request of it is in progress, or a client holds a stream of it open. */
+  get inUse(): boolean {
+    if (this.connection.requests?.size) return true;
     for (const log of this.#history?.streams() ?? []) if (log.reader && !log.reader.closed) return true;
     return false;
   }
@@ -166,12 +169,17 @@ export class HttpSession {
     };
   }
 
-  /** Opens the standalone GET stream, or answers undefined when one is already open (one per session). */
+  /**
+   * Opens the standalone GET stream, or answers undefined when one is already open (one per session).
+   * It starts with what the server sent on its own since the last GET stream read (`#standaloneRead`):
+   * a question asked before the client opened its first GET stream is on it (2025-11-25 "Listening
+   * for Messages from the Server").
+   */
   openStandalone(): SseStream | undefined {
     const log = this.#standalone();
     if (log.reader && !log.reader.closed) return undefined;
     this.#standaloneOpened = true;
-    return this.#read(log, log.seq, true);
+    return this.#read(log, Math.max(this.#standaloneRead, log.forgotten), true);
   }
 
   /**
@@ -221,9 +229,10 @@ export class HttpSession {
     const reader: LogReader = new streamCode!.LogReader(log, after, {
       // The priming event (an id and empty data) lets the client resume even before the first message (SEP-1699).
       prelude:
-        primed && this.#resumable ? `id: ${log.id}-${log.seq}\nretry: ${this.#options.retryMs}\ndata: \n\n` : undefined,
+        primed && this.#resumable ? `id: ${log.id}-${after}\nretry: ${this.#options.retryMs}\ndata: \n\n` : undefined,
       streams: this.#streams,
       onEnd: () => {
+        if (log.id === this.#standaloneId) this.#standaloneRead = Math.max(this.#standaloneRead, reader.cursor);
         if (log.reader === reader) log.reader = undefined;
         this.#touch();
       },
@@ -363,9 +372,10 @@ export class SessionStore {
     // Values, not entries: this runs on every request, and an entry is an array made for each step.
     for (const session of this.#sessions.values()) {
       if (session.lastActive > cutoff) break;
-      // A session holding a stream open is in use (see HttpSession.#touch): sent to the back, it is
-      // where this loop ends, and the sweeps after it stop before it rather than look at it each time.
-      if (session.streaming) this.#use(session, now);
+      // A session with a request in progress or a stream open is in use (see HttpSession.#touch): sent
+      // to the back, it is where this loop ends, and the sweeps after it stop before it rather than
+      // look at it each time.
+      if (session.inUse) this.#use(session, now);
       else this.delete(session.id);
     }
   }
