@@ -339,10 +339,25 @@ describe("batches", () => {
     expect((await errorOf(await app.fetch(post([list()])), 400)).error.message).toMatch(/Mcp-Session-Id/);
   });
 
-  it("refuses batches without sessions", async () => {
+  it("serves 2025-03-26 batches without sessions, the version a missing header means; refuses them under later ones", async () => {
     const { app } = server({ sessions: false });
-    const answer = await errorOf(await app.fetch(post([list()], { "mcp-protocol-version": "2025-03-26" })), 400);
-    expect(answer.error.code).toBe(ErrorCode.InvalidRequest);
+    for (const headers of [{}, { "mcp-protocol-version": "2025-03-26" }]) {
+      const response = await app.fetch(post([call(1, "echo", { text: "a" }), list(2)], headers));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("mcp-session-id")).toBeNull();
+      const answers = await response.json();
+      expect(answers).toEqual([
+        { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "a" }] } },
+        expect.objectContaining({ id: 2, result: expect.objectContaining({ tools: expect.any(Array) }) }),
+      ]);
+    }
+    const notifications = await app.fetch(post([{ jsonrpc: "2.0", method: "notifications/initialized" }]));
+    expect(notifications.status).toBe(202);
+    const later = await errorOf(await app.fetch(post([list()], { "mcp-protocol-version": "2025-06-18" })), 400);
+    expect(later.error).toEqual({
+      code: ErrorCode.InvalidRequest,
+      message: "Invalid Request: batches are only allowed in a 2025-03-26 session; send one message per POST",
+    });
   });
 });
 

@@ -160,6 +160,28 @@ describe("POST content negotiation", () => {
     }
   });
 
+  it("reads Accept as media ranges with weights (RFC 9110 §12.5.1): q=0 refuses a type, the most specific range decides", async () => {
+    const answer = async (accept: string) => {
+      const request = modern("tools/call", { name: "echo", arguments: { text: "x" } }, { accept });
+      const response = await server().fetch(request);
+      return `${response.status} ${response.headers.get("content-type")}`;
+    };
+    // A range names both, or one of them.
+    expect(await answer("application/*, text/*")).toBe("200 application/json");
+    expect(await answer("text/*")).toBe("200 text/event-stream");
+    expect(await answer("application/*")).toBe("200 application/json");
+    // q=0 is "not acceptable", whatever a wider range allows.
+    expect(await answer("application/json;q=0, */*")).toBe("200 text/event-stream");
+    expect(await answer("application/json; q=0.0, text/event-stream;q=0")).toBe("406 application/json");
+    expect(await answer("*/*;q=0")).toBe("406 application/json");
+    expect(await answer("text/event-stream;q=0, text/*")).toBe("406 application/json");
+    // A type is not a prefix of another, nor found inside a parameter.
+    expect(await answer("application/jsonl, text/event-streams")).toBe("406 application/json");
+    expect(await answer('text/html; note="application/json"')).toBe("406 application/json");
+    // Case, spaces and weights above zero change nothing.
+    expect(await answer(" Application/JSON ; q=0.5 , TEXT/EVENT-STREAM;Q=1")).toBe("200 application/json");
+  });
+
   it("treats a missing Accept and */* as accepting both", async () => {
     for (const accept of [null, "*/*"]) {
       const response = await server().fetch(

@@ -6,6 +6,7 @@ import { type Context, pico } from "../src/index.js";
 import type { ServeOptions } from "../src/transports/http/options.js";
 import type { Listening } from "../src/transports/listen.js";
 import { BOTH, EventReader, messageOf, meta, modernCallInit, signal, within } from "./http-helpers.js";
+import { RawClient } from "./socket-helpers.js";
 
 /**
  * `server.serve({ port })` on Node: the node:http bridge over a real loopback socket, driven by
@@ -73,6 +74,26 @@ function raw(
     request.on("error", reject);
     request.end(body);
   });
+}
+
+/** A tools/call of "hello" written on a socket, for request lines node:http will not send (two Host lines, an absolute-form target). */
+async function rawSocketCall(port: number, target: string, hosts: string[]) {
+  const init = modernCallInit("hello");
+  const body = init.body as string;
+  const head = [
+    `POST ${target} HTTP/1.1`,
+    ...hosts.map((host) => `Host: ${host}`),
+    ...Object.entries(init.headers as Record<string, string>).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Connection: close",
+  ];
+  const client = await RawClient.connect(port);
+  try {
+    await client.write(`${head.join("\r\n")}\r\n\r\n${body}`);
+    return await client.fullResponse();
+  } finally {
+    client.destroy();
+  }
 }
 
 function rawCall(url: string, headers: Record<string, string>) {
@@ -175,6 +196,28 @@ describe("DNS rebinding protection on loopback", () => {
       origin: `http://localhost:${listening.port}`,
     });
     expect(own.status).toBe(200);
+  });
+
+  it("answers 400 to two Host lines, as a Web runtime does (RFC 9112 §3.2), instead of keeping the first", async () => {
+    const { listening } = await serve();
+    const hosts = [`localhost:${listening.port}`, "evil.example.com"];
+    const response = await rawSocketCall(listening.port, "/", hosts);
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).error.message).toBe(
+      `Bad Request: the Host header "${hosts.join(", ")}" is not a host name or address with an optional numeric port`,
+    );
+  });
+
+  it("takes an absolute-form target's host over the Host header (RFC 9112 §3.2.2), and its path", async () => {
+    const { listening } = await serve({ path: "/mcp" });
+    const send = (target: string) => rawSocketCall(listening.port, target, [`localhost:${listening.port}`]);
+    const own = await send(`http://127.0.0.1:${listening.port}/mcp?x=1`);
+    expect(own.status).toBe(200);
+    expect(JSON.parse(own.body).result.content).toEqual([{ type: "text", text: "héllo ✓" }]);
+    const foreign = await send("http://evil.example.com/mcp");
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.body).error.message).toBe('Forbidden: Host "evil.example.com" is not allowed');
+    expect((await send(`http://localhost:${listening.port}/other`)).status).toBe(404);
   });
 
   it("uses allowedHosts when given", async () => {

@@ -153,6 +153,9 @@ class NodeRequest implements HttpRequest {
   readonly #reported: boolean;
   /** Fails the body being read: the client went away before sending all of it. */
   #unread: ((reason: unknown) => void) | undefined;
+  /** The request's host: the Host header, or the authority of an absolute-form target. */
+  readonly #host: string | null;
+  readonly #absolute: boolean;
 
   /** `reported`: the caller calls `closed()` when the response closes. */
   constructor(req: IncomingMessage, res: ServerResponse, reported: boolean) {
@@ -161,18 +164,27 @@ class NodeRequest implements HttpRequest {
     this.#watching = reported;
     this.#reported = reported;
     this.method = req.method ?? "GET";
-    const url = requestTarget(req);
-    const query = url.indexOf("?");
-    this.path = query === -1 ? url : url.slice(0, query);
+    const target = requestTarget(req);
+    // The absolute form (`POST http://host/mcp`, RFC 9112 §3.2.2): the target's host is the request's,
+    // and the Host header is ignored (MUST).
+    const absolute = target.startsWith("/") ? null : ABSOLUTE_FORM.exec(target);
+    this.#host = absolute ? (absolute[1] ?? "") : hostLines(req);
+    const path = absolute ? target.slice(absolute[0].length) || "/" : target;
+    const query = path.indexOf("?");
+    this.path = query === -1 ? path : path.slice(0, query);
+    this.#absolute = absolute !== null;
   }
 
   get url(): string {
+    const target = requestTarget(this.#req);
+    if (this.#absolute) return target;
     // A TLS socket (https.createServer) carries `encrypted`: the Origin check compares the scheme.
     const scheme = "encrypted" in this.#req.socket ? "https" : "http";
-    return `${scheme}://${this.#req.headers.host ?? "localhost"}${requestTarget(this.#req)}`;
+    return `${scheme}://${this.#host ?? "localhost"}${target}`;
   }
 
   header(name: string): string | null {
+    if (name === "host") return this.#host;
     const value = this.#req.headers[name];
     return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
   }
@@ -244,6 +256,24 @@ class NodeRequest implements HttpRequest {
  */
 function requestTarget(req: FrameworkRequest): string {
   return req.originalUrl ?? req.url ?? "/";
+}
+
+/** An absolute-form request target's scheme and authority, the authority captured. */
+const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/([^/?#]*)/i;
+
+/**
+ * The Host header as a Web runtime reads it: two Host lines joined, which the Host check refuses
+ * (RFC 9112 §3.2: MUST answer 400), where Node would keep the first.
+ */
+function hostLines(req: IncomingMessage): string | null {
+  const raw = req.rawHeaders;
+  let host: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === "host")
+      host = host === null ? raw[i + 1]! : `${host}, ${raw[i + 1]}`;
+  }
+  return host;
 }
 
 function gone(): DOMException {

@@ -8,11 +8,12 @@ import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
 import { LegacySession } from "../../sessions/session.js";
 import type { SharedState } from "../../state/state.js";
+import { type Accepts, accepts } from "./accept.js";
 import type { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import type { HttpOptions, SessionOptions } from "./options.js";
 import { BodyTooLarge, emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
-import { type Accepts, accepts, respond, tooManyStreams, unavailable } from "./respond.js";
+import { respond, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
 import type { HttpSession, SessionStore } from "./sessions.js";
 import type { SharedSessions } from "./shared.js";
@@ -387,12 +388,12 @@ export class HttpHandler {
     return jsonReply(200, response, { [SESSION_HEADER]: session.id });
   }
 
-  /** Batches: only in a 2025-03-26 session, answered as one JSON array. */
+  /** Batches: only under 2025-03-26 (a session of that version, or without sessions), answered as one JSON array. */
   async #batch(request: HttpRequest, values: unknown[]): Promise<HttpReply> {
     const legacy = this.#legacyPeer(request);
     if ("status" in legacy) return legacy;
-    const connection = legacy.session?.connection;
-    if (connection?.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
+    const { session } = legacy;
+    if (legacy.peer.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
       return fail(
         400,
         ErrorCode.InvalidRequest,
@@ -400,9 +401,16 @@ export class HttpHandler {
       );
     }
     // Batches are rare (2025-03-26 only): their code loads with the first one.
-    const { batchAnswers } = await import("../batch.js");
+    const [{ batchAnswers }, { Connection }] = await Promise.all([import("../batch.js"), import("../connection.js")]);
+    // Without sessions the batch is a connection of its own, under the version the POST names.
+    let connection = session?.connection;
+    if (!connection) {
+      connection = new Connection(this.#dispatcher, () => {}, true);
+      connection.session = legacy.peer.session;
+    }
     const responses = await batchAnswers(connection, values);
-    return responses.length > 0 ? jsonReply(200, responses, { [SESSION_HEADER]: legacy.session!.id }) : emptyReply(202);
+    if (responses.length === 0) return emptyReply(202);
+    return jsonReply(200, responses, session ? { [SESSION_HEADER]: session.id } : undefined);
   }
 
   /** The legacy session named by `Mcp-Session-Id`; or, without sessions, a throw-away peer. */

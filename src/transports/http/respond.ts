@@ -3,14 +3,9 @@ import type { Answer, Exchange } from "../../core/dispatch.js";
 import { ErrorCode, messageOf } from "../../core/errors.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../core/jsonrpc.js";
 import { busy, isUnavailable } from "../../core/limits.js";
+import type { Accepts } from "./accept.js";
 import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS, type Watcher } from "./reply.js";
 import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
-
-/** What the client's `Accept` header lets the server answer with. */
-export interface Accepts {
-  readonly json: boolean;
-  readonly sse: boolean;
-}
 
 /** The writing end of the SSE stream of one request. */
 export interface ResponseStream {
@@ -217,12 +212,4 @@ function endedStream(streams: Streams | undefined, headers: Record<string, strin
 /** The SSE headers with `headers` (Object.assign: a spread of two objects costs ten times as much). */
 function sseHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.assign({}, SSE_HEADERS, headers);
-}
-
-/** Reads `Accept`; a missing header or a wildcard accepts both forms. */
-export function accepts(header: string | null): Accepts {
-  if (header === null) return { json: true, sse: true };
-  const value = header.toLowerCase();
-  const any = value.includes("*/*");
-  return { json: any || value.includes("application/json"), sse: any || value.includes("text/event-stream") };
 }
