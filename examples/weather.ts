@@ -5,11 +5,10 @@
  *
  * The forecast comes from a small table, so that the example runs offline and answers the same
  * every time; a real server would ask a weather service in `run` (pass it `ctx.signal`).
- *
- * In your own project, import from "picomcp" rather than from the repository's source.
  */
+
+import { pico } from "picomcp";
 import { z } from "zod";
-import { pico } from "../src/index.js";
 
 /** Each city's coming week: conditions, and the low and high in °C. */
 const WEEK: Record<string, [conditions: string, low: number, high: number][]> = {

@@ -3,10 +3,8 @@
  * asked (the verified caller, else the client's name), what (the method, and the tool for a call),
  * in which era, and how it ended: "ok", "tool error" (an `isError` result the model reads) or the
  * JSON-RPC error code. Arguments are left out on purpose: they may hold personal data.
- *
- * In your own project, import from "picomcp" rather than from the repository's source.
  */
-import { type Context, McpError, type Middleware } from "../../src/index.js";
+import { type Context, McpError, type Middleware } from "picomcp";
 
 export interface AuditEntry {
   at: string;

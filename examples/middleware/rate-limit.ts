@@ -11,10 +11,8 @@
  *   client application must not mistake it for an answer. Its code is -32000, a server error code
  *   JSON-RPC 2.0 §5.1 leaves to implementations (MCP claims only -32020 and up), and its `data`
  *   says when to retry, for a client that backs off by itself.
- *
- * In your own project, import from "picomcp" rather than from the repository's source.
  */
-import { McpError, type Middleware } from "../../src/index.js";
+import { McpError, type Middleware } from "picomcp";
 
 export interface RateLimitOptions {
   /** Requests per window and caller. */

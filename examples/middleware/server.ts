@@ -4,11 +4,10 @@
  * on tool calls. `node --import tsx examples/middleware/server.ts` serves it over stdio;
  * `--port 3000` over Streamable HTTP on 127.0.0.1. The audit log goes to stderr, never stdout,
  * which carries the protocol over stdio.
- *
- * In your own project, import from "picomcp" rather than from the repository's source.
  */
+
+import { pico } from "picomcp";
 import { z } from "zod";
-import { pico } from "../../src/index.js";
 import { type AuditEntry, auditLog } from "./audit.js";
 import { type RateLimitOptions, rateLimit } from "./rate-limit.js";
 import { capResultSize } from "./size-cap.js";

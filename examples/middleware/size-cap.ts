@@ -3,10 +3,8 @@
  * tool error that tells the model how large it was and how to ask for less, instead of filling its
  * context window (or the client's message limit) with it. Cutting the result short would hand the
  * model data it might take for complete; an error it can act on is honest.
- *
- * In your own project, import from "picomcp" rather than from the repository's source.
  */
-import type { MiddlewareFor } from "../../src/index.js";
+import type { MiddlewareFor } from "picomcp";
 
 const encoder = new TextEncoder();
 

@@ -2,10 +2,8 @@
  * Timing: how long each request took inside the server, reported to `record` (a metrics histogram,
  * a log) and added to the result's `_meta` under `com.example/durationMs`, where a client can read
  * it. Register it first, so it measures everything after it.
- *
- * In your own project, import from "picomcp" rather than from the repository's source.
  */
-import type { Middleware } from "../../src/index.js";
+import type { Middleware } from "picomcp";
 
 /** The `_meta` key the duration is sent under; a reverse-DNS prefix of your own, as MCP asks for `_meta` keys. */
 export const DURATION_KEY = "com.example/durationMs";

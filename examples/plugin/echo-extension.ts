@@ -4,10 +4,8 @@
  * in `capabilities.extensions`, which clients read from the `initialize` result (2025-11-25) and from
  * `server/discover` (2026-07-28). `node --import tsx examples/plugin/echo-extension.ts` serves a
  * server with it over stdio.
- *
- * In your own project, import from "picomcp" rather than from the repository's source.
  */
-import { ErrorCode, McpError, type Plugin, pico } from "../../src/index.js";
+import { ErrorCode, McpError, type Plugin, pico } from "picomcp";
 
 /** The extension's key in `capabilities.extensions`: reverse DNS, under a name you own. */
 export const ECHO_EXTENSION = "io.example/echo";

@@ -3,11 +3,10 @@
  * tools, so a client can let the model look around freely and ask the user before anything changes.
  * Each project is also a resource the user can attach (`projects://{id}`), and a prompt writes a
  * status report on one. `server.ts` serves it; the tests call it in-process.
- *
- * In your own project, import from "picomcp" rather than from the repository's source.
  */
+
+import { type Context, ErrorCode, embed, McpError, pico, user } from "picomcp";
 import { z } from "zod";
-import { type Context, ErrorCode, embed, McpError, pico, user } from "../../src/index.js";
 import { type Project, type ProjectData, ProjectStore, STATUSES } from "./store.js";
 
 /** Input fields several tools share. Every description ends up in the JSON Schema the model reads. */

@@ -8,13 +8,11 @@
  *
  * OAUTH_JWKS_URL defaults to the issuer's /jwks (check your provider's jwks_uri). Without
  * OAUTH_ISSUER it runs in development mode: an in-memory issuer, and it prints tokens to try with.
- *
- * In your own project, import from "picomcp" and "picomcp/jwt" rather than from the repository's source.
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Access, type AuthOptions, pico } from "../../src/index.js";
-import { jwtVerifier } from "../../src/jwt.js";
+import { type Access, type AuthOptions, pico } from "picomcp";
+import { jwtVerifier } from "picomcp/jwt";
 import { createProjectsServer } from "./app.js";
 
 export const READ = "projects:read";

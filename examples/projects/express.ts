@@ -7,13 +7,11 @@
  *
  * It listens on 127.0.0.1, on the port in PORT (default 3000). The data file is PROJECTS_FILE, or
  * data/projects.json next to this file.
- *
- * In your own project, import from "picomcp" rather than from the repository's source.
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import express from "express";
-import type { CallToolResult } from "../../src/index.js";
+import type { CallToolResult } from "picomcp";
 import { createProjectsServer } from "./app.js";
 
 /** The names a loopback server goes by: any other Host is a web page that pointed its own name at 127.0.0.1. */

@@ -7,13 +7,13 @@
  *     PORT=3001 node --import tsx examples/scaling/server.ts
  *
  * Start as many as you like on other ports, and put examples/scaling/balancer.ts (or your own
- * balancer) in front. In your own project, import from "picomcp" and "picomcp/redis" rather than
- * from the repository's source.
+ * balancer) in front.
  */
+
+import { pico } from "picomcp";
+import { redisState } from "picomcp/redis";
 import { createClient } from "redis";
 import { z } from "zod";
-import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 
 const client = createClient({ url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" });
 // The client reconnects by itself; while it does, requests get 503 with Retry-After.

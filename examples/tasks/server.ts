@@ -8,11 +8,10 @@
  * client); any other client gets the same tool as an ordinary call.
  * `node --import tsx examples/tasks/server.ts` serves it over stdio; `--port 3000` over Streamable
  * HTTP on 127.0.0.1. SECTION_MS sets how long each section takes (default 1000).
- *
- * In your own project, import from "picomcp" rather than from the repository's source.
  */
+
+import { pico } from "picomcp";
 import { z } from "zod";
-import { pico } from "../../src/index.js";
 
 /** Waits `ms`, or less when `signal` aborts (then it rejects with the signal's reason). */
 function pause(ms: number, signal: AbortSignal): Promise<void> {

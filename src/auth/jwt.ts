@@ -5,11 +5,26 @@ import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
 
 /** A JSON Web Key Set (RFC 7517 §5). */
 export interface JsonWebKeySet {
-  keys: KeyWithId[];
+  keys: PublicJwk[];
 }
 
-/** A JSON Web Key with its key id (`kid`, RFC 7517 §4.5), which Web Crypto's `JsonWebKey` leaves out. */
-type KeyWithId = JsonWebKey & { kid?: string };
+/**
+ * A public JSON Web Key: its common parameters (RFC 7517 §4) and those of RSA, EC and OKP public
+ * keys (RFC 7518 §6, RFC 8037 §2). Declared here, not as the DOM's `JsonWebKey`, which a project
+ * whose `lib` has no "dom" (Node with @types/node) lacks; `kid` is one `JsonWebKey` leaves out.
+ */
+export interface PublicJwk {
+  kty?: string;
+  kid?: string;
+  use?: string;
+  alg?: string;
+  key_ops?: string[];
+  n?: string;
+  e?: string;
+  crv?: string;
+  x?: string;
+  y?: string;
+}
 
 export interface JwtVerifierOptions {
   /** The issuer (`iss`) tokens must name: your authorization server's issuer URL, or several. */
@@ -17,7 +32,7 @@ export interface JwtVerifierOptions {
   /** Where the issuer publishes its public keys (its `jwks_uri`). Fetched on first use, then cached. */
   jwksUrl?: string | URL;
   /** The public keys themselves, instead of `jwksUrl`: a JWKS document or a list of keys. */
-  keys?: JsonWebKeySet | KeyWithId[];
+  keys?: JsonWebKeySet | PublicJwk[];
   /**
    * Audiences (`aud`) to require here as well. picomcp's HTTP gate always checks the audience
    * against the server's `resource`; set this when the verifier is used on its own.
@@ -182,10 +197,10 @@ function scopesOf(payload: Record<string, unknown>): string[] {
 /** The issuer's public keys: fetched and cached, refetched when a token names a key not seen yet. */
 class KeyStore {
   readonly #options: JwtVerifierOptions;
-  #keys: KeyWithId[] | undefined;
+  #keys: PublicJwk[] | undefined;
   #fetchedAt = 0;
-  #pending: Promise<KeyWithId[]> | undefined;
-  readonly #imported = new Map<KeyWithId, Map<Accepted, Promise<CryptoKey | undefined>>>();
+  #pending: Promise<PublicJwk[]> | undefined;
+  readonly #imported = new Map<PublicJwk, Map<Accepted, Promise<CryptoKey | undefined>>>();
 
   constructor(options: JwtVerifierOptions) {
     this.#options = options;
@@ -203,7 +218,7 @@ class KeyStore {
     return imported.filter((key): key is CryptoKey => key !== undefined);
   }
 
-  #matching(keys: KeyWithId[], spec: Accepted, kid: string | undefined): KeyWithId[] {
+  #matching(keys: PublicJwk[], spec: Accepted, kid: string | undefined): PublicJwk[] {
     return keys.filter((jwk) => {
       if (kid !== undefined && jwk.kid !== kid) return false;
       if (jwk.use !== undefined && jwk.use !== "sig") return false;
@@ -212,21 +227,21 @@ class KeyStore {
     });
   }
 
-  #current(): Promise<KeyWithId[]> {
+  #current(): Promise<PublicJwk[]> {
     const ttl = (this.#options.jwksCacheSeconds ?? 600) * 1000;
     if (this.#keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < ttl))
       return Promise.resolve(this.#keys);
     return this.#fetch();
   }
 
-  #fetch(): Promise<KeyWithId[]> {
+  #fetch(): Promise<PublicJwk[]> {
     this.#pending ??= this.#load().finally(() => {
       this.#pending = undefined;
     });
     return this.#pending;
   }
 
-  async #load(): Promise<KeyWithId[]> {
+  async #load(): Promise<PublicJwk[]> {
     const fetcher = this.#options.fetch ?? fetch;
     this.#fetchedAt = Date.now();
     let response: Response;
@@ -250,7 +265,7 @@ class KeyStore {
     return body.keys;
   }
 
-  #import(jwk: KeyWithId, accepted: Accepted): Promise<CryptoKey | undefined> {
+  #import(jwk: PublicJwk, accepted: Accepted): Promise<CryptoKey | undefined> {
     let byAlg = this.#imported.get(jwk);
     if (!byAlg) {
       byAlg = new Map();

@@ -22,7 +22,7 @@ error's text on stderr. Progress the tool reports is drawn as a bar on stderr. W
 the user (elicitation), the form is asked on the terminal; without a terminal on stdin it is declined.
 
 Arguments: one JSON object ('{"city":"Lisbon","days":2}'), or --arg name=value for each (a value
-is taken as a string when the tool's input schema says string, as JSON otherwise: --arg days=2).
+is taken as a string when the tool's input schema allows a string, as JSON otherwise: --arg days=2).
 
 Options:
   --arg     name=value, repeatable
@@ -96,7 +96,7 @@ function parseObject(json: string): Record<string, unknown> {
 async function fromPairs(client: Client, tool: string, pairs: string[]): Promise<Record<string, unknown>> {
   const tools = await client.list("tools/list", "tools");
   const schema = tools.find((candidate) => candidate.name === tool)?.inputSchema as
-    | { properties?: Record<string, { type?: unknown }> }
+    | { properties?: Record<string, PropertySchema> }
     | undefined;
   const input: Record<string, unknown> = {};
   for (const pair of pairs) {
@@ -104,10 +104,23 @@ async function fromPairs(client: Client, tool: string, pairs: string[]): Promise
     if (equals < 1) throw new UsageError(`--arg ${pair}: write it as name=value`);
     const name = pair.slice(0, equals);
     const value = pair.slice(equals + 1);
-    const type = schema?.properties?.[name]?.type;
-    input[name] = type === "string" ? value : parseLoosely(value);
+    const property = schema?.properties?.[name];
+    input[name] = property && takesString(property) ? value : parseLoosely(value);
   }
   return input;
+}
+
+interface PropertySchema {
+  type?: unknown;
+  anyOf?: PropertySchema[];
+  oneOf?: PropertySchema[];
+}
+
+/** Whether a string is one of the values the property takes: `"string"`, `["string", "null"]`, or a branch of anyOf/oneOf. */
+function takesString(property: PropertySchema): boolean {
+  const { type } = property;
+  if (type === "string" || (Array.isArray(type) && type.includes("string"))) return true;
+  return [...(property.anyOf ?? []), ...(property.oneOf ?? [])].some(takesString);
 }
 
 function parseLoosely(value: string): unknown {

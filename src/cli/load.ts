@@ -62,6 +62,10 @@ export async function loadServer(file: string, exportName?: string): Promise<Loa
       `${file} exports no server${which}. Export the pico() server without serving it (\`export default server\`); picomcp serves it.`,
     );
   }
+  // A mistake found when the server's layers check its registrations and options is a start-up error.
+  await server.ready().catch((thrown: unknown) => {
+    throw new CannotRun(`${file} does not start: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+  });
   return { server, path };
 }
 
@@ -70,24 +74,28 @@ async function importModule(path: string, file: string): Promise<Record<string, 
   try {
     return (await import(url)) as Record<string, unknown>;
   } catch (thrown) {
-    const error = thrown as { code?: string; message?: string };
-    if (error.code === "ERR_UNKNOWN_FILE_EXTENSION" && TYPESCRIPT.test(path) && (await registerTsx(path))) {
-      // Node remembers the failed load of `url`: the query makes the second import a new one.
-      return (await import(`${url}?tsx`)) as Record<string, unknown>;
-    }
-    if (error.code === "ERR_UNKNOWN_FILE_EXTENSION" && TYPESCRIPT.test(path)) {
-      throw new CannotRun(
-        `cannot import ${file}: Node ${process.versions.node} does not run TypeScript by itself. ` +
-          "Use Node 22.18 or later, which strips types itself (from 22.6 picomcp adds --experimental-strip-types), " +
-          "install tsx in the project (npm install --save-dev tsx) so picomcp can load it, " +
-          "or run picomcp under a loader: node --import tsx node_modules/.bin/picomcp ...",
-      );
-    }
-    if (error.code === "ERR_MODULE_NOT_FOUND" || error.code === "ENOENT") {
-      throw new CannotRun(`cannot import ${file}: ${error.message}`);
-    }
-    throw new CannotRun(`cannot import ${file}: ${error.message ?? String(thrown)}`);
+    const code = (thrown as { code?: unknown } | null)?.code;
+    if (code !== "ERR_UNKNOWN_FILE_EXTENSION" || !TYPESCRIPT.test(path)) throw cannotImport(file, thrown);
   }
+  // A TypeScript file this Node cannot strip: with tsx from the module's project, it loads as any other.
+  try {
+    // Node remembers the failed load of `url`: the query makes the second import a new one.
+    if (await registerTsx(path)) return (await import(`${url}?tsx`)) as Record<string, unknown>;
+  } catch (thrown) {
+    throw cannotImport(file, thrown);
+  }
+  throw new CannotRun(
+    `cannot import ${file}: Node ${process.versions.node} does not run TypeScript by itself. ` +
+      "Use Node 22.18 or later, which strips types itself (from 22.6 picomcp adds --experimental-strip-types), " +
+      "install tsx in the project (npm install --save-dev tsx) so picomcp can load it, " +
+      "or run picomcp under a loader: node --import tsx node_modules/.bin/picomcp ...",
+  );
+}
+
+/** A module that did not load (missing, a syntax error, a throw at its top level), said in one line. */
+function cannotImport(file: string, thrown: unknown): CannotRun {
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return new CannotRun(`cannot import ${file}: ${message.trim().replace(/\s*\n\s*/g, " ")}`);
 }
 
 /** Registers tsx's ESM loader from the module's own project, when it has tsx. */

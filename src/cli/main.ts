@@ -59,6 +59,8 @@ export async function main(argv: string[]): Promise<number> {
       warn(`picomcp ${verb.name}: the server answered with JSON-RPC error ${thrown.code}: ${thrown.message}`);
       return EXIT.failed;
     }
-    throw thrown;
+    // Anything else (a listen error, a server that throws while it answers) is said, not dumped as a stack.
+    warn(`picomcp ${verb.name}: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    return EXIT.failed;
   }
 }

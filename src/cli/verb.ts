@@ -3,8 +3,8 @@
 /**
  * The exit codes of every verb (printed by `picomcp --help`): 0 when it did what was asked; 1 when
  * it ran and the answer is a failure (a tool error, a JSON-RPC error, lint errors); 2 when it could
- * not run (a usage mistake, a module that does not load or exports no server, a client whose
- * configuration is not where expected).
+ * not run (a usage mistake, a module that does not load or exports no server, a server that does
+ * not start, a client whose configuration is not where expected).
  */
 export const EXIT = { ok: 0, failed: 1, cannotRun: 2 } as const;
 
@@ -12,7 +12,7 @@ export const EXIT_CODES = `Exit codes:
   0  done
   1  it ran and failed: a tool error, a JSON-RPC error, lint errors (check)
   2  it could not run: a usage mistake, a module that does not load or exports no server,
-     a client configuration that is not where expected (install)
+     a server that does not start, a client configuration that is not where expected (install)
 `;
 
 /** A failure that stops the verb before it ran: printed as `picomcp <verb>: <message>`, exit 2. */

@@ -13,6 +13,13 @@ describe("picomcp call", () => {
     });
   });
 
+  it("keeps an --arg value a string where the schema allows a string among other types (nullable)", () => {
+    expect(call("greet", "--arg", "name=Ada", "--arg", "from=123")).toMatchObject({
+      code: 0,
+      stdout: "Hello, Ada! (from 123)\n",
+    });
+  });
+
   it("takes a JSON object, and pretty-prints structured content once", () => {
     const { code, stdout } = call("measure", '{"word":"pico"}');
     expect(code).toBe(0);

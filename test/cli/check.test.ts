@@ -36,6 +36,16 @@ describe("picomcp check", () => {
     });
     expect(check()).toMatchObject({ code: 2, stderr: expect.stringContaining("Usage: picomcp check") });
   });
+
+  it.each(["check", "list", "run"])("%s: a server that does not start is exit 2 and one line, not a stack", (verb) => {
+    expect(picomcp([verb, "test/fixtures/cli-bad-auth.ts"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `picomcp ${verb}: test/fixtures/cli-bad-auth.ts does not start: auth.resource must be an absolute URL ` +
+        'such as "https://mcp.example.com/mcp"; got "not a url".\n',
+    });
+  });
 });
 
 describe("picomcp", () => {

@@ -50,7 +50,7 @@ beforeAll(() => {
     join(project, packed[0]!.filename),
   ]);
   // The type check needs a compiler and a schema library; the repository's copies do.
-  for (const name of ["typescript", "zod"])
+  for (const name of ["typescript", "zod", "@types"])
     symlinkSync(join(ROOT, "node_modules", name), join(project, "node_modules", name));
 }, 120_000);
 
@@ -101,40 +101,96 @@ describe("the packed package", () => {
     }
   });
 
-  it.each(["bundler", "node16"])("type-checks a file importing every entry under moduleResolution %s", (resolution) => {
-    const source = [
-      'import { pico, text, type CallToolResult } from "picomcp";',
-      'import { jwtVerifier } from "picomcp/jwt";',
-      'import { introspectionVerifier } from "picomcp/introspection";',
-      'import { redisState, type SharedState } from "picomcp/redis";',
-      'import { harness, lint } from "picomcp/testing";',
-      'import { z } from "zod";',
-      'const server = pico({ name: "typed" }).tool("echo", { input: z.object({ word: z.string() }), run: ({ word }) => text(word) });',
-      'const result: CallToolResult = await server.call("echo", { word: "hi" });',
-      'export const shared = (state: SharedState) => pico({ name: "shared", requestStateKey: "k".repeat(32), state });',
-      "export const used = [result, jwtVerifier, introspectionVerifier, redisState, harness(server), await lint(server)];",
-      "",
-    ].join("\n");
-    const folder = join(project, resolution);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, "check.ts"), source);
-    const module = resolution === "bundler" ? "esnext" : "node16";
-    const config = {
-      compilerOptions: {
-        strict: true,
-        noEmit: true,
-        target: "es2022",
-        module,
-        moduleResolution: resolution,
-        lib: ["es2023", "dom"],
-        types: [],
-      },
-      files: ["check.ts"],
-    };
-    writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
-    const tsc = join(project, "node_modules/typescript/bin/tsc");
-    expect(() => run(process.execPath, [tsc, "-p", folder])).not.toThrow();
+  it("says in one line, exit 2, why a TypeScript file loaded through the project's tsx did not load", () => {
+    const folder = join(project, "with-tsx");
+    mkdirSync(join(folder, "node_modules"), { recursive: true });
+    // Node 20 loads TypeScript with the tsx of the file's own project; Node 22.18+ strips types itself.
+    symlinkSync(join(ROOT, "node_modules", "tsx"), join(folder, "node_modules", "tsx"));
+    writeFileSync(join(folder, "throws.ts"), 'const why: string = "boom at start";\nthrow new Error(why);\n');
+    writeFileSync(join(folder, "broken.ts"), "export default {;\n");
+    writeFileSync(
+      join(folder, "server.ts"),
+      'import { pico } from "picomcp";\nexport default pico({ name: "typed" }).tool("hi", { run: (): string => "hi" });\n',
+    );
+    const bin = join(project, "node_modules/picomcp/dist/bin.js");
+    const cli = (file: string) =>
+      spawnSync(process.execPath, [bin, "call", file, "hi"], { cwd: folder, encoding: "utf8", timeout: 60_000 });
+    expect(cli("server.ts")).toMatchObject({ status: 0, stdout: "hi\n" });
+    expect(cli("throws.ts")).toMatchObject({
+      status: 2,
+      stderr: "picomcp call: cannot import throws.ts: boom at start\n",
+    });
+    const broken = cli("broken.ts");
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toMatch(/^picomcp call: cannot import broken\.ts: .*broken\.ts:1:\d+.*\n$/);
+    expect(broken.stderr.trim()).not.toContain("\n");
   });
+
+  it("ships examples that run as they are, importing the package by its name", () => {
+    const folder = join(project, "examples-run");
+    mkdirSync(join(folder, "node_modules"), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules", "tsx"), join(folder, "node_modules", "tsx"));
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "pack", version: "1" } },
+    };
+    const example = spawnSync(process.execPath, ["--import", "tsx", "../node_modules/picomcp/examples/weather.ts"], {
+      cwd: folder,
+      encoding: "utf8",
+      input: `${JSON.stringify(initialize)}\n`,
+      timeout: 60_000,
+    });
+    expect(example.stderr).toBe("");
+    expect(JSON.parse(example.stdout.split("\n")[0]!)).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: "weather" } },
+    });
+  });
+
+  it.each([
+    { resolution: "bundler", lib: ["es2023", "dom"], types: [] },
+    { resolution: "node16", lib: ["es2023", "dom"], types: [] },
+    // A Node-only project: no DOM lib, Node's globals from @types/node.
+    { resolution: "node16", lib: ["es2023"], types: ["node"] },
+  ])(
+    "type-checks a file importing every entry under moduleResolution $resolution, lib $lib, types $types",
+    ({ resolution, lib, types }) => {
+      const source = [
+        'import { pico, text, type CallToolResult } from "picomcp";',
+        'import { jwtVerifier } from "picomcp/jwt";',
+        'import { introspectionVerifier } from "picomcp/introspection";',
+        'import { redisState, type SharedState } from "picomcp/redis";',
+        'import { harness, lint } from "picomcp/testing";',
+        'import { z } from "zod";',
+        'const server = pico({ name: "typed" }).tool("echo", { input: z.object({ word: z.string() }), run: ({ word }) => text(word) });',
+        'const result: CallToolResult = await server.call("echo", { word: "hi" });',
+        'export const shared = (state: SharedState) => pico({ name: "shared", requestStateKey: "k".repeat(32), state });',
+        "export const used = [result, jwtVerifier, introspectionVerifier, redisState, harness(server), await lint(server)];",
+        "",
+      ].join("\n");
+      const folder = join(project, `${resolution}-${lib.join("-")}`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, "check.ts"), source);
+      const module = resolution === "bundler" ? "esnext" : "node16";
+      const config = {
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: "es2022",
+          module,
+          moduleResolution: resolution,
+          lib,
+          types,
+        },
+        files: ["check.ts"],
+      };
+      writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
+      const tsc = join(project, "node_modules/typescript/bin/tsc");
+      expect(() => run(process.execPath, [tsc, "-p", folder])).not.toThrow();
+    },
+  );
 
   it("has every file its README and docs link to", () => {
     const root = join(project, "node_modules/picomcp");
