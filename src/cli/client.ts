@@ -23,10 +23,13 @@ export interface JsonRpcError {
 export class RpcError extends Error {
   readonly code: number;
   readonly data: unknown;
-  constructor(error: JsonRpcError) {
+  /** The HTTP status it came with: 401 when the server wants a (valid) bearer token. */
+  readonly status: number;
+  constructor(error: JsonRpcError, status: number) {
     super(error.message);
     this.code = error.code;
     this.data = error.data;
+    this.status = status;
   }
 }
 
@@ -86,7 +89,7 @@ export class Client {
     const session = response.headers.get("mcp-session-id");
     if (session) this.#session = session;
     const answer = await this.#answer(response, id, handlers);
-    if (answer.error) throw new RpcError(answer.error);
+    if (answer.error) throw new RpcError(answer.error, response.status);
     return answer.result ?? {};
   }
 
@@ -131,6 +134,13 @@ export class Client {
   }
 
   async #answer(response: Response, id: number, handlers: Handlers): Promise<Message> {
+    if (response.status === 401) {
+      // The body says it for a model; a person at the command line needs to know which flag to pass.
+      await response.body?.cancel();
+      const challenge = response.headers.get("www-authenticate") ?? "no challenge";
+      const why = this.#token ? "refused the token of --token" : "requires authorization: pass --token <access token>";
+      return { error: { code: 0, message: `the server ${why} (it answered 401, ${challenge})` } };
+    }
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("text/event-stream") && response.body) {
       let events = 0;
@@ -144,12 +154,7 @@ export class Client {
     }
     if (type.includes("json")) return (await response.json()) as Message;
     const text = await response.text();
-    const challenge = response.headers.get("www-authenticate");
-    const why =
-      response.status === 401
-        ? `the server requires authorization (${challenge ?? "no challenge"}): pass --token`
-        : `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ""}`;
-    return { error: { code: 0, message: why } };
+    return { error: { code: 0, message: `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ""}` } };
   }
 
   async #handle(message: Message, handlers: Handlers): Promise<void> {

@@ -56,7 +56,9 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.cannotRun;
     }
     if (thrown instanceof RpcError) {
-      warn(`picomcp ${verb.name}: the server answered with JSON-RPC error ${thrown.code}: ${thrown.message}`);
+      // Code 0: no JSON-RPC answer came (a 401, an HTTP error), and the message says what came instead.
+      const what = thrown.code === 0 ? "" : `the server answered with JSON-RPC error ${thrown.code}: `;
+      warn(`picomcp ${verb.name}: ${what}${thrown.message}`);
       return EXIT.failed;
     }
     // Anything else (a listen error, a server that throws while it answers) is said, not dumped as a stack.

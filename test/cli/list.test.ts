@@ -42,6 +42,22 @@ describe("picomcp list", () => {
     );
   });
 
+  it("says to pass --token to a server that wants one, and that the token was refused when it was", () => {
+    const oauth = "test/fixtures/cli-oauth-server.ts";
+    const challenge = 'Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp"';
+    expect(picomcp(["list", oauth])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `picomcp list: the server requires authorization: pass --token <access token> (it answered 401, ${challenge})\n`,
+    });
+    const refused = picomcp(["call", oauth, "whoami", "--token", "bad"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^picomcp call: the server refused the token of --token \(it answered 401, Bearer .*\)\n$/,
+    );
+    expect(picomcp(["call", oauth, "whoami", "--token", "good"])).toMatchObject({ code: 0, stdout: "ada\n" });
+  });
+
   it("exits 2 saying what to export when the module exports no server", () => {
     const { code, stderr } = picomcp(["list", "test/fixtures/cli-none.ts"]);
     expect(code).toBe(2);
