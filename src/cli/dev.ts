@@ -10,12 +10,12 @@ import { dirname, relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { httpSnippets } from "./configs.js";
-import { READY } from "./run.js";
+import { DEV_CHILD, portError, portNumber, READY } from "./run.js";
 import { EXIT, print, type Verb, warn } from "./verb.js";
 import { watchCode } from "./watch.js";
 
 const DEBOUNCE_MS = 100;
-/** How long a server has to stop on SIGTERM before it is killed. */
+/** How long a server has to stop once its stdin ends before it is killed. */
 const STOP_MS = 5000;
 
 export const dev: Verb = {
@@ -35,15 +35,15 @@ Options:
   --json    print one JSON line per event instead: {"event":"ready","name","url","restarts"},
             {"event":"exit","code"}, with the snippets in the first ready event
 
-Exit codes: 0 stopped by Ctrl+C or a signal, 2 a usage mistake or the port is taken.
+Exit codes: 0 stopped by Ctrl+C or a signal, 2 a usage mistake or the port is taken or needs privileges.
 `,
   async run(argv) {
     const args = parseArgs(argv, { values: ["port", "export"] });
     const [file, extra] = args.positionals;
     if (!file || extra) throw new UsageError(file ? `unexpected argument "${extra}"` : "which server file?");
-    const asked = flagValue(args, "port") ?? "3000";
-    if (!/^\d{1,5}$/.test(asked)) throw new UsageError(`--port ${asked}: give a port number`);
-    const port = asked === "0" ? await freePort() : Number(asked);
+    const asked = portNumber(flagValue(args, "port") ?? "3000");
+    // Checked here, not left to the server, which would only stop and wait for a change.
+    const port = await claimable(asked);
     const json = args.switches.has("json");
     const exportName = flagValue(args, "export");
     const root = dirname(resolve(file));
@@ -54,10 +54,21 @@ Exit codes: 0 stopped by Ctrl+C or a signal, 2 a usage mistake or the port is ta
     let restarts = -1;
     let announced = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    /** The changed file not yet restarted for, and the restart under way: one at a time. */
+    let pending: string | undefined;
+    let restarting: Promise<void> | undefined;
+    let closing = false;
 
     const start = () => {
       restarts++;
-      const current = spawn(process.execPath, childArgs, { stdio: ["ignore", "pipe", "inherit"] });
+      // stdin is a pipe the child serves until it ends (see DEV_CHILD): how it is stopped, and why
+      // it stops when dev dies however it dies.
+      const current = spawn(process.execPath, childArgs, {
+        stdio: ["pipe", "pipe", "inherit"],
+        env: { ...process.env, [DEV_CHILD]: "1" },
+      });
+      // A child that exited on its own has closed the pipe: ending it then is nothing to report.
+      current.stdin?.on("error", () => {});
       child = current;
       createInterface({ input: current.stdout! }).on("line", (line) => {
         if (!line.startsWith(`${READY} `)) return print(line);
@@ -88,26 +99,38 @@ Exit codes: 0 stopped by Ctrl+C or a signal, 2 a usage mistake or the port is ta
       });
     };
 
-    const restart = async (path: string) => {
-      const shown = relative(process.cwd(), path);
-      if (!json) warn(`picomcp dev: ${shown.startsWith("..") ? path : shown} changed, restarting`);
-      // Forgotten first, so that its exit is not reported as a stop.
-      const old = child;
-      child = undefined;
-      await stop(old);
-      start();
+    const restart = async () => {
+      // A change made while the old server stops is in the code the next one loads: one start for all.
+      while (pending !== undefined) {
+        const shown = relative(process.cwd(), pending);
+        if (!json) warn(`picomcp dev: ${shown.startsWith("..") ? pending : shown} changed, restarting`);
+        pending = undefined;
+        // Forgotten first, so that its exit is not reported as a stop.
+        const old = child;
+        child = undefined;
+        await stop(old);
+      }
+      if (!closing) start();
     };
 
     const unwatch = watchCode(root, (path) => {
       clearTimeout(timer);
-      timer = setTimeout(() => void restart(path), DEBOUNCE_MS);
+      timer = setTimeout(() => {
+        pending = path;
+        restarting ??= restart().finally(() => {
+          restarting = undefined;
+        });
+      }, DEBOUNCE_MS);
     });
     start();
     await new Promise<void>((done) => {
-      for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => done());
+      // SIGHUP too: a terminal closed under it must not leave its server running.
+      for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => done());
     });
+    closing = true;
     clearTimeout(timer);
     unwatch();
+    await restarting;
     const last = child;
     child = undefined;
     await stop(last);
@@ -115,22 +138,25 @@ Exit codes: 0 stopped by Ctrl+C or a signal, 2 a usage mistake or the port is ta
   },
 };
 
-/** Stops a running server: SIGTERM, then SIGKILL if it has not exited within STOP_MS. */
+/** Stops a running server: ends its stdin, then SIGKILL if it has not exited within STOP_MS. */
 async function stop(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  child.kill("SIGTERM");
+  child.stdin?.end();
   const timer = setTimeout(() => child.kill("SIGKILL"), STOP_MS);
   await exited;
   clearTimeout(timer);
 }
 
-/** A port of 127.0.0.1 nobody listens on now, asked of the OS once (port 0) and kept for every restart. */
-function freePort(): Promise<number> {
+/**
+ * `port` of 127.0.0.1 if this process may listen on it now (nobody does, and it is not
+ * privileged), or for 0 a free port asked of the OS once and kept for every restart.
+ */
+function claimable(port: number): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
+    probe.once("error", (error) => fail(portError(error, port)));
+    probe.listen(port, "127.0.0.1", () => {
       const address = probe.address();
       probe.close(() => done(typeof address === "object" && address ? address.port : 0));
     });

@@ -1,15 +1,24 @@
 /**
  * `picomcp run <file>`: serves the exported server over stdio (the command `install` writes into a
  * client's configuration), or over Streamable HTTP on 127.0.0.1 with `--port` (what `dev` runs and
- * restarts). The server closes itself on SIGINT and SIGTERM unless it was built with `signals: false`.
+ * restarts). The server closes itself on SIGINT and SIGTERM unless it was built with `signals: false`;
+ * as `dev`'s child it also closes when its stdin ends.
  */
+import { basename, extname } from "node:path";
+import type { Server } from "../index.js";
 import { flagValue, parseArgs, UsageError } from "./args.js";
-import { Client } from "./client.js";
+import { Client, RpcError } from "./client.js";
 import { loadServer } from "./load.js";
 import { CannotRun, EXIT, print, printJson, type Verb } from "./verb.js";
 
 /** The line `run --port` prints once it listens; `dev` waits for it. */
 export const READY = "picomcp run: serving";
+
+/**
+ * Set by `dev` in its child's environment: the child serves until its stdin, a pipe from `dev`,
+ * ends, which `dev` does to stop it and the OS does when `dev` dies, even by SIGKILL.
+ */
+export const DEV_CHILD = "PICOMCP_DEV_CHILD";
 
 export const run: Verb = {
   name: "run",
@@ -25,31 +34,86 @@ Options:
   --export  the export that holds the server, if not the default one
 
 Exit codes: 0 served until the end of stdin or a signal, 2 the module or server cannot be loaded
-or the port is taken.
+or the port is taken or needs privileges.
 `,
   async run(argv) {
     const args = parseArgs(argv, { values: ["port", "export"] });
     const [file, extra] = args.positionals;
     if (!file || extra) throw new UsageError(file ? `unexpected argument "${extra}"` : "which server file?");
-    const port = flagValue(args, "port");
-    if (port !== undefined && !/^\d{1,5}$/.test(port)) throw new UsageError(`--port ${port}: give a port number`);
+    const asked = flagValue(args, "port");
+    const port = asked === undefined ? undefined : portNumber(asked);
+    // Read once and taken out, so that processes the server starts do not think they are dev's child.
+    const devChild = process.env[DEV_CHILD] === "1";
+    delete process.env[DEV_CHILD];
+    const devGone = devChild ? stdinEnded() : undefined;
     const { server } = await loadServer(file, flagValue(args, "export"));
     if (port === undefined) {
       await server.serve();
       return EXIT.ok;
     }
-    const client = await Client.open(server);
-    const name = client.serverName;
-    await client.close();
-    const listening = await server.serve({ port: Number(port) }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EADDRINUSE") throw error;
-      throw new CannotRun(
-        `port ${port} of 127.0.0.1 is in use: stop what listens there, or pass another --port (0 picks a free one).`,
-      );
+    const name = await serverName(server, file);
+    const listening = await server.serve({ port }).catch((error: NodeJS.ErrnoException) => {
+      throw portError(error, port);
     });
     if (args.switches.has("json")) printJson({ name, url: listening.url });
     else print(`${READY} ${name} on ${listening.url}`);
-    // The listener keeps the process alive; the server's signal handling ends it.
-    return new Promise<number>(() => {});
+    if (!devGone) {
+      // The listener keeps the process alive; the server's signal handling ends it.
+      return new Promise<number>(() => {});
+    }
+    await devGone;
+    await listening.close();
+    return EXIT.ok;
   },
 };
+
+/** A --port value: a whole number from 0 (a free port) to 65535, or a UsageError. */
+export function portNumber(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) {
+    throw new UsageError(`--port ${value}: give a port number from 0 to 65535`);
+  }
+  return Number(value);
+}
+
+/** A failure to listen on `port` of 127.0.0.1 as the user can act on it: taken, or privileged. */
+export function portError(error: NodeJS.ErrnoException, port: number): Error {
+  if (error.code === "EADDRINUSE") {
+    return new CannotRun(
+      `port ${port} of 127.0.0.1 is in use: stop what listens there, or pass another --port (0 picks a free one).`,
+    );
+  }
+  if (error.code === "EACCES") {
+    return new CannotRun(
+      `port ${port} of 127.0.0.1 needs privileges: pass a --port above 1023, or 0 to pick a free one.`,
+    );
+  }
+  return error;
+}
+
+/**
+ * The server's name for the ready line, from an in-process session; a server with `auth` refuses
+ * that session for want of a token (401), and is then named after its file.
+ */
+async function serverName(server: Server, file: string): Promise<string> {
+  let status = 0;
+  const watched = {
+    fetch: async (request: Request) => {
+      const response = await server.fetch(request);
+      status = response.status;
+      return response;
+    },
+  };
+  try {
+    const client = await Client.open(watched);
+    await client.close();
+    return client.serverName;
+  } catch (thrown) {
+    if (thrown instanceof RpcError && status === 401) return basename(file, extname(file));
+    throw thrown;
+  }
+}
+
+/** Resolves when stdin ends; what comes before is read and dropped, since a paused stream never ends. */
+function stdinEnded(): Promise<void> {
+  return new Promise((done) => process.stdin.once("end", done).resume());
+}

@@ -1,79 +1,62 @@
 /**
  * `picomcp dev`: started as a child process on a free port, it prints the client configurations and
  * its ready line; a tool answers over real HTTP; a change to the server file restarts it on the same
- * URL with the new code; SIGTERM stops it and its server.
+ * URL with the new code, one server at a time however fast the saves come; folders made while it
+ * runs are watched; SIGTERM and SIGHUP stop it and its server, and its server stops even when dev is
+ * killed; a port that is taken ends it with exit code 2.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { harness } from "../../src/testing.js";
-import { BIN, ROOT } from "./helpers.js";
+import { collect, exitOf, killGroup, lines, ROOT, start, stopsAnswering } from "./helpers.js";
 
 const INDEX = pathToFileURL(join(ROOT, "src/index.ts")).href;
 const source = (answer: string) =>
   `import { pico } from ${JSON.stringify(INDEX)};\n` +
-  `export default pico({ name: "dev-test" }).tool("version", { description: "Says which version of the file runs.", run: () => ${JSON.stringify(answer)} });\n`;
+  `export default pico({ name: "dev-test" })\n` +
+  `  .tool("version", { description: "Says which version of the file runs.", run: () => ${JSON.stringify(answer)} })\n` +
+  // A call that keeps its server stopping for seconds, saying on stderr when it is under way.
+  `  .tool("slow", { description: "Answers after four seconds.", run: () => { console.error("slow: started"); return new Promise((done) => setTimeout(() => done("slow"), 4000)); } });\n`;
 
 let folder: string | undefined;
-let child: ChildProcess | undefined;
+let child: ReturnType<typeof start> | undefined;
 afterEach(() => {
-  child?.kill("SIGKILL");
+  killGroup(child);
+  child = undefined;
   if (folder) rmSync(folder, { recursive: true, force: true });
+  folder = undefined;
 });
 
-/** The lines of the child's stdout, one promise per line to come, each failing after `ms`. */
-function lines(process: ChildProcess) {
-  const queue: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  createInterface({ input: process.stdout! }).on("line", (line) => {
-    const next = waiting.shift();
-    if (next) next(line);
-    else queue.push(line);
-  });
-  return async (matching: RegExp, ms = 15_000): Promise<string[]> => {
-    const seen: string[] = [];
-    const deadline = Date.now() + ms;
-    for (let read = 0; read < 200; read++) {
-      const line =
-        queue.shift() ??
-        (await new Promise<string>((done, fail) => {
-          waiting.push(done);
-          setTimeout(
-            () => fail(new Error(`no line matching ${matching} within ${ms} ms; saw:\n${seen.join("\n")}`)),
-            deadline - Date.now(),
-          );
-        }));
-      seen.push(line);
-      if (matching.test(line)) return seen;
-    }
-    throw new Error(`no line matching ${matching} in 200 lines`);
-  };
+/** `picomcp dev` on a free port for a server file in a new folder; its output, read as it comes. */
+function dev(answer = "first") {
+  folder = mkdtempSync(join(tmpdir(), "picomcp-dev-"));
+  const file = join(folder, "server.ts");
+  writeFileSync(file, source(answer));
+  child = start(["dev", file, "--port", "0"]);
+  return { file, folder, child, stdout: lines(child.stdout!), stderr: collect(child.stderr!) };
 }
 
-async function callVersion(url: string): Promise<unknown> {
+/** The URL of a `picomcp dev: ready at <url>` line. */
+function urlOf(ready: string[]): string {
+  return /ready at (\S+?)(?: \(restart \d+\))?$/.exec(ready.at(-1)!)![1]!;
+}
+
+async function callTool(url: string, tool: string): Promise<unknown> {
   const client = harness({ fetch: (request) => fetch(new Request(url, request)) });
-  const answer = await client.callTool("version");
+  const answer = await client.callTool(tool);
   await client.close();
   return answer.result?.content;
 }
 
 describe("picomcp dev", () => {
   it("serves on 127.0.0.1, prints client configs, restarts on a change, and stops on SIGTERM", async () => {
-    folder = mkdtempSync(join(tmpdir(), "picomcp-dev-"));
-    const file = join(folder, "server.ts");
-    writeFileSync(file, source("first"));
-    child = spawn(process.execPath, ["--import", "tsx", BIN, "dev", file, "--port", "0"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const next = lines(child);
-
-    const start = await next(/^picomcp dev: ready at /);
-    const url = /ready at (\S+)$/.exec(start.at(-1)!)![1]!;
+    const { file, child, stdout, stderr } = dev();
+    const start = await stdout(/^picomcp dev: ready at /);
+    const url = urlOf(start);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const printed = start.join("\n");
     expect(printed).toContain(`picomcp dev: dev-test on ${url} (Streamable HTTP)`);
@@ -84,17 +67,105 @@ describe("picomcp dev", () => {
     for (const client of ["Claude Code", "Codex", "Claude Desktop", "Cursor", "VS Code", "MCP Inspector"]) {
       expect(printed).toContain(`\n${client} (`);
     }
-    expect(await callVersion(url)).toEqual([{ type: "text", text: "first" }]);
+    expect(await callTool(url, "version")).toEqual([{ type: "text", text: "first" }]);
 
     writeFileSync(file, source("second"));
-    const restart = await next(/^picomcp dev: ready at /);
+    const restart = await stdout(/^picomcp dev: ready at /);
     expect(restart.at(-1)).toBe(`picomcp dev: ready at ${url} (restart 1)`);
-    expect(await callVersion(url)).toEqual([{ type: "text", text: "second" }]);
+    expect(await callTool(url, "version")).toEqual([{ type: "text", text: "second" }]);
+    // What docs/getting-started.md shows: dev's line, not the old server's own shutdown line.
+    expect(stderr.text).toBe(`picomcp dev: ${file} changed, restarting\n`);
 
-    const exited = new Promise<number | null>((done) => child!.once("exit", done));
     child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(await exitOf(child)).toBe(0);
     // Its server stopped with it: nothing answers on the port any more.
     await expect(fetch(url, { method: "POST", signal: AbortSignal.timeout(5000) })).rejects.toThrow();
   });
+
+  it("starts one server for saves made while the old one is still stopping", async () => {
+    const { file, stdout, stderr } = dev();
+    const url = urlOf(await stdout(/^picomcp dev: ready at /));
+    // The old server cannot stop before this call ends, four seconds on.
+    const slow = callTool(url, "slow").catch(() => undefined);
+    await waitFor(() => stderr.text.includes("slow: started"));
+    writeFileSync(file, source("second"));
+    await waitFor(() => stderr.text.includes("changed, restarting"));
+    writeFileSync(file, source("third"));
+    expect((await stdout(/^picomcp dev: ready at /)).at(-1)).toBe(`picomcp dev: ready at ${url} (restart 1)`);
+    expect(await callTool(url, "version")).toEqual([{ type: "text", text: "third" }]);
+    expect(stderr.text).not.toMatch(/in use|stopped/);
+    await slow;
+  });
+
+  it("watches a folder made after it started", async () => {
+    const { folder, stdout } = dev();
+    const url = urlOf(await stdout(/^picomcp dev: ready at /));
+    mkdirSync(join(folder, "lib"));
+    writeFileSync(join(folder, "lib", "helper.ts"), "export const one = 1;\n");
+    expect((await stdout(/^picomcp dev: ready at /)).at(-1)).toBe(`picomcp dev: ready at ${url} (restart 1)`);
+    writeFileSync(join(folder, "lib", "helper.ts"), "export const two = 2;\n");
+    expect((await stdout(/^picomcp dev: ready at /)).at(-1)).toBe(`picomcp dev: ready at ${url} (restart 2)`);
+  });
+
+  it("says once that it does not watch every folder of a folder with too many", async () => {
+    const many = mkdtempSync(join(tmpdir(), "picomcp-dev-many-"));
+    try {
+      for (let i = 0; i < 201; i++) mkdirSync(join(many, `folder-${i}`));
+      writeFileSync(join(many, "server.ts"), source("first"));
+      child = start(["dev", join(many, "server.ts"), "--port", "0"]);
+      const stderr = collect(child.stderr!);
+      await lines(child.stdout!)(/^picomcp dev: ready at /);
+      mkdirSync(join(many, "one-more"));
+      writeFileSync(join(many, "server.ts"), source("second"));
+      await waitFor(() => stderr.text.includes("changed, restarting"));
+      const warnings = stderr.text.match(/^picomcp dev: only 200 folders under .* are watched;.*$/gm) ?? [];
+      expect(warnings, stderr.text).toHaveLength(1);
+    } finally {
+      rmSync(many, { recursive: true, force: true });
+    }
+  });
+
+  it.each(["SIGHUP", "SIGINT"] as const)("stops with its server on %s, exit code 0", async (signal) => {
+    const { child, stdout } = dev();
+    const url = urlOf(await stdout(/^picomcp dev: ready at /));
+    child.kill(signal);
+    expect(await exitOf(child)).toBe(0);
+    await stopsAnswering(url);
+  });
+
+  it("leaves no server behind when it is killed with SIGKILL", async () => {
+    const { child, stdout } = dev();
+    const url = urlOf(await stdout(/^picomcp dev: ready at /));
+    child.kill("SIGKILL");
+    await exitOf(child);
+    await stopsAnswering(url);
+  });
+
+  it("exits 2 when its port is taken, saying so", async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));
+    const address = taken.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    try {
+      folder = mkdtempSync(join(tmpdir(), "picomcp-dev-"));
+      writeFileSync(join(folder, "server.ts"), source("first"));
+      child = start(["dev", join(folder, "server.ts"), "--port", String(port)]);
+      const stderr = collect(child.stderr!);
+      expect(await exitOf(child)).toBe(2);
+      expect(stderr.text).toBe(
+        `picomcp dev: port ${port} of 127.0.0.1 is in use: stop what listens there, or pass another --port (0 picks a free one).\n`,
+      );
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
+  });
 });
+
+/** Resolves once `condition` holds, checking every 50 ms, failing after `ms`. */
+async function waitFor(condition: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`still waiting after ${ms} ms`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
