@@ -141,24 +141,38 @@ function updateJson(text: string, name: string, entry: Record<string, unknown>) 
 }
 
 /**
- * Codex's config.toml: the `[mcp_servers.<name>]` table (and its `.env` sub-table) replaced or
- * appended, every other line kept as it was, comments included.
+ * Codex's config.toml: the `[mcp_servers.<name>]` table and its sub-tables (`.env`, wherever they
+ * are) replaced by one appended at the end, every other line kept as it was, comments included.
+ * A table ends at the next `[table]` or `[[array of tables]]` header outside a multi-line string or
+ * array; the comments that end it stay, for they likely describe what follows.
  */
 function updateToml(text: string, name: string, entry: StdioEntry) {
-  const table = `mcp_servers.${tomlKey(name)}`;
-  const ours = (line: string) => {
-    const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line)?.[1]?.trim();
-    return header === undefined ? undefined : header === table || header.startsWith(`${table}.`);
-  };
   const kept: string[] = [];
+  const open: Open = { arrays: 0 };
   let inside = false;
   let replaced = false;
+  let trailing: string[] = [];
   for (const line of text ? text.replace(/\n$/, "").split("\n") : []) {
-    const header = ours(line);
-    if (header !== undefined) inside = header;
-    if (inside) replaced = true;
-    else kept.push(line);
+    const between = !open.quotes && open.arrays === 0;
+    const key = between ? headerKey(line) : undefined;
+    if (key) {
+      const ours = key[0] === "mcp_servers" && key[1] === name;
+      if (inside && !ours) kept.push(...trailing);
+      trailing = [];
+      inside = ours;
+      replaced ||= ours;
+    } else if (inside && between && /^\s*(#.*)?$/.test(line)) {
+      // From the first comment on: the blank lines before it were the table's own.
+      if (trailing.length || line.trim()) trailing.push(line);
+      continue;
+    } else {
+      trailing = [];
+      scan(line, open);
+    }
+    if (!inside) kept.push(line);
   }
+  kept.push(...trailing);
+  const table = `mcp_servers.${tomlKey(name)}`;
   const lines = [`[${table}]`, `command = ${JSON.stringify(entry.command)}`];
   lines.push(`args = [${entry.args.map((arg) => JSON.stringify(arg)).join(", ")}]`);
   const env = Object.entries(entry.env);
@@ -168,4 +182,74 @@ function updateToml(text: string, name: string, entry: StdioEntry) {
   while (kept.length && kept.at(-1)!.trim() === "") kept.pop();
   const before = kept.length ? [...kept, ""] : [];
   return { text: `${[...before, ...lines].join("\n")}\n`, replaced };
+}
+
+/** What a TOML line leaves open for the next ones: a multi-line string, or arrays. */
+interface Open {
+  quotes?: '"""' | "'''";
+  arrays: number;
+}
+
+/**
+ * The key of a `[table]` or `[[array of tables]]` header line, its parts without their quotes
+ * (`[ mcp_servers . "weather" ]` is mcp_servers, weather: TOML 1.0 "Keys"); undefined for any other
+ * line.
+ */
+function headerKey(line: string): string[] | undefined {
+  const brackets = /^[ \t]*\[\[?/.exec(line)?.[0];
+  if (!brackets) return undefined;
+  const parts: string[] = [];
+  let rest = line.slice(brackets.length);
+  for (;;) {
+    const part = /^[ \t]*([A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')[ \t]*/.exec(rest);
+    if (!part) return undefined;
+    const word = part[1]!;
+    if (word.startsWith('"')) parts.push(basicString(word.slice(1, -1)));
+    else parts.push(word.startsWith("'") ? word.slice(1, -1) : word);
+    rest = rest.slice(part[0].length);
+    if (!rest.startsWith(".")) break;
+    rest = rest.slice(1);
+  }
+  const close = brackets.endsWith("[[") ? "]]" : "]";
+  return rest.startsWith(close) && /^[ \t]*(#.*)?\r?$/.test(rest.slice(close.length)) ? parts : undefined;
+}
+
+const ESCAPES: Record<string, string> = {
+  b: "\b",
+  t: "\t",
+  n: "\n",
+  f: "\f",
+  r: "\r",
+  e: "\x1b",
+  '"': '"',
+  "\\": "\\",
+};
+
+/** A basic string's text with its escapes decoded (TOML 1.0 "String", and 1.1's \e and \xHH). */
+function basicString(text: string): string {
+  return text.replace(/\\(u[\dA-Fa-f]{4}|U[\dA-Fa-f]{8}|x[\dA-Fa-f]{2}|.)/g, (sequence, what: string) =>
+    what.length > 1 ? String.fromCodePoint(Number.parseInt(what.slice(1), 16)) : (ESCAPES[what] ?? sequence),
+  );
+}
+
+/** Reads a line that is not a header, so that `open` says what it leaves open for the next. */
+function scan(line: string, open: Open): void {
+  let at = 0;
+  while (at < line.length) {
+    // A multi-line string's closing quotes are the last three of their run: `""""` ends one with a `"`.
+    const token =
+      open.quotes === '"""'
+        ? /\\[\s\S]|"""(?!")/g
+        : open.quotes
+          ? /'''(?!')/g
+          : /#|"""|'''|"(?:[^"\\]|\\.)*"|'[^']*'|\[|\]/g;
+    token.lastIndex = at;
+    const found = token.exec(line)?.[0];
+    if (found === undefined || found === "#") return;
+    at = token.lastIndex;
+    if (found === open.quotes) open.quotes = undefined;
+    else if (found === '"""' || found === "'''") open.quotes = found;
+    else if (found === "[") open.arrays++;
+    else if (found === "]") open.arrays--;
+  }
 }

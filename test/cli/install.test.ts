@@ -84,6 +84,34 @@ describe("picomcp install", () => {
     expect(backups(".codex")).toHaveLength(1);
   });
 
+  it("codex: replaces the entry's tables however their keys are written, and keeps every other line byte for byte", () => {
+    mkdirSync(join(home, ".codex"));
+    const head = '# Codex settings\nmodel = "o3" # the default\n\n';
+    const ours = '[mcp_servers."cli-fixture"] # added by hand\ncommand = "old"\nargs = ["a"]\n\n';
+    const otherServer = '[mcp_servers."cli.fixture"]\ncommand = "another server"\n\n';
+    const oursEnv = "[ mcp_servers . 'cli-fixture' . env ]\nOLD = \"1\"\n\n";
+    const hooks =
+      "# hooks run in order\n" +
+      '[[hooks]]\nname = "keep-me"\ninstructions = """\n[mcp_servers.cli-fixture]\ncommand = "not a table"\n"""\n\n' +
+      '[[hooks]]\nname = "me too"\nmatrix = [\n  ["a"],\n  ["b"]\n]\n\n';
+    const oursTools = '[mcp_servers."cli\\u002Dfixture".tools]\ngreet = false\n\n';
+    const last = '[mcp_servers.cli-fixture-2]\ncommand = "y"\n';
+    const before = head + ours + otherServer + oursEnv + hooks + oursTools + last;
+    writeFileSync(join(home, ".codex", "config.toml"), before);
+    const { code, stdout } = install("codex", FIXTURE, "--env", "TOKEN=a=b");
+    expect(code).toBe(0);
+    expect(stdout).toContain('replaced "cli-fixture"');
+    const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
+    expect(read(".codex/config.toml")).toBe(
+      head +
+        otherServer +
+        hooks +
+        last +
+        `\n[mcp_servers.cli-fixture]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${args}]\n\n` +
+        '[mcp_servers.cli-fixture.env]\nTOKEN = "a=b"\n',
+    );
+  });
+
   it("--dry-run prints the new file and changes nothing", () => {
     mkdirSync(join(home, ".cursor"));
     const { code, stdout } = install("cursor", FIXTURE, "--dry-run");
