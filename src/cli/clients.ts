@@ -73,7 +73,7 @@ export const CLIENTS: readonly ClientConfig[] = [
     shadowedIn(text, name) {
       const projects = (parseJsonObject(text).projects ?? {}) as Record<string, { mcpServers?: object } | null>;
       return Object.entries(projects)
-        .filter(([, project]) => project?.mcpServers && name in project.mcpServers)
+        .filter(([, project]) => project?.mcpServers && Object.hasOwn(project.mcpServers, name))
         .map(([folder]) => folder);
     },
   },
@@ -135,7 +135,8 @@ function updateJson(text: string, name: string, entry: Record<string, unknown>) 
   const config = parseJsonObject(text);
   const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
   if (typeof servers !== "object" || Array.isArray(servers)) throw new BadConfig("its mcpServers is not an object");
-  const replaced = name in servers;
+  // Own keys only: `in` finds every object's constructor, toString…
+  const replaced = Object.hasOwn(servers, name);
   config.mcpServers = { ...servers, [name]: entry };
   return { text: `${JSON.stringify(config, null, 2)}\n`, replaced };
 }

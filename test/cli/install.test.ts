@@ -58,6 +58,16 @@ describe("picomcp install", () => {
     expect(install("claude-code", FIXTURE, "--name", "other").stderr).toBe("");
   });
 
+  it("a name such as constructor is an entry only when the file has one (not one of every object's)", () => {
+    writeFileSync(join(home, ".claude.json"), JSON.stringify({ projects: { "/work/weather": { mcpServers: {} } } }));
+    const { code, stdout, stderr } = install("claude-code", FIXTURE, "--name", "constructor", "--dry-run");
+    expect(code).toBe(0);
+    expect(stdout).toContain('would have added "constructor"');
+    expect(stderr).toBe("");
+    mkdirSync(join(home, ".cursor"));
+    expect(install("cursor", FIXTURE, "--name", "toString", "--json").stdout).toContain('"replaced": false');
+  });
+
   it("claude-desktop and cursor: create their JSON file in the client's folder", () => {
     mkdirSync(join(home, ".config", "Claude"), { recursive: true });
     mkdirSync(join(home, ".cursor"));
