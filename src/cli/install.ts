@@ -4,7 +4,9 @@
  * configuration file up first, and says so.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client } from "./client.js";
 import { BadConfig, CLIENTS, refusedName, type StdioEntry } from "./clients.js";
@@ -19,8 +21,9 @@ export const install: Verb = {
   help: `Usage: picomcp install <client> <server file> [--name <name>] [--env KEY=value ...] [--dry-run] [options]
 
 Adds the server the file exports to a client's MCP configuration, as a stdio server the client
-starts itself: this Node, picomcp, "run" and the file's absolute path. The file is loaded first, so a
-server that does not load is not installed. The configuration file is backed up next to itself
+starts itself: this Node with the modules it preloads (--import tsx, -r …, as the files they are
+from here), picomcp, "run" and the file's absolute path. The file is loaded first, so a server that
+does not load is not installed. The configuration file is backed up next to itself
 (<file>.<time>.bak) before it is changed; an entry of the same name is replaced.
 
 Clients and the file each one reads:
@@ -66,7 +69,7 @@ a name the client refuses, or a configuration that is not where expected or does
     const bin = realpathSync(process.argv[1]!);
     const entry: StdioEntry = {
       command: process.execPath,
-      args: [...process.execArgv, bin, "run", serverPath, ...(exportName ? ["--export", exportName] : [])],
+      args: [...portable(process.execArgv), bin, "run", serverPath, ...(exportName ? ["--export", exportName] : [])],
       env,
     };
     const path = flagValue(args, "config") ?? client.path();
@@ -123,6 +126,53 @@ a name the client refuses, or a configuration that is not where expected or does
     return EXIT.ok;
   },
 };
+
+/** Node's flags that load a module before the entry point: ESM ones take a URL, CommonJS ones a path. */
+const PRELOADS = new Map([
+  ["--import", "url"],
+  ["--loader", "url"],
+  ["--experimental-loader", "url"],
+  ["--require", "path"],
+  ["-r", "path"],
+]);
+
+/**
+ * This process's Node flags with each module they preload (`--import tsx`, `-r ./setup.cjs`) as the
+ * absolute file it is from here: Node resolves them from the working directory, and the client
+ * starts the server from another one.
+ */
+function portable(execArgv: readonly string[]): string[] {
+  const here = createRequire(join(process.cwd(), "[picomcp]"));
+  const args: string[] = [];
+  for (let at = 0; at < execArgv.length; at++) {
+    const arg = execArgv[at]!;
+    const equals = arg.indexOf("=");
+    const flag = equals === -1 ? arg : arg.slice(0, equals);
+    const kind = PRELOADS.get(flag);
+    const specifier = equals === -1 ? execArgv[at + 1] : arg.slice(equals + 1);
+    // A URL (node:, file:, data:) is the same from anywhere; one letter before the colon is a Windows drive.
+    if (!kind || specifier === undefined || /^[a-z][a-z\d+.-]+:/i.test(specifier)) {
+      args.push(arg);
+      continue;
+    }
+    let file: string;
+    try {
+      // Node 20's import.meta.resolve ignores its parent without a flag: require's resolution finds
+      // the same file for the loaders' own exports (tsx, ts-node/esm).
+      file = here.resolve(specifier);
+    } catch (error) {
+      throw new CannotRun(
+        `cannot find ${flag} ${specifier} from ${process.cwd()} (${(error as Error).message.split("\n")[0]}): give it as an absolute path, which the client can load from any folder`,
+      );
+    }
+    const value = kind === "url" ? pathToFileURL(file).href : file;
+    if (equals === -1) {
+      args.push(flag, value);
+      at++;
+    } else args.push(`${flag}=${value}`);
+  }
+  return args;
+}
 
 function quote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;

@@ -116,3 +116,19 @@ export async function stopsAnswering(url: string, ms = 15_000): Promise<void> {
   }
   throw new Error(`${url} still answers after ${ms} ms`);
 }
+
+/** `picomcp` as a user runs it: from `cwd`, under Node flags of their own (a loader, a preload). */
+export function picomcpUnder(
+  node: string[],
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Ran {
+  const child = spawnSync(process.execPath, [...node, BIN, ...args], {
+    cwd: options.cwd,
+    encoding: "utf8",
+    env: { ...process.env, ...options.env },
+    input: "",
+    timeout: 30_000,
+  });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}

@@ -4,11 +4,21 @@
  * the command written there serves the server over stdio.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BIN, FIXTURE, picomcp, ROOT } from "./helpers.js";
+import { BIN, FIXTURE, picomcp, picomcpUnder, ROOT } from "./helpers.js";
 
 let home: string;
 const install = (...args: string[]) =>
@@ -16,9 +26,11 @@ const install = (...args: string[]) =>
 const read = (path: string) => readFileSync(join(home, path), "utf8");
 const backups = (folder: string) => readdirSync(join(home, folder)).filter((name) => name.endsWith(".bak"));
 
+/** The tsx that `--import tsx` (how the tests run picomcp) finds from the repository. */
+const TSX = pathToFileURL(join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
 const ENTRY = {
   command: process.execPath,
-  args: ["--import", "tsx", BIN, "run", join(ROOT, FIXTURE)],
+  args: ["--import", TSX, BIN, "run", join(ROOT, FIXTURE)],
   env: { TOKEN: "a=b" },
 };
 
@@ -171,24 +183,70 @@ describe("picomcp install", () => {
     expect(Object.keys(JSON.parse(read(".cursor/mcp.json")).mcpServers)).toEqual(["my weather"]);
   });
 
-  it("writes a command that serves the server over stdio", async () => {
+  it("writes a command that serves the server over stdio from any folder, its loader included", async () => {
     mkdirSync(join(home, ".cursor"));
     expect(install("cursor", FIXTURE).code).toBe(0);
     const entry = JSON.parse(read(".cursor/mcp.json")).mcpServers["cli-fixture"];
-    // Clients start it from anywhere; tsx (in this command because the test runs picomcp under it) resolves from the repository.
-    const child = spawn(entry.command, entry.args, { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
-    const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
-    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize })}\n`);
-    const line = await new Promise<string>((done, fail) => {
-      let text = "";
-      child.stdout.on("data", (chunk) => {
-        text += chunk;
-        if (text.includes("\n")) done(text.slice(0, text.indexOf("\n")));
-      });
-      child.once("exit", (code) => fail(new Error(`exited with ${code} before answering`)));
+    expect(await serverInfo(entry, home)).toEqual({ name: "cli-fixture", version: "1.2.3" });
+    expect(entry.args).toEqual(ENTRY.args);
+  });
+
+  it("writes the modules Node preloads, in either form, as the files they are from where install ran", async () => {
+    mkdirSync(join(home, ".cursor"));
+    writeFileSync(join(home, "preload.cjs"), "");
+    const cwd = join(ROOT, "test");
+    const preload = relative(cwd, join(home, "preload.cjs"));
+    const ran = picomcpUnder(["--import=tsx", "-r", preload], ["install", "cursor", join(ROOT, FIXTURE)], {
+      cwd,
+      env: { HOME: home },
     });
-    child.stdin.end();
-    await new Promise((done) => child.once("exit", done));
-    expect(JSON.parse(line).result.serverInfo).toEqual({ name: "cli-fixture", version: "1.2.3" });
+    expect(ran).toMatchObject({ code: 0, stderr: "" });
+    const entry = JSON.parse(read(".cursor/mcp.json")).mcpServers["cli-fixture"];
+    expect(entry.args).toEqual([
+      `--import=${TSX}`,
+      "-r",
+      join(realpathSync(home), "preload.cjs"),
+      BIN,
+      "run",
+      join(ROOT, FIXTURE),
+    ]);
+    expect(await serverInfo(entry, tmpdir())).toEqual({ name: "cli-fixture", version: "1.2.3" });
+  });
+
+  it("exits 2 when a preloaded module cannot be found for the client, as one only import finds", () => {
+    mkdirSync(join(home, ".cursor"));
+    const pkg = join(home, "node_modules", "esm-only");
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "esm-only", exports: { import: "./hook.mjs" } }));
+    writeFileSync(join(pkg, "hook.mjs"), "");
+    const ran = picomcpUnder(["--import", TSX, "--import", "esm-only"], ["install", "cursor", join(ROOT, FIXTURE)], {
+      cwd: home,
+      env: { HOME: home },
+    });
+    expect(ran).toMatchObject({ code: 2, stdout: "" });
+    expect(ran.stderr).toMatch(
+      new RegExp(
+        `^picomcp install: cannot find --import esm-only from ${home} \\(.+\\): give it as an absolute path, which the client can load from any folder\n$`,
+      ),
+    );
+    expect(existsSync(join(home, ".cursor", "mcp.json"))).toBe(false);
   });
 });
+
+/** Starts an installed entry from `cwd`, as a client does, and returns its initialize answer's serverInfo. */
+async function serverInfo(entry: { command: string; args: string[] }, cwd: string): Promise<unknown> {
+  const child = spawn(entry.command, entry.args, { cwd, stdio: ["pipe", "pipe", "inherit"] });
+  const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize })}\n`);
+  const line = await new Promise<string>((done, fail) => {
+    let text = "";
+    child.stdout.on("data", (chunk) => {
+      text += chunk;
+      if (text.includes("\n")) done(text.slice(0, text.indexOf("\n")));
+    });
+    child.once("exit", (code) => fail(new Error(`exited with ${code} before answering`)));
+  });
+  child.stdin.end();
+  await new Promise((done) => child.once("exit", done));
+  return JSON.parse(line).result.serverInfo;
+}
