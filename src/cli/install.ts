@@ -5,8 +5,9 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Server } from "../index.js";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client } from "./client.js";
 import { BadConfig, CLIENTS, refusedName, type StdioEntry } from "./clients.js";
@@ -34,8 +35,9 @@ Clients and the file each one reads:
   cursor          ~/.cursor/mcp.json
 
 Options:
-  --name     the entry's name (default: the server's name from its initialize answer); Claude Code
-             takes letters, digits, - and _, Codex also :, @, / and . (as their own mcp add checks)
+  --name     the entry's name (default: the server's name from its initialize answer, or the file's
+             name for a server that asks for sign-in); Claude Code takes letters, digits, - and _,
+             Codex also :, @, / and . (as their own mcp add checks)
   --env      KEY=value set in the server's environment, repeatable
   --export   the export that holds the server, if not the default one
   --config   the configuration file to change instead of the client's usual one
@@ -60,9 +62,17 @@ a name the client refuses, or a configuration that is not where expected or does
     }
     const exportName = flagValue(args, "export");
     const { server, path: serverPath } = await loadServer(file, exportName);
-    const session = await Client.open(server);
-    const name = flagValue(args, "name") ?? session.serverName;
-    await session.close();
+    const given = flagValue(args, "name");
+    const known = await serverName(server);
+    const name = given ?? known ?? basename(serverPath, extname(serverPath));
+    if (known === undefined) {
+      const named =
+        given === undefined ? `, so the entry is named "${name}" after its file (--name chooses another)` : "";
+      warn(
+        `picomcp install: the server asks for sign-in${named}; over stdio no token reaches it: the caller is ` +
+          "who its auth.stdio finds in the environment (--env KEY=value), else anonymous and refused what needs sign-in.",
+      );
+    }
     const refused = refusedName(client, name);
     if (refused) throw new CannotRun(refused);
 
@@ -126,6 +136,29 @@ a name the client refuses, or a configuration that is not where expected or does
     return EXIT.ok;
   },
 };
+
+/**
+ * The name in the server's initialize answer, from an in-process session without a token; undefined
+ * when the server refuses that session for want of one (401: its auth requires a token).
+ */
+async function serverName(server: Server): Promise<string | undefined> {
+  let unauthorized = false;
+  const watched = {
+    fetch: async (request: Request) => {
+      const response = await server.fetch(request);
+      unauthorized ||= response.status === 401;
+      return response;
+    },
+  };
+  try {
+    const session = await Client.open(watched);
+    await session.close();
+    return session.serverName;
+  } catch (error) {
+    if (unauthorized) return undefined;
+    throw error;
+  }
+}
 
 /** Node's flags that load a module before the entry point: ESM ones take a URL, CommonJS ones a path. */
 const PRELOADS = new Map([

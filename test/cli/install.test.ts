@@ -231,6 +231,34 @@ describe("picomcp install", () => {
     );
     expect(existsSync(join(home, ".cursor", "mcp.json"))).toBe(false);
   });
+
+  it("names a server that asks for sign-in after its file, says why and who its caller is over stdio", async () => {
+    mkdirSync(join(home, ".cursor"));
+    const file = join(home, "weather-auth.ts");
+    writeFileSync(
+      file,
+      `import { pico } from ${JSON.stringify(join(ROOT, "src", "index.ts"))};\n` +
+        'export default pico({ name: "weather", version: "1.0.0", auth: { resource: "https://weather.example.com/mcp", ' +
+        'authorizationServers: ["https://auth.example.com"], verify: () => undefined } })\n' +
+        '  .tool("forecast", { description: "The forecast for tomorrow, for trying install.", run: () => "sun" });\n',
+    );
+    const stdio =
+      "over stdio no token reaches it: the caller is who its auth.stdio finds in the environment (--env KEY=value), " +
+      "else anonymous and refused what needs sign-in.\n";
+    expect(install("cursor", file)).toMatchObject({
+      code: 0,
+      stderr:
+        'picomcp install: the server asks for sign-in, so the entry is named "weather-auth" after its file ' +
+        `(--name chooses another); ${stdio}`,
+    });
+    const entry = JSON.parse(read(".cursor/mcp.json")).mcpServers["weather-auth"];
+    expect(await serverInfo(entry, home)).toEqual({ name: "weather", version: "1.0.0" });
+    expect(install("cursor", file, "--name", "weather")).toMatchObject({
+      code: 0,
+      stderr: `picomcp install: the server asks for sign-in; ${stdio}`,
+    });
+    expect(Object.keys(JSON.parse(read(".cursor/mcp.json")).mcpServers)).toEqual(["weather-auth", "weather"]);
+  });
 });
 
 /** Starts an installed entry from `cwd`, as a client does, and returns its initialize answer's serverInfo. */
