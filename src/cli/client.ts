@@ -196,3 +196,18 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Mes
     }
   }
 }
+
+/**
+ * The name in the server's initialize answer, from an in-process session without a token; undefined
+ * when the server refuses that session for want of one (401: its auth requires a token).
+ */
+export async function serverName(server: Pick<Server, "fetch">): Promise<string | undefined> {
+  try {
+    const session = await Client.open(server);
+    await session.close();
+    return session.serverName;
+  } catch (thrown) {
+    if (thrown instanceof RpcError && thrown.status === 401) return undefined;
+    throw thrown;
+  }
+}

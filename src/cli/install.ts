@@ -7,9 +7,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeF
 import { createRequire } from "node:module";
 import { basename, dirname, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Server } from "../index.js";
 import { flagValue, parseArgs, UsageError } from "./args.js";
-import { Client } from "./client.js";
+import { serverName } from "./client.js";
 import { BadConfig, CLIENTS, refusedName, type StdioEntry } from "./clients.js";
 import { loadServer } from "./load.js";
 import { CannotRun, EXIT, print, printJson, type Verb, warn } from "./verb.js";
@@ -136,29 +135,6 @@ a name the client refuses, or a configuration that is not where expected or does
     return EXIT.ok;
   },
 };
-
-/**
- * The name in the server's initialize answer, from an in-process session without a token; undefined
- * when the server refuses that session for want of one (401: its auth requires a token).
- */
-async function serverName(server: Server): Promise<string | undefined> {
-  let unauthorized = false;
-  const watched = {
-    fetch: async (request: Request) => {
-      const response = await server.fetch(request);
-      unauthorized ||= response.status === 401;
-      return response;
-    },
-  };
-  try {
-    const session = await Client.open(watched);
-    await session.close();
-    return session.serverName;
-  } catch (error) {
-    if (unauthorized) return undefined;
-    throw error;
-  }
-}
 
 /** Node's flags that load a module before the entry point: ESM ones take a URL, CommonJS ones a path. */
 const PRELOADS = new Map([

@@ -5,9 +5,8 @@
  * as `dev`'s child it also closes when its stdin ends.
  */
 import { basename, extname } from "node:path";
-import type { Server } from "../index.js";
 import { flagValue, parseArgs, UsageError } from "./args.js";
-import { Client, RpcError } from "./client.js";
+import { serverName } from "./client.js";
 import { loadServer } from "./load.js";
 import { CannotRun, EXIT, print, printJson, type Verb } from "./verb.js";
 
@@ -51,7 +50,8 @@ or the port is taken or needs privileges.
       await server.serve();
       return EXIT.ok;
     }
-    const name = await serverName(server, file);
+    // A server with auth refuses the tokenless session that would name it: it is named after its file.
+    const name = (await serverName(server)) ?? basename(file, extname(file));
     const listening = await server.serve({ port }).catch((error: NodeJS.ErrnoException) => {
       throw portError(error, port);
     });
@@ -88,29 +88,6 @@ export function portError(error: NodeJS.ErrnoException, port: number): Error {
     );
   }
   return error;
-}
-
-/**
- * The server's name for the ready line, from an in-process session; a server with `auth` refuses
- * that session for want of a token (401), and is then named after its file.
- */
-async function serverName(server: Server, file: string): Promise<string> {
-  let status = 0;
-  const watched = {
-    fetch: async (request: Request) => {
-      const response = await server.fetch(request);
-      status = response.status;
-      return response;
-    },
-  };
-  try {
-    const client = await Client.open(watched);
-    await client.close();
-    return client.serverName;
-  } catch (thrown) {
-    if (thrown instanceof RpcError && status === 401) return basename(file, extname(file));
-    throw thrown;
-  }
 }
 
 /** Resolves when stdin ends; what comes before is read and dropped, since a paused stream never ends. */
