@@ -243,6 +243,41 @@ describe("the token gate", () => {
     expect(runs).toEqual(["read", "read"]);
   });
 
+  it("keeps a session opened anonymously to anonymous callers: a signed-in caller's answers never go into it", async () => {
+    const { server, runs } = made();
+    const send = (body: object, session?: string, token?: string) =>
+      server.fetch(
+        new Request(RESOURCE, {
+          method: "POST",
+          headers: {
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } : {}),
+            "content-type": "application/json",
+            accept: "application/json",
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+    const opened = await send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "anon", version: "1" } },
+    });
+    const session = opened.headers.get("mcp-session-id")!;
+    await send({ jsonrpc: "2.0", method: "notifications/initialized" }, session);
+    const call = (name: string) => ({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name } });
+    const ada = await issuer.mint({ subject: "ada", scopes: ["projects:read"] });
+    const signedIn = await send(call("read"), session, ada);
+    expect(signedIn.status).toBe(404);
+    expect((await signedIn.json()).error.message).toBe(
+      "Session not found: it ended or expired; send initialize to start a new session",
+    );
+    const anonymous = await send(call("hello"), session);
+    expect(anonymous.status).toBe(200);
+    expect(runs).toEqual(["hello"]);
+  });
+
   it("redacts the raw token from identities and from response bodies", async () => {
     let leaked = "";
     const server = pico({
@@ -250,7 +285,11 @@ describe("the token gate", () => {
       version: "1",
       auth: {
         // A careless verifier that keeps the token in a claim.
-        verify: async (token) => ({ subject: "u", audience: RESOURCE, claims: { raw: token } }),
+        verify: async (token) => ({
+          subject: "u",
+          audience: RESOURCE,
+          claims: { raw: token, nested: { deeper: [`Bearer ${token}`, "kept"] } },
+        }),
         resource: RESOURCE,
         authorizationServers: ["https://a"],
       },
@@ -258,10 +297,18 @@ describe("the token gate", () => {
       description: "Returns what it should not.",
       run: (_args, ctx) => `${ctx.auth!.claims.raw} ${leaked}`,
     });
+    const nested = server.tool("nested", {
+      description: "Shows a nested claim.",
+      run: (_args, ctx) => JSON.stringify(ctx.auth!.claims.nested),
+    });
     const token = "tok-abcdef123456";
     leaked = token;
     const answer = await harness(server, { token }).callTool("leak");
     expect(answer.result).toEqual({ content: [{ type: "text", text: "[redacted] [redacted]" }] });
+    // Nested claims too, each string that holds the token whole (the body's redaction would replace only the token).
+    leaked = "";
+    const shown = await harness(nested, { token }).callTool("nested");
+    expect(shown.result).toEqual({ content: [{ type: "text", text: '{"deeper":["[redacted]","kept"]}' }] });
   });
 });
 

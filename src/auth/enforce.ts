@@ -68,13 +68,8 @@ export async function callChecked(
   args: Record<string, unknown> | undefined,
   ctx: RequestContext,
 ): Promise<CallToolResult> {
-  const what = `tool "${tool.name}"`;
-  const refused = checkCallerOf(ctx, tool.auth, what);
-  if (refused) {
-    // `hideUnauthorized`: a tool the caller may not use is one that does not exist.
-    if (hides(ctx)) throw unknownTool(tool.name);
-    return refuseTool(ctx, refused);
-  }
+  const refused = refusedCall(tool, ctx);
+  if (refused) return refused;
   let value: unknown = {};
   if (tool.input) {
     let checked = validate(tool.input, args ?? {});
@@ -84,8 +79,17 @@ export async function callChecked(
   }
   let allowed = allows(ctx, tool.auth, value);
   if (allowed instanceof Promise) allowed = await allowed;
-  if (!allowed) return refuseTool(ctx, forbidden(what));
+  if (!allowed) return refuseTool(ctx, forbidden(`tool "${tool.name}"`));
   return runTool(tool, value, ctx);
+}
+
+/** The refusal of a caller the tool's rule does not admit (token, scopes, roles); undefined admits them. */
+export function refusedCall(tool: Tool, ctx: RequestContext): CallToolResult | undefined {
+  const refused = checkCallerOf(ctx, tool.auth, `tool "${tool.name}"`);
+  if (!refused) return undefined;
+  // `hideUnauthorized`: a tool the caller may not use is one that does not exist.
+  if (hides(ctx)) throw unknownTool(tool.name);
+  return refuseTool(ctx, refused);
 }
 
 /** Whether a list shows this registration to the caller (`hideUnauthorized` hides what they cannot use). */

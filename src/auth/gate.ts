@@ -109,10 +109,13 @@ export class AuthGate {
     if (owner !== undefined) this.#owners.set(session, owner);
   }
 
-  /** Whether the caller may use a session: the one who opened it, or anyone for a session opened anonymously. */
+  /**
+   * Whether the caller may use a session: the one who opened it. A session opened anonymously is
+   * anonymous callers' only: a signed-in caller's results never go where a tokenless request with its
+   * id could read them (2025-11-25 "Session Hijacking"); signed in, a client opens a session of its own.
+   */
   owns(session: object, auth: ExchangeAuth | undefined): boolean {
-    const owner = this.#owners.get(session);
-    return owner === undefined || owner === ownerOf(auth);
+    return this.#owners.get(session) === ownerOf(auth);
   }
 
   /** Checks the request's bearer token; answers the challenge reply when it is refused. */

@@ -1,10 +1,11 @@
+import { isObject } from "../core/jsonrpc.js";
 import type { Identity, IdentityInit } from "./identity.js";
 
 const REDACTED = "[redacted]";
 
 /**
- * Builds the frozen identity handlers see. Only known fields are copied; any claim whose value is
- * the raw token (a verifier that kept it) is redacted.
+ * Builds the frozen identity handlers see. Only known fields are copied; any string in the claims,
+ * at any depth, that holds the raw token (a verifier that kept it) is redacted.
  */
 export function toIdentity(init: IdentityInit, token?: string): Identity {
   if (typeof init?.subject !== "string" || init.subject === "") {
@@ -24,8 +25,13 @@ export function toIdentity(init: IdentityInit, token?: string): Identity {
 
 function withoutToken(claims: Record<string, unknown>, token: string): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(claims)) {
-    copy[key] = typeof value === "string" && value.includes(token) ? REDACTED : value;
-  }
+  for (const [key, value] of Object.entries(claims)) copy[key] = redacted(value, token);
   return copy;
+}
+
+/** `value` with every string that holds the raw token replaced, at any depth (a claim may nest it). */
+function redacted(value: unknown, token: string): unknown {
+  if (typeof value === "string") return value.includes(token) ? REDACTED : value;
+  if (Array.isArray(value)) return value.map((item) => redacted(item, token));
+  return isObject(value) ? withoutToken(value, token) : value;
 }

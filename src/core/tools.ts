@@ -123,6 +123,11 @@ export interface Tool {
 export interface EnforceLayer {
   /** A tool call under its `auth` rule: the caller checked before validation, its `allow` check after. */
   callChecked(tool: Tool, args: Record<string, unknown> | undefined, ctx: RequestContext): Promise<CallToolResult>;
+  /**
+   * The refusal of a caller the tool's `auth` rule does not admit, as `callChecked` answers it
+   * (before anything else runs); undefined admits them. For a call that does not run at once (a task).
+   */
+  refusedCall(tool: Tool, ctx: RequestContext): CallToolResult | undefined;
   /** Whether a list shows a registration with this rule to the caller (`hideUnauthorized`). */
   shows(ctx: RequestContext, declared: AnyAccess | undefined): boolean;
 }

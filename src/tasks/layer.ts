@@ -3,7 +3,7 @@ import type { Dispatcher } from "../core/dispatch.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
-import type { TaskSettings, Tool } from "../core/tools.js";
+import { accessOf, enforceLayer, type TaskSettings, type Tool } from "../core/tools.js";
 import type { ServerCapabilities } from "../core/types.js";
 import { listenExtensions } from "../listen/extensions.js";
 import type { Middleware } from "../middleware/middleware.js";
@@ -108,7 +108,7 @@ export function plugin(dispatcher: Dispatcher, store: TaskStore = new MemoryTask
       return next();
     }
     const task = { tool, settings, args: argumentsOf(params), ctx };
-    if (!settings.askFirst) return tasks.create(task);
+    if (!settings.askFirst) return admitted(tool, ctx, () => tasks.create(task));
     // Ask first: the first round runs in the request (its questions come back as input_required),
     // and the retry that answers them starts the task with those answers.
     if (params?.requestState === undefined) return next();
@@ -120,7 +120,7 @@ export function plugin(dispatcher: Dispatcher, store: TaskStore = new MemoryTask
         params,
         states: dispatcher.states,
       });
-      return tasks.create(task, answers);
+      return admitted(tool, ctx, () => tasks.create(task, answers));
     });
   };
   return {
@@ -171,37 +171,48 @@ function legacyCall(call: {
 }): Promise<Result> | undefined {
   const { tool, settings, params, ctx } = call;
   const task = params?.task;
-  if (!tool) return undefined;
-  if (task === undefined) {
-    if (settings?.support !== "required") return undefined;
-    throw new McpError(
-      ErrorCode.MethodNotFound,
-      `Tool "${tool.name}" runs only as a task: call it with params.task (its execution.taskSupport is "required")`,
-    );
-  }
-  if (!settings) {
-    throw new McpError(
-      ErrorCode.MethodNotFound,
-      `Tool "${tool.name}" does not run as a task: call it without params.task (it has no execution.taskSupport)`,
-    );
-  }
-  const ttl = isObject(task) ? task.ttl : undefined;
-  if (
-    !isObject(task) ||
-    (ttl !== undefined && ttl !== null && !(typeof ttl === "number" && Number.isInteger(ttl) && ttl > 0))
-  ) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      "Invalid params: params.task must be an object, with ttl (if any) a whole positive number of milliseconds",
-    );
-  }
-  return call.tasks.create({
-    tool,
-    settings,
-    args: argumentsOf(params),
-    ctx,
-    ttl: typeof ttl === "number" ? ttl : undefined,
+  if (!tool || (task === undefined && settings?.support !== "required")) return undefined;
+  // A caller the tool refuses learns nothing of how it runs: they get what an ordinary call answers.
+  return admitted(tool, ctx, () => {
+    if (task === undefined) {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Tool "${tool.name}" runs only as a task: call it with params.task (its execution.taskSupport is "required")`,
+      );
+    }
+    if (!settings) {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Tool "${tool.name}" does not run as a task: call it without params.task (it has no execution.taskSupport)`,
+      );
+    }
+    const ttl = isObject(task) ? task.ttl : undefined;
+    if (
+      !isObject(task) ||
+      (ttl !== undefined && ttl !== null && !(typeof ttl === "number" && Number.isInteger(ttl) && ttl > 0))
+    ) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Invalid params: params.task must be an object, with ttl (if any) a whole positive number of milliseconds",
+      );
+    }
+    const args = argumentsOf(params);
+    return call.tasks.create({ tool, settings, args, ctx, ttl: typeof ttl === "number" ? ttl : undefined });
   });
+}
+
+/**
+ * Starts a task for a caller the tool's `auth` admits; anyone else gets what an ordinary call to it
+ * answers (401/403 over HTTP, an `isError` refusal, or "Unknown tool" when hidden: docs/authorization.md),
+ * and no task is made: a refused caller runs nothing and fills no task store.
+ */
+async function admitted(tool: Tool, ctx: Context, start: () => Promise<Result>): Promise<Result> {
+  const request = requestIn(ctx);
+  if (accessOf(request, tool.auth) !== "public") {
+    const refused = await enforceLayer.use((enforce) => enforce.refusedCall(tool, request));
+    if (refused) return { ...refused };
+  }
+  return start();
 }
 
 /** The request context a method's handler gets, as the dispatcher makes it (its stream and session, which `Context` does not show). */
