@@ -4,13 +4,19 @@
  * issuer's key set fetched, cached and refetched on rotation. Keys are made here; nothing goes on the network.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { encodeBase64Url } from "../src/auth/jwt.js";
+import { decodeBase64Url, encodeBase64Url } from "../src/auth/jwt.js";
+import { type Identity, pico } from "../src/index.js";
 import { jwtVerifier } from "../src/jwt.js";
+import { harness } from "../src/testing.js";
 
 const ISSUER = "https://auth.test";
 const now = () => Math.floor(Date.now() / 1000);
 
-type Key = { jwk: JsonWebKey & { kid?: string }; sign: (data: Uint8Array) => Promise<ArrayBuffer>; alg: string };
+type Key = {
+  jwk: JsonWebKey & { kid?: string };
+  sign: (data: Uint8Array<ArrayBuffer>) => Promise<ArrayBuffer>;
+  alg: string;
+};
 
 async function key(alg: "RS256" | "PS256" | "ES256" | "ES384" | "EdDSA", kid: string = alg): Promise<Key> {
   const params: Record<string, [RsaHashedKeyGenParams | EcKeyGenParams | { name: string }, object]> = {
@@ -39,7 +45,7 @@ async function key(alg: "RS256" | "PS256" | "ES256" | "ES384" | "EdDSA", kid: st
   return {
     jwk,
     alg,
-    sign: (data) => crypto.subtle.sign(signing as AlgorithmIdentifier, pair.privateKey, data as BufferSource),
+    sign: (data) => crypto.subtle.sign(signing as AlgorithmIdentifier, pair.privateKey, data),
   };
 }
 
@@ -138,6 +144,17 @@ describe("jwtVerifier", () => {
     // A key for encryption is never used to verify.
     const encryption = jwtVerifier({ issuer: ISSUER, keys: [{ ...signer.jwk, use: "enc" }] });
     await expect(encryption(good)).rejects.toThrow(/signing key is unknown/);
+    // Nor one whose key_ops (RFC 7517 §4.3), as the issuer serves them, leave out verify or are malformed.
+    const served = (key_ops: unknown) =>
+      jwtVerifier({
+        issuer: ISSUER,
+        jwksUrl: "https://auth.test/jwks",
+        fetch: (async () => Response.json({ keys: [{ ...signer.jwk, key_ops }] })) as typeof globalThis.fetch,
+      });
+    for (const key_ops of [["encrypt"], ["sign"], [], "verify"]) {
+      await expect(served(key_ops)(good)).rejects.toThrow(/signing key is unknown/);
+    }
+    await expect(served(["sign", "verify"])(good)).resolves.toBeTruthy();
     expect(() => jwtVerifier({ issuer: ISSUER, keys: [], algorithms: ["HS256"] })).toThrow(/HS\* and none are refused/);
     expect(() => jwtVerifier({ issuer: ISSUER })).toThrow(/jwksUrl or keys/);
     expect(() => jwtVerifier({ issuer: "", keys: [] })).toThrow(/issuer/);
@@ -178,6 +195,9 @@ describe("jwtVerifier", () => {
     const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch, jwksCacheSeconds: 0 });
     await expect(verify(await jwt(signer, claims()))).rejects.toThrow(/could not be fetched \(HTTP 503\)/);
     up = true;
+    // Fetched again once the 5 s after the failure have passed.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_000);
     await expect(verify(await jwt(signer, claims({ sub: "x" })))).resolves.toBeTruthy();
     up = false;
     await expect(verify(await jwt(signer, claims({ sub: "y" })))).resolves.toBeTruthy();
@@ -188,5 +208,117 @@ describe("jwtVerifier", () => {
     const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk], clockSkewSeconds: 0 });
     const token = await jwt(signer, claims());
     expect(await verify(token)).toBe(await verify(token));
+  });
+});
+
+describe("jwtVerifier hardening", () => {
+  it("refuses a token with critical header parameters, which it understands none of (RFC 7515 §4.1.11)", async () => {
+    const signer = await key("ES256");
+    const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] });
+    for (const header of [
+      { crit: ["http://example/unknown"], "http://example/unknown": true },
+      { crit: ["b64"], b64: false },
+      { crit: "x" },
+    ]) {
+      await expect(verify(await jwt(signer, claims(), header))).rejects.toMatchObject({
+        name: "InvalidTokenError",
+        message: "The access token has critical header parameters (crit) this server does not support",
+      });
+    }
+  });
+
+  it("holds the clock skew over HTTP too: ctx.auth.expiresAt is exp plus the skew", async () => {
+    const signer = await key("ES256");
+    const seen: (Identity | undefined)[] = [];
+    const server = pico({
+      name: "jwt-test",
+      version: "1.0.0",
+      auth: {
+        verify: jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] }),
+        resource: "https://mcp.example.com/mcp",
+        authorizationServers: [ISSUER],
+      },
+    }).tool("whoami", {
+      description: "Says who is signed in.",
+      run: (_args, ctx) => {
+        seen.push(ctx.auth);
+        return "ok";
+      },
+    });
+    const call = async (exp: number) =>
+      harness(server, { url: "https://mcp.example.com/mcp", token: await jwt(signer, claims({ exp })) }).callTool(
+        "whoami",
+      );
+    // Expired 20 s ago: within the default 60 s of skew, as the verifier alone accepts it.
+    const exp = now() - 20;
+    expect((await call(exp)).status).toBe(200);
+    expect(seen[0]?.expiresAt).toBe(exp + 60);
+    const late = await call(now() - 61);
+    expect(late.status).toBe(401);
+    expect(late.challenge).toContain('error_description="The access token expired"');
+  });
+
+  it("does not fetch a key set that never loaded once per token: it waits 5 s after a failure", async () => {
+    const signer = await key("ES256", "k1");
+    let up = false;
+    let fetches = 0;
+    const fetch = (async () => {
+      fetches++;
+      return up ? Response.json({ keys: [signer.jwk] }) : new Response("down", { status: 503 });
+    }) as typeof globalThis.fetch;
+    const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    for (let i = 0; i < 50; i++) {
+      await expect(verify(await jwt(signer, claims({ sub: `user-${i}` })))).rejects.toMatchObject({
+        name: "InvalidTokenError",
+        message: "The signing keys could not be fetched (HTTP 503)",
+      });
+    }
+    expect(fetches).toBe(1);
+    up = true;
+    vi.setSystemTime(Date.now() + 4_999);
+    await expect(verify(await jwt(signer, claims()))).rejects.toThrow(/HTTP 503/);
+    expect(fetches).toBe(1);
+    vi.setSystemTime(Date.now() + 1);
+    expect((await verify(await jwt(signer, claims()))).subject).toBe("ada");
+    expect(fetches).toBe(2);
+  });
+
+  it("refuses RSA keys under 2048 bits (RFC 7518 §3.3), leading zero octets not counted", async () => {
+    const params = { name: "RSASSA-PKCS1-v1_5", modulusLength: 1024, publicExponent: new Uint8Array([1, 0, 1]) };
+    const pair = await crypto.subtle.generateKey({ ...params, hash: "SHA-256" }, true, ["sign", "verify"]);
+    const { kty, n, e } = await crypto.subtle.exportKey("jwk", pair.publicKey);
+    const small: Key = {
+      jwk: { kty, n, e, kid: "r" },
+      alg: "RS256",
+      sign: (data) => crypto.subtle.sign(params, pair.privateKey, data),
+    };
+    const token = await jwt(small, claims());
+    const verify = jwtVerifier({ issuer: ISSUER, keys: [small.jwk] });
+    await expect(verify(token)).rejects.toThrow(/signing key is unknown/);
+    // The same modulus spelled with 128 leading zero octets, 256 in all, is still 1024 bits.
+    const padded = encodeBase64Url(new Uint8Array([...new Uint8Array(128), ...decodeBase64Url(n!)!]));
+    const zeros = jwtVerifier({ issuer: ISSUER, keys: [{ ...small.jwk, n: padded }] });
+    await expect(zeros(token)).rejects.toThrow(/signing key is unknown/);
+  });
+
+  it("refuses base64url spelled with unused bits set, in the signature, header and payload (RFC 4648 §3.5)", async () => {
+    const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    // The last character with its lowest bit flipped: an unused bit when the length is not a multiple of 4.
+    const respelled = (part: string) => {
+      expect(part.length % 4).not.toBe(0);
+      return part.slice(0, -1) + ALPHABET[ALPHABET.indexOf(part.at(-1)!) ^ 1];
+    };
+    expect(decodeBase64Url("AA")).toEqual(new Uint8Array([0]));
+    expect(decodeBase64Url("AB")).toBeUndefined();
+    const signer = await key("ES256", "k");
+    const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] });
+    // The header, {"alg":"ES256","kid":"k"}, is 25 octets and these claims 92: neither a multiple of 3.
+    const token = await jwt(signer, claims({ exp: 2_000_000_000 }));
+    const [head, body, signature] = token.split(".");
+    await expect(verify(token)).resolves.toBeTruthy();
+    await expect(verify(`${head}.${body}.${respelled(signature!)}`)).rejects.toThrow(/signature is malformed/);
+    await expect(verify(`${respelled(head!)}.${body}.${signature}`)).rejects.toThrow(/header is malformed/);
+    await expect(verify(`${head}.${respelled(body!)}.${signature}`)).rejects.toThrow(/payload is malformed/);
   });
 });

@@ -92,6 +92,12 @@ function ec(crv: string, bits: number) {
 const REFETCH_COOLDOWN_MS = 30_000;
 
 /**
+ * After a failed load while no keys were ever loaded, tokens are refused with that failure's reason
+ * for this long before the key set is fetched again: an issuer that is down is not asked once per request.
+ */
+const RETRY_AFTER_FAILURE_MS = 5_000;
+
+/**
  * A verifier for JWT access tokens (RFC 9068) signed by your authorization server, for
  * `pico({ auth: { verify } })`. It checks the signature with the issuer's keys (Web Crypto: RSA,
  * RSA-PSS, ECDSA, Ed25519), the algorithm against an allow list, `iss`, `exp` and `nbf` with clock
@@ -130,6 +136,13 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     if (parts.length !== 3) throw new InvalidTokenError("The access token is not a JWT");
     const header = decodeJson(parts[0]!, "header");
     const payload = decodeJson(parts[1]!, "payload");
+    // An extension named in `crit` that is not understood makes the JWS invalid (RFC 7515 §4.1.11),
+    // and this verifier understands none.
+    if (header.crit !== undefined) {
+      throw new InvalidTokenError(
+        "The access token has critical header parameters (crit) this server does not support",
+      );
+    }
     const alg = header.alg;
     const accepted = typeof alg === "string" ? algorithms.get(alg) : undefined;
     if (!accepted) {
@@ -181,7 +194,9 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     };
     const clientId = payload.client_id ?? payload.azp;
     if (typeof clientId === "string") result.clientId = clientId;
-    if (exp !== undefined) result.expiresAt = exp;
+    // When this verifier stops accepting the token, `exp` plus the clock skew (RFC 7519 §4.1.4 allows
+    // "some small leeway"): picomcp's HTTP gate refuses a token whose `expiresAt` has passed.
+    if (exp !== undefined) result.expiresAt = exp + skew;
     verified.set(token, result, Math.min(exp === undefined ? Infinity : (exp + skew) * 1000, now + 300_000));
     return result;
   };
@@ -199,6 +214,8 @@ class KeyStore {
   readonly #options: JwtVerifierOptions;
   #keys: PublicJwk[] | undefined;
   #fetchedAt = 0;
+  /** Why and when the last load failed, while there were no keys to fall back on. */
+  #failure: { error: InvalidTokenError; at: number } | undefined;
   #pending: Promise<PublicJwk[]> | undefined;
   readonly #imported = new Map<PublicJwk, Map<Accepted, Promise<CryptoKey | undefined>>>();
 
@@ -222,8 +239,11 @@ class KeyStore {
     return keys.filter((jwk) => {
       if (kid !== undefined && jwk.kid !== kid) return false;
       if (jwk.use !== undefined && jwk.use !== "sig") return false;
+      // Operations the key is for (RFC 7517 §4.3): when listed, verifying must be one.
+      if (jwk.key_ops !== undefined && !(Array.isArray(jwk.key_ops) && jwk.key_ops.includes("verify"))) return false;
       if (jwk.alg !== undefined && jwk.alg !== spec.alg) return false;
-      return jwk.kty === spec.kty && (spec.crv === undefined || jwk.crv === spec.crv);
+      if (jwk.kty !== spec.kty || (spec.crv !== undefined && jwk.crv !== spec.crv)) return false;
+      return jwk.kty !== "RSA" || rsaBytes(jwk.n) >= 256;
     });
   }
 
@@ -231,6 +251,8 @@ class KeyStore {
     const ttl = (this.#options.jwksCacheSeconds ?? 600) * 1000;
     if (this.#keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < ttl))
       return Promise.resolve(this.#keys);
+    if (!this.#keys && this.#failure && Date.now() - this.#failure.at < RETRY_AFTER_FAILURE_MS)
+      return Promise.reject(this.#failure.error);
     return this.#fetch();
   }
 
@@ -252,17 +274,22 @@ class KeyStore {
       });
     } catch (thrown) {
       if (this.#keys) return this.#keys;
-      throw new InvalidTokenError(`The signing keys could not be fetched: ${messageOf(thrown)}`);
+      return this.#fail(`The signing keys could not be fetched: ${messageOf(thrown)}`);
     }
     // The keys are the issuer's JSON: each is checked field by field before it is used (#matching).
     const body = (await response.json().catch(() => undefined)) as JsonWebKeySet | undefined;
     if (!response.ok || !Array.isArray(body?.keys)) {
       if (this.#keys) return this.#keys;
-      throw new InvalidTokenError(`The signing keys could not be fetched (HTTP ${response.status})`);
+      return this.#fail(`The signing keys could not be fetched (HTTP ${response.status})`);
     }
     this.#keys = body.keys;
     this.#imported.clear();
     return body.keys;
+  }
+
+  #fail(reason: string): never {
+    this.#failure = { error: new InvalidTokenError(reason), at: Date.now() };
+    throw this.#failure.error;
   }
 
   #import(jwk: PublicJwk, accepted: Accepted): Promise<CryptoKey | undefined> {
@@ -283,6 +310,16 @@ class KeyStore {
   }
 }
 
+/**
+ * The size in octets of an RSA modulus `n`, without leading zero octets (RFC 7518 §6.3.1.1); 0 if
+ * it is malformed. RS* and PS* keys MUST be 2048 bits (256 octets) or larger (RFC 7518 §3.3, §3.5).
+ */
+function rsaBytes(n: unknown): number {
+  const bytes = typeof n === "string" ? decodeBase64Url(n) : undefined;
+  const first = bytes?.findIndex((byte) => byte !== 0) ?? -1;
+  return bytes && first !== -1 ? bytes.length - first : 0;
+}
+
 function decodeJson(part: string, what: string): Record<string, unknown> {
   const bytes = decodeBase64Url(part);
   let value: unknown;
@@ -295,7 +332,11 @@ function decodeJson(part: string, what: string): Record<string, unknown> {
   return value;
 }
 
-/** Base64url (RFC 4648 §5) without padding, as JWS uses it; undefined for anything else. */
+/**
+ * Base64url (RFC 4648 §5) without padding, as JWS uses it (RFC 7515 §2); undefined for anything
+ * else, including a spelling whose unused low bits are not zero (RFC 4648 §3.5), so that one token
+ * has one spelling.
+ */
 export function decodeBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
   const binary = atob(
@@ -306,7 +347,7 @@ export function decodeBase64Url(text: string): Uint8Array<ArrayBuffer> | undefin
   );
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return encodeBase64Url(bytes) === text ? bytes : undefined;
 }
 
 export function encodeBase64Url(bytes: Uint8Array | string): string {
