@@ -4,6 +4,7 @@
  * handler may ask, and the legacy requests over a connection (answers, refusals, timeouts,
  * cancellation and `notifications/elicitation/complete`).
  */
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { completeElicitation } from "../src/asking/questions.js";
@@ -291,12 +292,17 @@ describe("what the client is sent", () => {
         (await ctx.elicit("Address?", z.object({ city: z.string(), geo: z.object({ lat: z.number() }) }))).action,
       nullable: async (_args, ctx) => (await ctx.elicit("Age?", z.object({ age: z.number().nullable() }))).action,
       not_object: async (_args, ctx) => (await ctx.elicit("Raw?", { type: "string" })).action,
+      objects: async (_args, ctx) =>
+        (await ctx.elicit("Contacts?", z.object({ people: z.array(z.object({ name: z.string() })) }))).action,
+      free_strings: async (_args, ctx) => (await ctx.elicit("Tags?", z.object({ tags: z.array(z.string()) }))).action,
     });
+    const not = (field: string) =>
+      `An elicitation form must be a flat object of simple values, but property "${field}" is not a string, number, integer, boolean, enum or multi-select array (an array whose items have an enum, or an anyOf of { const, title }).`;
     const cases = {
-      nested:
-        'An elicitation form must be a flat object of simple values, but property "geo" is not a string, number, integer, boolean or enum.',
-      nullable:
-        'An elicitation form must be a flat object of simple values, but property "age" is not a string, number, integer, boolean or enum.',
+      nested: not("geo"),
+      nullable: not("age"),
+      objects: not("people"),
+      free_strings: not("tags"),
       not_object: "An elicitation form must be a flat object of simple values, but it is not an object schema.",
     };
     for (const [name, text] of Object.entries(cases)) {
@@ -457,9 +463,31 @@ describe("legacy requests over a connection", () => {
       },
       sign_in: async (_args, ctx) =>
         (await ctx.elicitUrl("Sign in", "https://example.com/auth", { elicitationId: "e-1" })).action,
+      // The abort listeners on the request's signal once its three questions were asked (the
+      // handler runs again from the top with each answer), and in a request that asks nothing.
+      listeners: async (_args, ctx) => {
+        for (const key of ["answered", "refused", "timed out"]) {
+          await ctx.elicit("Name?", NAME, { key }).catch(() => undefined);
+        }
+        return String(getEventListeners(ctx.signal, "abort").length);
+      },
+      quiet: async (_args, ctx) => String(getEventListeners(ctx.signal, "abort").length),
     },
     { askTimeoutMs: 30 },
   );
+
+  it("takes each question's abort listener off the request's signal once it is answered, refused or timed out", async () => {
+    const client = await session(dispatcher);
+    void client.callTool(1, "listeners");
+    client.reply((await client.request("elicitation/create")).id, { action: "decline" });
+    const refused = await client.request("elicitation/create");
+    await client.connection.receive({ jsonrpc: "2.0", id: refused.id, error: { code: -32601, message: "No" } });
+    await client.request("elicitation/create"); // left to time out
+    const asked = textOf((await client.response(1)) as unknown as JsonRpcResponse);
+    void client.callTool(2, "quiet");
+    expect(asked).toBe(textOf((await client.response(2)) as unknown as JsonRpcResponse));
+    client.connection.close();
+  });
 
   it("routes the client's answer back to the waiting handler", async () => {
     const client = await session(dispatcher);

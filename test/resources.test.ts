@@ -150,7 +150,6 @@ describe("toContents", () => {
 
   it.each([
     ["an empty array", []],
-    ["an item with neither text nor blob", [{ uri: "x://1" }]],
     ["a number", 42],
   ])("refuses %s: a found resource never has empty contents", (_label, value) => {
     expect(() => toContents(value as never, "x://1", undefined)).toThrow(

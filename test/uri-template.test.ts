@@ -15,11 +15,14 @@ describe("UriTemplate: each operator matches its own expansion (RFC 6570 §3.2)"
     ["simple {var}", "users://{id}/profile", "users://42/profile", { id: "42" }],
     ["simple, several names", "point://{x,y}", "point://3,4", { x: "3", y: "4" }],
     ["reserved {+var} keeps slashes", "file:///{+path}", "file:///src/a/b.ts", { path: "src/a/b.ts" }],
+    ["reserved, several names split at the comma", "size://{+w,h}", "size://1024,768", { w: "1024", h: "768" }],
+    ["reserved, several names with slashes", "x://{+a,b}/end", "x://p/q,r/s/end", { a: "p/q", b: "r/s" }],
     ["fragment {#var}", "docs://guide{#section}", "docs://guide#install", { section: "install" }],
     ["fragment, several names", "docs://guide{#a,b}", "docs://guide#x,y", { a: "x", b: "y" }],
     ["label {.var}", "img://logo{.ext}", "img://logo.png", { ext: "png" }],
     ["path segment {/var}", "repos://github{/owner,repo}", "repos://github/acme/app", { owner: "acme", repo: "app" }],
     ["path parameter {;var}", "map://tile{;x,y}", "map://tile;x=1;y=2", { x: "1", y: "2" }],
+    ["path parameter with an empty value", "map://tile{;x,y}", "map://tile;x;y=2", { x: "", y: "2" }],
     ["query {?var}", "search://issues{?q,limit}", "search://issues?q=bug&limit=5", { q: "bug", limit: "5" }],
     [
       "query continuation {&var}",
@@ -58,6 +61,7 @@ describe("UriTemplate: each operator matches its own expansion (RFC 6570 §3.2)"
 
   it("accepts variable names with dots and percent-encoded characters", () => {
     expect(match("x://{user.id}/{a%20b}", "x://1/2")).toEqual({ "user.id": "1", "a%20b": "2" });
+    expect(match("x://{a:9999}", "x://1")).toEqual({ a: "1" });
   });
 
   it("lists its variables in order, without modifiers", () => {
@@ -107,6 +111,10 @@ describe("UriTemplate: non-matches", () => {
     ["a second segment in {/var}", "repos://github{/owner}", "repos://github/acme/app"],
     ["text glued to the query expression", "search://issues{?q}", "search://issuesX?q=1"],
     ["a prefix before the scheme", "users://{id}", "xusers://1"],
+    ["an encoded slash in a simple variable", "users://{id}/profile", "users://..%2F..%2Fetc/profile"],
+    ["an encoded dot in a label", "img://logo{.ext}", "img://logo.tar%2Egz"],
+    ["a path parameter that only starts with the name", "map://tile{;x,y}", "map://tile;xx=1;y=2"],
+    ["another path parameter in its place", "map://tile{;x,y}", "map://tile;xy=9;y=2"],
   ])("%s", (_label, template, uri) => {
     expect(match(template, uri)).toBeUndefined();
   });
@@ -121,6 +129,14 @@ describe("UriTemplate: invalid templates throw at construction", () => {
     ["a space in a name", "users://{a b}", 'Resource template "users://{a b}" has an invalid expression "{a b}".'],
     ["a reserved operator", "users://{=id}", 'Resource template "users://{=id}" has an invalid expression "{=id}".'],
     ["an empty name in a list", "users://{a,}", 'Resource template "users://{a,}" has an invalid expression "{a,}".'],
+    ["a prefix of 0", "users://{a:0}", 'Resource template "users://{a:0}" has an invalid expression "{a:0}".'],
+    ["a prefix over 9999", "u://{a:10000}", 'Resource template "u://{a:10000}" has an invalid expression "{a:10000}".'],
+    [
+      "a malformed escape in a name",
+      "users://{%zz}",
+      'Resource template "users://{%zz}" has an invalid expression "{%zz}".',
+    ],
+    ["a dot that ends a name", "users://{a.}", 'Resource template "users://{a.}" has an invalid expression "{a.}".'],
     ["a repeated variable", "u://{id}/{id}", 'Resource template "u://{id}/{id}" uses the variable "id" twice.'],
     ["a variable in path and query", "u://{q}{?q}", 'Resource template "u://{q}{?q}" uses the variable "q" twice.'],
   ])("%s", (_label, template, message) => {

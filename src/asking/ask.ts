@@ -294,6 +294,23 @@ function isStandard(schema: Schema | JsonSchema): schema is Schema {
   return "~standard" in schema;
 }
 
+/**
+ * One field of a form (2025-11-25 PrimitiveSchemaDefinition): a primitive, or an array only as a
+ * multi-select enum, UntitledMultiSelectEnumSchema (items with an enum) or TitledMultiSelectEnumSchema
+ * (items with an anyOf of { const, title }); an array of objects or of free strings is none of them.
+ */
+function isFormField(property: unknown): boolean {
+  if (!isObject(property)) return false;
+  if (PRIMITIVES.includes(property.type)) return true;
+  const items = property.items;
+  return (
+    property.type === "array" &&
+    isObject(items) &&
+    (Array.isArray(items.enum) ||
+      (Array.isArray(items.anyOf) && items.anyOf.every((option) => isObject(option) && "const" in option)))
+  );
+}
+
 /** Converted once per schema, as tool schemas are; the dialect marker is noise to clients (flat objects only). */
 const converted = new WeakMap<Schema, JsonSchema>();
 
@@ -307,7 +324,10 @@ function jsonSchemaOf(schema: Schema): JsonSchema {
   return json;
 }
 
-const PRIMITIVES: readonly unknown[] = ["string", "number", "integer", "boolean", "array"];
+const PRIMITIVES: readonly unknown[] = ["string", "number", "integer", "boolean"];
+
+const ALLOWED =
+  "a string, number, integer, boolean, enum or multi-select array (an array whose items have an enum, or an anyOf of { const, title })";
 
 /**
  * Forms are flat (2025-11-25 "Elicitation": requestedSchema): an object whose properties are
@@ -320,13 +340,10 @@ function checkFlat(schema: JsonSchema): JsonSchema {
     schema.type !== "object"
       ? "it is not an object schema"
       : isObject(properties)
-        ? Object.entries(properties).find(
-            ([, property]) => !isObject(property) || !PRIMITIVES.includes(property.type),
-          )?.[0]
+        ? Object.entries(properties).find(([, property]) => !isFormField(property))?.[0]
         : undefined;
   if (wrong !== undefined) {
-    const what =
-      schema.type === "object" ? `property "${wrong}" is not a string, number, integer, boolean or enum` : wrong;
+    const what = schema.type === "object" ? `property "${wrong}" is not ${ALLOWED}` : wrong;
     throw new TypeError(`An elicitation form must be a flat object of simple values, but ${what}.`);
   }
   return schema;

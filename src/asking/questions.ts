@@ -38,24 +38,31 @@ export class Questions implements ConnectionQuestions {
     const elicitationId = request.params?.mode === "url" ? request.params.elicitationId : undefined;
     if (typeof elicitationId === "string") this.#awaitCompletion(elicitationId);
     return new Promise((resolve, reject) => {
+      // However the question settles, its timer and its abort listener go with it: a handler may ask
+      // many times in one request, whose signal would otherwise gather a listener per question.
+      const settled = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", cancelled);
+      };
       const give = (why: string) => {
         if (!this.#pending.delete(id)) return;
-        clearTimeout(timer);
+        settled();
         via({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: why } });
         reject(new Error(why));
       };
+      const cancelled = () => give("The request that asked was cancelled.");
       const timer = setTimeout(
         () => give(`The client did not answer ${request.method} within ${timeout / 1000} s.`),
         timeout,
       );
-      signal?.addEventListener("abort", () => give("The request that asked was cancelled."), { once: true });
+      signal?.addEventListener("abort", cancelled, { once: true });
       this.#pending.set(id, {
         resolve: (result) => {
-          clearTimeout(timer);
+          settled();
           resolve(result);
         },
         reject: (error) => {
-          clearTimeout(timer);
+          settled();
           reject(error);
         },
       });

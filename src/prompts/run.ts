@@ -63,13 +63,35 @@ export async function getPrompt(
   await checkAllowed(ctx, { declared: prompt.config.auth, what: `prompt "${prompt.name}"` }, value);
   let returned = prompt.config.get(value, ctx);
   if (returned instanceof Promise) returned = await returned;
-  if (isFullResult(returned)) {
-    const result: Record<string, unknown> = { messages: returned.messages };
-    if (typeof returned.description === "string") result.description = returned.description;
-    return result;
+  const messages: unknown[] = isFullResult(returned)
+    ? returned.messages
+    : (Array.isArray(returned) ? returned : [returned]).map(toMessage);
+  const wrong = messages.findIndex((message) => !isMessage(message));
+  if (wrong !== -1) {
+    const what =
+      returned === undefined
+        ? "nothing"
+        : `message ${wrong}, which is not { role: "user" | "assistant", content: a content block }`;
+    throw new TypeError(
+      `Prompt "${prompt.name}" get returned ${what}; return text, a content block, messages made with user() or assistant(), or { description?, messages }.`,
+    );
   }
-  const items = Array.isArray(returned) ? returned : [returned];
-  return { messages: items.map(toMessage) };
+  const result: Record<string, unknown> = { messages };
+  if (isFullResult(returned) && typeof returned.description === "string") result.description = returned.description;
+  return result;
+}
+
+/**
+ * 2025-11-25 "PromptMessage": a role the protocol has (user or assistant, never system) and one
+ * content block. A getter that throws is left to the response's writer, which answers that the
+ * messages cannot be sent as JSON, with the message cleaned.
+ */
+function isMessage(value: unknown): boolean {
+  try {
+    return isObject(value) && (value.role === "user" || value.role === "assistant") && isContentBlock(value.content);
+  } catch {
+    return true;
+  }
 }
 
 /** `get` returned the full result (`{ description?, messages }`) rather than what makes its messages. */

@@ -63,6 +63,12 @@ export function compileResource(uri: string, config: ResourceConfig<string>): Re
   if (typeof config?.read !== "function") throw new TypeError(`Resource "${uri}" needs a read function.`);
   checkIcons(config.icons, `Resource "${uri}"`);
   const template = isTemplate(uri) ? parseTemplate(uri) : undefined;
+  // `read` gets the URI as `uri`, beside the variables: a variable of that name would never reach it.
+  if (template?.variables.includes("uri")) {
+    throw new TypeError(
+      `Resource template "${uri}" has a variable named "uri", which read gets as the whole URI; rename the variable.`,
+    );
+  }
   if (!template && (config.list || config.complete)) {
     throw new TypeError(`Resource "${uri}" has no template variables, so it cannot have list or complete.`);
   }

@@ -68,12 +68,12 @@ function matcherOf(resource: Resource): UriTemplate | undefined {
 }
 
 /**
- * `resources/read`: an exact URI first, then templates in registration order. An unknown URI is
+ * `resources/read`: an exact URI first (as sent, then normalised), then templates in registration order. An unknown URI is
  * an error, never empty contents: -32002 before 2026-07-28, -32602 since (§9), with `data.uri`.
  */
 export async function readResource(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
   const uri = requireUri(params, "resources/read");
-  let resource = registry.resources.get(uri);
+  let resource = registry.resources.get(uri) ?? registry.resources.get(normalise(uri));
   let args: Record<string, string> | undefined = resource && !resource.template ? {} : undefined;
   if (!args) {
     for (const candidate of registry.resources.values()) {
@@ -95,11 +95,24 @@ export async function readResource(registry: Registry, params: Params, ctx: Requ
   return { contents: toContents(returned, uri, resource.mimeType) };
 }
 
+/**
+ * The URI with each escaped unreserved character written as itself: "notes://%69ndex" is
+ * "notes://index" (RFC 3986 §6.2.2.2), so the URI registered exactly answers it, not a template.
+ */
+function normalise(uri: string): string {
+  return uri.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
+  });
+}
+
 function notFound(uri: string, ctx: RequestContext): McpError {
   const code = ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+  // The message goes into the model's context: a long URI is cut there, and whole in data.uri.
+  const shown = uri.length > 200 ? `${uri.slice(0, 200)}…` : uri;
   return new McpError(
     code,
-    `Resource not found: ${uri}. Call resources/list or resources/templates/list to see what can be read.`,
+    `Resource not found: ${shown}. Call resources/list or resources/templates/list to see what can be read.`,
     { uri },
   );
 }
@@ -110,17 +123,52 @@ export function toContents(value: ResourceReturn, uri: string, mimeType: string 
   if (typeof value === "string") return [{ ...base, text: value }];
   if (value instanceof Uint8Array) return [{ ...base, blob: toBase64(value) }];
   const items = Array.isArray(value) ? value : [value];
-  if (items.length === 0 || !items.every((item) => isObject(item) && ("text" in item || "blob" in item))) {
+  if (items.length === 0 || !items.every(isObject)) {
     throw new TypeError(
       `Resource "${uri}" read returned no contents; return a string, bytes, or { uri, text | blob } items.`,
+    );
+  }
+  const wrong = items.findIndex((item) => !isContentsItem(item));
+  if (wrong !== -1) {
+    throw new TypeError(
+      `Resource "${uri}" read returned contents item ${wrong} without a string uri and a string text or blob; return a string, bytes, or { uri, text | blob } items.`,
     );
   }
   return items.map((item) => (item.mimeType === undefined && mimeType !== undefined ? { ...item, mimeType } : item));
 }
 
+/**
+ * The longest URI read or subscribed to, in UTF-16 code units: more than the request line HTTP asks
+ * every party to support (RFC 9110 §4.1: at least 8000 octets), so no URI a client can build is
+ * refused, and a bound on the work of matching one against each template.
+ */
+const MAX_URI_LENGTH = 8192;
+
+/**
+ * 2025-11-25 TextResourceContents and BlobResourceContents: a uri, and a text or a base64 blob
+ * string. A getter that throws is left to the response's writer, which answers that the contents
+ * cannot be sent as JSON, with the message cleaned.
+ */
+function isContentsItem(item: ResourceContents): boolean {
+  try {
+    return (
+      typeof item.uri === "string" &&
+      (("text" in item && typeof item.text === "string") || ("blob" in item && typeof item.blob === "string"))
+    );
+  } catch {
+    return true;
+  }
+}
+
 export function requireUri(params: Params, method: string): string {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, `${method} needs params.uri (a string)`);
+  if (uri.length > MAX_URI_LENGTH) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid params: the URI is ${uri.length} characters long; resource URIs are limited to ${MAX_URI_LENGTH}.`,
+    );
+  }
   return uri;
 }
 

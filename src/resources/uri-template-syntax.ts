@@ -21,6 +21,10 @@ export interface TemplateSyntax {
 }
 
 const EXPRESSION = /\{([+#./;?&]?)([^}]*)\}/g;
+/** RFC 6570 §2.3: varchar is ALPHA / DIGIT / "_" / pct-encoded, and a "." only between two of them. */
+const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$/;
+/** §2.4: an explode "*", or a prefix ":" of 1 to 9999 characters. */
+const MODIFIER = /\*$|:[1-9][0-9]{0,3}$/;
 
 export function isTemplate(uri: string): boolean {
   return uri.includes("{");
@@ -41,8 +45,8 @@ export function parseTemplate(template: string): TemplateSyntax {
     literal(template.slice(last, match.index));
     last = match.index + match[0].length;
     const specs = (match[2] ?? "").split(",");
-    const names = specs.map((name) => name.replace(/\*$|:\d+$/, ""));
-    if (names.some((name) => !/^[A-Za-z0-9_.%]+$/.test(name))) {
+    const names = specs.map((name) => name.replace(MODIFIER, ""));
+    if (names.some((name) => !VARNAME.test(name))) {
       throw new TypeError(`Resource template "${template}" has an invalid expression "${match[0]}".`);
     }
     for (const name of names) {
