@@ -1,5 +1,6 @@
 import { installAsking } from "./asking/front.js";
 import type { AuthOptions, AuthSettings } from "./auth/settings.js";
+import { checkOptions } from "./core/content.js";
 import { askingLayer, type Context } from "./core/context.js";
 import { Dispatcher } from "./core/dispatch.js";
 import { isObject } from "./core/jsonrpc.js";
@@ -59,6 +60,25 @@ export interface ServerOptions extends RegistryOptions {
   state?: SharedState;
 }
 
+/** What `pico()` takes (ServerOptions), each key once. */
+const SERVER_OPTIONS: Record<keyof ServerOptions, 0> = {
+  name: 0,
+  version: 0,
+  title: 0,
+  description: 0,
+  websiteUrl: 0,
+  icons: 0,
+  instructions: 0,
+  pageSize: 0,
+  requestStateKey: 0,
+  askTimeoutMs: 0,
+  http: 0,
+  limits: 0,
+  signals: 0,
+  auth: 0,
+  state: 0,
+};
+
 /** What the chain of `.tool()` calls has registered, by name: the types `server.call` checks against. */
 type ToolTypes = Record<string, { args: unknown; structured: unknown }>;
 
@@ -97,6 +117,7 @@ export class Server<Tools extends ToolTypes = {}> {
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
   constructor(options: ServerOptions) {
+    checkOptions(options ?? {}, SERVER_OPTIONS, "pico()");
     const { http, auth, limits, signals, state, ...rest } = options;
     this.#registry = new Registry(rest);
     this.#authOptions = auth;

@@ -77,6 +77,12 @@ describe("compilePrompt", () => {
     ["an empty name", "", { get: () => "" }, "A prompt name must be a non-empty string."],
     ["no get function", "p", {}, 'Prompt "p" needs a get function.'],
     [
+      "an option it does not have",
+      "p",
+      { arguments: [], get: () => "" },
+      'Prompt "p" has no option "arguments". Its options are title, description, input, icons, _meta, complete, auth, get.',
+    ],
+    [
       "an input that is not an object",
       "p",
       { input: z.string(), get: () => "" },

@@ -75,6 +75,18 @@ describe("compileResource", () => {
     ["an empty URI", "", { read: () => "" }, "A resource needs a non-empty URI."],
     ["no read function", "docs://x", {}, 'Resource "docs://x" needs a read function.'],
     [
+      "an option it does not have",
+      "docs://x",
+      { mime: "text/plain", read: () => "" },
+      'Resource "docs://x" has no option "mime". Its options are uri, name, title, description, mimeType, size, annotations, icons, _meta, auth, read, list, complete.',
+    ],
+    [
+      "a uri in its config that is not the one it is registered at",
+      "docs://x",
+      { uri: "docs://y", read: () => "" },
+      'Resource "docs://x" has uri "docs://y" in its config; it is registered at the URI given to resource(), so leave uri out or make the two the same.',
+    ],
+    [
       "list on a fixed URI",
       "docs://x",
       { read: () => "", list: () => [] },

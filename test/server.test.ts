@@ -3,6 +3,16 @@ import { z } from "zod";
 import { type Context, ErrorCode, McpError, pico, Server } from "../src/index.js";
 
 describe("pico", () => {
+  it("refuses an option it does not have, naming it and the ones it has, rather than sending it in serverInfo", () => {
+    // A misspelt `limits` would leave the defaults on and publish the object to every client.
+    expect(() => pico({ name: "weather", limts: { maxMessageBytes: 1024 } } as never)).toThrow(
+      new TypeError(
+        'pico() has no option "limts". Its options are name, version, title, description, websiteUrl, icons, instructions, pageSize, requestStateKey, askTimeoutMs, http, limits, signals, auth, state.',
+      ),
+    );
+    expect(() => pico({ name: "weather", toString: "x" } as never)).toThrow('pico() has no option "toString".');
+  });
+
   it("makes a Server, and needs a name; the version defaults to 0.0.0", async () => {
     expect(pico({ name: "github", version: "1.0.0" })).toBeInstanceOf(Server);
     const message = 'pico() needs a name, the server\'s name as clients show it: e.g. pico({ name: "github" }).';

@@ -72,6 +72,17 @@ describe("tool registration", () => {
     expect(() => server.tool("t", {} as never)).toThrow('Tool "t" needs a run function.');
   });
 
+  it("refuses an option it does not have, so a misspelt input schema never leaves a tool unvalidated", () => {
+    const server = pico({ name: "t", version: "1" });
+    expect(() => server.tool("t", { inputs: z.object({ a: z.string() }), run } as never)).toThrow(
+      new TypeError(
+        'Tool "t" has no option "inputs". Its options are title, description, input, output, annotations, icons, _meta, auth, task, run.',
+      ),
+    );
+    // Nothing was registered under the name: the corrected registration takes it.
+    expect(() => server.tool("t", { input: z.object({ a: z.string() }), run })).not.toThrow();
+  });
+
   it("rejects icons that are not https: or data: URIs", () => {
     const server = pico({ name: "t", version: "1" });
     expect(() => server.tool("t", { icons: [{ src: "http://example.com/a.png" }], run })).toThrow(

@@ -126,3 +126,15 @@ export function user(content: string | ContentBlock): PromptMessage {
 export function assistant(content: string | ContentBlock): PromptMessage {
   return { role: "assistant", content: typeof content === "string" ? { type: "text", text: content } : content };
 }
+
+/**
+ * Throws if `options` has a key that `known` does not: a misspelt option (`inputs` for `input`,
+ * `limts` for `limits`) is said at start-up, not ignored, since ignoring it would silently drop what
+ * it asked for (validation, a limit) and, for `pico()`, send it to every client in `serverInfo`.
+ */
+export function checkOptions(options: object, known: Readonly<Record<string, 0>>, owner: string): void {
+  const unknown = Object.keys(options).find((key) => !Object.hasOwn(known, key));
+  if (unknown !== undefined) {
+    throw new TypeError(`${owner} has no option "${unknown}". Its options are ${Object.keys(known).join(", ")}.`);
+  }
+}

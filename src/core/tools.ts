@@ -1,5 +1,5 @@
 import type { Access, AnyAccess, Gate } from "./caller.js";
-import { type ContentBlock, checkIcons, type Icon, isContentBlock } from "./content.js";
+import { type ContentBlock, checkIcons, checkOptions, type Icon, isContentBlock } from "./content.js";
 import type { Context, RequestContext } from "./context.js";
 import { isMcpError } from "./errors.js";
 import { Layer } from "./layers.js";
@@ -166,6 +166,7 @@ export function checkToolName(name: unknown): asserts name is string {
 export function compileTool(name: string, config: ToolConfig<Schema | undefined, Schema | undefined>): Tool {
   checkToolName(name);
   if (typeof config?.run !== "function") throw new TypeError(`Tool "${name}" needs a run function.`);
+  checkOptions(config, TOOL_OPTIONS, `Tool "${name}"`);
   checkIcons(config.icons, `Tool "${name}"`);
   const { title, description } = config;
   const descriptor: ToolDescriptor = {
@@ -189,6 +190,20 @@ export function compileTool(name: string, config: ToolConfig<Schema | undefined,
     run: config.run as Tool["run"],
   };
 }
+
+/** What a tool's config may hold (ToolConfig), each key once. */
+const TOOL_OPTIONS: Record<keyof ToolConfig<undefined, undefined>, 0> = {
+  title: 0,
+  description: 0,
+  input: 0,
+  output: 0,
+  annotations: 0,
+  icons: 0,
+  _meta: 0,
+  auth: 0,
+  task: 0,
+  run: 0,
+};
 
 function objectSchema(schema: Schema, name: string): JsonSchema {
   const json = toJsonSchema(schema, "input", `Tool "${name}" input`);

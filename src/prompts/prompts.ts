@@ -1,5 +1,5 @@
 import type { Access } from "../auth/access.js";
-import { type ContentBlock, checkIcons, type Icon, type PromptMessage } from "../core/content.js";
+import { type ContentBlock, checkIcons, checkOptions, type Icon, type PromptMessage } from "../core/content.js";
 
 export type { PromptMessage } from "../core/content.js";
 
@@ -40,9 +40,22 @@ export interface Prompt {
   readonly config: PromptConfig<Schema | undefined>;
 }
 
+/** What a prompt's config may hold (PromptConfig), each key once. */
+const PROMPT_OPTIONS: Record<keyof PromptConfig<undefined>, 0> = {
+  title: 0,
+  description: 0,
+  input: 0,
+  icons: 0,
+  _meta: 0,
+  complete: 0,
+  auth: 0,
+  get: 0,
+};
+
 export function compilePrompt(name: string, config: PromptConfig<Schema | undefined>): Prompt {
   if (typeof name !== "string" || name.length === 0) throw new TypeError("A prompt name must be a non-empty string.");
   if (typeof config?.get !== "function") throw new TypeError(`Prompt "${name}" needs a get function.`);
+  checkOptions(config, PROMPT_OPTIONS, `Prompt "${name}"`);
   checkIcons(config.icons, `Prompt "${name}"`);
   const descriptor: Record<string, unknown> = { name };
   if (config.title !== undefined) descriptor.title = config.title;

@@ -1,6 +1,6 @@
 import type { Access } from "../auth/access.js";
 import type { Completer } from "../completion/completion.js";
-import { type Annotations, checkIcons, type Icon, type ResourceContents } from "../core/content.js";
+import { type Annotations, checkIcons, checkOptions, type Icon, type ResourceContents } from "../core/content.js";
 import type { Context } from "../core/handler-context.js";
 import type { QueryVariables, TemplateVariables } from "./uri-template.js";
 import { isTemplate, parseTemplate, type TemplateSyntax } from "./uri-template-syntax.js";
@@ -58,9 +58,35 @@ export interface Resource {
   readonly config: ResourceConfig<string>;
 }
 
+/**
+ * What a resource's config may hold (ResourceConfig), each key once; and `uri`, as a list entry
+ * spread into it has, when it is the URI the resource is registered at.
+ */
+const RESOURCE_OPTIONS: Record<keyof ResourceConfig<string> | "uri", 0> = {
+  uri: 0,
+  name: 0,
+  title: 0,
+  description: 0,
+  mimeType: 0,
+  size: 0,
+  annotations: 0,
+  icons: 0,
+  _meta: 0,
+  auth: 0,
+  read: 0,
+  list: 0,
+  complete: 0,
+};
+
 export function compileResource(uri: string, config: ResourceConfig<string>): Resource {
   if (typeof uri !== "string" || uri.length === 0) throw new TypeError("A resource needs a non-empty URI.");
   if (typeof config?.read !== "function") throw new TypeError(`Resource "${uri}" needs a read function.`);
+  checkOptions(config, RESOURCE_OPTIONS, `Resource "${uri}"`);
+  if ("uri" in config && config.uri !== uri) {
+    throw new TypeError(
+      `Resource "${uri}" has uri ${JSON.stringify(config.uri)} in its config; it is registered at the URI given to resource(), so leave uri out or make the two the same.`,
+    );
+  }
   checkIcons(config.icons, `Resource "${uri}"`);
   const template = isTemplate(uri) ? parseTemplate(uri) : undefined;
   // `read` gets the URI as `uri`, beside the variables: a variable of that name would never reach it.

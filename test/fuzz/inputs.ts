@@ -84,7 +84,7 @@ const template: ResourceConfig<string> = {
   read: ({ id }: Record<string, string>) => `item ${id}`,
 } as unknown as ResourceConfig<string>;
 const prompt = {
-  arguments: z.object({ topic: z.string() }),
+  input: z.object({ topic: z.string() }),
   get: ({ topic }: { topic: string }) => `Tell me about ${topic}`,
 } as unknown as PromptConfig<Schema | undefined>;
 
