@@ -116,6 +116,53 @@ describe("protected resource metadata (RFC 9728)", () => {
     expect(document).toMatchObject({ resource: "https://mcp.example.com/mcp", resource_name: "Tracker" });
   });
 
+  it("keeps a resource's query in its metadata URL, advertised and served (RFC 9728 §3.1)", async () => {
+    const serving = (resource: string) =>
+      pico({
+        name: "t",
+        version: "1",
+        auth: { verify: issuer.verify, resource, authorizationServers: ["https://a"] },
+      }).tool("t", { description: "A tool.", run: () => "" });
+    const server = serving("https://mcp.example.com/mcp?tenant=acme");
+    const metadataUrl = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp?tenant=acme";
+    const refused = await harness(server, { url: "https://mcp.example.com/mcp?tenant=acme" }).callTool("t");
+    expect(refused.status).toBe(401);
+    expect(challengeOf(refused.challenge).resource_metadata).toBe(metadataUrl);
+    expect((await server.call("t"))._meta?.["mcp/www_authenticate"]).toEqual([
+      expect.stringContaining(`resource_metadata="${metadataUrl}"`),
+    ]);
+    const get = (url: string) => server.fetch(new Request(url));
+    for (const url of [metadataUrl, "https://mcp.example.com/.well-known/oauth-protected-resource"]) {
+      const served = await get(url);
+      expect(served.status, url).toBe(200);
+      expect((await served.json()).resource).toBe("https://mcp.example.com/mcp?tenant=acme");
+    }
+    // The suffixed form without the query, or with another one, names another resource (§3.3).
+    for (const url of [metadataUrl.replace("?tenant=acme", ""), metadataUrl.replace("acme", "other")]) {
+      const missing = await get(url);
+      expect(missing.status, url).toBe(404);
+      expect((await missing.json()).error.message).toBe(
+        "Not found: the protected resource metadata is at /.well-known/oauth-protected-resource/mcp?tenant=acme",
+      );
+    }
+    // A resource at the root keeps its query after the well-known path.
+    const root = serving("https://mcp.example.com/?tenant=acme");
+    const rootChallenge = await harness(root, { url: "https://mcp.example.com/?tenant=acme" }).callTool("t");
+    expect(challengeOf(rootChallenge.challenge).resource_metadata).toBe(
+      "https://mcp.example.com/.well-known/oauth-protected-resource?tenant=acme",
+    );
+    const rootDocument = await root.fetch(
+      new Request("https://mcp.example.com/.well-known/oauth-protected-resource?tenant=acme"),
+    );
+    expect((await rootDocument.json()).resource).toBe("https://mcp.example.com/?tenant=acme");
+    // A resource without a query is served whatever query a client adds (a cache buster).
+    const plain = await serving("https://mcp.example.com/mcp").fetch(
+      new Request("https://mcp.example.com/.well-known/oauth-protected-resource/mcp?nocache=1"),
+    );
+    expect(plain.status).toBe(200);
+    expect((await plain.json()).resource).toBe("https://mcp.example.com/mcp");
+  });
+
   it("rejects a configuration without an authorization server, or with an invalid resource, when it gets ready", async () => {
     const noServers = pico({ name: "t", version: "1", auth: { verify: issuer.verify } });
     await expect(noServers.ready()).rejects.toThrow(
@@ -172,8 +219,36 @@ describe("the token gate", () => {
     const query = await harness(server, { url: `${RESOURCE}?access_token=${token}` }).callTool("hello");
     expect(query.status).toBe(400);
     expect(challengeOf(query.challenge).error).toBe("invalid_request");
-    const basic = await harness(server).callTool("hello", {}, { headers: { authorization: "Basic dXNlcjpwYXNz" } });
-    expect(basic.status).toBe(400);
+    for (const authorization of ["Bearer", "Bearer ", "Bearer a,b", "Bearer two tokens", "Bearer\tx", ",,,"]) {
+      const malformed = await harness(server).callTool("hello", {}, { headers: { authorization } });
+      expect(malformed.status, authorization).toBe(400);
+      expect(challengeOf(malformed.challenge).error, authorization).toBe("invalid_request");
+    }
+  });
+
+  it("answers credentials of another scheme as no credentials: 401 with the plain challenge, or anonymous (RFC 6750 §3.1)", async () => {
+    const others = ["Basic dXNlcjpwYXNz", "DPoP eyJhbGciOiJFUzI1NiJ9.e30.sig", 'Digest username="ada"', "Negotiate"];
+    const required = made({ required: true });
+    for (const authorization of others) {
+      const answer = await harness(required.server).callTool("hello", {}, { headers: { authorization } });
+      expect(answer.status, authorization).toBe(401);
+      expect(answer.challenge, authorization).toBe(`Bearer resource_metadata="${METADATA}", scope="projects:read"`);
+      expect(answer.error?.message).toContain("Authorization: Bearer");
+    }
+    expect(required.runs).toEqual([]);
+    // Without auth.required, the caller is anonymous: a public tool runs, a protected one challenges as for no header.
+    const { server, runs, seen } = made();
+    const anonymous = await harness(server).callTool("read");
+    for (const authorization of others) {
+      const basic = harness(server);
+      expect((await basic.callTool("hello", {}, { headers: { authorization } })).result, authorization).toEqual({
+        content: [{ type: "text", text: "hello ran for anonymous" }],
+      });
+      const read = await basic.callTool("read", {}, { headers: { authorization } });
+      expect([read.status, read.challenge]).toEqual([401, anonymous.challenge]);
+    }
+    expect(runs).toEqual(others.map(() => "hello"));
+    expect(seen.every((identity) => identity === undefined)).toBe(true);
   });
 
   it("checks the audience a custom verifier reports, and uses InvalidTokenError's message as the description", async () => {
@@ -199,6 +274,24 @@ describe("the token gate", () => {
     expect(broken.status).toBe(401);
     expect(challengeOf(broken.challenge).error_description).toBe("The access token is not valid");
     expect(broken.challenge).not.toContain("/srv");
+  });
+
+  it("keeps error_description within what RFC 6750 §3 allows: no quote, no backslash, printable ASCII only", async () => {
+    const verify = async (): Promise<undefined> => {
+      throw new InvalidTokenError('The key "k1" at C:\\keys is revoked — ask\nagain');
+    };
+    const server = pico({
+      name: "t",
+      version: "1",
+      auth: { verify, resource: RESOURCE, authorizationServers: ["https://a"] },
+    }).tool("t", { description: "A tool.", run: () => "" });
+    const answer = await harness(server).callTool("t", {}, { token: "any" });
+    expect(answer.status).toBe(401);
+    expect(answer.challenge).toBe(
+      `Bearer resource_metadata="${METADATA}", error="invalid_token", error_description="The key 'k1' at C:/keys is revoked ? ask?again"`,
+    );
+    // The JSON body is no header: it keeps the message as written.
+    expect(answer.error?.message).toContain('"k1"');
   });
 
   it("gives handlers the identity — subject, scopes, claims, expiry — and never the token", async () => {
@@ -526,7 +619,7 @@ describe("in-process calls", () => {
     expect(refused).toMatchObject({ isError: true, content: [{ text: 'Sign in to use tool "read".' }] });
     // The configured resource tells the caller where to sign in, in-band.
     expect(refused._meta?.["mcp/www_authenticate"]).toEqual([
-      `Bearer resource_metadata="${METADATA}", scope="projects:read", error="invalid_token", error_description="Sign in to use tool \\"read\\"."`,
+      `Bearer resource_metadata="${METADATA}", scope="projects:read", error="invalid_token", error_description="Sign in to use tool 'read'."`,
     ]);
     expect(runs).toEqual(["read"]);
   });

@@ -162,7 +162,7 @@ describe("introspectionVerifier", () => {
     expect(fake.seen).toHaveLength(2);
   });
 
-  it("refuses an answer without a subject, from another issuer, or with a bad or past expiry", async () => {
+  it("refuses an answer without a subject, from another issuer, with a bad or past expiry, or for a refresh token", async () => {
     let answer: Record<string, unknown> = {};
     const fake = await endpoint(() => answer);
     const verify = introspectionVerifier({ endpoint: fake.url, ...credentials, issuer: [ISSUER, "https://b.test"] });
@@ -179,6 +179,14 @@ describe("introspectionVerifier", () => {
     await refuse({ iss: undefined }, /comes from another issuer/);
     await refuse({ exp: "tomorrow" }, /exp is not a number/);
     await refuse({ exp: now() - 1 }, /expired/);
+    // A refresh token is no access token, however the endpoint spells its type (RFC 7662 §2.2 token_type).
+    for (const token_type of ["refresh_token", "Refresh_Token", "REFRESH_TOKEN"]) {
+      await refuse({ token_type }, /^The token is a refresh token, not an access token: send the access token/);
+    }
+    for (const token_type of ["Bearer", "bearer", "DPoP", "N_A", "access_token", 7]) {
+      answer = active({ token_type });
+      expect((await verify(`typed-${String(token_type)}`)).subject, String(token_type)).toBe("ada");
+    }
     answer = active({ iss: "https://b.test" });
     expect((await verify("second-issuer")).issuer).toBe("https://b.test");
     // Without `issuer`, any issuer is reported, not checked.
@@ -326,6 +334,7 @@ describe("introspectionVerifier behind a picomcp server", () => {
     "good-token": active(),
     "elsewhere-token": active({ aud: "https://other.example/mcp" }),
     "revoked-token": { active: false },
+    "refresh-token": active({ token_type: "refresh_token" }),
     "broken-token": new Raw(500, "stack trace at /srv/introspect.js"),
   };
 
@@ -359,6 +368,7 @@ describe("introspectionVerifier behind a picomcp server", () => {
   it.each([
     ["issued for another resource", "elsewhere-token", "The access token was issued for another resource"],
     ["inactive", "revoked-token", INACTIVE],
+    ["that is a refresh token", "refresh-token", /^The token is a refresh token, not an access token/],
     ["unverifiable (endpoint error)", "broken-token", UNAVAILABLE],
   ])("answers 401 with a challenge for a token %s", async (_, token, description) => {
     const { server } = await protectedServer();

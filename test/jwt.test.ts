@@ -227,6 +227,33 @@ describe("jwtVerifier hardening", () => {
     }
   });
 
+  it("refuses a DPoP proof (typ dpop+jwt, RFC 9449 §4.2) however typ is spelled, and accepts other types", async () => {
+    const signer = await key("ES256");
+    const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] });
+    for (const typ of ["dpop+jwt", "DPoP+JWT", "application/dpop+jwt", "Application/DPoP+jwt"]) {
+      await expect(verify(await jwt(signer, claims(), { typ }))).rejects.toMatchObject({
+        name: "InvalidTokenError",
+        message: "The access token is a DPoP proof (typ dpop+jwt), not an access token: send the access token itself",
+      });
+    }
+    for (const typ of ["at+jwt", "application/at+jwt", "JWT", "dpop+jwt+x"]) {
+      await expect(verify(await jwt(signer, claims({ sub: typ }), { typ })), typ).resolves.toBeTruthy();
+    }
+  });
+
+  it("refuses a kid that is not a string (RFC 7515 §4.1.4), rather than trying every key", async () => {
+    const signer = await key("ES256");
+    const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] });
+    for (const kid of [7, null, ["ES256"], { id: "ES256" }, true]) {
+      await expect(verify(await jwt(signer, claims(), { kid })), JSON.stringify(kid)).rejects.toMatchObject({
+        name: "InvalidTokenError",
+        message: "The access token's header is malformed: its key id (kid) is not a string",
+      });
+    }
+    // No kid at all still tries the keys that fit.
+    await expect(verify(await jwt(signer, claims(), { kid: undefined }))).resolves.toBeTruthy();
+  });
+
   it("holds the clock skew over HTTP too: ctx.auth.expiresAt is exp plus the skew", async () => {
     const signer = await key("ES256");
     const seen: (Identity | undefined)[] = [];

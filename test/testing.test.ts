@@ -131,7 +131,7 @@ describe("contract()", () => {
     expect(report).toMatchObject({ valid: 1, invalid: 0, unauthorized: 0 });
     const result = await tracker().call("list_items", {});
     expect(result._meta?.["mcp/www_authenticate"]).toEqual([
-      'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="items:read", error="invalid_token", error_description="Sign in to use tool \\"list_items\\"."',
+      'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="items:read", error="invalid_token", error_description="Sign in to use tool \'list_items\'."',
     ]);
   });
 });

@@ -167,11 +167,23 @@ export function challengeHeader(metadataUrl: string | undefined, { scopes, error
   if (metadataUrl !== undefined) params.push(`resource_metadata="${quoted(metadataUrl)}"`);
   if (scopes.length > 0) params.push(`scope="${quoted(scopes.join(" "))}"`);
   if (error !== undefined) params.push(`error="${error}"`);
-  if (message !== undefined) params.push(`error_description="${quoted(message)}"`);
+  if (message !== undefined) params.push(`error_description="${described(message)}"`);
   return params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer";
 }
 
-/** Quoted-string content (RFC 9110 §5.6.4); descriptions stay within printable ASCII (RFC 6750 §3). */
+/** Quoted-string content (RFC 9110 §5.6.4), within printable ASCII. */
 function quoted(value: string): string {
   return value.replace(/[^\x20-\x7e]/g, "?").replace(/["\\]/g, "\\$&");
+}
+
+/**
+ * An `error_description` as RFC 6750 §3 allows it: %x20-21 / %x23-5B / %x5D-7E, so no `"` or `\`,
+ * not even escaped (a client parsing by that grammar may reject the whole challenge). Quotes become
+ * apostrophes, a backslash a slash, and anything else outside printable ASCII "?".
+ */
+function described(value: string): string {
+  return value
+    .replace(/"/g, "'")
+    .replace(/\\/g, "/")
+    .replace(/[^\x20-\x7e]/g, "?");
 }

@@ -47,17 +47,20 @@ export class AuthGate {
   /**
    * Serves `GET /.well-known/oauth-protected-resource` and its path-suffixed form (RFC 9728 §3.1;
    * clients try the suffixed one first), with CORS for browser clients. Undefined for other paths.
+   * The suffixed form is the resource's path and query after the well-known path: one with another
+   * path, or for a resource with a query another query, names another resource (§3.3), so it is a
+   * 404; a resource without a query is served whatever query a client adds (a cache buster).
    */
   metadata(request: HttpRequest): HttpReply | undefined {
     if (request.path !== WELL_KNOWN && !request.path.startsWith(`${WELL_KNOWN}/`)) return undefined;
     if (!this.#resource) return NO_RESOURCE;
     const suffix = request.path.slice(WELL_KNOWN.length);
     const [resource] = this.#resource;
-    const resourcePath = new URL(resource).pathname;
-    if (suffix !== "" && suffix !== resourcePath) {
+    const { pathname, search } = new URL(resource);
+    if (suffix !== "" && (suffix !== pathname || (search !== "" && queryOf(request) !== search))) {
       return plain(
         404,
-        `Not found: the protected resource metadata is at ${WELL_KNOWN}${resourcePath === "/" ? "" : resourcePath}`,
+        `Not found: the protected resource metadata is at ${WELL_KNOWN}${pathname === "/" ? "" : pathname}${search}`,
       );
     }
     const cors = { "access-control-allow-origin": "*" };
@@ -132,12 +135,16 @@ export class AuthGate {
     if (url.includes("access_token") && new URL(url).searchParams.has("access_token")) {
       return reject(400, "invalid_request", "Send the access token in the Authorization header, never in the URL");
     }
-    const header = request.header("authorization");
-    if (header === null || header.trim() === "") {
-      if (settings.required) {
-        return challenge(401, challengeHeader(metadataUrl, { scopes }), "Unauthorized: sign in to use this server");
-      }
-      return admitted(undefined, metadataUrl, undefined);
+    const header = request.header("authorization") ?? "";
+    const other = otherScheme(header);
+    // No Bearer credentials (none, or another scheme's: Basic, DPoP) is no authentication at all: the
+    // request is anonymous, and its challenge carries no error code (RFC 6750 §3.1).
+    if (header.trim() === "" || other) {
+      if (!settings.required) return admitted(undefined, metadataUrl, undefined);
+      const message = other
+        ? "Unauthorized: this server takes an access token as Authorization: Bearer <token>, no other scheme; sign in to use it"
+        : "Unauthorized: sign in to use this server";
+      return challenge(401, challengeHeader(metadataUrl, { scopes }), message);
     }
     const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (!match) return reject(400, "invalid_request", 'The Authorization header must be "Bearer <access token>"');
@@ -190,6 +197,16 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
   };
 }
 
+/**
+ * Whether an Authorization header holds credentials of a scheme other than Bearer: its auth-scheme,
+ * a token (RFC 9110 §11.4), is followed by a space or nothing. A header that is no credentials at all
+ * is not: a malformed Bearer header, or garbage, is a 400 (RFC 6750 §3.1 "invalid_request").
+ */
+function otherScheme(header: string): boolean {
+  const scheme = /^([!#$%&'*+.^`|~\w-]+)(?: |$)/.exec(header)?.[1];
+  return scheme !== undefined && scheme.toLowerCase() !== "bearer";
+}
+
 function ownerOf(auth: ExchangeAuth | undefined): string | undefined {
   const identity = auth?.identity;
   return identity && `${identity.issuer ?? ""} ${identity.subject}`;
@@ -210,6 +227,11 @@ const NO_RESOURCE: HttpReply = {
     ),
   ),
 };
+
+/** The query of the request, "?" and all as `URL.search` spells it; "" without one. */
+function queryOf(request: HttpRequest): string {
+  return request.url === undefined ? "" : new URL(request.url).search;
+}
 
 /** The scheme and host of the request, as the client addressed it (what `verify` is told). */
 function originOf(request: HttpRequest): string {

@@ -112,7 +112,14 @@ function verifiedOf(
   token: string,
   { issuers, rolesClaim }: { issuers: Set<string> | undefined; rolesClaim: string },
 ): VerifiedToken {
-  const { sub, iss, exp, aud, scope, client_id: clientId } = answer;
+  const { sub, iss, exp, aud, scope, client_id: clientId, token_type: type } = answer;
+  // An endpoint may introspect refresh tokens too (RFC 7662 §2.1): one it says is a refresh token is
+  // not an access token, whose use it is to be sent to the authorization server only (RFC 6749 §1.5).
+  if (typeof type === "string" && type.toLowerCase() === "refresh_token") {
+    throw new InvalidTokenError(
+      "The token is a refresh token, not an access token: send the access token, and the refresh token only to the authorization server",
+    );
+  }
   if (issuers && (typeof iss !== "string" || !issuers.has(iss))) {
     throw new InvalidTokenError(
       "The access token comes from another issuer: sign in with this server's authorization server",

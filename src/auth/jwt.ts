@@ -143,12 +143,23 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
         "The access token has critical header parameters (crit) this server does not support",
       );
     }
+    // A DPoP proof (RFC 9449 §4.2) is a JWT a client signs to show it holds a key, never an access
+    // token. `typ` is a media type: case-insensitive, its "application/" optional (RFC 7515 §4.1.9).
+    if (typeof header.typ === "string" && /^(application\/)?dpop\+jwt$/i.test(header.typ)) {
+      throw new InvalidTokenError(
+        "The access token is a DPoP proof (typ dpop+jwt), not an access token: send the access token itself",
+      );
+    }
     const alg = header.alg;
     const accepted = typeof alg === "string" ? algorithms.get(alg) : undefined;
     if (!accepted) {
       throw new InvalidTokenError(`The access token is signed with ${JSON.stringify(alg)}, which is not accepted`);
     }
-    const kid = typeof header.kid === "string" ? header.kid : undefined;
+    // A key id is a string (RFC 7515 §4.1.4); any other kid is malformed, not absent, which would try every key.
+    if (header.kid !== undefined && typeof header.kid !== "string") {
+      throw new InvalidTokenError("The access token's header is malformed: its key id (kid) is not a string");
+    }
+    const kid = header.kid;
     const candidates = await keys.find(accepted, kid);
     if (candidates.length === 0) throw new InvalidTokenError("The access token's signing key is unknown");
     const signed = new TextEncoder().encode(`${parts[0]}.${parts[1]}`);

@@ -195,9 +195,13 @@ export function canonicalResource(value: string): string {
   return `${url.protocol}//${url.host}${path}${url.search}`;
 }
 
-/** The path-suffixed metadata URL of a resource (RFC 9728 §3.1), the one challenges point at. */
+/**
+ * The path-suffixed metadata URL of a resource (RFC 9728 §3.1), the one challenges point at: the
+ * well-known path between the host and the resource's path and query, a terminating slash after the
+ * host removed. The query stays: without it, the URL would name another resource.
+ */
 export function metadataUrlOf(resource: string): string {
   const url = new URL(resource);
   const path = url.pathname === "/" ? "" : url.pathname;
-  return `${url.protocol}//${url.host}/.well-known/oauth-protected-resource${path}`;
+  return `${url.protocol}//${url.host}/.well-known/oauth-protected-resource${path}${url.search}`;
 }
