@@ -54,6 +54,20 @@ describe("UriTemplate: each operator matches its own expansion (RFC 6570 §3.2)"
     expect(match("host://www{.domain*}", "host://www.example.com")).toEqual({ domain: "example.com" });
   });
 
+  it("matches {;var*} as RFC 6570 §3.2.7 expands it: a list or keys, each item its own ;name=value", () => {
+    expect(match("colors://x{;list*}", "colors://x;list=red;list=green;list=blue")).toEqual({
+      list: "list=red;list=green;list=blue",
+    });
+    // Keys are named by their own names, not the variable's; each value is decoded once.
+    expect(match("colors://x{;keys*}", "colors://x;semi=%3B;dot=.;comma=%2C")).toEqual({
+      keys: "semi=;;dot=.;comma=,",
+    });
+    expect(match("colors://x{;list*}", "colors://x;list;list=red")).toEqual({ list: "list;list=red" });
+    expect(match("map://tile{;x,list*}", "map://tile;x=1;list=a;list=b")).toEqual({ x: "1", list: "list=a;list=b" });
+    expect(match("map://tile{;list*,y}", "map://tile;list=a;list=b;y=2")).toEqual({ list: "list=a;list=b", y: "2" });
+    expect(match("map://tile{;list*}/end", "map://tile;list=a/end")).toEqual({ list: "list=a" });
+  });
+
   it("combines path and query expressions", () => {
     expect(match("users://{id}/posts{?sort}", "users://7/posts?sort=new")).toEqual({ id: "7", sort: "new" });
     expect(match("users://{id}/posts{?sort}", "users://7/posts")).toEqual({ id: "7" });
@@ -115,6 +129,9 @@ describe("UriTemplate: non-matches", () => {
     ["an encoded dot in a label", "img://logo{.ext}", "img://logo.tar%2Egz"],
     ["a path parameter that only starts with the name", "map://tile{;x,y}", "map://tile;xx=1;y=2"],
     ["another path parameter in its place", "map://tile{;x,y}", "map://tile;xy=9;y=2"],
+    ["an exploded path parameter without its ;", "map://tile{;list*}", "map://tilelist=a"],
+    ["an exploded path parameter with a slash", "map://tile{;list*}", "map://tile;list=a/b"],
+    ["an exploded path parameter with an encoded slash", "map://tile{;list*}", "map://tile;list=a%2Fb"],
   ])("%s", (_label, template, uri) => {
     expect(match(template, uri)).toBeUndefined();
   });

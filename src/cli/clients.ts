@@ -142,53 +142,88 @@ function updateJson(text: string, name: string, entry: Record<string, unknown>) 
 }
 
 /**
- * Codex's config.toml: the `[mcp_servers.<name>]` table and its sub-tables (`.env`, wherever they
- * are) replaced by one appended at the end, every other line kept as it was, comments included.
- * A table ends at the next `[table]` or `[[array of tables]]` header outside a multi-line string or
- * array; the comments that end it stay, for they likely describe what follows.
+ * Codex's config.toml: the entry `mcp_servers.<name>` removed, in whichever form it is written, and
+ * one `[mcp_servers.<name>]` table appended at the end, every other line kept as it was, comments
+ * included. TOML 1.0 "Table" and "Keys" allow three forms, and a second definition of the same key
+ * makes the file invalid: `[mcp_servers.<name>]` tables and their sub-tables (`.env`, wherever they
+ * are), dotted keys (`mcp_servers.<name>.command = …` in the root table, `<name>.command = …` under
+ * `[mcp_servers]`) and inline tables (`<name> = { … }` there).
+ * A table ends at the next `[table]` or `[[array of tables]]` header outside a multi-line string,
+ * array or inline table; the comments that end it stay, for they likely describe what follows.
  */
 function updateToml(text: string, name: string, entry: StdioEntry) {
+  const ours = ["mcp_servers", name];
   const kept: string[] = [];
-  const open: Open = { arrays: 0 };
+  const open: Open = { brackets: 0 };
+  /** The key of the table the lines are in: the last header's, none for the root table. */
+  let table: string[] = [];
   let inside = false;
+  /** Whether the line is part of a key/value pair that defines the entry or part of it. */
+  let dropping = false;
   let replaced = false;
   let trailing: string[] = [];
-  for (const line of text ? text.replace(/\n$/, "").split("\n") : []) {
-    const between = !open.quotes && open.arrays === 0;
+  for (const [at, line] of (text ? text.replace(/\n$/, "").split("\n") : []).entries()) {
+    const between = !open.quotes && open.brackets === 0;
     const key = between ? headerKey(line) : undefined;
     if (key) {
-      const ours = key[0] === "mcp_servers" && key[1] === name;
-      if (inside && !ours) kept.push(...trailing);
+      const mine = startsWith(key, ours);
+      if (inside && !mine) kept.push(...trailing);
       trailing = [];
-      inside = ours;
-      replaced ||= ours;
+      inside = mine;
+      replaced ||= mine;
+      table = key;
+      dropping = false;
     } else if (inside && between && /^\s*(#.*)?$/.test(line)) {
       // From the first comment on: the blank lines before it were the table's own.
       if (trailing.length || line.trim()) trailing.push(line);
       continue;
     } else {
+      const pair = between ? pairKey(line) : undefined;
+      if (between) dropping = pair !== undefined && definesEntry([...table, ...pair], ours, at + 1);
+      replaced ||= dropping;
       trailing = [];
       scan(line, open);
     }
-    if (!inside) kept.push(line);
+    if (!inside && !dropping) kept.push(line);
   }
   kept.push(...trailing);
-  const table = `mcp_servers.${tomlKey(name)}`;
-  const lines = [`[${table}]`, `command = ${JSON.stringify(entry.command)}`];
+  const header = `mcp_servers.${tomlKey(name)}`;
+  const lines = [`[${header}]`, `command = ${JSON.stringify(entry.command)}`];
   lines.push(`args = [${entry.args.map((arg) => JSON.stringify(arg)).join(", ")}]`);
   const env = Object.entries(entry.env);
   if (env.length) {
-    lines.push("", `[${table}.env]`, ...env.map(([key, value]) => `${tomlKey(key)} = ${JSON.stringify(value)}`));
+    lines.push("", `[${header}.env]`, ...env.map(([key, value]) => `${tomlKey(key)} = ${JSON.stringify(value)}`));
   }
   while (kept.length && kept.at(-1)!.trim() === "") kept.pop();
   const before = kept.length ? [...kept, ""] : [];
   return { text: `${[...before, ...lines].join("\n")}\n`, replaced };
 }
 
-/** What a TOML line leaves open for the next ones: a multi-line string, or arrays. */
+/**
+ * Whether the key/value pair of key `full` (its table's key and its own) on `line` defines the entry
+ * `ours` or part of it. One that defines `mcp_servers` itself (`mcp_servers = { … }` in the root
+ * table) is refused: an inline table is complete where it is written (TOML 1.0 "Inline Table"), so
+ * no `[mcp_servers.<name>]` table may be added to it.
+ */
+function definesEntry(full: string[], ours: string[], line: number): boolean {
+  if (full.length < ours.length && startsWith(ours, full)) {
+    throw new BadConfig(
+      `line ${line} defines ${full.join(".")} as an inline table, which TOML lets no [mcp_servers.<name>] table ` +
+        "extend: write its servers as [mcp_servers.<name>] tables, then install again",
+    );
+  }
+  return startsWith(full, ours);
+}
+
+function startsWith(key: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.every((part, at) => key[at] === part);
+}
+
+/** What a TOML line leaves open for the next ones: a multi-line string, or arrays and inline tables. */
 interface Open {
   quotes?: '"""' | "'''";
-  arrays: number;
+  /** How deep in `[` and `{` the line ends. */
+  brackets: number;
 }
 
 /**
@@ -199,8 +234,22 @@ interface Open {
 function headerKey(line: string): string[] | undefined {
   const brackets = /^[ \t]*\[\[?/.exec(line)?.[0];
   if (!brackets) return undefined;
+  const key = dottedKey(line.slice(brackets.length));
+  const close = brackets.endsWith("[[") ? "]]" : "]";
+  if (!key?.rest.startsWith(close)) return undefined;
+  return /^[ \t]*(#.*)?\r?$/.test(key.rest.slice(close.length)) ? key.parts : undefined;
+}
+
+/** The key of a key/value pair's first line (`"weather".command = …`: weather, command); undefined for any other line. */
+function pairKey(line: string): string[] | undefined {
+  const key = dottedKey(line);
+  return key?.rest.startsWith("=") ? key.parts : undefined;
+}
+
+/** The dotted key `text` starts with, as its parts without their quotes, and the text after it. */
+function dottedKey(text: string): { parts: string[]; rest: string } | undefined {
   const parts: string[] = [];
-  let rest = line.slice(brackets.length);
+  let rest = text;
   for (;;) {
     const part = /^[ \t]*([A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')[ \t]*/.exec(rest);
     if (!part) return undefined;
@@ -208,11 +257,9 @@ function headerKey(line: string): string[] | undefined {
     if (word.startsWith('"')) parts.push(basicString(word.slice(1, -1)));
     else parts.push(word.startsWith("'") ? word.slice(1, -1) : word);
     rest = rest.slice(part[0].length);
-    if (!rest.startsWith(".")) break;
+    if (!rest.startsWith(".")) return { parts, rest };
     rest = rest.slice(1);
   }
-  const close = brackets.endsWith("[[") ? "]]" : "]";
-  return rest.startsWith(close) && /^[ \t]*(#.*)?\r?$/.test(rest.slice(close.length)) ? parts : undefined;
 }
 
 const ESCAPES: Record<string, string> = {
@@ -243,14 +290,15 @@ function scan(line: string, open: Open): void {
         ? /\\[\s\S]|"""(?!")/g
         : open.quotes
           ? /'''(?!')/g
-          : /#|"""|'''|"(?:[^"\\]|\\.)*"|'[^']*'|\[|\]/g;
+          : /#|"""|'''|"(?:[^"\\]|\\.)*"|'[^']*'|[[\]{}]/g;
     token.lastIndex = at;
     const found = token.exec(line)?.[0];
     if (found === undefined || found === "#") return;
     at = token.lastIndex;
     if (found === open.quotes) open.quotes = undefined;
     else if (found === '"""' || found === "'''") open.quotes = found;
-    else if (found === "[") open.arrays++;
-    else if (found === "]") open.arrays--;
+    // Braces too: TOML 1.1 lets an inline table span lines (in 1.0 each closes on its own line).
+    else if (found === "[" || found === "{") open.brackets++;
+    else if (found === "]" || found === "}") open.brackets--;
   }
 }

@@ -170,8 +170,9 @@ function portable(execArgv: readonly string[]): string[] {
       // the same file for the loaders' own exports (tsx, ts-node/esm).
       file = here.resolve(specifier);
     } catch (error) {
+      const why = (error instanceof Error ? error.message : String(error)).split("\n")[0];
       throw new CannotRun(
-        `cannot find ${flag} ${specifier} from ${process.cwd()} (${(error as Error).message.split("\n")[0]}): give it as an absolute path, which the client can load from any folder`,
+        `cannot find ${flag} ${specifier} from ${process.cwd()} (${why}): give it as an absolute path, which the client can load from any folder`,
       );
     }
     const value = kind === "url" ? pathToFileURL(file).href : file;

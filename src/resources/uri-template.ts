@@ -162,7 +162,7 @@ export class UriTemplate {
    * The steps of one variable: its operator's prefix or separator, then its run, whose characters
    * follow the operator (RFC 6570 §3.2). A list's later names follow a "," (§3.2.3 for "+", §3.2.4
    * for "#", §3.2.2 for simple ones). An exploded variable (`*`) holds a list joined by the
-   * operator's separator (§2.4.2), so it may contain it.
+   * operator's separator (§2.4.2), so it may contain it; for ";" each item is `name=value` (§3.2.7).
    */
   #variable(operator: string, name: string, { first, explode }: { first: boolean; explode: boolean }): void {
     const run = (excluded: string, { lazy = false, lead }: { lazy?: boolean; lead?: string } = {}) =>
@@ -185,9 +185,11 @@ export class UriTemplate {
         run(`?#${explode ? "" : "/"}`);
         break;
       case ";":
-        // §3.2.7: ";x=1", or ";x" for an empty value; never ";xx=1", another name.
-        this.#text(`;${name}`);
-        run("/?#;", { lead: "=" });
+        // §3.2.7: ";x=1", or ";x" for an empty value; never ";xx=1", another name. Exploded, each item
+        // is a parameter of its own, named by the variable in a list (";list=red;list=green") and by
+        // its key in keys (";semi=%3B;dot=."): the run is all of them, each ";" included.
+        this.#text(`;${explode ? "" : name}`);
+        run(`/?#${explode ? "" : ";"}`, explode ? {} : { lead: "=" });
         break;
       default:
         if (!first) this.#text(",");

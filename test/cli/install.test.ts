@@ -134,6 +134,58 @@ describe("picomcp install", () => {
     );
   });
 
+  it("codex: replaces an entry written as dotted keys or an inline table, at the top or under [mcp_servers]", () => {
+    mkdirSync(join(home, ".codex"));
+    const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
+    const table = `[mcp_servers.cli-fixture]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${args}]\n`;
+    const config = join(home, ".codex", "config.toml");
+    const top = 'model = "o3"\nmcp_servers.other.command = "x"\n';
+    const ours = 'mcp_servers.cli-fixture.command = "old"\nmcp_servers."cli-fixture".args = [\n  "a", # one\n]\n';
+    const rest = '\n[profiles.fast]\nmodel = "o4-mini"\n';
+    writeFileSync(config, top + ours + rest);
+    expect(install("codex", FIXTURE)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('replaced "cli-fixture"'),
+    });
+    expect(read(".codex/config.toml")).toBe(`${top}${rest}\n${table}`);
+
+    const head = '[mcp_servers]\nother = { command = "x" }\n';
+    const dotted = 'cli-fixture.command = \'old\'\n"cli-fixture".env = { OLD = "1", LIST = [\n  "a",\n] } # mine\n';
+    const tail = '\n[mcp_servers.more]\ncommand = "y"\n';
+    writeFileSync(config, head + dotted + tail);
+    expect(install("codex", FIXTURE)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('replaced "cli-fixture"'),
+    });
+    expect(read(".codex/config.toml")).toBe(`${head}${tail}\n${table}`);
+
+    // TOML 1.1 lets an inline table span lines.
+    for (const inline of ['{ command = "old", args = ["a"] }', '{\n  command = "old",\n  args = ["a"],\n}']) {
+      writeFileSync(config, `${head}cli-fixture = ${inline}\n${tail}`);
+      expect(install("codex", FIXTURE)).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining('replaced "cli-fixture"'),
+      });
+      expect(read(".codex/config.toml")).toBe(`${head}${tail}\n${table}`);
+    }
+  });
+
+  it("codex: refuses, exit 2 and the file unchanged, an mcp_servers written as one inline table", () => {
+    mkdirSync(join(home, ".codex"));
+    const before = 'model = "o3"\nmcp_servers = { other = { command = "x" } }\n';
+    writeFileSync(join(home, ".codex", "config.toml"), before);
+    expect(install("codex", FIXTURE)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `picomcp install: cannot change ${join(home, ".codex", "config.toml")}: line 2 defines mcp_servers as an ` +
+        "inline table, which TOML lets no [mcp_servers.<name>] table extend: write its servers as " +
+        "[mcp_servers.<name>] tables, then install again.\n",
+    });
+    expect(read(".codex/config.toml")).toBe(before);
+    expect(backups(".codex")).toEqual([]);
+  });
+
   it("--dry-run prints the new file and changes nothing", () => {
     mkdirSync(join(home, ".cursor"));
     const { code, stdout } = install("cursor", FIXTURE, "--dry-run");
