@@ -167,6 +167,11 @@ export class Dispatcher {
   admission: Admission | undefined;
   /** Asking the client (src/asking/front.ts), installed by the server; without it handlers cannot ask. */
   interaction: Interaction | undefined;
+  /**
+   * What layers must finish before the shutdown is over, which `drain` waits for: the tasks layer
+   * records its runs as failed, in a shared store the next instance reads as soon as this one exits.
+   */
+  readonly finishing: (() => Promise<unknown>)[] = [];
 
   constructor(registry: Registry, limits?: Limits) {
     this.registry = registry;
@@ -183,12 +188,13 @@ export class Dispatcher {
   /**
    * Graceful shutdown: refuses new requests, ends `subscriptions/listen` streams, lets the requests
    * in progress finish within `limits.shutdownGraceMs`, then answers the rest with an error and
-   * aborts their signals. Resolves once every request has been answered.
+   * aborts their signals. Resolves once every request has been answered and the layers' `finishing`
+   * work is done.
    */
   drain(): Promise<void> {
     this.#draining ??= (async () => {
       this.registry.emit({ type: "closed" });
-      await this.admission?.drain();
+      await Promise.all([this.admission?.drain(), ...this.finishing.map((finish) => finish())]);
     })();
     return this.#draining;
   }

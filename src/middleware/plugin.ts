@@ -70,6 +70,8 @@ export class Plugins implements Wrapping {
   Context: typeof RequestContext = RequestContext;
   readonly #registry: Registry;
   readonly #links: Link[] = [];
+  /** Middleware kept inside every other, whenever the others are added (see `useInnermost`). */
+  readonly #innermost: Link[] = [];
   /** Composed chains by method name; only names of the method table get here, so it stays bounded. */
   #chains: Record<string, Chain | undefined> = nullPrototype({});
   readonly #extensions = new Set<string>();
@@ -81,7 +83,7 @@ export class Plugins implements Wrapping {
   /** The middleware chain of `method`, undefined when no middleware applies to it. */
   chain(method: string): Chain | undefined {
     if (method in this.#chains) return this.#chains[method];
-    const chain = compose(this.#links, method);
+    const chain = compose([...this.#links, ...this.#innermost], method);
     this.#chains[method] = chain;
     return chain;
   }
@@ -91,6 +93,16 @@ export class Plugins implements Wrapping {
     if (typeof run !== "function") throw new TypeError(`server.use needs a middleware function; got ${typeof run}.`);
     // Typed for its scope by server.use's signatures; the chain only ever calls it within that scope.
     this.#links.push({ scope, run: run as Link["run"] });
+    this.#chains = nullPrototype({});
+  }
+
+  /**
+   * Adds a layer's middleware that must stay inside every user middleware, even one added later:
+   * the tasks layer answers a task tool's call without calling next(), so any middleware inside it
+   * would never see that call (a rate limit added after `ready()` would not apply to tasks).
+   */
+  useInnermost(run: Link["run"]): void {
+    this.#innermost.push({ scope: {}, run });
     this.#chains = nullPrototype({});
   }
 

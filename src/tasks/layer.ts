@@ -47,10 +47,13 @@ export interface Installing {
 export function install(dispatcher: Dispatcher, server: { use(plugin: Plugin): unknown }, how: Installing): void {
   if (installed.has(dispatcher)) return;
   installed.add(dispatcher);
-  server.use(plugin(dispatcher, how.state?.tasks, how.state?.bus));
-  // A 2025 task asks its client through the tasks/result request waiting for it (contexts.ts).
+  const { use, ...parts } = plugin(dispatcher, how.state?.tasks, how.state?.bus);
+  server.use(parts);
   how.withPlugins((plugins) => {
+    // A 2025 task asks its client through the tasks/result request waiting for it (contexts.ts).
     plugins.Context = keepingRequests(plugins.Context);
+    // Inside every user middleware, whenever added: each sees a task's call and its CreateTaskResult.
+    plugins.useInnermost(use);
   });
 }
 
@@ -66,16 +69,19 @@ const LEGACY_CAPABILITIES: ServerCapabilities & { tasks: object } = {
  * (default: in memory, at most 1000); `bus`: how answers and cancellations reach the instance
  * running a task when several share the store (`pico({ state })`).
  */
-export function plugin(dispatcher: Dispatcher, store: TaskStore = new MemoryTaskStore(), bus?: Bus): Plugin {
+export function plugin(
+  dispatcher: Dispatcher,
+  store: TaskStore = new MemoryTaskStore(),
+  bus?: Bus,
+): Plugin & { use: Middleware } {
   const { registry } = dispatcher;
   // The run's context is made with the server's class (installing this plug-in made `plugins`), so
   // plug-ins' additions to ctx are there too.
   const tasks = new Tasks(store, () => dispatcher.plugins!.Context, registry);
   const legacy = new LegacyTasks(tasks);
   if (bus) tasks.share(bus);
-  registry.subscribe((event) => {
-    if (event.type === "closed") void tasks.close();
-  });
+  // The shutdown waits for the runs to be recorded failed: a deploy's next instance reads them at once.
+  dispatcher.finishing.push(() => tasks.close());
   listenExtensions.set(registry, [...(listenExtensions.get(registry) ?? []), taskListen(tasks)]);
   // Each method in the eras it exists in; in 2026-07-28 only for requests that declare the extension
   // (SEP-2663), and with the routing header over HTTP (SEP-2663 "Routing Headers": Mcp-Name carries

@@ -58,21 +58,16 @@ export class LegacyTasks {
     if (cursor !== undefined && typeof cursor !== "string") {
       throw new McpError(
         ErrorCode.InvalidParams,
-        "Invalid params: cursor must be the nextCursor of a tasks/list result",
+        "Invalid params: cursor must be the nextCursor of a tasks/list result; list again without one",
       );
     }
-    const mine = await this.#tasks.store.list(this.#tasks.ownerOf(ctx));
-    let start = 0;
-    if (cursor !== undefined) {
-      start = mine.findIndex((record) => record.taskId === cursor) + 1;
-      if (start === 0) {
-        throw new McpError(ErrorCode.InvalidParams, "Invalid params: unknown cursor; list again without one");
-      }
-    }
+    const mine = (await this.#tasks.store.list(this.#tasks.ownerOf(ctx))).sort(byCreation);
+    const after = cursor === undefined ? undefined : positionOf(cursor);
+    const start = after === undefined ? 0 : countUpTo(mine, after);
     const page = mine.slice(start, start + PAGE_SIZE);
     const result: Result = { tasks: page.map(legacyTask) };
     const last = page.at(-1);
-    if (last && start + PAGE_SIZE < mine.length) result.nextCursor = last.taskId;
+    if (last && start + PAGE_SIZE < mine.length) result.nextCursor = `${last.createdAt}:${last.taskId}`;
     return result;
   }
 
@@ -106,16 +101,55 @@ export class LegacyTasks {
         },
         { once: true },
       );
-      // Read after watching, so that a change in between is not missed.
-      void Promise.resolve(this.#tasks.store.get(taskId)).then((record) => {
-        if (!record) {
-          stop();
-          reject(unknownTask(taskId));
-        } else if (isTerminal(record.status)) {
-          stop();
-          resolve(record);
-        }
-      });
+      // Read after watching, so that a change in between is not missed; a store that is away now
+      // fails the request with its retryable error (never a rejection nobody handles).
+      Promise.resolve()
+        .then(() => this.#tasks.store.get(taskId))
+        .then(
+          (record) => {
+            if (!record) {
+              stop();
+              reject(unknownTask(taskId));
+            } else if (isTerminal(record.status)) {
+              stop();
+              resolve(record);
+            }
+          },
+          (thrown: unknown) => {
+            stop();
+            reject(thrown);
+          },
+        );
     });
   }
+}
+
+/** Where a page ended: the creation time and id of its last task. */
+type Position = Pick<TaskRecord, "createdAt" | "taskId">;
+
+/** Oldest first, ties by id: the order both stores keep (Redis: a sorted set by creation time). */
+function byCreation(a: Position, b: Position): number {
+  return a.createdAt - b.createdAt || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0);
+}
+
+/**
+ * A `nextCursor` read back: a position in the order, not a task, so the next page starts after it
+ * even once that task has expired or been dropped (2025-11-25 "Pagination": stable cursors).
+ */
+function positionOf(cursor: string): Position {
+  const colon = cursor.indexOf(":");
+  const createdAt = Number(cursor.slice(0, colon));
+  if (colon <= 0 || !Number.isSafeInteger(createdAt) || colon === cursor.length - 1) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "Invalid params: cursor must be the nextCursor of a tasks/list result; list again without one",
+    );
+  }
+  return { createdAt, taskId: cursor.slice(colon + 1) };
+}
+
+/** How many of the sorted tasks come at or before `position`: where the next page starts. */
+function countUpTo(sorted: readonly TaskRecord[], position: Position): number {
+  const index = sorted.findIndex((record) => byCreation(record, position) > 0);
+  return index === -1 ? sorted.length : index;
 }

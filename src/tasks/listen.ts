@@ -1,5 +1,5 @@
 import type { RequestContext } from "../core/context.js";
-import { ErrorCode, McpError } from "../core/errors.js";
+import { ErrorCode, isMcpError, McpError } from "../core/errors.js";
 import type { ListenExtension, ListenPart } from "../listen/extensions.js";
 import { detailed, type TaskRecord } from "./task.js";
 import { declaresTasks, missingTasks, type Tasks } from "./tasks.js";
@@ -29,7 +29,7 @@ export function taskListen(tasks: Tasks): ListenExtension {
       }
       const found: TaskRecord[] = [];
       for (const taskId of new Set(ids)) {
-        const record = await tasks.find({ taskId }, ctx).catch(() => undefined);
+        const record = await tasks.find({ taskId }, ctx).catch(unlessUnknown);
         if (record) found.push(record);
       }
       return {
@@ -48,4 +48,14 @@ export function taskListen(tasks: Tasks): ListenExtension {
       };
     },
   };
+}
+
+/**
+ * Leaves out a task that is unknown or another caller's (`find`'s -32602); anything else, such as a
+ * shared store that is unreachable, fails the request with its own (retryable) error: an
+ * acknowledgement without the caller's tasks would tell it they are gone.
+ */
+function unlessUnknown(thrown: unknown): undefined {
+  if (isMcpError(thrown) && thrown.code === ErrorCode.InvalidParams) return undefined;
+  throw thrown;
 }

@@ -129,13 +129,18 @@ export class Tasks {
       answers,
     );
     // The TTL ends the run too (nobody could read its result afterwards), and the task is gone.
-    after(record.ttlMs, () => {
+    const expiry = after(record.ttlMs, () => {
       this.#stop(taskId, "The task's TTL passed");
       this.#channels.delete(taskId);
       this.changes.publish(taskId, undefined);
     });
     this.#runs.set(taskId, run);
-    void run.start().finally(() => this.#runs.delete(taskId));
+    // A finished task needs no timer: the store forgets it at its TTL, or sooner when full, so a
+    // client starting many quick tasks leaves no pending timer per task for the TTL's length.
+    void run.start().finally(() => {
+      this.#runs.delete(taskId);
+      expiry.cancel();
+    });
     return legacy ? { task: legacyTask(record) } : { resultType: "task", ...taskFields(record) };
   }
 
@@ -198,18 +203,16 @@ export class Tasks {
     return cancelled;
   }
 
-  /** Ends every run of this process (the server is shutting down): they are recorded as failed. */
+  /**
+   * Ends every run of this process (the server is shutting down) and records them as failed. The
+   * runs stop first, whatever the store does; never rejects: a shared store that is unreachable now
+   * keeps the task as it was, and it reads as failed once its lease runs out (redis/tasks.ts).
+   */
   async close(): Promise<void> {
     const ids = [...this.#runs.keys()];
-    await Promise.all(
-      ids.map(async (taskId) => {
-        await this.#change(taskId, {
-          status: "failed",
-          error: { code: ErrorCode.InternalError, message: "The server shut down before the task finished" },
-        });
-        this.#stop(taskId, "The server is shutting down");
-      }),
-    );
+    for (const taskId of ids) this.#stop(taskId, "The server is shutting down");
+    const error = { code: ErrorCode.InternalError, message: "The server shut down before the task finished" };
+    await Promise.allSettled(ids.map((taskId) => this.#change(taskId, { status: "failed", error })));
   }
 
   /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */
@@ -407,12 +410,26 @@ export function missingTasks(what: string): McpError {
 /** setTimeout's longest delay, 2^31 − 1 ms (about 24.8 days): a longer one overflows and fires at once. */
 const LONGEST_DELAY_MS = 2 ** 31 - 1;
 
+/** A wait `after` started, which `cancel` ends before `done` is called. */
+interface Expiry {
+  timer: ReturnType<typeof setTimeout> | undefined;
+  cancel(): void;
+}
+
 /** Calls `done` once `ms` have passed, however long (a TTL of weeks waits in steps setTimeout can take). */
-function after(ms: number, done: () => void): void {
-  const step = Math.min(ms, LONGEST_DELAY_MS);
-  const timer = setTimeout(() => (ms > step ? after(ms - step, done) : done()), step);
-  // A task's expiry never keeps the process alive (Deno's timer is a number, without unref).
-  timer.unref?.();
+function after(ms: number, done: () => void): Expiry {
+  const expiry: Expiry = {
+    timer: undefined,
+    cancel: () => clearTimeout(expiry.timer),
+  };
+  const wait = (left: number) => {
+    const step = Math.min(left, LONGEST_DELAY_MS);
+    expiry.timer = setTimeout(() => (left > step ? wait(left - step) : done()), step);
+    // A task's expiry never keeps the process alive (Deno's timer is a number, without unref).
+    expiry.timer.unref?.();
+  };
+  wait(ms);
+  return expiry;
 }
 
 /**

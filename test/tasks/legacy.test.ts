@@ -235,6 +235,27 @@ describe("2025-11-25 tasks over an HTTP session", () => {
     expect((await fresh.error("tasks/list", { cursor: "nope" })).code).toBe(ErrorCode.InvalidParams);
   });
 
+  it("goes on to the next page when the task its cursor follows has expired meanwhile", async () => {
+    const fresh = await Session.open();
+    const ids: unknown[] = [];
+    for (let i = 0; i < 53; i++) {
+      // The 50th, the last of the first page, expires first.
+      const task = i === 49 ? { ttl: 150 } : {};
+      const created = await fresh.result("tools/call", { name: "slow", arguments: { ms: 0 }, task });
+      ids.push((created.task as Body).taskId);
+    }
+    const first = (await fresh.result("tasks/list")) as { tasks: Body[]; nextCursor?: string };
+    expect(first.tasks.map((task) => task.taskId)).toEqual(ids.slice(0, 50));
+    // Bounded (a failure guard, not a timing): until the 50th task has expired.
+    for (let polls = 0; polls < 100; polls++) {
+      const listed = (await fresh.result("tasks/list")) as { tasks: Body[] };
+      if (!listed.tasks.some((task) => task.taskId === ids[49])) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const second = (await fresh.result("tasks/list", { cursor: first.nextCursor })) as Body;
+    expect((second.tasks as Body[]).map((task) => task.taskId)).toEqual(ids.slice(50));
+  });
+
   it("keeps tasks to their session: another session, or a 2026-07-28 request, cannot see them", async () => {
     const created = await session.result("tools/call", { name: "slow", arguments: { ms: 0 }, task: {} });
     const taskId = (created.task as Body).taskId as string;
