@@ -169,6 +169,18 @@ describe("formatIssues", () => {
     );
   });
 
+  it("gives the bare message for an ArkType issue on the whole object, not a path of 0", async () => {
+    // ArkType's empty path is an Array subclass whose map() answers [0].
+    const range = type({ from: "number", to: "number" }).narrow(
+      (o, ctx) => o.from <= o.to || ctx.reject({ message: "from must not be after to" }),
+    );
+    expect(await validate(range, { from: 5, to: 1 })).toEqual({ ok: false, issues: "from must not be after to" });
+    expect(await validate(type({ a: "string" }), "x")).toEqual({
+      ok: false,
+      issues: "must be an object (was a string)",
+    });
+  });
+
   it("does not say the path twice when the message already starts with it (ArkType)", () => {
     expect(formatIssues([{ message: "a.b must be at most 3 (was 9)", path: ["a", "b"] }])).toBe(
       "a.b: must be at most 3 (was 9)",

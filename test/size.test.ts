@@ -186,7 +186,9 @@ const BUDGETS: Budget[] = [
     // Raised to 15,669 B: found by a bug hunt: the dispatcher's drain waits for the layers' finishing work (the tasks
     // layer records its runs failed in the shared store before close() resolves); in the rows that load them, the
     // Tasks layer's outage, listing, middleware-order and timer fixes (+20 B).
-    ceiling: 15_669,
+    // Raised to 15,674 B: found checking the seed Tools pages: an ArkType issue on the arguments as a whole is its
+    // message alone in the invalid-arguments error, not under a field 0 that does not exist (+5 B).
+    ceiling: 15_674,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -262,7 +264,9 @@ const BUDGETS: Budget[] = [
     // Raised to 22,983 B: found by a bug hunt: the dispatcher's drain waits for the layers' finishing work (the tasks
     // layer records its runs failed in the shared store before close() resolves); in the rows that load them, the
     // Tasks layer's outage, listing, middleware-order and timer fixes (+21 B).
-    ceiling: 22_983,
+    // Raised to 22,989 B: found checking the seed Tools pages: an ArkType issue on the arguments as a whole is its
+    // message alone in the invalid-arguments error, not under a field 0 that does not exist (+6 B).
+    ceiling: 22_989,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -364,7 +368,9 @@ const BUDGETS: Budget[] = [
     // Raised to 48,593 B: found by a bug hunt: the dispatcher's drain waits for the layers' finishing work (the tasks
     // layer records its runs failed in the shared store before close() resolves); in the rows that load them, the
     // Tasks layer's outage, listing, middleware-order and timer fixes (+298 B).
-    ceiling: 48_593,
+    // Raised to 48,598 B: found checking the seed Tools pages: an ArkType issue on the arguments as a whole is its
+    // message alone in the invalid-arguments error, not under a field 0 that does not exist (+5 B).
+    ceiling: 48_598,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -430,7 +436,9 @@ const BUDGETS: Budget[] = [
     // Raised to 28,062 B: found by a bug hunt: the dispatcher's drain waits for the layers' finishing work (the tasks
     // layer records its runs failed in the shared store before close() resolves); in the rows that load them, the
     // Tasks layer's outage, listing, middleware-order and timer fixes (+24 B).
-    ceiling: 28_062,
+    // Raised to 28,068 B: found checking the seed Tools pages: an ArkType issue on the arguments as a whole is its
+    // message alone in the invalid-arguments error, not under a field 0 that does not exist (+6 B).
+    ceiling: 28_068,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -489,7 +497,9 @@ const BUDGETS: Budget[] = [
     // Raised to 27,177 B: found by a bug hunt: the dispatcher's drain waits for the layers' finishing work (the tasks
     // layer records its runs failed in the shared store before close() resolves); in the rows that load them, the
     // Tasks layer's outage, listing, middleware-order and timer fixes (+24 B).
-    ceiling: 27_177,
+    // Raised to 27,183 B: found checking the seed Tools pages: an ArkType issue on the arguments as a whole is its
+    // message alone in the invalid-arguments error, not under a field 0 that does not exist (+6 B).
+    ceiling: 27_183,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -566,7 +576,9 @@ const BUDGETS: Budget[] = [
     // Raised to 58,022 B: found by a bug hunt: the dispatcher's drain waits for the layers' finishing work (the tasks
     // layer records its runs failed in the shared store before close() resolves); in the rows that load them, the
     // Tasks layer's outage, listing, middleware-order and timer fixes (+306 B).
-    ceiling: 58_022,
+    // Raised to 58,025 B: found checking the seed Tools pages: an ArkType issue on the arguments as a whole is its
+    // message alone in the invalid-arguments error, not under a field 0 that does not exist (+3 B).
+    ceiling: 58_025,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -121,6 +121,26 @@ describe("run's return value", () => {
     });
   });
 
+  it("widens a literal only in an object built before it is returned, as docs/tools.md says", () => {
+    server.tool("built_first", {
+      input: z.object({ sku: z.string() }),
+      output: price,
+      // @ts-expect-error: currency was widened to string in row
+      run: async ({ sku }) => {
+        const row = { sku, cents: await priceOf(sku), currency: "EUR" };
+        return row;
+      },
+    });
+    server.tool("built_first_as_const", {
+      input: z.object({ sku: z.string() }),
+      output: price,
+      run: async ({ sku }) => {
+        const row = { sku, cents: await priceOf(sku), currency: "EUR" as const };
+        return row;
+      },
+    });
+  });
+
   it("must match the output schema's input type", () => {
     server.tool("wrong_literal", {
       input: z.object({ sku: z.string() }),

@@ -345,6 +345,23 @@ describe("input validation", () => {
     });
   });
 
+  it("gives a problem with the arguments as a whole as its message alone, with zod and ArkType", async () => {
+    const server = pico({ name: "t", version: "1" })
+      .tool("strict", { input: z.strictObject({ a: z.string() }), run })
+      .tool("range", {
+        input: type({ from: "number", to: "number" }).narrow(
+          (o, ctx) => o.from <= o.to || ctx.reject({ message: "from must not be after to" }),
+        ),
+        run,
+      });
+    expect((await server.call("strict", { a: "x", extra: 1 } as never)).content).toEqual([
+      { type: "text", text: 'Invalid arguments for tool "strict":\nUnrecognized key: "extra"' },
+    ]);
+    expect((await server.call("range", { from: 5, to: 1 })).content).toEqual([
+      { type: "text", text: 'Invalid arguments for tool "range":\nfrom must not be after to' },
+    ]);
+  });
+
   it("passes run the parsed value: defaults and transforms applied, unknown keys stripped", async () => {
     const seen = vi.fn();
     const server = pico({ name: "t", version: "1" }).tool("t", {

@@ -109,7 +109,11 @@ export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): str
 }
 
 function formatIssue(issue: StandardSchemaV1.Issue): string {
-  const path = issue.path?.map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".");
+  // Array.from, not path.map: ArkType's path is an Array subclass, and its map() turns an empty path
+  // into [0], a field that is not there.
+  const path = Array.from(issue.path ?? [], (segment) =>
+    String(typeof segment === "object" ? segment.key : segment),
+  ).join(".");
   if (!path) return issue.message;
   // Some libraries (ArkType) already start the message with the path, indexes in brackets
   // (`items[0].id`); do not say it twice.
