@@ -578,7 +578,9 @@ const BUDGETS: Budget[] = [
     // Tasks layer's outage, listing, middleware-order and timer fixes (+306 B).
     // Raised to 58,025 B: found checking the seed Tools pages: an ArkType issue on the arguments as a whole is its
     // message alone in the invalid-arguments error, not under a field 0 that does not exist (+3 B).
-    ceiling: 58_025,
+    // Raised to 58,100 B: found by a bug hunt: harness() reads SSE events as the format has them (data lines joined,
+    // events without data skipped) and sends MCP-Protocol-Version to stateless servers (+75 B).
+    ceiling: 58_100,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

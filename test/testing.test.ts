@@ -200,3 +200,40 @@ describe.each(["legacy", "modern"] as const)("harness() (%s era)", (era) => {
     await client.close();
   });
 });
+
+describe("harness() reading what a correct server sends", () => {
+  const counter = (http?: { sessions: false }) =>
+    pico({ name: "c", version: "1", ...(http ? { http } : {}) }).tool("count", {
+      description: "Counts to two, reporting progress.",
+      run: (_args, ctx) => {
+        ctx.progress(1, 2, "half");
+        return "two";
+      },
+    });
+
+  it("reads an event stream that opens with its priming event (an id and empty data)", async () => {
+    const client = harness(counter());
+    // A progress token makes the answer a stream: the priming event, the progress, then the result.
+    const answer = await client.request("tools/call", { name: "count", arguments: {}, _meta: { progressToken: 1 } });
+    expect(answer.headers.get("content-type")).toContain("text/event-stream");
+    expect(answer.result).toEqual({ content: [{ type: "text", text: "two" }] });
+    await client.close();
+  });
+
+  it("joins an event's data lines, as SSE does, and skips events without data", async () => {
+    const result = { content: [{ type: "text", text: "split" }] };
+    const lines = JSON.stringify({ jsonrpc: "2.0", id: 1, result }, null, 1).split("\n");
+    const body = `: a comment\n\nid: 0\ndata:\n\n${lines.map((line) => `data: ${line}`).join("\r\n")}\r\n\r\n`;
+    const server = {
+      fetch: async () => new Response(body, { headers: { "content-type": "text/event-stream" } }),
+    };
+    expect((await harness(server, { era: "modern" }).callTool("x")).result).toEqual(result);
+  });
+
+  it("speaks to a stateless server (sessions: false): each request gets its own answer", async () => {
+    const client = harness(counter({ sessions: false }));
+    expect((await client.listTools()).result?.tools).toEqual([expect.objectContaining({ name: "count" })]);
+    expect((await client.callTool("count")).result).toEqual({ content: [{ type: "text", text: "two" }] });
+    expect(client.sessionId).toBeUndefined();
+  });
+});

@@ -20,6 +20,7 @@ const STOP_MS = 5000;
 
 export const dev: Verb = {
   name: "dev",
+  serverOwnsStdout: true,
   summary: "serve over Streamable HTTP on 127.0.0.1, restart on change, print client configs",
   help: `Usage: picomcp dev <server file> [--port <port>] [--export <name>] [--json]
 

@@ -8,7 +8,7 @@ import { install } from "./install.js";
 import { list } from "./list.js";
 import { needsStripTypesFlag, rerunStrippingTypes } from "./load.js";
 import { run } from "./run.js";
-import { CannotRun, EXIT, EXIT_CODES, print, type Verb, warn } from "./verb.js";
+import { CannotRun, EXIT, EXIT_CODES, keepStdout, print, type Verb, warn } from "./verb.js";
 
 const VERBS: Verb[] = [dev, list, call, install, run, check];
 
@@ -44,6 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const file = rest.find((arg) => /\.[mc]?tsx?$/.test(arg));
   if (file && needsStripTypesFlag(file)) return rerunStrippingTypes();
+  const release = verb.serverOwnsStdout ? undefined : keepStdout();
   try {
     return await verb.run(rest);
   } catch (thrown) {
@@ -64,5 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     // Anything else (a listen error, a server that throws while it answers) is said, not dumped as a stack.
     warn(`picomcp ${verb.name}: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
     return EXIT.failed;
+  } finally {
+    release?.();
   }
 }

@@ -21,6 +21,7 @@ export const DEV_CHILD = "PICOMCP_DEV_CHILD";
 
 export const run: Verb = {
   name: "run",
+  serverOwnsStdout: true,
   summary: "serve the server over stdio (what install puts in a client's config), or HTTP with --port",
   help: `Usage: picomcp run <server file> [--port <port>] [--export <name>] [--json]
 

@@ -1,4 +1,5 @@
 /** What every verb of the `picomcp` command shares: its exit codes and how it reports failure. */
+import { claimStdout } from "../transports/stdout.js";
 
 /**
  * The exit codes of every verb (printed by `picomcp --help`): 0 when it did what was asked; 1 when
@@ -24,11 +25,33 @@ export interface Verb {
   readonly summary: string;
   /** The whole of `picomcp <verb> --help`. */
   readonly help: string;
+  /**
+   * The server it runs owns stdout: `run` serves stdio on it, and `dev` passes its server's lines on.
+   * Every other verb keeps stdout for what it prints (see keepStdout).
+   */
+  readonly serverOwnsStdout?: boolean;
   run(argv: string[]): Promise<number>;
 }
 
+const toStdout = (text: string) => process.stdout.write(text);
+let write = toStdout;
+
+/**
+ * Keeps stdout for what the verb prints, until the returned function is called: whatever else writes
+ * there (the server module's console.log as it loads or as a tool runs, a stray process.stdout.write)
+ * goes to stderr, so that `--json` output is JSON alone and a result is not mixed with logs.
+ */
+export function keepStdout(): () => void {
+  const claimed = claimStdout(process.stdout, process.stderr);
+  write = (text) => claimed.write(text);
+  return () => {
+    write = toStdout;
+    claimed.release();
+  };
+}
+
 export function print(text: string): void {
-  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
 export function warn(text: string): void {

@@ -59,6 +59,8 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
   const era = options.era ?? "legacy";
   const clientInfo = options.clientInfo ?? { name: "picomcp-harness", version: "1.0.0" };
   let sessionId: string | undefined;
+  // Initialized, with or without a session: a stateless server (sessions: false) gives no session id.
+  let initialized = false;
   let nextId = 1;
 
   const send = async (body: Record<string, unknown>, extra: Record<string, string>, request: RequestOptions) => {
@@ -77,10 +79,9 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
     const type = response.headers.get("content-type") ?? "";
     let message: Record<string, unknown> | undefined;
     if (type.includes("text/event-stream")) {
-      for (const line of (await response.text()).split("\n")) {
-        if (!line.startsWith("data:")) continue;
-        const data: unknown = JSON.parse(line.slice(5));
-        if (isObject(data) && data.id === id) message = data;
+      for (const data of eventData(await response.text())) {
+        const parsed: unknown = JSON.parse(data);
+        if (isObject(parsed) && parsed.id === id) message = parsed;
       }
     } else if (type.includes("json")) {
       const body: unknown = await response.json();
@@ -99,20 +100,23 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
   };
 
   const start = async (request: RequestOptions): Promise<Answer | undefined> => {
-    if (era === "modern" || sessionId) return undefined;
+    if (era === "modern" || initialized) return undefined;
     const id = nextId++;
     const params = { protocolVersion: LEGACY, capabilities: {}, clientInfo };
     const response = await send({ jsonrpc: "2.0", id, method: "initialize", params }, {}, request);
-    const session = response.headers.get("mcp-session-id");
     const answer = await read(response, id);
-    if (!session || answer.error) return answer;
-    sessionId = session;
+    if (!answer.result) return answer;
+    initialized = true;
+    sessionId = response.headers.get("mcp-session-id") ?? undefined;
     await send({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionHeaders(), request);
     return undefined;
   };
 
-  const sessionHeaders = (): Record<string, string> =>
-    sessionId ? { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY } : {};
+  // After initialize every request names the version, session or not (2025-11-25 "Transports").
+  const sessionHeaders = (): Record<string, string> => ({
+    "mcp-protocol-version": LEGACY,
+    ...(sessionId ? { "mcp-session-id": sessionId } : {}),
+  });
 
   const request = async (
     method: string,
@@ -151,6 +155,25 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
       const response = await server.fetch(new Request(url, { method: "DELETE", headers }));
       await response.body?.cancel();
       sessionId = undefined;
+      initialized = false;
     },
   };
+}
+
+/**
+ * The data of each event of an SSE body (WHATWG "Server-sent events"): its `data:` lines joined by
+ * newlines; events without data (a priming event, a comment) are skipped.
+ */
+function eventData(body: string): string[] {
+  return body
+    .replace(/\r\n?/g, "\n")
+    .split("\n\n")
+    .map((event) =>
+      event
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
+        .join("\n"),
+    )
+    .filter((data) => data.trim() !== "");
 }

@@ -90,3 +90,25 @@ describe("picomcp call", () => {
     expect(call("greet", "[1]")).toMatchObject({ code: 2, stderr: expect.stringContaining("must be a JSON object") });
   });
 });
+
+describe("picomcp call, list and check with a module that writes to stdout", () => {
+  const NOISY = "test/fixtures/cli-noisy.ts";
+
+  it.each([
+    ["call", "shout", "--json"],
+    ["list", "--json"],
+    ["check", "--json"],
+  ])("%s %s: stdout is the JSON alone, the module's output goes to stderr", (verb, ...rest) => {
+    const { code, stdout, stderr } = picomcp([verb, NOISY, ...rest]);
+    expect(code).toBe(0);
+    expect(() => JSON.parse(stdout)).not.toThrow();
+    expect(stderr).toContain("noisy: loaded");
+  });
+
+  it("prints the result alone on stdout, and what the tool logged on stderr", () => {
+    const { code, stdout, stderr } = picomcp(["call", NOISY, "shout"]);
+    expect(code).toBe(0);
+    expect(stdout).toBe("HELLO\n");
+    expect(stderr).toBe("noisy: loaded\nnoisy: running\n{ step: 1 }\nnoisy: raw write\n");
+  });
+});
