@@ -16,7 +16,7 @@ import {
   type ToolCallArgs,
   type ToolConfig,
 } from "./core/tools.js";
-import { installLimits } from "./limits/limits.js";
+import { installLimits, resolveLimits } from "./limits/limits.js";
 import type { CallOptions } from "./local.js";
 import type { MethodName, MiddlewareFor, ToolMiddleware } from "./middleware/middleware.js";
 import type { Plugin, Plugins } from "./middleware/plugin.js";
@@ -121,7 +121,7 @@ export class Server<Tools extends ToolTypes = {}> {
     const { http, auth, limits, signals, state, ...rest } = options;
     this.#registry = new Registry(rest);
     this.#authOptions = auth;
-    this.#dispatcher = new Dispatcher(this.#registry, limits);
+    this.#dispatcher = new Dispatcher(this.#registry, resolveLimits(limits));
     // Every server has the limits (safe defaults), the 2025 era, which every transport serves, and
     // the front of asking the client, which any tool may do.
     installLimits(this.#dispatcher);

@@ -8,7 +8,7 @@ import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../src/core/jso
 import type { Limits } from "../src/core/limits.js";
 import type { Registry } from "../src/core/registry.js";
 import { META } from "../src/core/types.js";
-import { installLimits } from "../src/limits/limits.js";
+import { installLimits, resolveLimits } from "../src/limits/limits.js";
 import { methods as promptMethods } from "../src/prompts/run.js";
 import { methods as resourceMethods } from "../src/resources/run.js";
 import { installLegacySessions } from "../src/sessions/legacy.js";
@@ -46,7 +46,7 @@ interface Options {
 export function serverDispatcher(registry: Registry, limits?: Limits): Dispatcher {
   if (registry.resources.size > 0) registry.install(resourceMethods);
   if (registry.prompts.size > 0) registry.install(promptMethods);
-  const dispatcher = new Dispatcher(registry, limits);
+  const dispatcher = new Dispatcher(registry, resolveLimits(limits));
   installLimits(dispatcher);
   installLegacySessions(dispatcher);
   installAsking(dispatcher);

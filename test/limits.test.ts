@@ -5,11 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { RequestContext } from "../src/core/context.js";
-import { DEFAULT_LIMITS, type Limits, resolveLimits } from "../src/core/limits.js";
+import type { Limits } from "../src/core/limits.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
+import { DEFAULT_LIMITS, resolveLimits } from "../src/limits/limits.js";
 import { SseChannel, Streams } from "../src/transports/http/sse.js";
 import { readId, serveLines } from "../src/transports/stdio.js";
 import { serverDispatcher } from "./core-helpers.js";

@@ -10,8 +10,9 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Dispatcher, Peer } from "../src/core/dispatch.js";
+import type { Peer } from "../src/core/dispatch.js";
 import type { JsonRpcResponse } from "../src/core/jsonrpc.js";
+import type { Limits } from "../src/core/limits.js";
 import { ErrorCode, McpError, pico } from "../src/index.js";
 import type { MiddlewareCall } from "../src/middleware/middleware.js";
 import { type Plugin, Plugins } from "../src/middleware/plugin.js";
@@ -278,7 +279,7 @@ describe("server.call goes through middleware", () => {
 });
 
 /** A dispatcher for a server's registry, with its plug-ins, and a legacy session negotiated. */
-async function dispatcherOf(server: Server, limits?: ConstructorParameters<typeof Dispatcher>[1]) {
+async function dispatcherOf(server: Server, limits?: Limits) {
   const registry = registryOf(server as never);
   const dispatcher = serverDispatcher(registry, limits);
   const plugins = new Plugins(registry);

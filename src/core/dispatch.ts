@@ -16,7 +16,7 @@ import {
   resultResponse,
   thrownResponse,
 } from "./jsonrpc.js";
-import { type Limits, Refusal, type ResolvedLimits, resolveLimits, shuttingDown, Unavailable } from "./limits.js";
+import { Refusal, type ResolvedLimits, shuttingDown, Unavailable } from "./limits.js";
 import { METHODS } from "./methods.js";
 import type { Method, Registry } from "./registry.js";
 import type { Peer } from "./session.js";
@@ -173,10 +173,11 @@ export class Dispatcher {
    */
   readonly finishing: (() => Promise<unknown>)[] = [];
 
-  constructor(registry: Registry, limits?: Limits) {
+  /** `limits`: as the limits layer resolved them (`resolveLimits`). */
+  constructor(registry: Registry, limits: ResolvedLimits) {
     this.registry = registry;
     this.#serverInfoMeta = { [META.serverInfo]: registry.info };
-    this.limits = resolveLimits(limits);
+    this.limits = limits;
     this.states = { stateKey: registry.stateKey, maxUsedStates: this.limits.maxUsedRequestStates };
   }
 

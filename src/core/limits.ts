@@ -36,41 +36,6 @@ export interface Limits {
 
 export type ResolvedLimits = Required<Limits>;
 
-export const DEFAULT_LIMITS: ResolvedLimits = {
-  maxMessageBytes: 4 * 1024 * 1024,
-  maxConcurrentRequests: 1024,
-  maxConcurrentRequestsPerConnection: 256,
-  handlerTimeoutMs: 300_000,
-  maxSseStreams: 1000,
-  maxSseBufferBytes: 1024 * 1024,
-  maxHistoryBytesPerSession: 8 * 1024 * 1024,
-  maxHistoryBytes: 256 * 1024 * 1024,
-  shutdownGraceMs: 10_000,
-  maxUsedRequestStates: 10_000,
-};
-
-/** Fills in the defaults; a limit that is not a positive integer (or Infinity) throws at start-up. */
-export function resolveLimits(limits: Limits = {}): ResolvedLimits {
-  const resolved = { ...DEFAULT_LIMITS };
-  for (const [key, value] of Object.entries(limits)) {
-    if (!isLimit(key)) {
-      throw new TypeError(`Unknown limit "${key}". The limits are ${Object.keys(DEFAULT_LIMITS).join(", ")}.`);
-    }
-    if (value === undefined) continue;
-    const least = key === "shutdownGraceMs" ? 0 : 1;
-    if (typeof value !== "number" || !(value >= least) || !(Number.isInteger(value) || value === Infinity)) {
-      throw new TypeError(`limits.${key} must be an integer of at least ${least}, or Infinity; got ${String(value)}.`);
-    }
-    resolved[key] = value;
-  }
-  return resolved;
-}
-
-/** A limit's name; an inherited property such as `toString` is not one. */
-function isLimit(key: string): key is keyof Limits {
-  return Object.hasOwn(DEFAULT_LIMITS, key);
-}
-
 /**
  * The answer to a request the server turns away for now: it is busy (a limit is reached) or shutting
  * down. HTTP sends it with 503 and Retry-After, so that clients and load balancers try again; it is

@@ -2,8 +2,44 @@ import type { RequestContext } from "../core/context.js";
 import type { Admission, Dispatcher, Inflight, Interruption } from "../core/dispatch.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse, isObject, type JsonRpcRequest, type JsonRpcResponse } from "../core/jsonrpc.js";
-import { busy, Refusal, type ResolvedLimits } from "../core/limits.js";
+import { busy, type Limits, Refusal, type ResolvedLimits } from "../core/limits.js";
 import { onWorkers } from "../transports/workers.js";
+
+/** Every limit's default (docs/limits.md). */
+export const DEFAULT_LIMITS: ResolvedLimits = {
+  maxMessageBytes: 4 * 1024 * 1024,
+  maxConcurrentRequests: 1024,
+  maxConcurrentRequestsPerConnection: 256,
+  handlerTimeoutMs: 300_000,
+  maxSseStreams: 1000,
+  maxSseBufferBytes: 1024 * 1024,
+  maxHistoryBytesPerSession: 8 * 1024 * 1024,
+  maxHistoryBytes: 256 * 1024 * 1024,
+  shutdownGraceMs: 10_000,
+  maxUsedRequestStates: 10_000,
+};
+
+/** Fills in the defaults; a limit that is not a positive integer (or Infinity) throws at start-up. */
+export function resolveLimits(limits: Limits = {}): ResolvedLimits {
+  const resolved = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!isLimit(key)) {
+      throw new TypeError(`Unknown limit "${key}". The limits are ${Object.keys(DEFAULT_LIMITS).join(", ")}.`);
+    }
+    if (value === undefined) continue;
+    const least = key === "shutdownGraceMs" ? 0 : 1;
+    if (typeof value !== "number" || !(value >= least) || !(Number.isInteger(value) || value === Infinity)) {
+      throw new TypeError(`limits.${key} must be an integer of at least ${least}, or Infinity; got ${String(value)}.`);
+    }
+    resolved[key] = value;
+  }
+  return resolved;
+}
+
+/** A limit's name; an inherited property such as `toString` is not one. */
+function isLimit(key: string): key is keyof Limits {
+  return Object.hasOwn(DEFAULT_LIMITS, key);
+}
 
 /** "300 s", "0.05 s": durations as clients read them. */
 function seconds(ms: number): string {
@@ -24,7 +60,7 @@ const isStream = (message: JsonRpcRequest) => message.method === "subscriptions/
  * most 1 s) later. On Workers a timer ends with the request that set it, so there each request has a
  * timer of its own.
  */
-class Limits implements Admission {
+class Bounds implements Admission {
   readonly #limits: ResolvedLimits;
   /** The requests in progress, with the tick each started at. */
   readonly #born = new Map<RequestContext, number>();
@@ -146,5 +182,5 @@ class Limits implements Admission {
 
 /** Installs the limits on a dispatcher: the server does, so that every server has them (safe defaults). */
 export function installLimits(dispatcher: Dispatcher): void {
-  dispatcher.admission = new Limits(dispatcher.limits);
+  dispatcher.admission = new Bounds(dispatcher.limits);
 }
