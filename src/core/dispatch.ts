@@ -217,11 +217,9 @@ export class Dispatcher {
     // A layer is on its way (its methods, a registration's checks): the request waits for it.
     const installing = this.registry.installing;
     if (installing) return installing.then(() => this.answerLegacy(message, peer, exchange));
-    return this.#refused(message, exchange) ?? this.#legacy(message, peer, exchange);
-  }
-
-  #legacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Answer {
     // Without the 2025 era's layer, its requests are methods this server does not have.
+    const refused = this.#refused(message, exchange);
+    if (refused) return refused;
     return this.legacy ? this.legacy.answer(message, peer, exchange) : notFound(message, undefined);
   }
 
@@ -310,9 +308,9 @@ export class Dispatcher {
     let result: Result | Promise<Result>;
     try {
       const chain = this.plugins?.chain(message.method);
-      if (chain) result = chain({ method: message.method, params: message.params, ctx }, () => this.#behind(call));
-      else
-        result = call.method.interactive && this.interaction ? this.interaction.run(call, false) : this.#handle(call);
+      result = chain
+        ? chain({ method: message.method, params: message.params, ctx }, () => this.#handle(call, true))
+        : this.#handle(call, false);
     } catch (thrown) {
       return this.#answered(call, FAILED, thrown);
     }
@@ -325,14 +323,11 @@ export class Dispatcher {
     return this.#await(call, result);
   }
 
-  /** Runs the method's handler once. */
-  #handle(call: Call): Result | Promise<Result> {
-    return call.method.run(this.registry, call.message.params, call.ctx);
-  }
-
-  /** The handler at the end of a middleware chain (see middleware.ts), which runs once per request whatever the rounds. */
-  #behind(call: Call): Result | Promise<Result> {
-    return call.method.interactive && this.interaction ? this.interaction.run(call, true) : this.#handle(call);
+  /** Runs the method's handler, through the asking front for one that may ask; `chained`: at the end of a middleware chain. */
+  #handle(call: Call, chained: boolean): Result | Promise<Result> {
+    const { method, message, ctx } = call;
+    if (method.interactive && this.interaction) return this.interaction.run(call, chained);
+    return method.run(this.registry, message.params, ctx);
   }
 
   /** A handler that answers later: the wait ends early if the request is cancelled, times out or the server shuts down. */
@@ -363,8 +358,7 @@ export class Dispatcher {
     try {
       if (result === FAILED) throw thrown;
       if (ctx.cancelled) return undefined;
-      if (ctx.era === "modern") this.#encodeModern(call.method, result);
-      return resultResponse(id, result);
+      return this.#result(call, result);
     } catch (thrown) {
       if (ctx.cancelled) return undefined;
       if (ctx.interrupted) return this.#interrupted(call);
@@ -378,25 +372,29 @@ export class Dispatcher {
   }
 
   /** The answer to a request the server ended early, as the limits say (a timed-out tool: a tool error). */
-  #interrupted({ message, method, ctx }: Call): JsonRpcResponse {
+  #interrupted(call: Call): JsonRpcResponse {
+    const { message, ctx } = call;
     const answer = this.admission?.interrupted(message, ctx.signal.reason);
     if (!answer) return thrownResponse(message.id, ctx.signal.reason);
-    if (!("toolError" in answer)) return answer;
-    const result = { ...toolError(answer.toolError) };
-    if (ctx.era === "modern") this.#encodeModern(method, result);
-    return resultResponse(message.id, result);
+    return "toolError" in answer ? this.#result(call, toolError(answer.toolError)) : answer;
   }
 
-  /** What every 2026-07-28 result carries (§1.3, §3.1, §7); legacy results are left exactly as they were. */
-  #encodeModern(method: Method, result: Result): void {
-    result.resultType ??= "complete";
-    // Interim input_required results carry no cache hints (§3.3).
-    if (method.cacheable && result.resultType === "complete") {
-      result.ttlMs ??= 0;
-      result.cacheScope ??= "private";
+  /**
+   * A result's response. What every 2026-07-28 result carries is added to it (§1.3, §3.1, §7); a
+   * legacy result is left exactly as it was.
+   */
+  #result({ message, method, ctx }: Call, result: Result): JsonRpcResponse {
+    if (ctx.era === "modern") {
+      result.resultType ??= "complete";
+      // Interim input_required results carry no cache hints (§3.3).
+      if (method.cacheable && result.resultType === "complete") {
+        result.ttlMs ??= 0;
+        result.cacheScope ??= "private";
+      }
+      const meta = result._meta;
+      result._meta = isObject(meta) ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
     }
-    const meta = result._meta;
-    result._meta = isObject(meta) ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
+    return resultResponse(message.id, result);
   }
 }
 
