@@ -98,11 +98,11 @@ export interface RequestInit {
   auth?: Identity | undefined;
 }
 
-/** How a request travels, as its context uses it (dispatch.ts's Exchange, set by the transport). */
+/** The way to the client a request's context keeps (part of dispatch.ts's Exchange). */
 export interface Via {
-  /** Where notifications about the request go; absent where there is no way back. */
+  /** Sends a notification tied to this request (progress, log) before its response; absent where there is no way back. */
   readonly emit?: ((message: JsonRpcMessage) => void) | undefined;
-  /** Ends the request's SSE stream now, so the client polls for the result (legacy HTTP sessions, SEP-1699). */
+  /** Closes the request's SSE stream but keeps it resumable, so the client polls for the result (legacy HTTP sessions, SEP-1699); true if it did. */
   readonly closeStream?: (() => boolean) | undefined;
   /** The caller's identity and, over HTTP, how to challenge it (see auth/). */
   readonly auth?: ExchangeAuth | undefined;

@@ -1,6 +1,5 @@
 import type { Asker } from "./asking.js";
-import type { ExchangeAuth } from "./caller.js";
-import { RequestContext, type RequestInit, type RoundStates, STUCK } from "./context.js";
+import { RequestContext, type RequestInit, type RoundStates, STUCK, type Via } from "./context.js";
 import { claimsModern, type Envelope, readEnvelope } from "./envelope.js";
 import { ErrorCode } from "./errors.js";
 import {
@@ -8,7 +7,6 @@ import {
   failure,
   isObject,
   isRequestId,
-  type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
@@ -88,20 +86,17 @@ export type Answer = JsonRpcResponse | undefined | Promise<JsonRpcResponse | und
 /** Requests in flight on one connection, by id, so `notifications/cancelled` can reach them. */
 export type Inflight = Map<RequestId, RequestContext>;
 
-/** How one request travels: where its cancellation comes from and where its notifications go. */
-export interface Exchange {
+/**
+ * How one request travels: where its cancellation comes from and where its notifications go, set by
+ * the transport; its context keeps the way to the client (`Via`).
+ */
+export interface Exchange extends Via {
   /** The connection's requests in flight (stdio, legacy sessions); cancelled by id. */
   inflight?: Inflight;
   /** Aborts the request (an outside signal; HTTP transports cancel the context they are `started` with instead). */
   signal?: AbortSignal;
-  /** Sends a notification tied to this request (progress, log) before its response. */
-  emit?: (message: JsonRpcMessage) => void;
-  /** Closes the request's SSE stream but keeps it resumable (legacy HTTP sessions, SEP-1699 polling); true if it did. */
-  closeStream?: () => boolean;
   /** Sends a question to the client as a real request (legacy sessions); absent where there is no way back. */
   ask?: Asker;
-  /** The caller's identity and, over HTTP, how to challenge it (see auth/). */
-  auth?: ExchangeAuth;
   /** Told the request's context once it runs (an HTTP stream that is dropped cancels it). */
   started?: (ctx: RequestContext) => void;
 }
