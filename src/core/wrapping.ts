@@ -18,13 +18,6 @@ export interface ChainCall {
   readonly ctx: Context;
 }
 
-/** What a middleware answers with: a result, or nothing (the result of `next()`, which it must have called). */
-// biome-ignore lint/suspicious/noConfusingVoidType: an async middleware that only awaits next() returns Promise<void>.
-export type Returned<R> = R | undefined | void;
-
-/** Runs the rest of the chain (the next middleware, at the end the method's handler) and resolves with its result. */
-export type Next<R> = () => Promise<R>;
-
 /** A method's chain as composed: the request and the handler at its end in, the result out. */
 export type Chain = (call: ChainCall, handler: () => MaybePromise<Result>) => Promise<Result>;
 

@@ -1,5 +1,6 @@
 import { isObject } from "../core/jsonrpc.js";
-import type { Chain, ChainCall, MaybePromise, Next, Returned } from "../core/wrapping.js";
+import type { Chain, ChainCall, MaybePromise } from "../core/wrapping.js";
+import type { Next, Returned } from "./middleware.js";
 
 /**
  * The middleware chain as it runs: composed once per method from what `server.use` registered (see

@@ -2,9 +2,14 @@ import type { PromptMessage, ResourceContents } from "../core/content.js";
 import type { Context } from "../core/handler-context.js";
 import type { CallToolResult } from "../core/tools.js";
 import type { Meta, ServerCapabilities } from "../core/types.js";
-import type { MaybePromise, Next, Returned } from "../core/wrapping.js";
+import type { MaybePromise } from "../core/wrapping.js";
 
-export type { Next } from "../core/wrapping.js";
+/** What a middleware answers with: a result, or nothing (the result of `next()`, which it must have called). */
+// biome-ignore lint/suspicious/noConfusingVoidType: an async middleware that only awaits next() returns Promise<void>.
+export type Returned<R> = R | undefined | void;
+
+/** Runs the rest of the chain (the next middleware, at the end the method's handler) and resolves with its result. */
+export type Next<R> = () => Promise<R>;
 
 type Result = Record<string, unknown>;
 type Params = Record<string, unknown> | undefined;
