@@ -101,13 +101,9 @@ export interface Exchange extends Via {
   started?: (ctx: RequestContext) => void;
 }
 
-/**
- * One request on its way from routing to its response, made once per request: what every step
- * after routing reads (the era is the context's, `ctx.era`).
- */
+/** One request on its way from routing to its response (its era is `ctx.era`). */
 export interface Call {
   readonly message: JsonRpcRequest;
-  /** The method table's entry that serves it. */
   readonly method: Method;
   readonly ctx: RequestContext;
   readonly exchange: Exchange;
@@ -117,17 +113,13 @@ export interface Call {
 const FAILED: unique symbol = Symbol("failed");
 
 /**
- * A 2026-07-28 request whose envelope a transport has already read and checked (HTTP checks it
- * against the headers, see handler.ts): the dispatcher serves it from this reading, never reading
- * the envelope again.
+ * A 2026-07-28 request whose envelope (`meta`) a transport has already read and checked (HTTP, against
+ * the headers): served from this reading, with a version this server serves and a `modernMethod`.
  */
 export interface ModernRequest {
   readonly message: JsonRpcRequest;
-  /** The request's `_meta`, the envelope's source (`ctx.meta`). */
   readonly meta: Meta;
-  /** What `readEnvelope` read from `meta`, with a protocol version this server serves. */
   readonly envelope: Envelope;
-  /** The method, from `modernMethod`. */
   readonly method: Method;
 }
 
@@ -141,11 +133,7 @@ export interface ModernRequest {
  */
 export class Dispatcher {
   readonly registry: Registry;
-  /**
-   * Legacy URL-mode elicitations the client accepted and the server may still report complete,
-   * by elicitationId: the way to the one connection that was sent it (2025-11-25 "Elicitation");
-   * the asking layer fills it and completes them (questions.ts).
-   */
+  /** Legacy URL-mode elicitations the server may still report complete, by elicitationId (asking/questions.ts). */
   readonly urlElicitations = new Map<string, () => void>();
   readonly #serverInfoMeta: Meta;
   /** The server's 2026-07-28 round states (see rounds.ts), shared by the layers that check a retry's requestState. */
@@ -162,10 +150,7 @@ export class Dispatcher {
   admission: Admission | undefined;
   /** Asking the client (src/asking/front.ts), installed by the server; without it handlers cannot ask. */
   interaction: Interaction | undefined;
-  /**
-   * What layers must finish before the shutdown is over, which `drain` waits for: the tasks layer
-   * records its runs as failed, in a shared store the next instance reads as soon as this one exits.
-   */
+  /** What layers must finish before the shutdown is over (the tasks layer records its runs as failed). */
   readonly finishing: (() => Promise<unknown>)[] = [];
 
   /** `limits`: as the limits layer resolved them (`resolveLimits`). */
@@ -173,7 +158,7 @@ export class Dispatcher {
     this.registry = registry;
     this.#serverInfoMeta = { [META.serverInfo]: registry.info };
     this.limits = limits;
-    this.states = { stateKey: registry.stateKey, maxUsedStates: this.limits.maxUsedRequestStates };
+    this.states = { stateKey: registry.stateKey, maxUsedStates: limits.maxUsedRequestStates };
   }
 
   /** True once shutdown has begun: new requests are refused. */

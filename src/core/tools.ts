@@ -216,18 +216,17 @@ function objectSchema(schema: Schema, name: string): JsonSchema {
 }
 
 /**
- * Runs a tool the way every caller sees it: the caller authorized (before validation, so a refused
- * caller learns nothing about the arguments), arguments validated, `run` called, the return value
- * turned into a result. Failures the model can act on become `isError` results; only `McpError`
- * escapes, to become a JSON-RPC error. A public tool whose schemas and `run` are synchronous is
- * answered synchronously: no promise is made for it.
+ * Runs a tool: the caller authorized (before validation, so a refused caller learns nothing about
+ * the arguments), arguments validated, `run` called, its return value turned into a result. Failures
+ * the model can act on become `isError` results; only `McpError` escapes, as a JSON-RPC error. A
+ * public tool whose schemas and `run` are synchronous is answered without a promise.
  */
 export function callTool(
   tool: Tool,
   args: Record<string, unknown> | undefined,
   ctx: RequestContext,
 ): CallToolResult | Promise<CallToolResult> {
-  // A public tool needs no checks: the code that checks callers loads with the first tool that does.
+  // The code that checks callers loads with the first tool that needs it.
   if (accessOf(ctx, tool.auth) !== "public") return enforceLayer.use((enforce) => enforce.callChecked(tool, args, ctx));
   if (!tool.input) return runTool(tool, {}, ctx);
   const checked = validate(tool.input, args ?? {});
@@ -250,7 +249,6 @@ export function invalidArguments(tool: Tool, issues: string): CallToolResult {
   return toolError(`Invalid arguments for tool "${tool.name}":\n${issues}`);
 }
 
-/** Calls `run` with the validated arguments and turns what it returned, or threw, into a result. */
 export function runTool(tool: Tool, value: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
   let returned: unknown;
   try {
@@ -303,7 +301,7 @@ export function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
-/** Turns what `run` returned into a result: text, blocks, nothing, or any other value as JSON text. */
+/** What `run` returned as a result: text, blocks, nothing, or any other value as JSON text. */
 export function toResult(value: unknown, toolName: string): CallToolResult {
   if (value === undefined || value === null) return { content: [] };
   if (typeof value === "string") return { content: [{ type: "text", text: value }] };
