@@ -24,14 +24,21 @@ export interface TaskStore {
 export const DEFAULT_MAX_TASKS = 1000;
 
 /**
- * Tasks in this process's memory, bounded: expired tasks are dropped when read and on each `put`;
- * at `maxTasks`, the oldest finished task makes room, and when every task kept is still running, a
- * new one is refused, so a client cannot grow the server's memory without bound.
+ * Tasks in this process's memory, bounded: expired tasks are dropped when read, listed, and when the
+ * store is full; at `maxTasks` with none expired, the oldest finished task makes room, and when every
+ * task kept is still running, a new one is refused, so a client cannot grow the server's memory
+ * without bound.
  */
 export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
   readonly #maxTasks: number;
   readonly #now: () => number;
+  /**
+   * No task kept expires before this time (a lower bound: a task that left may have set it): a full
+   * store looks for expired tasks only once one may be, so that each `put` at the cap costs a step,
+   * not a pass over every task kept.
+   */
+  #firstExpiry = Number.POSITIVE_INFINITY;
 
   constructor(options: { maxTasks?: number; now?: () => number } = {}) {
     this.#maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
@@ -59,6 +66,7 @@ export class MemoryTaskStore implements TaskStore {
       );
     }
     this.#tasks.set(record.taskId, record);
+    this.#firstExpiry = Math.min(this.#firstExpiry, expiry(record));
   }
 
   update(taskId: string, change: (record: TaskRecord) => TaskRecord | undefined): TaskRecord | undefined {
@@ -67,27 +75,40 @@ export class MemoryTaskStore implements TaskStore {
     const changed = change(record);
     if (changed === undefined) return record;
     this.#tasks.set(taskId, changed);
+    this.#firstExpiry = Math.min(this.#firstExpiry, expiry(changed));
     return changed;
   }
 
   list(owner: string): TaskRecord[] {
+    this.#dropExpired();
     const mine: TaskRecord[] = [];
-    for (const [id, record] of this.#tasks) {
-      if (this.#expired(record)) this.#tasks.delete(id);
-      else if (record.owner === owner) mine.push(record);
-    }
+    for (const record of this.#tasks.values()) if (record.owner === owner) mine.push(record);
     return mine;
   }
 
   #expired(record: TaskRecord): boolean {
-    return this.#now() >= record.createdAt + record.ttlMs;
+    return this.#now() >= expiry(record);
   }
 
-  /** Drops the expired tasks, then the oldest finished one if none had expired (Maps keep insertion order). */
+  /** Drops the expired tasks, and learns when the next one expires. */
+  #dropExpired(): void {
+    const now = this.#now();
+    let first = Number.POSITIVE_INFINITY;
+    for (const [id, record] of this.#tasks) {
+      const expires = expiry(record);
+      if (now >= expires) this.#tasks.delete(id);
+      else first = Math.min(first, expires);
+    }
+    this.#firstExpiry = first;
+  }
+
+  /** Drops the expired tasks, if one may be, else the oldest finished one (Maps keep insertion order). */
   #makeRoom(): void {
-    const before = this.#tasks.size;
-    for (const [id, record] of this.#tasks) if (this.#expired(record)) this.#tasks.delete(id);
-    if (this.#tasks.size < before) return;
+    if (this.#now() >= this.#firstExpiry) {
+      const before = this.#tasks.size;
+      this.#dropExpired();
+      if (this.#tasks.size < before) return;
+    }
     for (const [id, record] of this.#tasks) {
       if (isTerminal(record.status)) {
         this.#tasks.delete(id);
@@ -95,4 +116,9 @@ export class MemoryTaskStore implements TaskStore {
       }
     }
   }
+}
+
+/** When a task may be discarded: its `ttlMs` counts from its creation. */
+function expiry(record: TaskRecord): number {
+  return record.createdAt + record.ttlMs;
 }

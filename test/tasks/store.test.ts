@@ -52,4 +52,41 @@ describe("MemoryTaskStore", () => {
     expect(store.list("ada").map((record) => record.taskId)).toEqual(["mine-2"]);
     expect(store.list("nobody")).toEqual([]);
   });
+
+  it("at its cap with nothing expired, makes room without reading every task's expiry", () => {
+    let reads = 0;
+    const store = new MemoryTaskStore({
+      maxTasks: 1000,
+      now: () => {
+        reads++;
+        return 0;
+      },
+    });
+    for (let i = 0; i < 1000; i++) store.put(task(`done-${i}`, "completed", 0, 60_000));
+    reads = 0;
+    store.put(task("next", "working", 0, 60_000));
+    // One read of the clock: a pass over the kept tasks would have read it 1,000 times.
+    expect(reads).toBe(1);
+    expect(store.get("done-0")).toBeUndefined();
+    expect(store.size).toBe(1000);
+  });
+
+  it("drops tasks as they expire, whatever order their TTLs end in", () => {
+    let now = 0;
+    const store = new MemoryTaskStore({ maxTasks: 3, now: () => now });
+    store.put(task("long", "working", 0, 500));
+    store.put(task("short", "working", 0, 100));
+    store.put(task("middle", "completed", 0, 300));
+    now = 100;
+    store.put(task("a", "working", 100, 1000)); // "short" expired: it makes room, not the finished "middle"
+    expect(store.get("short")).toBeUndefined();
+    expect(store.get("middle")?.taskId).toBe("middle");
+    now = 300;
+    store.put(task("b", "working", 300, 1000)); // "middle" has expired since
+    expect(store.get("middle")).toBeUndefined();
+    now = 500;
+    store.put(task("c", "working", 500, 1000)); // and then "long"
+    expect(store.get("long")).toBeUndefined();
+    expect(() => store.put(task("d", "working", 500, 1000))).toThrow(/running 3 tasks already/);
+  });
 });
