@@ -108,25 +108,15 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   // The line being read, and whether it outgrew the limit: then the rest of it is skipped as it arrives.
   let buffer = "";
   let skipping = false;
-  /** Handles the lines of `text` from `start`; answers where it stopped: its end, or a line end where the output blocked. */
-  const feed = (text: string, start: number): number => {
-    for (let newline = text.indexOf("\n", start); newline !== -1; newline = text.indexOf("\n", start)) {
-      if (skipping) skipping = false;
-      else {
-        receive(buffer + text.slice(start, newline));
-        buffer = "";
-      }
-      start = newline + 1;
-      if (output.blocked) return start;
-    }
-    if (skipping || start === text.length) return text.length;
+  /** Keeps `rest`, the start of a line whose end is still to come, unless the line already outgrew the limit. */
+  const hold = (rest: string) => {
+    if (skipping || rest === "") return;
     // +1: the CR of a CRLF line may have arrived without its LF; `receive` measures the line without it.
-    if (buffer.length + text.length - start > maxMessageBytes + 1) {
-      send(tooLarge((buffer + text.slice(start, start + HEAD)).slice(0, HEAD), maxMessageBytes));
+    if (buffer.length + rest.length > maxMessageBytes + 1) {
+      send(tooLarge((buffer + rest.slice(0, HEAD)).slice(0, HEAD), maxMessageBytes));
       buffer = "";
       skipping = true;
-    } else buffer += start === 0 ? text : text.slice(start);
-    return text.length;
+    } else buffer += rest;
   };
 
   // Waits that end early once the signal aborts, with one listener for all of them: racing each wait
@@ -168,9 +158,18 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
         break;
       }
       const text = typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true });
-      for (let at = feed(text, 0); at < text.length; at = feed(text, at)) {
-        if (!(await writable())) continue reading;
+      let start = 0;
+      for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+        // While the client does not read its answers, no more of its requests are handled.
+        if (output.blocked && !(await writable())) continue reading;
+        if (skipping) skipping = false;
+        else {
+          receive(buffer + text.slice(start, newline));
+          buffer = "";
+        }
+        start = newline + 1;
       }
+      hold(text.slice(start));
     }
   } catch (thrown) {
     // The input failed (a closed pipe, a read error): that is its end.
@@ -178,11 +177,8 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   }
   signal?.removeEventListener("abort", onAbort);
   interrupt = undefined;
-  if (ended) {
-    feed(decoder.decode(), 0);
-    // A last message without its newline still counts.
-    if (buffer && !skipping) receive(buffer);
-  }
+  // A last message without its newline still counts (what the decoder still holds has no newline).
+  if (ended && !skipping) receive(buffer + decoder.decode());
   buffer = "";
 
   // Nothing more will be asked for: listen streams end now, requests in progress get the grace period.
