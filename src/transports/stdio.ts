@@ -64,19 +64,19 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     report(thrown);
     answered();
   };
-  /** Resolves true once every request read has been answered, or false after `ms`. */
+  /**
+   * Resolves true once every request read has been answered, or false after `ms`. It is called once
+   * the input is read, so the count only goes down: an `idle` left from an earlier call that fires
+   * later settles a promise already settled.
+   */
   const settled = (ms: number) =>
     new Promise<boolean>((resolve) => {
-      if (unanswered === 0) return resolve(true);
-      const timer = setTimeout(() => {
-        idle = undefined;
-        resolve(false);
-      }, ms);
+      const timer = setTimeout(resolve, ms, false);
       idle = () => {
         clearTimeout(timer);
-        idle = undefined;
         resolve(true);
       };
+      if (unanswered === 0) idle();
     });
   const receive = (line: string) => {
     if (line.endsWith("\r")) line = line.slice(0, -1);
@@ -139,7 +139,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
       : promise;
   /** Waits while the client does not read its answers (backpressure); false once stopped. */
   const writable = async () => {
-    while (output.blocked && !signal?.aborted) await unlessStopped(output.ready);
+    while (output.blocked && !signal?.aborted) await unlessStopped(output.blocked);
     return !signal?.aborted;
   };
   const iterator = streams.input[Symbol.asyncIterator]();
