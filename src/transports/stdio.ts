@@ -200,27 +200,25 @@ function tooLarge(head: string, max: number) {
   );
 }
 
-const STRING = /"(?:[^"\\]|\\.)*"/y;
+/** What `readId` steps through: a string, a bracket, or the quote of a string the head cuts short. */
+const TOKEN = /"(?:[^"\\]|\\.)*"|[{}[\]]|"/g;
 const ID_VALUE = /^\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/;
 
 /** The top-level `"id"` of a JSON object, read from the start of its text (only strings and brackets are tracked). */
 export function readId(head: string): RequestId | undefined {
   if (!/^\s*\{/.test(head)) return undefined;
   let depth = 0;
-  for (let i = 0; i < head.length; i++) {
-    const char = head[i];
-    if (char === '"') {
-      STRING.lastIndex = i;
-      const string = STRING.exec(head);
-      if (!string) return undefined;
-      i = STRING.lastIndex - 1;
-      const value = depth === 1 && string[0] === '"id"' ? ID_VALUE.exec(head.slice(i + 1)) : null;
+  for (const { 0: token, index } of head.matchAll(TOKEN)) {
+    if (token === '"') return undefined;
+    if (token === "{" || token === "[") depth++;
+    else if (token === "}" || token === "]") depth--;
+    else if (depth === 1 && token === '"id"') {
+      const value = ID_VALUE.exec(head.slice(index + token.length));
       if (!value) continue;
       // An integer JSON.parse would round is no id to answer under (see isRequestId).
       const id: unknown = JSON.parse(value[1]!);
       return isRequestId(id) ? id : undefined;
-    } else if (char === "{" || char === "[") depth++;
-    else if (char === "}" || char === "]") depth--;
+    }
   }
   return undefined;
 }
