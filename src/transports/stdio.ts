@@ -243,21 +243,21 @@ export interface StdioServing {
   readonly process: StdioProcess;
   /** Taken by `serve()` when it is called, before this module loads (see stdout.ts). */
   readonly claimed: ClaimedStdout;
-  readonly signal?: AbortSignal | undefined;
+  /** Stops serving (`server.close()`); serving aborts it too once the client is gone. */
+  readonly stop: AbortController;
   /** The caller of every request, from the environment (the `auth.stdio` hook). */
   readonly auth?: Promise<ExchangeAuth> | undefined;
 }
 
 /**
  * Serves the process's own stdin/stdout (Node, Bun and Deno all provide `process`) until stdin
- * ends or `signal` aborts, then waits for stdout to take the last answers. From the call on, stdout
+ * ends or `stop` aborts, then waits for stdout to take the last answers. From the call on, stdout
  * is the protocol's alone: console output and any other write to it go to stderr (see stdout.ts)
  * until serving ends, also while `auth` (the caller, from the environment) is still to come.
  */
 export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing): Promise<void> {
-  const { process: proc, claimed, signal, auth } = serving;
+  const { process: proc, claimed, stop, auth } = serving;
   const { stdin, stdout } = proc;
-  const stop = new AbortController();
   let gone = false;
   // Who waits for stdout to drain: woken by "drain", or by the error that says the client is gone.
   let draining: (() => void) | undefined;
@@ -271,13 +271,11 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
     drained();
     stop.abort(error);
   };
-  const onAbort = () => stop.abort(signal?.reason);
+  // Stopping stops reading: stdin no longer holds the process open.
+  const onAbort = () => stdin.destroy?.();
   stdout.on("error", onError);
   stdout.on("drain", drained);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener("abort", onAbort, { once: true });
-  // Stopping stops reading: stdin no longer holds the process open.
-  stop.signal.addEventListener("abort", () => stdin.destroy?.(), { once: true });
+  stop.signal.addEventListener("abort", onAbort, { once: true });
   try {
     const caller = await auth;
     await serveLines(dispatcher, {
@@ -293,7 +291,7 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
     });
     if (!gone) await new Promise<void>((resolve) => claimed.write("", () => resolve()));
   } finally {
-    signal?.removeEventListener("abort", onAbort);
+    stop.signal.removeEventListener("abort", onAbort);
     stdout.off("error", onError);
     stdout.off("drain", drained);
     claimed.release();
