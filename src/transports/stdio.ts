@@ -259,41 +259,32 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
   const { process: proc, claimed, stop, auth } = serving;
   const { stdin, stdout } = proc;
   let gone = false;
-  // Who waits for stdout to drain: woken by "drain", or by the error that says the client is gone.
-  let draining: (() => void) | undefined;
-  const drained = () => {
-    draining?.();
-    draining = undefined;
-  };
   // A client that closed its end makes writes fail (EPIPE): it is gone, so stop reading and writing.
   const onError = (error: unknown) => {
     gone = true;
-    drained();
     stop.abort(error);
   };
   // Stopping stops reading: stdin no longer holds the process open.
   const onAbort = () => stdin.destroy?.();
   stdout.on("error", onError);
-  stdout.on("drain", drained);
   stop.signal.addEventListener("abort", onAbort, { once: true });
+  // The callback of an empty write runs once everything written before it is out, or with the error
+  // once the client is gone: one wait for a blocked stdout, for the last answers, and on every runtime.
+  /** Resolves once stdout has taken everything written so far, or failed. */
+  const flushed = () => new Promise<void>((resolve) => claimed.write("", () => resolve()));
   try {
     const caller = await auth;
     await serveLines(dispatcher, {
       input: stdin,
       write: (chunk) => gone || claimed.write(chunk),
-      drained: () =>
-        new Promise<void>((resolve) => {
-          if (gone || !stdout.writableNeedDrain) resolve();
-          else draining = resolve;
-        }),
+      drained: flushed,
       signal: stop.signal,
       auth: caller,
     });
-    if (!gone) await new Promise<void>((resolve) => claimed.write("", () => resolve()));
+    if (!gone) await flushed();
   } finally {
     stop.signal.removeEventListener("abort", onAbort);
     stdout.off("error", onError);
-    stdout.off("drain", drained);
     claimed.release();
   }
 }
