@@ -421,7 +421,7 @@ export class Server<Tools extends ToolTypes = {}> {
             serveStdio(this.#dispatcher, {
               process: proc,
               claimed,
-              signal: stop.signal,
+              stop,
               // stdio has no headers: the caller's identity comes from the environment (the auth.stdio hook).
               auth: this.#settings.now?.stdioAuth(),
             }),

@@ -20,10 +20,14 @@ export class Connection implements Peer {
   readonly dispatcher: Dispatcher;
   /** Sends a message to the client outside any request's stream. */
   readonly send: Send;
+  /**
+   * The caller every request of this connection comes from (stdio: an identity from the environment).
+   * Set before the first request: the requests share one exchange, made by the first.
+   */
+  auth: ExchangeAuth | undefined;
   readonly #unsubscribe: (() => void) | undefined;
   #inflight: Inflight | undefined;
   #exchange: Exchange | undefined;
-  #auth: ExchangeAuth | undefined;
   #asker: Asker | undefined;
   /** The server's own requests to the client (legacy elicitation, sampling, roots), made by the first one. */
   #questions: ConnectionQuestions | undefined;
@@ -63,15 +67,9 @@ export class Connection implements Peer {
     }
   }
 
-  /** The caller every request of this connection comes from (stdio: an identity from the environment). */
-  set auth(auth: ExchangeAuth | undefined) {
-    this.#auth = auth;
-    this.#exchange = undefined;
-  }
-
   /** How this connection's requests travel: the same for all of them, made once. */
   get #requestExchange(): Exchange {
-    this.#exchange ??= { inflight: this.inflight, emit: this.send, ask: this.asker, auth: this.#auth };
+    this.#exchange ??= { inflight: this.inflight, emit: this.send, ask: this.asker, auth: this.auth };
     return this.#exchange;
   }
 

@@ -28,14 +28,9 @@ export class LineOutput {
     this.#drained = drained;
   }
 
-  /** True while the output takes no more writes (the client is not reading). */
-  get blocked(): boolean {
-    return this.#ready !== undefined;
-  }
-
-  /** Resolves once the output takes writes again (at once when it does). */
-  get ready(): Promise<void> {
-    return this.#ready ?? Promise.resolve();
+  /** While the output takes no more writes (the client is not reading): resolves once it takes them again. */
+  get blocked(): Promise<void> | undefined {
+    return this.#ready;
   }
 
   /** Queues one line (without its newline). */

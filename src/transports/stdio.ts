@@ -64,19 +64,19 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     report(thrown);
     answered();
   };
-  /** Resolves true once every request read has been answered, or false after `ms`. */
+  /**
+   * Resolves true once every request read has been answered, or false after `ms`. It is called once
+   * the input is read, so the count only goes down: an `idle` left from an earlier call that fires
+   * later settles a promise already settled.
+   */
   const settled = (ms: number) =>
     new Promise<boolean>((resolve) => {
-      if (unanswered === 0) return resolve(true);
-      const timer = setTimeout(() => {
-        idle = undefined;
-        resolve(false);
-      }, ms);
+      const timer = setTimeout(resolve, ms, false);
       idle = () => {
         clearTimeout(timer);
-        idle = undefined;
         resolve(true);
       };
+      if (unanswered === 0) idle();
     });
   const receive = (line: string) => {
     if (line.endsWith("\r")) line = line.slice(0, -1);
@@ -108,25 +108,15 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   // The line being read, and whether it outgrew the limit: then the rest of it is skipped as it arrives.
   let buffer = "";
   let skipping = false;
-  /** Handles the lines of `text` from `start`; answers where it stopped: its end, or a line end where the output blocked. */
-  const feed = (text: string, start: number): number => {
-    for (let newline = text.indexOf("\n", start); newline !== -1; newline = text.indexOf("\n", start)) {
-      if (skipping) skipping = false;
-      else {
-        receive(buffer + text.slice(start, newline));
-        buffer = "";
-      }
-      start = newline + 1;
-      if (output.blocked) return start;
-    }
-    if (skipping || start === text.length) return text.length;
+  /** Keeps `rest`, the start of a line whose end is still to come, unless the line already outgrew the limit. */
+  const hold = (rest: string) => {
+    if (skipping || rest === "") return;
     // +1: the CR of a CRLF line may have arrived without its LF; `receive` measures the line without it.
-    if (buffer.length + text.length - start > maxMessageBytes + 1) {
-      send(tooLarge((buffer + text.slice(start, start + HEAD)).slice(0, HEAD), maxMessageBytes));
+    if (buffer.length + rest.length > maxMessageBytes + 1) {
+      send(tooLarge((buffer + rest.slice(0, HEAD)).slice(0, HEAD), maxMessageBytes));
       buffer = "";
       skipping = true;
-    } else buffer += start === 0 ? text : text.slice(start);
-    return text.length;
+    } else buffer += rest;
   };
 
   // Waits that end early once the signal aborts, with one listener for all of them: racing each wait
@@ -149,7 +139,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
       : promise;
   /** Waits while the client does not read its answers (backpressure); false once stopped. */
   const writable = async () => {
-    while (output.blocked && !signal?.aborted) await unlessStopped(output.ready);
+    while (output.blocked && !signal?.aborted) await unlessStopped(output.blocked);
     return !signal?.aborted;
   };
   const iterator = streams.input[Symbol.asyncIterator]();
@@ -168,9 +158,18 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
         break;
       }
       const text = typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true });
-      for (let at = feed(text, 0); at < text.length; at = feed(text, at)) {
-        if (!(await writable())) continue reading;
+      let start = 0;
+      for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+        // While the client does not read its answers, no more of its requests are handled.
+        if (output.blocked && !(await writable())) continue reading;
+        if (skipping) skipping = false;
+        else {
+          receive(buffer + text.slice(start, newline));
+          buffer = "";
+        }
+        start = newline + 1;
       }
+      hold(text.slice(start));
     }
   } catch (thrown) {
     // The input failed (a closed pipe, a read error): that is its end.
@@ -178,11 +177,8 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   }
   signal?.removeEventListener("abort", onAbort);
   interrupt = undefined;
-  if (ended) {
-    feed(decoder.decode(), 0);
-    // A last message without its newline still counts.
-    if (buffer && !skipping) receive(buffer);
-  }
+  // A last message without its newline still counts (what the decoder still holds has no newline).
+  if (ended && !skipping) receive(buffer + decoder.decode());
   buffer = "";
 
   // Nothing more will be asked for: listen streams end now, requests in progress get the grace period.
@@ -204,27 +200,25 @@ function tooLarge(head: string, max: number) {
   );
 }
 
-const STRING = /"(?:[^"\\]|\\.)*"/y;
+/** What `readId` steps through: a string, a bracket, or the quote of a string the head cuts short. */
+const TOKEN = /"(?:[^"\\]|\\.)*"|[{}[\]]|"/g;
 const ID_VALUE = /^\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/;
 
 /** The top-level `"id"` of a JSON object, read from the start of its text (only strings and brackets are tracked). */
 export function readId(head: string): RequestId | undefined {
   if (!/^\s*\{/.test(head)) return undefined;
   let depth = 0;
-  for (let i = 0; i < head.length; i++) {
-    const char = head[i];
-    if (char === '"') {
-      STRING.lastIndex = i;
-      const string = STRING.exec(head);
-      if (!string) return undefined;
-      i = STRING.lastIndex - 1;
-      const value = depth === 1 && string[0] === '"id"' ? ID_VALUE.exec(head.slice(i + 1)) : null;
+  for (const { 0: token, index } of head.matchAll(TOKEN)) {
+    if (token === '"') return undefined;
+    if (token === "{" || token === "[") depth++;
+    else if (token === "}" || token === "]") depth--;
+    else if (depth === 1 && token === '"id"') {
+      const value = ID_VALUE.exec(head.slice(index + token.length));
       if (!value) continue;
       // An integer JSON.parse would round is no id to answer under (see isRequestId).
       const id: unknown = JSON.parse(value[1]!);
       return isRequestId(id) ? id : undefined;
-    } else if (char === "{" || char === "[") depth++;
-    else if (char === "}" || char === "]") depth--;
+    }
   }
   return undefined;
 }
@@ -249,59 +243,48 @@ export interface StdioServing {
   readonly process: StdioProcess;
   /** Taken by `serve()` when it is called, before this module loads (see stdout.ts). */
   readonly claimed: ClaimedStdout;
-  readonly signal?: AbortSignal | undefined;
+  /** Stops serving (`server.close()`); serving aborts it too once the client is gone. */
+  readonly stop: AbortController;
   /** The caller of every request, from the environment (the `auth.stdio` hook). */
   readonly auth?: Promise<ExchangeAuth> | undefined;
 }
 
 /**
  * Serves the process's own stdin/stdout (Node, Bun and Deno all provide `process`) until stdin
- * ends or `signal` aborts, then waits for stdout to take the last answers. From the call on, stdout
+ * ends or `stop` aborts, then waits for stdout to take the last answers. From the call on, stdout
  * is the protocol's alone: console output and any other write to it go to stderr (see stdout.ts)
  * until serving ends, also while `auth` (the caller, from the environment) is still to come.
  */
 export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing): Promise<void> {
-  const { process: proc, claimed, signal, auth } = serving;
+  const { process: proc, claimed, stop, auth } = serving;
   const { stdin, stdout } = proc;
-  const stop = new AbortController();
   let gone = false;
-  // Who waits for stdout to drain: woken by "drain", or by the error that says the client is gone.
-  let draining: (() => void) | undefined;
-  const drained = () => {
-    draining?.();
-    draining = undefined;
-  };
   // A client that closed its end makes writes fail (EPIPE): it is gone, so stop reading and writing.
   const onError = (error: unknown) => {
     gone = true;
-    drained();
     stop.abort(error);
   };
-  const onAbort = () => stop.abort(signal?.reason);
-  stdout.on("error", onError);
-  stdout.on("drain", drained);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener("abort", onAbort, { once: true });
   // Stopping stops reading: stdin no longer holds the process open.
-  stop.signal.addEventListener("abort", () => stdin.destroy?.(), { once: true });
+  const onAbort = () => stdin.destroy?.();
+  stdout.on("error", onError);
+  stop.signal.addEventListener("abort", onAbort, { once: true });
+  // The callback of an empty write runs once everything written before it is out, or with the error
+  // once the client is gone: one wait for a blocked stdout, for the last answers, and on every runtime.
+  /** Resolves once stdout has taken everything written so far, or failed. */
+  const flushed = () => new Promise<void>((resolve) => claimed.write("", () => resolve()));
   try {
     const caller = await auth;
     await serveLines(dispatcher, {
       input: stdin,
       write: (chunk) => gone || claimed.write(chunk),
-      drained: () =>
-        new Promise<void>((resolve) => {
-          if (gone || !stdout.writableNeedDrain) resolve();
-          else draining = resolve;
-        }),
+      drained: flushed,
       signal: stop.signal,
       auth: caller,
     });
-    if (!gone) await new Promise<void>((resolve) => claimed.write("", () => resolve()));
+    if (!gone) await flushed();
   } finally {
-    signal?.removeEventListener("abort", onAbort);
+    stop.signal.removeEventListener("abort", onAbort);
     stdout.off("error", onError);
-    stdout.off("drain", drained);
     claimed.release();
   }
 }

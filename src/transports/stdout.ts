@@ -123,9 +123,8 @@ export interface StdioProcess {
   stdin: AsyncIterable<Uint8Array> & { destroy?: () => void };
   stdout: {
     write(chunk: string, callback?: (error?: unknown) => void): boolean;
-    writableNeedDrain?: boolean;
-    on(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
-    off(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
+    on(event: "error", listener: (error: unknown) => void): unknown;
+    off(event: "error", listener: (error: unknown) => void): unknown;
   };
   stderr: { write(chunk: string): boolean };
 }
