@@ -71,8 +71,23 @@ export async function callLocally(
     return legacyRounds({ run, ctx, ask: onInput && (async (request) => onInput(request)) }, NO_INPUT);
   };
   const params = { name, arguments: args as Record<string, unknown> | undefined };
-  const result = await (call.chain ? call.chain({ method: "tools/call", params, ctx }, handler) : handler());
+  const running = call.chain ? call.chain({ method: "tools/call", params, ctx }, handler) : handler();
+  const result = await untilAborted(Promise.resolve(running), options?.signal);
   // A cancelled call has no result, as a cancelled request gets no response.
   if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
   return result as unknown as CallToolResult;
+}
+
+/**
+ * Rejects with the signal's reason as soon as it aborts, as `fetch` does: a cancelled request stops
+ * counting at once over a transport, so a tool that ignores `ctx.signal` must not hold the caller either.
+ */
+function untilAborted<T>(running: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return running;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) abort();
+    else signal.addEventListener("abort", abort, { once: true });
+    running.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }

@@ -136,6 +136,21 @@ describe("server.call", () => {
     await expect(call).rejects.toBe("user pressed stop");
   });
 
+  it("rejects as soon as the signal aborts, without waiting for a tool that ignores it (as fetch does)", async () => {
+    const server = pico({ name: "t", version: "1" }).tool("stuck", { run: () => new Promise<string>(() => {}) });
+    const controller = new AbortController();
+    const call = server.call("stuck", undefined, { signal: controller.signal });
+    setTimeout(() => controller.abort("user pressed stop"), 10);
+    const outcome = await Promise.race([
+      call.then(
+        () => "resolved",
+        (reason: unknown) => `rejected: ${String(reason)}`,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve("still pending after 1 s"), 1000)),
+    ]);
+    expect(outcome).toBe("rejected: user pressed stop");
+  });
+
   it("starts a call with an already aborted signal already cancelled", async () => {
     const { server, seen } = recorder();
     const reason = new DOMException("gone", "AbortError");
