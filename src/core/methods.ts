@@ -4,7 +4,7 @@ import { ErrorCode, McpError } from "./errors.js";
 import { isObject, nullPrototype } from "./jsonrpc.js";
 import { Layer } from "./layers.js";
 import type { Method, Registry, Run } from "./registry.js";
-import { callTool, enforceLayer } from "./tools.js";
+import { callTool, describeTool, enforceLayer } from "./tools.js";
 import { MODERN_VERSIONS } from "./versions.js";
 
 type Params = Record<string, unknown> | undefined;
@@ -54,7 +54,7 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
         page(registry, params, {
           key: "tools",
           items: [...registry.tools.values()].filter((tool) => shows(ctx, tool.auth)),
-          describe: (tool) => tool.descriptor,
+          describe: (tool) => describeTool(tool.descriptor, ctx.era),
         }),
       ),
   },

@@ -1,6 +1,6 @@
 import type { Access, AnyAccess, Gate } from "./caller.js";
 import { type ContentBlock, checkIcons, checkOptions, type Icon, isContentBlock } from "./content.js";
-import type { Context, RequestContext } from "./context.js";
+import type { Context, Era, RequestContext } from "./context.js";
 import { isMcpError } from "./errors.js";
 import { Layer } from "./layers.js";
 import { safeMessage } from "./safe.js";
@@ -254,11 +254,11 @@ export function runTool(tool: Tool, value: unknown, ctx: RequestContext): CallTo
   try {
     returned = tool.run(value, ctx);
     // A Proxy can throw even here, from its getPrototypeOf trap: that is a throw of `run`'s.
-    if (returned instanceof Promise) return returned.then((done) => finish(tool, done), failed);
+    if (returned instanceof Promise) return returned.then((done) => finish(tool, done, ctx), failed);
   } catch (thrown) {
     return failed(thrown);
   }
-  return finish(tool, returned);
+  return finish(tool, returned, ctx);
 }
 
 /** A tool that threw: a tool error with a safe message, unless it threw an McpError, which is the request's error. */
@@ -272,29 +272,46 @@ function failed(thrown: unknown): CallToolResult {
  * traps, a schema's checks): what that throws is the value's fault, a tool error like a throw of
  * `run`'s, never the request's error carrying the raw message.
  */
-function finish(tool: Tool, returned: unknown): CallToolResult | Promise<CallToolResult> {
+function finish(tool: Tool, returned: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
   try {
     if (!tool.output) return toResult(returned, tool.name);
     const checked = validate(tool.output, returned);
     return checked instanceof Promise
       ? checked.then(
-          (done) => structured(tool, done),
+          (done) => structured(tool, done, ctx),
           (thrown: unknown) => unsendable(tool.name, thrown),
         )
-      : structured(tool, checked);
+      : structured(tool, checked, ctx);
   } catch (thrown) {
     return unsendable(tool.name, thrown);
   }
 }
 
-function structured(tool: Tool, checked: Validation<unknown>): CallToolResult {
+function structured(tool: Tool, checked: Validation<unknown>, ctx: RequestContext): CallToolResult {
   if (!checked.ok) {
     return toolError(`Tool "${tool.name}" produced a result that does not match its output schema:\n${checked.issues}`);
   }
   // The parsed value is sent, so fields the schema does not name never leak.
   const result = jsonResult(checked.value, tool.name);
-  if (!result.isError) result.structuredContent = checked.value;
+  if (!result.isError && sendsStructured(tool.descriptor, ctx.era)) result.structuredContent = checked.value;
   return result;
+}
+
+/**
+ * Whether a client of this era is sent the tool's `outputSchema` and `structuredContent`. Before
+ * 2026-07-28 both had to be objects (2025-11-25 "Output Schema": a JSON Schema of type "object";
+ * `structuredContent` an object), and the official 2025 clients refuse a whole `tools/list` with
+ * another schema: a 2025 client is sent neither, only the JSON text copy, which every era reads.
+ */
+export function sendsStructured(descriptor: ToolDescriptor, era: Era): boolean {
+  return era !== "legacy" || descriptor.outputSchema?.type === "object";
+}
+
+/** A tool's `tools/list` entry as a client of this era may be sent it (see sendsStructured). */
+export function describeTool(descriptor: ToolDescriptor, era: Era): ToolDescriptor {
+  if (sendsStructured(descriptor, era)) return descriptor;
+  const { outputSchema: _, ...rest } = descriptor;
+  return rest;
 }
 
 export function toolError(message: string): CallToolResult {

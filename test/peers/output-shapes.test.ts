@@ -1,0 +1,93 @@
+/**
+ * A tool whose output schema is not an object, as each era's official client sees it over
+ * Streamable HTTP. 2026-07-28 allows any JSON Schema and any structured value; before it, both had to
+ * be objects (2025-11-25 "Output Schema"), and the v1 client refuses a whole `tools/list` answer that
+ * breaks the rule. So a 2025 client gets such a tool without `outputSchema` and its results as the
+ * JSON text copy alone; an object schema reaches both eras as it is.
+ */
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { pico } from "../../src/index.js";
+import type { Listening } from "../../src/transports/listen.js";
+
+const server = pico({ name: "shapes", version: "1.0.0" })
+  .tool("tags", {
+    description: "Lists the tags of the repository.",
+    output: z.array(z.string()),
+    run: () => ["bug", "docs"],
+  })
+  .tool("count", {
+    description: "Counts the open issues.",
+    output: z.object({ open: z.number() }),
+    run: () => ({ open: 3 }),
+  });
+
+let listening: Listening;
+const closing: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  listening = await server.serve({ port: 0 });
+});
+
+afterAll(async () => {
+  for (const each of closing) await each.close();
+  await listening?.close();
+});
+
+describe("a 2025-11-25 client (official v1 SDK)", () => {
+  let client: LegacyClient;
+
+  beforeAll(async () => {
+    client = new LegacyClient({ name: "v1", version: "1.0.0" });
+    closing.push(client);
+    await client.connect(new LegacyTransport(new URL(listening.url)));
+  });
+
+  it("lists every tool: the array schema left out, the object schema sent", async () => {
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(byName.tags).not.toHaveProperty("outputSchema");
+    expect(byName.tags?.description).toBe("Lists the tags of the repository.");
+    expect(byName.count?.outputSchema).toMatchObject({ type: "object", properties: { open: { type: "number" } } });
+  });
+
+  it("gets the array as its JSON text copy, and the object as structuredContent with its copy", async () => {
+    const tags = await client.callTool({ name: "tags", arguments: {} });
+    expect(tags).toEqual({ content: [{ type: "text", text: '["bug","docs"]' }] });
+    const count = await client.callTool({ name: "count", arguments: {} });
+    expect(count).toEqual({ content: [{ type: "text", text: '{"open":3}' }], structuredContent: { open: 3 } });
+  });
+});
+
+describe("a 2026-07-28 client (official v2 SDK)", () => {
+  let client: ModernClient;
+
+  beforeAll(async () => {
+    client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    closing.push(client);
+    await client.connect(new ModernTransport(new URL(listening.url)));
+  });
+
+  it("lists the array schema as declared", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === "tags")?.outputSchema).toMatchObject({
+      type: "array",
+      items: { type: "string" },
+    });
+  });
+
+  it("gets the array as structuredContent, with its text copy", async () => {
+    const tags = await client.callTool({ name: "tags", arguments: {} });
+    expect(tags.structuredContent).toEqual(["bug", "docs"]);
+    expect(tags.content).toEqual([{ type: "text", text: '["bug","docs"]' }]);
+  });
+});
+
+describe("server.call, in-process", () => {
+  it("returns the array as structuredContent, as its output type says", async () => {
+    expect((await server.call("tags")).structuredContent).toEqual(["bug", "docs"]);
+  });
+});
