@@ -12,7 +12,15 @@ import { type Accepts, accepts } from "./accept.js";
 import type { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import type { HttpOptions, SessionOptions } from "./options.js";
-import { BodyTooLarge, emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
+import {
+  BodyTooLarge,
+  emptyReply,
+  errorReply,
+  type HttpReply,
+  type HttpRequest,
+  jsonReply,
+  SSE_HEADERS,
+} from "./reply.js";
 import { respond, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
 import type { HttpSession, SessionStore } from "./sessions.js";
@@ -92,10 +100,7 @@ export class HttpHandler {
     const metadata = this.#gate?.metadata(request);
     if (metadata) return metadata;
     if (this.#path !== undefined && request.path !== this.#path) {
-      return jsonReply(
-        404,
-        errorResponse(undefined, ErrorCode.InvalidRequest, `Not found: the MCP endpoint is ${this.#path}`),
-      );
+      return errorReply(404, `Not found: the MCP endpoint is ${this.#path}`);
     }
     const denied = this.#guard.checkOrigin(request);
     if (denied) return denied;
@@ -119,7 +124,6 @@ export class HttpHandler {
         streams: this.#streams,
         Session: LegacySession,
         refuse: (message) => unavailable(errorResponse(undefined, ErrorCode.InternalError, message)),
-        notFound: (message) => fail(404, ErrorCode.InvalidRequest, message),
       });
     }
     return this.#shared.route(request, (prepared) => this.#route(prepared));
@@ -187,19 +191,11 @@ export class HttpHandler {
    */
   #post(request: HttpRequest): Promise<HttpReply> | HttpReply {
     if (!isJson(request.header("content-type"))) {
-      return fail(
-        415,
-        ErrorCode.InvalidRequest,
-        "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json",
-      );
+      return errorReply(415, "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json");
     }
     const accept = accepts(request.header("accept"));
     if (!accept.json && !accept.sse) {
-      return fail(
-        406,
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: the Accept header must allow application/json and text/event-stream",
-      );
+      return errorReply(406, "Not Acceptable: the Accept header must allow application/json and text/event-stream");
     }
     let body: Promise<string>;
     try {
@@ -217,18 +213,14 @@ export class HttpHandler {
   #unread(thrown: unknown): HttpReply {
     if (thrown instanceof BodyTooLarge) {
       // The rest of the body is not read (it may never end): the connection ends with this answer.
-      return jsonReply(
+      return errorReply(
         413,
-        errorResponse(
-          undefined,
-          ErrorCode.InvalidRequest,
-          `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
-        ),
+        `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
         CLOSE_CONNECTION,
       );
     }
     // The client went away mid-body, or the body was not readable: there is no request to answer.
-    return fail(400, ErrorCode.InvalidRequest, "Bad Request: the request body could not be read");
+    return errorReply(400, "Bad Request: the request body could not be read");
   }
 
   /** One POSTed body: a JSON-RPC message, or a batch of them. */
@@ -394,9 +386,8 @@ export class HttpHandler {
     if ("status" in legacy) return legacy;
     const { session } = legacy;
     if (legacy.peer.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
-      return fail(
+      return errorReply(
         400,
-        ErrorCode.InvalidRequest,
         `Invalid Request: batches are only allowed in a ${BATCH_VERSION} session; send one message per POST`,
       );
     }
@@ -427,20 +418,15 @@ export class HttpHandler {
     }
     const id = request.header(SESSION_HEADER);
     if (id === null) {
-      return fail(
+      return errorReply(
         400,
-        ErrorCode.InvalidRequest,
         "Bad Request: the Mcp-Session-Id header is required; send initialize first to start a session",
       );
     }
     const session = this.#sessions?.get(id);
     // A session belongs to the caller who opened it: to anyone else it does not exist.
     if (!session || this.#gate?.owns(session, request.auth) === false) {
-      return fail(
-        404,
-        ErrorCode.InvalidRequest,
-        "Session not found: it ended or expired; send initialize to start a new session",
-      );
+      return errorReply(404, "Session not found: it ended or expired; send initialize to start a new session");
     }
     return { peer: session.connection, session };
   }
@@ -449,11 +435,7 @@ export class HttpHandler {
   #get(request: HttpRequest): HttpReply | Promise<HttpReply> {
     if (!this.#sessionOptions) return this.#notAllowed();
     if (!accepts(request.header("accept")).sse) {
-      return fail(
-        406,
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: GET opens an event stream; send Accept: text/event-stream",
-      );
+      return errorReply(406, "Not Acceptable: GET opens an event stream; send Accept: text/event-stream");
     }
     const legacy = this.#legacyPeer(request);
     if ("status" in legacy) return legacy;
@@ -467,8 +449,8 @@ export class HttpHandler {
     if (!channel && lastEventId !== null && this.#shared) return this.#shared.resume(session, lastEventId);
     if (!channel) {
       return lastEventId === null
-        ? fail(409, ErrorCode.InvalidRequest, "Conflict: this session already has an open GET stream")
-        : fail(404, ErrorCode.InvalidRequest, `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
+        ? errorReply(409, "Conflict: this session already has an open GET stream")
+        : errorReply(404, `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
     }
     return { status: 200, headers: { ...SSE_HEADERS, [SESSION_HEADER]: session.id }, stream: channel };
   }
@@ -479,10 +461,10 @@ export class HttpHandler {
     const unsupported = unsupportedHeader(request.header("mcp-protocol-version"));
     if (unsupported) return unsupported;
     const id = request.header(SESSION_HEADER);
-    if (id === null) return fail(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
+    if (id === null) return errorReply(400, "Bad Request: the Mcp-Session-Id header is required");
     const owned = this.#sessions?.get(id);
     if (!owned || this.#gate?.owns(owned, request.auth) === false || !this.#sessions?.delete(id)) {
-      return fail(404, ErrorCode.InvalidRequest, "Session not found: it already ended or expired");
+      return errorReply(404, "Session not found: it already ended or expired");
     }
     return this.#shared?.deleted(id) ?? emptyReply(200);
   }
@@ -498,11 +480,7 @@ export class HttpHandler {
 
   #notAllowed(): HttpReply {
     const allow = this.#allow;
-    return {
-      status: 405,
-      headers: { allow, "content-type": "application/json" },
-      body: JSON.stringify(errorResponse(undefined, ErrorCode.InvalidRequest, `Method Not Allowed: use ${allow}`)),
-    };
+    return errorReply(405, `Method Not Allowed: use ${allow}`, { allow });
   }
 }
 
@@ -519,11 +497,6 @@ type ModernClaim = JsonRpcRequest & { readonly params: { readonly _meta: Meta } 
 
 function isModernClaim(message: JsonRpcRequest): message is ModernClaim {
   return claimsModern(message.params?._meta);
-}
-
-/** An error reply to a request whose id is unknown or that has none (a GET, a DELETE, a body that is not one). */
-function fail(status: number, code: number, message: string): HttpReply {
-  return jsonReply(status, errorResponse(undefined, code, message));
 }
 
 /**

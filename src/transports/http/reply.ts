@@ -1,6 +1,7 @@
 import type { ExchangeAuth } from "../../core/caller.js";
 import type { Cancellable } from "../../core/context.js";
-import { type JsonRpcResponse, serialize } from "../../core/jsonrpc.js";
+import { ErrorCode } from "../../core/errors.js";
+import { errorResponse, type JsonRpcResponse, serialize } from "../../core/jsonrpc.js";
 import type { SseStream } from "./sse.js";
 
 /** What the runtime-neutral HTTP layer answers; adapters turn it into a Web Response or a Node reply. */
@@ -55,6 +56,14 @@ export function jsonReply(
     headers: headers ? Object.assign({}, JSON_HEADERS, headers) : JSON_HEADERS,
     body: serialize(message),
   };
+}
+
+/**
+ * An Invalid Request error reply to a request whose id is unknown or that has none: refused on its
+ * headers (a GET, a DELETE, a Host or Origin), or a body that is not one request.
+ */
+export function errorReply(status: number, message: string, headers?: Record<string, string>): HttpReply {
+  return jsonReply(status, errorResponse(undefined, ErrorCode.InvalidRequest, message), headers);
 }
 
 export function emptyReply(status: number, headers: Record<string, string> = {}): HttpReply {
