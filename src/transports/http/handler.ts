@@ -2,7 +2,14 @@ import type { AuthGate } from "../../auth/gate.js";
 import { type Dispatcher, type Peer, unsupportedVersion } from "../../core/dispatch.js";
 import { claimsModern, readEnvelope } from "../../core/envelope.js";
 import { ErrorCode } from "../../core/errors.js";
-import { classify, errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseError } from "../../core/jsonrpc.js";
+import {
+  classify,
+  errorResponse,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  parseError,
+  type RequestId,
+} from "../../core/jsonrpc.js";
 import { isUnavailable, shuttingDown } from "../../core/limits.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
@@ -239,7 +246,7 @@ export class HttpHandler {
       case "request":
         return this.#request(request, inbound.message, accept);
       case "notification": {
-        if (claimsModern(inbound.message.params?._meta) || this.#modernHeader(request)) return emptyReply(202);
+        if (claimsModern(inbound.message.params?._meta) || namesModern(request)) return emptyReply(202);
         const legacy = this.#legacyPeer(request);
         if ("status" in legacy) return legacy;
         this.#dispatcher.notification(inbound.message, legacy.peer, legacy.session?.connection.requests);
@@ -259,8 +266,8 @@ export class HttpHandler {
 
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
     if (isModernClaim(message)) return this.#modern(request, message, accept);
-    const version = request.header("mcp-protocol-version");
-    if (version !== null && isModernVersion(version)) {
+    const version = namesModern(request);
+    if (version) {
       // A handshake under a modern header contradicts itself (2026-07-28 §10.2 step 5): header mismatch.
       if (message.method === "initialize") {
         return jsonReply(
@@ -282,30 +289,20 @@ export class HttpHandler {
       );
     }
     if (message.method === "initialize") return this.#initialize(message, request);
-    const unsupported = unsupportedHeader(version, message);
-    if (unsupported) return unsupported;
-    const legacy = this.#legacyPeer(request, version);
+    const legacy = this.#legacyPeer(request, message.id);
     if ("status" in legacy) return legacy;
-    const session = legacy.session;
-    if (!session) {
-      return respond((exchange) => this.#dispatcher.answerLegacy(message, legacy.peer, exchange), {
-        accepts: accept,
-        request,
-        streams: this.#streams,
-        exchange: { auth: request.auth },
-      });
-    }
-    const connection = session.connection;
-    return respond((exchange) => this.#dispatcher.answerLegacy(message, connection, exchange), {
+    const { peer, session } = legacy;
+    const connection = session?.connection;
+    return respond((exchange) => this.#dispatcher.answerLegacy(message, peer, exchange), {
       accepts: accept,
       request,
       // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
       session,
-      headers: session.headers,
+      headers: session?.headers,
       streams: this.#streams,
       // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
       // or on the GET stream for a client that accepts no stream here.
-      exchange: { auth: request.auth, inflight: connection.inflight, ask: connection.asker },
+      exchange: { auth: request.auth, inflight: connection?.inflight, ask: connection?.asker },
     });
   }
 
@@ -404,28 +401,28 @@ export class HttpHandler {
     return jsonReply(200, responses, session ? { [SESSION_HEADER]: session.id } : undefined);
   }
 
-  /** The legacy session named by `Mcp-Session-Id`; or, without sessions, a throw-away peer. */
-  #legacyPeer(
-    request: HttpRequest,
-    version = request.header("mcp-protocol-version"),
-  ): { peer: Peer; session?: HttpSession } | HttpReply {
-    const unsupported = unsupportedHeader(version);
+  /**
+   * The legacy session named by `Mcp-Session-Id`; or, without sessions, a throw-away peer. `id`: the
+   * request's, for the error that refuses its `MCP-Protocol-Version`.
+   */
+  #legacyPeer(request: HttpRequest, id?: RequestId): { peer: Peer; session?: HttpSession } | HttpReply {
+    const version = request.header("mcp-protocol-version");
+    const unsupported = unsupportedHeader(version, id);
     if (unsupported) return unsupported;
     if (!this.#sessionOptions) {
       // Without the header a server may assume 2025-03-26 (2025-06-18 "Protocol Version Header").
       const protocolVersion = version !== null && LEGACY_VERSIONS.includes(version) ? version : BATCH_VERSION;
       return { peer: { session: new LegacySession(protocolVersion, {}, undefined) } };
     }
-    const id = request.header(SESSION_HEADER);
-    if (id === null) {
+    const sessionId = request.header(SESSION_HEADER);
+    if (sessionId === null) {
       return errorReply(
         400,
         "Bad Request: the Mcp-Session-Id header is required; send initialize first to start a session",
       );
     }
-    const session = this.#sessions?.get(id);
-    // A session belongs to the caller who opened it: to anyone else it does not exist.
-    if (!session || this.#gate?.owns(session, request.auth) === false) {
+    const session = this.#owned(request, sessionId);
+    if (!session) {
       return errorReply(404, "Session not found: it ended or expired; send initialize to start a new session");
     }
     return { peer: session.connection, session };
@@ -462,16 +459,16 @@ export class HttpHandler {
     if (unsupported) return unsupported;
     const id = request.header(SESSION_HEADER);
     if (id === null) return errorReply(400, "Bad Request: the Mcp-Session-Id header is required");
-    const owned = this.#sessions?.get(id);
-    if (!owned || this.#gate?.owns(owned, request.auth) === false || !this.#sessions?.delete(id)) {
+    if (!this.#owned(request, id) || !this.#sessions?.delete(id)) {
       return errorReply(404, "Session not found: it already ended or expired");
     }
     return this.#shared?.deleted(id) ?? emptyReply(200);
   }
 
-  #modernHeader(request: HttpRequest): boolean {
-    const version = request.header("mcp-protocol-version");
-    return version !== null && isModernVersion(version);
+  /** The live session `id` names, where the caller is the one who opened it: to anyone else it does not exist. */
+  #owned(request: HttpRequest, id: string): HttpSession | undefined {
+    const session = this.#sessions?.get(id);
+    return session && this.#gate?.owns(session, request.auth) !== false ? session : undefined;
   }
 
   get #allow(): string {
@@ -492,6 +489,12 @@ function isJson(type: string | null): boolean {
   return type !== null && /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
 }
 
+/** The `MCP-Protocol-Version` header, where it names a 2026-07-28-era revision. */
+function namesModern(request: HttpRequest): string | undefined {
+  const version = request.header("mcp-protocol-version");
+  return version !== null && isModernVersion(version) ? version : undefined;
+}
+
 /** A request that claims the 2026-07-28 era: its `_meta` names a protocol version. */
 type ModernClaim = JsonRpcRequest & { readonly params: { readonly _meta: Meta } };
 
@@ -504,13 +507,13 @@ function isModernClaim(message: JsonRpcRequest): message is ModernClaim {
  * message of a 2025 session, GET and DELETE too (2025-11-25 "Protocol Version Header": MUST); a
  * modern revision is the 2026-07-28 path's to check.
  */
-function unsupportedHeader(version: string | null, message?: JsonRpcRequest): HttpReply | undefined {
+function unsupportedHeader(version: string | null, id?: RequestId): HttpReply | undefined {
   if (version === null || LEGACY_VERSIONS.includes(version) || isModernVersion(version)) return undefined;
   const supported = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ");
   return jsonReply(
     400,
     errorResponse(
-      message?.id,
+      id,
       ErrorCode.InvalidRequest,
       `Bad Request: unsupported MCP-Protocol-Version "${version}"; this server supports ${supported}`,
     ),
