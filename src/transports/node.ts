@@ -21,10 +21,10 @@ export async function listenNode(handler: HttpHandler, { port, host, path }: Add
   let unsent = 0;
   let allSent: (() => void) | undefined;
   const server = http.createServer((req, res) => {
-    const request = new NodeRequest(req, res, true);
+    const request = new NodeRequest(req, res);
     unsent++;
     // "close" is emitted once; one listener serves both: a response that closes before it was sent
-    // cancels its request.
+    // cancels its request (NodeRequest.closed).
     res.on("close", () => {
       unsent--;
       request.closed();
@@ -112,7 +112,10 @@ export async function serveNode(
   }
   // A body read by someone else is not coming again: waiting for it would hang the request.
   if (req.method === "POST" && bodyTaken(req) && req.body === undefined) return send(BODY_TAKEN, res);
-  return answer(handler, new NodeRequest(req, res, false), res);
+  const nodeRequest = new NodeRequest(req, res);
+  // The response closing before it was sent whole: the client is gone (NodeRequest.closed).
+  res.on("close", () => nodeRequest.closed());
+  return answer(handler, nodeRequest, res);
 }
 
 const INTERNAL_ERROR: HttpReply = {
@@ -138,8 +141,9 @@ function bodyTaken(req: IncomingMessage): boolean {
 
 /**
  * One request as the endpoint reads it, straight off Node's objects. Nothing is made per request
- * beyond this object: no AbortController, and no `close` listener of its own where the listener
- * (listenNode) already has one on every response, else one only once something watches.
+ * beyond this object: no AbortController, and no listener of its own: whoever made it calls
+ * `closed()` when the response closes (the one "close" listener listenNode and serveNode have on
+ * every response).
  */
 class NodeRequest implements HttpRequest {
   readonly method: string;
@@ -148,21 +152,15 @@ class NodeRequest implements HttpRequest {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   #target: Cancellable | undefined;
-  #watching = false;
-  /** Whether `closed()` is called when the response closes (listenNode), rather than by a listener of this request's own. */
-  readonly #reported: boolean;
   /** Fails the body being read: the client went away before sending all of it. */
   #unread: ((reason: unknown) => void) | undefined;
   /** The request's host: the Host header, or the authority of an absolute-form target. */
   readonly #host: string | null;
   readonly #absolute: boolean;
 
-  /** `reported`: the caller calls `closed()` when the response closes. */
-  constructor(req: IncomingMessage, res: ServerResponse, reported: boolean) {
+  constructor(req: IncomingMessage, res: ServerResponse) {
     this.#req = req;
     this.#res = res;
-    this.#watching = reported;
-    this.#reported = reported;
     this.method = req.method ?? "GET";
     const target = requestTarget(req);
     // The absolute form (`POST http://host/mcp`, RFC 9112 §3.2.2): the target's host is the request's,
@@ -198,13 +196,8 @@ class NodeRequest implements HttpRequest {
 
   watch(target: Cancellable | undefined): void {
     this.#target = target;
-    if (!target) return;
     // Node marks the response destroyed when its connection closes before the response finished.
-    if (this.#res.destroyed) target.cancel(gone());
-    else if (!this.#watching) {
-      this.#watching = true;
-      this.#res.on("close", () => this.closed());
-    }
+    if (this.#res.destroyed) target?.cancel(gone());
   }
 
   /** The response closed: before it was sent whole, the client is gone and the request is cancelled. */
@@ -238,14 +231,10 @@ class NodeRequest implements HttpRequest {
       req.on("end", () =>
         resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
       );
-      // A client that goes away mid-body never sends its end. The response closes then too: where
-      // that is reported (listenNode), it fails the read, and the request needs no listeners for it
-      // (Node emits a request's "error" only to a listener).
-      if (this.#reported) this.#unread = reject;
-      else {
-        req.on("error", reject);
-        req.on("close", () => req.complete || reject(gone()));
-      }
+      // A client that goes away mid-body never sends its end. The response closes then too, which
+      // fails the read (`closed`), so the request needs no listeners for it (Node emits a request's
+      // "error" only to a listener).
+      this.#unread = reject;
     });
   }
 }
