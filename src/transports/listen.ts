@@ -98,6 +98,6 @@ export async function listen(listenable: Listenable, address: Address): Promise<
       },
     };
   }
-  const { listenNode } = await import("./node.js");
+  const { listenNode } = await import("./node-http.js");
   return listenNode(listenable.handler, address);
 }
