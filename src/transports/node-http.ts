@@ -4,7 +4,7 @@ import type { ExchangeAuth } from "../core/caller.js";
 import type { Cancellable } from "../core/context.js";
 import type { HttpHandler } from "./http/handler.js";
 import { BodyTooLarge, type HttpReply, type HttpRequest } from "./http/reply.js";
-import { type Address, FLUSH_MS, type Listening } from "./listening.js";
+import { type Address, type Bound, FLUSH_MS } from "./listening.js";
 
 /**
  * The endpoint on `node:http`, straight from Node's request and response objects: `serve({ port })`'s
@@ -15,7 +15,7 @@ import { type Address, FLUSH_MS, type Listening } from "./listening.js";
  * Serves the HTTP endpoint with `node:http`, straight from Node's request and response objects:
  * building a Web Request and Response for every call is a large share of the cost of a small call.
  */
-export async function listenNode(handler: HttpHandler, { port, host, path }: Address): Promise<Listening> {
+export async function listenNode(handler: HttpHandler, { port, host }: Address): Promise<Bound> {
   const http = await nodeHttp();
   // Responses not yet sent whole: shutdown waits for them before it closes the connections. A
   // count, not a Map of them: a long-lived table that every request writes into keeps each request's
@@ -49,20 +49,11 @@ export async function listenNode(handler: HttpHandler, { port, host, path }: Add
     server.listen(port, host, () => {
       server.off("error", reject);
       const address = server.address();
-      const bound = typeof address === "object" && address ? address.port : port;
-      const shown = host.includes(":") ? `[${host}]` : host;
-      const url = `http://${shown}:${bound}${path}`;
-      // Within the listening event, so before any connection is served.
-      handler.listeningAt(url);
       resolve({
-        url,
-        port: bound,
-        // Graceful: requests in progress have limits.shutdownGraceMs to finish, and meanwhile the
-        // listener keeps accepting, so that a new request, on a new connection or an idle one, is
-        // answered 503 with Connection: close rather than refused or reset; then every session,
-        // stream and connection ends, and the listener closes.
-        close: async () => {
-          await handler.shutdown();
+        port: typeof address === "object" && address ? address.port : port,
+        // While the endpoint shut down, the listener kept accepting, so that a new request, on a new
+        // connection or an idle one, was answered 503 with Connection: close rather than refused or reset.
+        stop: async () => {
           // Every request has its answer now, but the last ones may still be on their way to the
           // socket: closing the connections at once would lose them (a "socket hang up").
           await sent();
