@@ -26,7 +26,7 @@ import {
   type HttpReply,
   type HttpRequest,
   jsonReply,
-  SSE_HEADERS,
+  sseReply,
 } from "./reply.js";
 import { respond, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
@@ -449,7 +449,7 @@ export class HttpHandler {
         ? errorReply(409, "Conflict: this session already has an open GET stream")
         : errorReply(404, `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
     }
-    return { status: 200, headers: { ...SSE_HEADERS, [SESSION_HEADER]: session.id }, stream: channel };
+    return sseReply(channel, session.headers);
   }
 
   /** DELETE ends a session; its id answers 404 from then on (2025-11-25 "Session Management"). */

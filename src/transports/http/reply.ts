@@ -70,9 +70,15 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
   return { status, headers };
 }
 
-export const SSE_HEADERS: Record<string, string> = {
+const SSE_HEADERS: Record<string, string> = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",
   // Stops reverse proxies from buffering the stream (2026-07-28 §5.2).
   "x-accel-buffering": "no",
 };
+
+/** A 200 whose body is an event stream; `headers` beside the SSE ones (a session's id). */
+export function sseReply(stream: SseStream, headers?: Record<string, string>): HttpReply {
+  // Object.assign, not a spread of two objects (see jsonReply).
+  return { status: 200, headers: headers ? Object.assign({}, SSE_HEADERS, headers) : SSE_HEADERS, stream };
+}
