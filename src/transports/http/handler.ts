@@ -2,14 +2,7 @@ import type { AuthGate } from "../../auth/gate.js";
 import { type Dispatcher, type Peer, unsupportedVersion } from "../../core/dispatch.js";
 import { claimsModern, readEnvelope } from "../../core/envelope.js";
 import { ErrorCode } from "../../core/errors.js";
-import {
-  classify,
-  errorResponse,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  parseError,
-  type RequestId,
-} from "../../core/jsonrpc.js";
+import { classify, errorResponse, type JsonRpcRequest, parseError, type RequestId } from "../../core/jsonrpc.js";
 import { isUnavailable, shuttingDown } from "../../core/limits.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
@@ -356,14 +349,12 @@ export class HttpHandler {
   }
 
   async #initialize(message: JsonRpcRequest, request: HttpRequest): Promise<HttpReply> {
-    const options = this.#sessionOptions;
-    if (!options) {
-      const response = await this.#dispatcher.answerLegacy(message, { session: undefined });
-      return jsonReply(response?.error ? 400 : 200, response!);
-    }
     // The handshake is checked before a session exists: a failed initialize never evicts a live session.
     const peer: Peer = { session: undefined };
-    const response = (await this.#dispatcher.answerLegacy(message, peer)) as JsonRpcResponse;
+    // A request is always answered (only notifications are not).
+    const response = (await this.#dispatcher.answerLegacy(message, peer))!;
+    const options = this.#sessionOptions;
+    if (!options) return jsonReply(response.error ? 400 : 200, response);
     if (response.error) return isUnavailable(response) ? unavailable(response) : jsonReply(400, response);
     // The session code (resumable streams, event history) loads with the first session.
     if (!this.#sessions) {
