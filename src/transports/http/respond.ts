@@ -123,7 +123,7 @@ class Reply implements Watcher {
 
   answered(response: JsonRpcResponse | undefined): void {
     const accepts = this.#accepts;
-    const { headers, streams } = this.#options;
+    const { headers } = this.#options;
     // The reply must be a type the client accepts: an SSE-only client gets even a lone result as a stream.
     if (!this.#stream && response && !accepts.json && statusOf(response) === 200 && !isUnavailable(response)) {
       this.#start();
@@ -139,9 +139,9 @@ class Reply implements Watcher {
     } else if (accepts.sse && !this.#dropped) {
       // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
       // but a POST carrying a request is answered with an event stream or JSON (§"Sending Messages
-      // to the Server"): an empty stream ends the exchange. It carries no event id, so the client
-      // does not come back to resume it.
-      this.#settle(endedStream(streams, headers));
+      // to the Server"): an empty stream ends the exchange. A plain one, with no event id, so the
+      // client does not come back to resume it.
+      this.#start(true).end();
     } else {
       // The client went away (nobody reads this), or takes only JSON and so cannot be sent nothing.
       this.#settle(emptyReply(202, headers));
@@ -196,11 +196,4 @@ export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): Js
 function plainStream(streams: Streams | undefined, onDrop: () => void): ResponseStream {
   const channel = new SseChannel(onDrop, streams);
   return { channel, send: (message) => channel.write(sseEvent(message)), end: () => channel.close() };
-}
-
-/** An SSE reply with no events: the stream ends as soon as it is read. */
-function endedStream(streams: Streams | undefined, headers: Record<string, string> | undefined): HttpReply {
-  const channel = new SseChannel(undefined, streams);
-  channel.close();
-  return sseReply(channel, headers);
 }
