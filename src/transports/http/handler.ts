@@ -79,11 +79,6 @@ export class HttpHandler {
     this.#state = this.#sessionOptions && options.state;
   }
 
-  /** Legacy sessions alive now. */
-  get sessionCount(): number {
-    return this.#sessions?.size ?? 0;
-  }
-
   handle(request: HttpRequest): Promise<HttpReply> | HttpReply {
     const cors = this.#cors;
     if (!cors) return this.#handle(request);
@@ -147,11 +142,6 @@ export class HttpHandler {
   /** Whether the server is shutting down (new requests get 503). */
   get closing(): boolean {
     return this.#dispatcher.closing;
-  }
-
-  /** SSE streams open now. */
-  get streamCount(): number {
-    return this.#streams.open;
   }
 
   /** Checks the bearer token, then handles the request as that caller. */
