@@ -4,7 +4,7 @@
  * SDK clients. It shares `server.fetch`'s endpoint: sessions, auth and `close()`.
  */
 import { createServer, type Server as HttpServer, type RequestListener } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect } from "node:net";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,7 +14,7 @@ import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
 import { testIssuer } from "../src/testing.js";
-import { bare, EventReader, initialize, inSession, modern, signal, within } from "./http-helpers.js";
+import { bare, EventReader, initialize, inSession, modern, modernCallInit, signal, within } from "./http-helpers.js";
 import { makeServer, PRICE, recordingFetch, sseMessages } from "./peers/http-fixture.js";
 
 const listeners: HttpServer[] = [];
@@ -138,6 +138,52 @@ describe("http.createServer(server.node)", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("answered elsewhere");
     expect(await within(handed.promise)).toBeUndefined();
+  });
+});
+
+describe("a client that goes away", () => {
+  it("aborts ctx.signal when it leaves mid-call, and the next request is served", async () => {
+    const started = signal();
+    const aborted = signal<unknown>();
+    const app = pico({ name: "leaving", version: "1.0.0" })
+      .tool("hello", { run: () => "hi" })
+      .tool("wait", {
+        run: async (_args, ctx) => {
+          started.resolve();
+          await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+          aborted.resolve(ctx.signal.reason);
+          return "too late";
+        },
+      });
+    const base = await listen(app.node);
+    const client = new AbortController();
+    const pending = fetch(base, modernCallInit("wait", { signal: client.signal }));
+    await within(started.promise, 5000, "the tool starting");
+    client.abort();
+    await expect(pending).rejects.toThrow();
+    expect(await within(aborted.promise, 5000, "ctx.signal aborting")).toMatchObject({ name: "AbortError" });
+    expect((await fetch(base, modernCallInit("hello"))).status).toBe(200);
+  });
+
+  it("leaves mid-body: the read fails and server.node resolves, rather than waiting for the rest", async () => {
+    const app = pico({ name: "leaving", version: "1.0.0" }).tool("hello", { run: () => "hi" });
+    let handed = signal<unknown>();
+    const base = await listen((req, res) => {
+      app.node(req, res).then(handed.resolve, handed.resolve);
+    });
+    // The endpoint loads with the first request: then the next one's body is being read when the client leaves.
+    expect((await fetch(base, modernCallInit("hello"))).status).toBe(200);
+    handed = signal<unknown>();
+    const socket = connect(Number(new URL(base).port), "127.0.0.1");
+    await new Promise((done) => socket.once("connect", done));
+    socket.write(
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+        'Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":',
+    );
+    await new Promise((done) => setTimeout(done, 100));
+    socket.destroy();
+    expect(await within(handed.promise, 5000, "server.node resolving")).toBeUndefined();
+    expect((await fetch(base, modernCallInit("hello"))).status).toBe(200);
   });
 });
 

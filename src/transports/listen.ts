@@ -3,7 +3,7 @@ import type { HttpHandler } from "./http/handler.js";
 import type { HttpOptions, ServeOptions } from "./http/options.js";
 import { isLoopbackHost } from "./http/security.js";
 import type { WebEndpoint } from "./http/web.js";
-import { type Address, FLUSH_MS, type Listening } from "./listening.js";
+import type { Address, Listening } from "./listening.js";
 
 export type { Listening } from "./listening.js";
 
@@ -41,63 +41,34 @@ export async function listenFor(serve: ServeOptions, server: Serving): Promise<L
   return listen({ handler, web: server.web }, { port, host, path });
 }
 
-interface BunLike {
-  serve(options: { port: number; hostname: string; fetch: (request: Request) => Promise<Response> }): {
-    port: number;
-    stop(closeActiveConnections?: boolean): Promise<void>;
-  };
-}
-
-interface DenoLike {
-  serve(
-    options: { port: number; hostname: string; onListen?: () => void },
-    handler: (request: Request) => Promise<Response>,
-  ): { addr: { port: number }; shutdown(): Promise<void> };
-}
-
 /** An endpoint to listen with: its handler, and its Web face, made only for a runtime that serves Web requests. */
 interface Listenable {
   readonly handler: HttpHandler;
   web(): Promise<WebEndpoint>;
 }
 
-/** Listens with the runtime's own HTTP server: Bun.serve, Deno.serve, or node:http. */
+/**
+ * Listens with the runtime's own HTTP server: Bun.serve or Deno.serve (listen-web.ts), or node:http
+ * (node-http.ts), each loaded only on its runtime.
+ */
 export async function listen(listenable: Listenable, address: Address): Promise<Listening> {
-  const { port, host, path } = address;
-  const shown = host.includes(":") ? `[${host}]` : host;
-  const runtime = globalThis as { Bun?: BunLike; Deno?: DenoLike };
-  if (runtime.Bun) {
-    const endpoint = await listenable.web();
-    const server = runtime.Bun.serve({ port, hostname: host, fetch: endpoint.fetch });
-    const url = `http://${shown}:${server.port}${path}`;
-    // Before the first request: requests are served once this code has returned to the event loop.
-    endpoint.handler.listeningAt(url);
-    return {
-      url,
-      port: server.port,
-      close: async () => {
-        await endpoint.handler.shutdown();
-        // Every request has its answer, but the last ones may still be on their way: stop gracefully
-        // first (Bun waits for responses in progress), then cut what is left.
-        await Promise.race([server.stop(), new Promise((resolve) => setTimeout(resolve, FLUSH_MS))]);
-        await server.stop(true);
-      },
-    };
-  }
-  if (runtime.Deno) {
-    const endpoint = await listenable.web();
-    const server = runtime.Deno.serve({ port, hostname: host, onListen: () => {} }, endpoint.fetch);
-    const url = `http://${shown}:${server.addr.port}${path}`;
-    endpoint.handler.listeningAt(url);
-    return {
-      url,
-      port: server.addr.port,
-      close: async () => {
-        await endpoint.handler.shutdown();
-        await server.shutdown();
-      },
-    };
-  }
-  const { listenNode } = await import("./node.js");
-  return listenNode(listenable.handler, address);
+  const { handler } = listenable;
+  const bound =
+    "Bun" in globalThis || "Deno" in globalThis
+      ? (await import("./listen-web.js")).listenWeb(await listenable.web(), address)
+      : await (await import("./node-http.js")).listenNode(handler, address);
+  const { host, path } = address;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound.port}${path}`;
+  // Before the first request: the listener serves none until this code has returned to the event loop.
+  handler.listeningAt(url);
+  return {
+    url,
+    port: bound.port,
+    // Graceful: requests in progress have limits.shutdownGraceMs to finish, then every session and
+    // stream ends; then the listener stops, with its connections.
+    close: async () => {
+      await handler.shutdown();
+      await bound.stop();
+    },
+  };
 }

@@ -20,5 +20,12 @@ export interface Address {
   readonly path: string;
 }
 
+/** A runtime's listener, bound: the port it listens on, and how it stops once the endpoint has shut down. */
+export interface Bound {
+  readonly port: number;
+  /** Closes the listener and its connections: by then every request has its answer (see `Listening.close`). */
+  stop(): Promise<void>;
+}
+
 /** How long `close()` waits for the last answers to reach their sockets before it closes them. */
 export const FLUSH_MS = 1000;

@@ -2,7 +2,7 @@ import type { AuthGate } from "../../auth/gate.js";
 import { type Dispatcher, type Peer, unsupportedVersion } from "../../core/dispatch.js";
 import { claimsModern, readEnvelope } from "../../core/envelope.js";
 import { ErrorCode } from "../../core/errors.js";
-import { classify, errorResponse, type JsonRpcRequest, type JsonRpcResponse, parseError } from "../../core/jsonrpc.js";
+import { classify, errorResponse, type JsonRpcRequest, parseError, type RequestId } from "../../core/jsonrpc.js";
 import { isUnavailable, shuttingDown } from "../../core/limits.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
@@ -12,7 +12,15 @@ import { type Accepts, accepts } from "./accept.js";
 import type { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import type { HttpOptions, SessionOptions } from "./options.js";
-import { BodyTooLarge, emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS } from "./reply.js";
+import {
+  BodyTooLarge,
+  emptyReply,
+  errorReply,
+  type HttpReply,
+  type HttpRequest,
+  jsonReply,
+  sseReply,
+} from "./reply.js";
 import { respond, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
 import type { HttpSession, SessionStore } from "./sessions.js";
@@ -71,11 +79,6 @@ export class HttpHandler {
     this.#state = this.#sessionOptions && options.state;
   }
 
-  /** Legacy sessions alive now. */
-  get sessionCount(): number {
-    return this.#sessions?.size ?? 0;
-  }
-
   handle(request: HttpRequest): Promise<HttpReply> | HttpReply {
     const cors = this.#cors;
     if (!cors) return this.#handle(request);
@@ -92,10 +95,7 @@ export class HttpHandler {
     const metadata = this.#gate?.metadata(request);
     if (metadata) return metadata;
     if (this.#path !== undefined && request.path !== this.#path) {
-      return jsonReply(
-        404,
-        errorResponse(undefined, ErrorCode.InvalidRequest, `Not found: the MCP endpoint is ${this.#path}`),
-      );
+      return errorReply(404, `Not found: the MCP endpoint is ${this.#path}`);
     }
     const denied = this.#guard.checkOrigin(request);
     if (denied) return denied;
@@ -119,7 +119,6 @@ export class HttpHandler {
         streams: this.#streams,
         Session: LegacySession,
         refuse: (message) => unavailable(errorResponse(undefined, ErrorCode.InternalError, message)),
-        notFound: (message) => fail(404, ErrorCode.InvalidRequest, message),
       });
     }
     return this.#shared.route(request, (prepared) => this.#route(prepared));
@@ -143,11 +142,6 @@ export class HttpHandler {
   /** Whether the server is shutting down (new requests get 503). */
   get closing(): boolean {
     return this.#dispatcher.closing;
-  }
-
-  /** SSE streams open now. */
-  get streamCount(): number {
-    return this.#streams.open;
   }
 
   /** Checks the bearer token, then handles the request as that caller. */
@@ -187,19 +181,11 @@ export class HttpHandler {
    */
   #post(request: HttpRequest): Promise<HttpReply> | HttpReply {
     if (!isJson(request.header("content-type"))) {
-      return fail(
-        415,
-        ErrorCode.InvalidRequest,
-        "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json",
-      );
+      return errorReply(415, "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json");
     }
     const accept = accepts(request.header("accept"));
     if (!accept.json && !accept.sse) {
-      return fail(
-        406,
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: the Accept header must allow application/json and text/event-stream",
-      );
+      return errorReply(406, "Not Acceptable: the Accept header must allow application/json and text/event-stream");
     }
     let body: Promise<string>;
     try {
@@ -217,18 +203,14 @@ export class HttpHandler {
   #unread(thrown: unknown): HttpReply {
     if (thrown instanceof BodyTooLarge) {
       // The rest of the body is not read (it may never end): the connection ends with this answer.
-      return jsonReply(
+      return errorReply(
         413,
-        errorResponse(
-          undefined,
-          ErrorCode.InvalidRequest,
-          `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
-        ),
+        `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
         CLOSE_CONNECTION,
       );
     }
     // The client went away mid-body, or the body was not readable: there is no request to answer.
-    return fail(400, ErrorCode.InvalidRequest, "Bad Request: the request body could not be read");
+    return errorReply(400, "Bad Request: the request body could not be read");
   }
 
   /** One POSTed body: a JSON-RPC message, or a batch of them. */
@@ -247,7 +229,7 @@ export class HttpHandler {
       case "request":
         return this.#request(request, inbound.message, accept);
       case "notification": {
-        if (claimsModern(inbound.message.params?._meta) || this.#modernHeader(request)) return emptyReply(202);
+        if (claimsModern(inbound.message.params?._meta) || namesModern(request)) return emptyReply(202);
         const legacy = this.#legacyPeer(request);
         if ("status" in legacy) return legacy;
         this.#dispatcher.notification(inbound.message, legacy.peer, legacy.session?.connection.requests);
@@ -267,8 +249,8 @@ export class HttpHandler {
 
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
     if (isModernClaim(message)) return this.#modern(request, message, accept);
-    const version = request.header("mcp-protocol-version");
-    if (version !== null && isModernVersion(version)) {
+    const version = namesModern(request);
+    if (version) {
       // A handshake under a modern header contradicts itself (2026-07-28 §10.2 step 5): header mismatch.
       if (message.method === "initialize") {
         return jsonReply(
@@ -290,30 +272,20 @@ export class HttpHandler {
       );
     }
     if (message.method === "initialize") return this.#initialize(message, request);
-    const unsupported = unsupportedHeader(version, message);
-    if (unsupported) return unsupported;
-    const legacy = this.#legacyPeer(request, version);
+    const legacy = this.#legacyPeer(request, message.id);
     if ("status" in legacy) return legacy;
-    const session = legacy.session;
-    if (!session) {
-      return respond((exchange) => this.#dispatcher.answerLegacy(message, legacy.peer, exchange), {
-        accepts: accept,
-        request,
-        streams: this.#streams,
-        exchange: { auth: request.auth },
-      });
-    }
-    const connection = session.connection;
-    return respond((exchange) => this.#dispatcher.answerLegacy(message, connection, exchange), {
+    const { peer, session } = legacy;
+    const connection = session?.connection;
+    return respond((exchange) => this.#dispatcher.answerLegacy(message, peer, exchange), {
       accepts: accept,
       request,
       // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
       session,
-      headers: session.headers,
+      headers: session?.headers,
       streams: this.#streams,
       // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
       // or on the GET stream for a client that accepts no stream here.
-      exchange: { auth: request.auth, inflight: connection.inflight, ask: connection.asker },
+      exchange: { auth: request.auth, inflight: connection?.inflight, ask: connection?.asker },
     });
   }
 
@@ -367,14 +339,12 @@ export class HttpHandler {
   }
 
   async #initialize(message: JsonRpcRequest, request: HttpRequest): Promise<HttpReply> {
-    const options = this.#sessionOptions;
-    if (!options) {
-      const response = await this.#dispatcher.answerLegacy(message, { session: undefined });
-      return jsonReply(response?.error ? 400 : 200, response!);
-    }
     // The handshake is checked before a session exists: a failed initialize never evicts a live session.
     const peer: Peer = { session: undefined };
-    const response = (await this.#dispatcher.answerLegacy(message, peer)) as JsonRpcResponse;
+    // A request is always answered (only notifications are not).
+    const response = (await this.#dispatcher.answerLegacy(message, peer))!;
+    const options = this.#sessionOptions;
+    if (!options) return jsonReply(response.error ? 400 : 200, response);
     if (response.error) return isUnavailable(response) ? unavailable(response) : jsonReply(400, response);
     // The session code (resumable streams, event history) loads with the first session.
     if (!this.#sessions) {
@@ -394,9 +364,8 @@ export class HttpHandler {
     if ("status" in legacy) return legacy;
     const { session } = legacy;
     if (legacy.peer.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
-      return fail(
+      return errorReply(
         400,
-        ErrorCode.InvalidRequest,
         `Invalid Request: batches are only allowed in a ${BATCH_VERSION} session; send one message per POST`,
       );
     }
@@ -413,34 +382,29 @@ export class HttpHandler {
     return jsonReply(200, responses, session ? { [SESSION_HEADER]: session.id } : undefined);
   }
 
-  /** The legacy session named by `Mcp-Session-Id`; or, without sessions, a throw-away peer. */
-  #legacyPeer(
-    request: HttpRequest,
-    version = request.header("mcp-protocol-version"),
-  ): { peer: Peer; session?: HttpSession } | HttpReply {
-    const unsupported = unsupportedHeader(version);
+  /**
+   * The legacy session named by `Mcp-Session-Id`; or, without sessions, a throw-away peer. `id`: the
+   * request's, for the error that refuses its `MCP-Protocol-Version`.
+   */
+  #legacyPeer(request: HttpRequest, id?: RequestId): { peer: Peer; session?: HttpSession } | HttpReply {
+    const version = request.header("mcp-protocol-version");
+    const unsupported = unsupportedHeader(version, id);
     if (unsupported) return unsupported;
     if (!this.#sessionOptions) {
       // Without the header a server may assume 2025-03-26 (2025-06-18 "Protocol Version Header").
       const protocolVersion = version !== null && LEGACY_VERSIONS.includes(version) ? version : BATCH_VERSION;
       return { peer: { session: new LegacySession(protocolVersion, {}, undefined) } };
     }
-    const id = request.header(SESSION_HEADER);
-    if (id === null) {
-      return fail(
+    const sessionId = request.header(SESSION_HEADER);
+    if (sessionId === null) {
+      return errorReply(
         400,
-        ErrorCode.InvalidRequest,
         "Bad Request: the Mcp-Session-Id header is required; send initialize first to start a session",
       );
     }
-    const session = this.#sessions?.get(id);
-    // A session belongs to the caller who opened it: to anyone else it does not exist.
-    if (!session || this.#gate?.owns(session, request.auth) === false) {
-      return fail(
-        404,
-        ErrorCode.InvalidRequest,
-        "Session not found: it ended or expired; send initialize to start a new session",
-      );
+    const session = this.#owned(request, sessionId);
+    if (!session) {
+      return errorReply(404, "Session not found: it ended or expired; send initialize to start a new session");
     }
     return { peer: session.connection, session };
   }
@@ -449,11 +413,7 @@ export class HttpHandler {
   #get(request: HttpRequest): HttpReply | Promise<HttpReply> {
     if (!this.#sessionOptions) return this.#notAllowed();
     if (!accepts(request.header("accept")).sse) {
-      return fail(
-        406,
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: GET opens an event stream; send Accept: text/event-stream",
-      );
+      return errorReply(406, "Not Acceptable: GET opens an event stream; send Accept: text/event-stream");
     }
     const legacy = this.#legacyPeer(request);
     if ("status" in legacy) return legacy;
@@ -467,10 +427,10 @@ export class HttpHandler {
     if (!channel && lastEventId !== null && this.#shared) return this.#shared.resume(session, lastEventId);
     if (!channel) {
       return lastEventId === null
-        ? fail(409, ErrorCode.InvalidRequest, "Conflict: this session already has an open GET stream")
-        : fail(404, ErrorCode.InvalidRequest, `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
+        ? errorReply(409, "Conflict: this session already has an open GET stream")
+        : errorReply(404, `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
     }
-    return { status: 200, headers: { ...SSE_HEADERS, [SESSION_HEADER]: session.id }, stream: channel };
+    return sseReply(channel, session.headers);
   }
 
   /** DELETE ends a session; its id answers 404 from then on (2025-11-25 "Session Management"). */
@@ -479,17 +439,17 @@ export class HttpHandler {
     const unsupported = unsupportedHeader(request.header("mcp-protocol-version"));
     if (unsupported) return unsupported;
     const id = request.header(SESSION_HEADER);
-    if (id === null) return fail(400, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required");
-    const owned = this.#sessions?.get(id);
-    if (!owned || this.#gate?.owns(owned, request.auth) === false || !this.#sessions?.delete(id)) {
-      return fail(404, ErrorCode.InvalidRequest, "Session not found: it already ended or expired");
+    if (id === null) return errorReply(400, "Bad Request: the Mcp-Session-Id header is required");
+    if (!this.#owned(request, id) || !this.#sessions?.delete(id)) {
+      return errorReply(404, "Session not found: it already ended or expired");
     }
     return this.#shared?.deleted(id) ?? emptyReply(200);
   }
 
-  #modernHeader(request: HttpRequest): boolean {
-    const version = request.header("mcp-protocol-version");
-    return version !== null && isModernVersion(version);
+  /** The live session `id` names, where the caller is the one who opened it: to anyone else it does not exist. */
+  #owned(request: HttpRequest, id: string): HttpSession | undefined {
+    const session = this.#sessions?.get(id);
+    return session && this.#gate?.owns(session, request.auth) !== false ? session : undefined;
   }
 
   get #allow(): string {
@@ -498,11 +458,7 @@ export class HttpHandler {
 
   #notAllowed(): HttpReply {
     const allow = this.#allow;
-    return {
-      status: 405,
-      headers: { allow, "content-type": "application/json" },
-      body: JSON.stringify(errorResponse(undefined, ErrorCode.InvalidRequest, `Method Not Allowed: use ${allow}`)),
-    };
+    return errorReply(405, `Method Not Allowed: use ${allow}`, { allow });
   }
 }
 
@@ -514,6 +470,12 @@ function isJson(type: string | null): boolean {
   return type !== null && /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
 }
 
+/** The `MCP-Protocol-Version` header, where it names a 2026-07-28-era revision. */
+function namesModern(request: HttpRequest): string | undefined {
+  const version = request.header("mcp-protocol-version");
+  return version !== null && isModernVersion(version) ? version : undefined;
+}
+
 /** A request that claims the 2026-07-28 era: its `_meta` names a protocol version. */
 type ModernClaim = JsonRpcRequest & { readonly params: { readonly _meta: Meta } };
 
@@ -521,23 +483,18 @@ function isModernClaim(message: JsonRpcRequest): message is ModernClaim {
   return claimsModern(message.params?._meta);
 }
 
-/** An error reply to a request whose id is unknown or that has none (a GET, a DELETE, a body that is not one). */
-function fail(status: number, code: number, message: string): HttpReply {
-  return jsonReply(status, errorResponse(undefined, code, message));
-}
-
 /**
  * 400 for an `MCP-Protocol-Version` header naming a revision this server does not serve, on every
  * message of a 2025 session, GET and DELETE too (2025-11-25 "Protocol Version Header": MUST); a
  * modern revision is the 2026-07-28 path's to check.
  */
-function unsupportedHeader(version: string | null, message?: JsonRpcRequest): HttpReply | undefined {
+function unsupportedHeader(version: string | null, id?: RequestId): HttpReply | undefined {
   if (version === null || LEGACY_VERSIONS.includes(version) || isModernVersion(version)) return undefined;
   const supported = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ");
   return jsonReply(
     400,
     errorResponse(
-      message?.id,
+      id,
       ErrorCode.InvalidRequest,
       `Bad Request: unsupported MCP-Protocol-Version "${version}"; this server supports ${supported}`,
     ),

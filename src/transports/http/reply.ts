@@ -1,6 +1,7 @@
 import type { ExchangeAuth } from "../../core/caller.js";
 import type { Cancellable } from "../../core/context.js";
-import { type JsonRpcResponse, serialize } from "../../core/jsonrpc.js";
+import { ErrorCode } from "../../core/errors.js";
+import { errorResponse, type JsonRpcResponse, serialize } from "../../core/jsonrpc.js";
 import type { SseStream } from "./sse.js";
 
 /** What the runtime-neutral HTTP layer answers; adapters turn it into a Web Response or a Node reply. */
@@ -57,13 +58,27 @@ export function jsonReply(
   };
 }
 
+/**
+ * An Invalid Request error reply to a request whose id is unknown or that has none: refused on its
+ * headers (a GET, a DELETE, a Host or Origin), or a body that is not one request.
+ */
+export function errorReply(status: number, message: string, headers?: Record<string, string>): HttpReply {
+  return jsonReply(status, errorResponse(undefined, ErrorCode.InvalidRequest, message), headers);
+}
+
 export function emptyReply(status: number, headers: Record<string, string> = {}): HttpReply {
   return { status, headers };
 }
 
-export const SSE_HEADERS: Record<string, string> = {
+const SSE_HEADERS: Record<string, string> = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",
   // Stops reverse proxies from buffering the stream (2026-07-28 §5.2).
   "x-accel-buffering": "no",
 };
+
+/** A 200 whose body is an event stream; `headers` beside the SSE ones (a session's id). */
+export function sseReply(stream: SseStream, headers?: Record<string, string>): HttpReply {
+  // Object.assign, not a spread of two objects (see jsonReply).
+  return { status: 200, headers: headers ? Object.assign({}, SSE_HEADERS, headers) : SSE_HEADERS, stream };
+}

@@ -4,7 +4,7 @@ import { ErrorCode, messageOf } from "../../core/errors.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../core/jsonrpc.js";
 import { busy, isUnavailable } from "../../core/limits.js";
 import type { Accepts } from "./accept.js";
-import { emptyReply, type HttpReply, type HttpRequest, jsonReply, SSE_HEADERS, type Watcher } from "./reply.js";
+import { emptyReply, type HttpReply, type HttpRequest, jsonReply, sseReply, type Watcher } from "./reply.js";
 import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** The writing end of the SSE stream of one request. */
@@ -123,7 +123,7 @@ class Reply implements Watcher {
 
   answered(response: JsonRpcResponse | undefined): void {
     const accepts = this.#accepts;
-    const { headers, streams } = this.#options;
+    const { headers } = this.#options;
     // The reply must be a type the client accepts: an SSE-only client gets even a lone result as a stream.
     if (!this.#stream && response && !accepts.json && statusOf(response) === 200 && !isUnavailable(response)) {
       this.#start();
@@ -139,9 +139,9 @@ class Reply implements Watcher {
     } else if (accepts.sse && !this.#dropped) {
       // Cancelled while the client waits: no response is sent for it (2025-11-25 "Cancellation"),
       // but a POST carrying a request is answered with an event stream or JSON (§"Sending Messages
-      // to the Server"): an empty stream ends the exchange. It carries no event id, so the client
-      // does not come back to resume it.
-      this.#settle(endedStream(streams, headers));
+      // to the Server"): an empty stream ends the exchange. A plain one, with no event id, so the
+      // client does not come back to resume it.
+      this.#start(true).end();
     } else {
       // The client went away (nobody reads this), or takes only JSON and so cannot be sent nothing.
       this.#settle(emptyReply(202, headers));
@@ -168,11 +168,7 @@ class Reply implements Watcher {
       );
     }
     this.#stream = stream;
-    this.#settle({
-      status: 200,
-      headers: headers ? sseHeaders(headers) : SSE_HEADERS,
-      stream: stream.channel,
-    });
+    this.#settle(sseReply(stream.channel, headers));
     return stream;
   }
 
@@ -200,16 +196,4 @@ export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): Js
 function plainStream(streams: Streams | undefined, onDrop: () => void): ResponseStream {
   const channel = new SseChannel(onDrop, streams);
   return { channel, send: (message) => channel.write(sseEvent(message)), end: () => channel.close() };
-}
-
-/** An SSE reply with no events: the stream ends as soon as it is read. */
-function endedStream(streams: Streams | undefined, headers: Record<string, string> | undefined): HttpReply {
-  const channel = new SseChannel(undefined, streams);
-  channel.close();
-  return { status: 200, headers: headers ? sseHeaders(headers) : SSE_HEADERS, stream: channel };
-}
-
-/** The SSE headers with `headers` (Object.assign: a spread of two objects costs ten times as much). */
-function sseHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.assign({}, SSE_HEADERS, headers);
 }

@@ -1,8 +1,6 @@
-import { ErrorCode } from "../../core/errors.js";
-import { errorResponse } from "../../core/jsonrpc.js";
 import { type Authority, hostKey, parseAuthority } from "./addresses.js";
 import type { SecurityOptions } from "./options.js";
-import { type HttpReply, type HttpRequest, jsonReply } from "./reply.js";
+import { errorReply, type HttpReply, type HttpRequest } from "./reply.js";
 
 export { isLoopbackHost } from "./addresses.js";
 
@@ -38,13 +36,9 @@ export class Guard {
     if (value !== null && value !== this.#last[0]) this.#last = [value, parseAuthority(value)];
     const authority = value === null ? undefined : this.#last[1];
     if (value !== null && !authority) {
-      return jsonReply(
+      return errorReply(
         400,
-        errorResponse(
-          undefined,
-          ErrorCode.InvalidRequest,
-          `Bad Request: the Host header ${JSON.stringify(value)} is not a host name or address with an optional numeric port`,
-        ),
+        `Bad Request: the Host header ${JSON.stringify(value)} is not a host name or address with an optional numeric port`,
       );
     }
     if (this.#hosts && !(authority && this.#hostAllowed(authority))) {
@@ -97,5 +91,5 @@ function ownOrigin(request: HttpRequest): string | undefined {
 }
 
 function forbidden(message: string): HttpReply {
-  return jsonReply(403, errorResponse(undefined, ErrorCode.InvalidRequest, `Forbidden: ${message}`));
+  return errorReply(403, `Forbidden: ${message}`);
 }

@@ -294,10 +294,6 @@ export class SessionStore {
     });
   }
 
-  get size(): number {
-    return this.#sessions.size;
-  }
-
   /** The settings, defaults applied. */
   get options(): Required<SessionOptions> {
     return this.#options;

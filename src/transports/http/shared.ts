@@ -7,7 +7,7 @@ import type { Session } from "../../core/session.js";
 import type { LegacySession } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
 import { RemoteReader } from "./remote-reader.js";
-import { emptyReply, type HttpReply, type HttpRequest, SSE_HEADERS } from "./reply.js";
+import { emptyReply, errorReply, type HttpReply, type HttpRequest, sseReply } from "./reply.js";
 import type { HttpSession, SessionMirror, SessionStore } from "./sessions.js";
 import type { Streams } from "./sse.js";
 
@@ -165,9 +165,9 @@ export class SharedSessions {
   async resume(session: HttpSession, lastEventId: string): Promise<HttpReply> {
     const stream = await this.#resume(session, lastEventId);
     if (!stream) {
-      return this.#endpoint.notFound(`Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
+      return errorReply(404, `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
     }
-    return { status: 200, headers: { ...SSE_HEADERS, [SESSION_HEADER]: session.id }, stream };
+    return sseReply(stream, session.headers);
   }
 
   async #resume(session: HttpSession, lastEventId: string): Promise<RemoteReader | undefined> {
@@ -359,7 +359,6 @@ export interface SharedEndpoint {
   readonly Session: typeof LegacySession;
   /** 503 with Retry-After: the store is unreachable. */
   refuse(message: string): HttpReply;
-  notFound(message: string): HttpReply;
 }
 
 /**

@@ -1,0 +1,288 @@
+import type * as NodeHttp from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ExchangeAuth } from "../core/caller.js";
+import type { Cancellable } from "../core/context.js";
+import type { HttpHandler } from "./http/handler.js";
+import { BodyTooLarge, type HttpReply, type HttpRequest } from "./http/reply.js";
+import { type Address, type Bound, FLUSH_MS } from "./listening.js";
+
+/**
+ * The endpoint on `node:http`, straight from Node's request and response objects: `serve({ port })`'s
+ * listener (listenNode), and the request and reply that `server.node` (node.ts) uses too.
+ */
+
+/**
+ * Serves the HTTP endpoint with `node:http`, straight from Node's request and response objects:
+ * building a Web Request and Response for every call is a large share of the cost of a small call.
+ */
+export async function listenNode(handler: HttpHandler, { port, host }: Address): Promise<Bound> {
+  const http = await nodeHttp();
+  // Responses not yet sent whole: shutdown waits for them before it closes the connections. A
+  // count, not a Map of them: a long-lived table that every request writes into keeps each request's
+  // objects alive through young collections (measured: ~2 KB promoted per call, half its CPU in GC).
+  let unsent = 0;
+  let allSent: (() => void) | undefined;
+  const server = http.createServer((req, res) => {
+    const request = new NodeRequest(req, res);
+    unsent++;
+    // "close" is emitted once; one listener serves both: a response that closes before it was sent
+    // cancels its request (NodeRequest.closed).
+    res.on("close", () => {
+      unsent--;
+      request.closed();
+      if (unsent === 0) allSent?.();
+    });
+    answer(handler, request, res);
+  });
+  /** Resolves once every response has been sent (or its connection closed), or after FLUSH_MS. */
+  const sent = () =>
+    new Promise<void>((resolve) => {
+      if (unsent === 0) return resolve();
+      const timer = setTimeout(resolve, FLUSH_MS);
+      allSent = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const address = server.address();
+      resolve({
+        port: typeof address === "object" && address ? address.port : port,
+        // While the endpoint shut down, the listener kept accepting, so that a new request, on a new
+        // connection or an idle one, was answered 503 with Connection: close rather than refused or reset.
+        stop: async () => {
+          // Every request has its answer now, but the last ones may still be on their way to the
+          // socket: closing the connections at once would lose them (a "socket hang up").
+          await sent();
+          const closed = new Promise<void>((done) => server.close(() => done()));
+          server.closeAllConnections();
+          await closed;
+        },
+      });
+    });
+  });
+}
+
+/**
+ * Asks the runtime for `node:http` instead of importing it, so that no bundle of picomcp (Workers,
+ * browsers) ever sees a Node built-in; this module only runs on Node.
+ */
+async function nodeHttp(): Promise<typeof NodeHttp> {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const builtin = proc?.getBuiltinModule?.("node:http") as typeof NodeHttp | undefined;
+  if (builtin) return builtin;
+  // Node before 20.16 has no getBuiltinModule; a computed specifier keeps bundlers away from it.
+  const specifier = ["node", "http"].join(":");
+  return (await import(specifier)) as typeof NodeHttp;
+}
+
+export const INTERNAL_ERROR: HttpReply = {
+  status: 500,
+  headers: { "content-type": "text/plain" },
+  body: "Internal Server Error",
+};
+
+/**
+ * One request as the endpoint reads it, straight off Node's objects. Nothing is made per request
+ * beyond this object: no AbortController, and no listener of its own: whoever made it calls
+ * `closed()` when the response closes (the one "close" listener listenNode and serveNode have on
+ * every response).
+ */
+export class NodeRequest implements HttpRequest {
+  readonly method: string;
+  readonly path: string;
+  auth: ExchangeAuth | undefined;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  /** The request target as the client sent it (see `server.node`, node.ts, for one a framework rewrote). */
+  readonly #target: string;
+  #watcher: Cancellable | undefined;
+  /** Fails the body being read: the client went away before sending all of it. */
+  #unread: ((reason: unknown) => void) | undefined;
+  /** The request's host: the Host header, or the authority of an absolute-form target. */
+  readonly #host: string | null;
+  readonly #absolute: boolean;
+
+  constructor(req: IncomingMessage, res: ServerResponse, target = req.url ?? "/") {
+    this.#req = req;
+    this.#res = res;
+    this.#target = target;
+    this.method = req.method ?? "GET";
+    // The absolute form (`POST http://host/mcp`, RFC 9112 §3.2.2): the target's host is the request's,
+    // and the Host header is ignored (MUST).
+    const absolute = target.startsWith("/") ? null : ABSOLUTE_FORM.exec(target);
+    this.#host = absolute ? (absolute[1] ?? "") : hostLines(req);
+    const path = absolute ? target.slice(absolute[0].length) || "/" : target;
+    const query = path.indexOf("?");
+    this.path = query === -1 ? path : path.slice(0, query);
+    this.#absolute = absolute !== null;
+  }
+
+  get url(): string {
+    const target = this.#target;
+    if (this.#absolute) return target;
+    // A TLS socket (https.createServer) carries `encrypted`: the Origin check compares the scheme.
+    const scheme = "encrypted" in this.#req.socket ? "https" : "http";
+    return `${scheme}://${this.#host ?? "localhost"}${target}`;
+  }
+
+  header(name: string): string | null {
+    if (name === "host") return this.#host;
+    const value = this.#req.headers[name];
+    return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+  }
+
+  watch(watcher: Cancellable | undefined): void {
+    this.#watcher = watcher;
+    // Node marks the response destroyed when its connection closes before the response finished.
+    if (this.#res.destroyed) watcher?.cancel(gone());
+  }
+
+  /** The response closed: before it was sent whole, the client is gone and the request is cancelled. */
+  closed(): void {
+    if (this.#res.writableFinished) return;
+    this.#unread?.(gone());
+    this.#watcher?.cancel(gone());
+  }
+
+  text(limit: number): Promise<string> {
+    const req = this.#req;
+    // Gone before its body was read (a framework's handler may come late): no end or close will follow.
+    if (req.destroyed) return Promise.reject(gone());
+    // Past the limit the body is left unread: the 413 carries `Connection: close`, so Node ends the
+    // connection once the answer is flushed instead of reading the rest (which may never end).
+    const length = Number(req.headers["content-length"] ?? 0);
+    if (length > limit) return Promise.reject(new BodyTooLarge());
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) {
+          req.removeAllListeners("data");
+          req.pause();
+          chunks.length = 0;
+          reject(new BodyTooLarge());
+        } else chunks.push(chunk);
+      });
+      // Each of these settles the promise at most once, so plain listeners do (no `once` wrapper per request).
+      req.on("end", () =>
+        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
+      );
+      // A client that goes away mid-body never sends its end. The response closes then too, which
+      // fails the read (`closed`), so the request needs no listeners for it (Node emits a request's
+      // "error" only to a listener).
+      this.#unread = reject;
+    });
+  }
+}
+
+/** An absolute-form request target's scheme and authority, the authority captured. */
+const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/([^/?#]*)/i;
+
+/**
+ * The Host header as a Web runtime reads it: two Host lines joined, which the Host check refuses
+ * (RFC 9112 §3.2: MUST answer 400), where Node would keep the first.
+ */
+function hostLines(req: IncomingMessage): string | null {
+  const raw = req.rawHeaders;
+  let host: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === "host")
+      host = host === null ? raw[i + 1]! : `${host}, ${raw[i + 1]}`;
+  }
+  return host;
+}
+
+export function gone(): DOMException {
+  return new DOMException("The client closed the connection", "AbortError");
+}
+
+/**
+ * Hands the request to the endpoint and sends its reply: at once when the endpoint answered at once,
+ * else when its promise settles (no async function: a promise and a turn fewer for every request).
+ * The promise, if any, never rejects: a failure answers 500.
+ */
+export function answer(handler: HttpHandler, request: NodeRequest, res: ServerResponse): Promise<void> | undefined {
+  let reply: Promise<HttpReply> | HttpReply;
+  try {
+    reply = handler.handle(request);
+  } catch {
+    reply = INTERNAL_ERROR;
+  }
+  if (!(reply instanceof Promise)) return finish(handler, reply, res);
+  return reply.then(
+    (done) => finish(handler, done, res),
+    () => finish(handler, INTERNAL_ERROR, res),
+  );
+}
+
+function finish(handler: HttpHandler, reply: HttpReply, res: ServerResponse): undefined {
+  // An answer finished while shutting down ends its connection: the client does not send the next
+  // request on a connection about to close.
+  send(handler.closing ? { ...reply, headers: { ...reply.headers, connection: "close" } } : reply, res);
+  return undefined;
+}
+
+export function send(reply: HttpReply, res: ServerResponse): void {
+  // The client left while the request ran, or (in a framework) something else answered it already:
+  // nothing more is written.
+  if (res.destroyed || res.headersSent) {
+    if ("stream" in reply) reply.stream.cancel();
+    return;
+  }
+  if (!("stream" in reply)) {
+    const body = reply.body ?? "";
+    res.writeHead(reply.status, headerList(reply.headers, Buffer.byteLength(body)));
+    if (reply.headers.connection === "close" && !res.req.complete) lingerThenClose(res, body);
+    else res.end(body);
+    return;
+  }
+  res.writeHead(reply.status, reply.headers);
+  res.flushHeaders();
+  const channel = reply.stream;
+  res.once("close", () => channel.cancel());
+  channel.attach({
+    // False once Node buffers more than its high-water mark: a resumable stream waits for "drain".
+    write: (chunk) => res.write(chunk),
+    close: () => res.end(),
+    // What the socket has not taken yet: a reader too far behind is dropped (limits.maxSseBufferBytes).
+    backlog: () => res.writableLength,
+    abort: () => res.destroy(),
+    onDrain: (wake) => res.on("drain", wake),
+  });
+}
+
+/**
+ * The reply's headers and its Content-Length as Node's flat list of names and values: copying them
+ * into a new object with a spread costs ten times as much (measured, Node 20).
+ */
+function headerList(headers: Record<string, string>, length: number): (string | number)[] {
+  const list: (string | number)[] = [];
+  for (const name in headers) list.push(name, headers[name]!);
+  list.push("content-length", length);
+  return list;
+}
+
+/** How long a connection whose request body is left unread stays open after its reply. */
+const LINGER_MS = 1000;
+
+/**
+ * Ends a connection whose request body the server will not read (a 413, or a 503 while shutting
+ * down). Closing as soon as the reply is flushed resets a connection that still has unread bytes,
+ * and a reset can cost a client that is still writing the very reply it should read (RFC 9112 §9.6
+ * asks for a "lingering close"). So the reply is sent whole, the body stays unread (Node stops
+ * reading the socket once the request's buffer is full: TCP flow control holds the client back,
+ * and what the server takes is bounded by its buffers), and the socket closes LINGER_MS later.
+ */
+function lingerThenClose(res: ServerResponse, body: string): void {
+  res.write(body);
+  res.req.pause();
+  const socket = res.socket;
+  const timer = setTimeout(() => socket?.destroy(), LINGER_MS);
+  socket?.once("close", () => clearTimeout(timer));
+}
