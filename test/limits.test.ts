@@ -258,6 +258,36 @@ describe("limits: concurrent requests", () => {
     for (const response of await Promise.all(first)) expect(response.status).toBe(200);
   });
 
+  it.each([
+    ["with sessions", {}],
+    ["without sessions", { sessions: false as const }],
+  ])("refuses an initialize during the shutdown with 503 and Retry-After, %s", async (_, http) => {
+    const gate = signal();
+    const app = pico({ name: "x", version: "1", signals: false, http }).tool("wait", {
+      run: async () => {
+        await gate.promise;
+        return "done";
+      },
+    });
+    const first = app.fetch(modern("tools/call", { name: "wait" }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The call in progress has the grace period to finish: the server is shutting down meanwhile.
+    const closed = app.close();
+    const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+    const refused = await app.fetch(post({ jsonrpc: "2.0", id: 7, method: "initialize", params }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(refused.headers.get("mcp-session-id")).toBeNull();
+    // Refused before its body is read, so without an id (the endpoint is closing).
+    expect(await refused.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32603, message: expect.stringMatching(/^Server shutting down/) },
+    });
+    gate.resolve();
+    expect((await first).status).toBe(200);
+    await closed;
+  });
+
   it("does not count subscriptions/listen streams against the request limits", async () => {
     const app = pico({ name: "x", version: "1", limits: { maxConcurrentRequests: 1 }, signals: false }).tool("t", {
       run: () => "ok",
