@@ -136,6 +136,9 @@ describe("capabilities: never ask what the client did not declare", () => {
   it("2026-07-28: -32021 naming what is missing, and nothing asked", async () => {
     await missing("form", {}, { elicitation: {} });
     await missing("form", { elicitation: { url: {} } }, { elicitation: { form: {} } });
+    // The message names form mode too, not the elicitation the client did declare.
+    const urlOnly = await call(dispatcher, "form", { elicitation: { url: {} } });
+    expect(urlOnly.error?.message).toBe("Missing required client capability: elicitation.form");
     await missing("url", {}, { elicitation: { url: {} } });
     // A bare `elicitation: {}` is form mode only.
     await missing("url", { elicitation: {} }, { elicitation: { url: {} } });

@@ -136,8 +136,12 @@ async function form(
 ): Promise<ElicitResult<unknown>> {
   const round = reachable(ctx);
   const { elicitation } = ctx.client.capabilities;
-  // A client that elicits, but only by URL, lacks form mode in particular.
-  if (!formAllowed(elicitation)) missingCapability(ctx, "elicitation", isObject(elicitation) ? FORM : undefined);
+  // A client that elicits, but only by URL, lacks form mode in particular: name that, not the
+  // elicitation it did declare (2025-11-25 "Elicitation": `form` and `url` are declared apart).
+  if (!formAllowed(elicitation)) {
+    if (isObject(elicitation)) missingCapability(ctx, "elicitation.form", FORM);
+    else missingCapability(ctx, "elicitation");
+  }
   const key = round.key(kind, options);
   const [standard, requestedSchema] = isStandard(schema)
     ? [schema, jsonSchemaOf(schema)]

@@ -319,6 +319,15 @@ describe.each(["stdio", "HTTP session"] as const)("v1 client over %s answers the
     });
     expect(noTools.asked).toEqual([]);
   });
+
+  it("a client that elicits by URL only: the tool error names form mode, which it lacks", async () => {
+    const urlOnly = await open(transport, { elicitation: { url: {} } });
+    expect(await urlOnly.call("greet")).toEqual({
+      text: 'This client did not declare the "elicitation.form" capability, so the server cannot ask it for input.',
+      isError: true,
+    });
+    expect(urlOnly.asked).toEqual([]);
+  });
 });
 
 describe("v1 client over stateless HTTP (sessions: false)", () => {
