@@ -56,11 +56,10 @@ describe("compileResource", () => {
     });
   });
 
-  it("describes a template by its uriTemplate, without a size (templates have none)", () => {
+  it("describes a template by its uriTemplate", () => {
     const template = compileResource("users://{id}/profile", {
       name: "profile",
       mimeType: "application/json",
-      size: 10,
       read: () => "",
     });
     expect(template.descriptor).toEqual({
@@ -103,6 +102,18 @@ describe("compileResource", () => {
       "users://{id",
       { read: () => "" },
       'Resource template "users://{id" has an unmatched "{" or "}".',
+    ],
+    [
+      "a closing brace without its opening one",
+      "users://id}",
+      { read: () => "" },
+      'Resource template "users://id}" has an unmatched "{" or "}".',
+    ],
+    [
+      "size on a template",
+      "users://{id}",
+      { read: () => "", size: 10 },
+      'Resource template "users://{id}" cannot have size: each resource it names has its own; give it in list\'s entries.',
     ],
   ])("throws a TypeError at registration for %s", (_label, uri, config, message) => {
     expect(() => compileResource(uri, config as ResourceConfig<string>)).toThrow(new TypeError(message));

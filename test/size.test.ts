@@ -380,7 +380,9 @@ const BUDGETS: Budget[] = [
     // have expired (#firstExpiry), not reading every kept task's expiry on each put: 115 µs -> 1 µs per put (+48 B), net
     // of the core's moves to the limits and middleware layers (-19 B).
     // Lowered to 48,306 B: the HTTP and core work of the stdio and HTTP rows.
-    ceiling: 48_306,
+    // Raised to 48,342 B: the asking layer's refusal names elicitation.form when only URL mode was declared (+6 B), and
+    // a resource template refuses size and a lone "}" at registration instead of dropping or serving them (+30 B).
+    ceiling: 48_342,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -594,7 +596,8 @@ const BUDGETS: Budget[] = [
     // events without data skipped) and sends MCP-Protocol-Version to stateless servers (+75 B).
     // Raised to 58,139 B: the task store's #firstExpiry, as the row above (+50 B), net of the core's moves (-11 B).
     // Lowered to 57,810 B: the HTTP and core work of the stdio and HTTP rows.
-    ceiling: 57_810,
+    // Raised to 57,850 B: as the row of everything, elicitation.form (+8 B) and the resource checks (+32 B).
+    ceiling: 57_850,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -98,10 +98,16 @@ export function compileResource(uri: string, config: ResourceConfig<string>): Re
   if (!template && (config.list || config.complete)) {
     throw new TypeError(`Resource "${uri}" has no template variables, so it cannot have list or complete.`);
   }
+  // A ResourceTemplate has no size (2025-11-25 "Resource Templates"): each resource it names has its own.
+  if (template && config.size !== undefined) {
+    throw new TypeError(
+      `Resource template "${uri}" cannot have size: each resource it names has its own; give it in list's entries.`,
+    );
+  }
   const descriptor: Record<string, unknown> = template ? { uriTemplate: uri } : { uri };
   descriptor.name = config.name ?? uri;
   for (const key of ["title", "description", "mimeType", "size", "annotations", "icons", "_meta"] as const) {
-    if (config[key] !== undefined && !(template && key === "size")) descriptor[key] = config[key];
+    if (config[key] !== undefined) descriptor[key] = config[key];
   }
   return { uri, descriptor, template, mimeType: config.mimeType, config };
 }

@@ -27,7 +27,8 @@ const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-F
 const MODIFIER = /\*$|:[1-9][0-9]{0,3}$/;
 
 export function isTemplate(uri: string): boolean {
-  return uri.includes("{");
+  // A lone "}" too: parseTemplate refuses it, as RFC 6570 §2.1 excludes braces from literals (and RFC 3986 from URIs).
+  return /[{}]/.test(uri);
 }
 
 /** Takes a template apart, or throws a TypeError that says what is wrong with it. */
