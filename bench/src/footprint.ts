@@ -116,7 +116,12 @@ const PICOMCP_STDIO = { dynamic: ["transports/stdio.ts"] } satisfies Loads;
 
 /** What picomcp's HTTP tool server imports on demand (test/size.test.ts records the same by running it). */
 const PICOMCP_HTTP: Loads = {
-  dynamic: ["transports/listen.ts", "transports/http/endpoint.ts", "transports/node.ts", "transports/http/sessions.ts"],
+  dynamic: [
+    "transports/listen.ts",
+    "transports/node-http.ts",
+    "transports/http/endpoint.ts",
+    "transports/http/sessions.ts",
+  ],
 };
 
 async function bundle(entry: string, loads: Loads, zodExternal: boolean, outdir: string): Promise<Bundle> {
@@ -425,6 +430,7 @@ const CONCERNS: Concern[] = [
       "transports/http/endpoint.ts",
       "transports/http/web.ts",
       "transports/http/handler.ts",
+      "transports/http/accept.ts",
       "transports/http/respond.ts",
       "transports/http/reply.ts",
       "transports/http/headers.ts",
@@ -438,7 +444,10 @@ const CONCERNS: Concern[] = [
     name: "legacy HTTP sessions, resumable SSE",
     modules: ["transports/http/sessions.ts", "transports/http/history.ts", "transports/http/log-reader.ts"],
   },
-  { name: "listener, node:http bridge", modules: ["transports/listen.ts", "transports/node.ts"] },
+  {
+    name: "listener, node:http bridge",
+    modules: ["transports/listen.ts", "transports/listen-web.ts", "transports/node-http.ts", "transports/node.ts"],
+  },
 ];
 /** What any MCP server needs, whatever it leaves out: a stdio server's floor, and an HTTP server's. */
 const FLOOR = CONCERNS.slice(0, 3).map((concern) => concern.name);
@@ -448,7 +457,7 @@ const profiles = {
   stdio: await profile("picomcp-stdio.ts", PICOMCP_STDIO.dynamic, CONCERNS, FLOOR),
   http: await profile("picomcp-http.ts", PICOMCP_HTTP.dynamic, CONCERNS, HTTP_FLOOR),
 };
-const targets = { stdio: 4096, http: 12288 };
+const targets = { stdio: 4_000, http: 12_000 };
 console.log("\n### picomcp: what the gzipped bytes are made of (gzip -9 of the loaded chunks minus gzip without it)\n");
 console.log(
   table(
