@@ -215,9 +215,15 @@ export function readId(head: string): RequestId | undefined {
     else if (depth === 1 && token === '"id"') {
       const value = ID_VALUE.exec(head.slice(index + token.length));
       if (!value) continue;
-      // An integer JSON.parse would round is no id to answer under (see isRequestId).
-      const id: unknown = JSON.parse(value[1]!);
-      return isRequestId(id) ? id : undefined;
+      try {
+        // An integer JSON.parse would round is no id to answer under (see isRequestId).
+        const id: unknown = JSON.parse(value[1]!);
+        return isRequestId(id) ? id : undefined;
+      } catch {
+        // Not JSON (a raw control character or an unknown escape in the string, a leading zero): no id,
+        // and the line is skipped like any other over the limit (a throw here would end the reading).
+        return undefined;
+      }
     }
   }
   return undefined;
