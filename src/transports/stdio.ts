@@ -273,7 +273,9 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
   // Stopping stops reading: stdin no longer holds the process open.
   const onAbort = () => stdin.destroy?.();
   stdout.on("error", onError);
-  stop.signal.addEventListener("abort", onAbort, { once: true });
+  // close() may have come before this module loaded: an aborted signal tells no listener added since.
+  if (stop.signal.aborted) onAbort();
+  else stop.signal.addEventListener("abort", onAbort, { once: true });
   // The callback of an empty write runs once everything written before it is out, or with the error
   // once the client is gone: one wait for a blocked stdout, for the last answers, and on every runtime.
   /** Resolves once stdout has taken everything written so far, or failed. */
