@@ -321,6 +321,13 @@ describe("faults on a real child process (stdio)", () => {
     });
   }
 
+  it("exits once close() is called before stdio serving has started, though the client keeps stdin open", async () => {
+    const child = new Child({ HARDEN_CLOSE_AT_ONCE: "1" });
+    // stdin is never ended: only the server letting go of it lets the process end.
+    expect(await within(child.exited, 10_000, "the process exiting")).toEqual({ code: 0, signal: null });
+    expect(child.stderr).toContain("serve() resolved");
+  });
+
   it("survives a client that closes its end of stdout (EPIPE)", async () => {
     const child = new Child();
     child.send(call(0, "echo", { s: "ready" }));

@@ -168,6 +168,29 @@ describe("limits: message size on stdio", () => {
     ]);
   });
 
+  it("answers an oversized line whose id JSON does not allow without an id, and keeps reading", async () => {
+    const io = pipe();
+    const served = serveLines(dispatcher({ maxMessageBytes: 400 }), io);
+    // A raw tab in the id string, an escape JSON does not have, a number with a leading zero: the
+    // head's id is not JSON, so the error has no id (was: readId threw and reading stopped there).
+    const pad = "p".repeat(500);
+    for (const id of ['"a\tb"', '"\\q"', "012"])
+      io.push(`{"jsonrpc":"2.0","id":${id},"method":"ping","params":{"pad":"${pad}"}}\n`);
+    io.push(line(call(4, "echo", { s: "after" })));
+    io.end();
+    await served;
+    expect(io.messages()).toEqual([
+      ...[1, 2, 3].map(() => ({ jsonrpc: "2.0", error: expect.objectContaining({ code: -32600 }) })),
+      expect.objectContaining({
+        id: 4,
+        result: expect.objectContaining({ content: [{ type: "text", text: "after" }] }),
+      }),
+    ]);
+    expect(readId('{"id":"a\tb",')).toBeUndefined();
+    expect(readId('{"id":"\\u00zz",')).toBeUndefined();
+    expect(readId('{"id":-01,')).toBeUndefined();
+  });
+
   it("reads the top-level id from the start of a line only", () => {
     expect(readId('{"jsonrpc":"2.0","id":42,"method":"x"')).toBe(42);
     expect(readId('{"jsonrpc":"2.0","id":"a\\"b","method":"x"')).toBe('a"b');

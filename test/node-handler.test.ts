@@ -185,6 +185,36 @@ describe("a client that goes away", () => {
     expect(await within(handed.promise, 5000, "server.node resolving")).toBeUndefined();
     expect((await fetch(base, modernCallInit("hello"))).status).toBe(200);
   });
+  it("leaves mid-body of a request pipelined behind one in progress: the read fails and server.node resolves", async () => {
+    const release = signal();
+    const app = pico({ name: "leaving", version: "1.0.0" })
+      .tool("hello", { run: () => "hi" })
+      .tool("hold", { run: () => release.promise.then(() => "released") });
+    const handed: Promise<void>[] = [];
+    let arrived = signal();
+    const base = await listen((req, res) => {
+      handed.push(app.node(req, res));
+      if (handed.length === 3) arrived.resolve();
+    });
+    expect((await fetch(base, modernCallInit("hello"))).status).toBe(200);
+    const { headers, body } = modernCallInit("hold");
+    const head = (length: number) =>
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers as Record<string, string>)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("")}Content-Length: ${length}\r\n\r\n`;
+    const socket = connect(Number(new URL(base).port), "127.0.0.1");
+    await new Promise((done) => socket.once("connect", done));
+    // Node answers pipelined requests in order: the second one's response waits for the first's
+    // socket, so it never closes when the client leaves; only its request does.
+    socket.write(`${head(Buffer.byteLength(body as string))}${body}${head(1000)}{"jsonrpc":`);
+    await within(arrived.promise, 5000, "the pipelined request reaching server.node");
+    await new Promise((done) => setTimeout(done, 100));
+    socket.destroy();
+    expect(await within(handed[2]!, 5000, "server.node resolving")).toBeUndefined();
+    release.resolve();
+    arrived = signal();
+    expect((await fetch(base, modernCallInit("hello"))).status).toBe(200);
+  });
 });
 
 describe("Express 5", () => {

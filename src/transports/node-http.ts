@@ -87,9 +87,9 @@ export const INTERNAL_ERROR: HttpReply = {
 
 /**
  * One request as the endpoint reads it, straight off Node's objects. Nothing is made per request
- * beyond this object: no AbortController, and no listener of its own: whoever made it calls
- * `closed()` when the response closes (the one "close" listener listenNode and serveNode have on
- * every response).
+ * beyond this object: no AbortController, and no listener of its own but the body read's: whoever
+ * made it calls `closed()` when the response closes (the one "close" listener listenNode and
+ * serveNode have on every response).
  */
 export class NodeRequest implements HttpRequest {
   readonly method: string;
@@ -100,8 +100,6 @@ export class NodeRequest implements HttpRequest {
   /** The request target as the client sent it (see `server.node`, node.ts, for one a framework rewrote). */
   readonly #target: string;
   #watcher: Cancellable | undefined;
-  /** Fails the body being read: the client went away before sending all of it. */
-  #unread: ((reason: unknown) => void) | undefined;
   /** The request's host: the Host header, or the authority of an absolute-form target. */
   readonly #host: string | null;
   readonly #absolute: boolean;
@@ -144,7 +142,6 @@ export class NodeRequest implements HttpRequest {
   /** The response closed: before it was sent whole, the client is gone and the request is cancelled. */
   closed(): void {
     if (this.#res.writableFinished) return;
-    this.#unread?.(gone());
     this.#watcher?.cancel(gone());
   }
 
@@ -172,10 +169,10 @@ export class NodeRequest implements HttpRequest {
       req.on("end", () =>
         resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
       );
-      // A client that goes away mid-body never sends its end. The response closes then too, which
-      // fails the read (`closed`), so the request needs no listeners for it (Node emits a request's
-      // "error" only to a listener).
-      this.#unread = reject;
+      // A client that goes away mid-body never sends its end; its request closes then. Its response
+      // may not: one pipelined behind a response in progress has no socket yet, and never closes.
+      // (Node emits a request's "error" only to a listener, so none is needed.)
+      req.on("close", () => req.complete || reject(gone()));
     });
   }
 }

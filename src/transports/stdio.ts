@@ -215,9 +215,15 @@ export function readId(head: string): RequestId | undefined {
     else if (depth === 1 && token === '"id"') {
       const value = ID_VALUE.exec(head.slice(index + token.length));
       if (!value) continue;
-      // An integer JSON.parse would round is no id to answer under (see isRequestId).
-      const id: unknown = JSON.parse(value[1]!);
-      return isRequestId(id) ? id : undefined;
+      try {
+        // An integer JSON.parse would round is no id to answer under (see isRequestId).
+        const id: unknown = JSON.parse(value[1]!);
+        return isRequestId(id) ? id : undefined;
+      } catch {
+        // Not JSON (a raw control character or an unknown escape in the string, a leading zero): no id,
+        // and the line is skipped like any other over the limit (a throw here would end the reading).
+        return undefined;
+      }
     }
   }
   return undefined;
@@ -267,7 +273,9 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
   // Stopping stops reading: stdin no longer holds the process open.
   const onAbort = () => stdin.destroy?.();
   stdout.on("error", onError);
-  stop.signal.addEventListener("abort", onAbort, { once: true });
+  // close() may have come before this module loaded: an aborted signal tells no listener added since.
+  if (stop.signal.aborted) onAbort();
+  else stop.signal.addEventListener("abort", onAbort, { once: true });
   // The callback of an empty write runs once everything written before it is out, or with the error
   // once the client is gone: one wait for a blocked stdout, for the last answers, and on every runtime.
   /** Resolves once stdout has taken everything written so far, or failed. */
