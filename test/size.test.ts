@@ -192,7 +192,10 @@ const BUDGETS: Budget[] = [
     // for a blocked stdout and its stop (-164 B); the core's limits defaults and middleware types moved to their layers,
     // the dispatcher's two handling paths made one (-24 B); a 2025 client is sent no non-object outputSchema or
     // structuredContent (+48 B); server.call rejects when its signal aborts (+1 B).
-    ceiling: 15_537,
+    // Raised to 15,540 B (found by an adversarial review): an oversized line whose head holds an id JSON cannot parse
+    // is answered and skipped, not taken for the input failing (+8 B); close() before stdio serving starts releases stdin
+    // (+9 B); and isModernVersion, which only the HTTP endpoint reads, left the core for it (-13 B).
+    ceiling: 15_540,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -272,7 +275,10 @@ const BUDGETS: Budget[] = [
     // message alone in the invalid-arguments error, not under a field 0 that does not exist (+6 B).
     // Lowered to 22,472 B: the HTTP endpoint's error replies, SSE replies and initialize each made one way, node:http
     // split from server.node and each runtime's listener in its own module (-487 B), with the stdio row's changes.
-    ceiling: 22_472,
+    // Raised to 22,506 B (found by an adversarial review): the stdio row's fixes (+1 B), a pipelined request whose
+    // client leaves mid-body fails its read on the request's close (+1 B), and an MCP-Protocol-Version that is no date
+    // (`zzz`, which sorts after every date) is unsupported, 400 on GET and DELETE too, not taken for a modern one (+32 B).
+    ceiling: 22_506,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -382,7 +388,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 48,306 B: the HTTP and core work of the stdio and HTTP rows.
     // Raised to 48,342 B: the asking layer's refusal names elicitation.form when only URL mode was declared (+6 B), and
     // a resource template refuses size and a lone "}" at registration instead of dropping or serving them (+30 B).
-    ceiling: 48_342,
+    // Raised to 48,371 B: the adversarial review's fixes and the version check, as the HTTP row (+29 B).
+    ceiling: 48_371,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -451,7 +458,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,068 B: found checking the seed Tools pages: an ArkType issue on the arguments as a whole is its
     // message alone in the invalid-arguments error, not under a field 0 that does not exist (+6 B).
     // Lowered to 27,916 B: the HTTP and core work of the stdio and HTTP rows.
-    ceiling: 27_916,
+    // Raised to 27,923 B: as the HTTP row (+7 B).
+    ceiling: 27_923,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -513,7 +521,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,183 B: found checking the seed Tools pages: an ArkType issue on the arguments as a whole is its
     // message alone in the invalid-arguments error, not under a field 0 that does not exist (+6 B).
     // Lowered to 27,015 B: the HTTP and core work of the stdio and HTTP rows.
-    ceiling: 27_015,
+    // Raised to 27,026 B: as the HTTP row (+11 B).
+    ceiling: 27_026,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -597,7 +606,8 @@ const BUDGETS: Budget[] = [
     // Raised to 58,139 B: the task store's #firstExpiry, as the row above (+50 B), net of the core's moves (-11 B).
     // Lowered to 57,810 B: the HTTP and core work of the stdio and HTTP rows.
     // Raised to 57,850 B: as the row of everything, elicitation.form (+8 B) and the resource checks (+32 B).
-    ceiling: 57_850,
+    // Raised to 57,873 B: as the row of everything (+23 B).
+    ceiling: 57_873,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -9,8 +9,3 @@ export const LATEST_VERSION = "2026-07-28";
 
 /** Batches exist only in 2025-03-26 (added there, removed in 2025-06-18). */
 export const BATCH_VERSION = "2025-03-26";
-
-/** Dates sort as strings; anything at or after the first modern date claims the modern era. */
-export function isModernVersion(version: string): boolean {
-  return version >= "2026-07-28";
-}

@@ -5,7 +5,7 @@ import { ErrorCode } from "../../core/errors.js";
 import { classify, errorResponse, type JsonRpcRequest, parseError, type RequestId } from "../../core/jsonrpc.js";
 import { isUnavailable, shuttingDown } from "../../core/limits.js";
 import { META, type Meta } from "../../core/types.js";
-import { BATCH_VERSION, isModernVersion, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
+import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
 import { LegacySession } from "../../sessions/session.js";
 import type { SharedState } from "../../state/state.js";
 import { type Accepts, accepts } from "./accept.js";
@@ -468,6 +468,15 @@ export class HttpHandler {
  */
 function isJson(type: string | null): boolean {
   return type !== null && /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
+}
+
+/**
+ * Revisions are dates (YYYY-MM-DD), which sort as strings: a header naming a date at or after the
+ * first modern one claims the modern era, whose path checks it. Anything else (`zzz`, which also sorts
+ * after digits) names no revision.
+ */
+function isModernVersion(version: string): boolean {
+  return /^\d{4}-\d\d-\d\d$/.test(version) && version >= "2026-07-28";
 }
 
 /** The `MCP-Protocol-Version` header, where it names a 2026-07-28-era revision. */
