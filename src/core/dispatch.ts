@@ -133,7 +133,10 @@ export interface ModernRequest {
  */
 export class Dispatcher {
   readonly registry: Registry;
-  /** Legacy URL-mode elicitations the server may still report complete, by elicitationId (asking/questions.ts). */
+  /**
+   * Legacy URL-mode elicitations the server may still report complete, by elicitationId: the way to the
+   * one connection that was sent it (2025-11-25 "Elicitation"; asking/questions.ts).
+   */
   readonly urlElicitations = new Map<string, () => void>();
   readonly #serverInfoMeta: Meta;
   /** The server's 2026-07-28 round states (see rounds.ts), shared by the layers that check a retry's requestState. */
@@ -150,7 +153,10 @@ export class Dispatcher {
   admission: Admission | undefined;
   /** Asking the client (src/asking/front.ts), installed by the server; without it handlers cannot ask. */
   interaction: Interaction | undefined;
-  /** What layers must finish before the shutdown is over (the tasks layer records its runs as failed). */
+  /**
+   * What layers must finish before the shutdown is over: the tasks layer records its runs as failed,
+   * in a shared store the next instance reads as soon as this one exits.
+   */
   readonly finishing: (() => Promise<unknown>)[] = [];
 
   /** `limits`: as the limits layer resolved them (`resolveLimits`). */

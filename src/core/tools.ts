@@ -303,7 +303,7 @@ function structured(tool: Tool, checked: Validation<unknown>, ctx: RequestContex
  * `structuredContent` an object), and the official 2025 clients refuse a whole `tools/list` with
  * another schema: a 2025 client is sent neither, only the JSON text copy, which every era reads.
  */
-export function sendsStructured(descriptor: ToolDescriptor, era: Era): boolean {
+function sendsStructured(descriptor: ToolDescriptor, era: Era): boolean {
   return era !== "legacy" || descriptor.outputSchema?.type === "object";
 }
 
