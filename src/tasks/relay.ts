@@ -28,7 +28,8 @@ export interface Following {
  * of the `tasks/result` asks for them on the bus (`task-wait`); the instance running the task
  * attaches that request to the task's channel as one more stream, whose messages go back on the
  * bus (`task-message`). A question goes out through the running instance's own session, so the
- * client's answer, POSTed to whichever instance, reaches it as any answer does (shared.ts `forward`).
+ * client's answer, POSTed to whichever instance, reaches it as any answer does (`forward` in
+ * transports/http/shared.ts).
  */
 export class TaskRelay {
   readonly #bus: Bus;
