@@ -56,8 +56,12 @@ const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
  * and base64 have and words do not ("the basic search", "Bearer tokens" stay as written).
  */
 const BEARER = /\b([Bb]earer|[Bb]asic)\s+(?=[\w.~+/=-]*?(?:[\d.~+/=_-]|[a-z][A-Z]))[\w.~+/=-]+/g;
-/** Stack frames, in case a message embeds a stack. */
-const FRAME = /\n\s+at .*/g;
+/**
+ * Stack frames, in case a message embeds a stack. The indent is spaces and tabs, never `\s`: that
+ * would take in the newlines after it too and rescan them from each one, quadratic in a message of
+ * blank lines (an argument echoed in an error: a client could stall the server).
+ */
+const FRAME = /\n[ \t]+at .*/g;
 
 /**
  * The message of anything thrown, made safe for a client: never a stack (only the message is read),
