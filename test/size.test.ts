@@ -198,7 +198,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 15,539 B: a stack frame in an error message is found without backtracking over the newlines after it
     // (was quadratic: a million blank lines stalled the server for hours); the other rows only as chunk hashes and gzip
     // move (-1 B).
-    ceiling: 15_539,
+    // Raised to 15,593 B: an object is a content block only with its type's fields (2025-11-25 schema), so a row with a
+    // type column such as { id: 7, type: "text" } is sent as JSON (was: sent as a block without its text, and the
+    // official v1 client threw on the whole result); the other rows as the code moves (+54 B).
+    ceiling: 15_593,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -284,7 +287,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 22,503 B: a stack frame in an error message is found without backtracking over the newlines after it
     // (was quadratic: a million blank lines stalled the server for hours); the other rows only as chunk hashes and gzip
     // move (-3 B).
-    ceiling: 22_503,
+    // Raised to 22,560 B: an object is a content block only with its type's fields (2025-11-25 schema), so a row with a
+    // type column such as { id: 7, type: "text" } is sent as JSON (was: sent as a block without its text, and the
+    // official v1 client threw on the whole result); the other rows as the code moves (+57 B).
+    ceiling: 22_560,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -398,7 +404,10 @@ const BUDGETS: Budget[] = [
     // Raised to 48,372 B: a stack frame in an error message is found without backtracking over the newlines after it
     // (was quadratic: a million blank lines stalled the server for hours); the other rows only as chunk hashes and gzip
     // move (+1 B).
-    ceiling: 48_372,
+    // Raised to 48,418 B: an object is a content block only with its type's fields (2025-11-25 schema), so a row with a
+    // type column such as { id: 7, type: "text" } is sent as JSON (was: sent as a block without its text, and the
+    // official v1 client threw on the whole result); the other rows as the code moves (+46 B).
+    ceiling: 48_418,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -471,7 +480,10 @@ const BUDGETS: Budget[] = [
     // Raised to 27,932 B: a stack frame in an error message is found without backtracking over the newlines after it
     // (was quadratic: a million blank lines stalled the server for hours); the other rows only as chunk hashes and gzip
     // move (+9 B).
-    ceiling: 27_932,
+    // Raised to 27,985 B: an object is a content block only with its type's fields (2025-11-25 schema), so a row with a
+    // type column such as { id: 7, type: "text" } is sent as JSON (was: sent as a block without its text, and the
+    // official v1 client threw on the whole result); the other rows as the code moves (+53 B).
+    ceiling: 27_985,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -537,7 +549,10 @@ const BUDGETS: Budget[] = [
     // Raised to 27,030 B: a stack frame in an error message is found without backtracking over the newlines after it
     // (was quadratic: a million blank lines stalled the server for hours); the other rows only as chunk hashes and gzip
     // move (+4 B).
-    ceiling: 27_030,
+    // Raised to 27,084 B: an object is a content block only with its type's fields (2025-11-25 schema), so a row with a
+    // type column such as { id: 7, type: "text" } is sent as JSON (was: sent as a block without its text, and the
+    // official v1 client threw on the whole result); the other rows as the code moves (+54 B).
+    ceiling: 27_084,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -625,7 +640,10 @@ const BUDGETS: Budget[] = [
     // Raised to 57,879 B: a stack frame in an error message is found without backtracking over the newlines after it
     // (was quadratic: a million blank lines stalled the server for hours); the other rows only as chunk hashes and gzip
     // move (+6 B).
-    ceiling: 57_879,
+    // Raised to 57,921 B: an object is a content block only with its type's fields (2025-11-25 schema), so a row with a
+    // type column such as { id: 7, type: "text" } is sent as JSON (was: sent as a block without its text, and the
+    // official v1 client threw on the whole result); the other rows as the code moves (+42 B).
+    ceiling: 57_921,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

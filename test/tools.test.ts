@@ -229,6 +229,22 @@ describe("return values", () => {
     });
   });
 
+  it("sends an object that only has a block's type as JSON text, not as a block a client would refuse", async () => {
+    // Database rows with a `type` column: not content blocks, since each lacks its type's field
+    // (2025-11-25 schema: text's text, image's and audio's data, resource_link's uri, resource's object).
+    const rows = [
+      { id: 7, type: "text", title: "Q3" },
+      { id: 8, type: "image", url: "https://example.com/q3.png" },
+      { id: 9, type: "audio", file: "q3.wav" },
+      { id: 10, type: "resource_link", uri: "file:///q3.csv" },
+      { id: 11, type: "resource", resource: "file:///q3.csv" },
+    ];
+    for (const row of rows) {
+      expect(await callOne(row)).toEqual({ content: [{ type: "text", text: JSON.stringify(row) }] });
+    }
+    expect(await callOne(rows)).toEqual({ content: [{ type: "text", text: JSON.stringify(rows) }] });
+  });
+
   it("sends nothing for null and undefined, and [] for an empty array", async () => {
     expect(await callOne(null)).toEqual({ content: [] });
     expect(await callOne(undefined)).toEqual({ content: [] });
