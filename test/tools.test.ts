@@ -623,6 +623,13 @@ describe("errors thrown by run", () => {
     for (const value of ["x", {}, 0, null]) expect((await thrown(value)).isError).toBe(true);
   });
 
+  it("never send a thrown function's source, as a returned one's is never sent", async () => {
+    const apiKey = "sk-live-0123456789";
+    const callback = () => fetch("https://api.example.com", { headers: { authorization: apiKey } });
+    expect(await thrown(callback)).toEqual({ content: [{ type: "text", text: "function" }], isError: true });
+    expect((await thrown(Symbol("s"))).content).toEqual([{ type: "text", text: "symbol" }]);
+  });
+
   it("let McpError through: server.call rejects with it", async () => {
     for (const async of [false, true]) {
       const error = new McpError(-32001, "Not authorised for this workspace", { workspace: "w1" });
