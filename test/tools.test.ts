@@ -336,6 +336,31 @@ describe("input validation", () => {
     ]);
   });
 
+  it("lists the first 20 issues and counts the rest, so one long wrong array cannot make a reply of millions of lines", async () => {
+    // Before: 1,900,000 wrong items (a 3.8 MB message, under maxMessageBytes) made a 118 MB tool error.
+    const server = pico({ name: "t", version: "1" }).tool("tag", {
+      input: z.object({ tags: z.array(z.string()) }),
+      run,
+    });
+    const result = await server.call("tag", { tags: Array(1000).fill(7) } as never);
+    expect(result).toEqual({
+      content: [
+        {
+          type: "text",
+          text: [
+            'Invalid arguments for tool "tag":',
+            ...Array.from({ length: 20 }, (_, i) => `tags.${i}: Invalid input: expected string, received number`),
+            "…and 980 more",
+          ].join("\n"),
+        },
+      ],
+      isError: true,
+    });
+    // 20 issues are listed whole, with no count after them.
+    const twenty = await server.call("tag", { tags: Array(20).fill(7) } as never);
+    expect((twenty.content[0] as { text: string }).text.split("\n")).toHaveLength(21);
+  });
+
   it("validates missing arguments as an empty object", async () => {
     const server = pico({ name: "t", version: "1" }).tool("t", { input: z.object({ q: z.string() }), run });
     expect(await server.call("t", undefined as never)).toEqual({
