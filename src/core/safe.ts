@@ -49,8 +49,12 @@ export function secret<T>(value: T): Secret<T> {
  * words after a path stay.
  */
 const PATH = /(?<![\w:/.~-])(?:\/[\w.@+-]+){3,}\/?|\b[A-Za-z]:\\(?:[\w.@+-]+(?: [\w.@+-]+)*\\)*[\w.@+-]*/g;
-/** JSON Web Tokens (three base64url parts, the first a JSON header) and bearer credentials. */
-const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
+/**
+ * JSON Web Tokens (three base64url parts, the first a JSON header). One starts after no base64url
+ * character, "-" included: `\b` would start a scan at each "eyJ" after a "-" of the same run,
+ * quadratic in a message such as "eyJa-eyJa-…" (an argument echoed in an error: a stalled server).
+ */
+const JWT = /(?<![\w-])eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 /**
  * A `Bearer` or `Basic` credential: a token with a digit, a symbol or a capital inside it, as tokens
  * and base64 have and words do not ("the basic search", "Bearer tokens" stay as written).
