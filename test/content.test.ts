@@ -134,12 +134,28 @@ describe("embed", () => {
 });
 
 describe("isContentBlock", () => {
-  it("recognises the five block types and nothing else", () => {
+  it("recognises the five block types, each with its field, and nothing else", () => {
     for (const block of [text("a"), image("AA==", "image/png"), audio("AA==", "audio/wav"), link("x:y", "y")]) {
       expect(isContentBlock(block)).toBe(true);
     }
     expect(isContentBlock(embed("x:y", "z"))).toBe(true);
-    for (const value of [null, undefined, "text", 1, [], {}, { type: "video" }, { type: 1 }]) {
+    for (const value of [
+      null,
+      undefined,
+      "text",
+      1,
+      [],
+      {},
+      { type: "video" },
+      { type: 1 },
+      { type: "constructor" },
+      { type: "text" },
+      { type: "text", text: 1 },
+      { type: "image", url: "https://example.com/a.png" },
+      { type: "audio", mimeType: "audio/wav" },
+      { type: "resource_link", name: "y" },
+      { type: "resource", resource: "file:///a.txt" },
+    ]) {
       expect(isContentBlock(value)).toBe(false);
     }
   });

@@ -89,6 +89,42 @@ describe("error messages", () => {
     }
     expect(safeMessage("a string")).toBe("a string");
   });
+
+  it("cleans a message of a million blank lines at once, so a client-chosen argument echoed in an error cannot stall the server", async () => {
+    // The seed's get_user: "No user with id ${id}". A stack frame is found without backtracking over the
+    // lines (before: each newline rescanned every one after it, hours for these).
+    const server = pico({ name: "t", version: "1" }).tool("get_user", {
+      input: z.object({ id: z.string() }),
+      run: ({ id }) => {
+        throw new Error(`No user with id ${id}. Call list_users to see valid ids.`);
+      },
+    });
+    for (const blank of ["\n", "\n ", "\r\n\t"]) {
+      const id = blank.repeat(1_000_000 / blank.length);
+      expect(text(await server.call("get_user", { id }))).toBe(
+        `No user with id ${id}. Call list_users to see valid ids.`,
+      );
+    }
+    expect(
+      safeMessage(new Error(`Boom\r\n    at run (/srv/app/tool.js:1:1)\n\tat next (x)${"\n".repeat(3)}done`)),
+    ).toBe("Boom\r\n\n\ndone");
+  });
+
+  it("cleans a message of a million characters that almost make JWTs at once, and still takes out the real ones", async () => {
+    // Before: each "eyJ" after a "-" started a scan over the rest of the message, quadratic (hours for this).
+    const id = "eyJa-".repeat(200_000);
+    const server = pico({ name: "t", version: "1" }).tool("get_user", {
+      input: z.object({ id: z.string() }),
+      run: ({ id }) => {
+        throw new Error(`No user with id ${id}.`);
+      },
+    });
+    expect(text(await server.call("get_user", { id }))).toBe(`No user with id ${id}.`);
+    const jwt = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl";
+    expect(safeMessage(new Error(`token=${jwt}, (${jwt}) and ${jwt}`))).toBe(
+      "token=[redacted], ([redacted]) and [redacted]",
+    );
+  });
 });
 
 describe("secret()", () => {

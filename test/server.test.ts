@@ -159,6 +159,31 @@ describe("server.call", () => {
     expect(seen[0]!.signal.reason).toBe(reason);
   });
 
+  it("is not bounded by limits, which bound clients: no cap refuses a call, no handler timeout ends one", async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const server = pico({
+      name: "t",
+      version: "1",
+      limits: { maxConcurrentRequests: 1, maxConcurrentRequestsPerConnection: 1, handlerTimeoutMs: 1 },
+    }).tool("wait", {
+      input: z.object({ n: z.number() }),
+      run: async ({ n }) => {
+        await gate;
+        // Well past handlerTimeoutMs, which would have answered a client's call with a tool error.
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return `done ${n}`;
+      },
+    });
+    const calls = [1, 2, 3].map((n) => server.call("wait", { n }));
+    open();
+    expect(await Promise.all(calls)).toEqual(
+      [1, 2, 3].map((n) => ({ content: [{ type: "text", text: `done ${n}` }] })),
+    );
+  });
+
   it("validates and returns structured content like tools/call", async () => {
     const server = pico({ name: "t", version: "1" }).tool("get_price", {
       input: z.object({ sku: z.string() }),

@@ -229,6 +229,22 @@ describe("return values", () => {
     });
   });
 
+  it("sends an object that only has a block's type as JSON text, not as a block a client would refuse", async () => {
+    // Database rows with a `type` column: not content blocks, since each lacks its type's field
+    // (2025-11-25 schema: text's text, image's and audio's data, resource_link's uri, resource's object).
+    const rows = [
+      { id: 7, type: "text", title: "Q3" },
+      { id: 8, type: "image", url: "https://example.com/q3.png" },
+      { id: 9, type: "audio", file: "q3.wav" },
+      { id: 10, type: "resource_link", uri: "file:///q3.csv" },
+      { id: 11, type: "resource", resource: "file:///q3.csv" },
+    ];
+    for (const row of rows) {
+      expect(await callOne(row)).toEqual({ content: [{ type: "text", text: JSON.stringify(row) }] });
+    }
+    expect(await callOne(rows)).toEqual({ content: [{ type: "text", text: JSON.stringify(rows) }] });
+  });
+
   it("sends nothing for null and undefined, and [] for an empty array", async () => {
     expect(await callOne(null)).toEqual({ content: [] });
     expect(await callOne(undefined)).toEqual({ content: [] });
@@ -318,6 +334,31 @@ describe("input validation", () => {
         ].join("\n"),
       },
     ]);
+  });
+
+  it("lists the first 20 issues and counts the rest, so one long wrong array cannot make a reply of millions of lines", async () => {
+    // Before: 1,900,000 wrong items (a 3.8 MB message, under maxMessageBytes) made a 118 MB tool error.
+    const server = pico({ name: "t", version: "1" }).tool("tag", {
+      input: z.object({ tags: z.array(z.string()) }),
+      run,
+    });
+    const result = await server.call("tag", { tags: Array(1000).fill(7) } as never);
+    expect(result).toEqual({
+      content: [
+        {
+          type: "text",
+          text: [
+            'Invalid arguments for tool "tag":',
+            ...Array.from({ length: 20 }, (_, i) => `tags.${i}: Invalid input: expected string, received number`),
+            "…and 980 more",
+          ].join("\n"),
+        },
+      ],
+      isError: true,
+    });
+    // 20 issues are listed whole, with no count after them.
+    const twenty = await server.call("tag", { tags: Array(20).fill(7) } as never);
+    expect((twenty.content[0] as { text: string }).text.split("\n")).toHaveLength(21);
   });
 
   it("validates missing arguments as an empty object", async () => {
@@ -605,6 +646,13 @@ describe("errors thrown by run", () => {
     expect((await thrown(undefined)).content).toEqual([{ type: "text", text: "undefined" }]);
     expect((await thrown(10n)).content).toEqual([{ type: "text", text: "10" }]);
     for (const value of ["x", {}, 0, null]) expect((await thrown(value)).isError).toBe(true);
+  });
+
+  it("never send a thrown function's source, as a returned one's is never sent", async () => {
+    const apiKey = "sk-live-0123456789";
+    const callback = () => fetch("https://api.example.com", { headers: { authorization: apiKey } });
+    expect(await thrown(callback)).toEqual({ content: [{ type: "text", text: "function" }], isError: true });
+    expect((await thrown(Symbol("s"))).content).toEqual([{ type: "text", text: "symbol" }]);
   });
 
   it("let McpError through: server.call rejects with it", async () => {

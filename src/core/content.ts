@@ -1,5 +1,7 @@
 /** Content blocks (MCP 2025-11-25 "Tools" §content) and the helpers that build them. */
 
+import { isObject } from "./jsonrpc.js";
+
 export interface Annotations {
   audience?: ("user" | "assistant")[];
   priority?: number;
@@ -52,10 +54,26 @@ export interface EmbeddedResource extends BlockBase {
 
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
-const BLOCK_TYPES: ReadonlySet<unknown> = new Set(["text", "image", "audio", "resource_link", "resource"]);
+/** The fields no block of each type is without (2025-11-25 schema): strings, and a resource's object. */
+const BLOCK_FIELDS: ReadonlyMap<unknown, string[]> = new Map([
+  ["text", ["text"]],
+  ["image", ["data", "mimeType"]],
+  ["audio", ["data", "mimeType"]],
+  ["resource_link", ["uri", "name"]],
+  ["resource", ["resource"]],
+]);
 
+/**
+ * A content block is known by its type and that type's fields: an object with only a block's `type`
+ * (a database row with a `type` column) is a value, sent as JSON, not a block every client refuses.
+ */
 export function isContentBlock(value: unknown): value is ContentBlock {
-  return typeof value === "object" && value !== null && "type" in value && BLOCK_TYPES.has(value.type);
+  return (
+    isObject(value) &&
+    BLOCK_FIELDS.get(value.type)?.every(
+      (field) => typeof value[field] === (field === "resource" ? "object" : "string"),
+    ) === true
+  );
 }
 
 export function text(value: string, options?: BlockBase): TextContent {

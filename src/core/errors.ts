@@ -41,7 +41,9 @@ export function messageOf(thrown: unknown): string {
   try {
     if (thrown instanceof Error) return String(thrown.message || thrown.name);
     if (typeof thrown === "string") return thrown;
-    return JSON.stringify(thrown) ?? String(thrown);
+    // What JSON cannot hold is named by its type: a function's text is its source, which may hold
+    // what no client should read (a key, a query).
+    return JSON.stringify(thrown) ?? typeof thrown;
   } catch {
     try {
       return String(thrown);

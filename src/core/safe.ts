@@ -49,15 +49,23 @@ export function secret<T>(value: T): Secret<T> {
  * words after a path stay.
  */
 const PATH = /(?<![\w:/.~-])(?:\/[\w.@+-]+){3,}\/?|\b[A-Za-z]:\\(?:[\w.@+-]+(?: [\w.@+-]+)*\\)*[\w.@+-]*/g;
-/** JSON Web Tokens (three base64url parts, the first a JSON header) and bearer credentials. */
-const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
+/**
+ * JSON Web Tokens (three base64url parts, the first a JSON header). One starts after no base64url
+ * character, "-" included: `\b` would start a scan at each "eyJ" after a "-" of the same run,
+ * quadratic in a message such as "eyJa-eyJa-…" (an argument echoed in an error: a stalled server).
+ */
+const JWT = /(?<![\w-])eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 /**
  * A `Bearer` or `Basic` credential: a token with a digit, a symbol or a capital inside it, as tokens
  * and base64 have and words do not ("the basic search", "Bearer tokens" stay as written).
  */
 const BEARER = /\b([Bb]earer|[Bb]asic)\s+(?=[\w.~+/=-]*?(?:[\d.~+/=_-]|[a-z][A-Z]))[\w.~+/=-]+/g;
-/** Stack frames, in case a message embeds a stack. */
-const FRAME = /\n\s+at .*/g;
+/**
+ * Stack frames, in case a message embeds a stack. The indent is spaces and tabs, never `\s`: that
+ * would take in the newlines after it too and rescan them from each one, quadratic in a message of
+ * blank lines (an argument echoed in an error: a client could stall the server).
+ */
+const FRAME = /\n[ \t]+at .*/g;
 
 /**
  * The message of anything thrown, made safe for a client: never a stack (only the message is read),

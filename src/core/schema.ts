@@ -104,8 +104,17 @@ function toValidation<T>(result: StandardSchemaV1.Result<T>): Validation<T> {
   return { ok: true, value: result.value };
 }
 
+/**
+ * The most issues a message lists; the rest are counted. A model corrects its call from the first
+ * few, and one long array of wrong items (millions in a message under maxMessageBytes) would
+ * otherwise make a reply of as many lines, hundreds of MB.
+ */
+const LISTED = 20;
+
 export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): string {
-  return issues.map(formatIssue).join("\n");
+  const lines = issues.slice(0, LISTED).map(formatIssue);
+  if (issues.length > LISTED) lines.push(`…and ${issues.length - LISTED} more`);
+  return lines.join("\n");
 }
 
 function formatIssue(issue: StandardSchemaV1.Issue): string {
