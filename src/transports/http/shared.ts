@@ -272,8 +272,15 @@ export class SharedSessions {
     this.#store.delete(id);
   }
 
-  /** A registry event of this instance: the others deliver it to their streams too. */
+  /**
+   * A registry event of this instance: the others deliver it to their streams too. On "closed" (the
+   * server shuts down) the streams resumed here from the shared history end, their events kept there:
+   * each client resumes elsewhere from its last event, as from a stream of a session held here.
+   */
   #published(event: RegistryEvent): void {
+    if (event.type === "closed") {
+      for (const readers of this.#readers.values()) for (const reader of readers) reader.close();
+    }
     if (this.#relaying || event.type === "closed") return;
     this.#state.bus.announce({ type: "registry", event });
   }
