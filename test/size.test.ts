@@ -196,7 +196,8 @@ const BUDGETS: Budget[] = [
     // is answered and skipped, not taken for the input failing (+8 B); close() before stdio serving starts releases stdin
     // (+9 B); and isModernVersion, which only the HTTP endpoint reads, left the core for it (-13 B).
     // Lowered to 15,538 B: no code of this row changed; the HTTP chunks' new hashes in its imports (-2 B).
-    ceiling: 15_538,
+    // Raised to 15,539 B: no code of this row changed; the shared sessions' chunk's new hash in its imports (+1 B).
+    ceiling: 15_539,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -284,7 +285,8 @@ const BUDGETS: Budget[] = [
     // sessions too (-2 B).
     // Raised to 22,521 B: a 413 pipelined behind a reply in progress closes its connection a second after it is sent,
     // once its reply has the socket (was: never, until Node's requestTimeout) (+17 B).
-    ceiling: 22_521,
+    // Raised to 22,522 B: no code of this row changed; the shared sessions' chunk's new hash in its imports (+1 B).
+    ceiling: 22_522,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -400,7 +402,9 @@ const BUDGETS: Budget[] = [
     // (was: everything at once, whatever maxSseBufferBytes), ends when its session's history is gone and when the
     // server shuts down (was: polled for ever) (+64 B).
     // Raised to 48,443 B: a pipelined 413 closes its connection, as the HTTP row (+6 B).
-    ceiling: 48_443,
+    // Raised to 48,462 B: a shared session's request is answered when its record cannot be rewritten for a moment, the
+    // change written by its next request (was: 503, its answer and stream dropped, the change never written) (+19 B).
+    ceiling: 48_462,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -471,7 +475,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 27,916 B: the HTTP and core work of the stdio and HTTP rows.
     // Raised to 27,923 B: as the HTTP row (+7 B).
     // Raised to 27,926 B: answers to questions taken while shutting down, as the HTTP row (+3 B).
-    ceiling: 27_926,
+    // Raised to 27,928 B: chunk hashes, as the HTTP row (+2 B).
+    ceiling: 27_928,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -535,7 +540,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 27,015 B: the HTTP and core work of the stdio and HTTP rows.
     // Raised to 27,026 B: as the HTTP row (+11 B).
     // Lowered to 27,024 B: the HTTP row's shutdown and pipelined-413 fixes (-2 B).
-    ceiling: 27_024,
+    // Raised to 27,025 B: chunk hashes, as the HTTP row (+1 B).
+    ceiling: 27_025,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -623,7 +629,8 @@ const BUDGETS: Budget[] = [
     // Raised to 57,874 B: answers to questions taken while shutting down, as the HTTP row (+1 B).
     // Raised to 57,936 B: the shared history's resumed streams, as the row of everything (+62 B).
     // Raised to 57,950 B: a pipelined 413 closes its connection, as the HTTP row (+14 B).
-    ceiling: 57_950,
+    // Raised to 57,971 B: a shared session's change recorded by its next request, as the row of everything (+21 B).
+    ceiling: 57_971,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
