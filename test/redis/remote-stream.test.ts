@@ -2,7 +2,7 @@
  * A 2025-11-25 stream resumed from the shared history on an instance that did not write it
  * (http/remote-reader.ts), with two servers in this process sharing a real Redis: the stream ends
  * when its session is deleted, and when the server it was resumed on shuts down, as a stream of a
- * local session does. Skipped (with the install command as the reason) without redis-server, failed
+ * local session does; a resume that meets Redis away (503) holds no stream slot. Skipped (with the install command as the reason) without redis-server, failed
  * with PICOMCP_REQUIRE_REDIS.
  */
 import { createClient } from "redis";
@@ -42,7 +42,7 @@ async function state(prefix: string): Promise<SharedState> {
   client.on("error", () => {});
   await client.connect();
   clients.push(client);
-  return redisState({ client, prefix });
+  return redisState({ client, prefix, commandTimeoutMs: 300 });
 }
 
 /**
@@ -51,10 +51,31 @@ async function state(prefix: string): Promise<SharedState> {
  * event, which has the second read it from the shared history.
  */
 async function resumedElsewhere() {
+  const { first, second, session, own, priming, changed, states } = await openedOnFirst();
+  // The event reaches the shared history a moment after the first instance sent it.
+  let resumed = await second.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming }));
+  for (let tries = 0; resumed.status === 404 && tries < 50; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    resumed = await second.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming }));
+  }
+  expect(resumed.status).toBe(200);
+  const elsewhere = new EventReader(resumed);
+  expect((await elsewhere.next(5000))?.id).toBe(changed);
+  return { first, second, session, own, elsewhere, states };
+}
+
+/** Two instances, the second with one SSE stream at most; the session opened on the first, its GET stream there one event long. */
+async function openedOnFirst() {
   const prefix = `remote-${prefixes++}:`;
   const states = [await state(prefix), await state(prefix)];
-  const [first, second] = states.map((shared) =>
-    pico({ name: "shared", requestStateKey: KEY, state: shared, signals: false }).tool("t", { run: () => "t" }),
+  const [first, second] = states.map((shared, n) =>
+    pico({
+      name: "shared",
+      requestStateKey: KEY,
+      state: shared,
+      signals: false,
+      limits: { maxSseStreams: 2 - n },
+    }).tool("t", { run: () => "t" }),
   );
   const init = {
     jsonrpc: "2.0",
@@ -72,16 +93,7 @@ async function resumedElsewhere() {
   first!.tool("later", { run: () => "later" });
   const changed = await own.next(5000);
   expect(changed?.data).toContain("notifications/tools/list_changed");
-  // The event reaches the shared history a moment after the first instance sent it.
-  let resumed = await second!.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming }));
-  for (let tries = 0; resumed.status === 404 && tries < 50; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    resumed = await second!.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming }));
-  }
-  expect(resumed.status).toBe(200);
-  const elsewhere = new EventReader(resumed);
-  expect((await elsewhere.next(5000))?.id).toBe(changed?.id);
-  return { first: first!, second: second!, session, own, elsewhere, states };
+  return { first: first!, second: second!, session, own, priming, changed: changed?.id, states };
 }
 
 describe("a stream resumed on another instance", () => {
@@ -99,6 +111,37 @@ describe("a stream resumed on another instance", () => {
     const { first, second, elsewhere, states } = await resumedElsewhere();
     await second.close();
     expect(await elsewhere.rest(5000)).toEqual([]);
+    await first.close();
+    for (const shared of states) await shared.close();
+  });
+
+  it("frees its stream slot when a resume meets the store away (was: each 503 kept one of maxSseStreams for ever)", async () => {
+    const { first, second, session, priming, changed, states } = await openedOnFirst();
+    // The second instance holds a copy of the session, so a GET there reaches the resume itself.
+    const list = await second.fetch(post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, session));
+    expect(list.status).toBe(200);
+    await list.text();
+    const resume = () => second.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming }));
+    redis!.freeze();
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const refused = await resume();
+        expect(refused.status).toBe(503);
+        expect((await refused.json()).error.message).toMatch(/^The server's shared state is unreachable/);
+      }
+    } finally {
+      redis!.thaw();
+    }
+    let resumed = await resume();
+    for (let tries = 0; resumed.status === 404 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      resumed = await resume();
+    }
+    // The second instance's one stream slot is free: the resume is served.
+    expect(resumed.status).toBe(200);
+    const elsewhere = new EventReader(resumed);
+    expect((await elsewhere.next(5000))?.id).toBe(changed);
+    await second.close();
     await first.close();
     for (const shared of states) await shared.close();
   });

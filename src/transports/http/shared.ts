@@ -195,11 +195,14 @@ export class SharedSessions {
       },
     });
     readers.add(reader);
-    if (!(await reader.check())) {
-      reader.cancel();
-      return undefined;
+    let resumable = false;
+    try {
+      resumable = await reader.check();
+    } finally {
+      // Not resumable, or the store is away (503): the reader goes, with its maxSseStreams slot.
+      if (!resumable) reader.cancel();
     }
-    return reader;
+    return resumable ? reader : undefined;
   }
 
   async #adopt(id: string): Promise<void> {
