@@ -496,7 +496,7 @@ describe("legacy requests over a connection", () => {
     const client = await session(dispatcher);
     void client.callTool(1, "greet");
     const asked = await client.request("elicitation/create");
-    expect(asked.id).toMatch(/^picomcp-\d+$/);
+    expect(asked.id).toMatch(/^picomcp-[0-9a-f]{8}-\d+$/);
     client.reply(asked.id, { action: "accept", content: { name: "Ada" } });
     expect(textOf((await client.response(1)) as unknown as JsonRpcResponse)).toBe("Hello, Ada!");
     client.connection.close();

@@ -8,9 +8,15 @@
  *   application and the model never learns why its call failed (MCP 2025-11-25 "Tools": errors the
  *   model can correct belong in the result).
  * - any other request gets a JSON-RPC error: there is no model in the loop to read a result, and the
- *   client application must not mistake it for an answer. Its code is -32000, a server error code
- *   JSON-RPC 2.0 §5.1 leaves to implementations (MCP claims only -32020 and up), and its `data`
+ *   client application must not mistake it for an answer. Its code is 429, as HTTP's Too Many
+ *   Requests: JSON-RPC 2.0 §5.1 leaves every code outside -32768…-32000 to the application, while
+ *   MCP 2026-07-28 reserves -32020…-32099 and asks new servers not to use -32000…-32019. Its `data`
  *   says when to retry, for a client that backs off by itself.
+ *
+ * The caller's name comes from the client (2026-07-28 clients declare it on every request), so the
+ * table of windows is bounded: it holds at most `maxCallers`, and past that the caller whose window
+ * is oldest is forgotten (it starts a new window: under a flood of names, the limit weakens rather
+ * than the memory growing).
  */
 import { McpError, type Middleware } from "picomcp";
 
@@ -18,21 +24,32 @@ export interface RateLimitOptions {
   /** Requests per window and caller. */
   limit: number;
   windowMs: number;
+  /** Callers whose windows are remembered at once; default 10,000. */
+  maxCallers?: number;
   /** The clock, for tests; default Date.now. */
   now?: () => number;
 }
 
 /** The JSON-RPC error code of a refused request. */
-export const RATE_LIMITED = -32000;
+export const RATE_LIMITED = 429;
 
-export function rateLimit({ limit, windowMs, now = Date.now }: RateLimitOptions): Middleware {
-  /** Per caller: when the current window started and how many requests it has had. Bounded by the number of callers. */
+export function rateLimit({ limit, windowMs, maxCallers = 10_000, now = Date.now }: RateLimitOptions): Middleware {
+  /**
+   * Per caller: when the current window started and how many requests it has had. In the order the
+   * windows started (a new window is deleted and set again), so the first entry is the oldest.
+   */
   const windows = new Map<string, { start: number; count: number }>();
   return ({ method, params, ctx }, next) => {
     const caller = ctx.auth?.subject ?? ctx.client.info?.name ?? "anonymous";
     const at = now();
     let window = windows.get(caller);
     if (!window || at - window.start >= windowMs) {
+      windows.delete(caller);
+      // Room for the new window: the oldest goes, ended or not.
+      for (const oldest of windows.keys()) {
+        if (windows.size < maxCallers) break;
+        windows.delete(oldest);
+      }
       window = { start: at, count: 0 };
       windows.set(caller, window);
     }

@@ -22,6 +22,11 @@ export class Questions implements ConnectionQuestions {
   /** The URL-mode elicitations of this connection that may still be reported complete, and how. */
   readonly #elicitations = new Map<string, () => void>();
   #nextId = 0;
+  /**
+   * Random per connection: the copies of one shared session on several instances (docs/scaling.md)
+   * each ask, and the client tells their requests apart, and answers them, by id alone (JSON-RPC).
+   */
+  readonly #idPrefix = `picomcp-${crypto.randomUUID().slice(0, 8)}-`;
 
   constructor(connection: AskingConnection) {
     this.#connection = connection;
@@ -33,7 +38,7 @@ export class Questions implements ConnectionQuestions {
     signal: AbortSignal | undefined,
     via: (message: JsonRpcMessage) => void,
   ): Promise<unknown> {
-    const id = `picomcp-${++this.#nextId}`;
+    const id = `${this.#idPrefix}${++this.#nextId}`;
     const timeout = this.#connection.dispatcher.registry.askTimeoutMs;
     const elicitationId = request.params?.mode === "url" ? request.params.elicitationId : undefined;
     if (typeof elicitationId === "string") this.#awaitCompletion(elicitationId);

@@ -106,6 +106,16 @@ export type BusMessage =
   /** Answers (`tasks/update`) or a cancellation (`tasks/cancel`) for the instance running the task. */
   | { readonly type: "task-input"; readonly taskId: string; readonly responses: Record<string, unknown> }
   | { readonly type: "task-cancel"; readonly taskId: string }
+  /**
+   * A 2025-11-25 `tasks/result` waits for the task on another instance than the one running it: the
+   * running one sends the task's messages to `relay` (tasks/relay.ts), and when it ends, forgets it.
+   */
+  | { readonly type: "task-wait"; readonly taskId: string; readonly relay: string }
+  | { readonly type: "task-unwait"; readonly taskId: string; readonly relay: string; readonly delivered: boolean }
+  /** A message of a 2025-11-25 task (a question, progress, a log) for the `tasks/result` waiting at `relay`. */
+  | { readonly type: "task-message"; readonly relay: string; readonly message: JsonRpcMessage }
+  /** What the task kept for a `tasks/result` went out before this: the `tasks/result` at `relay` may answer. */
+  | { readonly type: "task-flushed"; readonly relay: string }
   /** A URL-mode elicitation completed (2025-11-25 "URL mode"): the instance holding its session tells the client. */
   | { readonly type: "url"; readonly id: string };
 

@@ -1,3 +1,4 @@
+import type { Asker } from "../core/asking.js";
 import type { RequestContext } from "../core/context.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";
@@ -5,6 +6,22 @@ import { askerOf } from "./contexts.js";
 
 /** Notifications of a task kept for a `tasks/result` that has not come yet; beyond this, the oldest go. */
 const MAX_QUEUED = 100;
+
+/**
+ * The stream of a `tasks/result` request waiting for a task: how a message of the task is sent on
+ * it, and how a question is asked through it. The request may be this instance's (`streamOf`) or
+ * another's, reached over the shared state's bus (relay.ts).
+ */
+export interface TaskStream {
+  readonly emit: ((message: JsonRpcMessage) => void) | undefined;
+  /** How the session's client is asked, the question going out on `emit`; undefined where it cannot be. */
+  readonly ask: Asker | undefined;
+}
+
+/** The stream of a `tasks/result` request of this instance. */
+export function streamOf(request: RequestContext): TaskStream {
+  return { emit: request.emit, ask: askerOf(request) };
+}
 
 /**
  * How a 2025-11-25 task reaches its client (2025-11-25 "Tasks"): its requests (questions) and
@@ -15,14 +32,20 @@ const MAX_QUEUED = 100;
  * SDKs' servers deliver task messages the same way.
  */
 export class SessionChannel {
+  /** How the call that made the task asks its client: a `tasks/result` of another instance asks through it (relay.ts). */
+  readonly asker: Asker | undefined;
   /** The `tasks/result` requests waiting for the task, oldest first. */
-  readonly #streams: RequestContext[] = [];
+  readonly #streams: TaskStream[] = [];
   readonly #queue: JsonRpcMessage[] = [];
   /** Questions waiting for a stream to travel on. */
-  readonly #questions = new Set<(stream: RequestContext) => void>();
+  readonly #questions = new Set<(stream: TaskStream) => void>();
+
+  constructor(asker: Asker | undefined) {
+    this.asker = asker;
+  }
 
   /** A `tasks/result` request waits for the task: what was kept goes out on it; answers how to let it go. */
-  attach(stream: RequestContext): () => void {
+  attach(stream: TaskStream): () => void {
     this.#streams.push(stream);
     for (const message of this.#queue.splice(0)) stream.emit?.(message);
     for (const send of [...this.#questions]) send(stream);
@@ -45,11 +68,10 @@ export class SessionChannel {
   /** Asks the client a question of the task, on a waiting `tasks/result`'s stream (the next one, if none waits yet). */
   ask(request: InputRequest, signal: AbortSignal): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const send = (stream: RequestContext) => {
+      const send = (stream: TaskStream) => {
         this.#questions.delete(send);
-        const asker = askerOf(stream);
-        if (!asker) return reject(new Error("This session has no way to ask its client"));
-        asker(request, signal, stream.emit).then(resolve, reject);
+        if (!stream.ask) return reject(new Error("This session has no way to ask its client"));
+        stream.ask(request, signal, stream.emit).then(resolve, reject);
       };
       const stream = this.#streams.at(-1);
       if (stream) return send(stream);

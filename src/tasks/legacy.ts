@@ -1,10 +1,14 @@
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
+import { streamOf } from "./channel.js";
 import { isTerminal, legacyTask, RELATED_TASK, type TaskRecord } from "./task.js";
 import { type Tasks, unknownTask } from "./tasks.js";
 
 type Result = Record<string, unknown>;
+
+/** A `tasks/result` waiting for a task of another instance reads it at most this often. */
+const MIN_REREAD_MS = 1000;
 
 /** How many tasks one `tasks/list` page holds at most. */
 const PAGE_SIZE = 50;
@@ -34,12 +38,23 @@ export class LegacyTasks {
   async result(params: Result | undefined, ctx: RequestContext): Promise<Result> {
     const found = await this.#tasks.find(params, ctx);
     const taskId = found.taskId;
-    const release = this.#tasks.channelOf(taskId)?.attach(ctx);
+    const channel = this.#tasks.channelOf(taskId);
+    const release = channel?.attach(streamOf(ctx));
+    // No run here: with shared state, the instance running the task sends its messages here (relay.ts).
+    const following = channel ? undefined : this.#tasks.relay?.follow(taskId, ctx);
     let record: TaskRecord;
+    let delivered = false;
     try {
-      record = isTerminal(found.status) ? found : await this.#terminal(taskId, ctx.signal);
+      // Read again now and then while another instance runs it: a read is what finds that instance
+      // dead (its lease ran out, redis/tasks.ts) and records the task failed, which ends this wait.
+      const reread = following && Math.max(found.pollIntervalMs, MIN_REREAD_MS);
+      record = isTerminal(found.status) ? found : await this.#terminal(taskId, ctx.signal, reread);
+      // What the task sent before it ended goes out before its result, as it would here.
+      await following?.flushed;
+      delivered = true;
     } finally {
       release?.();
+      following?.end(delivered);
     }
     this.#tasks.delivered(taskId);
     if (record.status === "cancelled") {
@@ -84,15 +99,20 @@ export class LegacyTasks {
     return legacyTask(cancelled ?? (await this.#tasks.find(params, ctx)));
   }
 
-  /** The task once it is terminal; -32602 if it is gone first. */
-  #terminal(taskId: string, signal: AbortSignal): Promise<TaskRecord> {
+  /** The task once it is terminal; -32602 if it is gone first. `rereadMs`: read the store again that often too. */
+  #terminal(taskId: string, signal: AbortSignal, rereadMs?: number): Promise<TaskRecord> {
     return new Promise((resolve, reject) => {
-      const stop = this.#tasks.changes.watch(taskId, (record) => {
+      let timer: ReturnType<typeof setInterval> | undefined;
+      const unwatch = this.#tasks.changes.watch(taskId, (record) => {
         if (record && !isTerminal(record.status)) return;
         stop();
         if (record) resolve(record);
         else reject(unknownTask(taskId));
       });
+      const stop = () => {
+        unwatch();
+        clearInterval(timer);
+      };
       signal.addEventListener(
         "abort",
         () => {
@@ -102,24 +122,29 @@ export class LegacyTasks {
         { once: true },
       );
       // Read after watching, so that a change in between is not missed; a store that is away now
-      // fails the request with its retryable error (never a rejection nobody handles).
-      Promise.resolve()
-        .then(() => this.#tasks.store.get(taskId))
-        .then(
-          (record) => {
-            if (!record) {
+      // fails the request with its retryable error (never a rejection nobody handles); away at a
+      // later read, the next read tries again.
+      const read = (first: boolean) =>
+        Promise.resolve()
+          .then(() => this.#tasks.store.get(taskId))
+          .then(
+            (record) => {
+              if (!record) {
+                stop();
+                reject(unknownTask(taskId));
+              } else if (isTerminal(record.status)) {
+                stop();
+                resolve(record);
+              }
+            },
+            (thrown: unknown) => {
+              if (!first) return;
               stop();
-              reject(unknownTask(taskId));
-            } else if (isTerminal(record.status)) {
-              stop();
-              resolve(record);
-            }
-          },
-          (thrown: unknown) => {
-            stop();
-            reject(thrown);
-          },
-        );
+              reject(thrown);
+            },
+          );
+      void read(true);
+      if (rereadMs !== undefined) timer = setInterval(() => read(false), rereadMs);
     });
   }
 }

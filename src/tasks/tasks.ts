@@ -9,7 +9,8 @@ import type { InputRequest } from "../core/types.js";
 import type { Bus } from "../state/state.js";
 import { TaskChanges } from "./changes.js";
 import { SessionChannel } from "./channel.js";
-import { requestOf, runContext } from "./contexts.js";
+import { askerOf, requestOf, runContext } from "./contexts.js";
+import { TaskRelay } from "./relay.js";
 import { type RunEvents, TaskRun } from "./run.js";
 import type { TaskStore } from "./store.js";
 import {
@@ -65,6 +66,8 @@ export class Tasks {
   readonly #channels = new Map<string, SessionChannel>();
   /** Several instances share the store: a task's answers and cancellation go to the one running it. */
   #bus: Bus | undefined;
+  /** With a bus: a 2025-11-25 task's messages reach a `tasks/result` on another instance (relay.ts). */
+  relay: TaskRelay | undefined;
 
   constructor(store: TaskStore, Context: () => ContextClass, registry: Registry) {
     this.store = store;
@@ -72,19 +75,25 @@ export class Tasks {
     this.#registry = registry;
   }
 
-  /** Shares this server's tasks with the other instances on `bus`: it carries answers and cancellations to the run. */
+  /**
+   * Shares this server's tasks with the other instances on `bus`: it carries answers and
+   * cancellations to the run, and a 2025-11-25 task's messages to a `tasks/result` on another instance.
+   */
   share(bus: Bus): void {
     this.#bus = bus;
+    const relay = new TaskRelay(bus, this);
+    this.relay = relay;
     bus.subscribe((message) => {
+      relay.receive(message);
       if (message.type === "task-input") void this.#answer(message.taskId, message.responses).catch(() => {});
       else if (message.type === "task-cancel") this.#stop(message.taskId, "The client cancelled the task");
       // Another instance changed a task: this one's watchers (listen streams with taskIds) hear it.
-      else if (message.type === "task" && this.changes.watched(message.taskId)) void this.#relay(message.taskId);
+      else if (message.type === "task" && this.changes.watched(message.taskId)) void this.#reread(message.taskId);
     });
   }
 
   /** Tells this instance's watchers of a task what another instance made of it (the store has it). */
-  async #relay(taskId: string): Promise<void> {
+  async #reread(taskId: string): Promise<void> {
     let record: TaskRecord | undefined;
     try {
       record = await this.store.get(taskId);
@@ -118,7 +127,7 @@ export class Tasks {
       throw new McpError(ErrorCode.InternalError, `Could not create a task: ${messageOf(thrown)}`);
     }
     const taskId = record.taskId;
-    const channel = legacy ? new SessionChannel() : undefined;
+    const channel = legacy ? new SessionChannel(askerOf(ctx)) : undefined;
     if (channel) {
       this.#channels.set(taskId, channel);
       if (this.#channels.size > MAX_CHANNELS) this.#channels.delete(this.#channels.keys().next().value!);

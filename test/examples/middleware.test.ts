@@ -55,6 +55,19 @@ describe("the middleware examples, in-process", () => {
     expect(entries.map((entry) => entry.outcome)).toEqual(["ok", "ok", "tool error", "ok", "ok"]);
   });
 
+  it("rate limit: the table of callers is bounded (maxCallers); the oldest window is forgotten, live ones still count", async () => {
+    const server = createMiddlewareServer({
+      audit: () => {},
+      rateLimit: { limit: 1, windowMs: 60_000, maxCallers: 2, now: () => 0 },
+    });
+    const call = (subject: string) => server.call("repeat", { word: "x", times: 1 }, { auth: { subject } });
+    const outcomes: (boolean | undefined)[] = [];
+    for (const subject of ["ada", "grace", "linus", "ada", "linus"]) outcomes.push((await call(subject)).isError);
+    // linus pushes ada out (two callers at most), so ada starts over, which pushes grace out; linus's
+    // window is still remembered, so its second call is over the limit.
+    expect(outcomes).toEqual([undefined, undefined, undefined, undefined, true]);
+  });
+
   it("size cap: a result over the cap becomes a tool error that says how to ask for less", async () => {
     const server = createMiddlewareServer({ audit: () => {}, maxResultBytes: 200 });
     expect(textOf(await server.call("repeat", { word: "ok", times: 3 }))).toBe("ok ok ok");

@@ -300,6 +300,31 @@ function clusterSuite(client: "node-redis" | "ioredis", full: boolean) {
       expect(answer).toMatchObject({ result: { content: [{ type: "text", text: "Hello Ada" }] } });
     });
 
+    fullOnly("gives questions asked at once by two instances of one session ids of their own", async () => {
+      const legacy = new LegacyClient(cluster!.url);
+      await legacy.open(0);
+      // Each instance's copy of the session asks its first question: the client tells them apart by id alone.
+      const readers = await Promise.all(
+        [0, 1].map(async (to) => new EventReader(await legacy.post("tools/call", { name: "ask_name" }, to))),
+      );
+      const questions = await Promise.all(readers.map((reader) => untilMethod(reader, "elicitation/create")));
+      expect(questions[0]!.id).not.toEqual(questions[1]!.id);
+      // Each answer, landing on instance 2, reaches only the request that asked it.
+      for (const [n, name] of ["Ada", "Grace"].entries()) {
+        const answered = await legacy.answer(questions[n]!.id, { action: "accept", content: { name } }, 2);
+        expect(answered.status).toBe(202);
+      }
+      for (const [n, name] of ["Ada", "Grace"].entries()) {
+        const answer = (await readers[n]!.rest(5000))
+          .filter((event) => event.data)
+          .map(message)
+          .at(-1);
+        expect(answer, `instance ${n}`).toMatchObject({
+          result: { content: [{ type: "text", text: `Hello ${name}` }] },
+        });
+      }
+    });
+
     fullOnly("routes a cancellation to the instance running the request", async () => {
       const legacy = new LegacyClient(cluster!.url);
       await legacy.open(0);
