@@ -2,7 +2,7 @@ import { createServer, type Server as NodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
-import { BOTH, modernCallInit } from "./http-helpers.js";
+import { BOTH, modernCallInit, modernMessage } from "./http-helpers.js";
 import { chunkOf, RawClient, requestHead } from "./socket-helpers.js";
 
 /**
@@ -25,9 +25,14 @@ afterEach(async () => {
 });
 
 function app() {
-  return pico({ name: "overflow", version: "1.0.0", signals: false, http: { maxBodyBytes: LIMIT } }).tool("hello", {
-    run: () => "hello",
-  });
+  return pico({ name: "overflow", version: "1.0.0", signals: false, http: { maxBodyBytes: LIMIT } })
+    .tool("hello", { run: () => "hello" })
+    .tool("later", {
+      run: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return "later";
+      },
+    });
 }
 
 async function viaServe(): Promise<number> {
@@ -89,6 +94,26 @@ describe.each([
     const client = await RawClient.connect(port);
     await client.write(head(port, { "content-length": String(8 * 1024 ** 3) }));
     await client.pump(zeros, PUMP_LIMIT);
+    await expectClosedAfter413(client);
+    await stillServes(port);
+  });
+
+  it("closes the connection of a body over the limit pipelined behind a call in progress, once that call is answered", async () => {
+    const port = await listen();
+    const client = await RawClient.connect(port);
+    const { body, headers } = modernMessage("tools/call", { name: "later", arguments: {} });
+    const call = JSON.stringify(body);
+    await client.write(
+      head(port, { ...headers, "content-length": String(call.length) }) +
+        call +
+        head(port, { "content-length": String(8 * 1024 ** 3) }),
+    );
+    await client.pump(zeros, PUMP_LIMIT);
+    const answered = await client.fullResponse();
+    expect(answered.status).toBe(200);
+    expect(JSON.parse(answered.body)).toMatchObject({ id: body.id, result: { content: [{ text: "later" }] } });
+    // Was: the 413 came, but its connection stayed open (until Node's requestTimeout, 300 s), as its
+    // reply had no socket yet when it was made.
     await expectClosedAfter413(client);
     await stillServes(port);
   });

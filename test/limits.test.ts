@@ -301,9 +301,10 @@ describe("limits: concurrent requests", () => {
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("1");
     expect(refused.headers.get("mcp-session-id")).toBeNull();
-    // Refused before its body is read, so without an id (the endpoint is closing).
+    // Refused with its id: a POST is read while closing, so that a client's answers still reach requests in progress.
     expect(await refused.json()).toEqual({
       jsonrpc: "2.0",
+      id: 7,
       error: { code: -32603, message: expect.stringMatching(/^Server shutting down/) },
     });
     gate.resolve();
@@ -600,7 +601,7 @@ describe("limits: a refusal is known by what it is, not by its text", () => {
       const refused = await wire(listening.url, "tools/call", { name: "says_busy" });
       expect(refused).toMatchObject({ status: 503, retryAfter: "1" });
       expect(refused.text).toBe(
-        '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Server shutting down: it accepts no new requests"}}',
+        `{"jsonrpc":"2.0","id":${refused.id},"error":{"code":-32603,"message":"Server shutting down: it accepts no new requests"}}`,
       );
       gate.resolve();
       expect(await waiting).toMatchObject({ status: 200 });

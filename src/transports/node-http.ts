@@ -1,5 +1,6 @@
 import type * as NodeHttp from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { ExchangeAuth } from "../core/caller.js";
 import type { Cancellable } from "../core/context.js";
 import type { HttpHandler } from "./http/handler.js";
@@ -279,7 +280,11 @@ const LINGER_MS = 1000;
 function lingerThenClose(res: ServerResponse, body: string): void {
   res.write(body);
   res.req.pause();
-  const socket = res.socket;
-  const timer = setTimeout(() => socket?.destroy(), LINGER_MS);
-  socket?.once("close", () => clearTimeout(timer));
+  const linger = (socket: Socket) => {
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once("close", () => clearTimeout(timer));
+  };
+  // A pipelined reply waits behind the replies before it: its socket comes once they are sent.
+  if (res.socket) linger(res.socket);
+  else res.once("socket", linger);
 }

@@ -100,8 +100,12 @@ export class HttpHandler {
     const denied = this.#guard.checkOrigin(request);
     if (denied) return denied;
     if (this.#gate && !request.auth && request.method !== "OPTIONS") return this.#admit(request);
-    // Shutting down: the connection ends with the answer, so the client reconnects elsewhere.
-    if (this.closing && request.method !== "OPTIONS") return unavailable(shuttingDown(undefined), CLOSE_CONNECTION);
+    // Shutting down: the connection ends with the answer, so the client reconnects elsewhere. A POST
+    // is read: the dispatcher refuses its requests (503), while a client's answer to a question, or a
+    // cancellation, still reaches the request in progress that waits for it.
+    if (this.closing && request.method !== "OPTIONS" && request.method !== "POST") {
+      return unavailable(shuttingDown(undefined), CLOSE_CONNECTION);
+    }
     return this.#state ? this.#sharing(request) : this.#route(request);
   }
 
@@ -343,9 +347,9 @@ export class HttpHandler {
     const peer: Peer = { session: undefined };
     // A request is always answered (only notifications are not).
     const response = (await this.#dispatcher.answerLegacy(message, peer))!;
-    const options = this.#sessionOptions;
-    if (!options) return jsonReply(response.error ? 400 : 200, response);
     if (response.error) return isUnavailable(response) ? unavailable(response) : jsonReply(400, response);
+    const options = this.#sessionOptions;
+    if (!options) return jsonReply(200, response);
     // The session code (resumable streams, event history) loads with the first session.
     if (!this.#sessions) {
       const { SessionStore } = await import("./sessions.js");

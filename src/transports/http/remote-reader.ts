@@ -9,6 +9,8 @@ const POLL_MS = 1000;
  * events the shared history keeps after the client's `Last-Event-ID`, then each new one as the bus
  * says it came, until the stream ends. Events come in order and without a gap, or the stream ends:
  * an event forgotten before it was sent makes the client's next resume answer 404, never a hole.
+ * As a local stream's reader (log-reader.ts), it sends as fast as the reader takes and no faster:
+ * the shared history is the buffer, so a reader that stops reading holds nothing here.
  */
 export class RemoteReader implements SseStream {
   readonly #events: EventHistory;
@@ -19,6 +21,10 @@ export class RemoteReader implements SseStream {
   #closed = false;
   #reading = false;
   #again = false;
+  /** The sink said it has enough: nothing more is read until it drains. */
+  #full = false;
+  /** How many times the sink drained: a drain during a write (a Web stream pulling at once) counts. */
+  #drains = 0;
   #poll: ReturnType<typeof setInterval> | undefined;
   #streams: Streams | undefined;
   readonly #onEnd: () => void;
@@ -54,12 +60,17 @@ export class RemoteReader implements SseStream {
       return;
     }
     this.#poll = setInterval(() => this.wake(), POLL_MS);
+    sink.onDrain?.(() => {
+      this.#drains++;
+      this.#full = false;
+      this.wake();
+    });
     this.wake();
   }
 
   /** The stream has new events, or ended. */
   wake(): void {
-    if (!this.#sink || this.#closed) return;
+    if (!this.#sink || this.#closed || this.#full) return;
     if (this.#reading) {
       this.#again = true;
       return;
@@ -72,20 +83,28 @@ export class RemoteReader implements SseStream {
     this.#end();
   }
 
+  /** Ends the connection now (the server shuts down); the client resumes elsewhere from its last event. */
+  close(): void {
+    this.#close();
+  }
+
   async #read(): Promise<void> {
     try {
       do {
         this.#again = false;
         const slice = await this.#events.read(this.#session, this.#stream, this.#cursor);
         if (this.#closed) return;
-        if (slice.forgotten > this.#cursor) return this.#close();
+        // Forgotten, or the history is gone (the session was deleted or expired): nothing more will come.
+        if (slice.forgotten > this.#cursor || slice.last < this.#cursor) return this.#close();
         for (const event of slice.events) {
           if (event.seq !== this.#cursor + 1) return this.#close();
-          this.#sink!.write(event.text);
+          const drains = this.#drains;
           this.#cursor = event.seq;
+          if (!this.#sink!.write(event.text) && this.#drains === drains) this.#full = true;
+          if (this.#full) break;
         }
         if (slice.done && this.#cursor >= slice.last) return this.#close();
-      } while (this.#again && !this.#closed);
+      } while (this.#again && !this.#closed && !this.#full);
     } catch {
       // The store is away: the client resumes from its last event, here or elsewhere, once it is back.
       this.#close();

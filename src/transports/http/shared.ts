@@ -95,7 +95,9 @@ export class SharedSessions {
       const id = request.header(SESSION_HEADER);
       if (id !== null) await this.prepare(id);
       const reply = await next(request);
-      if (id !== null && request.method === "POST") await this.changed(id);
+      // The request is served: its answer goes out even when the record cannot be rewritten now (the
+      // session's next request writes it, see #write); a 503 would have the client do it again.
+      if (id !== null && request.method === "POST") await this.changed(id)?.catch(() => {});
       return reply;
     } catch (thrown) {
       if (!(thrown instanceof Error) || thrown.name !== "StateUnavailable") throw thrown;
@@ -193,11 +195,14 @@ export class SharedSessions {
       },
     });
     readers.add(reader);
-    if (!(await reader.check())) {
-      reader.cancel();
-      return undefined;
+    let resumable = false;
+    try {
+      resumable = await reader.check();
+    } finally {
+      // Not resumable, or the store is away (503): the reader goes, with its maxSseStreams slot.
+      if (!resumable) reader.cancel();
     }
-    return reader;
+    return resumable ? reader : undefined;
   }
 
   async #adopt(id: string): Promise<void> {
@@ -241,17 +246,24 @@ export class SharedSessions {
       subscriptions: now.subscriptions,
       owner: this.#gate?.ownerOf(session),
     };
-    // Another instance may have changed the record since this copy last saw it (the bus is not
-    // instant): only what changed here is written over it, subscriptions as added and removed.
-    if (!opened && before) {
-      const current = await this.#state.sessions.get(session.id, idle);
-      // Ended elsewhere (DELETE, expiry): not brought back.
-      if (!current) return this.#forget(session.id);
-      record = merged(current, before, now);
+    try {
+      // Another instance may have changed the record since this copy last saw it (the bus is not
+      // instant): only what changed here is written over it, subscriptions as added and removed.
+      if (!opened && before) {
+        const current = await this.#state.sessions.get(session.id, idle);
+        // Ended elsewhere (DELETE, expiry): not brought back.
+        if (!current) return this.#forget(session.id);
+        record = merged(current, before, now);
+      }
+      await this.#state.sessions.put(record, idle);
+      this.#touched.set(session, Date.now());
+      if (!opened) await this.#state.bus.publish({ type: "session", id: session.id });
+    } catch (thrown) {
+      // Not written (the store is away): the change stays to write, by the session's next request.
+      if (before) this.#written.set(session, before);
+      else this.#written.delete(session);
+      throw thrown;
     }
-    await this.#state.sessions.put(record, idle);
-    this.#touched.set(session, Date.now());
-    if (!opened) await this.#state.bus.publish({ type: "session", id: session.id });
   }
 
   /** Refreshes the record's idle expiry at most every quarter of it; a record gone means the session ended elsewhere. */
@@ -272,8 +284,15 @@ export class SharedSessions {
     this.#store.delete(id);
   }
 
-  /** A registry event of this instance: the others deliver it to their streams too. */
+  /**
+   * A registry event of this instance: the others deliver it to their streams too. On "closed" (the
+   * server shuts down) the streams resumed here from the shared history end, their events kept there:
+   * each client resumes elsewhere from its last event, as from a stream of a session held here.
+   */
   #published(event: RegistryEvent): void {
+    if (event.type === "closed") {
+      for (const readers of this.#readers.values()) for (const reader of readers) reader.close();
+    }
     if (this.#relaying || event.type === "closed") return;
     this.#state.bus.announce({ type: "registry", event });
   }
