@@ -155,6 +155,8 @@ describe("isContentBlock", () => {
       { type: "audio", mimeType: "audio/wav" },
       { type: "resource_link", name: "y" },
       { type: "resource", resource: "file:///a.txt" },
+      { type: "resource", resource: null },
+      { type: "resource", resource: [] },
     ]) {
       expect(isContentBlock(value)).toBe(false);
     }

@@ -70,8 +70,9 @@ const BLOCK_FIELDS: ReadonlyMap<unknown, string[]> = new Map([
 export function isContentBlock(value: unknown): value is ContentBlock {
   return (
     isObject(value) &&
-    BLOCK_FIELDS.get(value.type)?.every(
-      (field) => typeof value[field] === (field === "resource" ? "object" : "string"),
+    // A resource is an object: `typeof null` is "object" too, and `{ resource: null }` is no block.
+    BLOCK_FIELDS.get(value.type)?.every((field) =>
+      field === "resource" ? isObject(value[field]) : typeof value[field] === "string",
     ) === true
   );
 }
