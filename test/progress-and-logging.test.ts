@@ -142,6 +142,20 @@ describe("ctx.progress", () => {
     expect(notifications).toEqual([]);
   });
 
+  it("sends nothing for a token that is not a string or an integer, as if none were sent", async () => {
+    const { legacy, modern, notifications } = await core(registryWith(reporting([1, 2])));
+    // 2025-11-25 "Progress": a token is a string or an integer; 2 ** 60 is one no JSON reader keeps exactly.
+    for (const progressToken of [{ id: 1 }, ["p"], null, true, 1.5, 2 ** 60]) {
+      const legacyAnswer = await legacy("tools/call", { name: "work" }, { meta: { progressToken } });
+      const modernAnswer = await modern("tools/call", { name: "work" }, { meta: { progressToken } });
+      expect([legacyAnswer, modernAnswer]).toMatchObject([
+        { result: { content: [{ type: "text", text: "done" }] } },
+        { result: { content: [{ type: "text", text: "done" }] } },
+      ]);
+    }
+    expect(notifications).toEqual([]);
+  });
+
   it("sends nothing once the response is out", async () => {
     let late: Context | undefined;
     const { legacy, notifications } = await core(

@@ -219,7 +219,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 15,652 B: an embedded resource block needs a resource object: { type: "resource", resource: null } is
     // a value sent as JSON, not a block (was: sent as a block, typeof null being "object"); the other rows as the code
     // moves (-1 B).
-    ceiling: 15_652,
+    // Raised to 15,664 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
+    // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
+    // rows as the code moves (+12 B).
+    ceiling: 15_664,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -333,7 +336,10 @@ const BUDGETS: Budget[] = [
     // Raised to 22,627 B: an embedded resource block needs a resource object: { type: "resource", resource: null } is
     // a value sent as JSON, not a block (was: sent as a block, typeof null being "object"); the other rows as the code
     // moves (+4 B).
-    ceiling: 22_627,
+    // Raised to 22,635 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
+    // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
+    // rows as the code moves (+8 B).
+    ceiling: 22_635,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -479,7 +485,10 @@ const BUDGETS: Budget[] = [
     // Raised to 49,160 B: an embedded resource block needs a resource object: { type: "resource", resource: null } is
     // a value sent as JSON, not a block (was: sent as a block, typeof null being "object"); the other rows as the code
     // moves (+5 B).
-    ceiling: 49_160,
+    // Lowered to 49,154 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
+    // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
+    // rows as the code moves (-6 B).
+    ceiling: 49_154,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -573,7 +582,10 @@ const BUDGETS: Budget[] = [
     // Raised to 28,056 B: an embedded resource block needs a resource object: { type: "resource", resource: null } is
     // a value sent as JSON, not a block (was: sent as a block, typeof null being "object"); the other rows as the code
     // moves (+6 B).
-    ceiling: 28_056,
+    // Raised to 28,061 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
+    // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
+    // rows as the code moves (+5 B).
+    ceiling: 28_061,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -656,7 +668,10 @@ const BUDGETS: Budget[] = [
     // nor any request after it: each was only logged to stderr); the other rows as the code moves (+18 B).
     // Set to 27,148 B merging the session's two branches, as measured.
     // Set to 27,147 B merging the HTTP hunt's branch (-1 B), as measured.
-    ceiling: 27_147,
+    // Raised to 27,167 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
+    // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
+    // rows as the code moves (+20 B).
+    ceiling: 27_167,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -770,7 +785,10 @@ const BUDGETS: Budget[] = [
     // Raised to 58,631 B: an embedded resource block needs a resource object: { type: "resource", resource: null } is
     // a value sent as JSON, not a block (was: sent as a block, typeof null being "object"); the other rows as the code
     // moves (+1 B).
-    ceiling: 58_631,
+    // Lowered to 58,627 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
+    // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
+    // rows as the code moves (-4 B).
+    ceiling: 58_627,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -155,9 +155,12 @@ export class RequestContext implements Context {
 
   progress(progress: number, total?: number, message?: string): void {
     // Progress goes only to a caller that asked with a token, and MUST increase (2025-11-25 "Progress");
-    // a cancelled request is no longer active, so it gets none.
+    // a cancelled request is no longer active, so it gets none. A token is a string or an integer:
+    // another value (an object, 1.5, an integer too large to read exactly, as with ids) asked for
+    // nothing, and echoing it would hand the client a token that names no request.
     const progressToken = this.meta?.progressToken;
-    if (!this.emit || this.#ended || progressToken === undefined || !(progress > this.#lastProgress)) return;
+    const asked = typeof progressToken === "string" || Number.isSafeInteger(progressToken);
+    if (!this.emit || this.#ended || !asked || !(progress > this.#lastProgress)) return;
     this.#lastProgress = progress;
     const params: Record<string, unknown> = { progressToken, progress };
     if (total !== undefined) params.total = total;
