@@ -56,6 +56,7 @@ describe("limits: options", () => {
       maxHistoryBytes: 256 * 1024 * 1024,
       shutdownGraceMs: 10_000,
       maxUsedRequestStates: 10_000,
+      maxSubscriptionsPerSession: 1000,
     });
     expect(DEFAULT_LIMITS.maxMessageBytes).toBe(4_194_304);
   });

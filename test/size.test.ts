@@ -222,7 +222,11 @@ const BUDGETS: Budget[] = [
     // Raised to 15,664 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
     // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
     // rows as the code moves (+12 B).
-    ceiling: 15_664,
+    // Raised to 15,705 B: limits.maxSubscriptionsPerSession (1000): a 2025 session subscribes to at most that many
+    // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
+    // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
+    // the other rows as the code moves (+41 B).
+    ceiling: 15_705,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -339,7 +343,11 @@ const BUDGETS: Budget[] = [
     // Raised to 22,635 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
     // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
     // rows as the code moves (+8 B).
-    ceiling: 22_635,
+    // Raised to 22,687 B: limits.maxSubscriptionsPerSession (1000): a 2025 session subscribes to at most that many
+    // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
+    // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
+    // the other rows as the code moves (+52 B).
+    ceiling: 22_687,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -488,7 +496,11 @@ const BUDGETS: Budget[] = [
     // Lowered to 49,154 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
     // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
     // rows as the code moves (-6 B).
-    ceiling: 49_154,
+    // Raised to 49,458 B: limits.maxSubscriptionsPerSession (1000): a 2025 session subscribes to at most that many
+    // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
+    // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
+    // the other rows as the code moves (+304 B).
+    ceiling: 49_458,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -585,7 +597,11 @@ const BUDGETS: Budget[] = [
     // Raised to 28,061 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
     // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
     // rows as the code moves (+5 B).
-    ceiling: 28_061,
+    // Raised to 28,111 B: limits.maxSubscriptionsPerSession (1000): a 2025 session subscribes to at most that many
+    // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
+    // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
+    // the other rows as the code moves (+50 B).
+    ceiling: 28_111,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -671,7 +687,11 @@ const BUDGETS: Budget[] = [
     // Raised to 27,167 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
     // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
     // rows as the code moves (+20 B).
-    ceiling: 27_167,
+    // Raised to 27,216 B: limits.maxSubscriptionsPerSession (1000): a 2025 session subscribes to at most that many
+    // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
+    // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
+    // the other rows as the code moves (+49 B).
+    ceiling: 27_216,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -788,7 +808,11 @@ const BUDGETS: Budget[] = [
     // Lowered to 58,627 B: a progressToken that is not a string or a safe integer (an object, null, 1.5) asks for no
     // progress (was: echoed in each notification, 2025-11-25 "Progress": a token is a string or an integer); the other
     // rows as the code moves (-4 B).
-    ceiling: 58_627,
+    // Raised to 58,917 B: limits.maxSubscriptionsPerSession (1000): a 2025 session subscribes to at most that many
+    // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
+    // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
+    // the other rows as the code moves (+290 B).
+    ceiling: 58_917,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

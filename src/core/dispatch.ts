@@ -164,6 +164,7 @@ export class Dispatcher {
     this.registry = registry;
     this.#serverInfoMeta = { [META.serverInfo]: registry.info };
     this.limits = limits;
+    registry.limits = limits;
     this.states = { stateKey: registry.stateKey, maxUsedStates: limits.maxUsedRequestStates };
   }
 

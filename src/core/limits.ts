@@ -32,6 +32,12 @@ export interface Limits {
   shutdownGraceMs?: number;
   /** 2026-07-28 requestStates remembered as used, so that each is accepted once (about 130 bytes each). Default: 10,000. */
   maxUsedRequestStates?: number;
+  /**
+   * Resources one 2025 session may be subscribed to at once (`resources/subscribe`; a URI subscribed
+   * again counts once), and resources one 2026-07-28 `subscriptions/listen` request may name. Each is
+   * a URI of up to 8,192 characters the server keeps and checks every update against. Default: 1000.
+   */
+  maxSubscriptionsPerSession?: number;
 }
 
 export type ResolvedLimits = Required<Limits>;

@@ -19,8 +19,11 @@ export interface Session {
   initialized: boolean;
   /** The threshold set by `logging/setLevel` (2025-11-25 "Logging"). */
   logLevel: LogLevel;
-  /** `resources/subscribe` and `resources/unsubscribe` of this session. */
-  subscribe(uri: string): void;
+  /**
+   * `resources/subscribe` and `resources/unsubscribe` of this session. `subscribe` is false, and
+   * subscribes to nothing, when the session already has `max` subscriptions and not this one.
+   */
+  subscribe(uri: string, max?: number): boolean;
   unsubscribe(uri: string): void;
   /** Whether an update of `uri` concerns this session: it subscribed to it, or to a parent of it. */
   watches(uri: string): boolean;

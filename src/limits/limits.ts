@@ -17,6 +17,7 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   maxHistoryBytes: 256 * 1024 * 1024,
   shutdownGraceMs: 10_000,
   maxUsedRequestStates: 10_000,
+  maxSubscriptionsPerSession: 1000,
 };
 
 /** Fills in the defaults; a limit that is not a positive integer (or Infinity) throws at start-up. */

@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
 import { META } from "../core/types.js";
+import { tooManySubscriptions } from "../limits/subscriptions.js";
 import { covers } from "../sessions/session.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
 
@@ -42,7 +43,13 @@ export async function listen(
   const uris = requested.resourceSubscriptions;
   let watched: string[] = [];
   if (Array.isArray(uris) && capabilities.resources?.subscribe) {
-    watched = uris.filter((uri): uri is string => typeof uri === "string");
+    // Each URI named is kept for the stream's life and checked on every update: a bounded number
+    // of them, the same one a 2025 session may subscribe to; one named twice counts once.
+    watched = [...new Set(uris.filter((uri): uri is string => typeof uri === "string"))];
+    const max = registry.limits.maxSubscriptionsPerSession ?? Infinity;
+    if (watched.length > max) {
+      throw tooManySubscriptions(`notifications.resourceSubscriptions names ${watched.length} resources`, max);
+    }
     honoured.resourceSubscriptions = watched;
   }
   // A layer's own filter fields (the Tasks extension's taskIds), checked before anything is sent.

@@ -11,6 +11,7 @@ import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
+import { tooManySubscriptions } from "../limits/subscriptions.js";
 import type { Resource, ResourceReturn } from "./resources.js";
 import { UriTemplate } from "./uri-template.js";
 
@@ -198,8 +199,13 @@ export const methods: Record<string, Method> = {
     modern: false,
     legacy: true,
     capability: "resources",
-    run: (_registry, params, ctx) => {
-      ctx.session?.subscribe(requireUri(params, "resources/subscribe"));
+    run: (registry, params, ctx) => {
+      const uri = requireUri(params, "resources/subscribe");
+      // Each subscription is kept for the session's life and checked on every update: a bounded number of them.
+      const max = registry.limits.maxSubscriptionsPerSession ?? Infinity;
+      if (ctx.session?.subscribe(uri, max) === false) {
+        throw tooManySubscriptions(`this session is subscribed to ${max} resources already`, max);
+      }
       return {};
     },
   },

@@ -24,9 +24,13 @@ export class LegacySession implements Session {
     this.client = { info: clientInfo, capabilities: clientCapabilities };
   }
 
-  subscribe(uri: string): void {
+  subscribe(uri: string, max = Infinity): boolean {
     this.#subscriptions ??= new Set();
-    this.#subscriptions.add(uri);
+    const subscriptions = this.#subscriptions;
+    // A URI subscribed again is the same subscription: it never counts twice.
+    if (subscriptions.size >= max && !subscriptions.has(uri)) return false;
+    subscriptions.add(uri);
+    return true;
   }
 
   unsubscribe(uri: string): void {

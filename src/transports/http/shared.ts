@@ -402,9 +402,10 @@ function sharedClass(Base: typeof LegacySession): SharedClass {
       this.id = id;
     }
 
-    override subscribe(uri: string): void {
-      super.subscribe(uri);
-      this.subscriptions.add(uri);
+    override subscribe(uri: string, max?: number): boolean {
+      const subscribed = super.subscribe(uri, max);
+      if (subscribed) this.subscriptions.add(uri);
+      return subscribed;
     }
 
     override unsubscribe(uri: string): void {

@@ -1,0 +1,115 @@
+/**
+ * `limits.maxSubscriptionsPerSession` (docs/limits.md) as the official clients meet it over Streamable
+ * HTTP. A 2025-11-25 session (v1 client) may be subscribed to that many resources at once, a URI
+ * subscribed again counting once; past it `resources/subscribe` is -32602 naming the limit and its
+ * value, the session keeps its subscriptions, and an unsubscribe makes room. A 2026-07-28
+ * `subscriptions/listen` (v2 client) may name that many resources, a URI named twice counting once.
+ * Before the limit, one session's subscriptions grew without bound: 10,000 subscribes of 8,000-character
+ * URIs added 99 MB of heap.
+ */
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
+import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pico } from "../../src/index.js";
+import type { Listening } from "../../src/transports/listen.js";
+import { until } from "./resources-helpers.js";
+
+const MAX = 3;
+
+const server = pico({ name: "notes", version: "1.0.0", limits: { maxSubscriptionsPerSession: MAX } }).resource(
+  "notes://{id}",
+  { description: "A note.", read: ({ id }) => `note ${id}` },
+);
+
+const TOO_MANY = {
+  code: -32602,
+  data: { limit: "maxSubscriptionsPerSession", max: MAX },
+};
+
+let listening: Listening;
+const closing: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  listening = await server.serve({ port: 0 });
+});
+
+afterAll(async () => {
+  for (const each of closing) await each.close();
+  await listening?.close();
+});
+
+describe("a 2025-11-25 session (official v1 client)", () => {
+  let client: LegacyClient;
+  const updated: string[] = [];
+
+  beforeAll(async () => {
+    client = new LegacyClient({ name: "v1", version: "1.0.0" });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updated.push(notification.params.uri);
+    });
+    closing.push(client);
+    await client.connect(new LegacyTransport(new URL(listening.url)));
+  });
+
+  it("subscribes to the limit, a URI subscribed again counting once, and refuses one more with -32602", async () => {
+    for (const uri of ["notes://a", "notes://b", "notes://a", "notes://c", "notes://c"]) {
+      expect(await client.subscribeResource({ uri })).toEqual({});
+    }
+    const refused = client.subscribeResource({ uri: "notes://d" });
+    await expect(refused).rejects.toMatchObject(TOO_MANY);
+    await expect(refused).rejects.toThrow(
+      "Too many subscriptions: this session is subscribed to 3 resources already, and the most is 3 (limits.maxSubscriptionsPerSession = 3). Subscribe to a parent URI instead, which covers the resources under it, or unsubscribe from those you no longer need first.",
+    );
+    // Subscribing again to one it has is no new subscription, at the limit too.
+    expect(await client.subscribeResource({ uri: "notes://b" })).toEqual({});
+  });
+
+  it("keeps its subscriptions, not the refused one, and makes room on unsubscribe", async () => {
+    server.resourceUpdated("notes://d");
+    server.resourceUpdated("notes://a");
+    await until(() => expect(updated).toEqual(["notes://a"]));
+    expect(await client.unsubscribeResource({ uri: "notes://a" })).toEqual({});
+    expect(await client.subscribeResource({ uri: "notes://d" })).toEqual({});
+    await expect(client.subscribeResource({ uri: "notes://a" })).rejects.toMatchObject(TOO_MANY);
+    server.resourceUpdated("notes://a");
+    server.resourceUpdated("notes://d");
+    await until(() => expect(updated).toEqual(["notes://a", "notes://d"]));
+  });
+
+  it("counts per session: another session has the whole limit", async () => {
+    const other = new LegacyClient({ name: "v1-other", version: "1.0.0" });
+    closing.push(other);
+    await other.connect(new LegacyTransport(new URL(listening.url)));
+    for (const uri of ["notes://x", "notes://y", "notes://z"]) {
+      expect(await other.subscribeResource({ uri })).toEqual({});
+    }
+    await expect(other.subscribeResource({ uri: "notes://w" })).rejects.toMatchObject(TOO_MANY);
+  });
+});
+
+describe("a 2026-07-28 listen request (official v2 client)", () => {
+  let client: ModernClient;
+
+  beforeAll(async () => {
+    client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    closing.push(client);
+    await client.connect(new ModernTransport(new URL(listening.url)));
+  });
+
+  it("names up to the limit, a URI named twice counting once", async () => {
+    const subscription = await client.listen({
+      resourceSubscriptions: ["notes://a", "notes://b", "notes://a", "notes://c"],
+    });
+    expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ["notes://a", "notes://b", "notes://c"] });
+  });
+
+  it("refuses a listen naming more with -32602, before any acknowledgement", async () => {
+    const refused = client.listen({ resourceSubscriptions: ["notes://a", "notes://b", "notes://c", "notes://d"] });
+    await expect(refused).rejects.toMatchObject(TOO_MANY);
+    await expect(refused).rejects.toThrow(
+      "Too many subscriptions: notifications.resourceSubscriptions names 4 resources, and the most is 3 (limits.maxSubscriptionsPerSession = 3).",
+    );
+  });
+});
