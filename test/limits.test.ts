@@ -11,6 +11,7 @@ import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
 import { DEFAULT_LIMITS, resolveLimits } from "../src/limits/limits.js";
+import type { HttpOptions } from "../src/transports/http/options.js";
 import { SseChannel, Streams } from "../src/transports/http/sse.js";
 import { readId, serveLines } from "../src/transports/stdio.js";
 import { serverDispatcher } from "./core-helpers.js";
@@ -476,6 +477,46 @@ describe("limits: legacy sessions", () => {
     const still = await app.fetch(inSession(session, call(2, "t", {}, false)));
     expect(still.status).toBe(200);
     expect((await still.json()).result.content).toEqual([{ type: "text", text: "ok" }]);
+  });
+});
+
+describe("limits: the numbers among the HTTP options", () => {
+  const initializing = () =>
+    post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } });
+
+  it("refuses a session lifetime of 0, and its siblings out of range, naming the option and what it may be", async () => {
+    // Before: sessions.idleTimeoutMs 0 served, and forgot every session before its next request.
+    const zero = pico({ name: "x", version: "1", http: { sessions: { idleTimeoutMs: 0 } }, signals: false });
+    await expect(zero.fetch(initializing())).rejects.toThrow(
+      new TypeError("The HTTP option sessions.idleTimeoutMs must be an integer of at least 1; got 0."),
+    );
+    await expect(zero.serve({ port: 0, host: "127.0.0.1" })).rejects.toThrow(TypeError);
+    // The one such option at the top level of pico(), checked there: 0 failed every question at once.
+    expect(() => pico({ name: "x", askTimeoutMs: 0 })).toThrow(
+      new TypeError("askTimeoutMs must be an integer from 1 to 2147483647 (ms); got 0."),
+    );
+    expect(() => pico({ name: "x", askTimeoutMs: 2 ** 31 })).toThrow(TypeError);
+    for (const [http, message] of [
+      [{ sessions: { maxSessions: 0 } }, "sessions.maxSessions must be an integer of at least 1; got 0."],
+      [{ sessions: { eventHistory: -1 } }, "sessions.eventHistory must be an integer of at least 1; got -1."],
+      [
+        { sessions: { idleTimeoutMs: Number.NaN } },
+        "sessions.idleTimeoutMs must be an integer of at least 1; got NaN.",
+      ],
+      [{ sessions: { retryMs: Infinity } }, "sessions.retryMs must be an integer of at least 0; got Infinity."],
+      [{ sessions: { maxSessions: Infinity } }, "sessions.maxSessions must be an integer of at least 1; got Infinity."],
+      [{ sessions: { retryMs: 1.5 } }, "sessions.retryMs must be an integer of at least 0; got 1.5."],
+      [{ maxBodyBytes: 0 }, "maxBodyBytes must be an integer of at least 1; got 0."],
+      [{ sessions: { idleTimeoutMs: "60000" } }, "sessions.idleTimeoutMs must be an integer of at least 1; got 60000."],
+    ] as const) {
+      const app = pico({ name: "x", version: "1", http: http as HttpOptions, signals: false });
+      await expect(app.fetch(initializing())).rejects.toThrow(`The HTTP option ${message}`);
+    }
+  });
+
+  it("serves with each at its least (a lifetime of 1 ms aside, which would end the session under the test)", async () => {
+    const sessions = { idleTimeoutMs: 60_000, maxSessions: 1, eventHistory: 1, retryMs: 0 };
+    await initialize(pico({ name: "x", version: "1", http: { sessions, maxBodyBytes: 1024 }, signals: false }));
   });
 });
 

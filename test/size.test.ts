@@ -226,7 +226,11 @@ const BUDGETS: Budget[] = [
     // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
     // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
     // the other rows as the code moves (+41 B).
-    ceiling: 15_705,
+    // Raised to 15,754 B: HTTP options checked as the endpoint is made: sessions.idleTimeoutMs, maxSessions,
+    // eventHistory and maxBodyBytes integers of at least 1, retryMs of at least 0, else a TypeError naming the option;
+    // askTimeoutMs from 1 to 2^31 - 1 at pico() (was: unchecked, idleTimeoutMs 0 expired every session at once,
+    // askTimeoutMs 0 failed every question); the other rows as the code moves (+49 B).
+    ceiling: 15_754,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -347,7 +351,11 @@ const BUDGETS: Budget[] = [
     // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
     // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
     // the other rows as the code moves (+52 B).
-    ceiling: 22_687,
+    // Raised to 22,852 B: HTTP options checked as the endpoint is made: sessions.idleTimeoutMs, maxSessions,
+    // eventHistory and maxBodyBytes integers of at least 1, retryMs of at least 0, else a TypeError naming the option;
+    // askTimeoutMs from 1 to 2^31 - 1 at pico() (was: unchecked, idleTimeoutMs 0 expired every session at once,
+    // askTimeoutMs 0 failed every question); the other rows as the code moves (+165 B).
+    ceiling: 22_852,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -500,7 +508,11 @@ const BUDGETS: Budget[] = [
     // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
     // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
     // the other rows as the code moves (+304 B).
-    ceiling: 49_458,
+    // Raised to 49,674 B: HTTP options checked as the endpoint is made: sessions.idleTimeoutMs, maxSessions,
+    // eventHistory and maxBodyBytes integers of at least 1, retryMs of at least 0, else a TypeError naming the option;
+    // askTimeoutMs from 1 to 2^31 - 1 at pico() (was: unchecked, idleTimeoutMs 0 expired every session at once,
+    // askTimeoutMs 0 failed every question); the other rows as the code moves (+216 B).
+    ceiling: 49_674,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -601,7 +613,11 @@ const BUDGETS: Budget[] = [
     // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
     // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
     // the other rows as the code moves (+50 B).
-    ceiling: 28_111,
+    // Raised to 28,274 B: HTTP options checked as the endpoint is made: sessions.idleTimeoutMs, maxSessions,
+    // eventHistory and maxBodyBytes integers of at least 1, retryMs of at least 0, else a TypeError naming the option;
+    // askTimeoutMs from 1 to 2^31 - 1 at pico() (was: unchecked, idleTimeoutMs 0 expired every session at once,
+    // askTimeoutMs 0 failed every question); the other rows as the code moves (+163 B).
+    ceiling: 28_274,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -691,7 +707,11 @@ const BUDGETS: Budget[] = [
     // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
     // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
     // the other rows as the code moves (+49 B).
-    ceiling: 27_216,
+    // Raised to 27,368 B: HTTP options checked as the endpoint is made: sessions.idleTimeoutMs, maxSessions,
+    // eventHistory and maxBodyBytes integers of at least 1, retryMs of at least 0, else a TypeError naming the option;
+    // askTimeoutMs from 1 to 2^31 - 1 at pico() (was: unchecked, idleTimeoutMs 0 expired every session at once,
+    // askTimeoutMs 0 failed every question); the other rows as the code moves (+152 B).
+    ceiling: 27_368,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -812,7 +832,11 @@ const BUDGETS: Budget[] = [
     // resources, a URI subscribed again counting once, and a listen request names at most that many; past it -32602
     // naming the limit (was: unbounded, 10,000 subscribes of 8,000-character URIs added 99 MB of heap to one session);
     // the other rows as the code moves (+290 B).
-    ceiling: 58_917,
+    // Raised to 59,140 B: HTTP options checked as the endpoint is made: sessions.idleTimeoutMs, maxSessions,
+    // eventHistory and maxBodyBytes integers of at least 1, retryMs of at least 0, else a TypeError naming the option;
+    // askTimeoutMs from 1 to 2^31 - 1 at pico() (was: unchecked, idleTimeoutMs 0 expired every session at once,
+    // askTimeoutMs 0 failed every question); the other rows as the code moves (+223 B).
+    ceiling: 59_140,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -114,6 +114,10 @@ export class Registry {
     if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize > 0)) {
       throw new TypeError(`pageSize must be a positive integer; got ${pageSize}.`);
     }
+    // 0 would fail every question at once; past 2^31 - 1 ms a timer fires at once (setTimeout's range).
+    if (askTimeoutMs !== undefined && !(Number.isInteger(askTimeoutMs) && askTimeoutMs > 0 && askTimeoutMs < 2 ** 31)) {
+      throw new TypeError(`askTimeoutMs must be an integer from 1 to 2147483647 (ms); got ${askTimeoutMs}.`);
+    }
     // Spread first, so a given version keeps its place in serverInfo and a default one comes after the name.
     this.info = { ...info, version };
     this.instructions = instructions;
