@@ -3,6 +3,7 @@
  * errors carry neither stacks nor paths nor credentials, `secret()` values never serialize, and
  * the text copy of structured output is cut to the output schema like `structuredContent`.
  */
+import { readFileSync } from "node:fs";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -73,6 +74,16 @@ describe("error messages", () => {
     expect(safeMessage(new Error("401 with Basic dXNlcjpwYXNz, then bearer abc123def; sign in again"))).toBe(
       "401 with Basic [redacted], then bearer [redacted]; sign in again",
     );
+  });
+
+  it("does what docs/tools.md's table says: paths of three or more segments go, one or two segments stay", () => {
+    // The docs promised every absolute path redacted while /app/data.json was kept: the table is the promise now.
+    const docs = readFileSync(new URL("../docs/tools.md", import.meta.url), "utf8");
+    const table = docs.slice(docs.indexOf("<!-- test/safe.test.ts reads this table"));
+    const rows = [...table.matchAll(/^\| `(.+?)` +\| `(.+?)` +\|$/gm)].map(([, thrown, sent]) => [thrown, sent]);
+    expect(rows).toContainEqual(["No file /app/data.json", "No file /app/data.json"]);
+    expect(rows).toContainEqual(["Could not read /srv/app/data.json: disk full", "Could not read [path]: disk full"]);
+    for (const [thrown, sent] of rows) expect(safeMessage(new Error(thrown))).toBe(sent);
   });
 
   it("leaves messages written for the model as they are, URLs and short relative paths included", () => {

@@ -46,7 +46,8 @@ export function secret<T>(value: T): Secret<T> {
 /**
  * Absolute file paths of three or more segments (POSIX, not part of a URL) and Windows drive paths,
  * whose folders may have spaces (`C:\Program Files\…`) but whose last segment ends at one, so the
- * words after a path stay.
+ * words after a path stay. A POSIX path of one or two segments stays (`/app/data.json`): it reads the
+ * same as a URL path the model may need (`/api/users`); docs/tools.md says so, with examples.
  */
 const PATH = /(?<![\w:/.~-])(?:\/[\w.@+-]+){3,}\/?|\b[A-Za-z]:\\(?:[\w.@+-]+(?: [\w.@+-]+)*\\)*[\w.@+-]*/g;
 /**
