@@ -3,7 +3,8 @@
  * Streamable HTTP. 2026-07-28 allows any JSON Schema and any structured value; before it, both had to
  * be objects (2025-11-25 "Output Schema"), and the v1 client refuses a whole `tools/list` answer that
  * breaks the rule. So a 2025 client gets such a tool without `outputSchema` and its results as the
- * JSON text copy alone; an object schema reaches both eras as it is.
+ * JSON text copy alone; an object schema reaches both eras as it is. A returned row shaped like an
+ * embedded resource block but without a resource object reaches both as its JSON text.
  */
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
@@ -23,7 +24,15 @@ const server = pico({ name: "shapes", version: "1.0.0" })
     description: "Counts the open issues.",
     output: z.object({ open: z.number() }),
     run: () => ({ open: 3 }),
+  })
+  .tool("attachment", {
+    description: "The attachment of an issue, which has none.",
+    // A row, not an embedded resource block: it has no resource object (typeof null is "object").
+    run: () => ({ type: "resource", resource: null }),
   });
+
+/** What both clients get for the `attachment` row: its JSON text, never a block they refuse. */
+const ATTACHMENT = { content: [{ type: "text", text: '{"type":"resource","resource":null}' }] };
 
 let listening: Listening;
 const closing: { close(): Promise<void> }[] = [];
@@ -60,6 +69,10 @@ describe("a 2025-11-25 client (official v1 SDK)", () => {
     const count = await client.callTool({ name: "count", arguments: {} });
     expect(count).toEqual({ content: [{ type: "text", text: '{"open":3}' }], structuredContent: { open: 3 } });
   });
+
+  it("gets a value shaped like a resource block without a resource as its JSON text", async () => {
+    expect(await client.callTool({ name: "attachment", arguments: {} })).toEqual(ATTACHMENT);
+  });
 });
 
 describe("a 2026-07-28 client (official v2 SDK)", () => {
@@ -83,6 +96,11 @@ describe("a 2026-07-28 client (official v2 SDK)", () => {
     const tags = await client.callTool({ name: "tags", arguments: {} });
     expect(tags.structuredContent).toEqual(["bug", "docs"]);
     expect(tags.content).toEqual([{ type: "text", text: '["bug","docs"]' }]);
+  });
+
+  it("gets a value shaped like a resource block without a resource as its JSON text", async () => {
+    // The 2026-07-28 result also carries the server's info in _meta.
+    expect(await client.callTool({ name: "attachment", arguments: {} })).toMatchObject(ATTACHMENT);
   });
 });
 
