@@ -30,6 +30,9 @@ export interface StdioStreams {
   auth?: ExchangeAuth;
 }
 
+/** The notifications dropped while the client does not read (see `send`). */
+const DROPPABLE = /^notifications\/(?:message|progress)$/;
+
 /** The longest start of an oversized line kept to find its id in: the line itself is never held whole. */
 const HEAD = 4096;
 
@@ -43,9 +46,16 @@ const HEAD = 4096;
  * Then it resolves, once the output has taken every answer.
  */
 export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams): Promise<void> {
-  const { maxMessageBytes, shutdownGraceMs } = dispatcher.limits;
+  const { maxMessageBytes, shutdownGraceMs, maxSseBufferBytes } = dispatcher.limits;
   const output = new LineOutput(streams.write, streams.drained);
   const send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
+    // Log and progress notifications are best-effort (servers SHOULD rate-limit them: 2025-11-25 "Logging",
+    // "Progress"): while the client does not read and more than limits.maxSseBufferBytes wait for it, they
+    // are dropped, not queued, so a handler that floods them cannot grow the server without bound. What
+    // else waits is bounded by the reading, which stops meanwhile, and goes out in order once it reads.
+    if (output.blocked && output.queued > maxSseBufferBytes && "method" in message && DROPPABLE.test(message.method)) {
+      return;
+    }
     // JSON never holds a raw newline, so a message is always exactly one line.
     const line = serialize(message);
     if (line !== undefined) output.send(line);
