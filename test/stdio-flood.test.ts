@@ -3,7 +3,7 @@
  * notifications are best-effort (2025-11-25 "Logging", "Progress"), so past `limits.maxSseBufferBytes`
  * waiting for the client they are dropped rather than queued, while every response still goes out, in
  * order, once the client reads again. In-process (serveLines, with a stdout whose drain the test
- * controls), and over a real child process serving through `server.serve()`.
+ * controls), and over a real child process serving through `server.serve()` on Node, Bun and Deno.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { Limits } from "../src/core/limits.js";
@@ -15,7 +15,8 @@ import { serveLines } from "../src/transports/stdio.js";
 import { serverDispatcher } from "./core-helpers.js";
 import { MODERN_META, pipe } from "./hardening-helpers.js";
 import { signal, within } from "./http-helpers.js";
-import { killWireChildren, type Memory, mib, nodeWire, type WireChild } from "./stdio-helpers.js";
+import { bunExecutable, denoExecutable } from "./runtimes/harness.js";
+import { FIXTURE, killWireChildren, type Memory, mib, nodeWire, WireChild } from "./stdio-helpers.js";
 
 afterAll(killWireChildren);
 
@@ -122,7 +123,19 @@ describe("stdio's output under a flood of notifications, in-process", () => {
   });
 });
 
-const runtimes: [name: string, start: () => WireChild][] = [["Node", () => nodeWire()]];
+const runtimes: [name: string, start: () => WireChild][] = [
+  ["Node", () => nodeWire()],
+  ["Bun", () => new WireChild(bunExecutable(), [FIXTURE])],
+  [
+    "Deno",
+    () =>
+      new WireChild(
+        denoExecutable(),
+        ["run", "--no-lock", "--no-prompt", "--sloppy-imports", "--allow-env", "--v8-flags=--expose-gc", FIXTURE],
+        { DENO_NO_UPDATE_CHECK: "1" },
+      ),
+  ],
+];
 
 /** 2,000 log messages of 64 KiB (125 MiB), each with a progress report. */
 const COUNT = 2000;

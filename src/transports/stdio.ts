@@ -275,9 +275,26 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
   const { process: proc, claimed, stop, auth } = serving;
   const { stdin, stdout } = proc;
   let gone = false;
+  // A write's callback runs once its chunk is out, or with the error once the client is gone, in the
+  // order of the writes: stdout has taken everything once the last one ran. One wait for a blocked
+  // stdout and for the last answers, on every runtime (an empty write's callback would do on Node and
+  // Deno, but Bun runs it at once: stdout never blocked, and a tool flooding ctx.log grew Bun's buffer).
+  /** Writes whose callback is still to come, and who waits for the last of them. */
+  let pending = 0;
+  let wake: (() => void) | undefined;
+  const written = () => {
+    if (--pending === 0) wake?.();
+  };
+  /** Resolves once stdout has taken everything written so far, or failed. */
+  const flushed = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      if (gone || pending === 0) resolve();
+    });
   // A client that closed its end makes writes fail (EPIPE): it is gone, so stop reading and writing.
   const onError = (error: unknown) => {
     gone = true;
+    wake?.();
     stop.abort(error);
   };
   // Stopping stops reading: stdin no longer holds the process open.
@@ -286,15 +303,15 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
   // close() may have come before this module loaded: an aborted signal tells no listener added since.
   if (stop.signal.aborted) onAbort();
   else stop.signal.addEventListener("abort", onAbort, { once: true });
-  // The callback of an empty write runs once everything written before it is out, or with the error
-  // once the client is gone: one wait for a blocked stdout, for the last answers, and on every runtime.
-  /** Resolves once stdout has taken everything written so far, or failed. */
-  const flushed = () => new Promise<void>((resolve) => claimed.write("", () => resolve()));
   try {
     const caller = await auth;
     await serveLines(dispatcher, {
       input: stdin,
-      write: (chunk) => gone || claimed.write(chunk),
+      write: (chunk) => {
+        if (gone) return true;
+        pending++;
+        return claimed.write(chunk, written);
+      },
       drained: flushed,
       signal: stop.signal,
       auth: caller,
