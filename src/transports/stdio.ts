@@ -41,7 +41,8 @@ const HEAD = 4096;
  * one message per line, requests handled concurrently, nothing but protocol written out. A line
  * longer than `limits.maxMessageBytes` is answered with -32600 and skipped as it streams in; nothing
  * read is kept once its line is handled. While the output is blocked (`write` answered false), no
- * more requests are read. Once the input ends (or `signal` aborts), requests in progress have
+ * more requests are read, and log and progress notifications past `limits.maxSseBufferBytes` are
+ * dropped. Once the input ends (or `signal` aborts), requests in progress have
  * `limits.shutdownGraceMs` to finish; the rest are answered with an error and their signals abort.
  * Then it resolves, once the output has taken every answer.
  */
