@@ -41,6 +41,8 @@ export class WireChild {
   readonly messages: Record<string, unknown>[] = [];
   /** The length of each large line, by id. */
   readonly sizes = new Map<unknown, number>();
+  /** How many messages of each method (notifications, the server's requests) came, large ones too. */
+  readonly methods = new Map<string, number>();
   /** Lines that are not a JSON-RPC message: must stay empty. */
   readonly garbage: string[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -160,7 +162,9 @@ export class WireChild {
       this.garbage.push(line.slice(0, 200));
       return;
     }
-    if (!("method" in message)) this.answers.set(message.id, (this.answers.get(message.id) ?? 0) + 1);
+    const method = message.method;
+    if (typeof method === "string") this.methods.set(method, (this.methods.get(method) ?? 0) + 1);
+    else this.answers.set(message.id, (this.answers.get(message.id) ?? 0) + 1);
     if (line.length <= KEPT) this.messages.push(message);
     else this.sizes.set(message.id, line.length);
   }

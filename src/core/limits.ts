@@ -16,7 +16,10 @@ export interface Limits {
   handlerTimeoutMs?: number;
   /** SSE streams open at once on the HTTP endpoint (GET streams, streamed replies, listen). Default: 1000. */
   maxSseStreams?: number;
-  /** Bytes an SSE stream may hold for a reader that does not keep up; past that the stream is dropped. Default: 1 MiB. */
+  /**
+   * Bytes an SSE stream, or stdio's output, may hold for a reader that does not keep up; past that an SSE
+   * stream is dropped, and stdio drops log and progress notifications (never a response). Default: 1 MiB.
+   */
   maxSseBufferBytes?: number;
   /**
    * Bytes of server-sent events one legacy HTTP session keeps so that a client can resume a dropped

@@ -33,6 +33,11 @@ export class LineOutput {
     return this.#ready;
   }
 
+  /** The length of the lines queued and not yet written: what this output holds for a client that does not read. */
+  get queued(): number {
+    return this.#queued;
+  }
+
   /** Queues one line (without its newline). */
   send(line: string): void {
     this.#lines.push(`${line}\n`);

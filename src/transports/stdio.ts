@@ -30,6 +30,9 @@ export interface StdioStreams {
   auth?: ExchangeAuth;
 }
 
+/** The notifications dropped while the client does not read (see `send`). */
+const DROPPABLE = /^notifications\/(?:message|progress)$/;
+
 /** The longest start of an oversized line kept to find its id in: the line itself is never held whole. */
 const HEAD = 4096;
 
@@ -38,14 +41,22 @@ const HEAD = 4096;
  * one message per line, requests handled concurrently, nothing but protocol written out. A line
  * longer than `limits.maxMessageBytes` is answered with -32600 and skipped as it streams in; nothing
  * read is kept once its line is handled. While the output is blocked (`write` answered false), no
- * more requests are read. Once the input ends (or `signal` aborts), requests in progress have
+ * more requests are read, and log and progress notifications past `limits.maxSseBufferBytes` are
+ * dropped. Once the input ends (or `signal` aborts), requests in progress have
  * `limits.shutdownGraceMs` to finish; the rest are answered with an error and their signals abort.
  * Then it resolves, once the output has taken every answer.
  */
 export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams): Promise<void> {
-  const { maxMessageBytes, shutdownGraceMs } = dispatcher.limits;
+  const { maxMessageBytes, shutdownGraceMs, maxSseBufferBytes } = dispatcher.limits;
   const output = new LineOutput(streams.write, streams.drained);
   const send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
+    // Log and progress notifications are best-effort (servers SHOULD rate-limit them: 2025-11-25 "Logging",
+    // "Progress"): while the client does not read and more than limits.maxSseBufferBytes wait for it, they
+    // are dropped, not queued, so a handler that floods them cannot grow the server without bound. What
+    // else waits is bounded by the reading, which stops meanwhile, and goes out in order once it reads.
+    if (output.blocked && output.queued > maxSseBufferBytes && "method" in message && DROPPABLE.test(message.method)) {
+      return;
+    }
     // JSON never holds a raw newline, so a message is always exactly one line.
     const line = serialize(message);
     if (line !== undefined) output.send(line);
@@ -265,9 +276,26 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
   const { process: proc, claimed, stop, auth } = serving;
   const { stdin, stdout } = proc;
   let gone = false;
+  // A write's callback runs once its chunk is out, or with the error once the client is gone, in the
+  // order of the writes: stdout has taken everything once the last one ran. One wait for a blocked
+  // stdout and for the last answers, on every runtime (an empty write's callback would do on Node and
+  // Deno, but Bun runs it at once: stdout never blocked, and a tool flooding ctx.log grew Bun's buffer).
+  /** Writes whose callback is still to come, and who waits for the last of them. */
+  let pending = 0;
+  let wake: (() => void) | undefined;
+  const written = () => {
+    if (--pending === 0) wake?.();
+  };
+  /** Resolves once stdout has taken everything written so far, or failed. */
+  const flushed = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      if (gone || pending === 0) resolve();
+    });
   // A client that closed its end makes writes fail (EPIPE): it is gone, so stop reading and writing.
   const onError = (error: unknown) => {
     gone = true;
+    wake?.();
     stop.abort(error);
   };
   // Stopping stops reading: stdin no longer holds the process open.
@@ -276,15 +304,15 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
   // close() may have come before this module loaded: an aborted signal tells no listener added since.
   if (stop.signal.aborted) onAbort();
   else stop.signal.addEventListener("abort", onAbort, { once: true });
-  // The callback of an empty write runs once everything written before it is out, or with the error
-  // once the client is gone: one wait for a blocked stdout, for the last answers, and on every runtime.
-  /** Resolves once stdout has taken everything written so far, or failed. */
-  const flushed = () => new Promise<void>((resolve) => claimed.write("", () => resolve()));
   try {
     const caller = await auth;
     await serveLines(dispatcher, {
       input: stdin,
-      write: (chunk) => gone || claimed.write(chunk),
+      write: (chunk) => {
+        if (gone) return true;
+        pending++;
+        return claimed.write(chunk, written);
+      },
       drained: flushed,
       signal: stop.signal,
       auth: caller,
