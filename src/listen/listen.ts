@@ -4,6 +4,7 @@ import { isObject } from "../core/jsonrpc.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
 import { META } from "../core/types.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
+import { checkUriLength } from "../resources/uri-length.js";
 import { covers } from "../sessions/session.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
 
@@ -46,6 +47,7 @@ export async function listen(
     // Each URI named is kept for the stream's life and checked on every update: a bounded number
     // of them, the same one a 2025 session may subscribe to; one named twice counts once.
     watched = [...new Set(uris.filter((uri): uri is string => typeof uri === "string"))];
+    for (const uri of watched) checkUriLength(uri, "a URI of notifications.resourceSubscriptions");
     const max = registry.limits.maxSubscriptionsPerSession ?? Infinity;
     if (watched.length > max) {
       throw tooManySubscriptions(`notifications.resourceSubscriptions names ${watched.length} resources`, max);

@@ -13,6 +13,7 @@ import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
 import type { Resource, ResourceReturn } from "./resources.js";
+import { checkUriLength } from "./uri-length.js";
 import { UriTemplate } from "./uri-template.js";
 
 type Params = Record<string, unknown> | undefined;
@@ -139,13 +140,6 @@ export function toContents(value: ResourceReturn, uri: string, mimeType: string 
 }
 
 /**
- * The longest URI read or subscribed to, in UTF-16 code units: more than the request line HTTP asks
- * every party to support (RFC 9110 §4.1: at least 8000 octets), so no URI a client can build is
- * refused, and a bound on the work of matching one against each template.
- */
-const MAX_URI_LENGTH = 8192;
-
-/**
  * 2025-11-25 TextResourceContents and BlobResourceContents: a uri, and a text or a base64 blob
  * string. A getter that throws is left to the response's writer, which answers that the contents
  * cannot be sent as JSON, with the message cleaned.
@@ -164,13 +158,7 @@ function isContentsItem(item: ResourceContents): boolean {
 export function requireUri(params: Params, method: string): string {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, `${method} needs params.uri (a string)`);
-  if (uri.length > MAX_URI_LENGTH) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Invalid params: the URI is ${uri.length} characters long; resource URIs are limited to ${MAX_URI_LENGTH}.`,
-    );
-  }
-  return uri;
+  return checkUriLength(uri, "the URI");
 }
 
 /**

@@ -112,4 +112,13 @@ describe("a 2026-07-28 listen request (official v2 client)", () => {
       "Too many subscriptions: notifications.resourceSubscriptions names 4 resources, and the most is 3 (limits.maxSubscriptionsPerSession = 3).",
     );
   });
+
+  it("refuses a listen naming a URI longer than resources/subscribe takes, with -32602", async () => {
+    const long = `notes://${"a".repeat(8_200)}`;
+    const refused = client.listen({ resourceSubscriptions: ["notes://a", long] });
+    await expect(refused).rejects.toMatchObject({ code: -32602 });
+    await expect(refused).rejects.toThrow(
+      "Invalid params: a URI of notifications.resourceSubscriptions is 8208 characters long; resource URIs are limited to 8192.",
+    );
+  });
 });
