@@ -5,34 +5,16 @@
  * as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { createClient } from "redis";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { bare, EventReader, messageOf, post } from "../http-helpers.js";
-import { haveRedis, MISSING, REQUIRED, RedisServer } from "./redis-server.js";
+import { useRedisServer } from "./redis-server.js";
 
-const AVAILABLE = haveRedis();
-let redis: RedisServer | undefined;
-
-beforeAll(async () => {
-  if (!AVAILABLE) {
-    if (REQUIRED) throw new Error(`${MISSING} (PICOMCP_REQUIRE_REDIS is set, so Redis is required)`);
-    return;
-  }
-  redis = await RedisServer.start();
-});
-
-beforeEach((ctx) => {
-  if (!AVAILABLE) ctx.skip(MISSING);
-});
-
-afterAll(async () => {
-  redis?.thaw();
-  await redis?.close();
-});
+const redis = useRedisServer();
 
 it("answers a request whose change cannot be recorded yet, and records it with the next request", async () => {
-  const client: ReturnType<typeof createClient> = createClient({ url: redis!.url });
+  const client: ReturnType<typeof createClient> = createClient({ url: redis.get().url });
   client.on("error", () => {});
   await client.connect();
   const state = await redisState({ client, prefix: "outage:", commandTimeoutMs: 300 });
@@ -55,7 +37,7 @@ it("answers a request whose change cannot be recorded yet, and records it with t
     await opened.text();
     const session = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
 
-    redis!.freeze();
+    redis.get().freeze();
     // Was: 503 "retry in a moment" for both, the answer and its event stream dropped (the stream
     // holding its maxSseStreams slot for ever), and the retries recorded nothing.
     const initialized = await server.fetch(post({ jsonrpc: "2.0", method: "notifications/initialized" }, session));
@@ -65,7 +47,7 @@ it("answers a request whose change cannot be recorded yet, and records it with t
     expect(level.status).toBe(200);
     const events = (await new EventReader(level).rest(5000)).filter((event) => event.data).map(messageOf);
     expect(events).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
-    redis!.thaw();
+    redis.get().thaw();
 
     const list = await server.fetch(post({ jsonrpc: "2.0", id: 3, method: "tools/list" }, session));
     expect(list.status).toBe(200);
@@ -76,7 +58,7 @@ it("answers a request whose change cannot be recorded yet, and records it with t
     expect(get.status).toBe(200);
     await get.body?.cancel();
   } finally {
-    redis!.thaw();
+    redis.get().thaw();
     await server.close();
     await state.close();
     await client.close();

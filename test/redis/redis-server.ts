@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect as tcp } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 export const MISSING = "redis-server not found: apt-get install -y redis-server";
 
@@ -99,4 +100,35 @@ export class RedisServer {
     await this.stop();
     rmSync(this.#dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The redis-server of a test file: started before its tests and stopped after them (thawed first, in
+ * case a test failed while it was frozen). Without redis-server each test is skipped with the install
+ * command as the reason, and the file fails instead when PICOMCP_REQUIRE_REDIS is set. `get()` is the
+ * server, inside a test. Call it before the file's own hooks: its `afterAll` then runs after theirs.
+ */
+export function useRedisServer(): { get(): RedisServer } {
+  const available = haveRedis();
+  let server: RedisServer | undefined;
+  beforeAll(async () => {
+    if (!available) {
+      if (REQUIRED) throw new Error(`${MISSING} (PICOMCP_REQUIRE_REDIS is set, so Redis is required)`);
+      return;
+    }
+    server = await RedisServer.start();
+  });
+  beforeEach((ctx) => {
+    if (!available) ctx.skip(MISSING);
+  });
+  afterAll(async () => {
+    server?.thaw();
+    await server?.close();
+  });
+  return {
+    get: () => {
+      if (!server) throw new Error("redis-server is not running: useRedisServer() starts it before the tests");
+      return server;
+    },
+  };
 }

@@ -6,39 +6,25 @@
  * with PICOMCP_REQUIRE_REDIS.
  */
 import { createClient } from "redis";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import type { SharedState } from "../../src/state/state.js";
 import { BOTH, bare, EventReader, post } from "../http-helpers.js";
-import { haveRedis, MISSING, REQUIRED, RedisServer } from "./redis-server.js";
+import { useRedisServer } from "./redis-server.js";
 
-const AVAILABLE = haveRedis();
 const KEY = "a shared secret of 32 bytes or more!";
 
-let redis: RedisServer | undefined;
+const redis = useRedisServer();
 const clients: ReturnType<typeof createClient>[] = [];
 let prefixes = 0;
 
-beforeAll(async () => {
-  if (!AVAILABLE) {
-    if (REQUIRED) throw new Error(`${MISSING} (PICOMCP_REQUIRE_REDIS is set, so Redis is required)`);
-    return;
-  }
-  redis = await RedisServer.start();
-});
-
-beforeEach((ctx) => {
-  if (!AVAILABLE) ctx.skip(MISSING);
-});
-
 afterAll(async () => {
   for (const client of clients) await client.close();
-  await redis?.close();
 });
 
 async function state(prefix: string): Promise<SharedState> {
-  const client: ReturnType<typeof createClient> = createClient({ url: redis!.url });
+  const client: ReturnType<typeof createClient> = createClient({ url: redis.get().url });
   client.on("error", () => {});
   await client.connect();
   clients.push(client);
@@ -122,7 +108,7 @@ describe("a stream resumed on another instance", () => {
     expect(list.status).toBe(200);
     await list.text();
     const resume = () => second.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming }));
-    redis!.freeze();
+    redis.get().freeze();
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
         const refused = await resume();
@@ -130,7 +116,7 @@ describe("a stream resumed on another instance", () => {
         expect((await refused.json()).error.message).toMatch(/^The server's shared state is unreachable/);
       }
     } finally {
-      redis!.thaw();
+      redis.get().thaw();
     }
     let resumed = await resume();
     for (let tries = 0; resumed.status === 404 && tries < 50; tries++) {

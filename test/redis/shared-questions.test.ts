@@ -6,37 +6,23 @@
  * the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { createClient } from "redis";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import type { SharedState } from "../../src/state/state.js";
 import { EventReader, messageOf, post } from "../http-helpers.js";
-import { haveRedis, MISSING, REQUIRED, RedisServer } from "./redis-server.js";
+import { useRedisServer } from "./redis-server.js";
 
-const AVAILABLE = haveRedis();
-let redis: RedisServer | undefined;
+const redis = useRedisServer();
 const clients: ReturnType<typeof createClient>[] = [];
-
-beforeAll(async () => {
-  if (!AVAILABLE) {
-    if (REQUIRED) throw new Error(`${MISSING} (PICOMCP_REQUIRE_REDIS is set, so Redis is required)`);
-    return;
-  }
-  redis = await RedisServer.start();
-});
-
-beforeEach((ctx) => {
-  if (!AVAILABLE) ctx.skip(MISSING);
-});
 
 afterAll(async () => {
   for (const client of clients) await client.close();
-  await redis?.close();
 });
 
 async function state(): Promise<SharedState> {
-  const client: ReturnType<typeof createClient> = createClient({ url: redis!.url });
+  const client: ReturnType<typeof createClient> = createClient({ url: redis.get().url });
   client.on("error", () => {});
   await client.connect();
   clients.push(client);
