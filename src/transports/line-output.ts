@@ -19,6 +19,11 @@ export class LineOutput {
   /** Lines not yet written, with their newlines, and their length in all. */
   readonly #lines: string[] = [];
   #queued = 0;
+  /**
+   * Lines sent `once` since the last write, with their newlines (made by the first): each still waits
+   * in `#lines`. A write empties it, so a copy sent after it is queued even if the line was not yet written.
+   */
+  #once: Set<string> | undefined;
   #scheduled = false;
   /** Resolves once the output takes writes again; set while it does not. */
   #ready: Promise<void> | undefined;
@@ -38,10 +43,16 @@ export class LineOutput {
     return this.#queued;
   }
 
-  /** Queues one line (without its newline). */
-  send(line: string): void {
-    this.#lines.push(`${line}\n`);
-    this.#queued += line.length + 1;
+  /** Queues one line (without its newline); `once`: unless the same line, sent `once`, still waits. */
+  send(line: string, once?: boolean): void {
+    const text = `${line}\n`;
+    if (once) {
+      this.#once ??= new Set();
+      if (this.#once.has(text)) return;
+      this.#once.add(text);
+    }
+    this.#lines.push(text);
+    this.#queued += text.length;
     // A full batch need not wait for the end of the turn, and the reader learns at once if it blocked.
     if (this.#queued >= BATCH) this.#flush();
     else if (!this.#scheduled) {
@@ -65,6 +76,7 @@ export class LineOutput {
       let length = lines[0]!.length;
       while (count < lines.length && length + lines[count]!.length <= BATCH) length += lines[count++]!.length;
       this.#queued -= length;
+      this.#once?.clear();
       if (this.#write(lines.splice(0, count).join("")) === false && this.#drained) {
         this.#ready = this.#drained().then(this.#unblock, this.#unblock);
       }

@@ -33,6 +33,9 @@ export interface StdioStreams {
 /** The notifications dropped while the client does not read (see `send`). */
 const DROPPABLE = /^notifications\/(?:message|progress)$/;
 
+/** The notifications that say something changed, and that a copy still waiting says already (see `send`). */
+const CHANGED = /^notifications\/(?:\w+\/list_changed|resources\/updated)$/;
+
 /** The longest start of an oversized line kept to find its id in: the line itself is never held whole. */
 const HEAD = 4096;
 
@@ -41,8 +44,8 @@ const HEAD = 4096;
  * one message per line, requests handled concurrently, nothing but protocol written out. A line
  * longer than `limits.maxMessageBytes` is answered with -32600 and skipped as it streams in; nothing
  * read is kept once its line is handled. While the output is blocked (`write` answered false), no
- * more requests are read, and log and progress notifications past `limits.maxSseBufferBytes` are
- * dropped. Once the input ends (or `signal` aborts), requests in progress have
+ * more requests are read, log and progress notifications past `limits.maxSseBufferBytes` are
+ * dropped, and a change notification identical to one still waiting is not queued again. Once the input ends (or `signal` aborts), requests in progress have
  * `limits.shutdownGraceMs` to finish; the rest are answered with an error and their signals abort.
  * Then it resolves, once the output has taken every answer.
  */
@@ -50,16 +53,19 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   const { maxMessageBytes, shutdownGraceMs, maxSseBufferBytes } = dispatcher.limits;
   const output = new LineOutput(streams.write, streams.drained);
   const send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
+    const method = "method" in message ? message.method : undefined;
     // Log and progress notifications are best-effort (servers SHOULD rate-limit them: 2025-11-25 "Logging",
     // "Progress"): while the client does not read and more than limits.maxSseBufferBytes wait for it, they
-    // are dropped, not queued, so a handler that floods them cannot grow the server without bound. What
-    // else waits is bounded by the reading, which stops meanwhile, and goes out in order once it reads.
-    if (output.blocked && output.queued > maxSseBufferBytes && "method" in message && DROPPABLE.test(message.method)) {
-      return;
-    }
+    // are dropped, not queued, so a handler that floods them cannot grow the server without bound.
+    if (method && output.blocked && output.queued > maxSseBufferBytes && DROPPABLE.test(method)) return;
     // JSON never holds a raw newline, so a message is always exactly one line.
     const line = serialize(message);
-    if (line !== undefined) output.send(line);
+    if (line === undefined) return;
+    // A list_changed or resources/updated identical to one still waiting tells the client nothing new:
+    // it lists or reads after the first, so it sees this change too (2025-11-25 "Tools", "Resources";
+    // 2026-07-28 §4). Not queued, a registry that churns cannot grow the server while the client does not
+    // read. Responses wait too, bounded by the reading, which stops meanwhile; all go out in order.
+    output.send(line, method !== undefined && CHANGED.test(method));
   };
   const connection = new Connection(dispatcher, send);
   connection.auth = streams.auth;

@@ -1,0 +1,170 @@
+/**
+ * A stdio client that stops reading while the server churns its registry: registers and removes a
+ * tool and reports a subscribed resource updated, in a loop. Those notifications say "the list
+ * changed" and "this resource changed": a second one identical to one still waiting for the client
+ * tells it nothing new, since it reads the list or the resource after the first anyway. So while one
+ * waits, its copies are not queued, and what the server holds for a client that does not read stays
+ * bounded. In-process (serveLines, with a stdout whose drain the test controls), and over a real child
+ * process serving through `server.serve()` on Node, Bun and Deno.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { Registry } from "../src/core/registry.js";
+import type { Schema } from "../src/core/schema.js";
+import { compileTool, type ToolConfig } from "../src/core/tools.js";
+import { compileResource } from "../src/resources/resources.js";
+import { serveLines } from "../src/transports/stdio.js";
+import { serverDispatcher } from "./core-helpers.js";
+import { MODERN_META, pipe } from "./hardening-helpers.js";
+import { signal, within } from "./http-helpers.js";
+import { bunExecutable, denoExecutable } from "./runtimes/harness.js";
+import { call, killWireChildren, type Memory, mib, WireChild } from "./stdio-helpers.js";
+
+afterAll(killWireChildren);
+
+type AnyTool = ToolConfig<Schema | undefined, Schema | undefined>;
+
+const line = (message: unknown) => `${JSON.stringify(message)}\n`;
+
+/** A 2025-11-25 session subscribed to notes://a, and a 2026-07-28 listen for tool changes and notes://a. */
+const SUBSCRIBE = [
+  {
+    jsonrpc: "2.0",
+    id: "init",
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "churn", version: "1" } },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: "subscribe", method: "resources/subscribe", params: { uri: "notes://a" } },
+  {
+    jsonrpc: "2.0",
+    id: "listen",
+    method: "subscriptions/listen",
+    params: { notifications: { toolsListChanged: true, resourceSubscriptions: ["notes://a"] }, _meta: MODERN_META },
+  },
+];
+
+const CHANGES = ["notifications/tools/list_changed", "notifications/resources/updated"];
+
+describe("stdio's output under a flood of list_changed and resources/updated, in-process", () => {
+  it("queues no copy of a change notification still waiting for a client that does not read", async () => {
+    const registry = new Registry({ name: "churn", version: "1" });
+    registry.addResource(compileResource("notes://a", { read: () => "a" }));
+    const churned = signal<number>();
+    const churn = {
+      run: () => {
+        // A first batch (64 KiB) fills stdout; the rest is churned while it is full.
+        for (let i = 0; i < 1000; i++) {
+          registry.addTool(compileTool("temp", { run: () => "temp" } as unknown as AnyTool));
+          registry.remove("tool", "temp");
+          registry.emit({ type: "resources/updated", uri: "notes://a" });
+        }
+        churned.resolve(written.length);
+        return "churned";
+      },
+    };
+    registry.addTool(compileTool("churn", churn as unknown as AnyTool));
+    const io = pipe();
+    const written: string[] = [];
+    let full = false;
+    const drain = signal();
+    const served = serveLines(serverDispatcher(registry), {
+      input: io.input,
+      write: (chunk) => written.push(chunk) > 0 && !full,
+      drained: () => drain.promise,
+    });
+    io.push(SUBSCRIBE.map(line).join(""));
+    const subscribed = () => written.join("").includes('"id":"subscribe"') && written.join("").includes("acknowledged");
+    while (!subscribed()) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    full = true;
+    io.push(line(call("churn", "churn")));
+    const whileFull = await within(churned.promise, 5000, "the churn");
+    expect(whileFull, "writes before stdout was full").toBeGreaterThan(0);
+    const before = written.length;
+    full = false;
+    drain.resolve();
+    io.end();
+    await within(served, 5000, "serveLines resolving");
+    // What waited while stdout was full: one of each distinct change notification, then the answer.
+    const waited = written
+      .slice(before)
+      .join("")
+      .split("\n")
+      .filter(Boolean)
+      .map((text) => JSON.parse(text) as { id?: string; method?: string; params?: Record<string, unknown> });
+    const changes = waited.filter((message) => CHANGES.includes(message.method ?? ""));
+    const distinct = new Set(changes.map((message) => JSON.stringify(message)));
+    expect(changes.length).toBe(distinct.size);
+    // legacy and listen, for tools/list_changed and resources/updated: at most four distinct lines.
+    expect(distinct.size).toBeLessThanOrEqual(4);
+    expect(waited.filter((message) => message.id === "churn")).toHaveLength(1);
+    // The last change notifications come before the answer to the call that made them.
+    const answered = waited.findIndex((message) => message.id === "churn");
+    expect(waited.findLastIndex((message) => CHANGES.includes(message.method ?? ""))).toBeLessThan(answered);
+  });
+});
+
+const CHURN_FIXTURE = "test/fixtures/stdio-churn-server.ts";
+
+const runtimes: [name: string, start: () => WireChild][] = [
+  ["Node", () => new WireChild(process.execPath, ["--expose-gc", "--import", "tsx", CHURN_FIXTURE])],
+  ["Bun", () => new WireChild(bunExecutable(), [CHURN_FIXTURE])],
+  [
+    "Deno",
+    () =>
+      new WireChild(
+        denoExecutable(),
+        ["run", "--no-lock", "--no-prompt", "--sloppy-imports", "--allow-env", "--v8-flags=--expose-gc", CHURN_FIXTURE],
+        { DENO_NO_UPDATE_CHECK: "1" },
+      ),
+  ],
+];
+
+/** Iterations of the churn: each makes six notifications (two list_changed and one updated, for the session and for the listen). */
+const COUNT = 100_000;
+
+describe("a stdio client that stops reading while the server churns its registry", () => {
+  for (const [name, start] of runtimes) {
+    it(`on ${name}: the server's memory stays near its baseline, and it answers the call once the client reads`, async () => {
+      const child = start();
+      for (const message of SUBSCRIBE) await child.send(message);
+      await child.response("subscribe");
+      await child.until(
+        () => child.methods.has("notifications/subscriptions/acknowledged"),
+        20_000,
+        "the listen's acknowledgement",
+      );
+      const before = await child.memory("before");
+      child.process.stdout.pause();
+      await child.send(call("churn", "churn", { count: COUNT }));
+      // As in test/stdio-flood.test.ts: Deno's write blocks the whole process while the pipe is full,
+      // so there the churn goes on only as the client reads; it reads again once the server is quiet.
+      let quiet = 0;
+      let seen = child.stderr.length;
+      await child.until(
+        () => {
+          quiet = child.stderr.length === seen ? quiet + 1 : 0;
+          seen = child.stderr.length;
+          return child.stderr.includes("churned") || (name === "Deno" && quiet >= 10);
+        },
+        120_000,
+        "the churn to finish (or Deno to block)",
+      );
+      child.process.stdout.resume();
+      const churn = (await child.response("churn", 120_000)) as { result: { content: { text: string }[] } };
+      const after = JSON.parse(churn.result.content[0]!.text) as Memory;
+      const changes = CHANGES.map((method) => child.methods.get(method) ?? 0);
+      console.error(
+        `stdio on ${name}, ${COUNT} churns (${6 * COUNT} change notifications) with the client paused: RSS ${mib(before.rss)} -> ${mib(after.rss)} MiB, heap ${mib(before.heapUsed)} -> ${mib(after.heapUsed)} MiB; ${changes.join(" list_changed, ")} updated sent`,
+      );
+      // Before, every copy was queued: about 60 MiB of lines while nobody read.
+      expect(mib(after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers)).toBeLessThan(20);
+      expect(mib(after.rss - before.rss)).toBeLessThan(60);
+      child.process.stdin.end();
+      expect(await child.exited).toEqual({ code: 0, signal: null });
+      expect(child.answers.get("churn")).toBe(1);
+      expect(child.garbage).toEqual([]);
+    }, 300_000);
+  }
+});
