@@ -47,7 +47,11 @@ function seconds(ms: number): string {
   return `${ms / 1000} s`;
 }
 
-/** A listen request is a stream, not work: it is bounded by maxSseStreams, never by time or count. */
+/**
+ * A listen request is a stream, not work: never timed, nor counted among the server's requests (over
+ * HTTP maxSseStreams bounds it). On a connection (a stdio pipe) it is one of the requests in flight
+ * until cancelled, so maxConcurrentRequestsPerConnection bounds it there, as it bounds the others.
+ */
 const isStream = (message: JsonRpcRequest) => message.method === "subscriptions/listen";
 
 /**
@@ -82,9 +86,8 @@ class Bounds implements Admission {
   }
 
   admit(message: JsonRpcRequest, inflight: Inflight | undefined): JsonRpcResponse | undefined {
-    if (isStream(message)) return undefined;
     const { maxConcurrentRequests, maxConcurrentRequestsPerConnection } = this.#limits;
-    if (this.#born.size >= maxConcurrentRequests) {
+    if (!isStream(message) && this.#born.size >= maxConcurrentRequests) {
       return busy(message.id, "too many requests in progress on this server", {
         limit: "maxConcurrentRequests",
         max: maxConcurrentRequests,
