@@ -568,6 +568,48 @@ describe("batches", () => {
       [2, undefined],
     ]);
   });
+  it("refuses a batch of more messages than maxConcurrentRequestsPerConnection with one -32600, on stdio and HTTP", async () => {
+    // Before, each element was answered: a 4 MB batch of `1`s made a 224 MB answer and 650 MiB of heap.
+    const max = 5;
+    const overlong = (count: number) =>
+      `Invalid Request: a batch of ${count} messages is more than the ${max} one connection may have in progress (limits.maxConcurrentRequestsPerConnection); send at most ${max} messages per batch`;
+    const io = pipe();
+    const served = serveLines(dispatcher({ maxConcurrentRequestsPerConnection: max }), io);
+    io.push(
+      line({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-03-26", capabilities: {} },
+      }),
+      line(Array.from({ length: 1000 }, () => 1)),
+      line(Array.from({ length: max }, (_, i) => call(i + 1, "echo", { s: `${i}` }, false))),
+    );
+    io.end();
+    await served;
+    const [, refused, answered] = io.messages() as unknown[];
+    expect(refused).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: overlong(1000) } });
+    expect((answered as { id: number }[]).map((answer) => answer.id)).toEqual([1, 2, 3, 4, 5]);
+
+    const app = pico({ name: "x", version: "1", signals: false, limits: { maxConcurrentRequestsPerConnection: max } });
+    app.tool("t", { run: () => "ok" });
+    const session = await initialize(app, "2025-03-26");
+    const batch = (count: number) =>
+      app.fetch(
+        inSession(
+          session,
+          Array.from({ length: count }, (_, i) => call(i + 1, "t", {}, false)),
+          { "mcp-protocol-version": "2025-03-26" },
+        ),
+      );
+    const response = await batch(max + 1);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: overlong(max + 1) },
+    });
+    expect(((await (await batch(max)).json()) as unknown[]).length).toBe(max);
+  });
 });
 
 describe("SSE replies still answer once a reader catches up", () => {

@@ -7,28 +7,46 @@ import type { Answer } from "../core/dispatch.js";
 import { claimsModern } from "../core/envelope.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse, isObject, isRequestId, type JsonRpcMessage, type JsonRpcResponse } from "../core/jsonrpc.js";
+import type { ResolvedLimits } from "../core/limits.js";
 import type { Session } from "../core/session.js";
 import { BATCH_VERSION } from "../core/versions.js";
 
 /** What a batch uses of its connection (connection.ts's Connection, which imports this module on demand). */
 interface Connection {
   readonly session: Session | undefined;
+  readonly dispatcher: { readonly limits: ResolvedLimits };
   send(message: JsonRpcMessage | JsonRpcMessage[]): void;
   /** The answer to one message, as if it had come alone. */
   answer(value: unknown): Answer;
 }
 
-/** Answers a batch on a connection (stdio): every response in one array, or -32600 where batches are not allowed. */
+/**
+ * Answers a batch on a connection (stdio): every response in one array, or one -32600 where batches are
+ * not allowed or the batch is too long (see `overlong`).
+ */
 export async function receiveBatch(connection: Connection, values: unknown[]): Promise<void> {
-  if (connection.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
-    const why = values.length === 0 ? "an empty batch" : `batches are only allowed under protocol ${BATCH_VERSION}`;
-    connection.send(
-      errorResponse(undefined, ErrorCode.InvalidRequest, `Invalid Request: ${why}; send one message at a time`),
-    );
+  const { maxConcurrentRequestsPerConnection } = connection.dispatcher.limits;
+  const refusal =
+    connection.session?.protocolVersion !== BATCH_VERSION || values.length === 0
+      ? `Invalid Request: ${values.length === 0 ? "an empty batch" : `batches are only allowed under protocol ${BATCH_VERSION}`}; send one message at a time`
+      : overlong(values.length, maxConcurrentRequestsPerConnection);
+  if (refusal) {
+    connection.send(errorResponse(undefined, ErrorCode.InvalidRequest, refusal));
     return;
   }
   const responses = await batchAnswers(connection, values);
   if (responses.length > 0) connection.send(responses);
+}
+
+/**
+ * Why a batch of `count` messages is refused, if it is: one message may carry no more messages than
+ * `max` (limits.maxConcurrentRequestsPerConnection), as many as may be in progress on a connection.
+ * Each element is answered, so a longer one would let one message of maxMessageBytes ask for a
+ * response fifty times its size (a 4 MB batch of `1`s: a 224 MB answer, and 650 MiB of heap to make it).
+ */
+export function overlong(count: number, max: number): string | undefined {
+  if (count <= max) return undefined;
+  return `Invalid Request: a batch of ${count} messages is more than the ${max} one connection may have in progress (limits.maxConcurrentRequestsPerConnection); send at most ${max} messages per batch`;
 }
 
 /** The responses to the elements of a batch, in order: notifications and responses have none. */

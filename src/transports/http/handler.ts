@@ -376,7 +376,12 @@ export class HttpHandler {
       );
     }
     // Batches are rare (2025-03-26 only): their code loads with the first one.
-    const [{ batchAnswers }, { Connection }] = await Promise.all([import("../batch.js"), import("../connection.js")]);
+    const [{ batchAnswers, overlong }, { Connection }] = await Promise.all([
+      import("../batch.js"),
+      import("../connection.js"),
+    ]);
+    const refusal = overlong(values.length, this.#dispatcher.limits.maxConcurrentRequestsPerConnection);
+    if (refusal) return errorReply(400, refusal);
     // Without sessions the batch is a connection of its own, under the version the POST names.
     let connection = session?.connection;
     if (!connection) {
