@@ -123,16 +123,16 @@ describe("stdio's output under a flood of notifications, in-process", () => {
   });
 });
 
-const runtimes: [name: string, start: () => WireChild][] = [
-  ["Node", () => nodeWire()],
-  ["Bun", () => new WireChild(bunExecutable(), [FIXTURE])],
+const runtimes: [name: string, start: (env?: Record<string, string>) => WireChild][] = [
+  ["Node", (env) => nodeWire(env)],
+  ["Bun", (env) => new WireChild(bunExecutable(), [FIXTURE], env)],
   [
     "Deno",
-    () =>
+    (env) =>
       new WireChild(
         denoExecutable(),
         ["run", "--no-lock", "--no-prompt", "--sloppy-imports", "--allow-env", "--v8-flags=--expose-gc", FIXTURE],
-        { DENO_NO_UPDATE_CHECK: "1" },
+        { DENO_NO_UPDATE_CHECK: "1", ...env },
       ),
   ],
 ];
@@ -184,5 +184,22 @@ describe("a stdio client that stops reading while a tool floods ctx.log", () => 
       );
       expect(child.garbage).toEqual([]);
     }, 180_000);
+  }
+});
+
+describe("a stdio server shut down while its client does not read", () => {
+  for (const [name, start] of runtimes.filter(([runtime]) => runtime !== "Deno")) {
+    it(`on ${name}: SIGTERM ends it once the grace period is over, though stdout is still full`, async () => {
+      const child = start({ PICO_LIMITS: JSON.stringify({ shutdownGraceMs: 300 }) });
+      await child.memory("ready");
+      child.process.stdout.pause();
+      // More than maxSseBufferBytes of log messages: stdout is full once the tool says so.
+      await child.send(flooding("flood", "flood", { count: 100, kib: 64 }));
+      await child.until(() => child.stderr.includes("flooded"), 60_000, "the flood to finish");
+      child.process.kill("SIGTERM");
+      // The client never reads again: before, the server waited for it forever.
+      expect(await within(child.exited, 20_000, "the server exiting")).toEqual({ code: 0, signal: null });
+      expect(child.stderr).toContain("picomcp: SIGTERM, shutting down");
+    }, 90_000);
   }
 });

@@ -304,8 +304,16 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
     wake?.();
     stop.abort(error);
   };
+  // A client that does not read cannot hold a shutdown (close(), SIGTERM) forever: requests in progress
+  // have the grace period, and their answers as long again and a second more to be taken; then the client
+  // counts as gone and what it has not read is dropped (a grace past the longest timer waits as long as it takes).
+  const patience = 2 * dispatcher.limits.shutdownGraceMs + 1000;
+  let abandon: ReturnType<typeof setTimeout> | undefined;
   // Stopping stops reading: stdin no longer holds the process open.
-  const onAbort = () => stdin.destroy?.();
+  const onAbort = () => {
+    stdin.destroy?.();
+    if (patience < 2 ** 31) abandon = setTimeout(onError, patience);
+  };
   stdout.on("error", onError);
   // close() may have come before this module loaded: an aborted signal tells no listener added since.
   if (stop.signal.aborted) onAbort();
@@ -325,6 +333,7 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
     });
     if (!gone) await flushed();
   } finally {
+    clearTimeout(abandon);
     stop.signal.removeEventListener("abort", onAbort);
     stdout.off("error", onError);
     claimed.release();
