@@ -259,6 +259,34 @@ describe("limits: concurrent requests", () => {
     expect(io.messages().at(-1)).toMatchObject({ id: 6, result: { content: [{ text: "again" }] } });
   });
 
+  it("frees a cancelled request's slot, and its id, as the cancellation is read", async () => {
+    const { gate, tool, started } = gated();
+    const io = pipe();
+    const served = serveLines(dispatcher({ maxConcurrentRequestsPerConnection: 2 }, { wait: tool }), io);
+    io.push(line(call(1, "wait")), line(call(2, "wait")));
+    await io.until(() => started() === 2);
+    // One chunk: the cancellation, then a request in its slot, then one reusing the cancelled id (the
+    // client is done with it, 2025-11-25 "Cancellation"). Before, both were refused: the slot and the
+    // id stayed taken until the handler settled.
+    io.push(
+      [
+        line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }),
+        line(call(3, "wait")),
+        line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } }),
+        line(call(1, "wait")),
+      ].join(""),
+    );
+    await io.until(() => started() === 4);
+    gate.resolve();
+    io.end();
+    await served;
+    const answers = io.messages().map((message) => [message.id, message.error ?? "done"]);
+    expect(answers).toEqual([
+      [2, "done"],
+      [1, "done"],
+    ]);
+  });
+
   it("answers past maxConcurrentRequests on HTTP with 503, Retry-After and the busy error", async () => {
     const gate = signal();
     const app = pico({ name: "x", version: "1", limits: { maxConcurrentRequests: 2 }, signals: false }).tool("wait", {

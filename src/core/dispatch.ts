@@ -248,6 +248,9 @@ export class Dispatcher {
       if (isRequestId(id)) {
         const reason = typeof params?.reason === "string" ? params.reason : "The client cancelled the request";
         inflight?.get(id)?.cancel(new DOMException(reason, "AbortError"));
+        // The client is done with it: its slot and its id are free now, not once its handler settles
+        // (the next line, read in the same turn, may take them).
+        inflight?.delete(id);
       }
     } else this.legacy?.notified(message, peer);
   }
@@ -365,7 +368,9 @@ export class Dispatcher {
       // A server that cannot serve it for now says so as a busy one does: the client tries again.
       return thrown instanceof Unavailable ? new Refusal(id, thrown.message) : thrownResponse(id, thrown);
     } finally {
-      call.exchange.inflight?.delete(id);
+      // A cancelled request left already, and its id may be another's now.
+      const inflight = call.exchange.inflight;
+      if (inflight?.get(id) === ctx) inflight.delete(id);
       // Nothing about a request may follow its response (2025-11-25 "Progress": MUST stop).
       ctx.finish();
     }
