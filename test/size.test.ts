@@ -239,7 +239,8 @@ const BUDGETS: Budget[] = [
     // Set to 15,840 B merging the stdio flood bound with the session's bounds (the subscription limit, option checks, progress tokens), as measured (+1 B of chunk hashes over their sum).
     // Raised to 15,841 B: no stdio code changed; the import() of the resources layer's chunk names its new hash (+1 B).
     // Raised to 15,879 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+38 B).
-    ceiling: 15_879,
+    // Raised to 15,923 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+44 B).
+    ceiling: 15_923,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -366,7 +367,8 @@ const BUDGETS: Budget[] = [
     // askTimeoutMs 0 failed every question); the other rows as the code moves (+165 B).
     // Raised to 22,853 B merging the stdio flood bound: no HTTP code changed, chunk hashes (+1 B).
     // Raised to 22,889 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+36 B).
-    ceiling: 22_889,
+    // Raised to 22,944 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+55 B).
+    ceiling: 22_944,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -529,7 +531,8 @@ const BUDGETS: Budget[] = [
     // Set to 49,756 B merging the stdio flood bound with the session's bounds, as measured.
     // Raised to 49,782 B: each URI a subscriptions/listen names is held to the 8,192 characters resources/subscribe takes (was: any length, held for the stream's life); the check in a module of its own (resources/uri-length.ts), shared by both (+26 B).
     // Raised to 49,785 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+3 B).
-    ceiling: 49_785,
+    // Raised to 50,181 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+396 B).
+    ceiling: 50_181,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -637,7 +640,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 28,273 B merging the stdio flood bound: chunk hashes (-1 B).
     // Raised to 28,332 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+59 B).
     // Raised to 28,620 B: jwtVerifier fetches its key set over https only (http on loopback), wherever redirects lead, and reads at most 1 MiB of it, the reader shared with introspection in auth/fetched.ts (was: any scheme, any size) (+288 B).
-    ceiling: 28_620,
+    // Raised to 28,669 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+49 B).
+    ceiling: 28_669,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -734,7 +738,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,369 B merging the stdio flood bound: no code of this row changed, chunk hashes (+1 B).
     // Raised to 27,423 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+54 B).
     // Raised to 27,579 B: an introspection answer is read up to 1 MiB (was: any size, held whole in memory), the reader shared with the JWT verifier in auth/fetched.ts (+156 B).
-    ceiling: 27_579,
+    // Raised to 27,637 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+58 B).
+    ceiling: 27_637,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -866,7 +871,8 @@ const BUDGETS: Budget[] = [
     // Raised to 59,254 B: the listen URI check, as the row of everything (+24 B).
     // Raised to 59,263 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+9 B).
     // Raised to 59,620 B: the testing kit's jwtVerifier and introspection, as their rows: https-only key sets and answers read up to 1 MiB (+357 B).
-    ceiling: 59_620,
+    // Raised to 59,994 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+374 B).
+    ceiling: 59_994,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
