@@ -67,7 +67,7 @@ export async function callLocally(
         ErrorCode.InvalidParams,
         `Unknown tool "${name}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
       );
-    const run = () => callTool(tool, args as Record<string, unknown> | undefined, ctx) as Promise<never>;
+    const run = () => callTool(tool, args, ctx) as Promise<never>;
     return legacyRounds({ run, ctx, ask: onInput && (async (request) => onInput(request)) }, NO_INPUT);
   };
   const params = { name, arguments: args as Record<string, unknown> | undefined };

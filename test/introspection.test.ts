@@ -381,3 +381,56 @@ describe("introspectionVerifier behind a picomcp server", () => {
     expect(answer.challenge).not.toContain("/srv");
   });
 });
+
+describe("introspectionVerifier, against an endpoint that answers too much", () => {
+  /** An endpoint whose answer is an active one padded with spaces: `size` bytes, or endless. */
+  async function flooding(size: number, declare: boolean) {
+    const written = { bytes: 0 };
+    const head = JSON.stringify(active());
+    const chunk = " ".repeat(65_536);
+    const server = createServer(async (req, res) => {
+      for await (const _ of req);
+      res.writeHead(200, { "content-type": "application/json", ...(declare && { "content-length": String(size) }) });
+      res.write(head);
+      written.bytes = head.length;
+      // Bounded, in case a reader never stops: 64 MiB.
+      const limit = Math.min(size, 64 * 1024 * 1024);
+      while (written.bytes + chunk.length <= limit && !res.destroyed) {
+        written.bytes += chunk.length;
+        if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+      }
+      if (!res.destroyed) res.end(" ".repeat(limit - written.bytes));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    endpoints.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/introspect`, written };
+  }
+
+  it("reads at most 1 MiB of an answer, declared or streamed, and fails closed past it", async () => {
+    const big = await flooding(2 * 1024 * 1024, false);
+    const verify = introspectionVerifier({ endpoint: big.url, ...credentials, timeoutMs: 60_000 });
+    await expect(verify("t")).rejects.toThrow(UNAVAILABLE);
+    const declared = await flooding(2 * 1024 * 1024, true);
+    await expect(introspectionVerifier({ endpoint: declared.url, ...credentials })("t")).rejects.toThrow(UNAVAILABLE);
+    const small = await flooding(512 * 1024, false);
+    expect((await introspectionVerifier({ endpoint: small.url, ...credentials })("t")).subject).toBe("ada");
+  });
+
+  it("stops reading an endless answer at the bound, long before timeoutMs", async () => {
+    const endless = await flooding(Number.POSITIVE_INFINITY, false);
+    const verify = introspectionVerifier({ endpoint: endless.url, ...credentials, timeoutMs: 60_000 });
+    const refused = await within(
+      verify("t").catch((thrown: unknown) => thrown),
+      10_000,
+      "the refusal",
+    );
+    expect(refused).toMatchObject({ message: expect.stringMatching(UNAVAILABLE) });
+    expect((refused as InvalidTokenError).cause).toMatchObject({ message: "the answer is larger than 1048576 bytes" });
+  });
+});

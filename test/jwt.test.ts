@@ -349,3 +349,88 @@ describe("jwtVerifier hardening", () => {
     await expect(verify(`${head}.${respelled(body!)}.${signature}`)).rejects.toThrow(/payload is malformed/);
   });
 });
+
+describe("jwtVerifier's key set, from a server that misbehaves", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A body of `size` bytes in 64 KiB chunks, counting what was read of it: the key set, then spaces. */
+  const padded = (json: string, size: number) => {
+    const read = { bytes: 0 };
+    const chunk = new TextEncoder().encode(" ".repeat(65_536));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = sent === 0 ? new TextEncoder().encode(json) : chunk;
+        if (sent >= size) return controller.close();
+        sent += next.byteLength;
+        read.bytes = sent;
+        controller.enqueue(next);
+      },
+    });
+    return { body, read };
+  };
+
+  it("reads at most 1 MiB of it, declared or streamed, and keeps the keys it had", async () => {
+    const signer = await key("ES256", "k1");
+    const json = JSON.stringify({ keys: [signer.jwk] });
+    let served = padded(json, 2 * 1024 * 1024);
+    let declare = false;
+    const fetch = (async () =>
+      new Response(served.body, {
+        headers: declare ? { "content-length": String(2 * 1024 * 1024) } : {},
+      })) as typeof globalThis.fetch;
+    const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch, jwksCacheSeconds: 0 });
+    await expect(verify(await jwt(signer, claims()))).rejects.toThrow(
+      "The signing keys could not be fetched: the answer is larger than 1048576 bytes",
+    );
+    expect(served.read.bytes).toBeLessThan(1024 * 1024 + 2 * 65_536);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_000);
+    served = padded(json, 2 * 1024 * 1024);
+    declare = true;
+    await expect(verify(await jwt(signer, claims()))).rejects.toThrow(/larger than 1048576 bytes/);
+    expect(served.read.bytes).toBeLessThanOrEqual(json.length);
+    // Under the bound, the same key set is used; past it later, the last one is kept.
+    vi.setSystemTime(Date.now() + 5_000);
+    served = padded(json, 512 * 1024);
+    declare = false;
+    expect((await verify(await jwt(signer, claims()))).subject).toBe("ada");
+    served = padded(json, 2 * 1024 * 1024);
+    expect((await verify(await jwt(signer, claims({ sub: "bob" })))).subject).toBe("bob");
+  });
+
+  it("fetches keys over https only (http on a loopback host), wherever a redirect leads", async () => {
+    expect(() => jwtVerifier({ issuer: ISSUER, jwksUrl: "http://auth.example.com/jwks" })).toThrow(
+      /jwksUrl must be https/,
+    );
+    for (const url of ["https://auth.example.com/jwks", "http://localhost:8080/jwks", "http://127.0.0.1/jwks"]) {
+      expect(() => jwtVerifier({ issuer: ISSUER, jwksUrl: url })).not.toThrow();
+    }
+    const signer = await key("ES256", "k1");
+    let landed = "http://keys.example.com/jwks";
+    const fetch = (async () => {
+      const response = Response.json({ keys: [signer.jwk] });
+      // Where fetch's redirects ended, as `Response.url` reports it.
+      Object.defineProperty(response, "url", { value: landed });
+      return response;
+    }) as typeof globalThis.fetch;
+    const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch });
+    await expect(verify(await jwt(signer, claims()))).rejects.toThrow(
+      "The signing keys could not be fetched: they were redirected to http://keys.example.com/jwks, which is not https",
+    );
+    landed = "https://keys.example.com/jwks";
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_000);
+    expect((await verify(await jwt(signer, claims()))).subject).toBe("ada");
+  });
+
+  it("ignores entries of the key set that are not objects", async () => {
+    const signer = await key("ES256", "k1");
+    const fetch = (async () => Response.json({ keys: [null, 7, "k", signer.jwk] })) as typeof globalThis.fetch;
+    const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch });
+    expect((await verify(await jwt(signer, claims()))).subject).toBe("ada");
+    expect((await verify(await jwt(signer, claims({ sub: "bob" }), { kid: undefined }))).subject).toBe("bob");
+  });
+});

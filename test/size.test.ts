@@ -242,7 +242,10 @@ const BUDGETS: Budget[] = [
     // Raised to 15,910 B: on a stdio pipe a subscriptions/listen past limits.maxConcurrentRequestsPerConnection is refused busy (was: unbounded listens on one pipe) (+4 B).
     // Raised to 15,935 B: once close() or SIGTERM stops stdio, a client that has not read the answers within twice limits.shutdownGraceMs and a second counts as gone (was: a client that never read held the shutdown, and the process, forever) (+25 B).
     // Raised to 15,951 B: a cancelled request leaves its connection's requests in flight as the cancellation is read, freeing its slot and its id for the next line (was: only once its handler settled, so a request right after the cancellation was refused busy) (+16 B).
-    ceiling: 15_951,
+    // Raised to 15,879 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+38 B).
+    // Raised to 15,923 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+44 B).
+    // Set to 16,035 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
+    ceiling: 16_035,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -371,7 +374,10 @@ const BUDGETS: Budget[] = [
     // Raised to 22,854 B: on a stdio pipe a subscriptions/listen past limits.maxConcurrentRequestsPerConnection is refused busy (was: unbounded listens on one pipe) (+1 B).
     // Raised to 22,885 B: a 2025-03-26 batch of more than limits.maxConcurrentRequestsPerConnection messages is refused with one -32600 (was: every element answered, a 4 MB batch made a 224 MB answer), the HTTP endpoint's check (+31 B).
     // Raised to 22,903 B: a cancelled request leaves its connection's requests in flight as the cancellation is read, freeing its slot and its id for the next line (was: only once its handler settled, so a request right after the cancellation was refused busy) (+18 B).
-    ceiling: 22_903,
+    // Raised to 22,889 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+36 B).
+    // Raised to 22,944 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+55 B).
+    // Set to 22,991 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
+    ceiling: 22_991,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -538,7 +544,10 @@ const BUDGETS: Budget[] = [
     // Raised to 50,018 B: a 2025-03-26 batch of more than limits.maxConcurrentRequestsPerConnection messages is refused with one -32600 (was: every element answered, a 4 MB batch made a 224 MB answer), the HTTP endpoint's check, and batch.ts's (+154 B).
     // Raised to 50,055 B: once close() or SIGTERM stops stdio, a client that has not read the answers within twice limits.shutdownGraceMs and a second counts as gone (was: a client that never read held the shutdown, and the process, forever) (+37 B).
     // Raised to 50,067 B: a cancelled request leaves its connection's requests in flight as the cancellation is read, freeing its slot and its id for the next line (was: only once its handler settled, so a request right after the cancellation was refused busy) (+12 B).
-    ceiling: 50_067,
+    // Raised to 49,785 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+3 B).
+    // Raised to 50,181 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+396 B).
+    // Set to 50,466 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
+    ceiling: 50_466,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -647,7 +656,11 @@ const BUDGETS: Budget[] = [
     // Raised to 28,277 B: on a stdio pipe a subscriptions/listen past limits.maxConcurrentRequestsPerConnection is refused busy (was: unbounded listens on one pipe) (+4 B).
     // Raised to 28,310 B: a 2025-03-26 batch of more than limits.maxConcurrentRequestsPerConnection messages is refused with one -32600 (was: every element answered, a 4 MB batch made a 224 MB answer), the HTTP endpoint's check (+33 B).
     // Raised to 28,328 B: a cancelled request leaves its connection's requests in flight as the cancellation is read, freeing its slot and its id for the next line (was: only once its handler settled, so a request right after the cancellation was refused busy) (+18 B).
-    ceiling: 28_328,
+    // Raised to 28,332 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+59 B).
+    // Raised to 28,620 B: jwtVerifier fetches its key set over https only (http on loopback), wherever redirects lead, and reads at most 1 MiB of it, the reader shared with introspection in auth/fetched.ts (was: any scheme, any size) (+288 B).
+    // Raised to 28,669 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+49 B).
+    // Set to 28,723 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
+    ceiling: 28_723,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -744,7 +757,11 @@ const BUDGETS: Budget[] = [
     // Raised to 27,369 B merging the stdio flood bound: no code of this row changed, chunk hashes (+1 B).
     // Raised to 27,401 B: a 2025-03-26 batch of more than limits.maxConcurrentRequestsPerConnection messages is refused with one -32600 (was: every element answered, a 4 MB batch made a 224 MB answer), the HTTP endpoint's check (+32 B).
     // Raised to 27,419 B: a cancelled request leaves its connection's requests in flight as the cancellation is read, freeing its slot and its id for the next line (was: only once its handler settled, so a request right after the cancellation was refused busy) (+18 B).
-    ceiling: 27_419,
+    // Raised to 27,423 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+54 B).
+    // Raised to 27,579 B: an introspection answer is read up to 1 MiB (was: any size, held whole in memory), the reader shared with the JWT verifier in auth/fetched.ts (+156 B).
+    // Raised to 27,637 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+58 B).
+    // Set to 27,687 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
+    ceiling: 27_687,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -878,7 +895,11 @@ const BUDGETS: Budget[] = [
     // Raised to 59,486 B: a 2025-03-26 batch of more than limits.maxConcurrentRequestsPerConnection messages is refused with one -32600 (was: every element answered, a 4 MB batch made a 224 MB answer), the HTTP endpoint's check, and batch.ts's (+139 B).
     // Raised to 59,509 B: once close() or SIGTERM stops stdio, a client that has not read the answers within twice limits.shutdownGraceMs and a second counts as gone (was: a client that never read held the shutdown, and the process, forever) (+23 B).
     // Raised to 59,523 B: a cancelled request leaves its connection's requests in flight as the cancellation is read, freeing its slot and its id for the next line (was: only once its handler settled, so a request right after the cancellation was refused busy) (+14 B).
-    ceiling: 59_523,
+    // Raised to 59,263 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+9 B).
+    // Raised to 59,620 B: the testing kit's jwtVerifier and introspection, as their rows: https-only key sets and answers read up to 1 MiB (+357 B).
+    // Raised to 59,994 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+374 B).
+    // Set to 60,271 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
+    ceiling: 60_271,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

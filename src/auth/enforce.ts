@@ -8,7 +8,7 @@ import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { unknownTool } from "../core/methods.js";
 import { validate } from "../core/schema.js";
-import { accessOf, type CallToolResult, invalidArguments, runTool, type Tool } from "../core/tools.js";
+import { accessOf, type CallToolResult, invalidArguments, namedArguments, runTool, type Tool } from "../core/tools.js";
 import { type AnyAccess, type Denial, parts } from "./access.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -63,16 +63,13 @@ export function allows(ctx: RequestContext, declared: AnyAccess | undefined, arg
 }
 
 /** A tool with an `auth` rule: its caller checked before validation, its `allow` check after. */
-export async function callChecked(
-  tool: Tool,
-  args: Record<string, unknown> | undefined,
-  ctx: RequestContext,
-): Promise<CallToolResult> {
+export async function callChecked(tool: Tool, args: unknown, ctx: RequestContext): Promise<CallToolResult> {
   const refused = refusedCall(tool, ctx);
   if (refused) return refused;
+  const named = namedArguments(args);
   let value: unknown = {};
   if (tool.input) {
-    let checked = validate(tool.input, args ?? {});
+    let checked = validate(tool.input, named ?? {});
     if (checked instanceof Promise) checked = await checked;
     if (!checked.ok) return invalidArguments(tool, checked.issues);
     value = checked.value;

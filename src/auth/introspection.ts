@@ -1,4 +1,5 @@
 import { isObject } from "../core/jsonrpc.js";
+import { isSecureUrl, readJson } from "./fetched.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
 
@@ -70,7 +71,7 @@ export function introspectionVerifier(
         signal: AbortSignal.timeout(timeoutMs),
       });
       if (!response.ok) throw new Error(`${endpoint} answered HTTP ${response.status}`);
-      answer = await response.json();
+      answer = await readJson(response);
     } catch (cause) {
       // The endpoint's body is never repeated: it is not the client's to read.
       throw new InvalidTokenError(UNAVAILABLE, { cause });
@@ -156,8 +157,7 @@ function endpointOf(value: string | URL): string {
       `introspectionVerifier needs endpoint, the absolute URL of your authorization server's introspection_endpoint; got "${value}".`,
     );
   }
-  const loopback = url.hostname === "localhost" || url.hostname === "[::1]" || /^127(\.\d+){3}$/.test(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+  if (!isSecureUrl(url)) {
     throw new TypeError(
       `introspectionVerifier's endpoint must be an https URL (http only on localhost, for development): access tokens and credentials are sent to it. Got "${url.href}".`,
     );

@@ -1,5 +1,6 @@
 import { messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
+import { isSecureUrl, readJson } from "./fetched.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
 
@@ -110,6 +111,11 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     throw new TypeError("jwtVerifier needs the issuer URL of your authorization server.");
   }
   if (!options.jwksUrl === !options.keys) throw new TypeError("jwtVerifier needs either jwksUrl or keys.");
+  if (options.jwksUrl && !isSecureUrl(new URL(options.jwksUrl))) {
+    throw new TypeError(
+      `jwtVerifier's jwksUrl must be https (http only on localhost): keys fetched over http could be anyone's. Got "${options.jwksUrl}".`,
+    );
+  }
   const algorithms = new Map<string, Accepted>();
   for (const alg of options.algorithms ?? DEFAULT_ALGORITHMS) {
     const signing = ALGORITHMS[alg];
@@ -278,24 +284,30 @@ class KeyStore {
     const fetcher = this.#options.fetch ?? fetch;
     this.#fetchedAt = Date.now();
     let response: Response;
+    let body: unknown;
     try {
       response = await fetcher(String(this.#options.jwksUrl), {
         headers: { accept: "application/json" },
         signal: AbortSignal.timeout(this.#options.timeoutMs ?? 5000),
       });
+      // Wherever a redirect led, the keys must have come over https.
+      if (response.url !== "" && !isSecureUrl(new URL(response.url))) {
+        throw new Error(`they were redirected to ${response.url}, which is not https`);
+      }
+      body = response.ok ? await readJson(response) : undefined;
     } catch (thrown) {
       if (this.#keys) return this.#keys;
       return this.#fail(`The signing keys could not be fetched: ${messageOf(thrown)}`);
     }
-    // The keys are the issuer's JSON: each is checked field by field before it is used (#matching).
-    const body = (await response.json().catch(() => undefined)) as JsonWebKeySet | undefined;
-    if (!response.ok || !Array.isArray(body?.keys)) {
+    // The keys are the issuer's JSON: each object is checked field by field before it is used (#matching).
+    const keys = isObject(body) && Array.isArray(body.keys) ? (body.keys.filter(isObject) as PublicJwk[]) : undefined;
+    if (!keys) {
       if (this.#keys) return this.#keys;
       return this.#fail(`The signing keys could not be fetched (HTTP ${response.status})`);
     }
-    this.#keys = body.keys;
+    this.#keys = keys;
     this.#imported.clear();
-    return body.keys;
+    return keys;
   }
 
   #fail(reason: string): never {

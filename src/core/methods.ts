@@ -1,7 +1,7 @@
 import type { AnyAccess } from "./caller.js";
 import type { RequestContext } from "./context.js";
 import { ErrorCode, McpError } from "./errors.js";
-import { isObject, nullPrototype } from "./jsonrpc.js";
+import { nullPrototype } from "./jsonrpc.js";
 import { Layer } from "./layers.js";
 import type { Method, Registry, Run } from "./registry.js";
 import { callTool, describeTool, enforceLayer } from "./tools.js";
@@ -70,11 +70,8 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
       }
       const tool = registry.tools.get(name);
       if (!tool) throw unknownTool(name);
-      const args = params?.arguments;
-      if (args !== undefined && args !== null && !isObject(args)) {
-        throw new McpError(ErrorCode.InvalidParams, `tools/call params.arguments must be an object of named arguments`);
-      }
-      return callTool(tool, args ?? undefined, ctx);
+      // Its arguments are checked after its caller (callTool): a hidden tool is an unknown one, whatever they are.
+      return callTool(tool, params?.arguments, ctx);
     },
   },
   "subscriptions/listen": {

@@ -27,6 +27,11 @@ export interface Session {
   unsubscribe(uri: string): void;
   /** Whether an update of `uri` concerns this session: it subscribed to it, or to a parent of it. */
   watches(uri: string): boolean;
+  /**
+   * Whether the session's caller may be told of an update of `uri` it watches (set by
+   * `resources/subscribe`: the resources layer's auth check); unset, any.
+   */
+  mayRead?: ((uri: string) => boolean | Promise<boolean>) | undefined;
 }
 
 /** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */

@@ -1,7 +1,8 @@
 import type { Access, AnyAccess, Gate } from "./caller.js";
 import { type ContentBlock, checkIcons, checkOptions, type Icon, isContentBlock } from "./content.js";
 import type { Context, Era, RequestContext } from "./context.js";
-import { isMcpError } from "./errors.js";
+import { ErrorCode, isMcpError, McpError } from "./errors.js";
+import { isObject } from "./jsonrpc.js";
 import { Layer } from "./layers.js";
 import { safeMessage } from "./safe.js";
 import {
@@ -122,7 +123,7 @@ export interface Tool {
 /** Checking callers against `auth` rules (auth/enforce.ts): loaded with the first call a rule applies to. */
 export interface EnforceLayer {
   /** A tool call under its `auth` rule: the caller checked before validation, its `allow` check after. */
-  callChecked(tool: Tool, args: Record<string, unknown> | undefined, ctx: RequestContext): Promise<CallToolResult>;
+  callChecked(tool: Tool, args: unknown, ctx: RequestContext): Promise<CallToolResult>;
   /**
    * The refusal of a caller the tool's `auth` rule does not admit, as `callChecked` answers it
    * (before anything else runs); undefined admits them. For a call that does not run at once (a task).
@@ -221,18 +222,24 @@ function objectSchema(schema: Schema, name: string): JsonSchema {
  * the model can act on become `isError` results; only `McpError` escapes, as a JSON-RPC error. A
  * public tool whose schemas and `run` are synchronous is answered without a promise.
  */
-export function callTool(
-  tool: Tool,
-  args: Record<string, unknown> | undefined,
-  ctx: RequestContext,
-): CallToolResult | Promise<CallToolResult> {
+export function callTool(tool: Tool, args: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
   // The code that checks callers loads with the first tool that needs it.
   if (accessOf(ctx, tool.auth) !== "public") return enforceLayer.use((enforce) => enforce.callChecked(tool, args, ctx));
+  const named = namedArguments(args);
   if (!tool.input) return runTool(tool, {}, ctx);
-  const checked = validate(tool.input, args ?? {});
+  const checked = validate(tool.input, named ?? {});
   return checked instanceof Promise
     ? checked.then((done) => validated(tool, done, ctx))
     : validated(tool, checked, ctx);
+}
+
+/**
+ * A call's `params.arguments`: an object of named arguments, or none. Checked after the caller, so
+ * that a tool `hideUnauthorized` hides answers a malformed call as a tool that does not exist would.
+ */
+export function namedArguments(args: unknown): Record<string, unknown> | undefined {
+  if (args === undefined || args === null || isObject(args)) return args ?? undefined;
+  throw new McpError(ErrorCode.InvalidParams, "tools/call params.arguments must be an object of named arguments");
 }
 
 function validated(

@@ -4,6 +4,7 @@ import { isObject } from "../core/jsonrpc.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
 import { META } from "../core/types.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
+import { mayRead } from "../resources/run.js";
 import { checkUriLength } from "../resources/uri-length.js";
 import { covers } from "../sessions/session.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
@@ -75,19 +76,34 @@ export async function listen(
     part.start((method, params) => emit({ jsonrpc: "2.0", method, params: { ...params, _meta: tag } })),
   );
   return new Promise((resolve) => {
+    let open = true;
+    // While an update waits for its check, what comes after waits behind it: the order of changes holds.
+    let waiting: Promise<unknown> | undefined;
+    const send = (method: string, params: Record<string, unknown>, allowed: boolean | Promise<boolean> = true) => {
+      const message = { jsonrpc: "2.0" as const, method, params: { ...params, _meta: tag } };
+      if (!waiting && !(allowed instanceof Promise)) return void (allowed && emit(message));
+      const mine = (waiting ?? Promise.resolve()).then(() => allowed).then((yes) => yes && open && emit(message));
+      waiting = mine;
+      void mine.then(() => {
+        if (waiting === mine) waiting = undefined;
+      });
+    };
     const unsubscribe = registry.subscribe((event: RegistryEvent) => {
       if (event.type === "closed") {
         stop();
         resolve({ _meta: tag });
       } else if (event.type === "resources/updated") {
-        if (watched.some((subscribed) => covers(subscribed, event.uri))) {
-          emit({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: event.uri, _meta: tag } });
+        const uri = event.uri;
+        // Only of a URI the caller may read (what resources/read would admit).
+        if (watched.some((subscribed) => covers(subscribed, uri))) {
+          send("notifications/resources/updated", { uri }, mayRead(registry, ctx, uri));
         }
       } else if (wanted.has(event.type)) {
-        emit({ jsonrpc: "2.0", method: `notifications/${event.type}`, params: { _meta: tag } });
+        send(`notifications/${event.type}`, {});
       }
     });
     const stop = () => {
+      open = false;
       unsubscribe();
       for (const end of stops) end();
     };

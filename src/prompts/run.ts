@@ -38,11 +38,12 @@ export async function promptsGet(registry: Registry, params: Params, ctx: Reques
       `Unknown prompt ${JSON.stringify(name)}. Call prompts/list to see the available prompts.`,
     );
   if (!prompt) throw unknown();
+  // The caller first: a prompt `hideUnauthorized` hides is an unknown one, whatever its arguments.
+  await checkCaller(ctx, { declared: prompt.config.auth, what: `prompt "${prompt.name}"`, notFound: unknown });
   const args = params?.arguments;
   if (args !== undefined && args !== null && !isObject(args)) {
     throw new McpError(ErrorCode.InvalidParams, "prompts/get params.arguments must be an object of string arguments");
   }
-  await checkCaller(ctx, { declared: prompt.config.auth, what: `prompt "${prompt.name}"`, notFound: unknown });
   return getPrompt(prompt, args ?? undefined, ctx);
 }
 

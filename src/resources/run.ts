@@ -75,18 +75,9 @@ function matcherOf(resource: Resource): UriTemplate | undefined {
  */
 export async function readResource(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
   const uri = requireUri(params, "resources/read");
-  let resource = registry.resources.get(uri) ?? registry.resources.get(normalise(uri));
-  let args: Record<string, string> | undefined = resource && !resource.template ? {} : undefined;
-  if (!args) {
-    for (const candidate of registry.resources.values()) {
-      args = matcherOf(candidate)?.match(uri);
-      if (args) {
-        resource = candidate;
-        break;
-      }
-    }
-  }
-  if (!resource || !args) throw notFound(uri, ctx);
+  const found = resourceAt(registry, uri);
+  if (!found) throw notFound(uri, ctx);
+  const [resource, args] = found;
   const entry = { declared: resource.config.auth, what: `resource ${uri}`, notFound: () => notFound(uri, ctx) };
   await checkCaller(ctx, entry);
   await checkAllowed(ctx, entry, { ...args, uri });
@@ -95,6 +86,41 @@ export async function readResource(registry: Registry, params: Params, ctx: Requ
   // A template matched, but `read` found nothing there: the same error as an unknown URI, never empty contents.
   if (returned === undefined) throw notFound(uri, ctx);
   return { contents: toContents(returned, uri, resource.mimeType) };
+}
+
+/** The registration that serves a URI, and its template variables: an exact URI first (as sent, then normalised), then templates in registration order. */
+function resourceAt(registry: Registry, uri: string): [Resource, Record<string, string>] | undefined {
+  const exact = registry.resources.get(uri) ?? registry.resources.get(normalise(uri));
+  if (exact && !exact.template) return [exact, {}];
+  for (const candidate of registry.resources.values()) {
+    const args = matcherOf(candidate)?.match(uri);
+    if (args) return [candidate, args];
+  }
+  return undefined;
+}
+
+/**
+ * Whether the caller of `ctx` may be told that `uri` changed: whether `resources/read` would admit
+ * them (the rule of the registration that serves it, or the server's default, and its `allow`
+ * check). An update names the URI and says when it changed: a subscription, to it or to a prefix of
+ * it, must not tell that to a caller who may not read it. At once when no check waits; an `allow`
+ * check that throws says no.
+ */
+export function mayRead(registry: Registry, ctx: RequestContext, uri: string): boolean | Promise<boolean> {
+  const found = resourceAt(registry, uri);
+  const declared = found?.[0].config.auth;
+  const checks = checksFor(ctx, declared);
+  if (!checks) return true;
+  const check = (enforce: Awaited<typeof checks>): boolean | Promise<boolean> => {
+    if (enforce.checkCallerOf(ctx, declared, "") !== undefined) return false;
+    const allowed = enforce.allows(ctx, declared, { ...found?.[1], uri });
+    return allowed instanceof Promise ? allowed.catch(() => false) : allowed;
+  };
+  try {
+    return checks instanceof Promise ? checks.then(check).catch(() => false) : check(checks);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -191,9 +217,12 @@ export const methods: Record<string, Method> = {
       const uri = requireUri(params, "resources/subscribe");
       // Each subscription is kept for the session's life and checked on every update: a bounded number of them.
       const max = registry.limits.maxSubscriptionsPerSession ?? Infinity;
-      if (ctx.session?.subscribe(uri, max) === false) {
+      const session = ctx.session;
+      if (session?.subscribe(uri, max) === false) {
         throw tooManySubscriptions(`this session is subscribed to ${max} resources already`, max);
       }
+      // Its updates go to the subscriber only for the URIs they may read (the last subscriber's token).
+      if (session) session.mayRead = (updated) => mayRead(registry, ctx, updated);
       return {};
     },
   },

@@ -3,7 +3,7 @@ import type { Dispatcher } from "../core/dispatch.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
-import { accessOf, enforceLayer, type TaskSettings, type Tool } from "../core/tools.js";
+import { accessOf, enforceLayer, namedArguments, type TaskSettings, type Tool } from "../core/tools.js";
 import type { ServerCapabilities } from "../core/types.js";
 import { listenExtensions } from "../listen/extensions.js";
 import type { Middleware } from "../middleware/middleware.js";
@@ -109,16 +109,20 @@ export function plugin(
     const settings = tool?.task === undefined ? undefined : settingsOf(tool);
     if (ctx.era === "legacy") return legacyCall({ tool, settings, params, ctx, tasks }) ?? next();
     if (!tool || !settings) return next();
+    // Whatever is wrong with the call, a caller the tool refuses is answered as an ordinary call would be (admitted).
     if (!declaresTasks(ctx)) {
-      if (settings.support === "required") throw missingTasks(`Tool "${tool.name}" runs only as a task, so it`);
-      return next();
+      if (settings.support !== "required") return next();
+      return admitted(tool, ctx, () => {
+        throw missingTasks(`Tool "${tool.name}" runs only as a task, so it`);
+      });
     }
-    const task = { tool, settings, args: argumentsOf(params), ctx };
-    if (!settings.askFirst) return admitted(tool, ctx, () => tasks.create(task));
+    const task = () => ({ tool, settings, args: namedArguments(params?.arguments), ctx });
     // Ask first: the first round runs in the request (its questions come back as input_required),
     // and the retry that answers them starts the task with those answers.
-    if (params?.requestState === undefined) return next();
-    // The round runner checks the state: the asking layer's, loaded already by the round that asked.
+    if (params?.requestState === undefined)
+      return settings.askFirst ? next() : admitted(tool, ctx, () => tasks.create(task()));
+    // The round runner checks the state (the asking layer's), first, as it does for any tool's
+    // retry (asking/front.ts), one that does not exist too; only then is the caller checked.
     return import("../asking/layer.js").then(async ({ retryAnswers }) => {
       const answers = await retryAnswers({
         ctx,
@@ -126,7 +130,7 @@ export function plugin(
         params,
         states: dispatcher.states,
       });
-      return admitted(tool, ctx, () => tasks.create(task, answers));
+      return admitted(tool, ctx, () => tasks.create(task(), answers));
     });
   };
   return {
@@ -202,7 +206,7 @@ function legacyCall(call: {
         "Invalid params: params.task must be an object, with ttl (if any) a whole positive number of milliseconds",
       );
     }
-    const args = argumentsOf(params);
+    const args = namedArguments(params?.arguments);
     return call.tasks.create({ tool, settings, args, ctx, ttl: typeof ttl === "number" ? ttl : undefined });
   });
 }
@@ -226,14 +230,6 @@ function requestIn(ctx: Context): RequestContext {
   const request = requestOf(ctx);
   if (request) return request;
   throw new McpError(ErrorCode.InternalError, "Internal error: a tasks method ran outside a request");
-}
-
-function argumentsOf(params: Result | undefined): Record<string, unknown> | undefined {
-  const args = params?.arguments;
-  if (args !== undefined && args !== null && !isObject(args)) {
-    throw new McpError(ErrorCode.InvalidParams, "tools/call params.arguments must be an object of named arguments");
-  }
-  return args ?? undefined;
 }
 
 /** `server/discover` without 2025-11-25's `capabilities.tasks` (SEP-2663: MUST NOT advertise it with the extension). */

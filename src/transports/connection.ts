@@ -63,7 +63,11 @@ export class Connection implements Peer {
     if (!session?.initialized || event.type === "closed") return;
     if (event.type !== "resources/updated") this.send({ jsonrpc: "2.0", method: `notifications/${event.type}` });
     else if (session.watches(event.uri)) {
-      this.send({ jsonrpc: "2.0", method: `notifications/${event.type}`, params: { uri: event.uri } });
+      const send = () =>
+        this.send({ jsonrpc: "2.0", method: `notifications/${event.type}`, params: { uri: event.uri } });
+      const allowed = session.mayRead?.(event.uri) ?? true;
+      if (allowed instanceof Promise) void allowed.then((yes) => yes && send());
+      else if (allowed) send();
     }
   }
 
