@@ -173,7 +173,8 @@ export class RedisTaskStore implements TaskStore {
 /** What a task whose instance died becomes: failed, saying so. */
 function orphaned(record: TaskRecord): TaskRecord {
   const message = "The server instance running this task stopped before it finished; call the tool again";
-  const { inputRequests: _, ...rest } = record;
+  // Nobody holds its messages any more: a tasks/result answers without waiting for them (tasks/relay.ts).
+  const { inputRequests: _, runner: __, ...rest } = record;
   return {
     ...rest,
     status: "failed",

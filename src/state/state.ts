@@ -110,7 +110,13 @@ export type BusMessage =
    * A 2025-11-25 `tasks/result` waits for the task on another instance than the one running it: the
    * running one sends the task's messages to `relay` (tasks/relay.ts), and when it ends, forgets it.
    */
-  | { readonly type: "task-wait"; readonly taskId: string; readonly relay: string }
+  | {
+      readonly type: "task-wait";
+      readonly taskId: string;
+      readonly relay: string;
+      /** The instance the task's record names as running it: it answers even when it holds nothing. */
+      readonly runner: string | undefined;
+    }
   | { readonly type: "task-unwait"; readonly taskId: string; readonly relay: string; readonly delivered: boolean }
   /** A message of a 2025-11-25 task (a question, progress, a log) for the `tasks/result` waiting at `relay`. */
   | { readonly type: "task-message"; readonly relay: string; readonly message: JsonRpcMessage }

@@ -120,6 +120,7 @@ export class Tasks {
       ttlMs: call.ttl === undefined ? longest : Math.min(call.ttl, longest),
       pollIntervalMs: settings.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
       owner: ownerOf(ctx),
+      ...(this.relay && { runner: this.relay.id }),
     };
     try {
       await this.store.put(record);
@@ -221,7 +222,9 @@ export class Tasks {
     const ids = [...this.#runs.keys()];
     for (const taskId of ids) this.#stop(taskId, "The server is shutting down");
     const error = { code: ErrorCode.InternalError, message: "The server shut down before the task finished" };
-    await Promise.allSettled(ids.map((taskId) => this.#change(taskId, { status: "failed", error })));
+    // No runner: this instance goes, so a tasks/result elsewhere waits for nothing it kept (relay.ts).
+    const failed = { status: "failed", error, runner: undefined } as const;
+    await Promise.allSettled(ids.map((taskId) => this.#change(taskId, failed)));
   }
 
   /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */
