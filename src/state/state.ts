@@ -123,7 +123,12 @@ export type BusMessage =
   /** What the task kept for a `tasks/result` went out before this: the `tasks/result` at `relay` may answer. */
   | { readonly type: "task-flushed"; readonly relay: string }
   /** A URL-mode elicitation completed (2025-11-25 "URL mode"): the instance holding its session tells the client. */
-  | { readonly type: "url"; readonly id: string };
+  | { readonly type: "url"; readonly id: string }
+  /**
+   * This instance's subscription was lost and is back (each instance hears only its own): what was
+   * published meanwhile never reached it, so each listener reads again what it follows.
+   */
+  | { readonly type: "rejoined" };
 
 /** Messages between instances: each instance receives what the others publish, not its own. */
 export interface Bus {

@@ -12,14 +12,18 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "redis";
 import { afterEach, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { META } from "../../src/core/types.js";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
-import { EventReader, inSession, messageOf, post, within } from "../http-helpers.js";
+import { EventReader, inSession, messageOf, modern, post, within } from "../http-helpers.js";
+import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
 /** What each test opened, closed after it whatever happened. */
 const opened: (() => Promise<unknown>)[] = [];
+/** Why each run of `forever` stopped, by instance. */
+const stopped = new Map<string, unknown>();
 let prefixes = 0;
 
 afterEach(async () => {
@@ -79,6 +83,17 @@ async function instance(name: string, prefix: string): Promise<Server> {
         const answer = await ctx.elicit("Approve?", z.object({ ok: z.boolean() }), { key: "ok" });
         return answer.action === "accept" && answer.content.ok ? "approved" : "refused";
       },
+    })
+    .tool("forever", {
+      description: "A task that runs until its signal aborts.",
+      task: "optional",
+      run: (_args, ctx) =>
+        new Promise<string>((resolve) =>
+          ctx.signal.addEventListener("abort", () => {
+            stopped.set(name, ctx.signal.reason);
+            resolve("stopped");
+          }),
+        ),
     })
     .tool("progress_task", {
       description: "A task that reports two steps of progress, then answers.",
@@ -227,4 +242,93 @@ it("asks for a task's messages again once the running instance's subscriber is b
     .map(messageOf)
     .at(-1);
   expect(result).toMatchObject({ result: { content: [{ text: "approved" }] } });
+});
+
+/** A 2026-07-28 request that declares the Tasks extension, to `server`; its JSON-RPC answer. */
+async function call(server: Server, method: string, params: Record<string, unknown>) {
+  const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
+  const _meta = { [META.clientCapabilities]: capabilities };
+  const name = typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {};
+  const response = await server.fetch(modern(method, { ...params, _meta }, name));
+  return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+/** Polls tasks/get (2026-07-28) until the task has `status` (bounded: a failure guard, not a timing). */
+async function untilModern(server: Server, taskId: string, status: string): Promise<Record<string, unknown>> {
+  for (let polls = 0; polls < 200; polls++) {
+    const { result } = await call(server, "tasks/get", { taskId });
+    if (result?.status === status) return result;
+    await sleep(25);
+  }
+  throw new Error(`task ${taskId} never became ${status}`);
+}
+
+it("hands tasks/update's answers to the running instance once its subscriber is back, rather than losing them", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const a = await instance("a3", prefix);
+  const b = await instance("b3", prefix);
+  const created = await call(a, "tools/call", { name: "approve", arguments: {} });
+  const taskId = created.result!.taskId as string;
+  await untilModern(b, taskId, "input_required");
+  const away = await subscriberAway("a3");
+  const handed = await published(prefix, "task-input");
+  const updated = call(b, "tasks/update", {
+    taskId,
+    inputResponses: { ok: { action: "accept", content: { ok: true } } },
+  });
+  await within(handed.seen, BOUND_MS, "the task-input");
+  await away.back();
+  expect(await within(updated, BOUND_MS, "tasks/update")).toMatchObject({ result: {} });
+  // Before: the one task-input was lost, and the task waited on its question until its TTL.
+  const done = await untilModern(b, taskId, "completed");
+  expect(done.result).toMatchObject({ content: [{ text: "approved" }] });
+});
+
+it("tells a listen stream of a change made while its instance's subscriber was away, once it is back", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const a = await instance("a4", prefix);
+  const b = await instance("b4", prefix);
+  const created = await call(a, "tools/call", { name: "forever", arguments: {} });
+  const taskId = created.result!.taskId as string;
+  const capabilities = { extensions: { [TASKS]: {} } };
+  const listening = await b.fetch(
+    modern("subscriptions/listen", {
+      notifications: { taskIds: [taskId] },
+      _meta: { [META.clientCapabilities]: capabilities },
+    }),
+  );
+  const events = new EventReader(listening);
+  const seen = async (status: string) => {
+    for (let event = await events.next(BOUND_MS); event; event = await events.next(BOUND_MS)) {
+      const sent = event.data ? messageOf(event) : {};
+      if (sent.method === "notifications/tasks" && (sent.params as { status: string }).status === status) return;
+    }
+    throw new Error(`the listen stream ended before ${status}`);
+  };
+  await seen("working");
+  const away = await subscriberAway("b4");
+  const changed = await published(prefix, "task");
+  await call(a, "tasks/cancel", { taskId });
+  await within(changed.seen, BOUND_MS, "the task's change");
+  await away.back();
+  // Before: the change was lost for instance b, whose listen stream never told it.
+  await seen("cancelled");
+  await events.cancel();
+});
+
+it("stops a run cancelled on another instance while its own subscriber was away, once it is back", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const a = await instance("a5", prefix);
+  const b = await instance("b5", prefix);
+  const created = await call(a, "tools/call", { name: "forever", arguments: {} });
+  const taskId = created.result!.taskId as string;
+  const away = await subscriberAway("a5");
+  const cancelling = await published(prefix, "task-cancel");
+  expect(await call(b, "tasks/cancel", { taskId })).toMatchObject({ result: {} });
+  await within(cancelling.seen, BOUND_MS, "the task-cancel");
+  expect(stopped.has("a5")).toBe(false);
+  await away.back();
+  // Before: the run went on until its TTL (an hour), its task long cancelled.
+  for (let polls = 0; polls < 200 && !stopped.has("a5"); polls++) await sleep(25);
+  expect((stopped.get("a5") as Error | undefined)?.message).toBe("The client cancelled the task");
 });
