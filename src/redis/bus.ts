@@ -12,7 +12,9 @@ const RETRY_MS = 500;
  * The bus on Redis pub/sub, one channel per key prefix, on a connection of its own (a subscribed
  * connection sends no other command). Each instance skips what it published itself. Pub/sub does
  * not keep messages for a subscriber that is reconnecting: what must not be lost (events, tasks)
- * is kept in Redis, and the bus only says where to look.
+ * is kept in Redis, and the bus only says where to look. Once the subscriber is back, the bus
+ * publishes `rejoined` and, when that comes back to it (the subscription is live again), tells its
+ * own listeners, which read again what they follow.
  */
 export class RedisBus implements Bus {
   readonly #link: RedisLink;
@@ -34,7 +36,11 @@ export class RedisBus implements Bus {
 
   /** Subscribes: resolves once messages arrive. */
   start(): Promise<unknown> {
-    this.#closing ??= this.#link.subscribe(this.channel, (text) => this.#receive(text));
+    this.#closing ??= this.#link.subscribe(
+      this.channel,
+      (text) => this.#receive(text),
+      () => this.announce({ type: "rejoined" }),
+    );
     return this.#closing;
   }
 
@@ -117,7 +123,9 @@ export class RedisBus implements Bus {
     } catch {
       return;
     }
-    if (parsed.from === this.instance || !parsed.message) return;
+    if (!parsed.message) return;
+    // Its own messages are skipped, but for `rejoined`, which is for itself alone.
+    if ((parsed.from === this.instance) !== (parsed.message.type === "rejoined")) return;
     for (const listener of this.#listeners) listener(parsed.message);
   }
 }

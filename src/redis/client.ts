@@ -17,6 +17,7 @@ export interface NodeRedisSubscriber {
   connect(): Promise<unknown>;
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
   on(event: "error", listener: (error: Error) => void): unknown;
+  on(event: "ready", listener: () => void): unknown;
   close(): Promise<void>;
 }
 
@@ -31,6 +32,7 @@ export interface IoRedisSubscriber {
   subscribe(channel: string): Promise<unknown>;
   on(event: "message", listener: (channel: string, message: string) => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
+  on(event: "ready", listener: () => void): unknown;
   quit(): Promise<unknown>;
 }
 
@@ -94,17 +96,22 @@ export class RedisLink {
   /**
    * A second connection, subscribed to `channel`; resolves with the function that closes it. A Redis
    * that does not answer fails it after the command timeout (`redisState()` rejects, rather than
-   * waiting for ever), and the connection is closed if it comes up later.
+   * waiting for ever), and the connection is closed if it comes up later. `rejoined` is called each
+   * time the connection is back after it was lost (both clients subscribe again by themselves).
    */
-  subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
-    const subscribed = this.#subscribe(channel, listener);
+  subscribe(channel: string, listener: (message: string) => void, rejoined: () => void): Promise<() => Promise<void>> {
+    const subscribed = this.#subscribe(channel, listener, rejoined);
     return this.#within(subscribed, ` while subscribing to ${channel}`).catch((thrown: unknown) => {
       subscribed.then((close) => close()).catch(() => {});
       throw thrown instanceof StateUnavailable ? thrown : new StateUnavailable(thrown);
     });
   }
 
-  async #subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+  async #subscribe(
+    channel: string,
+    listener: (message: string) => void,
+    rejoined: () => void,
+  ): Promise<() => Promise<void>> {
     const client = this.#client;
     if (!isIoRedis(client)) {
       const subscriber = client.duplicate();
@@ -112,6 +119,8 @@ export class RedisLink {
       subscriber.on("error", () => {});
       await subscriber.connect();
       await subscriber.subscribe(channel, listener);
+      // Ready again: the first time is over, so this is a reconnect.
+      subscriber.on("ready", rejoined);
       return () => subscriber.close();
     }
     const subscriber = client.duplicate();
@@ -120,6 +129,7 @@ export class RedisLink {
       if (from === channel) listener(message);
     });
     await subscriber.subscribe(channel);
+    subscriber.on("ready", rejoined);
     return async () => {
       await subscriber.quit();
     };

@@ -18,12 +18,15 @@ return 1
 
 /**
  * A new task and, unless it is finished, its lease, together: a read never sees the one without the
- * other. The task joins its owner's list (a sorted set by creation time, for 2025-11-25's
- * `tasks/list`), which lives as long as the owner's newest task.
+ * other. The task joins its owner's list (a sorted set by expiry time, for 2025-11-25's
+ * `tasks/list`), which lives as long as the owner's longest-lived task, and from which the tasks
+ * expired by now (ARGV[6]) leave: an owner who never lists (every 2026-07-28 caller; all anonymous
+ * ones share one owner) keeps no more ids than live tasks.
  */
 const PUT = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
 if ARGV[3] ~= '0' then redis.call('SET', KEYS[2], '1', 'PX', ARGV[3]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[6])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
 if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
 return 1
@@ -84,11 +87,13 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async put(record: TaskRecord): Promise<void> {
-    const ms = Math.max(1, Math.ceil(record.createdAt + record.ttlMs - Date.now()));
+    const now = Date.now();
+    const expiry = record.createdAt + record.ttlMs;
+    const ms = Math.max(1, Math.ceil(expiry - now));
     const finished = isTerminal(record.status);
     const lease = finished ? "0" : String(this.#leaseMs);
     const keys = [...this.#keys(record.taskId), this.#ownerKey(record.owner)];
-    const args = [JSON.stringify(record), String(ms), lease, String(record.createdAt), record.taskId];
+    const args = [JSON.stringify(record), String(ms), lease, String(expiry), record.taskId, String(now)];
     const added = await this.#link.script(PUT, keys, args);
     if (Number(added) !== 1) throw new Error(`a task ${record.taskId} exists already`);
     if (finished) return;
@@ -121,7 +126,9 @@ export class RedisTaskStore implements TaskStore {
     const records = await Promise.all(ids.map((taskId) => this.get(taskId)));
     const expired = ids.filter((_, index) => records[index] === undefined);
     if (expired.length > 0) await this.#link.command(["ZREM", key, ...expired]);
-    return records.filter((record): record is TaskRecord => record?.owner === owner);
+    const mine = records.filter((record): record is TaskRecord => record?.owner === owner);
+    // The set is by expiry (PUT): the list is by creation.
+    return mine.sort((a, b) => a.createdAt - b.createdAt);
   }
 
   /** Stops renewing leases: this instance's running tasks fail once their leases run out (a crash does the same). */
@@ -173,7 +180,8 @@ export class RedisTaskStore implements TaskStore {
 /** What a task whose instance died becomes: failed, saying so. */
 function orphaned(record: TaskRecord): TaskRecord {
   const message = "The server instance running this task stopped before it finished; call the tool again";
-  const { inputRequests: _, ...rest } = record;
+  // Nobody holds its messages any more: a tasks/result answers without waiting for them (tasks/relay.ts).
+  const { inputRequests: _, runner: __, ...rest } = record;
   return {
     ...rest,
     status: "failed",

@@ -110,14 +110,25 @@ export type BusMessage =
    * A 2025-11-25 `tasks/result` waits for the task on another instance than the one running it: the
    * running one sends the task's messages to `relay` (tasks/relay.ts), and when it ends, forgets it.
    */
-  | { readonly type: "task-wait"; readonly taskId: string; readonly relay: string }
+  | {
+      readonly type: "task-wait";
+      readonly taskId: string;
+      readonly relay: string;
+      /** The instance the task's record names as running it: it answers even when it holds nothing. */
+      readonly runner: string | undefined;
+    }
   | { readonly type: "task-unwait"; readonly taskId: string; readonly relay: string; readonly delivered: boolean }
   /** A message of a 2025-11-25 task (a question, progress, a log) for the `tasks/result` waiting at `relay`. */
   | { readonly type: "task-message"; readonly relay: string; readonly message: JsonRpcMessage }
   /** What the task kept for a `tasks/result` went out before this: the `tasks/result` at `relay` may answer. */
   | { readonly type: "task-flushed"; readonly relay: string }
   /** A URL-mode elicitation completed (2025-11-25 "URL mode"): the instance holding its session tells the client. */
-  | { readonly type: "url"; readonly id: string };
+  | { readonly type: "url"; readonly id: string }
+  /**
+   * This instance's subscription was lost and is back (each instance hears only its own): what was
+   * published meanwhile never reached it, so each listener reads again what it follows.
+   */
+  | { readonly type: "rejoined" };
 
 /** Messages between instances: each instance receives what the others publish, not its own. */
 export interface Bus {

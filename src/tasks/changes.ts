@@ -22,6 +22,11 @@ export class TaskChanges {
     return this.#watchers.has(taskId);
   }
 
+  /** The tasks something watches. */
+  watchedIds(): IterableIterator<string> {
+    return this.#watchers.keys();
+  }
+
   /** Watches one task until the answered function is called. */
   watch(taskId: string, watcher: TaskWatcher): () => void {
     let watchers = this.#watchers.get(taskId);

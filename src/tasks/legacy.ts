@@ -41,7 +41,7 @@ export class LegacyTasks {
     const channel = this.#tasks.channelOf(taskId);
     const release = channel?.attach(streamOf(ctx));
     // No run here: with shared state, the instance running the task sends its messages here (relay.ts).
-    const following = channel ? undefined : this.#tasks.relay?.follow(taskId, ctx);
+    const following = channel ? undefined : this.#tasks.relay?.follow(found, ctx);
     let record: TaskRecord;
     let delivered = false;
     try {
@@ -50,7 +50,7 @@ export class LegacyTasks {
       const reread = following && Math.max(found.pollIntervalMs, MIN_REREAD_MS);
       record = isTerminal(found.status) ? found : await this.#terminal(taskId, ctx.signal, reread);
       // What the task sent before it ended goes out before its result, as it would here.
-      await following?.flushed;
+      await following?.flushed(record);
       delivered = true;
     } finally {
       release?.();

@@ -41,6 +41,11 @@ export interface TaskRecord {
   readonly result?: object;
   /** The JSON-RPC error the call ended with (status `failed`). */
   readonly error?: TaskError;
+  /**
+   * With shared state, the instance running the task (its relay's id, tasks/relay.ts), which holds
+   * a 2025-11-25 task's messages for a `tasks/result`; none once that instance is known gone.
+   */
+  readonly runner?: string;
 }
 
 /** The `Task` fields every shape carries: `CreateTaskResult`, `tasks/get`, `notifications/tasks`. */

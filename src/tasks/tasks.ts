@@ -30,6 +30,14 @@ type Result = Record<string, unknown>;
 export const DEFAULT_TTL_MS = 60 * 60_000;
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 
+/**
+ * How answers for a run on another instance are handed over (`#handOver`): sent, then checked in the
+ * task's record at its next change or after HAND_OVER_CHECK_MS, at most HAND_OVER_ATTEMPTS times
+ * (about 3 s), longer than a subscriber takes to reconnect.
+ */
+const HAND_OVER_ATTEMPTS = 10;
+const HAND_OVER_CHECK_MS = 300;
+
 /** How a run's status change is retried against a shared store that is unreachable: a minute, every second. */
 const MAX_KEEP_ATTEMPTS = 60;
 const KEEP_RETRY_MS = 1000;
@@ -89,7 +97,23 @@ export class Tasks {
       else if (message.type === "task-cancel") this.#stop(message.taskId, "The client cancelled the task");
       // Another instance changed a task: this one's watchers (listen streams with taskIds) hear it.
       else if (message.type === "task" && this.changes.watched(message.taskId)) void this.#reread(message.taskId);
+      else if (message.type === "rejoined") this.#rejoined();
     });
+  }
+
+  /**
+   * This instance's subscription was away (pub/sub kept nothing for it): the changes, and the
+   * cancellations of its runs, that other instances published meanwhile are read from the store.
+   */
+  #rejoined(): void {
+    for (const taskId of [...this.changes.watchedIds()]) void this.#reread(taskId);
+    for (const taskId of [...this.#runs.keys()]) {
+      Promise.resolve(this.store.get(taskId)).then(
+        // Cancelled elsewhere (or gone): the run stops, as task-cancel would have stopped it.
+        (record) => (!record || isTerminal(record.status)) && this.#stop(taskId, "The client cancelled the task"),
+        () => {}, // The store is away: its runs keep going, as they would have.
+      );
+    }
   }
 
   /** Tells this instance's watchers of a task what another instance made of it (the store has it). */
@@ -120,6 +144,7 @@ export class Tasks {
       ttlMs: call.ttl === undefined ? longest : Math.min(call.ttl, longest),
       pollIntervalMs: settings.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
       owner: ownerOf(ctx),
+      ...(this.relay && { runner: this.relay.id }),
     };
     try {
       await this.store.put(record);
@@ -171,11 +196,49 @@ export class Tasks {
     if (record.status !== "input_required") return {};
     // The run is another instance's: the answers go there.
     if (!this.#runs.has(record.taskId) && this.#bus) {
-      await this.#bus.publish({ type: "task-input", taskId: record.taskId, responses });
+      await this.#handOver(this.#bus, record, responses);
       return {};
     }
     await this.#answer(record.taskId, responses);
     return {};
+  }
+
+  /**
+   * Answers for a run on another instance go there on the bus, again until the task's record shows
+   * them taken (it changed, or no longer waits on them): pub/sub keeps nothing for a subscriber that
+   * is reconnecting. Bounded: past HAND_OVER_ATTEMPTS the client is told to send them again.
+   */
+  async #handOver(bus: Bus, record: TaskRecord, responses: Record<string, unknown>): Promise<void> {
+    const { taskId, lastUpdatedAt } = record;
+    const asked = Object.keys(responses).filter((key) => record.inputRequests?.[key] !== undefined);
+    const taken = (now: TaskRecord | undefined) =>
+      now?.status !== "input_required" ||
+      now.lastUpdatedAt !== lastUpdatedAt ||
+      !asked.some((key) => now.inputRequests?.[key] !== undefined);
+    for (let attempt = 0; asked.length > 0 && attempt < HAND_OVER_ATTEMPTS; attempt++) {
+      await bus.publish({ type: "task-input", taskId, responses });
+      await this.#nextChange(taskId, HAND_OVER_CHECK_MS);
+      if (taken(await this.store.get(taskId))) return;
+    }
+    if (asked.length === 0) return;
+    // An McpError, not the 503 of an unreachable store: importing that class here grows every server's core chunk.
+    throw new McpError(
+      ErrorCode.InternalError,
+      `The server instance running task "${taskId}" did not take the answers (its connection to the shared state may be reconnecting); send the same tasks/update again in a moment`,
+    );
+  }
+
+  /** Settles at the task's next change here (the bus tells it), or after `ms`, whichever comes first. */
+  #nextChange(taskId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        unwatch();
+        clearTimeout(timer);
+        resolve();
+      };
+      const unwatch = this.changes.watch(taskId, done);
+      const timer = setTimeout(done, ms);
+    });
   }
 
   /** Hands answers to this process's run of a task, if it has one. */
@@ -221,7 +284,9 @@ export class Tasks {
     const ids = [...this.#runs.keys()];
     for (const taskId of ids) this.#stop(taskId, "The server is shutting down");
     const error = { code: ErrorCode.InternalError, message: "The server shut down before the task finished" };
-    await Promise.allSettled(ids.map((taskId) => this.#change(taskId, { status: "failed", error })));
+    // No runner: this instance goes, so a tasks/result elsewhere waits for nothing it kept (relay.ts).
+    const failed = { status: "failed", error, runner: undefined } as const;
+    await Promise.allSettled(ids.map((taskId) => this.#change(taskId, failed)));
   }
 
   /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */

@@ -182,6 +182,22 @@ describe("tasks on Redis", () => {
     await shared.close();
   });
 
+  it("keeps no more ids in an owner's list than it has live tasks, though the owner never lists them", async () => {
+    const prefix = `store-${prefixes++}:`;
+    const shared = await state({ prefix });
+    // Anonymous 2026-07-28 callers share one owner ("") and have no tasks/list to prune their list,
+    // which a task of a long TTL keeps alive.
+    await shared.tasks.put(record("long"));
+    for (const taskId of ["q1", "q2", "q3"]) await shared.tasks.put({ ...record(taskId), ttlMs: 50 });
+    for (let polls = 0; polls < 100 && (await client!.exists(`${prefix}t:q3`)) === 1; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await shared.tasks.put(record("live"));
+    // Before: every id ever put stayed while the list lived, its expiry pushed on by each new task.
+    expect(await client!.zRange(`${prefix}o:`, 0, -1)).toEqual(["long", "live"]);
+    await shared.close();
+  });
+
   it("fails a task whose lease nobody renews, and keeps one whose lease is renewed", async () => {
     // Two instances of one server: one prefix.
     const running = await state({ leaseMs: 300, prefix: "store-leases:" });

@@ -1,0 +1,334 @@
+/**
+ * 2025-11-25 and 2026-07-28 tasks shared by two instances on a real Redis, when the bus loses
+ * messages or has none to carry: pub/sub keeps nothing for a subscriber that is reconnecting, so
+ * whatever depends on one bus message must recover once the subscription is back (docs/scaling.md).
+ * The subscriber connection of one instance is killed with CLIENT KILL and comes back after a
+ * delay its client sets; what is published meanwhile is lost for it. A `tasks/result` for a task
+ * whose messages nobody holds answers without waiting out its bound. Two in-process servers
+ * (`server.fetch`); every wait is bounded. Skipped (with the install command as the reason) without
+ * redis-server, failed with PICOMCP_REQUIRE_REDIS.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { createClient } from "redis";
+import { afterEach, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { META } from "../../src/core/types.js";
+import { pico } from "../../src/index.js";
+import { redisState } from "../../src/redis.js";
+import { EventReader, inSession, messageOf, modern, post, within } from "../http-helpers.js";
+import { TASKS } from "./clients.js";
+import { useRedisServer } from "./redis-server.js";
+
+const redis = useRedisServer();
+/** What each test opened, closed after it whatever happened. */
+const opened: (() => Promise<unknown>)[] = [];
+/** Why each run of `forever` stopped, by instance. */
+const stopped = new Map<string, unknown>();
+let prefixes = 0;
+
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const close of opened.splice(0).reverse()) await close().catch(() => {});
+});
+
+/** A bound on each wait: a failure guard, not a timing. */
+const BOUND_MS = 8000;
+
+/** A node-redis client of the default user, reconnecting quickly. */
+async function client() {
+  const connected = createClient({ url: redis.get().url, socket: { reconnectStrategy: () => 20 } });
+  connected.on("error", () => {});
+  await connected.connect();
+  opened.push(async () => connected.destroy());
+  return connected;
+}
+
+/**
+ * A node-redis client of the Redis user `name`, made for it (its subscriber, a duplicate, logs in
+ * as that user too): `away` keeps that user's connections from coming back, as a subscriber that
+ * is reconnecting is away.
+ */
+async function userClient(name: string) {
+  const admin = await client();
+  await admin.sendCommand(["ACL", "SETUSER", name, "reset", "on", ">secret", "~*", "&*", "+@all"]);
+  const connected = createClient({
+    url: redis.get().url,
+    username: name,
+    password: "secret",
+    name,
+    socket: { reconnectStrategy: () => 20 },
+  });
+  connected.on("error", () => {});
+  await connected.connect();
+  opened.push(async () => connected.destroy());
+  return connected;
+}
+
+type Server = ReturnType<typeof pico>;
+
+/** An instance named `name`, sharing its state under `prefix`, with a task that asks and one that reports progress. */
+async function instance(name: string, prefix: string): Promise<Server> {
+  const state = await redisState({ client: await userClient(name), prefix, leaseMs: 900 });
+  opened.push(() => state.close());
+  const server = pico({
+    name: "bus-loss",
+    requestStateKey: "a shared secret of 32 bytes or more!",
+    state,
+    signals: false,
+  })
+    .tool("approve", {
+      description: "A task that asks for approval, then answers.",
+      task: "optional",
+      run: async (_args, ctx) => {
+        const answer = await ctx.elicit("Approve?", z.object({ ok: z.boolean() }), { key: "ok" });
+        return answer.action === "accept" && answer.content.ok ? "approved" : "refused";
+      },
+    })
+    .tool("forever", {
+      description: "A task that runs until its signal aborts.",
+      task: "optional",
+      run: (_args, ctx) =>
+        new Promise<string>((resolve) =>
+          ctx.signal.addEventListener("abort", () => {
+            stopped.set(name, ctx.signal.reason);
+            resolve("stopped");
+          }),
+        ),
+    })
+    .tool("progress_task", {
+      description: "A task that reports two steps of progress, then answers.",
+      task: "optional",
+      run: (_args, ctx) => {
+        ctx.progress(1, 2, "step 1");
+        ctx.progress(2, 2, "step 2");
+        return "did 2 steps";
+      },
+    });
+  opened.push(() => server.close());
+  return server;
+}
+
+/**
+ * Kills the subscriber connection of the instance of Redis user `name` (CLIENT KILL) and keeps it
+ * from logging in again (the user is off; its other connections stay) until `back` is called: the
+ * subscriber stays away, reconnecting, however fast its client retries.
+ */
+async function subscriberAway(name: string): Promise<{ back(): Promise<void> }> {
+  const admin = await client();
+  await admin.sendCommand(["ACL", "SETUSER", name, "off"]);
+  const list = String(await admin.sendCommand(["CLIENT", "LIST", "TYPE", "pubsub"]));
+  const line = list.split("\n").find((entry) => entry.includes(` name=${name} `));
+  expect(line, `the subscriber of ${name}`).toBeDefined();
+  const id = /^id=(\d+) /.exec(line!)![1]!;
+  expect(await admin.sendCommand(["CLIENT", "KILL", "ID", id])).toBe(1);
+  return {
+    back: async () => {
+      await admin.sendCommand(["ACL", "SETUSER", name, "on"]);
+    },
+  };
+}
+
+/** Listens to the bus of `prefix` as another subscriber: `seen` resolves once a message of `type` was published. */
+async function published(prefix: string, type: string): Promise<{ seen: Promise<void> }> {
+  const listener = (await client()).duplicate();
+  listener.on("error", () => {});
+  await listener.connect();
+  opened.push(async () => listener.destroy());
+  let resolve!: () => void;
+  const seen = new Promise<void>((done) => {
+    resolve = done;
+  });
+  await listener.subscribe(`${prefix}bus`, (text) => {
+    if ((JSON.parse(text) as { message: { type: string } }).message.type === type) resolve();
+  });
+  return { seen };
+}
+
+/** A 2025-11-25 session opened on `server`, with elicitation; its id. */
+async function open(server: Server): Promise<string> {
+  const response = await server.fetch(
+    post({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: { form: {} }, tasks: {} },
+        clientInfo: { name: "t", version: "1" },
+      },
+    }),
+  );
+  const session = response.headers.get("mcp-session-id")!;
+  await response.text();
+  await server.fetch(inSession(session, { jsonrpc: "2.0", method: "notifications/initialized" }));
+  return session;
+}
+
+let ids = 1;
+
+/** A request's single JSON answer (a stream's last message), read within `timeoutMs`. */
+async function answer(server: Server, session: string, method: string, params: Record<string, unknown>) {
+  const response = await server.fetch(inSession(session, { jsonrpc: "2.0", id: ids++, method, params }));
+  const text = await response.text();
+  const body = response.headers.get("content-type")?.startsWith("text/event-stream")
+    ? text
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>)
+        .at(-1)!
+    : (JSON.parse(text) as Record<string, unknown>);
+  return body as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+/** Polls tasks/get on `server` until the task has `status` (bounded: a failure guard, not a timing). */
+async function until(server: Server, session: string, taskId: string, status: string): Promise<void> {
+  for (let polls = 0; polls < 200; polls++) {
+    const { result } = await answer(server, session, "tasks/get", { taskId });
+    if (result?.status === status) return;
+    await sleep(25);
+  }
+  throw new Error(`task ${taskId} never became ${status}`);
+}
+
+it("answers a tasks/result on another instance at once for a task whose messages were delivered already", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const [a, b] = [await instance("a1", prefix), await instance("b1", prefix)];
+  const session = await open(a);
+  const created = await answer(a, session, "tools/call", { name: "progress_task", task: {} });
+  const taskId = (created.result!.task as { taskId: string }).taskId;
+  await until(a, session, taskId, "completed");
+  // The first tasks/result, on the running instance, takes the task's messages with its result.
+  expect((await answer(a, session, "tasks/result", { taskId })).result).toMatchObject({
+    content: [{ text: "did 2 steps" }],
+  });
+  // Timers stop: a tasks/result that waits out its bound for messages nobody holds never answers now.
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  const again = answer(b, session, "tasks/result", { taskId });
+  const bound = sleep(5000).then(() => "still waiting");
+  // Before: instance b waited FLUSH_WAIT_MS (2 s) for what instance a no longer held.
+  expect(await Promise.race([again, bound])).toMatchObject({ result: { content: [{ text: "did 2 steps" }] } });
+});
+
+it("asks for a task's messages again once the running instance's subscriber is back: its question reaches the client", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const a = await instance("a2", prefix);
+  const b = await instance("b2", prefix);
+  const session = await open(a);
+  const created = await answer(a, session, "tools/call", { name: "approve", task: {} });
+  const taskId = (created.result!.task as { taskId: string }).taskId;
+  await until(b, session, taskId, "input_required");
+  // Instance a's subscriber goes away: the tasks/result's task-wait, published now, never reaches it.
+  const away = await subscriberAway("a2");
+  const asked = await published(prefix, "task-wait");
+  // The response starts with the first message the tasks/result sends: the question, once instance a hears the wait.
+  const waiting = b.fetch(
+    inSession(session, { jsonrpc: "2.0", id: ids++, method: "tasks/result", params: { taskId } }),
+  );
+  await within(asked.seen, BOUND_MS, "the task-wait");
+  await away.back();
+  const events = new EventReader(await within(waiting, BOUND_MS, "the tasks/result's stream"));
+  // Before: the question waited for a stream that never came; the tasks/result hung until its bound.
+  let event = await events.next(BOUND_MS);
+  // The stream's priming event (an id, no data) comes first.
+  while (event && !event.data) event = await events.next(BOUND_MS);
+  const question = messageOf(event) as { id: string; method: string };
+  expect(question).toMatchObject({ method: "elicitation/create", params: { message: "Approve?" } });
+  const replied = await b.fetch(
+    inSession(session, { jsonrpc: "2.0", id: question.id, result: { action: "accept", content: { ok: true } } }),
+  );
+  expect(replied.status).toBe(202);
+  const result = (await events.rest(BOUND_MS))
+    .filter((each) => each.data)
+    .map(messageOf)
+    .at(-1);
+  expect(result).toMatchObject({ result: { content: [{ text: "approved" }] } });
+});
+
+/** A 2026-07-28 request that declares the Tasks extension, to `server`; its JSON-RPC answer. */
+async function call(server: Server, method: string, params: Record<string, unknown>) {
+  const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
+  const _meta = { [META.clientCapabilities]: capabilities };
+  const name = typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {};
+  const response = await server.fetch(modern(method, { ...params, _meta }, name));
+  return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+/** Polls tasks/get (2026-07-28) until the task has `status` (bounded: a failure guard, not a timing). */
+async function untilModern(server: Server, taskId: string, status: string): Promise<Record<string, unknown>> {
+  for (let polls = 0; polls < 200; polls++) {
+    const { result } = await call(server, "tasks/get", { taskId });
+    if (result?.status === status) return result;
+    await sleep(25);
+  }
+  throw new Error(`task ${taskId} never became ${status}`);
+}
+
+it("hands tasks/update's answers to the running instance once its subscriber is back, rather than losing them", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const a = await instance("a3", prefix);
+  const b = await instance("b3", prefix);
+  const created = await call(a, "tools/call", { name: "approve", arguments: {} });
+  const taskId = created.result!.taskId as string;
+  await untilModern(b, taskId, "input_required");
+  const away = await subscriberAway("a3");
+  const handed = await published(prefix, "task-input");
+  const updated = call(b, "tasks/update", {
+    taskId,
+    inputResponses: { ok: { action: "accept", content: { ok: true } } },
+  });
+  await within(handed.seen, BOUND_MS, "the task-input");
+  await away.back();
+  expect(await within(updated, BOUND_MS, "tasks/update")).toMatchObject({ result: {} });
+  // Before: the one task-input was lost, and the task waited on its question until its TTL.
+  const done = await untilModern(b, taskId, "completed");
+  expect(done.result).toMatchObject({ content: [{ text: "approved" }] });
+});
+
+it("tells a listen stream of a change made while its instance's subscriber was away, once it is back", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const a = await instance("a4", prefix);
+  const b = await instance("b4", prefix);
+  const created = await call(a, "tools/call", { name: "forever", arguments: {} });
+  const taskId = created.result!.taskId as string;
+  const capabilities = { extensions: { [TASKS]: {} } };
+  const listening = await b.fetch(
+    modern("subscriptions/listen", {
+      notifications: { taskIds: [taskId] },
+      _meta: { [META.clientCapabilities]: capabilities },
+    }),
+  );
+  const events = new EventReader(listening);
+  const seen = async (status: string) => {
+    for (let event = await events.next(BOUND_MS); event; event = await events.next(BOUND_MS)) {
+      const sent = event.data ? messageOf(event) : {};
+      if (sent.method === "notifications/tasks" && (sent.params as { status: string }).status === status) return;
+    }
+    throw new Error(`the listen stream ended before ${status}`);
+  };
+  await seen("working");
+  const away = await subscriberAway("b4");
+  const changed = await published(prefix, "task");
+  await call(a, "tasks/cancel", { taskId });
+  await within(changed.seen, BOUND_MS, "the task's change");
+  await away.back();
+  // Before: the change was lost for instance b, whose listen stream never told it.
+  await seen("cancelled");
+  await events.cancel();
+});
+
+it("stops a run cancelled on another instance while its own subscriber was away, once it is back", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const a = await instance("a5", prefix);
+  const b = await instance("b5", prefix);
+  const created = await call(a, "tools/call", { name: "forever", arguments: {} });
+  const taskId = created.result!.taskId as string;
+  const away = await subscriberAway("a5");
+  const cancelling = await published(prefix, "task-cancel");
+  expect(await call(b, "tasks/cancel", { taskId })).toMatchObject({ result: {} });
+  await within(cancelling.seen, BOUND_MS, "the task-cancel");
+  expect(stopped.has("a5")).toBe(false);
+  await away.back();
+  // Before: the run went on until its TTL (an hour), its task long cancelled.
+  for (let polls = 0; polls < 200 && !stopped.has("a5"); polls++) await sleep(25);
+  expect((stopped.get("a5") as Error | undefined)?.message).toBe("The client cancelled the task");
+});
