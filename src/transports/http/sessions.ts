@@ -262,6 +262,7 @@ export class HttpSession {
     // No GET stream of this shared session here: the instance holding it writes what it needs (the bus tells it).
     if (mirror && log.id === this.#standaloneId && !this.#standaloneOpened) return;
     const seq = ++log.seq;
+    if (!("method" in message)) log.answer = seq;
     const text = sseEvent(message, `${log.id}-${seq}`);
     this.#all().keep(log, encoder.encode(text));
     mirror?.kept(log.id, seq, text);
@@ -291,6 +292,10 @@ export class SessionStore {
     // One subscription for every session, rather than a listener each: list_changed and updates.
     dispatcher.registry.subscribe((event) => {
       for (const session of this.#sessions.values()) session.connection.notify(event);
+    });
+    // The shutdown waits for the answers of the sessions' streams to reach their clients (delivery.ts).
+    dispatcher.finishing.push(async () => {
+      if (this.#budget) await streamCode!.delivered(this.#budget, this.#sessions, dispatcher.limits.shutdownGraceMs);
     });
   }
 
