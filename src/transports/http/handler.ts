@@ -385,7 +385,7 @@ export class HttpHandler {
       connection = new Connection(this.#dispatcher, () => {}, true);
       connection.session = legacy.peer.session;
     }
-    const responses = await batchAnswers(connection, values);
+    const responses = await batchAnswers(connection, values, request.auth);
     if (responses.length === 0) return emptyReply(202);
     return jsonReply(200, responses, session ? { [SESSION_HEADER]: session.id } : undefined);
   }
