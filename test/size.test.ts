@@ -239,7 +239,8 @@ const BUDGETS: Budget[] = [
     // Set to 15,840 B merging the stdio flood bound with the session's bounds (the subscription limit, option checks, progress tokens), as measured (+1 B of chunk hashes over their sum).
     // Raised to 15,841 B: no stdio code changed; the import() of the resources layer's chunk names its new hash (+1 B).
     // Raised to 15,849 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+8 B).
-    ceiling: 15_849,
+    // Raised to 15,850 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+1 B).
+    ceiling: 15_850,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -369,7 +370,8 @@ const BUDGETS: Budget[] = [
     // Raised to 22,936 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+10 B).
     // Raised to 22,960 B: a 2026-07-28 params.name, params.uri or x-mcp-header argument that is an array or object is a -32020 header mismatch (was: quoting it with JSON.stringify, or String() of it, overflowed the stack on one nested deep, and server.fetch rejected) (+24 B).
     // Raised to 22,970 B: each request of a 2025-03-26 batch over HTTP runs as the caller whose token its POST carries (was: as nobody, so a signed-in caller was asked to sign in) (+10 B).
-    ceiling: 22_970,
+    // Raised to 22,982 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+12 B).
+    ceiling: 22_982,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -535,7 +537,8 @@ const BUDGETS: Budget[] = [
     // Raised to 50,012 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+6 B).
     // Raised to 50,039 B: a 2026-07-28 params.name, params.uri or x-mcp-header argument that is an array or object is a -32020 header mismatch (was: quoting it with JSON.stringify, or String() of it, overflowed the stack on one nested deep, and server.fetch rejected) (+27 B).
     // Raised to 50,096 B: each request of a 2025-03-26 batch over HTTP runs as the caller whose token its POST carries (was: as nobody, so a signed-in caller was asked to sign in) (+57 B).
-    ceiling: 50_096,
+    // Raised to 50,107 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+11 B).
+    ceiling: 50_107,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -645,7 +648,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,354 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+7 B).
     // Raised to 28,386 B: a 2026-07-28 params.name, params.uri or x-mcp-header argument that is an array or object is a -32020 header mismatch (was: quoting it with JSON.stringify, or String() of it, overflowed the stack on one nested deep, and server.fetch rejected) (+32 B).
     // Raised to 28,390 B: each request of a 2025-03-26 batch over HTTP runs as the caller whose token its POST carries (was: as nobody, so a signed-in caller was asked to sign in) (+4 B).
-    ceiling: 28_390,
+    // Raised to 28,406 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+16 B).
+    ceiling: 28_406,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -743,7 +747,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,443 B: a shutdown lets a 2025-11-25 client resume with Last-Event-ID and keeps its sessions until their streams' answers are sent, within the grace period (was: 503, and a result ready during the grace period was lost); its wait in the code of streams (+74 B).
     // Raised to 27,451 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+8 B).
     // Raised to 27,483 B: a 2026-07-28 params.name, params.uri or x-mcp-header argument that is an array or object is a -32020 header mismatch (was: quoting it with JSON.stringify, or String() of it, overflowed the stack on one nested deep, and server.fetch rejected) (+32 B).
-    ceiling: 27_483,
+    // Raised to 27,501 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+18 B).
+    ceiling: 27_501,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -877,7 +882,8 @@ const BUDGETS: Budget[] = [
     // Raised to 59,484 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+6 B).
     // Raised to 59,511 B: a 2026-07-28 params.name, params.uri or x-mcp-header argument that is an array or object is a -32020 header mismatch (was: quoting it with JSON.stringify, or String() of it, overflowed the stack on one nested deep, and server.fetch rejected) (+27 B).
     // Raised to 59,563 B: each request of a 2025-03-26 batch over HTTP runs as the caller whose token its POST carries (was: as nobody, so a signed-in caller was asked to sign in) (+52 B).
-    ceiling: 59_563,
+    // Raised to 59,574 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+11 B).
+    ceiling: 59_574,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

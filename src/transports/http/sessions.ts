@@ -330,8 +330,15 @@ export class SessionStore {
   create(id: string = crypto.randomUUID()): HttpSession {
     this.#sweep(Date.now());
     if (this.#sessions.size >= this.#options.maxSessions) {
-      const oldest = this.#sessions.keys().next().value;
-      if (oldest !== undefined) this.delete(oldest);
+      // The least recently used idle session goes; one in use (a request in progress, a stream open)
+      // only when every session is: a flood of initialize requests does not cut off work in progress.
+      let evicted = this.#sessions.values().next().value;
+      for (const session of this.#sessions.values()) {
+        if (session.inUse) continue;
+        evicted = session;
+        break;
+      }
+      if (evicted) this.delete(evicted.id);
     }
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
     const session = new HttpSession(id, this.#dispatcher, {
