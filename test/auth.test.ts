@@ -371,6 +371,42 @@ describe("the token gate", () => {
     expect(runs).toEqual(["hello"]);
   });
 
+  it("runs each request of a 2025-03-26 batch as the caller whose token the POST carries", async () => {
+    const { server, runs, seen } = made();
+    const ada = await issuer.mint({ subject: "ada", scopes: ["projects:read"] });
+    const send = (body: unknown, session?: string) =>
+      server.fetch(
+        new Request(RESOURCE, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${ada}`,
+            ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" } : {}),
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+    const opened = await send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "batcher", version: "1" } },
+    });
+    const session = opened.headers.get("mcp-session-id")!;
+    expect((await send({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).status).toBe(202);
+    const call = (id: number, name: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name } });
+    const batch = await send([call(2, "read"), call(3, "whoami")], session);
+    expect(batch.status).toBe(200);
+    // Was: the batch ran without the caller, so "read" asked ada to sign in and "whoami" saw nobody.
+    expect(await batch.json()).toEqual([
+      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "read ran for ada" }] } },
+      { jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "whoami ran for ada" }] } },
+    ]);
+    expect(runs).toEqual(["read", "whoami"]);
+    expect(seen.map((identity) => identity?.subject)).toEqual(["ada", "ada"]);
+  });
+
   it("redacts the raw token from identities and from response bodies", async () => {
     let leaked = "";
     const server = pico({

@@ -431,6 +431,39 @@ describe("modern requests: x-mcp-header parameters", () => {
   });
 });
 
+describe("modern requests: deeply nested values in what the headers mirror", () => {
+  /** A JSON array nested 100,000 deep: JSON.parse reads it, but anything that recurses through it overflows the stack. */
+  const DEEP = "[".repeat(100_000) + "]".repeat(100_000);
+  const body = (params: string) =>
+    `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{${params},"_meta":${JSON.stringify(meta())}}}`;
+  const headers = (name: string) => ({ "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": name });
+
+  it("answers a params.name that is no string with -32020, not a stack overflow", async () => {
+    // Was: the error message quoted params.name with JSON.stringify, which threw a RangeError, so
+    // server.fetch rejected (a 500 without a JSON-RPC error).
+    const error = await expectError(
+      await server().fetch(post(body(`"name":${DEEP}`), headers("echo"))),
+      400,
+      ErrorCode.HeaderMismatch,
+      9,
+    );
+    expect(error.message).toBe('Mcp-Name header "echo" does not match params.name, which is not a string');
+  });
+
+  it("answers an x-mcp-header argument that is no primitive with -32020, not a stack overflow", async () => {
+    // Was: the argument was compared as String(value), which recursed through the array and threw.
+    const error = await expectError(
+      await server().fetch(
+        post(body(`"name":"geo","arguments":{"region":${DEEP}}`), { ...headers("geo"), "mcp-param-region": "eu" }),
+      ),
+      400,
+      ErrorCode.HeaderMismatch,
+      9,
+    );
+    expect(error.message).toBe('The mcp-param-region header "eu" does not match arguments.region');
+  });
+});
+
 describe("modern requests: cancellation", () => {
   /** A server whose tool waits to be cancelled, reporting when it started and what its signal did. */
   function waiting(beforeWait?: (ctx: Context) => void, afterAbort?: (ctx: Context) => void) {

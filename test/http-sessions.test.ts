@@ -531,6 +531,23 @@ describe("maxSessions", () => {
     expect((await app.fetch(inSession(d, list()))).status).toBe(200);
   });
 
+  it("evicts an idle session before one in use, however long ago that one was used", async () => {
+    const { app, started } = server({ sessions: { maxSessions: 2 } });
+    const busy = await initialize(app);
+    const pending = app.fetch(inSession(busy, call(1, "wait")));
+    await within(started.promise);
+    const idle = await initialize(app);
+    expect((await app.fetch(inSession(idle, list()))).status).toBe(200);
+    // The busy session was used least recently, but its call is in progress: the idle one goes (was:
+    // the busy one, its call cancelled, so a flood of initialize requests cut off work in progress).
+    const fresh = await initialize(app);
+    expect((await app.fetch(inSession(idle, list()))).status).toBe(404);
+    expect((await app.fetch(inSession(busy, list()))).status).toBe(200);
+    expect((await app.fetch(inSession(fresh, list()))).status).toBe(200);
+    expect((await app.fetch(bare("DELETE", { "mcp-session-id": busy }))).status).toBe(200);
+    await pending;
+  });
+
   it("ends an evicted session cleanly: its stream ends, its requests are cancelled, every later use is 404", async () => {
     const { app, started, aborted } = server({ sessions: { maxSessions: 1 } });
     const evicted = await initialize(app);

@@ -1,7 +1,10 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
 import { Child, call, killChildren, MODERN_META } from "./hardening-helpers.js";
-import { BOTH, EventReader, MODERN, messageOf } from "./http-helpers.js";
+import { BOTH, EventReader, MODERN, messageOf, signal, within } from "./http-helpers.js";
+import { recordingFetch } from "./peers/http-fixture.js";
 import { RawClient, requestHead } from "./socket-helpers.js";
 
 /**
@@ -155,6 +158,73 @@ describe("listening.close() while a 2025-11-25 request waits for the client's an
       expect(rest.at(-1)).toEqual({ jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "went" }] } });
       await closed;
     } finally {
+      await listening.close();
+    }
+  });
+});
+
+/**
+ * A 2025-11-25 client whose POST stream the tool closed (`ctx.closeStream()`, SEP-1699 polling) comes
+ * back with GET and Last-Event-ID for the result: a shutdown that begins meanwhile must still let it
+ * have the result produced within the grace period. The official v1 client, over `serve({ port })`.
+ */
+describe("listening.close() while a 2025-11-25 client polls for a result (SEP-1699)", () => {
+  async function polling(retryMs: number) {
+    const release = signal();
+    const detached = signal();
+    const server = pico({
+      name: "polls",
+      limits: { shutdownGraceMs: 10_000 },
+      signals: false,
+      http: { sessions: { retryMs } },
+    }).tool("report", {
+      description: "Closes its stream, then answers once the test lets it.",
+      run: async (_args, ctx) => {
+        ctx.closeStream();
+        detached.resolve();
+        await release.promise;
+        return "the report";
+      },
+    });
+    const listening = await server.serve({ port: 0 });
+    const wire = recordingFetch();
+    const client = new Client({ name: "poller", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(listening.url), { fetch: wire.fetch }));
+    const result = client.callTool({ name: "report" }, undefined, { timeout: 15_000 });
+    await within(detached.promise, 5000, "the tool closing its stream");
+    /** The client's GETs with Last-Event-ID, as the server answered them. */
+    const resumes = () => wire.exchanges.filter((each) => each.method === "GET" && each.headers.has("last-event-id"));
+    return { listening, client, release, result, resumes };
+  }
+
+  it("lets the client resume during the grace period and sends it the result produced then", async () => {
+    const { listening, client, release, result, resumes } = await polling(50);
+    const closed = listening.close();
+    try {
+      // The client's GET after the shutdown began is taken (was: 503, and the result never reached it).
+      await expect.poll(() => resumes()[0]?.status, { timeout: 5000 }).toBe(200);
+      release.resolve();
+      expect(await result).toEqual({ content: [{ type: "text", text: "the report" }] });
+      await closed;
+    } finally {
+      release.resolve();
+      await client.close();
+      await listening.close();
+    }
+  });
+
+  it("keeps a result produced before the client came back until it does, within the grace period", async () => {
+    const { listening, client, release, result, resumes } = await polling(1000);
+    const closed = listening.close();
+    try {
+      // The result is ready at once, while the client waits its retry interval before polling (was:
+      // the sessions and the listener closed with it undelivered, and the client's GET was refused).
+      release.resolve();
+      expect(await result).toEqual({ content: [{ type: "text", text: "the report" }] });
+      expect(resumes().map((each) => each.status)).toEqual([200]);
+      await closed;
+    } finally {
+      await client.close();
       await listening.close();
     }
   });

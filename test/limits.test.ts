@@ -738,4 +738,29 @@ describe("limits: a refusal is known by what it is, not by its text", () => {
       '{"jsonrpc":"2.0","id":"late","error":{"code":-32603,"message":"Server shutting down: \\"tools/call\\" did not finish within the 0.02 s grace period of the shutdown (limits.shutdownGraceMs) and was cancelled"}}',
     );
   });
+
+  it("gives requests in progress all the time they need with shutdownGraceMs: Infinity", async () => {
+    let release: ((text: string) => void) | undefined;
+    const app = pico({ name: "x", version: "1", limits: { shutdownGraceMs: Infinity }, signals: false }).tool("wait", {
+      run: () =>
+        new Promise<string>((resolve) => {
+          release = resolve;
+        }),
+    });
+    const waiting = app.fetch(modern("tools/call", { name: "wait" }, {}, { id: "patient" }));
+    await expect.poll(() => release !== undefined, { timeout: 5000 }).toBe(true);
+    const closed = app.close();
+    // Well past the 1 ms a timer of Infinity fires after (was: the call was cut off then, with a 503
+    // saying it did not finish "within the Infinity s grace period").
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release!("done");
+    const response = await waiting;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: "patient",
+      result: { content: [{ type: "text", text: "done" }] },
+    });
+    await closed;
+  });
 });

@@ -245,7 +245,10 @@ const BUDGETS: Budget[] = [
     // Raised to 15,879 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+38 B).
     // Raised to 15,923 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+44 B).
     // Set to 16,035 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
-    ceiling: 16_035,
+    // Raised to 15,849 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+8 B).
+    // Raised to 15,850 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+1 B).
+    // Set to 16,045 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
+    ceiling: 16_045,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -378,7 +381,13 @@ const BUDGETS: Budget[] = [
     // Raised to 22,944 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+55 B).
     // Set to 22,991 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
     // Raised to 22,992 B merging the task relay fixes: no code of this row changed, chunk hashes (+1 B).
-    ceiling: 22_992,
+    // Raised to 22,926 B: a shutdown lets a 2025-11-25 client resume with Last-Event-ID and keeps its sessions until their streams' answers are sent, within the grace period (was: 503, and a result ready during the grace period was lost); its wait in the code of streams (+73 B).
+    // Raised to 22,936 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+10 B).
+    // Raised to 22,960 B: a 2026-07-28 params.name, params.uri or x-mcp-header argument that is an array or object is a -32020 header mismatch (was: quoting it with JSON.stringify, or String() of it, overflowed the stack on one nested deep, and server.fetch rejected) (+24 B).
+    // Raised to 22,970 B: each request of a 2025-03-26 batch over HTTP runs as the caller whose token its POST carries (was: as nobody, so a signed-in caller was asked to sign in) (+10 B).
+    // Raised to 22,982 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+12 B).
+    // Set to 23,114 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
+    ceiling: 23_114,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -551,7 +560,14 @@ const BUDGETS: Budget[] = [
     // Raised to 49,901 B: a 2025-11-25 task's record names its instance, which answers a tasks/result elsewhere at once, also holding nothing, and that request asks again until answered (was: 2 s for nothing, and a wait lost on the bus hung; tasks/relay.ts) (+119 B).
     // Raised to 50,227 B: tasks recover what the bus lost while their instance's subscriber was reconnecting (was: lost for good): tasks/update's answers handed over again until the record shows them taken, and on `rejoined` the watched tasks read again and runs cancelled elsewhere stopped (tasks/tasks.ts) (+326 B).
     // Set to 50,893 B merging the task relay and Redis recovery fixes with the stdio and auth bounds of 2026-12-06 (third session), as measured.
-    ceiling: 50_893,
+    // Raised to 50,006 B: a shutdown lets a 2025-11-25 client resume with Last-Event-ID and keeps its sessions until their streams' answers are sent, within the grace period (was: 503, and a result ready during the grace period was lost); its wait in the code of streams (+224 B).
+    // Raised to 50,012 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+6 B).
+    // Raised to 50,039 B: a 2026-07-28 params.name, params.uri or x-mcp-header argument that is an array or object is a -32020 header mismatch (was: quoting it with JSON.stringify, or String() of it, overflowed the stack on one nested deep, and server.fetch rejected) (+27 B).
+    // Raised to 50,096 B: each request of a 2025-03-26 batch over HTTP runs as the caller whose token its POST carries (was: as nobody, so a signed-in caller was asked to sign in) (+57 B).
+    // Raised to 50,107 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+11 B).
+    // Raised to 50,130 B: on Bun each event stream lifts Bun.serve's idleTimeout for its request (was: a stream quiet for 10 s was cut, cancelling a 2026-07-28 call and closing GET and listen streams) (+23 B).
+    // Set to 51,230 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
+    ceiling: 51_230,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -664,7 +680,14 @@ const BUDGETS: Budget[] = [
     // Raised to 28,620 B: jwtVerifier fetches its key set over https only (http on loopback), wherever redirects lead, and reads at most 1 MiB of it, the reader shared with introspection in auth/fetched.ts (was: any scheme, any size) (+288 B).
     // Raised to 28,669 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+49 B).
     // Set to 28,723 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
-    ceiling: 28_723,
+    // Raised to 28,347 B: a shutdown lets a 2025-11-25 client resume with Last-Event-ID and keeps its sessions until their streams' answers are sent, within the grace period (was: 503, and a result ready during the grace period was lost); its wait in the code of streams (+74 B).
+    // Raised to 28,354 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+7 B).
+    // Raised to 28,386 B: a 2026-07-28 params.name, params.uri or x-mcp-header argument that is an array or object is a -32020 header mismatch (was: quoting it with JSON.stringify, or String() of it, overflowed the stack on one nested deep, and server.fetch rejected) (+32 B).
+    // Raised to 28,390 B: each request of a 2025-03-26 batch over HTTP runs as the caller whose token its POST carries (was: as nobody, so a signed-in caller was asked to sign in) (+4 B).
+    // Raised to 28,406 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+16 B).
+    // Raised to 28,447 B: on Bun each event stream lifts Bun.serve's idleTimeout for its request (was: a stream quiet for 10 s was cut, cancelling a 2026-07-28 call and closing GET and listen streams) (+41 B).
+    // Set to 28,894 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
+    ceiling: 28_894,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -766,7 +789,13 @@ const BUDGETS: Budget[] = [
     // Raised to 27,637 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+58 B).
     // Set to 27,687 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
     // Raised to 27,688 B merging the task relay fixes: no code of this row changed, chunk hashes (+1 B).
-    ceiling: 27_688,
+    // Raised to 27,443 B: a shutdown lets a 2025-11-25 client resume with Last-Event-ID and keeps its sessions until their streams' answers are sent, within the grace period (was: 503, and a result ready during the grace period was lost); its wait in the code of streams (+74 B).
+    // Raised to 27,451 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+8 B).
+    // Raised to 27,483 B: a 2026-07-28 params.name, params.uri or x-mcp-header argument that is an array or object is a -32020 header mismatch (was: quoting it with JSON.stringify, or String() of it, overflowed the stack on one nested deep, and server.fetch rejected) (+32 B).
+    // Raised to 27,501 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+18 B).
+    // Raised to 27,532 B: on Bun each event stream lifts Bun.serve's idleTimeout for its request (was: a stream quiet for 10 s was cut, cancelling a 2026-07-28 call and closing GET and listen streams) (+31 B).
+    // Set to 27,855 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
+    ceiling: 27_855,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -907,7 +936,14 @@ const BUDGETS: Budget[] = [
     // Raised to 59,388 B: the tasks relay's runner and asking again, as the row of everything (+134 B).
     // Raised to 59,696 B: tasks recovering what the bus lost, as the row of everything (+308 B).
     // Set to 60,705 B merging the task relay and Redis recovery fixes with the stdio and auth bounds of 2026-12-06 (third session), as measured.
-    ceiling: 60_705,
+    // Raised to 59,478 B: a shutdown lets a 2025-11-25 client resume with Last-Event-ID and keeps its sessions until their streams' answers are sent, within the grace period (was: 503, and a result ready during the grace period was lost); its wait in the code of streams (+224 B).
+    // Raised to 59,484 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+6 B).
+    // Raised to 59,511 B: a 2026-07-28 params.name, params.uri or x-mcp-header argument that is an array or object is a -32020 header mismatch (was: quoting it with JSON.stringify, or String() of it, overflowed the stack on one nested deep, and server.fetch rejected) (+27 B).
+    // Raised to 59,563 B: each request of a 2025-03-26 batch over HTTP runs as the caller whose token its POST carries (was: as nobody, so a signed-in caller was asked to sign in) (+52 B).
+    // Raised to 59,574 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+11 B).
+    // Raised to 59,596 B: on Bun each event stream lifts Bun.serve's idleTimeout for its request (was: a stream quiet for 10 s was cut, cancelling a 2026-07-28 call and closing GET and listen streams) (+22 B).
+    // Set to 61,041 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
+    ceiling: 61_041,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

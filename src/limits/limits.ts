@@ -157,7 +157,8 @@ class Bounds implements Admission {
   #settled(): Promise<void> {
     if (this.#born.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.#limits.shutdownGraceMs);
+      // A delay past the longest a timer takes (2^31 - 1 ms, 24 days; Infinity) would fire at once.
+      const timer = setTimeout(done, Math.min(this.#limits.shutdownGraceMs, 2 ** 31 - 1));
       function done() {
         clearTimeout(timer);
         resolve();

@@ -3,7 +3,9 @@
  * them out, and 2026-07-28 has none). Loaded with the first batch a client sends, by the stdio
  * connection or the HTTP endpoint: a server whose clients never batch never carries this code.
  */
-import type { Answer } from "../core/dispatch.js";
+import type { Asker } from "../core/asking.js";
+import type { ExchangeAuth } from "../core/caller.js";
+import type { Answer, Exchange, Inflight } from "../core/dispatch.js";
 import { claimsModern } from "../core/envelope.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse, isObject, isRequestId, type JsonRpcMessage, type JsonRpcResponse } from "../core/jsonrpc.js";
@@ -16,8 +18,10 @@ interface Connection {
   readonly session: Session | undefined;
   readonly dispatcher: { readonly limits: ResolvedLimits };
   send(message: JsonRpcMessage | JsonRpcMessage[]): void;
-  /** The answer to one message, as if it had come alone. */
-  answer(value: unknown): Answer;
+  readonly inflight: Inflight;
+  readonly asker: Asker;
+  /** The answer to one message, as if it had come alone; `exchange`: how a request travels, if not as the connection's. */
+  answer(value: unknown, exchange?: Exchange): Answer;
 }
 
 /**
@@ -50,8 +54,15 @@ export function overlong(count: number, max: number): string | undefined {
 }
 
 /** The responses to the elements of a batch, in order: notifications and responses have none. */
-export async function batchAnswers(connection: Connection, values: unknown[]): Promise<JsonRpcResponse[]> {
-  const answers = await Promise.all(values.map((value) => answerInBatch(connection, value)));
+export async function batchAnswers(
+  connection: Connection,
+  values: unknown[],
+  auth?: ExchangeAuth,
+): Promise<JsonRpcResponse[]> {
+  // Over HTTP each request runs as the caller whose token its POST carries, as a POST of one request does.
+  const exchange = auth && { inflight: connection.inflight, emit: connection.send, ask: connection.asker, auth };
+  const answering = { answer: (value: unknown) => connection.answer(value, exchange) };
+  const answers = await Promise.all(values.map((value) => answerInBatch(answering, value)));
   return answers.filter((answer) => answer !== undefined);
 }
 
@@ -60,7 +71,7 @@ export async function batchAnswers(connection: Connection, values: unknown[]): P
  * (2026-07-28 has no batches): such a request gets -32600, and its id when it is readable
  * (JSON-RPC 2.0 §5); such a notification is ignored.
  */
-function answerInBatch(connection: Connection, value: unknown): Answer {
+function answerInBatch(connection: Pick<Connection, "answer">, value: unknown): Answer {
   if (!isObject(value)) return connection.answer(value);
   const modern = isObject(value.params) && claimsModern(value.params._meta);
   if (value.method !== "initialize" && !modern) return connection.answer(value);

@@ -100,12 +100,15 @@ export class Connection implements Peer {
     return undefined;
   }
 
-  /** The answer to one message, or undefined for notifications, responses and cancelled requests. */
-  answer(value: unknown): Answer {
+  /**
+   * The answer to one message, or undefined for notifications, responses and cancelled requests.
+   * `exchange`: how a request travels, where it is not the connection's (an HTTP batch: its POST's caller).
+   */
+  answer(value: unknown, exchange: Exchange = this.#requestExchange): Answer {
     const inbound = classify(value);
     switch (inbound.kind) {
       case "request":
-        return this.dispatcher.answer(inbound.message, this, this.#requestExchange);
+        return this.dispatcher.answer(inbound.message, this, exchange);
       case "notification":
         this.dispatcher.notification(inbound.message, this, this.#inflight);
         return undefined;

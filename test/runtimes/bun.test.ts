@@ -88,3 +88,61 @@ describe(`export default server as the entry point of bun run, ${runtime}`, () =
     smokeV1(url(), runtime));
   it("serves the v2 client in the 2026-07-28 era", () => smokeV2(url(), runtime));
 });
+
+/**
+ * A server of the user's own on Bun (`Bun.serve({ fetch: server.fetch })`) with a short `idleTimeout`,
+ * which Bun applies to a streamed response too: an event stream quiet for longer (a long tool call
+ * after its first progress, a GET or listen stream with nothing to say) must not be cut.
+ */
+describe(`an event stream quiet past Bun.serve's idleTimeout, ${runtime}`, () => {
+  let server: Started;
+  beforeAll(async () => {
+    const code = `
+      const { pico } = await import("./src/index.ts");
+      const server = pico({ name: "quiet", version: "1.0.0" }).tool("quiet", {
+        description: "Reports progress, then says nothing for 6 s (Bun checks idleness every 4 s or so).",
+        run: async (_args, ctx) => {
+          ctx.progress(1, 2);
+          await new Promise((resolve) => setTimeout(resolve, 6000));
+          return "answered after 6 s of quiet";
+        },
+      });
+      const bun = Bun.serve({ port: 0, hostname: "127.0.0.1", idleTimeout: 1, fetch: server.fetch });
+      console.log(JSON.stringify({ url: "http://127.0.0.1:" + bun.port + "/mcp" }));
+    `;
+    server = await start(bunExecutable(), ["--eval", code]);
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+
+  it("keeps the stream open until the answer: Bun's idle timeout does not apply to it", async () => {
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "quiet",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "quiet",
+          _meta: {
+            progressToken: "p",
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+      signal: AbortSignal.timeout(20_000),
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    // Was: Bun closed the connection a second after the progress event, which cancelled the call.
+    const text = await response.text().catch((thrown: unknown) => `the stream broke: ${String(thrown)}`);
+    expect(text).toContain('"progress":1');
+    expect(text).toContain("answered after 6 s of quiet");
+  });
+});

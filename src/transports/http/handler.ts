@@ -104,8 +104,10 @@ export class HttpHandler {
     if (this.#gate && !request.auth && request.method !== "OPTIONS") return this.#admit(request);
     // Shutting down: the connection ends with the answer, so the client reconnects elsewhere. A POST
     // is read: the dispatcher refuses its requests (503), while a client's answer to a question, or a
-    // cancellation, still reaches the request in progress that waits for it.
-    if (this.closing && request.method !== "OPTIONS" && request.method !== "POST") {
+    // cancellation, still reaches the request in progress that waits for it. A GET with
+    // Last-Event-ID asks for nothing new either: it collects the answer of a request in progress, or
+    // one given meanwhile (SEP-1699 polling), which the shutdown waits for (SessionStore).
+    if (this.closing && request.method !== "OPTIONS" && request.method !== "POST" && !isResume(request)) {
       return unavailable(shuttingDown(undefined), CLOSE_CONNECTION);
     }
     return this.#state ? this.#sharing(request) : this.#route(request);
@@ -388,7 +390,7 @@ export class HttpHandler {
       connection = new Connection(this.#dispatcher, () => {}, true);
       connection.session = legacy.peer.session;
     }
-    const responses = await batchAnswers(connection, values);
+    const responses = await batchAnswers(connection, values, request.auth);
     if (responses.length === 0) return emptyReply(202);
     return jsonReply(200, responses, session ? { [SESSION_HEADER]: session.id } : undefined);
   }
@@ -479,6 +481,11 @@ export class HttpHandler {
  */
 function isJson(type: string | null): boolean {
   return type !== null && /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
+}
+
+/** A GET that resumes a stream of a session (2025-11-25 "Resumability and Redelivery"). */
+function isResume(request: HttpRequest): boolean {
+  return request.method === "GET" && request.header("last-event-id") !== null;
 }
 
 /**

@@ -60,7 +60,9 @@ export function missingHeader(request: HttpRequest, message: JsonRpcRequest, nam
   const raw = request.header("mcp-name");
   if (raw === null) return `The Mcp-Name header is required for ${message.method} (it mirrors params.${param})`;
   if (headerValue(raw) !== expected) {
-    return `Mcp-Name header "${raw}" does not match params.${param} ${JSON.stringify(expected)}`;
+    // Quoted only when a string: a client's array may nest deeper than JSON.stringify can recurse.
+    const quoted = typeof expected === "string" ? ` ${JSON.stringify(expected)}` : ", which is not a string";
+    return `Mcp-Name header "${raw}" does not match params.${param}${quoted}`;
   }
   return undefined;
 }
@@ -102,8 +104,11 @@ export function mismatchedParamHeader(request: HttpRequest, tool: Tool, args: un
     const raw = request.header(header);
     if (raw === null) return `The ${header} header is required when arguments.${path.join(".")} is given`;
     const sent = headerValue(raw);
+    // An object or array matches no header (and String() of one nested deep would overflow the stack).
     const same =
-      typeof value === "number" ? sent !== undefined && sent !== "" && Number(sent) === value : sent === String(value);
+      typeof value === "number"
+        ? sent !== undefined && sent !== "" && Number(sent) === value
+        : typeof value !== "object" && sent === String(value);
     if (!same) return `The ${header} header "${raw}" does not match arguments.${path.join(".")}`;
   }
   return undefined;

@@ -27,6 +27,10 @@ export class StreamLog {
   forgotten = 0;
   /** The stream ended: nothing more is written, and its reader closes once it has sent the rest. */
   done = false;
+  /** The number of the event that carries the request's answer; 0 before it is written. */
+  answer = 0;
+  /** The number of the last event a reader has sent: the client has the answer once this reaches `answer`. */
+  sent = 0;
   /** Who reads the stream now, if anyone. */
   reader: StreamReader | undefined;
   readonly #events: Uint8Array[] = [];
@@ -88,6 +92,12 @@ export class HistoryBudget {
     if (session.bytes === 0) this.#holders.delete(session);
   }
 
+  /** Whether a session keeps an answer that no reader has sent (see SessionHistory.unanswered). */
+  get unanswered(): boolean {
+    for (const session of this.#holders) if (session.unanswered) return true;
+    return false;
+  }
+
   /** Forgets until the server's cap holds: always from the session that holds the most. */
   trim(): void {
     while (this.bytes > this.max) {
@@ -133,6 +143,15 @@ export class SessionHistory {
 
   streams(): IterableIterator<StreamLog> {
     return this.#logs.values();
+  }
+
+  /**
+   * Whether a stream keeps an answer that no reader has sent: its client comes back for it with
+   * `Last-Event-ID` (SEP-1699 polling, or a dropped connection). One forgotten is past sending.
+   */
+  get unanswered(): boolean {
+    for (const log of this.#logs.values()) if (log.answer > Math.max(log.sent, log.forgotten)) return true;
+    return false;
   }
 
   /** Keeps the next event of `log` (numbered `log.seq`), hands it to a reader with room, then enforces the caps. */

@@ -139,7 +139,10 @@ export class LogReader implements SseStream, StreamReader {
           this.#cursor++;
         }
         const drains = this.#drains;
-        if (!sink.write(event) && this.#drains === drains) this.#full = true;
+        const written = sink.write(event);
+        // Every event up to the cursor is written once none is held back (see StreamLog.sent).
+        if (this.#held.length === 0 && this.#cursor > this.#log.sent) this.#log.sent = this.#cursor;
+        if (!written && this.#drains === drains) this.#full = true;
         if (this.#full || this.#closed) return;
       }
     } finally {

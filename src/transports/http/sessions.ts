@@ -262,6 +262,7 @@ export class HttpSession {
     // No GET stream of this shared session here: the instance holding it writes what it needs (the bus tells it).
     if (mirror && log.id === this.#standaloneId && !this.#standaloneOpened) return;
     const seq = ++log.seq;
+    if (!("method" in message)) log.answer = seq;
     const text = sseEvent(message, `${log.id}-${seq}`);
     this.#all().keep(log, encoder.encode(text));
     mirror?.kept(log.id, seq, text);
@@ -291,6 +292,10 @@ export class SessionStore {
     // One subscription for every session, rather than a listener each: list_changed and updates.
     dispatcher.registry.subscribe((event) => {
       for (const session of this.#sessions.values()) session.connection.notify(event);
+    });
+    // The shutdown waits for the answers of the sessions' streams to reach their clients (delivery.ts).
+    dispatcher.finishing.push(async () => {
+      if (this.#budget) await streamCode!.delivered(this.#budget, this.#sessions, dispatcher.limits.shutdownGraceMs);
     });
   }
 
@@ -325,8 +330,15 @@ export class SessionStore {
   create(id: string = crypto.randomUUID()): HttpSession {
     this.#sweep(Date.now());
     if (this.#sessions.size >= this.#options.maxSessions) {
-      const oldest = this.#sessions.keys().next().value;
-      if (oldest !== undefined) this.delete(oldest);
+      // The least recently used idle session goes; one in use (a request in progress, a stream open)
+      // only when every session is: a flood of initialize requests does not cut off work in progress.
+      let evicted = this.#sessions.values().next().value;
+      for (const session of this.#sessions.values()) {
+        if (session.inUse) continue;
+        evicted = session;
+        break;
+      }
+      if (evicted) this.delete(evicted.id);
     }
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
     const session = new HttpSession(id, this.#dispatcher, {

@@ -32,6 +32,7 @@ export function createWebEndpoint(handler: HttpHandler, allowedHosts: readonly s
       const reply = denied ?? (await handler.handle(incoming));
       // A reply that is not a stream ends the request: nothing of it is left for the client to cancel.
       if (!("stream" in reply)) incoming.watch(undefined);
+      else quietAllowed(listener, request);
       return toWebResponse(reply);
     },
     listening: ({ hostname, port }) => {
@@ -40,6 +41,17 @@ export function createWebEndpoint(handler: HttpHandler, allowedHosts: readonly s
       console.error(`deno serve: Listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/`);
     },
   };
+}
+
+/**
+ * Bun.serve closes a connection quiet for its `idleTimeout` (10 s by default) even while the response
+ * streams, and an event stream may be quiet far longer (a long call after its first progress, a GET
+ * or listen stream with nothing to say): `server.timeout(request, 0)` lifts that for the stream's
+ * request. `listener` is the Bun server when Bun called `fetch(request, server)`.
+ */
+function quietAllowed(listener: unknown, request: Request): void {
+  if (!("Bun" in globalThis) || typeof listener !== "object" || listener === null) return;
+  if ("timeout" in listener && typeof listener.timeout === "function") listener.timeout(request, 0);
 }
 
 /**
