@@ -5,6 +5,7 @@ import { Registry } from "../src/core/registry.js";
 import { compileTool } from "../src/core/tools.js";
 import { META } from "../src/core/types.js";
 import { pico } from "../src/index.js";
+import { resourceChecks } from "../src/listen/listen.js";
 import { compilePrompt } from "../src/prompts/prompts.js";
 import { compileResource } from "../src/resources/resources.js";
 import { Connection } from "../src/transports/connection.js";
@@ -63,10 +64,13 @@ const ack = (id: string | number, notifications: unknown) => ({
   params: { notifications, _meta: tagged(id) },
 });
 
-// The listen code (the listen layer) loads with the first request for it, and from then on a listen is
-// acknowledged synchronously, which is what these tests read; the first request of a process is
-// acknowledged once the code has loaded.
-beforeAll(() => listenLayer.load());
+// The listen code (the listen layer) loads with the first request for it, and the resources layer's read
+// checks with the first listen that watches resources; from then on a listen is acknowledged synchronously,
+// which is what these tests read; the first request of a process is acknowledged once the code has loaded.
+beforeAll(async () => {
+  await listenLayer.load();
+  await resourceChecks.load();
+});
 
 describe("subscriptions/listen over a connection", () => {
   it("acknowledges first, with what it will honour, tagged with the listen id", async () => {

@@ -1,13 +1,21 @@
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
+import { Layer } from "../core/layers.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
 import { META } from "../core/types.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
-import { mayRead } from "../resources/run.js";
 import { checkUriLength } from "../resources/uri-length.js";
 import { covers } from "../sessions/session.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
+
+/**
+ * The resources layer's run time, for its read check (`mayRead`): loaded by the first listen that
+ * watches resources, which only a server with resources offers, before it is acknowledged, so that
+ * updates are checked (and sent) at once.
+ */
+export const resourceChecks = new Layer<typeof import("../resources/run.js")>();
+resourceChecks.wire(() => import("../resources/run.js"));
 
 /** The lists whose changes a listen request can ask for: flag `<list>ListChanged`, event `<list>/list_changed`. */
 const LISTS = ["tools", "prompts", "resources"] as const;
@@ -54,6 +62,7 @@ export async function listen(
       throw tooManySubscriptions(`notifications.resourceSubscriptions names ${watched.length} resources`, max);
     }
     honoured.resourceSubscriptions = watched;
+    if (watched.length > 0 && !resourceChecks.now) await resourceChecks.load();
   }
   // A layer's own filter fields (the Tasks extension's taskIds), checked before anything is sent.
   const parts: ListenPart[] = [];
@@ -96,7 +105,11 @@ export async function listen(
         const uri = event.uri;
         // Only of a URI the caller may read (what resources/read would admit).
         if (watched.some((subscribed) => covers(subscribed, uri))) {
-          send("notifications/resources/updated", { uri }, mayRead(registry, ctx, uri));
+          send(
+            "notifications/resources/updated",
+            { uri },
+            resourceChecks.use(({ mayRead }) => mayRead(registry, ctx, uri)),
+          );
         }
       } else if (wanted.has(event.type)) {
         send(`notifications/${event.type}`, {});
