@@ -377,7 +377,8 @@ const BUDGETS: Budget[] = [
     // Raised to 22,889 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+36 B).
     // Raised to 22,944 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+55 B).
     // Set to 22,991 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
-    ceiling: 22_991,
+    // Raised to 23,014 B: a streamed (SSE) reply under auth has the raw token cut out of each message as it is written (ExchangeAuth.redact, before a session keeps it), and a refusal recorded before its status went out is the 401/403, after it in-band (was: SSE replies skipped the redaction and the challenge) (+23 B).
+    ceiling: 23_014,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -547,7 +548,8 @@ const BUDGETS: Budget[] = [
     // Raised to 49,785 B: a tools/call's and prompts/get's arguments, and a task call's task parameters, are checked after the caller (was: before, so with hideUnauthorized a malformed call told a hidden name from an unknown one); the check moved into core/tools.ts (+3 B).
     // Raised to 50,181 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+396 B).
     // Set to 50,466 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
-    ceiling: 50_466,
+    // Raised to 50,570 B: a streamed (SSE) reply under auth has the raw token cut out of each message as it is written (ExchangeAuth.redact, before a session keeps it), and a refusal recorded before its status went out is the 401/403, after it in-band (was: SSE replies skipped the redaction and the challenge) (+104 B).
+    ceiling: 50_570,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -660,7 +662,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,620 B: jwtVerifier fetches its key set over https only (http on loopback), wherever redirects lead, and reads at most 1 MiB of it, the reader shared with introspection in auth/fetched.ts (was: any scheme, any size) (+288 B).
     // Raised to 28,669 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+49 B).
     // Set to 28,723 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
-    ceiling: 28_723,
+    // Raised to 28,822 B: a streamed (SSE) reply under auth has the raw token cut out of each message as it is written (ExchangeAuth.redact, before a session keeps it), and a refusal recorded before its status went out is the 401/403, after it in-band (was: SSE replies skipped the redaction and the challenge) (+99 B).
+    ceiling: 28_822,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -761,7 +764,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,579 B: an introspection answer is read up to 1 MiB (was: any size, held whole in memory), the reader shared with the JWT verifier in auth/fetched.ts (+156 B).
     // Raised to 27,637 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+58 B).
     // Set to 27,687 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
-    ceiling: 27_687,
+    // Raised to 27,782 B: a streamed (SSE) reply under auth has the raw token cut out of each message as it is written (ExchangeAuth.redact, before a session keeps it), and a refusal recorded before its status went out is the 401/403, after it in-band (was: SSE replies skipped the redaction and the challenge) (+95 B).
+    ceiling: 27_782,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -899,7 +903,8 @@ const BUDGETS: Budget[] = [
     // Raised to 59,620 B: the testing kit's jwtVerifier and introspection, as their rows: https-only key sets and answers read up to 1 MiB (+357 B).
     // Raised to 59,994 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+374 B).
     // Set to 60,271 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
-    ceiling: 60_271,
+    // Raised to 60,378 B: a streamed (SSE) reply under auth has the raw token cut out of each message as it is written (ExchangeAuth.redact, before a session keeps it), and a refusal recorded before its status went out is the 401/403, after it in-band (was: SSE replies skipped the redaction and the challenge) (+107 B).
+    ceiling: 60_378,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -1,6 +1,6 @@
 import type { ExchangeAuth } from "../core/caller.js";
 import { ErrorCode } from "../core/errors.js";
-import { errorResponse } from "../core/jsonrpc.js";
+import { errorResponse, type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
 import type { Denial } from "./access.js";
 import { challengeHeader } from "./enforce.js";
@@ -8,6 +8,7 @@ import { type AuthRequest, type AuthSettings, canonicalResource, metadataUrlOf }
 import { toIdentity } from "./to-identity.js";
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
+const REDACTED = "[redacted]";
 
 /** What the gate lets through: the request's auth for the core, and the last touch on its reply. */
 export interface Admitted {
@@ -181,20 +182,43 @@ export class AuthGate {
 
 function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token: string | undefined): Admitted {
   let denial: Denial | undefined;
+  /** Set once the reply is handed to the runtime: its status is then on its way. */
+  let sent = false;
   return {
-    auth: { identity, metadataUrl, challenge: (refused) => (denial = refused) },
+    auth: {
+      identity,
+      metadataUrl,
+      challenge: (refused) => {
+        if (sent) return false;
+        denial = refused;
+        return true;
+      },
+      redact: token === undefined ? undefined : (message) => redacted(message, token),
+    },
     finish(reply) {
+      sent = true;
+      // A stream's messages had the token cut out as they were written (transports/http/respond.ts).
       let body = "body" in reply ? reply.body : undefined;
       // Defence in depth: nothing gives handlers the token, and should one echo it anyway, it is cut out.
-      if (token !== undefined && body?.includes(token)) body = body.replaceAll(token, "[redacted]");
-      if (denial === undefined || "stream" in reply) return body === undefined ? reply : { ...reply, body };
-      return {
-        status: denial.status,
-        headers: { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, denial) },
-        body,
-      };
+      if (token !== undefined && body?.includes(token)) body = body.replaceAll(token, REDACTED);
+      if (denial === undefined) return body === undefined ? reply : { ...reply, body };
+      // A refusal before the status went out is the status, whatever the body: JSON, or the event
+      // stream of a client that takes only those, or of a request that had sent a notification.
+      const headers = { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, denial) };
+      return "stream" in reply
+        ? { ...reply, status: denial.status, headers }
+        : { status: denial.status, headers, body };
     },
   };
+}
+
+/** The message with the token cut out of each of its strings; the message itself when it holds none (nearly always). */
+function redacted(message: JsonRpcMessage, token: string): JsonRpcMessage {
+  const text = serialize(message);
+  if (!text?.includes(token)) return message;
+  return JSON.parse(text, (_key, value: unknown) =>
+    typeof value === "string" ? value.replaceAll(token, REDACTED) : value,
+  );
 }
 
 /**

@@ -4,6 +4,8 @@
  * the request's context (`ctx.auth`) and to the caller checks.
  */
 
+import type { JsonRpcMessage } from "./jsonrpc.js";
+
 type MaybePromise<T> = T | Promise<T>;
 
 /**
@@ -67,8 +69,13 @@ export interface ExchangeAuth {
   readonly identity?: Identity | undefined;
   /** Where challenges point: the resource's protected resource metadata. */
   readonly metadataUrl?: string | undefined;
-  /** Turns the answer to this request into a 401/403 challenge (HTTP only). */
-  readonly challenge?: ((denial: Denial) => void) | undefined;
+  /**
+   * Turns the answer to this request into a 401/403 challenge (HTTP only); false when it cannot,
+   * because the reply's status went out already (a stream), and the refusal is to be said in-band.
+   */
+  readonly challenge?: ((denial: Denial) => boolean) | undefined;
+  /** The message with the raw bearer token cut out, for what goes out on the request's stream (HTTP only). */
+  readonly redact?: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
 }
 
 /** What the core knows about auth for one request, besides the identity (`ctx.auth`). */
