@@ -3,6 +3,8 @@
  * signatures, the algorithm allow list, issuer, expiry, not-before, clock skew, audience, and the
  * issuer's key set fetched, cached and refetched on rotation. Keys are made here; nothing goes on the network.
  */
+import { getHeapSnapshot, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { decodeBase64Url, encodeBase64Url } from "../src/auth/jwt.js";
 import { type Identity, pico } from "../src/index.js";
@@ -10,6 +12,20 @@ import { jwtVerifier } from "../src/jwt.js";
 import { harness } from "../src/testing.js";
 
 const ISSUER = "https://auth.test";
+
+/**
+ * Whether a string is anywhere in this process's heap (a V8 heap snapshot, read a chunk at a time):
+ * given as its UTF-8 bytes, so that the question itself is not a string in the heap.
+ */
+async function heapHolds(text: Uint8Array): Promise<boolean> {
+  let tail = Buffer.alloc(0);
+  for await (const chunk of getHeapSnapshot()) {
+    const window = Buffer.concat([tail, Buffer.from(chunk)]);
+    if (window.includes(text)) return true;
+    tail = window.subarray(-text.length);
+  }
+  return false;
+}
 const now = () => Math.floor(Date.now() / 1000);
 
 type Key = {
@@ -208,6 +224,23 @@ describe("jwtVerifier", () => {
     const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk], clockSkewSeconds: 0 });
     const token = await jwt(signer, claims());
     expect(await verify(token)).toBe(await verify(token));
+  });
+
+  it("keeps no verified token in memory: its cache holds the token's SHA-256", async () => {
+    const signer = await key("ES256");
+    const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] });
+    // Only the signature's bytes outlive this block: the token itself is the verifier's alone to keep.
+    const signature = await (async () => {
+      const token = await jwt(signer, claims({ jti: crypto.randomUUID() }));
+      const verified = await verify(token);
+      expect(await verify(token)).toBe(verified);
+      return new TextEncoder().encode(token.split(".")[2]);
+    })();
+    // RegExp's legacy statics (RegExp.input) keep the last string a regular expression read, whatever it was.
+    /./.exec("another string");
+    setFlagsFromString("--expose-gc");
+    (runInNewContext("gc") as () => void)();
+    expect(await heapHolds(signature)).toBe(false);
   });
 });
 

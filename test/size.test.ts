@@ -663,7 +663,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,669 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+49 B).
     // Set to 28,723 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
     // Raised to 28,822 B: a streamed (SSE) reply under auth has the raw token cut out of each message as it is written (ExchangeAuth.redact, before a session keeps it), and a refusal recorded before its status went out is the 401/403, after it in-band (was: SSE replies skipped the redaction and the challenge) (+99 B).
-    ceiling: 28_822,
+    // Raised to 28,880 B: jwtVerifier keys its cache of verified tokens by the token's SHA-256 (tokenKey, moved from introspection.ts to verified.ts and shared) (was: by the raw token, held for the cache's life) (+58 B).
+    ceiling: 28_880,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -765,7 +766,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,637 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+58 B).
     // Set to 27,687 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
     // Raised to 27,782 B: a streamed (SSE) reply under auth has the raw token cut out of each message as it is written (ExchangeAuth.redact, before a session keeps it), and a refusal recorded before its status went out is the 401/403, after it in-band (was: SSE replies skipped the redaction and the challenge) (+95 B).
-    ceiling: 27_782,
+    // Raised to 27,785 B: jwtVerifier keys its cache of verified tokens by the token's SHA-256 (tokenKey, moved from introspection.ts to verified.ts and shared) (was: by the raw token, held for the cache's life) (+3 B).
+    ceiling: 27_785,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -904,7 +906,8 @@ const BUDGETS: Budget[] = [
     // Raised to 59,994 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+374 B).
     // Set to 60,271 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
     // Raised to 60,378 B: a streamed (SSE) reply under auth has the raw token cut out of each message as it is written (ExchangeAuth.redact, before a session keeps it), and a refusal recorded before its status went out is the 401/403, after it in-band (was: SSE replies skipped the redaction and the challenge) (+107 B).
-    ceiling: 60_378,
+    // Raised to 60,413 B: jwtVerifier keys its cache of verified tokens by the token's SHA-256 (tokenKey, moved from introspection.ts to verified.ts and shared) (was: by the raw token, held for the cache's life) (+35 B).
+    ceiling: 60_413,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -1,7 +1,7 @@
 import { isObject } from "../core/jsonrpc.js";
 import { isSecureUrl, readJson } from "./fetched.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
-import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
+import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
 export interface IntrospectionVerifierOptions {
   /**
@@ -95,7 +95,7 @@ export function introspectionVerifier(
   }
 
   return async (token) => {
-    const key = await digest(token);
+    const key = await tokenKey(token);
     const cached = cache.get(key);
     if (cached) return cached;
     let request = pending.get(key);
@@ -191,10 +191,4 @@ function clientAuthorization({ clientId, clientSecret, authorization }: Introspe
 /** application/x-www-form-urlencoded encoding of one value (ASCII out, so btoa takes it). */
 function formEncode(value: string): string {
   return new URLSearchParams({ "": value }).toString().slice(1);
-}
-
-/** The cache key of a token: its SHA-256, so the cache holds no token a memory dump could replay. */
-async function digest(token: string): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
-  return String.fromCharCode(...hash);
 }

@@ -2,7 +2,7 @@ import { messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { isSecureUrl, readJson } from "./fetched.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
-import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
+import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
 /** A JSON Web Key Set (RFC 7517 §5). */
 export interface JsonWebKeySet {
@@ -131,12 +131,13 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
   const requireExpiry = options.requireExpiry ?? true;
   const rolesClaim = options.rolesClaim ?? "roles";
   const keys = new KeyStore(options);
-  // Verified tokens, so a client's next request does not pay for the signature check again.
+  // Verified tokens by their SHA-256, so a client's next request does not pay for the signature check again.
   const verified = new VerifiedCache();
 
   return async (token) => {
+    const key = await tokenKey(token);
     const now = Date.now();
-    const cached = verified.get(token);
+    const cached = verified.get(key);
     if (cached) return cached;
     const parts = token.split(".");
     if (parts.length !== 3) throw new InvalidTokenError("The access token is not a JWT");
@@ -214,7 +215,7 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     // When this verifier stops accepting the token, `exp` plus the clock skew (RFC 7519 §4.1.4 allows
     // "some small leeway"): picomcp's HTTP gate refuses a token whose `expiresAt` has passed.
     if (exp !== undefined) result.expiresAt = exp + skew;
-    verified.set(token, result, Math.min(exp === undefined ? Infinity : (exp + skew) * 1000, now + 300_000));
+    verified.set(key, result, Math.min(exp === undefined ? Infinity : (exp + skew) * 1000, now + 300_000));
     return result;
   };
 }

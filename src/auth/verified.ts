@@ -37,3 +37,12 @@ export class VerifiedCache {
     this.#entries.set(key, { result, until });
   }
 }
+
+/**
+ * The cache key of a token: its SHA-256 (Web Crypto), so that a cache holds no token a memory dump
+ * could replay, for as long as it keeps its answer.
+ */
+export async function tokenKey(token: string): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
+  return String.fromCharCode(...hash);
+}
