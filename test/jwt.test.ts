@@ -245,6 +245,20 @@ describe("jwtVerifier", () => {
 });
 
 describe("jwtVerifier hardening", () => {
+  it("refuses a token issued in the future (iat) beyond the clock skew, as it does nbf and exp", async () => {
+    const signer = await key("ES256");
+    const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk], clockSkewSeconds: 30 });
+    await expect(verify(await jwt(signer, claims({ iat: now() + 3600 })))).rejects.toThrow(
+      "The access token was issued in the future (iat)",
+    );
+    await expect(verify(await jwt(signer, claims({ iat: "yesterday" })))).rejects.toThrow(
+      "The access token's iat is not a number",
+    );
+    // Within the skew, a clock a little ahead of ours is accepted.
+    await expect(verify(await jwt(signer, claims({ iat: now() + 20 })))).resolves.toMatchObject({ subject: "ada" });
+    await expect(verify(await jwt(signer, claims({ iat: now() - 60 })))).resolves.toMatchObject({ subject: "ada" });
+  });
+
   it("refuses a token with critical header parameters, which it understands none of (RFC 7515 §4.1.11)", async () => {
     const signer = await key("ES256");
     const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] });

@@ -41,7 +41,7 @@ export interface JwtVerifierOptions {
   audience?: string | string[];
   /** Signature algorithms accepted. Default: RS256, PS256, ES256, ES384 and EdDSA. `none` and HS* never are. */
   algorithms?: string[];
-  /** Leeway for `exp` and `nbf`, in seconds, for clocks that disagree a little. Default: 60. */
+  /** Leeway for `exp`, `nbf` and `iat`, in seconds, for clocks that disagree a little. Default: 60. */
   clockSkewSeconds?: number;
   /** How long fetched keys are used before they are fetched again, in seconds. Default: 600. */
   jwksCacheSeconds?: number;
@@ -101,7 +101,7 @@ const RETRY_AFTER_FAILURE_MS = 5_000;
 /**
  * A verifier for JWT access tokens (RFC 9068) signed by your authorization server, for
  * `pico({ auth: { verify } })`. It checks the signature with the issuer's keys (Web Crypto: RSA,
- * RSA-PSS, ECDSA, Ed25519), the algorithm against an allow list, `iss`, `exp` and `nbf` with clock
+ * RSA-PSS, ECDSA, Ed25519), the algorithm against an allow list, `iss`, `exp`, `nbf` and `iat` with clock
  * skew, and `aud` when asked; it reads scopes from `scope` or `scp`, roles from `roles`. Rejections
  * throw `InvalidTokenError` with a short reason, which becomes the 401's `error_description`.
  */
@@ -194,6 +194,13 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     if (nbf !== undefined && (typeof nbf !== "number" || seconds + skew < nbf)) {
       throw new InvalidTokenError("The access token is not valid yet (nbf)");
     }
+    // A token issued later than now, past the skew, was not issued by a clock to trust (RFC 7519
+    // §4.1.6 leaves iat's use to the application; this is the check nbf and exp get).
+    const iat = payload.iat;
+    if (iat !== undefined && typeof iat !== "number")
+      throw new InvalidTokenError("The access token's iat is not a number");
+    if (iat !== undefined && seconds + skew < iat)
+      throw new InvalidTokenError("The access token was issued in the future (iat)");
     const aud = payload.aud;
     const tokenAudiences = audiencesOf(aud);
     if (audiences && !tokenAudiences.some((audience) => audiences.has(audience))) {
