@@ -219,6 +219,48 @@ describe("jwtVerifier", () => {
     await expect(verify(await jwt(signer, claims({ sub: "y" })))).resolves.toBeTruthy();
   });
 
+  it("answers 503 with Retry-After, not a 401, while the key set it needs cannot be fetched", async () => {
+    const first = await key("ES256", "k1");
+    const rotated = await key("ES256", "k2");
+    let up = false;
+    let served = [first.jwk];
+    const fetch = (async () =>
+      up ? Response.json({ keys: served }) : new Response("down", { status: 502 })) as typeof globalThis.fetch;
+    const resource = "https://mcp.example.com/mcp";
+    const server = pico({
+      name: "t",
+      version: "1",
+      auth: {
+        verify: jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch }),
+        resource,
+        authorizationServers: [ISSUER],
+      },
+    }).tool("whoami", { description: "Says who.", run: (_args, ctx) => ctx.auth!.subject });
+    const list = async (signer: Key) =>
+      harness(server, { url: resource, token: await jwt(signer, claims()) }).listTools();
+    // No key set yet: the token cannot be checked, so the client is told to try again, not to sign in.
+    const down = await list(first);
+    expect(down.status).toBe(503);
+    expect(down.headers.get("retry-after")).toBe("1");
+    expect(down.challenge).toBeNull();
+    expect(down.error?.message).toBe("The signing keys could not be fetched (HTTP 502)");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_000);
+    up = true;
+    expect((await list(first)).status).toBe(200);
+    // The issuer rotated its keys and went down: a token signed with the new key cannot be checked.
+    served = [first.jwk, rotated.jwk];
+    up = false;
+    vi.setSystemTime(Date.now() + 31_000);
+    expect((await list(rotated)).status).toBe(503);
+    // Within the 30 s before the next fetch, the key is still not known to be anyone's.
+    expect((await list(rotated)).status).toBe(503);
+    expect((await list(first)).status).toBe(200);
+    vi.setSystemTime(Date.now() + 31_000);
+    up = true;
+    expect((await list(rotated)).status).toBe(200);
+  });
+
   it("caches a verified token until it expires", async () => {
     const signer = await key("ES256");
     const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk], clockSkewSeconds: 0 });
@@ -344,7 +386,7 @@ describe("jwtVerifier hardening", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     for (let i = 0; i < 50; i++) {
       await expect(verify(await jwt(signer, claims({ sub: `user-${i}` })))).rejects.toMatchObject({
-        name: "InvalidTokenError",
+        name: "AuthorizationServerUnavailable",
         message: "The signing keys could not be fetched (HTTP 503)",
       });
     }

@@ -157,6 +157,12 @@ export class AuthGate {
       // A gate is made only for settings with `verify` (transports/http/web.ts).
       verified = await settings.verify!(token, info);
     } catch (thrown) {
+      // The token could not be checked now (its authorization server is unreachable): neither it nor
+      // the client is at fault, and a 401 would have the client drop a good token and sign in again.
+      // Known by its name, as InvalidTokenError is: an import of core's Unavailable would cost every
+      // server's core chunk an export (+19 B on stdio) for a class only the verifiers throw.
+      if (thrown instanceof Error && thrown.name === "AuthorizationServerUnavailable")
+        return unavailable(thrown.message);
       const reason = thrown instanceof Error && thrown.name === "InvalidTokenError" ? thrown.message : "";
       return reject(401, "invalid_token", reason || "The access token is not valid");
     }
@@ -268,6 +274,15 @@ function challenge(status: number, header: string, message: string): HttpReply {
     status,
     headers: { "content-type": "application/json", "www-authenticate": header },
     body: JSON.stringify(errorResponse(undefined, ErrorCode.InvalidRequest, message)),
+  };
+}
+
+/** 503 with Retry-After, as the endpoint answers a request it cannot serve for now (core/limits.ts's Refusal). */
+function unavailable(message: string): HttpReply {
+  return {
+    status: 503,
+    headers: { "content-type": "application/json", "retry-after": "1" },
+    body: JSON.stringify(errorResponse(undefined, ErrorCode.InternalError, message)),
   };
 }
 

@@ -1,5 +1,5 @@
 import { isObject } from "../core/jsonrpc.js";
-import { isSecureUrl, readJson } from "./fetched.js";
+import { AuthorizationServerUnavailable, isSecureUrl, readJson } from "./fetched.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
@@ -74,10 +74,11 @@ export function introspectionVerifier(
       answer = await readJson(response);
     } catch (cause) {
       // The endpoint's body is never repeated: it is not the client's to read.
-      throw new InvalidTokenError(UNAVAILABLE, { cause });
+      throw new AuthorizationServerUnavailable(UNAVAILABLE, { cause });
     }
     if (!isObject(answer) || typeof answer.active !== "boolean") {
-      throw new InvalidTokenError(UNAVAILABLE, { cause: new Error(`${endpoint} did not answer an RFC 7662 object`) });
+      const cause = new Error(`${endpoint} did not answer an RFC 7662 object`);
+      throw new AuthorizationServerUnavailable(UNAVAILABLE, { cause });
     }
     return answer;
   }

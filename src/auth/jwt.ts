@@ -1,6 +1,6 @@
 import { messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
-import { isSecureUrl, readJson } from "./fetched.js";
+import { AuthorizationServerUnavailable, isSecureUrl, readJson } from "./fetched.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
@@ -239,8 +239,8 @@ class KeyStore {
   readonly #options: JwtVerifierOptions;
   #keys: PublicJwk[] | undefined;
   #fetchedAt = 0;
-  /** Why and when the last load failed, while there were no keys to fall back on. */
-  #failure: { error: InvalidTokenError; at: number } | undefined;
+  /** Why and when the last load failed; cleared by one that succeeds. */
+  #failure: { error: AuthorizationServerUnavailable; at: number } | undefined;
   #pending: Promise<PublicJwk[]> | undefined;
   readonly #imported = new Map<PublicJwk, Map<Accepted, Promise<CryptoKey | undefined>>>();
 
@@ -252,8 +252,11 @@ class KeyStore {
   async find(accepted: Accepted, kid: string | undefined): Promise<CryptoKey[]> {
     let keys = await this.#current();
     let matching = this.#matching(keys, accepted, kid);
-    if (matching.length === 0 && this.#options.jwksUrl && Date.now() - this.#fetchedAt > REFETCH_COOLDOWN_MS) {
-      keys = await this.#fetch();
+    if (matching.length === 0 && this.#options.jwksUrl) {
+      // A key not seen yet may be the issuer's newest (rotation): asked for at most every 30 s, and
+      // while the issuer cannot be reached, whether it is one of its keys cannot be told.
+      if (Date.now() - this.#fetchedAt > REFETCH_COOLDOWN_MS) keys = await this.#fetch();
+      else if (this.#failure) throw this.#failure.error;
       matching = this.#matching(keys, accepted, kid);
     }
     const imported = await Promise.all(matching.map((jwk) => this.#import(jwk, accepted)));
@@ -274,11 +277,12 @@ class KeyStore {
 
   #current(): Promise<PublicJwk[]> {
     const ttl = (this.#options.jwksCacheSeconds ?? 600) * 1000;
-    if (this.#keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < ttl))
-      return Promise.resolve(this.#keys);
-    if (!this.#keys && this.#failure && Date.now() - this.#failure.at < RETRY_AFTER_FAILURE_MS)
+    const keys = this.#keys;
+    if (keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < ttl)) return Promise.resolve(keys);
+    if (!keys && this.#failure && Date.now() - this.#failure.at < RETRY_AFTER_FAILURE_MS)
       return Promise.reject(this.#failure.error);
-    return this.#fetch();
+    // Keys past their time are still the issuer's while it cannot be reached: they are kept.
+    return keys ? this.#fetch().catch(() => keys) : this.#fetch();
   }
 
   #fetch(): Promise<PublicJwk[]> {
@@ -304,23 +308,22 @@ class KeyStore {
       }
       body = response.ok ? await readJson(response) : undefined;
     } catch (thrown) {
-      if (this.#keys) return this.#keys;
       return this.#fail(`The signing keys could not be fetched: ${messageOf(thrown)}`);
     }
     // The keys are the issuer's JSON: each object is checked field by field before it is used (#matching).
     const keys = isObject(body) && Array.isArray(body.keys) ? (body.keys.filter(isObject) as PublicJwk[]) : undefined;
-    if (!keys) {
-      if (this.#keys) return this.#keys;
-      return this.#fail(`The signing keys could not be fetched (HTTP ${response.status})`);
-    }
+    if (!keys) return this.#fail(`The signing keys could not be fetched (HTTP ${response.status})`);
     this.#keys = keys;
+    this.#failure = undefined;
     this.#imported.clear();
     return keys;
   }
 
+  /** The load failed: remembered, so that a key it could have brought is not called unknown (`find`). */
   #fail(reason: string): never {
-    this.#failure = { error: new InvalidTokenError(reason), at: Date.now() };
-    throw this.#failure.error;
+    const error = new AuthorizationServerUnavailable(reason);
+    this.#failure = { error, at: Date.now() };
+    throw error;
   }
 
   #import(jwk: PublicJwk, accepted: Accepted): Promise<CryptoKey | undefined> {
