@@ -152,14 +152,43 @@ describe("introspectionVerifier", () => {
     expect(fake.seen[0]!.headers.authorization).toBe("Bearer rs-token");
   });
 
-  it("refuses an inactive token, and asks again next time", async () => {
+  it("refuses an inactive token, and remembers the refusal for 10 seconds (cacheSeconds at most)", async () => {
     const fake = await endpoint(() => ({ active: false }));
     const verify = introspectionVerifier({ endpoint: fake.url, ...credentials });
     const refused = verify("revoked-token");
     await expect(refused).rejects.toBeInstanceOf(InvalidTokenError);
     await expect(refused).rejects.toThrow(INACTIVE);
+    // A client that retries a dead token costs the endpoint nothing for a while.
+    await expect(verify("revoked-token")).rejects.toThrow(INACTIVE);
+    expect(fake.seen).toHaveLength(1);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 10_000);
     await expect(verify("revoked-token")).rejects.toThrow(INACTIVE);
     expect(fake.seen).toHaveLength(2);
+    // With cacheSeconds: 0 (revocation at once), nothing is remembered either way.
+    const strict = introspectionVerifier({ endpoint: fake.url, ...credentials, cacheSeconds: 0 });
+    await expect(strict("revoked-token")).rejects.toThrow(INACTIVE);
+    await expect(strict("revoked-token")).rejects.toThrow(INACTIVE);
+    expect(fake.seen).toHaveLength(4);
+  });
+
+  it("keeps refusals apart from active answers: random tokens never push a caller's answer out", async () => {
+    const asked: string[] = [];
+    const fetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      const token = new URLSearchParams(init!.body as string).get("token")!;
+      asked.push(token);
+      return Response.json(token === "good" ? active() : { active: false });
+    }) as typeof globalThis.fetch;
+    const verify = introspectionVerifier({ endpoint: "https://auth.test/introspect", ...credentials, fetch });
+    await verify("good");
+    for (let i = 0; i <= 1000; i++) await expect(verify(`random-${i}`)).rejects.toThrow(INACTIVE);
+    await verify("good");
+    expect(asked).toHaveLength(1002);
+    // At most 1000 refusals are kept, the oldest dropped first.
+    await expect(verify("random-1000")).rejects.toThrow(INACTIVE);
+    expect(asked).toHaveLength(1002);
+    await expect(verify("random-0")).rejects.toThrow(INACTIVE);
+    expect(asked.slice(1002)).toEqual(["random-0"]);
   });
 
   it("refuses an answer without a subject, from another issuer, with a bad or past expiry, or for a refresh token", async () => {

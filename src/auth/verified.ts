@@ -19,20 +19,20 @@ export function audiencesOf(aud: unknown): string[] {
 const CACHE_SIZE = 1000;
 
 /**
- * Verified tokens by key, each until a time in milliseconds, so a client's next requests skip the
- * verification; at `CACHE_SIZE` entries the oldest goes first.
+ * Verified tokens (or, for introspection, refusals) by key, each until a time in milliseconds, so a
+ * client's next requests skip the verification; at `CACHE_SIZE` entries the oldest goes first.
  */
-export class VerifiedCache {
-  readonly #entries = new Map<string, { result: VerifiedToken; until: number }>();
+export class VerifiedCache<T = VerifiedToken> {
+  readonly #entries = new Map<string, { result: T; until: number }>();
 
-  get(key: string): VerifiedToken | undefined {
+  get(key: string): T | undefined {
     const entry = this.#entries.get(key);
     if (entry && entry.until > Date.now()) return entry.result;
     if (entry) this.#entries.delete(key);
     return undefined;
   }
 
-  set(key: string, result: VerifiedToken, until: number): void {
+  set(key: string, result: T, until: number): void {
     if (this.#entries.size >= CACHE_SIZE) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, { result, until });
   }
