@@ -378,7 +378,8 @@ const BUDGETS: Budget[] = [
     // Raised to 22,944 B: a resource update goes to a subscriber (a 2025 session's resources/subscribe, a 2026-07-28 listen) only for a URI resources/read would admit them to (was: any URI under a subscribed prefix, such as every notes:// URI to a subscriber of notes:, told anyone which resources changed and what they are named); the check is resources/run.ts's mayRead, synchronous unless a check waits (+55 B).
     // Set to 22,991 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
     // Raised to 23,014 B: a streamed (SSE) reply under auth has the raw token cut out of each message as it is written (ExchangeAuth.redact, before a session keeps it), and a refusal recorded before its status went out is the 401/403, after it in-band (was: SSE replies skipped the redaction and the challenge) (+23 B).
-    ceiling: 23_014,
+    // Raised to 23,015 B: sessions, tasks and requestStates belong to ownerKey(identity) (core/caller.ts), the issuer and subject as a pair no other pair spells (was: issuer and subject joined with a space, so issuer 'tenant a' with subject 'b' owned what issuer 'tenant' with subject 'a b' had) (+1 B).
+    ceiling: 23_015,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -550,7 +551,8 @@ const BUDGETS: Budget[] = [
     // Set to 50,466 B merging the stdio and auth bounds of 2026-12-06 (third session), as measured (the sum of the two, give or take chunk hashes).
     // Raised to 50,570 B: a streamed (SSE) reply under auth has the raw token cut out of each message as it is written (ExchangeAuth.redact, before a session keeps it), and a refusal recorded before its status went out is the 401/403, after it in-band (was: SSE replies skipped the redaction and the challenge) (+104 B).
     // Raised to 50,593 B: a token the verifier cannot check now (JWKS or introspection endpoint unreachable, an error status, no answer) is answered 503 with Retry-After (AuthorizationServerUnavailable; was: 401 invalid_token, so clients dropped good tokens and signed in again) (+23 B).
-    ceiling: 50_593,
+    // Raised to 50,650 B: sessions, tasks and requestStates belong to ownerKey(identity) (core/caller.ts), the issuer and subject as a pair no other pair spells (was: issuer and subject joined with a space, so issuer 'tenant a' with subject 'b' owned what issuer 'tenant' with subject 'a b' had) (+57 B).
+    ceiling: 50_650,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -667,7 +669,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,880 B: jwtVerifier keys its cache of verified tokens by the token's SHA-256 (tokenKey, moved from introspection.ts to verified.ts and shared) (was: by the raw token, held for the cache's life) (+58 B).
     // Raised to 28,923 B: jwtVerifier refuses a token whose iat is not a number or is later than now plus the clock skew (was: iat never checked, a token issued in the future was accepted) (+43 B).
     // Raised to 28,987 B: a token the verifier cannot check now (JWKS or introspection endpoint unreachable, an error status, no answer) is answered 503 with Retry-After (AuthorizationServerUnavailable; was: 401 invalid_token, so clients dropped good tokens and signed in again) (+64 B).
-    ceiling: 28_987,
+    // Raised to 29,030 B: sessions, tasks and requestStates belong to ownerKey(identity) (core/caller.ts), the issuer and subject as a pair no other pair spells (was: issuer and subject joined with a space, so issuer 'tenant a' with subject 'b' owned what issuer 'tenant' with subject 'a b' had) (+43 B).
+    ceiling: 29_030,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -772,7 +775,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,785 B: jwtVerifier keys its cache of verified tokens by the token's SHA-256 (tokenKey, moved from introspection.ts to verified.ts and shared) (was: by the raw token, held for the cache's life) (+3 B).
     // Raised to 27,832 B: a token the verifier cannot check now (JWKS or introspection endpoint unreachable, an error status, no answer) is answered 503 with Retry-After (AuthorizationServerUnavailable; was: 401 invalid_token, so clients dropped good tokens and signed in again) (+47 B).
     // Raised to 27,887 B: introspectionVerifier remembers refusals (inactive, or an answer it refuses) by the token's SHA-256 for up to 10 s, in a bounded cache of their own (was: not cached, each retry of a dead token cost an introspection request) (+55 B).
-    ceiling: 27_887,
+    // Raised to 27,939 B: sessions, tasks and requestStates belong to ownerKey(identity) (core/caller.ts), the issuer and subject as a pair no other pair spells (was: issuer and subject joined with a space, so issuer 'tenant a' with subject 'b' owned what issuer 'tenant' with subject 'a b' had) (+52 B).
+    ceiling: 27_939,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -915,7 +919,8 @@ const BUDGETS: Budget[] = [
     // Raised to 60,455 B: jwtVerifier refuses a token whose iat is not a number or is later than now plus the clock skew (was: iat never checked, a token issued in the future was accepted) (+42 B).
     // Raised to 60,502 B: a token the verifier cannot check now (JWKS or introspection endpoint unreachable, an error status, no answer) is answered 503 with Retry-After (AuthorizationServerUnavailable; was: 401 invalid_token, so clients dropped good tokens and signed in again) (+47 B).
     // Raised to 60,503 B: introspectionVerifier remembers refusals (inactive, or an answer it refuses) by the token's SHA-256 for up to 10 s, in a bounded cache of their own (was: not cached, each retry of a dead token cost an introspection request) (+1 B).
-    ceiling: 60_503,
+    // Raised to 60,571 B: sessions, tasks and requestStates belong to ownerKey(identity) (core/caller.ts), the issuer and subject as a pair no other pair spells (was: issuer and subject joined with a space, so issuer 'tenant a' with subject 'b' owned what issuer 'tenant' with subject 'a b' had) (+68 B).
+    ceiling: 60_571,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -1,4 +1,4 @@
-import type { ExchangeAuth } from "../core/caller.js";
+import { type ExchangeAuth, ownerKey } from "../core/caller.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse, type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
@@ -239,7 +239,7 @@ function otherScheme(header: string): boolean {
 
 function ownerOf(auth: ExchangeAuth | undefined): string | undefined {
   const identity = auth?.identity;
-  return identity && `${identity.issuer ?? ""} ${identity.subject}`;
+  return identity && ownerKey(identity);
 }
 
 /**

@@ -99,3 +99,15 @@ export interface GateSettings {
   /** What a registration needs: what it declared, or the server's default. */
   accessOf(declared: AnyAccess | undefined): AnyAccess;
 }
+
+/**
+ * Whom sessions, tasks and requestStates of a verified caller belong to: the pair of its issuer and
+ * subject, spelled so that no other pair spells the same. `issuer subject` for an issuer without a
+ * space that does not start with "[" (every URL): split at its first space, it is one pair, and what
+ * a running deployment stored keeps its key. Any other issuer ("tenant a" with "b" would read as
+ * "tenant" with "a b") is the JSON of the pair, which starts with "[" and so is never the other form.
+ */
+export function ownerKey(identity: Pick<Identity, "issuer" | "subject">): string {
+  const issuer = identity.issuer ?? "";
+  return /^\[| /.test(issuer) ? JSON.stringify([issuer, identity.subject]) : `${issuer} ${identity.subject}`;
+}
