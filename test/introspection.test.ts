@@ -152,14 +152,43 @@ describe("introspectionVerifier", () => {
     expect(fake.seen[0]!.headers.authorization).toBe("Bearer rs-token");
   });
 
-  it("refuses an inactive token, and asks again next time", async () => {
+  it("refuses an inactive token, and remembers the refusal for 10 seconds (cacheSeconds at most)", async () => {
     const fake = await endpoint(() => ({ active: false }));
     const verify = introspectionVerifier({ endpoint: fake.url, ...credentials });
     const refused = verify("revoked-token");
     await expect(refused).rejects.toBeInstanceOf(InvalidTokenError);
     await expect(refused).rejects.toThrow(INACTIVE);
+    // A client that retries a dead token costs the endpoint nothing for a while.
+    await expect(verify("revoked-token")).rejects.toThrow(INACTIVE);
+    expect(fake.seen).toHaveLength(1);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 10_000);
     await expect(verify("revoked-token")).rejects.toThrow(INACTIVE);
     expect(fake.seen).toHaveLength(2);
+    // With cacheSeconds: 0 (revocation at once), nothing is remembered either way.
+    const strict = introspectionVerifier({ endpoint: fake.url, ...credentials, cacheSeconds: 0 });
+    await expect(strict("revoked-token")).rejects.toThrow(INACTIVE);
+    await expect(strict("revoked-token")).rejects.toThrow(INACTIVE);
+    expect(fake.seen).toHaveLength(4);
+  });
+
+  it("keeps refusals apart from active answers: random tokens never push a caller's answer out", async () => {
+    const asked: string[] = [];
+    const fetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+      const token = new URLSearchParams(init!.body as string).get("token")!;
+      asked.push(token);
+      return Response.json(token === "good" ? active() : { active: false });
+    }) as typeof globalThis.fetch;
+    const verify = introspectionVerifier({ endpoint: "https://auth.test/introspect", ...credentials, fetch });
+    await verify("good");
+    for (let i = 0; i <= 1000; i++) await expect(verify(`random-${i}`)).rejects.toThrow(INACTIVE);
+    await verify("good");
+    expect(asked).toHaveLength(1002);
+    // At most 1000 refusals are kept, the oldest dropped first.
+    await expect(verify("random-1000")).rejects.toThrow(INACTIVE);
+    expect(asked).toHaveLength(1002);
+    await expect(verify("random-0")).rejects.toThrow(INACTIVE);
+    expect(asked.slice(1002)).toEqual(["random-0"]);
   });
 
   it("refuses an answer without a subject, from another issuer, with a bad or past expiry, or for a refresh token", async () => {
@@ -288,19 +317,22 @@ describe("introspectionVerifier", () => {
     ["invalid JSON", new Raw(200, "<html>/srv/secret</html>"), /JSON/],
     ["JSON without active", { sub: "ada", aud: RESOURCE }, /RFC 7662 object/],
     ["active that is not a boolean", { active: "true", sub: "ada" }, /RFC 7662 object/],
-  ])("fails closed on %s, without repeating the body, and does not cache the failure", async (_, reply, cause) => {
-    let healthy = false;
-    const fake = await endpoint(() => (healthy ? active() : reply));
-    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials });
-    const error = await verify("opaque-token").catch((thrown: Error) => thrown);
-    expect(error).toBeInstanceOf(InvalidTokenError);
-    expect((error as Error).message).toMatch(UNAVAILABLE);
-    expect((error as Error).message).not.toMatch(/srv|opaque-token|127\.0\.0\.1/);
-    expect(String((error as Error).cause)).toMatch(cause);
-    healthy = true;
-    expect((await verify("opaque-token")).subject).toBe("ada");
-    expect(fake.seen).toHaveLength(2);
-  });
+  ])(
+    "fails closed on %s, as unavailable (not as a bad token), without repeating the body, and does not cache the failure",
+    async (_, reply, cause) => {
+      let healthy = false;
+      const fake = await endpoint(() => (healthy ? active() : reply));
+      const verify = introspectionVerifier({ endpoint: fake.url, ...credentials });
+      const error = await verify("opaque-token").catch((thrown: Error) => thrown);
+      expect(error).toMatchObject({ name: "AuthorizationServerUnavailable" });
+      expect((error as Error).message).toMatch(UNAVAILABLE);
+      expect((error as Error).message).not.toMatch(/srv|opaque-token|127\.0\.0\.1/);
+      expect(String((error as Error).cause)).toMatch(cause);
+      healthy = true;
+      expect((await verify("opaque-token")).subject).toBe("ada");
+      expect(fake.seen).toHaveLength(2);
+    },
+  );
 
   it("gives up on a hung endpoint after timeoutMs, and asks again next time", async () => {
     let hang = true;
@@ -336,6 +368,7 @@ describe("introspectionVerifier behind a picomcp server", () => {
     "revoked-token": { active: false },
     "refresh-token": active({ token_type: "refresh_token" }),
     "broken-token": new Raw(500, "stack trace at /srv/introspect.js"),
+    "busy-token": new Raw(503, "overloaded"),
   };
 
   async function protectedServer() {
@@ -369,7 +402,6 @@ describe("introspectionVerifier behind a picomcp server", () => {
     ["issued for another resource", "elsewhere-token", "The access token was issued for another resource"],
     ["inactive", "revoked-token", INACTIVE],
     ["that is a refresh token", "refresh-token", /^The token is a refresh token, not an access token/],
-    ["unverifiable (endpoint error)", "broken-token", UNAVAILABLE],
   ])("answers 401 with a challenge for a token %s", async (_, token, description) => {
     const { server } = await protectedServer();
     const answer = await harness(server, { token }).listTools();
@@ -379,6 +411,29 @@ describe("introspectionVerifier behind a picomcp server", () => {
     const said = /error_description="([^"]*)"/.exec(answer.challenge!)?.[1];
     expect(said).toMatch(description);
     expect(answer.challenge).not.toContain("/srv");
+  });
+
+  it.each([
+    ["answers 500", "broken-token"],
+    ["answers 503", "busy-token"],
+  ])("answers 503 with Retry-After, not a 401, while the endpoint %s: the client keeps its token", async (_, token) => {
+    const { server } = await protectedServer();
+    const answer = await harness(server, { token }).listTools();
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get("retry-after")).toBe("1");
+    expect(answer.challenge).toBeNull();
+    expect(answer.error?.message).toMatch(UNAVAILABLE);
+    expect(answer.error?.message).not.toContain("/srv");
+  });
+
+  it("answers 503 with Retry-After while the endpoint cannot be reached", async () => {
+    const { server, fake } = await protectedServer();
+    await endpoints.pop()!();
+    const down = await harness(server, { token: "good-token" }).listTools();
+    expect(down.status).toBe(503);
+    expect(down.headers.get("retry-after")).toBe("1");
+    expect(down.error?.message).toMatch(UNAVAILABLE);
+    expect(fake.seen).toHaveLength(0);
   });
 });
 

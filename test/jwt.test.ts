@@ -3,6 +3,8 @@
  * signatures, the algorithm allow list, issuer, expiry, not-before, clock skew, audience, and the
  * issuer's key set fetched, cached and refetched on rotation. Keys are made here; nothing goes on the network.
  */
+import { getHeapSnapshot, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { decodeBase64Url, encodeBase64Url } from "../src/auth/jwt.js";
 import { type Identity, pico } from "../src/index.js";
@@ -10,6 +12,20 @@ import { jwtVerifier } from "../src/jwt.js";
 import { harness } from "../src/testing.js";
 
 const ISSUER = "https://auth.test";
+
+/**
+ * Whether a string is anywhere in this process's heap (a V8 heap snapshot, read a chunk at a time):
+ * given as its UTF-8 bytes, so that the question itself is not a string in the heap.
+ */
+async function heapHolds(text: Buffer): Promise<boolean> {
+  let tail = Buffer.alloc(0);
+  for await (const chunk of getHeapSnapshot()) {
+    const window = Buffer.concat([tail, Buffer.from(chunk)]);
+    if (window.includes(text)) return true;
+    tail = window.subarray(-text.length);
+  }
+  return false;
+}
 const now = () => Math.floor(Date.now() / 1000);
 
 type Key = {
@@ -203,15 +219,88 @@ describe("jwtVerifier", () => {
     await expect(verify(await jwt(signer, claims({ sub: "y" })))).resolves.toBeTruthy();
   });
 
+  it("answers 503 with Retry-After, not a 401, while the key set it needs cannot be fetched", async () => {
+    const first = await key("ES256", "k1");
+    const rotated = await key("ES256", "k2");
+    let up = false;
+    let served = [first.jwk];
+    const fetch = (async () =>
+      up ? Response.json({ keys: served }) : new Response("down", { status: 502 })) as typeof globalThis.fetch;
+    const resource = "https://mcp.example.com/mcp";
+    const server = pico({
+      name: "t",
+      version: "1",
+      auth: {
+        verify: jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch }),
+        resource,
+        authorizationServers: [ISSUER],
+      },
+    }).tool("whoami", { description: "Says who.", run: (_args, ctx) => ctx.auth!.subject });
+    const list = async (signer: Key) =>
+      harness(server, { url: resource, token: await jwt(signer, claims()) }).listTools();
+    // No key set yet: the token cannot be checked, so the client is told to try again, not to sign in.
+    const down = await list(first);
+    expect(down.status).toBe(503);
+    expect(down.headers.get("retry-after")).toBe("1");
+    expect(down.challenge).toBeNull();
+    expect(down.error?.message).toBe("The signing keys could not be fetched (HTTP 502)");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 5_000);
+    up = true;
+    expect((await list(first)).status).toBe(200);
+    // The issuer rotated its keys and went down: a token signed with the new key cannot be checked.
+    served = [first.jwk, rotated.jwk];
+    up = false;
+    vi.setSystemTime(Date.now() + 31_000);
+    expect((await list(rotated)).status).toBe(503);
+    // Within the 30 s before the next fetch, the key is still not known to be anyone's.
+    expect((await list(rotated)).status).toBe(503);
+    expect((await list(first)).status).toBe(200);
+    vi.setSystemTime(Date.now() + 31_000);
+    up = true;
+    expect((await list(rotated)).status).toBe(200);
+  });
+
   it("caches a verified token until it expires", async () => {
     const signer = await key("ES256");
     const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk], clockSkewSeconds: 0 });
     const token = await jwt(signer, claims());
     expect(await verify(token)).toBe(await verify(token));
   });
+
+  it("keeps no verified token in memory: its cache holds the token's SHA-256", async () => {
+    const signer = await key("ES256");
+    const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] });
+    // Only the signature's bytes outlive this block: the token itself is the verifier's alone to keep.
+    const signature = await (async () => {
+      const token = await jwt(signer, claims({ jti: crypto.randomUUID() }));
+      const verified = await verify(token);
+      expect(await verify(token)).toBe(verified);
+      return Buffer.from(token.split(".")[2]!);
+    })();
+    // RegExp's legacy statics (RegExp.input) keep the last string a regular expression read, whatever it was.
+    /./.exec("another string");
+    setFlagsFromString("--expose-gc");
+    (runInNewContext("gc") as () => void)();
+    expect(await heapHolds(signature)).toBe(false);
+  });
 });
 
 describe("jwtVerifier hardening", () => {
+  it("refuses a token issued in the future (iat) beyond the clock skew, as it does nbf and exp", async () => {
+    const signer = await key("ES256");
+    const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk], clockSkewSeconds: 30 });
+    await expect(verify(await jwt(signer, claims({ iat: now() + 3600 })))).rejects.toThrow(
+      "The access token was issued in the future (iat)",
+    );
+    await expect(verify(await jwt(signer, claims({ iat: "yesterday" })))).rejects.toThrow(
+      "The access token's iat is not a number",
+    );
+    // Within the skew, a clock a little ahead of ours is accepted.
+    await expect(verify(await jwt(signer, claims({ iat: now() + 20 })))).resolves.toMatchObject({ subject: "ada" });
+    await expect(verify(await jwt(signer, claims({ iat: now() - 60 })))).resolves.toMatchObject({ subject: "ada" });
+  });
+
   it("refuses a token with critical header parameters, which it understands none of (RFC 7515 §4.1.11)", async () => {
     const signer = await key("ES256");
     const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] });
@@ -297,7 +386,7 @@ describe("jwtVerifier hardening", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     for (let i = 0; i < 50; i++) {
       await expect(verify(await jwt(signer, claims({ sub: `user-${i}` })))).rejects.toMatchObject({
-        name: "InvalidTokenError",
+        name: "AuthorizationServerUnavailable",
         message: "The signing keys could not be fetched (HTTP 503)",
       });
     }

@@ -1,4 +1,5 @@
 import type { Round } from "../core/asking.js";
+import { ownerKey } from "../core/caller.js";
 import { NO_ANSWERS, NO_WAY_BACK, type RequestContext, type RoundsRequest } from "../core/context.js";
 import { ErrorCode, McpError, messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
@@ -189,7 +190,7 @@ export async function retryAnswers(request: Retried & Pick<RoundsRequest, "state
  */
 function principalOf(ctx: Pick<RequestContext, "auth">): string {
   const auth = ctx.auth;
-  return typeof auth?.subject === "string" ? `${auth.issuer ?? ""} ${auth.subject}` : "";
+  return typeof auth?.subject === "string" ? ownerKey(auth) : "";
 }
 
 /**

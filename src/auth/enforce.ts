@@ -101,14 +101,16 @@ export function hides(ctx: RequestContext): boolean {
 
 /**
  * Over HTTP, for clients that handle transport challenges, records the denial so the transport
- * answers 401/403 with `WWW-Authenticate`, and throws the JSON-RPC error that goes in its body.
+ * answers 401/403 with `WWW-Authenticate`, and throws the JSON-RPC error that goes in its body;
+ * returns where the transport cannot (a stream already under way), for the in-band form.
  */
 export function challengeOverHttp(ctx: RequestContext, denial: Denial): void {
   const gate = ctx.gate;
   if (!gate?.challenge || denial.error === undefined) return;
   const mode = gate.settings?.challenge ?? "auto";
   if (mode === "result" || (mode === "auto" && ctx.client.info?.name === "openai-mcp")) return;
-  gate.challenge(denial);
+  // A streamed reply whose 200 went out already cannot become a 401/403: the in-band form says it.
+  if (!gate.challenge(denial)) return;
   throw new McpError(ErrorCode.InvalidRequest, `Unauthorized: ${denial.message}`);
 }
 

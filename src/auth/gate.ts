@@ -1,6 +1,6 @@
-import type { ExchangeAuth } from "../core/caller.js";
+import { type ExchangeAuth, ownerKey } from "../core/caller.js";
 import { ErrorCode } from "../core/errors.js";
-import { errorResponse } from "../core/jsonrpc.js";
+import { errorResponse, type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
 import type { Denial } from "./access.js";
 import { challengeHeader } from "./enforce.js";
@@ -8,6 +8,7 @@ import { type AuthRequest, type AuthSettings, canonicalResource, metadataUrlOf }
 import { toIdentity } from "./to-identity.js";
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
+const REDACTED = "[redacted]";
 
 /** What the gate lets through: the request's auth for the core, and the last touch on its reply. */
 export interface Admitted {
@@ -156,6 +157,12 @@ export class AuthGate {
       // A gate is made only for settings with `verify` (transports/http/web.ts).
       verified = await settings.verify!(token, info);
     } catch (thrown) {
+      // The token could not be checked now (its authorization server is unreachable): neither it nor
+      // the client is at fault, and a 401 would have the client drop a good token and sign in again.
+      // Known by its name, as InvalidTokenError is: an import of core's Unavailable would cost every
+      // server's core chunk an export (+19 B on stdio) for a class only the verifiers throw.
+      if (thrown instanceof Error && thrown.name === "AuthorizationServerUnavailable")
+        return unavailable(thrown.message);
       const reason = thrown instanceof Error && thrown.name === "InvalidTokenError" ? thrown.message : "";
       return reject(401, "invalid_token", reason || "The access token is not valid");
     }
@@ -181,20 +188,43 @@ export class AuthGate {
 
 function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token: string | undefined): Admitted {
   let denial: Denial | undefined;
+  /** Set once the reply is handed to the runtime: its status is then on its way. */
+  let sent = false;
   return {
-    auth: { identity, metadataUrl, challenge: (refused) => (denial = refused) },
+    auth: {
+      identity,
+      metadataUrl,
+      challenge: (refused) => {
+        if (sent) return false;
+        denial = refused;
+        return true;
+      },
+      redact: token === undefined ? undefined : (message) => redacted(message, token),
+    },
     finish(reply) {
+      sent = true;
+      // A stream's messages had the token cut out as they were written (transports/http/respond.ts).
       let body = "body" in reply ? reply.body : undefined;
       // Defence in depth: nothing gives handlers the token, and should one echo it anyway, it is cut out.
-      if (token !== undefined && body?.includes(token)) body = body.replaceAll(token, "[redacted]");
-      if (denial === undefined || "stream" in reply) return body === undefined ? reply : { ...reply, body };
-      return {
-        status: denial.status,
-        headers: { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, denial) },
-        body,
-      };
+      if (token !== undefined && body?.includes(token)) body = body.replaceAll(token, REDACTED);
+      if (denial === undefined) return body === undefined ? reply : { ...reply, body };
+      // A refusal before the status went out is the status, whatever the body: JSON, or the event
+      // stream of a client that takes only those, or of a request that had sent a notification.
+      const headers = { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, denial) };
+      return "stream" in reply
+        ? { ...reply, status: denial.status, headers }
+        : { status: denial.status, headers, body };
     },
   };
+}
+
+/** The message with the token cut out of each of its strings; the message itself when it holds none (nearly always). */
+function redacted(message: JsonRpcMessage, token: string): JsonRpcMessage {
+  const text = serialize(message);
+  if (!text?.includes(token)) return message;
+  return JSON.parse(text, (_key, value: unknown) =>
+    typeof value === "string" ? value.replaceAll(token, REDACTED) : value,
+  );
 }
 
 /**
@@ -209,7 +239,7 @@ function otherScheme(header: string): boolean {
 
 function ownerOf(auth: ExchangeAuth | undefined): string | undefined {
   const identity = auth?.identity;
-  return identity && `${identity.issuer ?? ""} ${identity.subject}`;
+  return identity && ownerKey(identity);
 }
 
 /**
@@ -244,6 +274,15 @@ function challenge(status: number, header: string, message: string): HttpReply {
     status,
     headers: { "content-type": "application/json", "www-authenticate": header },
     body: JSON.stringify(errorResponse(undefined, ErrorCode.InvalidRequest, message)),
+  };
+}
+
+/** 503 with Retry-After, as the endpoint answers a request it cannot serve for now (core/limits.ts's Refusal). */
+function unavailable(message: string): HttpReply {
+  return {
+    status: 503,
+    headers: { "content-type": "application/json", "retry-after": "1" },
+    body: JSON.stringify(errorResponse(undefined, ErrorCode.InternalError, message)),
   };
 }
 

@@ -1,7 +1,7 @@
 import { isObject } from "../core/jsonrpc.js";
-import { isSecureUrl, readJson } from "./fetched.js";
+import { AuthorizationServerUnavailable, isSecureUrl, readJson } from "./fetched.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
-import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
+import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
 export interface IntrospectionVerifierOptions {
   /**
@@ -30,6 +30,13 @@ export interface IntrospectionVerifierOptions {
   timeoutMs?: number;
 }
 
+/**
+ * How long a refusal is remembered, at most (and never longer than `cacheSeconds`): long enough that
+ * a client retrying a dead token, or one sent again and again, costs the endpoint one request, short
+ * enough that a token the authorization server had not yet made known (replication lag) works soon.
+ */
+const REFUSAL_MS = 10_000;
+
 const INACTIVE = "The access token is not active: it expired or was revoked. Sign in again.";
 const UNAVAILABLE =
   "The access token could not be checked: the authorization server did not answer. Try again shortly.";
@@ -42,8 +49,9 @@ const UNAVAILABLE =
  * `InvalidTokenError`, whose message becomes the 401's `error_description`.
  *
  * Active answers are cached by the token's SHA-256 (never the token itself) for `cacheSeconds`, and
- * concurrent checks of one token share one request. Refusals are not cached: a refused client signs in
- * again and comes back with a new token, and a failed request is worth retrying on the next one.
+ * concurrent checks of one token share one request. Refusals (an inactive token, or an answer that
+ * cannot be accepted) are cached apart, for 10 s at most, so random or dead tokens sent again do not
+ * each cost a request, nor push active answers out; a failed request is not: it is worth retrying.
  */
 export function introspectionVerifier(
   options: IntrospectionVerifierOptions,
@@ -55,6 +63,8 @@ export function introspectionVerifier(
   const cacheMs = (options.cacheSeconds ?? 60) * 1000;
   const timeoutMs = options.timeoutMs ?? 5000;
   const cache = new VerifiedCache();
+  const refusals = new VerifiedCache<InvalidTokenError>();
+  const refusalMs = Math.min(cacheMs, REFUSAL_MS);
   const pending = new Map<string, Promise<VerifiedToken>>();
 
   /** POSTs the token (RFC 7662 §2.1) and answers the JSON object of a 2xx reply; anything else fails closed. */
@@ -74,18 +84,26 @@ export function introspectionVerifier(
       answer = await readJson(response);
     } catch (cause) {
       // The endpoint's body is never repeated: it is not the client's to read.
-      throw new InvalidTokenError(UNAVAILABLE, { cause });
+      throw new AuthorizationServerUnavailable(UNAVAILABLE, { cause });
     }
     if (!isObject(answer) || typeof answer.active !== "boolean") {
-      throw new InvalidTokenError(UNAVAILABLE, { cause: new Error(`${endpoint} did not answer an RFC 7662 object`) });
+      const cause = new Error(`${endpoint} did not answer an RFC 7662 object`);
+      throw new AuthorizationServerUnavailable(UNAVAILABLE, { cause });
     }
     return answer;
   }
 
   async function introspect(token: string, key: string): Promise<VerifiedToken> {
     const answer = await ask(token);
-    if (answer.active !== true) throw new InvalidTokenError(INACTIVE);
-    const result = verifiedOf(answer, token, { issuers, rolesClaim });
+    let result: VerifiedToken;
+    try {
+      if (answer.active !== true) throw new InvalidTokenError(INACTIVE);
+      result = verifiedOf(answer, token, { issuers, rolesClaim });
+    } catch (refusal) {
+      // verifiedOf throws nothing else: the authorization server's answer, which holds for a while.
+      if (refusalMs > 0 && refusal instanceof InvalidTokenError) refusals.set(key, refusal, Date.now() + refusalMs);
+      throw refusal;
+    }
     if (cacheMs > 0) {
       // RFC 7662 §4: a cached answer must not outlive the token; how long it may outlive a revocation is cacheSeconds.
       const until = Math.min(Date.now() + cacheMs, result.expiresAt === undefined ? Infinity : result.expiresAt * 1000);
@@ -95,9 +113,11 @@ export function introspectionVerifier(
   }
 
   return async (token) => {
-    const key = await digest(token);
+    const key = await tokenKey(token);
     const cached = cache.get(key);
     if (cached) return cached;
+    const refused = refusals.get(key);
+    if (refused) throw refused;
     let request = pending.get(key);
     if (!request) {
       request = introspect(token, key).finally(() => pending.delete(key));
@@ -191,10 +211,4 @@ function clientAuthorization({ clientId, clientSecret, authorization }: Introspe
 /** application/x-www-form-urlencoded encoding of one value (ASCII out, so btoa takes it). */
 function formEncode(value: string): string {
   return new URLSearchParams({ "": value }).toString().slice(1);
-}
-
-/** The cache key of a token: its SHA-256, so the cache holds no token a memory dump could replay. */
-async function digest(token: string): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
-  return String.fromCharCode(...hash);
 }

@@ -1,8 +1,8 @@
 import { messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
-import { isSecureUrl, readJson } from "./fetched.js";
+import { AuthorizationServerUnavailable, isSecureUrl, readJson } from "./fetched.js";
 import { InvalidTokenError, type VerifiedToken } from "./identity.js";
-import { audiencesOf, stringsOf, VerifiedCache } from "./verified.js";
+import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
 /** A JSON Web Key Set (RFC 7517 §5). */
 export interface JsonWebKeySet {
@@ -41,7 +41,7 @@ export interface JwtVerifierOptions {
   audience?: string | string[];
   /** Signature algorithms accepted. Default: RS256, PS256, ES256, ES384 and EdDSA. `none` and HS* never are. */
   algorithms?: string[];
-  /** Leeway for `exp` and `nbf`, in seconds, for clocks that disagree a little. Default: 60. */
+  /** Leeway for `exp`, `nbf` and `iat`, in seconds, for clocks that disagree a little. Default: 60. */
   clockSkewSeconds?: number;
   /** How long fetched keys are used before they are fetched again, in seconds. Default: 600. */
   jwksCacheSeconds?: number;
@@ -101,7 +101,7 @@ const RETRY_AFTER_FAILURE_MS = 5_000;
 /**
  * A verifier for JWT access tokens (RFC 9068) signed by your authorization server, for
  * `pico({ auth: { verify } })`. It checks the signature with the issuer's keys (Web Crypto: RSA,
- * RSA-PSS, ECDSA, Ed25519), the algorithm against an allow list, `iss`, `exp` and `nbf` with clock
+ * RSA-PSS, ECDSA, Ed25519), the algorithm against an allow list, `iss`, `exp`, `nbf` and `iat` with clock
  * skew, and `aud` when asked; it reads scopes from `scope` or `scp`, roles from `roles`. Rejections
  * throw `InvalidTokenError` with a short reason, which becomes the 401's `error_description`.
  */
@@ -131,12 +131,13 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
   const requireExpiry = options.requireExpiry ?? true;
   const rolesClaim = options.rolesClaim ?? "roles";
   const keys = new KeyStore(options);
-  // Verified tokens, so a client's next request does not pay for the signature check again.
+  // Verified tokens by their SHA-256, so a client's next request does not pay for the signature check again.
   const verified = new VerifiedCache();
 
   return async (token) => {
+    const key = await tokenKey(token);
     const now = Date.now();
-    const cached = verified.get(token);
+    const cached = verified.get(key);
     if (cached) return cached;
     const parts = token.split(".");
     if (parts.length !== 3) throw new InvalidTokenError("The access token is not a JWT");
@@ -193,6 +194,13 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     if (nbf !== undefined && (typeof nbf !== "number" || seconds + skew < nbf)) {
       throw new InvalidTokenError("The access token is not valid yet (nbf)");
     }
+    // A token issued later than now, past the skew, was not issued by a clock to trust (RFC 7519
+    // §4.1.6 leaves iat's use to the application; this is the check nbf and exp get).
+    const iat = payload.iat;
+    if (iat !== undefined && typeof iat !== "number")
+      throw new InvalidTokenError("The access token's iat is not a number");
+    if (iat !== undefined && seconds + skew < iat)
+      throw new InvalidTokenError("The access token was issued in the future (iat)");
     const aud = payload.aud;
     const tokenAudiences = audiencesOf(aud);
     if (audiences && !tokenAudiences.some((audience) => audiences.has(audience))) {
@@ -214,7 +222,7 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     // When this verifier stops accepting the token, `exp` plus the clock skew (RFC 7519 §4.1.4 allows
     // "some small leeway"): picomcp's HTTP gate refuses a token whose `expiresAt` has passed.
     if (exp !== undefined) result.expiresAt = exp + skew;
-    verified.set(token, result, Math.min(exp === undefined ? Infinity : (exp + skew) * 1000, now + 300_000));
+    verified.set(key, result, Math.min(exp === undefined ? Infinity : (exp + skew) * 1000, now + 300_000));
     return result;
   };
 }
@@ -231,8 +239,8 @@ class KeyStore {
   readonly #options: JwtVerifierOptions;
   #keys: PublicJwk[] | undefined;
   #fetchedAt = 0;
-  /** Why and when the last load failed, while there were no keys to fall back on. */
-  #failure: { error: InvalidTokenError; at: number } | undefined;
+  /** Why and when the last load failed; cleared by one that succeeds. */
+  #failure: { error: AuthorizationServerUnavailable; at: number } | undefined;
   #pending: Promise<PublicJwk[]> | undefined;
   readonly #imported = new Map<PublicJwk, Map<Accepted, Promise<CryptoKey | undefined>>>();
 
@@ -244,8 +252,11 @@ class KeyStore {
   async find(accepted: Accepted, kid: string | undefined): Promise<CryptoKey[]> {
     let keys = await this.#current();
     let matching = this.#matching(keys, accepted, kid);
-    if (matching.length === 0 && this.#options.jwksUrl && Date.now() - this.#fetchedAt > REFETCH_COOLDOWN_MS) {
-      keys = await this.#fetch();
+    if (matching.length === 0 && this.#options.jwksUrl) {
+      // A key not seen yet may be the issuer's newest (rotation): asked for at most every 30 s, and
+      // while the issuer cannot be reached, whether it is one of its keys cannot be told.
+      if (Date.now() - this.#fetchedAt > REFETCH_COOLDOWN_MS) keys = await this.#fetch();
+      else if (this.#failure) throw this.#failure.error;
       matching = this.#matching(keys, accepted, kid);
     }
     const imported = await Promise.all(matching.map((jwk) => this.#import(jwk, accepted)));
@@ -266,11 +277,12 @@ class KeyStore {
 
   #current(): Promise<PublicJwk[]> {
     const ttl = (this.#options.jwksCacheSeconds ?? 600) * 1000;
-    if (this.#keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < ttl))
-      return Promise.resolve(this.#keys);
-    if (!this.#keys && this.#failure && Date.now() - this.#failure.at < RETRY_AFTER_FAILURE_MS)
+    const keys = this.#keys;
+    if (keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < ttl)) return Promise.resolve(keys);
+    if (!keys && this.#failure && Date.now() - this.#failure.at < RETRY_AFTER_FAILURE_MS)
       return Promise.reject(this.#failure.error);
-    return this.#fetch();
+    // Keys past their time are still the issuer's while it cannot be reached: they are kept.
+    return keys ? this.#fetch().catch(() => keys) : this.#fetch();
   }
 
   #fetch(): Promise<PublicJwk[]> {
@@ -296,23 +308,22 @@ class KeyStore {
       }
       body = response.ok ? await readJson(response) : undefined;
     } catch (thrown) {
-      if (this.#keys) return this.#keys;
       return this.#fail(`The signing keys could not be fetched: ${messageOf(thrown)}`);
     }
     // The keys are the issuer's JSON: each object is checked field by field before it is used (#matching).
     const keys = isObject(body) && Array.isArray(body.keys) ? (body.keys.filter(isObject) as PublicJwk[]) : undefined;
-    if (!keys) {
-      if (this.#keys) return this.#keys;
-      return this.#fail(`The signing keys could not be fetched (HTTP ${response.status})`);
-    }
+    if (!keys) return this.#fail(`The signing keys could not be fetched (HTTP ${response.status})`);
     this.#keys = keys;
+    this.#failure = undefined;
     this.#imported.clear();
     return keys;
   }
 
+  /** The load failed: remembered, so that a key it could have brought is not called unknown (`find`). */
   #fail(reason: string): never {
-    this.#failure = { error: new InvalidTokenError(reason), at: Date.now() };
-    throw this.#failure.error;
+    const error = new AuthorizationServerUnavailable(reason);
+    this.#failure = { error, at: Date.now() };
+    throw error;
   }
 
   #import(jwk: PublicJwk, accepted: Accepted): Promise<CryptoKey | undefined> {

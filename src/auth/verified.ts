@@ -19,21 +19,30 @@ export function audiencesOf(aud: unknown): string[] {
 const CACHE_SIZE = 1000;
 
 /**
- * Verified tokens by key, each until a time in milliseconds, so a client's next requests skip the
- * verification; at `CACHE_SIZE` entries the oldest goes first.
+ * Verified tokens (or, for introspection, refusals) by key, each until a time in milliseconds, so a
+ * client's next requests skip the verification; at `CACHE_SIZE` entries the oldest goes first.
  */
-export class VerifiedCache {
-  readonly #entries = new Map<string, { result: VerifiedToken; until: number }>();
+export class VerifiedCache<T = VerifiedToken> {
+  readonly #entries = new Map<string, { result: T; until: number }>();
 
-  get(key: string): VerifiedToken | undefined {
+  get(key: string): T | undefined {
     const entry = this.#entries.get(key);
     if (entry && entry.until > Date.now()) return entry.result;
     if (entry) this.#entries.delete(key);
     return undefined;
   }
 
-  set(key: string, result: VerifiedToken, until: number): void {
+  set(key: string, result: T, until: number): void {
     if (this.#entries.size >= CACHE_SIZE) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, { result, until });
   }
+}
+
+/**
+ * The cache key of a token: its SHA-256 (Web Crypto), so that a cache holds no token a memory dump
+ * could replay, for as long as it keeps its answer.
+ */
+export async function tokenKey(token: string): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
+  return String.fromCharCode(...hash);
 }

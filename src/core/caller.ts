@@ -4,6 +4,8 @@
  * the request's context (`ctx.auth`) and to the caller checks.
  */
 
+import type { JsonRpcMessage } from "./jsonrpc.js";
+
 type MaybePromise<T> = T | Promise<T>;
 
 /**
@@ -67,8 +69,13 @@ export interface ExchangeAuth {
   readonly identity?: Identity | undefined;
   /** Where challenges point: the resource's protected resource metadata. */
   readonly metadataUrl?: string | undefined;
-  /** Turns the answer to this request into a 401/403 challenge (HTTP only). */
-  readonly challenge?: ((denial: Denial) => void) | undefined;
+  /**
+   * Turns the answer to this request into a 401/403 challenge (HTTP only); false when it cannot,
+   * because the reply's status went out already (a stream), and the refusal is to be said in-band.
+   */
+  readonly challenge?: ((denial: Denial) => boolean) | undefined;
+  /** The message with the raw bearer token cut out, for what goes out on the request's stream (HTTP only). */
+  readonly redact?: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
 }
 
 /** What the core knows about auth for one request, besides the identity (`ctx.auth`). */
@@ -91,4 +98,16 @@ export interface GateSettings {
   readonly gate: Gate;
   /** What a registration needs: what it declared, or the server's default. */
   accessOf(declared: AnyAccess | undefined): AnyAccess;
+}
+
+/**
+ * Whom sessions, tasks and requestStates of a verified caller belong to: the pair of its issuer and
+ * subject, spelled so that no other pair spells the same. `issuer subject` for an issuer without a
+ * space that does not start with "[" (every URL): split at its first space, it is one pair, and what
+ * a running deployment stored keeps its key. Any other issuer ("tenant a" with "b" would read as
+ * "tenant" with "a b") is the JSON of the pair, which starts with "[" and so is never the other form.
+ */
+export function ownerKey(identity: Pick<Identity, "issuer" | "subject">): string {
+  const issuer = identity.issuer ?? "";
+  return /^\[| /.test(issuer) ? JSON.stringify([issuer, identity.subject]) : `${issuer} ${identity.subject}`;
 }

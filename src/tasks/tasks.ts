@@ -1,3 +1,4 @@
+import { ownerKey } from "../core/caller.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError, messageOf } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
@@ -524,7 +525,7 @@ function sessionOf(ctx: Context): Session | undefined {
  */
 function ownerOf(ctx: Context): string {
   const auth = ctx.auth;
-  const caller = typeof auth?.subject === "string" ? `${auth.issuer ?? ""} ${auth.subject}` : "";
+  const caller = typeof auth?.subject === "string" ? ownerKey(auth) : "";
   const session = ctx.era === "legacy" ? sessionOf(ctx) : undefined;
   if (!session) return caller;
   if (session.id !== undefined) return `${caller}\u0000${session.id}`;

@@ -105,7 +105,7 @@ class Reply implements Watcher {
         this.#options.request.watch(this);
       },
       // Nothing more is sent for a request once the client has cancelled it (2026-07-28 §5.2 "Cancellation").
-      emit: sse ? (message) => this.#dropped || (this.#stream ?? this.#start()).send(message) : undefined,
+      emit: sse ? (message) => this.#dropped || this.#streamed(message) : undefined,
       closeStream: sse && this.#options.session ? () => (this.#stream ?? this.#start()).detach?.() ?? false : undefined,
     };
   }
@@ -130,7 +130,7 @@ class Reply implements Watcher {
     }
     const stream = this.#stream;
     if (stream) {
-      if (response) stream.send(response);
+      if (response) this.#streamed(response);
       stream.end();
     } else if (response) {
       this.#settle(
@@ -152,6 +152,15 @@ class Reply implements Watcher {
     const error = errorResponse(undefined, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
     if (this.#stream) this.#stream.end();
     else this.#settle(jsonReply(500, error, this.#options.headers));
+  }
+
+  /**
+   * Sends a message of this request on its stream, without the raw bearer token (auth/gate.ts cuts
+   * it out of a JSON body; a stream's events are cut as they are written, before a session keeps them).
+   */
+  #streamed(message: JsonRpcMessage): void {
+    const redact = this.#options.exchange?.auth?.redact;
+    (this.#stream ?? this.#start()).send(redact ? redact(message) : message);
   }
 
   #start(plain = false): ResponseStream {

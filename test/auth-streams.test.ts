@@ -1,0 +1,163 @@
+/**
+ * Authorization on streamed (SSE) replies, as docs/authorization.md promises it for JSON ones: the
+ * raw bearer token cut out of everything a request's stream carries (notifications, its result, and
+ * what a 2025 session keeps for a resume), and a refusal answered as a 401/403 challenge while the
+ * reply's status has not gone out, or in-band (the challenge in the result's `_meta`) once it has.
+ * Both eras, through `server.fetch`.
+ */
+import { describe, expect, it } from "vitest";
+import { pico } from "../src/index.js";
+import { bare, ENDPOINT, EventReader, messageOf, modern, post, signal, within } from "./http-helpers.js";
+
+const READER = "opaque-reader-7f3a9c41d2";
+const WRITER = "opaque-writer-0b8e5d62aa";
+
+/** A server whose `echo` tool leaks the token it was told (a careless handler) into a progress and its result. */
+function leaky() {
+  let leaked = "";
+  const released = signal();
+  const server = pico({
+    name: "streams",
+    version: "1.0.0",
+    auth: {
+      verify: async (token) =>
+        token === READER || token === WRITER
+          ? { subject: "ada", audience: ENDPOINT, scopes: token === WRITER ? ["notes:write"] : ["notes:read"] }
+          : undefined,
+      resource: ENDPOINT,
+      authorizationServers: ["https://auth.example.com"],
+      scopesSupported: ["notes:read"],
+    },
+  })
+    .tool("echo", {
+      description: "Says what it was told.",
+      run: (_args, ctx) => {
+        ctx.progress(1, 2, `checking ${leaked}`);
+        return `done with ${leaked}`;
+      },
+    })
+    .tool("write", { description: "Writes.", auth: { scopes: ["notes:write"] }, run: () => "written" });
+  // An audit step that reports progress, then waits: the reply is a stream whose status has gone out.
+  server.use({ tool: "write" }, async ({ ctx }, next) => {
+    ctx.progress(0, 1, "audited");
+    await released.promise;
+    return next();
+  });
+  return {
+    server,
+    leak: (token: string) => {
+      leaked = token;
+    },
+    release: released.resolve,
+  };
+}
+
+type Server = ReturnType<typeof leaky>["server"];
+
+/** A caller of each era, with a token: its tool calls, and the headers of its requests (a 2025 session's too). */
+interface Caller {
+  call(name: string, accept?: string): Request;
+  headers: Record<string, string>;
+}
+
+const eras: Record<"modern" | "legacy", (server: Server, token: string) => Promise<Caller>> = {
+  modern: async (_server, token) => {
+    const headers = { authorization: `Bearer ${token}` };
+    const params = (name: string) => ({ name, arguments: {}, _meta: { progressToken: "p" } });
+    return { headers, call: (name, accept) => modern("tools/call", params(name), { ...headers, accept }) };
+  },
+  legacy: async (server, token) => {
+    const headers = await openSession(server, token);
+    let id = 1;
+    const message = (name: string) => ({
+      jsonrpc: "2.0",
+      id: id++,
+      method: "tools/call",
+      params: { name, arguments: {}, _meta: { progressToken: "p" } },
+    });
+    return { headers, call: (name, accept) => post(message(name), { ...headers, accept }) };
+  },
+};
+
+async function openSession(server: Server, token: string): Promise<Record<string, string>> {
+  const authorization = `Bearer ${token}`;
+  const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1" } };
+  const opened = await server.fetch(post({ jsonrpc: "2.0", id: 0, method: "initialize", params }, { authorization }));
+  expect(opened.status).toBe(200);
+  await opened.json();
+  const headers = {
+    authorization,
+    "mcp-session-id": opened.headers.get("mcp-session-id")!,
+    "mcp-protocol-version": "2025-11-25",
+  };
+  const initialized = await server.fetch(post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers));
+  expect(initialized.status).toBe(202);
+  return headers;
+}
+
+/** The messages of a stream, read to its end (a priming event, with no data, carries none). */
+async function messages(response: Response): Promise<Record<string, unknown>[]> {
+  const events = await within(new EventReader(response).rest());
+  return events.filter((event) => event.data !== "").map((event) => messageOf(event));
+}
+
+describe.each(["modern", "legacy"] as const)("a streamed reply under auth (%s era)", (era) => {
+  it("carries no raw token: not in a notification, not in the result, not in what a resume replays", async () => {
+    const { server, leak } = leaky();
+    leak(READER);
+    const { call, headers } = await eras[era](server, READER);
+    const response = await server.fetch(call("echo"));
+    expect(response.status).toBe(200);
+    const body = await within(response.text());
+    expect(body).not.toContain(READER);
+    expect(body).toContain("checking [redacted]");
+    expect(body).toContain("done with [redacted]");
+    if (era === "legacy") {
+      // A 2025 session keeps the stream's events for a resume: they were kept without the token.
+      const priming = /^id: (\S+)$/m.exec(body)![1]!;
+      const resumed = await server.fetch(
+        bare("GET", { ...headers, accept: "text/event-stream", "last-event-id": priming }),
+      );
+      expect(resumed.status).toBe(200);
+      const replayed = await within(resumed.text());
+      expect(replayed).toContain("done with [redacted]");
+      expect(replayed).not.toContain(READER);
+    }
+  });
+
+  it("answers a client that takes only event streams with the 403 challenge, not a 200 stream", async () => {
+    const { server, release } = leaky();
+    release();
+    const { call } = await eras[era](server, READER);
+    const response = await server.fetch(call("write", "text/event-stream"));
+    expect(response.status).toBe(403);
+    const challenge = response.headers.get("www-authenticate");
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="notes:write notes:read"');
+    await response.body?.cancel();
+    // The scope it asked for is enough.
+    const writer = await eras[era](server, WRITER);
+    const written = await server.fetch(writer.call("write", "text/event-stream"));
+    expect(written.status).toBe(200);
+    expect((await messages(written)).at(-1)?.result).toMatchObject({ content: [{ type: "text", text: "written" }] });
+  });
+
+  it("says a refusal in-band once the stream's 200 has gone out: the challenge in the result's _meta", async () => {
+    const { server, release } = leaky();
+    const { call } = await eras[era](server, READER);
+    const response = await server.fetch(call("write"));
+    // The audit's progress made the reply a stream, and its status is out before the caller is checked.
+    expect(response.status).toBe(200);
+    expect(response.headers.get("www-authenticate")).toBeNull();
+    release();
+    const answer = (await messages(response)).at(-1)!;
+    const result = answer.result as { isError: boolean; content: { text: string }[]; _meta: Record<string, string[]> };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain("notes:write");
+    const [challenge] = result._meta["mcp/www_authenticate"]!;
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain(
+      'resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp", scope="notes:write notes:read"',
+    );
+  });
+});
