@@ -248,7 +248,8 @@ const BUDGETS: Budget[] = [
     // Raised to 15,849 B: limits.shutdownGraceMs of Infinity (or past 2^31 - 1 ms) gives requests in progress all the time they need (was: the timer fired after 1 ms and cut them off) (+8 B).
     // Raised to 15,850 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+1 B).
     // Set to 16,045 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
-    ceiling: 16_045,
+    // Raised to 16,057 B: limits.maxBodyBytesInFlight: the bytes of HTTP request bodies being read at once are bounded, 503 past it (was: only each body, so slow senders on many connections held connections × maxBodyBytes); on this row only the limit's name among the defaults (+12 B).
+    ceiling: 16_057,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -387,7 +388,8 @@ const BUDGETS: Budget[] = [
     // Raised to 22,970 B: each request of a 2025-03-26 batch over HTTP runs as the caller whose token its POST carries (was: as nobody, so a signed-in caller was asked to sign in) (+10 B).
     // Raised to 22,982 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+12 B).
     // Set to 23,114 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
-    ceiling: 23_114,
+    // Raised to 23,405 B: limits.maxBodyBytesInFlight: the bytes of HTTP request bodies being read at once are bounded, 503 past it (was: only each body, so slow senders on many connections held connections × maxBodyBytes) (+291 B).
+    ceiling: 23_405,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -567,7 +569,8 @@ const BUDGETS: Budget[] = [
     // Raised to 50,107 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+11 B).
     // Raised to 50,130 B: on Bun each event stream lifts Bun.serve's idleTimeout for its request (was: a stream quiet for 10 s was cut, cancelling a 2026-07-28 call and closing GET and listen streams) (+23 B).
     // Set to 51,230 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
-    ceiling: 51_230,
+    // Raised to 51,572 B: limits.maxBodyBytesInFlight: the bytes of HTTP request bodies being read at once are bounded, 503 past it (was: only each body, so slow senders on many connections held connections × maxBodyBytes) (+342 B).
+    ceiling: 51_572,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -687,7 +690,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,406 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+16 B).
     // Raised to 28,447 B: on Bun each event stream lifts Bun.serve's idleTimeout for its request (was: a stream quiet for 10 s was cut, cancelling a 2026-07-28 call and closing GET and listen streams) (+41 B).
     // Set to 28,894 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
-    ceiling: 28_894,
+    // Raised to 29,154 B: limits.maxBodyBytesInFlight: the bytes of HTTP request bodies being read at once are bounded, 503 past it (was: only each body, so slow senders on many connections held connections × maxBodyBytes) (+260 B).
+    ceiling: 29_154,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -795,7 +799,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,501 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+18 B).
     // Raised to 27,532 B: on Bun each event stream lifts Bun.serve's idleTimeout for its request (was: a stream quiet for 10 s was cut, cancelling a 2026-07-28 call and closing GET and listen streams) (+31 B).
     // Set to 27,855 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
-    ceiling: 27_855,
+    // Raised to 28,141 B: limits.maxBodyBytesInFlight: the bytes of HTTP request bodies being read at once are bounded, 503 past it (was: only each body, so slow senders on many connections held connections × maxBodyBytes) (+286 B).
+    ceiling: 28_141,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -943,7 +948,8 @@ const BUDGETS: Budget[] = [
     // Raised to 59,574 B: at maxSessions the least recently used idle session is evicted, one in use only when all are (was: the least recently used, so a flood of initialize requests cancelled calls in progress and closed GET streams); chunk hashes on the stdio row (+11 B).
     // Raised to 59,596 B: on Bun each event stream lifts Bun.serve's idleTimeout for its request (was: a stream quiet for 10 s was cut, cancelling a 2026-07-28 call and closing GET and listen streams) (+22 B).
     // Set to 61,041 B merging the HTTP fixes of 2026-12-06 (third session) with that session's stdio, auth and task fixes, as measured.
-    ceiling: 61_041,
+    // Raised to 61,361 B: limits.maxBodyBytesInFlight: the bytes of HTTP request bodies being read at once are bounded, 503 past it (was: only each body, so slow senders on many connections held connections × maxBodyBytes) (+320 B).
+    ceiling: 61_361,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
