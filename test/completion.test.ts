@@ -69,6 +69,13 @@ function resource<Uri extends string>(config: ResourceConfig<Uri>): ResourceConf
   return config as unknown as ResourceConfig<string>;
 }
 
+/** A string inside `depth` arrays. */
+function nested(depth: number): unknown {
+  let value: unknown = "code_review";
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+}
+
 const promptRef = { type: "ref/prompt", name: "code_review" };
 const repoRef = { type: "ref/resource", uri: "repos://{owner}/{repo}" };
 
@@ -161,6 +168,17 @@ describe("completion/complete", () => {
       "another kind of ref",
       { ref: { type: "ref/tool", name: "x" }, argument: { name: "x", value: "" } },
       'completion/complete ref.type must be "ref/prompt" or "ref/resource"',
+    ],
+    // Was: -32603 "Maximum call stack size exceeded", quoting the nested value back with JSON.stringify.
+    [
+      "a ref.name nested 100,000 arrays deep",
+      { ref: { type: "ref/prompt", name: nested(100_000) }, argument: { name: "a", value: "" } },
+      "completion/complete ref.name must be a string, the name of a prompt",
+    ],
+    [
+      "a ref.uri nested 100,000 arrays deep",
+      { ref: { type: "ref/resource", uri: nested(100_000) }, argument: { name: "a", value: "" } },
+      "completion/complete ref.uri must be a string, the URI template of a resource",
     ],
     [
       "a missing argument",

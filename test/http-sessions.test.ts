@@ -399,9 +399,13 @@ describe("DELETE", () => {
     expect((await app.fetch(bare("DELETE", { "mcp-session-id": session }))).status).toBe(200);
     await within(aborted.promise, 2000, "the request being cancelled");
     expect(await stream.rest()).toEqual([]);
+    // Answered with why, not an empty stream its client would resume into a 404 (test/http-session-end.test.ts).
     const answered = await pending;
-    expect(answered.headers.get("content-type")).toBe("text/event-stream");
-    expect(await answered.text()).toBe("");
+    expect(answered.headers.get("content-type")).toBe("application/json");
+    expect(await answered.json()).toMatchObject({
+      id: 1,
+      error: { code: -32600, message: expect.stringMatching(/^Session ended: /) },
+    });
   });
 });
 
@@ -560,9 +564,13 @@ describe("maxSessions", () => {
     const fresh = await initialize(app);
     await within(aborted.promise, 2000, "the evicted session's request being cancelled");
     expect(await stream.rest()).toEqual([]);
+    // Answered with why, not an empty stream its client would resume into a 404 (test/http-session-end.test.ts).
     const answered = await pending;
-    expect(answered.headers.get("content-type")).toBe("text/event-stream");
-    expect(await answered.text()).toBe("");
+    expect(answered.headers.get("content-type")).toBe("application/json");
+    expect(await answered.json()).toMatchObject({
+      id: 1,
+      error: { code: -32600, message: expect.stringMatching(/^Session ended: /) },
+    });
     for (const request of [
       inSession(evicted, list()),
       inSession(evicted, { jsonrpc: "2.0", method: "notifications/initialized" }),

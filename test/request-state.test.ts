@@ -4,7 +4,12 @@
  * is refused with a reason, before a byte of the payload is trusted.
  */
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "../src/asking/request-state.js";
+
+import { META } from "../src/core/types.js";
+import { pico } from "../src/index.js";
+import { modern } from "./http-helpers.js";
 
 const KEY = "k".repeat(32);
 
@@ -154,5 +159,42 @@ describe("digest", () => {
     expect(await digest({ name: "u", arguments: { x: 1 } })).not.toBe(base);
     expect(await digest([1, 2])).not.toBe(await digest([2, 1]));
     expect(await digest({ a: null })).not.toBe(await digest({}));
+  });
+
+  it("is the SHA-256 of the value's JSON with keys sorted, undefined members left out and undefined items null", async () => {
+    const value = { b: [1, undefined, { d: "x", c: null }], a: { f: true, e: undefined }, 'k"q': [] };
+    const json = '{"a":{"f":true},"b":[1,null,{"c":null,"d":"x"}],"k\\"q":[]}';
+    const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(json)));
+    expect(await digest(value)).toBe(Buffer.from(hash).toString("base64url"));
+  });
+
+  it("digests params nested 100,000 deep, which JSON.parse reads (was: Maximum call stack size exceeded)", async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { a: deep };
+    expect(await digest({ name: "t", arguments: { deep } })).toMatch(/^[\w-]{43}$/);
+  });
+});
+
+describe("a 2026-07-28 call that asks for input, with an argument nested 100,000 deep (server.fetch)", () => {
+  it("answers input_required (was: -32603 Maximum call stack size exceeded)", async () => {
+    const server = pico({ name: "deep", version: "1.0.0", signals: false }).tool("ask", {
+      input: z.object({ data: z.unknown() }),
+      run: async (_args, ctx) => {
+        const name = await ctx.elicit("Name?", z.object({ name: z.string() }), { key: "name" });
+        return name.action;
+      },
+    });
+    const request = modern("tools/call", {
+      name: "ask",
+      arguments: { data: 1 },
+      _meta: { [META.clientCapabilities]: { elicitation: { form: {} } } },
+    });
+    const body = (await request.text()).replace('"data":1', `"data":${"[".repeat(100_000)}${"]".repeat(100_000)}`);
+    const response = await server.fetch(new Request(request.url, { method: "POST", headers: request.headers, body }));
+    expect(response.status).toBe(200);
+    const answer = await response.json();
+    expect(answer.error).toBeUndefined();
+    expect(answer.result).toMatchObject({ resultType: "input_required", inputRequests: { name: {} } });
+    expect(typeof answer.result.requestState).toBe("string");
   });
 });

@@ -74,6 +74,14 @@ export async function complete(
   };
 }
 
+/**
+ * A `ref` field that is not a string names nothing, and is not quoted back: JSON.stringify of a value
+ * nested 100,000 deep overflows the stack (the answer was -32603 "Maximum call stack size exceeded").
+ */
+function notText(field: string, what: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `completion/complete ${field} must be a string, ${what}`);
+}
+
 function completableOf(registry: Registry, ref: Record<string, unknown>): Completable {
   if (ref.type === "ref/prompt") {
     const unknown = () =>
@@ -81,7 +89,8 @@ function completableOf(registry: Registry, ref: Record<string, unknown>): Comple
         ErrorCode.InvalidParams,
         `Unknown prompt ${JSON.stringify(ref.name)}. Call prompts/list to see the available prompts.`,
       );
-    const prompt = typeof ref.name === "string" ? registry.prompts.get(ref.name) : undefined;
+    if (typeof ref.name !== "string") throw notText("ref.name", "the name of a prompt");
+    const prompt = registry.prompts.get(ref.name);
     if (!prompt) throw unknown();
     const { auth, complete } = prompt.config;
     return { declared: auth, what: `prompt "${prompt.name}"`, notFound: unknown, complete };
@@ -92,7 +101,8 @@ function completableOf(registry: Registry, ref: Record<string, unknown>): Comple
         ErrorCode.InvalidParams,
         `Unknown resource template ${JSON.stringify(ref.uri)}. Call resources/templates/list to see them.`,
       );
-    const resource = typeof ref.uri === "string" ? registry.resources.get(ref.uri) : undefined;
+    if (typeof ref.uri !== "string") throw notText("ref.uri", "the URI template of a resource");
+    const resource = registry.resources.get(ref.uri);
     if (!resource?.template) throw unknown();
     const { auth, complete } = resource.config;
     return { declared: auth, what: `resource template ${resource.uri}`, notFound: unknown, complete };

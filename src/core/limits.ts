@@ -41,9 +41,18 @@ export interface Limits {
    * a URI of up to 8,192 characters the server keeps and checks every update against. Default: 1000.
    */
   maxSubscriptionsPerSession?: number;
+  /**
+   * Bytes of HTTP request bodies being read at once across the endpoint: each body holds its
+   * Content-Length, or what has arrived of it, until it is read whole or given up. Past it a POST is
+   * refused with 503 and Retry-After, so that many slow senders cannot make the server hold
+   * connections × the body limit. Default: 16 × the body limit (`http.maxBodyBytes`, else
+   * `maxMessageBytes`: 64 MiB); at least that limit.
+   */
+  maxBodyBytesInFlight?: number;
 }
 
-export type ResolvedLimits = Required<Limits>;
+/** Every limit has its value; `maxBodyBytesInFlight` by default follows the HTTP body limit, which the endpoint knows. */
+export type ResolvedLimits = Required<Omit<Limits, "maxBodyBytesInFlight">> & Pick<Limits, "maxBodyBytesInFlight">;
 
 /**
  * The answer to a request the server turns away for now: it is busy (a limit is reached) or shutting

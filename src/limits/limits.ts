@@ -18,6 +18,8 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   shutdownGraceMs: 10_000,
   maxUsedRequestStates: 10_000,
   maxSubscriptionsPerSession: 1000,
+  // 16 × the HTTP body limit, set by the endpoint (transports/http/handler.ts).
+  maxBodyBytesInFlight: undefined,
 };
 
 /** Fills in the defaults; a limit that is not a positive integer (or Infinity) throws at start-up. */

@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import type { ExchangeAuth } from "../core/caller.js";
 import type { Cancellable } from "../core/context.js";
 import type { HttpHandler } from "./http/handler.js";
-import { BodyTooLarge, type HttpReply, type HttpRequest } from "./http/reply.js";
+import { type BodyBudget, BodyHold, type HttpReply, type HttpRequest } from "./http/reply.js";
 import { type Address, type Bound, FLUSH_MS } from "./listening.js";
 
 /**
@@ -146,34 +146,41 @@ export class NodeRequest implements HttpRequest {
     this.#watcher?.cancel(gone());
   }
 
-  text(limit: number): Promise<string> {
+  text(limit: number, budget: BodyBudget): Promise<string> {
     const req = this.#req;
     // Gone before its body was read (a framework's handler may come late): no end or close will follow.
     if (req.destroyed) return Promise.reject(gone());
-    // Past the limit the body is left unread: the 413 carries `Connection: close`, so Node ends the
-    // connection once the answer is flushed instead of reading the rest (which may never end).
-    const length = Number(req.headers["content-length"] ?? 0);
-    if (length > limit) return Promise.reject(new BodyTooLarge());
+    // Past a limit the body is left unread: the 413 or 503 carries `Connection: close`, so Node ends
+    // the connection once the answer is flushed instead of reading the rest (which may never end).
+    const hold = new BodyHold(budget, limit);
+    const declared = hold.reach(Math.max(Number(req.headers["content-length"]) || 0, 0));
+    if (declared) return Promise.reject(declared);
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
       req.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (size > limit) {
+        const refused = hold.reach(size);
+        if (refused) {
           req.removeAllListeners("data");
           req.pause();
           chunks.length = 0;
-          reject(new BodyTooLarge());
+          hold.release();
+          reject(refused);
         } else chunks.push(chunk);
       });
       // Each of these settles the promise at most once, so plain listeners do (no `once` wrapper per request).
-      req.on("end", () =>
-        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
-      );
+      req.on("end", () => {
+        hold.release();
+        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+      });
       // A client that goes away mid-body never sends its end; its request closes then. Its response
       // may not: one pipelined behind a response in progress has no socket yet, and never closes.
       // (Node emits a request's "error" only to a listener, so none is needed.)
-      req.on("close", () => req.complete || reject(gone()));
+      req.on("close", () => {
+        hold.release();
+        if (!req.complete) reject(gone());
+      });
     });
   }
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse } from "../core/jsonrpc.js";
 import type { HttpHandler } from "./http/handler.js";
-import { BodyTooLarge, jsonReply } from "./http/reply.js";
+import { type BodyBudget, BodyTooLarge, jsonReply } from "./http/reply.js";
 import { answer, INTERNAL_ERROR, NodeRequest, send } from "./node-http.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
 
@@ -55,11 +55,11 @@ class FrameworkNodeRequest extends NodeRequest {
     this.#req = req;
   }
 
-  override text(limit: number): Promise<string> {
+  override text(limit: number, budget: BodyBudget): Promise<string> {
     const req = this.#req;
     // A body parser before this handler (express.json()) read the stream: what it made of it is the body.
     if (req.body !== undefined && bodyTaken(req)) return bodyText(req.body, limit);
-    return super.text(limit);
+    return super.text(limit, budget);
   }
 }
 

@@ -3,7 +3,7 @@ import { type Dispatcher, type Peer, unsupportedVersion } from "../../core/dispa
 import { claimsModern, readEnvelope } from "../../core/envelope.js";
 import { ErrorCode } from "../../core/errors.js";
 import { classify, errorResponse, type JsonRpcRequest, parseError, type RequestId } from "../../core/jsonrpc.js";
-import { isUnavailable, shuttingDown } from "../../core/limits.js";
+import { busy, isUnavailable, shuttingDown } from "../../core/limits.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
 import { LegacySession } from "../../sessions/session.js";
@@ -14,6 +14,8 @@ import type { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import type { HttpOptions, SessionOptions } from "./options.js";
 import {
+  BodiesBusy,
+  BodyBudget,
   BodyTooLarge,
   emptyReply,
   errorReply,
@@ -49,6 +51,8 @@ export class HttpHandler {
   readonly #guard: Guard;
   readonly #path: string | undefined;
   readonly #maxBody: number;
+  /** The bytes of request bodies being read at once (limits.maxBodyBytesInFlight). */
+  readonly #bodies: BodyBudget;
   /** Legacy sessions' settings; undefined serves legacy requests without sessions. */
   readonly #sessionOptions: SessionOptions | undefined;
   /** The sessions, made (and their code loaded) by the first legacy session. */
@@ -74,7 +78,10 @@ export class HttpHandler {
     this.#path = options.path;
     this.#gate = gate;
     const limits = dispatcher.limits;
-    this.#maxBody = options.maxBodyBytes ?? limits.maxMessageBytes;
+    const maxBody = options.maxBodyBytes ?? limits.maxMessageBytes;
+    this.#maxBody = maxBody;
+    // At least one body of the largest size: one between the two limits could never be read.
+    this.#bodies = new BodyBudget(Math.max(limits.maxBodyBytesInFlight ?? 16 * maxBody, maxBody));
     this.#streams = new Streams(limits.maxSseStreams, limits.maxSseBufferBytes);
     const sessions = options.sessions ?? true;
     this.#sessionOptions = sessions === false ? undefined : sessions === true ? {} : sessions;
@@ -197,7 +204,7 @@ export class HttpHandler {
     }
     let body: Promise<string>;
     try {
-      body = request.text(this.#maxBody);
+      body = request.text(this.#maxBody, this.#bodies);
     } catch (thrown) {
       return this.#unread(thrown);
     }
@@ -216,6 +223,11 @@ export class HttpHandler {
         `Payload Too Large: request bodies are limited to ${this.#maxBody} bytes`,
         CLOSE_CONNECTION,
       );
+    }
+    if (thrown instanceof BodiesBusy) {
+      // Refused as other busy requests are; the body is not read, so the connection ends with the answer.
+      const reached = { limit: "maxBodyBytesInFlight", max: this.#bodies.max } as const;
+      return unavailable(busy(undefined, "too many request bytes are being received", reached), CLOSE_CONNECTION);
     }
     // The client went away mid-body, or the body was not readable: there is no request to answer.
     return errorReply(400, "Bad Request: the request body could not be read");

@@ -19,8 +19,11 @@ export interface HttpRequest {
   /** Set once the bearer token was checked: who the caller is, for the core. */
   auth?: ExchangeAuth | undefined;
   header(name: string): string | null;
-  /** The body as text, at most `limit` bytes; rejects with BodyTooLarge beyond that. */
-  text(limit: number): Promise<string>;
+  /**
+   * The body as text, at most `limit` bytes; rejects with BodyTooLarge beyond that. While it is read
+   * it holds its bytes of `budget`; it rejects with BodiesBusy where the budget has no room for them.
+   */
+  text(limit: number, budget: BodyBudget): Promise<string>;
   /**
    * Has `target.cancel(reason)` called when the client goes away before its reply is done (at once
    * if it already has); undefined stops that. One target at a time. This costs a runtime nothing
@@ -41,6 +44,61 @@ export interface Watcher extends Cancellable {
 
 export class BodyTooLarge extends Error {
   override name = "BodyTooLarge";
+}
+
+/** The bytes of request bodies being read at once are at `limits.maxBodyBytesInFlight`: this one is not read. */
+export class BodiesBusy extends Error {}
+
+/** The bytes of request bodies being read at once across the endpoint (`limits.maxBodyBytesInFlight`). */
+export class BodyBudget {
+  readonly max: number;
+  #free: number;
+
+  constructor(max: number) {
+    this.max = max;
+    this.#free = max;
+  }
+
+  /** Holds `bytes` more; false, holding nothing, where that would pass the limit. */
+  hold(bytes: number): boolean {
+    if (bytes > this.#free) return false;
+    this.#free -= bytes;
+    return true;
+  }
+
+  release(bytes: number): void {
+    this.#free += bytes;
+  }
+}
+
+/**
+ * What one body being read holds of the budget: its declared Content-Length before its first byte
+ * (a slow sender's promise is refused at once, not once it has sent most of it), then the bytes that
+ * arrive beyond it (a chunked body), until it is read whole or given up (`release`).
+ */
+export class BodyHold {
+  readonly #budget: BodyBudget;
+  readonly #limit: number;
+  #held = 0;
+
+  constructor(budget: BodyBudget, limit: number) {
+    this.#budget = budget;
+    this.#limit = limit;
+  }
+
+  /** The body has `size` bytes (arrived, or declared): the error that refuses it, if any. */
+  reach(size: number): BodyTooLarge | BodiesBusy | undefined {
+    if (size > this.#limit) return new BodyTooLarge();
+    if (size <= this.#held) return undefined;
+    if (!this.#budget.hold(size - this.#held)) return new BodiesBusy();
+    this.#held = size;
+    return undefined;
+  }
+
+  release(): void {
+    this.#budget.release(this.#held);
+    this.#held = 0;
+  }
 }
 
 const JSON_HEADERS = { "content-type": "application/json" };

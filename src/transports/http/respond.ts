@@ -19,6 +19,8 @@ export interface ResponseStream {
 /** Where a legacy session's replies stream: resumable streams that keep event ids. */
 export interface StreamOpener {
   openStream(): ResponseStream;
+  /** The session ended (DELETE, eviction): its requests in progress were cancelled with it. */
+  readonly ended: boolean;
 }
 
 export interface RespondOptions {
@@ -123,7 +125,10 @@ class Reply implements Watcher {
 
   answered(response: JsonRpcResponse | undefined): void {
     const accepts = this.#accepts;
-    const { headers } = this.#options;
+    const { headers, session } = this.#options;
+    // Cancelled by the end of its session, not by its client, who waits for it: an answer that says
+    // why, where none would leave the client resuming a stream whose session answers 404.
+    if (!response && session?.ended && !this.#dropped) response = sessionEnded(this.#running?.requestId);
     // The reply must be a type the client accepts: an SSE-only client gets even a lone result as a stream.
     if (!this.#stream && response && !accepts.json && statusOf(response) === 200 && !isUnavailable(response)) {
       this.#start();
@@ -186,6 +191,14 @@ class Reply implements Watcher {
     this.settled = reply;
     this.waiting?.(reply);
   }
+}
+
+function sessionEnded(id: JsonRpcResponse["id"]): JsonRpcResponse {
+  return errorResponse(
+    id,
+    ErrorCode.InvalidRequest,
+    "Session ended: the session was closed (deleted, or evicted for a newer one) while this request was in progress, and the request was cancelled; send initialize to start a new session, then send the request again",
+  );
 }
 
 /** A missing client capability is a 400 wherever it arises (2026-07-28 §5.2); other handler errors travel in-band. */

@@ -196,10 +196,17 @@ export class HttpSession {
     return this.#read(log, seq, false);
   }
 
+  /** True once the session ended (DELETE, eviction, expiry, shutdown): its id answers 404. */
+  get ended(): boolean {
+    return this.#closed;
+  }
+
   close(): void {
     this.#closed = true;
     this.connection.close("The session ended");
-    this.#closeStreams();
+    // Its requests in progress are answered, in the microtasks that follow, with why they were
+    // cancelled (respond.ts): their streams close after that, so that a reader gets the answer.
+    setTimeout(() => this.#closeStreams(), 0);
   }
 
   #closeStreams(): void {

@@ -1,6 +1,6 @@
 import { onWorkers } from "../workers.js";
 import type { HttpHandler } from "./handler.js";
-import { BodyTooLarge, type HttpReply, type HttpRequest, type Watcher } from "./reply.js";
+import { type BodyBudget, BodyHold, type HttpReply, type HttpRequest, type Watcher } from "./reply.js";
 import { Guard, isLoopbackHost } from "./security.js";
 
 /** The HTTP endpoint of a server as a Web `fetch` entry point (Workers, Bun, Deno, `server.fetch`). */
@@ -103,7 +103,7 @@ export function fromWebRequest(request: Request): HttpRequest {
     path: start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query),
     url,
     header: (name) => request.headers.get(name),
-    text: (limit) => readText(request, limit),
+    text: (limit, budget) => readText(request, limit, budget),
     watch: (watcher) => {
       target = watcher;
       if (!onDeno) follow();
@@ -165,23 +165,32 @@ export function toWebResponse(reply: HttpReply): Response {
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 
-/** Reads at most `limit` bytes of body, without trusting Content-Length alone. */
-async function readText(request: Request, limit: number): Promise<string> {
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > limit) throw new BodyTooLarge();
-  if (!request.body) return "";
+/** Reads at most `limit` bytes of body, without trusting Content-Length alone, holding them of `budget` meanwhile. */
+async function readText(request: Request, limit: number, budget: BodyBudget): Promise<string> {
+  const hold = new BodyHold(budget, limit);
+  const declared = hold.reach(Math.max(Number(request.headers.get("content-length")) || 0, 0));
+  if (declared) throw declared;
+  if (!request.body) {
+    hold.release();
+    return "";
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new BodyTooLarge();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      const refused = hold.reach(size);
+      if (refused) {
+        await reader.cancel();
+        throw refused;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    hold.release();
   }
   // Most bodies come in one chunk; a Blob joins more, and decodes them as UTF-8 as the decoder does.
   return chunks.length === 1 ? decoder.decode(chunks[0]) : new Blob(chunks).text();
