@@ -9,12 +9,13 @@
  * redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { Redis } from "ioredis";
 import { createClient } from "redis";
 import { afterEach, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { META } from "../../src/core/types.js";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
+import { type RedisClient, redisState } from "../../src/redis.js";
 import { EventReader, inSession, messageOf, modern, post, within } from "../http-helpers.js";
 import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
@@ -43,14 +44,33 @@ async function client() {
   return connected;
 }
 
+/** The client library an instance talks to Redis through: each reports its subscriber's reconnects its own way. */
+type Library = "node-redis" | "ioredis";
+
 /**
- * A node-redis client of the Redis user `name`, made for it (its subscriber, a duplicate, logs in
- * as that user too): `away` keeps that user's connections from coming back, as a subscriber that
- * is reconnecting is away.
+ * A client of the Redis user `name`, made for it (its subscriber, a duplicate, logs in as that user
+ * too, under the same connection name): `away` keeps that user's connections from coming back, as a
+ * subscriber that is reconnecting is away.
  */
-async function userClient(name: string) {
+async function userClient(name: string, library: Library = "node-redis"): Promise<RedisClient> {
   const admin = await client();
   await admin.sendCommand(["ACL", "SETUSER", name, "reset", "on", ">secret", "~*", "&*", "+@all"]);
+  if (library === "ioredis") {
+    const { port } = new URL(redis.get().url);
+    const connected = new Redis({
+      host: "127.0.0.1",
+      port: Number(port),
+      username: name,
+      password: "secret",
+      connectionName: name,
+      retryStrategy: () => 20,
+      maxRetriesPerRequest: 1,
+    });
+    connected.on("error", () => {});
+    opened.push(async () => connected.disconnect());
+    await within(new Promise((resolve) => connected.once("ready", resolve)), BOUND_MS, "ioredis ready");
+    return connected;
+  }
   const connected = createClient({
     url: redis.get().url,
     username: name,
@@ -67,8 +87,8 @@ async function userClient(name: string) {
 type Server = ReturnType<typeof pico>;
 
 /** An instance named `name`, sharing its state under `prefix`, with a task that asks and one that reports progress. */
-async function instance(name: string, prefix: string): Promise<Server> {
-  const state = await redisState({ client: await userClient(name), prefix, leaseMs: 900 });
+async function instance(name: string, prefix: string, library: Library = "node-redis"): Promise<Server> {
+  const state = await redisState({ client: await userClient(name, library), prefix, leaseMs: 900 });
   opened.push(() => state.close());
   const server = pico({
     name: "bus-loss",
@@ -284,51 +304,55 @@ it("hands tasks/update's answers to the running instance once its subscriber is 
   expect(done.result).toMatchObject({ content: [{ text: "approved" }] });
 });
 
-it("tells a listen stream of a change made while its instance's subscriber was away, once it is back", async () => {
-  const prefix = `bus-loss-${prefixes++}:`;
-  const a = await instance("a4", prefix);
-  const b = await instance("b4", prefix);
-  const created = await call(a, "tools/call", { name: "forever", arguments: {} });
-  const taskId = created.result!.taskId as string;
-  const capabilities = { extensions: { [TASKS]: {} } };
-  const listening = await b.fetch(
-    modern("subscriptions/listen", {
-      notifications: { taskIds: [taskId] },
-      _meta: { [META.clientCapabilities]: capabilities },
-    }),
-  );
-  const events = new EventReader(listening);
-  const seen = async (status: string) => {
-    for (let event = await events.next(BOUND_MS); event; event = await events.next(BOUND_MS)) {
-      const sent = event.data ? messageOf(event) : {};
-      if (sent.method === "notifications/tasks" && (sent.params as { status: string }).status === status) return;
-    }
-    throw new Error(`the listen stream ended before ${status}`);
-  };
-  await seen("working");
-  const away = await subscriberAway("b4");
-  const changed = await published(prefix, "task");
-  await call(a, "tasks/cancel", { taskId });
-  await within(changed.seen, BOUND_MS, "the task's change");
-  await away.back();
-  // Before: the change was lost for instance b, whose listen stream never told it.
-  await seen("cancelled");
-  await events.cancel();
-});
+// Both clients: each reports its subscriber's reconnects its own way (redis/client.ts).
+for (const library of ["node-redis", "ioredis"] as const) {
+  it(`tells a listen stream of a change made while its instance's subscriber was away, once it is back (${library})`, async () => {
+    const prefix = `bus-loss-${prefixes++}:`;
+    const a = await instance(`a4-${library}`, prefix, library);
+    const b = await instance(`b4-${library}`, prefix, library);
+    const created = await call(a, "tools/call", { name: "forever", arguments: {} });
+    const taskId = created.result!.taskId as string;
+    const capabilities = { extensions: { [TASKS]: {} } };
+    const listening = await b.fetch(
+      modern("subscriptions/listen", {
+        notifications: { taskIds: [taskId] },
+        _meta: { [META.clientCapabilities]: capabilities },
+      }),
+    );
+    const events = new EventReader(listening);
+    const seen = async (status: string) => {
+      for (let event = await events.next(BOUND_MS); event; event = await events.next(BOUND_MS)) {
+        const sent = event.data ? messageOf(event) : {};
+        if (sent.method === "notifications/tasks" && (sent.params as { status: string }).status === status) return;
+      }
+      throw new Error(`the listen stream ended before ${status}`);
+    };
+    await seen("working");
+    const away = await subscriberAway(`b4-${library}`);
+    const changed = await published(prefix, "task");
+    await call(a, "tasks/cancel", { taskId });
+    await within(changed.seen, BOUND_MS, "the task's change");
+    await away.back();
+    // Before: the change was lost for instance b, whose listen stream never told it.
+    await seen("cancelled");
+    await events.cancel();
+  });
 
-it("stops a run cancelled on another instance while its own subscriber was away, once it is back", async () => {
-  const prefix = `bus-loss-${prefixes++}:`;
-  const a = await instance("a5", prefix);
-  const b = await instance("b5", prefix);
-  const created = await call(a, "tools/call", { name: "forever", arguments: {} });
-  const taskId = created.result!.taskId as string;
-  const away = await subscriberAway("a5");
-  const cancelling = await published(prefix, "task-cancel");
-  expect(await call(b, "tasks/cancel", { taskId })).toMatchObject({ result: {} });
-  await within(cancelling.seen, BOUND_MS, "the task-cancel");
-  expect(stopped.has("a5")).toBe(false);
-  await away.back();
-  // Before: the run went on until its TTL (an hour), its task long cancelled.
-  for (let polls = 0; polls < 200 && !stopped.has("a5"); polls++) await sleep(25);
-  expect((stopped.get("a5") as Error | undefined)?.message).toBe("The client cancelled the task");
-});
+  it(`stops a run cancelled on another instance while its own subscriber was away, once it is back (${library})`, async () => {
+    const prefix = `bus-loss-${prefixes++}:`;
+    const name = `a5-${library}`;
+    const a = await instance(name, prefix, library);
+    const b = await instance(`b5-${library}`, prefix, library);
+    const created = await call(a, "tools/call", { name: "forever", arguments: {} });
+    const taskId = created.result!.taskId as string;
+    const away = await subscriberAway(name);
+    const cancelling = await published(prefix, "task-cancel");
+    expect(await call(b, "tasks/cancel", { taskId })).toMatchObject({ result: {} });
+    await within(cancelling.seen, BOUND_MS, "the task-cancel");
+    expect(stopped.has(name)).toBe(false);
+    await away.back();
+    // Before: the run went on until its TTL (an hour), its task long cancelled.
+    for (let polls = 0; polls < 200 && !stopped.has(name); polls++) await sleep(25);
+    expect((stopped.get(name) as Error | undefined)?.message).toBe("The client cancelled the task");
+  });
+}
