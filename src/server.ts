@@ -331,8 +331,9 @@ export class Server<Tools extends ToolTypes = {}> {
   completeElicitation(elicitationId: string): boolean {
     // No elicitation was ever sent before the asking layer loaded.
     const done = askingLayer.now?.completeElicitation(this.#dispatcher.urlElicitations, elicitationId) ?? false;
-    // Shared sessions: the instance holding the session that was sent it tells its client.
-    if (!done) this.#options.state?.bus.announce({ type: "url", id: elicitationId });
+    // Shared sessions: the instance holding the session that was sent it tells its client; noted, for
+    // one whose subscription is reconnecting (urlNote in transports/http/shared.ts reads it then).
+    if (!done) this.#options.state?.bus.announce({ type: "url", id: elicitationId }, `url:${elicitationId}`);
     return done;
   }
 

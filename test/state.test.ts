@@ -17,7 +17,7 @@ function unusedState(): SharedState {
     events: { append: never, end: never, read: never, clear: never },
     usedStates: new MemoryUsedStates(10),
     tasks: new MemoryTaskStore(),
-    bus: { publish: never, announce: () => {}, subscribe: () => () => {} },
+    bus: { publish: never, announce: () => {}, noted: never, subscribe: () => () => {} },
     close: async () => {},
   };
 }

@@ -99,6 +99,10 @@ export class Questions implements ConnectionQuestions {
     else pending.resolve(response.result);
   }
 
+  asked(): RequestId[] {
+    return [...this.#pending.keys()];
+  }
+
   /** Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"). */
   #awaitCompletion(elicitationId: string): void {
     const complete = () => {

@@ -2,7 +2,7 @@
  * The core's words for asking the client: what a request that may ask carries, and what the asking
  * layer (src/asking/) gives a connection. The layer implements them; the core only holds them.
  */
-import type { JsonRpcMessage, JsonRpcResponse } from "./jsonrpc.js";
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "./jsonrpc.js";
 import type { InputRequest } from "./types.js";
 
 /**
@@ -54,5 +54,7 @@ export interface ConnectionQuestions {
   ask(request: InputRequest, signal: AbortSignal | undefined, via: (message: JsonRpcMessage) => void): Promise<unknown>;
   /** Routes the client's answer to the request that awaits it. */
   settle(response: JsonRpcResponse): void;
+  /** The ids of the requests that await an answer. */
+  asked(): RequestId[];
   close(reason: string): void;
 }

@@ -7,6 +7,14 @@ const MAX_HELD = 1000;
 const MAX_HELD_MS = 60_000;
 /** How often held messages are tried again. */
 const RETRY_MS = 500;
+/** How long a message announced with a note is kept: far longer than a subscriber takes to reconnect. */
+const NOTE_MS = 60_000;
+
+/** Keeps a noted message (KEYS[1]) and publishes it, together: an instance that misses the one finds the other. */
+const NOTE_AND_PUBLISH = `
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return redis.call('PUBLISH', ARGV[1], ARGV[2])
+`;
 
 /**
  * The bus on Redis pub/sub, one channel per key prefix, on a connection of its own (a subscribed
@@ -20,10 +28,11 @@ export class RedisBus implements Bus {
   readonly #link: RedisLink;
   readonly channel: string;
   readonly instance: string;
+  readonly #notes: string;
   readonly #listeners = new Set<(message: BusMessage) => void>();
   #closing: Promise<() => Promise<void>> | undefined;
   /** What `announce` has not published yet, oldest first (see MAX_HELD). */
-  readonly #held: { readonly text: string; readonly at: number }[] = [];
+  readonly #held: { readonly text: string; readonly at: number; readonly note: string | undefined }[] = [];
   #retry: ReturnType<typeof setTimeout> | undefined;
   #flushing = false;
   #dropped = 0;
@@ -32,6 +41,7 @@ export class RedisBus implements Bus {
     this.#link = link;
     this.channel = `${prefix}bus`;
     this.instance = instance;
+    this.#notes = `${prefix}n:`;
   }
 
   /** Subscribes: resolves once messages arrive. */
@@ -48,10 +58,10 @@ export class RedisBus implements Bus {
     await this.#link.command(["PUBLISH", this.channel, this.encode(message)]);
   }
 
-  announce(message: BusMessage): void {
+  announce(message: BusMessage, note?: string): void {
     // One queue, sent by one loop: instances see changes in the order they happened, and what
     // Redis did not take waits there for the next try.
-    this.#held.push({ text: this.encode(message), at: Date.now() });
+    this.#held.push({ text: this.encode(message), at: Date.now(), note });
     if (this.#held.length > MAX_HELD) {
       this.#held.shift();
       this.#dropped++;
@@ -93,7 +103,11 @@ export class RedisBus implements Bus {
     // Messages announced meanwhile join the queue, so this loop sends them too, in order.
     for (let next = this.#held[0]; next && !failed; next = this.#held[0]) {
       try {
-        await this.#link.command(["PUBLISH", this.channel, next.text]);
+        if (next.note === undefined) await this.#link.command(["PUBLISH", this.channel, next.text]);
+        else {
+          const keys = [this.#notes + next.note];
+          await this.#link.script(NOTE_AND_PUBLISH, keys, [this.channel, next.text, String(NOTE_MS)]);
+        }
         this.#held.shift();
       } catch {
         failed = true;
@@ -101,6 +115,14 @@ export class RedisBus implements Bus {
     }
     this.#flushing = false;
     if (failed) this.#schedule();
+  }
+
+  async noted(notes: readonly string[]): Promise<(BusMessage | undefined)[]> {
+    if (notes.length === 0) return [];
+    const texts = await this.#link.command(["MGET", ...notes.map((note) => this.#notes + note)]);
+    return (Array.isArray(texts) ? texts : []).map((text) =>
+      typeof text === "string" ? decode(text)?.message : undefined,
+    );
   }
 
   subscribe(listener: (message: BusMessage) => void): () => void {
@@ -117,15 +139,19 @@ export class RedisBus implements Bus {
   }
 
   #receive(text: string): void {
-    let parsed: { from?: unknown; message?: BusMessage };
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return;
-    }
-    if (!parsed.message) return;
+    const parsed = decode(text);
+    if (!parsed?.message) return;
     // Its own messages are skipped, but for `rejoined`, which is for itself alone.
     if ((parsed.from === this.instance) !== (parsed.message.type === "rejoined")) return;
     for (const listener of this.#listeners) listener(parsed.message);
+  }
+}
+
+/** A message as `encode` wrote it; undefined for text that is not JSON. */
+function decode(text: string): { from?: unknown; message?: BusMessage } | undefined {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

@@ -138,8 +138,16 @@ export interface Bus {
    * Publishes what no request waits on (a list change, a task's change, a client's message for
    * another instance): while the state is unreachable it is held, in order and bounded, and sent
    * once it is back; what the bound or its age drops is reported on stderr, never lost silently.
+   * With a `note`, the message is also kept under that name for a minute (`noted`), for what
+   * nothing else would recover once lost: a client's answer to a question (its question would
+   * wait until askTimeoutMs), a URL-mode completion (nothing would tell it again).
    */
-  announce(message: BusMessage): void;
+  announce(message: BusMessage, note?: string): void;
+  /**
+   * The messages announced under these notes within the last minute (undefined where none): what
+   * an instance whose subscription was reconnecting when they were published reads once it is back.
+   */
+  noted(notes: readonly string[]): Promise<(BusMessage | undefined)[]>;
   subscribe(listener: (message: BusMessage) => void): () => void;
 }
 

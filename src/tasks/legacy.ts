@@ -86,17 +86,16 @@ export class LegacyTasks {
     return result;
   }
 
-  /** `tasks/cancel`: the task, now cancelled; -32602 for a task that has ended already (MUST). */
+  /**
+   * `tasks/cancel`: the task, now cancelled; -32602 for a task that has ended already (2025-11-25
+   * "Tasks": MUST), also when it ended while the cancel was being applied (its record then stays as
+   * it ended, and the cancel did nothing).
+   */
   async cancel(params: Result | undefined, ctx: RequestContext): Promise<Result> {
-    const record = await this.#tasks.find(params, ctx);
-    if (isTerminal(record.status)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Cannot cancel task "${record.taskId}": it is ${record.status} already`,
-      );
-    }
     const cancelled = await this.#tasks.cancel(params, ctx);
-    return legacyTask(cancelled ?? (await this.#tasks.find(params, ctx)));
+    if (cancelled) return legacyTask(cancelled);
+    const ended = await this.#tasks.find(params, ctx);
+    throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task "${ended.taskId}": it is ${ended.status} already`);
   }
 
   /** The task once it is terminal; -32602 if it is gone first. `rereadMs`: read the store again that often too. */

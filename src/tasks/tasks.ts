@@ -262,7 +262,8 @@ export class Tasks {
   /**
    * `tasks/cancel`: a task not finished yet is cancelled at once and its run's signal aborts (on the
    * instance running it, through the bus, when that is another). Answers the task as it now is;
-   * undefined for one that had finished already, which stays as it was.
+   * undefined for one that had finished already, also while this was being applied (the store's
+   * change saw it terminal), which stays as it was.
    */
   async cancel(params: Result | undefined, ctx: Context): Promise<TaskRecord | undefined> {
     const record = await this.find(params, ctx);
@@ -271,6 +272,7 @@ export class Tasks {
       status: "cancelled",
       statusMessage: "Cancelled by the client",
     });
+    if (!cancelled) return undefined;
     if (!this.#runs.has(record.taskId)) await this.#bus?.publish({ type: "task-cancel", taskId: record.taskId });
     this.#stop(record.taskId, "The client cancelled the task");
     return cancelled;

@@ -2,7 +2,7 @@ import type { Asker, ConnectionQuestions } from "../core/asking.js";
 import type { ExchangeAuth } from "../core/caller.js";
 import { askingLayer } from "../core/context.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "../core/dispatch.js";
-import { classify, type JsonRpcMessage, type JsonRpcResponse } from "../core/jsonrpc.js";
+import { classify, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
 import type { RegistryEvent } from "../core/registry.js";
 import type { Session } from "../core/session.js";
 import type { InputRequest } from "../core/types.js";
@@ -140,6 +140,11 @@ export class Connection implements Peer {
   /** Routes the client's answer to the request of ours that awaits it; unknown ids are ignored. */
   settle(response: JsonRpcResponse): void {
     this.#questions?.settle(response);
+  }
+
+  /** The ids of this connection's requests to its client that await an answer. */
+  asked(): RequestId[] {
+    return this.#questions?.asked() ?? [];
   }
 
   /** Cancels the streams of this connection (`subscriptions/listen`): nothing more is sent on them. */

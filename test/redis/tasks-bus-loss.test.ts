@@ -9,13 +9,13 @@
  * redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { createClient } from "redis";
 import { afterEach, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { META } from "../../src/core/types.js";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { EventReader, inSession, messageOf, modern, post, within } from "../http-helpers.js";
+import { BOUND_MS, busLoss, type Library } from "./bus-loss.js";
 import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
 
@@ -31,44 +31,13 @@ afterEach(async () => {
   for (const close of opened.splice(0).reverse()) await close().catch(() => {});
 });
 
-/** A bound on each wait: a failure guard, not a timing. */
-const BOUND_MS = 8000;
-
-/** A node-redis client of the default user, reconnecting quickly. */
-async function client() {
-  const connected = createClient({ url: redis.get().url, socket: { reconnectStrategy: () => 20 } });
-  connected.on("error", () => {});
-  await connected.connect();
-  opened.push(async () => connected.destroy());
-  return connected;
-}
-
-/**
- * A node-redis client of the Redis user `name`, made for it (its subscriber, a duplicate, logs in
- * as that user too): `away` keeps that user's connections from coming back, as a subscriber that
- * is reconnecting is away.
- */
-async function userClient(name: string) {
-  const admin = await client();
-  await admin.sendCommand(["ACL", "SETUSER", name, "reset", "on", ">secret", "~*", "&*", "+@all"]);
-  const connected = createClient({
-    url: redis.get().url,
-    username: name,
-    password: "secret",
-    name,
-    socket: { reconnectStrategy: () => 20 },
-  });
-  connected.on("error", () => {});
-  await connected.connect();
-  opened.push(async () => connected.destroy());
-  return connected;
-}
+const { userClient, subscriberAway, published } = busLoss(redis, opened);
 
 type Server = ReturnType<typeof pico>;
 
 /** An instance named `name`, sharing its state under `prefix`, with a task that asks and one that reports progress. */
-async function instance(name: string, prefix: string): Promise<Server> {
-  const state = await redisState({ client: await userClient(name), prefix, leaseMs: 900 });
+async function instance(name: string, prefix: string, library: Library = "node-redis"): Promise<Server> {
+  const state = await redisState({ client: await userClient(name, library), prefix, leaseMs: 900 });
   opened.push(() => state.close());
   const server = pico({
     name: "bus-loss",
@@ -106,42 +75,6 @@ async function instance(name: string, prefix: string): Promise<Server> {
     });
   opened.push(() => server.close());
   return server;
-}
-
-/**
- * Kills the subscriber connection of the instance of Redis user `name` (CLIENT KILL) and keeps it
- * from logging in again (the user is off; its other connections stay) until `back` is called: the
- * subscriber stays away, reconnecting, however fast its client retries.
- */
-async function subscriberAway(name: string): Promise<{ back(): Promise<void> }> {
-  const admin = await client();
-  await admin.sendCommand(["ACL", "SETUSER", name, "off"]);
-  const list = String(await admin.sendCommand(["CLIENT", "LIST", "TYPE", "pubsub"]));
-  const line = list.split("\n").find((entry) => entry.includes(` name=${name} `));
-  expect(line, `the subscriber of ${name}`).toBeDefined();
-  const id = /^id=(\d+) /.exec(line!)![1]!;
-  expect(await admin.sendCommand(["CLIENT", "KILL", "ID", id])).toBe(1);
-  return {
-    back: async () => {
-      await admin.sendCommand(["ACL", "SETUSER", name, "on"]);
-    },
-  };
-}
-
-/** Listens to the bus of `prefix` as another subscriber: `seen` resolves once a message of `type` was published. */
-async function published(prefix: string, type: string): Promise<{ seen: Promise<void> }> {
-  const listener = (await client()).duplicate();
-  listener.on("error", () => {});
-  await listener.connect();
-  opened.push(async () => listener.destroy());
-  let resolve!: () => void;
-  const seen = new Promise<void>((done) => {
-    resolve = done;
-  });
-  await listener.subscribe(`${prefix}bus`, (text) => {
-    if ((JSON.parse(text) as { message: { type: string } }).message.type === type) resolve();
-  });
-  return { seen };
 }
 
 /** A 2025-11-25 session opened on `server`, with elicitation; its id. */
@@ -284,51 +217,55 @@ it("hands tasks/update's answers to the running instance once its subscriber is 
   expect(done.result).toMatchObject({ content: [{ text: "approved" }] });
 });
 
-it("tells a listen stream of a change made while its instance's subscriber was away, once it is back", async () => {
-  const prefix = `bus-loss-${prefixes++}:`;
-  const a = await instance("a4", prefix);
-  const b = await instance("b4", prefix);
-  const created = await call(a, "tools/call", { name: "forever", arguments: {} });
-  const taskId = created.result!.taskId as string;
-  const capabilities = { extensions: { [TASKS]: {} } };
-  const listening = await b.fetch(
-    modern("subscriptions/listen", {
-      notifications: { taskIds: [taskId] },
-      _meta: { [META.clientCapabilities]: capabilities },
-    }),
-  );
-  const events = new EventReader(listening);
-  const seen = async (status: string) => {
-    for (let event = await events.next(BOUND_MS); event; event = await events.next(BOUND_MS)) {
-      const sent = event.data ? messageOf(event) : {};
-      if (sent.method === "notifications/tasks" && (sent.params as { status: string }).status === status) return;
-    }
-    throw new Error(`the listen stream ended before ${status}`);
-  };
-  await seen("working");
-  const away = await subscriberAway("b4");
-  const changed = await published(prefix, "task");
-  await call(a, "tasks/cancel", { taskId });
-  await within(changed.seen, BOUND_MS, "the task's change");
-  await away.back();
-  // Before: the change was lost for instance b, whose listen stream never told it.
-  await seen("cancelled");
-  await events.cancel();
-});
+// Both clients: each reports its subscriber's reconnects its own way (redis/client.ts).
+for (const library of ["node-redis", "ioredis"] as const) {
+  it(`tells a listen stream of a change made while its instance's subscriber was away, once it is back (${library})`, async () => {
+    const prefix = `bus-loss-${prefixes++}:`;
+    const a = await instance(`a4-${library}`, prefix, library);
+    const b = await instance(`b4-${library}`, prefix, library);
+    const created = await call(a, "tools/call", { name: "forever", arguments: {} });
+    const taskId = created.result!.taskId as string;
+    const capabilities = { extensions: { [TASKS]: {} } };
+    const listening = await b.fetch(
+      modern("subscriptions/listen", {
+        notifications: { taskIds: [taskId] },
+        _meta: { [META.clientCapabilities]: capabilities },
+      }),
+    );
+    const events = new EventReader(listening);
+    const seen = async (status: string) => {
+      for (let event = await events.next(BOUND_MS); event; event = await events.next(BOUND_MS)) {
+        const sent = event.data ? messageOf(event) : {};
+        if (sent.method === "notifications/tasks" && (sent.params as { status: string }).status === status) return;
+      }
+      throw new Error(`the listen stream ended before ${status}`);
+    };
+    await seen("working");
+    const away = await subscriberAway(`b4-${library}`);
+    const changed = await published(prefix, "task");
+    await call(a, "tasks/cancel", { taskId });
+    await within(changed.seen, BOUND_MS, "the task's change");
+    await away.back();
+    // Before: the change was lost for instance b, whose listen stream never told it.
+    await seen("cancelled");
+    await events.cancel();
+  });
 
-it("stops a run cancelled on another instance while its own subscriber was away, once it is back", async () => {
-  const prefix = `bus-loss-${prefixes++}:`;
-  const a = await instance("a5", prefix);
-  const b = await instance("b5", prefix);
-  const created = await call(a, "tools/call", { name: "forever", arguments: {} });
-  const taskId = created.result!.taskId as string;
-  const away = await subscriberAway("a5");
-  const cancelling = await published(prefix, "task-cancel");
-  expect(await call(b, "tasks/cancel", { taskId })).toMatchObject({ result: {} });
-  await within(cancelling.seen, BOUND_MS, "the task-cancel");
-  expect(stopped.has("a5")).toBe(false);
-  await away.back();
-  // Before: the run went on until its TTL (an hour), its task long cancelled.
-  for (let polls = 0; polls < 200 && !stopped.has("a5"); polls++) await sleep(25);
-  expect((stopped.get("a5") as Error | undefined)?.message).toBe("The client cancelled the task");
-});
+  it(`stops a run cancelled on another instance while its own subscriber was away, once it is back (${library})`, async () => {
+    const prefix = `bus-loss-${prefixes++}:`;
+    const name = `a5-${library}`;
+    const a = await instance(name, prefix, library);
+    const b = await instance(`b5-${library}`, prefix, library);
+    const created = await call(a, "tools/call", { name: "forever", arguments: {} });
+    const taskId = created.result!.taskId as string;
+    const away = await subscriberAway(name);
+    const cancelling = await published(prefix, "task-cancel");
+    expect(await call(b, "tasks/cancel", { taskId })).toMatchObject({ result: {} });
+    await within(cancelling.seen, BOUND_MS, "the task-cancel");
+    expect(stopped.has(name)).toBe(false);
+    await away.back();
+    // Before: the run went on until its TTL (an hour), its task long cancelled.
+    for (let polls = 0; polls < 200 && !stopped.has(name); polls++) await sleep(25);
+    expect((stopped.get(name) as Error | undefined)?.message).toBe("The client cancelled the task");
+  });
+}

@@ -39,6 +39,11 @@ class WireBus implements Bus {
     }
   }
 
+  /** Nothing is noted here: the relay notes nothing. */
+  async noted(notes: readonly string[]): Promise<(BusMessage | undefined)[]> {
+    return notes.map(() => undefined);
+  }
+
   subscribe(listener: (message: BusMessage) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

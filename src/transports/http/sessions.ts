@@ -311,6 +311,16 @@ export class SessionStore {
     return this.#options;
   }
 
+  /** The ids of the sessions this process holds now, without touching them. */
+  ids(): string[] {
+    return [...this.#sessions.keys()];
+  }
+
+  /** The session, if this process holds it, without touching it (a read for the store's sake, not a use). */
+  peek(id: string): HttpSession | undefined {
+    return this.#sessions.get(id);
+  }
+
   /** Whether this process holds the session now, without touching it. */
   has(id: string): boolean {
     return this.#sessions.has(id);

@@ -1,7 +1,7 @@
 import { sharedUsedStates } from "../../asking/used-states.js";
 import type { AuthGate } from "../../auth/gate.js";
 import type { Dispatcher } from "../../core/dispatch.js";
-import type { JsonRpcMessage } from "../../core/jsonrpc.js";
+import type { JsonRpcMessage, RequestId } from "../../core/jsonrpc.js";
 import type { RegistryEvent } from "../../core/registry.js";
 import type { Session } from "../../core/session.js";
 import type { LegacySession } from "../../sessions/session.js";
@@ -24,6 +24,19 @@ export function shareRequestStates(dispatcher: Dispatcher, state: SharedState): 
     );
   }
   sharedUsedStates.set(dispatcher.states, state.usedStates);
+}
+
+/** The lists whose changes clients may be told of (2025-11-25 `listChanged`). */
+const LISTS = ["tools", "resources", "prompts"] as const;
+
+/** The note a client's answer to question `id` of `session` is announced with (Bus.announce). */
+function answerNote(session: string, id: RequestId | undefined): string {
+  return `answer:${session}:${String(id)}`;
+}
+
+/** The note a URL-mode completion is announced with (server.ts's completeElicitation). */
+function urlNote(id: string): string {
+  return `url:${id}`;
 }
 
 /** `<stream>-<seq>`, as sessions number events. */
@@ -160,7 +173,10 @@ export class SharedSessions {
    */
   forward(session: HttpSession | undefined, message: JsonRpcMessage): void {
     if (!session || ("method" in message && message.method !== "notifications/cancelled")) return;
-    this.#state.bus.announce({ type: "client", session: session.id, message });
+    // An answer is noted too: the asking instance, if its subscription is reconnecting, reads it once
+    // it is back (#rejoined) rather than let its question time out.
+    const note = "method" in message ? undefined : answerNote(session.id, message.id);
+    this.#state.bus.announce({ type: "client", session: session.id, message }, note);
   }
 
   /** GET with a Last-Event-ID of a stream this instance did not write: from the shared history, or 404 as session.resume. */
@@ -323,6 +339,9 @@ export class SharedSessions {
         } else if ("result" in sent || "error" in sent) connection.settle(sent);
         return;
       }
+      case "rejoined":
+        void this.#rejoined();
+        return;
       case "url": {
         // As asking/questions.ts's completeElicitation does, for the one session here that was sent it.
         const waiting = this.#dispatcher.urlElicitations;
@@ -345,6 +364,37 @@ export class SharedSessions {
     return session;
   }
 
+  /**
+   * This instance's subscription was reconnecting: what the others published meanwhile never came
+   * (pub/sub keeps nothing for it). Its sessions are read again (a DELETE, a log level, a
+   * subscription made elsewhere), the answers to its questions and the URL-mode completions for its
+   * sessions are read from their notes, its resumed streams look for new events, and its clients
+   * are told each list may have changed: a list change is not kept anywhere, and list_changed only
+   * has them list again (2025-11-25 "Tools": listChanged; 2026-07-28 subscriptions/listen).
+   */
+  async #rejoined(): Promise<void> {
+    const capabilities = this.#dispatcher.registry.capabilities();
+    this.#relaying = true;
+    try {
+      for (const list of LISTS) {
+        if (capabilities[list]?.listChanged) this.#dispatcher.registry.emit({ type: `${list}/list_changed` });
+      }
+    } finally {
+      this.#relaying = false;
+    }
+    for (const readers of this.#readers.values()) for (const reader of readers) reader.wake();
+    const ids = this.#store.ids();
+    const notes = [...this.#dispatcher.urlElicitations.keys()].map(urlNote);
+    for (const id of ids) {
+      for (const asked of this.#store.peek(id)?.connection.asked() ?? []) notes.push(answerNote(id, asked));
+    }
+    const [noted] = await Promise.all([
+      this.#state.bus.noted(notes).catch(() => []),
+      ...ids.map((id) => this.#refresh(id)),
+    ]);
+    for (const message of noted) if (message) this.#receive(message);
+  }
+
   /** Another instance changed or ended a session this one holds a copy of. */
   async #refresh(id: string): Promise<void> {
     let record: SessionRecord | undefined;
@@ -353,19 +403,28 @@ export class SharedSessions {
     } catch {
       return;
     }
-    const session = this.#local(id);
+    // Not a use of the session: its idle time here goes on.
+    const session = this.#store.peek(id);
     const core = session?.connection.session;
     if (!record) {
       this.#forget(id);
       return;
     }
     if (!session || !core || !isShared(core)) return;
-    core.initialized = record.initialized;
-    core.logLevel = record.logLevel;
-    const wanted = new Set(record.subscriptions);
-    for (const uri of [...core.subscriptions]) if (!wanted.has(uri)) core.unsubscribe(uri);
-    for (const uri of wanted) core.subscribe(uri);
-    this.#written.set(session, snapshot(core));
+    // A change of this copy not written yet (the store was away) stays, over the record, to be written.
+    const before = this.#written.get(session);
+    const now = snapshot(core);
+    const wanted = before && !same(before, now) ? merged(record, before, now) : record;
+    core.initialized = wanted.initialized;
+    core.logLevel = wanted.logLevel;
+    const subscriptions = new Set(wanted.subscriptions);
+    for (const uri of [...core.subscriptions]) if (!subscriptions.has(uri)) core.unsubscribe(uri);
+    for (const uri of subscriptions) core.subscribe(uri);
+    this.#written.set(session, {
+      initialized: record.initialized,
+      logLevel: record.logLevel,
+      subscriptions: [...record.subscriptions],
+    });
   }
 }
 

@@ -1,0 +1,104 @@
+/**
+ * What the bus-loss tests share (tasks-bus-loss.test.ts, sessions-bus-loss.test.ts): clients of a
+ * Redis user of their own, whose subscriber a test kills and keeps away (pub/sub keeps nothing for
+ * a subscriber that is reconnecting), and a listener that sees what is published meanwhile.
+ */
+import { Redis } from "ioredis";
+import { createClient } from "redis";
+import { expect } from "vitest";
+import type { RedisClient } from "../../src/redis.js";
+import { within } from "../http-helpers.js";
+import type { RedisServer } from "./redis-server.js";
+
+/** A bound on each wait: a failure guard, not a timing. */
+export const BOUND_MS = 8000;
+
+/** The client library an instance talks to Redis through: each reports its subscriber's reconnects its own way. */
+export type Library = "node-redis" | "ioredis";
+
+/** The helpers, on the test file's Redis (`redis.get()`), each connection closed by the file's `opened`. */
+export function busLoss(redis: { get(): RedisServer }, opened: (() => Promise<unknown>)[]) {
+  /** A node-redis client of the default user, reconnecting quickly. */
+  async function client() {
+    const connected = createClient({ url: redis.get().url, socket: { reconnectStrategy: () => 20 } });
+    connected.on("error", () => {});
+    await connected.connect();
+    opened.push(async () => connected.destroy());
+    return connected;
+  }
+
+  /**
+   * A client of the Redis user `name`, made for it (its subscriber, a duplicate, logs in as that user
+   * too, under the same connection name): `away` keeps that user's connections from coming back, as a
+   * subscriber that is reconnecting is away.
+   */
+  async function userClient(name: string, library: Library = "node-redis"): Promise<RedisClient> {
+    const admin = await client();
+    await admin.sendCommand(["ACL", "SETUSER", name, "reset", "on", ">secret", "~*", "&*", "+@all"]);
+    if (library === "ioredis") {
+      const { port } = new URL(redis.get().url);
+      const connected = new Redis({
+        host: "127.0.0.1",
+        port: Number(port),
+        username: name,
+        password: "secret",
+        connectionName: name,
+        retryStrategy: () => 20,
+        maxRetriesPerRequest: 1,
+      });
+      connected.on("error", () => {});
+      opened.push(async () => connected.disconnect());
+      await within(new Promise((resolve) => connected.once("ready", resolve)), BOUND_MS, "ioredis ready");
+      return connected;
+    }
+    const connected = createClient({
+      url: redis.get().url,
+      username: name,
+      password: "secret",
+      name,
+      socket: { reconnectStrategy: () => 20 },
+    });
+    connected.on("error", () => {});
+    await connected.connect();
+    opened.push(async () => connected.destroy());
+    return connected;
+  }
+
+  /**
+   * Kills the subscriber connection of the instance of Redis user `name` (CLIENT KILL) and keeps it
+   * from logging in again (the user is off; its other connections stay) until `back` is called: the
+   * subscriber stays away, reconnecting, however fast its client retries.
+   */
+  async function subscriberAway(name: string): Promise<{ back(): Promise<void> }> {
+    const admin = await client();
+    await admin.sendCommand(["ACL", "SETUSER", name, "off"]);
+    const list = String(await admin.sendCommand(["CLIENT", "LIST", "TYPE", "pubsub"]));
+    const line = list.split("\n").find((entry) => entry.includes(` name=${name} `));
+    expect(line, `the subscriber of ${name}`).toBeDefined();
+    const id = /^id=(\d+) /.exec(line!)![1]!;
+    expect(await admin.sendCommand(["CLIENT", "KILL", "ID", id])).toBe(1);
+    return {
+      back: async () => {
+        await admin.sendCommand(["ACL", "SETUSER", name, "on"]);
+      },
+    };
+  }
+
+  /** Listens to the bus of `prefix` as another subscriber: `seen` resolves once a message of `type` was published. */
+  async function published(prefix: string, type: string): Promise<{ seen: Promise<void> }> {
+    const listener = (await client()).duplicate();
+    listener.on("error", () => {});
+    await listener.connect();
+    opened.push(async () => listener.destroy());
+    let resolve!: () => void;
+    const seen = new Promise<void>((done) => {
+      resolve = done;
+    });
+    await listener.subscribe(`${prefix}bus`, (text) => {
+      if ((JSON.parse(text) as { message: { type: string } }).message.type === type) resolve();
+    });
+    return { seen };
+  }
+
+  return { client, userClient, subscriberAway, published };
+}
