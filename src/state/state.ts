@@ -146,8 +146,10 @@ export interface Bus {
   /**
    * The messages announced under these notes within the last minute (undefined where none): what
    * an instance whose subscription was reconnecting when they were published reads once it is back.
+   * Optional, so that a store written before it still implements the interface: without it, such a
+   * message is lost as any bus message published during a reconnect.
    */
-  noted(notes: readonly string[]): Promise<(BusMessage | undefined)[]>;
+  noted?(notes: readonly string[]): Promise<(BusMessage | undefined)[]>;
   subscribe(listener: (message: BusMessage) => void): () => void;
 }
 

@@ -389,7 +389,7 @@ export class SharedSessions {
       for (const asked of this.#store.peek(id)?.connection.asked() ?? []) notes.push(answerNote(id, asked));
     }
     const [noted] = await Promise.all([
-      this.#state.bus.noted(notes).catch(() => []),
+      this.#state.bus.noted?.(notes).catch(() => []) ?? [],
       ...ids.map((id) => this.#refresh(id)),
     ]);
     for (const message of noted) if (message) this.#receive(message);
