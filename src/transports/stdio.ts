@@ -289,7 +289,8 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
   /** Writes whose callback is still to come, and who waits for the last of them. */
   let pending = 0;
   let wake: (() => void) | undefined;
-  const written = () => {
+  const written = (error?: unknown) => {
+    if (error) onError(error);
     if (--pending === 0) wake?.();
   };
   /** Resolves once stdout has taken everything written so far, or failed. */
@@ -320,12 +321,16 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
   else stop.signal.addEventListener("abort", onAbort, { once: true });
   try {
     const caller = await auth;
+    // Deno's process.stdout.write blocks the whole process while the pipe is full; Deno's own write does
+    // not (deno-stdout.ts, loaded on Deno only).
+    const deno = "Deno" in globalThis ? (await import("./deno-stdout.js")).denoStdoutWrite() : undefined;
+    const write = deno ?? claimed.write;
     await serveLines(dispatcher, {
       input: stdin,
       write: (chunk) => {
         if (gone) return true;
         pending++;
-        return claimed.write(chunk, written);
+        return write(chunk, written);
       },
       drained: flushed,
       signal: stop.signal,
