@@ -192,3 +192,25 @@ describe("a stdio server shut down while its client does not read", () => {
     }, 90_000);
   }
 });
+
+describe("a stdio client that ends its input but does not read", () => {
+  for (const [name, start] of runtimes) {
+    it(`on ${name}: serving ends once the grace period is over, though stdout is still full`, async () => {
+      const child = start({ PICO_LIMITS: JSON.stringify({ shutdownGraceMs: 300 }) });
+      await child.memory("ready");
+      child.process.stdout.pause();
+      // More than maxSseBufferBytes of log messages: stdout is full once the tool says so.
+      await child.send(flooding("flood", "flood", { count: 100, kib: 64 }));
+      await child.until(() => child.stderr.includes("flooded"), 60_000, "the flood to finish");
+      child.process.stdin.end();
+      // The client does not read: before, serving waited for it forever. Now serve() resolves once the
+      // grace period and as long again and a second are over, dropping what the client did not read.
+      await child.until(() => child.stderr.includes("serve() resolved"), 20_000, "serve() resolving");
+      // The runtime still holds the process for the write it had begun (see docs/limits.md): it ends as
+      // the client reads that, or on the client's SIGTERM.
+      child.process.stdout.resume();
+      expect(await within(child.exited, 20_000, "the server exiting")).toEqual({ code: 0, signal: null });
+      expect(child.answers.get("flood")).toBeUndefined();
+    }, 90_000);
+  }
+});

@@ -26,6 +26,11 @@ export interface StdioStreams {
   drained?: () => Promise<void>;
   /** Stops reading (shutdown): requests in progress get the grace period, as when the input ends. */
   signal?: AbortSignal;
+  /**
+   * Called once the input has ended, even while its lines wait for the client to read (see `write`), or
+   * reading has stopped (the input failed, `signal` aborted): what follows only writes. It may come more than once.
+   */
+  stopped?: () => void;
   /** Who the client is, for every request (`auth.stdio`: credentials from the environment). */
   auth?: ExchangeAuth;
 }
@@ -160,11 +165,24 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     return !signal?.aborted;
   };
   const iterator = streams.input[Symbol.asyncIterator]();
+  /**
+   * The next chunk, read while the one before is handled (one chunk ahead, no more): a client that ends
+   * its input is seen to (`stopped`) even while it does not read its answers and no line is handled.
+   */
+  const readAhead = () => {
+    const read = iterator.next();
+    read.then(
+      (next) => next.done && streams.stopped?.(),
+      () => {},
+    );
+    return read;
+  };
+  let ahead = readAhead();
   const decoder = new TextDecoder();
   let ended = false;
   try {
     reading: for (;;) {
-      const next = output.blocked && !(await writable()) ? undefined : await unlessStopped(iterator.next());
+      const next = output.blocked && !(await writable()) ? undefined : await unlessStopped(ahead);
       if (!next) {
         // Stopped: what is left of the input is not read, so a last partial line is dropped.
         Promise.resolve(iterator.return?.()).catch(() => {});
@@ -174,6 +192,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
         ended = true;
         break;
       }
+      ahead = readAhead();
       const text = typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true });
       let start = 0;
       for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
@@ -194,6 +213,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   }
   signal?.removeEventListener("abort", onAbort);
   interrupt = undefined;
+  streams.stopped?.();
   // A last message without its newline still counts (what the decoder still holds has no newline).
   if (ended && !skipping) receive(buffer + decoder.decode());
   buffer = "";
@@ -305,16 +325,17 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
     wake?.();
     stop.abort(error);
   };
-  // A client that does not read cannot hold a shutdown (close(), SIGTERM) forever: requests in progress
-  // have the grace period, and their answers as long again and a second more to be taken; then the client
-  // counts as gone and what it has not read is dropped (a grace past the longest timer waits as long as it takes).
+  // A client that does not read cannot hold the end of serving (its end of stdin, close(), SIGTERM)
+  // forever: once reading stops, requests in progress have the grace period, and their answers as long
+  // again and a second more to be taken; then the client counts as gone and what it has not read is
+  // dropped (a grace past the longest timer waits as long as it takes).
   const patience = 2 * dispatcher.limits.shutdownGraceMs + 1000;
   let abandon: ReturnType<typeof setTimeout> | undefined;
-  // Stopping stops reading: stdin no longer holds the process open.
-  const onAbort = () => {
-    stdin.destroy?.();
-    if (patience < 2 ** 31) abandon = setTimeout(onError, patience);
+  const stopped = () => {
+    if (patience < 2 ** 31) abandon ??= setTimeout(onError, patience);
   };
+  // Stopping stops reading: stdin no longer holds the process open.
+  const onAbort = () => stdin.destroy?.();
   stdout.on("error", onError);
   // close() may have come before this module loaded: an aborted signal tells no listener added since.
   if (stop.signal.aborted) onAbort();
@@ -334,6 +355,7 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
       },
       drained: flushed,
       signal: stop.signal,
+      stopped,
       auth: caller,
     });
     if (!gone) await flushed();
