@@ -38,8 +38,8 @@ export interface StdioStreams {
 /** The notifications dropped while the client does not read (see `send`). */
 const DROPPABLE = /^notifications\/(?:message|progress)$/;
 
-/** The notifications that say something changed, and that a copy still waiting says already (see `send`). */
-const CHANGED = /^notifications\/(?:\w+\/list_changed|resources\/updated)$/;
+/** The notifications that say how something now is: a newer one about the same thing supersedes one still waiting (see `send`). */
+const SUPERSEDED = /^notifications\/(?:\w+\/list_changed|resources\/updated|tasks(?:\/status)?)$/;
 
 /** The longest start of an oversized line kept to find its id in: the line itself is never held whole. */
 const HEAD = 4096;
@@ -50,7 +50,7 @@ const HEAD = 4096;
  * longer than `limits.maxMessageBytes` is answered with -32600 and skipped as it streams in; nothing
  * read is kept once its line is handled. While the output is blocked (`write` answered false), no
  * more requests are read, log and progress notifications past `limits.maxSseBufferBytes` are
- * dropped, and a change notification identical to one still waiting is not queued again. Once the input ends (or `signal` aborts), requests in progress have
+ * dropped, and a change notification or task status about the same thing as one still waiting supersedes it. Once the input ends (or `signal` aborts), requests in progress have
  * `limits.shutdownGraceMs` to finish; the rest are answered with an error and their signals abort.
  * Then it resolves, once the output has taken every answer.
  */
@@ -58,7 +58,9 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   const { maxMessageBytes, shutdownGraceMs, maxSseBufferBytes } = dispatcher.limits;
   const output = new LineOutput(streams.write, streams.drained);
   const send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
-    const method = "method" in message ? message.method : undefined;
+    // A request or a notification (a response or a batch has no method).
+    const sent = "method" in message ? message : undefined;
+    const method = sent?.method;
     // Log and progress notifications are best-effort (servers SHOULD rate-limit them: 2025-11-25 "Logging",
     // "Progress"): while the client does not read and more than limits.maxSseBufferBytes wait for it, they
     // are dropped, not queued, so a handler that floods them cannot grow the server without bound.
@@ -66,11 +68,20 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     // JSON never holds a raw newline, so a message is always exactly one line.
     const line = serialize(message);
     if (line === undefined) return;
-    // A list_changed or resources/updated identical to one still waiting tells the client nothing new:
-    // it lists or reads after the first, so it sees this change too (2025-11-25 "Tools", "Resources";
-    // 2026-07-28 §4). Not queued, a registry that churns cannot grow the server while the client does not
-    // read. Responses wait too, bounded by the reading, which stops meanwhile; all go out in order.
-    output.send(line, method !== undefined && CHANGED.test(method));
+    // A list_changed, resources/updated or task status about the same thing as one still waiting (the same
+    // list, URI or task, for the same listen request) supersedes it: the client lists or reads after the
+    // change, so it sees this one too (2025-11-25 "Tools", "Resources"; 2026-07-28 §4), and a task's newer
+    // status is what it now is (2025-11-25 "Tasks"; SEP-2663). The older is dropped and the newer goes
+    // last, so the order holds, and a registry or a task that churns cannot grow the server while the
+    // client does not read. Responses wait too, bounded by the reading, which stops meanwhile.
+    const params = sent?.params;
+    // What it is about: a change notification is its own line (the same list or URI, the same listen); a
+    // task status, its task and listen, whatever the status says.
+    let about: string | undefined;
+    if (method && SUPERSEDED.test(method)) {
+      about = params?.taskId === undefined ? line : `${method} ${JSON.stringify([params.taskId, params._meta])}`;
+    }
+    output.send(line, about);
   };
   const connection = new Connection(dispatcher, send);
   connection.auth = streams.auth;
