@@ -114,6 +114,26 @@ describe("serveLines framing", () => {
     expect(text(third)).toBe("still here");
   });
 
+  it("accepts a UTF-8 byte order mark at the start of the input, and only there", async () => {
+    // Some Windows tools start a stream with one. stdin is read as bytes on every runtime, and the
+    // decoder drops a BOM at the start of the stream (TextDecoder's default, ignoreBOM: false).
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+    const first = new TextEncoder().encode(call(1, "after the BOM"));
+    const whole = await serveChunks([new Uint8Array([...bom, ...first]), call(2, "b")]);
+    expect(whole.messages().map((message) => [message.id, text(message)])).toEqual([
+      [1, "after the BOM"],
+      [2, "b"],
+    ]);
+    // Split across chunks, the BOM itself too.
+    const split = await serveChunks([bom.subarray(0, 1), bom.subarray(1), first]);
+    expect(split.messages().map(text)).toEqual(["after the BOM"]);
+    // Anywhere else it is not JSON's whitespace: that line is -32700, and the next is served.
+    const later = await serveChunks([first, bom, new TextEncoder().encode(call(2, "later")), call(3, "c")]);
+    expect(later.messages().map((message) => message.id ?? (message.error as { code: number }).code)).toEqual([
+      1, -32700, 3,
+    ]);
+  });
+
   it("accepts string chunks as well as bytes", async () => {
     const io = await serveChunks([new TextEncoder().encode(call(1, "bytes")), call(2, "text")]);
     expect(io.messages().map(text)).toEqual(["bytes", "text"]);

@@ -18,6 +18,7 @@ import { MODERN_META, pipe } from "./hardening-helpers.js";
 import { signal, within } from "./http-helpers.js";
 import { bunExecutable, denoExecutable } from "./runtimes/harness.js";
 import { call, killWireChildren, type Memory, mib, WireChild } from "./stdio-helpers.js";
+import { TASKS } from "./tasks/tasks-helpers.js";
 
 afterAll(killWireChildren);
 
@@ -167,4 +168,45 @@ describe("a stdio client that stops reading while the server churns its registry
       expect(child.garbage).toEqual([]);
     }, 300_000);
   }
+});
+
+describe("a stdio client that stops reading while a task's status churns", () => {
+  it("on Node: a newer status of the task supersedes one still waiting, and the last one arrives", async () => {
+    const child = new WireChild(process.execPath, ["--import", "tsx", CHURN_FIXTURE]);
+    const tasks = { ...MODERN_META, "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } } };
+    const request = (id: string, method: string, params: Record<string, unknown>) =>
+      child.send({ jsonrpc: "2.0", id, method, params: { ...params, _meta: tasks } });
+    const count = 20_000;
+    await request("task", "tools/call", { name: "statuses", arguments: { count } });
+    const created = (await child.response("task")) as { result: { taskId: string } };
+    const taskId = created.result.taskId;
+    await request("listen", "subscriptions/listen", { notifications: { taskIds: [taskId] } });
+    await child.until(() => child.methods.get("notifications/tasks") === 1, 20_000, "the task's first status");
+    child.process.stdout.pause();
+    await child.send(call("release", "release"));
+    await child.until(() => child.stderr.includes("statused"), 60_000, "the statuses to be sent");
+    child.process.stdout.resume();
+    type Status = { params: { taskId: string; status: string; statusMessage?: string } };
+    const statuses = () =>
+      child.messages.filter((message) => message.method === "notifications/tasks") as unknown as Status[];
+    await child.until(
+      () => statuses().some((status) => status.params.status === "completed"),
+      60_000,
+      "the task's completed status",
+    );
+    const sent = statuses().length;
+    console.error(`stdio on Node, ${count} status changes of one task with the client paused: ${sent} sent`);
+    // Before, every status was queued and sent: count + 2 of them.
+    expect(sent).toBeLessThan(count / 4);
+    // In order: each step later than the one before, then the end.
+    const steps = statuses()
+      .map((status) => status.params.statusMessage)
+      .filter((message) => message?.startsWith("step "))
+      .map((message) => Number(message!.slice(5)));
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+    expect(statuses().at(-1)!.params.status).toBe("completed");
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(child.garbage).toEqual([]);
+  }, 120_000);
 });

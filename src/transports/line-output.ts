@@ -16,14 +16,13 @@ const BATCH = 64 * 1024;
 export class LineOutput {
   readonly #write: (chunk: string) => unknown;
   readonly #drained: (() => Promise<void>) | undefined;
-  /** Lines not yet written, with their newlines, and their length in all. */
-  readonly #lines: string[] = [];
-  #queued = 0;
   /**
-   * Lines sent `once` since the last write, with their newlines (made by the first): each still waits
-   * in `#lines`. A write empties it, so a copy sent after it is queued even if the line was not yet written.
+   * Lines not yet written, with their newlines, in order, and their length in all. A line sent with a
+   * key is kept under it (see `send`); the others under numbers of their own (`#next`).
    */
-  #once: Set<string> | undefined;
+  readonly #lines = new Map<unknown, string>();
+  #next = 0;
+  #queued = 0;
   #scheduled = false;
   /** Resolves once the output takes writes again; set while it does not. */
   #ready: Promise<void> | undefined;
@@ -43,15 +42,19 @@ export class LineOutput {
     return this.#queued;
   }
 
-  /** Queues one line (without its newline); `once`: unless the same line, sent `once`, still waits. */
-  send(line: string, once?: boolean): void {
+  /**
+   * Queues one line (without its newline). `key`: what the line is about; a line of the same key still
+   * waiting says something older, so it is dropped and this one goes last (the order of what is sent holds).
+   */
+  send(line: string, key?: string): void {
     const text = `${line}\n`;
-    if (once) {
-      this.#once ??= new Set();
-      if (this.#once.has(text)) return;
-      this.#once.add(text);
+    const lines = this.#lines;
+    const older = key === undefined ? undefined : lines.get(key);
+    if (older !== undefined) {
+      lines.delete(key);
+      this.#queued -= older.length;
     }
-    this.#lines.push(text);
+    lines.set(key ?? this.#next++, text);
     this.#queued += text.length;
     // A full batch need not wait for the end of the turn, and the reader learns at once if it blocked.
     if (this.#queued >= BATCH) this.#flush();
@@ -70,14 +73,18 @@ export class LineOutput {
   readonly #flush = (): void => {
     this.#scheduled = false;
     const lines = this.#lines;
-    while (this.#ready === undefined && lines.length > 0) {
+    while (this.#ready === undefined && lines.size > 0) {
       // As many whole lines as fit in a batch, and at least one.
-      let count = 1;
-      let length = lines[0]!.length;
-      while (count < lines.length && length + lines[count]!.length <= BATCH) length += lines[count++]!.length;
+      const batch: string[] = [];
+      let length = 0;
+      for (const [key, text] of lines) {
+        if (batch.length > 0 && length + text.length > BATCH) break;
+        batch.push(text);
+        length += text.length;
+        lines.delete(key);
+      }
       this.#queued -= length;
-      this.#once?.clear();
-      if (this.#write(lines.splice(0, count).join("")) === false && this.#drained) {
+      if (this.#write(batch.join("")) === false && this.#drained) {
         this.#ready = this.#drained().then(this.#unblock, this.#unblock);
       }
     }

@@ -26,6 +26,11 @@ export interface StdioStreams {
   drained?: () => Promise<void>;
   /** Stops reading (shutdown): requests in progress get the grace period, as when the input ends. */
   signal?: AbortSignal;
+  /**
+   * Called once the input has ended, even while its lines wait for the client to read (see `write`), or
+   * reading has stopped (the input failed, `signal` aborted): what follows only writes. It may come more than once.
+   */
+  stopped?: () => void;
   /** Who the client is, for every request (`auth.stdio`: credentials from the environment). */
   auth?: ExchangeAuth;
 }
@@ -33,8 +38,8 @@ export interface StdioStreams {
 /** The notifications dropped while the client does not read (see `send`). */
 const DROPPABLE = /^notifications\/(?:message|progress)$/;
 
-/** The notifications that say something changed, and that a copy still waiting says already (see `send`). */
-const CHANGED = /^notifications\/(?:\w+\/list_changed|resources\/updated)$/;
+/** The notifications that say how something now is: a newer one about the same thing supersedes one still waiting (see `send`). */
+const SUPERSEDED = /^notifications\/(?:\w+\/list_changed|resources\/updated|tasks(?:\/status)?)$/;
 
 /** The longest start of an oversized line kept to find its id in: the line itself is never held whole. */
 const HEAD = 4096;
@@ -45,7 +50,7 @@ const HEAD = 4096;
  * longer than `limits.maxMessageBytes` is answered with -32600 and skipped as it streams in; nothing
  * read is kept once its line is handled. While the output is blocked (`write` answered false), no
  * more requests are read, log and progress notifications past `limits.maxSseBufferBytes` are
- * dropped, and a change notification identical to one still waiting is not queued again. Once the input ends (or `signal` aborts), requests in progress have
+ * dropped, and a change notification or task status about the same thing as one still waiting supersedes it. Once the input ends (or `signal` aborts), requests in progress have
  * `limits.shutdownGraceMs` to finish; the rest are answered with an error and their signals abort.
  * Then it resolves, once the output has taken every answer.
  */
@@ -53,7 +58,9 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   const { maxMessageBytes, shutdownGraceMs, maxSseBufferBytes } = dispatcher.limits;
   const output = new LineOutput(streams.write, streams.drained);
   const send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
-    const method = "method" in message ? message.method : undefined;
+    // A request or a notification (a response or a batch has no method).
+    const sent = "method" in message ? message : undefined;
+    const method = sent?.method;
     // Log and progress notifications are best-effort (servers SHOULD rate-limit them: 2025-11-25 "Logging",
     // "Progress"): while the client does not read and more than limits.maxSseBufferBytes wait for it, they
     // are dropped, not queued, so a handler that floods them cannot grow the server without bound.
@@ -61,11 +68,20 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     // JSON never holds a raw newline, so a message is always exactly one line.
     const line = serialize(message);
     if (line === undefined) return;
-    // A list_changed or resources/updated identical to one still waiting tells the client nothing new:
-    // it lists or reads after the first, so it sees this change too (2025-11-25 "Tools", "Resources";
-    // 2026-07-28 §4). Not queued, a registry that churns cannot grow the server while the client does not
-    // read. Responses wait too, bounded by the reading, which stops meanwhile; all go out in order.
-    output.send(line, method !== undefined && CHANGED.test(method));
+    // A list_changed, resources/updated or task status about the same thing as one still waiting (the same
+    // list, URI or task, for the same listen request) supersedes it: the client lists or reads after the
+    // change, so it sees this one too (2025-11-25 "Tools", "Resources"; 2026-07-28 §4), and a task's newer
+    // status is what it now is (2025-11-25 "Tasks"; SEP-2663). The older is dropped and the newer goes
+    // last, so the order holds, and a registry or a task that churns cannot grow the server while the
+    // client does not read. Responses wait too, bounded by the reading, which stops meanwhile.
+    const params = sent?.params;
+    // What it is about: a change notification is its own line (the same list or URI, the same listen); a
+    // task status, its task and listen, whatever the status says.
+    let about: string | undefined;
+    if (method && SUPERSEDED.test(method)) {
+      about = params?.taskId === undefined ? line : `${method} ${JSON.stringify([params.taskId, params._meta])}`;
+    }
+    output.send(line, about);
   };
   const connection = new Connection(dispatcher, send);
   connection.auth = streams.auth;
@@ -160,11 +176,24 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     return !signal?.aborted;
   };
   const iterator = streams.input[Symbol.asyncIterator]();
+  /**
+   * The next chunk, read while the one before is handled (one chunk ahead, no more): a client that ends
+   * its input is seen to (`stopped`) even while it does not read its answers and no line is handled.
+   */
+  const readAhead = () => {
+    const read = iterator.next();
+    read.then(
+      (next) => next.done && streams.stopped?.(),
+      () => {},
+    );
+    return read;
+  };
+  let ahead = readAhead();
   const decoder = new TextDecoder();
   let ended = false;
   try {
     reading: for (;;) {
-      const next = output.blocked && !(await writable()) ? undefined : await unlessStopped(iterator.next());
+      const next = output.blocked && !(await writable()) ? undefined : await unlessStopped(ahead);
       if (!next) {
         // Stopped: what is left of the input is not read, so a last partial line is dropped.
         Promise.resolve(iterator.return?.()).catch(() => {});
@@ -174,6 +203,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
         ended = true;
         break;
       }
+      ahead = readAhead();
       const text = typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true });
       let start = 0;
       for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
@@ -194,6 +224,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   }
   signal?.removeEventListener("abort", onAbort);
   interrupt = undefined;
+  streams.stopped?.();
   // A last message without its newline still counts (what the decoder still holds has no newline).
   if (ended && !skipping) receive(buffer + decoder.decode());
   buffer = "";
@@ -289,7 +320,8 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
   /** Writes whose callback is still to come, and who waits for the last of them. */
   let pending = 0;
   let wake: (() => void) | undefined;
-  const written = () => {
+  const written = (error?: unknown) => {
+    if (error) onError(error);
     if (--pending === 0) wake?.();
   };
   /** Resolves once stdout has taken everything written so far, or failed. */
@@ -304,31 +336,37 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
     wake?.();
     stop.abort(error);
   };
-  // A client that does not read cannot hold a shutdown (close(), SIGTERM) forever: requests in progress
-  // have the grace period, and their answers as long again and a second more to be taken; then the client
-  // counts as gone and what it has not read is dropped (a grace past the longest timer waits as long as it takes).
+  // A client that does not read cannot hold the end of serving (its end of stdin, close(), SIGTERM)
+  // forever: once reading stops, requests in progress have the grace period, and their answers as long
+  // again and a second more to be taken; then the client counts as gone and what it has not read is
+  // dropped (a grace past the longest timer waits as long as it takes).
   const patience = 2 * dispatcher.limits.shutdownGraceMs + 1000;
   let abandon: ReturnType<typeof setTimeout> | undefined;
-  // Stopping stops reading: stdin no longer holds the process open.
-  const onAbort = () => {
-    stdin.destroy?.();
-    if (patience < 2 ** 31) abandon = setTimeout(onError, patience);
+  const stopped = () => {
+    if (patience < 2 ** 31) abandon ??= setTimeout(onError, patience);
   };
+  // Stopping stops reading: stdin no longer holds the process open.
+  const onAbort = () => stdin.destroy?.();
   stdout.on("error", onError);
   // close() may have come before this module loaded: an aborted signal tells no listener added since.
   if (stop.signal.aborted) onAbort();
   else stop.signal.addEventListener("abort", onAbort, { once: true });
   try {
     const caller = await auth;
+    // Deno's process.stdout.write blocks the whole process while the pipe is full; Deno's own write does
+    // not (deno-stdout.ts, loaded on Deno only).
+    const deno = "Deno" in globalThis ? (await import("./deno-stdout.js")).denoStdoutWrite() : undefined;
+    const write = deno ?? claimed.write;
     await serveLines(dispatcher, {
       input: stdin,
       write: (chunk) => {
         if (gone) return true;
         pending++;
-        return claimed.write(chunk, written);
+        return write(chunk, written);
       },
       drained: flushed,
       signal: stop.signal,
+      stopped,
       auth: caller,
     });
     if (!gone) await flushed();
