@@ -17,12 +17,16 @@ export class LineOutput {
   readonly #write: (chunk: string) => unknown;
   readonly #drained: (() => Promise<void>) | undefined;
   /**
-   * Lines not yet written, with their newlines, in order, and their length in all. A line sent with a
-   * key is kept under it (see `send`); the others under numbers of their own (`#next`).
+   * Lines not yet written, with their newlines, in order, and their length in all. A line another
+   * superseded (see `send`) stays in its place as "", which writes nothing: the queue of a plain
+   * array costs a response nothing more than a push (a Map per line cost every call CPU and memory).
    */
-  readonly #lines = new Map<unknown, string>();
-  #next = 0;
+  readonly #lines: string[] = [];
   #queued = 0;
+  /** How many lines have left the queue (written): a line's place in `#lines` is its number less this. */
+  #written = 0;
+  /** The number of the line of each key still waiting (made by the first line with a key). */
+  #keyed: Map<string, number> | undefined;
   #scheduled = false;
   /** Resolves once the output takes writes again; set while it does not. */
   #ready: Promise<void> | undefined;
@@ -49,12 +53,17 @@ export class LineOutput {
   send(line: string, key?: string): void {
     const text = `${line}\n`;
     const lines = this.#lines;
-    const older = key === undefined ? undefined : lines.get(key);
-    if (older !== undefined) {
-      lines.delete(key);
-      this.#queued -= older.length;
+    if (key !== undefined) {
+      this.#keyed ??= new Map();
+      const older = this.#keyed.get(key);
+      if (older !== undefined) {
+        const place = older - this.#written;
+        this.#queued -= lines[place]!.length;
+        lines[place] = "";
+      }
+      this.#keyed.set(key, this.#written + lines.length);
     }
-    lines.set(key ?? this.#next++, text);
+    lines.push(text);
     this.#queued += text.length;
     // A full batch need not wait for the end of the turn, and the reader learns at once if it blocked.
     if (this.#queued >= BATCH) this.#flush();
@@ -73,18 +82,18 @@ export class LineOutput {
   readonly #flush = (): void => {
     this.#scheduled = false;
     const lines = this.#lines;
-    while (this.#ready === undefined && lines.size > 0) {
+    while (this.#ready === undefined && lines.length > 0) {
       // As many whole lines as fit in a batch, and at least one.
-      const batch: string[] = [];
-      let length = 0;
-      for (const [key, text] of lines) {
-        if (batch.length > 0 && length + text.length > BATCH) break;
-        batch.push(text);
-        length += text.length;
-        lines.delete(key);
-      }
+      let count = 1;
+      let length = lines[0]!.length;
+      while (count < lines.length && length + lines[count]!.length <= BATCH) length += lines[count++]!.length;
       this.#queued -= length;
-      if (this.#write(batch.join("")) === false && this.#drained) {
+      this.#written += count;
+      const chunk = lines.splice(0, count).join("");
+      // The keys of lines written are no longer waiting.
+      const keyed = this.#keyed;
+      if (keyed?.size) for (const [key, number] of keyed) if (number < this.#written) keyed.delete(key);
+      if (chunk !== "" && this.#write(chunk) === false && this.#drained) {
         this.#ready = this.#drained().then(this.#unblock, this.#unblock);
       }
     }
