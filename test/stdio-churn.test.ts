@@ -139,19 +139,7 @@ describe("a stdio client that stops reading while the server churns its registry
       const before = await child.memory("before");
       child.process.stdout.pause();
       await child.send(call("churn", "churn", { count: COUNT }));
-      // As in test/stdio-flood.test.ts: Deno's write blocks the whole process while the pipe is full,
-      // so there the churn goes on only as the client reads; it reads again once the server is quiet.
-      let quiet = 0;
-      let seen = child.stderr.length;
-      await child.until(
-        () => {
-          quiet = child.stderr.length === seen ? quiet + 1 : 0;
-          seen = child.stderr.length;
-          return child.stderr.includes("churned") || (name === "Deno" && quiet >= 10);
-        },
-        120_000,
-        "the churn to finish (or Deno to block)",
-      );
+      await child.until(() => child.stderr.includes("churned"), 120_000, "the churn to finish");
       child.process.stdout.resume();
       const churn = (await child.response("churn", 120_000)) as { result: { content: { text: string }[] } };
       const after = JSON.parse(churn.result.content[0]!.text) as Memory;
@@ -159,9 +147,10 @@ describe("a stdio client that stops reading while the server churns its registry
       console.error(
         `stdio on ${name}, ${COUNT} churns (${6 * COUNT} change notifications) with the client paused: RSS ${mib(before.rss)} -> ${mib(after.rss)} MiB, heap ${mib(before.heapUsed)} -> ${mib(after.heapUsed)} MiB; ${changes.join(" list_changed, ")} updated sent`,
       );
-      // Before, every copy was queued: about 60 MiB of lines while nobody read.
+      // Before, every copy was queued: about 60 MiB of lines while nobody read (+137 MiB of heap on Node).
+      // What the server keeps is its heap after a full GC; RSS, printed above, also holds what the runtime's
+      // allocator has not given back yet (Deno's grows by some 50 MiB with nothing kept), so it is not asserted.
       expect(mib(after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers)).toBeLessThan(20);
-      expect(mib(after.rss - before.rss)).toBeLessThan(60);
       child.process.stdin.end();
       expect(await child.exited).toEqual({ code: 0, signal: null });
       expect(child.answers.get("churn")).toBe(1);
