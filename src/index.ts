@@ -1,5 +1,11 @@
 export type { Access, AccessCheck, SecurityScheme } from "./auth/access.js";
-export { type Identity, type IdentityInit, InvalidTokenError, type VerifiedToken } from "./auth/identity.js";
+export {
+  AuthorizationServerUnavailable,
+  type Identity,
+  type IdentityInit,
+  InvalidTokenError,
+  type VerifiedToken,
+} from "./auth/identity.js";
 export type { AuthOptions, AuthRequest } from "./auth/settings.js";
 export type { Completer, CompletionContext } from "./completion/completion.js";
 export {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
-import { bare, ENDPOINT, EventReader, messageOf, modern, post, signal, within } from "./http-helpers.js";
+import { bare, ENDPOINT, EventReader, messageOf, modern, post, type SseEvent, signal, within } from "./http-helpers.js";
 
 const READER = "opaque-reader-7f3a9c41d2";
 const WRITER = "opaque-writer-0b8e5d62aa";
@@ -159,5 +159,145 @@ describe.each(["modern", "legacy"] as const)("a streamed reply under auth (%s er
     expect(challenge).toContain(
       'resource_metadata="http://localhost/.well-known/oauth-protected-resource/mcp", scope="notes:write notes:read"',
     );
+  });
+});
+
+/**
+ * A 2025-11-25 session's GET stream is the session's, not a request's: what goes there (the question
+ * of a request whose client takes no stream on its POST, a notification of a 2025-03-26 batch) has
+ * every token the session's requests presented cut out, before the session keeps it for a resume.
+ */
+describe("a session's GET stream under auth", () => {
+  /** A server whose `ask` tool asks with, and whose `count` tool reports progress with, the token it was told. */
+  function asking() {
+    let leaked = "";
+    const server = pico({
+      name: "standalone",
+      version: "1.0.0",
+      auth: {
+        // Two tokens of one caller (a refresh): same subject, no issuer, so one owner.
+        verify: async (token) =>
+          token === READER || token === WRITER ? { subject: "ada", audience: ENDPOINT } : undefined,
+        resource: ENDPOINT,
+        authorizationServers: ["https://auth.example.com"],
+      },
+    })
+      .tool("ask", {
+        description: "Asks before answering.",
+        run: async (_args, ctx) => ((await ctx.confirm(`Use ${leaked}?`)) ? `used ${leaked}` : "not used"),
+      })
+      .tool("count", {
+        description: "Counts.",
+        run: (_args, ctx) => {
+          ctx.progress(1, 2, `counting with ${leaked}`);
+          return "counted";
+        },
+      });
+    return { server, leak: (token: string) => (leaked = token) };
+  }
+
+  async function open(server: Server, token: string, protocolVersion = "2025-11-25") {
+    const authorization = `Bearer ${token}`;
+    const params = {
+      protocolVersion,
+      capabilities: { elicitation: { form: {} } },
+      clientInfo: { name: "t", version: "1" },
+    };
+    const opened = await server.fetch(post({ jsonrpc: "2.0", id: 0, method: "initialize", params }, { authorization }));
+    expect(opened.status).toBe(200);
+    await opened.json();
+    const headers = {
+      authorization,
+      "mcp-session-id": opened.headers.get("mcp-session-id")!,
+      "mcp-protocol-version": protocolVersion,
+    };
+    expect((await server.fetch(post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers))).status).toBe(
+      202,
+    );
+    return headers;
+  }
+
+  /** Reads the GET stream until a message `method` arrives (a bounded number of events): its event, and the priming id. */
+  async function until(events: EventReader, method: string): Promise<{ event: SseEvent; priming: string }> {
+    let priming = "";
+    for (let read = 0; read < 5; read++) {
+      const event = await events.next(5000);
+      if (!event) break;
+      if (event.data === "") priming ||= event.id ?? "";
+      else if (messageOf(event).method === method) return { event, priming };
+    }
+    throw new Error(`no ${method} on the GET stream`);
+  }
+
+  /** A JSON-only call's question on the GET stream: answered, and what a resume of the stream replays. */
+  async function askOverGet(server: Server, session: Record<string, string>, caller: Record<string, string>) {
+    const get = await server.fetch(bare("GET", { ...session, accept: "text/event-stream" }));
+    expect(get.status).toBe(200);
+    const events = new EventReader(get);
+    const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "ask", arguments: {} } };
+    const answer = server.fetch(post(call, { ...caller, accept: "application/json" }));
+    const { event, priming } = await until(events, "elicitation/create");
+    const question = messageOf(event) as { id: string; params: { message: string } };
+    const replied = await server.fetch(
+      post({ jsonrpc: "2.0", id: question.id, result: { action: "accept", content: { confirm: true } } }, caller),
+    );
+    expect(replied.status).toBe(202);
+    const result = (await (await within(answer)).json()) as { result: { content: { text: string }[] } };
+    await events.cancel();
+    const resumed = await server.fetch(
+      bare("GET", { ...session, accept: "text/event-stream", "last-event-id": priming }),
+    );
+    expect(resumed.status).toBe(200);
+    const reader = new EventReader(resumed);
+    const replayed = (await until(reader, "elicitation/create")).event.data;
+    await reader.cancel();
+    return { data: event.data, message: question.params.message, result: result.result.content[0]!.text, replayed };
+  }
+
+  it("cuts the token out of a question asked there, and out of what a resume replays", async () => {
+    const { server, leak } = asking();
+    leak(READER);
+    const session = await open(server, READER);
+    const asked = await askOverGet(server, session, session);
+    expect(asked.data).not.toContain(READER);
+    expect(asked.message).toBe("Use [redacted]?");
+    expect(asked.replayed).not.toContain(READER);
+    expect(asked.replayed).toContain("Use [redacted]?");
+    // The JSON reply to the call is redacted as before.
+    expect(asked.result).toBe("used [redacted]");
+  });
+
+  it("cuts out a token the session presented earlier, not only the asking request's (a refresh)", async () => {
+    const { server, leak } = asking();
+    const session = await open(server, READER);
+    // The question carries the session's first token; the request that asks presents the refreshed one.
+    leak(READER);
+    const refreshed = { ...session, authorization: `Bearer ${WRITER}` };
+    const asked = await askOverGet(server, session, refreshed);
+    expect(asked.data).not.toContain(READER);
+    expect(asked.message).toBe("Use [redacted]?");
+    expect(asked.replayed).not.toContain(READER);
+  });
+
+  it("cuts the token out of a notification a 2025-03-26 batch sends there", async () => {
+    const { server, leak } = asking();
+    leak(READER);
+    const session = await open(server, READER, "2025-03-26");
+    const get = await server.fetch(bare("GET", { ...session, accept: "text/event-stream" }));
+    expect(get.status).toBe(200);
+    const events = new EventReader(get);
+    const call = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "count", arguments: {}, _meta: { progressToken: "p" } },
+    };
+    const batch = await server.fetch(post([call], session));
+    expect(batch.status).toBe(200);
+    await batch.json();
+    const { event } = await until(events, "notifications/progress");
+    await events.cancel();
+    expect(event.data).not.toContain(READER);
+    expect((messageOf(event).params as { message: string }).message).toBe("counting with [redacted]");
   });
 });

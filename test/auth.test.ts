@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type Identity, InvalidTokenError, pico } from "../src/index.js";
+import { AuthorizationServerUnavailable, type Identity, InvalidTokenError, pico } from "../src/index.js";
 import { harness, type TestIssuer, testIssuer } from "../src/testing.js";
 
 const RESOURCE = "http://localhost/mcp";
@@ -274,6 +274,46 @@ describe("the token gate", () => {
     expect(broken.status).toBe(401);
     expect(challengeOf(broken.challenge).error_description).toBe("The access token is not valid");
     expect(broken.challenge).not.toContain("/srv");
+  });
+
+  it("answers 503 with Retry-After, not 401, when a custom verifier throws AuthorizationServerUnavailable", async () => {
+    let storeUp = false;
+    const verify = async (token: string) => {
+      if (!storeUp) throw new AuthorizationServerUnavailable("The token store did not answer. Try again shortly.");
+      return token === "fine" ? { subject: "u", audience: RESOURCE } : undefined;
+    };
+    const server = pico({
+      name: "t",
+      version: "1",
+      auth: { verify, resource: RESOURCE, authorizationServers: ["https://a"] },
+    }).tool("t", { description: "A tool.", run: (_args, ctx) => ctx.auth!.subject });
+    const initialize = () =>
+      server.fetch(
+        new Request(RESOURCE, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization: "Bearer fine",
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+          }),
+        }),
+      );
+    const down = await initialize();
+    expect(down.status).toBe(503);
+    expect(down.headers.get("retry-after")).toBe("1");
+    // Not a challenge: the token is not bad, so the client keeps it rather than signing in again.
+    expect(down.headers.get("www-authenticate")).toBeNull();
+    expect(await down.json()).toMatchObject({
+      error: { code: -32603, message: "The token store did not answer. Try again shortly." },
+    });
+    storeUp = true;
+    expect((await initialize()).status).toBe(200);
   });
 
   it("keeps error_description within what RFC 6750 §3 allows: no quote, no backslash, printable ASCII only", async () => {

@@ -14,6 +14,7 @@ const PUBLIC: Record<string, { source: string; exports: string[] }> = {
   ".": {
     source: "../src/index.ts",
     exports: [
+      "AuthorizationServerUnavailable",
       "ErrorCode",
       "InvalidTokenError",
       "McpError",

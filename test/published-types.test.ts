@@ -45,4 +45,15 @@ describe("published types", () => {
     );
     expect(named).toEqual([]);
   });
+
+  it("of the public entry export, as classes, the errors a custom verify throws", () => {
+    expect(existsSync(new URL("index.d.ts", DIST)), "dist/ is missing: run `npm run build` first").toBe(true);
+    const text = readFileSync(new URL("index.d.ts", DIST), "utf8");
+    // The names of the entry's `export { ... }` lists, without `type` (a value: a class a verifier can throw).
+    const values = [...text.matchAll(/export\s*\{([^}]*)\}/g)]
+      .flatMap((match) => match[1]!.split(","))
+      .map((name) => name.trim())
+      .filter((name) => name !== "" && !name.startsWith("type "));
+    expect(values).toEqual(expect.arrayContaining(["AuthorizationServerUnavailable", "InvalidTokenError"]));
+  });
 });

@@ -4,16 +4,6 @@
  * can need, so a misbehaving or compromised server cannot fill this one's memory.
  */
 
-/**
- * The authorization server could not be asked about a token (unreachable, an error status, an answer
- * that is not one): the token is neither good nor bad. The HTTP gate answers 503 with Retry-After, so
- * the client keeps its token and tries again, rather than 401, which would have it sign in again:
- * the answer of core/limits.ts's Unavailable, whose class the auth code does not load.
- */
-export class AuthorizationServerUnavailable extends Error {
-  override readonly name = "AuthorizationServerUnavailable";
-}
-
 /** The most a verifier reads of one answer: a key set or an introspection answer is a few kilobytes. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 

@@ -2,6 +2,7 @@ import { type ExchangeAuth, ownerKey } from "../core/caller.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse, type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
+import type { HttpSession } from "../transports/http/sessions.js";
 import type { Denial } from "./access.js";
 import { challengeHeader } from "./enforce.js";
 import { type AuthRequest, type AuthSettings, canonicalResource, metadataUrlOf } from "./settings.js";
@@ -9,6 +10,16 @@ import { toIdentity } from "./to-identity.js";
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
 const REDACTED = "[redacted]";
+
+/**
+ * How many of a session's tokens are cut out of what it writes: the latest ones. A client presents
+ * one at a time; the others cover a refresh while a question, a task or a notification that came
+ * with an earlier token is still on its way.
+ */
+const SESSION_TOKENS = 8;
+
+/** The raw token of each admitted request, for the session it presents it to (`AuthGate.presented`). */
+const tokens = new WeakMap<ExchangeAuth, string>();
 
 /** What the gate lets through: the request's auth for the core, and the last touch on its reply. */
 export interface Admitted {
@@ -32,6 +43,8 @@ export class AuthGate {
   #resource: [resource: string, metadataUrl: string] | undefined;
   /** Who opened each legacy session: issuer and subject. */
   readonly #owners = new WeakMap<object, string>();
+  /** The distinct tokens each legacy session's requests presented, the latest last (see `presented`). */
+  readonly #presented = new WeakMap<HttpSession, Set<string>>();
 
   constructor(settings: AuthSettings) {
     this.#settings = settings;
@@ -98,9 +111,34 @@ export class AuthGate {
   }
 
   /** Binds a new legacy session to the caller who opened it (2025-11-25 "Session Hijacking"). */
-  bind(session: object, auth: ExchangeAuth | undefined): void {
+  bind(session: HttpSession, auth: ExchangeAuth | undefined): void {
     const owner = ownerOf(auth);
     if (owner !== undefined) this.#owners.set(session, owner);
+    this.presented(session, auth);
+  }
+
+  /**
+   * A request of a legacy session presented its token: from now on the session cuts it out of all it
+   * keeps and writes, with the others its requests presented (the last SESSION_TOKENS). A request's
+   * own stream has its token cut out already (`redact` below), but a token is per request and the
+   * session's GET stream is per session: what goes there (a question of a request whose client takes
+   * no stream on its POST, a task's message, a notification) may have come with any of them, and so
+   * may a task's message on the stream of a later `tasks/result` sent with a refreshed token.
+   */
+  presented(session: HttpSession, auth: ExchangeAuth | undefined): void {
+    const token = auth && tokens.get(auth);
+    if (token === undefined) return;
+    let recent = this.#presented.get(session);
+    if (!recent) {
+      const made = new Set<string>();
+      recent = made;
+      this.#presented.set(session, made);
+      session.redact = (message) => redactedAll(message, made);
+    }
+    // Added again, it is the latest (a Set keeps the order added); past SESSION_TOKENS the earliest goes.
+    recent.delete(token);
+    recent.add(token);
+    if (recent.size > SESSION_TOKENS) recent.delete(recent.values().next().value!);
   }
 
   /** Who opened a session (undefined: anonymously), as a shared session records it (src/state/). */
@@ -190,17 +228,19 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
   let denial: Denial | undefined;
   /** Set once the reply is handed to the runtime: its status is then on its way. */
   let sent = false;
-  return {
-    auth: {
-      identity,
-      metadataUrl,
-      challenge: (refused) => {
-        if (sent) return false;
-        denial = refused;
-        return true;
-      },
-      redact: token === undefined ? undefined : (message) => redacted(message, token),
+  const auth: ExchangeAuth = {
+    identity,
+    metadataUrl,
+    challenge: (refused) => {
+      if (sent) return false;
+      denial = refused;
+      return true;
     },
+    redact: token === undefined ? undefined : (message) => redactedAll(message, [token]),
+  };
+  if (token !== undefined) tokens.set(auth, token);
+  return {
+    auth,
     finish(reply) {
       sent = true;
       // A stream's messages had the token cut out as they were written (transports/http/respond.ts).
@@ -218,12 +258,14 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
   };
 }
 
-/** The message with the token cut out of each of its strings; the message itself when it holds none (nearly always). */
-function redacted(message: JsonRpcMessage, token: string): JsonRpcMessage {
+/** The message with each token cut out of each of its strings; the message itself when it holds none (nearly always). */
+function redactedAll(message: JsonRpcMessage, secrets: Iterable<string>): JsonRpcMessage {
   const text = serialize(message);
-  if (!text?.includes(token)) return message;
-  return JSON.parse(text, (_key, value: unknown) =>
-    typeof value === "string" ? value.replaceAll(token, REDACTED) : value,
+  // The longest first: a token inside another must not leave the rest of that one behind.
+  const found = [...secrets].filter((token) => text?.includes(token)).sort((a, b) => b.length - a.length);
+  if (found.length === 0) return message;
+  return JSON.parse(text!, (_key, value: unknown) =>
+    typeof value === "string" ? found.reduce((cut, token) => cut.replaceAll(token, REDACTED), value) : value,
   );
 }
 

@@ -24,8 +24,20 @@ export interface VerifiedToken extends IdentityInit {
 /**
  * Thrown by a verifier for a token it rejects; the message becomes the `error_description` of the
  * 401 challenge, so keep it short and free of the token itself. Other exceptions from `verify` also
- * reject the token, with a generic description.
+ * reject the token, with a generic description, except `AuthorizationServerUnavailable`.
  */
 export class InvalidTokenError extends Error {
   override name = "InvalidTokenError";
+}
+
+/**
+ * Thrown by a verifier that cannot check a token now (its authorization server or token store is
+ * unreachable, answers an error status, or answers what is not an answer): the token is neither good
+ * nor bad. The HTTP gate answers 503 with Retry-After: 1 and this message (write it for the client:
+ * what failed and to try again; never the token, never internals), so the client keeps its token and
+ * tries again, rather than 401, which would have it sign in again. `jwtVerifier` and
+ * `introspectionVerifier` throw it; a custom `verify` may too.
+ */
+export class AuthorizationServerUnavailable extends Error {
+  override readonly name = "AuthorizationServerUnavailable";
 }

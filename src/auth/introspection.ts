@@ -1,6 +1,6 @@
 import { isObject } from "../core/jsonrpc.js";
-import { AuthorizationServerUnavailable, isSecureUrl, readJson } from "./fetched.js";
-import { InvalidTokenError, type VerifiedToken } from "./identity.js";
+import { isSecureUrl, readJson } from "./fetched.js";
+import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
 export interface IntrospectionVerifierOptions {

@@ -1,7 +1,7 @@
 import { messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
-import { AuthorizationServerUnavailable, isSecureUrl, readJson } from "./fetched.js";
-import { InvalidTokenError, type VerifiedToken } from "./identity.js";
+import { isSecureUrl, readJson } from "./fetched.js";
+import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
 /** A JSON Web Key Set (RFC 7517 §5). */

@@ -431,6 +431,7 @@ export class HttpHandler {
     if (!session) {
       return errorReply(404, "Session not found: it ended or expired; send initialize to start a new session");
     }
+    this.#gate?.presented(session, request.auth);
     return { peer: session.connection, session };
   }
 

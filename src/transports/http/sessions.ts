@@ -52,6 +52,12 @@ export class HttpSession {
   readonly id: string;
   readonly connection: Connection;
   lastActive = Date.now();
+  /**
+   * Cuts secrets out of a message before the session keeps and writes it: the bearer tokens its
+   * requests presented (auth/gate.ts's `presented`), on every stream of it, the GET stream too.
+   * Unset without auth.
+   */
+  redact: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
   readonly #options: Required<SessionOptions>;
   /** The store's history budget, made with the code of streams. */
   readonly #budget: () => HistoryBudget;
@@ -270,7 +276,8 @@ export class HttpSession {
     if (mirror && log.id === this.#standaloneId && !this.#standaloneOpened) return;
     const seq = ++log.seq;
     if (!("method" in message)) log.answer = seq;
-    const text = sseEvent(message, `${log.id}-${seq}`);
+    // Before it is kept: a resume replays what the history holds.
+    const text = sseEvent(this.redact ? this.redact(message) : message, `${log.id}-${seq}`);
     this.#all().keep(log, encoder.encode(text));
     mirror?.kept(log.id, seq, text);
   }
