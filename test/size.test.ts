@@ -259,7 +259,8 @@ const BUDGETS: Budget[] = [
     // Set to 16,260 B merging the stdio follow-ups of 2026-12-06 (third session: Deno's stdout through Deno.stdout.write, the end of stdin seen while blocked, task statuses coalesced) with main, as measured.
     // Raised to 16,314 B: stdio's LineOutput queues lines in an array again, a superseded line left in its place as "" and the keys of waiting lines in a Map made by the first keyed line (was, since the task-status coalescing: one Map entry per line, which in the stdio bench took peak RSS from 64 MiB to 104 MiB and about 1 us more CPU per call) (+54 B).
     // Raised to 16,316 B: the session code's chunk split shifts (chunk glue; stdio loads none of it) (+2 B).
-    ceiling: 16_316,
+    // Lowered to 16,314 B merging the session token redaction into main: chunk hashes (-2 B).
+    ceiling: 16_314,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -408,7 +409,8 @@ const BUDGETS: Budget[] = [
     // Set to 23,607 B merging the Redis reconnect follow-ups of 2026-12-06 (third session: shared sessions re-read after a subscriber reconnect, noted bus messages, the 2025 cancel race) with main, as measured.
     // Lowered to 23,605 B merging the stdio follow-ups: chunk hashes (-2 B).
     // Raised to 23,631 B: a 2025 session cuts every token its requests presented (the latest 8) out of all it keeps and writes, its GET stream included (was: the GET stream's questions and notifications went out and into the resume history with the raw token) (+26 B).
-    ceiling: 23_631,
+    // Lowered to 23,629 B merging the session token redaction into main: chunk hashes (-2 B).
+    ceiling: 23_629,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -742,7 +744,8 @@ const BUDGETS: Budget[] = [
     // Set to 29,642 B merging the stdio follow-ups of 2026-12-06 (third session: Deno's stdout through Deno.stdout.write, the end of stdin seen while blocked, task statuses coalesced) with main, as measured.
     // Raised to 29,643 B: stdio's LineOutput queues lines in an array again, a superseded line left in its place as "" and the keys of waiting lines in a Map made by the first keyed line (was, since the task-status coalescing: one Map entry per line, which in the stdio bench took peak RSS from 64 MiB to 104 MiB and about 1 us more CPU per call); no code of this row changed, chunk hashes (+1 B).
     // Raised to 29,817 B: a 2025 session cuts every token its requests presented (the latest 8) out of all it keeps and writes, its GET stream included (was: the GET stream's questions and notifications went out and into the resume history with the raw token) (+174 B).
-    ceiling: 29_817,
+    // Lowered to 29,811 B merging the session token redaction into main: chunk hashes (-6 B).
+    ceiling: 29_811,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1034,7 +1037,8 @@ const BUDGETS: Budget[] = [
     // Set to 62,735 B merging the stdio follow-ups of 2026-12-06 (third session: Deno's stdout through Deno.stdout.write, the end of stdin seen while blocked, task statuses coalesced) with main, as measured.
     // Raised to 62,802 B: stdio's LineOutput queues lines in an array again, a superseded line left in its place as "" and the keys of waiting lines in a Map made by the first keyed line (was, since the task-status coalescing: one Map entry per line, which in the stdio bench took peak RSS from 64 MiB to 104 MiB and about 1 us more CPU per call) (+67 B).
     // Raised to 62,956 B: a 2025 session cuts every token its requests presented (the latest 8) out of all it keeps and writes, its GET stream included (was: the GET stream's questions and notifications went out and into the resume history with the raw token) (+154 B).
-    ceiling: 62_956,
+    // Lowered to 62,954 B merging the session token redaction into main: chunk hashes (-2 B).
+    ceiling: 62_954,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
