@@ -301,8 +301,12 @@ export class SessionStore {
       for (const session of this.#sessions.values()) session.connection.notify(event);
     });
     // The shutdown waits for the answers of the sessions' streams to reach their clients (delivery.ts).
+    // A request in progress may open the store's first stream during the grace period: the budget is
+    // read on each look, not now.
     dispatcher.finishing.push(async () => {
-      if (this.#budget) await streamCode!.delivered(this.#budget, this.#sessions, dispatcher.limits.shutdownGraceMs);
+      if (!this.#budget && ![...this.#sessions.values()].some((session) => session.inUse)) return;
+      const { delivered } = await loadStreamCode();
+      await delivered(() => this.#budget, this.#sessions, dispatcher.limits.shutdownGraceMs);
     });
   }
 
