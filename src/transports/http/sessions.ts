@@ -35,6 +35,7 @@ const encoder = new TextEncoder();
  */
 export interface SessionMirror {
   streamId(): number;
+  opened(stream: number): void;
   kept(stream: number, seq: number, text: string): void;
   ended(stream: number): void;
 }
@@ -151,6 +152,7 @@ export class HttpSession {
   #openStream(): SessionStream {
     const history = this.#all();
     const log = history.open(this.#mirror ? this.#mirror.streamId() : this.#nextStream++);
+    this.#mirror?.opened(log.id);
     const reader = this.#read(log, log.seq, true);
     return {
       channel: reader,
@@ -179,6 +181,7 @@ export class HttpSession {
     const log = this.#standalone();
     if (log.reader && !log.reader.closed) return undefined;
     this.#standaloneOpened = true;
+    this.#mirror?.opened(log.id);
     return this.#read(log, Math.max(this.#standaloneRead, log.forgotten), true);
   }
 
