@@ -229,3 +229,45 @@ describe("listening.close() while a 2025-11-25 client polls for a result (SEP-16
     }
   });
 });
+
+/**
+ * The first stream of a server opens during the grace period: its answer, kept for a client that
+ * polls for it (SEP-1699), is waited for as the answers of streams opened before the shutdown are.
+ */
+describe("listening.close() before the server's first event stream opens", () => {
+  it("keeps the answer of a stream opened during the grace period until the client comes back for it", async () => {
+    const go = signal();
+    const running = signal();
+    const server = pico({
+      name: "late-stream",
+      limits: { shutdownGraceMs: 10_000 },
+      signals: false,
+      http: { sessions: { retryMs: 1000 } },
+    }).tool("report", {
+      description: "Waits until the test lets it, closes its stream, then answers at once.",
+      run: async (_args, ctx) => {
+        running.resolve();
+        await go.promise;
+        ctx.closeStream();
+        return "the report";
+      },
+    });
+    const listening = await server.serve({ port: 0 });
+    const client = new Client({ name: "poller", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(listening.url)));
+    try {
+      const result = client.callTool({ name: "report" }, undefined, { timeout: 15_000 });
+      // The call runs, answered by neither JSON nor a stream yet, when the shutdown begins.
+      await within(running.promise, 5000, "the tool running");
+      const closed = listening.close();
+      go.resolve();
+      // Was: the shutdown did not wait for the kept answer, and the client's GET found the listener closed.
+      expect(await result).toEqual({ content: [{ type: "text", text: "the report" }] });
+      await closed;
+    } finally {
+      go.resolve();
+      await client.close();
+      await listening.close();
+    }
+  });
+});

@@ -126,6 +126,10 @@ describe("the GET stream", () => {
       );
     }
     expect((await app.fetch(bare("GET", { accept: "text/event-stream" }))).status).toBe(400);
+    // An empty Accept is read as a missing one, which accepts an event stream (RFC 9110 §12.5.1).
+    const opened = await app.fetch(get(session, { accept: "" }));
+    expect(opened.status).toBe(200);
+    await opened.body?.cancel();
   });
 
   it("sends no priming event to a 2025-03-26 session; its events still carry ids", async () => {

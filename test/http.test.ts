@@ -154,7 +154,8 @@ describe("POST content negotiation", () => {
         jsonrpc: "2.0",
         error: {
           code: ErrorCode.InvalidRequest,
-          message: "Not Acceptable: the Accept header must allow application/json and text/event-stream",
+          message:
+            "Not Acceptable: the Accept header allows neither application/json nor text/event-stream; send Accept: application/json, text/event-stream",
         },
       });
     }
@@ -182,8 +183,10 @@ describe("POST content negotiation", () => {
     expect(await answer(" Application/JSON ; q=0.5 , TEXT/EVENT-STREAM;Q=1")).toBe("200 application/json");
   });
 
-  it("treats a missing Accept and */* as accepting both", async () => {
-    for (const accept of [null, "*/*"]) {
+  it("treats a missing or empty Accept and */* as accepting both", async () => {
+    // An empty field lists no media range: read as a missing one (RFC 9110 §12.5.1 lets a server
+    // disregard Accept rather than answer 406), which is what a client that sends it means.
+    for (const accept of [null, "", "  ", " , ", "*/*"]) {
       const response = await server().fetch(
         modern("tools/call", { name: "echo", arguments: { text: "x" } }, { accept }),
       );

@@ -54,7 +54,7 @@ return 1
 
 /** What a session keeps of one stream after an event, read at one instant. */
 const READ = `
-local meta = redis.call('HMGET', KEYS[2], 'f:' .. ARGV[1], 'n:' .. ARGV[1], 'd:' .. ARGV[1])
+local meta = redis.call('HMGET', KEYS[2], 'f:' .. ARGV[1], 'n:' .. ARGV[1], 'd:' .. ARGV[1], 'o:' .. ARGV[1])
 local kept = {}
 for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
   local f = entry[2]
@@ -63,7 +63,14 @@ for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
     kept[#kept + 1] = f[6]
   end
 end
-return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept }
+return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0' }
+`;
+
+/** Marks a stream opened (its meta hash expires with the history). */
+const OPEN = `
+redis.call('HSET', KEYS[1], 'o:' .. ARGV[1], '1')
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
 `;
 
 /** Ends a stream: its readers send what is left, then close. */
@@ -121,18 +128,29 @@ export class RedisEvents implements EventHistory {
     await this.#link.script(END, [this.#keys(session)[1]], [String(stream), channel, payload]);
   }
 
+  async open(session: string, stream: number): Promise<void> {
+    await this.#link.script(OPEN, [this.#keys(session)[1]], [String(stream), String(this.#ttlMs)]);
+  }
+
   async read(session: string, stream: number, after: number): Promise<StreamSlice> {
-    // The reply of READ (above): forgotten, last, done, then the kept events' seq and text in turn.
+    // The reply of READ (above): forgotten, last, done, the kept events' seq and text in turn, opened.
     const reply = (await this.#link.script(READ, this.#keys(session), [String(stream), String(after)])) as [
       string,
       string,
       string,
       string[],
+      string,
     ];
     const events: KeptEvent[] = [];
     const kept = reply[3];
     for (let i = 0; i + 1 < kept.length; i += 2) events.push({ seq: Number(kept[i]), text: kept[i + 1]! });
-    return { forgotten: Number(reply[0]), last: Number(reply[1]), done: reply[2] === "1", events };
+    return {
+      forgotten: Number(reply[0]),
+      last: Number(reply[1]),
+      done: reply[2] === "1",
+      events,
+      opened: reply[4] === "1",
+    };
   }
 
   async clear(session: string): Promise<void> {

@@ -77,6 +77,8 @@ export interface StreamSlice {
   readonly last: number;
   /** The stream ended. */
   readonly done: boolean;
+  /** The stream was opened (`EventHistory.open`): it resumes from its priming event, before any event is written. */
+  readonly opened?: boolean;
 }
 
 /**
@@ -87,6 +89,11 @@ export interface StreamSlice {
 export interface EventHistory {
   append(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds): Promise<void>;
   end(session: string, stream: number): Promise<void>;
+  /**
+   * A stream opened: a client sent only its priming event (SEP-1699) can resume it on another
+   * instance. Optional, for a store written before it: without it such a resume answers 404.
+   */
+  open?(session: string, stream: number): Promise<void>;
   read(session: string, stream: number, after: number): Promise<StreamSlice>;
   clear(session: string): Promise<void>;
 }

@@ -88,7 +88,30 @@ describe("the event history on Redis", () => {
     expect(slice).toMatchObject({ forgotten: 2, last: 3, done: true });
     expect(slice.events.map((event) => event.seq)).toEqual([3]);
     await shared.events.clear("s");
-    expect(await shared.events.read("s", 7, 0)).toEqual({ forgotten: 0, last: 0, done: false, events: [] });
+    expect(await shared.events.read("s", 7, 0)).toEqual({
+      forgotten: 0,
+      last: 0,
+      done: false,
+      events: [],
+      opened: false,
+    });
+    await shared.close();
+  });
+
+  it("records a stream opened before any event is written, and forgets it with the history", async () => {
+    const shared = await state();
+    expect((await shared.events.read("s", 7, 0)).opened).toBe(false);
+    await shared.events.open!("s", 7);
+    expect(await shared.events.read("s", 7, 0)).toEqual({
+      forgotten: 0,
+      last: 0,
+      done: false,
+      events: [],
+      opened: true,
+    });
+    expect((await shared.events.read("s", 8, 0)).opened).toBe(false);
+    await shared.events.clear("s");
+    expect((await shared.events.read("s", 7, 0)).opened).toBe(false);
     await shared.close();
   });
 });

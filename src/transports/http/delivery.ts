@@ -10,14 +10,15 @@ const CHECK_MS = 25;
  * sessions close. A client whose stream closed before its answer (SEP-1699 polling, a dropped
  * connection) comes back for it with `Last-Event-ID` after `retry` milliseconds, and would
  * otherwise find its session gone. Nothing tells when a client comes back, so this looks every CHECK_MS.
+ * `budget` is read on each look: it is made with the store's first stream, which may open during the grace period.
  */
 export async function delivered(
-  budget: HistoryBudget,
+  budget: () => HistoryBudget | undefined,
   sessions: Map<string, { readonly connection: Connection }>,
   graceMs: number,
 ): Promise<void> {
   const end = Date.now() + graceMs;
   const unfinished = () =>
-    budget.unanswered || [...sessions.values()].some((session) => session.connection.requests?.size);
+    budget()?.unanswered || [...sessions.values()].some((session) => session.connection.requests?.size);
   while (Date.now() < end && unfinished()) await new Promise((wake) => setTimeout(wake, CHECK_MS));
 }

@@ -200,7 +200,10 @@ export class HttpHandler {
     }
     const accept = accepts(request.header("accept"));
     if (!accept.json && !accept.sse) {
-      return errorReply(406, "Not Acceptable: the Accept header must allow application/json and text/event-stream");
+      return errorReply(
+        406,
+        "Not Acceptable: the Accept header allows neither application/json nor text/event-stream; send Accept: application/json, text/event-stream",
+      );
     }
     let body: Promise<string>;
     try {

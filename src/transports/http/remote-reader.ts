@@ -50,7 +50,9 @@ export class RemoteReader implements SseStream {
   async check(): Promise<boolean> {
     const slice = await this.#events.read(this.#session, this.#stream, this.#cursor);
     const seq = this.#cursor;
-    return slice.last > 0 && seq >= slice.forgotten && seq <= slice.last && !(slice.done && seq === slice.last);
+    // A stream with nothing written yet is resumable from its priming event (seq 0) once it is known to be open.
+    const known = slice.last > 0 || slice.opened === true;
+    return known && seq >= slice.forgotten && seq <= slice.last && !(slice.done && seq === slice.last);
   }
 
   attach(sink: SseSink): void {

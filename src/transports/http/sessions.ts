@@ -35,6 +35,7 @@ const encoder = new TextEncoder();
  */
 export interface SessionMirror {
   streamId(): number;
+  opened(stream: number): void;
   kept(stream: number, seq: number, text: string): void;
   ended(stream: number): void;
 }
@@ -157,6 +158,7 @@ export class HttpSession {
   #openStream(): SessionStream {
     const history = this.#all();
     const log = history.open(this.#mirror ? this.#mirror.streamId() : this.#nextStream++);
+    this.#mirror?.opened(log.id);
     const reader = this.#read(log, log.seq, true);
     return {
       channel: reader,
@@ -185,6 +187,7 @@ export class HttpSession {
     const log = this.#standalone();
     if (log.reader && !log.reader.closed) return undefined;
     this.#standaloneOpened = true;
+    this.#mirror?.opened(log.id);
     return this.#read(log, Math.max(this.#standaloneRead, log.forgotten), true);
   }
 
@@ -308,8 +311,12 @@ export class SessionStore {
       for (const session of this.#sessions.values()) session.connection.notify(event);
     });
     // The shutdown waits for the answers of the sessions' streams to reach their clients (delivery.ts).
+    // A request in progress may open the store's first stream during the grace period: the budget is
+    // read on each look, not now.
     dispatcher.finishing.push(async () => {
-      if (this.#budget) await streamCode!.delivered(this.#budget, this.#sessions, dispatcher.limits.shutdownGraceMs);
+      if (!this.#budget && ![...this.#sessions.values()].some((session) => session.inUse)) return;
+      const { delivered } = await loadStreamCode();
+      await delivered(() => this.#budget, this.#sessions, dispatcher.limits.shutdownGraceMs);
     });
   }
 

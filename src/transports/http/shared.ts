@@ -237,6 +237,8 @@ export class SharedSessions {
     const bounds = this.#bounds;
     return {
       streamId: () => 1 + Math.floor(Math.random() * MAX_STREAM),
+      // Before its priming event goes out: a client that resumes elsewhere from it finds the stream.
+      opened: (stream) => void events.open?.(id, stream).catch(() => {}),
       // In order on the store's connection. A write lost while the store is away leaves a gap, which
       // the history records: a resume across it is refused (404), never served with a hole.
       kept: (stream, seq, text) => void events.append(id, { stream, seq, text }, bounds).catch(() => {}),
