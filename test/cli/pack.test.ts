@@ -60,7 +60,7 @@ describe("the packed package", () => {
   it("imports each entry point as an ES module", () => {
     const script = `for (const entry of ${JSON.stringify(ENTRIES)}) console.log(entry, Object.keys(await import(entry)).sort().join(","));`;
     expect(run(process.execPath, ["--input-type=module", "-e", script]).trim().split("\n")).toEqual([
-      "picomcp ErrorCode,InvalidTokenError,McpError,Secret,Server,assistant,audio,embed,image,link,pico,secret,text,user",
+      "picomcp AuthorizationServerUnavailable,ErrorCode,InvalidTokenError,McpError,Secret,Server,assistant,audio,embed,image,link,pico,secret,text,user",
       "picomcp/jwt jwtVerifier",
       "picomcp/introspection introspectionVerifier",
       "picomcp/redis redisState",
