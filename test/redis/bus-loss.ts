@@ -7,8 +7,27 @@ import { Redis } from "ioredis";
 import { createClient } from "redis";
 import { expect } from "vitest";
 import type { RedisClient } from "../../src/redis.js";
-import { within } from "../http-helpers.js";
+import { inSession, post, within } from "../http-helpers.js";
 import type { RedisServer } from "./redis-server.js";
+
+/** A 2025-11-25 session opened on `server` by a client declaring `capabilities`, and initialized; its id. */
+export async function openSession(
+  server: { fetch(request: Request): Promise<Response> },
+  capabilities: Record<string, object>,
+): Promise<string> {
+  const response = await server.fetch(
+    post({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "t", version: "1" } },
+    }),
+  );
+  const session = response.headers.get("mcp-session-id")!;
+  await response.text();
+  await server.fetch(inSession(session, { jsonrpc: "2.0", method: "notifications/initialized" }));
+  return session;
+}
 
 /** A bound on each wait: a failure guard, not a timing. */
 export const BOUND_MS = 8000;

@@ -13,8 +13,8 @@ import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
-import { EventReader, inSession, messageOf, post, within } from "../http-helpers.js";
-import { BOUND_MS, busLoss } from "./bus-loss.js";
+import { EventReader, inSession, messageOf, within } from "../http-helpers.js";
+import { BOUND_MS, busLoss, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
@@ -68,24 +68,7 @@ async function instance(name: string, prefix: string): Promise<Server> {
 }
 
 /** A 2025-11-25 session opened on `server` (elicitation in both modes); its id. */
-async function open(server: Server): Promise<string> {
-  const response = await server.fetch(
-    post({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: { elicitation: { form: {}, url: {} } },
-        clientInfo: { name: "t", version: "1" },
-      },
-    }),
-  );
-  const session = response.headers.get("mcp-session-id")!;
-  await response.text();
-  await server.fetch(inSession(session, { jsonrpc: "2.0", method: "notifications/initialized" }));
-  return session;
-}
+const open = (server: Server) => openSession(server, { elicitation: { form: {}, url: {} } });
 
 let ids = 1;
 

@@ -14,8 +14,8 @@ import { z } from "zod";
 import { META } from "../../src/core/types.js";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
-import { EventReader, inSession, messageOf, modern, post, within } from "../http-helpers.js";
-import { BOUND_MS, busLoss, type Library } from "./bus-loss.js";
+import { EventReader, inSession, messageOf, modern, within } from "../http-helpers.js";
+import { BOUND_MS, busLoss, type Library, openSession } from "./bus-loss.js";
 import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
 
@@ -77,25 +77,8 @@ async function instance(name: string, prefix: string, library: Library = "node-r
   return server;
 }
 
-/** A 2025-11-25 session opened on `server`, with elicitation; its id. */
-async function open(server: Server): Promise<string> {
-  const response = await server.fetch(
-    post({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: { elicitation: { form: {} }, tasks: {} },
-        clientInfo: { name: "t", version: "1" },
-      },
-    }),
-  );
-  const session = response.headers.get("mcp-session-id")!;
-  await response.text();
-  await server.fetch(inSession(session, { jsonrpc: "2.0", method: "notifications/initialized" }));
-  return session;
-}
+/** A 2025-11-25 session opened on `server` (with elicitation); its id. */
+const open = (server: Server) => openSession(server, { elicitation: { form: {} }, tasks: {} });
 
 let ids = 1;
 
