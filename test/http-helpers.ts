@@ -196,6 +196,14 @@ export function signal<T = void>(): { promise: Promise<T>; resolve: (value: T) =
   return { promise, resolve };
 }
 
+/** The message `call` failed with, taken as soon as it fails (no rejection goes unhandled meanwhile). */
+export function failure(call: Promise<unknown>): Promise<string> {
+  return call.then(
+    () => "answered",
+    (error: Error) => error.message,
+  );
+}
+
 /** Waits for `promise`, failing after `timeoutMs`. */
 export async function within<T>(promise: Promise<T>, timeoutMs = 2000, what = "the event"): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
-import { signal, within } from "./http-helpers.js";
+import { failure, signal, within } from "./http-helpers.js";
 
 /**
  * A 2025-11-25 session that ends while a request of it is in progress (DELETE, or eviction at
@@ -45,14 +45,6 @@ async function connect(url: URL) {
   await client.connect(transport);
   closers.push(() => client.close());
   return { client, transport };
-}
-
-/** The message `call` failed with, taken as soon as it fails (no rejection goes unhandled meanwhile). */
-function failure(call: Promise<unknown>): Promise<string> {
-  return call.then(
-    () => "answered",
-    (error: Error) => error.message,
-  );
 }
 
 describe("a 2025-11-25 session ending while a request of it is in progress (official v1 client)", () => {

@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
-import { signal, within } from "../http-helpers.js";
+import { failure, signal, within } from "../http-helpers.js";
 import { busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
@@ -61,14 +61,6 @@ async function instance(name: string, prefix: string, started: { resolve: () => 
   const listening = await server.serve({ port: 0, host: "127.0.0.1" });
   opened.push(() => listening.close());
   return new URL(listening.url);
-}
-
-/** The message `call` failed with, taken as soon as it fails (no rejection goes unhandled meanwhile). */
-function failure(call: Promise<unknown>): Promise<string> {
-  return call.then(
-    () => "answered",
-    (error: Error) => error.message,
-  );
 }
 
 describe("a shared 2025-11-25 session deleted through another instance while a request of it runs (official v1 client)", () => {
