@@ -203,6 +203,55 @@ describe("modern rounds (2026-07-28)", () => {
     expect(runs()).toBe(3);
   });
 
+  describe("a question asked upFront", () => {
+    const greet: Handler = async (ctx) => {
+      const answer = await ctx.elicit("Name?", NAME, { key: "user_name", upFront: true });
+      return { text: answer.action === "accept" ? `Hello, ${answer.content.name}` : answer.action };
+    };
+
+    it("takes an answer sent without a requestState: no round, and the keys nobody asked are ignored", async () => {
+      const { send, runs } = modern(greet);
+      const inputResponses = { user_name: accept({ name: "Ada" }), unknown_extra_key: accept({ foo: "bar" }) };
+      expect(await send({ inputResponses })).toEqual({ text: "Hello, Ada" });
+      expect(runs()).toBe(1);
+    });
+
+    it("checks that answer as any other: content that does not match its schema is -32602", async () => {
+      const { send } = modern(greet);
+      const error = await rejection(send({ inputResponses: { user_name: accept({ name: 42 }) } }));
+      expect(error.code).toBe(ErrorCode.InvalidParams);
+      expect(error.message).toMatch(/does not match its schema/);
+    });
+
+    it("is asked when the client sent no answer for its key, and the questions beside it are asked whatever was sent", async () => {
+      const { send } = modern(async (ctx) => {
+        const name = await ctx.elicit("Name?", NAME, { key: "user_name", upFront: true });
+        const sure = await ctx.confirm("Delete it?", { key: "sure" });
+        return { text: `${name.action} ${sure}` };
+      });
+      expect(await send({ inputResponses: { wrong_key: accept({ name: "Ada" }) } })).toMatchObject({
+        resultType: "input_required",
+        inputRequests: { user_name: { method: "elicitation/create" } },
+      });
+      const asked = await send({
+        inputResponses: { user_name: accept({ name: "Ada" }), sure: accept({ confirm: true }) },
+      });
+      expect(Object.keys(asked.inputRequests as object)).toEqual(["sure"]);
+      const done = await send({
+        inputResponses: { sure: accept({ confirm: true }) },
+        requestState: asked.requestState,
+      });
+      expect(done).toEqual({ text: "accept true" });
+    });
+
+    it("never covers a confirmation: ctx.confirm has no upFront, and untyped code that passes it is still asked", async () => {
+      // @ts-expect-error: a confirmation is always asked, so its options have no upFront
+      const { send } = modern(async (ctx) => ({ ok: await ctx.confirm("Delete it?", { key: "sure", upFront: true }) }));
+      const asked = await send({ inputResponses: { sure: accept({ confirm: true }) } });
+      expect(asked).toMatchObject({ resultType: "input_required", inputRequests: { sure: {} } });
+    });
+  });
+
   it("accepts each requestState once: the same retry again is refused, and the handler does not run", async () => {
     const { send, runs } = modern(async (ctx) => ({ ok: await ctx.confirm("Delete it?", { key: "sure" }) }));
     const { requestState } = await send();

@@ -42,6 +42,8 @@ export class AskFailure {
 /** The questions of one run of a handler, and the answers known when it started. */
 export class Round implements AskedRound {
   readonly #answers: ReadonlyMap<string, unknown>;
+  /** Answers sent before being asked (`Asking.offered`): taken only by a question asked `upFront`. */
+  readonly #offered: ReadonlyMap<string, unknown> | undefined;
   /** Called once the handler has asked something unanswered and had a turn to ask more. */
   readonly #onStuck: () => void;
   // Most runs ask nothing: these are made on first use, not for every tool call.
@@ -49,10 +51,13 @@ export class Round implements AskedRound {
   #used: Map<string, unknown> | undefined;
   #counts: Map<string, number> | undefined;
   #seen: Set<string> | undefined;
+  /** The keys of the questions asked `upFront` in this run. */
+  #upFront: Set<string> | undefined;
   #stuck = false;
 
-  constructor(answers: ReadonlyMap<string, unknown>, onStuck: () => void) {
-    this.#answers = answers;
+  constructor(asking: Pick<Asking, "answers" | "offered">, onStuck: () => void) {
+    this.#answers = asking.answers;
+    this.#offered = asking.offered;
     this.#onStuck = onStuck;
   }
 
@@ -78,13 +83,19 @@ export class Round implements AskedRound {
     // One key, one question: a second use would silently get the first question's answer.
     if (this.#seen.has(key)) throw new TypeError(`Two questions use the key "${key}"; give each its own key.`);
     this.#seen.add(key);
+    if (options?.upFront) {
+      this.#upFront ??= new Set();
+      this.#upFront.add(key);
+    }
     return key;
   }
 
   /** The answer to a question, or (for one not answered yet) a promise that never settles: the round ends instead. */
   ask(key: string, request: InputRequest): Promise<unknown> {
-    if (this.#answers.has(key)) {
-      const answer = this.#answers.get(key);
+    // An answer the rounds vouch for comes first; one sent unasked counts only for an `upFront` question.
+    const answers = !this.#answers.has(key) && this.#upFront?.has(key) && this.#offered ? this.#offered : this.#answers;
+    if (answers.has(key)) {
+      const answer = answers.get(key);
       this.used.set(key, answer);
       return answer instanceof AskFailure ? Promise.reject(new Error(answer.message)) : Promise.resolve(answer);
     }
@@ -117,9 +128,16 @@ export function elicit(ctx: AskingContext, question: FormQuestion): Promise<Elic
   return form(ctx, "elicitation", question);
 }
 
-/** Asks the user to confirm a consequential action; true only when they accepted and confirmed. */
-export async function confirm(ctx: AskingContext, message: string, options?: AskOptions): Promise<boolean> {
-  const result = await form(ctx, "confirm", { message, schema: CONFIRM_SCHEMA, options });
+/**
+ * Asks the user to confirm a consequential action; true only when they accepted and confirmed. Only
+ * its key is taken from the options: a confirmation is never taken up front, even from untyped code.
+ */
+export async function confirm(
+  ctx: AskingContext,
+  message: string,
+  options?: Pick<AskOptions, "key">,
+): Promise<boolean> {
+  const result = await form(ctx, "confirm", { message, schema: CONFIRM_SCHEMA, options: { key: options?.key } });
   return result.action === "accept" && isObject(result.content) && result.content.confirm === true;
 }
 
@@ -235,7 +253,7 @@ function reachable(ctx: AskingContext): Round {
   }
   if (asking.unreachable !== undefined) throw new Error(asking.unreachable);
   if (ctx.round instanceof Round) return ctx.round;
-  const round = new Round(asking.answers, asking.stuck ?? (() => ctx.stuck()));
+  const round = new Round(asking, asking.stuck ?? (() => ctx.stuck()));
   ctx.round = round;
   return round;
 }

@@ -1,4 +1,4 @@
-import type { Round } from "../core/asking.js";
+import type { Asking, Round } from "../core/asking.js";
 import { ownerKey } from "../core/caller.js";
 import { NO_ANSWERS, NO_WAY_BACK, type RequestContext, type RoundsRequest } from "../core/context.js";
 import { ErrorCode, McpError, messageOf } from "../core/errors.js";
@@ -13,23 +13,20 @@ type Result = Record<string, unknown>;
 /** More rounds than this is a handler that keeps asking; it ends with an error instead of looping forever. */
 const MAX_ROUNDS = 16;
 
-/** What one run of a handler knows: the answers so far, and why nobody can answer, if nobody can. */
-interface RunAnswers {
-  readonly answers: ReadonlyMap<string, unknown>;
-  readonly unreachable?: string | undefined;
-}
+/** What one run of a handler knows: the answers so far (and those offered up front), and why nobody can answer, if nobody can. */
+type RunAnswers = Pick<Asking, "answers" | "offered" | "unreachable">;
 
 /** Runs a handler once; answers with the round when it stopped at a question nobody has answered yet. */
 async function runOnce(
   run: () => Result | Promise<Result>,
   ctx: RequestContext,
-  { answers, unreachable }: RunAnswers,
+  known: RunAnswers,
 ): Promise<Result | Round> {
   ctx.round = undefined;
   try {
     // One promise settled by whichever comes first: the handler's result, or the round getting stuck.
     return await new Promise<Result | Round>((resolve, reject) => {
-      ctx.asking = { answers, unreachable, stuck: () => resolve(ctx.round!) };
+      ctx.asking = { ...known, stuck: () => resolve(ctx.round!) };
       const result = run();
       if (result instanceof Promise) result.then(resolve, reject);
       else resolve(result);
@@ -86,8 +83,8 @@ type LegacyRounds = Rounds & { readonly ask: Asker | undefined };
 export async function modernRounds(request: ModernRounds, keeping: StateKeeping): Promise<Result> {
   const { run, ctx, method, first } = request;
   const { sealer } = keeping;
-  const { answers, rounds, digestOf, principal } = await openRetry(request, keeping);
-  const round = first ?? (await runOnce(run, ctx, { answers }));
+  const { answers, offered, rounds, digestOf, principal } = await openRetry(request, keeping);
+  const round = first ?? (await runOnce(run, ctx, { answers, offered }));
   if (!isRound(round)) return round;
   if (rounds >= MAX_ROUNDS)
     throw new McpError(ErrorCode.InternalError, `The handler asked for input ${MAX_ROUNDS} times without finishing`);
@@ -119,6 +116,8 @@ type Retried = Pick<RoundsRequest, "method" | "params"> & { readonly ctx: Pick<R
 /** What a retry carried: the answers its sealed state vouches for, and what the next state needs. */
 interface Retry {
   readonly answers: Map<string, unknown>;
+  /** Answers to keys no round asked, for questions asked `upFront`. */
+  readonly offered: Map<string, unknown>;
   readonly rounds: number;
   readonly digestOf: () => Promise<string>;
   readonly principal: string;
@@ -164,14 +163,13 @@ async function openRetry({ ctx, method, params }: Retried, keeping: StateKeeping
     askedBefore = opened.q;
   }
   // This server asks with a requestState every time, so answers without one answer no question of
-  // its: they are ignored and the questions asked (§3.3: missing answers SHOULD be asked again,
-  // unknown ones SHOULD be ignored). With one, only the keys its round asked count.
-  if (askedBefore) {
-    for (const [key, answer] of Object.entries(inputResponses ?? {})) {
-      if (askedBefore.includes(key)) answers.set(key, answer);
-    }
+  // its: only a question asked `upFront` takes them, and the others are asked (§3.3: missing answers
+  // SHOULD be asked again, unknown ones SHOULD be ignored). With one, the keys its round asked count.
+  const offered = new Map<string, unknown>();
+  for (const [key, answer] of Object.entries(inputResponses ?? {})) {
+    (askedBefore?.includes(key) ? answers : offered).set(key, answer);
   }
-  return { answers, rounds, digestOf, principal };
+  return { answers, offered, rounds, digestOf, principal };
 }
 
 /**

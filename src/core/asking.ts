@@ -35,6 +35,8 @@ export interface AskingConnection {
 export interface Asking {
   /** The answers known when this run started, by key. */
   readonly answers: ReadonlyMap<string, unknown>;
+  /** Answers the client sent to questions no round asked it, by key: only a question asked `upFront` takes one. */
+  readonly offered?: ReadonlyMap<string, unknown> | undefined;
   /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
   readonly unreachable?: string | undefined;
   /** Called once the run asked something unanswered and had a turn to ask more; default: `ctx.stuck()`. */

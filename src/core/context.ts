@@ -45,7 +45,7 @@ export interface AskingLayer {
     ctx: RequestContext,
     question: { message: string; url: string; options: (AskOptions & { elicitationId?: string }) | undefined },
   ): Promise<{ action: "accept" | "decline" | "cancel" }>;
-  confirm(ctx: RequestContext, message: string, options?: AskOptions): Promise<boolean>;
+  confirm(ctx: RequestContext, message: string, options?: Pick<AskOptions, "key">): Promise<boolean>;
   sample(ctx: RequestContext, request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult>;
   roots(ctx: RequestContext, options?: AskOptions): Promise<Root[]>;
   /** Runs a handler that asked in its era's rounds (rounds.ts). */
@@ -182,7 +182,7 @@ export class RequestContext implements Context {
     return askingLayer.use((ask) => ask.elicitUrl(this, { message, url, options }));
   }
 
-  confirm(message: string, options?: AskOptions): Promise<boolean> {
+  confirm(message: string, options?: Pick<AskOptions, "key">): Promise<boolean> {
     return askingLayer.use((ask) => ask.confirm(this, message, options));
   }
 

@@ -66,8 +66,11 @@ export interface Context {
     url: string,
     options?: AskOptions & { elicitationId?: string },
   ): Promise<{ action: "accept" | "decline" | "cancel" }>;
-  /** Asks the user to confirm a consequential action: true only if they accepted and confirmed. */
-  confirm(message: string, options?: AskOptions): Promise<boolean>;
+  /**
+   * Asks the user to confirm a consequential action: true only if they accepted and confirmed.
+   * Always asked, never taken up front (no `upFront`): the user must see it.
+   */
+  confirm(message: string, options?: Pick<AskOptions, "key">): Promise<boolean>;
   /** Asks the client's model for a completion (sampling). */
   sample(request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult>;
   /** The client's workspace roots. */
@@ -94,4 +97,12 @@ export type Logger = { readonly [Level in LogLevel]: (data: unknown, logger?: st
 export interface AskOptions {
   /** Names the question; answers are matched by key across rounds. Default: its kind and call order. */
   key?: string;
+  /**
+   * Takes an answer the client sent before being asked: a 2026-07-28 request's `inputResponses`
+   * under this question's key, without the `requestState` of a round that asked it, saves the
+   * round trip. Default false: such answers are ignored and the question is asked, so that a client
+   * cannot skip a question (a confirmation) by answering it up front. Give the question a `key`
+   * clients can know. 2025 sessions always ask.
+   */
+  upFront?: boolean;
 }

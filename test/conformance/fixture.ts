@@ -314,9 +314,10 @@ export function conformanceFixture() {
       },
     })
     .tool("test_input_required_result_elicitation", {
-      description: "Asks the user's name (key user_name), then greets them",
+      description: "Asks the user's name (key user_name, which a client may answer up front), then greets them",
       run: async (_args, ctx) => {
-        const answer = await ctx.elicit("What is your name?", NAME, { key: "user_name" });
+        // A name is safe to take unasked: a client that knows the key saves the round trip.
+        const answer = await ctx.elicit("What is your name?", NAME, { key: "user_name", upFront: true });
         return answer.action === "accept" ? `Hello, ${answer.content.name}!` : `No name (${answer.action})`;
       },
     })
