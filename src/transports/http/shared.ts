@@ -4,6 +4,7 @@ import type { Dispatcher } from "../../core/dispatch.js";
 import { isRequestId, type JsonRpcMessage, type RequestId } from "../../core/jsonrpc.js";
 import type { RegistryEvent } from "../../core/registry.js";
 import type { Session } from "../../core/session.js";
+import { retellResources } from "../../listen/watchers.js";
 import type { LegacySession } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
 import { RemoteReader } from "./remote-reader.js";
@@ -386,21 +387,27 @@ export class SharedSessions {
   /**
    * This instance's subscription was reconnecting: what the others published meanwhile never came
    * (pub/sub keeps nothing for it). Its sessions are read again (a DELETE, a log level, a
-   * subscription made elsewhere), the answers to its questions, the cancellations of the requests it
-   * runs and the URL-mode completions for its sessions are read from their notes, its resumed streams look for new events, and its clients
-   * are told each list may have changed: a list change is not kept anywhere, and list_changed only
-   * has them list again (2025-11-25 "Tools": listChanged; 2026-07-28 subscriptions/listen).
+   * subscription made elsewhere); the answers to its questions, the cancellations of the requests
+   * it runs and the URL-mode completions for its sessions are read from their notes; its resumed
+   * streams look for new events; and its clients are told each list may have changed and each
+   * resource they subscribed to may have been updated: neither a list change nor an update is kept
+   * anywhere, and the notification only has them list, or read, again (2025-11-25 "Tools":
+   * listChanged, "Resources": subscriptions; 2026-07-28 subscriptions/listen). A session or listen
+   * stream is told of at most limits.maxSubscriptionsPerSession URIs, each only if its caller may
+   * read it, as of any update.
    */
   async #rejoined(): Promise<void> {
-    const capabilities = this.#dispatcher.registry.capabilities();
+    const registry = this.#dispatcher.registry;
+    const capabilities = registry.capabilities();
     this.#relaying = true;
     try {
       for (const list of LISTS) {
-        if (capabilities[list]?.listChanged) this.#dispatcher.registry.emit({ type: `${list}/list_changed` });
+        if (capabilities[list]?.listChanged) registry.emit({ type: `${list}/list_changed` });
       }
     } finally {
       this.#relaying = false;
     }
+    retellResources(registry);
     for (const readers of this.#readers.values()) for (const reader of readers) reader.wake();
     const ids = this.#store.ids();
     const notes = [...this.#dispatcher.urlElicitations.keys()].map(urlNote);
@@ -414,6 +421,13 @@ export class SharedSessions {
       ...ids.map((id) => this.#refresh(id)),
     ]);
     for (const message of noted) if (message) this.#receive(message);
+    // After the records are read: a subscription made elsewhere meanwhile missed its updates too.
+    for (const id of ids) {
+      const connection = this.#store.peek(id)?.connection;
+      const core = connection?.session;
+      if (!core || !isShared(core)) continue;
+      for (const uri of core.subscriptions) connection.notify({ type: "resources/updated", uri });
+    }
   }
 
   /** Another instance changed or ended a session this one holds a copy of. */
