@@ -8,6 +8,7 @@ import { tooManySubscriptions } from "../limits/subscriptions.js";
 import { checkUriLength } from "../resources/uri-length.js";
 import { covers } from "../sessions/session.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
+import { watchResources } from "./watchers.js";
 
 /**
  * The resources layer's run time, for its read check (`mayRead`): loaded by the first listen that
@@ -97,27 +98,35 @@ export async function listen(
         if (waiting === mine) waiting = undefined;
       });
     };
+    const updated = (uri: string) => {
+      // Only of a URI the caller may read (what resources/read would admit).
+      if (watched.some((subscribed) => covers(subscribed, uri))) {
+        send(
+          "notifications/resources/updated",
+          { uri },
+          resourceChecks.use(({ mayRead }) => mayRead(registry, ctx, uri)),
+        );
+      }
+    };
     const unsubscribe = registry.subscribe((event: RegistryEvent) => {
       if (event.type === "closed") {
         stop();
         resolve({ _meta: tag });
       } else if (event.type === "resources/updated") {
-        const uri = event.uri;
-        // Only of a URI the caller may read (what resources/read would admit).
-        if (watched.some((subscribed) => covers(subscribed, uri))) {
-          send(
-            "notifications/resources/updated",
-            { uri },
-            resourceChecks.use(({ mayRead }) => mayRead(registry, ctx, uri)),
-          );
-        }
+        updated(event.uri);
       } else if (wanted.has(event.type)) {
         send(`notifications/${event.type}`, {});
       }
     });
+    // Told again of each resource it watches when updates may have been missed (watchers.ts).
+    const retell = () => {
+      for (const uri of watched) updated(uri);
+    };
+    const unwatch = watched.length > 0 ? watchResources(registry, retell) : undefined;
     const stop = () => {
       open = false;
       unsubscribe();
+      unwatch?.();
       for (const end of stops) end();
     };
     // Cancelled (stdio notifications/cancelled, or the HTTP stream closed): the dispatcher sends nothing.

@@ -147,7 +147,8 @@ export interface Bus {
    * once it is back; what the bound or its age drops is reported on stderr, never lost silently.
    * With a `note`, the message is also kept under that name for a minute (`noted`), for what
    * nothing else would recover once lost: a client's answer to a question (its question would
-   * wait until askTimeoutMs), a URL-mode completion (nothing would tell it again).
+   * wait until askTimeoutMs), its cancellation of a request (the request would go on), a URL-mode
+   * completion (nothing would tell it again).
    */
   announce(message: BusMessage, note?: string): void;
   /**

@@ -1,7 +1,8 @@
 /**
- * What the bus-loss tests share (tasks-bus-loss.test.ts, sessions-bus-loss.test.ts): clients of a
- * Redis user of their own, whose subscriber a test kills and keeps away (pub/sub keeps nothing for
- * a subscriber that is reconnecting), and a listener that sees what is published meanwhile.
+ * What the bus-loss tests share (tasks-bus-loss.test.ts, sessions-bus-loss.test.ts,
+ * resources-bus-loss.test.ts): clients of a Redis user of their own, whose subscriber a test kills
+ * and keeps away (pub/sub keeps nothing for a subscriber that is reconnecting), and a listener that
+ * sees what is published meanwhile.
  */
 import { Redis } from "ioredis";
 import { createClient } from "redis";

@@ -2,7 +2,7 @@
  * 2025-11-25 sessions shared by two instances on a real Redis, when one instance's subscriber is
  * away while another publishes: pub/sub keeps nothing for a subscriber that is reconnecting, so
  * what the session's copy on that instance missed (a DELETE, a log level, a list change, a URL-mode
- * completion, a client's answer to its question) must be made good once it is back
+ * completion, a client's answer to its question or its cancellation) must be made good once it is back
  * (docs/scaling.md). The subscriber of instance b is killed with CLIENT KILL and kept away (its
  * Redis user off) while instance a publishes, which another subscriber sees; then let back. Two
  * in-process servers (`server.fetch`); every wait is bounded. Skipped (with the install command as
@@ -13,7 +13,7 @@ import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
-import { EventReader, inSession, messageOf, within } from "../http-helpers.js";
+import { EventReader, inSession, messageOf, signal, within } from "../http-helpers.js";
 import { BOUND_MS, busLoss, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
@@ -29,6 +29,9 @@ afterEach(async () => {
 const { userClient, subscriberAway, published } = busLoss(redis, opened);
 
 type Server = ReturnType<typeof pico>;
+
+/** What the latest run of the tool "wait" did: it started, then its signal aborted (with this reason). */
+let waits = { started: signal(), aborted: signal<unknown>() };
 
 /** An instance named `name` (its Redis user), sharing its state under `prefix`. */
 async function instance(name: string, prefix: string): Promise<Server> {
@@ -61,6 +64,18 @@ async function instance(name: string, prefix: string): Promise<Server> {
       description: "Sends the user to sign in (URL mode), then answers.",
       run: async (_args, ctx) =>
         (await ctx.elicitUrl("Sign in", "https://example.com/sign-in", { elicitationId: `sign-in-${name}` })).action,
+    })
+    .tool("wait", {
+      description: "Waits until the client cancels the call.",
+      run: (_args, ctx) =>
+        new Promise<string>((resolve) => {
+          const { started, aborted } = waits;
+          ctx.signal.addEventListener("abort", () => {
+            aborted.resolve(ctx.signal.reason);
+            resolve("cancelled");
+          });
+          started.resolve();
+        }),
     })
     .tool("extra", { description: "A tool to remove.", run: () => "extra" });
   opened.push(() => server.close());
@@ -211,4 +226,30 @@ it("takes a client's answer sent to another instance while its subscriber was aw
   // Before: the answer was lost for instance b; its question waited until askTimeoutMs.
   const result = (await call.rest(BOUND_MS)).filter((event) => event.data).at(-1);
   expect(messageOf(result)).toMatchObject({ result: { content: [{ text: "confirmed" }] } });
+});
+
+it("cancels a request whose client cancelled it on another instance while this one's subscriber was away", async () => {
+  const prefix = `sessions-loss-${prefixes++}:`;
+  const [a, b] = [await instance("sa6", prefix), await instance("sb6", prefix)];
+  const session = await open(b);
+  waits = { started: signal(), aborted: signal<unknown>() };
+  const id = ids++;
+  const calling = b.fetch(inSession(session, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "wait" } }));
+  await within(waits.started.promise, BOUND_MS, "the tool starting");
+  await whileAway("sb6", prefix, "client", async () => {
+    const cancelled = await a.fetch(
+      inSession(session, {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: id, reason: "changed my mind" },
+      }),
+    );
+    expect(cancelled.status).toBe(202);
+  });
+  // Before: the cancellation was lost for instance b; its request went on until its handler timeout.
+  const reason = await within(waits.aborted.promise, BOUND_MS, "ctx.signal aborting");
+  expect(reason).toMatchObject({ name: "AbortError", message: "changed my mind" });
+  // Nothing is sent for a cancelled request (2025-11-25 "Cancellation"): its stream ends with no answer.
+  const call = new EventReader(await within(calling, BOUND_MS, "the tools/call's stream"));
+  expect((await call.rest(BOUND_MS)).filter((event) => event.data)).toEqual([]);
 });

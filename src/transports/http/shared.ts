@@ -1,9 +1,10 @@
 import { sharedUsedStates } from "../../asking/used-states.js";
 import type { AuthGate } from "../../auth/gate.js";
 import type { Dispatcher } from "../../core/dispatch.js";
-import type { JsonRpcMessage, RequestId } from "../../core/jsonrpc.js";
+import { isRequestId, type JsonRpcMessage, type RequestId } from "../../core/jsonrpc.js";
 import type { RegistryEvent } from "../../core/registry.js";
 import type { Session } from "../../core/session.js";
+import { retellResources } from "../../listen/watchers.js";
 import type { LegacySession } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
 import { RemoteReader } from "./remote-reader.js";
@@ -32,6 +33,15 @@ const LISTS = ["tools", "resources", "prompts"] as const;
 /** The note a client's answer to question `id` of `session` is announced with (Bus.announce). */
 function answerNote(session: string, id: RequestId | undefined): string {
   return `answer:${session}:${String(id)}`;
+}
+
+/**
+ * The note a client's cancellation of its request `id` in `session` is announced with. It names
+ * one request: a client never reuses an id within a session (2025-11-25 "Messages": MUST NOT), and
+ * JSON keeps the id 1 apart from "1".
+ */
+function cancelNote(session: string, id: RequestId): string {
+  return `cancel:${session}:${JSON.stringify(id)}`;
 }
 
 /** The note a URL-mode completion is announced with (server.ts's completeElicitation). */
@@ -172,10 +182,18 @@ export class SharedSessions {
    * may be another, so it goes to all of them, and each settles only what is its own.
    */
   forward(session: HttpSession | undefined, message: JsonRpcMessage): void {
-    if (!session || ("method" in message && message.method !== "notifications/cancelled")) return;
-    // An answer is noted too: the asking instance, if its subscription is reconnecting, reads it once
-    // it is back (#rejoined) rather than let its question time out.
-    const note = "method" in message ? undefined : answerNote(session.id, message.id);
+    if (!session) return;
+    // Noted too: the instance running the request, if its subscription is reconnecting, reads it once
+    // it is back (#rejoined) rather than let its question time out, or its cancelled request go on.
+    let note: string;
+    if (!("method" in message)) note = answerNote(session.id, message.id);
+    else if (message.method !== "notifications/cancelled") return;
+    else {
+      const id = message.params?.requestId;
+      // A cancellation naming no request cancels nothing anywhere (2025-11-25 "Cancellation": ignored).
+      if (!isRequestId(id)) return;
+      note = cancelNote(session.id, id);
+    }
     this.#state.bus.announce({ type: "client", session: session.id, message }, note);
   }
 
@@ -369,32 +387,47 @@ export class SharedSessions {
   /**
    * This instance's subscription was reconnecting: what the others published meanwhile never came
    * (pub/sub keeps nothing for it). Its sessions are read again (a DELETE, a log level, a
-   * subscription made elsewhere), the answers to its questions and the URL-mode completions for its
-   * sessions are read from their notes, its resumed streams look for new events, and its clients
-   * are told each list may have changed: a list change is not kept anywhere, and list_changed only
-   * has them list again (2025-11-25 "Tools": listChanged; 2026-07-28 subscriptions/listen).
+   * subscription made elsewhere); the answers to its questions, the cancellations of the requests
+   * it runs and the URL-mode completions for its sessions are read from their notes; its resumed
+   * streams look for new events; and its clients are told each list may have changed and each
+   * resource they subscribed to may have been updated: neither a list change nor an update is kept
+   * anywhere, and the notification only has them list, or read, again (2025-11-25 "Tools":
+   * listChanged, "Resources": subscriptions; 2026-07-28 subscriptions/listen). A session or listen
+   * stream is told of at most limits.maxSubscriptionsPerSession URIs, each only if its caller may
+   * read it, as of any update.
    */
   async #rejoined(): Promise<void> {
-    const capabilities = this.#dispatcher.registry.capabilities();
+    const registry = this.#dispatcher.registry;
+    const capabilities = registry.capabilities();
     this.#relaying = true;
     try {
       for (const list of LISTS) {
-        if (capabilities[list]?.listChanged) this.#dispatcher.registry.emit({ type: `${list}/list_changed` });
+        if (capabilities[list]?.listChanged) registry.emit({ type: `${list}/list_changed` });
       }
     } finally {
       this.#relaying = false;
     }
+    retellResources(registry);
     for (const readers of this.#readers.values()) for (const reader of readers) reader.wake();
     const ids = this.#store.ids();
     const notes = [...this.#dispatcher.urlElicitations.keys()].map(urlNote);
     for (const id of ids) {
-      for (const asked of this.#store.peek(id)?.connection.asked() ?? []) notes.push(answerNote(id, asked));
+      const connection = this.#store.peek(id)?.connection;
+      for (const asked of connection?.asked() ?? []) notes.push(answerNote(id, asked));
+      for (const running of connection?.requests?.keys() ?? []) notes.push(cancelNote(id, running));
     }
     const [noted] = await Promise.all([
       this.#state.bus.noted?.(notes).catch(() => []) ?? [],
       ...ids.map((id) => this.#refresh(id)),
     ]);
     for (const message of noted) if (message) this.#receive(message);
+    // After the records are read: a subscription made elsewhere meanwhile missed its updates too.
+    for (const id of ids) {
+      const connection = this.#store.peek(id)?.connection;
+      const core = connection?.session;
+      if (!core || !isShared(core)) continue;
+      for (const uri of core.subscriptions) connection.notify({ type: "resources/updated", uri });
+    }
   }
 
   /** Another instance changed or ended a session this one holds a copy of. */
