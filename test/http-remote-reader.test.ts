@@ -31,7 +31,16 @@ it("writes no more once the sink says it has enough, and goes on from there when
   const streams = new Streams(10, 1024);
   const written: SseChunk[] = [];
   let drained: (() => void) | undefined;
-  const reader = new RemoteReader({ events: history, session: "s", stream: 1, after: 0, streams, onEnd: () => {} });
+  const bounds = { maxEvents: 100, maxSessionBytes: 1_000_000, maxBytes: 10_000_000 };
+  const reader = new RemoteReader({
+    events: history,
+    session: "s",
+    stream: 1,
+    after: 0,
+    streams,
+    bounds,
+    onEnd: () => {},
+  });
   reader.attach({
     // A reader that takes nothing: every write leaves the sink over its mark.
     write: (chunk) => {

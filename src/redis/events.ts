@@ -1,5 +1,15 @@
+import type { RequestId } from "../core/jsonrpc.js";
 import type { EventHistory, HistoryBounds, KeptEvent, StreamSlice } from "../state/state.js";
 import type { RedisLink } from "./client.js";
+import type { InstanceLease } from "./liveness.js";
+
+/** The arguments of APPEND and ABANDON (see RedisEvents.append). */
+const KEEP_ARGS = `
+local log, meta, budget, total = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local s, q, text = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local maxEvents, maxSession, maxAll, ttl = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+local session, prefix = ARGV[8], ARGV[9]
+`;
 
 /**
  * Keeps one event, atomically: appended to the session's stream (`h:<session>`, fields s, q, t),
@@ -11,11 +21,7 @@ import type { RedisLink } from "./client.js";
  * forgotten: a resume across the gap is refused, never served with a hole. Then the readers are woken.
  * Single Redis only: other sessions' keys are named from the prefix (not Redis Cluster safe).
  */
-const APPEND = `
-local log, meta, budget, total = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local s, q, text = ARGV[1], tonumber(ARGV[2]), ARGV[3]
-local maxEvents, maxSession, maxAll, ttl = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
-local session, prefix = ARGV[8], ARGV[9]
+const KEEP = `
 local last = tonumber(redis.call('HGET', meta, 'n:' .. s) or '0')
 if q ~= last + 1 then redis.call('HSET', meta, 'f:' .. s, q - 1) end
 redis.call('HSET', meta, 'n:' .. s, q)
@@ -52,30 +58,68 @@ redis.call('PUBLISH', ARGV[10], ARGV[11])
 return 1
 `;
 
-/** What a session keeps of one stream after an event, read at one instant. */
+/**
+ * An ended stream takes no more events: a stream whose instance was taken for crashed (ABANDON) while
+ * Redis was away from it keeps the answer another instance wrote for it, not one after it.
+ */
+const APPEND = `${KEEP_ARGS}
+if redis.call('HGET', meta, 'd:' .. s) == '1' then return 0 end
+${KEEP}`;
+
+/**
+ * Ends a stream whose writing instance's lease ran out (`w:<stream>`, the instance; ARGV[12], the
+ * prefix of leases, liveness.ts) with its last event, the request's error response numbered `q`:
+ * only if it is still so, so that of several readers only one writes it, and none when the
+ * instance is back. Its writer's fields go, as END has them go.
+ */
+const ABANDON = `${KEEP_ARGS}
+local writer = redis.call('HGET', meta, 'w:' .. s)
+if not writer or redis.call('HGET', meta, 'd:' .. s) == '1' then return 0 end
+if redis.call('EXISTS', ARGV[12] .. writer) == 1 then return 0 end
+if tonumber(redis.call('HGET', meta, 'n:' .. s) or '0') ~= q - 1 then return 0 end
+redis.call('HSET', meta, 'd:' .. s, '1')
+redis.call('HDEL', meta, 'w:' .. s, 'r:' .. s)
+${KEEP}`;
+
+/**
+ * What a session keeps of one stream after an event, read at one instant; and, for a stream not
+ * ended whose writing instance's lease (ARGV[3] .. `w:<stream>`) ran out, the id of its request.
+ */
 const READ = `
-local meta = redis.call('HMGET', KEYS[2], 'f:' .. ARGV[1], 'n:' .. ARGV[1], 'd:' .. ARGV[1], 'o:' .. ARGV[1])
+local s = ARGV[1]
+local meta = redis.call('HMGET', KEYS[2], 'f:' .. s, 'n:' .. s, 'd:' .. s, 'o:' .. s, 'w:' .. s, 'r:' .. s)
+local abandoned = ''
+if meta[5] and meta[3] ~= '1' and redis.call('EXISTS', ARGV[3] .. meta[5]) == 0 then abandoned = meta[6] end
 local kept = {}
 for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
   local f = entry[2]
-  if f[2] == ARGV[1] and tonumber(f[4]) > tonumber(ARGV[2]) then
+  if f[2] == s and tonumber(f[4]) > tonumber(ARGV[2]) then
     kept[#kept + 1] = f[4]
     kept[#kept + 1] = f[6]
   end
 end
-return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0' }
+return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0', abandoned }
 `;
 
-/** Marks a stream opened (its meta hash expires with the history). */
+/**
+ * Marks a stream opened (its meta hash expires with the history). A request's stream also records
+ * its writer (`w:<stream>`, this instance) and its request's id as JSON (`r:<stream>`), and sets
+ * this instance's lease (KEYS[2], liveness.ts), so that the lease is there before any reader looks.
+ */
 const OPEN = `
 redis.call('HSET', KEYS[1], 'o:' .. ARGV[1], '1')
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[1], 'w:' .. ARGV[1], ARGV[3], 'r:' .. ARGV[1], ARGV[4])
+  redis.call('SET', KEYS[2], '1', 'PX', ARGV[5])
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
-/** Ends a stream: its readers send what is left, then close. */
+/** Ends a stream: its readers send what is left, then close. Its writer is no longer needed: the hash keeps no field per stream for it. */
 const END = `
 redis.call('HSET', KEYS[1], 'd:' .. ARGV[1], '1')
+redis.call('HDEL', KEYS[1], 'w:' .. ARGV[1], 'r:' .. ARGV[1])
 redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 `;
@@ -95,20 +139,41 @@ export class RedisEvents implements EventHistory {
   readonly #prefix: string;
   readonly #wake: (session: string, stream: number) => [channel: string, payload: string];
   readonly #ttlMs: number;
+  readonly #instance: string;
+  readonly #lease: InstanceLease;
 
   constructor(
     link: RedisLink,
-    options: { prefix: string; ttlMs: number; wake: (session: string, stream: number) => [string, string] },
+    options: {
+      prefix: string;
+      ttlMs: number;
+      wake: (session: string, stream: number) => [string, string];
+      /** This instance's id (the bus's), recorded as the writer of its requests' streams. */
+      instance: string;
+      lease: InstanceLease;
+    },
   ) {
     this.#link = link;
     this.#prefix = options.prefix;
     this.#wake = options.wake;
     this.#ttlMs = options.ttlMs;
+    this.#instance = options.instance;
+    this.#lease = options.lease;
   }
 
   async append(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds) {
+    await this.#link.script(APPEND, this.#keys(session), this.#keepArgs(session, event, bounds));
+  }
+
+  async abandon(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds) {
+    const args = [...this.#keepArgs(session, event, bounds), `${this.#prefix}i:`];
+    return Number(await this.#link.script(ABANDON, this.#keys(session), args)) === 1;
+  }
+
+  /** The ARGV of KEEP_ARGS, and the bus message that wakes the stream's readers. */
+  #keepArgs(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds): string[] {
     const [channel, payload] = this.#wake(session, event.stream);
-    await this.#link.script(APPEND, this.#keys(session), [
+    return [
       String(event.stream),
       String(event.seq),
       event.text,
@@ -120,7 +185,7 @@ export class RedisEvents implements EventHistory {
       this.#prefix,
       channel,
       payload,
-    ]);
+    ];
   }
 
   async end(session: string, stream: number): Promise<void> {
@@ -128,17 +193,24 @@ export class RedisEvents implements EventHistory {
     await this.#link.script(END, [this.#keys(session)[1]], [String(stream), channel, payload]);
   }
 
-  async open(session: string, stream: number): Promise<void> {
-    await this.#link.script(OPEN, [this.#keys(session)[1]], [String(stream), String(this.#ttlMs)]);
+  async open(session: string, stream: number, request?: RequestId): Promise<void> {
+    const keys = [this.#keys(session)[1], this.#lease.key];
+    const writer =
+      request === undefined ? ["", "", ""] : [this.#instance, JSON.stringify(request), String(this.#lease.ms)];
+    await this.#link.script(OPEN, keys, [String(stream), String(this.#ttlMs), ...writer]);
+    if (request !== undefined) this.#lease.start();
   }
 
   async read(session: string, stream: number, after: number): Promise<StreamSlice> {
-    // The reply of READ (above): forgotten, last, done, the kept events' seq and text in turn, opened.
-    const reply = (await this.#link.script(READ, this.#keys(session), [String(stream), String(after)])) as [
+    // The reply of READ (above): forgotten, last, done, the kept events' seq and text in turn, opened,
+    // the abandoned request's id as JSON (or "").
+    const args = [String(stream), String(after), `${this.#prefix}i:`];
+    const reply = (await this.#link.script(READ, this.#keys(session), args)) as [
       string,
       string,
       string,
       string[],
+      string,
       string,
     ];
     const events: KeptEvent[] = [];
@@ -150,6 +222,7 @@ export class RedisEvents implements EventHistory {
       done: reply[2] === "1",
       events,
       opened: reply[4] === "1",
+      abandoned: reply[5] === "" ? undefined : requestId(reply[5]),
     };
   }
 
@@ -161,4 +234,10 @@ export class RedisEvents implements EventHistory {
     const prefix = this.#prefix;
     return [`${prefix}h:${session}`, `${prefix}hm:${session}`, `${prefix}hb`, `${prefix}hbt`];
   }
+}
+
+/** A request id as OPEN recorded it (JSON); undefined for anything else. */
+function requestId(json: string): RequestId | undefined {
+  const id: unknown = JSON.parse(json);
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
 }

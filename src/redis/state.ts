@@ -3,6 +3,7 @@ import type { TaskRecord } from "../tasks/task.js";
 import { RedisBus } from "./bus.js";
 import { type RedisClient, RedisLink } from "./client.js";
 import { RedisEvents } from "./events.js";
+import { InstanceLease } from "./liveness.js";
 import { RedisSessions } from "./sessions.js";
 import { RedisTaskStore } from "./tasks.js";
 import { RedisUsedStates } from "./used-states.js";
@@ -14,7 +15,10 @@ export interface RedisStateOptions {
   prefix?: string;
   /** A command unanswered for this long fails the request with a retryable error. Default: 2000 ms. */
   commandTimeoutMs?: number;
-  /** How long a running task's instance may go silent before the task is recorded as failed. Default: 30000 ms. */
+  /**
+   * How long a running task's instance may go silent before the task is recorded as failed, and a
+   * request's stream resumed elsewhere is answered with an error saying its instance stopped. Default: 30000 ms.
+   */
   leaseMs?: number;
   /** How long a session's event history outlives its last event. Default: 30 minutes (the default session idle time). */
   historyTtlMs?: number;
@@ -29,9 +33,11 @@ export async function redisState(options: RedisStateOptions): Promise<SharedStat
   const link = new RedisLink(options.client, options.commandTimeoutMs ?? 2000);
   const bus = new RedisBus(link, prefix, crypto.randomUUID());
   await bus.start();
+  const leaseMs = options.leaseMs ?? 30_000;
+  const lease = new InstanceLease(link, { prefix, instance: bus.instance, ms: leaseMs });
   const tasks = new RedisTaskStore(link, {
     prefix,
-    leaseMs: options.leaseMs ?? 30_000,
+    leaseMs,
     publish: (record: TaskRecord) => bus.announce({ type: "task", taskId: record.taskId, status: record.status }),
   });
   return {
@@ -40,12 +46,15 @@ export async function redisState(options: RedisStateOptions): Promise<SharedStat
       prefix,
       ttlMs: options.historyTtlMs ?? 30 * 60_000,
       wake: (session, stream) => [bus.channel, bus.encode({ type: "events", session, stream })],
+      instance: bus.instance,
+      lease,
     }),
     usedStates: new RedisUsedStates(link, prefix),
     tasks,
     bus,
     close: async () => {
       tasks.close();
+      lease.close();
       await bus.close();
     },
   };

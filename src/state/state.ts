@@ -1,6 +1,6 @@
 import type { UsedStates } from "../asking/used-states.js";
 import type { LogLevel } from "../core/envelope.js";
-import type { JsonRpcMessage } from "../core/jsonrpc.js";
+import type { JsonRpcMessage, RequestId } from "../core/jsonrpc.js";
 import { Unavailable } from "../core/limits.js";
 import type { RegistryEvent } from "../core/registry.js";
 import type { ClientCapabilities, Implementation } from "../core/types.js";
@@ -79,6 +79,11 @@ export interface StreamSlice {
   readonly done: boolean;
   /** The stream was opened (`EventHistory.open`): it resumes from its priming event, before any event is written. */
   readonly opened?: boolean;
+  /**
+   * The instance writing the stream stopped renewing its lease (it crashed) before the stream
+   * ended: the id of the request whose answer the stream still owes (see `EventHistory.abandon`).
+   */
+  readonly abandoned?: RequestId;
 }
 
 /**
@@ -92,9 +97,23 @@ export interface EventHistory {
   /**
    * A stream opened: a client sent only its priming event (SEP-1699) can resume it on another
    * instance. Optional, for a store written before it: without it such a resume answers 404.
+   * `request`: the stream is that request's, written by this instance, which holds a lease while it
+   * runs: once the lease runs out before the stream ends, its readers see it `abandoned`.
    */
-  open?(session: string, stream: number): Promise<void>;
+  open?(session: string, stream: number, request?: RequestId): Promise<void>;
   read(session: string, stream: number, after: number): Promise<StreamSlice>;
+  /**
+   * Ends an `abandoned` stream with `event` (the request's error response, numbered the stream's
+   * last plus one), if it still is abandoned and `event.seq` still follows its last: every reader
+   * then sends that answer and ends, as a stream of an answered request does. False when it is not
+   * (another reader ended it first). Optional, for a store written before it: without it the stream
+   * of a crashed instance's request stays open until its client gives up.
+   */
+  abandon?(
+    session: string,
+    event: { stream: number; seq: number; text: string },
+    bounds: HistoryBounds,
+  ): Promise<boolean>;
   clear(session: string): Promise<void>;
 }
 

@@ -2,7 +2,8 @@
  * The pieces of picomcp/redis on a real Redis, one by one: the event history keeps the bounds of
  * http/history.ts (events and bytes per session, bytes for the server with the largest session
  * forgetting first) and records a gap instead of serving it; the replay guard accepts an id once;
- * a task whose instance stops renewing its lease reads as failed, one whose lease is renewed does not,
+ * a request's stream whose instance stops renewing its lease reads as abandoned, takes its answer
+ * once and no event after it; a task whose instance stops renewing its lease reads as failed, one whose lease is renewed does not,
  * and a lease is no longer renewed once its task ended; redisState() on a Redis that does not answer fails.
  * Skipped (with the install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
@@ -113,6 +114,45 @@ describe("the event history on Redis", () => {
     await shared.events.clear("s");
     expect((await shared.events.read("s", 7, 0)).opened).toBe(false);
     await shared.close();
+  });
+
+  it("says a request's stream is abandoned once its instance's lease runs out, takes its answer once, then no event", async () => {
+    // Two instances of one server: one prefix.
+    const prefix = `store-${prefixes++}:`;
+    const alive = await state({ leaseMs: 300, prefix });
+    const crashed = await state({ leaseMs: 300, prefix });
+    await alive.events.open!("s", 1, "kept");
+    await crashed.events.open!("s", 2, 7);
+    await crashed.events.append("s", { stream: 2, seq: 1, text: TEN }, WIDE);
+    // The instance writing stream 2 stops renewing its lease, as a crash does.
+    await crashed.close();
+    let slice = await alive.events.read("s", 2, 0);
+    for (let polls = 0; polls < 100 && slice.abandoned === undefined; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      slice = await alive.events.read("s", 2, 0);
+    }
+    expect(slice).toMatchObject({ last: 1, done: false, abandoned: 7 });
+    // The instance that renews its lease: its stream is not abandoned, nor can it be ended for it.
+    expect((await alive.events.read("s", 1, 0)).abandoned).toBeUndefined();
+    expect(await crashed.events.abandon!("s", { stream: 1, seq: 1, text: "no" }, WIDE)).toBe(false);
+    // Of two readers, one writes the answer; one numbered after another's last is refused too.
+    const answer = { stream: 2, seq: 2, text: "answer" };
+    expect(await alive.events.abandon!("s", answer, WIDE)).toBe(true);
+    expect(await crashed.events.abandon!("s", answer, WIDE)).toBe(false);
+    expect(await crashed.events.abandon!("s", { ...answer, seq: 3 }, WIDE)).toBe(false);
+    // The instance taken for crashed writes on (Redis was away from it, not it): the ended stream takes nothing.
+    await crashed.events.append("s", { stream: 2, seq: 2, text: "late" }, WIDE);
+    const ended = await alive.events.read("s", 2, 0);
+    expect(ended).toMatchObject({ forgotten: 0, last: 2, done: true, abandoned: undefined });
+    expect(ended.events).toEqual([
+      { seq: 1, text: TEN },
+      { seq: 2, text: "answer" },
+    ]);
+    // A stream ended, either way, keeps no writer: the session's hash holds none for it.
+    await alive.events.end("s", 1);
+    const fields = Object.keys(await client!.hGetAll(`${prefix}hm:s`));
+    expect(fields.filter((field) => /^[wr]:/.test(field))).toEqual([]);
+    await alive.close();
   });
 });
 

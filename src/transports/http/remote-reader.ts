@@ -1,8 +1,13 @@
-import type { EventHistory } from "../../state/state.js";
-import type { SseSink, SseStream, Streams } from "./sse.js";
+import { ErrorCode } from "../../core/errors.js";
+import { errorResponse, type RequestId } from "../../core/jsonrpc.js";
+import type { EventHistory, HistoryBounds, StreamSlice } from "../../state/state.js";
+import { type SseSink, type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** How often a reader looks at the history without being woken: a wake lost while the bus reconnected costs this much. */
 const POLL_MS = 1000;
+
+/** The answer to a request whose instance crashed while it ran, for the model: why, and what to do. */
+const STOPPED = "The server instance running this request stopped before it finished; send the request again";
 
 /**
  * The reading end of a shared session's stream that another instance writes (or wrote): sends the
@@ -10,12 +15,15 @@ const POLL_MS = 1000;
  * says it came, until the stream ends. Events come in order and without a gap, or the stream ends:
  * an event forgotten before it was sent makes the client's next resume answer 404, never a hole.
  * As a local stream's reader (log-reader.ts), it sends as fast as the reader takes and no faster:
- * the shared history is the buffer, so a reader that stops reading holds nothing here.
+ * the shared history is the buffer, so a reader that stops reading holds nothing here. A stream
+ * whose instance crashed before it ended (its lease ran out) gets the request's error response,
+ * written to the history by the first of its readers to see it, and ends with it.
  */
 export class RemoteReader implements SseStream {
   readonly #events: EventHistory;
   readonly #session: string;
   readonly #stream: number;
+  readonly #bounds: HistoryBounds;
   #cursor: number;
   #sink: SseSink | undefined;
   #closed = false;
@@ -35,11 +43,14 @@ export class RemoteReader implements SseStream {
     stream: number;
     after: number;
     streams: Streams;
+    /** The history's caps, which the answer of a crashed instance's request counts in as any event. */
+    bounds: HistoryBounds;
     onEnd: () => void;
   }) {
     this.#events = options.events;
     this.#session = options.session;
     this.#stream = options.stream;
+    this.#bounds = options.bounds;
     this.#cursor = options.after;
     this.#streams = options.streams;
     this.#onEnd = options.onEnd;
@@ -106,6 +117,8 @@ export class RemoteReader implements SseStream {
           if (this.#full) break;
         }
         if (slice.done && this.#cursor >= slice.last) return this.#close();
+        // Read again at once when it is written; otherwise at the next poll, which sees why not.
+        if (slice.abandoned !== undefined && (await this.#answer(slice, slice.abandoned))) this.#again = true;
       } while (this.#again && !this.#closed && !this.#full);
     } catch {
       // The store is away: the client resumes from its last event, here or elsewhere, once it is back.
@@ -113,6 +126,18 @@ export class RemoteReader implements SseStream {
     } finally {
       this.#reading = false;
     }
+  }
+
+  /**
+   * The instance running the stream's request stopped before it ended (it crashed): its answer is
+   * written for it as the stream's last event, once for every reader, as the instance would have
+   * ended it. A clean shutdown answers its requests itself (limits.shutdownGraceMs).
+   */
+  async #answer(slice: StreamSlice, request: RequestId): Promise<boolean> {
+    const seq = slice.last + 1;
+    const text = sseEvent(errorResponse(request, ErrorCode.InternalError, STOPPED), `${this.#stream}-${seq}`);
+    const event = { stream: this.#stream, seq, text };
+    return (await this.#events.abandon?.(this.#session, event, this.#bounds)) ?? false;
   }
 
   #close(): void {

@@ -1,7 +1,7 @@
 import type { RequestContext } from "../../core/context.js";
 import type { Answer, Exchange } from "../../core/dispatch.js";
 import { ErrorCode, messageOf } from "../../core/errors.js";
-import { errorResponse, type JsonRpcMessage, type JsonRpcResponse } from "../../core/jsonrpc.js";
+import { errorResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../core/jsonrpc.js";
 import { busy, isUnavailable } from "../../core/limits.js";
 import type { Accepts } from "./accept.js";
 import { emptyReply, type HttpReply, type HttpRequest, jsonReply, sseReply, type Watcher } from "./reply.js";
@@ -18,7 +18,8 @@ export interface ResponseStream {
 
 /** Where a legacy session's replies stream: resumable streams that keep event ids. */
 export interface StreamOpener {
-  openStream(): ResponseStream;
+  /** `request`: the request the stream answers, whose answer another instance gives if this one crashes (docs/scaling.md). */
+  openStream(request?: RequestId): ResponseStream;
   /** The session ended (DELETE, eviction): its requests in progress were cancelled with it. */
   readonly ended: boolean;
 }
@@ -174,7 +175,7 @@ class Reply implements Watcher {
     if (session && !plain) {
       // The session's stream is resumable: from now on a dropped connection does not cancel the request.
       this.#options.request.watch(undefined);
-      stream = session.openStream();
+      stream = session.openStream(this.#running?.requestId);
     } else {
       // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
       stream = plainStream(streams, () =>

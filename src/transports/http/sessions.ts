@@ -1,5 +1,5 @@
 import type { Dispatcher } from "../../core/dispatch.js";
-import type { JsonRpcMessage } from "../../core/jsonrpc.js";
+import type { JsonRpcMessage, RequestId } from "../../core/jsonrpc.js";
 import { Connection } from "../connection.js";
 import type { HistoryBudget, SessionHistory, StreamLog } from "./history.js";
 import type { LogReader } from "./log-reader.js";
@@ -35,7 +35,8 @@ const encoder = new TextEncoder();
  */
 export interface SessionMirror {
   streamId(): number;
-  opened(stream: number): void;
+  /** `request`: the request whose answer the stream carries (none for the standalone stream). */
+  opened(stream: number, request?: RequestId): void;
   kept(stream: number, seq: number, text: string): void;
   ended(stream: number): void;
 }
@@ -143,22 +144,22 @@ export class HttpSession {
   }
 
   /**
-   * Opens the SSE stream of one POST. Before the code of streams has loaded (the first stream of
-   * the process), the stream is opened once it has, and what is sent meanwhile waits for it.
+   * Opens the SSE stream of one POST, that of `request`. Before the code of streams has loaded (the
+   * first stream of the process), the stream is opened once it has, and what is sent meanwhile waits for it.
    */
-  openStream(): SessionStream {
+  openStream(request?: RequestId): SessionStream {
     if (!streamCode)
       return new DeferredStream(
-        loadStreamCode().then(() => this.#openStream()),
+        loadStreamCode().then(() => this.#openStream(request)),
         this.#resumable,
       );
-    return this.#openStream();
+    return this.#openStream(request);
   }
 
-  #openStream(): SessionStream {
+  #openStream(request: RequestId | undefined): SessionStream {
     const history = this.#all();
     const log = history.open(this.#mirror ? this.#mirror.streamId() : this.#nextStream++);
-    this.#mirror?.opened(log.id);
+    this.#mirror?.opened(log.id, request);
     const reader = this.#read(log, log.seq, true);
     return {
       channel: reader,

@@ -223,6 +223,7 @@ export class SharedSessions {
       stream,
       after,
       streams: this.#streams,
+      bounds: this.#bounds,
       onEnd: () => {
         readers.delete(reader);
         if (readers.size === 0) this.#readers.delete(key);
@@ -256,7 +257,7 @@ export class SharedSessions {
     return {
       streamId: () => 1 + Math.floor(Math.random() * MAX_STREAM),
       // Before its priming event goes out: a client that resumes elsewhere from it finds the stream.
-      opened: (stream) => void events.open?.(id, stream).catch(() => {}),
+      opened: (stream, request) => void events.open?.(id, stream, request).catch(() => {}),
       // In order on the store's connection. A write lost while the store is away leaves a gap, which
       // the history records: a resume across it is refused (404), never served with a hole.
       kept: (stream, seq, text) => void events.append(id, { stream, seq, text }, bounds).catch(() => {}),
