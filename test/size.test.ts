@@ -628,7 +628,8 @@ const BUDGETS: Budget[] = [
     // Raised to 53,244 B: a client's cancellation relayed to another instance is noted for a minute besides being published, and an instance whose bus subscription is back reads the notes of the requests it runs (was: one relayed while its subscription was reconnecting was lost, and the request went on); transports/http/shared.ts's cancelNote (+80 B).
     // Raised to 53,398 B: an instance whose bus subscription is back tells its sessions and listen streams each resource they subscribed to may have been updated, only those their caller may read (was: an update published while its subscription was reconnecting was lost until the next one); listen/watchers.ts, listen.ts's retell, shared.ts's loop over sessions (+154 B).
     // Set to 53,470 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
-    ceiling: 53_470,
+    // Raised to 53,608 B: a shared session's copy on an instance where no resources/subscribe ran checks each resource update against the caller of the session's latest request served there, none yet sending nothing (was: no check, so every update under the subscriptions went to the GET stream, a resource the caller may not read included); shared.ts's #admitted and #mayRead, the read check's layer moved to listen/watchers.ts (+138 B).
+    ceiling: 53_608,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1079,7 +1080,8 @@ const BUDGETS: Budget[] = [
     // Raised to 63,120 B: a client's cancellation relayed to another instance is noted for a minute besides being published, and an instance whose bus subscription is back reads the notes of the requests it runs (was: one relayed while its subscription was reconnecting was lost, and the request went on); transports/http/shared.ts's cancelNote (+77 B).
     // Raised to 63,280 B: an instance whose bus subscription is back tells its sessions and listen streams each resource they subscribed to may have been updated, only those their caller may read (was: an update published while its subscription was reconnecting was lost until the next one); listen/watchers.ts, listen.ts's retell, shared.ts's loop over sessions (+160 B).
     // Set to 63,349 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
-    ceiling: 63_349,
+    // Raised to 63,485 B: a shared session's copy checks resource updates against its caller, as the row of everything (+136 B).
+    ceiling: 63_485,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
