@@ -422,7 +422,8 @@ const BUDGETS: Budget[] = [
     // Raised to 23,690 B: no code of this row changed: the asking layer chunk it may import changed, and so did its file name (chunk hashes) (+1 B).
     // Raised to 23,690 B: a client's cancellation relayed to another instance is noted for a minute besides being published, and an instance whose bus subscription is back reads the notes of the requests it runs (was: one relayed while its subscription was reconnecting was lost, and the request went on); no code of this row changed, chunk hashes (+1 B).
     // Set to 23,690 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
-    ceiling: 23_690,
+    // Raised to 23,697 B: an instance sharing state joins the bus as its endpoint is made, by serve({ port }) before it listens (fetch and node with their first request), its shared sessions made by HttpHandler.share (was: by its first request, so a resourceUpdated or a tool added on a fresh instance never reached the other instances' sessions); createEndpoint calls share for a server with state, no shared code loaded without (+7 B).
+    ceiling: 23_697,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -629,7 +630,8 @@ const BUDGETS: Budget[] = [
     // Raised to 53,398 B: an instance whose bus subscription is back tells its sessions and listen streams each resource they subscribed to may have been updated, only those their caller may read (was: an update published while its subscription was reconnecting was lost until the next one); listen/watchers.ts, listen.ts's retell, shared.ts's loop over sessions (+154 B).
     // Set to 53,470 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
     // Raised to 53,608 B: a shared session's copy on an instance where no resources/subscribe ran checks each resource update against the caller of the session's latest request served there, none yet sending nothing (was: no check, so every update under the subscriptions went to the GET stream, a resource the caller may not read included); shared.ts's #admitted and #mayRead, the read check's layer moved to listen/watchers.ts (+138 B).
-    ceiling: 53_608,
+    // Raised to 53,617 B: an instance sharing state joins the bus as its endpoint is made, by serve({ port }) before it listens (fetch and node with their first request), its shared sessions made by HttpHandler.share (was: by its first request, so a resourceUpdated or a tool added on a fresh instance never reached the other instances' sessions) (+9 B).
+    ceiling: 53_617,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -772,7 +774,8 @@ const BUDGETS: Budget[] = [
     // Set to 29,860 B merging the HTTP edge follow-ups of 2026-12-06 (third session: the shutdown wait armed by a first stream, an empty Accept read as a missing one, a shared stream marked open as it opens) with the session token redaction, as measured.
     // Lowered to 29,859 B: no code of this row changed: chunk hashes (-1 B).
     // Raised to 29,860 B merging the bus-loss recovery with main: no code of this row changed, chunk hashes (+1 B).
-    ceiling: 29_860,
+    // Raised to 29,867 B: an instance sharing state joins the bus as its endpoint is made (HttpHandler.share), as the HTTP row (+7 B).
+    ceiling: 29_867,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -902,7 +905,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,771 B: no code of this row changed: chunk hashes (+1 B).
     // Raised to 28,771 B: an instance whose bus subscription is back tells its sessions and listen streams each resource they subscribed to may have been updated, only those their caller may read (was: an update published while its subscription was reconnecting was lost until the next one); no code of this row changed, chunk hashes (+1 B).
     // Set to 28,772 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
-    ceiling: 28_772,
+    // Raised to 28,777 B: an instance sharing state joins the bus as its endpoint is made (HttpHandler.share), as the HTTP row (+5 B).
+    ceiling: 28_777,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1081,7 +1085,8 @@ const BUDGETS: Budget[] = [
     // Raised to 63,280 B: an instance whose bus subscription is back tells its sessions and listen streams each resource they subscribed to may have been updated, only those their caller may read (was: an update published while its subscription was reconnecting was lost until the next one); listen/watchers.ts, listen.ts's retell, shared.ts's loop over sessions (+160 B).
     // Set to 63,349 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
     // Raised to 63,485 B: a shared session's copy checks resource updates against its caller, as the row of everything (+136 B).
-    ceiling: 63_485,
+    // Raised to 63,493 B: an instance sharing state joins the bus as its endpoint is made, as the row of everything (+8 B).
+    ceiling: 63_493,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
