@@ -5,7 +5,7 @@ import { Registry } from "../src/core/registry.js";
 import { compileTool } from "../src/core/tools.js";
 import { META } from "../src/core/types.js";
 import { pico } from "../src/index.js";
-import { resourceChecks } from "../src/listen/listen.js";
+import { resourceChecks } from "../src/listen/watchers.js";
 import { compilePrompt } from "../src/prompts/prompts.js";
 import { compileResource } from "../src/resources/resources.js";
 import { Connection } from "../src/transports/connection.js";

@@ -423,7 +423,9 @@ const BUDGETS: Budget[] = [
     // Raised to 23,690 B: a client's cancellation relayed to another instance is noted for a minute besides being published, and an instance whose bus subscription is back reads the notes of the requests it runs (was: one relayed while its subscription was reconnecting was lost, and the request went on); no code of this row changed, chunk hashes (+1 B).
     // Set to 23,690 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
     // Lowered to 23,686 B: merging the crashed request's resumed stream with the bus-loss recovery: chunk hashes and glue (-4 B).
-    ceiling: 23_686,
+    // Raised to 23,697 B: an instance sharing state joins the bus as its endpoint is made, by serve({ port }) before it listens (fetch and node with their first request), its shared sessions made by HttpHandler.share (was: by its first request, so a resourceUpdated or a tool added on a fresh instance never reached the other instances' sessions); createEndpoint calls share for a server with state, no shared code loaded without (+7 B).
+    // Set to 23,696 B merging the shared sessions' read check on every copy and the bus joined as the endpoint is made (2026-12-06, fourth session) with the crashed request's resumed stream, as measured.
+    ceiling: 23_696,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -631,7 +633,10 @@ const BUDGETS: Budget[] = [
     // Set to 53,470 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
     // Raised to 53,290 B: a 2025 request's stream resumed on another instance after its own crashed is answered with an error saying so and ends, once the instance's lease runs out (was: open, silent, until the client's own timeout); remote-reader.ts, the request's id handed to the stream's record (+126 B).
     // Set to 53,591 B merging the crashed request's resumed stream (2026-12-06, fourth session) with the bus-loss recovery, as measured.
-    ceiling: 53_591,
+    // Raised to 53,608 B: a shared session's copy on an instance where no resources/subscribe ran checks each resource update against the caller of the session's latest request served there, none yet sending nothing (was: no check, so every update under the subscriptions went to the GET stream, a resource the caller may not read included); shared.ts's #admitted and #mayRead, the read check's layer moved to listen/watchers.ts (+138 B).
+    // Raised to 53,617 B: an instance sharing state joins the bus as its endpoint is made, by serve({ port }) before it listens (fetch and node with their first request), its shared sessions made by HttpHandler.share (was: by its first request, so a resourceUpdated or a tool added on a fresh instance never reached the other instances' sessions) (+9 B).
+    // Set to 53,728 B merging the shared sessions' read check on every copy and the bus joined as the endpoint is made (2026-12-06, fourth session) with the crashed request's resumed stream, as measured.
+    ceiling: 53_728,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -775,7 +780,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 29,859 B: no code of this row changed: chunk hashes (-1 B).
     // Raised to 29,860 B merging the bus-loss recovery with main: no code of this row changed, chunk hashes (+1 B).
     // Lowered to 29,852 B: merging the crashed request's resumed stream with the bus-loss recovery: chunk hashes and glue (-8 B).
-    ceiling: 29_852,
+    // Raised to 29,867 B: an instance sharing state joins the bus as its endpoint is made (HttpHandler.share), as the HTTP row (+7 B).
+    // Set to 29,859 B merging the shared sessions' read check on every copy and the bus joined as the endpoint is made (2026-12-06, fourth session) with the crashed request's resumed stream, as measured.
+    ceiling: 29_859,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -906,7 +913,9 @@ const BUDGETS: Budget[] = [
     // Raised to 28,771 B: an instance whose bus subscription is back tells its sessions and listen streams each resource they subscribed to may have been updated, only those their caller may read (was: an update published while its subscription was reconnecting was lost until the next one); no code of this row changed, chunk hashes (+1 B).
     // Set to 28,772 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
     // Lowered to 28,763 B: merging the crashed request's resumed stream with the bus-loss recovery: chunk hashes and glue (-9 B).
-    ceiling: 28_763,
+    // Raised to 28,777 B: an instance sharing state joins the bus as its endpoint is made (HttpHandler.share), as the HTTP row (+5 B).
+    // Set to 28,770 B merging the shared sessions' read check on every copy and the bus joined as the endpoint is made (2026-12-06, fourth session) with the crashed request's resumed stream, as measured.
+    ceiling: 28_770,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1086,7 +1095,10 @@ const BUDGETS: Budget[] = [
     // Set to 63,349 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
     // Raised to 63,171 B: a 2025 request's stream resumed on another instance after its own crashed is answered with an error saying so and ends, once the instance's lease runs out (was: open, silent, until the client's own timeout); remote-reader.ts, the request's id handed to the stream's record (+128 B).
     // Set to 63,470 B merging the crashed request's resumed stream (2026-12-06, fourth session) with the bus-loss recovery, as measured.
-    ceiling: 63_470,
+    // Raised to 63,485 B: a shared session's copy checks resource updates against its caller, as the row of everything (+136 B).
+    // Raised to 63,493 B: an instance sharing state joins the bus as its endpoint is made, as the row of everything (+8 B).
+    // Set to 63,601 B merging the shared sessions' read check on every copy and the bus joined as the endpoint is made (2026-12-06, fourth session) with the crashed request's resumed stream, as measured.
+    ceiling: 63_601,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

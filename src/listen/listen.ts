@@ -1,22 +1,13 @@
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
-import { Layer } from "../core/layers.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
 import { META } from "../core/types.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
 import { checkUriLength } from "../resources/uri-length.js";
 import { covers } from "../sessions/session.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
-import { watchResources } from "./watchers.js";
-
-/**
- * The resources layer's run time, for its read check (`mayRead`): loaded by the first listen that
- * watches resources, which only a server with resources offers, before it is acknowledged, so that
- * updates are checked (and sent) at once.
- */
-export const resourceChecks = new Layer<typeof import("../resources/run.js")>();
-resourceChecks.wire(() => import("../resources/run.js"));
+import { resourceChecks, watchResources } from "./watchers.js";
 
 /** The lists whose changes a listen request can ask for: flag `<list>ListChanged`, event `<list>/list_changed`. */
 const LISTS = ["tools", "prompts", "resources"] as const;
@@ -63,6 +54,7 @@ export async function listen(
       throw tooManySubscriptions(`notifications.resourceSubscriptions names ${watched.length} resources`, max);
     }
     honoured.resourceSubscriptions = watched;
+    // Before the acknowledgement: from then on, updates are checked (and sent) at once.
     if (watched.length > 0 && !resourceChecks.now) await resourceChecks.load();
   }
   // A layer's own filter fields (the Tasks extension's taskIds), checked before anything is sent.

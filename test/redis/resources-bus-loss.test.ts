@@ -80,7 +80,8 @@ async function updatesUntil(reader: EventReader, last: string): Promise<string[]
 /**
  * Instance b's subscriber goes away while instance a publishes an update of `uri`; then b comes
  * back. Instance a serves a request first: its shared sessions, which relay its updates, are made
- * by its first request.
+ * with its endpoint, which `server.fetch` makes with its first request (`serve({ port })` would
+ * make it before listening).
  */
 async function updatedWhileAway(a: Server, name: string, prefix: string, uri: string): Promise<void> {
   expect((await a.fetch(modern("resources/templates/list"))).status).toBe(200);

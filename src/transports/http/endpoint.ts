@@ -19,7 +19,11 @@ export async function createEndpoint(
   // answers pages of other origins (`http.cors`, opt-in).
   const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth) : undefined;
   const cors = options.cors ? new (await import("./cors.js")).Cors(options.cors, options.allowedOrigins) : undefined;
-  return new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, { gate, cors });
+  const handler = new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, { gate, cors });
+  // Before any request: an instance relays its changes to the others from when it serves
+  // (`serve({ port })` makes the endpoint before it listens; `fetch` and `node` with their first request).
+  if (options.state) await handler.share();
+  return handler;
 }
 
 /**

@@ -61,7 +61,7 @@ export class HttpHandler {
   /** OAuth resource server: protected resource metadata and bearer tokens (`pico({ auth })`). */
   readonly #gate: AuthGate | undefined;
   readonly #streams: Streams;
-  /** Sessions shared by several instances (`pico({ state })`): made, with the session code, by the first request. */
+  /** Sessions shared by several instances (`pico({ state })`): made, with the session code, with the endpoint (`share`). */
   readonly #state: SharedState | undefined;
   #shared: SharedSessions | undefined;
 
@@ -117,26 +117,27 @@ export class HttpHandler {
     if (this.closing && request.method !== "OPTIONS" && request.method !== "POST" && !isResume(request)) {
       return unavailable(shuttingDown(undefined), CLOSE_CONNECTION);
     }
-    return this.#state ? this.#sharing(request) : this.#route(request);
+    // Sessions shared by several instances (shared.ts): the session named is made here first if another instance opened it.
+    return this.#shared ? this.#shared.route(request, (prepared) => this.#route(prepared)) : this.#route(request);
   }
 
-  /** Sessions shared by several instances (`pico({ state })`, shared.ts): the code loads with the first request. */
-  async #sharing(request: HttpRequest): Promise<HttpReply> {
-    if (!this.#shared) {
-      const [{ SessionStore }, { SharedSessions }] = await Promise.all([
-        import("./sessions.js"),
-        import("./shared.js"),
-      ]);
-      this.#sessions ??= new SessionStore(this.#dispatcher, this.#sessionOptions, this.#streams);
-      this.#shared ??= new SharedSessions(this.#state!, this.#sessions, {
-        dispatcher: this.#dispatcher,
-        gate: this.#gate,
-        streams: this.#streams,
-        Session: LegacySession,
-        refuse: (message) => unavailable(errorResponse(undefined, ErrorCode.InternalError, message)),
-      });
-    }
-    return this.#shared.route(request, (prepared) => this.#route(prepared));
+  /**
+   * Joins the instances sharing `pico({ state })` (shared.ts), as the endpoint is made (endpoint.ts),
+   * before it serves a request: from then on this instance relays its changes (list changes, resource
+   * updates) to the others' sessions on the bus, a change made before its first request included.
+   */
+  async share(): Promise<void> {
+    const state = this.#state;
+    if (!state) return;
+    const [{ SessionStore }, { SharedSessions }] = await Promise.all([import("./sessions.js"), import("./shared.js")]);
+    this.#sessions = new SessionStore(this.#dispatcher, this.#sessionOptions, this.#streams);
+    this.#shared = new SharedSessions(state, this.#sessions, {
+      dispatcher: this.#dispatcher,
+      gate: this.#gate,
+      streams: this.#streams,
+      Session: LegacySession,
+      refuse: (message) => unavailable(errorResponse(undefined, ErrorCode.InternalError, message)),
+    });
   }
 
   #route(request: HttpRequest): Promise<HttpReply> | HttpReply {

@@ -1,10 +1,11 @@
 import { sharedUsedStates } from "../../asking/used-states.js";
 import type { AuthGate } from "../../auth/gate.js";
+import { RequestContext, type RequestInit } from "../../core/context.js";
 import type { Dispatcher } from "../../core/dispatch.js";
 import { isRequestId, type JsonRpcMessage, type RequestId } from "../../core/jsonrpc.js";
 import type { RegistryEvent } from "../../core/registry.js";
 import type { Session } from "../../core/session.js";
-import { retellResources } from "../../listen/watchers.js";
+import { resourceChecks, retellResources } from "../../listen/watchers.js";
 import type { LegacySession } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
 import { RemoteReader } from "./remote-reader.js";
@@ -76,6 +77,8 @@ export class SharedSessions {
   readonly #written = new WeakMap<HttpSession, Snapshot>();
   /** When each local copy last refreshed the record's idle expiry. */
   readonly #touched = new WeakMap<HttpSession, number>();
+  /** The caller of each local copy's latest request served here, as resource updates check it (#mayRead). */
+  readonly #callers = new WeakMap<HttpSession, RequestContext>();
   readonly #readers = new Map<string, Set<RemoteReader>>();
   /** A registry event from the bus is being delivered here: it is not published back. */
   #relaying = false;
@@ -116,7 +119,10 @@ export class SharedSessions {
   async route(request: HttpRequest, next: (request: HttpRequest) => Promise<HttpReply> | HttpReply) {
     try {
       const id = request.header(SESSION_HEADER);
-      if (id !== null) await this.prepare(id);
+      if (id !== null) {
+        await this.prepare(id);
+        this.#admitted(id, request);
+      }
       const reply = await next(request);
       // The request is served: its answer goes out even when the record cannot be rewritten now (the
       // session's next request writes it, see #write); a 503 would have the client do it again.
@@ -142,6 +148,43 @@ export class SharedSessions {
     return this.#adopt(id);
   }
 
+  /**
+   * A request of session `id` that its owner sent (the caller the endpoint lets use it, handler.ts's
+   * #owned; anyone else's is refused there): its caller is now the one this copy checks resource
+   * updates against (#mayRead).
+   */
+  #admitted(id: string, request: HttpRequest): void {
+    const session = this.#store.peek(id);
+    const core = session?.connection.session;
+    if (!session || !core || this.#gate?.owns(session, request.auth) === false) return;
+    const caller: RequestInit = {
+      id: undefined,
+      meta: undefined,
+      protocolVersion: core.protocolVersion,
+      era: "legacy",
+      client: core.client,
+      session: core,
+      auth: request.auth?.identity,
+    };
+    this.#callers.set(session, new RequestContext(caller, undefined, this.#dispatcher.registry.auth));
+  }
+
+  /**
+   * Whether the caller of session `held` may be told that `uri` was updated (Session.mayRead), on a
+   * copy where no `resources/subscribe` ran: one that runs here sets its own check, with its caller
+   * (resources/run.ts), but the subscriptions of this copy may all have come from the record, made
+   * by other instances, whose callers this one never saw. The caller is the one of the session's
+   * latest request served here: its owner (a 2025-11-25 session is bound to the caller who opened it,
+   * auth/gate.ts) with the token this instance verified, who is also who reads the session's GET
+   * stream here, since only such a request opens it. Before any, nothing is sent: an update is never
+   * told to a caller not known to be allowed it.
+   */
+  #mayRead(held: HttpSession, uri: string): boolean | Promise<boolean> {
+    const caller = this.#callers.get(held);
+    if (!caller) return false;
+    return resourceChecks.use(({ mayRead }) => mayRead(this.#dispatcher.registry, caller, uri));
+  }
+
   /** This instance's copy of a session, if it has one. */
   #local(id: string): HttpSession | undefined {
     return this.#store.has(id) ? this.#store.get(id) : undefined;
@@ -152,7 +195,11 @@ export class SharedSessions {
     const opened = session.connection.session;
     if (opened) {
       const { protocolVersion, initialized, logLevel, client } = opened;
-      session.connection.session = this.#copy({ id: session.id, protocolVersion, initialized, logLevel }, client);
+      session.connection.session = this.#copy(
+        { id: session.id, protocolVersion, initialized, logLevel },
+        client,
+        session,
+      );
     }
     try {
       await this.#write(session, true);
@@ -245,7 +292,7 @@ export class SharedSessions {
     if (!record || this.#store.has(id)) return;
     const session = this.#store.create(id);
     const client = { capabilities: record.capabilities, info: record.clientInfo };
-    session.connection.session = this.#copy(record, client);
+    session.connection.session = this.#copy(record, client, session);
     this.#gate?.adopt(session, record.owner);
     this.#written.set(session, snapshot(session.connection.session));
     this.#touched.set(session, Date.now());
@@ -376,9 +423,13 @@ export class SharedSessions {
     }
   }
 
-  /** A shared session with the id and handshake state of `from` (a record, or the session `initialize` made). */
-  #copy(from: Handshake, client: Session["client"]): SharedSession {
+  /**
+   * A shared session with the id and handshake state of `from` (a record, or the session `initialize`
+   * made), for `held`, this instance's copy, whose caller its resource updates are checked against.
+   */
+  #copy(from: Handshake, client: Session["client"], held: HttpSession): SharedSession {
     const session = new this.#Session(from.id, from.protocolVersion, client.capabilities, client.info);
+    session.mayRead = (uri) => this.#mayRead(held, uri);
     session.initialized = from.initialized;
     session.logLevel = from.logLevel;
     for (const uri of from.subscriptions ?? []) session.subscribe(uri);
