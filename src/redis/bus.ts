@@ -9,6 +9,10 @@ const MAX_HELD_MS = 60_000;
 const RETRY_MS = 500;
 /** How long a message announced with a note is kept: far longer than a subscriber takes to reconnect. */
 const NOTE_MS = 60_000;
+/** How often the probe of a reconnect is published again until this instance hears it. */
+const PROBE_MS = 1000;
+/** Probes of one reconnect, at most (a minute, as long as notes are kept): then the next reconnect probes again. */
+const MAX_PROBES = 60;
 
 /** Keeps a noted message (KEYS[1]) and publishes it, together: an instance that misses the one finds the other. */
 const NOTE_AND_PUBLISH = `
@@ -21,8 +25,11 @@ return redis.call('PUBLISH', ARGV[1], ARGV[2])
  * connection sends no other command). Each instance skips what it published itself. Pub/sub does
  * not keep messages for a subscriber that is reconnecting: what must not be lost (events, tasks)
  * is kept in Redis, and the bus only says where to look. Once the subscriber is back, the bus
- * publishes `rejoined` and, when that comes back to it (the subscription is live again), tells its
- * own listeners, which read again what they follow.
+ * publishes `rejoined` as a probe and, when that comes back to it (the subscription is live again),
+ * tells its own listeners, once, which read again what they follow. The client may say it is back
+ * before its SUBSCRIBE is (node-redis 6 emits "ready" before the reply, ioredis sends it from its
+ * "ready" handler): a probe published meanwhile is lost, so it is published again every PROBE_MS
+ * until heard (MAX_PROBES at most).
  */
 export class RedisBus implements Bus {
   readonly #link: RedisLink;
@@ -36,6 +43,9 @@ export class RedisBus implements Bus {
   #retry: ReturnType<typeof setTimeout> | undefined;
   #flushing = false;
   #dropped = 0;
+  /** The probe of the latest reconnect, while it is not heard: its number, and what publishes it again. */
+  #probe: { readonly id: number; readonly timer: ReturnType<typeof setInterval> } | undefined;
+  #probes = 0;
 
   constructor(link: RedisLink, prefix: string, instance: string) {
     this.#link = link;
@@ -49,7 +59,7 @@ export class RedisBus implements Bus {
     this.#closing ??= this.#link.subscribe(
       this.channel,
       (text) => this.#receive(text),
-      () => this.announce({ type: "rejoined" }),
+      () => this.#rejoined(),
     );
     return this.#closing;
   }
@@ -72,6 +82,31 @@ export class RedisBus implements Bus {
   /** The text of a message from this instance (the event history's script publishes it too). */
   encode(message: BusMessage): string {
     return JSON.stringify({ from: this.instance, message });
+  }
+
+  /** The subscriber is back: probes until it hears itself, each probe numbered for this reconnect alone. */
+  #rejoined(): void {
+    this.#stopProbing();
+    if (this.#closing === undefined) return;
+    const id = ++this.#probes;
+    const text = JSON.stringify({ from: this.instance, message: { type: "rejoined" }, probe: id });
+    let sent = 0;
+    const send = () => {
+      if (sent++ === MAX_PROBES) return this.#stopProbing();
+      // One that Redis does not take (it is away again) is as lost as one nobody heard: the next is sent all the same.
+      this.#link.command(["PUBLISH", this.channel, text]).catch(() => {});
+    };
+    const timer = setInterval(send, PROBE_MS);
+    this.#probe = { id, timer };
+    // Probes alone do not keep a process alive.
+    const handle: { unref?: () => void } | number = timer;
+    if (typeof handle === "object") handle.unref?.();
+    send();
+  }
+
+  #stopProbing(): void {
+    clearInterval(this.#probe?.timer);
+    this.#probe = undefined;
   }
 
   #schedule(): void {
@@ -131,6 +166,7 @@ export class RedisBus implements Bus {
   }
 
   async close(): Promise<void> {
+    this.#stopProbing();
     clearTimeout(this.#retry);
     this.#retry = undefined;
     const closing = this.#closing;
@@ -141,14 +177,17 @@ export class RedisBus implements Bus {
   #receive(text: string): void {
     const parsed = decode(text);
     if (!parsed?.message) return;
-    // Its own messages are skipped, but for `rejoined`, which is for itself alone.
-    if ((parsed.from === this.instance) !== (parsed.message.type === "rejoined")) return;
+    if (parsed.message.type === "rejoined") {
+      // Its own probe, for itself alone, and the first heard of this reconnect: its listeners are told once.
+      if (parsed.from !== this.instance || this.#probe === undefined || parsed.probe !== this.#probe.id) return;
+      this.#stopProbing();
+    } else if (parsed.from === this.instance) return;
     for (const listener of this.#listeners) listener(parsed.message);
   }
 }
 
-/** A message as `encode` wrote it; undefined for text that is not JSON. */
-function decode(text: string): { from?: unknown; message?: BusMessage } | undefined {
+/** A message as `encode` wrote it (a probe also has its number); undefined for text that is not JSON. */
+function decode(text: string): { from?: unknown; message?: BusMessage; probe?: unknown } | undefined {
   try {
     return JSON.parse(text);
   } catch {

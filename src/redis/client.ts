@@ -97,7 +97,8 @@ export class RedisLink {
    * A second connection, subscribed to `channel`; resolves with the function that closes it. A Redis
    * that does not answer fails it after the command timeout (`redisState()` rejects, rather than
    * waiting for ever), and the connection is closed if it comes up later. `rejoined` is called each
-   * time the connection is back after it was lost (both clients subscribe again by themselves).
+   * time the connection is back after it was lost (both clients subscribe again by themselves), which
+   * may be before the subscription is: the caller hears its own message to know it is (bus.ts).
    */
   subscribe(channel: string, listener: (message: string) => void, rejoined: () => void): Promise<() => Promise<void>> {
     const subscribed = this.#subscribe(channel, listener, rejoined);

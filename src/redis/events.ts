@@ -12,16 +12,34 @@ local session, prefix = ARGV[8], ARGV[9]
 `;
 
 /**
+ * Forgets an ended stream that keeps no event (all forgotten, or none written) in meta hash `mk`, as
+ * http/history.ts forgets such a stream: its fields go, or a long session's hash would grow by a few
+ * per request that streamed, for as long as the session is used. Every resume of it is refused
+ * (404) with or without them, since none can be served exactly. A stream ended for its crashed
+ * writer (ABANDON, `a:<stream>`) keeps `d:`, its mark as ended: should the writer be back, what it
+ * still writes is refused (APPEND), not taken as a new stream. One field per request a crash cut short.
+ */
+const DROP = `
+local function drop(mk, st)
+  local ended, last, forgotten, abandoned = unpack(redis.call('HMGET', mk, 'd:' .. st, 'n:' .. st, 'f:' .. st, 'a:' .. st))
+  if ended ~= '1' or tonumber(last or '0') ~= tonumber(forgotten or '0') then return end
+  redis.call('HDEL', mk, 'n:' .. st, 'f:' .. st, 'o:' .. st, 'a:' .. st)
+  if not abandoned then redis.call('HDEL', mk, 'd:' .. st) end
+end
+`;
+
+/**
  * Keeps one event, atomically: appended to the session's stream (`h:<session>`, fields s, q, t),
  * counted in its meta hash (`hm:<session>`: `n:<stream>` the last number, `f:<stream>` the last
  * forgotten, `d:<stream>` ended, `bytes`) and in the server's budget (`hb`, bytes by session; `hbt`,
  * their total), then the caps of http/history.ts: the session forgets its oldest events past its
- * event and byte caps, then the session holding the most forgets until the total fits. A number
- * that does not follow the last one (a write lost while Redis was away) marks what came before it
- * forgotten: a resume across the gap is refused, never served with a hole. Then the readers are woken.
+ * event and byte caps, then the session holding the most forgets until the total fits; an ended
+ * stream whose last event is forgotten goes (DROP). A number that does not follow the last one (a
+ * write lost while Redis was away) marks what came before it forgotten: a resume across the gap is
+ * refused, never served with a hole. Then the readers are woken.
  * Single Redis only: other sessions' keys are named from the prefix (not Redis Cluster safe).
  */
-const KEEP = `
+const KEEP = `${DROP}
 local last = tonumber(redis.call('HGET', meta, 'n:' .. s) or '0')
 if q ~= last + 1 then redis.call('HSET', meta, 'f:' .. s, q - 1) end
 redis.call('HSET', meta, 'n:' .. s, q)
@@ -38,6 +56,7 @@ local function forget(lk, mk, owner)
   redis.call('HINCRBY', mk, 'bytes', -#f[6])
   redis.call('ZINCRBY', budget, -#f[6], owner)
   redis.call('DECRBY', total, #f[6])
+  drop(mk, f[2])
   return true
 end
 while redis.call('XLEN', log) > maxEvents or tonumber(redis.call('HGET', meta, 'bytes')) > maxSession do
@@ -70,14 +89,15 @@ ${KEEP}`;
  * Ends a stream whose writing instance's lease ran out (`w:<stream>`, the instance; ARGV[12], the
  * prefix of leases, liveness.ts) with its last event, the request's error response numbered `q`:
  * only if it is still so, so that of several readers only one writes it, and none when the
- * instance is back. Its writer's fields go, as END has them go.
+ * instance is back. Its writer's fields go, as END has them go; `a:<stream>` says it was ended
+ * for its writer, for DROP.
  */
 const ABANDON = `${KEEP_ARGS}
 local writer = redis.call('HGET', meta, 'w:' .. s)
 if not writer or redis.call('HGET', meta, 'd:' .. s) == '1' then return 0 end
 if redis.call('EXISTS', ARGV[12] .. writer) == 1 then return 0 end
 if tonumber(redis.call('HGET', meta, 'n:' .. s) or '0') ~= q - 1 then return 0 end
-redis.call('HSET', meta, 'd:' .. s, '1')
+redis.call('HSET', meta, 'd:' .. s, '1', 'a:' .. s, '1')
 redis.call('HDEL', meta, 'w:' .. s, 'r:' .. s)
 ${KEEP}`;
 
@@ -116,10 +136,14 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
-/** Ends a stream: its readers send what is left, then close. Its writer is no longer needed: the hash keeps no field per stream for it. */
-const END = `
+/**
+ * Ends a stream: its readers send what is left, then close. Its writer is no longer needed: the hash
+ * keeps no field per stream for it; nor for the stream itself once it keeps no event (DROP).
+ */
+const END = `${DROP}
 redis.call('HSET', KEYS[1], 'd:' .. ARGV[1], '1')
 redis.call('HDEL', KEYS[1], 'w:' .. ARGV[1], 'r:' .. ARGV[1])
+drop(KEYS[1], ARGV[1])
 redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 `;

@@ -1,6 +1,6 @@
 /**
  * What the bus-loss tests share (tasks-bus-loss.test.ts, sessions-bus-loss.test.ts,
- * resources-bus-loss.test.ts): clients of a Redis user of their own, whose subscriber a test kills
+ * resources-bus-loss.test.ts, bus-probe.test.ts): clients of a Redis user of their own, whose subscriber a test kills
  * and keeps away (pub/sub keeps nothing for a subscriber that is reconnecting), and a listener that
  * sees what is published meanwhile.
  */

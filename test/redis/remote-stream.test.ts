@@ -61,7 +61,16 @@ async function openedOnFirst() {
       state: shared,
       signals: false,
       limits: { maxSseStreams: 2 - n },
-    }).tool("t", { run: () => "t" }),
+    })
+      .tool("t", { run: () => "t" })
+      // Closes its stream after the priming event (SEP-1699 polling) and sends nothing: once the client
+      // cancels it, its stream ends with no event (2025-11-25 "Cancellation": no response).
+      .tool("waits", {
+        run: (_args, ctx) => {
+          ctx.closeStream();
+          return new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve("stopped")));
+        },
+      }),
   );
   const init = {
     jsonrpc: "2.0",
@@ -87,6 +96,29 @@ describe("a stream resumed on another instance", () => {
     const { first, second, session, own, elsewhere, states } = await resumedElsewhere();
     expect((await first.fetch(bare("DELETE", session))).status).toBe(200);
     expect(await own.rest(5000)).toEqual([]);
+    expect(await elsewhere.rest(5000)).toEqual([]);
+    await first.close();
+    await second.close();
+    for (const shared of states) await shared.close();
+  });
+
+  it("ends when the stream it resumed from its priming event ends with no event, which the history forgets at once", async () => {
+    const { first, second, session, states } = await openedOnFirst();
+    const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "waits", arguments: {} } };
+    const polled = await new EventReader(await first.fetch(post(call, session))).rest(5000);
+    expect(polled).toHaveLength(1);
+    const priming = polled[0]!.id!;
+    const resume = () => second.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming }));
+    // The stream is opened in the shared history a moment after its priming event went out.
+    let resumed = await resume();
+    for (let tries = 0; resumed.status === 404 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      resumed = await resume();
+    }
+    expect(resumed.status).toBe(200);
+    const elsewhere = new EventReader(resumed);
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } };
+    expect((await first.fetch(post(cancel, session))).status).toBe(202);
     expect(await elsewhere.rest(5000)).toEqual([]);
     await first.close();
     await second.close();

@@ -1,7 +1,8 @@
 /**
  * The pieces of picomcp/redis on a real Redis, one by one: the event history keeps the bounds of
  * http/history.ts (events and bytes per session, bytes for the server with the largest session
- * forgetting first) and records a gap instead of serving it; the replay guard accepts an id once;
+ * forgetting first) and records a gap instead of serving it; its hash forgets an ended stream that
+ * keeps no event (but for the mark of one ended for its crashed writer); the replay guard accepts an id once;
  * a request's stream whose instance stops renewing its lease reads as abandoned, takes its answer
  * once and no event after it; a task whose instance stops renewing its lease reads as failed, one whose lease is renewed does not,
  * and a lease is no longer renewed once its task ended; redisState() on a Redis that does not answer fails.
@@ -152,6 +153,65 @@ describe("the event history on Redis", () => {
     await alive.events.end("s", 1);
     const fields = Object.keys(await client!.hGetAll(`${prefix}hm:s`));
     expect(fields.filter((field) => /^[wr]:/.test(field))).toEqual([]);
+    await alive.close();
+  });
+});
+
+describe("the event history's hash on Redis", () => {
+  /** The fields of a session's hash: what Redis keeps of its streams. */
+  async function fields(prefix: string, session: string): Promise<string[]> {
+    return Object.keys(await client!.hGetAll(`${prefix}hm:${session}`)).sort();
+  }
+
+  it("forgets an ended stream once it keeps no event, as in memory; a resume of it is refused either way (was: its fields stayed while the session lived)", async () => {
+    const prefix = `store-${prefixes++}:`;
+    const shared = await state({ prefix });
+    await shared.events.open!("s", 7, 1);
+    await append(shared, "s", [1, 2]);
+    await shared.events.end("s", 7);
+    // Ended with events kept: resumable from before its last one.
+    expect(await fields(prefix, "s")).toEqual(["bytes", "d:7", "n:7", "o:7"]);
+    // Ended with none: nothing to resume, nothing kept.
+    await shared.events.open!("s", 8, 2);
+    await shared.events.end("s", 8);
+    expect(await fields(prefix, "s")).toEqual(["bytes", "d:7", "n:7", "o:7"]);
+    // Another stream's events push out stream 7's last ones.
+    for (const seq of [1, 2]) await shared.events.append("s", { stream: 9, seq, text: TEN }, { ...WIDE, maxEvents: 2 });
+    expect(await fields(prefix, "s")).toEqual(["bytes", "n:9"]);
+    for (const stream of [7, 8]) {
+      expect(await shared.events.read("s", stream, 0)).toEqual({
+        forgotten: 0,
+        last: 0,
+        done: false,
+        events: [],
+        opened: false,
+      });
+    }
+    await shared.close();
+  });
+
+  it("keeps the mark of a stream ended for its crashed writer once its events are forgotten: what that writer still writes is refused", async () => {
+    const prefix = `store-${prefixes++}:`;
+    const alive = await state({ leaseMs: 300, prefix });
+    const crashed = await state({ leaseMs: 300, prefix });
+    await crashed.events.open!("s", 2, 7);
+    await crashed.events.append("s", { stream: 2, seq: 1, text: TEN }, WIDE);
+    await crashed.close();
+    for (let polls = 0; polls < 100 && (await alive.events.read("s", 2, 0)).abandoned === undefined; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await alive.events.abandon!("s", { stream: 2, seq: 2, text: "answer" }, WIDE)).toBe(true);
+    for (const seq of [1, 2]) await alive.events.append("s", { stream: 3, seq, text: TEN }, { ...WIDE, maxEvents: 2 });
+    expect((await fields(prefix, "s")).filter((field) => field.endsWith(":2"))).toEqual(["d:2"]);
+    // The instance taken for crashed writes on (Redis was away from it): the stream stays ended, with nothing to resume.
+    await crashed.events.append("s", { stream: 2, seq: 3, text: "late" }, WIDE);
+    expect(await alive.events.read("s", 2, 0)).toEqual({
+      forgotten: 0,
+      last: 0,
+      done: true,
+      events: [],
+      opened: false,
+    });
     await alive.close();
   });
 });

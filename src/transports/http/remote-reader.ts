@@ -61,9 +61,7 @@ export class RemoteReader implements SseStream {
   async check(): Promise<boolean> {
     const slice = await this.#events.read(this.#session, this.#stream, this.#cursor);
     const seq = this.#cursor;
-    // A stream with nothing written yet is resumable from its priming event (seq 0) once it is known to be open.
-    const known = slice.last > 0 || slice.opened === true;
-    return known && seq >= slice.forgotten && seq <= slice.last && !(slice.done && seq === slice.last);
+    return known(slice) && seq >= slice.forgotten && seq <= slice.last && !(slice.done && seq === slice.last);
   }
 
   attach(sink: SseSink): void {
@@ -107,8 +105,9 @@ export class RemoteReader implements SseStream {
         this.#again = false;
         const slice = await this.#events.read(this.#session, this.#stream, this.#cursor);
         if (this.#closed) return;
-        // Forgotten, or the history is gone (the session was deleted or expired): nothing more will come.
-        if (slice.forgotten > this.#cursor || slice.last < this.#cursor) return this.#close();
+        // Forgotten, or the history is gone (the session was deleted or expired), or the stream is (it
+        // ended keeping no event, and the history forgot it, as http/history.ts does): nothing more will come.
+        if (slice.forgotten > this.#cursor || slice.last < this.#cursor || !known(slice)) return this.#close();
         for (const event of slice.events) {
           if (event.seq !== this.#cursor + 1) return this.#close();
           const drains = this.#drains;
@@ -155,4 +154,9 @@ export class RemoteReader implements SseStream {
     this.#streams = undefined;
     this.#onEnd();
   }
+}
+
+/** Whether the history knows the stream: one with nothing written yet is resumable from its priming event (seq 0) once it is known to be open. */
+function known(slice: StreamSlice): boolean {
+  return slice.last > 0 || slice.opened === true;
 }
