@@ -26,8 +26,11 @@ const install = (...args: string[]) =>
 const read = (path: string) => readFileSync(join(home, path), "utf8");
 const backups = (folder: string) => readdirSync(join(home, folder)).filter((name) => name.endsWith(".bak"));
 
-/** The tsx that `--import tsx` (how the tests run picomcp) finds from the repository. */
-const TSX = pathToFileURL(join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
+/**
+ * The tsx that `--import tsx` (how the tests run picomcp) finds from the repository, as the file it
+ * is (node_modules may be a link, as in a git worktree).
+ */
+const TSX = pathToFileURL(realpathSync(join(ROOT, "node_modules", "tsx", "dist", "loader.mjs"))).href;
 const ENTRY = {
   command: process.execPath,
   args: ["--import", TSX, BIN, "run", join(ROOT, FIXTURE)],
