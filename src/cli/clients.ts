@@ -13,6 +13,15 @@ export interface StdioEntry {
   env: Record<string, string>;
 }
 
+export interface Update {
+  /** The file's new text. */
+  text: string;
+  /** Whether the file had an entry of the name. */
+  replaced: boolean;
+  /** That entry, as a JSON file has it (TOML's is not read). */
+  previous?: unknown;
+}
+
 export interface ClientConfig {
   /** The name `install` takes. */
   readonly id: string;
@@ -34,7 +43,7 @@ export interface ClientConfig {
   /** The folders whose own entry of that name the client uses instead of the one `install` writes. */
   shadowedIn?(text: string, name: string): string[];
   /** Adds or replaces the server `name` in the file's text ("" when it does not exist yet). */
-  update(text: string, name: string, entry: StdioEntry): { text: string; replaced: boolean };
+  update(text: string, name: string, entry: StdioEntry): Update;
 }
 
 const home = () => process.env.HOME || process.env.USERPROFILE || homedir();
@@ -131,14 +140,14 @@ function parseJsonObject(text: string): Record<string, unknown> {
   return config as Record<string, unknown>;
 }
 
-function updateJson(text: string, name: string, entry: Record<string, unknown>) {
+function updateJson(text: string, name: string, entry: Record<string, unknown>): Update {
   const config = parseJsonObject(text);
   const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
   if (typeof servers !== "object" || Array.isArray(servers)) throw new BadConfig("its mcpServers is not an object");
   // Own keys only: `in` finds every object's constructor, toString…
   const replaced = Object.hasOwn(servers, name);
   config.mcpServers = { ...servers, [name]: entry };
-  return { text: `${JSON.stringify(config, null, 2)}\n`, replaced };
+  return { text: `${JSON.stringify(config, null, 2)}\n`, replaced, previous: replaced ? servers[name] : undefined };
 }
 
 /**
@@ -151,7 +160,7 @@ function updateJson(text: string, name: string, entry: Record<string, unknown>) 
  * A table ends at the next `[table]` or `[[array of tables]]` header outside a multi-line string,
  * array or inline table; the comments that end it stay, for they likely describe what follows.
  */
-function updateToml(text: string, name: string, entry: StdioEntry) {
+function updateToml(text: string, name: string, entry: StdioEntry): Update {
   const ours = ["mcp_servers", name];
   const kept: string[] = [];
   const open: Open = { brackets: 0 };

@@ -97,7 +97,7 @@ describe("picomcp install", () => {
     const before =
       '# mine\nmodel = "o3"\n\n[mcp_servers.cli-fixture]\ncommand = "old"\n\n[mcp_servers.other]\ncommand = "x"\n';
     writeFileSync(join(home, ".codex", "config.toml"), before);
-    const { code, stdout } = install("codex", FIXTURE, "--env", "TOKEN=a=b");
+    const { code, stdout } = install("codex", FIXTURE, "--force", "--env", "TOKEN=a=b");
     expect(code).toBe(0);
     expect(stdout).toContain('replaced "cli-fixture"');
     const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
@@ -123,7 +123,7 @@ describe("picomcp install", () => {
     const last = '[mcp_servers.cli-fixture-2]\ncommand = "y"\n';
     const before = head + ours + otherServer + oursEnv + hooks + oursTools + last;
     writeFileSync(join(home, ".codex", "config.toml"), before);
-    const { code, stdout } = install("codex", FIXTURE, "--env", "TOKEN=a=b");
+    const { code, stdout } = install("codex", FIXTURE, "--force", "--env", "TOKEN=a=b");
     expect(code).toBe(0);
     expect(stdout).toContain('replaced "cli-fixture"');
     const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
@@ -146,7 +146,7 @@ describe("picomcp install", () => {
     const ours = 'mcp_servers.cli-fixture.command = "old"\nmcp_servers."cli-fixture".args = [\n  "a", # one\n]\n';
     const rest = '\n[profiles.fast]\nmodel = "o4-mini"\n';
     writeFileSync(config, top + ours + rest);
-    expect(install("codex", FIXTURE)).toMatchObject({
+    expect(install("codex", FIXTURE, "--force")).toMatchObject({
       code: 0,
       stdout: expect.stringContaining('replaced "cli-fixture"'),
     });
@@ -156,7 +156,7 @@ describe("picomcp install", () => {
     const dotted = 'cli-fixture.command = \'old\'\n"cli-fixture".env = { OLD = "1", LIST = [\n  "a",\n] } # mine\n';
     const tail = '\n[mcp_servers.more]\ncommand = "y"\n';
     writeFileSync(config, head + dotted + tail);
-    expect(install("codex", FIXTURE)).toMatchObject({
+    expect(install("codex", FIXTURE, "--force")).toMatchObject({
       code: 0,
       stdout: expect.stringContaining('replaced "cli-fixture"'),
     });
@@ -165,7 +165,7 @@ describe("picomcp install", () => {
     // TOML 1.1 lets an inline table span lines.
     for (const inline of ['{ command = "old", args = ["a"] }', '{\n  command = "old",\n  args = ["a"],\n}']) {
       writeFileSync(config, `${head}cli-fixture = ${inline}\n${tail}`);
-      expect(install("codex", FIXTURE)).toMatchObject({
+      expect(install("codex", FIXTURE, "--force")).toMatchObject({
         code: 0,
         stdout: expect.stringContaining('replaced "cli-fixture"'),
       });
