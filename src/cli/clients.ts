@@ -5,7 +5,7 @@
  */
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { NAME_CHARS, nameWith, tomlKey } from "./configs.js";
+import { NAME_CHARS, nameWith, tomlKey, tomlString } from "./configs.js";
 
 export interface StdioEntry {
   command: string;
@@ -197,11 +197,11 @@ function updateToml(text: string, name: string, entry: StdioEntry): Update {
   }
   kept.push(...trailing);
   const header = `mcp_servers.${tomlKey(name)}`;
-  const lines = [`[${header}]`, `command = ${JSON.stringify(entry.command)}`];
-  lines.push(`args = [${entry.args.map((arg) => JSON.stringify(arg)).join(", ")}]`);
+  const lines = [`[${header}]`, `command = ${tomlString(entry.command)}`];
+  lines.push(`args = [${entry.args.map(tomlString).join(", ")}]`);
   const env = Object.entries(entry.env);
   if (env.length) {
-    lines.push("", `[${header}.env]`, ...env.map(([key, value]) => `${tomlKey(key)} = ${JSON.stringify(value)}`));
+    lines.push("", `[${header}.env]`, ...env.map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`));
   }
   while (kept.length && kept.at(-1)!.trim() === "") kept.pop();
   const before = kept.length ? [...kept, ""] : [];

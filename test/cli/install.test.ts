@@ -189,6 +189,35 @@ describe("picomcp install", () => {
     expect(backups(".codex")).toEqual([]);
   });
 
+  it("writes paths and values with spaces, quotes, non-ASCII and control characters as strings each client reads back", async () => {
+    mkdirSync(join(home, ".codex"));
+    mkdirSync(join(home, ".cursor"));
+    // Every one of these is a character a Linux path or an environment value may hold.
+    const folder = join(home, `my "odd" dir é ' \x7f`);
+    mkdirSync(folder);
+    const file = join(folder, "sérvér.ts");
+    writeFileSync(
+      file,
+      `import { pico } from ${JSON.stringify(join(ROOT, "src", "index.ts"))};\n` +
+        'export default pico({ name: "odd", version: "1.0.0" })\n' +
+        '  .tool("echo", { description: "Says x, for trying install.", run: () => "x" });\n',
+    );
+    const value = 'a "b" \\ \x7f\x01 é';
+    expect(install("codex", file, "--env", `KEY=${value}`).code).toBe(0);
+    const toml = read(".codex/config.toml");
+    // TOML 1.0 "String": no control character but tab may appear unescaped, U+007F (delete) included.
+    const raw = [...toml].filter((char) => (char < " " && char !== "\n" && char !== "\t") || char === "\x7f");
+    expect(raw).toEqual([]);
+    expect(toml).toContain(`"${file.replace(/"/g, '\\"').replace("\x7f", "\\u007F")}"]\n`);
+    expect(toml).toContain('KEY = "a \\"b\\" \\\\ \\u007F\\u0001 é"\n');
+
+    expect(install("cursor", file, "--env", `KEY=${value}`).code).toBe(0);
+    const entry = JSON.parse(read(".cursor/mcp.json")).mcpServers.odd;
+    expect(entry.args.slice(-2)).toEqual(["run", file]);
+    expect(entry.env).toEqual({ KEY: value });
+    expect(await serverInfo(entry, home)).toEqual({ name: "odd", version: "1.0.0" });
+  });
+
   it("--dry-run prints the new file and changes nothing", () => {
     mkdirSync(join(home, ".cursor"));
     const { code, stdout } = install("cursor", FIXTURE, "--dry-run");
