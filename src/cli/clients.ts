@@ -134,7 +134,12 @@ function parseJsonObject(text: string): Record<string, unknown> {
   try {
     config = JSON.parse(text);
   } catch (error) {
-    throw new BadConfig(`it is not valid JSON (${(error as Error).message}): fix it, or move it away`);
+    // Moved away, the file would take with it everything else the client keeps there.
+    const comments = /^\s*(\/\/|\/\*)/m.test(text) ? " (JSON has no comments)" : "";
+    throw new BadConfig(
+      `it is not valid JSON (${(error as Error).message}): picomcp changes only a file that parses, so that ` +
+        `nothing in it is lost: correct it${comments}, then install again`,
+    );
   }
   if (!config || typeof config !== "object" || Array.isArray(config)) throw new BadConfig("it is not a JSON object");
   return config as Record<string, unknown>;
@@ -147,7 +152,13 @@ function updateJson(text: string, name: string, entry: Record<string, unknown>):
   // Own keys only: `in` finds every object's constructor, toString…
   const replaced = Object.hasOwn(servers, name);
   config.mcpServers = { ...servers, [name]: entry };
-  return { text: `${JSON.stringify(config, null, 2)}\n`, replaced, previous: replaced ? servers[name] : undefined };
+  // The file's own indentation (its first indented key's), so that a diff shows the entry alone.
+  const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? 2;
+  return {
+    text: `${JSON.stringify(config, null, indent)}\n`,
+    replaced,
+    previous: replaced ? servers[name] : undefined,
+  };
 }
 
 /**

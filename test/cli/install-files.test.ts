@@ -122,6 +122,34 @@ describe("picomcp install and the file it changes", () => {
     expect(readlinkSync(cursor())).toBe(join(home, "gone.json"));
   });
 
+  it("keeps the file's indentation, so that the change is the entry alone in a diff of the user's dotfiles", () => {
+    for (const indent of ["    ", "\t"]) {
+      const before = `{\n${indent}"mcpServers": {\n${indent}${indent}"other": {\n${indent}${indent}${indent}"command": "x"\n${indent}${indent}}\n${indent}}\n}\n`;
+      writeFileSync(cursor(), before);
+      expect(install("cursor", FIXTURE, "--force").code).toBe(0);
+      const after = readFileSync(cursor(), "utf8");
+      expect(after).toBe(`${JSON.stringify(JSON.parse(after), null, indent)}\n`);
+      expect(after.startsWith(before.slice(0, before.indexOf("}\n")))).toBe(true);
+    }
+  });
+
+  it("refuses, exit 2 and the file unchanged, JSON that does not parse (comments, say), and says to correct it", () => {
+    const before = '{\n  // mine\n  "mcpServers": {}\n}\n';
+    writeFileSync(cursor(), before);
+    expect(install("cursor", FIXTURE)).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringMatching(
+        new RegExp(
+          `^picomcp install: cannot change ${cursor()}: it is not valid JSON \\(.+\\): picomcp changes only a file ` +
+            "that parses, so that nothing in it is lost: correct it \\(JSON has no comments\\), then install again\\.\n$",
+        ),
+      ),
+    });
+    expect(readFileSync(cursor(), "utf8")).toBe(before);
+    expect(files(".cursor")).toEqual(["mcp.json"]);
+  });
+
   it("refuses, exit 2 and the file unchanged, to replace an entry of the same name without --force", () => {
     const before = JSON.stringify({ mcpServers: { "cli-fixture": { command: "uvx", args: ["their-server"] } } });
     writeFileSync(cursor(), before);
