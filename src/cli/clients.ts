@@ -147,6 +147,13 @@ function parseJsonObject(text: string): Record<string, unknown> {
 
 function updateJson(text: string, name: string, entry: Record<string, unknown>): Update {
   const config = parseJsonObject(text);
+  const changed = numberChanged(text);
+  if (changed !== undefined) {
+    throw new BadConfig(
+      `it holds the number ${changed}, which picomcp, reading it as JavaScript does, would write back as another: ` +
+        `add ${JSON.stringify(name)}: ${JSON.stringify(entry)} to its mcpServers yourself`,
+    );
+  }
   const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
   if (typeof servers !== "object" || Array.isArray(servers)) throw new BadConfig("its mcpServers is not an object");
   // Own keys only: `in` finds every object's constructor, toString…
@@ -159,6 +166,19 @@ function updateJson(text: string, name: string, entry: Record<string, unknown>):
     replaced,
     previous: replaced ? servers[name] : undefined,
   };
+}
+
+/**
+ * The first number in the JSON text that a rewrite would change: an integer beyond 2^53, which
+ * JavaScript rounds (an id, a timestamp in nanoseconds), or one beyond its range, which it writes as null.
+ */
+function numberChanged(text: string): string | undefined {
+  const outsideStrings = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  for (const [token] of outsideStrings.matchAll(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) {
+    const value = Number(token);
+    if (!Number.isFinite(value) || (/^-?\d+$/.test(token) && BigInt(token) !== BigInt(value))) return token;
+  }
+  return undefined;
 }
 
 /**

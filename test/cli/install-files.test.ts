@@ -150,6 +150,24 @@ describe("picomcp install and the file it changes", () => {
     expect(files(".cursor")).toEqual(["mcp.json"]);
   });
 
+  it("refuses, exit 2 and the file unchanged, a number JavaScript would write back as another", () => {
+    writeFileSync(cursor(), "{}");
+    expect(install("cursor", FIXTURE).code).toBe(0);
+    const entry = JSON.parse(readFileSync(cursor(), "utf8")).mcpServers["cli-fixture"];
+    for (const number of ["9007199254740993", "1e400"]) {
+      const before = `{ "mcpServers": {}, "accountId": ${number} }\n`;
+      writeFileSync(cursor(), before);
+      expect(install("cursor", FIXTURE)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          `picomcp install: cannot change ${cursor()}: it holds the number ${number}, which picomcp, reading it as ` +
+          `JavaScript does, would write back as another: add "cli-fixture": ${JSON.stringify(entry)} to its mcpServers yourself.\n`,
+      });
+      expect(readFileSync(cursor(), "utf8")).toBe(before);
+    }
+  });
+
   it("refuses, exit 2 and the file unchanged, to replace an entry of the same name without --force", () => {
     const before = JSON.stringify({ mcpServers: { "cli-fixture": { command: "uvx", args: ["their-server"] } } });
     writeFileSync(cursor(), before);
