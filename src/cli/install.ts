@@ -63,9 +63,13 @@ configuration that is not where expected, does not parse, is read-only or cannot
       if (equals < 1) throw new UsageError(`--env ${pair}: write it as KEY=value`);
       env[pair.slice(0, equals)] = pair.slice(equals + 1);
     }
+    const given = flagValue(args, "name");
+    // An entry named "" or " " is one no client lists in a way anyone can pick, nor removes.
+    if (given !== undefined && !given.trim()) {
+      throw new UsageError("--name needs a name: letters, digits, - and _ work in every client");
+    }
     const exportName = flagValue(args, "export");
     const { server, path: serverPath } = await loadServer(file, exportName);
-    const given = flagValue(args, "name");
     const known = await serverName(server);
     const name = given ?? known ?? basename(serverPath, extname(serverPath));
     if (known === undefined) {

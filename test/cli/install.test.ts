@@ -263,6 +263,15 @@ describe("picomcp install", () => {
     expect(existsSync(join(home, ".codex", "config.toml"))).toBe(false);
     expect(install("codex", FIXTURE, "--name", "@acme/weather.v2").code).toBe(0);
     expect(read(".codex/config.toml")).toContain('[mcp_servers."@acme/weather.v2"]');
+    for (const blank of ["", " "]) {
+      expect(install("cursor", FIXTURE, "--name", blank)).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(
+          /^picomcp install: --name needs a name: letters, digits, - and _ work in every client\n\nUsage: /,
+        ),
+      });
+    }
+    expect(existsSync(join(home, ".cursor", "mcp.json"))).toBe(false);
     expect(install("cursor", FIXTURE, "--name", "my weather").code).toBe(0);
     expect(Object.keys(JSON.parse(read(".cursor/mcp.json")).mcpServers)).toEqual(["my weather"]);
   });
