@@ -191,7 +191,10 @@ function numberChanged(text: string): string | undefined {
  * A table ends at the next `[table]` or `[[array of tables]]` header outside a multi-line string,
  * array or inline table; the comments that end it stay, for they likely describe what follows.
  */
-function updateToml(text: string, name: string, entry: StdioEntry): Update {
+function updateToml(file: string, name: string, entry: StdioEntry): Update {
+  // A byte order mark (some Windows editors write one) is not part of the first line's header: kept aside.
+  const bom = file.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const text = file.slice(bom.length);
   const ours = ["mcp_servers", name];
   const kept: string[] = [];
   const open: Open = { brackets: 0 };
@@ -236,7 +239,7 @@ function updateToml(text: string, name: string, entry: StdioEntry): Update {
   }
   while (kept.length && kept.at(-1)!.trim() === "") kept.pop();
   const before = kept.length ? [...kept, ""] : [];
-  return { text: `${[...before, ...lines].join("\n")}\n`, replaced };
+  return { text: `${bom}${[...before, ...lines].join("\n")}\n`, replaced };
 }
 
 /**

@@ -173,6 +173,21 @@ describe("picomcp install", () => {
     }
   });
 
+  it("codex: finds the entry in a file that starts with a byte order mark, and keeps the mark", () => {
+    mkdirSync(join(home, ".codex"));
+    const rest = '\n[mcp_servers.other]\ncommand = "x"\n';
+    writeFileSync(join(home, ".codex", "config.toml"), `\uFEFF[mcp_servers.cli-fixture]\ncommand = "old"\n${rest}`);
+    expect(install("codex", FIXTURE)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('already has a server named "cli-fixture"'),
+    });
+    expect(install("codex", FIXTURE, "--force").code).toBe(0);
+    const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
+    expect(read(".codex/config.toml")).toBe(
+      `\uFEFF${rest.slice(1)}\n[mcp_servers.cli-fixture]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${args}]\n`,
+    );
+  });
+
   it("codex: refuses, exit 2 and the file unchanged, an mcp_servers written as one inline table", () => {
     mkdirSync(join(home, ".codex"));
     const before = 'model = "o3"\nmcp_servers = { other = { command = "x" } }\n';
