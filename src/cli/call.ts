@@ -25,7 +25,7 @@ Arguments: one JSON object ('{"city":"Lisbon","days":2}'), or --arg name=value f
 is taken as a string when the tool's input schema allows a string, as JSON otherwise: --arg days=2).
 
 Options:
-  --arg     name=value, repeatable
+  --arg     name=value, once for each argument
   --export  the export that holds the server, if not the default one
   --token   a bearer token, for a server with auth
   --json    print the tools/call result as JSON
@@ -104,6 +104,12 @@ async function fromPairs(client: Client, tool: string, pairs: string[]): Promise
     if (equals < 1) throw new UsageError(`--arg ${pair}: write it as name=value`);
     const name = pair.slice(0, equals);
     const value = pair.slice(equals + 1);
+    // Either value alone would be a call the user did not ask for.
+    if (Object.hasOwn(input, name)) {
+      throw new UsageError(
+        `--arg ${name} is given twice: give each argument once (a list as JSON: --arg ${name}='["a","b"]')`,
+      );
+    }
     const property = schema?.properties?.[name];
     input[name] = property && takesString(property) ? value : parseLoosely(value);
   }

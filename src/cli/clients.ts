@@ -5,12 +5,21 @@
  */
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { NAME_CHARS, nameWith, tomlKey } from "./configs.js";
+import { NAME_CHARS, nameWith, tomlKey, tomlString } from "./configs.js";
 
 export interface StdioEntry {
   command: string;
   args: string[];
   env: Record<string, string>;
+}
+
+export interface Update {
+  /** The file's new text. */
+  text: string;
+  /** Whether the file had an entry of the name. */
+  replaced: boolean;
+  /** That entry, as a JSON file has it (TOML's is not read). */
+  previous?: unknown;
 }
 
 export interface ClientConfig {
@@ -34,7 +43,7 @@ export interface ClientConfig {
   /** The folders whose own entry of that name the client uses instead of the one `install` writes. */
   shadowedIn?(text: string, name: string): string[];
   /** Adds or replaces the server `name` in the file's text ("" when it does not exist yet). */
-  update(text: string, name: string, entry: StdioEntry): { text: string; replaced: boolean };
+  update(text: string, name: string, entry: StdioEntry): Update;
 }
 
 const home = () => process.env.HOME || process.env.USERPROFILE || homedir();
@@ -125,20 +134,51 @@ function parseJsonObject(text: string): Record<string, unknown> {
   try {
     config = JSON.parse(text);
   } catch (error) {
-    throw new BadConfig(`it is not valid JSON (${(error as Error).message}): fix it, or move it away`);
+    // Moved away, the file would take with it everything else the client keeps there.
+    const comments = /^\s*(\/\/|\/\*)/m.test(text) ? " (JSON has no comments)" : "";
+    throw new BadConfig(
+      `it is not valid JSON (${(error as Error).message}): picomcp changes only a file that parses, so that ` +
+        `nothing in it is lost: correct it${comments}, then install again`,
+    );
   }
   if (!config || typeof config !== "object" || Array.isArray(config)) throw new BadConfig("it is not a JSON object");
   return config as Record<string, unknown>;
 }
 
-function updateJson(text: string, name: string, entry: Record<string, unknown>) {
+function updateJson(text: string, name: string, entry: Record<string, unknown>): Update {
   const config = parseJsonObject(text);
+  const changed = numberChanged(text);
+  if (changed !== undefined) {
+    throw new BadConfig(
+      `it holds the number ${changed}, which picomcp, reading it as JavaScript does, would write back as another: ` +
+        `add ${JSON.stringify(name)}: ${JSON.stringify(entry)} to its mcpServers yourself`,
+    );
+  }
   const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
   if (typeof servers !== "object" || Array.isArray(servers)) throw new BadConfig("its mcpServers is not an object");
   // Own keys only: `in` finds every object's constructor, toString…
   const replaced = Object.hasOwn(servers, name);
   config.mcpServers = { ...servers, [name]: entry };
-  return { text: `${JSON.stringify(config, null, 2)}\n`, replaced };
+  // The file's own indentation (its first indented key's), so that a diff shows the entry alone.
+  const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? 2;
+  return {
+    text: `${JSON.stringify(config, null, indent)}\n`,
+    replaced,
+    previous: replaced ? servers[name] : undefined,
+  };
+}
+
+/**
+ * The first number in the JSON text that a rewrite would change: an integer beyond 2^53, which
+ * JavaScript rounds (an id, a timestamp in nanoseconds), or one beyond its range, which it writes as null.
+ */
+function numberChanged(text: string): string | undefined {
+  const outsideStrings = text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  for (const [token] of outsideStrings.matchAll(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)) {
+    const value = Number(token);
+    if (!Number.isFinite(value) || (/^-?\d+$/.test(token) && BigInt(token) !== BigInt(value))) return token;
+  }
+  return undefined;
 }
 
 /**
@@ -151,7 +191,10 @@ function updateJson(text: string, name: string, entry: Record<string, unknown>) 
  * A table ends at the next `[table]` or `[[array of tables]]` header outside a multi-line string,
  * array or inline table; the comments that end it stay, for they likely describe what follows.
  */
-function updateToml(text: string, name: string, entry: StdioEntry) {
+function updateToml(file: string, name: string, entry: StdioEntry): Update {
+  // A byte order mark (some Windows editors write one) is not part of the first line's header: kept aside.
+  const bom = file.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const text = file.slice(bom.length);
   const ours = ["mcp_servers", name];
   const kept: string[] = [];
   const open: Open = { brackets: 0 };
@@ -188,15 +231,15 @@ function updateToml(text: string, name: string, entry: StdioEntry) {
   }
   kept.push(...trailing);
   const header = `mcp_servers.${tomlKey(name)}`;
-  const lines = [`[${header}]`, `command = ${JSON.stringify(entry.command)}`];
-  lines.push(`args = [${entry.args.map((arg) => JSON.stringify(arg)).join(", ")}]`);
+  const lines = [`[${header}]`, `command = ${tomlString(entry.command)}`];
+  lines.push(`args = [${entry.args.map(tomlString).join(", ")}]`);
   const env = Object.entries(entry.env);
   if (env.length) {
-    lines.push("", `[${header}.env]`, ...env.map(([key, value]) => `${tomlKey(key)} = ${JSON.stringify(value)}`));
+    lines.push("", `[${header}.env]`, ...env.map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`));
   }
   while (kept.length && kept.at(-1)!.trim() === "") kept.pop();
   const before = kept.length ? [...kept, ""] : [];
-  return { text: `${[...before, ...lines].join("\n")}\n`, replaced };
+  return { text: `${bom}${[...before, ...lines].join("\n")}\n`, replaced };
 }
 
 /**

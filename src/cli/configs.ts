@@ -21,7 +21,7 @@ export function httpSnippets(name: string, url: string): Snippet[] {
     {
       client: "Codex",
       where: "~/.codex/config.toml",
-      text: `[mcp_servers.${tomlKey(nameWith(NAME_CHARS.codex, name))}]\nurl = ${JSON.stringify(url)}`,
+      text: `[mcp_servers.${tomlKey(nameWith(NAME_CHARS.codex, name))}]\nurl = ${tomlString(url)}`,
     },
     {
       client: "Claude Desktop",
@@ -58,7 +58,16 @@ export function httpSnippets(name: string, url: string): Snippet[] {
 
 /** A TOML key: bare when it is letters, digits, `-` and `_` only (TOML 1.0 "Keys"), quoted otherwise. */
 export function tomlKey(key: string): string {
-  return /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+  return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
+}
+
+/**
+ * A TOML basic string. JSON's escapes are TOML's, and JSON escapes every control character TOML
+ * forbids unescaped (TOML 1.0 "String") but U+007F, delete, which a path or a value may hold: left
+ * as it is, it would make the whole file invalid to its client.
+ */
+export function tomlString(text: string): string {
+  return JSON.stringify(text).replaceAll("\x7f", "\\u007F");
 }
 
 /**

@@ -3,13 +3,14 @@
  * (`node <picomcp> run <file>`), after checking that the file loads and exports a server; backs the
  * configuration file up first, and says so.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { serverName } from "./client.js";
 import { BadConfig, CLIENTS, refusedName, type StdioEntry } from "./clients.js";
+import { readConfig, replaceConfig } from "./config-file.js";
 import { loadServer } from "./load.js";
 import { CannotRun, EXIT, print, printJson, type Verb, warn } from "./verb.js";
 
@@ -24,7 +25,8 @@ Adds the server the file exports to a client's MCP configuration, as a stdio ser
 starts itself: this Node with the modules it preloads (--import tsx, -r …, as the files they are
 from here), picomcp, "run" and the file's absolute path. The file is loaded first, so a server that
 does not load is not installed. The configuration file is backed up next to itself
-(<file>.<time>.bak) before it is changed; an entry of the same name is replaced.
+(<file>.<time>.bak) before it is changed, and replaced whole: a write that fails leaves it as it
+was. An entry of the same name is replaced only with --force.
 
 Clients and the file each one reads:
   claude-desktop  claude_desktop_config.json in Claude's folder (~/Library/Application Support/Claude,
@@ -40,14 +42,16 @@ Options:
   --env      KEY=value set in the server's environment, repeatable
   --export   the export that holds the server, if not the default one
   --config   the configuration file to change instead of the client's usual one
+  --force    replace an entry of the same name (without it, install refuses and changes nothing)
   --dry-run  print what would be written, change nothing
   --json     print { client, path, name, entry, replaced, backup, dryRun, shadowedIn }
 
 Exit codes: 0 installed (or shown, with --dry-run), 2 a usage mistake, a server that does not load,
-a name the client refuses, or a configuration that is not where expected or does not parse.
+a name the client refuses, an entry of that name already there (without --force), or a
+configuration that is not where expected, does not parse, is read-only or cannot be written.
 `,
   async run(argv) {
-    const args = parseArgs(argv, { switches: ["dry-run"], values: ["name", "env", "export", "config"] });
+    const args = parseArgs(argv, { switches: ["dry-run", "force"], values: ["name", "env", "export", "config"] });
     const [id, file, extra] = args.positionals;
     if (!id || !file) throw new UsageError(id ? "which server file?" : `which client? One of ${IDS}.`);
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
@@ -59,9 +63,13 @@ a name the client refuses, or a configuration that is not where expected or does
       if (equals < 1) throw new UsageError(`--env ${pair}: write it as KEY=value`);
       env[pair.slice(0, equals)] = pair.slice(equals + 1);
     }
+    const given = flagValue(args, "name");
+    // An entry named "" or " " is one no client lists in a way anyone can pick, nor removes.
+    if (given !== undefined && !given.trim()) {
+      throw new UsageError("--name needs a name: letters, digits, - and _ work in every client");
+    }
     const exportName = flagValue(args, "export");
     const { server, path: serverPath } = await loadServer(file, exportName);
-    const given = flagValue(args, "name");
     const known = await serverName(server);
     const name = given ?? known ?? basename(serverPath, extname(serverPath));
     if (known === undefined) {
@@ -87,26 +95,27 @@ a name the client refuses, or a configuration that is not where expected or does
       throw new CannotRun(`${client.title}'s configuration folder ${folder} does not exist. ${client.missing}`);
     if (client.fileRequired && !existsSync(path))
       throw new CannotRun(`${client.title}'s configuration ${path} does not exist. ${client.missing}`);
-    const before = existsSync(path) ? readFileSync(path, "utf8") : "";
-    let update: { text: string; replaced: boolean };
+    const config = readConfig(path);
+    let update: ReturnType<typeof client.update>;
     let shadowedIn: string[];
     try {
-      update = client.update(before, name, entry);
-      shadowedIn = client.shadowedIn?.(before, name) ?? [];
+      update = client.update(config.text, name, entry);
+      shadowedIn = client.shadowedIn?.(config.text, name) ?? [];
     } catch (error) {
       if (error instanceof BadConfig) throw new CannotRun(`cannot change ${path}: ${error.message}.`);
       throw error;
     }
-    const dryRun = args.switches.has("dry-run");
-    let backup: string | undefined;
-    if (!dryRun) {
-      if (before) {
-        backup = `${path}.${new Date().toISOString().replace(/[:.]/g, "-")}.bak`;
-        copyFileSync(path, backup);
-      }
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, update.text);
+    // Another server may have the name (one the user added by hand, another tool's): it is theirs
+    // until they say otherwise.
+    if (update.replaced && !args.switches.has("force")) {
+      const runs = describeEntry(update.previous);
+      throw new CannotRun(
+        `${path} already has a server named "${name}"${runs ? ` (${runs})` : ""}: pass --force to replace it ` +
+          "(the file is backed up first), or --name <name> to add this one beside it.",
+      );
     }
+    const dryRun = args.switches.has("dry-run");
+    const backup = dryRun ? undefined : replaceConfig(config, update.text);
     if (args.switches.has("json")) {
       printJson({ client: client.id, path, name, entry, replaced: update.replaced, backup, dryRun, shadowedIn });
       return EXIT.ok;
@@ -182,6 +191,16 @@ function portable(execArgv: readonly string[]): string[] {
     } else args.push(`${flag}=${value}`);
   }
   return args;
+}
+
+/** What an entry already in a JSON configuration runs or connects to, in words; undefined when it says neither. */
+function describeEntry(previous: unknown): string | undefined {
+  const { command, args, url } = (previous ?? {}) as { command?: unknown; args?: unknown; url?: unknown };
+  if (typeof command === "string") {
+    const words = Array.isArray(args) ? args.filter((arg) => typeof arg === "string") : [];
+    return `it runs: ${[command, ...words].map(quote).join(" ")}`;
+  }
+  return typeof url === "string" ? `it connects to ${url}` : undefined;
 }
 
 function quote(word: string): string {

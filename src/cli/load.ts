@@ -50,8 +50,24 @@ export function rerunStrippingTypes(): Promise<number> {
   return new Promise((done) => child.on("exit", (code) => done(code ?? 1)));
 }
 
+/** How many loads are under way: what the server's code does then, it does as its module loads. */
+let loading = 0;
+
+export function isLoading(): boolean {
+  return loading > 0;
+}
+
 /** Imports `file` (relative to the working directory) and returns the server it exports. */
 export async function loadServer(file: string, exportName?: string): Promise<Loaded> {
+  loading++;
+  try {
+    return await loadOnce(file, exportName);
+  } finally {
+    loading--;
+  }
+}
+
+async function loadOnce(file: string, exportName: string | undefined): Promise<Loaded> {
   const path = resolve(file);
   const module = await importModule(path, file);
   const candidates = exportName ? [module[exportName]] : [module.default, ...Object.values(module)];

@@ -8,6 +8,7 @@ import { install } from "./install.js";
 import { list } from "./list.js";
 import { needsStripTypesFlag, rerunStrippingTypes } from "./load.js";
 import { run } from "./run.js";
+import { watchServerEnds } from "./server-ends.js";
 import { CannotRun, EXIT, EXIT_CODES, keepStdout, print, type Verb, warn } from "./verb.js";
 
 const VERBS: Verb[] = [dev, list, call, install, run, check];
@@ -44,7 +45,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const file = rest.find((arg) => /\.[mc]?tsx?$/.test(arg));
   if (file && needsStripTypesFlag(file)) return rerunStrippingTypes();
+  // `run` and `dev` give the process to the server; the other verbs only load it, and finish.
   const release = verb.serverOwnsStdout ? undefined : keepStdout();
+  const unwatch = verb.serverOwnsStdout ? undefined : watchServerEnds(verb.name);
   try {
     return await verb.run(rest);
   } catch (thrown) {
@@ -66,6 +69,7 @@ export async function main(argv: string[]): Promise<number> {
     warn(`picomcp ${verb.name}: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
     return EXIT.failed;
   } finally {
+    unwatch?.();
     release?.();
   }
 }

@@ -8,7 +8,7 @@ import { basename, extname } from "node:path";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { serverName } from "./client.js";
 import { loadServer } from "./load.js";
-import { CannotRun, EXIT, print, printJson, type Verb } from "./verb.js";
+import { CannotRun, EXIT, keepStdout, print, printJson, type Verb } from "./verb.js";
 
 /** The line `run --port` prints once it listens; `dev` waits for it. */
 export const READY = "picomcp run: serving";
@@ -46,7 +46,17 @@ or the port is taken or needs privileges.
     const devChild = process.env[DEV_CHILD] === "1";
     delete process.env[DEV_CHILD];
     const devGone = devChild ? stdinEnded() : undefined;
-    const { server } = await loadServer(file, flagValue(args, "export"));
+    // Over stdio, stdout is the protocol's from the first byte (2025-11-25 and 2026-07-28, Transports,
+    // "stdio"): what the module writes as it loads (a console.log at its top level) goes to stderr
+    // until serve() takes stdout for itself.
+    const release = port === undefined ? keepStdout() : undefined;
+    let loaded: Awaited<ReturnType<typeof loadServer>>;
+    try {
+      loaded = await loadServer(file, flagValue(args, "export"));
+    } finally {
+      release?.();
+    }
+    const { server } = loaded;
     if (port === undefined) {
       await server.serve();
       return EXIT.ok;

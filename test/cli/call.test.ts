@@ -89,6 +89,21 @@ describe("picomcp call", () => {
     });
     expect(call("greet", "[1]")).toMatchObject({ code: 2, stderr: expect.stringContaining("must be a JSON object") });
   });
+
+  it("exits 2 on an --arg without = or given twice, instead of calling with one of the values", () => {
+    expect(call("greet", "--arg", "name")).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringMatching(/^picomcp call: --arg name: write it as name=value\n\nUsage: /),
+    });
+    expect(call("greet", "--arg", "name=Ada", "--arg", "name=Bob")).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringMatching(
+        /^picomcp call: --arg name is given twice: give each argument once \(a list as JSON: --arg name='\["a","b"\]'\)\n\nUsage: /,
+      ),
+    });
+  });
 });
 
 describe("picomcp call, list and check with a module that writes to stdout", () => {

@@ -26,8 +26,11 @@ const install = (...args: string[]) =>
 const read = (path: string) => readFileSync(join(home, path), "utf8");
 const backups = (folder: string) => readdirSync(join(home, folder)).filter((name) => name.endsWith(".bak"));
 
-/** The tsx that `--import tsx` (how the tests run picomcp) finds from the repository. */
-const TSX = pathToFileURL(join(ROOT, "node_modules", "tsx", "dist", "loader.mjs")).href;
+/**
+ * The tsx that `--import tsx` (how the tests run picomcp) finds from the repository, as the file it
+ * is (node_modules may be a link, as in a git worktree).
+ */
+const TSX = pathToFileURL(realpathSync(join(ROOT, "node_modules", "tsx", "dist", "loader.mjs"))).href;
 const ENTRY = {
   command: process.execPath,
   args: ["--import", TSX, BIN, "run", join(ROOT, FIXTURE)],
@@ -94,7 +97,7 @@ describe("picomcp install", () => {
     const before =
       '# mine\nmodel = "o3"\n\n[mcp_servers.cli-fixture]\ncommand = "old"\n\n[mcp_servers.other]\ncommand = "x"\n';
     writeFileSync(join(home, ".codex", "config.toml"), before);
-    const { code, stdout } = install("codex", FIXTURE, "--env", "TOKEN=a=b");
+    const { code, stdout } = install("codex", FIXTURE, "--force", "--env", "TOKEN=a=b");
     expect(code).toBe(0);
     expect(stdout).toContain('replaced "cli-fixture"');
     const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
@@ -120,7 +123,7 @@ describe("picomcp install", () => {
     const last = '[mcp_servers.cli-fixture-2]\ncommand = "y"\n';
     const before = head + ours + otherServer + oursEnv + hooks + oursTools + last;
     writeFileSync(join(home, ".codex", "config.toml"), before);
-    const { code, stdout } = install("codex", FIXTURE, "--env", "TOKEN=a=b");
+    const { code, stdout } = install("codex", FIXTURE, "--force", "--env", "TOKEN=a=b");
     expect(code).toBe(0);
     expect(stdout).toContain('replaced "cli-fixture"');
     const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
@@ -143,7 +146,7 @@ describe("picomcp install", () => {
     const ours = 'mcp_servers.cli-fixture.command = "old"\nmcp_servers."cli-fixture".args = [\n  "a", # one\n]\n';
     const rest = '\n[profiles.fast]\nmodel = "o4-mini"\n';
     writeFileSync(config, top + ours + rest);
-    expect(install("codex", FIXTURE)).toMatchObject({
+    expect(install("codex", FIXTURE, "--force")).toMatchObject({
       code: 0,
       stdout: expect.stringContaining('replaced "cli-fixture"'),
     });
@@ -153,7 +156,7 @@ describe("picomcp install", () => {
     const dotted = 'cli-fixture.command = \'old\'\n"cli-fixture".env = { OLD = "1", LIST = [\n  "a",\n] } # mine\n';
     const tail = '\n[mcp_servers.more]\ncommand = "y"\n';
     writeFileSync(config, head + dotted + tail);
-    expect(install("codex", FIXTURE)).toMatchObject({
+    expect(install("codex", FIXTURE, "--force")).toMatchObject({
       code: 0,
       stdout: expect.stringContaining('replaced "cli-fixture"'),
     });
@@ -162,12 +165,27 @@ describe("picomcp install", () => {
     // TOML 1.1 lets an inline table span lines.
     for (const inline of ['{ command = "old", args = ["a"] }', '{\n  command = "old",\n  args = ["a"],\n}']) {
       writeFileSync(config, `${head}cli-fixture = ${inline}\n${tail}`);
-      expect(install("codex", FIXTURE)).toMatchObject({
+      expect(install("codex", FIXTURE, "--force")).toMatchObject({
         code: 0,
         stdout: expect.stringContaining('replaced "cli-fixture"'),
       });
       expect(read(".codex/config.toml")).toBe(`${head}${tail}\n${table}`);
     }
+  });
+
+  it("codex: finds the entry in a file that starts with a byte order mark, and keeps the mark", () => {
+    mkdirSync(join(home, ".codex"));
+    const rest = '\n[mcp_servers.other]\ncommand = "x"\n';
+    writeFileSync(join(home, ".codex", "config.toml"), `\uFEFF[mcp_servers.cli-fixture]\ncommand = "old"\n${rest}`);
+    expect(install("codex", FIXTURE)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('already has a server named "cli-fixture"'),
+    });
+    expect(install("codex", FIXTURE, "--force").code).toBe(0);
+    const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
+    expect(read(".codex/config.toml")).toBe(
+      `\uFEFF${rest.slice(1)}\n[mcp_servers.cli-fixture]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${args}]\n`,
+    );
   });
 
   it("codex: refuses, exit 2 and the file unchanged, an mcp_servers written as one inline table", () => {
@@ -184,6 +202,35 @@ describe("picomcp install", () => {
     });
     expect(read(".codex/config.toml")).toBe(before);
     expect(backups(".codex")).toEqual([]);
+  });
+
+  it("writes paths and values with spaces, quotes, non-ASCII and control characters as strings each client reads back", async () => {
+    mkdirSync(join(home, ".codex"));
+    mkdirSync(join(home, ".cursor"));
+    // Every one of these is a character a Linux path or an environment value may hold.
+    const folder = join(home, `my "odd" dir é ' \x7f`);
+    mkdirSync(folder);
+    const file = join(folder, "sérvér.ts");
+    writeFileSync(
+      file,
+      `import { pico } from ${JSON.stringify(join(ROOT, "src", "index.ts"))};\n` +
+        'export default pico({ name: "odd", version: "1.0.0" })\n' +
+        '  .tool("echo", { description: "Says x, for trying install.", run: () => "x" });\n',
+    );
+    const value = 'a "b" \\ \x7f\x01 é';
+    expect(install("codex", file, "--env", `KEY=${value}`).code).toBe(0);
+    const toml = read(".codex/config.toml");
+    // TOML 1.0 "String": no control character but tab may appear unescaped, U+007F (delete) included.
+    const raw = [...toml].filter((char) => (char < " " && char !== "\n" && char !== "\t") || char === "\x7f");
+    expect(raw).toEqual([]);
+    expect(toml).toContain(`"${file.replace(/"/g, '\\"').replace("\x7f", "\\u007F")}"]\n`);
+    expect(toml).toContain('KEY = "a \\"b\\" \\\\ \\u007F\\u0001 é"\n');
+
+    expect(install("cursor", file, "--env", `KEY=${value}`).code).toBe(0);
+    const entry = JSON.parse(read(".cursor/mcp.json")).mcpServers.odd;
+    expect(entry.args.slice(-2)).toEqual(["run", file]);
+    expect(entry.env).toEqual({ KEY: value });
+    expect(await serverInfo(entry, home)).toEqual({ name: "odd", version: "1.0.0" });
   });
 
   it("--dry-run prints the new file and changes nothing", () => {
@@ -231,6 +278,15 @@ describe("picomcp install", () => {
     expect(existsSync(join(home, ".codex", "config.toml"))).toBe(false);
     expect(install("codex", FIXTURE, "--name", "@acme/weather.v2").code).toBe(0);
     expect(read(".codex/config.toml")).toContain('[mcp_servers."@acme/weather.v2"]');
+    for (const blank of ["", " "]) {
+      expect(install("cursor", FIXTURE, "--name", blank)).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(
+          /^picomcp install: --name needs a name: letters, digits, - and _ work in every client\n\nUsage: /,
+        ),
+      });
+    }
+    expect(existsSync(join(home, ".cursor", "mcp.json"))).toBe(false);
     expect(install("cursor", FIXTURE, "--name", "my weather").code).toBe(0);
     expect(Object.keys(JSON.parse(read(".cursor/mcp.json")).mcpServers)).toEqual(["my weather"]);
   });

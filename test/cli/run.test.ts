@@ -1,7 +1,8 @@
 /**
  * `picomcp run --port`, and `dev` which runs it: a server with `auth` is served, named after its
  * file; a port out of range is a usage mistake and a privileged one says what to pass, each in one
- * line with exit code 2.
+ * line with exit code 2. `picomcp run` over stdio: stdout carries the protocol alone, from before
+ * the module loads.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -79,4 +80,29 @@ describe("picomcp run --port", () => {
       );
     },
   );
+});
+
+describe("picomcp run over stdio", () => {
+  it("keeps stdout for the protocol from the start: what the module writes as it loads goes to stderr", () => {
+    folder = mkdtempSync(join(tmpdir(), "picomcp-run-"));
+    const file = join(folder, "noisy.ts");
+    writeFileSync(
+      file,
+      `import { pico } from ${JSON.stringify(INDEX)};\n` +
+        'console.log("connecting to the database");\nprocess.stdout.write("ready\\n");\n' +
+        'export default pico({ name: "noisy", version: "1.0.0" })\n' +
+        '  .tool("hello", { description: "Says hello, for trying run.", run: () => "hello" });\n',
+    );
+    const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+    const { code, stdout, stderr } = picomcp(["run", file], {
+      input: `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize })}\n`,
+    });
+    expect(code).toBe(0);
+    const answers = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(answers).toMatchObject([{ id: 1, result: { serverInfo: { name: "noisy" } } }]);
+    expect(stderr).toBe("connecting to the database\nready\n");
+  });
 });

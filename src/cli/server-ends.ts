@@ -1,0 +1,48 @@
+/**
+ * The server's code ending the process under a verb that loads it in-process (`list`, `call`,
+ * `install`, `check`): a `process.exit` in it, or a throw nothing catches (in a timer, or a
+ * rejected promise nobody awaits, which Node raises as the same). Said in one line, with where the
+ * throw was, instead of a silent exit (0 for `process.exit(0)`) or Node's stack dump; exit 2 when
+ * it happened as the module loaded (it did not load), 1 after.
+ */
+import { isLoading } from "./load.js";
+import { EXIT, warn } from "./verb.js";
+
+const LEAVE = "A server module exports its server and leaves the process to picomcp.";
+
+/** Watches the process while `verb` runs; answers the function that stops watching. */
+export function watchServerEnds(verb: string): () => void {
+  let said = false;
+  const codeNow = () => (isLoading() ? EXIT.cannotRun : EXIT.failed);
+  const onExit = (code: number) => {
+    if (said) return;
+    said = true;
+    const when = isLoading() ? "while it loaded" : `before ${verb} was done`;
+    warn(
+      `picomcp ${verb}: the server's code ended the process with process.exit(${code}) ${when}, so ${verb} did not finish. ${LEAVE}`,
+    );
+    // Read by process.exit once its "exit" listeners have run.
+    process.exitCode = codeNow();
+  };
+  const onThrow = (thrown: unknown) => {
+    said = true;
+    warn(
+      `picomcp ${verb}: the server's code threw outside any request (in a timer, or a promise nothing awaited), ` +
+        `so ${verb} did not finish: ${describe(thrown)}`,
+    );
+    process.exit(codeNow());
+  };
+  process.on("exit", onExit);
+  process.on("uncaughtException", onThrow);
+  return () => {
+    process.off("exit", onExit);
+    process.off("uncaughtException", onThrow);
+  };
+}
+
+/** `Name: message (at file:line:column)`: the error and the place it was thrown, without the rest of the stack. */
+function describe(thrown: unknown): string {
+  if (!(thrown instanceof Error)) return String(thrown);
+  const frame = /^\s+at (?:.*? \()?(.+?)\)?$/m.exec(thrown.stack ?? "")?.[1];
+  return `${thrown.name}: ${thrown.message}${frame ? ` (at ${frame})` : ""}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * A server module that ends the process under `list`, `call` or `install` (process.exit, or a
+ * throw in a timer or an unawaited promise): the verb says so in one line, with where the throw
+ * was, and exits 2 when it happened as the module loaded (it did not load), 1 after; never a
+ * silent exit 0, never Node's stack dump.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { picomcp, ROOT } from "./helpers.js";
+
+const INDEX = pathToFileURL(join(ROOT, "src/index.ts")).href;
+let folder: string;
+
+/** A server file in the temporary folder: `top` at its top level, `run` as its one tool's body. */
+function server(name: string, top: string, run = 'return "done";'): string {
+  const file = join(folder, `${name}.ts`);
+  writeFileSync(
+    file,
+    `import { pico } from ${JSON.stringify(INDEX)};\n${top}\n` +
+      'export default pico({ name: "ends", version: "1.0.0" })\n' +
+      `  .tool("work", { description: "Does some work, for trying the CLI.", run: async () => { ${run} } });\n`,
+  );
+  return file;
+}
+
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), "picomcp-ends-"));
+});
+afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+describe("a server module that ends the process", () => {
+  it("with process.exit as it loads: list and install say it did not load, exit 2, and install changes nothing", () => {
+    const file = server("exits", "process.exit(0);");
+    const said = (verb: string) =>
+      `picomcp ${verb}: the server's code ended the process with process.exit(0) while it loaded, so ${verb} ` +
+      "did not finish. A server module exports its server and leaves the process to picomcp.\n";
+    expect(picomcp(["list", file])).toEqual({ code: 2, stdout: "", stderr: said("list") });
+    const home = join(folder, "home");
+    mkdirSync(join(home, ".cursor"), { recursive: true });
+    expect(picomcp(["install", "cursor", file], { env: { HOME: home } })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: said("install"),
+    });
+    expect(readdirSync(join(home, ".cursor"))).toEqual([]);
+  });
+
+  it("with process.exit in a tool: call says the call did not finish, exit 1, whatever code it exited with", () => {
+    for (const code of [0, 7]) {
+      const file = server(`exits-${code}`, "", `process.exit(${code});`);
+      expect(picomcp(["call", file, "work"])).toEqual({
+        code: 1,
+        stdout: "",
+        stderr:
+          `picomcp call: the server's code ended the process with process.exit(${code}) before call was done, so ` +
+          "call did not finish. A server module exports its server and leaves the process to picomcp.\n",
+      });
+    }
+  });
+
+  it("with a throw nothing catches (a timer, a promise nobody awaits): call names it and where, in one line, exit 1", () => {
+    const wait = "await new Promise((done) => setTimeout(done, 100));";
+    const timer = server(
+      "timer",
+      "",
+      `setTimeout(() => { throw new TypeError("late boom"); }); ${wait} return "done";`,
+    );
+    const rejected = server("rejected", "", `Promise.reject(new Error("no database")); ${wait} return "done";`);
+    for (const [file, error] of [
+      [timer, "TypeError: late boom"],
+      [rejected, "Error: no database"],
+    ] as const) {
+      const ran = picomcp(["call", file, "work"]);
+      expect(ran).toMatchObject({ code: 1, stdout: "" });
+      expect(ran.stderr).toMatch(
+        new RegExp(
+          "^picomcp call: the server's code threw outside any request \\(in a timer, or a promise nothing awaited\\), " +
+            `so call did not finish: ${error} \\(at ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4:\\d+\\)\n$`,
+        ),
+      );
+    }
+  });
+});
