@@ -55,7 +55,8 @@ export interface ServerOptions extends RegistryOptions {
   /**
    * State shared by several instances of this server behind a load balancer: 2025-11-25 sessions,
    * their event history, the requestState replay guard, tasks, and a bus (`redisState()` of
-   * `picomcp/redis`, docs/scaling.md). Needs `requestStateKey`. Default: this process's memory.
+   * `picomcp/redis`, docs/scaling.md). Needs `requestStateKey`. Default: this process's memory. The
+   * state stays yours: `server.close()` stops using it, `state.close()` closes it.
    */
   state?: SharedState;
 }
@@ -448,9 +449,10 @@ export class Server<Tools extends ToolTypes = {}> {
         auth: this.#settings.now,
         endpoint: (http) => {
           this.#options = http;
+          const replaced = this.#endpoint;
           this.#endpoint = undefined;
           this.#webEndpoint = undefined;
-          return this.#http();
+          return this.#http(replaced);
         },
         web: () => this.#web(),
       });
@@ -486,8 +488,9 @@ export class Server<Tools extends ToolTypes = {}> {
    * Shuts the server down gracefully: new requests are refused, open `subscriptions/listen` streams
    * end with their final result (2026-07-28 §4), requests in progress have `limits.shutdownGraceMs`
    * to finish and the rest are answered with an error; then stdio serving ends and the HTTP sessions
-   * and streams of `fetch` and `node` close (the handle `serve({ port })` returns also closes its
-   * listener; a listener of your own stays yours to close).
+   * and streams of `fetch`, `node` and `serve({ port })` close (the handle `serve({ port })` returns
+   * also closes its listener; a listener of your own stays yours to close), and the endpoint lets go
+   * of the registry and of the shared state's bus (`pico({ state })`, which stays yours to close).
    * The server serves nothing more afterwards.
    */
   async close(): Promise<void> {
@@ -501,10 +504,11 @@ export class Server<Tools extends ToolTypes = {}> {
     registryOf = (server) => server.#registry;
   }
 
-  #http(): Promise<HttpHandler> {
+  /** `replaced`: the endpoint `fetch` or `node` made, which the one of `serve({ port })` takes the place of. */
+  #http(replaced?: Promise<HttpHandler>): Promise<HttpHandler> {
     // The endpoint is made once the auth settings (if any) are checked: it gates with them.
     this.#endpoint ??= Promise.all([import("./transports/http/endpoint.js"), this.ready()]).then(([http]) =>
-      http.createEndpoint(this.#dispatcher, this.#options, this.#settings.now),
+      http.createEndpoint(this.#dispatcher, this.#options, { auth: this.#settings.now, replaced }),
     );
     return this.#endpoint;
   }

@@ -212,3 +212,23 @@ export async function within<T>(promise: Promise<T>, timeoutMs = 2000, what = "t
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * Counts the listeners `target.subscribe` adds from now on, less those whose unsubscribe function
+ * ran: how many are live (a registry, a shared state's bus).
+ */
+export function liveListeners<Listener>(target: { subscribe(listener: Listener): () => void }): () => number {
+  const subscribe = target.subscribe.bind(target);
+  let live = 0;
+  target.subscribe = (listener) => {
+    const unsubscribe = subscribe(listener);
+    live++;
+    let done = false;
+    return () => {
+      if (!done) live--;
+      done = true;
+      unsubscribe();
+    };
+  };
+  return () => live;
+}

@@ -2,8 +2,19 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
+import { registryOf } from "../src/server.js";
 import { Child, call, killChildren, MODERN_META } from "./hardening-helpers.js";
-import { BOTH, EventReader, MODERN, messageOf, signal, within } from "./http-helpers.js";
+import {
+  BOTH,
+  bare,
+  EventReader,
+  initialize,
+  liveListeners,
+  MODERN,
+  messageOf,
+  signal,
+  within,
+} from "./http-helpers.js";
 import { recordingFetch } from "./peers/http-fixture.js";
 import { RawClient, requestHead } from "./socket-helpers.js";
 
@@ -267,6 +278,33 @@ describe("listening.close() before the server's first event stream opens", () =>
     } finally {
       go.resolve();
       await client.close();
+      await listening.close();
+    }
+  });
+});
+
+describe("server.close() after server.fetch, then serve({ port })", () => {
+  it("ends the sessions of both endpoints, and leaves no listener on the registry", async () => {
+    const server = pico({ name: "two-endpoints", version: "1.0.0", signals: false }).tool("echo", {
+      description: "Echoes.",
+      run: () => "hi",
+    });
+    const live = liveListeners(registryOf(server as never));
+    // A session of the endpoint server.fetch made, its GET stream open.
+    const session = await initialize(server);
+    const stream = await server.fetch(
+      bare("GET", { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }),
+    );
+    expect(stream.status).toBe(200);
+    const reader = new EventReader(stream);
+    const listening = await server.serve({ port: 0, host: "127.0.0.1" });
+    try {
+      await server.close();
+      // Was: only the endpoint of serve({ port }) closed; the session of server.fetch's stayed, its stream open.
+      await reader.rest();
+      // Was: 1, that session store's subscription.
+      expect(live()).toBe(0);
+    } finally {
       await listening.close();
     }
   });

@@ -265,7 +265,10 @@ const BUDGETS: Budget[] = [
     // Raised to 16,314 B: no code of this row changed: the asking layer chunk it may import changed, and so did its file name (chunk hashes) (+1 B).
     // Raised to 16,314 B: a client's cancellation relayed to another instance is noted for a minute besides being published, and an instance whose bus subscription is back reads the notes of the requests it runs (was: one relayed while its subscription was reconnecting was lost, and the request went on); no code of this row changed, chunk hashes (+1 B).
     // Set to 16,315 B merging the bus-loss recovery of relayed cancellations and resource updates (2026-12-06, fourth session) with main's upFront answers, as measured.
-    ceiling: 16_315,
+    // Raised to 16,328 B: a server relays its changes through one endpoint, serve({ port }) taking the relay over from the endpoint of fetch or node (handed to createEndpoint), and server.close() closes every endpoint it made and their listeners on the registry and the bus (was: the first endpoint stayed subscribed, each change relayed twice, and nothing let go on close); server.ts's part of it (+13 B).
+    // Raised to 16,356 B: Connection.notify holds a registry notification back behind an earlier one whose read check has not answered yet (its code loading on first use, an asynchronous allow), so a connection's notifications keep their order (was: the list change sent after an update reached the client before it) (+28 B).
+    // Lowered to 16,355 B: merging the endpoint's relay lifecycle and ordered notifications with the Redis history and probe fixes: chunk hashes and glue (-1 B).
+    ceiling: 16_355,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -425,7 +428,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 23,686 B: merging the crashed request's resumed stream with the bus-loss recovery: chunk hashes and glue (-4 B).
     // Raised to 23,697 B: an instance sharing state joins the bus as its endpoint is made, by serve({ port }) before it listens (fetch and node with their first request), its shared sessions made by HttpHandler.share (was: by its first request, so a resourceUpdated or a tool added on a fresh instance never reached the other instances' sessions); createEndpoint calls share for a server with state, no shared code loaded without (+7 B).
     // Set to 23,696 B merging the shared sessions' read check on every copy and the bus joined as the endpoint is made (2026-12-06, fourth session) with the crashed request's resumed stream, as measured.
-    ceiling: 23_696,
+    // Raised to 23,747 B: a server relays its changes through one endpoint, serve({ port }) taking the relay over from the endpoint of fetch or node (handed to createEndpoint), and server.close() closes every endpoint it made and their listeners on the registry and the bus (was: the first endpoint stayed subscribed, each change relayed twice, and nothing let go on close) (+51 B).
+    // Raised to 23,772 B: Connection.notify holds a registry notification back behind an earlier one whose read check has not answered yet (its code loading on first use, an asynchronous allow), so a connection's notifications keep their order (was: the list change sent after an update reached the client before it) (+25 B).
+    // Raised to 23,773 B: merging the endpoint's relay lifecycle and ordered notifications with the Redis history and probe fixes: chunk hashes and glue (+1 B).
+    ceiling: 23_773,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -637,7 +643,10 @@ const BUDGETS: Budget[] = [
     // Raised to 53,617 B: an instance sharing state joins the bus as its endpoint is made, by serve({ port }) before it listens (fetch and node with their first request), its shared sessions made by HttpHandler.share (was: by its first request, so a resourceUpdated or a tool added on a fresh instance never reached the other instances' sessions) (+9 B).
     // Set to 53,728 B merging the shared sessions' read check on every copy and the bus joined as the endpoint is made (2026-12-06, fourth session) with the crashed request's resumed stream, as measured.
     // Raised to 53,731 B: a remote reader ends when the shared history no longer knows its stream (an ended stream with no event kept now leaves no field in Redis; was: it polled every second for ever) (+3 B).
-    ceiling: 53_731,
+    // Raised to 53,866 B: a server relays its changes through one endpoint, serve({ port }) taking the relay over from the endpoint of fetch or node (handed to createEndpoint), and server.close() closes every endpoint it made and their listeners on the registry and the bus (was: the first endpoint stayed subscribed, each change relayed twice, and nothing let go on close) (+138 B).
+    // Raised to 53,894 B: Connection.notify holds a registry notification back behind an earlier one whose read check has not answered yet (its code loading on first use, an asynchronous allow), so a connection's notifications keep their order (was: the list change sent after an update reached the client before it) (+28 B).
+    // Set to 53,898 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
+    ceiling: 53_898,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -784,7 +793,10 @@ const BUDGETS: Budget[] = [
     // Raised to 29,867 B: an instance sharing state joins the bus as its endpoint is made (HttpHandler.share), as the HTTP row (+7 B).
     // Set to 29,859 B merging the shared sessions' read check on every copy and the bus joined as the endpoint is made (2026-12-06, fourth session) with the crashed request's resumed stream, as measured.
     // Raised to 29,860 B: no code of this row changed: chunk hashes (+1 B).
-    ceiling: 29_860,
+    // Raised to 29,911 B: a server relays its changes through one endpoint and server.close() lets go of them all, as the HTTP row (+52 B).
+    // Raised to 29,951 B: a connection's notifications keep their order behind a read check that waits, as the stdio row (+40 B).
+    // Set to 29,951 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
+    ceiling: 29_951,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -918,7 +930,10 @@ const BUDGETS: Budget[] = [
     // Raised to 28,777 B: an instance sharing state joins the bus as its endpoint is made (HttpHandler.share), as the HTTP row (+5 B).
     // Set to 28,770 B merging the shared sessions' read check on every copy and the bus joined as the endpoint is made (2026-12-06, fourth session) with the crashed request's resumed stream, as measured.
     // Raised to 28,771 B: no code of this row changed: chunk hashes (+1 B).
-    ceiling: 28_771,
+    // Raised to 28,817 B: a server relays its changes through one endpoint and server.close() lets go of them all, as the HTTP row (+47 B).
+    // Raised to 28,848 B: a connection's notifications keep their order behind a read check that waits, as the stdio row (+31 B).
+    // Set to 28,850 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
+    ceiling: 28_850,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1102,7 +1117,10 @@ const BUDGETS: Budget[] = [
     // Raised to 63,493 B: an instance sharing state joins the bus as its endpoint is made, as the row of everything (+8 B).
     // Set to 63,601 B merging the shared sessions' read check on every copy and the bus joined as the endpoint is made (2026-12-06, fourth session) with the crashed request's resumed stream, as measured.
     // Raised to 63,604 B: a remote reader ends when the shared history no longer knows its stream (an ended stream with no event kept now leaves no field in Redis; was: it polled every second for ever) (+3 B).
-    ceiling: 63_604,
+    // Raised to 63,737 B: a server relays its changes through one endpoint and server.close() lets go of them all, as the row of everything (+136 B).
+    // Raised to 63,772 B: a connection's notifications keep their order behind a read check that waits, as the stdio row (+35 B).
+    // Set to 63,775 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
+    ceiling: 63_775,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

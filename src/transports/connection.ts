@@ -31,6 +31,8 @@ export class Connection implements Peer {
   #asker: Asker | undefined;
   /** The server's own requests to the client (legacy elicitation, sampling, roots), made by the first one. */
   #questions: ConnectionQuestions | undefined;
+  /** The last registry notification held back behind a read check that has not answered yet (`notify`). */
+  #held: Promise<void> | undefined;
 
   /**
    * `routed`: the owner hands registry events to `notify` itself (an HTTP session store does it
@@ -61,14 +63,30 @@ export class Connection implements Peer {
   notify(event: RegistryEvent): void {
     const session = this.session;
     if (!session?.initialized || event.type === "closed") return;
-    if (event.type !== "resources/updated") this.send({ jsonrpc: "2.0", method: `notifications/${event.type}` });
+    const method = `notifications/${event.type}`;
+    if (event.type !== "resources/updated") this.#tell({ jsonrpc: "2.0", method }, true);
     else if (session.watches(event.uri)) {
-      const send = () =>
-        this.send({ jsonrpc: "2.0", method: `notifications/${event.type}`, params: { uri: event.uri } });
-      const allowed = session.mayRead?.(event.uri) ?? true;
-      if (allowed instanceof Promise) void allowed.then((yes) => yes && send());
-      else if (allowed) send();
+      this.#tell({ jsonrpc: "2.0", method, params: { uri: event.uri } }, session.mayRead?.(event.uri) ?? true);
     }
+  }
+
+  /**
+   * Sends `message` if `allowed`. A check that waits (its code loading on first use, an asynchronous
+   * `allow`) holds back what is told after it: the client learns of changes in the order they
+   * happened. One that fails sends nothing.
+   */
+  #tell(message: JsonRpcMessage, allowed: boolean | Promise<boolean>): void {
+    if (!this.#held && !(allowed instanceof Promise)) {
+      if (allowed) this.send(message);
+      return;
+    }
+    const held: Promise<void> = Promise.all([this.#held, allowed])
+      .then(([, yes]) => yes && this.send(message))
+      .catch(() => {})
+      .then(() => {
+        if (this.#held === held) this.#held = undefined;
+      });
+    this.#held = held;
   }
 
   /** How this connection's requests travel: the same for all of them, made once. */

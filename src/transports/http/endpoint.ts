@@ -4,6 +4,14 @@ import { onWorkers } from "../workers.js";
 import { HttpHandler } from "./handler.js";
 import type { HttpOptions } from "./options.js";
 
+/** What of its server an endpoint is made with, besides its dispatcher and its options. */
+export interface EndpointOf {
+  /** Undefined for a server without auth (its settings never loaded). */
+  readonly auth: AuthSettings | undefined;
+  /** The endpoint the server made before (`fetch` or `node`), which this one takes the place of (`serve({ port })`). */
+  readonly replaced?: Promise<HttpHandler> | undefined;
+}
+
 /**
  * Makes a server's HTTP endpoint: its handler, with the shared state, the token gate and the CORS
  * the server needs. Each loads only for a server that has it.
@@ -11,7 +19,7 @@ import type { HttpOptions } from "./options.js";
 export async function createEndpoint(
   dispatcher: Dispatcher,
   options: HttpOptions,
-  auth: AuthSettings | undefined,
+  { auth, replaced }: EndpointOf,
 ): Promise<HttpHandler> {
   // Shared state (pico({ state })): its checks and wiring load only for a server that has one.
   if (options.state) (await import("./shared.js")).shareRequestStates(dispatcher, options.state);
@@ -22,7 +30,8 @@ export async function createEndpoint(
   const handler = new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, { gate, cors });
   // Before any request: an instance relays its changes to the others from when it serves
   // (`serve({ port })` makes the endpoint before it listens; `fetch` and `node` with their first request).
-  if (options.state) await handler.share();
+  // One that failed to be made holds nothing to take over.
+  await handler.share(await replaced?.catch(() => undefined));
   return handler;
 }
 

@@ -64,6 +64,8 @@ export class HttpHandler {
   /** Sessions shared by several instances (`pico({ state })`): made, with the session code, with the endpoint (`share`). */
   readonly #state: SharedState | undefined;
   #shared: SharedSessions | undefined;
+  /** The endpoint of this server that this one took the place of (`share`): it closes with this one. */
+  #replaced: HttpHandler | undefined;
 
   /**
    * `parts`: what only some servers have, each loaded only for one (see endpoint.ts): the token gate
@@ -125,8 +127,12 @@ export class HttpHandler {
    * Joins the instances sharing `pico({ state })` (shared.ts), as the endpoint is made (endpoint.ts),
    * before it serves a request: from then on this instance relays its changes (list changes, resource
    * updates) to the others' sessions on the bus, a change made before its first request included.
+   * `replaced`: the endpoint of the same server this one takes the place of (`serve({ port })` after
+   * `fetch` or `node`), which stops relaying in the same turn, so that the server's changes are
+   * relayed once, never twice nor by none; it closes with this one (server.close() closes the latest).
    */
-  async share(): Promise<void> {
+  async share(replaced: HttpHandler | undefined): Promise<void> {
+    this.#replaced = replaced;
     const state = this.#state;
     if (!state) return;
     const [{ SessionStore }, { SharedSessions }] = await Promise.all([import("./sessions.js"), import("./shared.js")]);
@@ -138,6 +144,7 @@ export class HttpHandler {
       Session: LegacySession,
       refuse: (message) => unavailable(errorResponse(undefined, ErrorCode.InternalError, message)),
     });
+    if (replaced) replaced.#shared?.retire();
   }
 
   #route(request: HttpRequest): Promise<HttpReply> | HttpReply {
@@ -176,9 +183,14 @@ export class HttpHandler {
     this.#gate?.listeningAt(url);
   }
 
-  /** Ends every legacy session (server shutdown). */
+  /**
+   * Server shutdown: ends every legacy session, and lets go of the registry and the shared state's
+   * bus, this endpoint's and those of the endpoints it took the place of (`share`).
+   */
   close(): void {
-    this.#sessions?.closeAll();
+    this.#sessions?.close();
+    this.#shared?.close();
+    this.#replaced?.close();
   }
 
   /**

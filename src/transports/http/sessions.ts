@@ -295,6 +295,8 @@ export class SessionStore {
   readonly #streams: Streams | undefined;
   /** Made with the code of streams, for the first stream of a session of this store. */
   #budget: HistoryBudget | undefined;
+  /** Ends the store's subscription to its registry (`close`). */
+  readonly #unsubscribe: () => void;
   /** Set for sessions shared by several instances (`pico({ state })`, shared.ts). */
   mirrorOf: ((id: string) => SessionMirror) | undefined;
 
@@ -308,7 +310,7 @@ export class SessionStore {
       retryMs: options.retryMs ?? 1000,
     };
     // One subscription for every session, rather than a listener each: list_changed and updates.
-    dispatcher.registry.subscribe((event) => {
+    this.#unsubscribe = dispatcher.registry.subscribe((event) => {
       for (const session of this.#sessions.values()) session.connection.notify(event);
     });
     // The shutdown waits for the answers of the sessions' streams to reach their clients (delivery.ts).
@@ -402,7 +404,9 @@ export class SessionStore {
     return true;
   }
 
-  closeAll(): void {
+  /** Ends every session, and lets go of the registry (the server closed: it serves nothing more). */
+  close(): void {
+    this.#unsubscribe();
     for (const id of [...this.#sessions.keys()]) this.delete(id);
   }
 

@@ -82,6 +82,13 @@ export class SharedSessions {
   readonly #readers = new Map<string, Set<RemoteReader>>();
   /** A registry event from the bus is being delivered here: it is not published back. */
   #relaying = false;
+  /**
+   * Another endpoint of the server relays its registry now (`retire`): this one relays nothing, so
+   * each change reaches the others once; it still serves its own sessions' messages until it closes.
+   */
+  #retired = false;
+  /** Its listeners on the registry and on the bus, taken away by `close`. */
+  readonly #unsubscribe: (() => void)[];
 
   readonly #endpoint: SharedEndpoint;
   readonly #Session: SharedClass;
@@ -107,8 +114,34 @@ export class SharedSessions {
       maxBytes: limits.maxHistoryBytes,
     };
     store.mirrorOf = (id) => this.#mirror(id);
-    dispatcher.registry.subscribe((event) => this.#published(event));
-    state.bus.subscribe((message) => this.#receive(message));
+    this.#unsubscribe = [
+      dispatcher.registry.subscribe((event) => this.#published(event)),
+      state.bus.subscribe((message) => this.#receive(message)),
+    ];
+  }
+
+  /**
+   * The endpoint `serve({ port })` made takes the place of this one (made by `fetch` or `node`) and
+   * relays the server's changes from now on: one server, one relay, or every change would reach the
+   * other instances twice (and one from the bus would go back out). Requests already here are
+   * answered as before, and this copy's sessions keep what the bus brings them until the server closes.
+   */
+  retire(): void {
+    this.#retired = true;
+  }
+
+  /**
+   * The server closed: this copy lets go of the registry and the bus (the state itself stays its
+   * owner's to close, SharedState.close), and the streams resumed here end, as on "closed" (one may
+   * have been resumed during the shutdown's grace).
+   */
+  close(): void {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    this.#endReaders();
+  }
+
+  #endReaders(): void {
+    for (const readers of this.#readers.values()) for (const reader of readers) reader.close();
   }
 
   /**
@@ -374,16 +407,15 @@ export class SharedSessions {
    * each client resumes elsewhere from its last event, as from a stream of a session held here.
    */
   #published(event: RegistryEvent): void {
-    if (event.type === "closed") {
-      for (const readers of this.#readers.values()) for (const reader of readers) reader.close();
-    }
-    if (this.#relaying || event.type === "closed") return;
+    if (event.type === "closed") this.#endReaders();
+    if (this.#relaying || this.#retired || event.type === "closed") return;
     this.#state.bus.announce({ type: "registry", event });
   }
 
   #receive(message: BusMessage): void {
     switch (message.type) {
       case "registry":
+        if (this.#retired) return;
         this.#relaying = true;
         try {
           this.#dispatcher.registry.emit(message.event);
@@ -449,17 +481,8 @@ export class SharedSessions {
    * read it, as of any update.
    */
   async #rejoined(): Promise<void> {
-    const registry = this.#dispatcher.registry;
-    const capabilities = registry.capabilities();
-    this.#relaying = true;
-    try {
-      for (const list of LISTS) {
-        if (capabilities[list]?.listChanged) registry.emit({ type: `${list}/list_changed` });
-      }
-    } finally {
-      this.#relaying = false;
-    }
-    retellResources(registry);
+    // Told by the endpoint that relays the server's changes: each client once (retire).
+    if (!this.#retired) this.#retell();
     for (const readers of this.#readers.values()) for (const reader of readers) reader.wake();
     const ids = this.#store.ids();
     const notes = [...this.#dispatcher.urlElicitations.keys()].map(urlNote);
@@ -480,6 +503,21 @@ export class SharedSessions {
       if (!core || !isShared(core)) continue;
       for (const uri of core.subscriptions) connection.notify({ type: "resources/updated", uri });
     }
+  }
+
+  /** Every list and every watched resource of the server may have changed: its clients are told so. */
+  #retell(): void {
+    const registry = this.#dispatcher.registry;
+    const capabilities = registry.capabilities();
+    this.#relaying = true;
+    try {
+      for (const list of LISTS) {
+        if (capabilities[list]?.listChanged) registry.emit({ type: `${list}/list_changed` });
+      }
+    } finally {
+      this.#relaying = false;
+    }
+    retellResources(registry);
   }
 
   /** Another instance changed or ended a session this one holds a copy of. */

@@ -1,0 +1,72 @@
+/**
+ * Notifications to one connection keep the order they were sent in: an update whose read check
+ * waits (the caller checks loading on first use, an asynchronous `allow`) goes out before a list
+ * change sent after it, never after. The official v1 client drives test/fixtures/stdio-order-server.ts
+ * over stdio, a fresh process, and records every notification in the order it arrives; every wait is bounded.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { signal, within } from "../http-helpers.js";
+import { ROOT } from "./fixture.js";
+
+let client: Client;
+/** What the client was told, in order: each notification's method, and its URI for an update. */
+const told: string[] = [];
+const waiters = new Set<() => void>();
+
+beforeAll(async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", "test/fixtures/stdio-order-server.ts"],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "" },
+    stderr: "pipe",
+  });
+  client = new Client({ name: "order-peer", version: "1.0.0" });
+  client.fallbackNotificationHandler = async (notification) => {
+    const uri = (notification.params as { uri?: string } | undefined)?.uri;
+    told.push(uri ? `${notification.method} ${uri}` : notification.method);
+    for (const wake of waiters) wake();
+  };
+  await client.connect(transport);
+  await client.subscribeResource({ uri: "notes://1" });
+  await client.subscribeResource({ uri: "slow://1" });
+});
+
+afterAll(async () => {
+  await client?.close();
+});
+
+/** The notifications the client is told from now on, once `count` have come. */
+async function next(count: number): Promise<string[]> {
+  const from = told.length;
+  const done = signal();
+  const check = () => {
+    if (told.length >= from + count) done.resolve();
+  };
+  waiters.add(check);
+  try {
+    return await within(
+      done.promise.then(() => told.slice(from)),
+      8000,
+      `${count} notifications`,
+    );
+  } finally {
+    waiters.delete(check);
+  }
+}
+
+it("sends an update whose check waits for its code to load before the list change sent after it", async () => {
+  const arrived = next(2);
+  await client.callTool({ name: "poke_notes" });
+  // Was: the list change first, the update once the caller checks had loaded.
+  expect(await arrived).toEqual(["notifications/resources/updated notes://1", "notifications/tools/list_changed"]);
+});
+
+it("sends an update whose asynchronous allow check answers later before the list change sent after it", async () => {
+  const arrived = next(2);
+  await client.callTool({ name: "poke_slow" });
+  // Was: the list change first, the update once `allow` had answered.
+  expect(await arrived).toEqual(["notifications/resources/updated slow://1", "notifications/tools/list_changed"]);
+});
