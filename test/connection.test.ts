@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Context } from "../src/core/context.js";
 import type { JsonRpcMessage } from "../src/core/jsonrpc.js";
 import { Registry } from "../src/core/registry.js";
@@ -384,6 +384,27 @@ describe("list_changed", () => {
     sent.length = 0;
     registry.addTool(compileTool("later", { run: () => "" }));
     expect(sent).toEqual([]);
+  });
+
+  it("waits for a resource update's read check at most 10 s: one that never answers sends nothing, and what follows goes on", async () => {
+    vi.useFakeTimers();
+    try {
+      const { connection, registry, sent } = setup();
+      await connection.receive(initialize());
+      await connection.receive(initialized);
+      const session = connection.session!;
+      session.subscribe("notes://stuck");
+      session.mayRead = () => new Promise<boolean>(() => {});
+      sent.length = 0;
+      registry.emit({ type: "resources/updated", uri: "notes://stuck" });
+      registry.addTool(compileTool("later", { run: () => "" }));
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(sent).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sent).toEqual([listChanged]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("goes to every initialized connection of the same server", async () => {

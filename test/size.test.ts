@@ -268,7 +268,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,328 B: a server relays its changes through one endpoint, serve({ port }) taking the relay over from the endpoint of fetch or node (handed to createEndpoint), and server.close() closes every endpoint it made and their listeners on the registry and the bus (was: the first endpoint stayed subscribed, each change relayed twice, and nothing let go on close); server.ts's part of it (+13 B).
     // Raised to 16,356 B: Connection.notify holds a registry notification back behind an earlier one whose read check has not answered yet (its code loading on first use, an asynchronous allow), so a connection's notifications keep their order (was: the list change sent after an update reached the client before it) (+28 B).
     // Lowered to 16,355 B: merging the endpoint's relay lifecycle and ordered notifications with the Redis history and probe fixes: chunk hashes and glue (-1 B).
-    ceiling: 16_355,
+    // Raised to 16,408 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+53 B).
+    ceiling: 16_408,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -431,7 +432,8 @@ const BUDGETS: Budget[] = [
     // Raised to 23,747 B: a server relays its changes through one endpoint, serve({ port }) taking the relay over from the endpoint of fetch or node (handed to createEndpoint), and server.close() closes every endpoint it made and their listeners on the registry and the bus (was: the first endpoint stayed subscribed, each change relayed twice, and nothing let go on close) (+51 B).
     // Raised to 23,772 B: Connection.notify holds a registry notification back behind an earlier one whose read check has not answered yet (its code loading on first use, an asynchronous allow), so a connection's notifications keep their order (was: the list change sent after an update reached the client before it) (+25 B).
     // Raised to 23,773 B: merging the endpoint's relay lifecycle and ordered notifications with the Redis history and probe fixes: chunk hashes and glue (+1 B).
-    ceiling: 23_773,
+    // Raised to 23,825 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+52 B).
+    ceiling: 23_825,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -646,7 +648,8 @@ const BUDGETS: Budget[] = [
     // Raised to 53,866 B: a server relays its changes through one endpoint, serve({ port }) taking the relay over from the endpoint of fetch or node (handed to createEndpoint), and server.close() closes every endpoint it made and their listeners on the registry and the bus (was: the first endpoint stayed subscribed, each change relayed twice, and nothing let go on close) (+138 B).
     // Raised to 53,894 B: Connection.notify holds a registry notification back behind an earlier one whose read check has not answered yet (its code loading on first use, an asynchronous allow), so a connection's notifications keep their order (was: the list change sent after an update reached the client before it) (+28 B).
     // Set to 53,898 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
-    ceiling: 53_898,
+    // Raised to 53,942 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+44 B).
+    ceiling: 53_942,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -796,7 +799,8 @@ const BUDGETS: Budget[] = [
     // Raised to 29,911 B: a server relays its changes through one endpoint and server.close() lets go of them all, as the HTTP row (+52 B).
     // Raised to 29,951 B: a connection's notifications keep their order behind a read check that waits, as the stdio row (+40 B).
     // Set to 29,951 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
-    ceiling: 29_951,
+    // Raised to 30,010 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+59 B).
+    ceiling: 30_010,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -933,7 +937,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,817 B: a server relays its changes through one endpoint and server.close() lets go of them all, as the HTTP row (+47 B).
     // Raised to 28,848 B: a connection's notifications keep their order behind a read check that waits, as the stdio row (+31 B).
     // Set to 28,850 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
-    ceiling: 28_850,
+    // Raised to 28,907 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+57 B).
+    ceiling: 28_907,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1120,7 +1125,8 @@ const BUDGETS: Budget[] = [
     // Raised to 63,737 B: a server relays its changes through one endpoint and server.close() lets go of them all, as the row of everything (+136 B).
     // Raised to 63,772 B: a connection's notifications keep their order behind a read check that waits, as the stdio row (+35 B).
     // Set to 63,775 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
-    ceiling: 63_775,
+    // Raised to 63,821 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+46 B).
+    ceiling: 63_821,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

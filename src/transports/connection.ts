@@ -80,7 +80,7 @@ export class Connection implements Peer {
       if (allowed) this.send(message);
       return;
     }
-    const held: Promise<void> = Promise.all([this.#held, allowed])
+    const held: Promise<void> = Promise.all([this.#held, allowed instanceof Promise ? bounded(allowed) : allowed])
       .then(([, yes]) => yes && this.send(message))
       .catch(() => {})
       .then(() => {
@@ -183,4 +183,19 @@ export class Connection implements Peer {
     this.#questions?.close(reason);
     for (const ctx of this.#inflight?.values() ?? []) ctx.cancel(new DOMException(reason, "AbortError"));
   }
+}
+
+/**
+ * How long a read check may keep the notifications behind it waiting: one that has not answered by
+ * then (an `allow` stuck on a store that does not answer) counts as a no, so that a connection's
+ * held notifications cannot pile up without bound.
+ */
+const READ_CHECK_MS = 10_000;
+
+function bounded(check: Promise<boolean>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(resolve, READ_CHECK_MS, false);
+  });
+  return Promise.race([check, late]).finally(() => clearTimeout(timer));
 }
