@@ -86,9 +86,9 @@ export interface StreamSlice {
   readonly abandoned?: RequestId;
 }
 
-/** Whether `EventHistory.append` kept its event: false if not; a store written before it was asked answers nothing. */
+/** What `EventHistory.append` answers: false when it did not keep the event; nothing from a store written before it was asked. */
 // biome-ignore lint/suspicious/noConfusingVoidType: such a store's append returns Promise<void>.
-export type Kept = boolean | void;
+export type Appended = boolean | void;
 
 /**
  * The resumable event history of 2025-11-25 sessions (2025-11-25 "Resumability and Redelivery"),
@@ -101,7 +101,11 @@ export interface EventHistory {
    * `abandon`); anything else says it is kept, and an instance shutting down no longer waits for its
    * client to come back there for it: any instance delivers it.
    */
-  append(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds): Promise<Kept>;
+  append(
+    session: string,
+    event: { stream: number; seq: number; text: string },
+    bounds: HistoryBounds,
+  ): Promise<Appended>;
   end(session: string, stream: number): Promise<void>;
   /**
    * A stream opened: a client sent only its priming event (SEP-1699) can resume it on another
