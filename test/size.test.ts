@@ -433,7 +433,8 @@ const BUDGETS: Budget[] = [
     // Raised to 23,772 B: Connection.notify holds a registry notification back behind an earlier one whose read check has not answered yet (its code loading on first use, an asynchronous allow), so a connection's notifications keep their order (was: the list change sent after an update reached the client before it) (+25 B).
     // Raised to 23,773 B: merging the endpoint's relay lifecycle and ordered notifications with the Redis history and probe fixes: chunk hashes and glue (+1 B).
     // Raised to 23,825 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+52 B).
-    ceiling: 23_825,
+    // Lowered to 23,824 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-1 B).
+    ceiling: 23_824,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -649,7 +650,9 @@ const BUDGETS: Budget[] = [
     // Raised to 53,894 B: Connection.notify holds a registry notification back behind an earlier one whose read check has not answered yet (its code loading on first use, an asynchronous allow), so a connection's notifications keep their order (was: the list change sent after an update reached the client before it) (+28 B).
     // Set to 53,898 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
     // Raised to 53,942 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+44 B).
-    ceiling: 53_942,
+    // Raised to 53,779 B: an instance's shutdown waits no longer for an answer its client has not taken once the shared history keeps it with every event before it, any instance delivering it from there (was: the whole grace when the client read it on another instance); shared.ts's kept, StreamLog.shared (+48 B).
+    // Set to 53,979 B merging the Redis script order and the shutdown that counts a shared answer delivered (2026-12-06, fourth session) with the bounded read check, as measured.
+    ceiling: 53_979,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -800,7 +803,8 @@ const BUDGETS: Budget[] = [
     // Raised to 29,951 B: a connection's notifications keep their order behind a read check that waits, as the stdio row (+40 B).
     // Set to 29,951 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
     // Raised to 30,010 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+59 B).
-    ceiling: 30_010,
+    // Lowered to 30,009 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-1 B).
+    ceiling: 30_009,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -938,7 +942,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,848 B: a connection's notifications keep their order behind a read check that waits, as the stdio row (+31 B).
     // Set to 28,850 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
     // Raised to 28,907 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+57 B).
-    ceiling: 28_907,
+    // Lowered to 28,905 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-2 B).
+    ceiling: 28_905,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1126,7 +1131,9 @@ const BUDGETS: Budget[] = [
     // Raised to 63,772 B: a connection's notifications keep their order behind a read check that waits, as the stdio row (+35 B).
     // Set to 63,775 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
     // Raised to 63,821 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+46 B).
-    ceiling: 63_821,
+    // Raised to 63,650 B: an instance's shutdown waits no longer for an answer the shared history keeps, as the row of everything (+46 B).
+    // Set to 63,858 B merging the Redis script order and the shutdown that counts a shared answer delivered (2026-12-06, fourth session) with the bounded read check, as measured.
+    ceiling: 63_858,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -44,7 +44,6 @@ export interface IoRedisSubscriber {
 export class RedisLink {
   readonly #client: RedisClient;
   readonly #timeoutMs: number;
-  readonly #scripts = new Map<string, string>();
 
   constructor(client: RedisClient, timeoutMs: number) {
     this.#client = client;
@@ -77,20 +76,17 @@ export class RedisLink {
     return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
-  /** Runs a Lua script by its SHA1, loading it once (and again after Redis restarted without it). */
-  async script(source: string, keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    let sha = this.#scripts.get(source);
-    if (!sha) {
-      sha = String(await this.command(["SCRIPT", "LOAD", source]));
-      this.#scripts.set(source, sha);
-    }
-    try {
-      return await this.command(["EVALSHA", sha, String(keys.length), ...keys, ...args]);
-    } catch (thrown) {
-      if (!(thrown instanceof Error && thrown.message.includes("NOSCRIPT"))) throw thrown;
-      this.#scripts.delete(source);
-      return this.script(source, keys, args);
-    }
+  /**
+   * Runs a Lua script, sent whole with EVAL each time, in the turn it is called like any command:
+   * the commands of a link reach Redis in the order issued, which the event history depends on
+   * (http/shared.ts writes a stream's events, then its end, without waiting). EVALSHA cannot keep
+   * that order: on a script's first use it needs a load first, and it fails with NOSCRIPT whenever
+   * Redis lost its script cache (a restart, a failover, SCRIPT FLUSH), and the commands issued after it
+   * have run before its retry. Redis keeps an EVAL'd script compiled (7.4 and later evict the least
+   * recently used past 500), so a call costs the SHA1 of a few KB there, and those bytes on the wire.
+   */
+  script(source: string, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    return this.command(["EVAL", source, String(keys.length), ...keys, ...args]);
   }
 
   /**
@@ -142,7 +138,7 @@ function isIoRedis(client: RedisClient): client is IoRedisClient {
   return "status" in client && typeof client.status === "string";
 }
 
-/** An error Redis answered (WRONGTYPE, NOSCRIPT, a script's error): both clients name it ReplyError or ErrorReply. */
+/** An error Redis answered (WRONGTYPE, a script's error): both clients name it ReplyError or ErrorReply. */
 function isReplyError(thrown: unknown): boolean {
   return thrown instanceof Error && (thrown.name === "ReplyError" || thrown.constructor.name === "ErrorReply");
 }

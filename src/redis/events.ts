@@ -186,7 +186,7 @@ export class RedisEvents implements EventHistory {
   }
 
   async append(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds) {
-    await this.#link.script(APPEND, this.#keys(session), this.#keepArgs(session, event, bounds));
+    return Number(await this.#link.script(APPEND, this.#keys(session), this.#keepArgs(session, event, bounds))) === 1;
   }
 
   async abandon(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds) {

@@ -86,13 +86,26 @@ export interface StreamSlice {
   readonly abandoned?: RequestId;
 }
 
+/** What `EventHistory.append` answers: false when it did not keep the event; nothing from a store written before it was asked. */
+// biome-ignore lint/suspicious/noConfusingVoidType: such a store's append returns Promise<void>.
+export type Appended = boolean | void;
+
 /**
  * The resumable event history of 2025-11-25 sessions (2025-11-25 "Resumability and Redelivery"),
  * one log for all the streams of a session, oldest forgotten first. Appending also wakes the
  * instances reading the stream (a `BusMessage` of type "events").
  */
 export interface EventHistory {
-  append(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds): Promise<void>;
+  /**
+   * Keeps an event. False when the stream takes no more (ended for its crashed writer, see
+   * `abandon`); anything else says it is kept, and an instance shutting down no longer waits for its
+   * client to come back there for it: any instance delivers it.
+   */
+  append(
+    session: string,
+    event: { stream: number; seq: number; text: string },
+    bounds: HistoryBounds,
+  ): Promise<Appended>;
   end(session: string, stream: number): Promise<void>;
   /**
    * A stream opened: a client sent only its priming event (SEP-1699) can resume it on another

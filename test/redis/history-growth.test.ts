@@ -43,8 +43,6 @@ function server(gate: Promise<void>, state?: SharedState) {
     requestStateKey: KEY,
     state,
     signals: false,
-    // The writer's close would otherwise wait for its client to come back for the slow answer, resumed elsewhere.
-    limits: { shutdownGraceMs: 100 },
     http: { sessions: { eventHistory: EVENTS } },
   })
     .tool("chatty", {

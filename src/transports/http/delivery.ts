@@ -5,7 +5,8 @@ import type { HistoryBudget } from "./history.js";
 const CHECK_MS = 25;
 
 /**
- * Resolves once no session has a request in progress or keeps an answer that no reader has sent,
+ * Resolves once no session has a request in progress or keeps an answer that no reader has sent
+ * (and, with shared state, that the shared history does not hold: any instance delivers that one),
  * or once `graceMs` (`limits.shutdownGraceMs`) have passed: the shutdown waits for it before the
  * sessions close. A client whose stream closed before its answer (SEP-1699 polling, a dropped
  * connection) comes back for it with `Last-Event-ID` after `retry` milliseconds, and would

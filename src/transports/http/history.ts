@@ -31,6 +31,12 @@ export class StreamLog {
   answer = 0;
   /** The number of the last event a reader has sent: the client has the answer once this reaches `answer`. */
   sent = 0;
+  /**
+   * Shared state (`pico({ state })`): the number of the last event the shared history keeps, with
+   * every event before it. Once this reaches `answer`, a client resuming on any instance gets the
+   * answer from there (http/shared.ts).
+   */
+  shared = 0;
   /** Who reads the stream now, if anyone. */
   reader: StreamReader | undefined;
   readonly #events: Uint8Array[] = [];
@@ -147,10 +153,11 @@ export class SessionHistory {
 
   /**
    * Whether a stream keeps an answer that no reader has sent: its client comes back for it with
-   * `Last-Event-ID` (SEP-1699 polling, or a dropped connection). One forgotten is past sending.
+   * `Last-Event-ID` (SEP-1699 polling, or a dropped connection). One forgotten is past sending; one
+   * in the shared history is for whichever instance the client comes back to.
    */
   get unanswered(): boolean {
-    for (const log of this.#logs.values()) if (log.answer > Math.max(log.sent, log.forgotten)) return true;
+    for (const log of this.#logs.values()) if (log.answer > Math.max(log.sent, log.forgotten, log.shared)) return true;
     return false;
   }
 

@@ -37,7 +37,8 @@ export interface SessionMirror {
   streamId(): number;
   /** `request`: the request whose answer the stream carries (none for the standalone stream). */
   opened(stream: number, request?: RequestId): void;
-  kept(stream: number, seq: number, text: string): void;
+  /** Event `seq` of `log`, kept here: the mirror counts it in `log.shared` once the shared history keeps it. */
+  kept(log: StreamLog, seq: number, text: string): void;
   ended(stream: number): void;
 }
 
@@ -283,7 +284,7 @@ export class HttpSession {
     // Before it is kept: a resume replays what the history holds.
     const text = sseEvent(this.redact ? this.redact(message) : message, `${log.id}-${seq}`);
     this.#all().keep(log, encoder.encode(text));
-    mirror?.kept(log.id, seq, text);
+    mirror?.kept(log, seq, text);
   }
 }
 

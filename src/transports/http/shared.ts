@@ -339,8 +339,16 @@ export class SharedSessions {
       // Before its priming event goes out: a client that resumes elsewhere from it finds the stream.
       opened: (stream, request) => void events.open?.(id, stream, request).catch(() => {}),
       // In order on the store's connection. A write lost while the store is away leaves a gap, which
-      // the history records: a resume across it is refused (404), never served with a hole.
-      kept: (stream, seq, text) => void events.append(id, { stream, seq, text }, bounds).catch(() => {}),
+      // the history records: a resume across it is refused (404), never served with a hole. Kept
+      // after every event before it, the event is delivered by any instance: a shutdown need not
+      // wait for its client to come back here (delivery.ts).
+      kept: (log, seq, text) =>
+        void events.append(id, { stream: log.id, seq, text }, bounds).then(
+          (kept) => {
+            if (kept !== false && log.shared === seq - 1) log.shared = seq;
+          },
+          () => {},
+        ),
       ended: (stream) => void events.end(id, stream).catch(() => {}),
     };
   }
