@@ -293,6 +293,62 @@ describe("subscriptions/listen over HTTP", () => {
   });
 });
 
+describe("subscriptions/listen when a read check fails", () => {
+  it("sends nothing for that update, goes on with what follows, and leaves no rejection unhandled", async () => {
+    const server = pico(SERVER_INFO)
+      .tool("hello", { run: () => "hi" })
+      .resource("docs://{name}", { read: ({ name }) => name });
+    await server.ready();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    // The check of one URI fails, as when the resources run time fails to load; the others are checked as ever.
+    const real = resourceChecks.now!;
+    resourceChecks.now = {
+      ...real,
+      mayRead: (registry, ctx, uri) =>
+        uri === "docs://broken"
+          ? Promise.reject(new Error("the resources run time did not load"))
+          : real.mayRead(registry, ctx, uri),
+    };
+    try {
+      const subscriptions = ["docs://broken", "docs://fine"];
+      const notifications = { toolsListChanged: true, resourceSubscriptions: subscriptions };
+      const response = await server.fetch(modern("subscriptions/listen", { notifications }, {}, { id: "R1" }));
+      const reader = new EventReader(response);
+      expect(messageOf(await reader.next())).toEqual(ack("R1", notifications));
+      server.resourceUpdated("docs://broken");
+      server.tool("later", { run: () => "" });
+      server.resourceUpdated("docs://fine");
+      // Was: nothing more on the stream (every later send waited behind the rejected check), and a rejection per send.
+      expect(messageOf(await reader.next())).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/tools/list_changed",
+        params: { _meta: tagged("R1") },
+      });
+      expect(messageOf(await reader.next())).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/resources/updated",
+        params: { uri: "docs://fine", _meta: tagged("R1") },
+      });
+      await server.close();
+      expect((await reader.rest()).map(messageOf)).toEqual([
+        {
+          jsonrpc: "2.0",
+          id: "R1",
+          result: { resultType: "complete", _meta: { ...SERVER_INFO_META, ...tagged("R1") } },
+        },
+      ]);
+      // Node reports a rejection nobody handled once the microtasks have run: a macrotask later.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      resourceChecks.now = real;
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});
+
 describe("subscriptions/listen over stdio", () => {
   /** Serves one listen request with serveLines; `end` ends the input, `stop` stops serving as server.close() does. */
   function serve() {

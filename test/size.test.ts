@@ -434,7 +434,8 @@ const BUDGETS: Budget[] = [
     // Raised to 23,773 B: merging the endpoint's relay lifecycle and ordered notifications with the Redis history and probe fixes: chunk hashes and glue (+1 B).
     // Raised to 23,825 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+52 B).
     // Lowered to 23,824 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-1 B).
-    ceiling: 23_824,
+    // Raised to 23,826 B: merging the tasks layer's release on close with the Redis script order and shutdown fixes: chunk hashes and glue (+2 B).
+    ceiling: 23_826,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -652,7 +653,9 @@ const BUDGETS: Budget[] = [
     // Raised to 53,942 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+44 B).
     // Raised to 53,779 B: an instance's shutdown waits no longer for an answer its client has not taken once the shared history keeps it with every event before it, any instance delivering it from there (was: the whole grace when the client read it on another instance); shared.ts's kept, StreamLog.shared (+48 B).
     // Set to 53,979 B merging the Redis script order and the shutdown that counts a shared answer delivered (2026-12-06, fourth session) with the bounded read check, as measured.
-    ceiling: 53_979,
+    // Raised to 53,927 B: server.close() lets go of the tasks layer's bus listener, a stopped run's expiry timer goes with its signal (was: both kept every closed server), and a listen stream's failed read check sends nothing and holds nothing back (+29 B).
+    // Set to 54,005 B merging the tasks layer's release on close and listen's failed read check (2026-12-06, fourth session) with the Redis script order and shutdown fixes, as measured.
+    ceiling: 54_005,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -943,7 +946,8 @@ const BUDGETS: Budget[] = [
     // Set to 28,850 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
     // Raised to 28,907 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+57 B).
     // Lowered to 28,905 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-2 B).
-    ceiling: 28_905,
+    // Raised to 28,906 B: merging the tasks layer's release on close with the Redis script order and shutdown fixes: chunk hashes and glue (+1 B).
+    ceiling: 28_906,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1133,7 +1137,9 @@ const BUDGETS: Budget[] = [
     // Raised to 63,821 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+46 B).
     // Raised to 63,650 B: an instance's shutdown waits no longer for an answer the shared history keeps, as the row of everything (+46 B).
     // Set to 63,858 B merging the Redis script order and the shutdown that counts a shared answer delivered (2026-12-06, fourth session) with the bounded read check, as measured.
-    ceiling: 63_858,
+    // Raised to 63,805 B: server.close() lets go of the tasks layer's bus listener and of a stopped run's expiry timer, and a listen stream's failed read check holds nothing back, as the row of everything (+30 B).
+    // Set to 63,885 B merging the tasks layer's release on close and listen's failed read check (2026-12-06, fourth session) with the Redis script order and shutdown fixes, as measured.
+    ceiling: 63_885,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

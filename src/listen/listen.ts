@@ -84,7 +84,10 @@ export async function listen(
     const send = (method: string, params: Record<string, unknown>, allowed: boolean | Promise<boolean> = true) => {
       const message = { jsonrpc: "2.0" as const, method, params: { ...params, _meta: tag } };
       if (!waiting && !(allowed instanceof Promise)) return void (allowed && emit(message));
-      const mine = (waiting ?? Promise.resolve()).then(() => allowed).then((yes) => yes && open && emit(message));
+      // A check that fails (the resources run time failing to load) sends nothing, and is handled at
+      // once (not when its turn comes): what follows still goes out, and no rejection goes unhandled.
+      const checked = Promise.resolve(allowed).catch(() => false);
+      const mine = (waiting ?? Promise.resolve()).then(() => checked).then((yes) => yes && open && emit(message));
       waiting = mine;
       void mine.then(() => {
         if (waiting === mine) waiting = undefined;

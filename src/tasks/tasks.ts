@@ -77,6 +77,8 @@ export class Tasks {
   #bus: Bus | undefined;
   /** With a bus: a 2025-11-25 task's messages reach a `tasks/result` on another instance (relay.ts). */
   relay: TaskRelay | undefined;
+  /** Ends this server's listening on the bus (`close`): the state outlives the server, and would keep it. */
+  #unshare: (() => void) | undefined;
 
   constructor(store: TaskStore, Context: () => ContextClass, registry: Registry) {
     this.store = store;
@@ -92,7 +94,7 @@ export class Tasks {
     this.#bus = bus;
     const relay = new TaskRelay(bus, this);
     this.relay = relay;
-    bus.subscribe((message) => {
+    this.#unshare = bus.subscribe((message) => {
       relay.receive(message);
       if (message.type === "task-input") void this.#answer(message.taskId, message.responses).catch(() => {});
       else if (message.type === "task-cancel") this.#stop(message.taskId, "The client cancelled the task");
@@ -169,6 +171,9 @@ export class Tasks {
       this.#channels.delete(taskId);
       this.changes.publish(taskId, undefined);
     });
+    // A run stopped (tasks/cancel, the TTL, the shutdown) needs no timer either: one whose tool does
+    // not watch its signal never finishes, and its timer would keep this server until the TTL.
+    run.ctx.signal.addEventListener("abort", expiry.cancel, { once: true });
     this.#runs.set(taskId, run);
     // A finished task needs no timer: the store forgets it at its TTL, or sooner when full, so a
     // client starting many quick tasks leaves no pending timer per task for the TTL's length.
@@ -279,9 +284,10 @@ export class Tasks {
   }
 
   /**
-   * Ends every run of this process (the server is shutting down) and records them as failed. The
-   * runs stop first, whatever the store does; never rejects: a shared store that is unreachable now
-   * keeps the task as it was, and it reads as failed once its lease runs out (redis/tasks.ts).
+   * Ends every run of this process (the server is shutting down) and records them as failed, then
+   * stops listening on the bus. The runs stop first, whatever the store does; never rejects: a
+   * shared store that is unreachable now keeps the task as it was, and it reads as failed once its
+   * lease runs out (redis/tasks.ts).
    */
   async close(): Promise<void> {
     const ids = [...this.#runs.keys()];
@@ -290,6 +296,10 @@ export class Tasks {
     // No runner: this instance goes, so a tasks/result elsewhere waits for nothing it kept (relay.ts).
     const failed = { status: "failed", error, runner: undefined } as const;
     await Promise.allSettled(ids.map((taskId) => this.#change(taskId, failed)));
+    // Once its runs are recorded: nothing on the bus is for this server any more (its runs ended, its
+    // listen streams with the shutdown), and a tasks/result here following a task elsewhere reads the
+    // store until it ends (legacy.ts).
+    this.#unshare?.();
   }
 
   /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */
