@@ -407,6 +407,29 @@ describe("list_changed", () => {
     }
   });
 
+  it("keeps the order when a later read check fails while an earlier one still waits", async () => {
+    const { connection, registry, sent } = setup();
+    await connection.receive(initialize());
+    await connection.receive(initialized);
+    const session = connection.session!;
+    session.subscribe("notes://");
+    const first = gate();
+    session.mayRead = (uri) =>
+      uri === "notes://slow" ? first.opened.then(() => true) : Promise.reject(new Error("x"));
+    sent.length = 0;
+    registry.emit({ type: "resources/updated", uri: "notes://slow" });
+    registry.emit({ type: "resources/updated", uri: "notes://failing" });
+    registry.addTool(compileTool("later", { run: () => "" }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toEqual([]);
+    first.open();
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent).toEqual([
+      { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "notes://slow" } },
+      listChanged,
+    ]);
+  });
+
   it("goes to every initialized connection of the same server", async () => {
     const registry = new Registry({ name: "t", version: "1" });
     registry.addTool(compileTool("first", { run: () => "" }));

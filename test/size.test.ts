@@ -269,7 +269,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,356 B: Connection.notify holds a registry notification back behind an earlier one whose read check has not answered yet (its code loading on first use, an asynchronous allow), so a connection's notifications keep their order (was: the list change sent after an update reached the client before it) (+28 B).
     // Lowered to 16,355 B: merging the endpoint's relay lifecycle and ordered notifications with the Redis history and probe fixes: chunk hashes and glue (-1 B).
     // Raised to 16,408 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+53 B).
-    ceiling: 16_408,
+    // Raised to 16,410 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+2 B).
+    ceiling: 16_410,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -435,7 +436,8 @@ const BUDGETS: Budget[] = [
     // Raised to 23,825 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+52 B).
     // Lowered to 23,824 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-1 B).
     // Raised to 23,826 B: merging the tasks layer's release on close with the Redis script order and shutdown fixes: chunk hashes and glue (+2 B).
-    ceiling: 23_826,
+    // Raised to 23,828 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+2 B).
+    ceiling: 23_828,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -655,7 +657,8 @@ const BUDGETS: Budget[] = [
     // Set to 53,979 B merging the Redis script order and the shutdown that counts a shared answer delivered (2026-12-06, fourth session) with the bounded read check, as measured.
     // Raised to 53,927 B: server.close() lets go of the tasks layer's bus listener, a stopped run's expiry timer goes with its signal (was: both kept every closed server), and a listen stream's failed read check sends nothing and holds nothing back (+29 B).
     // Set to 54,005 B merging the tasks layer's release on close and listen's failed read check (2026-12-06, fourth session) with the Redis script order and shutdown fixes, as measured.
-    ceiling: 54_005,
+    // Raised to 54,006 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+1 B).
+    ceiling: 54_006,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -947,7 +950,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,907 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+57 B).
     // Lowered to 28,905 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-2 B).
     // Raised to 28,906 B: merging the tasks layer's release on close with the Redis script order and shutdown fixes: chunk hashes and glue (+1 B).
-    ceiling: 28_906,
+    // Raised to 28,907 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+1 B).
+    ceiling: 28_907,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1139,7 +1143,8 @@ const BUDGETS: Budget[] = [
     // Set to 63,858 B merging the Redis script order and the shutdown that counts a shared answer delivered (2026-12-06, fourth session) with the bounded read check, as measured.
     // Raised to 63,805 B: server.close() lets go of the tasks layer's bus listener and of a stopped run's expiry timer, and a listen stream's failed read check holds nothing back, as the row of everything (+30 B).
     // Set to 63,885 B merging the tasks layer's release on close and listen's failed read check (2026-12-06, fourth session) with the Redis script order and shutdown fixes, as measured.
-    ceiling: 63_885,
+    // Raised to 63,886 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+1 B).
+    ceiling: 63_886,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -188,7 +188,7 @@ export class Connection implements Peer {
 /**
  * How long a read check may keep the notifications behind it waiting: one that has not answered by
  * then (an `allow` stuck on a store that does not answer) counts as a no, so that a connection's
- * held notifications cannot pile up without bound.
+ * held notifications cannot pile up without bound. One that fails counts as a no as well.
  */
 const READ_CHECK_MS = 10_000;
 
@@ -197,5 +197,6 @@ function bounded(check: Promise<boolean>): Promise<boolean> {
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(resolve, READ_CHECK_MS, false);
   });
-  return Promise.race([check, late]).finally(() => clearTimeout(timer));
+  // One that fails is a no too, and only once those before it have answered: it may not overtake them.
+  return Promise.race([check.catch(() => false), late]).finally(() => clearTimeout(timer));
 }
