@@ -40,6 +40,7 @@ it("writes no more once the sink says it has enough, and goes on from there when
     streams,
     bounds,
     onEnd: () => {},
+    sessionEnded: async () => undefined,
   });
   reader.attach({
     // A reader that takes nothing: every write leaves the sink over its mark.

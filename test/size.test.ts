@@ -437,7 +437,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 23,824 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-1 B).
     // Raised to 23,826 B: merging the tasks layer's release on close with the Redis script order and shutdown fixes: chunk hashes and glue (+2 B).
     // Raised to 23,828 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+2 B).
-    ceiling: 23_828,
+    // Raised to 23,849 B: a shared session that ended (DELETE, expiry) writes nothing more to the shared history and its instance clears that history after its last write, and a stream resumed on another instance answers its request "Session ended" itself when it finds the history gone with the session (was: the reader ended a few ms before the running instance's answer, which then made the deleted session's history again); HttpSession.unshare, the answer handed to shared sessions (+25 B).
+    // Set to 23,854 B merging the session-end race fix (a resumed reader answers "Session ended" itself; 2026-12-06, fourth session) with the close() audit and the read-check order, as measured.
+    ceiling: 23_854,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -658,7 +660,9 @@ const BUDGETS: Budget[] = [
     // Raised to 53,927 B: server.close() lets go of the tasks layer's bus listener, a stopped run's expiry timer goes with its signal (was: both kept every closed server), and a listen stream's failed read check sends nothing and holds nothing back (+29 B).
     // Set to 54,005 B merging the tasks layer's release on close and listen's failed read check (2026-12-06, fourth session) with the Redis script order and shutdown fixes, as measured.
     // Raised to 54,006 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+1 B).
-    ceiling: 54_006,
+    // Raised to 54,144 B: a resumed stream answers its request when its session ended, and the ended session's history is not made again (the HTTP example's row says how): shared.ts's #forget and #readersOf, remote-reader.ts's #gone, READ's request (+165 B).
+    // Set to 54,173 B merging the session-end race fix (a resumed reader answers "Session ended" itself; 2026-12-06, fourth session) with the close() audit and the read-check order, as measured.
+    ceiling: 54_173,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -810,7 +814,8 @@ const BUDGETS: Budget[] = [
     // Set to 29,951 B merging the endpoint's relay lifecycle and ordered notifications (2026-12-06, fourth session) with the Redis history and probe fixes, as measured.
     // Raised to 30,010 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+59 B).
     // Lowered to 30,009 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-1 B).
-    ceiling: 30_009,
+    // Raised to 30,026 B: a resumed stream answers its request when its session ended, and the ended session's history is not made again, as the HTTP row (+17 B).
+    ceiling: 30_026,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -951,7 +956,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 28,905 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-2 B).
     // Raised to 28,906 B: merging the tasks layer's release on close with the Redis script order and shutdown fixes: chunk hashes and glue (+1 B).
     // Raised to 28,907 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+1 B).
-    ceiling: 28_907,
+    // Raised to 28,925 B: a resumed stream answers its request when its session ended, and the ended session's history is not made again, as the HTTP row (+20 B).
+    // Set to 28,925 B merging the session-end race fix (a resumed reader answers "Session ended" itself; 2026-12-06, fourth session) with the close() audit and the read-check order, as measured.
+    ceiling: 28_925,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1144,7 +1151,9 @@ const BUDGETS: Budget[] = [
     // Raised to 63,805 B: server.close() lets go of the tasks layer's bus listener and of a stopped run's expiry timer, and a listen stream's failed read check holds nothing back, as the row of everything (+30 B).
     // Set to 63,885 B merging the tasks layer's release on close and listen's failed read check (2026-12-06, fourth session) with the Redis script order and shutdown fixes, as measured.
     // Raised to 63,886 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+1 B).
-    ceiling: 63_886,
+    // Raised to 64,025 B: a resumed stream answers its request when its session ended, and the ended session's history is not made again, as the row of everything (+167 B).
+    // Set to 64,057 B merging the session-end race fix (a resumed reader answers "Session ended" itself; 2026-12-06, fourth session) with the close() audit and the read-check order, as measured.
+    ceiling: 64_057,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -102,8 +102,9 @@ redis.call('HDEL', meta, 'w:' .. s, 'r:' .. s)
 ${KEEP}`;
 
 /**
- * What a session keeps of one stream after an event, read at one instant; and, for a stream not
- * ended whose writing instance's lease (ARGV[3] .. `w:<stream>`) ran out, the id of its request.
+ * What a session keeps of one stream after an event, read at one instant; the id of its request
+ * while it is not ended; and that id again as abandoned, when its writing instance's lease
+ * (ARGV[3] .. `w:<stream>`) ran out.
  */
 const READ = `
 local s = ARGV[1]
@@ -118,7 +119,7 @@ for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
     kept[#kept + 1] = f[6]
   end
 end
-return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0', abandoned }
+return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0', abandoned, meta[6] or '' }
 `;
 
 /**
@@ -227,13 +228,14 @@ export class RedisEvents implements EventHistory {
 
   async read(session: string, stream: number, after: number): Promise<StreamSlice> {
     // The reply of READ (above): forgotten, last, done, the kept events' seq and text in turn, opened,
-    // the abandoned request's id as JSON (or "").
+    // the abandoned request's id as JSON (or ""), the request's id as JSON (or "").
     const args = [String(stream), String(after), `${this.#prefix}i:`];
     const reply = (await this.#link.script(READ, this.#keys(session), args)) as [
       string,
       string,
       string,
       string[],
+      string,
       string,
       string,
     ];
@@ -247,6 +249,7 @@ export class RedisEvents implements EventHistory {
       events,
       opened: reply[4] === "1",
       abandoned: reply[5] === "" ? undefined : requestId(reply[5]),
+      request: reply[6] === "" ? undefined : requestId(reply[6]),
     };
   }
 

@@ -84,6 +84,14 @@ export interface StreamSlice {
    * ended: the id of the request whose answer the stream still owes (see `EventHistory.abandon`).
    */
   readonly abandoned?: RequestId;
+  /**
+   * The request whose answer the stream carries (`open`'s `request`), until it ends. A reader that
+   * once saw it, and then finds the stream gone with its session (a DELETE cleared the history, or
+   * it expired), answers that request that the session ended: the instance running it writes nothing
+   * more of an ended session. Optional, for a store written before it: without it such a reader
+   * ends with no answer.
+   */
+  readonly request?: RequestId;
 }
 
 /** What `EventHistory.append` answers: false when it did not keep the event; nothing from a store written before it was asked. */

@@ -1,17 +1,20 @@
 /**
  * A 2025-11-25 session shared by two instances on a real Redis (`pico({ state })`), ended by a
- * DELETE that another instance than the one running a request of it serves: the official v1
- * client's request in progress must get the answer it gets on one instance (-32600 "Session ended",
- * test/http-session-end.test.ts), not hang until its own timeout. The client's fetch sends its
- * DELETE to instance b and everything else to instance a, as a load balancer without sticky
- * sessions may. Two in-process servers on 127.0.0.1; every wait is bounded. Skipped (with the
- * install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
+ * DELETE that another instance than the one running a request of it serves, or the one running it
+ * while the client reads its stream on another: the official v1 client's request in progress must
+ * get the answer it gets on one instance (-32600 "Session ended", test/http-session-end.test.ts),
+ * not hang until its own timeout, and nothing of the session may be left in Redis. The client's
+ * fetch sends its DELETE (and its resume) to instance b and everything else to instance a, as a
+ * load balancer without sticky sessions may. Two in-process servers on 127.0.0.1; every wait is
+ * bounded. Skipped (with the install command as the reason) without redis-server, failed with
+ * PICOMCP_REQUIRE_REDIS.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
+import type { EventHistory } from "../../src/state/state.js";
 import { failure, signal, within } from "../http-helpers.js";
 import { busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
@@ -24,20 +27,28 @@ afterEach(async () => {
   for (const close of opened.splice(0).reverse()) await close().catch(() => {});
 });
 
-const { userClient } = busLoss(redis, opened);
+const { client, userClient } = busLoss(redis, opened);
 
 const ENDED =
   "Session ended: the session was closed (deleted, or evicted for a newer one) while this request was in progress, and the request was cancelled; send initialize to start a new session, then send the request again";
 
-/** An instance sharing its state under `prefix`, listening on 127.0.0.1; `started` resolves once its tool runs. */
-async function instance(name: string, prefix: string, started: { resolve: () => void }) {
+/**
+ * An instance sharing its state under `prefix`, listening on 127.0.0.1; `started` resolves once its
+ * tool runs. `history`, if given, stands between the instance and its real event history on Redis.
+ */
+async function instance(
+  name: string,
+  prefix: string,
+  started: { resolve: () => void },
+  history?: (events: EventHistory) => Partial<EventHistory>,
+) {
   const state = await redisState({ client: await userClient(name), prefix });
   opened.push(() => state.close());
   const server = pico({
     name: "shared-session-end",
     version: "1.0.0",
     requestStateKey: "a shared secret of 32 bytes or more!",
-    state,
+    state: history ? { ...state, events: around(state.events, history(state.events)) } : state,
     signals: false,
   })
     .tool("poll", {
@@ -61,6 +72,56 @@ async function instance(name: string, prefix: string, started: { resolve: () => 
   const listening = await server.serve({ port: 0, host: "127.0.0.1" });
   opened.push(() => listening.close());
   return new URL(listening.url);
+}
+
+/** `events`, with the methods of `over` in place of its own. */
+function around(events: EventHistory, over: Partial<EventHistory>): EventHistory {
+  return {
+    append: (session, event, bounds) => events.append(session, event, bounds),
+    end: (session, stream) => events.end(session, stream),
+    open: (session, stream, request) => events.open!(session, stream, request),
+    read: (session, stream, after) => events.read(session, stream, after),
+    abandon: (session, event, bounds) => events.abandon!(session, event, bounds),
+    clear: (session) => events.clear(session),
+    ...over,
+  };
+}
+
+/**
+ * The official v1 client on a session of instance `a`, whose resumes (GET with Last-Event-ID) go to
+ * instance `b`, its DELETE to `deleting` (b unless told), everything else to `a`; `resumed`
+ * resolves once it sends a resume.
+ */
+async function resumingOn(a: URL, b: URL, deleting = b) {
+  const resumed = signal();
+  const routed: typeof fetch = (_input, init) => {
+    const resume = new Headers(init?.headers).has("last-event-id");
+    if (resume) resumed.resolve();
+    const to = init?.method === "DELETE" ? deleting : resume ? b : a;
+    return fetch(new URL(to.pathname, to), init);
+  };
+  const transport = new StreamableHTTPClientTransport(a, { fetch: routed });
+  const client = new Client({ name: "v1", version: "1.0.0" });
+  await client.connect(transport);
+  opened.push(() => client.close());
+  return { client, transport, resumed };
+}
+
+/** What Redis keeps of session `id` under `prefix`: the keys that name it, and its entry in the history's budget. */
+async function leftOf(prefix: string, id: string): Promise<string[]> {
+  const admin = await client();
+  const left: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, keys] = (await admin.sendCommand(["SCAN", cursor, "MATCH", `${prefix}*`, "COUNT", "1000"])) as [
+      string,
+      string[],
+    ];
+    cursor = next;
+    left.push(...keys.filter((key) => key.includes(id)));
+  } while (cursor !== "0");
+  if ((await admin.sendCommand(["ZSCORE", `${prefix}hb`, id])) !== null) left.push(`${prefix}hb ${id}`);
+  return left;
 }
 
 describe("a shared 2025-11-25 session deleted through another instance while a request of it runs (official v1 client)", () => {
@@ -99,24 +160,100 @@ describe("a shared 2025-11-25 session deleted through another instance while a r
     const started = signal();
     const a = await instance(`a${prefixes}`, prefix, started);
     const b = await instance(`b${prefixes}`, prefix, signal());
-    // The client's resume (GET with Last-Event-ID) and its DELETE go to b, everything else to a.
-    const resumed = signal();
-    const routed: typeof fetch = (_input, init) => {
-      const resume = new Headers(init?.headers).has("last-event-id");
-      if (resume) resumed.resolve();
-      const to = init?.method === "DELETE" || resume ? b : a;
-      return fetch(new URL(to.pathname, to), init);
-    };
-    const transport = new StreamableHTTPClientTransport(a, { fetch: routed });
-    const client = new Client({ name: "v1", version: "1.0.0" });
-    await client.connect(transport);
-    opened.push(() => client.close());
+    const { client, transport, resumed } = await resumingOn(a, b);
     const call = failure(client.callTool({ name: "poll" }, undefined, { timeout: 5000 }));
     await within(started.promise, 5000, "the tool running on instance a");
     await within(resumed.promise, 5000, "the client resuming its stream on instance b");
     await transport.terminateSession();
     // Was: b answered the resume 404 (the stream had only its priming event, which the shared
-    // history did not know), and the client's call timed out ("Request timed out").
+    // history did not know), and the client's call timed out ("Request timed out"); then, about
+    // every other run, the same: b's reader read the history just cleared, and ended, before a's answer.
     expect(await call).toBe(`MCP error -32600: ${ENDED}`);
+  });
+
+  it("answers it when the reader there reads the cleared history before the running instance answers, and leaves nothing of the session in Redis", async () => {
+    const prefix = `end-${prefixes++}:`;
+    const started = signal();
+    // Test doubles around the real history on Redis, to force one order: b clears the session's
+    // history (the DELETE), b's reader reads it, and only then does a write what it writes after the clear.
+    let clearedOnB = false;
+    const readAfterClear = signal();
+    const clearedOnA = signal();
+    const a = await instance(`a${prefixes}`, prefix, started, (events) => ({
+      append: async (session, event, bounds) => {
+        if (clearedOnB) await within(readAfterClear.promise, 5000, "b's reader reading the cleared history");
+        return events.append(session, event, bounds);
+      },
+      clear: async (session) => {
+        await events.clear(session);
+        clearedOnA.resolve();
+      },
+    }));
+    const read = signal();
+    const b = await instance(`b${prefixes}`, prefix, signal(), (events) => ({
+      read: async (session, stream, after) => {
+        const afterClear = clearedOnB;
+        const slice = await events.read(session, stream, after);
+        read.resolve();
+        if (afterClear) readAfterClear.resolve();
+        return slice;
+      },
+      // Set as the clear is sent: a read sent after it reaches Redis after it (a link keeps the order).
+      clear: (session) => {
+        clearedOnB = true;
+        return events.clear(session);
+      },
+    }));
+    const { client, transport } = await resumingOn(a, b);
+    const call = failure(client.callTool({ name: "poll" }, undefined, { timeout: 5000 }));
+    await within(started.promise, 5000, "the tool running on instance a");
+    await within(read.promise, 5000, "the client resuming its stream on instance b");
+    const id = transport.sessionId!;
+    await transport.terminateSession();
+    // Was: "Request timed out": b's reader ended on the cleared history, a's answer came after it.
+    expect(await call).toBe(`MCP error -32600: ${ENDED}`);
+    // a clears after the last of what it wrote of the session (was: it never did, and its answer,
+    // written after b's clear, made the history again, kept until its TTL).
+    await within(clearedOnA.promise, 5000, "instance a clearing the session's history");
+    expect(await leftOf(prefix, id)).toEqual([]);
+  });
+});
+
+describe("a shared 2025-11-25 session deleted on the instance running a request of it, whose stream the client resumed on another (official v1 client)", () => {
+  it("answers the request when the reader there reads after the clear, and leaves nothing of the session in Redis", async () => {
+    const prefix = `end-${prefixes++}:`;
+    const started = signal();
+    // Test doubles around the real history on Redis, to force one order: a (which runs the request
+    // and serves the DELETE) clears the session's history before b's reader reads it again.
+    const clearedOnA = signal();
+    let deleting = false;
+    const a = await instance(`a${prefixes}`, prefix, started, (events) => ({
+      // Resolved as the clear is sent: a read sent after that reaches Redis after it.
+      clear: (session) => {
+        clearedOnA.resolve();
+        return events.clear(session);
+      },
+    }));
+    const checked = signal();
+    const b = await instance(`b${prefixes}`, prefix, signal(), (events) => ({
+      read: async (session, stream, after) => {
+        if (deleting) await within(clearedOnA.promise, 5000, "instance a clearing the session's history");
+        const slice = await events.read(session, stream, after);
+        checked.resolve();
+        return slice;
+      },
+    }));
+    const { client, transport } = await resumingOn(a, b, a);
+    const call = failure(client.callTool({ name: "poll" }, undefined, { timeout: 5000 }));
+    await within(started.promise, 5000, "the tool running on instance a");
+    // The resume is checked on b, its reader in place, before the DELETE goes.
+    await within(checked.promise, 5000, "instance b reading the stream the client resumed there");
+    const id = transport.sessionId!;
+    deleting = true;
+    await transport.terminateSession();
+    // Was: "Request timed out": a wrote its answer, then cleared it with the history, before b's
+    // reader read, which found the stream gone and ended.
+    expect(await call).toBe(`MCP error -32600: ${ENDED}`);
+    expect(await leftOf(prefix, id)).toEqual([]);
   });
 });

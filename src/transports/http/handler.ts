@@ -24,7 +24,7 @@ import {
   jsonReply,
   sseReply,
 } from "./reply.js";
-import { respond, tooManyStreams, unavailable } from "./respond.js";
+import { respond, sessionEnded, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
 import type { HttpSession, SessionStore } from "./sessions.js";
 import type { SharedSessions } from "./shared.js";
@@ -143,6 +143,7 @@ export class HttpHandler {
       streams: this.#streams,
       Session: LegacySession,
       refuse: (message) => unavailable(errorResponse(undefined, ErrorCode.InternalError, message)),
+      sessionEnded,
     });
     if (replaced) replaced.#shared?.retire();
   }

@@ -1,5 +1,5 @@
 import { ErrorCode } from "../../core/errors.js";
-import { errorResponse, type RequestId } from "../../core/jsonrpc.js";
+import { errorResponse, type JsonRpcResponse, type RequestId } from "../../core/jsonrpc.js";
 import type { EventHistory, HistoryBounds, StreamSlice } from "../../state/state.js";
 import { type SseSink, type SseStream, type Streams, sseEvent } from "./sse.js";
 
@@ -17,7 +17,8 @@ const STOPPED = "The server instance running this request stopped before it fini
  * As a local stream's reader (log-reader.ts), it sends as fast as the reader takes and no faster:
  * the shared history is the buffer, so a reader that stops reading holds nothing here. A stream
  * whose instance crashed before it ended (its lease ran out) gets the request's error response,
- * written to the history by the first of its readers to see it, and ends with it.
+ * written to the history by the first of its readers to see it, and ends with it. One whose session
+ * ended before its request's answer was read gets the answer that says so (#gone).
  */
 export class RemoteReader implements SseStream {
   readonly #events: EventHistory;
@@ -36,6 +37,9 @@ export class RemoteReader implements SseStream {
   #poll: ReturnType<typeof setInterval> | undefined;
   #streams: Streams | undefined;
   readonly #onEnd: () => void;
+  readonly #sessionEnded: (request: RequestId) => Promise<JsonRpcResponse | undefined>;
+  /** The request whose answer the stream carries, as the history last said (StreamSlice.request). */
+  #request: RequestId | undefined;
 
   constructor(options: {
     events: EventHistory;
@@ -46,6 +50,8 @@ export class RemoteReader implements SseStream {
     /** The history's caps, which the answer of a crashed instance's request counts in as any event. */
     bounds: HistoryBounds;
     onEnd: () => void;
+    /** The answer to `request` if its session ended (its record is gone: DELETE, expiry); asked once the stream is gone. */
+    sessionEnded: (request: RequestId) => Promise<JsonRpcResponse | undefined>;
   }) {
     this.#events = options.events;
     this.#session = options.session;
@@ -54,12 +60,14 @@ export class RemoteReader implements SseStream {
     this.#cursor = options.after;
     this.#streams = options.streams;
     this.#onEnd = options.onEnd;
+    this.#sessionEnded = options.sessionEnded;
     options.streams.open++;
   }
 
   /** Whether the stream can be resumed exactly from the cursor (as HttpSession.resume decides for its own). */
   async check(): Promise<boolean> {
     const slice = await this.#events.read(this.#session, this.#stream, this.#cursor);
+    this.#request = slice.request;
     const seq = this.#cursor;
     return known(slice) && seq >= slice.forgotten && seq <= slice.last && !(slice.done && seq === slice.last);
   }
@@ -105,9 +113,10 @@ export class RemoteReader implements SseStream {
         this.#again = false;
         const slice = await this.#events.read(this.#session, this.#stream, this.#cursor);
         if (this.#closed) return;
-        // Forgotten, or the history is gone (the session was deleted or expired), or the stream is (it
-        // ended keeping no event, and the history forgot it, as http/history.ts does): nothing more will come.
-        if (slice.forgotten > this.#cursor || slice.last < this.#cursor || !known(slice)) return this.#close();
+        this.#request = slice.request ?? this.#request;
+        if (!known(slice)) return await this.#gone();
+        // Forgotten: the rest cannot be sent exactly.
+        if (slice.forgotten > this.#cursor || slice.last < this.#cursor) return this.#close();
         for (const event of slice.events) {
           if (event.seq !== this.#cursor + 1) return this.#close();
           const drains = this.#drains;
@@ -137,6 +146,19 @@ export class RemoteReader implements SseStream {
     const text = sseEvent(errorResponse(request, ErrorCode.InternalError, STOPPED), `${this.#stream}-${seq}`);
     const event = { stream: this.#stream, seq, text };
     return (await this.#events.abandon?.(this.#session, event, this.#bounds)) ?? false;
+  }
+
+  /**
+   * The history no longer knows the stream: the session's history is gone (a DELETE cleared it, or it
+   * expired), or the stream is (it ended keeping no event, and the history forgot it, as
+   * http/history.ts does). Nothing more will come. A request's stream whose session ended first
+   * gets the answer the instance running the request gives its own readers (respond.ts): that
+   * instance writes nothing more of an ended session (shared.ts), so none would come from it.
+   */
+  async #gone(): Promise<void> {
+    const answer = this.#request === undefined ? undefined : await this.#sessionEnded(this.#request);
+    if (answer && !this.#closed) this.#sink!.write(sseEvent(answer, `${this.#stream}-${this.#cursor + 1}`));
+    this.#close();
   }
 
   #close(): void {

@@ -194,7 +194,8 @@ class Reply implements Watcher {
   }
 }
 
-function sessionEnded(id: JsonRpcResponse["id"]): JsonRpcResponse {
+/** The answer to a request of a session that ended while it ran (also given by remote-reader.ts, through shared.ts). */
+export function sessionEnded(id: JsonRpcResponse["id"]): JsonRpcResponse {
   return errorResponse(
     id,
     ErrorCode.InvalidRequest,

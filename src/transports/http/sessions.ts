@@ -71,7 +71,7 @@ export class HttpSession {
   readonly #streams: Streams | undefined;
   #headers: Record<string, string> | undefined;
   #nextStream = 1;
-  readonly #mirror: SessionMirror | undefined;
+  #mirror: SessionMirror | undefined;
   /** Stream 0 in one process; a number of its own when shared, as every instance has a standalone stream. */
   readonly #standaloneId: number;
   /** A client opened the standalone stream here: a shared session writes it only then (the instance holding it does). */
@@ -210,6 +210,17 @@ export class HttpSession {
   /** True once the session ended (DELETE, eviction, expiry, shutdown): its id answers 404. */
   get ended(): boolean {
     return this.#closed;
+  }
+
+  /**
+   * A shared session ended everywhere (DELETE, expiry), not only here: nothing more of it is copied
+   * to the shared history, which is cleared after the last of what was (shared.ts), lest its requests'
+   * answers, written as it closes, make that history again. They still reach a reader here; one
+   * reading elsewhere writes its own (remote-reader.ts). Eviction closes a copy without this: the
+   * session goes on elsewhere, and its answers are read there.
+   */
+  unshare(): void {
+    this.#mirror = undefined;
   }
 
   close(): void {

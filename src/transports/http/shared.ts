@@ -2,7 +2,7 @@ import { sharedUsedStates } from "../../asking/used-states.js";
 import type { AuthGate } from "../../auth/gate.js";
 import { RequestContext, type RequestInit } from "../../core/context.js";
 import type { Dispatcher } from "../../core/dispatch.js";
-import { isRequestId, type JsonRpcMessage, type RequestId } from "../../core/jsonrpc.js";
+import { isRequestId, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../core/jsonrpc.js";
 import type { RegistryEvent } from "../../core/registry.js";
 import type { Session } from "../../core/session.js";
 import { resourceChecks, retellResources } from "../../listen/watchers.js";
@@ -248,11 +248,13 @@ export class SharedSessions {
     return session && this.#write(session, false);
   }
 
-  /** DELETE, answered once the record and history are gone; every copy closes. */
+  /**
+   * DELETE, answered once the record and history are gone; every copy closes. The record goes
+   * first: a reader that finds its stream gone then finds the session ended too (#forget).
+   */
   async deleted(id: string): Promise<HttpReply> {
     await this.#state.sessions.delete(id);
-    this.#forget(id);
-    await this.#state.events.clear(id);
+    await this.#forget(id);
     await this.#state.bus.publish({ type: "session", id });
     return emptyReply(200);
   }
@@ -304,6 +306,10 @@ export class SharedSessions {
       after,
       streams: this.#streams,
       bounds: this.#bounds,
+      sessionEnded: async (request) => {
+        const record = await this.#state.sessions.get(session.id, this.#store.options.idleTimeoutMs);
+        return record ? undefined : this.#endpoint.sessionEnded(request);
+      },
       onEnd: () => {
         readers.delete(reader);
         if (readers.size === 0) this.#readers.delete(key);
@@ -377,7 +383,7 @@ export class SharedSessions {
       if (!opened && before) {
         const current = await this.#state.sessions.get(session.id, idle);
         // Ended elsewhere (DELETE, expiry): not brought back.
-        if (!current) return this.#forget(session.id);
+        if (!current) return await this.#forget(session.id).catch(() => {});
         record = merged(current, before, now);
       }
       await this.#state.sessions.put(record, idle);
@@ -399,14 +405,32 @@ export class SharedSessions {
     this.#touched.set(session, now);
     this.#state.sessions.get(session.id, idle).then(
       (record) => {
-        if (!record) this.#forget(session.id);
+        if (!record) return this.#forget(session.id).catch(() => {});
       },
       () => {},
     );
   }
 
-  #forget(id: string): void {
+  /**
+   * Session `id` ended (DELETE, expiry): this instance's copy closes, and its requests in progress are
+   * answered that it did, here only (HttpSession.unshare); then the history is cleared, after the last
+   * event this instance wrote of it (a link's commands reach Redis in the order issued), such as one
+   * written after another instance's clear before this one heard of the end. The streams resumed here
+   * then read it, find it gone, and answer their requests themselves (remote-reader.ts's #gone).
+   */
+  #forget(id: string): Promise<void> {
+    this.#store.peek(id)?.unshare();
     this.#store.delete(id);
+    return this.#state.events.clear(id).finally(() => {
+      for (const reader of this.#readersOf(id)) reader.wake();
+    });
+  }
+
+  /** The streams of session `id` resumed here. */
+  #readersOf(id: string): RemoteReader[] {
+    const of: RemoteReader[] = [];
+    for (const [key, readers] of this.#readers) if (key.startsWith(`${id} `)) of.push(...readers);
+    return of;
   }
 
   /**
@@ -432,7 +456,8 @@ export class SharedSessions {
         }
         return;
       case "session":
-        if (this.#store.has(message.id)) void this.#refresh(message.id);
+        // Read again where a copy, or a stream resumed here, may learn that it ended.
+        if (this.#store.has(message.id) || this.#readersOf(message.id).length > 0) void this.#refresh(message.id);
         return;
       case "events":
         for (const reader of this.#readers.get(`${message.session} ${message.stream}`) ?? []) reader.wake();
@@ -540,7 +565,7 @@ export class SharedSessions {
     const session = this.#store.peek(id);
     const core = session?.connection.session;
     if (!record) {
-      this.#forget(id);
+      await this.#forget(id).catch(() => {});
       return;
     }
     if (!session || !core || !isShared(core)) return;
@@ -570,6 +595,8 @@ export interface SharedEndpoint {
   readonly Session: typeof LegacySession;
   /** 503 with Retry-After: the store is unreachable. */
   refuse(message: string): HttpReply;
+  /** The answer to a request of a session that ended while it ran (respond.ts). */
+  sessionEnded(request: RequestId): JsonRpcResponse;
 }
 
 /**
