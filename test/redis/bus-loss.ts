@@ -1,12 +1,12 @@
 /**
- * What the bus-loss tests share (tasks-bus-loss.test.ts, sessions-bus-loss.test.ts,
- * resources-bus-loss.test.ts, bus-probe.test.ts): clients of a Redis user of their own, whose subscriber a test kills
- * and keeps away (pub/sub keeps nothing for a subscriber that is reconnecting), and a listener that
- * sees what is published meanwhile.
+ * What the Redis tests of several instances share (the bus-loss, bus-probe, shared-session, relay
+ * lifecycle and server-churn tests): what each test opened, closed after it; clients of a Redis user
+ * of their own, whose subscriber a test kills and keeps away (pub/sub keeps nothing for a subscriber
+ * that is reconnecting); and a listener that sees what is published meanwhile.
  */
 import { Redis } from "ioredis";
 import { createClient } from "redis";
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { RedisClient } from "../../src/redis.js";
 import { inSession, post, within } from "../http-helpers.js";
 import type { RedisServer } from "./redis-server.js";
@@ -36,8 +36,16 @@ export const BOUND_MS = 8000;
 /** The client library an instance talks to Redis through: each reports its subscriber's reconnects its own way. */
 export type Library = "node-redis" | "ioredis";
 
-/** The helpers, on the test file's Redis (`redis.get()`), each connection closed by the file's `opened`. */
-export function busLoss(redis: { get(): RedisServer }, opened: (() => Promise<unknown>)[]) {
+/**
+ * The helpers, on the test file's Redis (`redis.get()`), and `opened`: what each test opened, closed
+ * after it whatever happened (the connections the helpers make included), last opened first.
+ */
+export function busLoss(redis: { get(): RedisServer }) {
+  const opened: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const close of opened.splice(0).reverse()) await close().catch(() => {});
+  });
+
   /** A node-redis client of the default user, reconnecting quickly. */
   async function client() {
     const connected = createClient({ url: redis.get().url, socket: { reconnectStrategy: () => 20 } });
@@ -120,5 +128,5 @@ export function busLoss(redis: { get(): RedisServer }, opened: (() => Promise<un
     return { seen };
   }
 
-  return { client, userClient, subscriberAway, published };
+  return { opened, client, userClient, subscriberAway, published };
 }

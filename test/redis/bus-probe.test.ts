@@ -10,7 +10,7 @@
  */
 import { Redis } from "ioredis";
 import type { createClient } from "redis";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import type {
   IoRedisClient,
@@ -26,15 +26,9 @@ import { BOUND_MS, busLoss, type Library, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
-/** What each test opened, closed after it whatever happened. */
-const opened: (() => Promise<unknown>)[] = [];
 let prefixes = 0;
 
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close().catch(() => {});
-});
-
-const { client, published } = busLoss(redis, opened);
+const { opened, client, published } = busLoss(redis);
 
 /**
  * What the test does to the subscriber it holds: drops its subscription (as a lost connection does),

@@ -18,7 +18,7 @@ import { runInNewContext } from "node:vm";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, afterEach, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
@@ -30,11 +30,7 @@ import { BOUND_MS, busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
-const opened: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close().catch(() => {});
-});
-const { client: redisClient } = busLoss(redis, opened);
+const { opened, client: redisClient } = busLoss(redis);
 
 /** Servers made, used and closed after the warm-up: enough that one left behind each time shows. */
 const ROUNDS = 50;

@@ -9,7 +9,7 @@
  * the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
@@ -18,15 +18,9 @@ import { BOUND_MS, busLoss, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
-/** What each test opened, closed after it whatever happened. */
-const opened: (() => Promise<unknown>)[] = [];
 let prefixes = 0;
 
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close().catch(() => {});
-});
-
-const { userClient, subscriberAway, published } = busLoss(redis, opened);
+const { opened, userClient, subscriberAway, published } = busLoss(redis);
 
 type Server = ReturnType<typeof pico>;
 

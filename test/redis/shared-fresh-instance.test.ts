@@ -13,7 +13,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { signal, within } from "../http-helpers.js";
@@ -21,15 +21,9 @@ import { BOUND_MS, busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
-/** What each test opened, closed after it whatever happened. */
-const opened: (() => Promise<unknown>)[] = [];
 let prefixes = 0;
 
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close().catch(() => {});
-});
-
-const { userClient } = busLoss(redis, opened);
+const { opened, userClient } = busLoss(redis);
 
 /** An instance named `name` (its Redis user) sharing its state under `prefix`, listening on 127.0.0.1. */
 async function instance(name: string, prefix: string) {

@@ -8,7 +8,7 @@
  * by a subscriber of the test's own; every wait is bounded. Skipped (with the install command as the
  * reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { registryOf } from "../../src/server.js";
@@ -18,15 +18,9 @@ import { BOUND_MS, busLoss, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
-/** What each test opened, closed after it whatever happened. */
-const opened: (() => Promise<unknown>)[] = [];
 let prefixes = 0;
 
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close().catch(() => {});
-});
-
-const { client } = busLoss(redis, opened);
+const { opened, client } = busLoss(redis);
 
 /** Every message published on the bus of `prefix`, read by a subscriber of the test's own; `until` waits for one. */
 async function busOf(prefix: string) {

@@ -11,7 +11,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import type { EventHistory } from "../../src/state/state.js";
@@ -20,14 +20,9 @@ import { busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
-const opened: (() => Promise<unknown>)[] = [];
 let prefixes = 0;
 
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close().catch(() => {});
-});
-
-const { client, userClient } = busLoss(redis, opened);
+const { opened, client, userClient } = busLoss(redis);
 
 const ENDED =
   "Session ended: the session was closed (deleted, or evicted for a newer one) while this request was in progress, and the request was cancelled; send initialize to start a new session, then send the request again";

@@ -12,7 +12,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { testIssuer } from "../../src/testing.js";
@@ -21,15 +21,9 @@ import { BOUND_MS, busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
-/** What each test opened, closed after it whatever happened. */
-const opened: (() => Promise<unknown>)[] = [];
 let prefixes = 0;
 
-afterEach(async () => {
-  for (const close of opened.splice(0).reverse()) await close().catch(() => {});
-});
-
-const { userClient } = busLoss(redis, opened);
+const { opened, userClient } = busLoss(redis);
 /** The resource every instance serves, whatever URL it listens on: the audience of the tokens. */
 const RESOURCE = "http://localhost/mcp";
 const issuer = await testIssuer({ audience: RESOURCE });

@@ -20,18 +20,15 @@ import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
-/** What each test opened, closed after it whatever happened. */
-const opened: (() => Promise<unknown>)[] = [];
 /** Why each run of `forever` stopped, by instance. */
 const stopped = new Map<string, unknown>();
 let prefixes = 0;
 
-afterEach(async () => {
+const { opened, userClient, subscriberAway, published } = busLoss(redis);
+// Before the closes: a test that left fake timers on would hold them.
+afterEach(() => {
   vi.useRealTimers();
-  for (const close of opened.splice(0).reverse()) await close().catch(() => {});
 });
-
-const { userClient, subscriberAway, published } = busLoss(redis, opened);
 
 type Server = ReturnType<typeof pico>;
 
