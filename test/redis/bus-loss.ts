@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { createClient } from "redis";
 import { afterEach, expect } from "vitest";
 import type { RedisClient } from "../../src/redis.js";
-import { inSession, post, within } from "../http-helpers.js";
+import { EventReader, inSession, messageOf, post, within } from "../http-helpers.js";
 import type { RedisServer } from "./redis-server.js";
 
 /** A 2025-11-25 session opened on `server` by a client declaring `capabilities`, and initialized; its id. */
@@ -128,5 +128,29 @@ export function busLoss(redis: { get(): RedisServer }) {
     return { seen };
   }
 
-  return { opened, client, userClient, subscriberAway, published };
+  /** The session's GET stream on `server`, closed after the test. */
+  async function getStream(server: { fetch(request: Request): Promise<Response> }, session: string) {
+    const response = await server.fetch(
+      new Request("http://localhost/mcp", {
+        method: "GET",
+        headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      }),
+    );
+    expect(response.status).toBe(200);
+    const reader = new EventReader(response);
+    opened.push(() => reader.cancel());
+    return reader;
+  }
+
+  return { opened, client, userClient, subscriberAway, published, getStream };
+}
+
+/** Reads `reader` until a message of `method` comes (bounded); fails if the stream ends first. */
+export async function until(reader: EventReader, method: string): Promise<Record<string, unknown>> {
+  for (let event = await reader.next(BOUND_MS); event; event = await reader.next(BOUND_MS)) {
+    if (!event.data) continue;
+    const sent = messageOf(event);
+    if (sent.method === method) return sent;
+  }
+  throw new Error(`the stream ended before ${method}`);
 }

@@ -21,14 +21,14 @@ import type {
 } from "../../src/redis/client.js";
 import { redisState } from "../../src/redis.js";
 import type { BusMessage, SharedState } from "../../src/state/state.js";
-import { EventReader, messageOf, within } from "../http-helpers.js";
-import { BOUND_MS, busLoss, type Library, openSession } from "./bus-loss.js";
+import { within } from "../http-helpers.js";
+import { BOUND_MS, busLoss, type Library, openSession, until } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, client, published } = busLoss(redis);
+const { opened, client, published, getStream } = busLoss(redis);
 
 /**
  * What the test does to the subscriber it holds: drops its subscription (as a lost connection does),
@@ -166,30 +166,6 @@ async function instance(redisClient: RedisClient, prefix: string) {
   }).tool("extra", { description: "A tool to remove.", run: () => "extra" });
   opened.push(() => server.close());
   return { server, state };
-}
-
-/** The session's GET stream on `server`. */
-async function getStream(server: ReturnType<typeof pico>, session: string): Promise<EventReader> {
-  const response = await server.fetch(
-    new Request("http://localhost/mcp", {
-      method: "GET",
-      headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
-    }),
-  );
-  expect(response.status).toBe(200);
-  const reader = new EventReader(response);
-  opened.push(() => reader.cancel());
-  return reader;
-}
-
-/** Reads `reader` until a message of `method` comes (bounded); fails if the stream ends first. */
-async function until(reader: EventReader, method: string): Promise<Record<string, unknown>> {
-  for (let event = await reader.next(BOUND_MS); event; event = await reader.next(BOUND_MS)) {
-    if (!event.data) continue;
-    const sent = messageOf(event);
-    if (sent.method === method) return sent;
-  }
-  throw new Error(`the stream ended before ${method}`);
 }
 
 /** The messages `state`'s bus hands its listeners, from now on. */

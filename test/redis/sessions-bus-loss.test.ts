@@ -14,13 +14,13 @@ import { z } from "zod";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { EventReader, inSession, messageOf, signal, within } from "../http-helpers.js";
-import { BOUND_MS, busLoss, openSession } from "./bus-loss.js";
+import { BOUND_MS, busLoss, openSession, until } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, userClient, subscriberAway, published } = busLoss(redis);
+const { opened, userClient, subscriberAway, published, getStream } = busLoss(redis);
 
 type Server = ReturnType<typeof pico>;
 
@@ -93,30 +93,6 @@ async function messages(server: Server, session: string, method: string, params:
     .filter((line) => line.startsWith("data: ") && line.length > 6)
     .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
   return { status: response.status, sent };
-}
-
-/** The session's GET stream on `server`, read past its priming event. */
-async function getStream(server: Server, session: string): Promise<EventReader> {
-  const response = await server.fetch(
-    new Request("http://localhost/mcp", {
-      method: "GET",
-      headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
-    }),
-  );
-  expect(response.status).toBe(200);
-  const reader = new EventReader(response);
-  opened.push(() => reader.cancel());
-  return reader;
-}
-
-/** Reads `reader` until a message of `method` comes (bounded); fails if the stream ends first. */
-async function until(reader: EventReader, method: string): Promise<Record<string, unknown>> {
-  for (let event = await reader.next(BOUND_MS); event; event = await reader.next(BOUND_MS)) {
-    if (!event.data) continue;
-    const sent = messageOf(event);
-    if (sent.method === method) return sent;
-  }
-  throw new Error(`the stream ended before ${method}`);
 }
 
 /** Instance b's subscriber goes away; `publish` runs on instance a; b comes back once a message of `type` was published. */
