@@ -41,6 +41,7 @@ it("writes no more once the sink says it has enough, and goes on from there when
     bounds,
     onEnd: () => {},
     sessionEnded: async () => undefined,
+    ownStream: () => undefined,
   });
   reader.attach({
     // A reader that takes nothing: every write leaves the sink over its mark.

@@ -662,7 +662,8 @@ const BUDGETS: Budget[] = [
     // Raised to 54,006 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+1 B).
     // Raised to 54,144 B: a resumed stream answers its request when its session ended, and the ended session's history is not made again (the HTTP example's row says how): shared.ts's #forget and #readersOf, remote-reader.ts's #gone, READ's request (+165 B).
     // Set to 54,173 B merging the session-end race fix (a resumed reader answers "Session ended" itself; 2026-12-06, fourth session) with the close() audit and the read-check order, as measured.
-    ceiling: 54_173,
+    // Raised to 54,262 B: a session's GET stream of a crashed instance, resumed on another, goes on there as that instance's GET stream (was: open and silent for ever); remote-reader.ts's #carryOn, OPEN's writer for every stream, READ's stopped (+89 B).
+    ceiling: 54_262,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -815,7 +816,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,010 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+59 B).
     // Lowered to 30,009 B: merging the Redis script order and shutdown fixes with the bounded read check: chunk hashes and glue (-1 B).
     // Raised to 30,026 B: a resumed stream answers its request when its session ended, and the ended session's history is not made again, as the HTTP row (+17 B).
-    ceiling: 30_026,
+    // Raised to 30,027 B: no code of this row changed (a crashed instance's GET stream goes on elsewhere, shared code only): chunk hashes (+1 B).
+    ceiling: 30_027,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1153,7 +1155,8 @@ const BUDGETS: Budget[] = [
     // Raised to 63,886 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+1 B).
     // Raised to 64,025 B: a resumed stream answers its request when its session ended, and the ended session's history is not made again, as the row of everything (+167 B).
     // Set to 64,057 B merging the session-end race fix (a resumed reader answers "Session ended" itself; 2026-12-06, fourth session) with the close() audit and the read-check order, as measured.
-    ceiling: 64_057,
+    // Raised to 64,144 B: a session's GET stream of a crashed instance, resumed on another, goes on there as that instance's GET stream, as the row of everything (+87 B).
+    ceiling: 64_144,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -103,14 +103,15 @@ ${KEEP}`;
 
 /**
  * What a session keeps of one stream after an event, read at one instant; the id of its request
- * while it is not ended; and that id again as abandoned, when its writing instance's lease
- * (ARGV[3] .. `w:<stream>`) ran out.
+ * while it is not ended; whether its writing instance's lease (ARGV[3] .. `w:<stream>`) ran out
+ * before it ended, and then that request's id again as abandoned (a GET stream has none).
  */
 const READ = `
 local s = ARGV[1]
 local meta = redis.call('HMGET', KEYS[2], 'f:' .. s, 'n:' .. s, 'd:' .. s, 'o:' .. s, 'w:' .. s, 'r:' .. s)
+local stopped = meta[5] and meta[3] ~= '1' and redis.call('EXISTS', ARGV[3] .. meta[5]) == 0
 local abandoned = ''
-if meta[5] and meta[3] ~= '1' and redis.call('EXISTS', ARGV[3] .. meta[5]) == 0 then abandoned = meta[6] end
+if stopped and meta[6] then abandoned = meta[6] end
 local kept = {}
 for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
   local f = entry[2]
@@ -119,20 +120,19 @@ for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
     kept[#kept + 1] = f[6]
   end
 end
-return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0', abandoned, meta[6] or '' }
+return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0', abandoned, meta[6] or '', stopped and '1' or '0' }
 `;
 
 /**
- * Marks a stream opened (its meta hash expires with the history). A request's stream also records
- * its writer (`w:<stream>`, this instance) and its request's id as JSON (`r:<stream>`), and sets
- * this instance's lease (KEYS[2], liveness.ts), so that the lease is there before any reader looks.
+ * Marks a stream opened (its meta hash expires with the history), records its writer (`w:<stream>`,
+ * this instance) and sets this instance's lease (KEYS[2], liveness.ts), so that the lease is there
+ * before any reader looks. A request's stream also records its request's id as JSON (`r:<stream>`);
+ * the session's GET stream, which answers no request, does not.
  */
 const OPEN = `
-redis.call('HSET', KEYS[1], 'o:' .. ARGV[1], '1')
-if ARGV[3] ~= '' then
-  redis.call('HSET', KEYS[1], 'w:' .. ARGV[1], ARGV[3], 'r:' .. ARGV[1], ARGV[4])
-  redis.call('SET', KEYS[2], '1', 'PX', ARGV[5])
-end
+redis.call('HSET', KEYS[1], 'o:' .. ARGV[1], '1', 'w:' .. ARGV[1], ARGV[3])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'r:' .. ARGV[1], ARGV[4]) end
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
@@ -173,7 +173,7 @@ export class RedisEvents implements EventHistory {
       prefix: string;
       ttlMs: number;
       wake: (session: string, stream: number) => [string, string];
-      /** This instance's id (the bus's), recorded as the writer of its requests' streams. */
+      /** This instance's id (the bus's), recorded as the writer of the streams it opens. */
       instance: string;
       lease: InstanceLease;
     },
@@ -220,21 +220,27 @@ export class RedisEvents implements EventHistory {
 
   async open(session: string, stream: number, request?: RequestId): Promise<void> {
     const keys = [this.#keys(session)[1], this.#lease.key];
-    const writer =
-      request === undefined ? ["", "", ""] : [this.#instance, JSON.stringify(request), String(this.#lease.ms)];
-    await this.#link.script(OPEN, keys, [String(stream), String(this.#ttlMs), ...writer]);
-    if (request !== undefined) this.#lease.start();
+    const id = request === undefined ? "" : JSON.stringify(request);
+    await this.#link.script(OPEN, keys, [
+      String(stream),
+      String(this.#ttlMs),
+      this.#instance,
+      id,
+      String(this.#lease.ms),
+    ]);
+    this.#lease.start();
   }
 
   async read(session: string, stream: number, after: number): Promise<StreamSlice> {
     // The reply of READ (above): forgotten, last, done, the kept events' seq and text in turn, opened,
-    // the abandoned request's id as JSON (or ""), the request's id as JSON (or "").
+    // the abandoned request's id as JSON (or ""), the request's id as JSON (or ""), "1" if the writer stopped.
     const args = [String(stream), String(after), `${this.#prefix}i:`];
     const reply = (await this.#link.script(READ, this.#keys(session), args)) as [
       string,
       string,
       string,
       string[],
+      string,
       string,
       string,
       string,
@@ -250,6 +256,7 @@ export class RedisEvents implements EventHistory {
       opened: reply[4] === "1",
       abandoned: reply[5] === "" ? undefined : requestId(reply[5]),
       request: reply[6] === "" ? undefined : requestId(reply[6]),
+      stopped: reply[7] === "1" || undefined,
     };
   }
 

@@ -1,11 +1,12 @@
 import type { RedisLink } from "./client.js";
 
 /**
- * That this instance is alive, for the streams of the requests it runs: a key (`<prefix>i:<instance>`,
- * `PX leaseMs`) set with each such stream's record (events.ts's OPEN) and renewed three times a
- * lease from the first until the state closes, as tasks' leases are (tasks.ts). A crashed instance stops
- * renewing it, and once it has run out, a reader elsewhere of a stream it left open answers its
- * request for it (events.ts's ABANDON). One key and one timer per instance, whatever it runs.
+ * That this instance is alive, for the streams it writes (its requests', its sessions' GET streams):
+ * a key (`<prefix>i:<instance>`, `PX leaseMs`) set with each such stream's record (events.ts's OPEN)
+ * and renewed three times a lease from the first until the state closes, as tasks' leases are
+ * (tasks.ts). A crashed instance stops renewing it, and once it has run out, a reader elsewhere of a
+ * stream it left open answers its request for it (events.ts's ABANDON), or, of a GET stream, carries
+ * it on as its own instance's (remote-reader.ts). One key and one timer per instance, whatever it runs.
  */
 export class InstanceLease {
   /** The key of this instance's lease. */
@@ -34,7 +35,7 @@ export class InstanceLease {
     if (typeof timer === "object") timer.unref?.();
   }
 
-  /** Stops renewing: the streams still open of this instance's requests end once the lease runs out, as after a crash. */
+  /** Stops renewing: the streams still open of this instance end, or go on elsewhere, once the lease runs out, as after a crash. */
   close(): void {
     this.#closed = true;
     clearInterval(this.#renewing);

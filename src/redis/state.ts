@@ -17,7 +17,8 @@ export interface RedisStateOptions {
   commandTimeoutMs?: number;
   /**
    * How long a running task's instance may go silent before the task is recorded as failed, and a
-   * request's stream resumed elsewhere is answered with an error saying its instance stopped. Default: 30000 ms.
+   * request's stream resumed elsewhere is answered with an error saying its instance stopped (a
+   * session's GET stream resumed elsewhere goes on there as that instance's own). Default: 30000 ms.
    */
   leaseMs?: number;
   /** How long a session's event history outlives its last event. Default: 30 minutes (the default session idle time). */

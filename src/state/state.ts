@@ -85,6 +85,13 @@ export interface StreamSlice {
    */
   readonly abandoned?: RequestId;
   /**
+   * The instance writing the stream stopped renewing its lease before the stream ended (it crashed,
+   * or shut down): nothing more will be written to it. A request's stream names its request in
+   * `abandoned`; a session's GET stream, which answers no request, is carried on by its reader's
+   * instance as a GET stream of its own (remote-reader.ts). Optional, for a store written before it.
+   */
+  readonly stopped?: boolean;
+  /**
    * The request whose answer the stream carries (`open`'s `request`), until it ends. A reader that
    * once saw it, and then finds the stream gone with its session (a DELETE cleared the history, or
    * it expired), answers that request that the session ended: the instance running it writes nothing
@@ -118,8 +125,9 @@ export interface EventHistory {
   /**
    * A stream opened: a client sent only its priming event (SEP-1699) can resume it on another
    * instance. Optional, for a store written before it: without it such a resume answers 404.
-   * `request`: the stream is that request's, written by this instance, which holds a lease while it
-   * runs: once the lease runs out before the stream ends, its readers see it `abandoned`.
+   * The stream is written by this instance, which holds a lease while it runs: once the lease runs
+   * out before the stream ends, its readers see it `stopped`. `request`: the stream is that
+   * request's, which they then see `abandoned`; none for the session's GET stream.
    */
   open?(session: string, stream: number, request?: RequestId): Promise<void>;
   read(session: string, stream: number, after: number): Promise<StreamSlice>;

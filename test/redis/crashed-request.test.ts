@@ -75,6 +75,12 @@ class Raw {
     expect((await this.post(to, { method: "notifications/initialized" })).status).toBe(202);
   }
 
+  /** The session's standalone GET stream (2025-11-25 "Listening for Messages from the Server"). */
+  listen(to: URL): Promise<Response> {
+    const { "content-type": _, ...headers } = this.headers({ accept: "text/event-stream" });
+    return fetch(to, { method: "GET", headers });
+  }
+
   /** A resume of a stream after `lastEventId`. */
   resume(to: URL, lastEventId: string): Promise<Response> {
     const { "content-type": _, ...headers } = this.headers({
@@ -166,5 +172,47 @@ describe("a request whose instance crashed, its stream resumed on another instan
     const after = await client.resume(b, events[0]!.id!);
     expect(after.status).toBe(404);
     await after.text();
+  });
+});
+
+describe("a session's GET stream whose instance crashed, resumed on another instance", () => {
+  it("goes on there as that instance's GET stream: a list change made there reaches the client (was: open, silent for ever)", {
+    timeout: 60_000,
+  }, async () => {
+    const [a, b] = await twoInstances();
+    const client = new Raw();
+    await client.open(a);
+    const listening = await client.listen(a);
+    expect(listening.status).toBe(200);
+    const own = new EventReader(listening);
+    await own.next(5000);
+    const grown = await client.post(a, {
+      id: 1,
+      method: "tools/call",
+      params: { name: "grow", arguments: { name: "g1" } },
+    });
+    await grown.text();
+    const changed = (await own.next(5000))!;
+    expect(JSON.parse(changed.data)).toMatchObject({ method: "notifications/tools/list_changed" });
+    await copied(client, b, changed.id!);
+    await cluster!.kill(0);
+    const resumedOnB = await resumed(client, b, changed.id!);
+    // Once a's lease has run out, b carries the connection on as its own GET stream, primed with its first id.
+    // Was: nothing, the stream open and silent: b's list changes went to no stream of the session.
+    const primed = await resumedOnB.next(LIMIT_MS).catch((error: Error) => {
+      throw new Error(`the resumed GET stream stayed open with nothing arriving: ${error.message}`);
+    });
+    expect(primed).toMatchObject({ data: "" });
+    expect(primed!.id!.split("-")[0]).not.toBe(changed.id!.split("-")[0]);
+    const again = await client.post(b, {
+      id: 2,
+      method: "tools/call",
+      params: { name: "grow", arguments: { name: "g2" } },
+    });
+    await again.text();
+    const live = (await resumedOnB.next(5000))!;
+    expect(JSON.parse(live.data)).toMatchObject({ method: "notifications/tools/list_changed" });
+    expect(live.id!.split("-")[0]).toBe(primed!.id!.split("-")[0]);
+    await resumedOnB.cancel();
   });
 });

@@ -17,8 +17,9 @@ const STOPPED = "The server instance running this request stopped before it fini
  * As a local stream's reader (log-reader.ts), it sends as fast as the reader takes and no faster:
  * the shared history is the buffer, so a reader that stops reading holds nothing here. A stream
  * whose instance crashed before it ended (its lease ran out) gets the request's error response,
- * written to the history by the first of its readers to see it, and ends with it. One whose session
- * ended before its request's answer was read gets the answer that says so (#gone).
+ * written to the history by the first of its readers to see it, and ends with it. A session's GET
+ * stream whose instance crashed is carried on as a GET stream of this instance (#carryOn). One whose
+ * session ended before its request's answer was read gets the answer that says so (#gone).
  */
 export class RemoteReader implements SseStream {
   readonly #events: EventHistory;
@@ -40,6 +41,9 @@ export class RemoteReader implements SseStream {
   readonly #sessionEnded: (request: RequestId) => Promise<JsonRpcResponse | undefined>;
   /** The request whose answer the stream carries, as the history last said (StreamSlice.request). */
   #request: RequestId | undefined;
+  readonly #ownStream: () => SseStream | undefined;
+  /** This instance's GET stream of the session, which the connection carries on as (#carryOn). */
+  #carried: SseStream | undefined;
 
   constructor(options: {
     events: EventHistory;
@@ -52,6 +56,8 @@ export class RemoteReader implements SseStream {
     onEnd: () => void;
     /** The answer to `request` if its session ended (its record is gone: DELETE, expiry); asked once the stream is gone. */
     sessionEnded: (request: RequestId) => Promise<JsonRpcResponse | undefined>;
+    /** This instance's GET stream of the session, newly opened; undefined if one is open already. */
+    ownStream: () => SseStream | undefined;
   }) {
     this.#events = options.events;
     this.#session = options.session;
@@ -61,6 +67,7 @@ export class RemoteReader implements SseStream {
     this.#streams = options.streams;
     this.#onEnd = options.onEnd;
     this.#sessionEnded = options.sessionEnded;
+    this.#ownStream = options.ownStream;
     options.streams.open++;
   }
 
@@ -99,6 +106,7 @@ export class RemoteReader implements SseStream {
   }
 
   cancel(): void {
+    this.#carried?.cancel();
     this.#end();
   }
 
@@ -125,6 +133,9 @@ export class RemoteReader implements SseStream {
           if (this.#full) break;
         }
         if (slice.done && this.#cursor >= slice.last) return this.#close();
+        if (slice.stopped && slice.request === undefined && this.#cursor >= slice.last && !this.#full) {
+          return this.#carryOn();
+        }
         // Read again at once when it is written; otherwise at the next poll, which sees why not.
         if (slice.abandoned !== undefined && (await this.#answer(slice, slice.abandoned))) this.#again = true;
       } while (this.#again && !this.#closed && !this.#full);
@@ -146,6 +157,28 @@ export class RemoteReader implements SseStream {
     const text = sseEvent(errorResponse(request, ErrorCode.InternalError, STOPPED), `${this.#stream}-${seq}`);
     const event = { stream: this.#stream, seq, text };
     return (await this.#events.abandon?.(this.#session, event, this.#bounds)) ?? false;
+  }
+
+  /**
+   * The stream is a session's GET stream whose instance stopped (it crashed: its lease ran out), and
+   * all it wrote is sent: nothing more will be written to it, and what is sent to the session
+   * (list changes, resource updates, questions) goes to the GET streams opened where it is sent
+   * (2025-11-25 "Listening for Messages from the Server"). The connection goes on as this instance's
+   * GET stream of the session, primed with its first id, rather than end: a client resumes an ended
+   * GET stream with its last id (the SDKs do), which would only lead it here again.
+   * If the session has a GET stream here already, this one ends.
+   */
+  #carryOn(): void {
+    const own = this.#ownStream();
+    if (!own) {
+      this.#close();
+      return;
+    }
+    const sink = this.#sink!;
+    // Its maxSseStreams slot and its place among the session's readers are the new stream's now.
+    this.#end();
+    this.#carried = own;
+    own.attach(sink);
   }
 
   /**

@@ -310,6 +310,7 @@ export class SharedSessions {
         const record = await this.#state.sessions.get(session.id, this.#store.options.idleTimeoutMs);
         return record ? undefined : this.#endpoint.sessionEnded(request);
       },
+      ownStream: () => session.openStandalone(),
       onEnd: () => {
         readers.delete(reader);
         if (readers.size === 0) this.#readers.delete(key);
