@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
 import { harness, testIssuer } from "../src/testing.js";
-import { ENDPOINT, EventReader, messageOf, modern } from "./http-helpers.js";
+import { ENDPOINT, EventReader, messageOf, modern, sessionStream } from "./http-helpers.js";
 
 const issuer = await testIssuer({ audience: ENDPOINT });
 
@@ -77,17 +77,7 @@ describe("resource updates, to a caller who may read some of them", () => {
     for (const uri of ["notes:", "notes://ada/1"]) {
       expect((await client.request("resources/subscribe", { uri })).result).toEqual({});
     }
-    const stream = await server.fetch(
-      new Request(ENDPOINT, {
-        method: "GET",
-        headers: {
-          accept: "text/event-stream",
-          authorization: `Bearer ${bob}`,
-          "mcp-session-id": client.sessionId!,
-          "mcp-protocol-version": "2025-11-25",
-        },
-      }),
-    );
+    const stream = await server.fetch(sessionStream(client.sessionId!, { authorization: `Bearer ${bob}` }));
     const reader = new EventReader(stream);
     readers.push(reader);
     publish(server);

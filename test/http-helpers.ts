@@ -113,6 +113,16 @@ export function inSession(session: string, body: unknown, headers: Headers = {},
   return post(body, { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", ...headers }, init);
 }
 
+/** A GET of a legacy session's stream (its standalone SSE stream, or a resume with Last-Event-ID in `headers`). */
+export function sessionStream(session: string, headers: Headers = {}): Request {
+  return bare("GET", {
+    accept: "text/event-stream",
+    "mcp-session-id": session,
+    "mcp-protocol-version": "2025-11-25",
+    ...headers,
+  });
+}
+
 export interface SseEvent {
   id?: string;
   event?: string;

@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { createClient } from "redis";
 import { afterEach, expect } from "vitest";
 import type { RedisClient } from "../../src/redis.js";
-import { EventReader, inSession, messageOf, post, within } from "../http-helpers.js";
+import { EventReader, inSession, messageOf, post, sessionStream, within } from "../http-helpers.js";
 import type { RedisServer } from "./redis-server.js";
 
 /** A 2025-11-25 session opened on `server` by a client declaring `capabilities`, and initialized; its id. */
@@ -130,12 +130,7 @@ export function busLoss(redis: { get(): RedisServer }) {
 
   /** The session's GET stream on `server`, closed after the test. */
   async function getStream(server: { fetch(request: Request): Promise<Response> }, session: string) {
-    const response = await server.fetch(
-      new Request("http://localhost/mcp", {
-        method: "GET",
-        headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
-      }),
-    );
+    const response = await server.fetch(sessionStream(session));
     expect(response.status).toBe(200);
     const reader = new EventReader(response);
     opened.push(() => reader.cancel());

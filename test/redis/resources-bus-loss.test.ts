@@ -13,7 +13,7 @@ import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { harness, testIssuer } from "../../src/testing.js";
-import { ENDPOINT, EventReader, messageOf, modern, within } from "../http-helpers.js";
+import { ENDPOINT, EventReader, messageOf, modern, sessionStream, within } from "../http-helpers.js";
 import { BOUND_MS, busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
@@ -95,19 +95,7 @@ it("tells a 2025-11-25 session's GET stream of its subscriptions after its subsc
   for (const uri of ["notes://ada/1", "notes://bob/2"]) {
     expect((await client.request("resources/subscribe", { uri })).result).toEqual({});
   }
-  const stream = reading(
-    await b.fetch(
-      new Request(ENDPOINT, {
-        method: "GET",
-        headers: {
-          accept: "text/event-stream",
-          authorization: `Bearer ${bob}`,
-          "mcp-session-id": client.sessionId!,
-          "mcp-protocol-version": "2025-11-25",
-        },
-      }),
-    ),
-  );
+  const stream = reading(await b.fetch(sessionStream(client.sessionId!, { authorization: `Bearer ${bob}` })));
   await updatedWhileAway(a, "rb1", prefix, "notes://bob/2");
   // Before: the update was lost for instance b, whose GET stream never heard of it.
   expect(await updatesUntil(stream, "notes://bob/2")).toEqual(["notes://bob/2"]);

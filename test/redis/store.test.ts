@@ -18,6 +18,8 @@ import { haveRedis, MISSING, REQUIRED, RedisServer } from "./redis-server.js";
 const AVAILABLE = haveRedis();
 const TEN = "0123456789";
 const WIDE = { maxEvents: 100, maxSessionBytes: 1_000_000, maxBytes: 1_000_000 };
+/** What reading a stream the history does not know answers. */
+const NOTHING_KEPT = { forgotten: 0, last: 0, done: false, events: [], opened: false };
 
 let redis: RedisServer | undefined;
 let client: ReturnType<typeof createClient> | undefined;
@@ -90,13 +92,7 @@ describe("the event history on Redis", () => {
     expect(slice).toMatchObject({ forgotten: 2, last: 3, done: true });
     expect(slice.events.map((event) => event.seq)).toEqual([3]);
     await shared.events.clear("s");
-    expect(await shared.events.read("s", 7, 0)).toEqual({
-      forgotten: 0,
-      last: 0,
-      done: false,
-      events: [],
-      opened: false,
-    });
+    expect(await shared.events.read("s", 7, 0)).toEqual(NOTHING_KEPT);
     await shared.close();
   });
 
@@ -179,13 +175,7 @@ describe("the event history's hash on Redis", () => {
     for (const seq of [1, 2]) await shared.events.append("s", { stream: 9, seq, text: TEN }, { ...WIDE, maxEvents: 2 });
     expect(await fields(prefix, "s")).toEqual(["bytes", "n:9"]);
     for (const stream of [7, 8]) {
-      expect(await shared.events.read("s", stream, 0)).toEqual({
-        forgotten: 0,
-        last: 0,
-        done: false,
-        events: [],
-        opened: false,
-      });
+      expect(await shared.events.read("s", stream, 0)).toEqual(NOTHING_KEPT);
     }
     await shared.close();
   });
