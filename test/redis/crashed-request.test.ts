@@ -175,8 +175,18 @@ describe("a request whose instance crashed, its stream resumed on another instan
   });
 });
 
+/** Reads `reader` until a message of `method` comes (bounded, LIMIT_MS of silence); fails if the stream ends first. */
+async function until(reader: EventReader, method: string): Promise<{ id: string; message: Record<string, unknown> }> {
+  for (let event = await reader.next(LIMIT_MS); event; event = await reader.next(LIMIT_MS)) {
+    if (!event.data) continue;
+    const message = JSON.parse(event.data) as Record<string, unknown>;
+    if (message.method === method) return { id: event.id!, message };
+  }
+  throw new Error(`the stream ended before ${method}`);
+}
+
 describe("a session's GET stream whose instance crashed, resumed on another instance", () => {
-  it("goes on there as that instance's GET stream: a list change made there reaches the client (was: open, silent for ever)", {
+  it("goes on there as that instance's GET stream: list changes and updates made there, even before the takeover, reach the client (was: open, silent for ever; then those before the takeover lost)", {
     timeout: 60_000,
   }, async () => {
     const [a, b] = await twoInstances();
@@ -186,6 +196,8 @@ describe("a session's GET stream whose instance crashed, resumed on another inst
     expect(listening.status).toBe(200);
     const own = new EventReader(listening);
     await own.next(5000);
+    const subscribed = await client.post(a, { id: 0, method: "resources/subscribe", params: { uri: "doc://a" } });
+    await subscribed.text();
     const grown = await client.post(a, {
       id: 1,
       method: "tools/call",
@@ -196,6 +208,20 @@ describe("a session's GET stream whose instance crashed, resumed on another inst
     expect(JSON.parse(changed.data)).toMatchObject({ method: "notifications/tools/list_changed" });
     await copied(client, b, changed.id!);
     await cluster!.kill(0);
+    // After the crash, before b takes the stream over (no stream of the session is open on b yet, and
+    // a's lease may not have run out): a list change and an update sent to the session on b.
+    const before = await client.post(b, {
+      id: 3,
+      method: "tools/call",
+      params: { name: "grow", arguments: { name: "g0" } },
+    });
+    await before.text();
+    const updated = await client.post(b, {
+      id: 4,
+      method: "tools/call",
+      params: { name: "notify", arguments: { uri: "doc://a" } },
+    });
+    await updated.text();
     const resumedOnB = await resumed(client, b, changed.id!);
     // Once a's lease has run out, b carries the connection on as its own GET stream, primed with its first id.
     // Was: nothing, the stream open and silent: b's list changes went to no stream of the session.
@@ -204,15 +230,22 @@ describe("a session's GET stream whose instance crashed, resumed on another inst
     });
     expect(primed).toMatchObject({ data: "" });
     expect(primed!.id!.split("-")[0]).not.toBe(changed.id!.split("-")[0]);
+    // What was sent before the takeover reached no GET stream: the client is told again once it is taken over.
+    // Was: neither came, the client's list of tools and its copy of doc://a stale.
+    expect((await until(resumedOnB, "notifications/tools/list_changed")).id.split("-")[0]).toBe(
+      primed!.id!.split("-")[0],
+    );
+    expect((await until(resumedOnB, "notifications/resources/updated")).message).toMatchObject({
+      params: { uri: "doc://a" },
+    });
     const again = await client.post(b, {
       id: 2,
       method: "tools/call",
       params: { name: "grow", arguments: { name: "g2" } },
     });
     await again.text();
-    const live = (await resumedOnB.next(5000))!;
-    expect(JSON.parse(live.data)).toMatchObject({ method: "notifications/tools/list_changed" });
-    expect(live.id!.split("-")[0]).toBe(primed!.id!.split("-")[0]);
+    const live = await until(resumedOnB, "notifications/tools/list_changed");
+    expect(live.id.split("-")[0]).toBe(primed!.id!.split("-")[0]);
     await resumedOnB.cancel();
   });
 });

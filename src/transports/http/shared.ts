@@ -8,10 +8,11 @@ import type { Session } from "../../core/session.js";
 import { resourceChecks, retellResources } from "../../listen/watchers.js";
 import type { LegacySession } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
+import type { Connection } from "../connection.js";
 import { RemoteReader } from "./remote-reader.js";
 import { emptyReply, errorReply, type HttpReply, type HttpRequest, sseReply } from "./reply.js";
 import type { HttpSession, SessionMirror, SessionStore } from "./sessions.js";
-import type { Streams } from "./sse.js";
+import type { SseStream, Streams } from "./sse.js";
 
 const SESSION_HEADER = "mcp-session-id";
 
@@ -310,7 +311,7 @@ export class SharedSessions {
         const record = await this.#state.sessions.get(session.id, this.#store.options.idleTimeoutMs);
         return record ? undefined : this.#endpoint.sessionEnded(request);
       },
-      ownStream: () => session.openStandalone(),
+      ownStream: () => this.#carriedOn(session),
       onEnd: () => {
         readers.delete(reader);
         if (readers.size === 0) this.#readers.delete(key);
@@ -325,6 +326,26 @@ export class SharedSessions {
       if (!resumable) reader.cancel();
     }
     return resumable ? reader : undefined;
+  }
+
+  /**
+   * Session `held`'s GET stream, opened here to carry on one whose instance crashed (remote-reader.ts's
+   * #carryOn); undefined if one is open here already. What was sent to the session from the crash
+   * until the dead instance's lease ran out reached no GET stream and is kept nowhere (no instance
+   * wrote a GET stream of it), as what the bus brought during a reconnect (#rejoined): so, as then,
+   * the client is told on this stream that each list may have changed and each resource it
+   * subscribed to may have been updated. A spurious one only has it list, or read, again.
+   */
+  #carriedOn(held: HttpSession): SseStream | undefined {
+    const stream = held.openStandalone();
+    if (!stream) return undefined;
+    const { connection } = held;
+    const capabilities = this.#dispatcher.registry.capabilities();
+    for (const list of LISTS) {
+      if (capabilities[list]?.listChanged) connection.notify({ type: `${list}/list_changed` });
+    }
+    this.#retellUpdates(connection);
+    return stream;
   }
 
   async #adopt(id: string): Promise<void> {
@@ -533,9 +554,21 @@ export class SharedSessions {
     // After the records are read: a subscription made elsewhere meanwhile missed its updates too.
     for (const id of ids) {
       const connection = this.#store.peek(id)?.connection;
-      const core = connection?.session;
-      if (!core || !isShared(core)) continue;
-      for (const uri of core.subscriptions) connection.notify({ type: "resources/updated", uri });
+      if (connection) this.#retellUpdates(connection);
+    }
+  }
+
+  /**
+   * Tells `connection`'s client that each resource its session subscribed to may have been updated:
+   * at most limits.maxSubscriptionsPerSession of them, each only if its caller may read it (Connection.notify).
+   */
+  #retellUpdates(connection: Connection): void {
+    const core = connection.session;
+    if (!core || !isShared(core)) return;
+    let left = this.#dispatcher.limits.maxSubscriptionsPerSession;
+    for (const uri of core.subscriptions) {
+      if (left-- <= 0) return;
+      connection.notify({ type: "resources/updated", uri });
     }
   }
 
