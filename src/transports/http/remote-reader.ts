@@ -165,8 +165,9 @@ export class RemoteReader implements SseStream {
    * (list changes, resource updates, questions) goes to the GET streams opened where it is sent
    * (2025-11-25 "Listening for Messages from the Server"). The connection goes on as this instance's
    * GET stream of the session, primed with its first id, rather than end: a client resumes an ended
-   * GET stream with its last id (the SDKs do), which would only lead it here again.
-   * If the session has a GET stream here already, this one ends.
+   * GET stream with its last id (the SDKs do), which would only lead it here again. What was sent to
+   * the session before then reached no GET stream: the new one starts by telling the client what may
+   * have changed (shared.ts's #carriedOn). If the session has a GET stream here already, this one ends.
    */
   #carryOn(): void {
     const own = this.#ownStream();
