@@ -79,16 +79,21 @@ const eras: Record<"modern" | "legacy", (server: Server, token: string) => Promi
   },
 };
 
-async function openSession(server: Server, token: string): Promise<Record<string, string>> {
+/** A 2025 session of the caller of `token`, initialized: the headers of its requests. */
+async function openSession(
+  server: Server,
+  token: string,
+  { protocolVersion = "2025-11-25", capabilities = {} }: { protocolVersion?: string; capabilities?: object } = {},
+): Promise<Record<string, string>> {
   const authorization = `Bearer ${token}`;
-  const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1" } };
+  const params = { protocolVersion, capabilities, clientInfo: { name: "test", version: "1" } };
   const opened = await server.fetch(post({ jsonrpc: "2.0", id: 0, method: "initialize", params }, { authorization }));
   expect(opened.status).toBe(200);
   await opened.json();
   const headers = {
     authorization,
     "mcp-session-id": opened.headers.get("mcp-session-id")!,
-    "mcp-protocol-version": "2025-11-25",
+    "mcp-protocol-version": protocolVersion,
   };
   const initialized = await server.fetch(post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers));
   expect(initialized.status).toBe(202);
@@ -196,26 +201,9 @@ describe("a session's GET stream under auth", () => {
     return { server, leak: (token: string) => (leaked = token) };
   }
 
-  async function open(server: Server, token: string, protocolVersion = "2025-11-25") {
-    const authorization = `Bearer ${token}`;
-    const params = {
-      protocolVersion,
-      capabilities: { elicitation: { form: {} } },
-      clientInfo: { name: "t", version: "1" },
-    };
-    const opened = await server.fetch(post({ jsonrpc: "2.0", id: 0, method: "initialize", params }, { authorization }));
-    expect(opened.status).toBe(200);
-    await opened.json();
-    const headers = {
-      authorization,
-      "mcp-session-id": opened.headers.get("mcp-session-id")!,
-      "mcp-protocol-version": protocolVersion,
-    };
-    expect((await server.fetch(post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers))).status).toBe(
-      202,
-    );
-    return headers;
-  }
+  /** A session of a client that elicits (its questions go to the GET stream). */
+  const open = (server: Server, token: string, protocolVersion?: string) =>
+    openSession(server, token, { protocolVersion, capabilities: { elicitation: { form: {} } } });
 
   /** Reads the GET stream until a message `method` arrives (a bounded number of events): its event, and the priming id. */
   async function until(events: EventReader, method: string): Promise<{ event: SseEvent; priming: string }> {

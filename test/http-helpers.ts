@@ -113,6 +113,10 @@ export function inSession(session: string, body: unknown, headers: Headers = {},
   return post(body, { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", ...headers }, init);
 }
 
+/** The answer to a request of a 2025 session that ended while it ran (DELETE, eviction), word for word. */
+export const SESSION_ENDED =
+  "Session ended: the session was closed (deleted, or evicted for a newer one) while this request was in progress, and the request was cancelled; send initialize to start a new session, then send the request again";
+
 /** A GET of a legacy session's stream (its standalone SSE stream, or a resume with Last-Event-ID in `headers`). */
 export function sessionStream(session: string, headers: Headers = {}): Request {
   return bare("GET", {

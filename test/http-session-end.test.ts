@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
-import { failure, signal, within } from "./http-helpers.js";
+import { failure, SESSION_ENDED, signal, within } from "./http-helpers.js";
 
 /**
  * A 2025-11-25 session that ends while a request of it is in progress (DELETE, or eviction at
@@ -16,9 +16,6 @@ const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
-
-const ENDED =
-  "Session ended: the session was closed (deleted, or evicted for a newer one) while this request was in progress, and the request was cancelled; send initialize to start a new session, then send the request again";
 
 async function listen(maxSessions = 10) {
   const started = signal();
@@ -67,7 +64,7 @@ describe("a 2025-11-25 session ending while a request of it is in progress (offi
       });
       expect(deleted.status).toBe(200);
       // Was: the client's own timeout ("Request timed out") after resuming into a 404.
-      expect(await call).toBe(`MCP error -32600: ${ENDED}`);
+      expect(await call).toBe(`MCP error -32600: ${SESSION_ENDED}`);
     });
   }
 
@@ -78,6 +75,6 @@ describe("a 2025-11-25 session ending while a request of it is in progress (offi
     await within(started.promise, 5000, "the tool running");
     // The only session is busy: a new one evicts it.
     await connect(url);
-    expect(await call).toBe(`MCP error -32600: ${ENDED}`);
+    expect(await call).toBe(`MCP error -32600: ${SESSION_ENDED}`);
   });
 });

@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import type { EventHistory } from "../../src/state/state.js";
-import { failure, signal, within } from "../http-helpers.js";
+import { failure, SESSION_ENDED, signal, within } from "../http-helpers.js";
 import { busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
@@ -23,9 +23,6 @@ const redis = useRedisServer();
 let prefixes = 0;
 
 const { opened, client, userClient } = busLoss(redis);
-
-const ENDED =
-  "Session ended: the session was closed (deleted, or evicted for a newer one) while this request was in progress, and the request was cancelled; send initialize to start a new session, then send the request again";
 
 /**
  * An instance sharing its state under `prefix`, listening on 127.0.0.1; `started` resolves once its
@@ -146,7 +143,7 @@ describe("a shared 2025-11-25 session deleted through another instance while a r
       await within(started.promise, 5000, "the tool running on instance a");
       await transport.terminateSession();
       // Was: the client's own timeout ("Request timed out"), the request running on instance a.
-      expect(await call).toBe(`MCP error -32600: ${ENDED}`);
+      expect(await call).toBe(`MCP error -32600: ${SESSION_ENDED}`);
     });
   }
 
@@ -163,7 +160,7 @@ describe("a shared 2025-11-25 session deleted through another instance while a r
     // Was: b answered the resume 404 (the stream had only its priming event, which the shared
     // history did not know), and the client's call timed out ("Request timed out"); then, about
     // every other run, the same: b's reader read the history just cleared, and ended, before a's answer.
-    expect(await call).toBe(`MCP error -32600: ${ENDED}`);
+    expect(await call).toBe(`MCP error -32600: ${SESSION_ENDED}`);
   });
 
   it("answers it when the reader there reads the cleared history before the running instance answers, and leaves nothing of the session in Redis", async () => {
@@ -206,7 +203,7 @@ describe("a shared 2025-11-25 session deleted through another instance while a r
     const id = transport.sessionId!;
     await transport.terminateSession();
     // Was: "Request timed out": b's reader ended on the cleared history, a's answer came after it.
-    expect(await call).toBe(`MCP error -32600: ${ENDED}`);
+    expect(await call).toBe(`MCP error -32600: ${SESSION_ENDED}`);
     // a clears after the last of what it wrote of the session (was: it never did, and its answer,
     // written after b's clear, made the history again, kept until its TTL).
     await within(clearedOnA.promise, 5000, "instance a clearing the session's history");
@@ -248,7 +245,7 @@ describe("a shared 2025-11-25 session deleted on the instance running a request 
     await transport.terminateSession();
     // Was: "Request timed out": a wrote its answer, then cleared it with the history, before b's
     // reader read, which found the stream gone and ended.
-    expect(await call).toBe(`MCP error -32600: ${ENDED}`);
+    expect(await call).toBe(`MCP error -32600: ${SESSION_ENDED}`);
     expect(await leftOf(prefix, id)).toEqual([]);
   });
 });
