@@ -2,6 +2,20 @@ import type { RequestId } from "../core/jsonrpc.js";
 import type { EventHistory, HistoryBounds, KeptEvent, StreamSlice } from "../state/state.js";
 import type { RedisLink } from "./client.js";
 import type { InstanceLease } from "./liveness.js";
+import { sessionKey } from "./sessions.js";
+
+/**
+ * A session's history takes an event (APPEND) or a stream (OPEN) only while its record
+ * (`s:<session>`, sessions.ts; the script's `key`) exists, checked in the script that writes: a
+ * DELETE removes the record, then clears the history, so a write of an instance not yet told of it
+ * (a copy evicted before the bus told it, which then clears nothing) never makes a deleted
+ * session's history again, whether it lands before the clear (which takes it) or after (refused
+ * here). ABANDON needs no check: it writes only to a stream whose writer the history still names,
+ * which a clear forgets; END leaves nothing of a stream the history does not know (DROP).
+ */
+function live(key: string): string {
+  return `if redis.call('EXISTS', ${key}) == 0 then return 0 end\n`;
+}
 
 /** The arguments of APPEND and ABANDON (see RedisEvents.append). */
 const KEEP_ARGS = `
@@ -79,9 +93,10 @@ return 1
 
 /**
  * An ended stream takes no more events: a stream whose instance was taken for crashed (ABANDON) while
- * Redis was away from it keeps the answer another instance wrote for it, not one after it.
+ * Redis was away from it keeps the answer another instance wrote for it, not one after it. Nor does
+ * a session whose record (KEYS[5]) is gone (`live`).
  */
-const APPEND = `${KEEP_ARGS}
+const APPEND = `${KEEP_ARGS}${live("KEYS[5]")}
 if redis.call('HGET', meta, 'd:' .. s) == '1' then return 0 end
 ${KEEP}`;
 
@@ -124,22 +139,25 @@ return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0', a
 `;
 
 /**
- * Marks a stream opened (its meta hash expires with the history), records its writer (`w:<stream>`,
- * this instance) and sets this instance's lease (KEYS[2], liveness.ts), so that the lease is there
- * before any reader looks. A request's stream also records its request's id as JSON (`r:<stream>`);
- * the session's GET stream, which answers no request, does not.
+ * Sets this instance's lease (KEYS[2], liveness.ts), then, while the session's record (KEYS[3]) is
+ * there, marks a stream opened (its meta hash expires with the history) and records its writer
+ * (`w:<stream>`, this instance), so that the lease is there before any reader looks. A request's
+ * stream also records its request's id as JSON (`r:<stream>`); the session's GET stream, which
+ * answers no request, does not.
  */
 const OPEN = `
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[5])
+${live("KEYS[3]")}
 redis.call('HSET', KEYS[1], 'o:' .. ARGV[1], '1', 'w:' .. ARGV[1], ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'r:' .. ARGV[1], ARGV[4]) end
-redis.call('SET', KEYS[2], '1', 'PX', ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
 /**
  * Ends a stream: its readers send what is left, then close. Its writer is no longer needed: the hash
- * keeps no field per stream for it; nor for the stream itself once it keeps no event (DROP).
+ * keeps no field per stream for it; nor for the stream itself once it keeps no event (DROP), so an
+ * end written after a DELETE's clear leaves nothing (the stream is unknown: no event, none forgotten).
  */
 const END = `${DROP}
 redis.call('HSET', KEYS[1], 'd:' .. ARGV[1], '1')
@@ -187,7 +205,8 @@ export class RedisEvents implements EventHistory {
   }
 
   async append(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds) {
-    return Number(await this.#link.script(APPEND, this.#keys(session), this.#keepArgs(session, event, bounds))) === 1;
+    const keys = [...this.#keys(session), this.#record(session)];
+    return Number(await this.#link.script(APPEND, keys, this.#keepArgs(session, event, bounds))) === 1;
   }
 
   async abandon(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds) {
@@ -219,7 +238,7 @@ export class RedisEvents implements EventHistory {
   }
 
   async open(session: string, stream: number, request?: RequestId): Promise<void> {
-    const keys = [this.#keys(session)[1], this.#lease.key];
+    const keys = [this.#keys(session)[1], this.#lease.key, this.#record(session)];
     const id = request === undefined ? "" : JSON.stringify(request);
     await this.#link.script(OPEN, keys, [
       String(stream),
@@ -262,6 +281,11 @@ export class RedisEvents implements EventHistory {
 
   async clear(session: string): Promise<void> {
     await this.#link.script(CLEAR, this.#keys(session), [session]);
+  }
+
+  /** The session's record (sessions.ts): while it is there, its history may be written (`live`). */
+  #record(session: string): string {
+    return sessionKey(this.#prefix, session);
   }
 
   #keys(session: string): [string, string, string, string] {

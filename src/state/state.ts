@@ -113,8 +113,9 @@ export type Appended = boolean | void;
 export interface EventHistory {
   /**
    * Keeps an event. False when the stream takes no more (ended for its crashed writer, see
-   * `abandon`); anything else says it is kept, and an instance shutting down no longer waits for its
-   * client to come back there for it: any instance delivers it.
+   * `abandon`), or its session's record is gone (deleted, expired: a deleted session's history is
+   * never made again); anything else says it is kept, and an instance shutting down no longer waits
+   * for its client to come back there for it: any instance delivers it.
    */
   append(
     session: string,
@@ -127,7 +128,8 @@ export interface EventHistory {
    * instance. Optional, for a store written before it: without it such a resume answers 404.
    * The stream is written by this instance, which holds a lease while it runs: once the lease runs
    * out before the stream ends, its readers see it `stopped`. `request`: the stream is that
-   * request's, which they then see `abandoned`; none for the session's GET stream.
+   * request's, which they then see `abandoned`; none for the session's GET stream. Nothing is
+   * recorded once the session's record is gone, as `append` keeps nothing then.
    */
   open?(session: string, stream: number, request?: RequestId): Promise<void>;
   read(session: string, stream: number, after: number): Promise<StreamSlice>;

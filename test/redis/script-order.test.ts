@@ -11,6 +11,7 @@ import { createClient } from "redis";
 import { afterEach, describe, expect, it } from "vitest";
 import { RedisLink } from "../../src/redis/client.js";
 import { redisState } from "../../src/redis.js";
+import { live } from "./records.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
@@ -77,6 +78,7 @@ for (const library of ["node-redis", "ioredis"] as const) {
     it("end a stream after its last event when END is issued at once after its APPEND, on the APPEND script's first use (was: END came first, forgot the stream then empty, and the event began it again, never ended)", async () => {
       const state = await redisState({ client: await connected(library), prefix: `order-${keys++}:` });
       closers.push(() => state.close());
+      await live(state, "s");
       // The END script is in use already (a stream ended before); the APPEND script is not.
       await state.events.end("s", 1);
       const appended = state.events.append("s", { stream: 2, seq: 1, text: "the answer" }, WIDE);

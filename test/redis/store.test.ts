@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { redisState } from "../../src/redis.js";
 import type { SharedState } from "../../src/state/state.js";
 import type { TaskRecord } from "../../src/tasks/task.js";
+import { live } from "./records.js";
 import { haveRedis, MISSING, REQUIRED, RedisServer } from "./redis-server.js";
 
 const AVAILABLE = haveRedis();
@@ -57,6 +58,7 @@ async function append(shared: SharedState, session: string, seqs: number[], boun
 describe("the event history on Redis", () => {
   it("keeps at most maxEvents events of a session, forgetting the oldest", async () => {
     const shared = await state();
+    await live(shared, "s");
     await append(shared, "s", [1, 2, 3, 4, 5], { ...WIDE, maxEvents: 3 });
     const slice = await shared.events.read("s", 7, 0);
     expect(slice).toMatchObject({ forgotten: 2, last: 5, done: false });
@@ -66,6 +68,7 @@ describe("the event history on Redis", () => {
 
   it("keeps at most maxSessionBytes bytes of a session", async () => {
     const shared = await state();
+    await live(shared, "s");
     await append(shared, "s", [1, 2, 3, 4], { ...WIDE, maxSessionBytes: 25 });
     const slice = await shared.events.read("s", 7, 0);
     expect(slice.events.map((event) => event.seq)).toEqual([3, 4]);
@@ -75,6 +78,7 @@ describe("the event history on Redis", () => {
 
   it("past the server's maxBytes, the session holding the most forgets first", async () => {
     const shared = await state();
+    await live(shared, "big", "small");
     const bounds = { ...WIDE, maxBytes: 40 };
     await append(shared, "big", [1, 2, 3], bounds);
     await append(shared, "small", [1], bounds);
@@ -86,6 +90,7 @@ describe("the event history on Redis", () => {
 
   it("records a gap (an event never kept) as forgotten, and an ended stream as done", async () => {
     const shared = await state();
+    await live(shared, "s");
     await append(shared, "s", [1, 3]);
     await shared.events.end("s", 7);
     const slice = await shared.events.read("s", 7, 1);
@@ -98,6 +103,7 @@ describe("the event history on Redis", () => {
 
   it("records a stream opened before any event is written, and forgets it with the history", async () => {
     const shared = await state();
+    await live(shared, "s");
     expect((await shared.events.read("s", 7, 0)).opened).toBe(false);
     await shared.events.open!("s", 7);
     expect(await shared.events.read("s", 7, 0)).toEqual({
@@ -118,6 +124,7 @@ describe("the event history on Redis", () => {
     const prefix = `store-${prefixes++}:`;
     const alive = await state({ leaseMs: 300, prefix });
     const crashed = await state({ leaseMs: 300, prefix });
+    await live(alive, "s");
     await alive.events.open!("s", 1, "kept");
     await crashed.events.open!("s", 2, 7);
     await crashed.events.append("s", { stream: 2, seq: 1, text: TEN }, WIDE);
@@ -151,6 +158,25 @@ describe("the event history on Redis", () => {
     expect(fields.filter((field) => /^[wr]:/.test(field))).toEqual([]);
     await alive.close();
   });
+  it("takes no event and no stream of a session whose record is gone, so a write after its DELETE's clear leaves nothing (was: it made the history again)", async () => {
+    const prefix = `store-${prefixes++}:`;
+    const shared = await state({ prefix });
+    await live(shared, "gone");
+    await shared.events.open!("gone", 7, 1);
+    await shared.events.append("gone", { stream: 7, seq: 1, text: TEN }, WIDE);
+    // A DELETE: the record goes, then the history.
+    await shared.sessions.delete("gone");
+    await shared.events.clear("gone");
+    // What an instance not yet told of it writes after: an event, a stream opened, a stream's end.
+    expect(await shared.events.append("gone", { stream: 7, seq: 2, text: TEN }, WIDE)).toBe(false);
+    await shared.events.open!("gone", 8, 2);
+    await shared.events.end("gone", 8);
+    await shared.events.end("gone", 7);
+    expect((await client!.keys(`${prefix}*`)).filter((key) => key.includes("gone"))).toEqual([]);
+    expect(await client!.zScore(`${prefix}hb`, "gone")).toBeNull();
+    expect(await client!.get(`${prefix}hbt`)).toBe("0");
+    await shared.close();
+  });
 });
 
 describe("the event history's hash on Redis", () => {
@@ -162,6 +188,7 @@ describe("the event history's hash on Redis", () => {
   it("forgets an ended stream once it keeps no event, as in memory; a resume of it is refused either way (was: its fields stayed while the session lived)", async () => {
     const prefix = `store-${prefixes++}:`;
     const shared = await state({ prefix });
+    await live(shared, "s");
     await shared.events.open!("s", 7, 1);
     await append(shared, "s", [1, 2]);
     await shared.events.end("s", 7);
@@ -184,6 +211,7 @@ describe("the event history's hash on Redis", () => {
     const prefix = `store-${prefixes++}:`;
     const alive = await state({ leaseMs: 300, prefix });
     const crashed = await state({ leaseMs: 300, prefix });
+    await live(alive, "s");
     await crashed.events.open!("s", 2, 7);
     await crashed.events.append("s", { stream: 2, seq: 1, text: TEN }, WIDE);
     await crashed.close();
