@@ -103,9 +103,18 @@ export class Server<Tools extends ToolTypes = {}> {
   readonly #authOptions: AuthOptions | undefined;
   /** The auth settings, loaded with the first server or registration that has auth (see #ruled). */
   readonly #settings: OnFirstUse<AuthSettings>;
+  /** `pico({ http, state })`: what `serve({ port })` adds its own options to. */
+  readonly #defaults: HttpOptions;
+  /** The options of the endpoint: `#defaults`, or those of the latest `serve({ port })`. */
   #options: HttpOptions;
   /** The HTTP endpoint (transports/http/endpoint.ts), made by the first request or `serve({ port })`. */
   #endpoint: Promise<HttpHandler> | undefined;
+  /**
+   * The latest endpoint made, which `close()` closes with those it took the place of, and the next
+   * `serve({ port })` takes the place of: one that could not be made takes nobody's, so it is then
+   * the one made before (a chain with a gap would leave an endpoint relaying, and never closed).
+   */
+  #serving: Promise<HttpHandler | undefined> | undefined;
   /** Its Web face (`fetch`), made for a program that serves Web requests. */
   #webEndpoint: Promise<WebEndpoint> | undefined;
   readonly #signals: boolean;
@@ -144,7 +153,7 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#plugins = new OnFirstUse(registry, () =>
       import("./middleware/plugin.js").then(({ Plugins }) => (this.#dispatcher.plugins = new Plugins(registry))),
     );
-    this.#options = { ...http, state };
+    this.#options = this.#defaults = { ...http, state };
     this.#signals = signals ?? true;
   }
 
@@ -445,14 +454,18 @@ export class Server<Tools extends ToolTypes = {}> {
       // HTTP code is loaded on demand, so a stdio server never pays for it.
       const [{ listenFor }] = await Promise.all([import("./transports/listen.js"), this.ready()]);
       listening = await listenFor(options, {
-        options: this.#options,
+        options: this.#defaults,
         auth: this.#settings.now,
         endpoint: (http) => {
+          const before = [this.#options, this.#endpoint, this.#webEndpoint] as const;
           this.#options = http;
-          const replaced = this.#endpoint;
-          this.#endpoint = undefined;
-          this.#webEndpoint = undefined;
-          return this.#http(replaced);
+          this.#endpoint = this.#webEndpoint = undefined;
+          const made = this.#http();
+          // One that could not be made changes nothing: fetch and node go on with the endpoint they had.
+          made.catch(() => {
+            if (this.#endpoint === made) [this.#options, this.#endpoint, this.#webEndpoint] = before;
+          });
+          return made;
         },
         web: () => this.#web(),
       });
@@ -497,20 +510,26 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#stdio?.stop.abort();
     await this.#dispatcher.drain();
     await this.#stdio?.done;
-    (await this.#endpoint)?.close();
+    (await this.#serving)?.close();
   }
 
   static {
     registryOf = (server) => server.#registry;
   }
 
-  /** `replaced`: the endpoint `fetch` or `node` made, which the one of `serve({ port })` takes the place of. */
-  #http(replaced?: Promise<HttpHandler>): Promise<HttpHandler> {
+  /** The endpoint, made if there is none: it takes the place of the latest made before (`serve({ port })` after another). */
+  #http(): Promise<HttpHandler> {
+    if (this.#endpoint) return this.#endpoint;
+    // With the options of now: another serve({ port }) may set its own before this one is made.
+    const options = this.#options;
+    const replaced = this.#serving;
     // The endpoint is made once the auth settings (if any) are checked: it gates with them.
-    this.#endpoint ??= Promise.all([import("./transports/http/endpoint.js"), this.ready()]).then(([http]) =>
-      http.createEndpoint(this.#dispatcher, this.#options, { auth: this.#settings.now, replaced }),
+    const made = Promise.all([import("./transports/http/endpoint.js"), this.ready()]).then(([http]) =>
+      http.createEndpoint(this.#dispatcher, options, { auth: this.#settings.now, replaced }),
     );
-    return this.#endpoint;
+    this.#endpoint = made;
+    this.#serving = made.catch(() => replaced);
+    return made;
   }
 
   #web(): Promise<WebEndpoint> {

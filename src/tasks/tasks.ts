@@ -24,6 +24,7 @@ import {
   type TaskRecord,
   taskFields,
 } from "./task.js";
+import { StatusWrites } from "./writes.js";
 
 type Result = Record<string, unknown>;
 
@@ -38,10 +39,6 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
  */
 const HAND_OVER_ATTEMPTS = 10;
 const HAND_OVER_CHECK_MS = 300;
-
-/** How a run's status change is retried against a shared store that is unreachable: a minute, every second. */
-const MAX_KEEP_ATTEMPTS = 60;
-const KEEP_RETRY_MS = 1000;
 
 /** A tool call to run as a task: the tool, its checked settings, its arguments as sent, the request's context. */
 export interface TaskCall {
@@ -77,6 +74,8 @@ export class Tasks {
   #bus: Bus | undefined;
   /** With a bus: a 2025-11-25 task's messages reach a `tasks/result` on another instance (relay.ts). */
   relay: TaskRelay | undefined;
+  /** What the runs did, recorded in the store, again while it is unreachable, until `close`. */
+  readonly #writes = new StatusWrites();
   /** Ends this server's listening on the bus (`close`): the state outlives the server, and would keep it. */
   #unshare: (() => void) | undefined;
 
@@ -287,7 +286,8 @@ export class Tasks {
    * Ends every run of this process (the server is shutting down) and records them as failed, then
    * stops listening on the bus. The runs stop first, whatever the store does; never rejects: a
    * shared store that is unreachable now keeps the task as it was, and it reads as failed once its
-   * lease runs out (redis/tasks.ts).
+   * lease runs out (redis/tasks.ts). Resolves once every write to the store has been answered: none
+   * is made, or tried again, after it (StatusWrites).
    */
   async close(): Promise<void> {
     const ids = [...this.#runs.keys()];
@@ -295,7 +295,8 @@ export class Tasks {
     const error = { code: ErrorCode.InternalError, message: "The server shut down before the task finished" };
     // No runner: this instance goes, so a tasks/result elsewhere waits for nothing it kept (relay.ts).
     const failed = { status: "failed", error, runner: undefined } as const;
-    await Promise.allSettled(ids.map((taskId) => this.#change(taskId, failed)));
+    // The writes of runs that ended before, still failing, are tried a last time with these.
+    await Promise.allSettled([...ids.map((taskId) => this.#change(taskId, failed)), this.#writes.close()]);
     // Once its runs are recorded: nothing on the bus is for this server any more (its runs ended, its
     // listen streams with the shutdown), and a tasks/result here following a task elsewhere reads the
     // store until it ends (legacy.ts).
@@ -332,12 +333,12 @@ export class Tasks {
   #events(taskId: string, channel: SessionChannel | undefined): RunEvents {
     return {
       asking: (questions: Record<string, InputRequest>) => {
-        this.#keep(() => this.#change(taskId, { status: "input_required", inputRequests: questions }));
+        this.#writes.keep(() => this.#change(taskId, { status: "input_required", inputRequests: questions }));
         if (channel) this.#askThrough(channel, taskId, questions);
       },
       // tasks/update may have recorded the return to work already (its last answer).
       working: () =>
-        this.#keep(() =>
+        this.#writes.keep(() =>
           this.#apply(taskId, (current) =>
             current.status === "input_required"
               ? { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() }
@@ -349,22 +350,13 @@ export class Tasks {
         // returns that result); SEP-2663 keeps it completed, failed being for JSON-RPC errors only.
         const failed = channel !== undefined && result.isError === true;
         const statusMessage = failed ? textOf(result) : undefined;
-        this.#keep(() => this.#change(taskId, { status: failed ? "failed" : "completed", result, statusMessage }));
+        this.#writes.keep(() =>
+          this.#change(taskId, { status: failed ? "failed" : "completed", result, statusMessage }),
+        );
       },
       failed: (error: TaskError) =>
-        this.#keep(() => this.#change(taskId, { status: "failed", error, statusMessage: error.message })),
+        this.#writes.keep(() => this.#change(taskId, { status: "failed", error, statusMessage: error.message })),
     };
-  }
-
-  /**
-   * Records what the run did, trying again while a shared store is unreachable (a memory store
-   * never fails): a status is not lost to an outage, and clients see it once the store is back.
-   */
-  #keep(write: () => Promise<unknown>, attempt = 0): void {
-    write().catch(() => {
-      // After a minute the change is given up: the task keeps its last recorded status until its TTL.
-      if (attempt < MAX_KEEP_ATTEMPTS) setTimeout(() => this.#keep(write, attempt + 1), KEEP_RETRY_MS);
-    });
   }
 
   /** 2025-11-25: the round's questions go to the client as requests tied to the task; each answer goes to the run. */

@@ -4,7 +4,9 @@
  * endpoints, and relays each change on the bus once, not once per endpoint; and `server.close()`
  * lets go of what it held, every endpoint's listeners on the registry and on the bus, so a change
  * made after it publishes nothing (the state itself stays its owner's to close). A session of the
- * endpoint taken over keeps its stream, told once of each change of the other instances. The bus is read
+ * endpoint taken over keeps its stream, told once of each change of the other instances. A
+ * `serve({ port })` that could not make its endpoint (an option out of range) takes nobody's place:
+ * the endpoint before it goes on serving and relaying, and closes with the server. The bus is read
  * by a subscriber of the test's own; every wait is bounded. Skipped (with the install command as the
  * reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
@@ -13,7 +15,7 @@ import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { registryOf } from "../../src/server.js";
 import type { BusMessage } from "../../src/state/state.js";
-import { bare, EventReader, inSession, liveListeners, messageOf, signal, within } from "../http-helpers.js";
+import { bare, EventReader, inSession, liveListeners, messageOf, post, signal, within } from "../http-helpers.js";
 import { BOUND_MS, busLoss, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
@@ -153,4 +155,51 @@ it("tells a session of the endpoint serve({ port }) took over of another instanc
   a.state.bus.announce({ type: "registry", event: { type: "resources/updated", uri: "notes://after" } });
   await published.until(updateOf("notes://after"), "the update announced on instance a");
   expect(published.messages.filter(updateOf("notes://1"))).toHaveLength(1);
+});
+
+/** serve({ port }) with an option the endpoint refuses as it is made: it rejects. */
+const REFUSED = { port: 0, host: "127.0.0.1", maxBodyBytes: 0 };
+
+it("a serve({ port }) that could not make its endpoint takes nobody's place, and server.close() still lets go of all", async () => {
+  const prefix = `relay-${prefixes++}:`;
+  const { server, bus, registry } = await instance(prefix);
+  const listening = await server.serve({ port: 0, host: "127.0.0.1" });
+  opened.push(() => listening.close());
+  await expect(server.serve(REFUSED)).rejects.toThrow(/maxBodyBytes must be an integer of at least 1/);
+  // Was: server.fetch rejected with the failed serve's error from then on.
+  const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+  // Through the endpoint serving, which checks Host as serve({ port }) on loopback does.
+  const initializing = post({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize }, { host: "127.0.0.1" });
+  const answered = await server.fetch(initializing);
+  expect(answered.status).toBe(200);
+  await answered.text();
+  // Was: close() rejected with that error too, and let go of nothing.
+  await server.close();
+  // Was: the first endpoint's listeners (its relay and its session store on the registry, its relay on the bus).
+  expect(registry()).toBe(0);
+  expect(bus()).toBe(0);
+});
+
+it("relays each change once and lets go of every endpoint when of three serves at once the middle one fails", async () => {
+  const prefix = `relay-${prefixes++}:`;
+  const { server, bus, registry } = await instance(prefix);
+  const serving = await Promise.allSettled([
+    server.serve({ port: 0, host: "127.0.0.1" }),
+    server.serve(REFUSED),
+    server.serve({ port: 0, host: "127.0.0.1" }),
+  ]);
+  for (const served of serving) if (served.status === "fulfilled") opened.push(() => served.value.close());
+  // Was: all three rejected: each endpoint was made with the options of the latest serve set (and each
+  // serve took the options of the one before as its defaults), the refused one's.
+  expect(serving.map((served) => served.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+  const published = await busOf(prefix);
+  server.resourceUpdated("notes://1");
+  server.resourceUpdated("notes://marker");
+  await published.until(updateOf("notes://marker"), "the marker update on the bus");
+  // Was: twice: the third endpoint took the place of the failed one, so the first never stopped relaying.
+  expect(published.messages.filter(updateOf("notes://1"))).toHaveLength(1);
+  await server.close();
+  // Was: the first endpoint's listeners, which close() never reached.
+  expect(registry()).toBe(0);
+  expect(bus()).toBe(0);
 });

@@ -1,10 +1,13 @@
 /**
  * Tasks on a shared Redis at the edges: the server shutting down (a deploy's SIGTERM) records its
  * running tasks as failed before `close()` resolves, whether Redis answers or not, and never leaves
- * a rejection unhandled; a listen request for taskIds while Redis is away is told to retry instead
+ * a rejection unhandled; a run's status write that Redis failed is tried a last time by `close()`
+ * and never after it, nor keeps a timer; a listen request for taskIds while Redis is away is told to retry instead
  * of being acknowledged with no task. One in-process server over real HTTP on a real Redis.
  * Skipped (with the install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
+import { createHook } from "node:async_hooks";
+import { fileURLToPath } from "node:url";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
@@ -27,6 +30,31 @@ const opened: { close(): Promise<unknown> }[] = [];
 const aborted = new Map<string, unknown>();
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
+/** Ends the runs of the tool "ends" (each resolves its result), oldest first. */
+const ending: ((result: string) => void)[] = [];
+
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+/**
+ * The timers the tasks layer's own code set that are still pending, where each was set: tracked from
+ * creation until it fires or is cleared (its destroy comes a moment after). Not the shared state's
+ * (its leases' renewal, src/redis/), which stays the test's to close.
+ */
+const taskTimers = new Map<number, string>();
+/** Those timers, as Node made them: whether each keeps the process alive (`hasRef`). */
+const timerObjects = new Map<number, { hasRef(): boolean }>();
+const hook = createHook({
+  init(asyncId, type, _trigger, resource) {
+    if (type !== "Timeout") return;
+    const where = (new Error().stack ?? "").split("\n").filter((line) => line.includes(SRC));
+    if (!where[0]?.includes(`${SRC}tasks/`)) return;
+    taskTimers.set(asyncId, where.join("\n"));
+    timerObjects.set(asyncId, resource as { hasRef(): boolean });
+  },
+  destroy(asyncId) {
+    taskTimers.delete(asyncId);
+    timerObjects.delete(asyncId);
+  },
+});
 
 beforeAll(async () => {
   if (!AVAILABLE) {
@@ -35,6 +63,7 @@ beforeAll(async () => {
   }
   redis = await RedisServer.start();
   process.on("unhandledRejection", onUnhandled);
+  hook.enable();
 });
 
 beforeEach(async (ctx) => {
@@ -50,6 +79,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  hook.disable();
   process.off("unhandledRejection", onUnhandled);
   await redis?.close();
 });
@@ -90,17 +120,23 @@ async function serve(
     requestStateKey: "a shared secret of 32 bytes or more!",
     state,
     signals: false,
-  }).tool("forever", {
-    description: "Runs until its signal aborts",
-    task: "optional",
-    run: (_args, ctx) =>
-      new Promise((_resolve, reject) =>
-        ctx.signal.addEventListener("abort", () => {
-          aborted.set("forever", ctx.signal.reason);
-          reject(ctx.signal.reason);
-        }),
-      ),
-  });
+  })
+    .tool("forever", {
+      description: "Runs until its signal aborts",
+      task: "optional",
+      run: (_args, ctx) =>
+        new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener("abort", () => {
+            aborted.set("forever", ctx.signal.reason);
+            reject(ctx.signal.reason);
+          }),
+        ),
+    })
+    .tool("ends", {
+      description: "Runs until the test ends it",
+      task: "optional",
+      run: () => new Promise<string>((resolve) => ending.push(resolve)),
+    });
   const listening = await server.serve({ port: 0 });
   opened.push(listening);
   return { server, listening, tasks: new TasksClient(listening.url) };
@@ -127,10 +163,79 @@ describe("shutting down a server whose tasks are on Redis", () => {
     await tasks.result("tools/call", { name: "forever" });
     await redis!.stop();
     await listening.close();
-    // The failed writes are retried in the background; give a rejection time to surface.
+    // close() resolved once the failed writes were answered; give a rejection of theirs time to surface.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(unhandled).toEqual([]);
     expect((aborted.get("forever") as Error).message).toBe("The server is shutting down");
+  });
+});
+
+/** Wraps a task store so that its updates fail while `writes.away` is set (Redis refusing them), counting those tried. */
+function flaky() {
+  const writes = { away: false, tried: 0, failed: 0 };
+  const wrap = (store: TaskStore): TaskStore => ({
+    put: (record) => store.put(record),
+    get: (taskId) => store.get(taskId),
+    list: (owner) => store.list(owner),
+    update: (taskId, change) => {
+      writes.tried++;
+      if (!writes.away) return store.update(taskId, change);
+      writes.failed++;
+      return Promise.reject(new StateUnavailable(new Error("Redis refused the write")));
+    },
+  });
+  return { writes, wrap };
+}
+
+/** Polls `check` until it holds, for at most 5 s (a failure guard, not a timing): answers whether it did. */
+async function eventually(check: () => boolean): Promise<boolean> {
+  const end = Date.now() + 5000;
+  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+  return check();
+}
+
+describe("a run's status write that Redis failed, at the shutdown", () => {
+  it("is tried a last time by close(): Redis back, the run's end is recorded before close() resolves", async () => {
+    const prefix = `outage-${prefixes++}:`;
+    const { writes, wrap } = flaky();
+    const { server, tasks } = await serve(prefix, wrap);
+    const { taskId } = await tasks.result("tools/call", { name: "ends" });
+    writes.away = true;
+    ending.shift()!("done");
+    // The run's end was sent, and refused: it waits to be tried again.
+    expect(await eventually(() => writes.failed === 1)).toBe(true);
+    writes.away = false;
+    await server.close();
+    const record = JSON.parse(String(await (await client()).get(`${prefix}t:${taskId}`)));
+    // Was: still working, the write waiting for its next try a second later (after close: a write
+    // of the closed server), a ref'd timer keeping the process.
+    expect(record).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "done" }] } });
+    await eventually(() => taskTimers.size === 0);
+    expect([...taskTimers.values()]).toEqual([]);
+  });
+
+  it("is tried no more after close(), nor keeps a timer, while Redis stays away", async () => {
+    const prefix = `outage-${prefixes++}:`;
+    const { writes, wrap } = flaky();
+    const { server, listening, tasks } = await serve(prefix, wrap);
+    await tasks.result("tools/call", { name: "ends" });
+    writes.away = true;
+    ending.shift()!("done");
+    expect(await eventually(() => writes.failed === 1)).toBe(true);
+    // Its retry waits on a timer that does not keep the process alive, the server open or not.
+    expect(await eventually(() => timerObjects.size === 1)).toBe(true);
+    // Was: ref'd: a process whose server was not closed stayed up for a minute of retries.
+    expect([...timerObjects.values()].map((timer) => timer.hasRef())).toEqual([false]);
+    await listening.close();
+    await server.close();
+    const tried = writes.tried;
+    // Was: the retry's timer, not unref'd: the closed server kept the process for up to a minute.
+    await eventually(() => taskTimers.size === 0);
+    expect([...taskTimers.values()]).toEqual([]);
+    // Longer than the retries' period (a second): a retry that outlived close() would have written.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(writes.tried).toBe(tried);
+    expect(unhandled).toEqual([]);
   });
 });
 

@@ -8,8 +8,8 @@ import type { HttpOptions } from "./options.js";
 export interface EndpointOf {
   /** Undefined for a server without auth (its settings never loaded). */
   readonly auth: AuthSettings | undefined;
-  /** The endpoint the server made before (`fetch` or `node`), which this one takes the place of (`serve({ port })`). */
-  readonly replaced?: Promise<HttpHandler> | undefined;
+  /** The endpoint the server made before (`fetch`, `node` or `serve({ port })`), which this one takes the place of. */
+  readonly replaced?: Promise<HttpHandler | undefined> | undefined;
 }
 
 /**
@@ -30,8 +30,7 @@ export async function createEndpoint(
   const handler = new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, { gate, cors });
   // Before any request: an instance relays its changes to the others from when it serves
   // (`serve({ port })` makes the endpoint before it listens; `fetch` and `node` with their first request).
-  // One that failed to be made holds nothing to take over.
-  await handler.share(await replaced?.catch(() => undefined));
+  await handler.share(await replaced);
   return handler;
 }
 

@@ -128,8 +128,8 @@ export class HttpHandler {
    * before it serves a request: from then on this instance relays its changes (list changes, resource
    * updates) to the others' sessions on the bus, a change made before its first request included.
    * `replaced`: the endpoint of the same server this one takes the place of (`serve({ port })` after
-   * `fetch` or `node`), which stops relaying in the same turn, so that the server's changes are
-   * relayed once, never twice nor by none; it closes with this one (server.close() closes the latest).
+   * `fetch`, `node` or another `serve`), which stops relaying in the same turn, so that the server's
+   * changes are relayed once, never twice nor by none; it closes with this one (server.close() closes the latest).
    */
   async share(replaced: HttpHandler | undefined): Promise<void> {
     this.#replaced = replaced;
