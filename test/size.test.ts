@@ -271,7 +271,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,408 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+53 B).
     // Raised to 16,410 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+2 B).
     // Raised to 16,435 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update (was: only change notifications were held, and a log saying the update came before it); Connection.send, #tell for every message (+25 B).
-    ceiling: 16_435,
+    // Raised to 16,436 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+1 B).
+    ceiling: 16_436,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -668,7 +669,8 @@ const BUDGETS: Budget[] = [
     // Raised to 54,327 B: a GET stream taken over from a crashed instance starts by retelling list changes and subscribed resources' updates (was: what was sent to the session before the takeover was lost); shared.ts's #carriedOn and #retellUpdates (+65 B).
     // Raised to 54,354 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update (was: only change notifications were held, and a log saying the update came before it); Connection.send, #tell for every message (+27 B).
     // Raised to 54,393 B: a raw token in an object's key is cut out as in a value, in a streamed message (gate.ts's redactedAll) and in an identity's claims (to-identity.ts) (was: keys kept as they were) (+39 B).
-    ceiling: 54_393,
+    // Raised to 54,401 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+8 B).
+    ceiling: 54_401,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -825,7 +827,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,028 B: no code of this row changed (the retell on a GET stream's takeover is shared code only): chunk hashes (+1 B).
     // Raised to 30,049 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update, as the HTTP row (+21 B).
     // Raised to 30,092 B: a raw token in an object's key is cut out as in a value, in a streamed message (gate.ts's redactedAll) and in an identity's claims (to-identity.ts) (was: keys kept as they were) (+43 B).
-    ceiling: 30_092,
+    // Raised to 30,097 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+5 B).
+    ceiling: 30_097,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -971,7 +974,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,926 B: no code of this row changed (the retell on a GET stream's takeover is shared code only): chunk hashes (+1 B).
     // Raised to 28,943 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update, as the HTTP row (+17 B).
     // Raised to 28,995 B: a raw token in an object's key is cut out as in a value, in a streamed message (gate.ts's redactedAll) and in an identity's claims (to-identity.ts) (was: keys kept as they were) (+52 B).
-    ceiling: 28_995,
+    // Raised to 28,996 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+1 B).
+    ceiling: 28_996,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1170,7 +1174,8 @@ const BUDGETS: Budget[] = [
     // Raised to 64,210 B: a GET stream taken over from a crashed instance starts by retelling list changes and subscribed resources' updates (was: what was sent to the session before the takeover was lost), as the row of everything (+66 B).
     // Raised to 64,231 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update, as the row of everything (+21 B).
     // Raised to 64,268 B: a raw token in an object's key is cut out as in a value, in a streamed message (gate.ts's redactedAll) and in an identity's claims (to-identity.ts) (was: keys kept as they were), as the row of everything (+37 B).
-    ceiling: 64_268,
+    // Raised to 64,282 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+14 B).
+    ceiling: 64_282,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
