@@ -4,7 +4,7 @@ import { askingLayer } from "../core/context.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "../core/dispatch.js";
 import { classify, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
 import type { RegistryEvent } from "../core/registry.js";
-import type { Session } from "../core/session.js";
+import { boundedReadCheck, type Session } from "../core/session.js";
 import type { InputRequest } from "../core/types.js";
 
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
@@ -86,14 +86,18 @@ export class Connection implements Peer {
    * it, of every kind. The spec asks no order across kinds, but the client reads a stream in the
    * order it was written (2025-11-25 "Transports": the stdio pipe, an SSE stream), and a log that says
    * "updated X" must not come before the update of X, nor a response before its request's progress.
-   * Nothing waits longer than READ_CHECK_MS for checks issued before it. One that fails sends nothing.
+   * Nothing waits longer than 10 s for the checks issued before it (`boundedReadCheck`). One that
+   * fails sends nothing.
    */
   #tell(message: JsonRpcMessage | JsonRpcMessage[], allowed: boolean | Promise<boolean>): Promise<void> | undefined {
     if (!this.#held && !(allowed instanceof Promise)) {
       if (allowed) this.#out(message);
       return undefined;
     }
-    const held: Promise<void> = Promise.all([this.#held, allowed instanceof Promise ? bounded(allowed) : allowed])
+    const held: Promise<void> = Promise.all([
+      this.#held,
+      allowed instanceof Promise ? boundedReadCheck(allowed) : allowed,
+    ])
       .then(([, yes]) => yes && this.#out(message))
       .catch(() => {})
       .then(() => {
@@ -198,20 +202,4 @@ export class Connection implements Peer {
     this.#questions?.close(reason);
     for (const ctx of this.#inflight?.values() ?? []) ctx.cancel(new DOMException(reason, "AbortError"));
   }
-}
-
-/**
- * How long a read check may keep the notifications behind it waiting: one that has not answered by
- * then (an `allow` stuck on a store that does not answer) counts as a no, so that a connection's
- * held notifications cannot pile up without bound. One that fails counts as a no as well.
- */
-const READ_CHECK_MS = 10_000;
-
-function bounded(check: Promise<boolean>): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(resolve, READ_CHECK_MS, false);
-  });
-  // One that fails is a no too, and only once those before it have answered: it may not overtake them.
-  return Promise.race([check.catch(() => false), late]).finally(() => clearTimeout(timer));
 }
