@@ -36,7 +36,14 @@ function leaky() {
         return `done with ${leaked}`;
       },
     })
-    .tool("write", { description: "Writes.", auth: { scopes: ["notes:write"] }, run: () => "written" });
+    .tool("write", { description: "Writes.", auth: { scopes: ["notes:write"] }, run: () => "written" })
+    .tool("keyed", {
+      description: "Logs what it was told as a key and as a value.",
+      run: (_args, ctx) => {
+        ctx.log.info({ [leaked]: "as a key", value: leaked });
+        return "logged";
+      },
+    });
   // An audit step that reports progress, then waits: the reply is a stream whose status has gone out.
   server.use({ tool: "write" }, async ({ ctx }, next) => {
     ctx.progress(0, 1, "audited");
@@ -63,7 +70,11 @@ interface Caller {
 const eras: Record<"modern" | "legacy", (server: Server, token: string) => Promise<Caller>> = {
   modern: async (_server, token) => {
     const headers = { authorization: `Bearer ${token}` };
-    const params = (name: string) => ({ name, arguments: {}, _meta: { progressToken: "p" } });
+    const params = (name: string) => ({
+      name,
+      arguments: {},
+      _meta: { progressToken: "p", "io.modelcontextprotocol/logLevel": "info" },
+    });
     return { headers, call: (name, accept) => modern("tools/call", params(name), { ...headers, accept }) };
   },
   legacy: async (server, token) => {
@@ -126,6 +137,28 @@ describe.each(["modern", "legacy"] as const)("a streamed reply under auth (%s er
       expect(resumed.status).toBe(200);
       const replayed = await within(resumed.text());
       expect(replayed).toContain("done with [redacted]");
+      expect(replayed).not.toContain(READER);
+    }
+  });
+
+  it("cuts the token out of a key of a notification as out of a value, and out of what a resume replays", async () => {
+    const { server, leak } = leaky();
+    leak(READER);
+    const { call, headers } = await eras[era](server, READER);
+    const response = await server.fetch(call("keyed"));
+    expect(response.status).toBe(200);
+    const body = await within(response.text());
+    const log = (text: string) => JSON.parse(/^data: (.*notifications\/message.*)$/m.exec(text)![1]!).params.data;
+    // Was: { "opaque-reader-…": "as a key", value: "[redacted]" }, the key sent and kept as it was.
+    expect(log(body)).toEqual({ "[redacted]": "as a key", value: "[redacted]" });
+    expect(body).not.toContain(READER);
+    if (era === "legacy") {
+      const priming = /^id: (\S+)$/m.exec(body)![1]!;
+      const resumed = await server.fetch(
+        bare("GET", { ...headers, accept: "text/event-stream", "last-event-id": priming }),
+      );
+      const replayed = await within(resumed.text());
+      expect(log(replayed)).toEqual({ "[redacted]": "as a key", value: "[redacted]" });
       expect(replayed).not.toContain(READER);
     }
   });

@@ -457,7 +457,7 @@ describe("the token gate", () => {
         verify: async (token) => ({
           subject: "u",
           audience: RESOURCE,
-          claims: { raw: token, nested: { deeper: [`Bearer ${token}`, "kept"] } },
+          claims: { raw: token, nested: { deeper: [`Bearer ${token}`, "kept"] }, keyed: { [token]: "a value" } },
         }),
         resource: RESOURCE,
         authorizationServers: ["https://a"],
@@ -478,6 +478,16 @@ describe("the token gate", () => {
     leaked = "";
     const shown = await harness(nested, { token }).callTool("nested");
     expect(shown.result).toEqual({ content: [{ type: "text", text: '{"deeper":["[redacted]","kept"]}' }] });
+    // A key that holds the token, as a value does (was: kept, so the handler had the token).
+    const keyed = server.tool("keyed", {
+      description: "Says whether a claim's key holds the token.",
+      run: (_args, ctx) =>
+        Object.keys(ctx.auth!.claims.keyed as object)
+          .map((key) => (key.includes(token) ? "the token" : key))
+          .join(" "),
+    });
+    const keys = await harness(keyed, { token }).callTool("keyed");
+    expect(keys.result).toEqual({ content: [{ type: "text", text: "[redacted]" }] });
   });
 });
 

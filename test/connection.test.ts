@@ -407,6 +407,42 @@ describe("list_changed", () => {
     }
   });
 
+  it("holds a response and a log sent after an update whose check waits behind it, 10 s at most", async () => {
+    vi.useFakeTimers();
+    try {
+      const { connection, registry, sent } = setup({
+        say: {
+          run: (_args, ctx) => {
+            ctx.log.info("after the update");
+            return "said";
+          },
+        },
+      });
+      await connection.receive(initialize());
+      await connection.receive(initialized);
+      const session = connection.session!;
+      session.subscribe("notes://stuck");
+      session.mayRead = () => new Promise<boolean>(() => {});
+      sent.length = 0;
+      registry.emit({ type: "resources/updated", uri: "notes://stuck" });
+      let answered = false;
+      void connection.receive({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "say" } })?.then(() => {
+        answered = true;
+      });
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(sent).toEqual([]);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sent).toEqual([
+        { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "after the update" } },
+        { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "said" }] } },
+      ]);
+      expect(answered).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("keeps the order when a later read check fails while an earlier one still waits", async () => {
     const { connection, registry, sent } = setup();
     await connection.receive(initialize());

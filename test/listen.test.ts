@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { JsonRpcMessage } from "../src/core/jsonrpc.js";
 import { listenLayer } from "../src/core/methods.js";
 import { Registry } from "../src/core/registry.js";
@@ -345,6 +345,35 @@ describe("subscriptions/listen when a read check fails", () => {
     } finally {
       resourceChecks.now = real;
       process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});
+
+describe("subscriptions/listen when a read check does not answer", () => {
+  it("waits for it 10 s at most, then counts it as a no: what follows goes on", async () => {
+    const { registry: served } = registry();
+    const { connection, sent, listen } = connect(served);
+    const real = resourceChecks.now!;
+    // An `allow` waiting on a store that never answers.
+    resourceChecks.now = { ...real, mayRead: () => new Promise<boolean>(() => {}) };
+    vi.useFakeTimers();
+    try {
+      const notifications = { toolsListChanged: true, resourceSubscriptions: ["docs://readme"] };
+      void listen("L1", notifications);
+      expect(sent).toEqual([ack("L1", notifications)]);
+      served.emit({ type: "resources/updated", uri: "docs://readme" });
+      served.addTool(compileTool("later", { run: () => "" }));
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(sent).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      // Was: nothing more, ever: every later notification of the stream waited behind the check.
+      expect(sent.slice(1)).toEqual([
+        { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: tagged("L1") } },
+      ]);
+    } finally {
+      connection.close();
+      vi.useRealTimers();
+      resourceChecks.now = real;
     }
   });
 });

@@ -86,6 +86,32 @@ describe("error messages", () => {
     for (const [thrown, sent] of rows) expect(safeMessage(new Error(thrown))).toBe(sent);
   });
 
+  it("cleans JSON embedded in a message in its keys as in its values, a Windows path as JSON writes it included", async () => {
+    const jwt = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl";
+    const embedded = {
+      "/home/ada/app/data.json": "/home/ada/app/data.json",
+      "C:\\Users\\ada\\key.pem": "C:\\Users\\ada\\key.pem",
+      [jwt]: jwt,
+    };
+    const server = pico({ name: "t", version: "1" })
+      .tool("embeds", {
+        description: "Fails with the JSON of an object in its message.",
+        run: () => {
+          throw new Error(`Unknown files ${JSON.stringify(embedded)}`);
+        },
+      })
+      .tool("throws_object", {
+        description: "Throws the object itself: its JSON is the message.",
+        run: () => {
+          throw embedded;
+        },
+      });
+    const cleaned = '{"[path]":"[path]","[path]":"[path]","[redacted]":"[redacted]"}';
+    // Was: the Windows path, key and value, sent as `[path]\Users\\ada\\key.pem` (JSON doubles each backslash).
+    expect(text(await server.call("embeds"))).toBe(`Unknown files ${cleaned}`);
+    expect(text(await server.call("throws_object"))).toBe(cleaned);
+  });
+
   it("leaves messages written for the model as they are, URLs and short relative paths included", () => {
     for (const message of [
       "No user with id 42. Call list_users to see valid ids.",

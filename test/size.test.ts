@@ -271,7 +271,11 @@ const BUDGETS: Budget[] = [
     // Raised to 16,408 B: a resource update's read check holds the change notifications behind it 10 s at most, then counts as a no (was, since notifications keep their order: one that never answered held every later notification of its connection, without bound) (+53 B).
     // Raised to 16,410 B: a read check that fails counts as a no only once the checks before it have answered (was: Promise.all rejected at once, and what followed overtook an earlier update whose check still waited) (+2 B).
     // Raised to 16,488 B: server.close() closes every endpoint however many times the server was served, and a serve({ port }) that cannot make its endpoint takes nobody's place (server.ts's #serving, restoring what it replaced; endpoints made with the options of their own call, on pico()'s defaults) (was: a failed serve left the endpoint before it relaying and never closed, close() rejecting) (+78 B).
-    ceiling: 16_488,
+    // Raised to 16,435 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update (was: only change notifications were held, and a log saying the update came before it); Connection.send, #tell for every message (+25 B).
+    // Raised to 16,436 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+1 B).
+    // Raised to 16,457 B: a 2026 listen stream's read check that has not answered within 10 s counts as a no (was: it held every later notification of the stream for ever); the bound moved from connection.ts to core/session.ts's boundedReadCheck, shared with listen.ts (+21 B).
+    // Set to 16,537 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
+    ceiling: 16_537,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -441,7 +445,10 @@ const BUDGETS: Budget[] = [
     // Raised to 23,849 B: a shared session that ended (DELETE, expiry) writes nothing more to the shared history and its instance clears that history after its last write, and a stream resumed on another instance answers its request "Session ended" itself when it finds the history gone with the session (was: the reader ended a few ms before the running instance's answer, which then made the deleted session's history again); HttpSession.unshare, the answer handed to shared sessions (+25 B).
     // Set to 23,854 B merging the session-end race fix (a resumed reader answers "Session ended" itself; 2026-12-06, fourth session) with the close() audit and the read-check order, as measured.
     // Raised to 23,916 B: server.close() closes every endpoint however many times the server was served, and a serve({ port }) that cannot make its endpoint takes nobody's place (server.ts's #serving, restoring what it replaced; endpoints made with the options of their own call, on pico()'s defaults) (was: a failed serve left the endpoint before it relaying and never closed, close() rejecting) (+62 B).
-    ceiling: 23_916,
+    // Raised to 23,876 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update (was: only change notifications were held, and a log saying the update came before it); Connection.send, #tell for every message (+22 B).
+    // Raised to 23,892 B: a 2026 listen stream's read check that has not answered within 10 s counts as a no (was: it held every later notification of the stream for ever); the bound moved from connection.ts to core/session.ts's boundedReadCheck, shared with listen.ts (+16 B).
+    // Set to 23,951 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
+    ceiling: 23_951,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -668,7 +675,12 @@ const BUDGETS: Budget[] = [
     // Raised to 54,327 B: a GET stream taken over from a crashed instance starts by retelling list changes and subscribed resources' updates (was: what was sent to the session before the takeover was lost); shared.ts's #carriedOn and #retellUpdates (+65 B).
     // Raised to 54,385 B: server.close() closes every endpoint however many times the server was served, and a serve({ port }) that cannot make its endpoint takes nobody's place (server.ts's #serving, restoring what it replaced; endpoints made with the options of their own call, on pico()'s defaults) (was: a failed serve left the endpoint before it relaying and never closed, close() rejecting) (+58 B).
     // Raised to 54,505 B: a task run's status writes that the store failed end with server.close(), tried a last time there and never after, their retry timers unref'd (tasks/writes.ts's StatusWrites) (was: retried every second for a minute after close, on timers that kept the process) (+120 B).
-    ceiling: 54_505,
+    // Raised to 54,354 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update (was: only change notifications were held, and a log saying the update came before it); Connection.send, #tell for every message (+27 B).
+    // Raised to 54,393 B: a raw token in an object's key is cut out as in a value, in a streamed message (gate.ts's redactedAll) and in an identity's claims (to-identity.ts) (was: keys kept as they were) (+39 B).
+    // Raised to 54,401 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+8 B).
+    // Raised to 54,458 B: a 2026 listen stream's read check that has not answered within 10 s counts as a no (was: it held every later notification of the stream for ever); the bound moved from connection.ts to core/session.ts's boundedReadCheck, shared with listen.ts (+57 B).
+    // Set to 54,644 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
+    ceiling: 54_644,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -824,7 +836,12 @@ const BUDGETS: Budget[] = [
     // Raised to 30,027 B: no code of this row changed (a crashed instance's GET stream goes on elsewhere, shared code only): chunk hashes (+1 B).
     // Raised to 30,028 B: no code of this row changed (the retell on a GET stream's takeover is shared code only): chunk hashes (+1 B).
     // Raised to 30,103 B: server.close() closes every endpoint however many times the server was served, and a serve({ port }) that cannot make its endpoint takes nobody's place (server.ts's #serving, restoring what it replaced; endpoints made with the options of their own call, on pico()'s defaults) (was: a failed serve left the endpoint before it relaying and never closed, close() rejecting) (+75 B).
-    ceiling: 30_103,
+    // Raised to 30,049 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update, as the HTTP row (+21 B).
+    // Raised to 30,092 B: a raw token in an object's key is cut out as in a value, in a streamed message (gate.ts's redactedAll) and in an identity's claims (to-identity.ts) (was: keys kept as they were) (+43 B).
+    // Raised to 30,097 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+5 B).
+    // Raised to 30,119 B: a 2026 listen stream's read check that has not answered within 10 s counts as a no (was: it held every later notification of the stream for ever); the bound moved from connection.ts to core/session.ts's boundedReadCheck, shared with listen.ts (+22 B).
+    // Set to 30,182 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
+    ceiling: 30_182,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -970,7 +987,12 @@ const BUDGETS: Budget[] = [
     // Raised to 28,926 B: no code of this row changed (the retell on a GET stream's takeover is shared code only): chunk hashes (+1 B).
     // Raised to 28,989 B: server.close() closes every endpoint however many times the server was served, and a serve({ port }) that cannot make its endpoint takes nobody's place (server.ts's #serving, restoring what it replaced; endpoints made with the options of their own call, on pico()'s defaults) (was: a failed serve left the endpoint before it relaying and never closed, close() rejecting) (+63 B).
     // Raised to 28,990 B: no code of this row changed (the tasks layer's status writes): chunk hashes (+1 B).
-    ceiling: 28_990,
+    // Raised to 28,943 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update, as the HTTP row (+17 B).
+    // Raised to 28,995 B: a raw token in an object's key is cut out as in a value, in a streamed message (gate.ts's redactedAll) and in an identity's claims (to-identity.ts) (was: keys kept as they were) (+52 B).
+    // Raised to 28,996 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+1 B).
+    // Raised to 29,015 B: a 2026 listen stream's read check that has not answered within 10 s counts as a no (was: it held every later notification of the stream for ever); the bound moved from connection.ts to core/session.ts's boundedReadCheck, shared with listen.ts (+19 B).
+    // Set to 29,083 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
+    ceiling: 29_083,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1169,7 +1191,12 @@ const BUDGETS: Budget[] = [
     // Raised to 64,210 B: a GET stream taken over from a crashed instance starts by retelling list changes and subscribed resources' updates (was: what was sent to the session before the takeover was lost), as the row of everything (+66 B).
     // Raised to 64,254 B: server.close() closes every endpoint however many times the server was served, and a serve({ port }) that cannot make its endpoint takes nobody's place (server.ts's #serving, restoring what it replaced; endpoints made with the options of their own call, on pico()'s defaults) (was: a failed serve left the endpoint before it relaying and never closed, close() rejecting) (+44 B).
     // Raised to 64,374 B: as the row of everything: a task run's status writes that the store failed end with server.close() (tasks/writes.ts's StatusWrites) (+120 B).
-    ceiling: 64_374,
+    // Raised to 64,231 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update, as the row of everything (+21 B).
+    // Raised to 64,268 B: a raw token in an object's key is cut out as in a value, in a streamed message (gate.ts's redactedAll) and in an identity's claims (to-identity.ts) (was: keys kept as they were), as the row of everything (+37 B).
+    // Raised to 64,282 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+14 B).
+    // Raised to 64,344 B: a 2026 listen stream's read check that has not answered within 10 s counts as a no (was: it held every later notification of the stream for ever); the bound moved from connection.ts to core/session.ts's boundedReadCheck, shared with listen.ts (+62 B).
+    // Set to 64,516 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
+    ceiling: 64_516,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

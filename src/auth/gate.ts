@@ -1,6 +1,6 @@
 import { type ExchangeAuth, ownerKey } from "../core/caller.js";
 import { ErrorCode } from "../core/errors.js";
-import { errorResponse, type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
+import { errorResponse, isObject, type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
 import type { HttpSession } from "../transports/http/sessions.js";
 import type { Denial } from "./access.js";
@@ -258,15 +258,20 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
   };
 }
 
-/** The message with each token cut out of each of its strings; the message itself when it holds none (nearly always). */
+/**
+ * The message with each token cut out of each of its strings, an object's keys as its values (a
+ * handler's log of `{ [token]: … }`); the message itself when it holds none (nearly always).
+ */
 function redactedAll(message: JsonRpcMessage, secrets: Iterable<string>): JsonRpcMessage {
   const text = serialize(message);
   // The longest first: a token inside another must not leave the rest of that one behind.
   const found = [...secrets].filter((token) => text?.includes(token)).sort((a, b) => b.length - a.length);
   if (found.length === 0) return message;
-  return JSON.parse(text!, (_key, value: unknown) =>
-    typeof value === "string" ? found.reduce((cut, token) => cut.replaceAll(token, REDACTED), value) : value,
-  );
+  const cut = (string: string) => found.reduce((kept, token) => kept.replaceAll(token, REDACTED), string);
+  return JSON.parse(text!, (_key, value: unknown) => {
+    if (typeof value === "string") return cut(value);
+    return isObject(value) ? Object.fromEntries(Object.entries(value).map(([key, item]) => [cut(key), item])) : value;
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ const REDACTED = "[redacted]";
 
 /**
  * Builds the frozen identity handlers see. Only known fields are copied; any string in the claims,
- * at any depth, that holds the raw token (a verifier that kept it) is redacted.
+ * at any depth, that holds the raw token (a verifier that kept it) is redacted, a key as a value.
  */
 export function toIdentity(init: IdentityInit, token?: string): Identity {
   if (typeof init?.subject !== "string" || init.subject === "") {
@@ -25,7 +25,9 @@ export function toIdentity(init: IdentityInit, token?: string): Identity {
 
 function withoutToken(claims: Record<string, unknown>, token: string): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(claims)) copy[key] = redacted(value, token);
+  // A key is a string of the claims too: one that holds the token is redacted as a value is.
+  for (const [key, value] of Object.entries(claims))
+    copy[key.includes(token) ? REDACTED : key] = redacted(value, token);
   return copy;
 }
 

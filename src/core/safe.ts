@@ -46,10 +46,12 @@ export function secret<T>(value: T): Secret<T> {
 /**
  * Absolute file paths of three or more segments (POSIX, not part of a URL) and Windows drive paths,
  * whose folders may have spaces (`C:\Program Files\…`) but whose last segment ends at one, so the
- * words after a path stay. A POSIX path of one or two segments stays (`/app/data.json`): it reads the
- * same as a URL path the model may need (`/api/users`); docs/tools.md says so, with examples.
+ * words after a path stay. A Windows path's separator may be doubled, as JSON writes it: a message
+ * that embeds `JSON.stringify` of an object with such a path, as a key or a value, loses it whole.
+ * A POSIX path of one or two segments stays (`/app/data.json`): it reads the same as a URL path the
+ * model may need (`/api/users`); docs/tools.md says so, with examples.
  */
-const PATH = /(?<![\w:/.~-])(?:\/[\w.@+-]+){3,}\/?|\b[A-Za-z]:\\(?:[\w.@+-]+(?: [\w.@+-]+)*\\)*[\w.@+-]*/g;
+const PATH = /(?<![\w:/.~-])(?:\/[\w.@+-]+){3,}\/?|\b[A-Za-z]:\\\\?(?:[\w.@+-]+(?: [\w.@+-]+)*\\\\?)*[\w.@+-]*/g;
 /**
  * JSON Web Tokens (three base64url parts, the first a JSON header). One starts after no base64url
  * character, "-" included: `\b` would start a scan at each "eyJ" after a "-" of the same run,

@@ -2,6 +2,7 @@ import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
+import { boundedReadCheck } from "../core/session.js";
 import { META } from "../core/types.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
 import { checkUriLength } from "../resources/uri-length.js";
@@ -86,7 +87,8 @@ export async function listen(
       if (!waiting && !(allowed instanceof Promise)) return void (allowed && emit(message));
       // A check that fails (the resources run time failing to load) sends nothing, and is handled at
       // once (not when its turn comes): what follows still goes out, and no rejection goes unhandled.
-      const checked = Promise.resolve(allowed).catch(() => false);
+      // One that has not answered within 10 s counts as a no too: the stream cannot stall behind it.
+      const checked = allowed instanceof Promise ? boundedReadCheck(allowed) : allowed;
       const mine = (waiting ?? Promise.resolve()).then(() => checked).then((yes) => yes && open && emit(message));
       waiting = mine;
       void mine.then(() => {

@@ -60,7 +60,12 @@ export async function batchAnswers(
   auth?: ExchangeAuth,
 ): Promise<JsonRpcResponse[]> {
   // Over HTTP each request runs as the caller whose token its POST carries, as a POST of one request does.
-  const exchange = auth && { inflight: connection.inflight, emit: connection.send, ask: connection.asker, auth };
+  const exchange = auth && {
+    inflight: connection.inflight,
+    emit: (message: JsonRpcMessage) => connection.send(message),
+    ask: connection.asker,
+    auth,
+  };
   const answering = { answer: (value: unknown) => connection.answer(value, exchange) };
   const answers = await Promise.all(values.map((value) => answerInBatch(answering, value)));
   return answers.filter((answer) => answer !== undefined);

@@ -4,7 +4,7 @@ import { askingLayer } from "../core/context.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "../core/dispatch.js";
 import { classify, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
 import type { RegistryEvent } from "../core/registry.js";
-import type { Session } from "../core/session.js";
+import { boundedReadCheck, type Session } from "../core/session.js";
 import type { InputRequest } from "../core/types.js";
 
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
@@ -18,8 +18,8 @@ export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
 export class Connection implements Peer {
   session: Session | undefined;
   readonly dispatcher: Dispatcher;
-  /** Sends a message to the client outside any request's stream. */
-  readonly send: Send;
+  /** Hands a message to the transport now: what `send` calls once nothing held comes before it. */
+  readonly #out: Send;
   /**
    * The caller every request of this connection comes from (stdio: an identity from the environment).
    * Set before the first request: the requests share one exchange, made by the first.
@@ -31,7 +31,7 @@ export class Connection implements Peer {
   #asker: Asker | undefined;
   /** The server's own requests to the client (legacy elicitation, sampling, roots), made by the first one. */
   #questions: ConnectionQuestions | undefined;
-  /** The last registry notification held back behind a read check that has not answered yet (`notify`). */
+  /** The last message held back behind a read check that has not answered yet (`#tell`). */
   #held: Promise<void> | undefined;
 
   /**
@@ -40,7 +40,7 @@ export class Connection implements Peer {
    */
   constructor(dispatcher: Dispatcher, send: Send, routed = false) {
     this.dispatcher = dispatcher;
-    this.send = send;
+    this.#out = send;
     if (!routed) this.#unsubscribe = dispatcher.registry.subscribe((event) => this.notify(event));
   }
 
@@ -71,27 +71,50 @@ export class Connection implements Peer {
   }
 
   /**
-   * Sends `message` if `allowed`. A check that waits (its code loading on first use, an asynchronous
-   * `allow`) holds back what is told after it: the client learns of changes in the order they
-   * happened. One that fails sends nothing.
+   * Sends a message to the client: a response, a request's log or progress, a question, a change
+   * notification. A stdio pipe or a session's GET stream is one stream, read in order: what is sent
+   * after an update whose read check still waits goes out after that update (see `#tell`).
    */
-  #tell(message: JsonRpcMessage, allowed: boolean | Promise<boolean>): void {
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    this.#tell(message, true);
+  }
+
+  /**
+   * Sends `message` if `allowed`, after every message held before it: now (undefined) when nothing
+   * is held and `allowed` is known, otherwise once it has gone (the promise resolves). A check that
+   * waits (its code loading on first use, an asynchronous `allow`) holds back whatever is sent after
+   * it, of every kind. The spec asks no order across kinds, but the client reads a stream in the
+   * order it was written (2025-11-25 "Transports": the stdio pipe, an SSE stream), and a log that says
+   * "updated X" must not come before the update of X, nor a response before its request's progress.
+   * Nothing waits longer than 10 s for the checks issued before it (`boundedReadCheck`). One that
+   * fails sends nothing.
+   */
+  #tell(message: JsonRpcMessage | JsonRpcMessage[], allowed: boolean | Promise<boolean>): Promise<void> | undefined {
     if (!this.#held && !(allowed instanceof Promise)) {
-      if (allowed) this.send(message);
-      return;
+      if (allowed) this.#out(message);
+      return undefined;
     }
-    const held: Promise<void> = Promise.all([this.#held, allowed instanceof Promise ? bounded(allowed) : allowed])
-      .then(([, yes]) => yes && this.send(message))
+    const held: Promise<void> = Promise.all([
+      this.#held,
+      allowed instanceof Promise ? boundedReadCheck(allowed) : allowed,
+    ])
+      .then(([, yes]) => yes && this.#out(message))
       .catch(() => {})
       .then(() => {
         if (this.#held === held) this.#held = undefined;
       });
     this.#held = held;
+    return held;
   }
 
   /** How this connection's requests travel: the same for all of them, made once. */
   get #requestExchange(): Exchange {
-    this.#exchange ??= { inflight: this.inflight, emit: this.send, ask: this.asker, auth: this.auth };
+    this.#exchange ??= {
+      inflight: this.inflight,
+      emit: (message) => this.#tell(message, true),
+      ask: this.asker,
+      auth: this.auth,
+    };
     return this.#exchange;
   }
 
@@ -103,19 +126,15 @@ export class Connection implements Peer {
 
   /**
    * Handles one parsed JSON value, a message or a batch, and sends its answer if it has one: at once
-   * when the answer is ready (most tool calls), otherwise when it is, and then the promise resolves.
+   * when the answer is ready (most tool calls) and nothing is held (`#tell`), otherwise when it can
+   * be, and then the promise resolves.
    */
   receive(value: unknown): Promise<void> | undefined {
     // A batch (2025-03-26 only) loads its code, which a server whose clients never batch never needs.
     if (Array.isArray(value)) return import("./batch.js").then((batch) => batch.receiveBatch(this, value));
     const answer = this.answer(value);
-    if (answer instanceof Promise) {
-      return answer.then((response) => {
-        if (response) this.send(response);
-      });
-    }
-    if (answer) this.send(answer);
-    return undefined;
+    if (answer instanceof Promise) return answer.then((response) => response && this.#tell(response, true));
+    return answer ? this.#tell(answer, true) : undefined;
   }
 
   /**
@@ -147,7 +166,7 @@ export class Connection implements Peer {
   ask(
     request: InputRequest,
     signal?: AbortSignal,
-    via: (message: JsonRpcMessage) => void = this.send,
+    via: (message: JsonRpcMessage) => void = (message) => this.#tell(message, true),
   ): Promise<unknown> {
     const code = askingLayer.now;
     if (!code) return askingLayer.load().then(() => this.ask(request, signal, via));
@@ -183,20 +202,4 @@ export class Connection implements Peer {
     this.#questions?.close(reason);
     for (const ctx of this.#inflight?.values() ?? []) ctx.cancel(new DOMException(reason, "AbortError"));
   }
-}
-
-/**
- * How long a read check may keep the notifications behind it waiting: one that has not answered by
- * then (an `allow` stuck on a store that does not answer) counts as a no, so that a connection's
- * held notifications cannot pile up without bound. One that fails counts as a no as well.
- */
-const READ_CHECK_MS = 10_000;
-
-function bounded(check: Promise<boolean>): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(resolve, READ_CHECK_MS, false);
-  });
-  // One that fails is a no too, and only once those before it have answered: it may not overtake them.
-  return Promise.race([check.catch(() => false), late]).finally(() => clearTimeout(timer));
 }

@@ -1,11 +1,12 @@
 /**
- * Notifications to one connection keep the order they were sent in: an update whose read check
+ * Messages to one connection keep the order they were sent in: an update whose read check
  * waits (the caller checks loading on first use, an asynchronous `allow`) goes out before a list
- * change sent after it, never after. The official v1 client drives test/fixtures/stdio-order-server.ts
+ * change, a log, a progress notification or a response sent after it, never after. The official v1 client drives test/fixtures/stdio-order-server.ts
  * over stdio, a fresh process, and records every notification in the order it arrives; every wait is bounded.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { signal, within } from "../http-helpers.js";
 import { ROOT } from "./fixture.js";
@@ -26,9 +27,11 @@ beforeAll(async () => {
   client = new Client({ name: "order-peer", version: "1.0.0" });
   client.fallbackNotificationHandler = async (notification) => {
     const uri = (notification.params as { uri?: string } | undefined)?.uri;
-    told.push(uri ? `${notification.method} ${uri}` : notification.method);
-    for (const wake of waiters) wake();
+    record(uri ? `${notification.method} ${uri}` : notification.method);
   };
+  // Noted as it arrives: the client's own progress handler runs a turn later, after a response read
+  // in the same chunk has already dropped its token.
+  client.setNotificationHandler(ProgressNotificationSchema, (notification) => record(notification.method));
   await client.connect(transport);
   await client.subscribeResource({ uri: "notes://1" });
   await client.subscribeResource({ uri: "slow://1" });
@@ -37,6 +40,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
 });
+
+/** Notes what the client was told, and wakes whoever waits for it. */
+function record(entry: string): void {
+  told.push(entry);
+  for (const wake of waiters) wake();
+}
 
 /** The notifications the client is told from now on, once `count` have come. */
 async function next(count: number): Promise<string[]> {
@@ -69,4 +78,19 @@ it("sends an update whose asynchronous allow check answers later before the list
   await client.callTool({ name: "poke_slow" });
   // Was: the list change first, the update once `allow` had answered.
   expect(await arrived).toEqual(["notifications/resources/updated slow://1", "notifications/tools/list_changed"]);
+});
+
+it("sends a log, a progress notification and the response issued after an update whose check waits after that update", async () => {
+  const arrived = next(4);
+  const answered = client
+    .callTool({ name: "poke_told", _meta: { progressToken: "poke_told" } })
+    .then(() => record("response"));
+  // Was: the log, the progress and the response first, the update once `allow` had answered.
+  expect(await arrived).toEqual([
+    "notifications/resources/updated slow://1",
+    "notifications/message",
+    "notifications/progress",
+    "response",
+  ]);
+  await answered;
 });
