@@ -489,6 +489,30 @@ describe("the token gate", () => {
     const keys = await harness(keyed, { token }).callTool("keyed");
     expect(keys.result).toEqual({ content: [{ type: "text", text: "[redacted]" }] });
   });
+
+  it("keeps a claim named __proto__ as a claim, with a token present (was: it set the copy's prototype)", async () => {
+    const server = pico({
+      name: "t",
+      auth: {
+        // JSON.parse makes "__proto__" an own key, as a token's payload may carry it.
+        verify: async () => ({
+          subject: "u",
+          audience: RESOURCE,
+          claims: JSON.parse('{"__proto__": {"admin": true}}'),
+        }),
+        resource: RESOURCE,
+        authorizationServers: ["https://a"],
+      },
+    }).tool("claims", {
+      description: "Lists the claims' own keys and whether admin is inherited.",
+      run: (_args, ctx) => {
+        const claims = ctx.auth!.claims;
+        return `${Object.keys(claims).join(",")} ${"admin" in claims}`;
+      },
+    });
+    const answer = await harness(server, { token: "tok-abcdef123456" }).callTool("claims");
+    expect(answer.result).toEqual({ content: [{ type: "text", text: "__proto__ false" }] });
+  });
 });
 
 describe.each(["legacy", "modern"] as const)("per-tool authorization (%s era)", (era) => {

@@ -24,11 +24,12 @@ export function toIdentity(init: IdentityInit, token?: string): Identity {
 }
 
 function withoutToken(claims: Record<string, unknown>, token: string): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
   // A key is a string of the claims too: one that holds the token is redacted as a value is.
-  for (const [key, value] of Object.entries(claims))
-    copy[key.includes(token) ? REDACTED : key] = redacted(value, token);
-  return copy;
+  // fromEntries defines each key as its own property: a claim named "__proto__" stays a claim, where
+  // an assignment would set the copy's prototype.
+  return Object.fromEntries(
+    Object.entries(claims).map(([key, value]) => [key.includes(token) ? REDACTED : key, redacted(value, token)]),
+  );
 }
 
 /** `value` with every string that holds the raw token replaced, at any depth (a claim may nest it). */
