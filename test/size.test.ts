@@ -664,7 +664,8 @@ const BUDGETS: Budget[] = [
     // Set to 54,173 B merging the session-end race fix (a resumed reader answers "Session ended" itself; 2026-12-06, fourth session) with the close() audit and the read-check order, as measured.
     // Raised to 54,262 B: a session's GET stream of a crashed instance, resumed on another, goes on there as that instance's GET stream (was: open and silent for ever); remote-reader.ts's #carryOn, OPEN's writer for every stream, READ's stopped (+89 B).
     // Raised to 54,327 B: a GET stream taken over from a crashed instance starts by retelling list changes and subscribed resources' updates (was: what was sent to the session before the takeover was lost); shared.ts's #carriedOn and #retellUpdates (+65 B).
-    ceiling: 54_327,
+    // Raised to 54,451 B: a copy writes its change over a shared session's record only if the record is still what it read (was: a DELETE on another instance between its read and its write brought the session back, and a change made meanwhile elsewhere was lost); shared.ts's #rewrite, SessionRecords.replace (+124 B).
+    ceiling: 54_451,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1160,7 +1161,8 @@ const BUDGETS: Budget[] = [
     // Set to 64,057 B merging the session-end race fix (a resumed reader answers "Session ended" itself; 2026-12-06, fourth session) with the close() audit and the read-check order, as measured.
     // Raised to 64,144 B: a session's GET stream of a crashed instance, resumed on another, goes on there as that instance's GET stream, as the row of everything (+87 B).
     // Raised to 64,210 B: a GET stream taken over from a crashed instance starts by retelling list changes and subscribed resources' updates (was: what was sent to the session before the takeover was lost), as the row of everything (+66 B).
-    ceiling: 64_210,
+    // Raised to 64,335 B: a copy writes its change over a shared session's record only if the record is still what it read, as the row of everything (+125 B).
+    ceiling: 64_335,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

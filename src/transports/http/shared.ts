@@ -54,6 +54,9 @@ function urlNote(id: string): string {
 /** `<stream>-<seq>`, as sessions number events. */
 const EVENT_ID = /^(\d{1,15})-(\d{1,15})$/;
 
+/** Tries at writing a change over a record other instances keep changing meanwhile; the next request tries again. */
+const MAX_REWRITES = 5;
+
 /** The largest stream number: ids stay within EVENT_ID's 15 digits. */
 const MAX_STREAM = 2 ** 48;
 
@@ -388,27 +391,23 @@ export class SharedSessions {
     const before = this.#written.get(session);
     if (!opened && before && same(before, now)) return;
     this.#written.set(session, now);
-    const idle = this.#store.options.idleTimeoutMs;
-    let record: SessionRecord = {
-      id: session.id,
-      protocolVersion: core.protocolVersion,
-      capabilities: core.client.capabilities,
-      clientInfo: core.client.info,
-      initialized: now.initialized,
-      logLevel: now.logLevel,
-      subscriptions: now.subscriptions,
-      owner: this.#gate?.ownerOf(session),
-    };
     try {
-      // Another instance may have changed the record since this copy last saw it (the bus is not
-      // instant): only what changed here is written over it, subscriptions as added and removed.
       if (!opened && before) {
-        const current = await this.#state.sessions.get(session.id, idle);
         // Ended elsewhere (DELETE, expiry): not brought back.
-        if (!current) return await this.#forget(session.id).catch(() => {});
-        record = merged(current, before, now);
+        if (!(await this.#rewrite(session.id, before, now))) return await this.#forget(session.id).catch(() => {});
+      } else {
+        const record: SessionRecord = {
+          id: session.id,
+          protocolVersion: core.protocolVersion,
+          capabilities: core.client.capabilities,
+          clientInfo: core.client.info,
+          initialized: now.initialized,
+          logLevel: now.logLevel,
+          subscriptions: now.subscriptions,
+          owner: this.#gate?.ownerOf(session),
+        };
+        await this.#state.sessions.put(record, this.#store.options.idleTimeoutMs);
       }
-      await this.#state.sessions.put(record, idle);
       this.#touched.set(session, Date.now());
       if (!opened) await this.#state.bus.publish({ type: "session", id: session.id });
     } catch (thrown) {
@@ -416,6 +415,30 @@ export class SharedSessions {
       if (before) this.#written.set(session, before);
       else this.#written.delete(session);
       throw thrown;
+    }
+  }
+
+  /**
+   * Writes what this copy changed (`before` to `now`) over the record as it is now: another instance
+   * may have changed it since this copy last saw it (the bus is not instant), so only this copy's
+   * change is applied, subscriptions as added and removed. The record read is replaced only if it is
+   * still there unchanged (SessionRecords.replace), or read again: a DELETE or a change landing
+   * between the read and the write is neither undone nor lost. False once the record is gone.
+   */
+  async #rewrite(id: string, before: Snapshot, now: Snapshot): Promise<boolean> {
+    const { sessions } = this.#state;
+    const idle = this.#store.options.idleTimeoutMs;
+    for (let tries = 1; ; tries++) {
+      const current = await sessions.get(id, idle);
+      if (!current) return false;
+      const record = merged(current, before, now);
+      if (!sessions.replace) {
+        await sessions.put(record, idle);
+        return true;
+      }
+      if (await sessions.replace(current, record, idle)) return true;
+      if (tries === MAX_REWRITES)
+        throw new Error(`session ${id}'s record kept changing; its next request writes this change`);
     }
   }
 
