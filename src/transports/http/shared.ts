@@ -118,9 +118,14 @@ export class SharedSessions {
       maxBytes: limits.maxHistoryBytes,
     };
     store.mirrorOf = (id) => this.#mirror(id);
+    const keeping = setInterval(() => this.#keepInUse(), store.options.idleTimeoutMs / 4);
+    // Alone, it does not keep a process alive (Node, Bun and Deno timers have unref).
+    const timer: { unref?: () => void } | number = keeping;
+    if (typeof timer === "object") timer.unref?.();
     this.#unsubscribe = [
       dispatcher.registry.subscribe((event) => this.#published(event)),
       state.bus.subscribe((message) => this.#receive(message)),
+      () => clearInterval(keeping),
     ];
   }
 
@@ -445,15 +450,42 @@ export class SharedSessions {
   /** Refreshes the record's idle expiry at most every quarter of it; a record gone means the session ended elsewhere. */
   #touch(session: HttpSession): void {
     const now = Date.now();
-    const idle = this.#store.options.idleTimeoutMs;
-    if (now - (this.#touched.get(session) ?? 0) < idle / 4) return;
+    if (now - (this.#touched.get(session) ?? 0) < this.#store.options.idleTimeoutMs / 4) return;
     this.#touched.set(session, now);
-    this.#state.sessions.get(session.id, idle).then(
+    this.#keep(session.id);
+  }
+
+  /** Restarts the idle expiry of session `id`'s record; a record gone means the session ended elsewhere. */
+  #keep(id: string): void {
+    this.#state.sessions.get(id, this.#store.options.idleTimeoutMs).then(
       (record) => {
-        if (!record) return this.#forget(session.id).catch(() => {});
+        if (!record) return this.#forget(id).catch(() => {});
       },
       () => {},
     );
+  }
+
+  /**
+   * Every quarter of idleTimeoutMs: the records of the sessions in use here are kept from expiring.
+   * A session lives while it is used (2025-11-25 "Session Management": the server may end it, then
+   * its id answers 404), and a request still running or a stream still open is use, as in one
+   * process (HttpSession.inUse, which the store's sweep spares), though no request of it comes: a
+   * tool that runs, or a GET stream held open, longer than idleTimeoutMs. Its record would expire
+   * meanwhile, the session end for every other instance, and what its streams write after that be
+   * refused by the shared history, so a client resuming one elsewhere would get nothing more. A
+   * session's stream resumed here from another instance (#readers) is use too, whether or not this
+   * instance still holds a copy of it. Bounded: one command per session in use per period, however
+   * many events its streams carry, none while it is not in use.
+   */
+  #keepInUse(): void {
+    const inUse = new Set<string>();
+    for (const id of this.#store.ids()) if (this.#store.peek(id)?.inUse) inUse.add(id);
+    for (const key of this.#readers.keys()) inUse.add(key.slice(0, key.lastIndexOf(" ")));
+    for (const id of inUse) {
+      const held = this.#store.peek(id);
+      if (held) this.#touch(held);
+      else this.#keep(id);
+    }
   }
 
   /**
