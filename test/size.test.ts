@@ -666,7 +666,8 @@ const BUDGETS: Budget[] = [
     // Raised to 54,327 B: a GET stream taken over from a crashed instance starts by retelling list changes and subscribed resources' updates (was: what was sent to the session before the takeover was lost); shared.ts's #carriedOn and #retellUpdates (+65 B).
     // Raised to 54,451 B: a copy writes its change over a shared session's record only if the record is still what it read (was: a DELETE on another instance between its read and its write brought the session back, and a change made meanwhile elsewhere was lost); shared.ts's #rewrite, SessionRecords.replace (+124 B).
     // Raised to 54,552 B: a request still running or a stream still open keeps its shared session's record from expiring (was: a tool or a GET stream that outlasted idleTimeoutMs ended the session for the other instances, and the rest of its stream was lost); shared.ts's #keepInUse and #keep (+101 B).
-    ceiling: 54_552,
+    // Raised to 54,566 B: a session in use also keeps its shared history from expiring (was: a stream open and quiet longer than historyTtlMs lost its history, and its reader elsewhere ended); shared.ts's #keepInUse calls EventHistory.prolong (+14 B).
+    ceiling: 54_566,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1165,7 +1166,8 @@ const BUDGETS: Budget[] = [
     // Raised to 64,210 B: a GET stream taken over from a crashed instance starts by retelling list changes and subscribed resources' updates (was: what was sent to the session before the takeover was lost), as the row of everything (+66 B).
     // Raised to 64,335 B: a copy writes its change over a shared session's record only if the record is still what it read, as the row of everything (+125 B).
     // Raised to 64,438 B: a request still running or a stream still open keeps its shared session's record from expiring, as the row of everything (+103 B).
-    ceiling: 64_438,
+    // Raised to 64,452 B: a session in use also keeps its shared history from expiring, as the row of everything (+14 B).
+    ceiling: 64_452,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -155,6 +155,14 @@ export interface EventHistory {
     event: { stream: number; seq: number; text: string },
     bounds: HistoryBounds,
   ): Promise<boolean>;
+  /**
+   * The session is in use (a request of it runs, a stream of it is open): its history's expiry
+   * restarts, as writing an event restarts it, so a stream open with no event for longer than that
+   * expiry stays resumable, as its session stays (shared.ts calls it every quarter of the idle
+   * timeout while the session is in use). Optional, for a store written before it: without it a
+   * stream's history may expire while the stream is open and quiet.
+   */
+  prolong?(session: string): Promise<void>;
   clear(session: string): Promise<void>;
 }
 

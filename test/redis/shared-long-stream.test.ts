@@ -5,7 +5,8 @@
  * used, as in one process (test/http-sessions.test.ts "keeps a session that holds a stream open"):
  * its record on Redis must not expire meanwhile, or every other instance answers its id 404 and the
  * shared history refuses what its streams write after, so a client resuming one elsewhere gets
- * nothing more. Two instances on a real Redis with an idle timeout of a second; the tests wait
+ * nothing more; nor may the stream's history expire while the stream is open and quiet. Two
+ * instances on a real Redis with an idle timeout (and a history expiry) of a second; the tests wait
  * past it (a wait, not a timing assertion: the record is refreshed every quarter of it). Every
  * wait is bounded. Skipped (with the install command as the reason) without redis-server, failed
  * with PICOMCP_REQUIRE_REDIS.
@@ -16,7 +17,7 @@ import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { EventReader, inSession, sessionStream, signal, within } from "../http-helpers.js";
-import { BOUND_MS, busLoss, openSession } from "./bus-loss.js";
+import { BOUND_MS, busLoss, openSession, until } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
@@ -37,7 +38,8 @@ function pastIdle(): Promise<void> {
  * SEP-1699) and answers "done".
  */
 async function instance(name: string, prefix: string, tool: { started: () => void; go: Promise<void> }) {
-  const state = await redisState({ client: await userClient(name), prefix });
+  // The history expires as fast as the session would: an open stream must keep both.
+  const state = await redisState({ client: await userClient(name), prefix, historyTtlMs: IDLE_MS });
   opened.push(() => state.close());
   const server = pico({
     name: "shared-long-stream",
@@ -125,4 +127,8 @@ it("keeps a session whose GET stream, resumed on another instance, stays open lo
   const list = await b.fetch(inSession(id, { jsonrpc: "2.0", id: 5, method: "tools/list" }));
   expect(list.status).toBe(200);
   await list.body?.cancel();
+  // A tool added on a: a writes the list change to the session's GET stream, read on b. Was: the
+  // stream's history expired historyTtlMs after it opened, and b's reader ended, told nothing.
+  a.tool("added", { description: "Added while the stream is open.", run: () => "added" });
+  expect(await until(reader, "notifications/tools/list_changed")).toMatchObject({ jsonrpc: "2.0" });
 });

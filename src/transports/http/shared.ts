@@ -472,10 +472,11 @@ export class SharedSessions {
    * process (HttpSession.inUse, which the store's sweep spares), though no request of it comes: a
    * tool that runs, or a GET stream held open, longer than idleTimeoutMs. Its record would expire
    * meanwhile, the session end for every other instance, and what its streams write after that be
-   * refused by the shared history, so a client resuming one elsewhere would get nothing more. A
+   * refused by the shared history, so a client resuming one elsewhere would get nothing more; nor
+   * must its history expire (historyTtlMs after its last event) while its stream is quiet. A
    * session's stream resumed here from another instance (#readers) is use too, whether or not this
-   * instance still holds a copy of it. Bounded: one command per session in use per period, however
-   * many events its streams carry, none while it is not in use.
+   * instance still holds a copy of it. Bounded: two commands per session in use per period (its
+   * record, its history), however many events its streams carry, none while it is not in use.
    */
   #keepInUse(): void {
     const inUse = new Set<string>();
@@ -485,6 +486,7 @@ export class SharedSessions {
       const held = this.#store.peek(id);
       if (held) this.#touch(held);
       else this.#keep(id);
+      this.#state.events.prolong?.(id).catch(() => {});
     }
   }
 
