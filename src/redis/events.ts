@@ -167,6 +167,13 @@ redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 `;
 
+/** Restarts the expiry of a session's history, where there is one (PEXPIRE makes no key). */
+const PROLONG = `
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+return 1
+`;
+
 /** Forgets a session's history, and takes its bytes out of the server's budget. */
 const CLEAR = `
 local bytes = tonumber(redis.call('HGET', KEYS[2], 'bytes') or '0')
@@ -277,6 +284,10 @@ export class RedisEvents implements EventHistory {
       request: reply[6] === "" ? undefined : requestId(reply[6]),
       stopped: reply[7] === "1" || undefined,
     };
+  }
+
+  async prolong(session: string): Promise<void> {
+    await this.#link.script(PROLONG, this.#keys(session).slice(0, 2), [String(this.#ttlMs)]);
   }
 
   async clear(session: string): Promise<void> {

@@ -6,6 +6,14 @@ export function sessionKey(prefix: string, id: string): string {
   return `${prefix}s:${id}`;
 }
 
+/**
+ * Compare and set: the record is written only if it is still the one the writer read, so neither a
+ * record gone (DELETE, expiry) is made again, nor another instance's change written meanwhile lost.
+ */
+const REPLACE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`;
+
 /** 2025-11-25 sessions as JSON strings that expire when idle (`SET … PX`, refreshed by every read). */
 export class RedisSessions implements SessionRecords {
   readonly #link: RedisLink;
@@ -30,6 +38,12 @@ export class RedisSessions implements SessionRecords {
       "PX",
       String(idleMs),
     ]);
+  }
+
+  async replace(current: SessionRecord, next: SessionRecord, idleMs: number): Promise<boolean> {
+    // `current` came from get, JSON.parse of what JSON.stringify wrote: stringified again, it is that text.
+    const args = [JSON.stringify(current), JSON.stringify(next), String(idleMs)];
+    return Number(await this.#link.script(REPLACE, [sessionKey(this.#prefix, next.id)], args)) === 1;
   }
 
   async delete(id: string): Promise<boolean> {

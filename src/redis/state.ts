@@ -21,7 +21,11 @@ export interface RedisStateOptions {
    * session's GET stream resumed elsewhere goes on there as that instance's own). Default: 30000 ms.
    */
   leaseMs?: number;
-  /** How long a session's event history outlives its last event. Default: 30 minutes (the default session idle time). */
+  /**
+   * How long a session's event history outlives its last event, or its session's last use (refreshed
+   * every quarter of `sessions.idleTimeoutMs` while a request of it runs or a stream of it is open:
+   * keep it at least half of that). Default: 30 minutes (the default session idle time).
+   */
   historyTtlMs?: number;
 }
 

@@ -47,7 +47,17 @@ export interface SessionRecord {
 export interface SessionRecords {
   /** The session, its idle expiry restarted; undefined once it expired or was deleted. */
   get(id: string, idleMs: number): Promise<SessionRecord | undefined>;
+  /** Writes the record of a session just opened (`initialize`). */
   put(record: SessionRecord, idleMs: number): Promise<void>;
+  /**
+   * Writes `next` in place of `current`, as one step, only if the stored record is still `current`
+   * (`get`'s answer): false, writing nothing, when another instance changed it meanwhile (the caller
+   * reads it again and applies its change to that) or it is gone. A session that was deleted or
+   * expired is never made again: a DELETE on another instance between a copy's read and its write
+   * would otherwise bring the session back for `idleMs`. Optional, for a store written before it:
+   * without it the copy writes with `put`, and such a race may bring the session back.
+   */
+  replace?(current: SessionRecord, next: SessionRecord, idleMs: number): Promise<boolean>;
   /** False when there was no such session. */
   delete(id: string): Promise<boolean>;
 }
@@ -145,6 +155,14 @@ export interface EventHistory {
     event: { stream: number; seq: number; text: string },
     bounds: HistoryBounds,
   ): Promise<boolean>;
+  /**
+   * The session is in use (a request of it runs, a stream of it is open): its history's expiry
+   * restarts, as writing an event restarts it, so a stream open with no event for longer than that
+   * expiry stays resumable, as its session stays (shared.ts calls it every quarter of the idle
+   * timeout while the session is in use). Optional, for a store written before it: without it a
+   * stream's history may expire while the stream is open and quiet.
+   */
+  prolong?(session: string): Promise<void>;
   clear(session: string): Promise<void>;
 }
 

@@ -234,6 +234,25 @@ describe("the event history's hash on Redis", () => {
   });
 });
 
+describe("session records on Redis", () => {
+  it("replaces a record only with what was read of it: never over another's change, and never once it is gone", async () => {
+    const prefix = `store-${prefixes++}:`;
+    const shared = await state({ prefix });
+    await live(shared, "s");
+    const read = (await shared.sessions.get("s", 60_000))!;
+    expect(await shared.sessions.replace!(read, { ...read, logLevel: "debug" }, 60_000)).toBe(true);
+    // What was read is no longer what is there: another instance's change is not written over.
+    expect(await shared.sessions.replace!(read, { ...read, logLevel: "error" }, 60_000)).toBe(false);
+    expect((await shared.sessions.get("s", 60_000))?.logLevel).toBe("debug");
+    // Deleted (or expired): not made again.
+    const last = (await shared.sessions.get("s", 60_000))!;
+    await shared.sessions.delete("s");
+    expect(await shared.sessions.replace!(last, { ...last, logLevel: "error" }, 60_000)).toBe(false);
+    expect(await client!.exists(`${prefix}s:s`)).toBe(0);
+    await shared.close();
+  });
+});
+
 describe("the replay guard on Redis", () => {
   it("accepts an id once, on whichever state claims it", async () => {
     const one = await state();

@@ -54,6 +54,9 @@ function urlNote(id: string): string {
 /** `<stream>-<seq>`, as sessions number events. */
 const EVENT_ID = /^(\d{1,15})-(\d{1,15})$/;
 
+/** Tries at writing a change over a record other instances keep changing meanwhile; the next request tries again. */
+const MAX_REWRITES = 5;
+
 /** The largest stream number: ids stay within EVENT_ID's 15 digits. */
 const MAX_STREAM = 2 ** 48;
 
@@ -115,9 +118,14 @@ export class SharedSessions {
       maxBytes: limits.maxHistoryBytes,
     };
     store.mirrorOf = (id) => this.#mirror(id);
+    const keeping = setInterval(() => this.#keepInUse(), store.options.idleTimeoutMs / 4);
+    // Alone, it does not keep a process alive (Node, Bun and Deno timers have unref).
+    const timer: { unref?: () => void } | number = keeping;
+    if (typeof timer === "object") timer.unref?.();
     this.#unsubscribe = [
       dispatcher.registry.subscribe((event) => this.#published(event)),
       state.bus.subscribe((message) => this.#receive(message)),
+      () => clearInterval(keeping),
     ];
   }
 
@@ -388,27 +396,23 @@ export class SharedSessions {
     const before = this.#written.get(session);
     if (!opened && before && same(before, now)) return;
     this.#written.set(session, now);
-    const idle = this.#store.options.idleTimeoutMs;
-    let record: SessionRecord = {
-      id: session.id,
-      protocolVersion: core.protocolVersion,
-      capabilities: core.client.capabilities,
-      clientInfo: core.client.info,
-      initialized: now.initialized,
-      logLevel: now.logLevel,
-      subscriptions: now.subscriptions,
-      owner: this.#gate?.ownerOf(session),
-    };
     try {
-      // Another instance may have changed the record since this copy last saw it (the bus is not
-      // instant): only what changed here is written over it, subscriptions as added and removed.
       if (!opened && before) {
-        const current = await this.#state.sessions.get(session.id, idle);
         // Ended elsewhere (DELETE, expiry): not brought back.
-        if (!current) return await this.#forget(session.id).catch(() => {});
-        record = merged(current, before, now);
+        if (!(await this.#rewrite(session.id, before, now))) return await this.#forget(session.id).catch(() => {});
+      } else {
+        const record: SessionRecord = {
+          id: session.id,
+          protocolVersion: core.protocolVersion,
+          capabilities: core.client.capabilities,
+          clientInfo: core.client.info,
+          initialized: now.initialized,
+          logLevel: now.logLevel,
+          subscriptions: now.subscriptions,
+          owner: this.#gate?.ownerOf(session),
+        };
+        await this.#state.sessions.put(record, this.#store.options.idleTimeoutMs);
       }
-      await this.#state.sessions.put(record, idle);
       this.#touched.set(session, Date.now());
       if (!opened) await this.#state.bus.publish({ type: "session", id: session.id });
     } catch (thrown) {
@@ -419,18 +423,71 @@ export class SharedSessions {
     }
   }
 
+  /**
+   * Writes what this copy changed (`before` to `now`) over the record as it is now: another instance
+   * may have changed it since this copy last saw it (the bus is not instant), so only this copy's
+   * change is applied, subscriptions as added and removed. The record read is replaced only if it is
+   * still there unchanged (SessionRecords.replace), or read again: a DELETE or a change landing
+   * between the read and the write is neither undone nor lost. False once the record is gone.
+   */
+  async #rewrite(id: string, before: Snapshot, now: Snapshot): Promise<boolean> {
+    const { sessions } = this.#state;
+    const idle = this.#store.options.idleTimeoutMs;
+    for (let tries = 1; ; tries++) {
+      const current = await sessions.get(id, idle);
+      if (!current) return false;
+      const record = merged(current, before, now);
+      if (!sessions.replace) {
+        await sessions.put(record, idle);
+        return true;
+      }
+      if (await sessions.replace(current, record, idle)) return true;
+      if (tries === MAX_REWRITES)
+        throw new Error(`session ${id}'s record kept changing; its next request writes this change`);
+    }
+  }
+
   /** Refreshes the record's idle expiry at most every quarter of it; a record gone means the session ended elsewhere. */
   #touch(session: HttpSession): void {
     const now = Date.now();
-    const idle = this.#store.options.idleTimeoutMs;
-    if (now - (this.#touched.get(session) ?? 0) < idle / 4) return;
+    if (now - (this.#touched.get(session) ?? 0) < this.#store.options.idleTimeoutMs / 4) return;
     this.#touched.set(session, now);
-    this.#state.sessions.get(session.id, idle).then(
+    this.#keep(session.id);
+  }
+
+  /** Restarts the idle expiry of session `id`'s record; a record gone means the session ended elsewhere. */
+  #keep(id: string): void {
+    this.#state.sessions.get(id, this.#store.options.idleTimeoutMs).then(
       (record) => {
-        if (!record) return this.#forget(session.id).catch(() => {});
+        if (!record) return this.#forget(id).catch(() => {});
       },
       () => {},
     );
+  }
+
+  /**
+   * Every quarter of idleTimeoutMs: the records of the sessions in use here are kept from expiring.
+   * A session lives while it is used (2025-11-25 "Session Management": the server may end it, then
+   * its id answers 404), and a request still running or a stream still open is use, as in one
+   * process (HttpSession.inUse, which the store's sweep spares), though no request of it comes: a
+   * tool that runs, or a GET stream held open, longer than idleTimeoutMs. Its record would expire
+   * meanwhile, the session end for every other instance, and what its streams write after that be
+   * refused by the shared history, so a client resuming one elsewhere would get nothing more; nor
+   * must its history expire (historyTtlMs after its last event) while its stream is quiet. A
+   * session's stream resumed here from another instance (#readers) is use too, whether or not this
+   * instance still holds a copy of it. Bounded: two commands per session in use per period (its
+   * record, its history), however many events its streams carry, none while it is not in use.
+   */
+  #keepInUse(): void {
+    const inUse = new Set<string>();
+    for (const id of this.#store.ids()) if (this.#store.peek(id)?.inUse) inUse.add(id);
+    for (const key of this.#readers.keys()) inUse.add(key.slice(0, key.lastIndexOf(" ")));
+    for (const id of inUse) {
+      const held = this.#store.peek(id);
+      if (held) this.#touch(held);
+      else this.#keep(id);
+      this.#state.events.prolong?.(id).catch(() => {});
+    }
   }
 
   /**
