@@ -1,6 +1,6 @@
 import { ownerKey } from "../core/caller.js";
 import type { RequestContext } from "../core/context.js";
-import { ErrorCode, McpError, messageOf } from "../core/errors.js";
+import { ErrorCode, McpError, messageOf, Unavailable } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject, type JsonRpcMessage } from "../core/jsonrpc.js";
 import type { Registry } from "../core/registry.js";
@@ -40,6 +40,13 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
 const HAND_OVER_ATTEMPTS = 10;
 const HAND_OVER_CHECK_MS = 300;
 
+/** What `close` records of the tasks it stops: failed, with no runner (this instance goes, relay.ts). */
+const SHUT_DOWN = {
+  status: "failed",
+  error: { code: ErrorCode.InternalError, message: "The server shut down before the task finished" },
+  runner: undefined,
+} as const;
+
 /** A tool call to run as a task: the tool, its checked settings, its arguments as sent, the request's context. */
 export interface TaskCall {
   readonly tool: Tool;
@@ -76,6 +83,10 @@ export class Tasks {
   relay: TaskRelay | undefined;
   /** What the runs did, recorded in the store, again while it is unreachable, until `close`. */
   readonly #writes = new StatusWrites();
+  /** Set by `close`: no run starts after it. */
+  #closed = false;
+  /** What `close` waits for besides the runs: tasks being stored and started. */
+  readonly #pending = new Set<Promise<unknown>>();
   /** Ends this server's listening on the bus (`close`): the state outlives the server, and would keep it. */
   #unshare: (() => void) | undefined;
 
@@ -134,7 +145,8 @@ export class Tasks {
    * task is in the store (SEP-2663: a `tasks/get` for it must resolve from then on).
    */
   async create(call: TaskCall, answers?: Map<string, unknown>): Promise<Result> {
-    const { tool, settings, args, ctx } = call;
+    if (this.#closed) throw notStarted();
+    const { settings, ctx } = call;
     const legacy = ctx.era === "legacy";
     const now = Date.now();
     const longest = settings.ttlMs ?? DEFAULT_TTL_MS;
@@ -148,12 +160,27 @@ export class Tasks {
       owner: ownerOf(ctx),
       ...(this.relay && { runner: this.relay.id }),
     };
+    await this.#tracked(this.#start(record, call, answers));
+    return legacy ? { task: legacyTask(record) } : { resultType: "task", ...taskFields(record) };
+  }
+
+  /**
+   * Puts the task in the store, then starts its run, unless the server began closing meanwhile: its
+   * runs are ended, so this one never starts, and its task is recorded as theirs are (`close` waits).
+   */
+  async #start(record: TaskRecord, call: TaskCall, answers: Map<string, unknown> | undefined): Promise<void> {
+    const { tool, args, ctx } = call;
     try {
       await this.store.put(record);
     } catch (thrown) {
       throw new McpError(ErrorCode.InternalError, `Could not create a task: ${messageOf(thrown)}`);
     }
     const taskId = record.taskId;
+    if (this.#closed) {
+      await this.#end(taskId).catch(() => {});
+      throw notStarted();
+    }
+    const legacy = ctx.era === "legacy";
     const channel = legacy ? new SessionChannel(askerOf(ctx)) : undefined;
     if (channel) {
       this.#channels.set(taskId, channel);
@@ -180,7 +207,14 @@ export class Tasks {
       this.#runs.delete(taskId);
       expiry.cancel();
     });
-    return legacy ? { task: legacyTask(record) } : { resultType: "task", ...taskFields(record) };
+  }
+
+  /** Settles as `work` does; `close` waits for it meanwhile. */
+  #tracked<T>(work: Promise<T>): Promise<T> {
+    this.#pending.add(work);
+    const done = () => this.#pending.delete(work);
+    work.then(done, done);
+    return work;
   }
 
   /** `tasks/get` (2026-07-28): the task with its status's fields inlined. */
@@ -284,23 +318,27 @@ export class Tasks {
 
   /**
    * Ends every run of this process (the server is shutting down) and records them as failed, then
-   * stops listening on the bus. The runs stop first, whatever the store does; never rejects: a
-   * shared store that is unreachable now keeps the task as it was, and it reads as failed once its
-   * lease runs out (redis/tasks.ts). Resolves once every write to the store has been answered: none
-   * is made, or tried again, after it (StatusWrites).
+   * stops listening on the bus. The runs stop first, whatever the store does, and none starts after
+   * (a task being stored meanwhile is recorded failed too). Never rejects: a shared store that is
+   * unreachable now keeps the task as it was, and it reads as failed once its lease runs out
+   * (redis/tasks.ts). Resolves once every write to the store has been answered: none is made, or
+   * tried again, after it (StatusWrites).
    */
   async close(): Promise<void> {
+    this.#closed = true;
     const ids = [...this.#runs.keys()];
     for (const taskId of ids) this.#stop(taskId, "The server is shutting down");
-    const error = { code: ErrorCode.InternalError, message: "The server shut down before the task finished" };
-    // No runner: this instance goes, so a tasks/result elsewhere waits for nothing it kept (relay.ts).
-    const failed = { status: "failed", error, runner: undefined } as const;
     // The writes of runs that ended before, still failing, are tried a last time with these.
-    await Promise.allSettled([...ids.map((taskId) => this.#change(taskId, failed)), this.#writes.close()]);
+    await Promise.allSettled([...ids.map((taskId) => this.#end(taskId)), this.#writes.close(), ...this.#pending]);
     // Once its runs are recorded: nothing on the bus is for this server any more (its runs ended, its
     // listen streams with the shutdown), and a tasks/result here following a task elsewhere reads the
     // store until it ends (legacy.ts).
     this.#unshare?.();
+  }
+
+  /** Records a task of this server failed by the shutdown. */
+  #end(taskId: string): Promise<TaskRecord | undefined> {
+    return this.#change(taskId, SHUT_DOWN);
   }
 
   /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */
@@ -462,6 +500,14 @@ export function related(params: Result | undefined, taskId: string): Result {
 
 function withRelated(message: JsonRpcMessage, taskId: string): JsonRpcMessage {
   return "method" in message ? { ...message, params: related(message.params, taskId) } : message;
+}
+
+/**
+ * A task call the closing server will not run, refused as new requests are then (503 over HTTP:
+ * another instance may take the call again).
+ */
+function notStarted(): Unavailable {
+  return new Unavailable("Server shutting down: the task was not started; call the tool again");
 }
 
 /** -32602 for a task that cannot be found (SEP-2663 and 2025-11-25 "Error Handling"). */

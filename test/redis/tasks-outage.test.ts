@@ -2,7 +2,8 @@
  * Tasks on a shared Redis at the edges: the server shutting down (a deploy's SIGTERM) records its
  * running tasks as failed before `close()` resolves, whether Redis answers or not, and never leaves
  * a rejection unhandled; a run's status write that Redis failed is tried a last time by `close()`
- * and never after it, nor keeps a timer; a listen request for taskIds while Redis is away is told to retry instead
+ * and never after it, nor keeps a timer; a task being stored as the server closes never runs, and is
+ * recorded failed as the running ones are; a listen request for taskIds while Redis is away is told to retry instead
  * of being acknowledged with no task. One in-process server over real HTTP on a real Redis.
  * Skipped (with the install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
@@ -15,6 +16,7 @@ import { redisState } from "../../src/redis.js";
 import { StateUnavailable } from "../../src/state/state.js";
 import type { TaskStore } from "../../src/tasks/store.js";
 import type { Listening } from "../../src/transports/listen.js";
+import { signal, within } from "../http-helpers.js";
 import { TasksClient } from "../tasks/tasks-helpers.js";
 import { haveRedis, MISSING, REQUIRED, RedisServer } from "./redis-server.js";
 
@@ -72,6 +74,8 @@ beforeEach(async (ctx) => {
   if (redis && !(await reachable())) await redis.resume();
   unhandled.length = 0;
   aborted.clear();
+  // A run a test left going (a failed one) is not another test's to end.
+  ending.length = 0;
 });
 
 afterEach(async () => {
@@ -290,5 +294,55 @@ describe("a 2025-11-25 tasks/result when Redis goes away as it starts waiting", 
     const { error } = (await waited.json()) as { error: { message: string } };
     expect(error.message).toMatch(/^The server's shared state is unreachable \(Redis went away\); retry in a moment$/);
     expect(unhandled).toEqual([]);
+  });
+});
+
+const SHUT_DOWN = { code: -32603, message: "The server shut down before the task finished" };
+
+describe("a task being stored as the server shuts down", () => {
+  it("never runs: it is recorded failed before close() resolves, and its call answered with the shutdown refusal", async () => {
+    const prefix = `outage-${prefixes++}:`;
+    // The new task's put is done in Redis, its answer held until close() records the running task failed.
+    const stored = signal<string>();
+    const closing = signal();
+    let running: string | undefined;
+    const holding = (store: TaskStore): TaskStore => ({
+      get: (taskId) => store.get(taskId),
+      list: (owner) => store.list(owner),
+      update: (taskId, change) => {
+        if (taskId === running) closing.resolve();
+        return store.update(taskId, change);
+      },
+      put: async (record) => {
+        await store.put(record);
+        if (running === undefined) return;
+        stored.resolve(record.taskId);
+        await closing.promise;
+      },
+    });
+    const { server, tasks } = await serve(prefix, holding);
+    running = (await tasks.result("tools/call", { name: "forever" })).taskId as string;
+    const runs = ending.length;
+    const calling = tasks.send("tools/call", { name: "ends" });
+    const taskId = await within(stored.promise, 5000, "the new task's put");
+    await server.close();
+    // Was: 200 with a CreateTaskResult, the run started after close() and never stopped, the task
+    // `working` (its writes refused after close) until its TTL, on an expiry timer of an hour.
+    const reply = await within(calling, 5000, "the tools/call's answer");
+    expect(reply.status).toBe(503);
+    expect(reply.body.error).toEqual({
+      code: -32603,
+      message: "Server shutting down: the task was not started; call the tool again",
+    });
+    expect(ending.length).toBe(runs);
+    const reader = await client();
+    for (const id of [running, taskId]) {
+      expect(JSON.parse(String(await reader.get(`${prefix}t:${id}`)))).toMatchObject({
+        status: "failed",
+        error: SHUT_DOWN,
+      });
+    }
+    await eventually(() => taskTimers.size === 0);
+    expect([...taskTimers.values()]).toEqual([]);
   });
 });
