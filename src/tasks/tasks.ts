@@ -81,8 +81,11 @@ export class Tasks {
   #bus: Bus | undefined;
   /** With a bus: a 2025-11-25 task's messages reach a `tasks/result` on another instance (relay.ts). */
   relay: TaskRelay | undefined;
-  /** What the runs did, recorded in the store, again while it is unreachable, until `close`. */
-  readonly #writes = new StatusWrites();
+  /**
+   * What the runs did, recorded in the store, again while it is unreachable, until `close`. A task
+   * whose run ended without its end recorded is let go (`release`): it reads failed, not running.
+   */
+  readonly #writes = new StatusWrites((taskId) => !this.#runs.has(taskId) && this.store.release?.(taskId));
   /** Set by `close`: no run starts after it. */
   #closed = false;
   /** What `close` waits for besides the runs: tasks being stored and started. */
@@ -320,9 +323,9 @@ export class Tasks {
    * Ends every run of this process (the server is shutting down) and records them as failed, then
    * stops listening on the bus. The runs stop first, whatever the store does, and none starts after
    * (a task being stored meanwhile is recorded failed too). Never rejects: a shared store that is
-   * unreachable now keeps the task as it was, and it reads as failed once its lease runs out
-   * (redis/tasks.ts). Resolves once every write to the store has been answered: none is made, or
-   * tried again, after it (StatusWrites).
+   * unreachable now keeps the task as it was, let go (`release`), and it reads as failed once its
+   * lease runs out (redis/tasks.ts). Resolves once every write to the store has been answered: none
+   * is made, or tried again, after it (StatusWrites).
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -336,9 +339,9 @@ export class Tasks {
     this.#unshare?.();
   }
 
-  /** Records a task of this server failed by the shutdown. */
+  /** Records a task of this server failed by the shutdown, and lets it go in the store whatever came of that. */
   #end(taskId: string): Promise<TaskRecord | undefined> {
-    return this.#change(taskId, SHUT_DOWN);
+    return this.#change(taskId, SHUT_DOWN).finally(() => this.store.release?.(taskId));
   }
 
   /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */
@@ -371,12 +374,12 @@ export class Tasks {
   #events(taskId: string, channel: SessionChannel | undefined): RunEvents {
     return {
       asking: (questions: Record<string, InputRequest>) => {
-        this.#writes.keep(() => this.#change(taskId, { status: "input_required", inputRequests: questions }));
+        this.#writes.keep(taskId, () => this.#change(taskId, { status: "input_required", inputRequests: questions }));
         if (channel) this.#askThrough(channel, taskId, questions);
       },
       // tasks/update may have recorded the return to work already (its last answer).
       working: () =>
-        this.#writes.keep(() =>
+        this.#writes.keep(taskId, () =>
           this.#apply(taskId, (current) =>
             current.status === "input_required"
               ? { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() }
@@ -388,12 +391,14 @@ export class Tasks {
         // returns that result); SEP-2663 keeps it completed, failed being for JSON-RPC errors only.
         const failed = channel !== undefined && result.isError === true;
         const statusMessage = failed ? textOf(result) : undefined;
-        this.#writes.keep(() =>
+        this.#writes.keep(taskId, () =>
           this.#change(taskId, { status: failed ? "failed" : "completed", result, statusMessage }),
         );
       },
       failed: (error: TaskError) =>
-        this.#writes.keep(() => this.#change(taskId, { status: "failed", error, statusMessage: error.message })),
+        this.#writes.keep(taskId, () =>
+          this.#change(taskId, { status: "failed", error, statusMessage: error.message }),
+        ),
     };
   }
 
