@@ -86,10 +86,12 @@ export class Tasks {
    * whose run ended without its end recorded is let go (`release`): it reads failed, not running.
    */
   readonly #writes = new StatusWrites((taskId) => !this.#runs.has(taskId) && this.store.release?.(taskId));
-  /** Set by `close`: no run starts after it. */
+  /** Set by `close`: no run starts after it, and no answers are handed over. */
   #closed = false;
-  /** What `close` waits for besides the runs: tasks being stored and started. */
+  /** What `close` waits for besides the runs: tasks being stored and started, answers being handed over. */
   readonly #pending = new Set<Promise<unknown>>();
+  /** Ends the waits of the answers being handed over (`#nextChange`) at `close`. */
+  readonly #waits = new Set<() => void>();
   /** Ends this server's listening on the bus (`close`): the state outlives the server, and would keep it. */
   #unshare: (() => void) | undefined;
 
@@ -238,7 +240,7 @@ export class Tasks {
     if (record.status !== "input_required") return {};
     // The run is another instance's: the answers go there.
     if (!this.#runs.has(record.taskId) && this.#bus) {
-      await this.#handOver(this.#bus, record, responses);
+      await this.#tracked(this.#handOver(this.#bus, record, responses));
       return {};
     }
     await this.#answer(record.taskId, responses);
@@ -248,7 +250,8 @@ export class Tasks {
   /**
    * Answers for a run on another instance go there on the bus, again until the task's record shows
    * them taken (it changed, or no longer waits on them): pub/sub keeps nothing for a subscriber that
-   * is reconnecting. Bounded: past HAND_OVER_ATTEMPTS the client is told to send them again.
+   * is reconnecting. Bounded: past HAND_OVER_ATTEMPTS the client is told to send them again, and so
+   * it is when the server closes meanwhile (`close` ends the wait, and waits for the last check).
    */
   async #handOver(bus: Bus, record: TaskRecord, responses: Record<string, unknown>): Promise<void> {
     const { taskId, lastUpdatedAt } = record;
@@ -258,6 +261,11 @@ export class Tasks {
       now.lastUpdatedAt !== lastUpdatedAt ||
       !asked.some((key) => now.inputRequests?.[key] !== undefined);
     for (let attempt = 0; asked.length > 0 && attempt < HAND_OVER_ATTEMPTS; attempt++) {
+      if (this.#closed) {
+        throw new Unavailable(
+          `Server shutting down: send the same tasks/update again (answers task "${taskId}" took already are ignored)`,
+        );
+      }
       await bus.publish({ type: "task-input", taskId, responses });
       await this.#nextChange(taskId, HAND_OVER_CHECK_MS);
       if (taken(await this.store.get(taskId))) return;
@@ -270,16 +278,18 @@ export class Tasks {
     );
   }
 
-  /** Settles at the task's next change here (the bus tells it), or after `ms`, whichever comes first. */
+  /** Settles at the task's next change here (the bus tells it), after `ms`, or at `close`, whichever comes first. */
   #nextChange(taskId: string, ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         unwatch();
         clearTimeout(timer);
+        this.#waits.delete(done);
         resolve();
       };
       const unwatch = this.changes.watch(taskId, done);
       const timer = setTimeout(done, ms);
+      this.#waits.add(done);
     });
   }
 
@@ -322,15 +332,17 @@ export class Tasks {
   /**
    * Ends every run of this process (the server is shutting down) and records them as failed, then
    * stops listening on the bus. The runs stop first, whatever the store does, and none starts after
-   * (a task being stored meanwhile is recorded failed too). Never rejects: a shared store that is
-   * unreachable now keeps the task as it was, let go (`release`), and it reads as failed once its
-   * lease runs out (redis/tasks.ts). Resolves once every write to the store has been answered: none
-   * is made, or tried again, after it (StatusWrites).
+   * (a task being stored meanwhile is recorded failed too); answers being handed over to another
+   * instance are not waited on any more. Never rejects: a shared store that is unreachable now keeps
+   * the task as it was, let go (`release`), and it reads as failed once its lease runs out
+   * (redis/tasks.ts). Resolves once every write to the store has been answered: none is made, or
+   * tried again, after it (StatusWrites).
    */
   async close(): Promise<void> {
     this.#closed = true;
     const ids = [...this.#runs.keys()];
     for (const taskId of ids) this.#stop(taskId, "The server is shutting down");
+    for (const wake of [...this.#waits]) wake();
     // The writes of runs that ended before, still failing, are tried a last time with these.
     await Promise.allSettled([...ids.map((taskId) => this.#end(taskId)), this.#writes.close(), ...this.#pending]);
     // Once its runs are recorded: nothing on the bus is for this server any more (its runs ended, its
