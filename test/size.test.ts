@@ -275,7 +275,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,436 B: a Windows path in JSON embedded in an error message (doubled backslashes, as JSON writes it), in a key or a value, becomes [path] whole (was: only its drive, the rest sent); safe.ts's PATH (+1 B).
     // Raised to 16,457 B: a 2026 listen stream's read check that has not answered within 10 s counts as a no (was: it held every later notification of the stream for ever); the bound moved from connection.ts to core/session.ts's boundedReadCheck, shared with listen.ts (+21 B).
     // Set to 16,537 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
-    ceiling: 16_537,
+    // Lowered to 16,532 B: merging wt-6 (core's Unavailable in errors.ts beside McpError): chunk layout (-5 B).
+    ceiling: 16_532,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -448,7 +449,9 @@ const BUDGETS: Budget[] = [
     // Raised to 23,876 B: a log, a progress notification or a response sent after a resource update whose read check waits goes out after that update (was: only change notifications were held, and a log saying the update came before it); Connection.send, #tell for every message (+22 B).
     // Raised to 23,892 B: a 2026 listen stream's read check that has not answered within 10 s counts as a no (was: it held every later notification of the stream for ever); the bound moved from connection.ts to core/session.ts's boundedReadCheck, shared with listen.ts (+16 B).
     // Set to 23,951 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
-    ceiling: 23_951,
+    // Raised to 23,924 B: no code of this row changed: core's Unavailable (which the tasks layer now throws) moved from core/limits.ts to core/errors.ts, so that reaching it does not split limits.ts into a chunk of its own; the glue of its import (+8 B).
+    // Set to 23,957 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
+    ceiling: 23_957,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -684,7 +687,11 @@ const BUDGETS: Budget[] = [
     // Raised to 54,552 B: a request still running or a stream still open keeps its shared session's record from expiring (was: a tool or a GET stream that outlasted idleTimeoutMs ended the session for the other instances, and the rest of its stream was lost); shared.ts's #keepInUse and #keep (+101 B).
     // Raised to 54,566 B: a session in use also keeps its shared history from expiring (was: a stream open and quiet longer than historyTtlMs lost its history, and its reader elsewhere ended); shared.ts's #keepInUse calls EventHistory.prolong (+14 B).
     // Set to 54,889 B merging shared session records written by compare and set and kept while in use (wt-5) with main, as measured.
-    ceiling: 54_889,
+    // Raised to 54,622 B: a task being stored as server.close() begins starts no run and is recorded failed, its call answered with the shutdown refusal (tasks.ts's #start, #closed, close waiting for it) (was: its run started after close and never stopped, the task working until its TTL); core's Unavailable (which the tasks layer now throws) moved from core/limits.ts to core/errors.ts, so that reaching it does not split limits.ts into a chunk of its own (+117 B).
+    // Raised to 54,719 B: the leases of a closed server's tasks, and of a run whose end was given up after a minute of failed writes, are renewed no more (TaskStore's optional release, RedisTaskStore.release, StatusWrites counting each task's writes) (was: renewed by the state while it stayed open, the tasks working until their TTL) (+97 B).
+    // Raised to 54,801 B: server.close() ends a tasks/update handing answers over to another instance, answered with the shutdown refusal (tasks.ts's #waits, #handOver checking #closed, close waiting for it) (was: task-input published and 300 ms timers set for about 3 s after close) (+82 B).
+    // Set to 55,164 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
+    ceiling: 55_164,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -846,7 +853,10 @@ const BUDGETS: Budget[] = [
     // Raised to 30,119 B: a 2026 listen stream's read check that has not answered within 10 s counts as a no (was: it held every later notification of the stream for ever); the bound moved from connection.ts to core/session.ts's boundedReadCheck, shared with listen.ts (+22 B).
     // Set to 30,182 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
     // Raised to 30,184 B: merging wt-5, no code of this row changed: chunk hashes (+2 B).
-    ceiling: 30_184,
+    // Raised to 30,116 B: no code of this row changed: core's Unavailable (which the tasks layer now throws) moved from core/limits.ts to core/errors.ts, so that reaching it does not split limits.ts into a chunk of its own; the glue of its import (+13 B).
+    // Raised to 30,117 B: no code of this row changed (the tasks layer's leases): chunk hashes (+1 B).
+    // Set to 30,191 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
+    ceiling: 30_191,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -999,7 +1009,9 @@ const BUDGETS: Budget[] = [
     // Set to 29,083 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
     // Raised to 28,927 B: no code of this row changed (the record kept while in use is shared code only): chunk hashes (+1 B).
     // Set to 29,079 B merging shared session records written by compare and set and kept while in use (wt-5) with main, as measured.
-    ceiling: 29_079,
+    // Raised to 29,001 B: no code of this row changed: core's Unavailable (which the tasks layer now throws) moved from core/limits.ts to core/errors.ts, so that reaching it does not split limits.ts into a chunk of its own; the glue of its import (+11 B).
+    // Set to 29,083 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
+    ceiling: 29_083,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1207,7 +1219,11 @@ const BUDGETS: Budget[] = [
     // Raised to 64,438 B: a request still running or a stream still open keeps its shared session's record from expiring, as the row of everything (+103 B).
     // Raised to 64,452 B: a session in use also keeps its shared history from expiring, as the row of everything (+14 B).
     // Set to 64,764 B merging shared session records written by compare and set and kept while in use (wt-5) with main, as measured.
-    ceiling: 64_764,
+    // Raised to 64,493 B: as the row of everything: a task being stored as server.close() begins starts no run and is recorded failed (tasks.ts's #start) (+119 B).
+    // Raised to 64,593 B: as the row of everything: the leases of a closed server's tasks, and of a run whose end was given up, are renewed no more (TaskStore's release) (+100 B).
+    // Raised to 64,672 B: as the row of everything: server.close() ends a tasks/update handing answers over to another instance (+79 B).
+    // Set to 65,040 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
+    ceiling: 65_040,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -1,7 +1,7 @@
 import type { Asker } from "./asking.js";
 import { RequestContext, type RequestInit, type RoundStates, STUCK, type Via } from "./context.js";
 import { claimsModern, type Envelope, readEnvelope } from "./envelope.js";
-import { ErrorCode } from "./errors.js";
+import { ErrorCode, Unavailable } from "./errors.js";
 import {
   errorResponse,
   failure,
@@ -14,7 +14,7 @@ import {
   resultResponse,
   thrownResponse,
 } from "./jsonrpc.js";
-import { Refusal, type ResolvedLimits, shuttingDown, Unavailable } from "./limits.js";
+import { Refusal, type ResolvedLimits, shuttingDown } from "./limits.js";
 import { METHODS } from "./methods.js";
 import type { Method, Registry } from "./registry.js";
 import type { Peer } from "./session.js";

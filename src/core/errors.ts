@@ -35,6 +35,13 @@ export class McpError extends Error {
   }
 }
 
+/**
+ * What a handler (or a layer under it) throws when the server cannot serve the request for now, as
+ * when a shared store it needs is unreachable: the request is answered as a `Refusal` with this
+ * message (503 with Retry-After over HTTP), so that the client tries again, not as an internal error.
+ */
+export class Unavailable extends Error {}
+
 /** The message of anything thrown, without its stack: that is all a client ever sees. */
 export function messageOf(thrown: unknown): string {
   // Whatever user code threw, describing it must not throw in turn (a Proxy, a getter, a bad toJSON).

@@ -76,13 +76,6 @@ export class Refusal implements JsonRpcResponse {
   }
 }
 
-/**
- * What a handler (or a layer under it) throws when the server cannot serve the request for now, as
- * when a shared store it needs is unreachable: the request is answered as a `Refusal` with this
- * message (503 with Retry-After over HTTP), so that the client tries again, not as an internal error.
- */
-export class Unavailable extends Error {}
-
 /** Which limit a busy server reached, and its value: the `data` of its refusal. */
 export interface Reached {
   readonly limit: keyof Limits;

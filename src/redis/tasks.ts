@@ -131,6 +131,11 @@ export class RedisTaskStore implements TaskStore {
     return mine.sort((a, b) => a.createdAt - b.createdAt);
   }
 
+  /** Stops renewing the task's lease (its server let it go): it reads as failed once the lease runs out, unless it ended meanwhile. */
+  release(taskId: string): void {
+    this.#leased.delete(taskId);
+  }
+
   /** Stops renewing leases: this instance's running tasks fail once their leases run out (a crash does the same). */
   close(): void {
     clearInterval(this.#renewing);

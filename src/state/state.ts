@@ -1,7 +1,7 @@
 import type { UsedStates } from "../asking/used-states.js";
 import type { LogLevel } from "../core/envelope.js";
+import { Unavailable } from "../core/errors.js";
 import type { JsonRpcMessage, RequestId } from "../core/jsonrpc.js";
-import { Unavailable } from "../core/limits.js";
 import type { RegistryEvent } from "../core/registry.js";
 import type { ClientCapabilities, Implementation } from "../core/types.js";
 import type { TaskStore } from "../tasks/store.js";

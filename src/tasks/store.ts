@@ -18,6 +18,12 @@ export interface TaskStore {
    * (the 2026-07-28 extension has no listing); owners are a caller and a session, so lists are short.
    */
   list(owner: string): MaybePromise<TaskRecord[]>;
+  /**
+   * This server runs the task no more, and may not have recorded its end (its server closed, or the
+   * write was given up while the store was unreachable): a store that keeps the task alive for its
+   * runner (Redis: by renewing its lease) stops, so that it reads as failed rather than running.
+   */
+  release?(taskId: string): void;
 }
 
 /** What `MemoryTaskStore` keeps at most, unless told otherwise. */

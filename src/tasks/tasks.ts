@@ -1,6 +1,6 @@
 import { ownerKey } from "../core/caller.js";
 import type { RequestContext } from "../core/context.js";
-import { ErrorCode, McpError, messageOf } from "../core/errors.js";
+import { ErrorCode, McpError, messageOf, Unavailable } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject, type JsonRpcMessage } from "../core/jsonrpc.js";
 import type { Registry } from "../core/registry.js";
@@ -40,6 +40,13 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
 const HAND_OVER_ATTEMPTS = 10;
 const HAND_OVER_CHECK_MS = 300;
 
+/** What `close` records of the tasks it stops: failed, with no runner (this instance goes, relay.ts). */
+const SHUT_DOWN = {
+  status: "failed",
+  error: { code: ErrorCode.InternalError, message: "The server shut down before the task finished" },
+  runner: undefined,
+} as const;
+
 /** A tool call to run as a task: the tool, its checked settings, its arguments as sent, the request's context. */
 export interface TaskCall {
   readonly tool: Tool;
@@ -74,8 +81,17 @@ export class Tasks {
   #bus: Bus | undefined;
   /** With a bus: a 2025-11-25 task's messages reach a `tasks/result` on another instance (relay.ts). */
   relay: TaskRelay | undefined;
-  /** What the runs did, recorded in the store, again while it is unreachable, until `close`. */
-  readonly #writes = new StatusWrites();
+  /**
+   * What the runs did, recorded in the store, again while it is unreachable, until `close`. A task
+   * whose run ended without its end recorded is let go (`release`): it reads failed, not running.
+   */
+  readonly #writes = new StatusWrites((taskId) => !this.#runs.has(taskId) && this.store.release?.(taskId));
+  /** Set by `close`: no run starts after it, and no answers are handed over. */
+  #closed = false;
+  /** What `close` waits for besides the runs: tasks being stored and started, answers being handed over. */
+  readonly #pending = new Set<Promise<unknown>>();
+  /** Ends the waits of the answers being handed over (`#nextChange`) at `close`. */
+  readonly #waits = new Set<() => void>();
   /** Ends this server's listening on the bus (`close`): the state outlives the server, and would keep it. */
   #unshare: (() => void) | undefined;
 
@@ -134,7 +150,8 @@ export class Tasks {
    * task is in the store (SEP-2663: a `tasks/get` for it must resolve from then on).
    */
   async create(call: TaskCall, answers?: Map<string, unknown>): Promise<Result> {
-    const { tool, settings, args, ctx } = call;
+    if (this.#closed) throw notStarted();
+    const { settings, ctx } = call;
     const legacy = ctx.era === "legacy";
     const now = Date.now();
     const longest = settings.ttlMs ?? DEFAULT_TTL_MS;
@@ -148,12 +165,27 @@ export class Tasks {
       owner: ownerOf(ctx),
       ...(this.relay && { runner: this.relay.id }),
     };
+    await this.#tracked(this.#start(record, call, answers));
+    return legacy ? { task: legacyTask(record) } : { resultType: "task", ...taskFields(record) };
+  }
+
+  /**
+   * Puts the task in the store, then starts its run, unless the server began closing meanwhile: its
+   * runs are ended, so this one never starts, and its task is recorded as theirs are (`close` waits).
+   */
+  async #start(record: TaskRecord, call: TaskCall, answers: Map<string, unknown> | undefined): Promise<void> {
+    const { tool, args, ctx } = call;
     try {
       await this.store.put(record);
     } catch (thrown) {
       throw new McpError(ErrorCode.InternalError, `Could not create a task: ${messageOf(thrown)}`);
     }
     const taskId = record.taskId;
+    if (this.#closed) {
+      await this.#end(taskId).catch(() => {});
+      throw notStarted();
+    }
+    const legacy = ctx.era === "legacy";
     const channel = legacy ? new SessionChannel(askerOf(ctx)) : undefined;
     if (channel) {
       this.#channels.set(taskId, channel);
@@ -180,7 +212,14 @@ export class Tasks {
       this.#runs.delete(taskId);
       expiry.cancel();
     });
-    return legacy ? { task: legacyTask(record) } : { resultType: "task", ...taskFields(record) };
+  }
+
+  /** Settles as `work` does; `close` waits for it meanwhile. */
+  #tracked<T>(work: Promise<T>): Promise<T> {
+    this.#pending.add(work);
+    const done = () => this.#pending.delete(work);
+    work.then(done, done);
+    return work;
   }
 
   /** `tasks/get` (2026-07-28): the task with its status's fields inlined. */
@@ -201,7 +240,7 @@ export class Tasks {
     if (record.status !== "input_required") return {};
     // The run is another instance's: the answers go there.
     if (!this.#runs.has(record.taskId) && this.#bus) {
-      await this.#handOver(this.#bus, record, responses);
+      await this.#tracked(this.#handOver(this.#bus, record, responses));
       return {};
     }
     await this.#answer(record.taskId, responses);
@@ -211,7 +250,8 @@ export class Tasks {
   /**
    * Answers for a run on another instance go there on the bus, again until the task's record shows
    * them taken (it changed, or no longer waits on them): pub/sub keeps nothing for a subscriber that
-   * is reconnecting. Bounded: past HAND_OVER_ATTEMPTS the client is told to send them again.
+   * is reconnecting. Bounded: past HAND_OVER_ATTEMPTS the client is told to send them again, and so
+   * it is when the server closes meanwhile (`close` ends the wait, and waits for the last check).
    */
   async #handOver(bus: Bus, record: TaskRecord, responses: Record<string, unknown>): Promise<void> {
     const { taskId, lastUpdatedAt } = record;
@@ -221,6 +261,11 @@ export class Tasks {
       now.lastUpdatedAt !== lastUpdatedAt ||
       !asked.some((key) => now.inputRequests?.[key] !== undefined);
     for (let attempt = 0; asked.length > 0 && attempt < HAND_OVER_ATTEMPTS; attempt++) {
+      if (this.#closed) {
+        throw new Unavailable(
+          `Server shutting down: send the same tasks/update again (answers task "${taskId}" took already are ignored)`,
+        );
+      }
       await bus.publish({ type: "task-input", taskId, responses });
       await this.#nextChange(taskId, HAND_OVER_CHECK_MS);
       if (taken(await this.store.get(taskId))) return;
@@ -233,16 +278,18 @@ export class Tasks {
     );
   }
 
-  /** Settles at the task's next change here (the bus tells it), or after `ms`, whichever comes first. */
+  /** Settles at the task's next change here (the bus tells it), after `ms`, or at `close`, whichever comes first. */
   #nextChange(taskId: string, ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         unwatch();
         clearTimeout(timer);
+        this.#waits.delete(done);
         resolve();
       };
       const unwatch = this.changes.watch(taskId, done);
       const timer = setTimeout(done, ms);
+      this.#waits.add(done);
     });
   }
 
@@ -284,23 +331,29 @@ export class Tasks {
 
   /**
    * Ends every run of this process (the server is shutting down) and records them as failed, then
-   * stops listening on the bus. The runs stop first, whatever the store does; never rejects: a
-   * shared store that is unreachable now keeps the task as it was, and it reads as failed once its
-   * lease runs out (redis/tasks.ts). Resolves once every write to the store has been answered: none
-   * is made, or tried again, after it (StatusWrites).
+   * stops listening on the bus. The runs stop first, whatever the store does, and none starts after
+   * (a task being stored meanwhile is recorded failed too); answers being handed over to another
+   * instance are not waited on any more. Never rejects: a shared store that is unreachable now keeps
+   * the task as it was, let go (`release`), and it reads as failed once its lease runs out
+   * (redis/tasks.ts). Resolves once every write to the store has been answered: none is made, or
+   * tried again, after it (StatusWrites).
    */
   async close(): Promise<void> {
+    this.#closed = true;
     const ids = [...this.#runs.keys()];
     for (const taskId of ids) this.#stop(taskId, "The server is shutting down");
-    const error = { code: ErrorCode.InternalError, message: "The server shut down before the task finished" };
-    // No runner: this instance goes, so a tasks/result elsewhere waits for nothing it kept (relay.ts).
-    const failed = { status: "failed", error, runner: undefined } as const;
+    for (const wake of [...this.#waits]) wake();
     // The writes of runs that ended before, still failing, are tried a last time with these.
-    await Promise.allSettled([...ids.map((taskId) => this.#change(taskId, failed)), this.#writes.close()]);
+    await Promise.allSettled([...ids.map((taskId) => this.#end(taskId)), this.#writes.close(), ...this.#pending]);
     // Once its runs are recorded: nothing on the bus is for this server any more (its runs ended, its
     // listen streams with the shutdown), and a tasks/result here following a task elsewhere reads the
     // store until it ends (legacy.ts).
     this.#unshare?.();
+  }
+
+  /** Records a task of this server failed by the shutdown, and lets it go in the store whatever came of that. */
+  #end(taskId: string): Promise<TaskRecord | undefined> {
+    return this.#change(taskId, SHUT_DOWN).finally(() => this.store.release?.(taskId));
   }
 
   /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */
@@ -333,12 +386,12 @@ export class Tasks {
   #events(taskId: string, channel: SessionChannel | undefined): RunEvents {
     return {
       asking: (questions: Record<string, InputRequest>) => {
-        this.#writes.keep(() => this.#change(taskId, { status: "input_required", inputRequests: questions }));
+        this.#writes.keep(taskId, () => this.#change(taskId, { status: "input_required", inputRequests: questions }));
         if (channel) this.#askThrough(channel, taskId, questions);
       },
       // tasks/update may have recorded the return to work already (its last answer).
       working: () =>
-        this.#writes.keep(() =>
+        this.#writes.keep(taskId, () =>
           this.#apply(taskId, (current) =>
             current.status === "input_required"
               ? { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() }
@@ -350,12 +403,14 @@ export class Tasks {
         // returns that result); SEP-2663 keeps it completed, failed being for JSON-RPC errors only.
         const failed = channel !== undefined && result.isError === true;
         const statusMessage = failed ? textOf(result) : undefined;
-        this.#writes.keep(() =>
+        this.#writes.keep(taskId, () =>
           this.#change(taskId, { status: failed ? "failed" : "completed", result, statusMessage }),
         );
       },
       failed: (error: TaskError) =>
-        this.#writes.keep(() => this.#change(taskId, { status: "failed", error, statusMessage: error.message })),
+        this.#writes.keep(taskId, () =>
+          this.#change(taskId, { status: "failed", error, statusMessage: error.message }),
+        ),
     };
   }
 
@@ -462,6 +517,14 @@ export function related(params: Result | undefined, taskId: string): Result {
 
 function withRelated(message: JsonRpcMessage, taskId: string): JsonRpcMessage {
   return "method" in message ? { ...message, params: related(message.params, taskId) } : message;
+}
+
+/**
+ * A task call the closing server will not run, refused as new requests are then (503 over HTTP:
+ * another instance may take the call again).
+ */
+function notStarted(): Unavailable {
+  return new Unavailable("Server shutting down: the task was not started; call the tool again");
 }
 
 /** -32602 for a task that cannot be found (SEP-2663 and 2025-11-25 "Error Handling"). */

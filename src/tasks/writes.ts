@@ -15,32 +15,52 @@ export class StatusWrites {
   /** The writes sent to the store and not answered yet. */
   readonly #sending = new Set<Promise<void>>();
   /** The writes that failed, waiting for their next try, by its timer. */
-  readonly #waiting = new Map<ReturnType<typeof setTimeout>, Write>();
+  readonly #waiting = new Map<ReturnType<typeof setTimeout>, { taskId: string; write: Write }>();
+  /** How many writes of each task are sent or waiting. */
+  readonly #pending = new Map<string, number>();
+  /** Told of a task whose last write pending was given up: the store may not show what its run did. */
+  readonly #lost: (taskId: string) => void;
   #closed = false;
 
-  /** Sends `write`, and again every KEEP_RETRY_MS while it fails, for a minute at most or until `close`. */
-  keep(write: Write): void {
-    this.#send(write, 0);
+  constructor(lost: (taskId: string) => void) {
+    this.#lost = lost;
   }
 
-  #send(write: Write, attempt: number): void {
+  /** Sends `write` of the task's run, and again every KEEP_RETRY_MS while it fails, for a minute at most or until `close`. */
+  keep(taskId: string, write: Write): void {
     if (this.#closed) return;
+    this.#pending.set(taskId, (this.#pending.get(taskId) ?? 0) + 1);
+    this.#send(taskId, write, 0);
+  }
+
+  #send(taskId: string, write: Write, attempt: number): void {
     const sending = write().then(
-      () => {},
+      () => this.#settled(taskId, false),
       () => {
-        // After a minute the change is given up: the task keeps its last recorded status until its TTL.
-        if (this.#closed || attempt >= MAX_KEEP_ATTEMPTS) return;
+        // After a minute the change is given up (or at the shutdown: close tried it a last time).
+        if (this.#closed || attempt >= MAX_KEEP_ATTEMPTS) return this.#settled(taskId, true);
         const timer = setTimeout(() => {
           this.#waiting.delete(timer);
-          this.#send(write, attempt + 1);
+          this.#send(taskId, write, attempt + 1);
         }, KEEP_RETRY_MS);
         // A retry alone does not keep a process alive (Deno's timer is a number, without unref).
         timer.unref?.();
-        this.#waiting.set(timer, write);
+        this.#waiting.set(timer, { taskId, write });
       },
     );
     this.#sending.add(sending);
     void sending.finally(() => this.#sending.delete(sending));
+  }
+
+  /**
+   * A write of the task is over; `lost`: given up. The loss is told once none of the task's writes is
+   * left: one still going may yet record what the run did.
+   */
+  #settled(taskId: string, lost: boolean): void {
+    const left = (this.#pending.get(taskId) ?? 1) - 1;
+    if (left > 0) this.#pending.set(taskId, left);
+    else this.#pending.delete(taskId);
+    if (lost && left === 0) this.#lost(taskId);
   }
 
   /**
@@ -50,9 +70,12 @@ export class StatusWrites {
    */
   async close(): Promise<void> {
     this.#closed = true;
-    const last = [...this.#waiting].map(([timer, write]) => {
+    const last = [...this.#waiting].map(([timer, { taskId, write }]) => {
       clearTimeout(timer);
-      return write();
+      return write().then(
+        () => this.#settled(taskId, false),
+        () => this.#settled(taskId, true),
+      );
     });
     this.#waiting.clear();
     await Promise.allSettled([...this.#sending, ...last]);

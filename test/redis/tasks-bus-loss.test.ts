@@ -4,12 +4,15 @@
  * whatever depends on one bus message must recover once the subscription is back (docs/scaling.md).
  * The subscriber connection of one instance is killed with CLIENT KILL and comes back after a
  * delay its client sets; what is published meanwhile is lost for it. A `tasks/result` for a task
- * whose messages nobody holds answers without waiting out its bound. Two in-process servers
+ * whose messages nobody holds answers without waiting out its bound, and a `tasks/update` handing
+ * answers over again and again ends when its server closes. Two in-process servers
  * (`server.fetch`); every wait is bounded. Skipped (with the install command as the reason) without
  * redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
+import { createHook } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, expect, it, vi } from "vitest";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { META } from "../../src/core/types.js";
 import { pico } from "../../src/index.js";
@@ -24,7 +27,7 @@ const redis = useRedisServer();
 const stopped = new Map<string, unknown>();
 let prefixes = 0;
 
-const { opened, userClient, subscriberAway, published } = busLoss(redis);
+const { opened, client, userClient, subscriberAway, published } = busLoss(redis);
 // Before the closes: a test that left fake timers on would hold them.
 afterEach(() => {
   vi.useRealTimers();
@@ -32,8 +35,16 @@ afterEach(() => {
 
 type Server = ReturnType<typeof pico>;
 
-/** An instance named `name`, sharing its state under `prefix`, with a task that asks and one that reports progress. */
-async function instance(name: string, prefix: string, library: Library = "node-redis"): Promise<Server> {
+/**
+ * An instance named `name`, sharing its state under `prefix`, with a task that asks and one that
+ * reports progress; `shutdownGraceMs`, its limit (default: the server's).
+ */
+async function instance(
+  name: string,
+  prefix: string,
+  library: Library = "node-redis",
+  shutdownGraceMs?: number,
+): Promise<Server> {
   const state = await redisState({ client: await userClient(name, library), prefix, leaseMs: 900 });
   opened.push(() => state.close());
   const server = pico({
@@ -41,6 +52,7 @@ async function instance(name: string, prefix: string, library: Library = "node-r
     requestStateKey: "a shared secret of 32 bytes or more!",
     state,
     signals: false,
+    limits: shutdownGraceMs === undefined ? {} : { shutdownGraceMs },
   })
     .tool("approve", {
       description: "A task that asks for approval, then answers.",
@@ -249,3 +261,64 @@ for (const library of ["node-redis", "ioredis"] as const) {
     expect((stopped.get(name) as Error | undefined)?.message).toBe("The client cancelled the task");
   });
 }
+
+const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+/** The timers the tasks layer's own code sets while `tracking.on`, still pending, where each was set. */
+const tracking = { on: false, timers: new Map<number, string>() };
+const hook = createHook({
+  init(asyncId, type) {
+    if (!tracking.on || type !== "Timeout") return;
+    const where = (new Error().stack ?? "").split("\n").filter((line) => line.includes(SRC));
+    if (where[0]?.includes(`${SRC}tasks/`)) tracking.timers.set(asyncId, where.join("\n"));
+  },
+  destroy(asyncId) {
+    tracking.timers.delete(asyncId);
+  },
+});
+hook.enable();
+afterAll(() => hook.disable());
+
+it("ends a tasks/update handing answers to another instance when its server closes: the shutdown refusal, nothing left", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const a = await instance("a6", prefix);
+  // A grace period shorter than the hand-over's attempts (about 3 s).
+  const b = await instance("b6", prefix, "node-redis", 200);
+  const created = await call(a, "tools/call", { name: "approve", arguments: {} });
+  const taskId = created.result!.taskId as string;
+  await untilModern(b, taskId, "input_required");
+  // Instance a hears nothing now: b hands the answers over again and again, checking the task between.
+  await subscriberAway("a6");
+  const listener = (await client()).duplicate();
+  listener.on("error", () => {});
+  await listener.connect();
+  opened.push(async () => listener.destroy());
+  let handed = 0;
+  await listener.subscribe(`${prefix}bus`, (text) => {
+    if ((JSON.parse(text) as { message: { type: string } }).message.type === "task-input") handed++;
+  });
+  const first = await published(prefix, "task-input");
+  tracking.on = true;
+  const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
+  const params = { taskId, inputResponses: { ok: { action: "accept", content: { ok: true } } } };
+  const updating = b.fetch(
+    modern("tasks/update", { ...params, _meta: { [META.clientCapabilities]: capabilities } }, { "mcp-name": taskId }),
+  );
+  await within(first.seen, BOUND_MS, "the task-input");
+  await b.close();
+  tracking.on = false;
+  const response = await within(updating, BOUND_MS, "tasks/update's answer");
+  // Was: cut short by the grace period (its own refusal), the hand-over going on after close().
+  expect(response.status).toBe(503);
+  expect(await response.json()).toMatchObject({
+    error: {
+      code: -32603,
+      message: `Server shutting down: send the same tasks/update again (answers task "${taskId}" took already are ignored)`,
+    },
+  });
+  const sent = handed;
+  // Longer than the hand-over's wait between attempts (300 ms): one left going would publish again.
+  await sleep(1000);
+  // Was: task-input published, and the hand-over's timers set, for seconds after close() resolved.
+  expect(handed).toBe(sent);
+  expect([...tracking.timers.values()]).toEqual([]);
+});

@@ -2,19 +2,22 @@
  * Tasks on a shared Redis at the edges: the server shutting down (a deploy's SIGTERM) records its
  * running tasks as failed before `close()` resolves, whether Redis answers or not, and never leaves
  * a rejection unhandled; a run's status write that Redis failed is tried a last time by `close()`
- * and never after it, nor keeps a timer; a listen request for taskIds while Redis is away is told to retry instead
- * of being acknowledged with no task. One in-process server over real HTTP on a real Redis.
+ * and never after it, nor keeps a timer; a task being stored as the server closes never runs, and is
+ * recorded failed as the running ones are; the leases of a closed server's tasks, or of a run whose
+ * end was given up, are renewed no more; a listen request for taskIds while Redis is away is told to
+ * retry instead of being acknowledged with no task. One in-process server over real HTTP on a real Redis.
  * Skipped (with the install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { createHook } from "node:async_hooks";
 import { fileURLToPath } from "node:url";
 import { createClient } from "redis";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { StateUnavailable } from "../../src/state/state.js";
 import type { TaskStore } from "../../src/tasks/store.js";
 import type { Listening } from "../../src/transports/listen.js";
+import { signal, within } from "../http-helpers.js";
 import { TasksClient } from "../tasks/tasks-helpers.js";
 import { haveRedis, MISSING, REQUIRED, RedisServer } from "./redis-server.js";
 
@@ -72,9 +75,14 @@ beforeEach(async (ctx) => {
   if (redis && !(await reachable())) await redis.resume();
   unhandled.length = 0;
   aborted.clear();
+  // A run a test left going (a failed one) is not another test's to end.
+  ending.length = 0;
 });
 
 afterEach(async () => {
+  vi.useRealTimers();
+  // A test that failed while Redis was frozen would leave it so.
+  redis?.thaw();
   for (const each of opened.splice(0).reverse()) await each.close().catch(() => {});
 });
 
@@ -106,12 +114,16 @@ async function client() {
   return connected;
 }
 
-/** A server sharing its tasks on Redis (its own prefix), served on a loopback port; `tasks` wraps its task store. */
+/**
+ * A server sharing its tasks on Redis (its own prefix), served on a loopback port; `tasks` wraps its
+ * task store; `leaseMs`, its tasks' leases (default: the state's).
+ */
 async function serve(
   prefix: string,
   tasks: (store: TaskStore) => TaskStore = (store) => store,
+  leaseMs?: number,
 ): Promise<{ server: Server; listening: Listening; tasks: TasksClient }> {
-  const shared = await redisState({ client: await client(), prefix, commandTimeoutMs: 300 });
+  const shared = await redisState({ client: await client(), prefix, commandTimeoutMs: 300, leaseMs });
   opened.push(shared);
   const state = { ...shared, tasks: tasks(shared.tasks) };
   const server = pico({
@@ -177,6 +189,7 @@ function flaky() {
     put: (record) => store.put(record),
     get: (taskId) => store.get(taskId),
     list: (owner) => store.list(owner),
+    release: (taskId) => store.release?.(taskId),
     update: (taskId, change) => {
       writes.tried++;
       if (!writes.away) return store.update(taskId, change);
@@ -290,5 +303,107 @@ describe("a 2025-11-25 tasks/result when Redis goes away as it starts waiting", 
     const { error } = (await waited.json()) as { error: { message: string } };
     expect(error.message).toMatch(/^The server's shared state is unreachable \(Redis went away\); retry in a moment$/);
     expect(unhandled).toEqual([]);
+  });
+});
+
+const SHUT_DOWN = { code: -32603, message: "The server shut down before the task finished" };
+
+describe("a task being stored as the server shuts down", () => {
+  it("never runs: it is recorded failed before close() resolves, and its call answered with the shutdown refusal", async () => {
+    const prefix = `outage-${prefixes++}:`;
+    // The new task's put is done in Redis, its answer held until close() records the running task failed.
+    const stored = signal<string>();
+    const closing = signal();
+    let running: string | undefined;
+    const holding = (store: TaskStore): TaskStore => ({
+      get: (taskId) => store.get(taskId),
+      list: (owner) => store.list(owner),
+      release: (taskId) => store.release?.(taskId),
+      update: (taskId, change) => {
+        if (taskId === running) closing.resolve();
+        return store.update(taskId, change);
+      },
+      put: async (record) => {
+        await store.put(record);
+        if (running === undefined) return;
+        stored.resolve(record.taskId);
+        await closing.promise;
+      },
+    });
+    const { server, tasks } = await serve(prefix, holding);
+    running = (await tasks.result("tools/call", { name: "forever" })).taskId as string;
+    const runs = ending.length;
+    const calling = tasks.send("tools/call", { name: "ends" });
+    const taskId = await within(stored.promise, 5000, "the new task's put");
+    await server.close();
+    // Was: 200 with a CreateTaskResult, the run started after close() and never stopped, the task
+    // `working` (its writes refused after close) until its TTL, on an expiry timer of an hour.
+    const reply = await within(calling, 5000, "the tools/call's answer");
+    expect(reply.status).toBe(503);
+    expect(reply.body.error).toEqual({
+      code: -32603,
+      message: "Server shutting down: the task was not started; call the tool again",
+    });
+    expect(ending.length).toBe(runs);
+    const reader = await client();
+    for (const id of [running, taskId]) {
+      expect(JSON.parse(String(await reader.get(`${prefix}t:${id}`)))).toMatchObject({
+        status: "failed",
+        error: SHUT_DOWN,
+      });
+    }
+    await eventually(() => taskTimers.size === 0);
+    expect([...taskTimers.values()]).toEqual([]);
+  });
+});
+
+/** Reads the task as any instance would (a state of its own on `prefix`), until it is `status`, for at most 5 s. */
+async function readsAs(prefix: string, taskId: string, status: string): Promise<Record<string, unknown> | undefined> {
+  const reader = await redisState({ client: await client(), prefix });
+  opened.push(reader);
+  let record = await reader.tasks.get(taskId);
+  for (const end = Date.now() + 5000; record?.status !== status && Date.now() < end; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    record = await reader.tasks.get(taskId);
+  }
+  return record as Record<string, unknown> | undefined;
+}
+
+const ORPHANED = "The server instance running this task stopped before it finished; call the tool again";
+
+describe("the leases of a server's tasks whose end could not be written, the state staying open", () => {
+  it("are renewed no more once the server has closed with Redis away: the task reads failed once its lease runs out", async () => {
+    const prefix = `outage-${prefixes++}:`;
+    const { server, tasks } = await serve(prefix, undefined, 600);
+    const { taskId } = await tasks.result("tools/call", { name: "forever" });
+    redis!.freeze();
+    // Its failed record times out (commandTimeoutMs): close() resolves without it.
+    await server.close();
+    redis!.thaw();
+    // Was: the state, open, renewed the lease of the closed server's task: `working` until its TTL (an hour).
+    expect(await readsAs(prefix, taskId as string, "failed")).toMatchObject({
+      status: "failed",
+      error: { code: -32603, message: ORPHANED },
+    });
+  });
+
+  it("are renewed no more once a run's end is given up after a minute of failed writes: the task reads failed", async () => {
+    const prefix = `outage-${prefixes++}:`;
+    const { writes, wrap } = flaky();
+    const { tasks } = await serve(prefix, wrap, 600);
+    const { taskId } = await tasks.result("tools/call", { name: "ends" });
+    // The minute of retries, each a second apart, passes on fake timers (Redis answers the rest).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    writes.away = true;
+    ending.shift()!("done");
+    await vi.advanceTimersByTimeAsync(62_000);
+    vi.useRealTimers();
+    // The first try and 60 more: then it is given up.
+    expect(writes.failed).toBe(61);
+    // Was: its lease renewed while the server stays open, the run long over: `working` until its TTL.
+    expect(await readsAs(prefix, taskId as string, "failed")).toMatchObject({
+      status: "failed",
+      error: { code: -32603, message: ORPHANED },
+    });
   });
 });
