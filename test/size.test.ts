@@ -451,7 +451,8 @@ const BUDGETS: Budget[] = [
     // Set to 23,951 B merging server.close()'s endpoint chain and the tasks layer's status writes (wt-1) with every message of a connection kept in order, redaction of keys and JSON Windows paths, and the listen read check's bound (wt-3), as measured.
     // Raised to 23,924 B: no code of this row changed: core's Unavailable (which the tasks layer now throws) moved from core/limits.ts to core/errors.ts, so that reaching it does not split limits.ts into a chunk of its own; the glue of its import (+8 B).
     // Set to 23,957 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
-    ceiling: 23_957,
+    // Raised to 23,979 B: a plain Mcp-* header value (visible ASCII without spaces, not the Base64 form) is read with one regex instead of trimmed and matched twice, three times per 2026-07-28 request (headerValue's CPU per call about halved) (+22 B).
+    ceiling: 23_979,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -691,7 +692,8 @@ const BUDGETS: Budget[] = [
     // Raised to 54,719 B: the leases of a closed server's tasks, and of a run whose end was given up after a minute of failed writes, are renewed no more (TaskStore's optional release, RedisTaskStore.release, StatusWrites counting each task's writes) (was: renewed by the state while it stayed open, the tasks working until their TTL) (+97 B).
     // Raised to 54,801 B: server.close() ends a tasks/update handing answers over to another instance, answered with the shutdown refusal (tasks.ts's #waits, #handOver checking #closed, close waiting for it) (was: task-input published and 300 ms timers set for about 3 s after close) (+82 B).
     // Set to 55,164 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
-    ceiling: 55_164,
+    // Raised to 55,185 B: as the HTTP example's row: a plain Mcp-* header value is read with one regex (+21 B).
+    ceiling: 55_185,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -856,7 +858,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,116 B: no code of this row changed: core's Unavailable (which the tasks layer now throws) moved from core/limits.ts to core/errors.ts, so that reaching it does not split limits.ts into a chunk of its own; the glue of its import (+13 B).
     // Raised to 30,117 B: no code of this row changed (the tasks layer's leases): chunk hashes (+1 B).
     // Set to 30,191 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
-    ceiling: 30_191,
+    // Raised to 30,214 B: as the HTTP example's row: a plain Mcp-* header value is read with one regex (+23 B).
+    ceiling: 30_214,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1011,7 +1014,8 @@ const BUDGETS: Budget[] = [
     // Set to 29,079 B merging shared session records written by compare and set and kept while in use (wt-5) with main, as measured.
     // Raised to 29,001 B: no code of this row changed: core's Unavailable (which the tasks layer now throws) moved from core/limits.ts to core/errors.ts, so that reaching it does not split limits.ts into a chunk of its own; the glue of its import (+11 B).
     // Set to 29,083 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
-    ceiling: 29_083,
+    // Raised to 29,107 B: as the HTTP example's row: a plain Mcp-* header value is read with one regex (+24 B).
+    ceiling: 29_107,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1223,7 +1227,8 @@ const BUDGETS: Budget[] = [
     // Raised to 64,593 B: as the row of everything: the leases of a closed server's tasks, and of a run whose end was given up, are renewed no more (TaskStore's release) (+100 B).
     // Raised to 64,672 B: as the row of everything: server.close() ends a tasks/update handing answers over to another instance (+79 B).
     // Set to 65,040 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
-    ceiling: 65_040,
+    // Raised to 65,060 B: as the HTTP example's row: a plain Mcp-* header value is read with one regex (+20 B).
+    ceiling: 65_060,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
