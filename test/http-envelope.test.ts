@@ -16,9 +16,9 @@ vi.mock("../src/core/envelope.js", async (original) => {
   const actual = await original<typeof import("../src/core/envelope.js")>();
   return {
     ...actual,
-    readEnvelope: (value: Parameters<typeof actual.readEnvelope>[0]) => {
+    readEnvelope: (...args: Parameters<typeof actual.readEnvelope>) => {
       reads.count++;
-      return actual.readEnvelope(value);
+      return actual.readEnvelope(...args);
     },
   };
 });

@@ -118,7 +118,6 @@ const FAILED: unique symbol = Symbol("failed");
  */
 export interface ModernRequest {
   readonly message: JsonRpcRequest;
-  readonly meta: Meta;
   readonly envelope: Envelope;
   readonly method: Method;
 }
@@ -256,7 +255,7 @@ export class Dispatcher {
   }
 
   #modern(message: JsonRpcRequest, meta: Meta, exchange: Exchange): Answer {
-    const envelope = readEnvelope(meta);
+    const envelope = readEnvelope(message.id, meta);
     if (typeof envelope === "string") {
       return errorResponse(message.id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`);
     }
@@ -264,12 +263,12 @@ export class Dispatcher {
     if (!MODERN_VERSIONS.includes(requested)) return unsupportedVersion(message.id, requested);
     const method = this.modernMethod(message.method);
     if (!method) return notFound(message, requested);
-    return this.#runModern({ message, meta, envelope, method }, exchange);
+    return this.#runModern({ message, envelope, method }, exchange);
   }
 
-  #runModern({ message, meta, envelope, method }: ModernRequest, exchange: Exchange): Answer {
+  #runModern({ message, envelope, method }: ModernRequest, exchange: Exchange): Answer {
     // The envelope is the client's per request (§1.1): its version, capabilities, info and log level.
-    const ctx = this.#context({ id: message.id, meta, era: "modern", ...envelope }, exchange);
+    const ctx = this.#context(envelope, exchange);
     return this.#run({ message, method, ctx, exchange });
   }
 

@@ -1,4 +1,4 @@
-import { isObject } from "./jsonrpc.js";
+import { isObject, type RequestId } from "./jsonrpc.js";
 import { type ClientCapabilities, type Implementation, META, type Meta } from "./types.js";
 
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
@@ -10,7 +10,14 @@ export function isLogLevel(value: unknown): value is LogLevel {
   return LEVELS.includes(value);
 }
 
+/**
+ * A 2026-07-28 request's envelope as read, with its id and `_meta`: the init of its context
+ * (context.ts's RequestInit), made once per request rather than copied into another object.
+ */
 export interface Envelope {
+  id: RequestId;
+  meta: Meta;
+  era: "modern";
   protocolVersion: string;
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
@@ -26,7 +33,7 @@ export function claimsModern(meta: unknown): meta is Meta {
  * Reads the per-request envelope of 2026-07-28 §1.1, or says what is wrong with it. A present
  * but malformed claim is an error (-32602), never a silent fall back to the legacy era.
  */
-export function readEnvelope(meta: Meta): Envelope | string {
+export function readEnvelope(id: RequestId, meta: Meta): Envelope | string {
   const protocolVersion = meta[META.protocolVersion];
   if (typeof protocolVersion !== "string") return `_meta["${META.protocolVersion}"] must be a string`;
   const clientCapabilities = meta[META.clientCapabilities];
@@ -42,6 +49,9 @@ export function readEnvelope(meta: Meta): Envelope | string {
     return `_meta["${META.logLevel}"] must be one of ${LOG_LEVELS.join(", ")}`;
   }
   return {
+    id,
+    meta,
+    era: "modern",
     protocolVersion,
     // What the client declares, as it declares it: handlers check the parts they use.
     clientCapabilities: clientCapabilities as ClientCapabilities,

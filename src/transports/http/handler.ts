@@ -329,8 +329,7 @@ export class HttpHandler {
   /** The 2026-07-28 checks, in the order the conformance suite requires (spec §1.2), then dispatch. */
   #modern(request: HttpRequest, message: ModernClaim, accept: Accepts): Promise<HttpReply> | HttpReply {
     const { id } = message;
-    const meta = message.params._meta;
-    const envelope = readEnvelope(meta);
+    const envelope = readEnvelope(id, message.params._meta);
     if (typeof envelope === "string")
       return jsonReply(400, errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`));
     const mismatch = mismatchedHeader(request, message, envelope.protocolVersion);
@@ -366,7 +365,7 @@ export class HttpHandler {
     if (message.method === "subscriptions/listen" && this.#streams.full) {
       return unavailable(tooManyStreams(this.#streams, id));
     }
-    const modern = { message, meta, envelope, method };
+    const modern = { message, envelope, method };
     return respond((exchange) => this.#dispatcher.answerModern(modern, exchange), {
       accepts: accept,
       request,
