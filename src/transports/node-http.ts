@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 import type { ExchangeAuth } from "../core/caller.js";
 import type { Cancellable } from "../core/context.js";
 import type { HttpHandler } from "./http/handler.js";
-import { type BodyBudget, BodyHold, type HttpReply, type HttpRequest } from "./http/reply.js";
+import { type BodyBudget, BodyHold, type HttpReply, type HttpRequest, JSON_HEADERS } from "./http/reply.js";
 import { type Address, type Bound, FLUSH_MS } from "./listening.js";
 
 /**
@@ -242,7 +242,15 @@ export function send(reply: HttpReply, res: ServerResponse): void {
   }
   if (!("stream" in reply)) {
     const body = reply.body ?? "";
-    res.writeHead(reply.status, headerList(reply.headers, Buffer.byteLength(body)));
+    const length = Buffer.byteLength(body);
+    // Nearly every reply has JSON's one header and no other: its list is written out rather than built.
+    const headers = reply.headers;
+    res.writeHead(
+      reply.status,
+      headers === JSON_HEADERS
+        ? ["content-type", "application/json", "content-length", length]
+        : headerList(headers, length),
+    );
     if (reply.headers.connection === "close" && !res.req.complete) lingerThenClose(res, body);
     else res.end(body);
     return;

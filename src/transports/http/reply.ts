@@ -101,7 +101,8 @@ export class BodyHold {
   }
 }
 
-const JSON_HEADERS = { "content-type": "application/json" };
+/** The headers of a JSON reply that has no others: one object for all (node-http.ts writes them out without reading it). */
+export const JSON_HEADERS = { "content-type": "application/json" };
 
 export function jsonReply(
   status: number,
