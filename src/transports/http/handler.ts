@@ -509,8 +509,14 @@ export class HttpHandler {
  * case-insensitive, then any parameters, such as `charset=utf-8`), not merely a value that contains it.
  */
 function isJson(type: string | null): boolean {
-  return type !== null && /^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type);
+  if (type === lastJson) return true;
+  if (type === null || !/^[ \t]*application\/json[ \t]*(?:;|$)/i.test(type)) return false;
+  lastJson = type;
+  return true;
 }
+
+/** The last Content-Type found to be JSON: a client sends the same one on every request. */
+let lastJson: string | undefined;
 
 /** A GET that resumes a stream of a session (2025-11-25 "Resumability and Redelivery"). */
 function isResume(request: HttpRequest): boolean {
