@@ -20,8 +20,8 @@ export class Guard {
   readonly #hosts: AllowedHost[] | undefined;
   readonly #any: boolean;
   readonly #origins: Set<string>;
-  /** The last Host header parsed, and what it gave: nearly every request names the same host. */
-  #last: [value: string, authority: Authority | undefined] = ["", undefined];
+  /** The last Host header found allowed: nearly every request names the same host, allowed again at once. */
+  #allowed: string | undefined;
 
   constructor(options: SecurityOptions) {
     this.#hosts = options.allowedHosts?.map(allowedHost);
@@ -33,8 +33,8 @@ export class Guard {
   /** Refuses a Host that is malformed, or not among `allowedHosts` when those are set. */
   checkHost(request: HttpRequest): HttpReply | undefined {
     const value = request.header("host");
-    if (value !== null && value !== this.#last[0]) this.#last = [value, parseAuthority(value)];
-    const authority = value === null ? undefined : this.#last[1];
+    if (value !== null && value === this.#allowed) return undefined;
+    const authority = value === null ? undefined : parseAuthority(value);
     if (value !== null && !authority) {
       return errorReply(
         400,
@@ -44,6 +44,7 @@ export class Guard {
     if (this.#hosts && !(authority && this.#hostAllowed(authority))) {
       return forbidden(`Host "${value?.toLowerCase() ?? ""}" is not allowed`);
     }
+    if (value !== null) this.#allowed = value;
     return undefined;
   }
 
