@@ -486,6 +486,8 @@ export class Tasks {
       session,
     };
     const via = channel ? { emit: (message: JsonRpcMessage) => channel.notify(withRelated(message, taskId)) } : {};
+    // A message the store failed (a shared store unreachable) is dropped, not tried again: the next
+    // one says more, and a retry could write an older message over a newer one.
     const note = channel
       ? undefined
       : (statusMessage: string) =>
@@ -493,7 +495,7 @@ export class Tasks {
             current.status === "working" && current.statusMessage !== statusMessage
               ? { ...current, statusMessage, lastUpdatedAt: Date.now() }
               : undefined,
-          );
+          ).catch(() => {});
     return runContext(this.#Context(), { init, via, settings: this.#registry.auth, note });
   }
 }

@@ -35,6 +35,8 @@ const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 /** Ends the runs of the tool "ends" (each resolves its result), oldest first. */
 const ending: ((result: string) => void)[] = [];
+/** Makes the run of the tool "reports" report progress with a message (ctx.progress). */
+const reporting: ((message: string) => void)[] = [];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 /**
@@ -77,6 +79,7 @@ beforeEach(async (ctx) => {
   aborted.clear();
   // A run a test left going (a failed one) is not another test's to end.
   ending.length = 0;
+  reporting.length = 0;
 });
 
 afterEach(async () => {
@@ -148,6 +151,15 @@ async function serve(
       description: "Runs until the test ends it",
       task: "optional",
       run: () => new Promise<string>((resolve) => ending.push(resolve)),
+    })
+    .tool("reports", {
+      description: "Reports progress when the test says so, until its signal aborts",
+      task: "optional",
+      run: (_args, ctx) =>
+        new Promise((_resolve, reject) => {
+          reporting.push((message) => ctx.progress(1, 2, message));
+          ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason));
+        }),
     });
   const listening = await server.serve({ port: 0 });
   opened.push(listening);
@@ -251,6 +263,50 @@ describe("a run's status write that Redis failed, at the shutdown", () => {
     expect(unhandled).toEqual([]);
   });
 });
+
+describe("a 2026-07-28 run's progress while Redis does not answer", () => {
+  it("leaves no rejection unhandled: the message is dropped, and the next one, Redis back, is the task's statusMessage", async () => {
+    // Counts the task's writes that Redis failed (the run's progress messages, in 2026-07-28).
+    const notes = { failed: 0 };
+    const counting = (store: TaskStore): TaskStore => ({
+      put: (record) => store.put(record),
+      get: (taskId) => store.get(taskId),
+      list: (owner) => store.list(owner),
+      release: (taskId) => store.release?.(taskId),
+      update: (taskId, change) => {
+        const updated = Promise.resolve(store.update(taskId, change));
+        updated.catch(() => notes.failed++);
+        return updated;
+      },
+    });
+    const { tasks } = await serve(`outage-${prefixes++}:`, counting);
+    const { taskId } = await tasks.result("tools/call", { name: "reports" });
+    expect(await eventually(() => reporting.length === 1)).toBe(true);
+    redis!.freeze();
+    reporting[0]!("halfway");
+    // Its write times out (commandTimeoutMs, 300 ms); then a moment for a rejection of its to surface.
+    expect(await eventually(() => notes.failed === 1)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    redis!.thaw();
+    // Was: an unhandled rejection (StateUnavailable), which ends a Node process that serves with
+    // server.fetch or server.node (serve() alone logs it instead).
+    expect(unhandled).toEqual([]);
+    reporting[0]!("three quarters");
+    const reported = async () => (await tasks.result("tasks/get", { taskId })).statusMessage;
+    expect(await until(reported, "three quarters")).toBe("three quarters");
+  });
+});
+
+/** Calls `read` until it answers `value`, for at most 5 s (a failure guard, not a timing): answers the last read. */
+async function until<T>(read: () => Promise<T>, value: T): Promise<T> {
+  const end = Date.now() + 5000;
+  let now = await read();
+  while (now !== value && Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    now = await read();
+  }
+  return now;
+}
 
 describe("listening for tasks while Redis is away", () => {
   it("answers the retryable 503, not an acknowledgement that leaves the caller's tasks out", async () => {
