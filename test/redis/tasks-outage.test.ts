@@ -2,7 +2,8 @@
  * Tasks on a shared Redis at the edges: the server shutting down (a deploy's SIGTERM) records its
  * running tasks as failed before `close()` resolves, whether Redis answers or not, and never leaves
  * a rejection unhandled; a run's status write that Redis failed is tried a last time by `close()`
- * and never after it, nor keeps a timer; a task being stored as the server closes never runs, and is
+ * and never after it, nor keeps a timer, nor after the run's next write (which it would undo); a
+ * 2026-07-28 run's progress message that Redis failed is dropped, its failure handled; a task being stored as the server closes never runs, and is
  * recorded failed as the running ones are; the leases of a closed server's tasks, or of a run whose
  * end was given up, are renewed no more; a listen request for taskIds while Redis is away is told to
  * retry instead of being acknowledged with no task. One in-process server over real HTTP on a real Redis.
@@ -12,6 +13,7 @@ import { createHook } from "node:async_hooks";
 import { fileURLToPath } from "node:url";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { StateUnavailable } from "../../src/state/state.js";
@@ -37,6 +39,8 @@ const onUnhandled = (reason: unknown) => unhandled.push(reason);
 const ending: ((result: string) => void)[] = [];
 /** Makes the run of the tool "reports" report progress with a message (ctx.progress). */
 const reporting: ((message: string) => void)[] = [];
+/** Lets each run of the tool "asks" (from the top, each round) go on to its questions, oldest first. */
+const asking: (() => void)[] = [];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 /**
@@ -80,6 +84,7 @@ beforeEach(async (ctx) => {
   // A run a test left going (a failed one) is not another test's to end.
   ending.length = 0;
   reporting.length = 0;
+  asking.length = 0;
 });
 
 afterEach(async () => {
@@ -152,6 +157,17 @@ async function serve(
       task: "optional",
       run: () => new Promise<string>((resolve) => ending.push(resolve)),
     })
+    .tool("asks", {
+      description: "Asks one question, then another, each run once the test lets it",
+      task: "optional",
+      run: async (_args, ctx) => {
+        ctx.signal.addEventListener("abort", () => aborted.set("asks", ctx.signal.reason), { once: true });
+        await new Promise<void>((resolve) => asking.push(resolve));
+        const first = await ctx.elicit("First?", z.object({ a: z.string() }), { key: "first" });
+        const second = await ctx.elicit("Second?", z.object({ b: z.string() }), { key: "second" });
+        return `${first.action} ${second.action}`;
+      },
+    })
     .tool("reports", {
       description: "Reports progress when the test says so, until its signal aborts",
       task: "optional",
@@ -194,9 +210,12 @@ describe("shutting down a server whose tasks are on Redis", () => {
   });
 });
 
-/** Wraps a task store so that its updates fail while `writes.away` is set (Redis refusing them), counting those tried. */
+/**
+ * Wraps a task store so that its updates fail while `writes.away` is set (Redis refusing them), and
+ * the update numbered `writes.refused` (counting from 1) alone, counting those tried.
+ */
 function flaky() {
-  const writes = { away: false, tried: 0, failed: 0 };
+  const writes = { away: false, refused: 0, tried: 0, failed: 0 };
   const wrap = (store: TaskStore): TaskStore => ({
     put: (record) => store.put(record),
     get: (taskId) => store.get(taskId),
@@ -204,7 +223,7 @@ function flaky() {
     release: (taskId) => store.release?.(taskId),
     update: (taskId, change) => {
       writes.tried++;
-      if (!writes.away) return store.update(taskId, change);
+      if (!writes.away && writes.tried !== writes.refused) return store.update(taskId, change);
       writes.failed++;
       return Promise.reject(new StateUnavailable(new Error("Redis refused the write")));
     },
@@ -307,6 +326,42 @@ async function until<T>(read: () => Promise<T>, value: T): Promise<T> {
   }
   return now;
 }
+
+describe("a run's status writes, one refused by Redis, then a later one recorded", () => {
+  it("never tries the earlier one again over the later: the task keeps the questions it now waits on", async () => {
+    const { writes, wrap } = flaky();
+    const { tasks } = await serve(`outage-${prefixes++}:`, wrap);
+    const { taskId } = await tasks.result("tools/call", { name: "asks" });
+    expect(await eventually(() => asking.length === 1)).toBe(true);
+    asking.shift()!();
+    await tasks.until(taskId as string, "input_required");
+    // The answer's own write goes through; the run's "working" write after it (the next) is refused once.
+    writes.refused = writes.tried + 2;
+    const first = { action: "accept", content: { a: "1" } };
+    await tasks.result("tasks/update", { taskId, inputResponses: { first } });
+    expect(await eventually(() => writes.failed === 1 && asking.length === 1)).toBe(true);
+    // The run asks its second question: recorded, while the refused write waits for its next try.
+    asking.shift()!();
+    const second = async () => Object.keys((await tasks.result("tasks/get", { taskId })).inputRequests ?? {});
+    expect(await until(async () => (await second()).join(), "second")).toBe("second");
+    // Longer than the retries' period (a second): a retry of the refused write would have come.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Was: the refused "working" write, tried again, wrote over the questions: `working`, and the
+    // run waiting for an answer no client could see until its TTL.
+    expect(await tasks.result("tasks/get", { taskId })).toMatchObject({
+      status: "input_required",
+      inputRequests: { second: { method: "elicitation/create" } },
+    });
+    const answer = { action: "accept", content: { b: "2" } };
+    await tasks.result("tasks/update", { taskId, inputResponses: { second: answer } });
+    expect(await eventually(() => asking.length === 1)).toBe(true);
+    asking.shift()!();
+    expect(await tasks.until(taskId as string)).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "accept accept" }] },
+    });
+  });
+});
 
 describe("listening for tasks while Redis is away", () => {
   it("answers the retryable 503, not an acknowledgement that leaves the caller's tasks out", async () => {
