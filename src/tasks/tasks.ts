@@ -47,6 +47,9 @@ const SHUT_DOWN = {
   runner: undefined,
 } as const;
 
+/** Why a run waiting for answers stops when its questions could not be recorded (`#unrecorded`). */
+const UNRECORDED_QUESTIONS = "The task's questions could not be recorded: the server's shared state was unreachable";
+
 /** A tool call to run as a task: the tool, its checked settings, its arguments as sent, the request's context. */
 export interface TaskCall {
   readonly tool: Tool;
@@ -81,11 +84,8 @@ export class Tasks {
   #bus: Bus | undefined;
   /** With a bus: a 2025-11-25 task's messages reach a `tasks/result` on another instance (relay.ts). */
   relay: TaskRelay | undefined;
-  /**
-   * What the runs did, recorded in the store, again while it is unreachable, until `close`. A task
-   * whose run ended without its end recorded is let go (`release`): it reads failed, not running.
-   */
-  readonly #writes = new StatusWrites((taskId) => !this.#runs.has(taskId) && this.store.release?.(taskId));
+  /** What the runs did, recorded in the store, again while it is unreachable, until `close` (`#unrecorded`). */
+  readonly #writes = new StatusWrites((taskId) => this.#unrecorded(taskId));
   /** Set by `close`: no run starts after it, and no answers are handed over. */
   #closed = false;
   /** What `close` waits for besides the runs: tasks being stored and started, answers being handed over. */
@@ -212,6 +212,17 @@ export class Tasks {
       this.#runs.delete(taskId);
       expiry.cancel();
     });
+  }
+
+  /**
+   * What a task's run last did could not be recorded (its write was given up): the store may never
+   * show it. A run waiting for answers stops, since its questions may be unknown to every client (the
+   * task reads `working`), so nobody could answer them; a task whose run has ended, or stopped so, is
+   * let go (`release`): it reads failed once its lease runs out, not `working` until its TTL.
+   */
+  #unrecorded(taskId: string): void {
+    if (this.#runs.get(taskId)?.waiting.size) this.#stop(taskId, UNRECORDED_QUESTIONS);
+    if (!this.#runs.has(taskId)) this.store.release?.(taskId);
   }
 
   /** Settles as `work` does; `close` waits for it meanwhile. */

@@ -3,11 +3,13 @@
  * running tasks as failed before `close()` resolves, whether Redis answers or not, and never leaves
  * a rejection unhandled; a run's status write that Redis failed is tried a last time by `close()`
  * and never after it, nor keeps a timer, nor after the run's next write (which it would undo); a
- * 2026-07-28 run's progress message that Redis failed is dropped, its failure handled; a task being stored as the server closes never runs, and is
- * recorded failed as the running ones are; the leases of a closed server's tasks, or of a run whose
- * end was given up, are renewed no more; a listen request for taskIds while Redis is away is told to
- * retry instead of being acknowledged with no task. One in-process server over real HTTP on a real Redis.
- * Skipped (with the install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
+ * 2026-07-28 run's progress message that Redis failed is dropped, its failure handled; a task being
+ * stored as the server closes never runs, and is recorded failed as the running ones are; the leases
+ * of a closed server's tasks, or of a run whose end was given up, are renewed no more; a run waiting
+ * for answers whose questions were given up stops, and its task reads failed; a listen request for
+ * taskIds while Redis is away is told to retry instead of being acknowledged with no task. One
+ * in-process server over real HTTP on a real Redis. Skipped (with the install command as the reason)
+ * without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { createHook } from "node:async_hooks";
 import { fileURLToPath } from "node:url";
@@ -481,6 +483,8 @@ async function readsAs(prefix: string, taskId: string, status: string): Promise<
 }
 
 const ORPHANED = "The server instance running this task stopped before it finished; call the tool again";
+/** Why a run waiting for answers stops once its questions could not be recorded. */
+const UNRECORDED = "The task's questions could not be recorded: the server's shared state was unreachable";
 
 describe("the leases of a server's tasks whose end could not be written, the state staying open", () => {
   it("are renewed no more once the server has closed with Redis away: the task reads failed once its lease runs out", async () => {
@@ -512,6 +516,32 @@ describe("the leases of a server's tasks whose end could not be written, the sta
     // The first try and 60 more: then it is given up.
     expect(writes.failed).toBe(61);
     // Was: its lease renewed while the server stays open, the run long over: `working` until its TTL.
+    expect(await readsAs(prefix, taskId as string, "failed")).toMatchObject({
+      status: "failed",
+      error: { code: -32603, message: ORPHANED },
+    });
+  });
+});
+
+describe("a run waiting for answers whose questions Redis refused, the state staying open", () => {
+  it("stops once they are given up after a minute of failed writes: the task reads failed, not working until its TTL", async () => {
+    const prefix = `outage-${prefixes++}:`;
+    const { writes, wrap } = flaky();
+    const { tasks } = await serve(prefix, wrap, 600);
+    const { taskId } = await tasks.result("tools/call", { name: "asks" });
+    expect(await eventually(() => asking.length === 1)).toBe(true);
+    // The code of a round loads at the first question (an import, which fake timers do not wait for): now.
+    await import("../../src/asking/layer.js");
+    // The minute of retries, each a second apart, passes on fake timers (Redis answers the rest).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    writes.away = true;
+    asking.shift()!();
+    await vi.advanceTimersByTimeAsync(62_000);
+    vi.useRealTimers();
+    expect(writes.failed).toBe(61);
+    // Was: the run waited on, its lease renewed, the task `working` (its questions never recorded)
+    // until its TTL: no client could see them, nor answer them.
+    expect((aborted.get("asks") as Error | undefined)?.message).toBe(UNRECORDED);
     expect(await readsAs(prefix, taskId as string, "failed")).toMatchObject({
       status: "failed",
       error: { code: -32603, message: ORPHANED },
