@@ -691,7 +691,8 @@ const BUDGETS: Budget[] = [
     // Raised to 54,719 B: the leases of a closed server's tasks, and of a run whose end was given up after a minute of failed writes, are renewed no more (TaskStore's optional release, RedisTaskStore.release, StatusWrites counting each task's writes) (was: renewed by the state while it stayed open, the tasks working until their TTL) (+97 B).
     // Raised to 54,801 B: server.close() ends a tasks/update handing answers over to another instance, answered with the shutdown refusal (tasks.ts's #waits, #handOver checking #closed, close waiting for it) (was: task-input published and 300 ms timers set for about 3 s after close) (+82 B).
     // Set to 55,164 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
-    ceiling: 55_164,
+    // Raised to 55,197 B: the tasks layer's status writes: a run's latest supersedes a failed earlier one, a run waiting on questions that could not be recorded stops, a progress message the store failed is dropped (+33 B).
+    ceiling: 55_197,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1223,7 +1224,8 @@ const BUDGETS: Budget[] = [
     // Raised to 64,593 B: as the row of everything: the leases of a closed server's tasks, and of a run whose end was given up, are renewed no more (TaskStore's release) (+100 B).
     // Raised to 64,672 B: as the row of everything: server.close() ends a tasks/update handing answers over to another instance (+79 B).
     // Set to 65,040 B merging the tasks layer's close races (wt-6: a task stored as close begins, released leases, the hand-over ended) with main, as measured.
-    ceiling: 65_040,
+    // Raised to 65,075 B: the "everything" row's +33 B (the tasks layer's status writes), which the kit can reach (+35 B).
+    ceiling: 65_075,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
