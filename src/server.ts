@@ -342,9 +342,7 @@ export class Server<Tools extends ToolTypes = {}> {
   ): Promise<CallToolResult<Tools[Name]["structured"]>> {
     // The in-process pipeline loads with the first call, with the asking layer it runs under (see local.ts).
     const [{ callLocally }] = await Promise.all([import("./asking/layer.js"), this.ready()]);
-    const plugins = this.#dispatcher.plugins;
-    const call = { name, arguments: args, chain: plugins?.chain("tools/call"), Context: plugins?.Context };
-    const result = await callLocally(this.#registry, call, options);
+    const result = await callLocally(this.#dispatcher, { name, arguments: args }, options);
     return result as unknown as CallToolResult<Tools[Name]["structured"]>;
   }
 

@@ -276,7 +276,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 16,288 B: the registry adds, swaps and removes a tool, resource or prompt with one method each
     // (Registry.add, swap, remove: was addResource and addPrompt beside addTool, each with its claim), and the server
     // adds a resource or prompt with one #addEntry (was #addResource and #addPrompt) (-34 B).
-    ceiling: 16_288,
+    // Lowered to 16,266 B: server.call hands callLocally (local.ts, loaded with the asking layer on the first call) the
+    // dispatcher, and local.ts finds the plug-ins' tools/call chain and context class there (was: server.ts did, in
+    // every server) (-22 B).
+    ceiling: 16_266,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -451,7 +454,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 23,736 B: the registry adds, swaps and removes a tool, resource or prompt with one method each
     // (Registry.add, swap, remove: was addResource and addPrompt beside addTool, each with its claim), and the server
     // adds a resource or prompt with one #addEntry (was #addResource and #addPrompt) (-33 B).
-    ceiling: 23_736,
+    // Lowered to 23,713 B: server.call hands callLocally (local.ts, loaded with the asking layer on the first call) the
+    // dispatcher, and local.ts finds the plug-ins' tools/call chain and context class there (was: server.ts did, in
+    // every server) (-23 B).
+    ceiling: 23_713,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -682,7 +688,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 54,177 B: the registry adds, swaps and removes a tool, resource or prompt with one method each
     // (Registry.add, swap, remove: was addResource and addPrompt beside addTool, each with its claim), and the server
     // adds a resource or prompt with one #addEntry (was #addResource and #addPrompt) (-70 B).
-    ceiling: 54_177,
+    // Lowered to 54,175 B: server.call hands callLocally (local.ts, loaded with the asking layer on the first call) the
+    // dispatcher, and local.ts finds the plug-ins' tools/call chain and context class there (was: server.ts did, in
+    // every server) (-2 B).
+    ceiling: 54_175,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -843,7 +852,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 29,895 B: the registry adds, swaps and removes a tool, resource or prompt with one method each
     // (Registry.add, swap, remove: was addResource and addPrompt beside addTool, each with its claim), and the server
     // adds a resource or prompt with one #addEntry (was #addResource and #addPrompt) (-48 B).
-    ceiling: 29_895,
+    // Lowered to 29,881 B: server.call hands callLocally (local.ts, loaded with the asking layer on the first call) the
+    // dispatcher, and local.ts finds the plug-ins' tools/call chain and context class there (was: server.ts did, in
+    // every server) (-14 B).
+    ceiling: 29_881,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -993,7 +1005,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 28,807 B: the registry adds, swaps and removes a tool, resource or prompt with one method each
     // (Registry.add, swap, remove: was addResource and addPrompt beside addTool, each with its claim), and the server
     // adds a resource or prompt with one #addEntry (was #addResource and #addPrompt) (-40 B).
-    ceiling: 28_807,
+    // Lowered to 28,780 B: server.call hands callLocally (local.ts, loaded with the asking layer on the first call) the
+    // dispatcher, and local.ts finds the plug-ins' tools/call chain and context class there (was: server.ts did, in
+    // every server) (-27 B).
+    ceiling: 28_780,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1196,7 +1211,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 64,096 B: the registry adds, swaps and removes a tool, resource or prompt with one method each
     // (Registry.add, swap, remove: was addResource and addPrompt beside addTool, each with its claim), and the server
     // adds a resource or prompt with one #addEntry (was #addResource and #addPrompt) (-38 B).
-    ceiling: 64_096,
+    // Lowered to 64,091 B: server.call hands callLocally (local.ts, loaded with the asking layer on the first call) the
+    // dispatcher, and local.ts finds the plug-ins' tools/call chain and context class there (was: server.ts did, in
+    // every server) (-5 B).
+    ceiling: 64_091,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
