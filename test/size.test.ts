@@ -281,7 +281,10 @@ const BUDGETS: Budget[] = [
     // every server) (-22 B).
     // Lowered to 16,247 B: Connection.ask goes through askingLayer.use, which loads the asking layer or calls it at
     // once (was: its own copy of that, which called ask again once the layer had loaded) (-19 B).
-    ceiling: 16_247,
+    // Lowered to 16,205 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
+    // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
+    // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-42 B).
+    ceiling: 16_205,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -461,7 +464,10 @@ const BUDGETS: Budget[] = [
     // every server) (-23 B).
     // Lowered to 23,699 B: Connection.ask goes through askingLayer.use, which loads the asking layer or calls it at
     // once (was: its own copy of that, which called ask again once the layer had loaded) (-14 B).
-    ceiling: 23_699,
+    // Lowered to 23,660 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
+    // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
+    // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-39 B).
+    ceiling: 23_660,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -697,7 +703,10 @@ const BUDGETS: Budget[] = [
     // every server) (-2 B).
     // Lowered to 54,164 B: Connection.ask goes through askingLayer.use, which loads the asking layer or calls it at
     // once (was: its own copy of that, which called ask again once the layer had loaded) (-11 B).
-    ceiling: 54_164,
+    // Lowered to 54,128 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
+    // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
+    // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-36 B).
+    ceiling: 54_128,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -863,7 +872,10 @@ const BUDGETS: Budget[] = [
     // every server) (-14 B).
     // Lowered to 29,871 B: Connection.ask goes through askingLayer.use, which loads the asking layer or calls it at
     // once (was: its own copy of that, which called ask again once the layer had loaded) (-10 B).
-    ceiling: 29_871,
+    // Lowered to 29,839 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
+    // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
+    // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-32 B).
+    ceiling: 29_839,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1018,7 +1030,10 @@ const BUDGETS: Budget[] = [
     // every server) (-27 B).
     // Lowered to 28,772 B: Connection.ask goes through askingLayer.use, which loads the asking layer or calls it at
     // once (was: its own copy of that, which called ask again once the layer had loaded) (-8 B).
-    ceiling: 28_772,
+    // Lowered to 28,737 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
+    // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
+    // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-35 B).
+    ceiling: 28_737,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1226,7 +1241,10 @@ const BUDGETS: Budget[] = [
     // every server) (-5 B).
     // Lowered to 64,080 B: Connection.ask goes through askingLayer.use, which loads the asking layer or calls it at
     // once (was: its own copy of that, which called ask again once the layer had loaded) (-11 B).
-    ceiling: 64_080,
+    // Lowered to 64,039 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
+    // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
+    // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-41 B).
+    ceiling: 64_039,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
