@@ -284,7 +284,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 16,205 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
     // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
     // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-42 B).
-    ceiling: 16_205,
+    // Lowered to 16,106 B: the message of a question asked by a 2025 request without a way back to its client
+    // (stateless HTTP) is the asking layer's (asking/ask.ts), loaded with the first question; the asking front marks
+    // such a run unreachable: true (was: core/context.ts's NO_WAY_BACK, 170 B of text in every program) (-99 B).
+    ceiling: 16_106,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -467,7 +470,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 23,660 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
     // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
     // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-39 B).
-    ceiling: 23_660,
+    // Lowered to 23,585 B: the message of a question asked by a 2025 request without a way back to its client
+    // (stateless HTTP) is the asking layer's (asking/ask.ts), loaded with the first question; the asking front marks
+    // such a run unreachable: true (was: core/context.ts's NO_WAY_BACK, 170 B of text in every program) (-75 B).
+    ceiling: 23_585,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -875,7 +881,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 29,839 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
     // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
     // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-32 B).
-    ceiling: 29_839,
+    // Lowered to 29,765 B: the message of a question asked by a 2025 request without a way back to its client
+    // (stateless HTTP) is the asking layer's (asking/ask.ts), loaded with the first question; the asking front marks
+    // such a run unreachable: true (was: core/context.ts's NO_WAY_BACK, 170 B of text in every program) (-74 B).
+    ceiling: 29_765,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1033,7 +1042,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 28,737 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
     // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
     // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-35 B).
-    ceiling: 28_737,
+    // Lowered to 28,657 B: the message of a question asked by a 2025 request without a way back to its client
+    // (stateless HTTP) is the asking layer's (asking/ask.ts), loaded with the first question; the asking front marks
+    // such a run unreachable: true (was: core/context.ts's NO_WAY_BACK, 170 B of text in every program) (-80 B).
+    ceiling: 28_657,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1244,7 +1256,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 64,039 B: Dispatcher.answerModern and #runModern, used only by the HTTP endpoint, are gone: the
     // endpoint asks Dispatcher.refused (was #refused) and then Dispatcher.run with the envelope it read, as the 2025
     // era's layer runs its requests, and the dispatcher's own 2026-07-28 path runs through run() too (-41 B).
-    ceiling: 64_039,
+    // Lowered to 64,026 B: the message of a question asked by a 2025 request without a way back to its client
+    // (stateless HTTP) is the asking layer's (asking/ask.ts), loaded with the first question; the asking front marks
+    // such a run unreachable: true (was: core/context.ts's NO_WAY_BACK, 170 B of text in every program) (-13 B).
+    ceiling: 64_026,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

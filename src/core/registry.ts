@@ -136,7 +136,7 @@ export class Registry {
     // Spread first, so a given version keeps its place in serverInfo and a default one comes after the name.
     this.info = { ...info, version };
     this.instructions = instructions;
-    this.pageSize = pageSize ?? Number.POSITIVE_INFINITY;
+    this.pageSize = pageSize ?? Infinity;
     this.askTimeoutMs = askTimeoutMs ?? 60_000;
     this.stateKey = requestStateKey;
     if (requestStateKey !== undefined && keyLength(requestStateKey) < 32) {
