@@ -168,10 +168,10 @@ export class Connection implements Peer {
     signal?: AbortSignal,
     via: (message: JsonRpcMessage) => void = (message) => this.#tell(message, true),
   ): Promise<unknown> {
-    const code = askingLayer.now;
-    if (!code) return askingLayer.load().then(() => this.ask(request, signal, via));
-    this.#questions ??= new code.Questions(this);
-    return this.#questions.ask(request, signal, via);
+    return askingLayer.use((code) => {
+      this.#questions ??= new code.Questions(this);
+      return this.#questions.ask(request, signal, via);
+    });
   }
 
   /** Routes the client's answer to the request of ours that awaits it; unknown ids are ignored. */
