@@ -37,6 +37,20 @@ function gate() {
   return { open, opened };
 }
 
+/**
+ * A 2025 session on `connection`, told an update of a resource it subscribed to whose read check never
+ * answers: what is sent after it is held (Connection's #tell). `sent` is emptied first.
+ */
+async function stuckUpdate({ connection, registry, sent }: ReturnType<typeof setup>): Promise<void> {
+  await connection.receive(initialize());
+  await connection.receive(initialized);
+  const session = connection.session!;
+  session.subscribe("notes://stuck");
+  session.mayRead = () => new Promise<boolean>(() => {});
+  sent.length = 0;
+  registry.emit({ type: "resources/updated", uri: "notes://stuck" });
+}
+
 describe("single messages", () => {
   it("answers requests and sends the answer", async () => {
     const { connection, sent } = setup();
@@ -390,13 +404,7 @@ describe("list_changed", () => {
     vi.useFakeTimers();
     try {
       const { connection, registry, sent } = setup();
-      await connection.receive(initialize());
-      await connection.receive(initialized);
-      const session = connection.session!;
-      session.subscribe("notes://stuck");
-      session.mayRead = () => new Promise<boolean>(() => {});
-      sent.length = 0;
-      registry.emit({ type: "resources/updated", uri: "notes://stuck" });
+      await stuckUpdate({ connection, registry, sent });
       registry.addTool(compileTool("later", { run: () => "" }));
       await vi.advanceTimersByTimeAsync(9_999);
       expect(sent).toEqual([]);
@@ -418,13 +426,7 @@ describe("list_changed", () => {
           },
         },
       });
-      await connection.receive(initialize());
-      await connection.receive(initialized);
-      const session = connection.session!;
-      session.subscribe("notes://stuck");
-      session.mayRead = () => new Promise<boolean>(() => {});
-      sent.length = 0;
-      registry.emit({ type: "resources/updated", uri: "notes://stuck" });
+      await stuckUpdate({ connection, registry, sent });
       let answered = false;
       void connection.receive({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "say" } })?.then(() => {
         answered = true;
