@@ -325,7 +325,11 @@ export class Tasks {
    * `tasks/cancel`: a task not finished yet is cancelled at once and its run's signal aborts (on the
    * instance running it, through the bus, when that is another). Answers the task as it now is;
    * undefined for one that had finished already, also while this was being applied (the store's
-   * change saw it terminal), which stays as it was.
+   * change saw it terminal), which stays as it was. Once recorded, the cancel has happened: the
+   * running instance is told with `announce`, which holds the message while the state is unreachable
+   * and sends it once it is back (the running instance, if its own subscription was away, reads the
+   * record when it rejoins), so that a failed publish neither answers the client a 503 for a cancel
+   * that was recorded nor leaves the run going on.
    */
   async cancel(params: Result | undefined, ctx: Context): Promise<TaskRecord | undefined> {
     const record = await this.find(params, ctx);
@@ -335,7 +339,7 @@ export class Tasks {
       statusMessage: "Cancelled by the client",
     });
     if (!cancelled) return undefined;
-    if (!this.#runs.has(record.taskId)) await this.#bus?.publish({ type: "task-cancel", taskId: record.taskId });
+    if (!this.#runs.has(record.taskId)) this.#bus?.announce({ type: "task-cancel", taskId: record.taskId });
     this.#stop(record.taskId, "The client cancelled the task");
     return cancelled;
   }
