@@ -126,11 +126,15 @@ export class Tasks {
   #rejoined(): void {
     for (const taskId of [...this.changes.watchedIds()]) void this.#reread(taskId);
     for (const taskId of [...this.#runs.keys()]) {
-      Promise.resolve(this.store.get(taskId)).then(
-        // Cancelled elsewhere (or gone): the run stops, as task-cancel would have stopped it.
-        (record) => (!record || isTerminal(record.status)) && this.#stop(taskId, "The client cancelled the task"),
-        () => {}, // The store is away: its runs keep going, as they would have.
-      );
+      // Inside then: a store (user code) whose get throws rather than rejects is away too, and a
+      // throw here would leave the bus's listener (in the Redis client's socket handler with ioredis).
+      Promise.resolve()
+        .then(() => this.store.get(taskId))
+        .then(
+          // Cancelled elsewhere (or gone): the run stops, as task-cancel would have stopped it.
+          (record) => (!record || isTerminal(record.status)) && this.#stop(taskId, "The client cancelled the task"),
+          () => {}, // The store is away: its runs keep going, as they would have.
+        );
     }
   }
 
@@ -222,7 +226,18 @@ export class Tasks {
    */
   #unrecorded(taskId: string): void {
     if (this.#runs.get(taskId)?.waiting.size) this.#stop(taskId, UNRECORDED_QUESTIONS);
-    if (!this.#runs.has(taskId)) this.store.release?.(taskId);
+    if (!this.#runs.has(taskId)) this.#letGo(taskId);
+  }
+
+  /**
+   * Tells the store this server runs the task no more (`release`). A store is user code: one that
+   * throws is told no more than that (its lease may then keep the task `working` until its TTL),
+   * and its throw reaches neither the status writes' retries nor `close`.
+   */
+  #letGo(taskId: string): void {
+    try {
+      this.store.release?.(taskId);
+    } catch {}
   }
 
   /** Settles as `work` does; `close` waits for it meanwhile. */
@@ -368,7 +383,7 @@ export class Tasks {
 
   /** Records a task of this server failed by the shutdown, and lets it go in the store whatever came of that. */
   #end(taskId: string): Promise<TaskRecord | undefined> {
-    return this.#change(taskId, SHUT_DOWN).finally(() => this.store.release?.(taskId));
+    return this.#change(taskId, SHUT_DOWN).finally(() => this.#letGo(taskId));
   }
 
   /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */
