@@ -126,11 +126,15 @@ export class Tasks {
   #rejoined(): void {
     for (const taskId of [...this.changes.watchedIds()]) void this.#reread(taskId);
     for (const taskId of [...this.#runs.keys()]) {
-      Promise.resolve(this.store.get(taskId)).then(
-        // Cancelled elsewhere (or gone): the run stops, as task-cancel would have stopped it.
-        (record) => (!record || isTerminal(record.status)) && this.#stop(taskId, "The client cancelled the task"),
-        () => {}, // The store is away: its runs keep going, as they would have.
-      );
+      // Inside then: a store (user code) whose get throws rather than rejects is away too, and a
+      // throw here would leave the bus's listener (in the Redis client's socket handler with ioredis).
+      Promise.resolve()
+        .then(() => this.store.get(taskId))
+        .then(
+          // Cancelled elsewhere (or gone): the run stops, as task-cancel would have stopped it.
+          (record) => (!record || isTerminal(record.status)) && this.#stop(taskId, "The client cancelled the task"),
+          () => {}, // The store is away: its runs keep going, as they would have.
+        );
     }
   }
 
@@ -222,7 +226,18 @@ export class Tasks {
    */
   #unrecorded(taskId: string): void {
     if (this.#runs.get(taskId)?.waiting.size) this.#stop(taskId, UNRECORDED_QUESTIONS);
-    if (!this.#runs.has(taskId)) this.store.release?.(taskId);
+    if (!this.#runs.has(taskId)) this.#letGo(taskId);
+  }
+
+  /**
+   * Tells the store this server runs the task no more (`release`). A store is user code: one that
+   * throws is told no more than that (its lease may then keep the task `working` until its TTL),
+   * and its throw reaches neither the status writes' retries nor `close`.
+   */
+  #letGo(taskId: string): void {
+    try {
+      this.store.release?.(taskId);
+    } catch {}
   }
 
   /** Settles as `work` does; `close` waits for it meanwhile. */
@@ -325,7 +340,11 @@ export class Tasks {
    * `tasks/cancel`: a task not finished yet is cancelled at once and its run's signal aborts (on the
    * instance running it, through the bus, when that is another). Answers the task as it now is;
    * undefined for one that had finished already, also while this was being applied (the store's
-   * change saw it terminal), which stays as it was.
+   * change saw it terminal), which stays as it was. Once recorded, the cancel has happened: the
+   * running instance is told with `announce`, which holds the message while the state is unreachable
+   * and sends it once it is back (the running instance, if its own subscription was away, reads the
+   * record when it rejoins), so that a failed publish neither answers the client a 503 for a cancel
+   * that was recorded nor leaves the run going on.
    */
   async cancel(params: Result | undefined, ctx: Context): Promise<TaskRecord | undefined> {
     const record = await this.find(params, ctx);
@@ -335,7 +354,7 @@ export class Tasks {
       statusMessage: "Cancelled by the client",
     });
     if (!cancelled) return undefined;
-    if (!this.#runs.has(record.taskId)) await this.#bus?.publish({ type: "task-cancel", taskId: record.taskId });
+    if (!this.#runs.has(record.taskId)) this.#bus?.announce({ type: "task-cancel", taskId: record.taskId });
     this.#stop(record.taskId, "The client cancelled the task");
     return cancelled;
   }
@@ -364,7 +383,7 @@ export class Tasks {
 
   /** Records a task of this server failed by the shutdown, and lets it go in the store whatever came of that. */
   #end(taskId: string): Promise<TaskRecord | undefined> {
-    return this.#change(taskId, SHUT_DOWN).finally(() => this.store.release?.(taskId));
+    return this.#change(taskId, SHUT_DOWN).finally(() => this.#letGo(taskId));
   }
 
   /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */

@@ -5,7 +5,8 @@
  * and never after it, nor keeps a timer, nor after the run's next write (which it would undo); a
  * 2026-07-28 run's progress message that Redis failed is dropped, its failure handled; a task being
  * stored as the server closes never runs, and is recorded failed as the running ones are; the leases
- * of a closed server's tasks, or of a run whose end was given up, are renewed no more; a run waiting
+ * of a closed server's tasks, or of a run whose end was given up, are renewed no more, and a
+ * 2025-11-25 `tasks/result` waiting for the latter on its instance answers the failure; a run waiting
  * for answers whose questions were given up stops, and its task reads failed; a listen request for
  * taskIds while Redis is away is told to retry instead of being acknowledged with no task. One
  * in-process server over real HTTP on a real Redis. Skipped (with the install command as the reason)
@@ -214,13 +215,18 @@ describe("shutting down a server whose tasks are on Redis", () => {
 
 /**
  * Wraps a task store so that its updates fail while `writes.away` is set (Redis refusing them), and
- * the update numbered `writes.refused` (counting from 1) alone, counting those tried.
+ * the update numbered `writes.refused` (counting from 1) alone, counting those tried; `writes.read`
+ * counts the reads answered.
  */
 function flaky() {
-  const writes = { away: false, refused: 0, tried: 0, failed: 0 };
+  const writes = { away: false, refused: 0, tried: 0, failed: 0, read: 0 };
   const wrap = (store: TaskStore): TaskStore => ({
     put: (record) => store.put(record),
-    get: (taskId) => store.get(taskId),
+    get: async (taskId) => {
+      const record = await store.get(taskId);
+      writes.read++;
+      return record;
+    },
     list: (owner) => store.list(owner),
     release: (taskId) => store.release?.(taskId),
     update: (taskId, change) => {
@@ -520,6 +526,55 @@ describe("the leases of a server's tasks whose end could not be written, the sta
       status: "failed",
       error: { code: -32603, message: ORPHANED },
     });
+  });
+});
+
+describe("a 2025-11-25 tasks/result waiting on the instance whose run's end could not be written", () => {
+  it("answers the task's failure once its lease has run out, not at the handler timeout", async () => {
+    const { writes, wrap } = flaky();
+    const { listening } = await serve(`outage-${prefixes++}:`, wrap, 600);
+    // A request's answer: its JSON body, or its SSE stream's last message.
+    const post = async (body: Record<string, unknown>, session?: string) => {
+      const response = await fetch(listening.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", ...body }),
+      });
+      const text = await response.text();
+      const data = text.split("\n").filter((line) => line.startsWith("data: "));
+      const answer = data.length > 0 ? JSON.parse(data.at(-1)!.slice(6)) : text ? JSON.parse(text) : undefined;
+      return { session: response.headers.get("mcp-session-id"), answer };
+    };
+    const initialize = {
+      protocolVersion: "2025-11-25",
+      capabilities: { tasks: {} },
+      clientInfo: { name: "t", version: "1" },
+    };
+    const session = (await post({ id: 1, method: "initialize", params: initialize })).session!;
+    await post({ method: "notifications/initialized" }, session);
+    const created = await post({ id: 2, method: "tools/call", params: { name: "ends", task: {} } }, session);
+    const taskId = (created.answer as { result: { task: { taskId: string } } }).result.task.taskId;
+    expect(await eventually(() => ending.length === 1)).toBe(true);
+    // The tasks/result waits here, on the instance running the task, once it has found the task and
+    // read it again as it starts waiting (both before the fake timers: Redis's answers to them are real).
+    const read = writes.read;
+    const waiting = post({ id: 3, method: "tasks/result", params: { taskId } }, session);
+    expect(await eventually(() => writes.read === read + 2)).toBe(true);
+    // The minute of retries, each a second apart, passes on fake timers (Redis answers the rest).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    writes.away = true;
+    ending.shift()!("done");
+    await vi.advanceTimersByTimeAsync(62_000);
+    vi.useRealTimers();
+    expect(writes.failed).toBe(61);
+    // Was: nothing read the task again here (only a tasks/result following a task run elsewhere
+    // did), so this one waited for a change that never came, until limits.handlerTimeoutMs (5 min).
+    const { answer } = await within(waiting, 5000, "the tasks/result's answer");
+    expect(answer).toMatchObject({ id: 3, error: { code: -32603, message: ORPHANED } });
   });
 });
 
