@@ -73,10 +73,11 @@ export class Connection implements Peer {
   /**
    * Sends a message to the client: a response, a request's log or progress, a question, a change
    * notification. A stdio pipe or a session's GET stream is one stream, read in order: what is sent
-   * after an update whose read check still waits goes out after that update (see `#tell`).
+   * after an update whose read check still waits goes out after that update (see `#tell`), and then
+   * the promise resolves once it has gone.
    */
-  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
-    this.#tell(message, true);
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> | undefined {
+    return this.#tell(message, true);
   }
 
   /**

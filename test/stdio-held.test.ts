@@ -1,0 +1,73 @@
+/**
+ * What a stdio server holds behind a resource update whose read check waits (an asynchronous
+ * `allow`: transports/connection.ts, `#tell`) when serving ends: by the end of stdin, SIGTERM or
+ * close(). Every response is written before serving ends; a notification is written if its check
+ * answers within the shutdown's bound, and otherwise dropped, never written after serving ended.
+ * A real child process (test/fixtures/stdio-held-server.ts), driven line by line; it writes `served`
+ * on stdout once serve() has resolved, then exits.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { Child, killChildren } from "./hardening-helpers.js";
+import { within } from "./http-helpers.js";
+
+afterAll(killChildren);
+
+const SCRIPT = "test/fixtures/stdio-held-server.ts";
+
+const updated = (uri: string) => ({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+const call = (id: string, name: string, uri: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: { uri } },
+});
+const result = (id: string, text: string) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } });
+
+/** The fixture as a child, with a session of `version` subscribed to `uri`. */
+async function subscribed(uri: string, version: string, env: Record<string, string> = {}): Promise<Child> {
+  const child = new Child(env, SCRIPT);
+  child.send({
+    jsonrpc: "2.0",
+    id: "init",
+    method: "initialize",
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
+  await child.response("init");
+  child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  child.send({ jsonrpc: "2.0", id: "sub", method: "resources/subscribe", params: { uri } });
+  await child.response("sub");
+  return child;
+}
+
+/** What the child wrote after the subscription, once it has exited: protocol lines, parsed, and `served`. */
+async function writtenAfterExit(child: Child): Promise<unknown[]> {
+  const exit = await within(child.exited, 30_000, "the server to exit");
+  expect(exit, child.stderr).toEqual({ code: 0, signal: null });
+  const lines = child.lines.filter((line) => line !== "");
+  const after = lines.findIndex((line) => line.includes('"sub"')) + 1;
+  return lines.slice(after).map((line) => (line === "served" ? line : JSON.parse(line)));
+}
+
+describe("a 2025-03-26 batch whose answer waits behind an update", () => {
+  it("is answered before serving ends when stdin ends", async () => {
+    const child = await subscribed("slow://300", "2025-03-26");
+    child.send([call("b1", "update", "slow://300"), { jsonrpc: "2.0", id: "b2", method: "ping" }]);
+    child.process.stdin.end();
+    // Was: serving ended at once, the batch's answer and the update not yet written (lost at the exit).
+    expect(await writtenAfterExit(child)).toEqual([
+      updated("slow://300"),
+      [result("b1", "updated"), { jsonrpc: "2.0", id: "b2", result: {} }],
+      "served",
+    ]);
+  });
+
+  it("is answered before the process exits on SIGTERM", async () => {
+    const child = await subscribed("slow://300", "2025-03-26");
+    child.send([call("b1", "update", "slow://300")]);
+    await child.until(() => child.stderr.includes("announced slow://300"), 10_000, "the update");
+    child.process.kill("SIGTERM");
+    const written = (await writtenAfterExit(child)).filter((line) => line !== "served");
+    // Was: nothing, the process exiting before the update's check answered.
+    expect(written).toEqual([updated("slow://300"), [result("b1", "updated")]]);
+  });
+});
