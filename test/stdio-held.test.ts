@@ -71,3 +71,45 @@ describe("a 2025-03-26 batch whose answer waits behind an update", () => {
     expect(written).toEqual([updated("slow://300"), [result("b1", "updated")]]);
   });
 });
+
+describe("what waits behind an update's read check when serving ends", () => {
+  it("sends an update whose check answers within the shutdown's bound before serving ends (stdin ends)", async () => {
+    const child = await subscribed("slow://300", "2025-11-25");
+    child.send(call("c", "update_later", "slow://300"));
+    await child.until(() => child.stderr.includes("announced slow://300"), 10_000, "the update");
+    child.process.stdin.end();
+    // Was: serving ended at once, and the update was lost at the exit.
+    expect(await writtenAfterExit(child)).toEqual([result("c", "will update"), updated("slow://300"), "served"]);
+  });
+
+  it("sends an update whose check answers within the shutdown's bound before the process exits on SIGTERM", async () => {
+    const child = await subscribed("slow://300", "2025-11-25");
+    child.send(call("c", "update_later", "slow://300"));
+    await child.until(() => child.stderr.includes("announced slow://300"), 10_000, "the update");
+    child.process.kill("SIGTERM");
+    const written = (await writtenAfterExit(child)).filter((line) => line !== "served");
+    // Was: the update was lost at the exit.
+    expect(written).toEqual([result("c", "will update"), updated("slow://300")]);
+  });
+
+  it("sends a response whose update's check has not answered by the shutdown's bound, and drops the update", async () => {
+    // The bound: twice shutdownGraceMs (0.2 s here), then a second for the client to read.
+    const child = await subscribed("slow://never", "2025-11-25", { GRACE_MS: "200" });
+    child.send(call("c", "update", "slow://never"));
+    await child.until(() => child.stderr.includes("announced slow://never"), 10_000, "the update");
+    child.process.stdin.end();
+    // Was: serving ended after the grace periods with the response still held, and it was lost at the exit.
+    expect(await writtenAfterExit(child)).toEqual([result("c", "updated"), "served"]);
+  });
+
+  it("drops an update whose check answers after the shutdown's bound: nothing is written once serving has ended", async () => {
+    // The check answers 2 s after the update, well past the bound of 0.4 s; the process lives 3 s more.
+    const child = await subscribed("slow://2000", "2025-11-25", { GRACE_MS: "200", LINGER_MS: "3000" });
+    child.send(call("c", "update_later", "slow://2000"));
+    await child.until(() => child.stderr.includes("announced slow://2000"), 10_000, "the update");
+    child.process.stdin.end();
+    // Was: the update was written once its check answered, after `served`: after serving had ended and
+    // stdout had been given back to the program.
+    expect(await writtenAfterExit(child)).toEqual([result("c", "will update"), "served"]);
+  });
+});
