@@ -3,11 +3,12 @@
  * `allow`: transports/connection.ts, `#tell`) when serving ends: by the end of stdin, SIGTERM or
  * close(). Every response is written before serving ends; a notification is written if its check
  * answers within the shutdown's bound, and otherwise dropped, never written after serving ended.
+ * A 2026-07-28 listen stream's update whose check waits holds back its own stream only.
  * A real child process (test/fixtures/stdio-held-server.ts), driven line by line; it writes `served`
  * on stdout once serve() has resolved, then exits.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { Child, killChildren } from "./hardening-helpers.js";
+import { Child, killChildren, MODERN_META } from "./hardening-helpers.js";
 import { within } from "./http-helpers.js";
 
 afterAll(killChildren);
@@ -111,5 +112,49 @@ describe("what waits behind an update's read check when serving ends", () => {
     // Was: the update was written once its check answered, after `served`: after serving had ended and
     // stdout had been given back to the program.
     expect(await writtenAfterExit(child)).toEqual([result("c", "will update"), "served"]);
+  });
+});
+
+describe("a 2026-07-28 listen stream's update whose check waits", () => {
+  it("holds nothing of the other requests on the same pipe: each listen is a request of its own", async () => {
+    const child = new Child({}, SCRIPT);
+    const notifications = { resourceSubscriptions: ["slow://2000"] };
+    child.send({
+      jsonrpc: "2.0",
+      id: "L",
+      method: "subscriptions/listen",
+      params: { _meta: MODERN_META, notifications },
+    });
+    await child.until(() => child.messages().length > 0, 10_000, "the listen's acknowledgement");
+    const listen = { "io.modelcontextprotocol/subscriptionId": "L" };
+    const update = call("c", "update", "slow://2000");
+    child.send({ ...update, params: { ...update.params, _meta: MODERN_META } });
+    await child.until(() => child.messages().length === 3, 10_000, "the response and the listen's update");
+    // The response first, the update once its check has answered 2 s later. The listen keeps the order
+    // of its own stream; the other requests on the pipe, which may be of unrelated conversations
+    // (2026-07-28 "stdio"), are not held behind it, as over HTTP, where each has its own stream.
+    expect(child.messages()).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: { notifications, _meta: listen },
+      },
+      {
+        jsonrpc: "2.0",
+        id: "c",
+        result: {
+          content: [{ type: "text", text: "updated" }],
+          resultType: "complete",
+          _meta: { "io.modelcontextprotocol/serverInfo": { name: "stdio-held", version: "1.0.0" } },
+        },
+      },
+      {
+        jsonrpc: "2.0",
+        method: "notifications/resources/updated",
+        params: { uri: "slow://2000", _meta: listen },
+      },
+    ]);
+    child.process.stdin.end();
+    await within(child.exited, 30_000, "the server to exit");
   });
 });
