@@ -47,6 +47,9 @@ const SHUT_DOWN = {
   runner: undefined,
 } as const;
 
+/** Why a run stops at `tasks/cancel`, wherever it was received. */
+const CANCELLED = "The client cancelled the task";
+
 /** Why a run waiting for answers stops when its questions could not be recorded (`#unrecorded`). */
 const UNRECORDED_QUESTIONS = "The task's questions could not be recorded: the server's shared state was unreachable";
 
@@ -94,11 +97,15 @@ export class Tasks {
   readonly #waits = new Set<() => void>();
   /** Ends this server's listening on the bus (`close`): the state outlives the server, and would keep it. */
   #unshare: (() => void) | undefined;
+  /** Ends this server's watching of the store for its tasks ended elsewhere (`close`), for the same reason. */
+  readonly #unwatch: (() => void) | undefined;
 
   constructor(store: TaskStore, Context: () => ContextClass, registry: Registry) {
     this.store = store;
     this.#Context = Context;
     this.#registry = registry;
+    // A task of this server ended elsewhere while its message here was lost: the run stops all the same.
+    this.#unwatch = store.watchEnds?.((taskId, record) => this.#stop(taskId, endedElsewhere(record)));
   }
 
   /**
@@ -112,7 +119,7 @@ export class Tasks {
     this.#unshare = bus.subscribe((message) => {
       relay.receive(message);
       if (message.type === "task-input") void this.#answer(message.taskId, message.responses).catch(() => {});
-      else if (message.type === "task-cancel") this.#stop(message.taskId, "The client cancelled the task");
+      else if (message.type === "task-cancel") this.#stop(message.taskId, CANCELLED);
       // Another instance changed a task: this one's watchers (listen streams with taskIds) hear it.
       else if (message.type === "task" && this.changes.watched(message.taskId)) void this.#reread(message.taskId);
       else if (message.type === "rejoined") this.#rejoined();
@@ -132,7 +139,7 @@ export class Tasks {
         .then(() => this.store.get(taskId))
         .then(
           // Cancelled elsewhere (or gone): the run stops, as task-cancel would have stopped it.
-          (record) => (!record || isTerminal(record.status)) && this.#stop(taskId, "The client cancelled the task"),
+          (record) => (!record || isTerminal(record.status)) && this.#stop(taskId, endedElsewhere(record)),
           () => {}, // The store is away: its runs keep going, as they would have.
         );
     }
@@ -355,7 +362,7 @@ export class Tasks {
     });
     if (!cancelled) return undefined;
     if (!this.#runs.has(record.taskId)) this.#bus?.announce({ type: "task-cancel", taskId: record.taskId });
-    this.#stop(record.taskId, "The client cancelled the task");
+    this.#stop(record.taskId, CANCELLED);
     return cancelled;
   }
 
@@ -379,6 +386,7 @@ export class Tasks {
     // listen streams with the shutdown), and a tasks/result here following a task elsewhere reads the
     // store until it ends (legacy.ts).
     this.#unshare?.();
+    this.#unwatch?.();
   }
 
   /** Records a task of this server failed by the shutdown, and lets it go in the store whatever came of that. */
@@ -416,13 +424,15 @@ export class Tasks {
   #events(taskId: string, channel: SessionChannel | undefined): RunEvents {
     return {
       asking: (questions: Record<string, InputRequest>) => {
-        this.#writes.keep(taskId, () => this.#change(taskId, { status: "input_required", inputRequests: questions }));
+        this.#writes.keep(taskId, () =>
+          this.#runWrite(taskId, changing({ status: "input_required", inputRequests: questions })),
+        );
         if (channel) this.#askThrough(channel, taskId, questions);
       },
       // tasks/update may have recorded the return to work already (its last answer).
       working: () =>
         this.#writes.keep(taskId, () =>
-          this.#apply(taskId, (current) =>
+          this.#runWrite(taskId, (current) =>
             current.status === "input_required"
               ? { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() }
               : undefined,
@@ -434,12 +444,12 @@ export class Tasks {
         const failed = channel !== undefined && result.isError === true;
         const statusMessage = failed ? textOf(result) : undefined;
         this.#writes.keep(taskId, () =>
-          this.#change(taskId, { status: failed ? "failed" : "completed", result, statusMessage }),
+          this.#runWrite(taskId, changing({ status: failed ? "failed" : "completed", result, statusMessage })),
         );
       },
       failed: (error: TaskError) =>
         this.#writes.keep(taskId, () =>
-          this.#change(taskId, { status: "failed", error, statusMessage: error.message }),
+          this.#runWrite(taskId, changing({ status: "failed", error, statusMessage: error.message })),
         ),
     };
   }
@@ -462,11 +472,28 @@ export class Tasks {
     }
   }
 
-  /** A change of a running task's status; nothing once it is terminal (those states never change). */
+  /** A change of a task's status (`changing`). */
   #change(taskId: string, change: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
-    return this.#apply(taskId, (current) =>
-      isTerminal(current.status) ? undefined : { ...withoutQuestions(current), ...change, lastUpdatedAt: Date.now() },
-    );
+    return this.#apply(taskId, changing(change));
+  }
+
+  /**
+   * A write of what a run of this server did (`#apply`). One that finds the task ended, or gone,
+   * stops the run: another instance cancelled it and its message never came here (dropped while
+   * Redis was away, or missed while this instance's subscription was), or its TTL passed.
+   */
+  async #runWrite(
+    taskId: string,
+    change: (record: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined> {
+    // The store calls `change` with the record as it is (again for each retry of its compare-and-swap).
+    const found: { record?: TaskRecord } = {};
+    const changed = await this.#apply(taskId, (current) => {
+      found.record = current;
+      return change(current);
+    });
+    if (!found.record || isTerminal(found.record.status)) this.#stop(taskId, endedElsewhere(found.record));
+    return changed;
   }
 
   /**
@@ -521,13 +548,28 @@ export class Tasks {
     const note = channel
       ? undefined
       : (statusMessage: string) =>
-          void this.#apply(taskId, (current) =>
+          void this.#runWrite(taskId, (current) =>
             current.status === "working" && current.statusMessage !== statusMessage
               ? { ...current, statusMessage, lastUpdatedAt: Date.now() }
               : undefined,
           ).catch(() => {});
     return runContext(this.#Context(), { init, via, settings: this.#registry.auth, note });
   }
+}
+
+/** A change of a running task's status, as `#apply` takes it: nothing once it is terminal (those states never change). */
+function changing(change: Partial<TaskRecord>): (current: TaskRecord) => TaskRecord | undefined {
+  return (current) =>
+    isTerminal(current.status) ? undefined : { ...withoutQuestions(current), ...change, lastUpdatedAt: Date.now() };
+}
+
+/**
+ * Why a run stops whose task ended without this server ending it (its message lost on the way, see
+ * `#runWrite`): a cancel, as `tasks/cancel` says it; another end, as its record says; gone, its TTL.
+ */
+function endedElsewhere(record: TaskRecord | undefined): string {
+  if (!record) return "The task is gone from the store (its TTL passed)";
+  return record.status === "cancelled" ? CANCELLED : `The task ended elsewhere: it reads ${record.status}`;
 }
 
 function withoutQuestions(record: TaskRecord): TaskRecord {

@@ -58,7 +58,10 @@ export class StatusWrites {
       },
     );
     this.#sending.add(sending);
-    void sending.finally(() => this.#sending.delete(sending));
+    // Handled here, where it starts: a throw of `lost` rejects `sending`, and `finally` would hand
+    // that rejection on to a promise nobody handles (close awaits `sending` settled, never rejecting).
+    const sent = () => this.#sending.delete(sending);
+    sending.then(sent, sent);
   }
 
   /** A write of the task is over; `lost`: given up. Only the task's latest counts: an earlier one says nothing now. */
