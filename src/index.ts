@@ -29,8 +29,8 @@ export {
 export { ErrorCode, McpError } from "./core/errors.js";
 export type { AskOptions, Context, Era, Logger } from "./core/handler-context.js";
 export type { Limits } from "./core/limits.js";
-export { Secret, secret } from "./core/safe.js";
 export type { Schema, StandardSchemaV1 } from "./core/schema.js";
+export { Secret, secret } from "./core/secret.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./core/tools.js";
 export type {
   ClientCapabilities,

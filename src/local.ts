@@ -1,12 +1,11 @@
 import { legacyRounds } from "./asking/rounds.js";
 import type { IdentityInit } from "./auth/identity.js";
 import { RequestContext } from "./core/context.js";
+import type { Dispatcher } from "./core/dispatch.js";
 import { ErrorCode, McpError } from "./core/errors.js";
-import type { Registry } from "./core/registry.js";
 import { type CallToolResult, callTool } from "./core/tools.js";
 import type { ClientCapabilities, Implementation, InputRequest, Meta } from "./core/types.js";
 import { LATEST_VERSION } from "./core/versions.js";
-import type { Chain } from "./core/wrapping.js";
 
 const NO_INPUT = "server.call has no client to ask: pass onInput in the call options to answer the tool's questions.";
 
@@ -24,13 +23,10 @@ export interface CallOptions {
   auth?: IdentityInit;
 }
 
-/** One in-process tool call: the tool, its arguments, and what plug-ins installed (middleware, context). */
+/** One in-process tool call: the tool and its arguments. */
 export interface LocalCall {
   name: string;
   arguments: unknown;
-  /** The `tools/call` middleware chain; the call goes through it as a client's would. */
-  chain: Chain | undefined;
-  Context: typeof RequestContext | undefined;
 }
 
 /**
@@ -39,13 +35,17 @@ export interface LocalCall {
  * loads with the asking layer (see asking.ts).
  */
 export async function callLocally(
-  registry: Registry,
+  dispatcher: Dispatcher,
   call: LocalCall,
   options: CallOptions | undefined,
 ): Promise<CallToolResult> {
   const { name, arguments: args } = call;
+  const { registry, plugins } = dispatcher;
+  // What plug-ins installed: the `tools/call` middleware chain, which the call goes through as a
+  // client's would, and their context class.
+  const chain = plugins?.chain("tools/call");
   const auth = options?.auth && (await import("./auth/to-identity.js")).toIdentity(options.auth);
-  const ctx = new (call.Context ?? RequestContext)(
+  const ctx = new (plugins?.Context ?? RequestContext)(
     {
       id: undefined,
       meta: options?.meta,
@@ -71,7 +71,7 @@ export async function callLocally(
     return legacyRounds({ run, ctx, ask: onInput && (async (request) => onInput(request)) }, NO_INPUT);
   };
   const params = { name, arguments: args as Record<string, unknown> | undefined };
-  const running = call.chain ? call.chain({ method: "tools/call", params, ctx }, handler) : handler();
+  const running = chain ? chain({ method: "tools/call", params, ctx }, handler) : handler();
   const result = await untilAborted(Promise.resolve(running), options?.signal);
   // A cancelled call has no result, as a cancelled request gets no response.
   if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");

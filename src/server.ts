@@ -6,7 +6,7 @@ import { Dispatcher } from "./core/dispatch.js";
 import { isObject } from "./core/jsonrpc.js";
 import type { Limits } from "./core/limits.js";
 import { listenLayer } from "./core/methods.js";
-import { Registry, type RegistryOptions } from "./core/registry.js";
+import { type Registered, Registry, type RegistryOptions } from "./core/registry.js";
 import type { Schema, StandardSchemaV1 } from "./core/schema.js";
 import {
   type CallToolResult,
@@ -21,8 +21,8 @@ import type { CallOptions } from "./local.js";
 import type { MethodName, MiddlewareFor, ToolMiddleware } from "./middleware/middleware.js";
 import type { Plugin, Plugins } from "./middleware/plugin.js";
 import { OnFirstUse } from "./on-first-use.js";
-import type { Prompt, PromptConfig } from "./prompts/prompts.js";
-import type { Resource, ResourceConfig } from "./resources/resources.js";
+import type { PromptConfig } from "./prompts/prompts.js";
+import type { ResourceConfig } from "./resources/resources.js";
 import { installLegacySessions } from "./sessions/legacy.js";
 import type { SharedState } from "./state/state.js";
 import type { HttpHandler } from "./transports/http/handler.js";
@@ -177,7 +177,7 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   resource<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): this {
     const untyped = config as unknown as ResourceConfig<string>;
-    this.#resources.run(({ compileResource }) => this.#addResource(compileResource(uri, untyped)));
+    this.#resources.run(({ compileResource }) => this.#addEntry("resource", uri, compileResource(uri, untyped)));
     return this;
   }
 
@@ -187,7 +187,7 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   prompt<I extends Schema | undefined = undefined>(name: string, config: PromptConfig<I>): this {
     const untyped = config as PromptConfig<Schema | undefined>;
-    this.#prompts.run(({ compilePrompt }) => this.#addPrompt(compilePrompt(name, untyped)));
+    this.#prompts.run(({ compilePrompt }) => this.#addEntry("prompt", name, compilePrompt(name, untyped)));
     return this;
   }
 
@@ -209,8 +209,9 @@ export class Server<Tools extends ToolTypes = {}> {
     }
     // Through their layers, which install their methods here with the first of each.
     const copy = () => {
-      for (const resource of registry.resources.values()) this.#resources.run(() => this.#addResource(resource));
-      for (const prompt of registry.prompts.values()) this.#prompts.run(() => this.#addPrompt(prompt));
+      for (const [uri, resource] of registry.resources)
+        this.#resources.run(() => this.#addEntry("resource", uri, resource));
+      for (const [name, prompt] of registry.prompts) this.#prompts.run(() => this.#addEntry("prompt", name, prompt));
     };
     // The other server's resources and prompts may still be waiting for their layer (on-first-use.ts).
     if (registry.installing) this.#registry.wait(other.ready().then(copy));
@@ -221,7 +222,7 @@ export class Server<Tools extends ToolTypes = {}> {
   #addTool(tool: Tool): void {
     const registry = this.#registry;
     const rule = (settings: AuthSettings) => settings.ruleTool(tool);
-    registry.addTool(this.#ruled(tool.auth, rule, (ruled) => swap(registry.tools, tool.name, ruled)) ?? tool);
+    registry.addTool(this.#ruled(tool.auth, rule, (ruled) => registry.swap("tool", tool.name, ruled)) ?? tool);
     // The Tasks extension (tasks/): a plug-in, installed with the first tool that may run as a task; requests wait for it.
     if (tool.task)
       registry.wait(
@@ -234,19 +235,12 @@ export class Server<Tools extends ToolTypes = {}> {
       );
   }
 
-  #addResource(resource: Resource): void {
+  /** Adds a resource (by URI or template) or a prompt (by name), checked by its layer, under the server's auth. */
+  #addEntry<K extends "resource" | "prompt">(kind: K, key: string, entry: Registered[K]): void {
     const registry = this.#registry;
-    const rule = (settings: AuthSettings) => settings.ruleEntry(resource, resource.uri, "Resource");
-    const swapped = (ruled: Resource) => swap(registry.resources, resource.uri, ruled);
-    registry.addResource(this.#ruled(resource.config.auth, rule, swapped) ?? resource);
-  }
-
-  #addPrompt(prompt: Prompt): void {
-    const registry = this.#registry;
-    const rule = (settings: AuthSettings) => settings.ruleEntry(prompt, prompt.name, "Prompt");
-    registry.addPrompt(
-      this.#ruled(prompt.config.auth, rule, (ruled) => swap(registry.prompts, prompt.name, ruled)) ?? prompt,
-    );
+    const rule = (settings: AuthSettings) =>
+      settings.ruleEntry(entry, key, kind === "resource" ? "Resource" : "Prompt");
+    registry.add(kind, key, this.#ruled(entry.config.auth, rule, (ruled) => registry.swap(kind, key, ruled)) ?? entry);
   }
 
   /**
@@ -357,9 +351,7 @@ export class Server<Tools extends ToolTypes = {}> {
   ): Promise<CallToolResult<Tools[Name]["structured"]>> {
     // The in-process pipeline loads with the first call, with the asking layer it runs under (see local.ts).
     const [{ callLocally }] = await Promise.all([import("./asking/layer.js"), this.ready()]);
-    const plugins = this.#dispatcher.plugins;
-    const call = { name, arguments: args, chain: plugins?.chain("tools/call"), Context: plugins?.Context };
-    const result = await callLocally(this.#registry, call, options);
+    const result = await callLocally(this.#dispatcher, { name, arguments: args }, options);
     return result as unknown as CallToolResult<Tools[Name]["structured"]>;
   }
 
@@ -546,8 +538,3 @@ export function pico(options: ServerOptions): Server {
 }
 
 export type { Context };
-
-/** Swaps a registration for its ruled form, unless it was removed meanwhile. */
-function swap<T>(registered: Map<string, T>, key: string, ruled: T): void {
-  if (registered.has(key)) registered.set(key, ruled);
-}

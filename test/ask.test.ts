@@ -21,7 +21,7 @@ import { compilePrompt } from "../src/prompts/prompts.js";
 import { compileResource } from "../src/resources/resources.js";
 import type { ServerOptions } from "../src/server.js";
 import { Connection } from "../src/transports/connection.js";
-import { serverDispatcher } from "./core-helpers.js";
+import { addPrompt, addResource, serverDispatcher } from "./core-helpers.js";
 
 type Run = (args: Record<string, unknown>, ctx: Context) => unknown;
 
@@ -34,7 +34,8 @@ function setup(tools: Record<string, Run>, options: Partial<ServerOptions> = {})
   for (const [name, run] of Object.entries(tools)) {
     registry.addTool(compileTool(name, { run } as unknown as ToolConfig<Schema | undefined, Schema | undefined>));
   }
-  registry.addPrompt(
+  addPrompt(
+    registry,
     compilePrompt("brief", {
       get: async (_args, ctx) => {
         const answer = await ctx.elicit("Context?", z.object({ context: z.string() }), { key: "context" });
@@ -42,7 +43,8 @@ function setup(tools: Record<string, Run>, options: Partial<ServerOptions> = {})
       },
     }),
   );
-  registry.addResource(
+  addResource(
+    registry,
     compileResource("notes://{id}", {
       read: async ({ uri }, ctx) => `${uri}: ${(await ctx.roots({ key: "where" }))[0]?.uri}`,
       list: async (ctx) => (await ctx.roots()).map((root) => ({ uri: `notes://${root.name}`, name: root.uri })),

@@ -4,7 +4,7 @@ import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compilePrompt, type PromptConfig } from "../src/prompts/prompts.js";
 import { compileResource, type ResourceConfig } from "../src/resources/resources.js";
-import { core, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
+import { addPrompt, addResource, core, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
 
 const LANGUAGES = ["Go", "JavaScript", "Java", "Julia", "Python", "TypeScript"];
 const OWNERS: Record<string, string[]> = { acme: ["app", "api", "docs"], globex: ["apollo", "site"] };
@@ -16,7 +16,8 @@ const calls: { value: string; arguments: Record<string, string> }[] = [];
 
 function registry(): Registry {
   const registry = new Registry(SERVER_INFO);
-  registry.addPrompt(
+  addPrompt(
+    registry,
     compilePrompt(
       "code_review",
       prompt({
@@ -31,7 +32,8 @@ function registry(): Registry {
       }),
     ),
   );
-  registry.addResource(
+  addResource(
+    registry,
     compileResource(
       "repos://{owner}/{repo}",
       resource<"repos://{owner}/{repo}">({
@@ -47,16 +49,18 @@ function registry(): Registry {
       }),
     ),
   );
-  registry.addResource(
+  addResource(
+    registry,
     compileResource("numbers://{n}", resource<"numbers://{n}">({ read: () => "", complete: { n: () => NUMBERS } })),
   );
-  registry.addResource(
+  addResource(
+    registry,
     compileResource(
       "exact://{n}",
       resource<"exact://{n}">({ read: () => "", complete: { n: () => NUMBERS.slice(0, 100) } }),
     ),
   );
-  registry.addResource(compileResource("docs://readme", { read: () => "" }));
+  addResource(registry, compileResource("docs://readme", { read: () => "" }));
   return registry;
 }
 

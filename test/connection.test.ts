@@ -6,6 +6,7 @@ import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { Connection } from "../src/transports/connection.js";
 import { serverDispatcher } from "./core-helpers.js";
+import { within } from "./http-helpers.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
 
@@ -35,6 +36,20 @@ function gate() {
     open = resolve;
   });
   return { open, opened };
+}
+
+/**
+ * A 2025 session on `connection`, told an update of a resource it subscribed to whose read check never
+ * answers: what is sent after it is held (Connection's #tell). `sent` is emptied first.
+ */
+async function stuckUpdate({ connection, registry, sent }: ReturnType<typeof setup>): Promise<void> {
+  await connection.receive(initialize());
+  await connection.receive(initialized);
+  const session = connection.session!;
+  session.subscribe("notes://stuck");
+  session.mayRead = () => new Promise<boolean>(() => {});
+  sent.length = 0;
+  registry.emit({ type: "resources/updated", uri: "notes://stuck" });
 }
 
 describe("single messages", () => {
@@ -390,13 +405,7 @@ describe("list_changed", () => {
     vi.useFakeTimers();
     try {
       const { connection, registry, sent } = setup();
-      await connection.receive(initialize());
-      await connection.receive(initialized);
-      const session = connection.session!;
-      session.subscribe("notes://stuck");
-      session.mayRead = () => new Promise<boolean>(() => {});
-      sent.length = 0;
-      registry.emit({ type: "resources/updated", uri: "notes://stuck" });
+      await stuckUpdate({ connection, registry, sent });
       registry.addTool(compileTool("later", { run: () => "" }));
       await vi.advanceTimersByTimeAsync(9_999);
       expect(sent).toEqual([]);
@@ -418,13 +427,7 @@ describe("list_changed", () => {
           },
         },
       });
-      await connection.receive(initialize());
-      await connection.receive(initialized);
-      const session = connection.session!;
-      session.subscribe("notes://stuck");
-      session.mayRead = () => new Promise<boolean>(() => {});
-      sent.length = 0;
-      registry.emit({ type: "resources/updated", uri: "notes://stuck" });
+      await stuckUpdate({ connection, registry, sent });
       let answered = false;
       void connection.receive({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "say" } })?.then(() => {
         answered = true;
@@ -441,6 +444,34 @@ describe("list_changed", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("sends what waits behind an update whose check has not answered when the connection closes, and drops that update", async () => {
+    const { connection, registry, sent } = setup({
+      say: {
+        run: (_args, ctx) => {
+          ctx.log.info("after the update");
+          return "said";
+        },
+      },
+    });
+    await connection.receive(initialize());
+    await connection.receive(initialized);
+    const session = connection.session!;
+    session.subscribe("notes://stuck");
+    session.mayRead = () => new Promise<boolean>(() => {});
+    sent.length = 0;
+    registry.emit({ type: "resources/updated", uri: "notes://stuck" });
+    const answered = connection.receive({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "say" } });
+    expect(sent).toEqual([]);
+    connection.close();
+    // Was: they waited for the check (10 s at most) after the close, the response lost if serving had ended by then.
+    expect(sent).toEqual([
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "after the update" } },
+      { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "said" }] } },
+    ]);
+    await within(Promise.resolve(answered), 1000, "the response to count as gone");
+    expect(connection.sent()).toBeUndefined();
   });
 
   it("keeps the order when a later read check fails while an earlier one still waits", async () => {

@@ -9,7 +9,9 @@ import type { Limits } from "../src/core/limits.js";
 import type { Registry } from "../src/core/registry.js";
 import { META } from "../src/core/types.js";
 import { installLimits, resolveLimits } from "../src/limits/limits.js";
+import type { Prompt } from "../src/prompts/prompts.js";
 import { methods as promptMethods } from "../src/prompts/run.js";
+import type { Resource } from "../src/resources/resources.js";
 import { methods as resourceMethods } from "../src/resources/run.js";
 import { installLegacySessions } from "../src/sessions/legacy.js";
 
@@ -35,6 +37,16 @@ interface Options {
   /** Extra `_meta` keys (merged into the envelope for modern requests). */
   meta?: Record<string, unknown>;
   exchange?: Exchange;
+}
+
+/** Adds a compiled resource to `registry` at its URI, as a server without auth does. */
+export function addResource(registry: Registry, resource: Resource): void {
+  registry.add("resource", resource.uri, resource);
+}
+
+/** Adds a compiled prompt to `registry` under its name, as a server without auth does. */
+export function addPrompt(registry: Registry, prompt: Prompt): void {
+  registry.add("prompt", prompt.name, prompt);
 }
 
 /**

@@ -12,7 +12,7 @@ import { Connection } from "../src/transports/connection.js";
 import { createEndpoint } from "../src/transports/http/endpoint.js";
 import { createWebEndpoint } from "../src/transports/http/web.js";
 import { serveLines } from "../src/transports/stdio.js";
-import { envelope, SERVER_INFO, SERVER_INFO_META, serverDispatcher } from "./core-helpers.js";
+import { addPrompt, addResource, envelope, SERVER_INFO, SERVER_INFO_META, serverDispatcher } from "./core-helpers.js";
 import { EventReader, messageOf, modern, within } from "./http-helpers.js";
 
 const EVERYTHING = {
@@ -26,8 +26,8 @@ const EVERYTHING = {
 function registry(kinds: ("tool" | "prompt" | "resource")[] = ["tool", "prompt", "resource"]) {
   const registry = new Registry(SERVER_INFO);
   if (kinds.includes("tool")) registry.addTool(compileTool("hello", { run: () => "hi" }));
-  if (kinds.includes("prompt")) registry.addPrompt(compilePrompt("greet", { get: () => "Hi" }));
-  if (kinds.includes("resource")) registry.addResource(compileResource("docs://readme", { read: () => "" }));
+  if (kinds.includes("prompt")) addPrompt(registry, compilePrompt("greet", { get: () => "Hi" }));
+  if (kinds.includes("resource")) addResource(registry, compileResource("docs://readme", { read: () => "" }));
   const subscribe = registry.subscribe.bind(registry);
   const live = { count: 0 };
   registry.subscribe = (listener) => {
@@ -97,9 +97,9 @@ describe("subscriptions/listen over a connection", () => {
     void listen(7, { promptsListChanged: true, resourceSubscriptions: ["docs://readme"] });
     sent.length = 0;
     server.addTool(compileTool("later", { run: () => "" }));
-    server.addResource(compileResource("docs://later", { read: () => "" }));
+    addResource(server, compileResource("docs://later", { read: () => "" }));
     server.emit({ type: "resources/updated", uri: "docs://other" });
-    server.addPrompt(compilePrompt("later", { get: () => "" }));
+    addPrompt(server, compilePrompt("later", { get: () => "" }));
     server.emit({ type: "resources/updated", uri: "docs://readme" });
     expect(sent).toEqual([
       { jsonrpc: "2.0", method: "notifications/prompts/list_changed", params: { _meta: tagged(7) } },
@@ -226,7 +226,7 @@ describe("subscriptions/listen over HTTP", () => {
     expect(response.status).toBe(200);
     const reader = new EventReader(response);
     expect(messageOf(await reader.next())).toEqual(ack("H1", { toolsListChanged: true }));
-    server.addPrompt(compilePrompt("ignored", { get: () => "" }));
+    addPrompt(server, compilePrompt("ignored", { get: () => "" }));
     server.addTool(compileTool("later", { run: () => "" }));
     expect(messageOf(await reader.next())).toEqual({
       jsonrpc: "2.0",

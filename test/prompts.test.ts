@@ -5,7 +5,7 @@ import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/index.js";
 import { assistant, embed, image, McpError, pico, text, user } from "../src/index.js";
 import { compilePrompt, type PromptConfig } from "../src/prompts/prompts.js";
-import { core, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
+import { addPrompt, core, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
 
 const PNG_BASE64 = "iVBORw0KGgo=";
 
@@ -16,7 +16,7 @@ function prompt<I extends Schema | undefined = undefined>(config: PromptConfig<I
 
 function registryWith(prompts: Record<string, PromptConfig<Schema | undefined>>, pageSize?: number): Registry {
   const registry = new Registry({ ...SERVER_INFO, pageSize });
-  for (const [name, config] of Object.entries(prompts)) registry.addPrompt(compilePrompt(name, config));
+  for (const [name, config] of Object.entries(prompts)) addPrompt(registry, compilePrompt(name, config));
   return registry;
 }
 

@@ -4,7 +4,7 @@ import { Registry } from "../src/core/registry.js";
 import { McpError, pico } from "../src/index.js";
 import { compileResource, type ResourceConfig } from "../src/resources/resources.js";
 import { toContents } from "../src/resources/run.js";
-import { core, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
+import { addResource, core, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const PNG_BASE64 = "iVBORw0KGgo=";
@@ -19,7 +19,7 @@ function entry<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): Entry
 /** A registry holding `resources`, registered in order. */
 function registryWith(resources: Entry[], pageSize?: number): Registry {
   const registry = new Registry({ ...SERVER_INFO, pageSize });
-  for (const [uri, config] of resources) registry.addResource(compileResource(uri, config));
+  for (const [uri, config] of resources) addResource(registry, compileResource(uri, config));
   return registry;
 }
 

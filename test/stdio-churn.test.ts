@@ -13,7 +13,7 @@ import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { compileResource } from "../src/resources/resources.js";
 import { serveLines } from "../src/transports/stdio.js";
-import { serverDispatcher } from "./core-helpers.js";
+import { addResource, serverDispatcher } from "./core-helpers.js";
 import { MODERN_META, pipe } from "./hardening-helpers.js";
 import { signal, within } from "./http-helpers.js";
 import { bunExecutable, denoExecutable } from "./runtimes/harness.js";
@@ -49,7 +49,7 @@ const CHANGES = ["notifications/tools/list_changed", "notifications/resources/up
 describe("stdio's output under a flood of list_changed and resources/updated, in-process", () => {
   it("queues no copy of a change notification still waiting for a client that does not read", async () => {
     const registry = new Registry({ name: "churn", version: "1" });
-    registry.addResource(compileResource("notes://a", { read: () => "a" }));
+    addResource(registry, compileResource("notes://a", { read: () => "a" }));
     const churned = signal<number>();
     const churn = {
       run: () => {

@@ -31,6 +31,10 @@ export interface AskingContext extends Pick<Context, "era" | "protocolVersion" |
   stuck(): void;
 }
 
+/** Why a legacy request without a way back to its client (stateless HTTP) cannot ask it anything. */
+const NO_WAY_BACK =
+  "This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client. Use a session (the default), or the 2026-07-28 protocol.";
+
 /** Why a key holds no usable answer: the client refused, failed, or never answered. */
 export class AskFailure {
   readonly message: string;
@@ -251,7 +255,7 @@ function reachable(ctx: AskingContext): Round {
   if (!asking) {
     throw new Error("The client can be asked only from tools/call, prompts/get and resources/read handlers.");
   }
-  if (asking.unreachable !== undefined) throw new Error(asking.unreachable);
+  if (asking.unreachable) throw new Error(asking.unreachable === true ? NO_WAY_BACK : asking.unreachable);
   if (ctx.round instanceof Round) return ctx.round;
   const round = new Round(asking, asking.stuck ?? (() => ctx.stuck()));
   ctx.round = round;

@@ -1,4 +1,4 @@
-import { type Asking, askingLayer, NO_ANSWERS, NO_WAY_BACK } from "../core/context.js";
+import { type Asking, askingLayer, NO_ANSWERS } from "../core/context.js";
 import type { Call, Dispatcher, Interaction } from "../core/dispatch.js";
 
 type Result = Record<string, unknown>;
@@ -6,7 +6,7 @@ type Result = Record<string, unknown>;
 /** A first run with a way back to the client: questions end the run, and the era's rounds take over. */
 const FIRST_RUN: Asking = { answers: NO_ANSWERS };
 /** A first run without one (stateless legacy HTTP): asking fails at once, with the reason. */
-const NO_WAY_BACK_RUN: Asking = { answers: NO_ANSWERS, unreachable: NO_WAY_BACK };
+const NO_WAY_BACK_RUN: Asking = { answers: NO_ANSWERS, unreachable: true };
 
 /**
  * Installs the front of the asking layer on a dispatcher: how a handler that may ask the client runs

@@ -1,6 +1,6 @@
 import type { Asking, Round } from "../core/asking.js";
 import { ownerKey } from "../core/caller.js";
-import { NO_ANSWERS, NO_WAY_BACK, type RequestContext, type RoundsRequest } from "../core/context.js";
+import { NO_ANSWERS, type RequestContext, type RoundsRequest } from "../core/context.js";
 import { ErrorCode, McpError, messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { AskFailure, isRound } from "./ask.js";
@@ -197,7 +197,7 @@ function principalOf(ctx: Pick<RequestContext, "auth">): string {
  * the client (stateless HTTP), asking is a tool error that says so. `first` is the round of a
  * first run the dispatcher already made.
  */
-export async function legacyRounds(request: LegacyRounds, noWayBack = NO_WAY_BACK): Promise<Result> {
+export async function legacyRounds(request: LegacyRounds, noWayBack: string | true = true): Promise<Result> {
   const { run, ctx, ask, first } = request;
   // The answers collected so far: the first run has none.
   const known = new Map<string, unknown>();

@@ -24,7 +24,7 @@ export class MemoryUsedStates implements UsedStates {
   readonly #expiries = new Map<string, number>();
   readonly #max: number;
   /** The latest expiry of an id forgotten: states expiring by then are refused. */
-  #floor = Number.NEGATIVE_INFINITY;
+  #floor = -Infinity;
 
   constructor(max: number) {
     this.#max = max;

@@ -37,8 +37,12 @@ export interface Asking {
   readonly answers: ReadonlyMap<string, unknown>;
   /** Answers the client sent to questions no round asked it, by key: only a question asked `upFront` takes one. */
   readonly offered?: ReadonlyMap<string, unknown> | undefined;
-  /** Set when nobody can answer (stateless legacy HTTP, `server.call` without onInput): asking fails with this. */
-  readonly unreachable?: string | undefined;
+  /**
+   * Set when nobody can answer: true for a legacy request without a way back to its client (stateless
+   * HTTP), whose question fails with the asking layer's message for it (ask.ts, so that only a server
+   * that asks carries it); the message to fail with otherwise (`server.call` without onInput).
+   */
+  readonly unreachable?: string | true | undefined;
   /** Called once the run asked something unanswered and had a turn to ask more; default: `ctx.stuck()`. */
   readonly stuck?: (() => void) | undefined;
 }

@@ -23,10 +23,6 @@ export type { Cancellable, Context, Era, Logger } from "./handler-context.js";
 /** The answers of a first run, which has none: shared, never written, so a call that asks nothing makes no map. */
 export const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
 
-/** Why a legacy request without a way back to its client cannot ask it anything. */
-export const NO_WAY_BACK =
-  "This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client. Use a session (the default), or the 2026-07-28 protocol.";
-
 /** What the wait of a first run ends with when the handler stopped at an unanswered question. */
 export const STUCK: unique symbol = Symbol("stuck");
 

@@ -1,6 +1,6 @@
 import type { Asker } from "./asking.js";
 import { RequestContext, type RequestInit, type RoundStates, STUCK, type Via } from "./context.js";
-import { claimsModern, type Envelope, readEnvelope } from "./envelope.js";
+import { claimsModern, readEnvelope } from "./envelope.js";
 import { ErrorCode, Unavailable } from "./errors.js";
 import {
   errorResponse,
@@ -113,16 +113,6 @@ export interface Call {
 const FAILED: unique symbol = Symbol("failed");
 
 /**
- * A 2026-07-28 request whose envelope (`meta`) a transport has already read and checked (HTTP, against
- * the headers): served from this reading, with a version this server serves and a `modernMethod`.
- */
-export interface ModernRequest {
-  readonly message: JsonRpcRequest;
-  readonly envelope: Envelope;
-  readonly method: Method;
-}
-
-/**
  * The request-scoped core: one decoded message in, one response out, no I/O. The era is read from
  * each message (2026-07-28 §10.3, "concurrent"): a request whose `_meta` names a protocol version is
  * served statelessly under 2026-07-28; anything else belongs to the legacy session of its connection,
@@ -201,7 +191,7 @@ export class Dispatcher {
         (thrown: unknown) => thrownResponse(message.id, thrown),
       );
     }
-    return this.#refused(message, exchange) ?? this.#modern(message, meta, exchange);
+    return this.refused(message, exchange) ?? this.#modern(message, meta, exchange);
   }
 
   /** Answers a request a transport has read as legacy (no version in its `_meta`), as `answer` does. */
@@ -217,18 +207,16 @@ export class Dispatcher {
       );
     }
     // Without the 2025 era's layer, its requests are methods this server does not have.
-    const refused = this.#refused(message, exchange);
+    const refused = this.refused(message, exchange);
     if (refused) return refused;
     return this.legacy ? this.legacy.answer(message, peer, exchange) : notFound(message, undefined);
   }
 
-  /** Answers a 2026-07-28 request from the transport's reading of its envelope, as `answer` does. */
-  answerModern(request: ModernRequest, exchange: Exchange = {}): Answer {
-    return this.#refused(request.message, exchange) ?? this.#runModern(request, exchange);
-  }
-
-  /** The answer to a request the server takes no more of: an id in use, or a server shutting down. */
-  #refused(message: JsonRpcRequest, exchange: Exchange): JsonRpcResponse | undefined {
+  /**
+   * The answer to a request the server takes no more of: an id in use, or a server shutting down.
+   * A transport that routes a request itself (the HTTP endpoint's 2026-07-28 requests) asks it before `run`.
+   */
+  refused(message: JsonRpcRequest, exchange: Exchange): JsonRpcResponse | undefined {
     if (exchange.inflight?.has(message.id)) {
       return errorResponse(
         message.id,
@@ -263,16 +251,15 @@ export class Dispatcher {
     if (!MODERN_VERSIONS.includes(requested)) return unsupportedVersion(message.id, requested);
     const method = this.modernMethod(message.method);
     if (!method) return notFound(message, requested);
-    return this.#runModern({ message, envelope, method }, exchange);
+    // The envelope is the client's per request (§1.1): its version, capabilities, info and log level, read
+    // as its context's init.
+    return this.run({ message, method, init: envelope }, exchange);
   }
 
-  #runModern({ message, envelope, method }: ModernRequest, exchange: Exchange): Answer {
-    // The envelope is the client's per request (§1.1): its version, capabilities, info and log level.
-    const ctx = this.#context(envelope, exchange);
-    return this.#run({ message, method, ctx, exchange });
-  }
-
-  /** Runs a request its era has routed (the 2025 era's layer calls this for each of its requests). */
+  /**
+   * Runs a request its era has routed: the 2025 era's layer calls this for each of its requests, and
+   * the HTTP endpoint for the 2026-07-28 requests whose envelope it read from the headers.
+   */
   run({ message, method, init }: Routed, exchange: Exchange): Answer {
     return this.#run({ message, method, ctx: this.#context(init, exchange), exchange });
   }

@@ -36,6 +36,15 @@ export interface Registrations {}
 type Resource = Registrations extends { resource: infer R extends { uri: string } } ? R : never;
 type Prompt = Registrations extends { prompt: infer P extends { name: string } } ? P : never;
 
+/** What the registry holds, by kind. */
+export interface Registered {
+  tool: Tool;
+  resource: Resource;
+  prompt: Prompt;
+}
+
+type Kind = keyof Registered;
+
 /**
  * Something about the registry changed. Legacy sessions turn these into unsolicited notifications;
  * `subscriptions/listen` streams into tagged ones; `closed` ends those streams gracefully.
@@ -82,6 +91,12 @@ export class Registry {
   /** Resources and resource templates, by URI or template string. */
   readonly resources = new Map<string, Resource>();
   readonly prompts = new Map<string, Prompt>();
+  /** The three maps by the kind of what they hold. */
+  readonly #byKind: { readonly [K in Kind]: Map<string, Registered[K]> } = {
+    tool: this.tools,
+    resource: this.resources,
+    prompt: this.prompts,
+  };
   readonly askTimeoutMs: number;
   /** The server's auth settings (`pico({ auth })`), set by the server. */
   auth: GateSettings | undefined;
@@ -121,7 +136,7 @@ export class Registry {
     // Spread first, so a given version keeps its place in serverInfo and a default one comes after the name.
     this.info = { ...info, version };
     this.instructions = instructions;
-    this.pageSize = pageSize ?? Number.POSITIVE_INFINITY;
+    this.pageSize = pageSize ?? Infinity;
     this.askTimeoutMs = askTimeoutMs ?? 60_000;
     this.stateKey = requestStateKey;
     if (requestStateKey !== undefined && keyLength(requestStateKey) < 32) {
@@ -130,9 +145,27 @@ export class Registry {
   }
 
   addTool(tool: Tool): void {
-    claim(this.tools, tool.name, "Tool");
-    this.tools.set(tool.name, tool);
-    this.emit({ type: "tools/list_changed" });
+    this.add("tool", tool.name, tool);
+  }
+
+  /**
+   * Adds a tool, resource or prompt under its key (a name, a URI or template); clients are told the
+   * list changed. A key taken throws: a second registration under a name is a mistake, said at start-up.
+   */
+  add<K extends Kind>(kind: K, key: string, entry: Registered[K]): void {
+    const map = this.#byKind[kind];
+    if (map.has(key)) {
+      const [name, unique] = UNIQUE[kind];
+      throw new TypeError(`${name} "${key}" is already registered; ${unique} must be unique.`);
+    }
+    map.set(key, entry);
+    this.emit({ type: `${kind}s/list_changed` });
+  }
+
+  /** Puts the ruled form of a registration (auth/settings.ts) in its place, unless it was removed meanwhile. */
+  swap<K extends Kind>(kind: K, key: string, ruled: Registered[K]): void {
+    const map = this.#byKind[kind];
+    if (map.has(key)) map.set(key, ruled);
   }
 
   /** Adds methods to the table (a layer's, a plug-in's); the names are the caller's to check. */
@@ -150,22 +183,9 @@ export class Registry {
     this.installing = installing;
   }
 
-  addResource(resource: Resource): void {
-    claim(this.resources, resource.uri, "Resource");
-    this.resources.set(resource.uri, resource);
-    this.emit({ type: "resources/list_changed" });
-  }
-
-  addPrompt(prompt: Prompt): void {
-    claim(this.prompts, prompt.name, "Prompt");
-    this.prompts.set(prompt.name, prompt);
-    this.emit({ type: "prompts/list_changed" });
-  }
-
   /** Removes a tool, resource or prompt; answers whether there was one. */
-  remove(kind: "tool" | "resource" | "prompt", key: string): boolean {
-    const map = kind === "tool" ? this.tools : kind === "resource" ? this.resources : this.prompts;
-    if (!map.delete(key)) return false;
+  remove(kind: Kind, key: string): boolean {
+    if (!this.#byKind[kind].delete(key)) return false;
     this.emit({ type: `${kind}s/list_changed` });
     return true;
   }
@@ -213,10 +233,9 @@ function keyLength(key: StateKey): number {
   return typeof key === "string" ? new TextEncoder().encode(key).byteLength : key.byteLength;
 }
 
-/** What must be unique among the registrations of each kind, as the error says it. */
-const UNIQUE = { Tool: "tool names", Resource: "resource URIs", Prompt: "prompt names" };
-
-/** Throws if `key` is taken in `map`: a second registration under a name is a mistake, said at start-up. */
-function claim(map: Map<string, unknown>, key: string, kind: keyof typeof UNIQUE): void {
-  if (map.has(key)) throw new TypeError(`${kind} "${key}" is already registered; ${UNIQUE[kind]} must be unique.`);
-}
+/** Each kind's name and what must be unique among its registrations, as the error of a second one says them. */
+const UNIQUE = {
+  tool: ["Tool", "tool names"],
+  resource: ["Resource", "resource URIs"],
+  prompt: ["Prompt", "prompt names"],
+} as const;

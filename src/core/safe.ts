@@ -1,47 +1,7 @@
 import { messageOf } from "./errors.js";
 
-const REDACTED = "[redacted]";
-
-/**
- * A value that must never reach a client: an API key, a password, an upstream token. However it is
- * turned into text — `JSON.stringify`, `String()`, a template literal, `console.log` — it comes out as
- * `"[redacted]"`, so a secret that slips into a result, an error message or a log line does not leak.
- * Only `reveal()` gives the value, at the one place that needs it.
- */
-export class Secret<T = string> {
-  readonly #value: T;
-
-  constructor(value: T) {
-    this.#value = value;
-  }
-
-  /** The value itself: pass it where it is used (an upstream request), never into a result. */
-  reveal(): T {
-    return this.#value;
-  }
-
-  toJSON(): string {
-    return REDACTED;
-  }
-
-  toString(): string {
-    return REDACTED;
-  }
-
-  [Symbol.toPrimitive](): string {
-    return REDACTED;
-  }
-
-  /** What Node's `util.inspect` (and so `console.log`) shows. */
-  [Symbol.for("nodejs.util.inspect.custom")](): string {
-    return `Secret(${REDACTED})`;
-  }
-}
-
-/** Wraps a value so that it can never be serialized into a result (see `Secret`). */
-export function secret<T>(value: T): Secret<T> {
-  return new Secret(value);
-}
+/** What a secret, or a credential found in a message, is written as. */
+export const REDACTED = "[redacted]";
 
 /**
  * Absolute file paths of three or more segments (POSIX, not part of a URL) and Windows drive paths,

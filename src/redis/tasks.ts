@@ -33,16 +33,17 @@ return 1
 `;
 
 /**
- * Renews the lease of a task this instance runs while the task is still running; once it has ended
- * (another instance cancelled it) or expired, drops the lease and answers 0, so nobody renews it
- * again. SET, not PEXPIRE: a lease lost while Redis was away comes back with its instance.
+ * Renews the lease of a task this instance runs while the task is still running, answering 1; once
+ * it has ended (another instance cancelled it) or expired, drops the lease, so nobody renews it
+ * again, and answers the record ('' once gone), for the run to stop. SET, not PEXPIRE: a lease lost
+ * while Redis was away comes back with its instance.
  */
 const RENEW = `
 local text = redis.call('GET', KEYS[1])
 local status = text and cjson.decode(text).status
 if status ~= 'working' and status ~= 'input_required' then
   redis.call('DEL', KEYS[2])
-  return 0
+  return text or ''
 end
 redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
 return 1
@@ -65,6 +66,8 @@ export class RedisTaskStore implements TaskStore {
   readonly #publish: (record: TaskRecord) => void;
   /** The tasks this instance runs: their leases are renewed here until they end, wherever they are ended. */
   readonly #leased = new Set<string>();
+  /** Told of a leased task found ended, or gone, by a renewal (`watchEnds`): the servers on this state. */
+  readonly #watchers = new Set<(taskId: string, record: TaskRecord | undefined) => void>();
   #renewing: ReturnType<typeof setInterval> | undefined;
 
   constructor(link: RedisLink, options: { prefix: string; leaseMs: number; publish: (record: TaskRecord) => void }) {
@@ -136,6 +139,11 @@ export class RedisTaskStore implements TaskStore {
     this.#leased.delete(taskId);
   }
 
+  watchEnds(ended: (taskId: string, record: TaskRecord | undefined) => void): () => void {
+    this.#watchers.add(ended);
+    return () => this.#watchers.delete(ended);
+  }
+
   /** Stops renewing leases: this instance's running tasks fail once their leases run out (a crash does the same). */
   close(): void {
     clearInterval(this.#renewing);
@@ -163,7 +171,7 @@ export class RedisTaskStore implements TaskStore {
       }
       for (const taskId of this.#leased) {
         this.#link.script(RENEW, this.#keys(taskId), [String(this.#leaseMs)]).then(
-          (renewed) => Number(renewed) === 0 && this.#leased.delete(taskId),
+          (reply) => typeof reply === "string" && this.#ended(taskId, reply),
           () => {},
         );
       }
@@ -171,6 +179,18 @@ export class RedisTaskStore implements TaskStore {
     // A lease timer alone does not keep a process alive (Node, Bun and Deno timers have unref).
     const timer: { unref?: () => void } | number = this.#renewing;
     if (typeof timer === "object") timer.unref?.();
+  }
+
+  /**
+   * A renewal found the task ended, or gone (`text`, RENEW's answer): another instance cancelled it,
+   * and its message to this one may never come (held past a minute while Redis was away, or missed
+   * while this instance's subscription was): the servers on this state stop its run.
+   */
+  #ended(taskId: string, text: string): void {
+    this.#leased.delete(taskId);
+    // This store alone writes the key, with JSON.stringify of a TaskRecord.
+    const record = text === "" ? undefined : (JSON.parse(text) as TaskRecord);
+    for (const watcher of this.#watchers) watcher(taskId, record);
   }
 
   #ownerKey(owner: string): string {

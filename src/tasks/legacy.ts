@@ -45,9 +45,12 @@ export class LegacyTasks {
     let record: TaskRecord;
     let delivered = false;
     try {
-      // Read again now and then while another instance runs it: a read is what finds that instance
-      // dead (its lease ran out, redis/tasks.ts) and records the task failed, which ends this wait.
-      const reread = following && Math.max(found.pollIntervalMs, MIN_REREAD_MS);
+      // Read again now and then while another instance runs it, or while a store that keeps leases
+      // (`release`) does: a read is what finds a task whose lease ran out (its instance died, or this
+      // one let it go, its end unwritable: tasks.ts `#unrecorded`) and records it failed, which ends
+      // this wait. No change here would tell of it.
+      const leased = following !== undefined || this.#tasks.store.release !== undefined;
+      const reread = leased ? Math.max(found.pollIntervalMs, MIN_REREAD_MS) : undefined;
       record = isTerminal(found.status) ? found : await this.#terminal(taskId, ctx.signal, reread);
       // What the task sent before it ended goes out before its result, as it would here.
       await following?.flushed(record);

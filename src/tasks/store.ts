@@ -24,6 +24,14 @@ export interface TaskStore {
    * runner (Redis: by renewing its lease) stops, so that it reads as failed rather than running.
    */
   release?(taskId: string): void;
+  /**
+   * Calls `ended` with each task this server runs that the store, keeping it alive for its runner
+   * (Redis: renewing its lease), finds ended by someone else (cancelled on another instance, whose
+   * message to this one was lost), or gone (`undefined`): the run stops, as that message would have
+   * stopped it. Called as the server is made; answers what stops the calls, called at its close
+   * (neither may throw). Optional: without it, such a run stops at its next status write, or its TTL.
+   */
+  watchEnds?(ended: (taskId: string, record: TaskRecord | undefined) => void): () => void;
 }
 
 /** What `MemoryTaskStore` keeps at most, unless told otherwise. */

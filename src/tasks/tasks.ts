@@ -47,6 +47,12 @@ const SHUT_DOWN = {
   runner: undefined,
 } as const;
 
+/** Why a run stops at `tasks/cancel`, wherever it was received. */
+const CANCELLED = "The client cancelled the task";
+
+/** Why a run waiting for answers stops when its questions could not be recorded (`#unrecorded`). */
+const UNRECORDED_QUESTIONS = "The task's questions could not be recorded: the server's shared state was unreachable";
+
 /** A tool call to run as a task: the tool, its checked settings, its arguments as sent, the request's context. */
 export interface TaskCall {
   readonly tool: Tool;
@@ -81,11 +87,8 @@ export class Tasks {
   #bus: Bus | undefined;
   /** With a bus: a 2025-11-25 task's messages reach a `tasks/result` on another instance (relay.ts). */
   relay: TaskRelay | undefined;
-  /**
-   * What the runs did, recorded in the store, again while it is unreachable, until `close`. A task
-   * whose run ended without its end recorded is let go (`release`): it reads failed, not running.
-   */
-  readonly #writes = new StatusWrites((taskId) => !this.#runs.has(taskId) && this.store.release?.(taskId));
+  /** What the runs did, recorded in the store, again while it is unreachable, until `close` (`#unrecorded`). */
+  readonly #writes = new StatusWrites((taskId) => this.#unrecorded(taskId));
   /** Set by `close`: no run starts after it, and no answers are handed over. */
   #closed = false;
   /** What `close` waits for besides the runs: tasks being stored and started, answers being handed over. */
@@ -94,11 +97,15 @@ export class Tasks {
   readonly #waits = new Set<() => void>();
   /** Ends this server's listening on the bus (`close`): the state outlives the server, and would keep it. */
   #unshare: (() => void) | undefined;
+  /** Ends this server's watching of the store for its tasks ended elsewhere (`close`), for the same reason. */
+  readonly #unwatch: (() => void) | undefined;
 
   constructor(store: TaskStore, Context: () => ContextClass, registry: Registry) {
     this.store = store;
     this.#Context = Context;
     this.#registry = registry;
+    // A task of this server ended elsewhere while its message here was lost: the run stops all the same.
+    this.#unwatch = store.watchEnds?.((taskId, record) => this.#stop(taskId, endedElsewhere(record)));
   }
 
   /**
@@ -112,7 +119,7 @@ export class Tasks {
     this.#unshare = bus.subscribe((message) => {
       relay.receive(message);
       if (message.type === "task-input") void this.#answer(message.taskId, message.responses).catch(() => {});
-      else if (message.type === "task-cancel") this.#stop(message.taskId, "The client cancelled the task");
+      else if (message.type === "task-cancel") this.#stop(message.taskId, CANCELLED);
       // Another instance changed a task: this one's watchers (listen streams with taskIds) hear it.
       else if (message.type === "task" && this.changes.watched(message.taskId)) void this.#reread(message.taskId);
       else if (message.type === "rejoined") this.#rejoined();
@@ -126,11 +133,15 @@ export class Tasks {
   #rejoined(): void {
     for (const taskId of [...this.changes.watchedIds()]) void this.#reread(taskId);
     for (const taskId of [...this.#runs.keys()]) {
-      Promise.resolve(this.store.get(taskId)).then(
-        // Cancelled elsewhere (or gone): the run stops, as task-cancel would have stopped it.
-        (record) => (!record || isTerminal(record.status)) && this.#stop(taskId, "The client cancelled the task"),
-        () => {}, // The store is away: its runs keep going, as they would have.
-      );
+      // Inside then: a store (user code) whose get throws rather than rejects is away too, and a
+      // throw here would leave the bus's listener (in the Redis client's socket handler with ioredis).
+      Promise.resolve()
+        .then(() => this.store.get(taskId))
+        .then(
+          // Cancelled elsewhere (or gone): the run stops, as task-cancel would have stopped it.
+          (record) => (!record || isTerminal(record.status)) && this.#stop(taskId, endedElsewhere(record)),
+          () => {}, // The store is away: its runs keep going, as they would have.
+        );
     }
   }
 
@@ -212,6 +223,28 @@ export class Tasks {
       this.#runs.delete(taskId);
       expiry.cancel();
     });
+  }
+
+  /**
+   * What a task's run last did could not be recorded (its write was given up): the store may never
+   * show it. A run waiting for answers stops, since its questions may be unknown to every client (the
+   * task reads `working`), so nobody could answer them; a task whose run has ended, or stopped so, is
+   * let go (`release`): it reads failed once its lease runs out, not `working` until its TTL.
+   */
+  #unrecorded(taskId: string): void {
+    if (this.#runs.get(taskId)?.waiting.size) this.#stop(taskId, UNRECORDED_QUESTIONS);
+    if (!this.#runs.has(taskId)) this.#letGo(taskId);
+  }
+
+  /**
+   * Tells the store this server runs the task no more (`release`). A store is user code: one that
+   * throws is told no more than that (its lease may then keep the task `working` until its TTL),
+   * and its throw reaches neither the status writes' retries nor `close`.
+   */
+  #letGo(taskId: string): void {
+    try {
+      this.store.release?.(taskId);
+    } catch {}
   }
 
   /** Settles as `work` does; `close` waits for it meanwhile. */
@@ -314,7 +347,11 @@ export class Tasks {
    * `tasks/cancel`: a task not finished yet is cancelled at once and its run's signal aborts (on the
    * instance running it, through the bus, when that is another). Answers the task as it now is;
    * undefined for one that had finished already, also while this was being applied (the store's
-   * change saw it terminal), which stays as it was.
+   * change saw it terminal), which stays as it was. Once recorded, the cancel has happened: the
+   * running instance is told with `announce`, which holds the message while the state is unreachable
+   * and sends it once it is back (the running instance, if its own subscription was away, reads the
+   * record when it rejoins), so that a failed publish neither answers the client a 503 for a cancel
+   * that was recorded nor leaves the run going on.
    */
   async cancel(params: Result | undefined, ctx: Context): Promise<TaskRecord | undefined> {
     const record = await this.find(params, ctx);
@@ -324,8 +361,8 @@ export class Tasks {
       statusMessage: "Cancelled by the client",
     });
     if (!cancelled) return undefined;
-    if (!this.#runs.has(record.taskId)) await this.#bus?.publish({ type: "task-cancel", taskId: record.taskId });
-    this.#stop(record.taskId, "The client cancelled the task");
+    if (!this.#runs.has(record.taskId)) this.#bus?.announce({ type: "task-cancel", taskId: record.taskId });
+    this.#stop(record.taskId, CANCELLED);
     return cancelled;
   }
 
@@ -349,11 +386,12 @@ export class Tasks {
     // listen streams with the shutdown), and a tasks/result here following a task elsewhere reads the
     // store until it ends (legacy.ts).
     this.#unshare?.();
+    this.#unwatch?.();
   }
 
   /** Records a task of this server failed by the shutdown, and lets it go in the store whatever came of that. */
   #end(taskId: string): Promise<TaskRecord | undefined> {
-    return this.#change(taskId, SHUT_DOWN).finally(() => this.store.release?.(taskId));
+    return this.#change(taskId, SHUT_DOWN).finally(() => this.#letGo(taskId));
   }
 
   /** The 2025-11-25 way of a task of this process to its client (see channel.ts); undefined for other tasks. */
@@ -386,13 +424,15 @@ export class Tasks {
   #events(taskId: string, channel: SessionChannel | undefined): RunEvents {
     return {
       asking: (questions: Record<string, InputRequest>) => {
-        this.#writes.keep(taskId, () => this.#change(taskId, { status: "input_required", inputRequests: questions }));
+        this.#writes.keep(taskId, () =>
+          this.#runWrite(taskId, changing({ status: "input_required", inputRequests: questions })),
+        );
         if (channel) this.#askThrough(channel, taskId, questions);
       },
       // tasks/update may have recorded the return to work already (its last answer).
       working: () =>
         this.#writes.keep(taskId, () =>
-          this.#apply(taskId, (current) =>
+          this.#runWrite(taskId, (current) =>
             current.status === "input_required"
               ? { ...withoutQuestions(current), status: "working", lastUpdatedAt: Date.now() }
               : undefined,
@@ -404,12 +444,12 @@ export class Tasks {
         const failed = channel !== undefined && result.isError === true;
         const statusMessage = failed ? textOf(result) : undefined;
         this.#writes.keep(taskId, () =>
-          this.#change(taskId, { status: failed ? "failed" : "completed", result, statusMessage }),
+          this.#runWrite(taskId, changing({ status: failed ? "failed" : "completed", result, statusMessage })),
         );
       },
       failed: (error: TaskError) =>
         this.#writes.keep(taskId, () =>
-          this.#change(taskId, { status: "failed", error, statusMessage: error.message }),
+          this.#runWrite(taskId, changing({ status: "failed", error, statusMessage: error.message })),
         ),
     };
   }
@@ -432,11 +472,28 @@ export class Tasks {
     }
   }
 
-  /** A change of a running task's status; nothing once it is terminal (those states never change). */
+  /** A change of a task's status (`changing`). */
   #change(taskId: string, change: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
-    return this.#apply(taskId, (current) =>
-      isTerminal(current.status) ? undefined : { ...withoutQuestions(current), ...change, lastUpdatedAt: Date.now() },
-    );
+    return this.#apply(taskId, changing(change));
+  }
+
+  /**
+   * A write of what a run of this server did (`#apply`). One that finds the task ended, or gone,
+   * stops the run: another instance cancelled it and its message never came here (dropped while
+   * Redis was away, or missed while this instance's subscription was), or its TTL passed.
+   */
+  async #runWrite(
+    taskId: string,
+    change: (record: TaskRecord) => TaskRecord | undefined,
+  ): Promise<TaskRecord | undefined> {
+    // The store calls `change` with the record as it is (again for each retry of its compare-and-swap).
+    const found: { record?: TaskRecord } = {};
+    const changed = await this.#apply(taskId, (current) => {
+      found.record = current;
+      return change(current);
+    });
+    if (!found.record || isTerminal(found.record.status)) this.#stop(taskId, endedElsewhere(found.record));
+    return changed;
   }
 
   /**
@@ -486,16 +543,33 @@ export class Tasks {
       session,
     };
     const via = channel ? { emit: (message: JsonRpcMessage) => channel.notify(withRelated(message, taskId)) } : {};
+    // A message the store failed (a shared store unreachable) is dropped, not tried again: the next
+    // one says more, and a retry could write an older message over a newer one.
     const note = channel
       ? undefined
       : (statusMessage: string) =>
-          void this.#apply(taskId, (current) =>
+          void this.#runWrite(taskId, (current) =>
             current.status === "working" && current.statusMessage !== statusMessage
               ? { ...current, statusMessage, lastUpdatedAt: Date.now() }
               : undefined,
-          );
+          ).catch(() => {});
     return runContext(this.#Context(), { init, via, settings: this.#registry.auth, note });
   }
+}
+
+/** A change of a running task's status, as `#apply` takes it: nothing once it is terminal (those states never change). */
+function changing(change: Partial<TaskRecord>): (current: TaskRecord) => TaskRecord | undefined {
+  return (current) =>
+    isTerminal(current.status) ? undefined : { ...withoutQuestions(current), ...change, lastUpdatedAt: Date.now() };
+}
+
+/**
+ * Why a run stops whose task ended without this server ending it (its message lost on the way, see
+ * `#runWrite`): a cancel, as `tasks/cancel` says it; another end, as its record says; gone, its TTL.
+ */
+function endedElsewhere(record: TaskRecord | undefined): string {
+  if (!record) return "The task is gone from the store (its TTL passed)";
+  return record.status === "cancelled" ? CANCELLED : `The task ended elsewhere: it reads ${record.status}`;
 }
 
 function withoutQuestions(record: TaskRecord): TaskRecord {

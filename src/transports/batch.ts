@@ -17,7 +17,8 @@ import { BATCH_VERSION } from "../core/versions.js";
 interface Connection {
   readonly session: Session | undefined;
   readonly dispatcher: { readonly limits: ResolvedLimits };
-  send(message: JsonRpcMessage | JsonRpcMessage[]): void;
+  /** Sends `message`, after what is held before it (see connection.ts); the promise: once it has gone, if it was held. */
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> | undefined;
   readonly inflight: Inflight;
   readonly asker: Asker;
   /** The answer to one message, as if it had come alone; `exchange`: how a request travels, if not as the connection's. */
@@ -26,7 +27,8 @@ interface Connection {
 
 /**
  * Answers a batch on a connection (stdio): every response in one array, or one -32600 where batches are
- * not allowed or the batch is too long (see `overlong`).
+ * not allowed or the batch is too long (see `overlong`). Resolves once the answer has gone, also when it
+ * waited behind an update's read check: a stdio shutdown waits for what a request's promise counts.
  */
 export async function receiveBatch(connection: Connection, values: unknown[]): Promise<void> {
   const { maxConcurrentRequestsPerConnection } = connection.dispatcher.limits;
@@ -34,12 +36,9 @@ export async function receiveBatch(connection: Connection, values: unknown[]): P
     connection.session?.protocolVersion !== BATCH_VERSION || values.length === 0
       ? `Invalid Request: ${values.length === 0 ? "an empty batch" : `batches are only allowed under protocol ${BATCH_VERSION}`}; send one message at a time`
       : overlong(values.length, maxConcurrentRequestsPerConnection);
-  if (refusal) {
-    connection.send(errorResponse(undefined, ErrorCode.InvalidRequest, refusal));
-    return;
-  }
+  if (refusal) return connection.send(errorResponse(undefined, ErrorCode.InvalidRequest, refusal));
   const responses = await batchAnswers(connection, values);
-  if (responses.length > 0) connection.send(responses);
+  if (responses.length > 0) await connection.send(responses);
 }
 
 /**

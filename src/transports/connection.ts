@@ -10,6 +10,13 @@ import type { InputRequest } from "../core/types.js";
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
 
 /**
+ * A message held back behind a read check (see `Connection.#tell`), sent or dropped in its turn: whether
+ * it may go (its read check while that has not answered, then the answer), and what resolves the
+ * promise `#tell` answered for it.
+ */
+type Held = [message: JsonRpcMessage | JsonRpcMessage[], allowed: boolean | Promise<boolean>, done: () => void];
+
+/**
  * One client connection that carries many messages: a stdio pipe, or a legacy HTTP session.
  * It owns the legacy session (if any), the requests in flight, and the server-initiated
  * notifications of that session. An idle connection holds little: the map of requests in flight,
@@ -31,8 +38,8 @@ export class Connection implements Peer {
   #asker: Asker | undefined;
   /** The server's own requests to the client (legacy elicitation, sampling, roots), made by the first one. */
   #questions: ConnectionQuestions | undefined;
-  /** The last message held back behind a read check that has not answered yet (`#tell`). */
-  #held: Promise<void> | undefined;
+  /** The messages held back behind a read check that has not answered yet, in order (`#tell`); made by the first. */
+  #held: Held[] | undefined;
 
   /**
    * `routed`: the owner hands registry events to `notify` itself (an HTTP session store does it
@@ -73,10 +80,11 @@ export class Connection implements Peer {
   /**
    * Sends a message to the client: a response, a request's log or progress, a question, a change
    * notification. A stdio pipe or a session's GET stream is one stream, read in order: what is sent
-   * after an update whose read check still waits goes out after that update (see `#tell`).
+   * after an update whose read check still waits goes out after that update (see `#tell`), and then
+   * the promise resolves once it has gone.
    */
-  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
-    this.#tell(message, true);
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> | undefined {
+    return this.#tell(message, true);
   }
 
   /**
@@ -86,25 +94,51 @@ export class Connection implements Peer {
    * it, of every kind. The spec asks no order across kinds, but the client reads a stream in the
    * order it was written (2025-11-25 "Transports": the stdio pipe, an SSE stream), and a log that says
    * "updated X" must not come before the update of X, nor a response before its request's progress.
-   * Nothing waits longer than 10 s for the checks issued before it (`boundedReadCheck`). One that
-   * fails sends nothing.
+   * Nothing waits longer than 10 s for the checks issued before it (`boundedReadCheck`), nor past the
+   * connection's close (`close`). One that fails sends nothing.
    */
   #tell(message: JsonRpcMessage | JsonRpcMessage[], allowed: boolean | Promise<boolean>): Promise<void> | undefined {
     if (!this.#held && !(allowed instanceof Promise)) {
       if (allowed) this.#out(message);
       return undefined;
     }
-    const held: Promise<void> = Promise.all([
-      this.#held,
-      allowed instanceof Promise ? boundedReadCheck(allowed) : allowed,
-    ])
-      .then(([, yes]) => yes && this.#out(message))
-      .catch(() => {})
-      .then(() => {
-        if (this.#held === held) this.#held = undefined;
-      });
-    this.#held = held;
-    return held;
+    this.#held ??= [];
+    const held = this.#held;
+    return new Promise((done) => {
+      const entry: Held = [message, allowed, done];
+      held.push(entry);
+      if (allowed instanceof Promise) {
+        void boundedReadCheck(allowed).then((yes) => {
+          entry[1] = yes;
+          this.#release();
+        });
+      }
+    });
+  }
+
+  /**
+   * Sends the messages held whose turn has come, in order: up to the first whose read check still
+   * waits, or all of them when `cut` (the connection closes), those checks counting as a no.
+   */
+  #release(cut?: boolean): void {
+    const held = this.#held;
+    while (held?.length) {
+      if (held[0]![1] instanceof Promise && !cut) return;
+      const [message, allowed, done] = held.shift()!;
+      try {
+        if (allowed === true) this.#out(message);
+      } catch {
+        // A message the transport cannot take must not keep those behind it waiting.
+      }
+      done();
+    }
+    this.#held = undefined;
+  }
+
+  /** Resolves once the messages held now have gone or been dropped (see `#tell`); undefined when none is held. */
+  sent(): Promise<void> | undefined {
+    // An entry that sends nothing, in the last place.
+    return this.#held && this.#tell([], false);
   }
 
   /** How this connection's requests travel: the same for all of them, made once. */
@@ -168,10 +202,10 @@ export class Connection implements Peer {
     signal?: AbortSignal,
     via: (message: JsonRpcMessage) => void = (message) => this.#tell(message, true),
   ): Promise<unknown> {
-    const code = askingLayer.now;
-    if (!code) return askingLayer.load().then(() => this.ask(request, signal, via));
-    this.#questions ??= new code.Questions(this);
-    return this.#questions.ask(request, signal, via);
+    return askingLayer.use((code) => {
+      this.#questions ??= new code.Questions(this);
+      return this.#questions.ask(request, signal, via);
+    });
   }
 
   /** Routes the client's answer to the request of ours that awaits it; unknown ids are ignored. */
@@ -196,8 +230,14 @@ export class Connection implements Peer {
     for (const ctx of [...(this.#inflight?.values() ?? [])]) ctx.interrupt(reason);
   }
 
-  /** Stops list_changed delivery and cancels what is still running. */
+  /**
+   * Stops list_changed delivery and cancels what is still running. What is held behind a read check
+   * that has not answered goes now (responses, logs), and the updates whose checks still wait are
+   * dropped: the connection's end does not wait for them (stdio's shutdown waits for them first,
+   * within its bound).
+   */
   close(reason = "The connection closed"): void {
+    this.#release(true);
     this.#unsubscribe?.();
     this.#questions?.close(reason);
     for (const ctx of this.#inflight?.values() ?? []) ctx.cancel(new DOMException(reason, "AbortError"));

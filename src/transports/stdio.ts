@@ -98,14 +98,16 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     answered();
   };
   /**
-   * Resolves true once every request read has been answered, or false after `ms`. It is called once
-   * the input is read, so the count only goes down: an `idle` left from an earlier call that fires
-   * later settles a promise already settled.
+   * Resolves true once every request read has been answered and what waits behind a read check (an
+   * update under an asynchronous `allow`, what was sent after it) has gone, or false after `ms`. It is
+   * called once the input is read, so the count only goes down: an `idle` left from an earlier call
+   * that fires later settles a promise already settled.
    */
   const settled = (ms: number) =>
     new Promise<boolean>((resolve) => {
       const timer = setTimeout(resolve, ms, false);
-      idle = () => {
+      idle = async () => {
+        for (let held = connection.sent(); held; held = connection.sent()) await held;
         clearTimeout(timer);
         resolve(true);
       };
@@ -229,7 +231,11 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   if (ended && !skipping) receive(buffer + decoder.decode());
   buffer = "";
 
-  // Nothing more will be asked for: listen streams end now, requests in progress get the grace period.
+  // Nothing more will be asked for: listen streams end now, requests in progress get the grace period,
+  // and what waits behind a read check waits for it as long (an update is sent if its check answers by
+  // then). What still waits after twice the grace goes with the connection's close: its responses and
+  // logs now, the updates whose checks have not answered never (connection.ts). Then the client has what
+  // is left of serveStdio's bound to read it.
   connection.endStreams(new DOMException("The input ended", "AbortError"));
   if (!(await settled(shutdownGraceMs))) {
     connection.interrupt(new DOMException("The input ended and the grace period is over", "AbortError"));

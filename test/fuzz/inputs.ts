@@ -13,7 +13,7 @@ import { compileTool, type ToolConfig } from "../../src/core/tools.js";
 import { pico } from "../../src/index.js";
 import { compilePrompt, type PromptConfig } from "../../src/prompts/prompts.js";
 import { compileResource, type ResourceConfig } from "../../src/resources/resources.js";
-import { serverDispatcher } from "../core-helpers.js";
+import { addPrompt, addResource, serverDispatcher } from "../core-helpers.js";
 
 /** Runs per property in `npm test`; FUZZ_RUNS=100000 for a long run. */
 export const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -92,9 +92,9 @@ const prompt = {
 export function fuzzDispatcher(): Dispatcher {
   const registry = new Registry({ name: "fuzz", version: "1" });
   for (const [name, config] of Object.entries(tools)) registry.addTool(compileTool(name, config));
-  registry.addResource(compileResource("fuzz://fixed", resource));
-  registry.addResource(compileResource("fuzz://items/{id}", template));
-  registry.addPrompt(compilePrompt("explain", prompt));
+  addResource(registry, compileResource("fuzz://fixed", resource));
+  addResource(registry, compileResource("fuzz://items/{id}", template));
+  addPrompt(registry, compilePrompt("explain", prompt));
   return serverDispatcher(registry, LIMITS);
 }
 

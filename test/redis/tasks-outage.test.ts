@@ -2,16 +2,21 @@
  * Tasks on a shared Redis at the edges: the server shutting down (a deploy's SIGTERM) records its
  * running tasks as failed before `close()` resolves, whether Redis answers or not, and never leaves
  * a rejection unhandled; a run's status write that Redis failed is tried a last time by `close()`
- * and never after it, nor keeps a timer; a task being stored as the server closes never runs, and is
- * recorded failed as the running ones are; the leases of a closed server's tasks, or of a run whose
- * end was given up, are renewed no more; a listen request for taskIds while Redis is away is told to
- * retry instead of being acknowledged with no task. One in-process server over real HTTP on a real Redis.
- * Skipped (with the install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
+ * and never after it, nor keeps a timer, nor after the run's next write (which it would undo); a
+ * 2026-07-28 run's progress message that Redis failed is dropped, its failure handled; a task being
+ * stored as the server closes never runs, and is recorded failed as the running ones are; the leases
+ * of a closed server's tasks, or of a run whose end was given up, are renewed no more, and a
+ * 2025-11-25 `tasks/result` waiting for the latter on its instance answers the failure; a run waiting
+ * for answers whose questions were given up stops, and its task reads failed; a listen request for
+ * taskIds while Redis is away is told to retry instead of being acknowledged with no task. One
+ * in-process server over real HTTP on a real Redis. Skipped (with the install command as the reason)
+ * without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { createHook } from "node:async_hooks";
 import { fileURLToPath } from "node:url";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { StateUnavailable } from "../../src/state/state.js";
@@ -35,6 +40,10 @@ const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 /** Ends the runs of the tool "ends" (each resolves its result), oldest first. */
 const ending: ((result: string) => void)[] = [];
+/** Makes the run of the tool "reports" report progress with a message (ctx.progress). */
+const reporting: ((message: string) => void)[] = [];
+/** Lets each run of the tool "asks" (from the top, each round) go on to its questions, oldest first. */
+const asking: (() => void)[] = [];
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 /**
@@ -77,6 +86,8 @@ beforeEach(async (ctx) => {
   aborted.clear();
   // A run a test left going (a failed one) is not another test's to end.
   ending.length = 0;
+  reporting.length = 0;
+  asking.length = 0;
 });
 
 afterEach(async () => {
@@ -148,6 +159,26 @@ async function serve(
       description: "Runs until the test ends it",
       task: "optional",
       run: () => new Promise<string>((resolve) => ending.push(resolve)),
+    })
+    .tool("asks", {
+      description: "Asks one question, then another, each run once the test lets it",
+      task: "optional",
+      run: async (_args, ctx) => {
+        ctx.signal.addEventListener("abort", () => aborted.set("asks", ctx.signal.reason), { once: true });
+        await new Promise<void>((resolve) => asking.push(resolve));
+        const first = await ctx.elicit("First?", z.object({ a: z.string() }), { key: "first" });
+        const second = await ctx.elicit("Second?", z.object({ b: z.string() }), { key: "second" });
+        return `${first.action} ${second.action}`;
+      },
+    })
+    .tool("reports", {
+      description: "Reports progress when the test says so, until its signal aborts",
+      task: "optional",
+      run: (_args, ctx) =>
+        new Promise((_resolve, reject) => {
+          reporting.push((message) => ctx.progress(1, 2, message));
+          ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason));
+        }),
     });
   const listening = await server.serve({ port: 0 });
   opened.push(listening);
@@ -182,17 +213,25 @@ describe("shutting down a server whose tasks are on Redis", () => {
   });
 });
 
-/** Wraps a task store so that its updates fail while `writes.away` is set (Redis refusing them), counting those tried. */
+/**
+ * Wraps a task store so that its updates fail while `writes.away` is set (Redis refusing them), and
+ * the update numbered `writes.refused` (counting from 1) alone, counting those tried; `writes.read`
+ * counts the reads answered.
+ */
 function flaky() {
-  const writes = { away: false, tried: 0, failed: 0 };
+  const writes = { away: false, refused: 0, tried: 0, failed: 0, read: 0 };
   const wrap = (store: TaskStore): TaskStore => ({
     put: (record) => store.put(record),
-    get: (taskId) => store.get(taskId),
+    get: async (taskId) => {
+      const record = await store.get(taskId);
+      writes.read++;
+      return record;
+    },
     list: (owner) => store.list(owner),
     release: (taskId) => store.release?.(taskId),
     update: (taskId, change) => {
       writes.tried++;
-      if (!writes.away) return store.update(taskId, change);
+      if (!writes.away && writes.tried !== writes.refused) return store.update(taskId, change);
       writes.failed++;
       return Promise.reject(new StateUnavailable(new Error("Redis refused the write")));
     },
@@ -249,6 +288,86 @@ describe("a run's status write that Redis failed, at the shutdown", () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(writes.tried).toBe(tried);
     expect(unhandled).toEqual([]);
+  });
+});
+
+describe("a 2026-07-28 run's progress while Redis does not answer", () => {
+  it("leaves no rejection unhandled: the message is dropped, and the next one, Redis back, is the task's statusMessage", async () => {
+    // Counts the task's writes that Redis failed (the run's progress messages, in 2026-07-28).
+    const notes = { failed: 0 };
+    const counting = (store: TaskStore): TaskStore => ({
+      put: (record) => store.put(record),
+      get: (taskId) => store.get(taskId),
+      list: (owner) => store.list(owner),
+      release: (taskId) => store.release?.(taskId),
+      update: (taskId, change) => {
+        const updated = Promise.resolve(store.update(taskId, change));
+        updated.catch(() => notes.failed++);
+        return updated;
+      },
+    });
+    const { tasks } = await serve(`outage-${prefixes++}:`, counting);
+    const { taskId } = await tasks.result("tools/call", { name: "reports" });
+    expect(await eventually(() => reporting.length === 1)).toBe(true);
+    redis!.freeze();
+    reporting[0]!("halfway");
+    // Its write times out (commandTimeoutMs, 300 ms); then a moment for a rejection of its to surface.
+    expect(await eventually(() => notes.failed === 1)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    redis!.thaw();
+    // Was: an unhandled rejection (StateUnavailable), which ends a Node process that serves with
+    // server.fetch or server.node (serve() alone logs it instead).
+    expect(unhandled).toEqual([]);
+    reporting[0]!("three quarters");
+    const reported = async () => (await tasks.result("tasks/get", { taskId })).statusMessage;
+    expect(await until(reported, "three quarters")).toBe("three quarters");
+  });
+});
+
+/** Calls `read` until it answers `value`, for at most 5 s (a failure guard, not a timing): answers the last read. */
+async function until<T>(read: () => Promise<T>, value: T): Promise<T> {
+  const end = Date.now() + 5000;
+  let now = await read();
+  while (now !== value && Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    now = await read();
+  }
+  return now;
+}
+
+describe("a run's status writes, one refused by Redis, then a later one recorded", () => {
+  it("never tries the earlier one again over the later: the task keeps the questions it now waits on", async () => {
+    const { writes, wrap } = flaky();
+    const { tasks } = await serve(`outage-${prefixes++}:`, wrap);
+    const { taskId } = await tasks.result("tools/call", { name: "asks" });
+    expect(await eventually(() => asking.length === 1)).toBe(true);
+    asking.shift()!();
+    await tasks.until(taskId as string, "input_required");
+    // The answer's own write goes through; the run's "working" write after it (the next) is refused once.
+    writes.refused = writes.tried + 2;
+    const first = { action: "accept", content: { a: "1" } };
+    await tasks.result("tasks/update", { taskId, inputResponses: { first } });
+    expect(await eventually(() => writes.failed === 1 && asking.length === 1)).toBe(true);
+    // The run asks its second question: recorded, while the refused write waits for its next try.
+    asking.shift()!();
+    const second = async () => Object.keys((await tasks.result("tasks/get", { taskId })).inputRequests ?? {});
+    expect(await until(async () => (await second()).join(), "second")).toBe("second");
+    // Longer than the retries' period (a second): a retry of the refused write would have come.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Was: the refused "working" write, tried again, wrote over the questions: `working`, and the
+    // run waiting for an answer no client could see until its TTL.
+    expect(await tasks.result("tasks/get", { taskId })).toMatchObject({
+      status: "input_required",
+      inputRequests: { second: { method: "elicitation/create" } },
+    });
+    const answer = { action: "accept", content: { b: "2" } };
+    await tasks.result("tasks/update", { taskId, inputResponses: { second: answer } });
+    expect(await eventually(() => asking.length === 1)).toBe(true);
+    asking.shift()!();
+    expect(await tasks.until(taskId as string)).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "accept accept" }] },
+    });
   });
 });
 
@@ -370,6 +489,8 @@ async function readsAs(prefix: string, taskId: string, status: string): Promise<
 }
 
 const ORPHANED = "The server instance running this task stopped before it finished; call the tool again";
+/** Why a run waiting for answers stops once its questions could not be recorded. */
+const UNRECORDED = "The task's questions could not be recorded: the server's shared state was unreachable";
 
 describe("the leases of a server's tasks whose end could not be written, the state staying open", () => {
   it("are renewed no more once the server has closed with Redis away: the task reads failed once its lease runs out", async () => {
@@ -401,6 +522,81 @@ describe("the leases of a server's tasks whose end could not be written, the sta
     // The first try and 60 more: then it is given up.
     expect(writes.failed).toBe(61);
     // Was: its lease renewed while the server stays open, the run long over: `working` until its TTL.
+    expect(await readsAs(prefix, taskId as string, "failed")).toMatchObject({
+      status: "failed",
+      error: { code: -32603, message: ORPHANED },
+    });
+  });
+});
+
+describe("a 2025-11-25 tasks/result waiting on the instance whose run's end could not be written", () => {
+  it("answers the task's failure once its lease has run out, not at the handler timeout", async () => {
+    const { writes, wrap } = flaky();
+    const { listening } = await serve(`outage-${prefixes++}:`, wrap, 600);
+    // A request's answer: its JSON body, or its SSE stream's last message.
+    const post = async (body: Record<string, unknown>, session?: string) => {
+      const response = await fetch(listening.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", ...body }),
+      });
+      const text = await response.text();
+      const data = text.split("\n").filter((line) => line.startsWith("data: "));
+      const answer = data.length > 0 ? JSON.parse(data.at(-1)!.slice(6)) : text ? JSON.parse(text) : undefined;
+      return { session: response.headers.get("mcp-session-id"), answer };
+    };
+    const initialize = {
+      protocolVersion: "2025-11-25",
+      capabilities: { tasks: {} },
+      clientInfo: { name: "t", version: "1" },
+    };
+    const session = (await post({ id: 1, method: "initialize", params: initialize })).session!;
+    await post({ method: "notifications/initialized" }, session);
+    const created = await post({ id: 2, method: "tools/call", params: { name: "ends", task: {} } }, session);
+    const taskId = (created.answer as { result: { task: { taskId: string } } }).result.task.taskId;
+    expect(await eventually(() => ending.length === 1)).toBe(true);
+    // The tasks/result waits here, on the instance running the task, once it has found the task and
+    // read it again as it starts waiting (both before the fake timers: Redis's answers to them are real).
+    const read = writes.read;
+    const waiting = post({ id: 3, method: "tasks/result", params: { taskId } }, session);
+    expect(await eventually(() => writes.read === read + 2)).toBe(true);
+    // The minute of retries, each a second apart, passes on fake timers (Redis answers the rest).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    writes.away = true;
+    ending.shift()!("done");
+    await vi.advanceTimersByTimeAsync(62_000);
+    vi.useRealTimers();
+    expect(writes.failed).toBe(61);
+    // Was: nothing read the task again here (only a tasks/result following a task run elsewhere
+    // did), so this one waited for a change that never came, until limits.handlerTimeoutMs (5 min).
+    const { answer } = await within(waiting, 5000, "the tasks/result's answer");
+    expect(answer).toMatchObject({ id: 3, error: { code: -32603, message: ORPHANED } });
+  });
+});
+
+describe("a run waiting for answers whose questions Redis refused, the state staying open", () => {
+  it("stops once they are given up after a minute of failed writes: the task reads failed, not working until its TTL", async () => {
+    const prefix = `outage-${prefixes++}:`;
+    const { writes, wrap } = flaky();
+    const { tasks } = await serve(prefix, wrap, 600);
+    const { taskId } = await tasks.result("tools/call", { name: "asks" });
+    expect(await eventually(() => asking.length === 1)).toBe(true);
+    // The code of a round loads at the first question (an import, which fake timers do not wait for): now.
+    await import("../../src/asking/layer.js");
+    // The minute of retries, each a second apart, passes on fake timers (Redis answers the rest).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    writes.away = true;
+    asking.shift()!();
+    await vi.advanceTimersByTimeAsync(62_000);
+    vi.useRealTimers();
+    expect(writes.failed).toBe(61);
+    // Was: the run waited on, its lease renewed, the task `working` (its questions never recorded)
+    // until its TTL: no client could see them, nor answer them.
+    expect((aborted.get("asks") as Error | undefined)?.message).toBe(UNRECORDED);
     expect(await readsAs(prefix, taskId as string, "failed")).toMatchObject({
       status: "failed",
       error: { code: -32603, message: ORPHANED },

@@ -1,5 +1,5 @@
 import type { AuthGate } from "../../auth/gate.js";
-import { type Dispatcher, type Peer, unsupportedVersion } from "../../core/dispatch.js";
+import { type Dispatcher, type Exchange, type Peer, unsupportedVersion } from "../../core/dispatch.js";
 import { claimsModern, readEnvelope } from "../../core/envelope.js";
 import { ErrorCode } from "../../core/errors.js";
 import { classify, errorResponse, type JsonRpcRequest, parseError, type RequestId } from "../../core/jsonrpc.js";
@@ -365,8 +365,11 @@ export class HttpHandler {
     if (message.method === "subscriptions/listen" && this.#streams.full) {
       return unavailable(tooManyStreams(this.#streams, id));
     }
-    const modern = { message, envelope, method };
-    return respond((exchange) => this.#dispatcher.answerModern(modern, exchange), {
+    // The envelope is the client's per request (§1.1), read here against the headers.
+    const dispatcher = this.#dispatcher;
+    const answer = (exchange: Exchange) =>
+      dispatcher.refused(message, exchange) ?? dispatcher.run({ message, method, init: envelope }, exchange);
+    return respond(answer, {
       accepts: accept,
       request,
       streams: this.#streams,

@@ -1,0 +1,160 @@
+/**
+ * What a stdio server holds behind a resource update whose read check waits (an asynchronous
+ * `allow`: transports/connection.ts, `#tell`) when serving ends: by the end of stdin, SIGTERM or
+ * close(). Every response is written before serving ends; a notification is written if its check
+ * answers within the shutdown's bound, and otherwise dropped, never written after serving ended.
+ * A 2026-07-28 listen stream's update whose check waits holds back its own stream only.
+ * A real child process (test/fixtures/stdio-held-server.ts), driven line by line; it writes `served`
+ * on stdout once serve() has resolved, then exits.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { Child, killChildren, MODERN_META } from "./hardening-helpers.js";
+import { within } from "./http-helpers.js";
+
+afterAll(killChildren);
+
+const SCRIPT = "test/fixtures/stdio-held-server.ts";
+
+const updated = (uri: string) => ({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+const call = (id: string, name: string, uri: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: { uri } },
+});
+const result = (id: string, text: string) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } });
+
+/** The fixture as a child, with a session of `version` subscribed to `uri`. */
+async function subscribed(uri: string, version: string, env: Record<string, string> = {}): Promise<Child> {
+  const child = new Child(env, SCRIPT);
+  child.send({
+    jsonrpc: "2.0",
+    id: "init",
+    method: "initialize",
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
+  await child.response("init");
+  child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  child.send({ jsonrpc: "2.0", id: "sub", method: "resources/subscribe", params: { uri } });
+  await child.response("sub");
+  return child;
+}
+
+/** What the child wrote after the subscription, once it has exited: protocol lines, parsed, and `served`. */
+async function writtenAfterExit(child: Child): Promise<unknown[]> {
+  const exit = await within(child.exited, 30_000, "the server to exit");
+  expect(exit, child.stderr).toEqual({ code: 0, signal: null });
+  const lines = child.lines.filter((line) => line !== "");
+  const after = lines.findIndex((line) => line.includes('"sub"')) + 1;
+  return lines.slice(after).map((line) => (line === "served" ? line : JSON.parse(line)));
+}
+
+describe("a 2025-03-26 batch whose answer waits behind an update", () => {
+  it("is answered before serving ends when stdin ends", async () => {
+    const child = await subscribed("slow://300", "2025-03-26");
+    child.send([call("b1", "update", "slow://300"), { jsonrpc: "2.0", id: "b2", method: "ping" }]);
+    child.process.stdin.end();
+    // Was: serving ended at once, the batch's answer and the update not yet written (lost at the exit).
+    expect(await writtenAfterExit(child)).toEqual([
+      updated("slow://300"),
+      [result("b1", "updated"), { jsonrpc: "2.0", id: "b2", result: {} }],
+      "served",
+    ]);
+  });
+
+  it("is answered before the process exits on SIGTERM", async () => {
+    const child = await subscribed("slow://300", "2025-03-26");
+    child.send([call("b1", "update", "slow://300")]);
+    await child.until(() => child.stderr.includes("announced slow://300"), 10_000, "the update");
+    child.process.kill("SIGTERM");
+    const written = (await writtenAfterExit(child)).filter((line) => line !== "served");
+    // Was: nothing, the process exiting before the update's check answered.
+    expect(written).toEqual([updated("slow://300"), [result("b1", "updated")]]);
+  });
+});
+
+describe("what waits behind an update's read check when serving ends", () => {
+  it("sends an update whose check answers within the shutdown's bound before serving ends (stdin ends)", async () => {
+    const child = await subscribed("slow://300", "2025-11-25");
+    child.send(call("c", "update_later", "slow://300"));
+    await child.until(() => child.stderr.includes("announced slow://300"), 10_000, "the update");
+    child.process.stdin.end();
+    // Was: serving ended at once, and the update was lost at the exit.
+    expect(await writtenAfterExit(child)).toEqual([result("c", "will update"), updated("slow://300"), "served"]);
+  });
+
+  it("sends an update whose check answers within the shutdown's bound before the process exits on SIGTERM", async () => {
+    const child = await subscribed("slow://300", "2025-11-25");
+    child.send(call("c", "update_later", "slow://300"));
+    await child.until(() => child.stderr.includes("announced slow://300"), 10_000, "the update");
+    child.process.kill("SIGTERM");
+    const written = (await writtenAfterExit(child)).filter((line) => line !== "served");
+    // Was: the update was lost at the exit.
+    expect(written).toEqual([result("c", "will update"), updated("slow://300")]);
+  });
+
+  it("sends a response whose update's check has not answered by the shutdown's bound, and drops the update", async () => {
+    // The bound: twice shutdownGraceMs (0.2 s here), then a second for the client to read.
+    const child = await subscribed("slow://never", "2025-11-25", { GRACE_MS: "200" });
+    child.send(call("c", "update", "slow://never"));
+    await child.until(() => child.stderr.includes("announced slow://never"), 10_000, "the update");
+    child.process.stdin.end();
+    // Was: serving ended after the grace periods with the response still held, and it was lost at the exit.
+    expect(await writtenAfterExit(child)).toEqual([result("c", "updated"), "served"]);
+  });
+
+  it("drops an update whose check answers after the shutdown's bound: nothing is written once serving has ended", async () => {
+    // The check answers 2 s after the update, well past the bound of 0.4 s; the process lives 3 s more.
+    const child = await subscribed("slow://2000", "2025-11-25", { GRACE_MS: "200", LINGER_MS: "3000" });
+    child.send(call("c", "update_later", "slow://2000"));
+    await child.until(() => child.stderr.includes("announced slow://2000"), 10_000, "the update");
+    child.process.stdin.end();
+    // Was: the update was written once its check answered, after `served`: after serving had ended and
+    // stdout had been given back to the program.
+    expect(await writtenAfterExit(child)).toEqual([result("c", "will update"), "served"]);
+  });
+});
+
+describe("a 2026-07-28 listen stream's update whose check waits", () => {
+  it("holds nothing of the other requests on the same pipe: each listen is a request of its own", async () => {
+    const child = new Child({}, SCRIPT);
+    const notifications = { resourceSubscriptions: ["slow://2000"] };
+    child.send({
+      jsonrpc: "2.0",
+      id: "L",
+      method: "subscriptions/listen",
+      params: { _meta: MODERN_META, notifications },
+    });
+    await child.until(() => child.messages().length > 0, 10_000, "the listen's acknowledgement");
+    const listen = { "io.modelcontextprotocol/subscriptionId": "L" };
+    const update = call("c", "update", "slow://2000");
+    child.send({ ...update, params: { ...update.params, _meta: MODERN_META } });
+    await child.until(() => child.messages().length === 3, 10_000, "the response and the listen's update");
+    // The response first, the update once its check has answered 2 s later. The listen keeps the order
+    // of its own stream; the other requests on the pipe, which may be of unrelated conversations
+    // (2026-07-28 "stdio"), are not held behind it, as over HTTP, where each has its own stream.
+    expect(child.messages()).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: { notifications, _meta: listen },
+      },
+      {
+        jsonrpc: "2.0",
+        id: "c",
+        result: {
+          content: [{ type: "text", text: "updated" }],
+          resultType: "complete",
+          _meta: { "io.modelcontextprotocol/serverInfo": { name: "stdio-held", version: "1.0.0" } },
+        },
+      },
+      {
+        jsonrpc: "2.0",
+        method: "notifications/resources/updated",
+        params: { uri: "slow://2000", _meta: listen },
+      },
+    ]);
+    child.process.stdin.end();
+    await within(child.exited, 30_000, "the server to exit");
+  });
+});
