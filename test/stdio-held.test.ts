@@ -115,6 +115,41 @@ describe("what waits behind an update's read check when serving ends", () => {
   });
 });
 
+describe("requests read while answers wait behind an update's check", () => {
+  it("are read no further than a connection's worth of held messages until the check answers", async () => {
+    // 16 per connection; the check answers 1.5 s after the update; 500 calls sent at once meanwhile.
+    const child = await subscribed("slow://1500", "2025-11-25", { PER_CONNECTION: "16" });
+    child.send(call("u", "update", "slow://1500"));
+    await child.until(() => child.stderr.includes("announced slow://1500"), 10_000, "the update");
+    const ids = Array.from({ length: 500 }, (_, i) => `p${i}`);
+    for (const id of ids) child.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "answered_checks" } });
+    await child.until(
+      () => child.messages().filter((message) => ids.includes(String(message.id))).length === 500,
+      20_000,
+      "every answer",
+    );
+    const before = child
+      .messages()
+      .filter((message) => ids.includes(String(message.id)) && JSON.stringify(message).includes('"text":"0"'));
+    // Was: all 500 were read and run while the check waited, their answers held in memory, as many as
+    // the client sent (no bound but the 10 s of the check). Now the reading waits once 16 messages are
+    // held (the update, its call's answer and 14 of these), and goes on when the check has answered.
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.length).toBeLessThanOrEqual(16);
+    // Nothing is lost or reordered: the update, then every answer in the order sent.
+    const order = child
+      .messages()
+      .filter((message) => message.id === "u" || ids.includes(String(message.id)) || message.method);
+    expect(order.map((message) => message.id ?? message.method)).toEqual([
+      "notifications/resources/updated",
+      "u",
+      ...ids,
+    ]);
+    child.process.stdin.end();
+    await within(child.exited, 30_000, "the server to exit");
+  });
+});
+
 describe("a 2026-07-28 listen stream's update whose check waits", () => {
   it("holds nothing of the other requests on the same pipe: each listen is a request of its own", async () => {
     const child = new Child({}, SCRIPT);

@@ -135,6 +135,11 @@ export class Connection implements Peer {
     this.#held = undefined;
   }
 
+  /** How many messages wait behind a read check (`#tell`): stdio reads no more requests past a connection's worth. */
+  get holding(): number {
+    return this.#held?.length ?? 0;
+  }
+
   /** Resolves once the messages held now have gone or been dropped (see `#tell`); undefined when none is held. */
   sent(): Promise<void> | undefined {
     // An entry that sends nothing, in the last place.

@@ -55,7 +55,7 @@ const HEAD = 4096;
  * Then it resolves, once the output has taken every answer.
  */
 export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams): Promise<void> {
-  const { maxMessageBytes, shutdownGraceMs, maxSseBufferBytes } = dispatcher.limits;
+  const { maxMessageBytes, shutdownGraceMs, maxSseBufferBytes, maxConcurrentRequestsPerConnection } = dispatcher.limits;
   const output = new LineOutput(streams.write, streams.drained);
   const send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
     // A request or a notification (a response or a batch has no method).
@@ -177,6 +177,17 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     while (output.blocked && !signal?.aborted) await unlessStopped(output.blocked);
     return !signal?.aborted;
   };
+  /**
+   * Waits while a connection's worth of messages (limits.maxConcurrentRequestsPerConnection) waits
+   * behind a read check, at most 10 s each: the answers of requests read meanwhile would wait there
+   * too, so a client that keeps sending could grow them without bound. False once stopped.
+   */
+  const roomBehindChecks = async () => {
+    while (connection.holding >= maxConcurrentRequestsPerConnection && !signal?.aborted) {
+      await unlessStopped(connection.sent() ?? Promise.resolve());
+    }
+    return !signal?.aborted;
+  };
   const iterator = streams.input[Symbol.asyncIterator]();
   /**
    * The next chunk, read while the one before is handled (one chunk ahead, no more): a client that ends
@@ -209,8 +220,10 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
       const text = typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true });
       let start = 0;
       for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
-        // While the client does not read its answers, no more of its requests are handled.
+        // While the client does not read its answers, or they wait behind read checks, no more of its
+        // requests are handled.
         if (output.blocked && !(await writable())) continue reading;
+        if (connection.holding >= maxConcurrentRequestsPerConnection && !(await roomBehindChecks())) continue reading;
         if (skipping) skipping = false;
         else {
           receive(buffer + text.slice(start, newline));
