@@ -52,6 +52,16 @@ async function stuckUpdate({ connection, registry, sent }: ReturnType<typeof set
   registry.emit({ type: "resources/updated", uri: "notes://stuck" });
 }
 
+/** A tool `say` that logs, then answers: a log and a response, sent after an update in the tests that hold one. */
+const saysAfterTheUpdate: Record<string, AnyToolConfig> = {
+  say: {
+    run: (_args, ctx) => {
+      ctx.log.info("after the update");
+      return "said";
+    },
+  },
+};
+
 describe("single messages", () => {
   it("answers requests and sends the answer", async () => {
     const { connection, sent } = setup();
@@ -419,14 +429,7 @@ describe("list_changed", () => {
   it("holds a response and a log sent after an update whose check waits behind it, 10 s at most", async () => {
     vi.useFakeTimers();
     try {
-      const { connection, registry, sent } = setup({
-        say: {
-          run: (_args, ctx) => {
-            ctx.log.info("after the update");
-            return "said";
-          },
-        },
-      });
+      const { connection, registry, sent } = setup(saysAfterTheUpdate);
       await stuckUpdate({ connection, registry, sent });
       let answered = false;
       void connection.receive({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "say" } })?.then(() => {
@@ -447,21 +450,8 @@ describe("list_changed", () => {
   });
 
   it("sends what waits behind an update whose check has not answered when the connection closes, and drops that update", async () => {
-    const { connection, registry, sent } = setup({
-      say: {
-        run: (_args, ctx) => {
-          ctx.log.info("after the update");
-          return "said";
-        },
-      },
-    });
-    await connection.receive(initialize());
-    await connection.receive(initialized);
-    const session = connection.session!;
-    session.subscribe("notes://stuck");
-    session.mayRead = () => new Promise<boolean>(() => {});
-    sent.length = 0;
-    registry.emit({ type: "resources/updated", uri: "notes://stuck" });
+    const { connection, registry, sent } = setup(saysAfterTheUpdate);
+    await stuckUpdate({ connection, registry, sent });
     const answered = connection.receive({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "say" } });
     expect(sent).toEqual([]);
     connection.close();

@@ -2,13 +2,16 @@
  * What the Redis tests of several instances share (the bus-loss, bus-probe, shared-session, relay
  * lifecycle and server-churn tests): what each test opened, closed after it; clients of a Redis user
  * of their own, whose subscriber a test kills and keeps away (pub/sub keeps nothing for a subscriber
- * that is reconnecting); and a listener that sees what is published meanwhile.
+ * that is reconnecting); a listener that sees what is published meanwhile; and the official v1
+ * client with its requests routed between instances, and a POST in a session to one of them.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Redis } from "ioredis";
 import { createClient } from "redis";
 import { afterEach, expect } from "vitest";
 import type { RedisClient } from "../../src/redis.js";
-import { EventReader, inSession, messageOf, post, sessionStream, within } from "../http-helpers.js";
+import { BOTH, EventReader, inSession, messageOf, post, sessionStream, within } from "../http-helpers.js";
 import type { RedisServer } from "./redis-server.js";
 
 /** A 2025-11-25 session opened on `server` by a client declaring `capabilities`, and initialized; its id. */
@@ -137,7 +140,34 @@ export function busLoss(redis: { get(): RedisServer }) {
     return reader;
   }
 
-  return { opened, client, userClient, subscriberAway, published, getStream };
+  /** The official v1 client on a session of the instance at `a`, each request sent where `to` says (a load balancer). */
+  async function routedClient(a: URL, to: (init: RequestInit | undefined) => URL) {
+    const routed: typeof fetch = (_input, init) => {
+      const url = to(init);
+      return fetch(new URL(url.pathname, url), init);
+    };
+    const transport = new StreamableHTTPClientTransport(a, { fetch: routed });
+    const v1 = new Client({ name: "v1", version: "1.0.0" });
+    await v1.connect(transport);
+    opened.push(() => v1.close());
+    return { client: v1, transport };
+  }
+
+  return { opened, client, userClient, subscriberAway, published, getStream, routedClient };
+}
+
+/** POSTs `body` in 2025-11-25 session `id` to the instance listening at `url`. */
+export function postIn(url: URL, id: string, body: unknown): Promise<Response> {
+  return fetch(new URL(url.pathname, url), {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: BOTH,
+      "mcp-session-id": id,
+      "mcp-protocol-version": "2025-11-25",
+    },
+    body: JSON.stringify(body),
+  });
 }
 
 /** Reads `reader` until a message of `method` comes (bounded); fails if the stream ends first. */

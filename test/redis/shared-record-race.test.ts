@@ -9,20 +9,18 @@
  * wait is bounded. Skipped (with the install command as the reason) without redis-server, failed
  * with PICOMCP_REQUIRE_REDIS.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import type { SessionRecords } from "../../src/state/state.js";
-import { BOTH, signal, within } from "../http-helpers.js";
-import { BOUND_MS, busLoss } from "./bus-loss.js";
+import { signal, within } from "../http-helpers.js";
+import { BOUND_MS, busLoss, postIn } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, client: admin, userClient } = busLoss(redis);
+const { opened, client: admin, userClient, routedClient } = busLoss(redis);
 
 /**
  * An instance sharing its state under `prefix`, listening on 127.0.0.1, with a resource to subscribe
@@ -82,31 +80,28 @@ function heldWrite(real: SessionRecords, go: { reached: () => void; go: Promise<
   };
 }
 
+/** Instances a and b on a new prefix, a's next write of a session's record once armed held until `go` (heldWrite). */
+async function heldOnA(go: Promise<void>) {
+  const prefix = `race-${prefixes++}:`;
+  const reached = signal();
+  let write: ReturnType<typeof heldWrite> | undefined;
+  const a = await instance(`a${prefixes}`, prefix, (real) => {
+    write = heldWrite(real, { reached: reached.resolve, go });
+    return write.records();
+  });
+  const b = await instance(`b${prefixes}`, prefix);
+  return { prefix, a, b, reached: reached.promise, write: write! };
+}
+
 /** The official v1 client on a session of instance `a`; its DELETE goes to instance `b`. */
 async function deletingOn(a: URL, b: URL) {
-  const routed: typeof fetch = (_input, init) => {
-    const to = init?.method === "DELETE" ? b : a;
-    return fetch(new URL(to.pathname, to), init);
-  };
-  const transport = new StreamableHTTPClientTransport(a, { fetch: routed });
-  const client = new Client({ name: "v1", version: "1.0.0" });
-  await client.connect(transport);
-  opened.push(() => client.close());
+  const { client, transport } = await routedClient(a, (init) => (init?.method === "DELETE" ? b : a));
   return { client, transport, id: transport.sessionId! };
 }
 
 /** The status a `tools/list` of session `id` gets from the instance at `url`: 404 once the session is gone there. */
 async function statusIn(url: URL, id: string): Promise<number> {
-  const response = await fetch(new URL(url.pathname, url), {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: BOTH,
-      "mcp-session-id": id,
-      "mcp-protocol-version": "2025-11-25",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
-  });
+  const response = await postIn(url, id, { jsonrpc: "2.0", id: 7, method: "tools/list" });
   await response.body?.cancel();
   return response.status;
 }
@@ -118,22 +113,15 @@ async function recordThere(prefix: string, id: string): Promise<boolean> {
 
 describe("a shared 2025-11-25 session's record rewritten by one instance while another serves its DELETE (official v1 client)", () => {
   it("is not made again when the DELETE lands between the copy's read of the record and its write", async () => {
-    const prefix = `race-${prefixes++}:`;
-    const reached = signal();
     const deleted = signal();
-    let write: ReturnType<typeof heldWrite> | undefined;
-    const a = await instance(`a${prefixes}`, prefix, (real) => {
-      write = heldWrite(real, { reached: reached.resolve, go: deleted.promise });
-      return write.records();
-    });
-    const b = await instance(`b${prefixes}`, prefix);
+    const { prefix, a, b, reached, write } = await heldOnA(deleted.promise);
     const { client, transport, id } = await deletingOn(a, b);
-    write!.arm();
+    write.arm();
     const setting = client.setLoggingLevel("debug").catch(() => {});
-    await within(reached.promise, BOUND_MS, "instance a about to write the record it read");
+    await within(reached, BOUND_MS, "instance a about to write the record it read");
     await transport.terminateSession();
     deleted.resolve();
-    await within(write!.written, BOUND_MS, "instance a's write");
+    await within(write.written, BOUND_MS, "instance a's write");
     await within(setting, BOUND_MS, "the answer to logging/setLevel");
     // Was: a's write made the record again (SET), and the deleted session was served, by either
     // instance, for another idleTimeoutMs.
@@ -186,34 +174,19 @@ describe("a shared 2025-11-25 session's record rewritten by one instance while a
 
 describe("a shared 2025-11-25 session's record rewritten by two instances at once (official v1 client)", () => {
   it("keeps both changes when the other's lands between one copy's read and its write", async () => {
-    const prefix = `race-${prefixes++}:`;
-    const reached = signal();
     const otherWrote = signal();
-    let write: ReturnType<typeof heldWrite> | undefined;
-    const a = await instance(`a${prefixes}`, prefix, (real) => {
-      write = heldWrite(real, { reached: reached.resolve, go: otherWrote.promise });
-      return write.records();
-    });
-    const b = await instance(`b${prefixes}`, prefix);
+    const { prefix, a, b, reached, write } = await heldOnA(otherWrote.promise);
     const { client, id } = await deletingOn(a, b);
-    write!.arm();
+    write.arm();
     const subscribing = client.subscribeResource({ uri: "notes://1" });
-    await within(reached.promise, BOUND_MS, "instance a about to write the record it read");
+    await within(reached, BOUND_MS, "instance a about to write the record it read");
     // The same client subscribes to another resource through instance b meanwhile.
-    const other = await fetch(new URL(b.pathname, b), {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: BOTH,
-        "mcp-session-id": id,
-        "mcp-protocol-version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 90, method: "resources/subscribe", params: { uri: "notes://2" } }),
-    });
+    const subscribe = { jsonrpc: "2.0", id: 90, method: "resources/subscribe", params: { uri: "notes://2" } };
+    const other = await postIn(b, id, subscribe);
     expect(other.status).toBe(200);
     await other.text();
     otherWrote.resolve();
-    await within(write!.written, BOUND_MS, "instance a's write");
+    await within(write.written, BOUND_MS, "instance a's write");
     await within(subscribing, BOUND_MS, "the answer to resources/subscribe on instance a");
     const record = JSON.parse(String(await (await admin()).sendCommand(["GET", `${prefix}s:${id}`])));
     // Was: ["notes://1"]: a wrote the record it had read, with its subscription, over b's.

@@ -9,20 +9,18 @@
  * bounded. Skipped (with the install command as the reason) without redis-server, failed with
  * PICOMCP_REQUIRE_REDIS.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import type { EventHistory } from "../../src/state/state.js";
-import { BOTH, EventReader, failure, messageOf, SESSION_ENDED, signal, within } from "../http-helpers.js";
-import { busLoss } from "./bus-loss.js";
+import { EventReader, failure, messageOf, SESSION_ENDED, signal, within } from "../http-helpers.js";
+import { busLoss, postIn } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, client, userClient, subscriberAway } = busLoss(redis);
+const { opened, client, userClient, subscriberAway, routedClient } = busLoss(redis);
 
 /**
  * An instance sharing its state under `prefix`, listening on 127.0.0.1; `started` resolves once its
@@ -92,16 +90,11 @@ function around(events: EventHistory, over: Partial<EventHistory>): EventHistory
  */
 async function resumingOn(a: URL, b: URL, deleting = b) {
   const resumed = signal();
-  const routed: typeof fetch = (_input, init) => {
+  const { client, transport } = await routedClient(a, (init) => {
     const resume = new Headers(init?.headers).has("last-event-id");
     if (resume) resumed.resolve();
-    const to = init?.method === "DELETE" ? deleting : resume ? b : a;
-    return fetch(new URL(to.pathname, to), init);
-  };
-  const transport = new StreamableHTTPClientTransport(a, { fetch: routed });
-  const client = new Client({ name: "v1", version: "1.0.0" });
-  await client.connect(transport);
-  opened.push(() => client.close());
+    return init?.method === "DELETE" ? deleting : resume ? b : a;
+  });
   return { client, transport, resumed };
 }
 
@@ -131,14 +124,7 @@ describe("a shared 2025-11-25 session deleted through another instance while a r
       const a = await instance(`a${prefixes}`, prefix, { started });
       const b = await instance(`b${prefixes}`, prefix);
       // DELETE goes to b, everything else to a.
-      const routed: typeof fetch = (_input, init) => {
-        const to = init?.method === "DELETE" ? b : a;
-        return fetch(new URL(to.pathname, to), init);
-      };
-      const transport = new StreamableHTTPClientTransport(a, { fetch: routed });
-      const client = new Client({ name: "v1", version: "1.0.0" });
-      await client.connect(transport);
-      opened.push(() => client.close());
+      const { client, transport } = await routedClient(a, (init) => (init?.method === "DELETE" ? b : a));
       const call = failure(
         client.callTool(
           { name: "wait" },
@@ -265,20 +251,6 @@ describe("a shared 2025-11-25 session deleted on the instance running a request 
     expect(await leftOf(prefix, id)).toEqual([]);
   });
 });
-
-/** POSTs `body` in session `id` to the instance at `url`, as a client's request that races its own DELETE. */
-function postIn(url: URL, id: string, body: unknown): Promise<Response> {
-  return fetch(new URL(url.pathname, url), {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: BOTH,
-      "mcp-session-id": id,
-      "mcp-protocol-version": "2025-11-25",
-    },
-    body: JSON.stringify(body),
-  });
-}
 
 /**
  * `events`, whose writes (open, append, end) are put in `late` once `after()` is true: what an

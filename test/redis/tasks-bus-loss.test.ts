@@ -21,6 +21,7 @@ import { EventReader, inSession, messageOf, modern, within } from "../http-helpe
 import { BOUND_MS, busLoss, type Library, openSession } from "./bus-loss.js";
 import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
+import { forever } from "./tasks-helpers.js";
 
 const redis = useRedisServer();
 /** Why each run of `forever` stopped, by instance. */
@@ -62,17 +63,10 @@ async function instance(
         return answer.action === "accept" && answer.content.ok ? "approved" : "refused";
       },
     })
-    .tool("forever", {
-      description: "A task that runs until its signal aborts.",
-      task: "optional",
-      run: (_args, ctx) =>
-        new Promise<string>((resolve) =>
-          ctx.signal.addEventListener("abort", () => {
-            stopped.set(name, ctx.signal.reason);
-            resolve("stopped");
-          }),
-        ),
-    })
+    .tool(
+      "forever",
+      forever((reason) => stopped.set(name, reason)),
+    )
     .tool("progress_task", {
       description: "A task that reports two steps of progress, then answers.",
       task: "optional",

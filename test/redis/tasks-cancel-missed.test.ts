@@ -19,6 +19,7 @@ import { modern } from "../http-helpers.js";
 import { busLoss } from "./bus-loss.js";
 import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
+import { forever } from "./tasks-helpers.js";
 
 const redis = useRedisServer();
 const { opened, client, userClient, subscriberAway } = busLoss(redis);
@@ -58,15 +59,10 @@ async function instance(options: {
     state,
     signals: false,
   })
-    .tool("forever", {
-      description: "A task that runs until its signal aborts.",
-      task: "optional",
-      run: (_args, ctx) =>
-        new Promise<string>((resolve) => {
-          watch(ctx.signal);
-          ctx.signal.addEventListener("abort", () => resolve("stopped"));
-        }),
-    })
+    .tool(
+      "forever",
+      forever((reason) => stopped.set(name, reason)),
+    )
     .tool("later", {
       description: "A task that waits for the test, then asks for approval or reports progress.",
       task: "optional",

@@ -18,6 +18,7 @@ import { inSession, modern } from "../http-helpers.js";
 import { openSession } from "./bus-loss.js";
 import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
+import { forever } from "./tasks-helpers.js";
 
 const redis = useRedisServer();
 const opened: (() => Promise<unknown>)[] = [];
@@ -65,17 +66,10 @@ async function instance(name: string, redisClient: NodeRedisClient, prefix: stri
     requestStateKey: "a shared secret of 32 bytes or more!",
     state,
     signals: false,
-  }).tool("forever", {
-    description: "A task that runs until its signal aborts.",
-    task: "optional",
-    run: (_args, ctx) =>
-      new Promise<string>((resolve) =>
-        ctx.signal.addEventListener("abort", () => {
-          stopped.set(name, ctx.signal.reason);
-          resolve("stopped");
-        }),
-      ),
-  });
+  }).tool(
+    "forever",
+    forever((reason) => stopped.set(name, reason)),
+  );
   opened.push(() => server.close());
   return server;
 }

@@ -17,6 +17,7 @@ import type { TaskStore } from "../../src/tasks/store.js";
 import { inSession } from "../http-helpers.js";
 import { BOUND_MS, busLoss, type Library, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { forever } from "./tasks-helpers.js";
 
 const redis = useRedisServer();
 const { userClient, subscriberAway } = busLoss(redis);
@@ -83,17 +84,12 @@ async function instance(name: string, failing: Failing, library: Library = "node
     state: { ...state, tasks: userStore(state.tasks, failing) },
     signals: false,
   })
-    .tool("forever", {
-      description: "A task that runs until its signal aborts.",
-      task: "optional",
-      run: (_args, ctx) =>
-        new Promise<string>((resolve) =>
-          ctx.signal.addEventListener("abort", () => {
-            stopped = ctx.signal.reason;
-            resolve("stopped");
-          }),
-        ),
-    })
+    .tool(
+      "forever",
+      forever((reason) => {
+        stopped = reason;
+      }),
+    )
     .tool("ends", {
       description: "A task that ends when the test says so.",
       task: "optional",

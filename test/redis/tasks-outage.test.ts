@@ -239,6 +239,15 @@ function flaky() {
   return { writes, wrap };
 }
 
+/** Refuses `writes`, lets the run go on, and passes the minute of its retries on fake timers (Redis answers the rest). */
+async function refuseForAMinute(writes: { away: boolean }, goOn: () => void): Promise<void> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  writes.away = true;
+  goOn();
+  await vi.advanceTimersByTimeAsync(62_000);
+  vi.useRealTimers();
+}
+
 /** Polls `check` until it holds, for at most 5 s (a failure guard, not a timing): answers whether it did. */
 async function eventually(check: () => boolean): Promise<boolean> {
   const end = Date.now() + 5000;
@@ -384,6 +393,19 @@ describe("listening for tasks while Redis is away", () => {
   });
 });
 
+/** The `fetch` init of a JSON-RPC POST of `body`, in 2025-11-25 session `session` if one is given. */
+function postInit(body: Record<string, unknown>, session?: string): RequestInit {
+  return {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", ...body }),
+  };
+}
+
 describe("a 2025-11-25 tasks/result when Redis goes away as it starts waiting", () => {
   it("answers the retryable error instead of leaving the failed read unhandled and the request hanging", async () => {
     // Redis answers the request's first read of the task (tasks/result finds it), then no more.
@@ -397,16 +419,7 @@ describe("a 2025-11-25 tasks/result when Redis goes away as it starts waiting", 
     });
     const { listening } = await serve(`outage-${prefixes++}:`, failing);
     const post = (body: Record<string, unknown>, session?: string) =>
-      fetch(listening.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } : {}),
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", ...body }),
-        signal: AbortSignal.timeout(5000),
-      });
+      fetch(listening.url, { ...postInit(body, session), signal: AbortSignal.timeout(5000) });
     const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
     const opened = await post({ id: 1, method: "initialize", params: initialize });
     const session = opened.headers.get("mcp-session-id")!;
@@ -513,12 +526,7 @@ describe("the leases of a server's tasks whose end could not be written, the sta
     const { writes, wrap } = flaky();
     const { tasks } = await serve(prefix, wrap, 600);
     const { taskId } = await tasks.result("tools/call", { name: "ends" });
-    // The minute of retries, each a second apart, passes on fake timers (Redis answers the rest).
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    writes.away = true;
-    ending.shift()!("done");
-    await vi.advanceTimersByTimeAsync(62_000);
-    vi.useRealTimers();
+    await refuseForAMinute(writes, () => ending.shift()!("done"));
     // The first try and 60 more: then it is given up.
     expect(writes.failed).toBe(61);
     // Was: its lease renewed while the server stays open, the run long over: `working` until its TTL.
@@ -535,15 +543,7 @@ describe("a 2025-11-25 tasks/result waiting on the instance whose run's end coul
     const { listening } = await serve(`outage-${prefixes++}:`, wrap, 600);
     // A request's answer: its JSON body, or its SSE stream's last message.
     const post = async (body: Record<string, unknown>, session?: string) => {
-      const response = await fetch(listening.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } : {}),
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", ...body }),
-      });
+      const response = await fetch(listening.url, postInit(body, session));
       const text = await response.text();
       const data = text.split("\n").filter((line) => line.startsWith("data: "));
       const answer = data.length > 0 ? JSON.parse(data.at(-1)!.slice(6)) : text ? JSON.parse(text) : undefined;
@@ -564,12 +564,7 @@ describe("a 2025-11-25 tasks/result waiting on the instance whose run's end coul
     const read = writes.read;
     const waiting = post({ id: 3, method: "tasks/result", params: { taskId } }, session);
     expect(await eventually(() => writes.read === read + 2)).toBe(true);
-    // The minute of retries, each a second apart, passes on fake timers (Redis answers the rest).
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    writes.away = true;
-    ending.shift()!("done");
-    await vi.advanceTimersByTimeAsync(62_000);
-    vi.useRealTimers();
+    await refuseForAMinute(writes, () => ending.shift()!("done"));
     expect(writes.failed).toBe(61);
     // Was: nothing read the task again here (only a tasks/result following a task run elsewhere
     // did), so this one waited for a change that never came, until limits.handlerTimeoutMs (5 min).
@@ -587,12 +582,7 @@ describe("a run waiting for answers whose questions Redis refused, the state sta
     expect(await eventually(() => asking.length === 1)).toBe(true);
     // The code of a round loads at the first question (an import, which fake timers do not wait for): now.
     await import("../../src/asking/layer.js");
-    // The minute of retries, each a second apart, passes on fake timers (Redis answers the rest).
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    writes.away = true;
-    asking.shift()!();
-    await vi.advanceTimersByTimeAsync(62_000);
-    vi.useRealTimers();
+    await refuseForAMinute(writes, () => asking.shift()!());
     expect(writes.failed).toBe(61);
     // Was: the run waited on, its lease renewed, the task `working` (its questions never recorded)
     // until its TTL: no client could see them, nor answer them.
