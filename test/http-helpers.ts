@@ -218,6 +218,19 @@ export function failure(call: Promise<unknown>): Promise<string> {
   );
 }
 
+/**
+ * `attempt`'s answer once it is not 404, or its last after `tries` attempts 20 ms apart: what one
+ * instance writes reaches the shared history a moment later, so another instance finds it then.
+ */
+export async function onceFound<T extends { status: number }>(attempt: () => Promise<T>, tries = 100): Promise<T> {
+  let answer = await attempt();
+  for (let tried = 1; answer.status === 404 && tried <= tries; tried++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    answer = await attempt();
+  }
+  return answer;
+}
+
 /** Waits for `promise`, failing after `timeoutMs`. */
 export async function within<T>(promise: Promise<T>, timeoutMs = 2000, what = "the event"): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;

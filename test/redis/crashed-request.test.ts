@@ -11,7 +11,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { EventReader, failure, signal, within } from "../http-helpers.js";
+import { EventReader, failure, onceFound, signal, within } from "../http-helpers.js";
 import { Cluster } from "./cluster.js";
 import { useRedisServer } from "./redis-server.js";
 
@@ -96,11 +96,7 @@ class Raw {
  * moment after it went out, so this also waits until the event is copied there.
  */
 async function resumed(client: Raw, to: URL, lastEventId: string): Promise<EventReader> {
-  let response = await client.resume(to, lastEventId);
-  for (let tries = 0; response.status === 404 && tries < 100; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    response = await client.resume(to, lastEventId);
-  }
+  const response = await onceFound(() => client.resume(to, lastEventId));
   expect(response.status).toBe(200);
   return new EventReader(response);
 }

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import type { SharedState } from "../../src/state/state.js";
-import { BOTH, bare, EventReader, initialize, inSession, signal } from "../http-helpers.js";
+import { BOTH, bare, EventReader, initialize, inSession, onceFound, signal } from "../http-helpers.js";
 import { useRedisServer } from "./redis-server.js";
 
 const KEY = "a shared secret of 32 bytes or more!";
@@ -105,11 +105,7 @@ async function scenario(writer: App, reader: App, gate: { resolve(): void }, mea
   }
   // The last stream's answer is in the history (another instance writes there in order, a moment after).
   const last = ended.at(-1)!;
-  let newest = await answer(await resume(reader, session, `${last}-0`));
-  for (let tries = 0; newest.status === 404 && tries < 100; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    newest = await answer(await resume(reader, session, `${last}-0`));
-  }
+  const newest = await onceFound(async () => answer(await resume(reader, session, `${last}-0`)));
   await measure(session);
   const answers = {
     newest,

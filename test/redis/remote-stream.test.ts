@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import type { SharedState } from "../../src/state/state.js";
-import { BOTH, bare, EventReader, post } from "../http-helpers.js";
+import { BOTH, bare, EventReader, onceFound, post } from "../http-helpers.js";
 import { useRedisServer } from "./redis-server.js";
 
 const KEY = "a shared secret of 32 bytes or more!";
@@ -39,11 +39,10 @@ async function state(prefix: string): Promise<SharedState> {
 async function resumedElsewhere() {
   const { first, second, session, own, priming, changed, states } = await openedOnFirst();
   // The event reaches the shared history a moment after the first instance sent it.
-  let resumed = await second.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming }));
-  for (let tries = 0; resumed.status === 404 && tries < 50; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    resumed = await second.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming }));
-  }
+  const resumed = await onceFound(
+    () => second.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming })),
+    50,
+  );
   expect(resumed.status).toBe(200);
   const elsewhere = new EventReader(resumed);
   expect((await elsewhere.next(5000))?.id).toBe(changed);
@@ -110,11 +109,7 @@ describe("a stream resumed on another instance", () => {
     const priming = polled[0]!.id!;
     const resume = () => second.fetch(bare("GET", { accept: BOTH, ...session, "last-event-id": priming }));
     // The stream is opened in the shared history a moment after its priming event went out.
-    let resumed = await resume();
-    for (let tries = 0; resumed.status === 404 && tries < 50; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      resumed = await resume();
-    }
+    const resumed = await onceFound(resume, 50);
     expect(resumed.status).toBe(200);
     const elsewhere = new EventReader(resumed);
     const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } };
@@ -150,11 +145,7 @@ describe("a stream resumed on another instance", () => {
     } finally {
       redis.get().thaw();
     }
-    let resumed = await resume();
-    for (let tries = 0; resumed.status === 404 && tries < 50; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      resumed = await resume();
-    }
+    const resumed = await onceFound(resume, 50);
     // The second instance's one stream slot is free: the resume is served.
     expect(resumed.status).toBe(200);
     const elsewhere = new EventReader(resumed);

@@ -11,7 +11,17 @@ import { createClient } from "redis";
 import { afterEach, describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
-import { BOTH, bare, EventReader, initialize, inSession, messageOf, signal, within } from "../http-helpers.js";
+import {
+  BOTH,
+  bare,
+  EventReader,
+  initialize,
+  inSession,
+  messageOf,
+  onceFound,
+  signal,
+  within,
+} from "../http-helpers.js";
 import { useRedisServer } from "./redis-server.js";
 
 const KEY = "a shared secret of 32 bytes or more!";
@@ -83,11 +93,7 @@ describe("close() of an instance whose answer a client waits for", () => {
     async () => {
       const { first, second, release, resume } = await polledOnFirst();
       // The stream is opened in the shared history a moment after its priming event went out.
-      let resumed = await resume(second);
-      for (let tries = 0; resumed.status === 404 && tries < 50; tries++) {
-        await new Promise((wake) => setTimeout(wake, 20));
-        resumed = await resume(second);
-      }
+      const resumed = await onceFound(() => resume(second), 50);
       expect(resumed.status).toBe(200);
       const elsewhere = new EventReader(resumed);
       release.resolve();
