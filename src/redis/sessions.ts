@@ -14,7 +14,7 @@ const REPLACE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1`;
 
-/** 2025-11-25 sessions as JSON strings that expire when idle (`SET … PX`, refreshed by every read). */
+/** 2025-11-25 sessions as JSON strings that expire when idle (`SET … PX`, refreshed by `get`, a use, not by `peek`). */
 export class RedisSessions implements SessionRecords {
   readonly #link: RedisLink;
   readonly #prefix: string;
@@ -25,9 +25,11 @@ export class RedisSessions implements SessionRecords {
   }
 
   async get(id: string, idleMs: number): Promise<SessionRecord | undefined> {
-    const text = await this.#link.command(["GETEX", sessionKey(this.#prefix, id), "PX", String(idleMs)]);
-    // This store alone writes the key, with JSON.stringify of a SessionRecord.
-    return typeof text === "string" ? (JSON.parse(text) as SessionRecord) : undefined;
+    return parsed(await this.#link.command(["GETEX", sessionKey(this.#prefix, id), "PX", String(idleMs)]));
+  }
+
+  async peek(id: string): Promise<SessionRecord | undefined> {
+    return parsed(await this.#link.command(["GET", sessionKey(this.#prefix, id)]));
   }
 
   async put(record: SessionRecord, idleMs: number): Promise<void> {
@@ -41,7 +43,7 @@ export class RedisSessions implements SessionRecords {
   }
 
   async replace(current: SessionRecord, next: SessionRecord, idleMs: number): Promise<boolean> {
-    // `current` came from get, JSON.parse of what JSON.stringify wrote: stringified again, it is that text.
+    // `current` came from get or peek, JSON.parse of what JSON.stringify wrote: stringified again, it is that text.
     const args = [JSON.stringify(current), JSON.stringify(next), String(idleMs)];
     return Number(await this.#link.script(REPLACE, [sessionKey(this.#prefix, next.id)], args)) === 1;
   }
@@ -49,4 +51,10 @@ export class RedisSessions implements SessionRecords {
   async delete(id: string): Promise<boolean> {
     return Number(await this.#link.command(["DEL", sessionKey(this.#prefix, id)])) === 1;
   }
+}
+
+/** A record as this store wrote it; undefined where there is none. */
+function parsed(text: unknown): SessionRecord | undefined {
+  // This store alone writes the key, with JSON.stringify of a SessionRecord.
+  return typeof text === "string" ? (JSON.parse(text) as SessionRecord) : undefined;
 }

@@ -45,8 +45,15 @@ export interface SessionRecord {
 }
 
 export interface SessionRecords {
-  /** The session, its idle expiry restarted; undefined once it expired or was deleted. */
+  /** The session, its idle expiry restarted (it is being used); undefined once it expired or was deleted. */
   get(id: string, idleMs: number): Promise<SessionRecord | undefined>;
+  /**
+   * The session, its idle expiry left as it is: an instance reading it for its own sake (whether it
+   * still exists, what another instance changed) is no use of it, and a session whose client went
+   * away must still expire (2025-11-25 "Session Management"). Optional, for a store written before
+   * it: without it such a read is a `get`, which restarts the expiry each time.
+   */
+  peek?(id: string): Promise<SessionRecord | undefined>;
   /** Writes the record of a session just opened (`initialize`). */
   put(record: SessionRecord, idleMs: number): Promise<void>;
   /**

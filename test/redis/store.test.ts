@@ -2,7 +2,8 @@
  * The pieces of picomcp/redis on a real Redis, one by one: the event history keeps the bounds of
  * http/history.ts (events and bytes per session, bytes for the server with the largest session
  * forgetting first) and records a gap instead of serving it; its hash forgets an ended stream that
- * keeps no event (but for the mark of one ended for its crashed writer); the replay guard accepts an id once;
+ * keeps no event (but for the mark of one ended for its crashed writer); a session's record is read
+ * without restarting its idle expiry (peek) or with (get); the replay guard accepts an id once;
  * a request's stream whose instance stops renewing its lease reads as abandoned, takes its answer
  * once and no event after it; a task whose instance stops renewing its lease reads as failed, one whose lease is renewed does not,
  * and a lease is no longer renewed once its task ended; redisState() on a Redis that does not answer fails.
@@ -249,6 +250,25 @@ describe("session records on Redis", () => {
     await shared.sessions.delete("s");
     expect(await shared.sessions.replace!(last, { ...last, logLevel: "error" }, 60_000)).toBe(false);
     expect(await client!.exists(`${prefix}s:s`)).toBe(0);
+    await shared.close();
+  });
+
+  it("reads a record with peek leaving its idle expiry as it is, and with get restarting it (was: every read restarted it)", async () => {
+    const prefix = `store-${prefixes++}:`;
+    const shared = await state({ prefix });
+    await live(shared, "s");
+    await client!.pExpire(`${prefix}s:s`, 5_000);
+    // An instance checking the session is still there, or what changed: not a use of it.
+    const peeked = await shared.sessions.peek!("s");
+    expect(peeked?.id).toBe("s");
+    expect(await client!.pTTL(`${prefix}s:s`)).toBeLessThanOrEqual(5_000);
+    // What peek read is what replace compares: a change over it is written.
+    expect(await shared.sessions.replace!(peeked!, { ...peeked!, logLevel: "debug" }, 60_000)).toBe(true);
+    await client!.pExpire(`${prefix}s:s`, 5_000);
+    // A request of the session: its use restarts the expiry.
+    expect((await shared.sessions.get("s", 60_000))?.logLevel).toBe("debug");
+    expect(await client!.pTTL(`${prefix}s:s`)).toBeGreaterThan(5_000);
+    expect(await shared.sessions.peek!("gone")).toBeUndefined();
     await shared.close();
   });
 });

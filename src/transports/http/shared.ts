@@ -316,7 +316,7 @@ export class SharedSessions {
       streams: this.#streams,
       bounds: this.#bounds,
       sessionEnded: async (request) => {
-        const record = await this.#state.sessions.get(session.id, this.#store.options.idleTimeoutMs);
+        const record = await this.#look(session.id);
         return record ? undefined : this.#endpoint.sessionEnded(request);
       },
       ownStream: () => this.#carriedOn(session),
@@ -434,7 +434,8 @@ export class SharedSessions {
     const { sessions } = this.#state;
     const idle = this.#store.options.idleTimeoutMs;
     for (let tries = 1; ; tries++) {
-      const current = await sessions.get(id, idle);
+      // The write restarts the record's expiry (the request that changed the copy used it), not this read.
+      const current = await this.#look(id);
       if (!current) return false;
       const record = merged(current, before, now);
       if (!sessions.replace) {
@@ -445,6 +446,16 @@ export class SharedSessions {
       if (tries === MAX_REWRITES)
         throw new Error(`session ${id}'s record kept changing; its next request writes this change`);
     }
+  }
+
+  /**
+   * Session `id`'s record read for this instance's sake (whether it is still there, what another
+   * instance changed), not for a use of it: its idle expiry goes on (SessionRecords.peek), or a
+   * session whose client went away would live for as long as instances holding a copy read it.
+   */
+  #look(id: string): Promise<SessionRecord | undefined> {
+    const { sessions } = this.#state;
+    return sessions.peek ? sessions.peek(id) : sessions.get(id, this.#store.options.idleTimeoutMs);
   }
 
   /** Refreshes the record's idle expiry at most every quarter of it; a record gone means the session ended elsewhere. */
@@ -648,11 +659,11 @@ export class SharedSessions {
   async #refresh(id: string): Promise<void> {
     let record: SessionRecord | undefined;
     try {
-      record = await this.#state.sessions.get(id, this.#store.options.idleTimeoutMs);
+      record = await this.#look(id);
     } catch {
       return;
     }
-    // Not a use of the session: its idle time here goes on.
+    // Not a use of the session: its idle time here goes on, as its record's does (#look).
     const session = this.#store.peek(id);
     const core = session?.connection.session;
     if (!record) {
