@@ -256,6 +256,15 @@ describe("return values", () => {
     expect(await server.call("t")).toEqual({ content: [{ type: "text", text: '{"a":1}' }] });
   });
 
+  it("awaits a thenable that is not a Promise (a query builder), as `await` would", async () => {
+    // biome-ignore lint/suspicious/noThenProperty: a thenable is what this test returns.
+    const rows = { then: (resolve: (rows: unknown) => void) => resolve([{ id: 1 }]) };
+    expect(await callOne(rows)).toEqual({ content: [{ type: "text", text: '[{"id":1}]' }] });
+    // biome-ignore lint/suspicious/noThenProperty: a thenable is what this test returns.
+    const failing = { then: (_: unknown, reject: (thrown: unknown) => void) => reject(new Error("no such table")) };
+    expect(await callOne(failing)).toEqual({ content: [{ type: "text", text: "no such table" }], isError: true });
+  });
+
   it("turns a value that cannot be sent as JSON into a tool error", async () => {
     expect(await callOne({ big: 10n })).toEqual({
       content: [

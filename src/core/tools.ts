@@ -260,12 +260,18 @@ export function runTool(tool: Tool, value: unknown, ctx: RequestContext): CallTo
   let returned: unknown;
   try {
     returned = tool.run(value, ctx);
-    // A Proxy can throw even here, from its getPrototypeOf trap: that is a throw of `run`'s.
-    if (returned instanceof Promise) return returned.then((done) => finish(tool, done, ctx), failed);
+    // A Promise, or another thenable (a query builder: Knex, a mongoose Query), is what `await` would
+    // wait for, not a value (as JSON a thenable is "{}", or the builder's insides). A Proxy can throw
+    // even here, from its `has` or `get` trap: that is a throw of `run`'s.
+    if (isThenable(returned)) return Promise.resolve(returned).then((done) => finish(tool, done, ctx), failed);
   } catch (thrown) {
     return failed(thrown);
   }
   return finish(tool, returned, ctx);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
 }
 
 /** A tool that threw: a tool error with a safe message, unless it threw an McpError, which is the request's error. */
