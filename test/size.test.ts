@@ -306,7 +306,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,373 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+7 B).
     // Raised to 16,404 B: a line that trickles in a chunk at a time is copied flat once its rope nodes outweigh its text (stdio.ts's hold) (was: about 32 bytes held per chunk until the line was parsed, 64 MiB for a 2 MiB line read a byte at a time; test/lines.test.ts) (+31 B).
     // Raised to 16,431 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+27 B).
-    ceiling: 16_431,
+    // Raised to 16,467 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+36 B).
+    ceiling: 16_467,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -510,7 +511,8 @@ const BUDGETS: Budget[] = [
     // Raised to 23,818 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+13 B).
     // Raised to 23,830 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+12 B).
     // Raised to 23,857 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+27 B).
-    ceiling: 23_857,
+    // Raised to 23,896 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+39 B).
+    ceiling: 23_896,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -782,7 +784,8 @@ const BUDGETS: Budget[] = [
     // Raised to 55,390 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+18 B).
     // Raised to 55,423 B: a line that trickles in a chunk at a time is copied flat once its rope nodes outweigh its text (stdio.ts's hold) (was: about 32 bytes held per chunk until the line was parsed, 64 MiB for a 2 MiB line read a byte at a time; test/lines.test.ts) (+33 B).
     // Raised to 55,450 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+27 B).
-    ceiling: 55_450,
+    // Raised to 55,482 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+32 B).
+    ceiling: 55_482,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -978,7 +981,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,022 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+14 B).
     // Raised to 30,035 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+13 B).
     // Raised to 30,066 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+31 B).
-    ceiling: 30_066,
+    // Raised to 30,090 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+24 B).
+    ceiling: 30_090,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1165,7 +1169,8 @@ const BUDGETS: Budget[] = [
     // Raised to 28,921 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+19 B).
     // Raised to 28,934 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+13 B).
     // Raised to 28,969 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+35 B).
-    ceiling: 28_969,
+    // Raised to 28,996 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+27 B).
+    ceiling: 28_996,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1412,7 +1417,8 @@ const BUDGETS: Budget[] = [
     // Raised to 65,294 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+18 B).
     // Raised to 65,325 B: a line that trickles in a chunk at a time is copied flat once its rope nodes outweigh its text (stdio.ts's hold) (was: about 32 bytes held per chunk until the line was parsed, 64 MiB for a 2 MiB line read a byte at a time; test/lines.test.ts) (+31 B).
     // Raised to 65,352 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+27 B).
-    ceiling: 65_352,
+    // Raised to 65,384 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+32 B).
+    ceiling: 65_384,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

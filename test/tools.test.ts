@@ -605,6 +605,29 @@ describe("output schema", () => {
     });
   });
 
+  it("says an output schema that throws (or rejects) failed to check the result, not that it cannot be sent", async () => {
+    // A refine with a bug, sync and async: the value is fine; the check of it failed.
+    for (const output of [
+      z.object({ cents: z.number() }).refine(() => {
+        throw new Error("rates table is not loaded");
+      }),
+      z.object({ cents: z.number() }).refine(async () => {
+        throw new Error("rates table is not loaded");
+      }),
+    ]) {
+      const server = pico({ name: "t", version: "1" }).tool("t", { output, run: () => ({ cents: 1 }) });
+      expect(await server.call("t")).toEqual({
+        content: [
+          {
+            type: "text",
+            text: 'Tool "t" failed while checking its result against its output schema: rates table is not loaded',
+          },
+        ],
+        isError: true,
+      });
+    }
+  });
+
   it("does not check output when run throws: the error is the result", async () => {
     const server = pico({ name: "t", version: "1" }).tool("t", {
       output: price,

@@ -286,18 +286,26 @@ function failed(thrown: unknown): CallToolResult {
  * `run`'s, never the request's error carrying the raw message.
  */
 function finish(tool: Tool, returned: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
-  try {
-    if (!tool.output) return toResult(returned, tool.name);
-    const checked = validate(tool.output, returned);
-    return checked instanceof Promise
-      ? checked.then(
-          (done) => structured(tool, done, ctx),
-          (thrown: unknown) => unsendable(tool.name, thrown),
-        )
-      : structured(tool, checked, ctx);
-  } catch (thrown) {
-    return unsendable(tool.name, thrown);
+  if (!tool.output) {
+    try {
+      return toResult(returned, tool.name);
+    } catch (thrown) {
+      return unsendable(tool.name, thrown);
+    }
   }
+  // What the output schema throws (a refine with a bug, or the value's getter it read) is said as
+  // such: "cannot be sent as JSON" would send its author after a BigInt or a cycle.
+  const unchecked = (thrown: unknown) =>
+    toolError(`Tool "${tool.name}" failed while checking its result against its output schema: ${safeMessage(thrown)}`);
+  let checked: Validation<unknown> | Promise<Validation<unknown>>;
+  try {
+    checked = validate(tool.output, returned);
+  } catch (thrown) {
+    return unchecked(thrown);
+  }
+  return checked instanceof Promise
+    ? checked.then((done) => structured(tool, done, ctx), unchecked)
+    : structured(tool, checked, ctx);
 }
 
 function structured(tool: Tool, checked: Validation<unknown>, ctx: RequestContext): CallToolResult {
