@@ -12,7 +12,7 @@ import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, pico } from "../src/index.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { serverDispatcher } from "./core-helpers.js";
-import { Child, call, checkLine, killChildren, pipe } from "./hardening-helpers.js";
+import { Child, call, checkLine, killChildren, MODERN_META, pipe } from "./hardening-helpers.js";
 import { modern, signal, within } from "./http-helpers.js";
 
 afterAll(killChildren);
@@ -363,6 +363,37 @@ describe("faults on a real HTTP server in a child process", () => {
     expect(((await response.json()) as { result: { content: { text: string }[] } }).result.content[0]!.text).toBe(
       "slept 300 ms",
     );
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe("values that throw when read (a Proxy that traps even instanceof, a getter), on a child process", () => {
+  it("thrown by a resource, a prompt or a middleware, and a result that throws when read: -32603 for its id, in both eras", async () => {
+    const child = new Child({}, "test/fixtures/trap-server.ts");
+    await child.initialize();
+    const requests: [method: string, params: Record<string, unknown>][] = [
+      ["resources/read", { uri: "trap://read" }],
+      ["prompts/get", { name: "trap" }],
+      ["tools/call", { name: "guarded", arguments: {} }],
+      ["tools/call", { name: "unreadable", arguments: {} }],
+    ];
+    requests.forEach(([method, params], i) => {
+      child.send({ jsonrpc: "2.0", id: `legacy-${i}`, method, params });
+      child.send({ jsonrpc: "2.0", id: `modern-${i}`, method, params: { ...params, _meta: MODERN_META } });
+    });
+    child.send(call("after", "echo"));
+    for (const era of ["legacy", "modern"]) {
+      for (const i of requests.keys()) {
+        expect(await child.response(`${era}-${i}`), `${era} ${requests[i]![0]}`).toEqual({
+          jsonrpc: "2.0",
+          id: `${era}-${i}`,
+          error: { code: -32603, message: expect.stringMatching(/^Internal error: /) },
+        });
+      }
+    }
+    expect(await child.response("after")).toMatchObject({ result: { content: [{ text: "still serving" }] } });
+    for (const line of child.lines) checkLine(line);
+    child.process.stdin.end();
     expect(await child.exited).toEqual({ code: 0, signal: null });
   });
 });

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Registry } from "../src/core/registry.js";
@@ -92,6 +94,35 @@ describe("serveLines framing", () => {
     const io = await serveChunks(["\n", "   \n", "\r\n", call(1, "a"), "\t\n\n"]);
     expect(io.messages()).toHaveLength(1);
     expect(io.messages()[0]).toMatchObject({ id: 1 });
+  });
+
+  it("holds a line that trickles in a byte per chunk in about its own size, not 32 bytes per chunk", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const heap = () => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const bytes = 2 * 1024 * 1024;
+    const [head, tail] = call(1, "|").split("|") as [string, string];
+    let before = 0;
+    let holding = 0;
+    async function* trickle() {
+      before = heap();
+      yield head;
+      for (let i = 0; i < bytes; i++) yield "x";
+      // The whole line but its end is read and waits for it.
+      holding = heap() - before;
+      yield tail;
+    }
+    const io = pipe();
+    await serveLines(dispatcher(), { input: trickle(), write: io.write });
+    expect(text(io.messages()[0])).toHaveLength(bytes);
+    console.error(
+      `a ${bytes / 1024 / 1024} MiB line read a byte at a time: heap +${(holding / 1024 / 1024).toFixed(1)} MiB`,
+    );
+    // Before: 61 MiB (a rope node of about 32 bytes per chunk); now about the line's own 2 MiB.
+    expect(holding).toBeLessThan(4 * bytes);
   });
 
   it("handles a last line without a newline", async () => {

@@ -303,7 +303,12 @@ const BUDGETS: Budget[] = [
     // Raised to 16,322 B: merging wt-11, no code of this row changed: chunk hashes (+1 B).
     // Set to 16,318 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 16,366 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+48 B).
-    ceiling: 16_366,
+    // Raised to 16,373 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+7 B).
+    // Raised to 16,404 B: a line that trickles in a chunk at a time is copied flat once its rope nodes outweigh its text (stdio.ts's hold) (was: about 32 bytes held per chunk until the line was parsed, 64 MiB for a 2 MiB line read a byte at a time; test/lines.test.ts) (+31 B).
+    // Raised to 16,431 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+27 B).
+    // Raised to 16,467 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+36 B).
+    // Raised to 16,469 B: the merge of the shared sessions' peek with the core/stdio attack fixes, gzip of the joined chunks (+2 B).
+    ceiling: 16_469,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -505,7 +510,10 @@ const BUDGETS: Budget[] = [
     // Raised to 23,758 B: what waits behind an update's read check when serving ends is waited for within the shutdown's bound, then Connection.close() sends it and drops the updates whose checks still wait (Connection's held queue, #release, sent(); stdio's settled waits for it) (was: a response held past twice shutdownGraceMs, or an update held as serving ended, was lost at the exit or written after serving ended; test/stdio-held.test.ts) (+66 B).
     // Set to 23,805 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 23,818 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+13 B).
-    ceiling: 23_818,
+    // Raised to 23,830 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+12 B).
+    // Raised to 23,857 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+27 B).
+    // Raised to 23,896 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+39 B).
+    ceiling: 23_896,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -775,7 +783,12 @@ const BUDGETS: Budget[] = [
     // Set to 55,316 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 55,372 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+56 B).
     // Raised to 55,381 B: a shared session's record read for an instance's own sake (a change elsewhere, whether it still exists) no longer restarts its idle expiry (shared.ts's #look, SessionRecords.peek) (+9 B).
-    ceiling: 55_381,
+    // Raised to 55,390 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+18 B).
+    // Raised to 55,423 B: a line that trickles in a chunk at a time is copied flat once its rope nodes outweigh its text (stdio.ts's hold) (was: about 32 bytes held per chunk until the line was parsed, 64 MiB for a 2 MiB line read a byte at a time; test/lines.test.ts) (+33 B).
+    // Raised to 55,450 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+27 B).
+    // Raised to 55,482 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+32 B).
+    // Set to 55,491 B (merge of the shared sessions' peek and the core/stdio attack fixes), as measured.
+    ceiling: 55_491,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -969,7 +982,10 @@ const BUDGETS: Budget[] = [
     // Raised to 29,998 B: merging wt-11, no code of this row changed: chunk hashes (+1 B).
     // Set to 30,008 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 30,022 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+14 B).
-    ceiling: 30_022,
+    // Raised to 30,035 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+13 B).
+    // Raised to 30,066 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+31 B).
+    // Raised to 30,090 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+24 B).
+    ceiling: 30_090,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1154,7 +1170,10 @@ const BUDGETS: Budget[] = [
     // Set to 28,891 B merging wt-11 (a run cancelled elsewhere stops once its lease or a write finds its task ended) with wt-10's held output, as measured.
     // Set to 28,902 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 28,921 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+19 B).
-    ceiling: 28_921,
+    // Raised to 28,934 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+13 B).
+    // Raised to 28,969 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+35 B).
+    // Raised to 28,996 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+27 B).
+    ceiling: 28_996,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1399,7 +1418,12 @@ const BUDGETS: Budget[] = [
     // Set to 65,221 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 65,276 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+55 B).
     // Raised to 65,285 B: a shared session's record read for an instance's own sake (a change elsewhere, whether it still exists) no longer restarts its idle expiry (shared.ts's #look, SessionRecords.peek) (+9 B).
-    ceiling: 65_285,
+    // Raised to 65,294 B: a handler's or middleware's thrown value whose instanceof check throws (a Proxy), or a result that throws each time it is read, is answered -32603 (errors.ts's isThrown, jsonrpc.ts's unsendable in one try) (was: its request went unanswered over stdio; test/faults.test.ts) (+18 B).
+    // Raised to 65,325 B: a line that trickles in a chunk at a time is copied flat once its rope nodes outweigh its text (stdio.ts's hold) (was: about 32 bytes held per chunk until the line was parsed, 64 MiB for a 2 MiB line read a byte at a time; test/lines.test.ts) (+31 B).
+    // Raised to 65,352 B: a tool's run that returns a thenable that is not a Promise (a query builder) is awaited (tools.ts's isThenable) (was: sent as JSON, "{}"; test/tools.test.ts) (+27 B).
+    // Raised to 65,384 B: an output schema that throws or rejects while it checks a result is said as such (tools.ts's finish) (was: "returned a value that cannot be sent as JSON"; test/tools.test.ts) (+32 B).
+    // Set to 65,392 B (merge of the shared sessions' peek and the core/stdio attack fixes), as measured.
+    ceiling: 65_392,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -256,6 +256,15 @@ describe("return values", () => {
     expect(await server.call("t")).toEqual({ content: [{ type: "text", text: '{"a":1}' }] });
   });
 
+  it("awaits a thenable that is not a Promise (a query builder), as `await` would", async () => {
+    // biome-ignore lint/suspicious/noThenProperty: a thenable is what this test returns.
+    const rows = { then: (resolve: (rows: unknown) => void) => resolve([{ id: 1 }]) };
+    expect(await callOne(rows)).toEqual({ content: [{ type: "text", text: '[{"id":1}]' }] });
+    // biome-ignore lint/suspicious/noThenProperty: a thenable is what this test returns.
+    const failing = { then: (_: unknown, reject: (thrown: unknown) => void) => reject(new Error("no such table")) };
+    expect(await callOne(failing)).toEqual({ content: [{ type: "text", text: "no such table" }], isError: true });
+  });
+
   it("turns a value that cannot be sent as JSON into a tool error", async () => {
     expect(await callOne({ big: 10n })).toEqual({
       content: [
@@ -594,6 +603,29 @@ describe("output schema", () => {
       ],
       isError: true,
     });
+  });
+
+  it("says an output schema that throws (or rejects) failed to check the result, not that it cannot be sent", async () => {
+    // A refine with a bug, sync and async: the value is fine; the check of it failed.
+    for (const output of [
+      z.object({ cents: z.number() }).refine(() => {
+        throw new Error("rates table is not loaded");
+      }),
+      z.object({ cents: z.number() }).refine(async () => {
+        throw new Error("rates table is not loaded");
+      }),
+    ]) {
+      const server = pico({ name: "t", version: "1" }).tool("t", { output, run: () => ({ cents: 1 }) });
+      expect(await server.call("t")).toEqual({
+        content: [
+          {
+            type: "text",
+            text: 'Tool "t" failed while checking its result against its output schema: rates table is not loaded',
+          },
+        ],
+        isError: true,
+      });
+    }
   });
 
   it("does not check output when run throws: the error is the result", async () => {

@@ -1,7 +1,7 @@
 import type { Asker } from "./asking.js";
 import { RequestContext, type RequestInit, type RoundStates, STUCK, type Via } from "./context.js";
 import { claimsModern, readEnvelope } from "./envelope.js";
-import { ErrorCode, Unavailable } from "./errors.js";
+import { ErrorCode, isThrown, Unavailable } from "./errors.js";
 import {
   errorResponse,
   failure,
@@ -351,8 +351,9 @@ export class Dispatcher {
     } catch (thrown) {
       if (ctx.cancelled) return undefined;
       if (ctx.interrupted) return this.#interrupted(call);
-      // A server that cannot serve it for now says so as a busy one does: the client tries again.
-      return thrown instanceof Unavailable ? new Refusal(id, thrown.message) : thrownResponse(id, thrown);
+      // A server that cannot serve it for now says so as a busy one does: the client tries again. The
+      // check must not throw (a thrown Proxy's trap), or the request would go unanswered.
+      return isThrown(thrown, Unavailable) ? new Refusal(id, thrown.message) : thrownResponse(id, thrown);
     } finally {
       // A cancelled request left already, and its id may be another's now.
       const inflight = call.exchange.inflight;

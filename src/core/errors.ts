@@ -62,8 +62,13 @@ export function messageOf(thrown: unknown): string {
 
 /** `thrown instanceof McpError`, without throwing for a value that traps the check (a Proxy). */
 export function isMcpError(thrown: unknown): thrown is McpError {
+  return isThrown(thrown, McpError);
+}
+
+/** `thrown instanceof kind`, without throwing for a value that traps the check (a Proxy's getPrototypeOf). */
+export function isThrown<T>(thrown: unknown, kind: abstract new (...args: never[]) => T): thrown is T {
   try {
-    return thrown instanceof McpError;
+    return thrown instanceof kind;
   } catch {
     return false;
   }

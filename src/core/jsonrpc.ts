@@ -159,29 +159,25 @@ export function serialize(message: JsonRpcMessage | JsonRpcMessage[]): string | 
 /** The answer to a request whose response (with this result) JSON could not carry. */
 function unsendable(id: RequestId, result: Record<string, unknown> | undefined, thrown: unknown): string {
   const why = safeMessage(thrown);
-  // A CallToolResult is the only server result with a `content` array (2025-11-25 and 2026-07-28 schemas).
-  if (result && Array.isArray(result.content)) {
-    const failed: Record<string, unknown> = {
-      content: [{ type: "text", text: `A tool returned a value that cannot be sent as JSON: ${why}` }],
-      isError: true,
-    };
-    // What the dispatcher adds to every 2026-07-28 result (§1.3) is its own, and carries over.
-    if (result.resultType !== undefined) {
-      failed.resultType = "complete";
-      failed._meta = result._meta;
+  try {
+    // A CallToolResult is the only server result with a `content` array (2025-11-25 and 2026-07-28 schemas).
+    if (result && Array.isArray(result.content)) {
+      const failed: Record<string, unknown> = {
+        content: [{ type: "text", text: `A tool returned a value that cannot be sent as JSON: ${why}` }],
+        isError: true,
+      };
+      // What the dispatcher adds to every 2026-07-28 result (§1.3) is its own, and carries over.
+      if (result.resultType !== undefined) {
+        failed.resultType = "complete";
+        failed._meta = result._meta;
+      }
+      return JSON.stringify(resultResponse(id, failed));
     }
-    const line = trySerialize(resultResponse(id, failed));
-    if (line !== undefined) return line;
+  } catch {
+    // A result that cannot even be read (a Proxy that throws), or whose `_meta` JSON cannot carry:
+    // its request still gets an answer, the error below.
   }
   return JSON.stringify(
     errorResponse(id, ErrorCode.InternalError, `Internal error: the response cannot be sent as JSON: ${why}`),
   );
-}
-
-function trySerialize(message: JsonRpcMessage): string | undefined {
-  try {
-    return JSON.stringify(message);
-  } catch {
-    return undefined;
-  }
 }

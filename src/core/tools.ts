@@ -260,12 +260,18 @@ export function runTool(tool: Tool, value: unknown, ctx: RequestContext): CallTo
   let returned: unknown;
   try {
     returned = tool.run(value, ctx);
-    // A Proxy can throw even here, from its getPrototypeOf trap: that is a throw of `run`'s.
-    if (returned instanceof Promise) return returned.then((done) => finish(tool, done, ctx), failed);
+    // A Promise, or another thenable (a query builder: Knex, a mongoose Query), is what `await` would
+    // wait for, not a value (as JSON a thenable is "{}", or the builder's insides). A Proxy can throw
+    // even here, from its `has` or `get` trap: that is a throw of `run`'s.
+    if (isThenable(returned)) return Promise.resolve(returned).then((done) => finish(tool, done, ctx), failed);
   } catch (thrown) {
     return failed(thrown);
   }
   return finish(tool, returned, ctx);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
 }
 
 /** A tool that threw: a tool error with a safe message, unless it threw an McpError, which is the request's error. */
@@ -280,18 +286,26 @@ function failed(thrown: unknown): CallToolResult {
  * `run`'s, never the request's error carrying the raw message.
  */
 function finish(tool: Tool, returned: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
-  try {
-    if (!tool.output) return toResult(returned, tool.name);
-    const checked = validate(tool.output, returned);
-    return checked instanceof Promise
-      ? checked.then(
-          (done) => structured(tool, done, ctx),
-          (thrown: unknown) => unsendable(tool.name, thrown),
-        )
-      : structured(tool, checked, ctx);
-  } catch (thrown) {
-    return unsendable(tool.name, thrown);
+  if (!tool.output) {
+    try {
+      return toResult(returned, tool.name);
+    } catch (thrown) {
+      return unsendable(tool.name, thrown);
+    }
   }
+  // What the output schema throws (a refine with a bug, or the value's getter it read) is said as
+  // such: "cannot be sent as JSON" would send its author after a BigInt or a cycle.
+  const unchecked = (thrown: unknown) =>
+    toolError(`Tool "${tool.name}" failed while checking its result against its output schema: ${safeMessage(thrown)}`);
+  let checked: Validation<unknown> | Promise<Validation<unknown>>;
+  try {
+    checked = validate(tool.output, returned);
+  } catch (thrown) {
+    return unchecked(thrown);
+  }
+  return checked instanceof Promise
+    ? checked.then((done) => structured(tool, done, ctx), unchecked)
+    : structured(tool, checked, ctx);
 }
 
 function structured(tool: Tool, checked: Validation<unknown>, ctx: RequestContext): CallToolResult {

@@ -143,6 +143,8 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   // The line being read, and whether it outgrew the limit: then the rest of it is skipped as it arrives.
   let buffer = "";
   let skipping = false;
+  /** The pieces joined onto `buffer` since it was last copied flat (see `hold`); a count left from earlier lines only brings that copy sooner. */
+  let pieces = 0;
   /** Keeps `rest`, the start of a line whose end is still to come, unless the line already outgrew the limit. */
   const hold = (rest: string) => {
     if (skipping || rest === "") return;
@@ -151,6 +153,13 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
       send(tooLarge((buffer + rest.slice(0, HEAD)).slice(0, HEAD), maxMessageBytes));
       buffer = "";
       skipping = true;
+    } else if (++pieces > 64 && pieces * 32 > buffer.length) {
+      // Each piece `+=` joins on is a rope node of about 32 bytes until the line is parsed: a line that
+      // trickles in a byte per read held 32 times its length (128 MiB under the default 4 MiB limit).
+      // Copied flat once its nodes outweigh its text, it holds about twice its length at most, and the
+      // copies grow geometrically (join makes a flat string; `+` would make one more node).
+      buffer = [buffer, rest].join("");
+      pieces = 0;
     } else buffer += rest;
   };
 
