@@ -153,7 +153,7 @@ export class NodeRequest implements HttpRequest {
     // Past a limit the body is left unread: the 413 or 503 carries `Connection: close`, so Node ends
     // the connection once the answer is flushed instead of reading the rest (which may never end).
     const hold = new BodyHold(budget, limit);
-    const declared = hold.reach(Math.max(Number(req.headers["content-length"]) || 0, 0));
+    const declared = hold.declare(Number(req.headers["content-length"]) || 0);
     if (declared) return Promise.reject(declared);
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
