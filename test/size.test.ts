@@ -776,7 +776,8 @@ const BUDGETS: Budget[] = [
     // Set to 55,316 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 55,372 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+56 B).
     // Raised to 55,397 B: a body's Content-Length holds none of limits.maxBodyBytesInFlight, only its bytes that arrived do (BodyHold.declare, BodyBudget.free) (was: idle connections that promised bodies locked every POST out for 300 s) (+25 B).
-    ceiling: 55_397,
+    // Raised to 55,418 B: prompts/get with a params.name that is not a string answers -32602 saying it must be one (was: quoting it with JSON.stringify overflowed the stack on one nested deep: -32603) (+21 B).
+    ceiling: 55_418,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1402,7 +1403,8 @@ const BUDGETS: Budget[] = [
     // Set to 65,221 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 65,276 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+55 B).
     // Raised to 65,301 B: a body's Content-Length holds none of limits.maxBodyBytesInFlight, only its bytes that arrived do (BodyHold.declare, BodyBudget.free) (was: idle connections that promised bodies locked every POST out for 300 s) (+25 B).
-    ceiling: 65_301,
+    // Raised to 65,321 B: prompts/get with a params.name that is not a string answers -32602 saying it must be one (was: quoting it with JSON.stringify overflowed the stack on one nested deep: -32603) (+20 B).
+    ceiling: 65_321,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
