@@ -506,7 +506,8 @@ const BUDGETS: Budget[] = [
     // Set to 23,805 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 23,818 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+13 B).
     // Raised to 23,840 B: a body's Content-Length holds none of limits.maxBodyBytesInFlight, only its bytes that arrived do (BodyHold.declare, BodyBudget.free) (was: idle connections that promised bodies locked every POST out for 300 s) (+22 B).
-    ceiling: 23_840,
+    // Raised to 23,855 B: an SSE event for a request or notification JSON cannot carry is not sent (sseEvent undefined; a session's event number is not used) (was: its data was "{}", no JSON-RPC message) (+15 B).
+    ceiling: 23_855,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -777,7 +778,8 @@ const BUDGETS: Budget[] = [
     // Raised to 55,372 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+56 B).
     // Raised to 55,397 B: a body's Content-Length holds none of limits.maxBodyBytesInFlight, only its bytes that arrived do (BodyHold.declare, BodyBudget.free) (was: idle connections that promised bodies locked every POST out for 300 s) (+25 B).
     // Raised to 55,418 B: prompts/get with a params.name that is not a string answers -32602 saying it must be one (was: quoting it with JSON.stringify overflowed the stack on one nested deep: -32603) (+21 B).
-    ceiling: 55_418,
+    // Raised to 55,433 B: an SSE event for a request or notification JSON cannot carry is not sent (sseEvent undefined; a session's event number is not used) (was: its data was "{}", no JSON-RPC message) (+15 B).
+    ceiling: 55_433,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -972,7 +974,8 @@ const BUDGETS: Budget[] = [
     // Set to 30,008 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 30,022 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+14 B).
     // Raised to 30,033 B: a body's Content-Length holds none of limits.maxBodyBytesInFlight, only its bytes that arrived do (BodyHold.declare, BodyBudget.free) (was: idle connections that promised bodies locked every POST out for 300 s) (+11 B).
-    ceiling: 30_033,
+    // Raised to 30,045 B: an SSE event for a request or notification JSON cannot carry is not sent (sseEvent undefined; a session's event number is not used) (was: its data was "{}", no JSON-RPC message) (+12 B).
+    ceiling: 30_045,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1158,7 +1161,8 @@ const BUDGETS: Budget[] = [
     // Set to 28,902 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 28,921 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+19 B).
     // Raised to 28,938 B: a body's Content-Length holds none of limits.maxBodyBytesInFlight, only its bytes that arrived do (BodyHold.declare, BodyBudget.free) (was: idle connections that promised bodies locked every POST out for 300 s) (+17 B).
-    ceiling: 28_938,
+    // Raised to 28,947 B: an SSE event for a request or notification JSON cannot carry is not sent (sseEvent undefined; a session's event number is not used) (was: its data was "{}", no JSON-RPC message) (+9 B).
+    ceiling: 28_947,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1404,7 +1408,8 @@ const BUDGETS: Budget[] = [
     // Raised to 65,276 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+55 B).
     // Raised to 65,301 B: a body's Content-Length holds none of limits.maxBodyBytesInFlight, only its bytes that arrived do (BodyHold.declare, BodyBudget.free) (was: idle connections that promised bodies locked every POST out for 300 s) (+25 B).
     // Raised to 65,321 B: prompts/get with a params.name that is not a string answers -32602 saying it must be one (was: quoting it with JSON.stringify overflowed the stack on one nested deep: -32603) (+20 B).
-    ceiling: 65_321,
+    // Raised to 65,335 B: an SSE event for a request or notification JSON cannot carry is not sent (sseEvent undefined; a session's event number is not used) (was: its data was "{}", no JSON-RPC message) (+14 B).
+    ceiling: 65_335,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
