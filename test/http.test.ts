@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ErrorCode, McpError, pico } from "../src/index.js";
-import { bare, ENDPOINT, initialize, inSession, modern, post } from "./http-helpers.js";
+import { bare, ENDPOINT, initialize, inSession, modern, modernMessage, post } from "./http-helpers.js";
 
 /**
- * The Streamable HTTP endpoint as a whole, driven through `server.fetch` with no network: routing,
- * HTTP methods, content negotiation, body limits and error bodies, in both protocol eras.
+ * The Streamable HTTP endpoint as a whole, driven through `server.fetch` with no network (and through
+ * serve({ port }) where Node reads the body its own way): routing, HTTP methods, content negotiation,
+ * body limits and error bodies, in both protocol eras.
  * The modern request checks, sessions and Host/Origin validation have their own files.
  */
 
@@ -370,5 +371,28 @@ describe("error bodies", () => {
       bare("PUT"),
     ];
     for (const request of requests) expectNoStack(await (await app.fetch(request)).text());
+  });
+});
+
+describe("a UTF-8 byte order mark before the body", () => {
+  it("is skipped over serve({ port }), as over server.fetch (RFC 8259 §8.1: MAY ignore)", async () => {
+    const app = server();
+    const listening = await app.serve({ port: 0 });
+    try {
+      const { headers, body } = modernMessage("tools/call", { name: "echo", arguments: { text: "hi" } });
+      const init = {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", ...headers },
+        body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(body))]),
+      };
+      // Was, over serve({ port }) alone: 400 -32700 "Unexpected token '\uFEFF'", naming an invisible character.
+      const answers = [await fetch(listening.url, init), await server().fetch(new Request(ENDPOINT, init))];
+      for (const response of answers) {
+        expect(response.status).toBe(200);
+        expect((await response.json()).result.content).toEqual([{ type: "text", text: "hi" }]);
+      }
+    } finally {
+      await listening.close();
+    }
   });
 });

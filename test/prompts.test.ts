@@ -223,13 +223,23 @@ describe("prompts/get", () => {
     expect(calls).toBe(0);
   });
 
-  it("answers an unknown prompt and non-object arguments with -32602", async () => {
+  it("answers an unknown prompt, a name that is not a string (one nested 100,000 arrays deep too) and non-object arguments with -32602", async () => {
     const { legacy } = await core(registry());
     expect((await legacy("prompts/get", { name: "nope" }))?.error).toEqual({
       code: -32602,
       message: 'Unknown prompt "nope". Call prompts/list to see the available prompts.',
     });
-    expect((await legacy("prompts/get", {}))?.error).toMatchObject({ code: -32602 });
+    expect((await legacy("prompts/get", {}))?.error).toEqual({
+      code: -32602,
+      message: "prompts/get needs params.name: the name of a prompt from prompts/list",
+    });
+    // Was: -32603 "Internal error: Maximum call stack size exceeded", quoting the name back with JSON.stringify.
+    let nested: unknown = [];
+    for (let i = 0; i < 100_000; i++) nested = [nested];
+    expect((await legacy("prompts/get", { name: nested }))?.error).toEqual({
+      code: -32602,
+      message: "prompts/get needs params.name: the name of a prompt from prompts/list",
+    });
     expect((await legacy("prompts/get", { name: "text", arguments: ["a"] }))?.error).toEqual({
       code: -32602,
       message: "prompts/get params.arguments must be an object of string arguments",

@@ -11,6 +11,9 @@ import type { Listening } from "../src/transports/listen.js";
 import { REDACTED, SECRET, unsendableServer } from "./fixtures/unsendable-server.js";
 import { Child, checkLine, killChildren, MODERN_META } from "./hardening-helpers.js";
 
+/** The `_meta` key of a 2026-07-28 request's log level: without one, its logs are not sent. */
+const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+
 afterAll(killChildren);
 
 /** Text that must never be sent: the path, the token, and the raw message itself. */
@@ -46,6 +49,12 @@ const EXPECTED: { method: string; params: Record<string, unknown>; result?: unkn
     method: "prompts/get",
     params: { name: "leaky" },
     error: { code: -32603, message: `Internal error: the response cannot be sent as JSON: ${REDACTED}` },
+  },
+  // A log message JSON cannot carry is not sent; the progress after it and the result are.
+  {
+    method: "tools/call",
+    params: { name: "logs_unsendable" },
+    result: { content: [{ type: "text", text: "logged" }] },
   },
 ];
 
@@ -105,14 +114,16 @@ describe("errors raised while a result is turned into JSON, over HTTP (a loopbac
       body: JSON.stringify(body),
     });
     const raw = await response.text();
-    const data = response.headers.get("content-type")?.startsWith("text/event-stream")
-      ? raw
-          .split("\n")
-          .filter((line) => line.startsWith("data: "))
-          .map((line) => line.slice(6))
-          .at(-1)!
-      : raw;
-    return { response, raw, message: (data ? JSON.parse(data) : undefined) as Record<string, unknown> };
+    if (!response.headers.get("content-type")?.startsWith("text/event-stream")) {
+      return { response, raw, message: (raw ? JSON.parse(raw) : undefined) as Record<string, unknown> };
+    }
+    // Every event is a JSON-RPC message (a priming event's data is empty); the last is the answer.
+    // Was: a log message JSON could not carry went out as an event whose data was "{}".
+    const events = raw
+      .split("\n")
+      .filter((line) => line.startsWith("data: ") && line !== "data: ")
+      .map((line) => checkLine(line.slice(6)));
+    return { response, raw, message: events.at(-1)! };
   }
 
   it("2026-07-28: redacted tool errors and -32603, as JSON bodies", async () => {
@@ -124,7 +135,7 @@ describe("errors raised while a result is turned into JSON, over HTTP (a loopbac
       ids.push(id);
       const named = (params.name ?? params.uri) as string;
       const { raw, message } = await post(
-        { jsonrpc: "2.0", id, method, params: { ...params, _meta: MODERN_META } },
+        { jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...MODERN_META, [LOG_LEVEL]: "debug" } } },
         { "mcp-protocol-version": "2026-07-28", "mcp-method": method, "mcp-name": named },
       );
       sent += raw;

@@ -31,7 +31,14 @@ export function listPrompts(registry: Registry, params: Params, ctx: RequestCont
 /** `prompts/get`: the caller checked before the arguments, as for tools; unknown and hidden prompts look the same. */
 export async function promptsGet(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
   const name = params?.name;
-  const prompt = typeof name === "string" ? registry.prompts.get(name) : undefined;
+  // Not quoted back unless a string: JSON.stringify of a value nested 100,000 deep overflows the stack.
+  if (typeof name !== "string") {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "prompts/get needs params.name: the name of a prompt from prompts/list",
+    );
+  }
+  const prompt = registry.prompts.get(name);
   const unknown = () =>
     new McpError(
       ErrorCode.InvalidParams,

@@ -153,7 +153,7 @@ export class NodeRequest implements HttpRequest {
     // Past a limit the body is left unread: the 413 or 503 carries `Connection: close`, so Node ends
     // the connection once the answer is flushed instead of reading the rest (which may never end).
     const hold = new BodyHold(budget, limit);
-    const declared = hold.reach(Math.max(Number(req.headers["content-length"]) || 0, 0));
+    const declared = hold.declare(Number(req.headers["content-length"]) || 0);
     if (declared) return Promise.reject(declared);
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -172,7 +172,9 @@ export class NodeRequest implements HttpRequest {
       // Each of these settles the promise at most once, so plain listeners do (no `once` wrapper per request).
       req.on("end", () => {
         hold.release();
-        resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+        const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+        // A UTF-8 byte order mark is skipped, as the Web runtimes' decoding does (RFC 8259 §8.1: MAY ignore).
+        resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
       });
       // A client that goes away mid-body never sends its end; its request closes then. Its response
       // may not: one pipelined behind a response in progress has no socket yet, and never closes.

@@ -59,6 +59,11 @@ export class BodyBudget {
     this.#free = max;
   }
 
+  /** The bytes not held. */
+  get free(): number {
+    return this.#free;
+  }
+
   /** Holds `bytes` more; false, holding nothing, where that would pass the limit. */
   hold(bytes: number): boolean {
     if (bytes > this.#free) return false;
@@ -72,9 +77,10 @@ export class BodyBudget {
 }
 
 /**
- * What one body being read holds of the budget: its declared Content-Length before its first byte
- * (a slow sender's promise is refused at once, not once it has sent most of it), then the bytes that
- * arrive beyond it (a chunked body), until it is read whole or given up (`release`).
+ * What one body being read holds of the budget: the bytes of it that have arrived, until it is read
+ * whole or given up (`release`). Its declared Content-Length holds nothing: a promise to send costs
+ * the client nothing, so a few connections that promise bodies and send none would otherwise lock
+ * every other POST out for as long as Node keeps them (requestTimeout, 300 s).
  */
 export class BodyHold {
   readonly #budget: BodyBudget;
@@ -86,7 +92,16 @@ export class BodyHold {
     this.#limit = limit;
   }
 
-  /** The body has `size` bytes (arrived, or declared): the error that refuses it, if any. */
+  /**
+   * The body declares `size` bytes, before its first byte: the error that refuses it, if any. One that
+   * could not fit in what is free now is refused at once, rather than once it has sent most of it.
+   */
+  declare(size: number): BodyTooLarge | BodiesBusy | undefined {
+    if (size > this.#limit) return new BodyTooLarge();
+    return size > this.#budget.free ? new BodiesBusy() : undefined;
+  }
+
+  /** The body has `size` bytes that arrived: the error that refuses it, if any. */
   reach(size: number): BodyTooLarge | BodiesBusy | undefined {
     if (size > this.#limit) return new BodyTooLarge();
     if (size <= this.#held) return undefined;

@@ -219,5 +219,9 @@ export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): Js
 
 function plainStream(streams: Streams | undefined, onDrop: () => void): ResponseStream {
   const channel = new SseChannel(onDrop, streams);
-  return { channel, send: (message) => channel.write(sseEvent(message)), end: () => channel.close() };
+  const send = (message: JsonRpcMessage) => {
+    const event = sseEvent(message);
+    if (event !== undefined) channel.write(event);
+  };
+  return { channel, send, end: () => channel.close() };
 }

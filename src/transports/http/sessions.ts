@@ -290,10 +290,12 @@ export class HttpSession {
     const mirror = this.#mirror;
     // No GET stream of this shared session here: the instance holding it writes what it needs (the bus tells it).
     if (mirror && log.id === this.#standaloneId && !this.#standaloneOpened) return;
-    const seq = ++log.seq;
-    if (!("method" in message)) log.answer = seq;
+    const seq = log.seq + 1;
     // Before it is kept: a resume replays what the history holds.
     const text = sseEvent(this.redact ? this.redact(message) : message, `${log.id}-${seq}`);
+    if (text === undefined) return;
+    log.seq = seq;
+    if (!("method" in message)) log.answer = seq;
     this.#all().keep(log, encoder.encode(text));
     mirror?.kept(log, seq, text);
   }

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from "../../core/jsonrpc.js";
+import type { JsonRpcMessage, JsonRpcResponse } from "../../core/jsonrpc.js";
 import { serialize } from "../../core/jsonrpc.js";
 
 /** What an SSE stream carries: event text, or the same already encoded (a session's kept events). */
@@ -24,9 +24,17 @@ export interface SseStream {
   cancel(): void;
 }
 
-/** One `text/event-stream` event (WHATWG HTML §9.2); JSON never contains a raw newline, so one data line is enough. */
-export function sseEvent(message: JsonRpcMessage, id?: string): string {
-  const data = `event: message\ndata: ${serialize(message) ?? "{}"}\n\n`;
+/**
+ * One `text/event-stream` event (WHATWG HTML §9.2); JSON never contains a raw newline, so one data line
+ * is enough. Undefined for a request or notification JSON cannot carry (a log of a BigInt, of a cycle):
+ * it is not sent, as over stdio; a response always has an answer (`serialize`).
+ */
+export function sseEvent(message: JsonRpcResponse, id?: string): string;
+export function sseEvent(message: JsonRpcMessage, id?: string): string | undefined;
+export function sseEvent(message: JsonRpcMessage, id?: string): string | undefined {
+  const json = serialize(message);
+  if (json === undefined) return undefined;
+  const data = `event: message\ndata: ${json}\n\n`;
   return id === undefined ? data : `id: ${id}\n${data}`;
 }
 

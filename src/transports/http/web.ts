@@ -168,12 +168,9 @@ export function toWebResponse(reply: HttpReply): Response {
 /** Reads at most `limit` bytes of body, without trusting Content-Length alone, holding them of `budget` meanwhile. */
 async function readText(request: Request, limit: number, budget: BodyBudget): Promise<string> {
   const hold = new BodyHold(budget, limit);
-  const declared = hold.reach(Math.max(Number(request.headers.get("content-length")) || 0, 0));
+  const declared = hold.declare(Number(request.headers.get("content-length")) || 0);
   if (declared) throw declared;
-  if (!request.body) {
-    hold.release();
-    return "";
-  }
+  if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
