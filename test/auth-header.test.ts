@@ -1,0 +1,56 @@
+/**
+ * The Authorization header over a real loopback listener (RFC 6750 §2.1): credentials sent in two
+ * lines, and what a refusal repeats of the token it was sent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pico } from "../src/index.js";
+import { type TestIssuer, testIssuer } from "../src/testing.js";
+import type { Listening } from "../src/transports/listen.js";
+import { challengeOf, modernCall, send } from "./wire-helpers.js";
+
+const RESOURCE = "https://notes.example.com/mcp";
+const issuer: TestIssuer = await testIssuer({ audience: RESOURCE });
+
+describe("two Authorization lines", () => {
+  const runs: string[] = [];
+  let listening: Listening;
+
+  beforeAll(async () => {
+    listening = await pico({
+      name: "notes",
+      version: "1.0.0",
+      auth: { verify: issuer.verify, resource: RESOURCE, authorizationServers: [issuer.issuer] },
+    })
+      .tool("whoami", {
+        description: "The signed-in user.",
+        run: (_args, ctx) => {
+          runs.push(ctx.auth!.subject);
+          return ctx.auth!.subject;
+        },
+      })
+      .serve({ port: 0 });
+  });
+  afterAll(() => listening?.close());
+
+  it("are a malformed Bearer header (400), as on a Web runtime, not the first line's token", async () => {
+    const ada = `Bearer ${await issuer.mint({ subject: "ada" })}`;
+    const mallory = `Bearer ${await issuer.mint({ subject: "mallory" })}`;
+    for (const lines of [
+      [ada, mallory],
+      [mallory, ada],
+    ]) {
+      const { headers, body } = modernCall("tools/call", { name: "whoami" }, {});
+      const reply = await send(listening.url, { headers: { ...headers, authorization: lines }, body });
+      expect(reply.status).toBe(400);
+      expect(challengeOf(reply.headers["www-authenticate"])).toMatchObject({
+        error: "invalid_request",
+        error_description: "The Authorization header must be 'Bearer <access token>'",
+      });
+    }
+    expect(runs).toEqual([]);
+    // One line is served as always.
+    const { headers, body } = modernCall("tools/call", { name: "whoami" }, { authorization: ada });
+    expect((await send(listening.url, { headers, body })).status).toBe(200);
+    expect(runs).toEqual(["ada"]);
+  });
+});
