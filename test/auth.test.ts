@@ -253,7 +253,8 @@ describe("the token gate", () => {
 
   it("checks the audience a custom verifier reports, and uses InvalidTokenError's message as the description", async () => {
     const verify = async (token: string) => {
-      if (token === "revoked") throw new InvalidTokenError("The token was revoked");
+      // A token that is a word of the message would be cut out of it (test/auth-header.test.ts).
+      if (token === "revoked-token") throw new InvalidTokenError("The token was revoked");
       if (token === "broken") throw new Error("database at /srv/secret/db.sqlite is down");
       return { subject: "u", audience: token === "other" ? "https://other.example/mcp" : `${RESOURCE}/` };
     };
@@ -268,7 +269,7 @@ describe("the token gate", () => {
     });
     const other = await harness(server).callTool("t", {}, { token: "other" });
     expect(challengeOf(other.challenge).error_description).toBe("The access token was issued for another resource");
-    const revoked = await harness(server).callTool("t", {}, { token: "revoked" });
+    const revoked = await harness(server).callTool("t", {}, { token: "revoked-token" });
     expect(challengeOf(revoked.challenge).error_description).toBe("The token was revoked");
     const broken = await harness(server).callTool("t", {}, { token: "broken" });
     expect(broken.status).toBe(401);

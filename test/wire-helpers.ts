@@ -12,10 +12,17 @@ export interface WireReply {
   json: Record<string, unknown> | undefined;
 }
 
-/** One request to `url` (its path and port), with the headers given as they are, Host included. */
+/**
+ * One request to `url` (its path and port), with the headers given as they are, Host included; a
+ * list is sent as that many lines.
+ */
 export function send(
   url: string,
-  { method = "POST", headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: unknown },
+  {
+    method = "POST",
+    headers = {},
+    body,
+  }: { method?: string; headers?: Record<string, string | string[]>; body?: unknown },
 ): Promise<WireReply> {
   const target = new URL(url);
   const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);

@@ -195,13 +195,15 @@ export class AuthGate {
       // A gate is made only for settings with `verify` (transports/http/web.ts).
       verified = await settings.verify!(token, info);
     } catch (thrown) {
+      // A verifier's message goes to the client, and a challenge may be logged on its way there: one
+      // that repeats the token has it cut out, as a reply's body has (`finish`).
+      const said = thrown instanceof Error ? thrown.message.replaceAll(token, REDACTED) : "";
       // The token could not be checked now (its authorization server is unreachable): neither it nor
       // the client is at fault, and a 401 would have the client drop a good token and sign in again.
       // Known by its name, as InvalidTokenError is: an import of core's Unavailable would cost every
       // server's core chunk an export (+19 B on stdio) for a class only the verifiers throw.
-      if (thrown instanceof Error && thrown.name === "AuthorizationServerUnavailable")
-        return unavailable(thrown.message);
-      const reason = thrown instanceof Error && thrown.name === "InvalidTokenError" ? thrown.message : "";
+      if (thrown instanceof Error && thrown.name === "AuthorizationServerUnavailable") return unavailable(said);
+      const reason = thrown instanceof Error && thrown.name === "InvalidTokenError" ? said : "";
       return reject(401, "invalid_token", reason || "The access token is not valid");
     }
     if (!verified) return reject(401, "invalid_token", "The access token is not valid");

@@ -254,8 +254,9 @@ class KeyStore {
     let matching = this.#matching(keys, accepted, kid);
     if (matching.length === 0 && this.#options.jwksUrl) {
       // A key not seen yet may be the issuer's newest (rotation): asked for at most every 30 s, and
-      // while the issuer cannot be reached, whether it is one of its keys cannot be told.
-      if (Date.now() - this.#fetchedAt > REFETCH_COOLDOWN_MS) keys = await this.#fetch();
+      // while the issuer cannot be reached, whether it is one of its keys cannot be told. A fetch
+      // under way may be bringing it: the tokens signed with it wait for that one.
+      if (this.#pending || Date.now() - this.#fetchedAt > REFETCH_COOLDOWN_MS) keys = await this.#fetch();
       else if (this.#failure) throw this.#failure.error;
       matching = this.#matching(keys, accepted, kid);
     }

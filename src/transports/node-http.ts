@@ -113,7 +113,8 @@ export class NodeRequest implements HttpRequest {
     // The absolute form (`POST http://host/mcp`, RFC 9112 §3.2.2): the target's host is the request's,
     // and the Host header is ignored (MUST).
     const absolute = target.startsWith("/") ? null : ABSOLUTE_FORM.exec(target);
-    this.#host = absolute ? (absolute[1] ?? "") : hostLines(req);
+    const hosts = absolute ? [absolute[1] ?? ""] : linesOf(req, "host");
+    this.#host = hosts.length === 0 ? null : hosts.join(", ");
     const path = absolute ? target.slice(absolute[0].length) || "/" : target;
     const query = path.indexOf("?");
     this.path = query === -1 ? path : path.slice(0, query);
@@ -130,7 +131,11 @@ export class NodeRequest implements HttpRequest {
 
   header(name: string): string | null {
     if (name === "host") return this.#host;
-    const value = this.#req.headers[name];
+    // Credentials in two lines are refused (a malformed Bearer header, 400), as on a Web runtime:
+    // Node keeps the first, where a proxy in front may have checked the other. One line is read
+    // from `headers`, which a framework's middleware may have set.
+    const lines = name === "authorization" ? linesOf(this.#req, name) : [];
+    const value = lines.length > 1 ? lines : this.#req.headers[name];
     return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
   }
 
@@ -191,18 +196,18 @@ export class NodeRequest implements HttpRequest {
 const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/([^/?#]*)/i;
 
 /**
- * The Host header as a Web runtime reads it: two Host lines joined, which the Host check refuses
- * (RFC 9112 §3.2: MUST answer 400), where Node would keep the first.
+ * Each line of a header that may be sent once only (Host, Authorization), for reading it as a Web
+ * runtime does: its lines joined, which is refused (two Host lines: RFC 9112 §3.2 MUST answer 400),
+ * where Node keeps the first. `name` is lower-case.
  */
-function hostLines(req: IncomingMessage): string | null {
+function linesOf(req: IncomingMessage, name: string): string[] {
   const raw = req.rawHeaders;
-  let host: string | null = null;
+  const lines: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === "host")
-      host = host === null ? raw[i + 1]! : `${host}, ${raw[i + 1]}`;
+    const line = raw[i]!;
+    if (line.length === name.length && line.toLowerCase() === name) lines.push(raw[i + 1]!);
   }
-  return host;
+  return lines;
 }
 
 export function gone(): DOMException {
