@@ -304,7 +304,8 @@ const BUDGETS: Budget[] = [
     // Set to 16,318 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 16,366 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+48 B).
     // Raised to 16,436 B: a subscriptions/listen stream delivers what it holds behind a read check before its final result when the server closes, within shutdownGraceMs (the closed event's ending, waited for by Dispatcher.drain; the held queue of Connection and listen shared as core/held.ts's HeldMessages) (was: the update and what followed it were dropped at close(); test/held-behind-checks.test.ts) (+70 B).
-    ceiling: 16_436,
+    // Raised to 16,604 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (core/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+168 B).
+    ceiling: 16_604,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -507,7 +508,8 @@ const BUDGETS: Budget[] = [
     // Set to 23,805 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 23,818 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+13 B).
     // Raised to 23,898 B: a subscriptions/listen stream delivers what it holds behind a read check before its final result when the server closes, within shutdownGraceMs (the closed event's ending, waited for by Dispatcher.drain; the held queue of Connection and listen shared as core/held.ts's HeldMessages) (was: the update and what followed it were dropped at close(); test/held-behind-checks.test.ts) (+80 B).
-    ceiling: 23_898,
+    // Raised to 24,091 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (core/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+193 B).
+    ceiling: 24_091,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -777,7 +779,8 @@ const BUDGETS: Budget[] = [
     // Set to 55,316 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 55,372 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+56 B).
     // Raised to 55,524 B: a subscriptions/listen stream delivers what it holds behind a read check before its final result when the server closes, within shutdownGraceMs (the closed event's ending, waited for by Dispatcher.drain; the held queue of Connection and listen shared as core/held.ts's HeldMessages) (was: the update and what followed it were dropped at close(); test/held-behind-checks.test.ts) (+152 B).
-    ceiling: 55_524,
+    // Raised to 55,770 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (core/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+246 B).
+    ceiling: 55_770,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -972,7 +975,8 @@ const BUDGETS: Budget[] = [
     // Set to 30,008 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 30,022 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+14 B).
     // Raised to 30,108 B: a subscriptions/listen stream delivers what it holds behind a read check before its final result when the server closes, within shutdownGraceMs (the closed event's ending, waited for by Dispatcher.drain; the held queue of Connection and listen shared as core/held.ts's HeldMessages) (was: the update and what followed it were dropped at close(); test/held-behind-checks.test.ts) (+86 B).
-    ceiling: 30_108,
+    // Raised to 30,299 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (core/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+191 B).
+    ceiling: 30_299,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1158,7 +1162,8 @@ const BUDGETS: Budget[] = [
     // Set to 28,902 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 28,921 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+19 B).
     // Raised to 29,002 B: a subscriptions/listen stream delivers what it holds behind a read check before its final result when the server closes, within shutdownGraceMs (the closed event's ending, waited for by Dispatcher.drain; the held queue of Connection and listen shared as core/held.ts's HeldMessages) (was: the update and what followed it were dropped at close(); test/held-behind-checks.test.ts) (+81 B).
-    ceiling: 29_002,
+    // Raised to 29,189 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (core/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+187 B).
+    ceiling: 29_189,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1403,7 +1408,8 @@ const BUDGETS: Budget[] = [
     // Set to 65,221 B merging main (this session's reliability fixes and wt-4's stdio cuts) into wt-8's HTTP 2026-07-28 path savings (one regex per plain Mcp-* header, the envelope read as the context's init, the JSON reply's literal header list, the last JSON Content-Type and allowed Host kept), as measured.
     // Raised to 65,276 B: stdio reads no more requests while a connection's worth of messages waits behind a read check (stdio.ts's roomBehindChecks, Connection.holding) (was: a client that kept sending had every answer held in memory while the check waited) (+55 B).
     // Raised to 65,427 B: a subscriptions/listen stream delivers what it holds behind a read check before its final result when the server closes, within shutdownGraceMs (the closed event's ending, waited for by Dispatcher.drain; the held queue of Connection and listen shared as core/held.ts's HeldMessages) (was: the update and what followed it were dropped at close(); test/held-behind-checks.test.ts) (+151 B).
-    ceiling: 65_427,
+    // Raised to 65,673 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (core/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+246 B).
+    ceiling: 65_673,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

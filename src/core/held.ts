@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from "./jsonrpc.js";
+import { type JsonRpcMessage, serialize } from "./jsonrpc.js";
 
 export type Outgoing = JsonRpcMessage | JsonRpcMessage[];
 
@@ -23,9 +23,13 @@ function boundedReadCheck(check: Promise<boolean>): Promise<boolean> {
 
 /**
  * A message held back, sent or dropped in its turn: whether it may go (its read check while that has
- * not answered, then the answer), and what resolves the promise `send` answered for it.
+ * not answered, then the answer), the bytes it counts for (a notification's; 0 for the rest), what it
+ * is the same as (a change notification's text), and what resolves the promise `send` answered for it.
  */
-type Entry = [message: Outgoing, allowed: boolean | Promise<boolean>, done: () => void];
+type Entry = [message: Outgoing, allowed: boolean | Promise<boolean>, bytes: number, same: string, done: () => void];
+
+/** The notifications that say a list or a resource changed: the client lists or reads after one. */
+const CHANGE = /^notifications\/(?:\w+\/list_changed|resources\/updated)$/;
 
 /**
  * What one stream holds back behind a resource update's read check (a 2025 session's connection, a
@@ -34,14 +38,29 @@ type Entry = [message: Outgoing, allowed: boolean | Promise<boolean>, done: () =
  * "updated X" never comes before the update of X, nor a response before its request's progress.
  * Nothing waits longer than 10 s for a check (`boundedReadCheck`); a check that fails, or says no,
  * sends nothing.
+ *
+ * What is held is bounded by bytes too, not only by time: a server may emit without end while a check
+ * waits (logs, progress, list changes, updates of the many resources under one subscription). A change
+ * notification the same as one still held is not held again: the client lists or reads after the
+ * first, and so sees both changes (2025-11-25 "Tools", "Resources"; 2026-07-28 §4); so no more list
+ * changes are held than there are lists. Past `maxBytes` of other notifications held, later ones are
+ * dropped: a notification expects no answer and may be lost (servers SHOULD rate-limit logs and
+ * progress: 2025-11-25 "Logging", "Progress"). Responses and requests are never dropped: what sends
+ * them bounds them (stdio reads no more requests meanwhile; a handler's question waits for its answer).
  */
 export class HeldMessages {
   readonly #out: (message: Outgoing) => void;
+  readonly #maxBytes: number;
   readonly #entries: Entry[] = [];
+  /** The bytes of the notifications held. */
+  #bytes = 0;
+  /** The change notifications held and not known to be refused, by their text. */
+  readonly #changes = new Map<string, Entry>();
 
-  /** `out` hands a message to the transport. */
-  constructor(out: (message: Outgoing) => void) {
+  /** `out` hands a message to the transport; `maxBytes`: of the notifications held (see above). */
+  constructor(out: (message: Outgoing) => void, maxBytes: number) {
     this.#out = out;
+    this.#maxBytes = maxBytes;
   }
 
   /** How many messages are held. */
@@ -51,7 +70,8 @@ export class HeldMessages {
 
   /**
    * Sends `message` if `allowed`, after every message held before it: now (undefined) when nothing is
-   * held and `allowed` is known, otherwise once it has gone (the promise resolves).
+   * held and `allowed` is known, otherwise once it has gone (the promise resolves). A notification that
+   * one still held already says, or that the bound drops, is not sent (undefined).
    */
   send(message: Outgoing, allowed: boolean | Promise<boolean>): Promise<void> | undefined {
     const entries = this.#entries;
@@ -59,12 +79,30 @@ export class HeldMessages {
       if (allowed) this.#out(message);
       return undefined;
     }
+    let bytes = 0;
+    let same = "";
+    if (!Array.isArray(message) && "method" in message && !("id" in message)) {
+      const text = serialize(message) ?? "";
+      if (CHANGE.test(message.method)) {
+        if (this.#changes.has(text)) return undefined;
+        same = text;
+      }
+      // A list change is never dropped: no more of them are held than there are lists.
+      if (!message.method.endsWith("list_changed")) {
+        bytes = text.length;
+        if (this.#bytes + bytes > this.#maxBytes) return undefined;
+        this.#bytes += bytes;
+      }
+    }
     return new Promise((done) => {
-      const entry: Entry = [message, allowed, done];
+      const entry: Entry = [message, allowed, bytes, same, done];
       entries.push(entry);
+      if (same && allowed !== false) this.#changes.set(same, entry);
       if (allowed instanceof Promise) {
         void boundedReadCheck(allowed).then((yes) => {
           entry[1] = yes;
+          // A refused one is not the same as a later one, which may be allowed.
+          if (!yes) this.#forget(entry);
           this.release();
         });
       }
@@ -79,7 +117,10 @@ export class HeldMessages {
     const entries = this.#entries;
     while (entries.length > 0) {
       if (entries[0]![1] instanceof Promise && !cut) return;
-      const [message, allowed, done] = entries.shift()!;
+      const entry = entries.shift()!;
+      const [message, allowed, bytes, , done] = entry;
+      this.#bytes -= bytes;
+      this.#forget(entry);
       try {
         if (allowed === true) this.#out(message);
       } catch {
@@ -87,6 +128,11 @@ export class HeldMessages {
       }
       done();
     }
+  }
+
+  /** `entry` is no longer held as the change it says. */
+  #forget(entry: Entry): void {
+    if (this.#changes.get(entry[3]) === entry) this.#changes.delete(entry[3]);
   }
 
   /** Resolves once the messages held now have gone or been dropped; undefined when none is held. */

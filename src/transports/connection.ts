@@ -86,15 +86,16 @@ export class Connection implements Peer {
    * is held and `allowed` is known, otherwise once it has gone (the promise resolves). A check that
    * waits (its code loading on first use, an asynchronous `allow`) holds back whatever is sent after
    * it, of every kind: the spec asks no order across kinds, but the client reads a stream in the order
-   * it was written (see HeldMessages). Nothing waits longer than 10 s for the checks issued before it,
-   * nor past the connection's close (`close`).
+   * it was written (see HeldMessages, which also bounds what is held: no check waited for longer than
+   * 10 s, no more than `limits.maxSseBufferBytes` of notifications). Nothing waits past the
+   * connection's close (`close`).
    */
   #tell(message: JsonRpcMessage | JsonRpcMessage[], allowed: boolean | Promise<boolean>): Promise<void> | undefined {
     if (!this.#held && !(allowed instanceof Promise)) {
       if (allowed) this.#out(message);
       return undefined;
     }
-    this.#held ??= new HeldMessages(this.#out);
+    this.#held ??= new HeldMessages(this.#out, this.dispatcher.limits.maxSseBufferBytes);
     return this.#held.send(message, allowed);
   }
 
