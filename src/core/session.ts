@@ -29,7 +29,7 @@ export interface Session {
   watches(uri: string): boolean;
   /**
    * Whether the session's caller may be told of an update of `uri` it watches (set by
-   * `resources/subscribe`: the resources layer's auth check); unset, any. See `boundedReadCheck` (held.ts).
+   * `resources/subscribe`: the resources layer's auth check); unset, any. See `boundedReadCheck` (transports/held.ts).
    */
   mayRead?: ((uri: string) => boolean | Promise<boolean>) | undefined;
 }

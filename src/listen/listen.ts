@@ -1,12 +1,12 @@
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
-import { HeldMessages } from "../core/held.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
 import { META } from "../core/types.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
 import { checkUriLength } from "../resources/uri-length.js";
 import { covers } from "../sessions/session.js";
+import { HeldMessages } from "../transports/held.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
 import { resourceChecks, watchResources } from "./watchers.js";
 

@@ -2,11 +2,11 @@ import type { Asker, ConnectionQuestions } from "../core/asking.js";
 import type { ExchangeAuth } from "../core/caller.js";
 import { askingLayer } from "../core/context.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "../core/dispatch.js";
-import { HeldMessages } from "../core/held.js";
 import { classify, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
 import type { RegistryEvent } from "../core/registry.js";
 import type { Session } from "../core/session.js";
 import type { InputRequest } from "../core/types.js";
+import { HeldMessages } from "./held.js";
 
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
 

@@ -1,4 +1,4 @@
-import { type JsonRpcMessage, serialize } from "./jsonrpc.js";
+import { type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
 
 export type Outgoing = JsonRpcMessage | JsonRpcMessage[];
 
