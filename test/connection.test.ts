@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Context } from "../src/core/context.js";
 import type { JsonRpcMessage } from "../src/core/jsonrpc.js";
+import type { Limits } from "../src/core/limits.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
@@ -10,11 +11,11 @@ import { within } from "./http-helpers.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;
 
-function setup(tools: Record<string, AnyToolConfig> = { echo: { run: () => "echo" } }) {
+function setup(tools: Record<string, AnyToolConfig> = { echo: { run: () => "echo" } }, limits?: Limits) {
   const registry = new Registry({ name: "t", version: "1" });
   for (const [name, config] of Object.entries(tools)) registry.addTool(compileTool(name, config));
   const sent: (JsonRpcMessage | JsonRpcMessage[])[] = [];
-  const connection = new Connection(serverDispatcher(registry), (message) => sent.push(message));
+  const connection = new Connection(serverDispatcher(registry, limits), (message) => sent.push(message));
   return { registry, connection, sent };
 }
 
@@ -462,6 +463,59 @@ describe("list_changed", () => {
     ]);
     await within(Promise.resolve(answered), 1000, "the response to count as gone");
     expect(connection.sent()).toBeUndefined();
+  });
+
+  it("holds one change notification of each kind behind a check that never answers, however many changes", async () => {
+    vi.useFakeTimers();
+    try {
+      const { connection, registry, sent } = setup();
+      await stuckUpdate({ connection, registry, sent });
+      for (let i = 0; i < 1000; i++) {
+        registry.addTool(compileTool(`later_${i}`, { run: () => "" }));
+        registry.emit({ type: "resources/updated", uri: "notes://stuck" });
+      }
+      // Was: 2,001 held (the update, then each list change and each update) for the check's 10 s.
+      expect(connection.holding).toBe(2);
+      await vi.advanceTimersByTimeAsync(10_000);
+      // The client lists after the one list change it gets, and sees every tool added.
+      expect(sent).toEqual([listChanged]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("holds no more than limits.maxSseBufferBytes of other notifications: later ones are dropped, never the response", async () => {
+    vi.useFakeTimers();
+    try {
+      const flood: Record<string, AnyToolConfig> = {
+        flood: {
+          run: (_args, ctx) => {
+            for (let i = 0; i < 10_000; i++) ctx.log.info(`line ${i}`);
+            return "flooded";
+          },
+        },
+      };
+      const { connection, registry, sent } = setup(flood, { maxSseBufferBytes: 4096 });
+      await stuckUpdate({ connection, registry, sent });
+      void connection.receive({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "flood" } });
+      // Was: 10,002 held (the update, every log and the response) for the check's 10 s, in memory.
+      expect(connection.holding).toBeLessThan(100);
+      await vi.advanceTimersByTimeAsync(10_000);
+      const logs = sent.slice(0, -1);
+      expect(logs.length).toBeGreaterThan(0);
+      // The first logs, in order, within the limit; then the response.
+      expect(logs).toEqual(
+        logs.map((_, i) => ({
+          jsonrpc: "2.0",
+          method: "notifications/message",
+          params: { level: "info", data: `line ${i}` },
+        })),
+      );
+      expect(logs.reduce((sum, log) => sum + JSON.stringify(log).length, 0)).toBeLessThanOrEqual(4096);
+      expect(sent.at(-1)).toEqual({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "flooded" }] } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps the order when a later read check fails while an earlier one still waits", async () => {

@@ -3,7 +3,8 @@
  * `allow`: transports/connection.ts, `#tell`) when serving ends: by the end of stdin, SIGTERM or
  * close(). Every response is written before serving ends; a notification is written if its check
  * answers within the shutdown's bound, and otherwise dropped, never written after serving ended.
- * A 2026-07-28 listen stream's update whose check waits holds back its own stream only.
+ * A 2026-07-28 listen stream's update whose check waits holds back its own stream only, and goes out
+ * before the listen's final result when the server closes.
  * A real child process (test/fixtures/stdio-held-server.ts), driven line by line; it writes `served`
  * on stdout once serve() has resolved, then exits.
  */
@@ -191,5 +192,39 @@ describe("a 2026-07-28 listen stream's update whose check waits", () => {
     ]);
     child.process.stdin.end();
     await within(child.exited, 30_000, "the server to exit");
+  });
+
+  it("is sent before the listen's final result when the process gets SIGTERM", async () => {
+    const child = new Child({}, SCRIPT);
+    const notifications = { resourceSubscriptions: ["slow://300"] };
+    child.send({
+      jsonrpc: "2.0",
+      id: "L",
+      method: "subscriptions/listen",
+      params: { _meta: MODERN_META, notifications },
+    });
+    await child.until(() => child.messages().length > 0, 10_000, "the listen's acknowledgement");
+    const update = call("c", "update", "slow://300");
+    child.send({ ...update, params: { ...update.params, _meta: MODERN_META } });
+    await child.until(() => child.stderr.includes("announced slow://300"), 10_000, "the update");
+    child.process.kill("SIGTERM");
+    const exit = await within(child.exited, 30_000, "the server to exit");
+    expect(exit, child.stderr).toEqual({ code: 0, signal: null });
+    const listen = { "io.modelcontextprotocol/subscriptionId": "L" };
+    // Was: the listen's final result alone, its update dropped as the server closed.
+    const written = child.lines.filter((line) => line !== "" && line !== "served").map((line) => JSON.parse(line));
+    expect(
+      written.filter((message) => message.id === "L" || message.method === "notifications/resources/updated"),
+    ).toEqual([
+      { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "slow://300", _meta: listen } },
+      {
+        jsonrpc: "2.0",
+        id: "L",
+        result: {
+          resultType: "complete",
+          _meta: { "io.modelcontextprotocol/serverInfo": { name: "stdio-held", version: "1.0.0" }, ...listen },
+        },
+      },
+    ]);
   });
 });

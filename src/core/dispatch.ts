@@ -163,15 +163,17 @@ export class Dispatcher {
   }
 
   /**
-   * Graceful shutdown: refuses new requests, ends `subscriptions/listen` streams, lets the requests
-   * in progress finish within `limits.shutdownGraceMs`, then answers the rest with an error and
-   * aborts their signals. Resolves once every request has been answered and the layers' `finishing`
-   * work is done.
+   * Graceful shutdown: refuses new requests, ends `subscriptions/listen` streams (each once it has
+   * sent what it holds, within `limits.shutdownGraceMs`), lets the requests in progress finish within
+   * `limits.shutdownGraceMs`, then answers the rest with an error and aborts their signals. Resolves
+   * once every request and stream has been answered and the layers' `finishing` work is done.
    */
   drain(): Promise<void> {
     this.#draining ??= (async () => {
-      this.registry.emit({ type: "closed" });
-      await Promise.all([this.admission?.drain(), ...this.finishing.map((finish) => finish())]);
+      // A listen stream first sends what it holds behind a read check, within the grace (listen.ts).
+      const ending: Promise<unknown>[] = [];
+      this.registry.emit({ type: "closed", ending });
+      await Promise.all([this.admission?.drain(), ...ending, ...this.finishing.map((finish) => finish())]);
     })();
     return this.#draining;
   }

@@ -47,10 +47,12 @@ type Kind = keyof Registered;
 
 /**
  * Something about the registry changed. Legacy sessions turn these into unsolicited notifications;
- * `subscriptions/listen` streams into tagged ones; `closed` ends those streams gracefully.
+ * `subscriptions/listen` streams into tagged ones; `closed` ends those streams gracefully, and a
+ * stream that still delivers what it holds puts in `ending` what the shutdown waits for.
  */
 export type RegistryEvent =
-  | { type: "tools/list_changed" | "resources/list_changed" | "prompts/list_changed" | "closed" }
+  | { type: "tools/list_changed" | "resources/list_changed" | "prompts/list_changed" }
+  | { type: "closed"; readonly ending?: Promise<unknown>[] }
   | { type: "resources/updated"; uri: string };
 
 /**

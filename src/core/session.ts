@@ -29,28 +29,9 @@ export interface Session {
   watches(uri: string): boolean;
   /**
    * Whether the session's caller may be told of an update of `uri` it watches (set by
-   * `resources/subscribe`: the resources layer's auth check); unset, any. See `boundedReadCheck`.
+   * `resources/subscribe`: the resources layer's auth check); unset, any. See `boundedReadCheck` (transports/held.ts).
    */
   mayRead?: ((uri: string) => boolean | Promise<boolean>) | undefined;
-}
-
-/**
- * How long a resource update's read check may keep what is sent after it waiting (a 2025 session's
- * connection, a 2026 listen stream: each keeps the order of what it sends).
- */
-const READ_CHECK_MS = 10_000;
-
-/**
- * A read check that answers no once READ_CHECK_MS have passed without an answer (an `allow` stuck on
- * a store that does not answer), so that what waits behind it cannot pile up without bound. One that
- * fails is a no too, and only once those before it have answered: it may not overtake them.
- */
-export function boundedReadCheck(check: Promise<boolean>): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(resolve, READ_CHECK_MS, false);
-  });
-  return Promise.race([check.catch(() => false), late]).finally(() => clearTimeout(timer));
 }
 
 /** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */

@@ -2,11 +2,11 @@ import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
-import { boundedReadCheck } from "../core/session.js";
 import { META } from "../core/types.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
 import { checkUriLength } from "../resources/uri-length.js";
 import { covers } from "../sessions/session.js";
+import { HeldMessages } from "../transports/held.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
 import { resourceChecks, watchResources } from "./watchers.js";
 
@@ -80,20 +80,18 @@ export async function listen(
   );
   return new Promise((resolve) => {
     let open = true;
-    // While an update waits for its check, what comes after waits behind it: the order of changes holds.
-    let waiting: Promise<unknown> | undefined;
+    // While an update waits for its check, what comes after waits behind it: the order of changes
+    // holds. A check that fails (the resources run time failing to load), or has not answered within
+    // 10 s, counts as a no: what follows still goes out, and no rejection goes unhandled. What it holds
+    // goes out at once when the check answers, so it holds half of what its reader may have unread
+    // (limits.maxSseBufferBytes): with its SSE framing that still fits, or the stream would be dropped
+    // as a reader too far behind.
+    const held = new HeldMessages(
+      (message) => open && !Array.isArray(message) && emit(message),
+      (registry.limits.maxSseBufferBytes ?? Number.POSITIVE_INFINITY) / 2,
+    );
     const send = (method: string, params: Record<string, unknown>, allowed: boolean | Promise<boolean> = true) => {
-      const message = { jsonrpc: "2.0" as const, method, params: { ...params, _meta: tag } };
-      if (!waiting && !(allowed instanceof Promise)) return void (allowed && emit(message));
-      // A check that fails (the resources run time failing to load) sends nothing, and is handled at
-      // once (not when its turn comes): what follows still goes out, and no rejection goes unhandled.
-      // One that has not answered within 10 s counts as a no too: the stream cannot stall behind it.
-      const checked = allowed instanceof Promise ? boundedReadCheck(allowed) : allowed;
-      const mine = (waiting ?? Promise.resolve()).then(() => checked).then((yes) => yes && open && emit(message));
-      waiting = mine;
-      void mine.then(() => {
-        if (waiting === mine) waiting = undefined;
-      });
+      void held.send({ jsonrpc: "2.0", method, params: { ...params, _meta: tag } }, allowed);
     };
     const updated = (uri: string) => {
       // Only of a URI the caller may read (what resources/read would admit).
@@ -108,7 +106,8 @@ export async function listen(
     const unsubscribe = registry.subscribe((event: RegistryEvent) => {
       if (event.type === "closed") {
         stop();
-        resolve({ _meta: tag });
+        const ended = delivered().then(() => finish({ _meta: tag }));
+        event.ending?.push(ended);
       } else if (event.type === "resources/updated") {
         updated(event.uri);
       } else if (wanted.has(event.type)) {
@@ -120,16 +119,41 @@ export async function listen(
       for (const uri of watched) updated(uri);
     };
     const unwatch = watched.length > 0 ? watchResources(registry, retell) : undefined;
+    let listening = true;
+    /** Takes no more notifications. */
     const stop = () => {
-      open = false;
+      if (!listening) return;
+      listening = false;
       unsubscribe();
       unwatch?.();
       for (const end of stops) end();
     };
+    /**
+     * The server closes: what the stream holds goes first, as stdio's shutdown sends it (stdio.ts), an
+     * update if its check answers within the grace (limits.shutdownGraceMs); then what still waits is
+     * cut: those updates dropped, what follows them sent.
+     */
+    const delivered = async () => {
+      const sent = held.sent();
+      if (sent) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        // A delay past the longest a timer takes (2^31 - 1 ms, 24 days; Infinity) would fire at once.
+        const grace = Math.min(registry.limits.shutdownGraceMs ?? 0, 2 ** 31 - 1);
+        await Promise.race([sent, new Promise((wake) => (timer = setTimeout(wake, grace)))]);
+        clearTimeout(timer);
+      }
+      held.release(true);
+    };
+    /** Nothing more is sent on the stream: what is still held is dropped. */
+    const finish = (result: Record<string, unknown>) => {
+      open = false;
+      held.release(true);
+      resolve(result);
+    };
     // Cancelled (stdio notifications/cancelled, or the HTTP stream closed): the dispatcher sends nothing.
     const cancelled = () => {
       stop();
-      resolve({});
+      finish({});
     };
     if (ctx.signal.aborted) cancelled();
     else ctx.signal.addEventListener("abort", cancelled);

@@ -4,17 +4,11 @@ import { askingLayer } from "../core/context.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "../core/dispatch.js";
 import { classify, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
 import type { RegistryEvent } from "../core/registry.js";
-import { boundedReadCheck, type Session } from "../core/session.js";
+import type { Session } from "../core/session.js";
 import type { InputRequest } from "../core/types.js";
+import { HeldMessages } from "./held.js";
 
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
-
-/**
- * A message held back behind a read check (see `Connection.#tell`), sent or dropped in its turn: whether
- * it may go (its read check while that has not answered, then the answer), and what resolves the
- * promise `#tell` answered for it.
- */
-type Held = [message: JsonRpcMessage | JsonRpcMessage[], allowed: boolean | Promise<boolean>, done: () => void];
 
 /**
  * One client connection that carries many messages: a stdio pipe, or a legacy HTTP session.
@@ -38,8 +32,8 @@ export class Connection implements Peer {
   #asker: Asker | undefined;
   /** The server's own requests to the client (legacy elicitation, sampling, roots), made by the first one. */
   #questions: ConnectionQuestions | undefined;
-  /** The messages held back behind a read check that has not answered yet, in order (`#tell`); made by the first. */
-  #held: Held[] | undefined;
+  /** What is held back behind read checks, in order (`#tell`): made by the first check that waits. */
+  #held: HeldMessages | undefined;
 
   /**
    * `routed`: the owner hands registry events to `notify` itself (an HTTP session store does it
@@ -91,48 +85,18 @@ export class Connection implements Peer {
    * Sends `message` if `allowed`, after every message held before it: now (undefined) when nothing
    * is held and `allowed` is known, otherwise once it has gone (the promise resolves). A check that
    * waits (its code loading on first use, an asynchronous `allow`) holds back whatever is sent after
-   * it, of every kind. The spec asks no order across kinds, but the client reads a stream in the
-   * order it was written (2025-11-25 "Transports": the stdio pipe, an SSE stream), and a log that says
-   * "updated X" must not come before the update of X, nor a response before its request's progress.
-   * Nothing waits longer than 10 s for the checks issued before it (`boundedReadCheck`), nor past the
-   * connection's close (`close`). One that fails sends nothing.
+   * it, of every kind: the spec asks no order across kinds, but the client reads a stream in the order
+   * it was written (see HeldMessages, which also bounds what is held: no check waited for longer than
+   * 10 s, no more than `limits.maxSseBufferBytes` of notifications). Nothing waits past the
+   * connection's close (`close`).
    */
   #tell(message: JsonRpcMessage | JsonRpcMessage[], allowed: boolean | Promise<boolean>): Promise<void> | undefined {
     if (!this.#held && !(allowed instanceof Promise)) {
       if (allowed) this.#out(message);
       return undefined;
     }
-    this.#held ??= [];
-    const held = this.#held;
-    return new Promise((done) => {
-      const entry: Held = [message, allowed, done];
-      held.push(entry);
-      if (allowed instanceof Promise) {
-        void boundedReadCheck(allowed).then((yes) => {
-          entry[1] = yes;
-          this.#release();
-        });
-      }
-    });
-  }
-
-  /**
-   * Sends the messages held whose turn has come, in order: up to the first whose read check still
-   * waits, or all of them when `cut` (the connection closes), those checks counting as a no.
-   */
-  #release(cut?: boolean): void {
-    const held = this.#held;
-    while (held?.length) {
-      if (held[0]![1] instanceof Promise && !cut) return;
-      const [message, allowed, done] = held.shift()!;
-      try {
-        if (allowed === true) this.#out(message);
-      } catch {
-        // A message the transport cannot take must not keep those behind it waiting.
-      }
-      done();
-    }
-    this.#held = undefined;
+    this.#held ??= new HeldMessages(this.#out, this.dispatcher.limits.maxSseBufferBytes);
+    return this.#held.send(message, allowed);
   }
 
   /** How many messages wait behind a read check (`#tell`): stdio reads no more requests past a connection's worth. */
@@ -142,8 +106,7 @@ export class Connection implements Peer {
 
   /** Resolves once the messages held now have gone or been dropped (see `#tell`); undefined when none is held. */
   sent(): Promise<void> | undefined {
-    // An entry that sends nothing, in the last place.
-    return this.#held && this.#tell([], false);
+    return this.#held?.sent();
   }
 
   /** How this connection's requests travel: the same for all of them, made once. */
@@ -242,7 +205,7 @@ export class Connection implements Peer {
    * within its bound).
    */
   close(reason = "The connection closed"): void {
-    this.#release(true);
+    this.#held?.release(true);
     this.#unsubscribe?.();
     this.#questions?.close(reason);
     for (const ctx of this.#inflight?.values() ?? []) ctx.cancel(new DOMException(reason, "AbortError"));
