@@ -6,6 +6,7 @@ import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { Connection } from "../src/transports/connection.js";
+import { holdMessages } from "../src/transports/held.js";
 import { serverDispatcher } from "./core-helpers.js";
 import { within } from "./http-helpers.js";
 
@@ -48,7 +49,7 @@ async function stuckUpdate({ connection, registry, sent }: ReturnType<typeof set
   await connection.receive(initialized);
   const session = connection.session!;
   session.subscribe("notes://stuck");
-  session.mayRead = () => new Promise<boolean>(() => {});
+  session.readCheck = { allows: () => new Promise<boolean>(() => {}), hold: holdMessages };
   sent.length = 0;
   registry.emit({ type: "resources/updated", uri: "notes://stuck" });
 }
@@ -525,8 +526,10 @@ describe("list_changed", () => {
     const session = connection.session!;
     session.subscribe("notes://");
     const first = gate();
-    session.mayRead = (uri) =>
-      uri === "notes://slow" ? first.opened.then(() => true) : Promise.reject(new Error("x"));
+    session.readCheck = {
+      allows: (uri) => (uri === "notes://slow" ? first.opened.then(() => true) : Promise.reject(new Error("x"))),
+      hold: holdMessages,
+    };
     sent.length = 0;
     registry.emit({ type: "resources/updated", uri: "notes://slow" });
     registry.emit({ type: "resources/updated", uri: "notes://failing" });

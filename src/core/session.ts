@@ -1,5 +1,6 @@
 import type { LogLevel } from "./envelope.js";
 import type { Context } from "./handler-context.js";
+import type { JsonRpcMessage } from "./jsonrpc.js";
 
 /**
  * A 2025-era session as the core carries it to handlers (`ctx.session`): what the handshake of a
@@ -28,13 +29,38 @@ export interface Session {
   /** Whether an update of `uri` concerns this session: it subscribed to it, or to a parent of it. */
   watches(uri: string): boolean;
   /**
-   * Whether the session's caller may be told of an update of `uri` it watches (set by
-   * `resources/subscribe`: the resources layer's auth check); unset, any. See `boundedReadCheck` (transports/held.ts).
+   * Whether the session's caller may be told of an update of `uri` it watches, set by
+   * `resources/subscribe` (the resources layer's auth check); unset, any.
    */
-  mayRead?: ((uri: string) => boolean | Promise<boolean>) | undefined;
+  readCheck?: ReadCheck | undefined;
 }
 
 /** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */
 export interface Peer {
   session: Session | undefined;
+}
+
+/** One message a connection sends, or the answers to a 2025-03-26 batch. */
+export type Outgoing = JsonRpcMessage | JsonRpcMessage[];
+
+/**
+ * A session's read check for resource updates (`Session.readCheck`), with what holds the messages a
+ * connection sends after an update whose check waits (transports/held.ts): given by what sets the
+ * check, so that a server whose checks never wait (a tools-only one) does not load it.
+ */
+export interface ReadCheck {
+  allows(uri: string): boolean | Promise<boolean>;
+  /** Holds what `out` would send behind checks that wait, in order; `maxBytes` of notifications at most. */
+  hold(out: (message: Outgoing) => void, maxBytes: number): Holder;
+}
+
+/** What a stream holds behind read checks that wait (transports/held.ts's HeldMessages). */
+export interface Holder {
+  /** Sends `message` if `allowed`, after what is held; a promise while it waits its turn. */
+  send(message: Outgoing, allowed: boolean | Promise<boolean>): Promise<void> | undefined;
+  /** Sends what is held whose turn has come; all of it when `cut`, the checks still waiting a no. */
+  release(cut?: boolean): void;
+  /** Resolves once what is held now has gone or been dropped; undefined when nothing is held. */
+  sent(): Promise<void> | undefined;
+  readonly length: number;
 }

@@ -12,6 +12,7 @@ import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
+import { holdMessages } from "../transports/held.js";
 import type { Resource, ResourceReturn } from "./resources.js";
 import { checkUriLength } from "./uri-length.js";
 import { UriTemplate } from "./uri-template.js";
@@ -222,7 +223,7 @@ export const methods: Record<string, Method> = {
         throw tooManySubscriptions(`this session is subscribed to ${max} resources already`, max);
       }
       // Its updates go to the subscriber only for the URIs they may read (the last subscriber's token).
-      if (session) session.mayRead = (updated) => mayRead(registry, ctx, updated);
+      if (session) session.readCheck = { allows: (updated) => mayRead(registry, ctx, updated), hold: holdMessages };
       return {};
     },
   },

@@ -4,9 +4,8 @@ import { askingLayer } from "../core/context.js";
 import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "../core/dispatch.js";
 import { classify, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
 import type { RegistryEvent } from "../core/registry.js";
-import type { Session } from "../core/session.js";
+import type { Holder, Session } from "../core/session.js";
 import type { InputRequest } from "../core/types.js";
-import { HeldMessages } from "./held.js";
 
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
 
@@ -32,8 +31,8 @@ export class Connection implements Peer {
   #asker: Asker | undefined;
   /** The server's own requests to the client (legacy elicitation, sampling, roots), made by the first one. */
   #questions: ConnectionQuestions | undefined;
-  /** What is held back behind read checks, in order (`#tell`): made by the first check that waits. */
-  #held: HeldMessages | undefined;
+  /** What is held back behind read checks, in order (`#tell`): made by the first check that waits (`notify`). */
+  #held: Holder | undefined;
 
   /**
    * `routed`: the owner hands registry events to `notify` itself (an HTTP session store does it
@@ -67,7 +66,11 @@ export class Connection implements Peer {
     const method = `notifications/${event.type}`;
     if (event.type !== "resources/updated") this.#tell({ jsonrpc: "2.0", method }, true);
     else if (session.watches(event.uri)) {
-      this.#tell({ jsonrpc: "2.0", method, params: { uri: event.uri } }, session.mayRead?.(event.uri) ?? true);
+      const check = session.readCheck;
+      const allowed = check?.allows(event.uri) ?? true;
+      if (check && allowed instanceof Promise)
+        this.#held ??= check.hold(this.#out, this.dispatcher.limits.maxSseBufferBytes);
+      this.#tell({ jsonrpc: "2.0", method, params: { uri: event.uri } }, allowed);
     }
   }
 
@@ -91,12 +94,10 @@ export class Connection implements Peer {
    * connection's close (`close`).
    */
   #tell(message: JsonRpcMessage | JsonRpcMessage[], allowed: boolean | Promise<boolean>): Promise<void> | undefined {
-    if (!this.#held && !(allowed instanceof Promise)) {
-      if (allowed) this.#out(message);
-      return undefined;
-    }
-    this.#held ??= new HeldMessages(this.#out, this.dispatcher.limits.maxSseBufferBytes);
-    return this.#held.send(message, allowed);
+    if (this.#held) return this.#held.send(message, allowed);
+    // A check that waits made the holder (`notify`): only a read check's answer can be a promise.
+    if (allowed === true) this.#out(message);
+    return undefined;
   }
 
   /** How many messages wait behind a read check (`#tell`): stdio reads no more requests past a connection's worth. */

@@ -1,6 +1,5 @@
-import { type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
-
-export type Outgoing = JsonRpcMessage | JsonRpcMessage[];
+import { serialize } from "../core/jsonrpc.js";
+import type { Holder, Outgoing, ReadCheck } from "../core/session.js";
 
 /**
  * How long a resource update's read check may keep what is sent after it waiting (a 2025 session's
@@ -48,7 +47,7 @@ const CHANGE = /^notifications\/(?:\w+\/list_changed|resources\/updated)$/;
  * progress: 2025-11-25 "Logging", "Progress"). Responses and requests are never dropped: what sends
  * them bounds them (stdio reads no more requests meanwhile; a handler's question waits for its answer).
  */
-export class HeldMessages {
+export class HeldMessages implements Holder {
   readonly #out: (message: Outgoing) => void;
   readonly #maxBytes: number;
   readonly #entries: Entry[] = [];
@@ -141,3 +140,6 @@ export class HeldMessages {
     return this.#entries.length > 0 ? this.send([], false) : undefined;
   }
 }
+
+/** `ReadCheck.hold`, for what sets a session's read check (the resources layer, a shared session's copy). */
+export const holdMessages: ReadCheck["hold"] = (out, maxBytes) => new HeldMessages(out, maxBytes);

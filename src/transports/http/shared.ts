@@ -9,6 +9,7 @@ import { resourceChecks, retellResources } from "../../listen/watchers.js";
 import type { LegacySession } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
 import type { Connection } from "../connection.js";
+import { holdMessages } from "../held.js";
 import { RemoteReader } from "./remote-reader.js";
 import { emptyReply, errorReply, type HttpReply, type HttpRequest, sseReply } from "./reply.js";
 import type { HttpSession, SessionMirror, SessionStore } from "./sessions.js";
@@ -212,7 +213,7 @@ export class SharedSessions {
   }
 
   /**
-   * Whether the caller of session `held` may be told that `uri` was updated (Session.mayRead), on a
+   * Whether the caller of session `held` may be told that `uri` was updated (Session.readCheck), on a
    * copy where no `resources/subscribe` ran: one that runs here sets its own check, with its caller
    * (resources/run.ts), but the subscriptions of this copy may all have come from the record, made
    * by other instances, whose callers this one never saw. The caller is the one of the session's
@@ -584,7 +585,7 @@ export class SharedSessions {
    */
   #copy(from: Handshake, client: Session["client"], held: HttpSession): SharedSession {
     const session = new this.#Session(from.id, from.protocolVersion, client.capabilities, client.info);
-    session.mayRead = (uri) => this.#mayRead(held, uri);
+    session.readCheck = { allows: (uri) => this.#mayRead(held, uri), hold: holdMessages };
     session.initialized = from.initialized;
     session.logLevel = from.logLevel;
     for (const uri of from.subscriptions ?? []) session.subscribe(uri);
