@@ -219,6 +219,16 @@ describe("the token gate", () => {
     const query = await harness(server, { url: `${RESOURCE}?access_token=${token}` }).callTool("hello");
     expect(query.status).toBe(400);
     expect(challengeOf(query.challenge).error).toBe("invalid_request");
+    // The parameter's name as a query parser reads it: percent-encoded (in either hex case), or in another case.
+    const spellings = ["access%5Ftoken", "access%5ftoken", "%61ccess_token", "ACCESS_TOKEN", "Access%5FToken"];
+    for (const name of spellings) {
+      const encoded = await harness(server, { url: `${RESOURCE}?tenant=a&${name}=${token}` }).callTool("hello");
+      expect(encoded.status, name).toBe(400);
+      expect(challengeOf(encoded.challenge).error, name).toBe("invalid_request");
+    }
+    // A query with other percent-encoded parameters is no token in the URL.
+    const other = await harness(server, { url: `${RESOURCE}?tenant=a%20b&access=token`, token }).callTool("hello");
+    expect(other.status).toBe(200);
     for (const authorization of ["Bearer", "Bearer ", "Bearer a,b", "Bearer two tokens", "Bearer\tx", ",,,"]) {
       const malformed = await harness(server).callTool("hello", {}, { headers: { authorization } });
       expect(malformed.status, authorization).toBe(400);

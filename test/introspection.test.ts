@@ -313,7 +313,7 @@ describe("introspectionVerifier", () => {
 
   it.each([
     ["HTTP 500 with a body", new Raw(500, '{"error":"db at /srv/secret is down"}'), /HTTP 500/],
-    ["a redirect", new Raw(302, "", { location: "https://evil.test/" }), /HTTP 302/],
+    ["a redirect", new Raw(302, "", { location: "https://evil.test/" }), /redirected to https:\/\/evil\.test\//],
     ["invalid JSON", new Raw(200, "<html>/srv/secret</html>"), /JSON/],
     ["JSON without active", { sub: "ada", aud: RESOURCE }, /RFC 7662 object/],
     ["active that is not a boolean", { active: "true", sub: "ada" }, /RFC 7662 object/],
@@ -333,6 +333,21 @@ describe("introspectionVerifier", () => {
       expect(fake.seen).toHaveLength(2);
     },
   );
+
+  it("follows no redirect, which would carry the token and the credentials along, and says where it led", async () => {
+    const elsewhere = await endpoint(() => active());
+    for (const status of [301, 302, 303, 307, 308]) {
+      const moved = await endpoint(() => new Raw(status, "", { location: elsewhere.url }));
+      const verify = introspectionVerifier({ endpoint: moved.url, ...credentials });
+      const error = await verify("opaque-token").catch((thrown: Error) => thrown);
+      expect(error).toMatchObject({ name: "AuthorizationServerUnavailable" });
+      expect(String((error as Error).cause)).toBe(
+        `Error: ${moved.url} redirected to ${elsewhere.url}: redirects are not followed, since the token and this server's credentials would go along; set endpoint to the URL that answers`,
+      );
+      expect(moved.seen).toHaveLength(1);
+    }
+    expect(elsewhere.seen).toEqual([]);
+  });
 
   it("gives up on a hung endpoint after timeoutMs, and asks again next time", async () => {
     let hang = true;

@@ -507,7 +507,7 @@ describe("jwtVerifier's key set, from a server that misbehaves", () => {
     }) as typeof globalThis.fetch;
     const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch });
     await expect(verify(await jwt(signer, claims()))).rejects.toThrow(
-      "The signing keys could not be fetched: they were redirected to http://keys.example.com/jwks, which is not https",
+      "The signing keys could not be fetched: https://auth.test/jwks redirected to http://keys.example.com/jwks, which is not https (http only on a loopback host): a document fetched over plain http could be anyone's",
     );
     landed = "https://keys.example.com/jwks";
     vi.useFakeTimers({ toFake: ["Date"] });

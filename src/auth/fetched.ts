@@ -18,6 +18,58 @@ export function isSecureUrl(url: URL): boolean {
   return url.protocol === "http:" && loopback;
 }
 
+/** The most redirects a GET of a document follows: an issuer's key set moves once or twice, not more. */
+const MAX_REDIRECTS = 5;
+
+/** Fetch's redirect statuses (WHATWG Fetch, "redirect status"). */
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
+/**
+ * Where a redirect answer sends the request, resolved against the URL asked; undefined for any
+ * other answer, and for a redirect status without a Location, which is the answer itself (Fetch,
+ * "HTTP-redirect fetch" step 3). Throws when the Location is not a URL.
+ */
+export function redirectOf(response: Response, asked: string): string | undefined {
+  const location = response.headers.get("location");
+  if (!REDIRECT_STATUSES.includes(response.status) || location === null) return undefined;
+  try {
+    return new URL(location, asked).href;
+  } catch {
+    throw new Error(`${asked} redirected to "${location}", which is not a URL`);
+  }
+}
+
+/**
+ * GETs `url`, following its redirects here rather than in fetch, so that every hop is checked with
+ * `isSecureUrl`: fetch tells only where its redirects ended, and a plain http hop on the way is
+ * where anyone on the network path could send the request on to a document of their choosing. At
+ * most `MAX_REDIRECTS`; a fetch that follows redirects anyway (a custom one) has its last URL checked.
+ */
+export async function getSecurely(
+  url: string,
+  init: { fetch: typeof fetch; headers: Record<string, string>; signal: AbortSignal },
+): Promise<Response> {
+  let asked = url;
+  for (let hops = 0; ; hops++) {
+    const response = await init.fetch(asked, { headers: init.headers, signal: init.signal, redirect: "manual" });
+    const next = redirectOf(response, asked);
+    // A custom fetch may follow redirects itself: where it ended is checked all the same.
+    const landed = next ?? response.url;
+    if (landed !== "" && !isSecureUrl(new URL(landed))) {
+      await response.body?.cancel();
+      throw new Error(
+        `${asked} redirected to ${landed}, which is not https (http only on a loopback host): a document fetched over plain http could be anyone's`,
+      );
+    }
+    if (next === undefined) return response;
+    await response.body?.cancel();
+    if (hops === MAX_REDIRECTS) {
+      throw new Error(`${url} redirected more than ${MAX_REDIRECTS} times: set the URL the redirects lead to instead`);
+    }
+    asked = next;
+  }
+}
+
 /**
  * The JSON of a response body, read up to `MAX_ANSWER_BYTES` (a declared length past it is refused
  * before reading, and a body that grows past it is cancelled there). Throws an Error saying what

@@ -171,7 +171,7 @@ export class AuthGate {
       challenge(status, challengeHeader(metadataUrl, { scopes, error, message: description }), description);
 
     // Tokens travel in the Authorization header only, never in the URL (2025-11-25 "Token Requirements").
-    if (url.includes("access_token") && new URL(url).searchParams.has("access_token")) {
+    if (tokenInQuery(url)) {
       return reject(400, "invalid_request", "Send the access token in the Authorization header, never in the URL");
     }
     const header = request.header("authorization") ?? "";
@@ -224,6 +224,17 @@ export class AuthGate {
     }
     return admitted(identity, metadataUrl, token);
   }
+}
+
+/**
+ * Whether the URL's query has an `access_token` parameter (RFC 6750 §2.3) however its name is spelled:
+ * percent-encoded (`access%5Ftoken`) or in another case, as a query parser would read it. A URL
+ * with neither the name nor a `%` in its query, as most are, is answered without parsing it.
+ */
+function tokenInQuery(url: string): boolean {
+  const start = url.indexOf("?");
+  if (start === -1 || !/access_token|%/i.test(url)) return false;
+  return [...new URLSearchParams(url.slice(start + 1)).keys()].some((name) => /^access_token$/i.test(name));
 }
 
 function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token: string | undefined): Admitted {

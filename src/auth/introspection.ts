@@ -1,5 +1,5 @@
 import { isObject } from "../core/jsonrpc.js";
-import { isSecureUrl, readJson } from "./fetched.js";
+import { isSecureUrl, readJson, redirectOf } from "./fetched.js";
 import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
@@ -80,6 +80,12 @@ export function introspectionVerifier(
         redirect: "manual",
         signal: AbortSignal.timeout(timeoutMs),
       });
+      const location = redirectOf(response, endpoint);
+      if (location !== undefined) {
+        throw new Error(
+          `${endpoint} redirected to ${location}: redirects are not followed, since the token and this server's credentials would go along; set endpoint to the URL that answers`,
+        );
+      }
       if (!response.ok) throw new Error(`${endpoint} answered HTTP ${response.status}`);
       answer = await readJson(response);
     } catch (cause) {

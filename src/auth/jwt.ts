@@ -1,6 +1,6 @@
 import { messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
-import { isSecureUrl, readJson } from "./fetched.js";
+import { getSecurely, isSecureUrl, readJson } from "./fetched.js";
 import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
@@ -299,14 +299,12 @@ class KeyStore {
     let response: Response;
     let body: unknown;
     try {
-      response = await fetcher(String(this.#options.jwksUrl), {
+      // Every URL a redirect leads to must be https too, or the keys could be anyone's.
+      response = await getSecurely(String(this.#options.jwksUrl), {
+        fetch: fetcher,
         headers: { accept: "application/json" },
         signal: AbortSignal.timeout(this.#options.timeoutMs ?? 5000),
       });
-      // Wherever a redirect led, the keys must have come over https.
-      if (response.url !== "" && !isSecureUrl(new URL(response.url))) {
-        throw new Error(`they were redirected to ${response.url}, which is not https`);
-      }
       body = response.ok ? await readJson(response) : undefined;
     } catch (thrown) {
       return this.#fail(`The signing keys could not be fetched: ${messageOf(thrown)}`);

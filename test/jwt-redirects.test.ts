@@ -1,0 +1,96 @@
+/**
+ * `picomcp/jwt`'s key set fetch when the JWKS URL redirects: every hop, not only the last, must be
+ * https (http only on a loopback host), and the chain is bounded. An http hop in between is where
+ * anyone on the network path could send the fetch on to keys of their choosing. The JWKS endpoints
+ * are node:http servers on 127.0.0.1; the one hop elsewhere (`.invalid`, RFC 2606) is refused
+ * before it is asked, so nothing leaves the machine.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, expect, it } from "vitest";
+import { encodeBase64Url } from "../src/auth/jwt.js";
+import { jwtVerifier } from "../src/jwt.js";
+
+const ISSUER = "https://auth.test";
+const closing: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closing.splice(0).map((close) => close()));
+});
+
+/** An ES256 key named k1: its public JWK and a token it signed. */
+async function signingKey() {
+  const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
+  const { kty, crv, x, y } = await crypto.subtle.exportKey("jwk", pair.publicKey);
+  const claims = { iss: ISSUER, sub: "ada", exp: Math.floor(Date.now() / 1000) + 600 };
+  const head = `${encodeBase64Url(JSON.stringify({ alg: "ES256", kid: "k1" }))}.${encodeBase64Url(JSON.stringify(claims))}`;
+  const signature = await crypto.subtle.sign(
+    { name: "ECDSA", hash: "SHA-256" },
+    pair.privateKey,
+    new TextEncoder().encode(head),
+  );
+  return { jwk: { kty, crv, x, y, kid: "k1" }, token: `${head}.${encodeBase64Url(new Uint8Array(signature))}` };
+}
+
+/** A server on 127.0.0.1 answering with `handle`; `asked` lists the path of every request it got. */
+async function endpoint(handle: (req: IncomingMessage, res: ServerResponse) => void) {
+  const asked: string[] = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url ?? "");
+    handle(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closing.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked };
+}
+
+it("follows redirects between secure URLs (relative Location, 301, 302, 303, 307, 308) to the key set", async () => {
+  const { jwk, token } = await signingKey();
+  const keys = await endpoint((_, res) =>
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] })),
+  );
+  const hops = await endpoint((req, res) => {
+    const step = Number(new URL(req.url ?? "", "http://x").searchParams.get("step"));
+    const chain: [number, string][] = [
+      [301, "?step=1"],
+      [302, "/jwks?step=2"],
+      [303, "?step=3"],
+      [307, "?step=4"],
+      [308, `${keys.origin}/keys.json`],
+    ];
+    const [status, location] = chain[step]!;
+    res.writeHead(status, { location }).end();
+  });
+  const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: `${hops.origin}/jwks?step=0` });
+  expect((await verify(token)).subject).toBe("ada");
+  expect(hops.asked).toEqual(["/jwks?step=0", "/jwks?step=1", "/jwks?step=2", "/jwks?step=3", "/jwks?step=4"]);
+  expect(keys.asked).toEqual(["/keys.json"]);
+});
+
+it("refuses a redirect to a plain http URL that is not loopback, before asking it, saying which and why", async () => {
+  const { token } = await signingKey();
+  const jwks = await endpoint((_, res) => res.writeHead(302, { location: "http://keys.invalid/jwks" }).end());
+  const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: `${jwks.origin}/jwks` });
+  const error = await verify(token).catch((thrown: Error) => thrown);
+  expect(error).toMatchObject({ name: "AuthorizationServerUnavailable" });
+  expect((error as Error).message).toBe(
+    `The signing keys could not be fetched: ${jwks.origin}/jwks redirected to http://keys.invalid/jwks, which is not https (http only on a loopback host): a document fetched over plain http could be anyone's`,
+  );
+  expect(jwks.asked).toEqual(["/jwks"]);
+});
+
+it("refuses a redirect chain longer than 5 hops, having asked only those", async () => {
+  const { token } = await signingKey();
+  let hop = 0;
+  const jwks = await endpoint((_, res) => res.writeHead(302, { location: `/jwks/${++hop}` }).end());
+  const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: `${jwks.origin}/jwks` });
+  await expect(verify(token)).rejects.toThrow(
+    `The signing keys could not be fetched: ${jwks.origin}/jwks redirected more than 5 times: set the URL the redirects lead to instead`,
+  );
+  expect(jwks.asked).toEqual(["/jwks", "/jwks/1", "/jwks/2", "/jwks/3", "/jwks/4", "/jwks/5"]);
+});
