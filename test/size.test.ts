@@ -312,7 +312,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,436 B: a subscriptions/listen stream delivers what it holds behind a read check before its final result when the server closes, within shutdownGraceMs (the closed event's ending, waited for by Dispatcher.drain; the held queue of Connection and listen shared as transports/held.ts's HeldMessages) (was: the update and what followed it were dropped at close(); test/held-behind-checks.test.ts) (+70 B).
     // Raised to 16,604 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (transports/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+168 B).
     // Set to 16,707 B (merge of held messages at close and bounded by bytes, in transports/held.ts), as measured.
-    ceiling: 16_707,
+    // Raised to 16,722 B: the defaults of limits.headersTimeoutMs, receiveTimeoutMs and maxConnections, which serve({ port }) on Node sets on its listener (was: Node's defaults, 60 s, 300 s and none: a trickled body held its connection and the body budget for five minutes; test/http-slow-requests.test.ts) (+15 B).
+    ceiling: 16_722,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -526,7 +527,8 @@ const BUDGETS: Budget[] = [
     // Raised to 23,898 B: a subscriptions/listen stream delivers what it holds behind a read check before its final result when the server closes, within shutdownGraceMs (the closed event's ending, waited for by Dispatcher.drain; the held queue of Connection and listen shared as transports/held.ts's HeldMessages) (was: the update and what followed it were dropped at close(); test/held-behind-checks.test.ts) (+80 B).
     // Raised to 24,091 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (transports/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+193 B).
     // Set to 24,231 B (merge of held messages at close and bounded by bytes, in transports/held.ts), as measured.
-    ceiling: 24_231,
+    // Raised to 24,351 B: serve({ port }) on Node bounds how long a request may take to arrive and the connections it keeps (limits.headersTimeoutMs, receiveTimeoutMs, maxConnections, set on its node:http listener) (was: Node's defaults, 60 s, 300 s and none: a trickled body held its connection and the body budget for five minutes; test/http-slow-requests.test.ts) (+120 B).
+    ceiling: 24_351,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -813,7 +815,8 @@ const BUDGETS: Budget[] = [
     // Raised to 55,770 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (transports/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+246 B).
     // Set to 55,990 B (merge of held messages at close and bounded by bytes, in transports/held.ts), as measured.
     // Raised to 56,004 B: a Web Request without a Host header (one built in-process: server.fetch after serve({ port }), a framework passing its own on) is checked by its URL's host (was: 403 Host "" once hosts were restricted; test/http-security.test.ts) (+14 B).
-    ceiling: 56_004,
+    // Raised to 56,130 B: serve({ port }) on Node bounds how long a request may take to arrive and the connections it keeps (limits.headersTimeoutMs, receiveTimeoutMs, maxConnections, set on its node:http listener) (was: Node's defaults, 60 s, 300 s and none: a trickled body held its connection and the body budget for five minutes; test/http-slow-requests.test.ts) (+126 B).
+    ceiling: 56_130,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1020,7 +1023,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,299 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (transports/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+191 B).
     // Set to 30,404 B (merge of held messages at close and bounded by bytes, in transports/held.ts), as measured.
     // Raised to 30,407 B: a Web Request without a Host header (one built in-process: server.fetch after serve({ port }), a framework passing its own on) is checked by its URL's host (was: 403 Host "" once hosts were restricted; test/http-security.test.ts) (+3 B).
-    ceiling: 30_407,
+    // Raised to 30,428 B: serve({ port }) on Node bounds how long a request may take to arrive and the connections it keeps (limits.headersTimeoutMs, receiveTimeoutMs, maxConnections, set on its node:http listener) (was: Node's defaults, 60 s, 300 s and none: a trickled body held its connection and the body budget for five minutes; test/http-slow-requests.test.ts) (+21 B).
+    ceiling: 30_428,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1217,7 +1221,8 @@ const BUDGETS: Budget[] = [
     // Raised to 29,189 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (transports/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+187 B).
     // Set to 29,289 B (merge of held messages at close and bounded by bytes, in transports/held.ts), as measured.
     // Raised to 29,294 B: a Web Request without a Host header (one built in-process: server.fetch after serve({ port }), a framework passing its own on) is checked by its URL's host (was: 403 Host "" once hosts were restricted; test/http-security.test.ts) (+5 B).
-    ceiling: 29_294,
+    // Raised to 29,309 B: serve({ port }) on Node bounds how long a request may take to arrive and the connections it keeps (limits.headersTimeoutMs, receiveTimeoutMs, maxConnections, set on its node:http listener) (was: Node's defaults, 60 s, 300 s and none: a trickled body held its connection and the body budget for five minutes; test/http-slow-requests.test.ts) (+15 B).
+    ceiling: 29_309,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1480,7 +1485,8 @@ const BUDGETS: Budget[] = [
     // Raised to 65,673 B: what a stream holds behind a read check is bounded by bytes, not only by time: a change notification the same as one held is not held again, and past limits.maxSseBufferBytes (half on a listen stream) later notifications are dropped, never a response (transports/held.ts's HeldMessages) (was: a server emitting while a check waited had everything held in memory for up to 10 s, then sent at once, dropping the reader; test/held-behind-checks.test.ts, test/connection.test.ts) (+246 B).
     // Set to 65,910 B (merge of held messages at close and bounded by bytes, in transports/held.ts), as measured.
     // Raised to 65,923 B: a Web Request without a Host header (one built in-process: server.fetch after serve({ port }), a framework passing its own on) is checked by its URL's host (was: 403 Host "" once hosts were restricted; test/http-security.test.ts) (+13 B).
-    ceiling: 65_923,
+    // Raised to 66,028 B: serve({ port }) on Node bounds how long a request may take to arrive and the connections it keeps (limits.headersTimeoutMs, receiveTimeoutMs, maxConnections, set on its node:http listener) (was: Node's defaults, 60 s, 300 s and none: a trickled body held its connection and the body budget for five minutes; test/http-slow-requests.test.ts) (+105 B).
+    ceiling: 66_028,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
