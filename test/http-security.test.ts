@@ -44,9 +44,34 @@ describe("Host", () => {
     }
   });
 
-  it("refuses a request without Host when allowedHosts is set", async () => {
+  it("reads a Web Request without a Host header by its URL's host, which must be allowed too", async () => {
+    // A Request built in-process (a test, a framework passing one on) has a URL and no Host header; a
+    // runtime's has both, the URL made from the Host. Before, such a request was refused as Host "".
     const app = server({ allowedHosts: ["localhost"] });
-    await expectForbidden(await app.fetch(hello({})), 'Host "" is not allowed');
+    expect((await app.fetch(hello({}))).status).toBe(200);
+    const elsewhere = new Request("http://evil.example.com:8080/mcp", hello({}));
+    expect(elsewhere.headers.get("host")).toBeNull();
+    await expectForbidden(await app.fetch(elsewhere), 'Host "evil.example.com:8080" is not allowed');
+    // A Host header, when there is one, is what is checked: never the URL.
+    const rebound = new Request("http://localhost/mcp", hello({ host: "evil.example.com" }));
+    await expectForbidden(await app.fetch(rebound), 'Host "evil.example.com" is not allowed');
+  });
+
+  it("serves server.fetch's in-process requests for the URL serve({ port }) listens on, and none for another", async () => {
+    const app = pico({ name: "guarded", version: "1", signals: false }).tool("hello", { run: () => "hello" });
+    const listening = await app.serve({ port: 0 });
+    try {
+      // Once serve() listens on loopback, only loopback hosts are allowed, server.fetch's requests included.
+      const own = await app.fetch(new Request(listening.url, hello({})));
+      expect(own.status).toBe(200);
+      expect(await own.json()).toMatchObject({ result: { content: [{ type: "text", text: "hello" }] } });
+      await expectForbidden(
+        await app.fetch(new Request("http://rebound.example.com/mcp", hello({}))),
+        'Host "rebound.example.com" is not allowed',
+      );
+    } finally {
+      await listening.close();
+    }
   });
 
   it("is checked before the method, the content type and the session", async () => {

@@ -58,6 +58,9 @@ describe("limits: options", () => {
       shutdownGraceMs: 10_000,
       maxUsedRequestStates: 10_000,
       maxSubscriptionsPerSession: 1000,
+      headersTimeoutMs: 10_000,
+      receiveTimeoutMs: 30_000,
+      maxConnections: 10_000,
     });
     expect(DEFAULT_LIMITS.maxMessageBytes).toBe(4_194_304);
   });

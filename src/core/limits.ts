@@ -51,6 +51,21 @@ export interface Limits {
    * `maxMessageBytes`: 64 MiB); at least that limit.
    */
   maxBodyBytesInFlight?: number;
+  /**
+   * `serve({ port })` on Node: how long a client may take to send a request's headers, from the
+   * connection's start or the request's first byte. Past it Node answers 408 and closes the
+   * connection. Default: 10,000 ms (Node's own: 60 s, checked every 30 s).
+   */
+  headersTimeoutMs?: number;
+  /**
+   * `serve({ port })` on Node: how long a client may take to send a whole request, headers and body
+   * (never its answer: a long tool call or an SSE stream is not cut). Past it Node answers 408 and
+   * closes the connection, and what the body held of `maxBodyBytesInFlight` is free. Default:
+   * 30,000 ms (Node's own: 300 s).
+   */
+  receiveTimeoutMs?: number;
+  /** `serve({ port })` on Node: connections open at once; past it a new one is closed at once. Default: 10,000. */
+  maxConnections?: number;
 }
 
 /** Every limit has its value; `maxBodyBytesInFlight` by default follows the HTTP body limit, which the endpoint knows. */

@@ -18,6 +18,9 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   shutdownGraceMs: 10_000,
   maxUsedRequestStates: 10_000,
   maxSubscriptionsPerSession: 1000,
+  headersTimeoutMs: 10_000,
+  receiveTimeoutMs: 30_000,
+  maxConnections: 10_000,
   // 16 × the HTTP body limit, set by the endpoint (transports/http/handler.ts).
   maxBodyBytesInFlight: undefined,
 };

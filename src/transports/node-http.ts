@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { ExchangeAuth } from "../core/caller.js";
 import type { Cancellable } from "../core/context.js";
+import type { ResolvedLimits } from "../core/limits.js";
 import type { HttpHandler } from "./http/handler.js";
 import { type BodyBudget, BodyHold, type HttpReply, type HttpRequest, JSON_HEADERS } from "./http/reply.js";
 import { type Address, type Bound, FLUSH_MS } from "./listening.js";
@@ -23,7 +24,8 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
   // objects alive through young collections (measured: ~2 KB promoted per call, half its CPU in GC).
   let unsent = 0;
   let allSent: (() => void) | undefined;
-  const server = http.createServer((req, res) => {
+  const limits = handler.limits;
+  const server = http.createServer(receiving(limits), (req, res) => {
     const request = new NodeRequest(req, res);
     unsent++;
     // "close" is emitted once; one listener serves both: a response that closes before it was sent
@@ -35,6 +37,9 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
     });
     answer(handler, request, res);
   });
+  // Past it Node closes each new connection at once: what idle or slow connections can hold (about
+  // 10 KB each, and a file descriptor the process may need for other things) is bounded.
+  server.maxConnections = limits.maxConnections;
   /** Resolves once every response has been sent (or its connection closed), or after FLUSH_MS. */
   const sent = () =>
     new Promise<void>((resolve) => {
@@ -65,6 +70,25 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
       });
     });
   });
+}
+
+/**
+ * How long a client may take to send a request (limits.headersTimeoutMs, receiveTimeoutMs), as
+ * node:http's own options: Node's defaults (60 s for the headers, 300 s for the whole request, each
+ * checked every 30 s) let a slow sender hold its connection, and what its body sent of the body
+ * budget, for five minutes. Both bound receiving the request only: once it is read, its answer (a
+ * long call, an SSE stream) takes what it takes. Node checks every connection at once on a timer;
+ * here that timer runs at a quarter of the shorter bound, at most every second, so a bound is
+ * enforced at most that much late. Node takes 0 for no bound, and refuses a headers bound longer
+ * than the whole request's: the headers are part of the request, so the shorter one is theirs.
+ */
+function receiving({ headersTimeoutMs, receiveTimeoutMs }: ResolvedLimits): NodeHttp.ServerOptions {
+  const shortest = Math.min(headersTimeoutMs, receiveTimeoutMs);
+  return {
+    headersTimeout: shortest === Infinity ? 0 : shortest,
+    requestTimeout: receiveTimeoutMs === Infinity ? 0 : receiveTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, Math.floor(shortest / 4)) || 1,
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { type Dispatcher, type Exchange, type Peer, unsupportedVersion } from ".
 import { claimsModern, readEnvelope } from "../../core/envelope.js";
 import { ErrorCode } from "../../core/errors.js";
 import { classify, errorResponse, type JsonRpcRequest, parseError, type RequestId } from "../../core/jsonrpc.js";
-import { busy, isUnavailable, shuttingDown } from "../../core/limits.js";
+import { busy, isUnavailable, type ResolvedLimits, shuttingDown } from "../../core/limits.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
 import { LegacySession } from "../../sessions/session.js";
@@ -161,6 +161,11 @@ export class HttpHandler {
       default:
         return this.#notAllowed();
     }
+  }
+
+  /** The server's limits: `serve({ port })` sets its listener's own from them (node-http.ts). */
+  get limits(): ResolvedLimits {
+    return this.#dispatcher.limits;
   }
 
   /** Whether the server is shutting down (new requests get 503). */
