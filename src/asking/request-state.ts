@@ -7,7 +7,7 @@ import type { StateKey } from "../core/types.js";
  */
 
 import { isObject } from "../core/jsonrpc.js";
-import { stackedJson } from "../core/stacked-json.js";
+import { deepJson, stackedJson } from "../core/stacked-json.js";
 
 /** The most state the server accepts back; larger is rejected rather than parsed. */
 export const MAX_STATE_BYTES = 64 * 1024;
@@ -62,7 +62,8 @@ export class StateSealer {
   }
 
   async seal(payload: StatePayload): Promise<string> {
-    const body = base64url(encoder.encode(JSON.stringify(payload)));
+    // The answers it carries are the client's, and may nest deeper than JSON.stringify recurses.
+    const body = base64url(encoder.encode(deepJson(payload)));
     const signature = await crypto.subtle.sign("HMAC", await this.#key, encoder.encode(body));
     return `v1.${body}.${base64url(new Uint8Array(signature))}`;
   }
