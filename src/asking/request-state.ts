@@ -7,7 +7,7 @@ import type { StateKey } from "../core/types.js";
  */
 
 import { isObject } from "../core/jsonrpc.js";
-import { deepJson, stackedJson } from "../core/stacked-json.js";
+import { deepJson, stackedJson } from "../state/stacked-json.js";
 
 /** The most state the server accepts back; larger is rejected rather than parsed. */
 export const MAX_STATE_BYTES = 64 * 1024;

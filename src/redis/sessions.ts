@@ -1,4 +1,4 @@
-import { deepJson } from "../core/stacked-json.js";
+import { deepJson } from "../state/stacked-json.js";
 import type { SessionRecord, SessionRecords } from "../state/state.js";
 import type { RedisLink } from "./client.js";
 
