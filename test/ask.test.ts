@@ -204,6 +204,27 @@ describe("capabilities: never ask what the client did not declare", () => {
     const result = await server.call("roots", undefined, { onInput: () => ({ roots: [{ uri: "file:///a" }] }) });
     expect(result.content).toEqual([{ type: "text", text: "file:///a" }]);
   });
+
+  it("server.call fails a question JSON cannot carry, as a client's call does, and onInput is not asked", async () => {
+    const server = pico({ name: "s", version: "1" }).tool("count", {
+      run: async (_args, ctx) => {
+        const schema = { type: "object", properties: { count: { type: "integer", default: 10n } } };
+        return (await ctx.elicit("How many?", schema, { key: "count" })).action;
+      },
+    });
+    const asked: unknown[] = [];
+    const result = await server.call("count", undefined, { onInput: (request) => asked.push(request) });
+    expect(result).toEqual({
+      content: [
+        {
+          type: "text",
+          text: 'The question "count" (elicitation/create) cannot be sent to the client: its params are not JSON (Do not know how to serialize a BigInt). Ask with JSON values only: no BigInt, no cycle.',
+        },
+      ],
+      isError: true,
+    });
+    expect(asked).toEqual([]);
+  });
 });
 
 describe("what the client is sent", () => {

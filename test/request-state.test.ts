@@ -198,3 +198,37 @@ describe("a 2026-07-28 call that asks for input, with an argument nested 100,000
     expect(typeof answer.result.requestState).toBe("string");
   });
 });
+
+describe("a 2026-07-28 answer nested 10,000 deep, carried in requestState to the next round (server.fetch)", () => {
+  it("seals it for the round after and the handler reads it whole (was: -32603 Maximum call stack size exceeded)", async () => {
+    const DEPTH = 10_000;
+    const server = pico({ name: "deep", version: "1.0.0", signals: false }).tool("two", {
+      run: async (_args, ctx) => {
+        const schema = { type: "object", properties: { value: { type: "string" } } };
+        const first = await ctx.elicit("First?", schema, { key: "first" });
+        const second = await ctx.elicit("Second?", schema, { key: "second" });
+        let depth = 0;
+        for (let item = first.action === "accept" && first.content.value; Array.isArray(item); item = item[0]) depth++;
+        return `depth ${depth}, then ${second.action}`;
+      },
+    });
+    const _meta = { [META.clientCapabilities]: { elicitation: { form: {} } } };
+    const call = async (params: Record<string, unknown>, deep?: string) => {
+      const request = modern("tools/call", { name: "two", arguments: {}, _meta, ...params });
+      const text = await request.text();
+      const body = deep ? text.replace('"DEEP"', deep) : text;
+      const response = await server.fetch(new Request(request.url, { method: "POST", headers: request.headers, body }));
+      return response.json();
+    };
+    const asked = await call({});
+    expect(asked.result).toMatchObject({ resultType: "input_required", inputRequests: { first: {} } });
+    const deep = `${"[".repeat(DEPTH)}${"]".repeat(DEPTH)}`;
+    const first = { first: { action: "accept", content: { value: "DEEP" } } };
+    const again = await call({ inputResponses: first, requestState: asked.result.requestState }, deep);
+    expect(again.error).toBeUndefined();
+    expect(again.result).toMatchObject({ resultType: "input_required", inputRequests: { second: {} } });
+    const second = { second: { action: "decline" } };
+    const done = await call({ inputResponses: second, requestState: again.result.requestState });
+    expect(done.result).toMatchObject({ content: [{ type: "text", text: `depth ${DEPTH}, then decline` }] });
+  });
+});

@@ -1,5 +1,5 @@
 import type { Round as AskedRound, Asking } from "../core/asking.js";
-import { ErrorCode, McpError } from "../core/errors.js";
+import { ErrorCode, McpError, messageOf } from "../core/errors.js";
 import type { AskOptions, Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
 import { type JsonSchema, type Schema, toJsonSchema, validate } from "../core/schema.js";
@@ -103,6 +103,16 @@ export class Round implements AskedRound {
       this.used.set(key, answer);
       return answer instanceof AskFailure ? Promise.reject(new Error(answer.message)) : Promise.resolve(answer);
     }
+    // A question JSON cannot carry never reaches the client (each transport drops a request it cannot
+    // write): the handler would wait out askTimeoutMs (2025), or its whole request fail (2026). It fails here.
+    const why = notJson(request.params);
+    if (why !== undefined) {
+      return Promise.reject(
+        new TypeError(
+          `The question "${key}" (${request.method}) cannot be sent to the client: its params are not JSON (${why}). Ask with JSON values only: no BigInt, no cycle.`,
+        ),
+      );
+    }
     this.asked.set(key, request);
     if (!this.#stuck) {
       this.#stuck = true;
@@ -110,6 +120,16 @@ export class Round implements AskedRound {
       setTimeout(this.#onStuck, 0);
     }
     return new Promise(() => {});
+  }
+}
+
+/** Why JSON cannot carry `value` (a BigInt, a cycle, nesting too deep), or undefined when it can. */
+function notJson(value: unknown): string | undefined {
+  try {
+    JSON.stringify(value);
+    return undefined;
+  } catch (thrown) {
+    return messageOf(thrown);
   }
 }
 

@@ -7,6 +7,7 @@ import type { StateKey } from "../core/types.js";
  */
 
 import { isObject } from "../core/jsonrpc.js";
+import { deepJson, stackedJson } from "../state/stacked-json.js";
 
 /** The most state the server accepts back; larger is rejected rather than parsed. */
 export const MAX_STATE_BYTES = 64 * 1024;
@@ -61,7 +62,8 @@ export class StateSealer {
   }
 
   async seal(payload: StatePayload): Promise<string> {
-    const body = base64url(encoder.encode(JSON.stringify(payload)));
+    // The answers it carries are the client's, and may nest deeper than JSON.stringify recurses.
+    const body = base64url(encoder.encode(deepJson(payload)));
     const signature = await crypto.subtle.sign("HMAC", await this.#key, encoder.encode(body));
     return `v1.${body}.${base64url(new Uint8Array(signature))}`;
   }
@@ -109,57 +111,15 @@ function readPayload(body: string): StatePayload | undefined {
   return { i, m, d, p, e, a, q, r };
 }
 
-/** SHA-256 of a value's canonical JSON (object keys sorted), so equal params give equal digests. */
+/**
+ * SHA-256 of a value's canonical JSON (object keys sorted), so equal params give equal digests. A
+ * stack writes it, not recursion: params nested 100,000 deep, which JSON.parse reads, overflowed the
+ * call stack (the request was answered -32603 "Maximum call stack size exceeded").
+ */
 export async function digest(value: unknown): Promise<string> {
-  const hash = await crypto.subtle.digest("SHA-256", encoder.encode(canonical(value)));
+  const hash = await crypto.subtle.digest("SHA-256", encoder.encode(stackedJson(value, true)));
   return base64url(new Uint8Array(hash));
 }
-
-/**
- * The value as JSON, object keys sorted and undefined members left out. A stack, not recursion:
- * params nested 100,000 deep, which JSON.parse reads, overflowed the call stack (the request was
- * answered -32603 "Maximum call stack size exceeded").
- */
-function canonical(root: unknown): string {
-  let json = "";
-  // What is left to write, the next on top: a value, or text written as it is (a Literal).
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (value instanceof Literal) json += value.text;
-    else if (Array.isArray(value)) {
-      json += "[";
-      stack.push(CLOSE_ARRAY);
-      for (let i = value.length - 1; i >= 0; i--) {
-        stack.push(value[i]);
-        if (i > 0) stack.push(COMMA);
-      }
-    } else if (value && typeof value === "object") {
-      json += "{";
-      const entries = Object.entries(value)
-        .filter(([, item]) => item !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      stack.push(CLOSE_OBJECT);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, item] = entries[i]!;
-        stack.push(item, new Literal(`${i > 0 ? "," : ""}${JSON.stringify(key)}:`));
-      }
-    } else json += JSON.stringify(value) ?? "null";
-  }
-  return json;
-}
-
-/** Text `canonical` writes as it is, where the stack holds values otherwise. */
-class Literal {
-  readonly text: string;
-  constructor(text: string) {
-    this.text = text;
-  }
-}
-
-const COMMA = new Literal(",");
-const CLOSE_ARRAY = new Literal("]");
-const CLOSE_OBJECT = new Literal("}");
 
 function base64url(bytes: Uint8Array): string {
   let binary = "";

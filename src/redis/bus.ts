@@ -1,3 +1,4 @@
+import { deepJson } from "../state/stacked-json.js";
 import type { Bus, BusMessage } from "../state/state.js";
 import type { RedisLink } from "./client.js";
 
@@ -81,7 +82,9 @@ export class RedisBus implements Bus {
 
   /** The text of a message from this instance (the event history's script publishes it too). */
   encode(message: BusMessage): string {
-    return JSON.stringify({ from: this.instance, message });
+    // A client's message may nest deeper than JSON.stringify recurses (its answer to a question, its
+    // cancellation), JSON.parse having read it: it is relayed whole all the same, as one instance takes it.
+    return deepJson({ from: this.instance, message });
   }
 
   /** The subscriber is back: probes until it hears itself, each probe numbered for this reconnect alone. */

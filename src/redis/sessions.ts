@@ -1,3 +1,4 @@
+import { deepJson } from "../state/stacked-json.js";
 import type { SessionRecord, SessionRecords } from "../state/state.js";
 import type { RedisLink } from "./client.js";
 
@@ -33,18 +34,13 @@ export class RedisSessions implements SessionRecords {
   }
 
   async put(record: SessionRecord, idleMs: number): Promise<void> {
-    await this.#link.command([
-      "SET",
-      sessionKey(this.#prefix, record.id),
-      JSON.stringify(record),
-      "PX",
-      String(idleMs),
-    ]);
+    // The client's capabilities and info, in the record, may nest deeper than JSON.stringify recurses.
+    await this.#link.command(["SET", sessionKey(this.#prefix, record.id), deepJson(record), "PX", String(idleMs)]);
   }
 
   async replace(current: SessionRecord, next: SessionRecord, idleMs: number): Promise<boolean> {
-    // `current` came from get or peek, JSON.parse of what JSON.stringify wrote: stringified again, it is that text.
-    const args = [JSON.stringify(current), JSON.stringify(next), String(idleMs)];
+    // `current` came from get or peek, JSON.parse of what deepJson wrote: written again, it is that text.
+    const args = [deepJson(current), deepJson(next), String(idleMs)];
     return Number(await this.#link.script(REPLACE, [sessionKey(this.#prefix, next.id)], args)) === 1;
   }
 
@@ -55,6 +51,6 @@ export class RedisSessions implements SessionRecords {
 
 /** A record as this store wrote it; undefined where there is none. */
 function parsed(text: unknown): SessionRecord | undefined {
-  // This store alone writes the key, with JSON.stringify of a SessionRecord.
+  // This store alone writes the key, with deepJson of a SessionRecord.
   return typeof text === "string" ? (JSON.parse(text) as SessionRecord) : undefined;
 }

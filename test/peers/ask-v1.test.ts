@@ -305,6 +305,21 @@ describe.each(["stdio", "HTTP session"] as const)("v1 client over %s answers the
     expect(String(await withdrawn)).toMatch(/did not answer elicitation\/create within 0.3 s/);
   });
 
+  it("a question JSON cannot carry: a tool error saying what and why at once, not after askTimeoutMs", async () => {
+    // Before: the question was dropped unsent and the tool waited out askTimeoutMs (here 5 s, 60 s by default).
+    const strict = await open(transport, EVERYTHING, 5000);
+    expect(await strict.call("count_default")).toEqual({
+      text: 'The question "count" (elicitation/create) cannot be sent to the client: its params are not JSON (Do not know how to serialize a BigInt). Ask with JSON values only: no BigInt, no cycle.',
+      isError: true,
+    });
+    const looped = await strict.call("looped_sample");
+    expect(looped.isError).toBe(true);
+    expect(looped.text).toMatch(
+      /^The question "sampling-1" \(sampling\/createMessage\) cannot be sent to the client: its params are not JSON \(Converting circular structure to JSON.*\)\. Ask with JSON values only: no BigInt, no cycle\.$/s,
+    );
+    expect(strict.asked).toEqual([]);
+  });
+
   it("a client without the capabilities: a tool error, and no question sent", async () => {
     const plain = await open(transport, {});
     expect(await plain.call("greet")).toEqual({

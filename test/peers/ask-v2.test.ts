@@ -257,6 +257,21 @@ describe.each(["stdio", "HTTP"] as const)(
       });
     });
 
+    it("a question JSON cannot carry: a tool error saying what and why, and nothing asked", async () => {
+      // Before: the whole call failed with -32603 "the response cannot be sent as JSON", naming no question.
+      answering({});
+      expect(await peer.call("count_default")).toEqual({
+        text: 'The question "count" (elicitation/create) cannot be sent to the client: its params are not JSON (Do not know how to serialize a BigInt). Ask with JSON values only: no BigInt, no cycle.',
+        isError: true,
+      });
+      const looped = await peer.call("looped_sample");
+      expect(looped.isError).toBe(true);
+      expect(looped.text).toMatch(
+        /^The question "sampling-1" \(sampling\/createMessage\) cannot be sent to the client: its params are not JSON \(Converting circular structure to JSON.*\)\. Ask with JSON values only: no BigInt, no cycle\.$/s,
+      );
+      expect(peer.asked).toEqual([]);
+    });
+
     it("a client without the capability: -32021 naming it, and nothing asked", async () => {
       const plain = await open(transport, {} as Capabilities);
       const error = await plain.client.callTool({ name: "greet", arguments: {} }).catch((thrown: unknown) => thrown);
