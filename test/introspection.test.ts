@@ -5,12 +5,12 @@
  * and failing closed. The introspection endpoint is a node:http server on 127.0.0.1.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InvalidTokenError, pico } from "../src/index.js";
 import { introspectionVerifier } from "../src/introspection.js";
 import { harness } from "../src/testing.js";
 import { signal, within } from "./http-helpers.js";
+import { listenLoopback } from "./loopback-server.js";
 
 const RESOURCE = "http://localhost/mcp";
 const ISSUER = "https://auth.test";
@@ -68,15 +68,8 @@ async function endpoint(reply: (token: string) => Reply | Promise<Reply>) {
     }
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  endpoints.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/introspect`, seen };
+  const origin = await listenLoopback(server, endpoints);
+  return { url: `${origin}/introspect`, seen };
 }
 
 const credentials = { clientId: "mcp-server", clientSecret: "s3cret" };
@@ -471,15 +464,8 @@ describe("introspectionVerifier, against an endpoint that answers too much", () 
       }
       if (!res.destroyed) res.end(" ".repeat(limit - written.bytes));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    endpoints.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    );
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/introspect`, written };
+    const origin = await listenLoopback(server, endpoints);
+    return { url: `${origin}/introspect`, written };
   }
 
   it("reads at most 1 MiB of an answer, declared or streamed, and fails closed past it", async () => {

@@ -6,10 +6,10 @@
  * before it is asked, so nothing leaves the machine.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
 import { encodeBase64Url } from "../src/auth/jwt.js";
 import { jwtVerifier } from "../src/jwt.js";
+import { listenLoopback } from "./loopback-server.js";
 
 const ISSUER = "https://auth.test";
 const closing: (() => Promise<void>)[] = [];
@@ -38,15 +38,8 @@ async function endpoint(handle: (req: IncomingMessage, res: ServerResponse) => v
     asked.push(req.url ?? "");
     handle(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closing.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked };
+  const origin = await listenLoopback(server, closing);
+  return { origin: origin, asked };
 }
 
 it("follows redirects between secure URLs (relative Location, 301, 302, 303, 307, 308) to the key set", async () => {

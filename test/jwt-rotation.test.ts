@@ -3,13 +3,13 @@
  * JWKS endpoint on 127.0.0.1, and clients send tokens signed with the new key over real HTTP.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, expect, it, vi } from "vitest";
 import { encodeBase64Url } from "../src/auth/jwt.js";
 import { pico } from "../src/index.js";
 import { jwtVerifier } from "../src/jwt.js";
 import type { Listening } from "../src/transports/listen.js";
 import { within } from "./http-helpers.js";
+import { listenLoopback } from "./loopback-server.js";
 import { modernCall, send } from "./wire-helpers.js";
 
 const ISSUER = "https://auth.test";
@@ -45,16 +45,9 @@ async function jwksEndpoint(keys: () => object[]) {
     await held;
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: keys() }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closing.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  const origin = await listenLoopback(server, closing);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`,
+    url: `${origin}/jwks`,
     fetches: () => fetches,
     hold(): () => void {
       let release!: () => void;

@@ -151,20 +151,26 @@ describe("requests read while answers wait behind an update's check", () => {
   });
 });
 
+/** Opens listen `L` (2026-07-28) on `uri`'s updates, then has call `c` update `uri`: answers what the listen asked for. */
+async function listenThenUpdate(child: Child, uri: string) {
+  const notifications = { resourceSubscriptions: [uri] };
+  child.send({
+    jsonrpc: "2.0",
+    id: "L",
+    method: "subscriptions/listen",
+    params: { _meta: MODERN_META, notifications },
+  });
+  await child.until(() => child.messages().length > 0, 10_000, "the listen's acknowledgement");
+  const update = call("c", "update", uri);
+  child.send({ ...update, params: { ...update.params, _meta: MODERN_META } });
+  return notifications;
+}
+
 describe("a 2026-07-28 listen stream's update whose check waits", () => {
   it("holds nothing of the other requests on the same pipe: each listen is a request of its own", async () => {
     const child = new Child({}, SCRIPT);
-    const notifications = { resourceSubscriptions: ["slow://2000"] };
-    child.send({
-      jsonrpc: "2.0",
-      id: "L",
-      method: "subscriptions/listen",
-      params: { _meta: MODERN_META, notifications },
-    });
-    await child.until(() => child.messages().length > 0, 10_000, "the listen's acknowledgement");
+    const notifications = await listenThenUpdate(child, "slow://2000");
     const listen = { "io.modelcontextprotocol/subscriptionId": "L" };
-    const update = call("c", "update", "slow://2000");
-    child.send({ ...update, params: { ...update.params, _meta: MODERN_META } });
     await child.until(() => child.messages().length === 3, 10_000, "the response and the listen's update");
     // The response first, the update once its check has answered 2 s later. The listen keeps the order
     // of its own stream; the other requests on the pipe, which may be of unrelated conversations
@@ -196,16 +202,7 @@ describe("a 2026-07-28 listen stream's update whose check waits", () => {
 
   it("is sent before the listen's final result when the process gets SIGTERM", async () => {
     const child = new Child({}, SCRIPT);
-    const notifications = { resourceSubscriptions: ["slow://300"] };
-    child.send({
-      jsonrpc: "2.0",
-      id: "L",
-      method: "subscriptions/listen",
-      params: { _meta: MODERN_META, notifications },
-    });
-    await child.until(() => child.messages().length > 0, 10_000, "the listen's acknowledgement");
-    const update = call("c", "update", "slow://300");
-    child.send({ ...update, params: { ...update.params, _meta: MODERN_META } });
+    await listenThenUpdate(child, "slow://300");
     await child.until(() => child.stderr.includes("announced slow://300"), 10_000, "the update");
     child.process.kill("SIGTERM");
     const exit = await within(child.exited, 30_000, "the server to exit");
