@@ -38,6 +38,11 @@ export interface RespondOptions {
   streams?: Streams;
   /** What the request's exchange starts with: the caller, and a session's requests in flight and way back. */
   exchange?: Pick<Exchange, "auth" | "inflight" | "ask">;
+  /**
+   * The last message of a plain stream whose caller's token expired (`Reply.#expired`): a listen's
+   * final result. Without it, the error the gate words (`ExchangeAuth.expired`).
+   */
+  expired?: (id: RequestId) => JsonRpcResponse;
 }
 
 /**
@@ -178,13 +183,34 @@ class Reply implements Watcher {
       stream = session.openStream(this.#running?.requestId);
     } else {
       // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
-      stream = plainStream(streams, () =>
-        this.#running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
+      stream = plainStream(
+        streams,
+        () => this.#running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
+        () => this.#expired(),
       );
     }
     this.#stream = stream;
     this.#settle(sseReply(stream.channel, headers));
     return stream;
+  }
+
+  /**
+   * The access token the request came with expired while its plain stream was open (auth/expiries.ts;
+   * a session's stream ends its connection instead, and the client resumes it with a fresh token):
+   * nothing more of it goes to a caller whose access ended. The request is cancelled, and the stream
+   * ends with its last message: a listen's final result, which ends a subscription (2026-07-28
+   * "Subscriptions": the client listens again), or an error that says to send the request again.
+   */
+  #expired(): void {
+    const stream = this.#stream;
+    const ctx = this.#running;
+    if (!stream || this.#dropped) return;
+    this.#dropped = true;
+    ctx?.cancel(new DOMException("The access token expired", "AbortError"));
+    const id = ctx?.requestId;
+    const last = id === undefined ? undefined : (this.#options.expired ?? this.#options.exchange?.auth?.expired)?.(id);
+    if (last) stream.send(last);
+    stream.end();
   }
 
   #settle(reply: HttpReply): void {
@@ -217,8 +243,8 @@ export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): Js
   return busy(id, "too many event streams are open", { limit: "maxSseStreams", max: streams.max });
 }
 
-function plainStream(streams: Streams | undefined, onDrop: () => void): ResponseStream {
-  const channel = new SseChannel(onDrop, streams);
+function plainStream(streams: Streams | undefined, onDrop: () => void, onExpire: () => void): ResponseStream {
+  const channel = new SseChannel(onDrop, streams, onExpire);
   const send = (message: JsonRpcMessage) => {
     const event = sseEvent(message);
     if (event !== undefined) channel.write(event);
