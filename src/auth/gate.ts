@@ -1,13 +1,6 @@
 import { type ExchangeAuth, ownerKey } from "../core/caller.js";
 import { ErrorCode } from "../core/errors.js";
-import {
-  errorResponse,
-  isObject,
-  type JsonRpcMessage,
-  type JsonRpcResponse,
-  type RequestId,
-  serialize,
-} from "../core/jsonrpc.js";
+import { errorResponse, isObject, type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
 import type { HttpSession } from "../transports/http/sessions.js";
 import type { Denial } from "./access.js";
@@ -261,7 +254,6 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
       return true;
     },
     redact: token === undefined ? undefined : (message) => redactedAll(message, [token]),
-    expired: tokenExpired,
   };
   if (token !== undefined) tokens.set(auth, token);
   return {
@@ -284,15 +276,6 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
         : { status: denial.status, headers, body };
     },
   };
-}
-
-/** The answer to a request whose caller's token expired while its stream was open (expiries.ts). */
-function tokenExpired(id: RequestId): JsonRpcResponse {
-  return errorResponse(
-    id,
-    ErrorCode.InvalidRequest,
-    "Unauthorized: the access token this request was sent with expired before it finished, and the request was cancelled; send it again with a fresh token",
-  );
 }
 
 /**

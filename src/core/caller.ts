@@ -4,7 +4,7 @@
  * the request's context (`ctx.auth`) and to the caller checks.
  */
 
-import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "./jsonrpc.js";
+import type { JsonRpcMessage } from "./jsonrpc.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -76,8 +76,6 @@ export interface ExchangeAuth {
   readonly challenge?: ((denial: Denial) => boolean) | undefined;
   /** The message with the raw bearer token cut out, for what goes out on the request's stream (HTTP only). */
   readonly redact?: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
-  /** The last message of the request's stream once its token expired (HTTP only; auth/expiries.ts). */
-  readonly expired?: ((id: RequestId) => JsonRpcResponse) | undefined;
 }
 
 /** What the core knows about auth for one request, besides the identity (`ctx.auth`). */

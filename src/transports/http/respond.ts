@@ -39,8 +39,8 @@ export interface RespondOptions {
   /** What the request's exchange starts with: the caller, and a session's requests in flight and way back. */
   exchange?: Pick<Exchange, "auth" | "inflight" | "ask">;
   /**
-   * The last message of a plain stream whose caller's token expired (`Reply.#expired`): a listen's
-   * final result. Without it, the error the gate words (`ExchangeAuth.expired`).
+   * A listen's final result, sent when its caller's token expired (`Reply.#expired`). Without it, a
+   * plain stream does not end at its token's expiry: it carries one request's answer.
    */
   expired?: (id: RequestId) => JsonRpcResponse;
 }
@@ -186,7 +186,9 @@ class Reply implements Watcher {
       stream = plainStream(
         streams,
         () => this.#running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
-        () => this.#expired(),
+        // A listen ends with its token; a request's own stream goes on: it was admitted with a token
+        // then valid, and its answer is the work it asked for, which a plain stream cannot resume.
+        this.#options.expired && (() => this.#expired()),
       );
     }
     this.#stream = stream;
@@ -195,11 +197,10 @@ class Reply implements Watcher {
   }
 
   /**
-   * The access token the request came with expired while its plain stream was open (auth/expiries.ts;
-   * a session's stream ends its connection instead, and the client resumes it with a fresh token):
-   * nothing more of it goes to a caller whose access ended. The request is cancelled, and the stream
-   * ends with its last message: a listen's final result, which ends a subscription (2026-07-28
-   * "Subscriptions": the client listens again), or an error that says to send the request again.
+   * The access token a listen came with expired while its stream was open (auth/expiries.ts; a
+   * session's stream ends its connection instead, and the client resumes it with a fresh token):
+   * no more notifications go to a caller whose access ended. The listen ends with its final result,
+   * which ends a subscription (2026-07-28 "Subscriptions": the client listens again).
    */
   #expired(): void {
     const stream = this.#stream;
@@ -208,8 +209,7 @@ class Reply implements Watcher {
     this.#dropped = true;
     ctx?.cancel(new DOMException("The access token expired", "AbortError"));
     const id = ctx?.requestId;
-    const last = id === undefined ? undefined : (this.#options.expired ?? this.#options.exchange?.auth?.expired)?.(id);
-    if (last) stream.send(last);
+    if (id !== undefined && this.#options.expired) stream.send(this.#options.expired(id));
     stream.end();
   }
 
@@ -243,7 +243,7 @@ export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): Js
   return busy(id, "too many event streams are open", { limit: "maxSseStreams", max: streams.max });
 }
 
-function plainStream(streams: Streams | undefined, onDrop: () => void, onExpire: () => void): ResponseStream {
+function plainStream(streams: Streams | undefined, onDrop: () => void, onExpire?: () => void): ResponseStream {
   const channel = new SseChannel(onDrop, streams, onExpire);
   const send = (message: JsonRpcMessage) => {
     const event = sseEvent(message);

@@ -80,7 +80,7 @@ export class SseChannel implements SseStream {
   #streams: Streams | undefined;
   readonly #onExpire: (() => void) | undefined;
 
-  /** `onExpire`: ends the stream when the token it was opened with expires (see `SseStream.expire`). */
+  /** `onExpire`: ends the stream when the token it was opened with expires (see `SseStream.expire`); without it, it goes on. */
   constructor(onCancel?: () => void, streams?: Streams, onExpire?: () => void) {
     this.#onCancel = onCancel;
     this.#streams = streams;
@@ -119,7 +119,7 @@ export class SseChannel implements SseStream {
   }
 
   expire(): void {
-    if (!this.#closed) this.#onExpire ? this.#onExpire() : this.close();
+    if (!this.#closed) this.#onExpire?.();
   }
 
   /** The reader went away (connection dropped, stream cancelled). */
