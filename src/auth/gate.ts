@@ -5,6 +5,7 @@ import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
 import type { HttpSession } from "../transports/http/sessions.js";
 import type { Denial } from "./access.js";
 import { challengeHeader } from "./enforce.js";
+import { Expiries } from "./expiries.js";
 import { type AuthRequest, type AuthSettings, canonicalResource, metadataUrlOf } from "./settings.js";
 import { toIdentity } from "./to-identity.js";
 
@@ -17,6 +18,9 @@ const REDACTED = "[redacted]";
  * with an earlier token is still on its way.
  */
 const SESSION_TOKENS = 8;
+
+/** The event streams opened with a token that expires, ended when it does (expiries.ts): one timer for all. */
+const expiries = new Expiries();
 
 /** The raw token of each admitted request, for the session it presents it to (`AuthGate.presented`). */
 const tokens = new WeakMap<ExchangeAuth, string>();
@@ -260,6 +264,9 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
       let body = "body" in reply ? reply.body : undefined;
       // Defence in depth: nothing gives handlers the token, and should one echo it anyway, it is cut out.
       if (token !== undefined && body?.includes(token)) body = body.replaceAll(token, REDACTED);
+      // A stream outlives its request: it must not outlive the token it was opened with (expiries.ts).
+      const expiresAt = identity?.expiresAt;
+      if ("stream" in reply && expiresAt !== undefined) expiries.watch(reply.stream, expiresAt);
       if (denial === undefined) return body === undefined ? reply : { ...reply, body };
       // A refusal before the status went out is the status, whatever the body: JSON, or the event
       // stream of a client that takes only those, or of a request that had sent a notification.

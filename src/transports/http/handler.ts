@@ -2,7 +2,14 @@ import type { AuthGate } from "../../auth/gate.js";
 import { type Dispatcher, type Exchange, type Peer, unsupportedVersion } from "../../core/dispatch.js";
 import { claimsModern, readEnvelope } from "../../core/envelope.js";
 import { ErrorCode } from "../../core/errors.js";
-import { classify, errorResponse, type JsonRpcRequest, parseError, type RequestId } from "../../core/jsonrpc.js";
+import {
+  classify,
+  errorResponse,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  parseError,
+  type RequestId,
+} from "../../core/jsonrpc.js";
 import { busy, isUnavailable, type ResolvedLimits, shuttingDown } from "../../core/limits.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
@@ -379,7 +386,15 @@ export class HttpHandler {
       request,
       streams: this.#streams,
       exchange: { auth: request.auth },
+      // A listen whose caller's token expired ends as a subscription the server ends: with its result.
+      expired: message.method === "subscriptions/listen" ? (listen) => this.#listenEnded(listen) : undefined,
     });
+  }
+
+  /** The final result of a listen the server ends (2026-07-28 "Subscriptions": SHOULD send it before closing). */
+  #listenEnded(id: RequestId): JsonRpcResponse {
+    const meta = { [META.serverInfo]: this.#dispatcher.registry.info, [META.subscriptionId]: id };
+    return { jsonrpc: "2.0", id, result: { resultType: "complete", _meta: meta } };
   }
 
   async #initialize(message: JsonRpcRequest, request: HttpRequest): Promise<HttpReply> {

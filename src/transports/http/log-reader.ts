@@ -111,6 +111,11 @@ export class LogReader implements SseStream, StreamReader {
     this.#sink?.close();
   }
 
+  /** Its token expired: the connection ends now, and the client resumes the rest with a fresh token. */
+  expire(): void {
+    this.close();
+  }
+
   cancel(): void {
     if (this.#closed) return;
     this.#prelude = undefined;

@@ -115,6 +115,17 @@ export class RemoteReader implements SseStream {
     this.#close();
   }
 
+  /** Its token expired: the connection ends now, that of the GET stream it carries on as too; the client resumes with a fresh token. */
+  expire(): void {
+    if (this.#carried) this.#carried.expire?.();
+    else this.#close();
+  }
+
+  /** True once the connection ended, whichever stream carried it last. */
+  get closed(): boolean {
+    return this.#carried?.closed ?? this.#closed;
+  }
+
   async #read(): Promise<void> {
     try {
       do {

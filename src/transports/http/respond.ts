@@ -38,6 +38,11 @@ export interface RespondOptions {
   streams?: Streams;
   /** What the request's exchange starts with: the caller, and a session's requests in flight and way back. */
   exchange?: Pick<Exchange, "auth" | "inflight" | "ask">;
+  /**
+   * A listen's final result, sent when its caller's token expired (`Reply.#expired`). Without it, a
+   * plain stream does not end at its token's expiry: it carries one request's answer.
+   */
+  expired?: (id: RequestId) => JsonRpcResponse;
 }
 
 /**
@@ -178,13 +183,34 @@ class Reply implements Watcher {
       stream = session.openStream(this.#running?.requestId);
     } else {
       // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
-      stream = plainStream(streams, () =>
-        this.#running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
+      stream = plainStream(
+        streams,
+        () => this.#running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
+        // A listen ends with its token; a request's own stream goes on: it was admitted with a token
+        // then valid, and its answer is the work it asked for, which a plain stream cannot resume.
+        this.#options.expired && (() => this.#expired()),
       );
     }
     this.#stream = stream;
     this.#settle(sseReply(stream.channel, headers));
     return stream;
+  }
+
+  /**
+   * The access token a listen came with expired while its stream was open (auth/expiries.ts; a
+   * session's stream ends its connection instead, and the client resumes it with a fresh token):
+   * no more notifications go to a caller whose access ended. The listen ends with its final result,
+   * which ends a subscription (2026-07-28 "Subscriptions": the client listens again).
+   */
+  #expired(): void {
+    const stream = this.#stream;
+    const ctx = this.#running;
+    if (!stream || this.#dropped) return;
+    this.#dropped = true;
+    ctx?.cancel(new DOMException("The access token expired", "AbortError"));
+    const id = ctx?.requestId;
+    if (id !== undefined && this.#options.expired) stream.send(this.#options.expired(id));
+    stream.end();
   }
 
   #settle(reply: HttpReply): void {
@@ -217,8 +243,8 @@ export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): Js
   return busy(id, "too many event streams are open", { limit: "maxSseStreams", max: streams.max });
 }
 
-function plainStream(streams: Streams | undefined, onDrop: () => void): ResponseStream {
-  const channel = new SseChannel(onDrop, streams);
+function plainStream(streams: Streams | undefined, onDrop: () => void, onExpire?: () => void): ResponseStream {
+  const channel = new SseChannel(onDrop, streams, onExpire);
   const send = (message: JsonRpcMessage) => {
     const event = sseEvent(message);
     if (event !== undefined) channel.write(event);

@@ -474,6 +474,10 @@ class DeferredStream implements SessionStream, SseStream {
     this.#then((stream) => stream.channel.cancel());
   }
 
+  expire(): void {
+    this.#then((stream) => stream.channel.expire?.());
+  }
+
   send(message: JsonRpcMessage): void {
     this.#then((stream) => stream.send(message));
   }

@@ -22,6 +22,13 @@ export interface SseStream {
   attach(sink: SseSink): void;
   /** The reader went away (connection dropped, stream cancelled). */
   cancel(): void;
+  /**
+   * The access token the stream was opened with expired (auth/expiries.ts): it ends as a stream of
+   * its kind ends early. Absent where no token opens one.
+   */
+  expire?(): void;
+  /** True once the stream ended: an expiry no longer needs to end it. */
+  readonly closed?: boolean;
 }
 
 /**
@@ -71,10 +78,13 @@ export class SseChannel implements SseStream {
   #closed = false;
   #onCancel: (() => void) | undefined;
   #streams: Streams | undefined;
+  readonly #onExpire: (() => void) | undefined;
 
-  constructor(onCancel?: () => void, streams?: Streams) {
+  /** `onExpire`: ends the stream when the token it was opened with expires (see `SseStream.expire`); without it, it goes on. */
+  constructor(onCancel?: () => void, streams?: Streams, onExpire?: () => void) {
     this.#onCancel = onCancel;
     this.#streams = streams;
+    this.#onExpire = onExpire;
     if (streams) streams.open++;
   }
 
@@ -106,6 +116,10 @@ export class SseChannel implements SseStream {
     this.#pending = [];
     this.#pendingSize = 0;
     if (this.#closed) sink.close();
+  }
+
+  expire(): void {
+    if (!this.#closed) this.#onExpire?.();
   }
 
   /** The reader went away (connection dropped, stream cancelled). */
