@@ -539,7 +539,8 @@ const BUDGETS: Budget[] = [
     // Raised to 24,233 B: requestState is sealed with deepJson: a 2026-07-28 answer nested past JSON.stringify's recursion travels to the next round (asking/request-state.ts's seal) (was: -32603 "Maximum call stack size exceeded" on the retry; test/request-state.test.ts) (+2 B).
     // Set to 23,950 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 24,137 B: a stream opened with a token that expires ends when it does (auth/expiries.ts, one timer; each stream's `expire`: a session's connection closes, a listen ends with its result, another reply with an error) (was: a GET, listen or tool call stream kept carrying notifications after its token expired; test/auth-expiry.test.ts) (+187 B).
-    ceiling: 24_137,
+    // Lowered to 24,126 B: a 2026-07-28 request's own stream is no longer ended at its token's expiry (ExchangeAuth.expired and the gate's message removed) (-11 B).
+    ceiling: 24_126,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -836,7 +837,8 @@ const BUDGETS: Budget[] = [
     // Raised to 56,123 B: requestState is sealed with deepJson: a 2026-07-28 answer nested past JSON.stringify's recursion travels to the next round (asking/request-state.ts's seal) (was: -32603 "Maximum call stack size exceeded" on the retry; test/request-state.test.ts) (+25 B).
     // Set to 56,365 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 56,850 B: a stream opened with a token that expires ends when it does (auth/expiries.ts, one timer; each stream's `expire`: a session's connection closes, a listen ends with its result, another reply with an error) (was: a GET, listen or tool call stream kept carrying notifications after its token expired; test/auth-expiry.test.ts) (+485 B).
-    ceiling: 56_850,
+    // Lowered to 56,794 B: a 2026-07-28 request's own stream is no longer ended at its token's expiry (ExchangeAuth.expired and the gate's message removed) (-56 B).
+    ceiling: 56_794,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1052,7 +1054,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,406 B: the stack-written JSON of request-state.ts's digest moved to state/stacked-json.ts, shared with picomcp/redis, whose bus messages and session records a client's message nested past JSON.stringify's recursion no longer breaks (was: a plain-text 500, or -32603 on tasks/update; test/redis/shared-deep-messages.test.ts): chunk glue (+2 B).
     // Set to 30,281 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 30,724 B: a stream opened with a token that expires ends when it does (auth/expiries.ts, one timer; each stream's `expire`: a session's connection closes, a listen ends with its result, another reply with an error) (was: a GET, listen or tool call stream kept carrying notifications after its token expired; test/auth-expiry.test.ts) (+443 B).
-    ceiling: 30_724,
+    // Lowered to 30,660 B: a 2026-07-28 request's own stream is no longer ended at its token's expiry (ExchangeAuth.expired and the gate's message removed) (-64 B).
+    ceiling: 30_660,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1259,7 +1262,8 @@ const BUDGETS: Budget[] = [
     // Raised to 29,291 B: the stack-written JSON of request-state.ts's digest moved to state/stacked-json.ts, shared with picomcp/redis, whose bus messages and session records a client's message nested past JSON.stringify's recursion no longer breaks (was: a plain-text 500, or -32603 on tasks/update; test/redis/shared-deep-messages.test.ts): chunk glue (+1 B).
     // Set to 29,112 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 29,558 B: a stream opened with a token that expires ends when it does (auth/expiries.ts, one timer; each stream's `expire`: a session's connection closes, a listen ends with its result, another reply with an error) (was: a GET, listen or tool call stream kept carrying notifications after its token expired; test/auth-expiry.test.ts) (+446 B).
-    ceiling: 29_558,
+    // Lowered to 29,504 B: a 2026-07-28 request's own stream is no longer ended at its token's expiry (ExchangeAuth.expired and the gate's message removed) (-54 B).
+    ceiling: 29_504,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1533,7 +1537,8 @@ const BUDGETS: Budget[] = [
     // Raised to 66,037 B: requestState is sealed with deepJson: a 2026-07-28 answer nested past JSON.stringify's recursion travels to the next round (asking/request-state.ts's seal) (was: -32603 "Maximum call stack size exceeded" on the retry; test/request-state.test.ts) (+22 B).
     // Set to 66,493 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 66,985 B: a stream opened with a token that expires ends when it does (auth/expiries.ts, one timer; each stream's `expire`: a session's connection closes, a listen ends with its result, another reply with an error) (was: a GET, listen or tool call stream kept carrying notifications after its token expired; test/auth-expiry.test.ts) (+492 B).
-    ceiling: 66_985,
+    // Lowered to 66,927 B: a 2026-07-28 request's own stream is no longer ended at its token's expiry (ExchangeAuth.expired and the gate's message removed) (-58 B).
+    ceiling: 66_927,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
