@@ -286,7 +286,11 @@ export class SharedSessions {
       if (!isRequestId(id)) return;
       note = cancelNote(session.id, id);
     }
-    this.#state.bus.announce({ type: "client", session: session.id, message }, note);
+    // The message was taken here already (handler.ts): a bus of one's own that throws (Bus.announce
+    // never should) loses only its relay, and the client is still answered 202.
+    try {
+      this.#state.bus.announce({ type: "client", session: session.id, message }, note);
+    } catch {}
   }
 
   /** GET with a Last-Event-ID of a stream this instance did not write: from the shared history, or 404 as session.resume. */
