@@ -538,7 +538,8 @@ const BUDGETS: Budget[] = [
     // Set to 23,949 B (merge of the Node listener's timeouts and connection bound, and a Web Request's URL host), as measured.
     // Raised to 24,233 B: requestState is sealed with deepJson: a 2026-07-28 answer nested past JSON.stringify's recursion travels to the next round (asking/request-state.ts's seal) (was: -32603 "Maximum call stack size exceeded" on the retry; test/request-state.test.ts) (+2 B).
     // Set to 23,950 B (merge of deep messages over shared state and unsendable questions), as measured.
-    ceiling: 23_950,
+    // Raised to 23,972 B: a 2025-11-25 session's owner is checked before its use (handler.ts's #owned peeks, then gets; shared.ts's prepare and #adopt, with the gate's isOwner), so another caller's request, answered 404, no longer restarts its idle expiry, in memory or in the shared record (was: it kept the session alive for as long as it came; test/auth-owners.test.ts, test/redis/shared-owner-expiry.test.ts) (+22 B).
+    ceiling: 23_972,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -835,7 +836,8 @@ const BUDGETS: Budget[] = [
     // Raised to 56,123 B: requestState is sealed with deepJson: a 2026-07-28 answer nested past JSON.stringify's recursion travels to the next round (asking/request-state.ts's seal) (was: -32603 "Maximum call stack size exceeded" on the retry; test/request-state.test.ts) (+25 B).
     // Set to 56,365 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 56,376 B: a 2025-11-25 task's log JSON cannot carry (a BigInt), relayed to a tasks/result on another instance, is dropped by the bus (redis/bus.ts) and a bus of one's own that throws loses that message only (tasks/relay.ts's emit, shared.ts's forward) (was: the tool's ctx.log threw, or the bus listener did and the messages after it were lost; the client's POST got no answer; test/redis/shared-unsendable.test.ts) (+11 B).
-    ceiling: 56_376,
+    // Raised to 56,446 B: a 2025-11-25 session's owner is checked before its use (handler.ts's #owned peeks, then gets; shared.ts's prepare and #adopt, with the gate's isOwner), so another caller's request, answered 404, no longer restarts its idle expiry, in memory or in the shared record (was: it kept the session alive for as long as it came; test/auth-owners.test.ts, test/redis/shared-owner-expiry.test.ts) (+70 B).
+    ceiling: 56_446,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1050,7 +1052,8 @@ const BUDGETS: Budget[] = [
     // Set to 30,280 B (merge of the Node listener's timeouts and connection bound, and a Web Request's URL host), as measured.
     // Raised to 30,406 B: the stack-written JSON of request-state.ts's digest moved to state/stacked-json.ts, shared with picomcp/redis, whose bus messages and session records a client's message nested past JSON.stringify's recursion no longer breaks (was: a plain-text 500, or -32603 on tasks/update; test/redis/shared-deep-messages.test.ts): chunk glue (+2 B).
     // Set to 30,281 B (merge of deep messages over shared state and unsendable questions), as measured.
-    ceiling: 30_281,
+    // Raised to 30,306 B: a 2025-11-25 session's owner is checked before its use (handler.ts's #owned peeks, then gets; shared.ts's prepare and #adopt, with the gate's isOwner), so another caller's request, answered 404, no longer restarts its idle expiry, in memory or in the shared record (was: it kept the session alive for as long as it came; test/auth-owners.test.ts, test/redis/shared-owner-expiry.test.ts) (+25 B).
+    ceiling: 30_306,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1257,7 +1260,8 @@ const BUDGETS: Budget[] = [
     // Raised to 29,291 B: the stack-written JSON of request-state.ts's digest moved to state/stacked-json.ts, shared with picomcp/redis, whose bus messages and session records a client's message nested past JSON.stringify's recursion no longer breaks (was: a plain-text 500, or -32603 on tasks/update; test/redis/shared-deep-messages.test.ts): chunk glue (+1 B).
     // Set to 29,112 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 29,113 B: a 2025-11-25 task's log JSON cannot carry (a BigInt), relayed to a tasks/result on another instance, is dropped by the bus (redis/bus.ts) and a bus of one's own that throws loses that message only (tasks/relay.ts's emit, shared.ts's forward) (was: the tool's ctx.log threw, or the bus listener did and the messages after it were lost; the client's POST got no answer; test/redis/shared-unsendable.test.ts) (+1 B).
-    ceiling: 29_113,
+    // Raised to 29,141 B: a 2025-11-25 session's owner is checked before its use (handler.ts's #owned peeks, then gets; shared.ts's prepare and #adopt, with the gate's isOwner), so another caller's request, answered 404, no longer restarts its idle expiry, in memory or in the shared record (was: it kept the session alive for as long as it came; test/auth-owners.test.ts, test/redis/shared-owner-expiry.test.ts) (+28 B).
+    ceiling: 29_141,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1531,7 +1535,8 @@ const BUDGETS: Budget[] = [
     // Raised to 66,037 B: requestState is sealed with deepJson: a 2026-07-28 answer nested past JSON.stringify's recursion travels to the next round (asking/request-state.ts's seal) (was: -32603 "Maximum call stack size exceeded" on the retry; test/request-state.test.ts) (+22 B).
     // Set to 66,493 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 66,503 B: a 2025-11-25 task's log JSON cannot carry (a BigInt), relayed to a tasks/result on another instance, is dropped by the bus (redis/bus.ts) and a bus of one's own that throws loses that message only (tasks/relay.ts's emit, shared.ts's forward) (was: the tool's ctx.log threw, or the bus listener did and the messages after it were lost; the client's POST got no answer; test/redis/shared-unsendable.test.ts) (+10 B).
-    ceiling: 66_503,
+    // Raised to 66,574 B: a 2025-11-25 session's owner is checked before its use (handler.ts's #owned peeks, then gets; shared.ts's prepare and #adopt, with the gate's isOwner), so another caller's request, answered 404, no longer restarts its idle expiry, in memory or in the shared record (was: it kept the session alive for as long as it came; test/auth-owners.test.ts, test/redis/shared-owner-expiry.test.ts) (+71 B).
+    ceiling: 66_574,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
