@@ -161,7 +161,12 @@ export class AuthGate {
    * id could read them (2025-11-25 "Session Hijacking"); signed in, a client opens a session of its own.
    */
   owns(session: object, auth: ExchangeAuth | undefined): boolean {
-    return this.#owners.get(session) === ownerOf(auth);
+    return this.isOwner(this.#owners.get(session), auth);
+  }
+
+  /** Whether the caller is `owner`, as a shared session's record names who opened it (undefined: anonymously). */
+  isOwner(owner: string | undefined, auth: ExchangeAuth | undefined): boolean {
+    return owner === ownerOf(auth);
   }
 
   /** Checks the request's bearer token; answers the challenge reply when it is refused. */

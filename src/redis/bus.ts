@@ -66,13 +66,16 @@ export class RedisBus implements Bus {
   }
 
   async publish(message: BusMessage): Promise<void> {
-    await this.#link.command(["PUBLISH", this.channel, this.encode(message)]);
+    const text = this.#sendable(message);
+    if (text !== undefined) await this.#link.command(["PUBLISH", this.channel, text]);
   }
 
   announce(message: BusMessage, note?: string): void {
+    const text = this.#sendable(message);
+    if (text === undefined) return;
     // One queue, sent by one loop: instances see changes in the order they happened, and what
     // Redis did not take waits there for the next try.
-    this.#held.push({ text: this.encode(message), at: Date.now(), note });
+    this.#held.push({ text, at: Date.now(), note });
     if (this.#held.length > MAX_HELD) {
       this.#held.shift();
       this.#dropped++;
@@ -85,6 +88,21 @@ export class RedisBus implements Bus {
     // A client's message may nest deeper than JSON.stringify recurses (its answer to a question, its
     // cancellation), JSON.parse having read it: it is relayed whole all the same, as one instance takes it.
     return deepJson({ from: this.instance, message });
+  }
+
+  /**
+   * The text of `message`, or undefined for one JSON cannot carry (a BigInt, a cycle in a log a
+   * task's tool wrote, relayed to a `tasks/result` elsewhere): it is dropped, as one instance's
+   * transport drops such a message (core/jsonrpc.ts's `serialize`), never thrown at the code that
+   * sent it (the tool's `ctx.log`) or into the bus listener relaying the task's messages, where
+   * the messages after it would be lost too.
+   */
+  #sendable(message: BusMessage): string | undefined {
+    try {
+      return this.encode(message);
+    } catch {
+      return undefined;
+    }
   }
 
   /** The subscriber is back: probes until it hears itself, each probe numbered for this reconnect alone. */

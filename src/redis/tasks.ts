@@ -1,4 +1,5 @@
 import { ErrorCode } from "../core/errors.js";
+import { deepJson } from "../state/stacked-json.js";
 import type { TaskStore } from "../tasks/store.js";
 import { isTerminal, type TaskRecord } from "../tasks/task.js";
 import type { RedisLink } from "./client.js";
@@ -81,7 +82,7 @@ export class RedisTaskStore implements TaskStore {
     // The reply of READ (above): the task's JSON, or nil, and whether its lease is held.
     const [text, leased] = (await this.#link.script(READ, this.#keys(taskId), [])) as [string | null, number];
     if (typeof text !== "string") return undefined;
-    // This store alone writes the key, with JSON.stringify of a TaskRecord.
+    // This store alone writes the key, with deepJson of a TaskRecord.
     const record = JSON.parse(text) as TaskRecord;
     if (isTerminal(record.status) || Number(leased) === 1) return record;
     // Nobody renews its lease: the instance that ran it stopped.
@@ -96,7 +97,7 @@ export class RedisTaskStore implements TaskStore {
     const finished = isTerminal(record.status);
     const lease = finished ? "0" : String(this.#leaseMs);
     const keys = [...this.#keys(record.taskId), this.#ownerKey(record.owner)];
-    const args = [JSON.stringify(record), String(ms), lease, String(expiry), record.taskId, String(now)];
+    const args = [deepJson(record), String(ms), lease, String(expiry), record.taskId, String(now)];
     const added = await this.#link.script(PUT, keys, args);
     if (Number(added) !== 1) throw new Error(`a task ${record.taskId} exists already`);
     if (finished) return;
@@ -111,7 +112,7 @@ export class RedisTaskStore implements TaskStore {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const text = await this.#link.command(["GET", this.#keys(taskId)[0]]);
       if (typeof text !== "string") return undefined;
-      // This store alone writes the key, with JSON.stringify of a TaskRecord.
+      // This store alone writes the key, with deepJson of a TaskRecord.
       const current = JSON.parse(text) as TaskRecord;
       const changed = change(current);
       if (changed === undefined) return current;
@@ -153,7 +154,9 @@ export class RedisTaskStore implements TaskStore {
 
   async #swap(taskId: string, from: string, to: TaskRecord): Promise<TaskRecord | undefined> {
     const done = isTerminal(to.status);
-    const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, JSON.stringify(to), done ? "1" : "0"]);
+    // A task's result may nest deeper than JSON.stringify recurses (a tool that hands on its client's
+    // argument, which JSON.parse read): it is recorded all the same, as in memory.
+    const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, deepJson(to), done ? "1" : "0"]);
     if (Number(swapped) !== 1) return undefined;
     if (done) this.#leased.delete(taskId);
     this.#publish(to);
@@ -188,7 +191,7 @@ export class RedisTaskStore implements TaskStore {
    */
   #ended(taskId: string, text: string): void {
     this.#leased.delete(taskId);
-    // This store alone writes the key, with JSON.stringify of a TaskRecord.
+    // This store alone writes the key, with deepJson of a TaskRecord.
     const record = text === "" ? undefined : (JSON.parse(text) as TaskRecord);
     for (const watcher of this.#watchers) watcher(taskId, record);
   }

@@ -214,7 +214,10 @@ export type BusMessage =
 
 /** Messages between instances: each instance receives what the others publish, not its own. */
 export interface Bus {
-  /** Publishes now; rejects (StateUnavailable) while the state is unreachable, for the caller to answer. */
+  /**
+   * Publishes now; rejects (StateUnavailable) while the state is unreachable, for the caller to
+   * answer. A message JSON cannot carry is dropped, as `announce` drops it.
+   */
   publish(message: BusMessage): Promise<void>;
   /**
    * Publishes what no request waits on (a list change, a task's change, a client's message for
@@ -223,7 +226,8 @@ export interface Bus {
    * With a `note`, the message is also kept under that name for a minute (`noted`), for what
    * nothing else would recover once lost: a client's answer to a question (its question would
    * wait until askTimeoutMs), its cancellation of a request (the request would go on), a URL-mode
-   * completion (nothing would tell it again).
+   * completion (nothing would tell it again). Never throws: a message JSON cannot carry (a BigInt,
+   * a cycle in a task's log) is dropped, as a transport drops it, not thrown at the tool that sent it.
    */
   announce(message: BusMessage, note?: string): void;
   /**

@@ -126,7 +126,13 @@ export class TaskRelay {
       if (this.#relayed.has(relay) || wait.runner === this.id) flushed();
       return;
     }
-    const emit = (message: JsonRpcMessage) => this.#bus.announce({ type: "task-message", relay, message });
+    const emit = (message: JsonRpcMessage) => {
+      // A bus of one's own that throws (Bus.announce never should) loses this message alone: the throw
+      // reaches neither the tool that sent it (its ctx.log) nor the messages kept after it.
+      try {
+        this.#bus.announce({ type: "task-message", relay, message });
+      } catch {}
+    };
     this.#relayed.set(relay, channel.attach({ emit, ask: channel.asker }));
     // An instance that died before it let go: its oldest streams go first.
     if (this.#relayed.size > MAX_RELAYED) {

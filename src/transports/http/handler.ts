@@ -513,8 +513,10 @@ export class HttpHandler {
 
   /** The live session `id` names, where the caller is the one who opened it: to anyone else it does not exist. */
   #owned(request: HttpRequest, id: string): HttpSession | undefined {
-    const session = this.#sessions?.get(id);
-    return session && this.#gate?.owns(session, request.auth) !== false ? session : undefined;
+    const sessions = this.#sessions;
+    const held = sessions?.peek(id);
+    // Checked before the use (`get`): anyone else's request neither finds the session nor keeps it from expiring.
+    return held && this.#gate?.owns(held, request.auth) !== false ? sessions?.get(id) : undefined;
   }
 
   get #allow(): string {

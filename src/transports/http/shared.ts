@@ -163,7 +163,7 @@ export class SharedSessions {
     try {
       const id = request.header(SESSION_HEADER);
       if (id !== null) {
-        await this.prepare(id);
+        await this.prepare(id, request);
         this.#admitted(id, request);
       }
       const reply = await next(request);
@@ -180,15 +180,19 @@ export class SharedSessions {
   /**
    * Before a request naming session `id`: undefined when this instance holds it (its record's
    * expiry is refreshed now and then, in the background); otherwise its copy is made from the
-   * record. Rejects with `StateUnavailable` when the store is unreachable.
+   * record. Only a request of its owner is a use of it: anyone else's, which the endpoint answers
+   * 404 (handler.ts's #owned), neither restarts its idle expiry nor makes a copy here. Rejects with
+   * `StateUnavailable` when the store is unreachable.
    */
-  prepare(id: string): Promise<void> | undefined {
+  prepare(id: string, request: HttpRequest): Promise<void> | undefined {
+    const held = this.#store.peek(id);
+    if (held && this.#gate?.owns(held, request.auth) === false) return undefined;
     const session = this.#local(id);
     if (session) {
       this.#touch(session);
       return undefined;
     }
-    return this.#adopt(id);
+    return this.#adopt(id, request);
   }
 
   /**
@@ -286,7 +290,11 @@ export class SharedSessions {
       if (!isRequestId(id)) return;
       note = cancelNote(session.id, id);
     }
-    this.#state.bus.announce({ type: "client", session: session.id, message }, note);
+    // The message was taken here already (handler.ts): a bus of one's own that throws (Bus.announce
+    // never should) loses only its relay, and the client is still answered 202.
+    try {
+      this.#state.bus.announce({ type: "client", session: session.id, message }, note);
+    } catch {}
   }
 
   /** GET with a Last-Event-ID of a stream this instance did not write: from the shared history, or 404 as session.resume. */
@@ -357,15 +365,22 @@ export class SharedSessions {
     return stream;
   }
 
-  async #adopt(id: string): Promise<void> {
-    const record = await this.#state.sessions.get(id, this.#store.options.idleTimeoutMs);
-    if (!record || this.#store.has(id)) return;
+  /**
+   * Makes this instance's copy of session `id` from its record, for a request of its owner. With
+   * callers to tell apart (auth), the record is read as it is, and its idle expiry restarted only
+   * once the caller is found to be its owner (#touch, in the background).
+   */
+  async #adopt(id: string, request: HttpRequest): Promise<void> {
+    const gate = this.#gate;
+    const record = gate ? await this.#look(id) : await this.#state.sessions.get(id, this.#store.options.idleTimeoutMs);
+    if (!record || this.#store.has(id) || (gate && !gate.isOwner(record.owner, request.auth))) return;
     const session = this.#store.create(id);
     const client = { capabilities: record.capabilities, info: record.clientInfo };
     session.connection.session = this.#copy(record, client, session);
-    this.#gate?.adopt(session, record.owner);
+    gate?.adopt(session, record.owner);
     this.#written.set(session, snapshot(session.connection.session));
-    this.#touched.set(session, Date.now());
+    if (gate) this.#touch(session);
+    else this.#touched.set(session, Date.now());
   }
 
   #mirror(id: string): SessionMirror {

@@ -1,0 +1,113 @@
+/**
+ * A task's record holding a value nested deeper than JSON.stringify recurses (100,000 levels of
+ * arrays, which JSON.parse reads), with instances sharing their state on a real Redis
+ * (`pico({ state })`, docs/scaling.md): a 2025-11-25 task whose tool echoes its client's argument in
+ * its result (a content block's `_meta`). The record is written (as session records are, with deepJson), so
+ * the task reads `completed` on every instance at once, and its `tasks/result` answers what one
+ * instance answers for it (a result JSON cannot send whole becomes a tool error). Two in-process
+ * servers (`server.fetch`) and one without shared state to compare with; every wait is bounded.
+ * Skipped (with the install command as the reason) without redis-server, failed with
+ * PICOMCP_REQUIRE_REDIS.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { createClient } from "redis";
+import { afterEach, expect, it } from "vitest";
+import { z } from "zod";
+import { pico, text } from "../../src/index.js";
+import { redisState } from "../../src/redis.js";
+import { inSession, within } from "../http-helpers.js";
+import { BOUND_MS, openSession } from "./bus-loss.js";
+import { useRedisServer } from "./redis-server.js";
+
+const redis = useRedisServer();
+const opened: (() => Promise<unknown>)[] = [];
+
+afterEach(async () => {
+  for (const close of opened.splice(0).reverse()) await close();
+});
+
+/** Levels of arrays in the argument: far past what JSON.stringify recurses through. */
+const DEPTH = 100_000;
+const DEEP = `${"[".repeat(DEPTH)}${"]".repeat(DEPTH)}`;
+
+type Server = ReturnType<typeof pico>;
+
+/** A server whose `echo` task answers its argument `value` in its result; with `state`, shared. */
+function server(state?: Awaited<ReturnType<typeof redisState>>): Server {
+  const made = pico({
+    name: "tasks-deep-records",
+    version: "1.0.0",
+    requestStateKey: "a shared secret of 32 bytes or more!",
+    ...(state && { state }),
+    signals: false,
+  }).tool("echo", {
+    description: "A task that answers its argument",
+    task: "optional",
+    input: z.object({ value: z.unknown() }),
+    // In a content block's _meta: sent as it is, serialized only as the response is written (docs/tools.md).
+    run: ({ value }) => text("echoed", { _meta: { value } }),
+  });
+  opened.push(() => made.close());
+  return made;
+}
+
+/** Two instances sharing their state on the test's Redis. */
+async function instances(): Promise<[Server, Server]> {
+  const servers: Server[] = [];
+  for (let i = 0; i < 2; i++) {
+    const client: ReturnType<typeof createClient> = createClient({ url: redis.get().url });
+    client.on("error", () => {});
+    await client.connect();
+    opened.push(() => client.close());
+    const state = await redisState({ client, prefix: "deep-records:" });
+    opened.push(() => state.close());
+    servers.push(server(state));
+  }
+  return [servers[0]!, servers[1]!];
+}
+
+let ids = 1;
+
+/** A request's JSON-RPC answer (a stream's last message), its body written by hand around the deep part. */
+async function answer(on: Server, session: string, method: string, params: Record<string, unknown>) {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: ids++, method, params }).replace('"DEEP"', DEEP);
+  const response = await on.fetch(inSession(session, body));
+  const text = await response.text();
+  const last = response.headers.get("content-type")?.startsWith("text/event-stream")
+    ? text
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .at(-1)!
+        .slice(6)
+    : text;
+  return JSON.parse(last) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+/** The echo task's status on `on` once it is no longer working (bounded: a failure guard, not a timing), and its tasks/result. */
+async function echoed(start: Server, on: Server) {
+  const session = await openSession(start, { tasks: {} });
+  const created = await answer(start, session, "tools/call", { name: "echo", arguments: { value: "DEEP" }, task: {} });
+  const taskId = (created.result!.task as { taskId: string }).taskId;
+  let status: unknown;
+  for (let polls = 0; polls < 100; polls++) {
+    status = (await answer(on, session, "tasks/get", { taskId })).result?.status;
+    if (status !== "working") break;
+    await sleep(25);
+  }
+  // Bounded: for a task still working, it would wait for its end.
+  const result = () => within(answer(on, session, "tasks/result", { taskId }), BOUND_MS, "the tasks/result");
+  return { status, result };
+}
+
+it("records a task whose result nests 100,000 deep, which then answers on another instance as on one", async () => {
+  const single = server();
+  const alone = await echoed(single, single);
+  const answered = (await alone.result()).result;
+  expect(answered).toMatchObject({ isError: true });
+  const [a, b] = await instances();
+  const shared = await echoed(a, b);
+  // Was: "working" for as long as the write was retried (a minute), the record being written with
+  // JSON.stringify ("Maximum call stack size exceeded"), then "failed" as if its instance had stopped.
+  expect(shared.status).toBe("completed");
+  expect((await shared.result()).result).toEqual(answered);
+});
