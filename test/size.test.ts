@@ -319,7 +319,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,709 B: the stack-written JSON of request-state.ts's digest moved to state/stacked-json.ts, shared with picomcp/redis, whose bus messages and session records a client's message nested past JSON.stringify's recursion no longer breaks (was: a plain-text 500, or -32603 on tasks/update; test/redis/shared-deep-messages.test.ts): chunk glue (+2 B).
     // Set to 16,357 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 16,424 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+67 B: tools.ts finds the blocks a result has (content.ts's contentOf, one rule for an object and an array) and hands them to the check of content/check.ts through a Layer, wired in server.ts; the check itself loads only with a result that has blocks).
-    ceiling: 16_424,
+    // Raised to 16,451 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+27 B).
+    ceiling: 16_451,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -540,7 +541,8 @@ const BUDGETS: Budget[] = [
     // Raised to 24,233 B: requestState is sealed with deepJson: a 2026-07-28 answer nested past JSON.stringify's recursion travels to the next round (asking/request-state.ts's seal) (was: -32603 "Maximum call stack size exceeded" on the retry; test/request-state.test.ts) (+2 B).
     // Set to 23,950 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 24,018 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+68 B: the same finding of blocks and the Layer to the check of content/check.ts, which a string result never loads).
-    ceiling: 24_018,
+    // Raised to 24,047 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+29 B).
+    ceiling: 24_047,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -837,7 +839,8 @@ const BUDGETS: Budget[] = [
     // Raised to 56,123 B: requestState is sealed with deepJson: a 2026-07-28 answer nested past JSON.stringify's recursion travels to the next round (asking/request-state.ts's seal) (was: -32603 "Maximum call stack size exceeded" on the retry; test/request-state.test.ts) (+25 B).
     // Set to 56,365 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 57,776 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+1,411 B: content/check.ts, the check of each field of a returned content block against the 2025-11-25 schema (base64, annotations, a resource's contents), loaded with the first result that has blocks, and its Layer).
-    ceiling: 57_776,
+    // Raised to 57,814 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+38 B).
+    ceiling: 57_814,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1053,7 +1056,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,406 B: the stack-written JSON of request-state.ts's digest moved to state/stacked-json.ts, shared with picomcp/redis, whose bus messages and session records a client's message nested past JSON.stringify's recursion no longer breaks (was: a plain-text 500, or -32603 on tasks/update; test/redis/shared-deep-messages.test.ts): chunk glue (+2 B).
     // Set to 30,281 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 30,316 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+35 B: the finding of returned blocks and the Layer to content/check.ts).
-    ceiling: 30_316,
+    // Raised to 30,346 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+30 B).
+    ceiling: 30_346,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1260,7 +1264,8 @@ const BUDGETS: Budget[] = [
     // Raised to 29,291 B: the stack-written JSON of request-state.ts's digest moved to state/stacked-json.ts, shared with picomcp/redis, whose bus messages and session records a client's message nested past JSON.stringify's recursion no longer breaks (was: a plain-text 500, or -32603 on tasks/update; test/redis/shared-deep-messages.test.ts): chunk glue (+1 B).
     // Set to 29,112 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 29,147 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+35 B: the finding of returned blocks and the Layer to content/check.ts).
-    ceiling: 29_147,
+    // Raised to 29,178 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+31 B).
+    ceiling: 29_178,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1534,7 +1539,8 @@ const BUDGETS: Budget[] = [
     // Raised to 66,037 B: requestState is sealed with deepJson: a 2026-07-28 answer nested past JSON.stringify's recursion travels to the next round (asking/request-state.ts's seal) (was: -32603 "Maximum call stack size exceeded" on the retry; test/request-state.test.ts) (+22 B).
     // Set to 66,493 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 67,912 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+1,419 B: content/check.ts, the check of each field of a returned content block against the 2025-11-25 schema, and its Layer).
-    ceiling: 67_912,
+    // Raised to 67,945 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+33 B).
+    ceiling: 67_945,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

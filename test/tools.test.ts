@@ -745,6 +745,28 @@ describe("errors thrown by run", () => {
     expect((await thrown(Symbol("s"))).content).toEqual([{ type: "text", text: "symbol" }]);
   });
 
+  it("refuse an McpError whose code is not an integer (JSON-RPC 2.0 §5.1): run's throw is then a tool error that says so", async () => {
+    const problems: [unknown, string][] = [
+      [1.5, "number 1.5"],
+      [Number.NaN, "number NaN"],
+      ["x", "string x"],
+    ];
+    for (const [code, got] of problems) {
+      expect(() => new McpError(code as never, "Not authorised")).toThrow(
+        new TypeError(`McpError needs an integer code; got ${got}.`),
+      );
+    }
+    const server = pico({ name: "t", version: "1" }).tool("t", {
+      run: () => {
+        throw new McpError(-32001.5, "Not authorised for this workspace");
+      },
+    });
+    expect(await server.call("t")).toEqual({
+      content: [{ type: "text", text: "McpError needs an integer code; got number -32001.5." }],
+      isError: true,
+    });
+  });
+
   it("let McpError through: server.call rejects with it", async () => {
     for (const async of [false, true]) {
       const error = new McpError(-32001, "Not authorised for this workspace", { workspace: "w1" });
