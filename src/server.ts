@@ -11,6 +11,7 @@ import type { Schema, StandardSchemaV1 } from "./core/schema.js";
 import {
   type CallToolResult,
   compileTool,
+  contentCheck,
   enforceLayer,
   type Tool,
   type ToolCallArgs,
@@ -38,6 +39,7 @@ import { claimStdout, stdioProcess } from "./transports/stdout.js";
 askingLayer.wire(() => import("./asking/layer.js"));
 listenLayer.wire(() => import("./listen/listen.js"));
 enforceLayer.wire(() => import("./auth/enforce.js"));
+contentCheck.wire(() => import("./content/check.js"));
 
 /** What `pico()` takes: the server's identity, and how it serves. */
 export interface ServerOptions extends RegistryOptions {

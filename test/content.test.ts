@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
-import { checkIcons, isContentBlock, toBase64 } from "../src/core/content.js";
+import { isContentBlock } from "../src/content/check.js";
+import { checkIcons, toBase64 } from "../src/core/content.js";
 import { audio, embed, image, link, text } from "../src/index.js";
 
 /** Bytes 0…255 repeated, so every byte value (and every base64 alphabet letter) appears. */

@@ -245,6 +245,64 @@ describe("return values", () => {
     expect(await callOne(rows)).toEqual({ content: [{ type: "text", text: JSON.stringify(rows) }] });
   });
 
+  it("answers a tool error naming the first block a client would refuse, and what it needs", async () => {
+    const problems: [unknown, string][] = [
+      [{ type: "text", text: 1 }, "content[0] (text) needs text: a string"],
+      [{ type: "text", text: undefined }, "content[0] (text) needs text: a string"],
+      [{ type: "image", data: "AA==", mimeType: 1 }, "content[0] (image) needs mimeType: a string"],
+      // base64url is not base64, and nor is a length no bytes encode to.
+      [audio("QQ-_", "audio/wav"), "content[0] (audio) needs data: a base64 string"],
+      [audio("AAAAA", "audio/wav"), "content[0] (audio) needs data: a base64 string"],
+      [
+        { type: "resource", resource: { uri: "x:y", blob: "%%" } },
+        "content[0] (resource) needs resource.blob to be a base64 string, or left out",
+      ],
+      [
+        { type: "resource", resource: { uri: "x:y", text: "a", _meta: [] } },
+        "content[0] (resource) needs resource._meta to be an object, or left out",
+      ],
+      [
+        text("a", { annotations: { audience: ["system"] } } as never),
+        'content[0] (text) needs annotations.audience to be an array of "user" and "assistant", or left out',
+      ],
+      [
+        text("a", { annotations: { lastModified: "2026-02-30T00:00:00Z" } }),
+        "content[0] (text) needs annotations.lastModified to be an ISO 8601 date-time with seconds and an offset, such as 2025-01-12T15:00:58Z, or left out",
+      ],
+      [text("a", { _meta: null } as never), "content[0] (text) needs _meta to be an object, or left out"],
+      [
+        link("x:y", "y", { icons: [{ src: 1 }] } as never),
+        "content[0] (resource_link) needs icons to be an array of icons, each { src, mimeType?, sizes?, theme? }, or left out",
+      ],
+      [link("x:y", "y", { size: Number.NaN }), "content[0] (resource_link) needs size to be a number, or left out"],
+      // In an array of blocks, an object with only a block's type is a block without its fields.
+      [[text("a"), { id: 7, type: "text", title: "Q3" }], "content[1] (text) needs text: a string"],
+      [
+        [text("a"), { type: "image", data: 1, mimeType: "image/png" }, { type: "text" }],
+        "content[1] (image) needs data: a base64 string",
+      ],
+    ];
+    for (const [returned, problem] of problems) {
+      expect(await callOne(returned)).toEqual({
+        content: [{ type: "text", text: `Tool "t" returned a content block that is not valid: ${problem}` }],
+        isError: true,
+      });
+    }
+  });
+
+  it("answers a block whose getter throws as a value that cannot be sent", async () => {
+    const block = {
+      type: "text",
+      get text(): string {
+        throw new Error("no such column");
+      },
+    };
+    expect(await callOne([block])).toEqual({
+      content: [{ type: "text", text: 'Tool "t" returned a value that cannot be sent as JSON: no such column' }],
+      isError: true,
+    });
+  });
+
   it("sends nothing for null and undefined, and [] for an empty array", async () => {
     expect(await callOne(null)).toEqual({ content: [] });
     expect(await callOne(undefined)).toEqual({ content: [] });
@@ -685,6 +743,28 @@ describe("errors thrown by run", () => {
     const callback = () => fetch("https://api.example.com", { headers: { authorization: apiKey } });
     expect(await thrown(callback)).toEqual({ content: [{ type: "text", text: "function" }], isError: true });
     expect((await thrown(Symbol("s"))).content).toEqual([{ type: "text", text: "symbol" }]);
+  });
+
+  it("refuse an McpError whose code is not an integer (JSON-RPC 2.0 §5.1): run's throw is then a tool error that says so", async () => {
+    const problems: [unknown, string][] = [
+      [1.5, "number 1.5"],
+      [Number.NaN, "number NaN"],
+      ["x", "string x"],
+    ];
+    for (const [code, got] of problems) {
+      expect(() => new McpError(code as never, "Not authorised")).toThrow(
+        new TypeError(`McpError needs an integer code; got ${got}.`),
+      );
+    }
+    const server = pico({ name: "t", version: "1" }).tool("t", {
+      run: () => {
+        throw new McpError(-32001.5, "Not authorised for this workspace");
+      },
+    });
+    expect(await server.call("t")).toEqual({
+      content: [{ type: "text", text: "McpError needs an integer code; got number -32001.5." }],
+      isError: true,
+    });
   });
 
   it("let McpError through: server.call rejects with it", async () => {

@@ -54,8 +54,8 @@ export interface EmbeddedResource extends BlockBase {
 
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
-/** The fields no block of each type is without (2025-11-25 schema): strings, and a resource's object. */
-const BLOCK_FIELDS: ReadonlyMap<unknown, string[]> = new Map([
+/** The fields no block of each type is without (2025-11-25 schema), by which an object is known as one. */
+export const BLOCK_FIELDS: ReadonlyMap<unknown, string[]> = new Map([
   ["text", ["text"]],
   ["image", ["data", "mimeType"]],
   ["audio", ["data", "mimeType"]],
@@ -64,16 +64,26 @@ const BLOCK_FIELDS: ReadonlyMap<unknown, string[]> = new Map([
 ]);
 
 /**
- * A content block is known by its type and that type's fields: an object with only a block's `type`
- * (a database row with a `type` column) is a value, sent as JSON, not a block every client refuses.
+ * The content blocks `run` returned, to be checked (content/check.ts) and sent: a block, or a
+ * non-empty array of objects with blocks' types, one at least a block. Here a block's fields count
+ * whatever they hold, so `{ type: "image", data: 42, mimeType: "image/png" }` is a block gone wrong,
+ * which the check names, not a value; but a resource must be an object, and an object with only a
+ * block's type (a database row with a `type` column) is a value, as is an array of such rows.
+ * Undefined when `run` returned no blocks.
  */
-export function isContentBlock(value: unknown): value is ContentBlock {
+export function contentOf(value: unknown): unknown[] | undefined {
+  const items = Array.isArray(value) ? value : [value];
+  return items.every(hasBlockType) && items.some(hasBlockFields) ? items : undefined;
+}
+
+function hasBlockType(value: unknown): value is Record<string, unknown> {
+  return isObject(value) && BLOCK_FIELDS.has(value.type);
+}
+
+function hasBlockFields(block: Record<string, unknown>): boolean {
   return (
-    isObject(value) &&
-    // A resource is an object: `typeof null` is "object" too, and `{ resource: null }` is no block.
-    BLOCK_FIELDS.get(value.type)?.every((field) =>
-      field === "resource" ? isObject(value[field]) : typeof value[field] === "string",
-    ) === true
+    BLOCK_FIELDS.get(block.type)?.every((field) => (field === "resource" ? isObject(block[field]) : field in block)) ===
+    true
   );
 }
 

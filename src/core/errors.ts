@@ -29,6 +29,11 @@ export class McpError extends Error {
   readonly data: unknown;
 
   constructor(code: number, message: string, data?: unknown) {
+    // JSON-RPC 2.0 §5.1: "code: a Number that indicates the error type ... MUST be an integer". A code
+    // that is not one (1.5, NaN, a string from JavaScript) would make every response it is in invalid.
+    if (!Number.isInteger(code)) {
+      throw new TypeError(`McpError needs an integer code; got ${typeof code} ${String(code)}.`);
+    }
     super(message);
     this.code = code;
     this.data = data;

@@ -1,5 +1,5 @@
 import type { Access, AnyAccess, Gate } from "./caller.js";
-import { type ContentBlock, checkIcons, checkOptions, type Icon, isContentBlock } from "./content.js";
+import { type ContentBlock, checkIcons, checkOptions, contentOf, type Icon } from "./content.js";
 import type { Context, Era, RequestContext } from "./context.js";
 import { ErrorCode, isMcpError, McpError } from "./errors.js";
 import { isObject } from "./jsonrpc.js";
@@ -135,6 +135,15 @@ export interface EnforceLayer {
 
 /** Where the caller checks come from: wired in by the server (server.ts). */
 export const enforceLayer = new Layer<EnforceLayer>();
+
+/** The check of the content blocks a tool returned (content/check.ts). */
+export interface ContentCheck {
+  /** The result that sends these blocks, or a tool error naming the first that a client would refuse. */
+  checkedContent(blocks: unknown[], toolName: string): CallToolResult;
+}
+
+/** Wired in by the server: loaded with the first result that has blocks, never for a string or a value. */
+export const contentCheck = new Layer<ContentCheck>();
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NO_ARGUMENTS: JsonSchema = { type: "object", additionalProperties: false };
@@ -339,17 +348,20 @@ export function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
-/** What `run` returned as a result: text, blocks, nothing, or any other value as JSON text. */
-export function toResult(value: unknown, toolName: string): CallToolResult {
+/**
+ * What `run` returned as a result: text, blocks, nothing, or any other value as JSON text. Blocks
+ * are checked first: a client that finds one malformed refuses the whole result (the official SDKs
+ * parse results with their schemas and throw), so the model would get nothing, not even an error.
+ */
+export function toResult(value: unknown, toolName: string): CallToolResult | Promise<CallToolResult> {
   if (value === undefined || value === null) return { content: [] };
   if (typeof value === "string") return { content: [{ type: "text", text: value }] };
-  if (isContentBlock(value)) return { content: [value] };
-  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value };
-  return jsonResult(value, toolName);
+  const blocks = contentOf(value);
+  return blocks ? contentCheck.use((check) => check.checkedContent(blocks, toolName)) : jsonResult(value, toolName);
 }
 
 /** What reading or serializing a returned value threw, cleaned as a thrown error's message is (see safe.ts). */
-function unsendable(toolName: string, thrown: unknown): CallToolResult {
+export function unsendable(toolName: string, thrown: unknown): CallToolResult {
   return toolError(`Tool "${toolName}" returned a value that cannot be sent as JSON: ${safeMessage(thrown)}`);
 }
 

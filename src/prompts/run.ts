@@ -5,7 +5,8 @@
  */
 import { checkAllowed, checkCaller } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
-import { type ContentBlock, isContentBlock, user } from "../core/content.js";
+import { isContentBlock } from "../content/check.js";
+import { type ContentBlock, user } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
