@@ -72,10 +72,15 @@ export async function callLocally(
   };
   const params = { name, arguments: args as Record<string, unknown> | undefined };
   const running = chain ? chain({ method: "tools/call", params, ctx }, handler) : handler();
-  const result = await untilAborted(Promise.resolve(running), options?.signal);
-  // A cancelled call has no result, as a cancelled request gets no response.
-  if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
-  return result as unknown as CallToolResult;
+  try {
+    const result = await untilAborted(Promise.resolve(running), options?.signal);
+    // A cancelled call has no result, as a cancelled request gets no response.
+    if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
+    return result as unknown as CallToolResult;
+  } finally {
+    // As over a transport: nothing of the call follows its result, and its handler may ask no more.
+    ctx.finish();
+  }
 }
 
 /**

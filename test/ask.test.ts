@@ -480,6 +480,28 @@ describe("where a handler may ask", () => {
   });
 });
 
+describe("after the request ended", () => {
+  it("a question asked once the handler's request was answered says so, and what to do instead", async () => {
+    let failed: Promise<string> | undefined;
+    const server = pico({ name: "s", version: "1" }).tool("later", {
+      run: (_args, ctx) => {
+        // Asked after `run` returned, as from a timer a tool left behind.
+        failed = new Promise((resolve) => setTimeout(resolve, 10)).then(() =>
+          ctx.roots().then(
+            () => "answered",
+            (thrown: Error) => thrown.message,
+          ),
+        );
+        return "done";
+      },
+    });
+    await server.call("later", undefined, { onInput: () => ({ roots: [] }) });
+    expect(await failed).toBe(
+      "The request this handler served has ended (it was answered or cancelled), so its client can no longer be asked: ask before the handler returns, and await each question.",
+    );
+  });
+});
+
 describe("legacy requests over a connection", () => {
   const { dispatcher } = setup(
     {

@@ -321,7 +321,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,424 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+67 B: tools.ts finds the blocks a result has (content.ts's contentOf, one rule for an object and an array) and hands them to the check of content/check.ts through a Layer, wired in server.ts; the check itself loads only with a result that has blocks).
     // Raised to 16,451 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+27 B).
     // Lowered to 16,450 B: the merge of the content-block check with the shared state's fixes, gzip of the joined chunks (-1 B).
-    ceiling: 16_450,
+    // Raised to 16,460 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+10 B).
+    ceiling: 16_460,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -548,7 +549,8 @@ const BUDGETS: Budget[] = [
     // Raised to 24,018 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+68 B: the same finding of blocks and the Layer to the check of content/check.ts, which a string result never loads).
     // Raised to 24,047 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+29 B).
     // Set to 24,225 B (merge of the content-block check and McpError's integer code), as measured.
-    ceiling: 24_225,
+    // Raised to 24,235 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+10 B).
+    ceiling: 24_235,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -852,7 +854,8 @@ const BUDGETS: Budget[] = [
     // Raised to 57,776 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+1,411 B: content/check.ts, the check of each field of a returned content block against the 2025-11-25 schema (base64, annotations, a resource's contents), loaded with the first result that has blocks, and its Layer).
     // Raised to 57,814 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+38 B).
     // Set to 58,284 B (merge of the content-block check and McpError's integer code), as measured.
-    ceiling: 58_284,
+    // Raised to 58,374 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+90 B).
+    ceiling: 58_374,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1074,7 +1077,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,316 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+35 B: the finding of returned blocks and the Layer to content/check.ts).
     // Raised to 30,346 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+30 B).
     // Set to 30,745 B (merge of the content-block check and McpError's integer code), as measured.
-    ceiling: 30_745,
+    // Raised to 30,754 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+9 B).
+    ceiling: 30_754,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1288,7 +1292,8 @@ const BUDGETS: Budget[] = [
     // Raised to 29,147 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+35 B: the finding of returned blocks and the Layer to content/check.ts).
     // Raised to 29,178 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+31 B).
     // Set to 29,579 B (merge of the content-block check and McpError's integer code), as measured.
-    ceiling: 29_579,
+    // Raised to 29,591 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+12 B).
+    ceiling: 29_591,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1569,7 +1574,8 @@ const BUDGETS: Budget[] = [
     // Raised to 67,912 B: a malformed content block a tool returns is a tool error naming it, never a result the client refuses whole (+1,419 B: content/check.ts, the check of each field of a returned content block against the 2025-11-25 schema, and its Layer).
     // Raised to 67,945 B: new McpError() refuses a code that is not an integer with a TypeError (JSON-RPC 2.0 §5.1), never sending a response no client can read (+33 B).
     // Set to 68,422 B (merge of the content-block check and McpError's integer code), as measured.
-    ceiling: 68_422,
+    // Raised to 68,521 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+99 B).
+    ceiling: 68_521,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

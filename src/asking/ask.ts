@@ -27,6 +27,8 @@ import type {
  */
 export interface AskingContext extends Pick<Context, "era" | "protocolVersion" | "client" | "elicitUrl"> {
   readonly asking: Asking | undefined;
+  /** The request was answered: a question now (from a timer the handler left behind) reaches no one. */
+  readonly finished?: boolean;
   round: AskedRound | undefined;
   stuck(): void;
 }
@@ -273,7 +275,11 @@ export async function roots(ctx: AskingContext, options?: AskOptions): Promise<R
 function reachable(ctx: AskingContext): Round {
   const asking = ctx.asking;
   if (!asking) {
-    throw new Error("The client can be asked only from tools/call, prompts/get and resources/read handlers.");
+    throw new Error(
+      ctx.finished
+        ? "The request this handler served has ended (it was answered or cancelled), so its client can no longer be asked: ask before the handler returns, and await each question."
+        : "The client can be asked only from tools/call, prompts/get and resources/read handlers.",
+    );
   }
   if (asking.unreachable) throw new Error(asking.unreachable === true ? NO_WAY_BACK : asking.unreachable);
   if (ctx.round instanceof Round) return ctx.round;

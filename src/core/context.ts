@@ -121,6 +121,8 @@ export class RequestContext implements Context {
   readonly session: Session | undefined;
   /** How the running handler may ask the client; undefined for handlers that may not (written by the asking layer). */
   asking: Asking | undefined;
+  /** True once the request is answered (`finish`): what its handler does after reaches no one. */
+  finished = false;
   /** The questions of the current run, made by its first question (see ask.ts). */
   round: Round | undefined;
   /** The way to the client; gone once the request is answered, since nothing about it may follow its response. */
@@ -203,6 +205,7 @@ export class RequestContext implements Context {
   finish(): void {
     this.#via = undefined;
     this.asking = undefined;
+    this.finished = true;
   }
 
   get log(): Logger {
