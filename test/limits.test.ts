@@ -67,9 +67,13 @@ describe("limits: options", () => {
 
   it("rejects a limit that is not a positive integer, and unknown names, at start-up", () => {
     expect(() => pico({ name: "x", version: "1", limits: { maxMessageBytes: 0 } })).toThrow(
-      "limits.maxMessageBytes must be an integer of at least 1, or Infinity; got 0.",
+      "limits.maxMessageBytes must be an integer of at least 1, at most 2^53 - 1, or Infinity; got 0.",
     );
     expect(() => pico({ name: "x", version: "1", limits: { handlerTimeoutMs: 1.5 } })).toThrow(TypeError);
+    // Past 2^53 a number is no longer a count a runtime takes (Node's server options refuse one at serve()).
+    expect(() => pico({ name: "x", version: "1", limits: { receiveTimeoutMs: 2 ** 60 } })).toThrow(
+      "limits.receiveTimeoutMs must be an integer of at least 1, at most 2^53 - 1, or Infinity; got 1152921504606847000.",
+    );
     expect(() => pico({ name: "x", version: "1", limits: { maxSessions: 3 } as Limits })).toThrow(
       /^Unknown limit "maxSessions"\. The limits are maxMessageBytes, /,
     );

@@ -268,7 +268,7 @@ describe("the record of used states", () => {
 
 it("limits.maxUsedRequestStates is validated like every limit", () => {
   expect(() => pico({ name: "t", version: "1", limits: { maxUsedRequestStates: 0 } })).toThrow(
-    "limits.maxUsedRequestStates must be an integer of at least 1, or Infinity; got 0.",
+    "limits.maxUsedRequestStates must be an integer of at least 1, at most 2^53 - 1, or Infinity; got 0.",
   );
   expect(() => pico({ name: "t", version: "1", limits: { maxUsedRequestStates: Infinity } })).not.toThrow();
 });

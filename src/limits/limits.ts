@@ -25,7 +25,7 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   maxBodyBytesInFlight: undefined,
 };
 
-/** Fills in the defaults; a limit that is not a positive integer (or Infinity) throws at start-up. */
+/** Fills in the defaults; a limit that is not a positive safe integer (or Infinity) throws at start-up. */
 export function resolveLimits(limits: Limits = {}): ResolvedLimits {
   const resolved = { ...DEFAULT_LIMITS };
   for (const [key, value] of Object.entries(limits)) {
@@ -34,8 +34,11 @@ export function resolveLimits(limits: Limits = {}): ResolvedLimits {
     }
     if (value === undefined) continue;
     const least = key === "shutdownGraceMs" ? 0 : 1;
-    if (typeof value !== "number" || !(value >= least) || !(Number.isInteger(value) || value === Infinity)) {
-      throw new TypeError(`limits.${key} must be an integer of at least ${least}, or Infinity; got ${String(value)}.`);
+    // Past 2^53 a number is no count a runtime takes (node:http's server options refuse one, at serve()).
+    if (typeof value !== "number" || !(value >= least) || !(Number.isSafeInteger(value) || value === Infinity)) {
+      throw new TypeError(
+        `limits.${key} must be an integer of at least ${least}, at most 2^53 - 1, or Infinity; got ${String(value)}.`,
+      );
     }
     resolved[key] = value;
   }
