@@ -1,12 +1,12 @@
 /**
  * What a stream holds behind a resource update whose read check waits (an asynchronous `allow`:
- * core/held.ts), over HTTP with real signed tokens. At `server.close()` a 2026-07-28
+ * src/transports/held.ts), over HTTP with real signed tokens. At `server.close()` a 2026-07-28
  * `subscriptions/listen` stream delivers what it holds before its final result, as stdio's shutdown
  * does (test/stdio-held.test.ts): the update if its check answers within `limits.shutdownGraceMs`,
  * what follows it in any case, and nothing once the stream has ended. And what a stream holds (a
  * listen stream, a 2025-11-25 session's GET stream) is bounded however much the server sends while
  * the check waits: one of each change notification, other notifications up to
- * `limits.maxSseBufferBytes`.
+ * `limits.maxSseBufferBytes`. A task's status on a listen stream waits behind such an update too.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Limits } from "../src/core/limits.js";
@@ -227,5 +227,56 @@ describe("what a stream holds behind a read check that waits, however much the s
     // reader may have unread, so the stream was dropped as a reader too far behind. Half the limit:
     // what is held goes out at once, SSE framing and all.
     expectBounded(await flood(server, check, reader), limits.maxSseBufferBytes / 2);
+  });
+});
+
+describe("a task's status on a listen stream behind an update whose read check waits", () => {
+  const tasks = { _meta: { [META.clientCapabilities]: { extensions: { "io.modelcontextprotocol/tasks": {} } } } };
+
+  it("comes after the update, in the order they happened", async () => {
+    const check = gate();
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const server = notes(check.opened).tool("wait", {
+      auth: "public",
+      task: "optional",
+      run: async () => {
+        await finished;
+        return "done";
+      },
+    });
+    const bob = await issuer.mint({ subject: "bob" });
+    const client = harness(server, { era: "modern", token: bob });
+    const taskId = (await client.request("tools/call", { name: "wait", arguments: {}, ...tasks })).result
+      ?.taskId as string;
+    expect(taskId).toBeTypeOf("string");
+    const response = await server.fetch(
+      modern(
+        "subscriptions/listen",
+        { notifications: { ...notifications, taskIds: [taskId] }, ...tasks },
+        { authorization: `Bearer ${bob}` },
+        { id: "L" },
+      ),
+    );
+    const reader = await acknowledged(response);
+    expect(messageOf(await reader.next()).params).toMatchObject({ taskId, status: "working" });
+    server.resourceUpdated("notes://slow");
+    finish();
+    await expect
+      .poll(async () => {
+        const get = modern("tasks/get", { taskId, ...tasks }, { authorization: `Bearer ${bob}`, "mcp-name": taskId });
+        return ((await (await server.fetch(get)).json()) as { result?: { status?: string } }).result?.status;
+      })
+      .toBe("completed");
+    check.open(true);
+    // Was: the task's completion first, sent at once while the update that came before it waited.
+    const [first, second] = [messageOf(await reader.next()), messageOf(await reader.next())];
+    expect(first).toEqual(updated("notes://slow"));
+    expect(second).toMatchObject({
+      method: "notifications/tasks",
+      params: { taskId, status: "completed", _meta: tag },
+    });
   });
 });
