@@ -35,8 +35,11 @@ function gate() {
   return { open, opened };
 }
 
-/** A server whose `notes://slow` read check answers when `check` opens; other notes are readable at once. */
-function notes(check: Promise<boolean>, limits?: Limits) {
+/**
+ * A server whose `notes://slow` read check answers when `check` opens (or, a function, as what it
+ * answers for that check); other notes are readable at once.
+ */
+function notes(check: Promise<boolean> | (() => Promise<boolean>), limits?: Limits) {
   return pico({
     name: "notes",
     version: "1.0.0",
@@ -45,7 +48,7 @@ function notes(check: Promise<boolean>, limits?: Limits) {
   })
     .tool("hello", { auth: "public", run: () => "hi" })
     .resource("notes://{id}", {
-      auth: { allow: (_identity, { id }) => (id === "slow" ? check : true) },
+      auth: { allow: (_identity, { id }) => (id !== "slow" ? true : typeof check === "function" ? check() : check) },
       read: ({ id }) => `note ${id}`,
     });
 }
@@ -279,4 +282,44 @@ describe("a task's status on a listen stream behind an update whose read check w
       params: { taskId, status: "completed", _meta: tag },
     });
   });
+});
+
+describe("an update identical to one held, while that one's read check waits", () => {
+  /** Checks of `notes://slow`, in turn: the first waits for `first`, the next ones allow. */
+  function checks(first: Promise<boolean>) {
+    let made = 0;
+    return () => (made++ === 0 ? first : Promise.resolve(true));
+  }
+
+  it("2025-11-25 session's GET stream: is sent when the first check says no and its own allows", async () => {
+    const first = gate();
+    const server = notes(checks(first.opened));
+    const bob = await issuer.mint({ subject: "bob" });
+    const client = harness(server, { token: bob });
+    expect((await client.request("resources/subscribe", { uri: "notes://" })).result).toEqual({});
+    const reader = new EventReader(
+      await server.fetch(sessionStream(client.sessionId!, { authorization: `Bearer ${bob}` })),
+    );
+    readers.push(reader);
+    server.resourceUpdated("notes://slow");
+    server.resourceUpdated("notes://slow");
+    server.resourceUpdated("notes://last");
+    first.open(false);
+    // Was: notes://last alone: the second update was merged into the first, and lost with its no.
+    const got = (await until(reader, isUpdateOf("notes://last"))).map((message) => message.params);
+    expect(got).toEqual([{ uri: "notes://slow" }, { uri: "notes://last" }]);
+  });
+
+  it("2026-07-28 listen stream: is sent when the first check does not answer within 10 s and its own allows", async () => {
+    const server = notes(checks(new Promise<boolean>(() => {})));
+    const reader = await listening(server);
+    server.resourceUpdated("notes://slow");
+    server.resourceUpdated("notes://slow");
+    server.resourceUpdated("notes://last");
+    // The first check counts as a no after 10 s (the one wait of that length in this file).
+    const got: Record<string, unknown>[] = [];
+    while (!isUpdateOf("notes://last")(got.at(-1) ?? {})) got.push(messageOf(await reader.next(15_000)));
+    // Was: notes://last alone, the second update lost with the first one's timeout.
+    expect(got).toEqual([updated("notes://slow"), updated("notes://last")]);
+  }, 20_000);
 });
