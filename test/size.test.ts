@@ -540,7 +540,8 @@ const BUDGETS: Budget[] = [
     // Raised to 24,233 B: requestState is sealed with deepJson: a 2026-07-28 answer nested past JSON.stringify's recursion travels to the next round (asking/request-state.ts's seal) (was: -32603 "Maximum call stack size exceeded" on the retry; test/request-state.test.ts) (+2 B).
     // Set to 23,950 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 23,951 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts): chunk hashes (+1 B).
-    ceiling: 23_951,
+    // Raised to 24,016 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+65 B).
+    ceiling: 24_016,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -838,7 +839,8 @@ const BUDGETS: Budget[] = [
     // Set to 56,365 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Lowered to 56,343 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts) (-22 B).
     // Raised to 56,467 B: an update merged into an identical one held behind a read check that waits keeps its own check, which decides in its place if the first says no or times out (transports/held.ts's Later, #check) (was: lost with the first one's no; test/held-behind-checks.test.ts) (+124 B).
-    ceiling: 56_467,
+    // Raised to 56,532 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+65 B).
+    ceiling: 56_532,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1054,7 +1056,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,406 B: the stack-written JSON of request-state.ts's digest moved to state/stacked-json.ts, shared with picomcp/redis, whose bus messages and session records a client's message nested past JSON.stringify's recursion no longer breaks (was: a plain-text 500, or -32603 on tasks/update; test/redis/shared-deep-messages.test.ts): chunk glue (+2 B).
     // Set to 30,281 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 30,282 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts): chunk hashes (+1 B).
-    ceiling: 30_282,
+    // Raised to 30,348 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+66 B).
+    ceiling: 30_348,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1262,7 +1265,8 @@ const BUDGETS: Budget[] = [
     // Set to 29,112 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Raised to 29,113 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts): chunk hashes (+1 B).
     // Raised to 29,114 B: an update merged into an identical one held behind a read check that waits keeps its own check, which decides in its place if the first says no or times out (transports/held.ts's Later, #check) (was: lost with the first one's no; test/held-behind-checks.test.ts): gzip of the joined chunks (+1 B).
-    ceiling: 29_114,
+    // Raised to 29,186 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+72 B).
+    ceiling: 29_186,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1537,7 +1541,8 @@ const BUDGETS: Budget[] = [
     // Set to 66,493 B (merge of deep messages over shared state and unsendable questions), as measured.
     // Lowered to 66,471 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts) (-22 B).
     // Raised to 66,593 B: an update merged into an identical one held behind a read check that waits keeps its own check, which decides in its place if the first says no or times out (transports/held.ts's Later, #check) (was: lost with the first one's no; test/held-behind-checks.test.ts) (+122 B).
-    ceiling: 66_593,
+    // Raised to 66,657 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+64 B).
+    ceiling: 66_657,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
