@@ -1,12 +1,12 @@
 /**
  * What a stream holds behind a resource update whose read check waits (an asynchronous `allow`:
- * core/held.ts), over HTTP with real signed tokens. At `server.close()` a 2026-07-28
+ * src/transports/held.ts), over HTTP with real signed tokens. At `server.close()` a 2026-07-28
  * `subscriptions/listen` stream delivers what it holds before its final result, as stdio's shutdown
  * does (test/stdio-held.test.ts): the update if its check answers within `limits.shutdownGraceMs`,
  * what follows it in any case, and nothing once the stream has ended. And what a stream holds (a
  * listen stream, a 2025-11-25 session's GET stream) is bounded however much the server sends while
  * the check waits: one of each change notification, other notifications up to
- * `limits.maxSseBufferBytes`.
+ * `limits.maxSseBufferBytes`. A task's status on a listen stream waits behind such an update too.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Limits } from "../src/core/limits.js";
@@ -35,8 +35,11 @@ function gate() {
   return { open, opened };
 }
 
-/** A server whose `notes://slow` read check answers when `check` opens; other notes are readable at once. */
-function notes(check: Promise<boolean>, limits?: Limits) {
+/**
+ * A server whose `notes://slow` read check answers when `check` opens (or, a function, as what it
+ * answers for that check); other notes are readable at once.
+ */
+function notes(check: Promise<boolean> | (() => Promise<boolean>), limits?: Limits) {
   return pico({
     name: "notes",
     version: "1.0.0",
@@ -45,7 +48,7 @@ function notes(check: Promise<boolean>, limits?: Limits) {
   })
     .tool("hello", { auth: "public", run: () => "hi" })
     .resource("notes://{id}", {
-      auth: { allow: (_identity, { id }) => (id === "slow" ? check : true) },
+      auth: { allow: (_identity, { id }) => (id !== "slow" ? true : typeof check === "function" ? check() : check) },
       read: ({ id }) => `note ${id}`,
     });
 }
@@ -228,4 +231,95 @@ describe("what a stream holds behind a read check that waits, however much the s
     // what is held goes out at once, SSE framing and all.
     expectBounded(await flood(server, check, reader), limits.maxSseBufferBytes / 2);
   });
+});
+
+describe("a task's status on a listen stream behind an update whose read check waits", () => {
+  const tasks = { _meta: { [META.clientCapabilities]: { extensions: { "io.modelcontextprotocol/tasks": {} } } } };
+
+  it("comes after the update, in the order they happened", async () => {
+    const check = gate();
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const server = notes(check.opened).tool("wait", {
+      auth: "public",
+      task: "optional",
+      run: async () => {
+        await finished;
+        return "done";
+      },
+    });
+    const bob = await issuer.mint({ subject: "bob" });
+    const client = harness(server, { era: "modern", token: bob });
+    const taskId = (await client.request("tools/call", { name: "wait", arguments: {}, ...tasks })).result
+      ?.taskId as string;
+    expect(taskId).toBeTypeOf("string");
+    const response = await server.fetch(
+      modern(
+        "subscriptions/listen",
+        { notifications: { ...notifications, taskIds: [taskId] }, ...tasks },
+        { authorization: `Bearer ${bob}` },
+        { id: "L" },
+      ),
+    );
+    const reader = await acknowledged(response);
+    expect(messageOf(await reader.next()).params).toMatchObject({ taskId, status: "working" });
+    server.resourceUpdated("notes://slow");
+    finish();
+    await expect
+      .poll(async () => {
+        const get = modern("tasks/get", { taskId, ...tasks }, { authorization: `Bearer ${bob}`, "mcp-name": taskId });
+        return ((await (await server.fetch(get)).json()) as { result?: { status?: string } }).result?.status;
+      })
+      .toBe("completed");
+    check.open(true);
+    // Was: the task's completion first, sent at once while the update that came before it waited.
+    const [first, second] = [messageOf(await reader.next()), messageOf(await reader.next())];
+    expect(first).toEqual(updated("notes://slow"));
+    expect(second).toMatchObject({
+      method: "notifications/tasks",
+      params: { taskId, status: "completed", _meta: tag },
+    });
+  });
+});
+
+describe("an update identical to one held, while that one's read check waits", () => {
+  /** Checks of `notes://slow`, in turn: the first waits for `first`, the next ones allow. */
+  function checks(first: Promise<boolean>) {
+    let made = 0;
+    return () => (made++ === 0 ? first : Promise.resolve(true));
+  }
+
+  it("2025-11-25 session's GET stream: is sent when the first check says no and its own allows", async () => {
+    const first = gate();
+    const server = notes(checks(first.opened));
+    const bob = await issuer.mint({ subject: "bob" });
+    const client = harness(server, { token: bob });
+    expect((await client.request("resources/subscribe", { uri: "notes://" })).result).toEqual({});
+    const reader = new EventReader(
+      await server.fetch(sessionStream(client.sessionId!, { authorization: `Bearer ${bob}` })),
+    );
+    readers.push(reader);
+    server.resourceUpdated("notes://slow");
+    server.resourceUpdated("notes://slow");
+    server.resourceUpdated("notes://last");
+    first.open(false);
+    // Was: notes://last alone: the second update was merged into the first, and lost with its no.
+    const got = (await until(reader, isUpdateOf("notes://last"))).map((message) => message.params);
+    expect(got).toEqual([{ uri: "notes://slow" }, { uri: "notes://last" }]);
+  });
+
+  it("2026-07-28 listen stream: is sent when the first check does not answer within 10 s and its own allows", async () => {
+    const server = notes(checks(new Promise<boolean>(() => {})));
+    const reader = await listening(server);
+    server.resourceUpdated("notes://slow");
+    server.resourceUpdated("notes://slow");
+    server.resourceUpdated("notes://last");
+    // The first check counts as a no after 10 s (the one wait of that length in this file).
+    const got: Record<string, unknown>[] = [];
+    while (!isUpdateOf("notes://last")(got.at(-1) ?? {})) got.push(messageOf(await reader.next(15_000)));
+    // Was: notes://last alone, the second update lost with the first one's timeout.
+    expect(got).toEqual([updated("notes://slow"), updated("notes://last")]);
+  }, 20_000);
 });

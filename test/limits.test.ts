@@ -24,6 +24,7 @@ import {
   inSession,
   messageOf,
   modern,
+  modernMessage,
   post,
   signal,
   within,
@@ -483,12 +484,60 @@ describe("limits: SSE streams", () => {
     await expect(response.text()).rejects.toThrow();
   });
 
-  it("bounds what a channel holds before anyone attaches, and frees its slot", () => {
+  it.each([
+    ["a tool call's stream: 200 logs of 1 kB, then the result", "burst"],
+    ["a listen stream: updates of 200 resources", "listen"],
+  ])("keeps %s written at once past maxSseBufferBytes (64 KiB) for a reader that keeps up", async (_, what) => {
+    const big = "x".repeat(1000);
+    const app = pico({ name: "x", version: "1", limits: { maxSseBufferBytes: 64 * 1024 }, signals: false })
+      .tool("burst", {
+        run: (_args, ctx) => {
+          for (let i = 0; i < 200; i++) ctx.log.info(`${i} ${big}`);
+          return "all sent";
+        },
+      })
+      .resource("notes://{id}", { read: ({ id }) => id });
+    const listener = await app.serve({ port: 0 });
+    try {
+      const params =
+        what === "burst"
+          ? { name: "burst", arguments: {}, _meta: { "io.modelcontextprotocol/logLevel": "info" } }
+          : { notifications: { resourceSubscriptions: ["notes://"] } };
+      const { headers, body } = modernMessage(what === "burst" ? "tools/call" : "subscriptions/listen", params);
+      const response = await fetch(listener.url, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", accept: BOTH },
+        body: JSON.stringify(body),
+      });
+      const reader = new EventReader(response);
+      if (what === "listen") {
+        expect(messageOf(await reader.next()).method).toBe("notifications/subscriptions/acknowledged");
+        for (let i = 0; i < 200; i++) app.resourceUpdated(`notes://${i}-${big}`);
+        app.resourceUpdated("notes://last");
+      }
+      // Was: the stream dropped (the fetch "terminated", nothing read) though the reader read as fast as it could.
+      const got: Record<string, unknown>[] = [];
+      const last = (message: Record<string, unknown> | undefined) =>
+        message?.id !== undefined || (message?.params as { uri?: string } | undefined)?.uri === "notes://last";
+      while (!last(got.at(-1))) got.push(messageOf(await reader.next()));
+      expect(got).toHaveLength(201);
+      if (what === "burst") expect(got.at(-1)).toMatchObject({ result: { content: [{ text: "all sent" }] } });
+      await reader.cancel();
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it("bounds what a channel holds before anyone attaches, and frees its slot", async () => {
     const streams = new Streams(10, 100);
     let cancelled = 0;
     const channel = new SseChannel(() => cancelled++, streams);
     expect(streams.open).toBe(1);
-    for (let i = 0; i < 10; i++) channel.write("z".repeat(40));
+    // A write a turn: what one turn writes is not counted until it ends (a burst does not drop a reader).
+    for (let i = 0; i < 10; i++) {
+      channel.write("z".repeat(40));
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
     expect(channel.closed).toBe(true);
     expect(cancelled).toBe(1);
     expect(streams.open).toBe(0);

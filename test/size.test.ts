@@ -323,7 +323,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 16,450 B: the merge of the content-block check with the shared state's fixes, gzip of the joined chunks (-1 B).
     // Raised to 16,460 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+10 B).
     // Raised to 16,473 B: a limit past 2^53 - 1 is refused at pico(), with its own words, not by node:http at serve() (limits.ts's resolveLimits: Number.isSafeInteger; test/limits.test.ts) (+13 B).
-    ceiling: 16_473,
+    // Raised to 16,358 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts): chunk hashes (+1 B).
+    // Set to 16,476 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
+    ceiling: 16_476,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -552,7 +554,10 @@ const BUDGETS: Budget[] = [
     // Set to 24,225 B (merge of the content-block check and McpError's integer code), as measured.
     // Raised to 24,235 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+10 B).
     // Raised to 24,251 B: a limit past 2^53 - 1 is refused at pico(), with its own words, not by node:http at serve() (limits.ts's resolveLimits: Number.isSafeInteger; test/limits.test.ts) (+16 B).
-    ceiling: 24_251,
+    // Raised to 23,951 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts): chunk hashes (+1 B).
+    // Raised to 24,016 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+65 B).
+    // Set to 24,306 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
+    ceiling: 24_306,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -858,7 +863,11 @@ const BUDGETS: Budget[] = [
     // Set to 58,284 B (merge of the content-block check and McpError's integer code), as measured.
     // Raised to 58,374 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+90 B).
     // Raised to 58,378 B: a limit past 2^53 - 1 is refused at pico(), with its own words, not by node:http at serve() (limits.ts's resolveLimits: Number.isSafeInteger; test/limits.test.ts) (+4 B).
-    ceiling: 58_378,
+    // Lowered to 56,343 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts) (-22 B).
+    // Raised to 56,467 B: an update merged into an identical one held behind a read check that waits keeps its own check, which decides in its place if the first says no or times out (transports/held.ts's Later, #check) (was: lost with the first one's no; test/held-behind-checks.test.ts) (+124 B).
+    // Raised to 56,532 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+65 B).
+    // Set to 58,555 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
+    ceiling: 58_555,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1082,7 +1091,10 @@ const BUDGETS: Budget[] = [
     // Set to 30,745 B (merge of the content-block check and McpError's integer code), as measured.
     // Raised to 30,754 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+9 B).
     // Raised to 30,775 B: a limit past 2^53 - 1 is refused at pico(), with its own words, not by node:http at serve() (limits.ts's resolveLimits: Number.isSafeInteger; test/limits.test.ts) (+21 B).
-    ceiling: 30_775,
+    // Raised to 30,282 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts): chunk hashes (+1 B).
+    // Raised to 30,348 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+66 B).
+    // Set to 30,841 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
+    ceiling: 30_841,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1298,7 +1310,11 @@ const BUDGETS: Budget[] = [
     // Set to 29,579 B (merge of the content-block check and McpError's integer code), as measured.
     // Raised to 29,591 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+12 B).
     // Raised to 29,605 B: a limit past 2^53 - 1 is refused at pico(), with its own words, not by node:http at serve() (limits.ts's resolveLimits: Number.isSafeInteger; test/limits.test.ts) (+14 B).
-    ceiling: 29_605,
+    // Raised to 29,113 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts): chunk hashes (+1 B).
+    // Raised to 29,114 B: an update merged into an identical one held behind a read check that waits keeps its own check, which decides in its place if the first says no or times out (transports/held.ts's Later, #check) (was: lost with the first one's no; test/held-behind-checks.test.ts): gzip of the joined chunks (+1 B).
+    // Raised to 29,186 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+72 B).
+    // Set to 29,675 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
+    ceiling: 29_675,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1581,7 +1597,11 @@ const BUDGETS: Budget[] = [
     // Set to 68,422 B (merge of the content-block check and McpError's integer code), as measured.
     // Raised to 68,521 B: a question asked after its request was answered says the request ended (RequestContext.finished, set by finish; server.call finishes its context too) (was: 'can be asked only from tools/call…', which sent the author looking for the wrong mistake; test/ask.test.ts) (+99 B).
     // Raised to 68,535 B: a limit past 2^53 - 1 is refused at pico(), with its own words, not by node:http at serve() (limits.ts's resolveLimits: Number.isSafeInteger; test/limits.test.ts) (+14 B).
-    ceiling: 68_535,
+    // Lowered to 66,471 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts) (-22 B).
+    // Raised to 66,593 B: an update merged into an identical one held behind a read check that waits keeps its own check, which decides in its place if the first says no or times out (transports/held.ts's Later, #check) (was: lost with the first one's no; test/held-behind-checks.test.ts) (+122 B).
+    // Raised to 66,657 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+64 B).
+    // Set to 68,712 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
+    ceiling: 68_712,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -75,17 +75,14 @@ export async function listen(
   const wanted = new Set<string>(
     LISTS.filter((list) => honoured[`${list}ListChanged`]).map((list) => `${list}/list_changed`),
   );
-  const stops = parts.map((part) =>
-    part.start((method, params) => emit({ jsonrpc: "2.0", method, params: { ...params, _meta: tag } })),
-  );
   return new Promise((resolve) => {
     let open = true;
-    // While an update waits for its check, what comes after waits behind it: the order of changes
-    // holds. A check that fails (the resources run time failing to load), or has not answered within
-    // 10 s, counts as a no: what follows still goes out, and no rejection goes unhandled. What it holds
-    // goes out at once when the check answers, so it holds half of what its reader may have unread
-    // (limits.maxSseBufferBytes): with its SSE framing that still fits, or the stream would be dropped
-    // as a reader too far behind.
+    // While an update waits for its check, what comes after waits behind it, of every kind (a task's
+    // status too): the order of changes holds. A check that fails (the resources run time failing to
+    // load), or has not answered within 10 s, counts as a no: what follows still goes out, and no
+    // rejection goes unhandled. What it holds goes out at once when the check answers, so it holds half
+    // of what its reader may have unread (limits.maxSseBufferBytes): with its SSE framing that still
+    // fits, or the stream would be dropped as a reader too far behind.
     const held = new HeldMessages(
       (message) => open && !Array.isArray(message) && emit(message),
       (registry.limits.maxSseBufferBytes ?? Number.POSITIVE_INFINITY) / 2,
@@ -93,6 +90,7 @@ export async function listen(
     const send = (method: string, params: Record<string, unknown>, allowed: boolean | Promise<boolean> = true) => {
       void held.send({ jsonrpc: "2.0", method, params: { ...params, _meta: tag } }, allowed);
     };
+    const stops = parts.map((part) => part.start(send));
     const updated = (uri: string) => {
       // Only of a URI the caller may read (what resources/read would admit).
       if (watched.some((subscribed) => covers(subscribed, uri))) {

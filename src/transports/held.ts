@@ -12,20 +12,34 @@ const READ_CHECK_MS = 10_000;
  * a store that does not answer), so that what waits behind it cannot pile up without bound. One that
  * fails is a no too, and only once those before it have answered: it may not overtake them.
  */
-function boundedReadCheck(check: Promise<boolean>): Promise<boolean> {
+function boundedReadCheck(check: Promise<boolean>, ms = READ_CHECK_MS): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(resolve, READ_CHECK_MS, false);
+    timer = setTimeout(resolve, ms, false);
   });
   return Promise.race([check.catch(() => false), late]).finally(() => clearTimeout(timer));
 }
 
 /**
+ * The read check of the last change merged into an entry while the entry's own check waited: its
+ * answer once it has one, and when its 10 s end (counted from its update, as for any other).
+ */
+type Later = [allowed: boolean | Promise<boolean>, until: number];
+
+/**
  * A message held back, sent or dropped in its turn: whether it may go (its read check while that has
  * not answered, then the answer), the bytes it counts for (a notification's; 0 for the rest), what it
- * is the same as (a change notification's text), and what resolves the promise `send` answered for it.
+ * is the same as (a change notification's text), what resolves the promise `send` answered for it,
+ * and the `Later` check that decides instead if its own says no.
  */
-type Entry = [message: Outgoing, allowed: boolean | Promise<boolean>, bytes: number, same: string, done: () => void];
+type Entry = [
+  message: Outgoing,
+  allowed: boolean | Promise<boolean>,
+  bytes: number,
+  same: string,
+  done: () => void,
+  later?: Later,
+];
 
 /** The notifications that say a list or a resource changed: the client lists or reads after one. */
 const CHANGE = /^notifications\/(?:\w+\/list_changed|resources\/updated)$/;
@@ -42,10 +56,13 @@ const CHANGE = /^notifications\/(?:\w+\/list_changed|resources\/updated)$/;
  * waits (logs, progress, list changes, updates of the many resources under one subscription). A change
  * notification the same as one still held is not held again: the client lists or reads after the
  * first, and so sees both changes (2025-11-25 "Tools", "Resources"; 2026-07-28 §4); so no more list
- * changes are held than there are lists. Past `maxBytes` of other notifications held, later ones are
- * dropped: a notification expects no answer and may be lost (servers SHOULD rate-limit logs and
- * progress: 2025-11-25 "Logging", "Progress"). Responses and requests are never dropped: what sends
- * them bounds them (stdio reads no more requests meanwhile; a handler's question waits for its answer).
+ * changes are held than there are lists. Merged into one whose check still waits, it keeps its own
+ * check: should the first say no (or not answer within 10 s), the later one is sent in its place if
+ * its check allows, so a change the client may read is never lost to an earlier check's no. Past
+ * `maxBytes` of other notifications held, later ones are dropped: a notification expects no answer
+ * and may be lost (servers SHOULD rate-limit logs and progress: 2025-11-25 "Logging", "Progress").
+ * Responses and requests are never dropped: what sends them bounds them (stdio reads no more requests
+ * meanwhile; a handler's question waits for its answer).
  */
 export class HeldMessages implements Holder {
   readonly #out: (message: Outgoing) => void;
@@ -83,7 +100,23 @@ export class HeldMessages implements Holder {
     if (!Array.isArray(message) && "method" in message && !("id" in message)) {
       const text = serialize(message) ?? "";
       if (CHANGE.test(message.method)) {
-        if (this.#changes.has(text)) return undefined;
+        const held = this.#changes.get(text);
+        if (held) {
+          // Merged: the client reads after the one held, so sees this change too, if that one is
+          // sent. While its check waits, this one's is kept: a no there (a timeout, or a permission
+          // since granted) must not lose this change when its own check allows it.
+          if (held[1] !== true && allowed !== false) {
+            const later: Later = [allowed, Date.now() + READ_CHECK_MS];
+            held[5] = later;
+            // Its answer is kept as it comes, so that one already given decides at once.
+            if (allowed instanceof Promise)
+              void allowed.then(
+                (yes) => (later[0] = yes),
+                () => (later[0] = false),
+              );
+          }
+          return undefined;
+        }
         same = text;
       }
       // A list change is never dropped: no more of them are held than there are lists.
@@ -97,14 +130,31 @@ export class HeldMessages implements Holder {
       const entry: Entry = [message, allowed, bytes, same, done];
       entries.push(entry);
       if (same && allowed !== false) this.#changes.set(same, entry);
-      if (allowed instanceof Promise) {
-        void boundedReadCheck(allowed).then((yes) => {
-          entry[1] = yes;
-          // A refused one is not the same as a later one, which may be allowed.
-          if (!yes) this.#forget(entry);
-          this.release();
-        });
+      if (allowed instanceof Promise) this.#check(entry, allowed, READ_CHECK_MS);
+    });
+  }
+
+  /**
+   * Waits `ms` at most for `entry`'s read check, then sends what its answer lets go. On a no, the
+   * check of the last identical change merged into it meanwhile decides instead, within what is
+   * left of that one's own 10 s.
+   */
+  #check(entry: Entry, check: Promise<boolean>, ms: number): void {
+    void boundedReadCheck(check, ms).then((yes) => {
+      const later = entry[5];
+      entry[5] = undefined;
+      let allowed: boolean | Promise<boolean> = yes;
+      if (!yes && later) {
+        const left = later[1] - Date.now();
+        allowed = later[0];
+        if (allowed instanceof Promise && left > 0) return this.#check(entry, allowed, left);
+        // Its own 10 s are over too: a no.
+        if (allowed instanceof Promise) allowed = false;
       }
+      entry[1] = allowed;
+      // A refused one is not the same as a later one, which may be allowed.
+      if (entry[1] === false) this.#forget(entry);
+      this.release();
     });
   }
 
@@ -120,6 +170,8 @@ export class HeldMessages implements Holder {
       const [message, allowed, bytes, , done] = entry;
       this.#bytes -= bytes;
       this.#forget(entry);
+      // Cut or sent: no later check decides for it any more.
+      entry[5] = undefined;
       try {
         if (allowed === true) this.#out(message);
       } catch {

@@ -64,12 +64,21 @@ export class Streams {
   }
 }
 
+/** How long a reader more than `maxBuffer` behind has to get back within it before its stream is dropped. */
+const CATCH_UP_MS = 1000;
+
 /**
  * A server-sent event stream that exists before anyone reads it: the handler writes, the runtime
  * adapter attaches a sink when it turns the reply into a response. Writes after close or after the
  * reader went away are dropped, so nothing is ever written to a dead stream. A reader that falls
  * more than `maxBuffer` behind (or a stream nobody attaches to that grows that large) is dropped
  * as if it had gone away: memory stays bounded whatever the reader does.
+ *
+ * Behind is counted from what the reader could have taken: the bytes written in this turn of the
+ * event loop are not, since no reader takes any before the turn ends (Node even corks the socket
+ * until then), so a burst larger than `maxBuffer` (a tool logging in a loop, a listen's updates of
+ * many resources) does not drop a reader that keeps up. One behind by more than `maxBuffer` has
+ * `CATCH_UP_MS` to get back within it, and is dropped at once past twice that.
  */
 export class SseChannel implements SseStream {
   #sink: SseSink | undefined;
@@ -79,6 +88,10 @@ export class SseChannel implements SseStream {
   #onCancel: (() => void) | undefined;
   #streams: Streams | undefined;
   readonly #onExpire: (() => void) | undefined;
+  /** The bytes written in this turn of the event loop: no reader could take them yet. */
+  #turn = 0;
+  /** Drops the stream unless its reader got back within `maxBuffer` meanwhile. */
+  #catchUp: ReturnType<typeof setTimeout> | undefined;
 
   /** `onExpire`: ends the stream when the token it was opened with expires (see `SseStream.expire`); without it, it goes on. */
   constructor(onCancel?: () => void, streams?: Streams, onExpire?: () => void) {
@@ -94,14 +107,31 @@ export class SseChannel implements SseStream {
 
   write(chunk: string): void {
     if (this.#closed) return;
-    const sink = this.#sink;
-    const behind = sink ? (sink.backlog?.() ?? 0) : this.#pendingSize;
-    if (behind > (this.#streams?.maxBuffer ?? Number.POSITIVE_INFINITY)) this.#drop();
-    else if (sink) sink.write(chunk);
+    const max = this.#streams?.maxBuffer ?? Number.POSITIVE_INFINITY;
+    const behind = this.#behind();
+    if (behind > 2 * max) {
+      this.#drop();
+      return;
+    }
+    if (behind > max) {
+      this.#catchUp ??= setTimeout(() => {
+        this.#catchUp = undefined;
+        if (this.#behind() > max) this.#drop();
+      }, CATCH_UP_MS);
+    }
+    if (this.#sink) this.#sink.write(chunk);
     else {
       this.#pending.push(chunk);
       this.#pendingSize += chunk.length;
     }
+    if (this.#turn === 0) setTimeout(() => (this.#turn = 0));
+    this.#turn += chunk.length;
+  }
+
+  /** What the reader has not taken of what it could have: all but this turn's writes. */
+  #behind(): number {
+    const sink = this.#sink;
+    return (sink ? (sink.backlog?.() ?? 0) : this.#pendingSize) - this.#turn;
   }
 
   close(): void {
@@ -139,6 +169,7 @@ export class SseChannel implements SseStream {
   }
 
   #end(): void {
+    clearTimeout(this.#catchUp);
     this.#closed = true;
     if (this.#streams) this.#streams.open--;
     this.#streams = undefined;
