@@ -12,7 +12,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
 import { jwtVerifier } from "../src/jwt.js";
 import { harness, testIssuer } from "../src/testing.js";
-import { ENDPOINT, EventReader, inSession, messageOf, modern, type SseEvent, sessionStream } from "./http-helpers.js";
+import {
+  ENDPOINT,
+  EventReader,
+  inSession,
+  messageOf,
+  modern,
+  post,
+  type SseEvent,
+  sessionStream,
+} from "./http-helpers.js";
 
 const issuer = await testIssuer({ audience: ENDPOINT });
 
@@ -150,6 +159,41 @@ describe("a stream opened with a token that expires", () => {
       sessionStream(client.sessionId!, { authorization: `Bearer ${fresh}`, "last-event-id": progress.event.id! }),
     );
     reading(resumed);
+  });
+
+  it("2025-03-26 tool call's stream, which its client cannot resume (no priming event): goes on to its answer", async () => {
+    const { server, cancelled } = notes();
+    const token = await shortLived();
+    const headers = { authorization: `Bearer ${token}`, "mcp-protocol-version": "2025-03-26" };
+    const clientInfo = { name: "older", version: "1" };
+    const opened = await server.fetch(
+      post(
+        {
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo },
+        },
+        { authorization: headers.authorization },
+      ),
+    );
+    const session = opened.headers.get("mcp-session-id")!;
+    expect((await opened.json()).result.protocolVersion).toBe("2025-03-26");
+    const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
+    expect((await server.fetch(inSession(session, initialized, headers))).status).toBe(202);
+    const call = {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/call",
+      params: { name: "export_some", arguments: {}, _meta: { progressToken: "p" } },
+    };
+    const reader = reading(await server.fetch(inSession(session, call, headers)));
+    expect(messageOf(await reader.next()).method).toBe("notifications/progress");
+    // Past the token's expiry (3 s) the answer (at 4.5 s) still comes on this stream, the only one it has.
+    expect((await untilEnd(reader)).map((event) => messageOf(event))).toEqual([
+      { jsonrpc: "2.0", id: 9, result: { content: [{ type: "text", text: "exported" }] } },
+    ]);
+    expect(cancelled()).toBe(false);
   });
 
   it("2026-07-28 subscriptions/listen: ends with its final result once the token expired; one with a live token goes on", async () => {

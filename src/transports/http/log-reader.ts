@@ -8,6 +8,12 @@ export interface LogReaderOptions {
   streams?: Streams | undefined;
   /** Runs once when the reader stops, whatever the reason. */
   onEnd: () => void;
+  /**
+   * Whether its token's expiry ends it (`expire`): a stream the client resumes without loss (its
+   * events kept, its client primed), or the GET stream, which clients open again; not the stream of
+   * a request whose client cannot resume it (before 2025-11-25), which would lose its answer.
+   */
+  expires?: boolean | undefined;
 }
 
 /**
@@ -38,6 +44,7 @@ export class LogReader implements SseStream, StreamReader {
   #streams: Streams | undefined;
   readonly #maxBuffer: number;
   readonly #onEnd: () => void;
+  readonly #expires: boolean;
 
   /** Reads `log` from the event after `after` on. */
   constructor(log: StreamLog, after: number, options: LogReaderOptions) {
@@ -47,6 +54,7 @@ export class LogReader implements SseStream, StreamReader {
     this.#streams = options.streams;
     this.#maxBuffer = options.streams?.maxBuffer ?? Number.POSITIVE_INFINITY;
     this.#onEnd = options.onEnd;
+    this.#expires = options.expires === true;
     if (this.#streams) this.#streams.open++;
   }
 
@@ -113,7 +121,7 @@ export class LogReader implements SseStream, StreamReader {
 
   /** Its token expired: the connection ends now, and the client resumes the rest with a fresh token. */
   expire(): void {
-    this.close();
+    if (this.#expires) this.close();
   }
 
   cancel(): void {

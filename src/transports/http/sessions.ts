@@ -260,6 +260,7 @@ export class HttpSession {
       prelude:
         primed && this.#resumable ? `id: ${log.id}-${after}\nretry: ${this.#options.retryMs}\ndata: \n\n` : undefined,
       streams: this.#streams,
+      expires: this.#resumable || log.id === this.#standaloneId,
       onEnd: () => {
         if (log.id === this.#standaloneId) this.#standaloneRead = Math.max(this.#standaloneRead, reader.cursor);
         if (log.reader === reader) log.reader = undefined;
