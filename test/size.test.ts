@@ -867,7 +867,8 @@ const BUDGETS: Budget[] = [
     // Raised to 56,467 B: an update merged into an identical one held behind a read check that waits keeps its own check, which decides in its place if the first says no or times out (transports/held.ts's Later, #check) (was: lost with the first one's no; test/held-behind-checks.test.ts) (+124 B).
     // Raised to 56,532 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+65 B).
     // Set to 58,555 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
-    ceiling: 58_555,
+    // Raised to 58,721 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+166 B: the two checks and their messages, and the chunk glue of content/check.ts, now shared by the tools, prompts and resources layers).
+    ceiling: 58_721,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1094,7 +1095,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,282 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts): chunk hashes (+1 B).
     // Raised to 30,348 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+66 B).
     // Set to 30,841 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
-    ceiling: 30_841,
+    // Raised to 30,844 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+3 B, the same minified bytes: another chunk order).
+    ceiling: 30_844,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1314,7 +1316,8 @@ const BUDGETS: Budget[] = [
     // Raised to 29,114 B: an update merged into an identical one held behind a read check that waits keeps its own check, which decides in its place if the first says no or times out (transports/held.ts's Later, #check) (was: lost with the first one's no; test/held-behind-checks.test.ts): gzip of the joined chunks (+1 B).
     // Raised to 29,186 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+72 B).
     // Set to 29,675 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
-    ceiling: 29_675,
+    // Raised to 29,681 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+6 B, the same minified bytes: another chunk order).
+    ceiling: 29_681,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1601,7 +1604,8 @@ const BUDGETS: Budget[] = [
     // Raised to 66,593 B: an update merged into an identical one held behind a read check that waits keeps its own check, which decides in its place if the first says no or times out (transports/held.ts's Later, #check) (was: lost with the first one's no; test/held-behind-checks.test.ts) (+122 B).
     // Raised to 66,657 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+64 B).
     // Set to 68,712 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
-    ceiling: 68_712,
+    // Raised to 68,884 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+172 B: the two checks and their messages, and the chunk glue of content/check.ts, now shared by the tools, prompts and resources layers).
+    ceiling: 68_884,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
