@@ -326,7 +326,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,358 B: a task's status on a subscriptions/listen stream goes through the stream's held queue (listen.ts: the extensions' parts start once it exists) (was: sent straight to emit, overtaking an update whose read check waited; test/held-behind-checks.test.ts): chunk hashes (+1 B).
     // Set to 16,476 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
     // Lowered to 16,475 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (-1 B).
-    ceiling: 16_475,
+    // Lowered to 16,473 B: the merge of the prompt and resource contents checks, gzip of the joined chunks (-2 B).
+    ceiling: 16_473,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -559,7 +560,8 @@ const BUDGETS: Budget[] = [
     // Raised to 24,016 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+65 B).
     // Set to 24,306 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
     // Raised to 24,314 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (+8 B).
-    ceiling: 24_314,
+    // Lowered to 24,305 B: the merge of the prompt and resource contents checks, gzip of the joined chunks (-9 B).
+    ceiling: 24_305,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -870,7 +872,9 @@ const BUDGETS: Budget[] = [
     // Raised to 56,532 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+65 B).
     // Set to 58,555 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
     // Raised to 58,582 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (+27 B).
-    ceiling: 58_582,
+    // Raised to 58,721 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+166 B: the two checks and their messages, and the chunk glue of content/check.ts, now shared by the tools, prompts and resources layers).
+    // Set to 58,749 B (merge of the prompt and resource contents checks), as measured.
+    ceiling: 58_749,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1098,7 +1102,9 @@ const BUDGETS: Budget[] = [
     // Raised to 30,348 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+66 B).
     // Set to 30,841 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
     // Raised to 30,851 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (+10 B).
-    ceiling: 30_851,
+    // Raised to 30,844 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+3 B, the same minified bytes: another chunk order).
+    // Set to 30,852 B (merge of the prompt and resource contents checks), as measured.
+    ceiling: 30_852,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1319,7 +1325,9 @@ const BUDGETS: Budget[] = [
     // Raised to 29,186 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+72 B).
     // Set to 29,675 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
     // Raised to 29,683 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (+8 B).
-    ceiling: 29_683,
+    // Raised to 29,681 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+6 B, the same minified bytes: another chunk order).
+    // Set to 29,687 B (merge of the prompt and resource contents checks), as measured.
+    ceiling: 29_687,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1607,7 +1615,9 @@ const BUDGETS: Budget[] = [
     // Raised to 66,657 B: a burst written within one turn of the event loop counts toward maxSseBufferBytes once the turn ends, and a reader behind by more has 1 s to catch up (dropped at once past twice) (sse.ts's SseChannel #turn, #catchUp) (was: the whole burst counted at once, dropping a reader that kept up; test/limits.test.ts) (+64 B).
     // Set to 68,712 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
     // Raised to 68,738 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (+26 B).
-    ceiling: 68_738,
+    // Raised to 68,884 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+172 B: the two checks and their messages, and the chunk glue of content/check.ts, now shared by the tools, prompts and resources layers).
+    // Set to 68,909 B (merge of the prompt and resource contents checks), as measured.
+    ceiling: 68_909,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

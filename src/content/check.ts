@@ -140,20 +140,33 @@ function problemOf(owner: Record<string, unknown>, fields: Field[], path: string
   return undefined;
 }
 
-/** What is wrong with the block at `index`, said with its place and type; undefined for a valid block. */
-function blockProblem(block: unknown, index: number): string | undefined {
+/**
+ * What is wrong with a block, said with its place (`content[1]` in a tool's result, `content` in a
+ * prompt's message) and its type; undefined for a valid block.
+ */
+export function blockProblem(block: unknown, place: string): string | undefined {
   // contentOf (core/content.ts) gives only objects with a block's type: this guards the types.
-  if (!isObject(block)) return `content[${index}] is not an object`;
+  if (!isObject(block)) return `${place} is not an object`;
   const fields = BLOCKS.get(block.type);
   const found = fields ? problemOf(block, fields, "") : "has no block type";
-  return found === undefined ? undefined : `content[${index}] (${String(block.type)}) ${found}`;
+  return found === undefined ? undefined : `${place} (${String(block.type)}) ${found}`;
+}
+
+/**
+ * What a resource's contents item (resources/read, 2025-11-25 TextResourceContents and
+ * BlobResourceContents) needs, by the rules of an embedded resource's; undefined for a valid item.
+ * Its uri and its text or blob strings are checked first (resources/run.ts), so what is said here is
+ * of a field's value: a blob not base64, a mimeType not a string.
+ */
+export function contentsProblem(item: Record<string, unknown>): string | undefined {
+  return problemOf(item, CONTENTS, "");
 }
 
 /** The result that sends `blocks`, or a tool error naming the first that a client would refuse. */
 export function checkedContent(blocks: unknown[], toolName: string): CallToolResult {
   let problem: string | undefined;
   const isValid = (block: unknown, index: number): block is ContentBlock => {
-    problem = blockProblem(block, index);
+    problem = blockProblem(block, `content[${index}]`);
     return problem === undefined;
   };
   // Reading a block runs user code (a getter, a Proxy's trap): what it throws is the value's fault.

@@ -5,7 +5,7 @@
  */
 import { checkAllowed, checkCaller } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
-import { isContentBlock } from "../content/check.js";
+import { blockProblem, isContentBlock } from "../content/check.js";
 import { type ContentBlock, user } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -75,12 +75,13 @@ export async function getPrompt(
   const messages: unknown[] = isFullResult(returned)
     ? returned.messages
     : (Array.isArray(returned) ? returned : [returned]).map(toMessage);
-  const wrong = messages.findIndex((message) => !isMessage(message));
+  let problem: string | undefined;
+  const wrong = messages.findIndex((message) => {
+    problem = messageProblem(message);
+    return problem !== undefined;
+  });
   if (wrong !== -1) {
-    const what =
-      returned === undefined
-        ? "nothing"
-        : `message ${wrong}, which is not { role: "user" | "assistant", content: a content block }`;
+    const what = returned === undefined ? "nothing" : `message ${wrong}, ${problem}`;
     throw new TypeError(
       `Prompt "${prompt.name}" get returned ${what}; return text, a content block, messages made with user() or assistant(), or { description?, messages }.`,
     );
@@ -92,14 +93,20 @@ export async function getPrompt(
 
 /**
  * 2025-11-25 "PromptMessage": a role the protocol has (user or assistant, never system) and one
- * content block. A getter that throws is left to the response's writer, which answers that the
- * messages cannot be sent as JSON, with the message cleaned.
+ * content block, each of whose fields is what the schema says: the official clients refuse the
+ * whole result for one bad field (image data not base64, a priority past 1), so the author is told
+ * which. A getter that throws is left to the response's writer, which answers that the messages
+ * cannot be sent as JSON, with the message cleaned.
  */
-function isMessage(value: unknown): boolean {
+function messageProblem(value: unknown): string | undefined {
   try {
-    return isObject(value) && (value.role === "user" || value.role === "assistant") && isContentBlock(value.content);
+    if (!isObject(value) || (value.role !== "user" && value.role !== "assistant") || !isContentBlock(value.content)) {
+      return 'which is not { role: "user" | "assistant", content: a content block }';
+    }
+    const problem = blockProblem(value.content, "content");
+    return problem === undefined ? undefined : `whose ${problem}`;
   } catch {
-    return true;
+    return undefined;
   }
 }
 

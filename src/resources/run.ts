@@ -5,6 +5,7 @@
  */
 import { checkAllowed, checkCaller, checksFor } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
+import { contentsProblem } from "../content/check.js";
 import { type ResourceContents, toBase64 } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -163,7 +164,30 @@ export function toContents(value: ResourceReturn, uri: string, mimeType: string 
       `Resource "${uri}" read returned contents item ${wrong} without a string uri and a string text or blob; return a string, bytes, or { uri, text | blob } items.`,
     );
   }
+  let problem: string | undefined;
+  const bad = items.findIndex((item) => {
+    problem = fieldProblem(item);
+    return problem !== undefined;
+  });
+  if (bad !== -1) {
+    throw new TypeError(
+      `Resource "${uri}" read returned contents item ${bad}, which ${problem}; return a string, bytes (picomcp encodes them in base64), or { uri, text | blob } items.`,
+    );
+  }
   return items.map((item) => (item.mimeType === undefined && mimeType !== undefined ? { ...item, mimeType } : item));
+}
+
+/**
+ * What a field of an item needs (content/check.ts): the official clients refuse the whole result for
+ * one bad field, a blob that is not base64 or a mimeType that is not a string. A getter that throws
+ * is left to the response's writer, as in isContentsItem.
+ */
+function fieldProblem(item: ResourceContents): string | undefined {
+  try {
+    return contentsProblem(item);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
