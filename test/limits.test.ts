@@ -528,6 +528,34 @@ describe("limits: SSE streams", () => {
     }
   });
 
+  it("drops a stream left more than twice maxSseBufferBytes behind by one burst once its turn ends", async () => {
+    const streams = new Streams(10, 100);
+    let cancelled = 0;
+    const channel = new SseChannel(() => cancelled++, streams);
+    let queued = 0;
+    let aborted = false;
+    // A reader that takes nothing: everything written stays queued.
+    channel.attach({
+      write: (chunk) => {
+        queued += chunk.length;
+        return false;
+      },
+      close: () => {},
+      backlog: () => queued,
+      abort: () => {
+        aborted = true;
+      },
+    });
+    for (let i = 0; i < 10; i++) channel.write("z".repeat(40));
+    expect(channel.closed).toBe(false);
+    // Was: nothing more written, nothing checked: the 400 bytes stayed held as long as the connection lasted.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(channel.closed).toBe(true);
+    expect(aborted).toBe(true);
+    expect(cancelled).toBe(1);
+    expect(streams.open).toBe(0);
+  });
+
   it("bounds what a channel holds before anyone attaches, and frees its slot", async () => {
     const streams = new Streams(10, 100);
     let cancelled = 0;

@@ -327,7 +327,8 @@ const BUDGETS: Budget[] = [
     // Set to 16,476 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
     // Lowered to 16,475 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (-1 B).
     // Lowered to 16,473 B: the merge of the prompt and resource contents checks, gzip of the joined chunks (-2 B).
-    ceiling: 16_473,
+    // Lowered to 16,472 B: the merge of the SSE readers' shared lag bound, gzip of the joined chunks (-1 B).
+    ceiling: 16_472,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -561,7 +562,9 @@ const BUDGETS: Budget[] = [
     // Set to 24,306 B (merge of listen's held task statuses, merged updates keeping their own check, and SSE bursts), as measured.
     // Raised to 24,314 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (+8 B).
     // Lowered to 24,305 B: the merge of the prompt and resource contents checks, gzip of the joined chunks (-9 B).
-    ceiling: 24_305,
+    // Raised to 24,409 B: the turn-end bound of an SSE stream's reader moved to http/reader-lag.ts's ReaderLag, shared by SseChannel and a 2025 session's LogReader, and checked when the turn ends (was: a 2025 session's stream dropped by a burst its reader kept up with, test/peers/sse-burst-v1.test.ts; a burst to a reader that did not read held until the next write, test/limits.test.ts) (+103 B).
+    // Set to 24,412 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
+    ceiling: 24_412,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -874,7 +877,9 @@ const BUDGETS: Budget[] = [
     // Raised to 58,582 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (+27 B).
     // Raised to 58,721 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+166 B: the two checks and their messages, and the chunk glue of content/check.ts, now shared by the tools, prompts and resources layers).
     // Set to 58,749 B (merge of the prompt and resource contents checks), as measured.
-    ceiling: 58_749,
+    // Raised to 58,670 B: the turn-end bound of an SSE stream's reader moved to http/reader-lag.ts's ReaderLag, shared by SseChannel and a 2025 session's LogReader, and checked when the turn ends (was: a 2025 session's stream dropped by a burst its reader kept up with, test/peers/sse-burst-v1.test.ts; a burst to a reader that did not read held until the next write, test/limits.test.ts) (+115 B).
+    // Set to 58,875 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
+    ceiling: 58_875,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1104,7 +1109,9 @@ const BUDGETS: Budget[] = [
     // Raised to 30,851 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (+10 B).
     // Raised to 30,844 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+3 B, the same minified bytes: another chunk order).
     // Set to 30,852 B (merge of the prompt and resource contents checks), as measured.
-    ceiling: 30_852,
+    // Raised to 30,946 B: the turn-end bound of an SSE stream's reader moved to http/reader-lag.ts's ReaderLag, shared by SseChannel and a 2025 session's LogReader, and checked when the turn ends (was: a 2025 session's stream dropped by a burst its reader kept up with, test/peers/sse-burst-v1.test.ts; a burst to a reader that did not read held until the next write, test/limits.test.ts) (+105 B).
+    // Set to 30,950 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
+    ceiling: 30_950,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1327,7 +1334,9 @@ const BUDGETS: Budget[] = [
     // Raised to 29,683 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (+8 B).
     // Raised to 29,681 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+6 B, the same minified bytes: another chunk order).
     // Set to 29,687 B (merge of the prompt and resource contents checks), as measured.
-    ceiling: 29_687,
+    // Raised to 29,782 B: the turn-end bound of an SSE stream's reader moved to http/reader-lag.ts's ReaderLag, shared by SseChannel and a 2025 session's LogReader, and checked when the turn ends (was: a 2025 session's stream dropped by a burst its reader kept up with, test/peers/sse-burst-v1.test.ts; a burst to a reader that did not read held until the next write, test/limits.test.ts) (+107 B).
+    // Set to 29,792 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
+    ceiling: 29_792,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1617,7 +1626,9 @@ const BUDGETS: Budget[] = [
     // Raised to 68,738 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (+26 B).
     // Raised to 68,884 B: a prompt message or a resource's contents item with a field the 2025-11-25 schema refuses (image data or a blob not base64, a priority past 1) is an internal error naming the message or item, never a result the client refuses whole (prompts/run.ts and resources/run.ts use content/check.ts's blockProblem and contentsProblem; test/peers/prompt-resource-contents.test.ts) (+172 B: the two checks and their messages, and the chunk glue of content/check.ts, now shared by the tools, prompts and resources layers).
     // Set to 68,909 B (merge of the prompt and resource contents checks), as measured.
-    ceiling: 68_909,
+    // Raised to 68,826 B: the turn-end bound of an SSE stream's reader moved to http/reader-lag.ts's ReaderLag, shared by SseChannel and a 2025 session's LogReader, and checked when the turn ends (was: a 2025 session's stream dropped by a burst its reader kept up with, test/peers/sse-burst-v1.test.ts; a burst to a reader that did not read held until the next write, test/limits.test.ts) (+114 B).
+    // Set to 69,037 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
+    ceiling: 69_037,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

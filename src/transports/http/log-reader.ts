@@ -1,4 +1,5 @@
 import type { StreamLog, StreamReader } from "./history.js";
+import { ReaderLag } from "./reader-lag.js";
 import type { SseSink, SseStream, Streams } from "./sse.js";
 
 export interface LogReaderOptions {
@@ -22,7 +23,9 @@ export interface LogReaderOptions {
  * is copied ahead of the reader, so a replay after `Last-Event-ID` streams from the history whatever
  * its size, and a reader that stops reading for a while is not dropped while the history keeps
  * what it has not read. Only an event the history forgets before this reader sent it is held here,
- * within `maxSseBufferBytes`; past that the reader is dropped and its next resume answers 404.
+ * within `maxSseBufferBytes` as reader-lag.ts counts it (a burst written within one turn of the event
+ * loop, which the history forgets before any reader could take it, does not count); past that the
+ * reader is dropped and its next resume answers 404.
  */
 export class LogReader implements SseStream, StreamReader {
   readonly #log: StreamLog;
@@ -42,7 +45,7 @@ export class LogReader implements SseStream, StreamReader {
   #held: Uint8Array[] = [];
   #heldBytes = 0;
   #streams: Streams | undefined;
-  readonly #maxBuffer: number;
+  readonly #lag: ReaderLag;
   readonly #onEnd: () => void;
   readonly #expires: boolean;
 
@@ -52,7 +55,11 @@ export class LogReader implements SseStream, StreamReader {
     this.#cursor = after;
     this.#prelude = options.prelude;
     this.#streams = options.streams;
-    this.#maxBuffer = options.streams?.maxBuffer ?? Number.POSITIVE_INFINITY;
+    this.#lag = new ReaderLag({
+      max: options.streams?.maxBuffer ?? Number.POSITIVE_INFINITY,
+      held: () => this.#heldBytes + (this.#sink?.backlog?.() ?? 0),
+      drop: () => this.#drop(),
+    });
     this.#onEnd = options.onEnd;
     this.#expires = options.expires === true;
     if (this.#streams) this.#streams.open++;
@@ -92,11 +99,7 @@ export class LogReader implements SseStream, StreamReader {
 
   /** The history forgot the next event before it was sent: it is held here, or the reader is too far behind. */
   adopt(event: Uint8Array): void {
-    if (this.#closed) return;
-    if (this.#heldBytes + (this.#sink?.backlog?.() ?? 0) > this.#maxBuffer) {
-      this.#drop();
-      return;
-    }
+    if (this.#closed || !this.#lag.admit(event.byteLength)) return;
     this.#held.push(event);
     this.#heldBytes += event.byteLength;
     this.#cursor++;
@@ -171,6 +174,7 @@ export class LogReader implements SseStream, StreamReader {
   }
 
   #end(): void {
+    this.#lag.stop();
     this.#closed = true;
     this.#held = [];
     this.#heldBytes = 0;

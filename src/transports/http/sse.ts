@@ -1,5 +1,6 @@
 import type { JsonRpcMessage, JsonRpcResponse } from "../../core/jsonrpc.js";
 import { serialize } from "../../core/jsonrpc.js";
+import { ReaderLag } from "./reader-lag.js";
 
 /** What an SSE stream carries: event text, or the same already encoded (a session's kept events). */
 export type SseChunk = string | Uint8Array;
@@ -64,21 +65,14 @@ export class Streams {
   }
 }
 
-/** How long a reader more than `maxBuffer` behind has to get back within it before its stream is dropped. */
-const CATCH_UP_MS = 1000;
-
 /**
  * A server-sent event stream that exists before anyone reads it: the handler writes, the runtime
  * adapter attaches a sink when it turns the reply into a response. Writes after close or after the
  * reader went away are dropped, so nothing is ever written to a dead stream. A reader that falls
  * more than `maxBuffer` behind (or a stream nobody attaches to that grows that large) is dropped
- * as if it had gone away: memory stays bounded whatever the reader does.
- *
- * Behind is counted from what the reader could have taken: the bytes written in this turn of the
- * event loop are not, since no reader takes any before the turn ends (Node even corks the socket
- * until then), so a burst larger than `maxBuffer` (a tool logging in a loop, a listen's updates of
- * many resources) does not drop a reader that keeps up. One behind by more than `maxBuffer` has
- * `CATCH_UP_MS` to get back within it, and is dropped at once past twice that.
+ * as if it had gone away: memory stays bounded whatever the reader does. Behind is counted as
+ * reader-lag.ts says: a burst written within one turn of the event loop does not drop a reader that
+ * keeps up.
  */
 export class SseChannel implements SseStream {
   #sink: SseSink | undefined;
@@ -88,16 +82,18 @@ export class SseChannel implements SseStream {
   #onCancel: (() => void) | undefined;
   #streams: Streams | undefined;
   readonly #onExpire: (() => void) | undefined;
-  /** The bytes written in this turn of the event loop: no reader could take them yet. */
-  #turn = 0;
-  /** Drops the stream unless its reader got back within `maxBuffer` meanwhile. */
-  #catchUp: ReturnType<typeof setTimeout> | undefined;
+  readonly #lag: ReaderLag;
 
   /** `onExpire`: ends the stream when the token it was opened with expires (see `SseStream.expire`); without it, it goes on. */
   constructor(onCancel?: () => void, streams?: Streams, onExpire?: () => void) {
     this.#onCancel = onCancel;
     this.#streams = streams;
     this.#onExpire = onExpire;
+    this.#lag = new ReaderLag({
+      max: streams?.maxBuffer ?? Number.POSITIVE_INFINITY,
+      held: () => (this.#sink ? (this.#sink.backlog?.() ?? 0) : this.#pendingSize),
+      drop: () => this.#drop(),
+    });
     if (streams) streams.open++;
   }
 
@@ -106,32 +102,12 @@ export class SseChannel implements SseStream {
   }
 
   write(chunk: string): void {
-    if (this.#closed) return;
-    const max = this.#streams?.maxBuffer ?? Number.POSITIVE_INFINITY;
-    const behind = this.#behind();
-    if (behind > 2 * max) {
-      this.#drop();
-      return;
-    }
-    if (behind > max) {
-      this.#catchUp ??= setTimeout(() => {
-        this.#catchUp = undefined;
-        if (this.#behind() > max) this.#drop();
-      }, CATCH_UP_MS);
-    }
+    if (this.#closed || !this.#lag.admit(chunk.length)) return;
     if (this.#sink) this.#sink.write(chunk);
     else {
       this.#pending.push(chunk);
       this.#pendingSize += chunk.length;
     }
-    if (this.#turn === 0) setTimeout(() => (this.#turn = 0));
-    this.#turn += chunk.length;
-  }
-
-  /** What the reader has not taken of what it could have: all but this turn's writes. */
-  #behind(): number {
-    const sink = this.#sink;
-    return (sink ? (sink.backlog?.() ?? 0) : this.#pendingSize) - this.#turn;
   }
 
   close(): void {
@@ -169,7 +145,7 @@ export class SseChannel implements SseStream {
   }
 
   #end(): void {
-    clearTimeout(this.#catchUp);
+    this.#lag.stop();
     this.#closed = true;
     if (this.#streams) this.#streams.open--;
     this.#streams = undefined;
