@@ -38,11 +38,17 @@ return 1
  * Renews the lease of a task this instance runs while the task is still running, answering 1; once
  * it has ended (another instance cancelled it) or expired, drops the lease, so nobody renews it
  * again, and answers the record ('' once gone), for the run to stop. SET, not PEXPIRE: a lease lost
- * while Redis was away comes back with its instance.
+ * while Redis was away comes back with its instance. A record cjson cannot decode (nested past its
+ * 1,000 levels: a question's schema, which only a running task has) is taken as still running: its
+ * end, if it came, reaches the run by the bus or at its next status write.
  */
 const RENEW = `
 local text = redis.call('GET', KEYS[1])
-local status = text and cjson.decode(text).status
+local status = false
+if text then
+  local read, record = pcall(cjson.decode, text)
+  status = read and record.status or 'working'
+end
 if status ~= 'working' and status ~= 'input_required' then
   redis.call('DEL', KEYS[2])
   return text or ''
