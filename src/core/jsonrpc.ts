@@ -160,19 +160,8 @@ export function serialize(message: JsonRpcMessage | JsonRpcMessage[]): string | 
 function unsendable(id: RequestId, result: Record<string, unknown> | undefined, thrown: unknown): string {
   const why = safeMessage(thrown);
   try {
-    // A CallToolResult is the only server result with a `content` array (2025-11-25 and 2026-07-28 schemas).
-    if (result && Array.isArray(result.content)) {
-      const failed: Record<string, unknown> = {
-        content: [{ type: "text", text: `A tool returned a value that cannot be sent as JSON: ${why}` }],
-        isError: true,
-      };
-      // What the dispatcher adds to every 2026-07-28 result (§1.3) is its own, and carries over.
-      if (result.resultType !== undefined) {
-        failed.resultType = "complete";
-        failed._meta = result._meta;
-      }
-      return JSON.stringify(resultResponse(id, failed));
-    }
+    const failed = result && unsendableToolResult(result, thrown);
+    if (failed) return JSON.stringify(resultResponse(id, failed));
   } catch {
     // A result that cannot even be read (a Proxy that throws), or whose `_meta` JSON cannot carry:
     // its request still gets an answer, the error below.
@@ -180,4 +169,26 @@ function unsendable(id: RequestId, result: Record<string, unknown> | undefined, 
   return JSON.stringify(
     errorResponse(id, ErrorCode.InternalError, `Internal error: the response cannot be sent as JSON: ${why}`),
   );
+}
+
+/**
+ * The tool error that stands for a tool result JSON could not carry (what serializing it threw), or
+ * undefined for another result. Also what a shared task store records for such a result (redis/tasks.ts).
+ */
+export function unsendableToolResult(
+  result: Record<string, unknown>,
+  thrown: unknown,
+): Record<string, unknown> | undefined {
+  // A CallToolResult is the only server result with a `content` array (2025-11-25 and 2026-07-28 schemas).
+  if (!Array.isArray(result.content)) return undefined;
+  const failed: Record<string, unknown> = {
+    content: [{ type: "text", text: `A tool returned a value that cannot be sent as JSON: ${safeMessage(thrown)}` }],
+    isError: true,
+  };
+  // What the dispatcher adds to every 2026-07-28 result (§1.3) is its own, and carries over.
+  if (result.resultType !== undefined) {
+    failed.resultType = "complete";
+    failed._meta = result._meta;
+  }
+  return failed;
 }

@@ -1,4 +1,5 @@
 import { ErrorCode } from "../core/errors.js";
+import { unsendableToolResult } from "../core/jsonrpc.js";
 import { deepJson } from "../state/stacked-json.js";
 import type { TaskStore } from "../tasks/store.js";
 import { isTerminal, type TaskRecord } from "../tasks/task.js";
@@ -37,11 +38,17 @@ return 1
  * Renews the lease of a task this instance runs while the task is still running, answering 1; once
  * it has ended (another instance cancelled it) or expired, drops the lease, so nobody renews it
  * again, and answers the record ('' once gone), for the run to stop. SET, not PEXPIRE: a lease lost
- * while Redis was away comes back with its instance.
+ * while Redis was away comes back with its instance. A record cjson cannot decode (nested past its
+ * 1,000 levels: a question's schema, which only a running task has) is taken as still running: its
+ * end, if it came, reaches the run by the bus or at its next status write.
  */
 const RENEW = `
 local text = redis.call('GET', KEYS[1])
-local status = text and cjson.decode(text).status
+local status = false
+if text then
+  local read, record = pcall(cjson.decode, text)
+  status = read and record.status or 'working'
+end
 if status ~= 'working' and status ~= 'input_required' then
   redis.call('DEL', KEYS[2])
   return text or ''
@@ -152,15 +159,14 @@ export class RedisTaskStore implements TaskStore {
     this.#leased.clear();
   }
 
-  async #swap(taskId: string, from: string, to: TaskRecord): Promise<TaskRecord | undefined> {
-    const done = isTerminal(to.status);
-    // A task's result may nest deeper than JSON.stringify recurses (a tool that hands on its client's
-    // argument, which JSON.parse read): it is recorded all the same, as in memory.
-    const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, deepJson(to), done ? "1" : "0"]);
+  async #swap(taskId: string, from: string, change: TaskRecord): Promise<TaskRecord | undefined> {
+    const done = isTerminal(change.status);
+    const { record, json } = written(change);
+    const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, json, done ? "1" : "0"]);
     if (Number(swapped) !== 1) return undefined;
     if (done) this.#leased.delete(taskId);
-    this.#publish(to);
-    return to;
+    this.#publish(record);
+    return record;
   }
 
   /** Renews this instance's leases three times a lease: one missed renewal does not fail a task. */
@@ -202,6 +208,26 @@ export class RedisTaskStore implements TaskStore {
 
   #keys(taskId: string): [string, string] {
     return [`${this.#prefix}t:${taskId}`, `${this.#prefix}l:${taskId}`];
+  }
+}
+
+/**
+ * The record as it is written, and its JSON. A task's result may nest deeper than JSON.stringify
+ * recurses (a tool that hands on its client's argument, which JSON.parse read): it is recorded all
+ * the same, as in memory. One JSON cannot carry (a BigInt, a cycle) is recorded as the tool error
+ * one instance answers for it as it writes the response (core/jsonrpc.ts): unwritten, the task would
+ * read working, then failed as if its instance had stopped.
+ */
+function written(record: TaskRecord): { record: TaskRecord; json: string } {
+  try {
+    return { record, json: deepJson(record) };
+  } catch (thrown) {
+    // Its own fields, read as the response's would be (a TaskRecord types a result only as an object).
+    const result: Record<string, unknown> | undefined = record.result && { ...record.result };
+    const failed = result && unsendableToolResult(result, thrown);
+    if (!failed) throw thrown;
+    const recorded = { ...record, result: failed };
+    return { record: recorded, json: deepJson(recorded) };
   }
 }
 

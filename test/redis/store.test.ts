@@ -396,6 +396,19 @@ describe("tasks on Redis", () => {
     await running.close();
   });
 
+  it("renews the lease of a running task whose record nests deeper than Redis's cjson decodes (was: it failed after leaseMs)", async () => {
+    // A tool-made question whose schema nests 2,000 objects deep: cjson.decode refuses past 1,000.
+    let schema: Record<string, unknown> = { type: "string" };
+    for (let depth = 0; depth < 2_000; depth++) schema = { type: "object", properties: { inner: schema } };
+    const question = { method: "elicitation/create" as const, params: { message: "Pick", requestedSchema: schema } };
+    const running = await state({ leaseMs: 150 });
+    await running.tasks.put({ ...record("deep"), status: "input_required", inputRequests: { pick: question } });
+    // Several leases, each renewed three times (every 50 ms), for a renewal that fails to let one run out.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await running.tasks.get("deep"))?.status).toBe("input_required");
+    await running.close();
+  });
+
   it("stops renewing the lease of a task another instance ended, or that expired", async () => {
     const prefix = `store-${prefixes++}:`;
     const running = await state({ leaseMs: 150, prefix });
