@@ -202,10 +202,25 @@ describe("introspectionVerifier", () => {
     await refuse({ exp: "tomorrow" }, /exp is not a number/);
     await refuse({ exp: now() - 1 }, /expired/);
     // A refresh token is no access token, however the endpoint spells its type (RFC 7662 §2.2 token_type).
-    for (const token_type of ["refresh_token", "Refresh_Token", "REFRESH_TOKEN"]) {
+    // RFC 8693 §3's token type URI names it too.
+    for (const token_type of [
+      "refresh_token",
+      "Refresh_Token",
+      "REFRESH_TOKEN",
+      "urn:ietf:params:oauth:token-type:refresh_token",
+      "URN:IETF:params:oauth:token-type:Refresh_Token",
+    ]) {
       await refuse({ token_type }, /^The token is a refresh token, not an access token: send the access token/);
     }
-    for (const token_type of ["Bearer", "bearer", "DPoP", "N_A", "access_token", 7]) {
+    for (const token_type of [
+      "Bearer",
+      "bearer",
+      "DPoP",
+      "N_A",
+      "access_token",
+      "urn:ietf:params:oauth:token-type:access_token",
+      7,
+    ]) {
       answer = active({ token_type });
       expect((await verify(`typed-${String(token_type)}`)).subject, String(token_type)).toBe("ada");
     }
@@ -375,6 +390,7 @@ describe("introspectionVerifier behind a picomcp server", () => {
     "elsewhere-token": active({ aud: "https://other.example/mcp" }),
     "revoked-token": { active: false },
     "refresh-token": active({ token_type: "refresh_token" }),
+    "refresh-uri-token": active({ token_type: "urn:ietf:params:oauth:token-type:refresh_token" }),
     "broken-token": new Raw(500, "stack trace at /srv/introspect.js"),
     "busy-token": new Raw(503, "overloaded"),
   };
@@ -410,6 +426,7 @@ describe("introspectionVerifier behind a picomcp server", () => {
     ["issued for another resource", "elsewhere-token", "The access token was issued for another resource"],
     ["inactive", "revoked-token", INACTIVE],
     ["that is a refresh token", "refresh-token", /^The token is a refresh token, not an access token/],
+    ["typed by RFC 8693's refresh token URI", "refresh-uri-token", /^The token is a refresh token, not an access/],
   ])("answers 401 with a challenge for a token %s", async (_, token, description) => {
     const { server } = await protectedServer();
     const answer = await harness(server, { token }).listTools();

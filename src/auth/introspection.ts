@@ -37,6 +37,9 @@ export interface IntrospectionVerifierOptions {
  */
 const REFUSAL_MS = 10_000;
 
+/** The `token_type`s, lower-cased, that name a refresh token: RFC 6749's name and RFC 8693 §3's URI. */
+const REFRESH_TOKEN_TYPES = new Set(["refresh_token", "urn:ietf:params:oauth:token-type:refresh_token"]);
+
 const INACTIVE = "The access token is not active: it expired or was revoked. Sign in again.";
 const UNAVAILABLE =
   "The access token could not be checked: the authorization server did not answer. Try again shortly.";
@@ -142,7 +145,8 @@ function verifiedOf(
   const { sub, iss, exp, aud, scope, client_id: clientId, token_type: type } = answer;
   // An endpoint may introspect refresh tokens too (RFC 7662 §2.1): one it says is a refresh token is
   // not an access token, whose use it is to be sent to the authorization server only (RFC 6749 §1.5).
-  if (typeof type === "string" && type.toLowerCase() === "refresh_token") {
+  // It may say so with the name or with RFC 8693 §3's token type URI.
+  if (typeof type === "string" && REFRESH_TOKEN_TYPES.has(type.toLowerCase())) {
     throw new InvalidTokenError(
       "The token is a refresh token, not an access token: send the access token, and the refresh token only to the authorization server",
     );
