@@ -232,6 +232,34 @@ describe("introspectionVerifier", () => {
     expect((await unchecked("any-issuer")).issuer).toBe("https://elsewhere.test");
   });
 
+  it("refuses an answer whose nbf or iat is in the future beyond clockSkewSeconds (RFC 7662 §2.2), as jwtVerifier does", async () => {
+    let answer: Record<string, unknown> = {};
+    const fake = await endpoint(() => answer);
+    const check = (verify: ReturnType<typeof introspectionVerifier>, extra: Record<string, unknown>) => {
+      answer = active(extra);
+      return verify(`t${fake.seen.length}`);
+    };
+    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials });
+    const refuse = async (extra: Record<string, unknown>, reason: RegExp) =>
+      expect(check(verify, extra)).rejects.toMatchObject({ name: "InvalidTokenError", message: reason });
+    await refuse({ nbf: now() + 120 }, /^The access token is not valid yet \(nbf\): .*clock/);
+    await refuse({ nbf: "soon" }, /^The access token's nbf is not a number/);
+    await refuse({ iat: now() + 120 }, /^The access token was issued in the future \(iat\): .*clock/);
+    await refuse({ iat: "now" }, /^The access token's iat is not a number/);
+    // Within the default 60 seconds of skew, and in the past, both are accepted, and kept in claims.
+    expect((await check(verify, { nbf: now() + 30, iat: now() + 30 })).subject).toBe("ada");
+    expect((await check(verify, { nbf: now() - 600, iat: now() - 600 })).claims).toMatchObject({
+      nbf: expect.any(Number),
+      iat: expect.any(Number),
+    });
+    // clockSkewSeconds sets the leeway, both ways.
+    const strict = introspectionVerifier({ endpoint: fake.url, ...credentials, clockSkewSeconds: 0 });
+    await expect(check(strict, { nbf: now() + 30 })).rejects.toThrow(/not valid yet \(nbf\)/);
+    await expect(check(strict, { iat: now() + 30 })).rejects.toThrow(/issued in the future \(iat\)/);
+    const lenient = introspectionVerifier({ endpoint: fake.url, ...credentials, clockSkewSeconds: 300 });
+    expect((await check(lenient, { nbf: now() + 120, iat: now() + 120 })).subject).toBe("ada");
+  });
+
   it("refuses bad configurations when it is made, saying what to pass", () => {
     const make = (options: Partial<Parameters<typeof introspectionVerifier>[0]>) => () =>
       introspectionVerifier({ endpoint: "https://auth.test/introspect", ...credentials, ...options });
@@ -391,6 +419,7 @@ describe("introspectionVerifier behind a picomcp server", () => {
     "revoked-token": { active: false },
     "refresh-token": active({ token_type: "refresh_token" }),
     "refresh-uri-token": active({ token_type: "urn:ietf:params:oauth:token-type:refresh_token" }),
+    "early-token": active({ nbf: now() + 600 }),
     "broken-token": new Raw(500, "stack trace at /srv/introspect.js"),
     "busy-token": new Raw(503, "overloaded"),
   };
@@ -427,6 +456,7 @@ describe("introspectionVerifier behind a picomcp server", () => {
     ["inactive", "revoked-token", INACTIVE],
     ["that is a refresh token", "refresh-token", /^The token is a refresh token, not an access token/],
     ["typed by RFC 8693's refresh token URI", "refresh-uri-token", /^The token is a refresh token, not an access/],
+    ["whose nbf is to come", "early-token", /^The access token is not valid yet \(nbf\)/],
   ])("answers 401 with a challenge for a token %s", async (_, token, description) => {
     const { server } = await protectedServer();
     const answer = await harness(server, { token }).listTools();

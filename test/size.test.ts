@@ -1347,7 +1347,8 @@ const BUDGETS: Budget[] = [
     // Raised to 29,686 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-unsendable-records.test.ts) (+11 B).
     // Set to 29,803 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     // Raised to 29,834 B: introspection refuses a refresh token typed by RFC 8693's URI as it does "refresh_token" (was: accepted as an access token; test/introspection.test.ts) (+31 B).
-    ceiling: 29_834,
+    // Raised to 29,984 B: introspection refuses an active answer whose nbf or iat is still to come beyond clockSkewSeconds (new, default 60), as jwtVerifier does (was: accepted; test/introspection.test.ts) (+150 B).
+    ceiling: 29_984,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },

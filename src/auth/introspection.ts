@@ -20,6 +20,11 @@ export interface IntrospectionVerifierOptions {
   /** The claim that lists the caller's roles. Default: "roles". */
   rolesClaim?: string;
   /**
+   * Leeway for `nbf` and `iat`, in seconds, for clocks that disagree a little. Default: 60. `exp` gets
+   * none: a token past it is refused at once, as the cache never outlives it.
+   */
+  clockSkewSeconds?: number;
+  /**
    * How long an active answer is reused, in seconds, never past the token's `exp`. Default: 60. It is
    * also how long a revoked token may still be accepted here; 0 asks the endpoint on every request.
    */
@@ -39,6 +44,9 @@ const REFUSAL_MS = 10_000;
 
 /** The `token_type`s, lower-cased, that name a refresh token: RFC 6749's name and RFC 8693 §3's URI. */
 const REFRESH_TOKEN_TYPES = new Set(["refresh_token", "urn:ietf:params:oauth:token-type:refresh_token"]);
+
+/** What to do about an `nbf` or `iat` still to come: one of the two clocks is wrong, or the token is early. */
+const CHECK_CLOCK = ": check that this server's clock agrees with the authorization server's, or use the token later";
 
 const INACTIVE = "The access token is not active: it expired or was revoked. Sign in again.";
 const UNAVAILABLE =
@@ -63,6 +71,7 @@ export function introspectionVerifier(
   const authorization = clientAuthorization(options);
   const issuers = options.issuer === undefined ? undefined : new Set([options.issuer].flat());
   const rolesClaim = options.rolesClaim ?? "roles";
+  const skew = options.clockSkewSeconds ?? 60;
   const cacheMs = (options.cacheSeconds ?? 60) * 1000;
   const timeoutMs = options.timeoutMs ?? 5000;
   const cache = new VerifiedCache();
@@ -107,7 +116,7 @@ export function introspectionVerifier(
     let result: VerifiedToken;
     try {
       if (answer.active !== true) throw new InvalidTokenError(INACTIVE);
-      result = verifiedOf(answer, token, { issuers, rolesClaim });
+      result = verifiedOf(answer, token, { issuers, rolesClaim, skew });
     } catch (refusal) {
       // verifiedOf throws nothing else: the authorization server's answer, which holds for a while.
       if (refusalMs > 0 && refusal instanceof InvalidTokenError) refusals.set(key, refusal, Date.now() + refusalMs);
@@ -136,13 +145,16 @@ export function introspectionVerifier(
   };
 }
 
-/** The identity in an active answer (RFC 7662 §2.2), checked: a subject, the issuer when required, a numeric expiry. */
+/**
+ * The identity in an active answer (RFC 7662 §2.2), checked: a subject, the issuer when required, a
+ * numeric expiry, and `nbf` and `iat` not to come.
+ */
 function verifiedOf(
   answer: Record<string, unknown>,
   token: string,
-  { issuers, rolesClaim }: { issuers: Set<string> | undefined; rolesClaim: string },
+  { issuers, rolesClaim, skew }: { issuers: Set<string> | undefined; rolesClaim: string; skew: number },
 ): VerifiedToken {
-  const { sub, iss, exp, aud, scope, client_id: clientId, token_type: type } = answer;
+  const { sub, iss, exp, nbf, iat, aud, scope, client_id: clientId, token_type: type } = answer;
   // An endpoint may introspect refresh tokens too (RFC 7662 §2.1): one it says is a refresh token is
   // not an access token, whose use it is to be sent to the authorization server only (RFC 6749 §1.5).
   // It may say so with the name or with RFC 8693 §3's token type URI.
@@ -163,6 +175,19 @@ function verifiedOf(
     throw new InvalidTokenError("The access token's exp is not a number");
   if (exp !== undefined && exp * 1000 <= Date.now())
     throw new InvalidTokenError("The access token expired. Sign in again.");
+  // `active: true` with an `nbf` to come contradicts itself: RFC 7662 §2.2's nbf says "not to be used
+  // before". It and an `iat` to come are checked as jwtVerifier checks a JWT's, with the same skew.
+  const seconds = Date.now() / 1000;
+  if (nbf !== undefined && typeof nbf !== "number")
+    throw new InvalidTokenError("The access token's nbf is not a number");
+  if (nbf !== undefined && seconds + skew < nbf) {
+    throw new InvalidTokenError(`The access token is not valid yet (nbf)${CHECK_CLOCK}`);
+  }
+  if (iat !== undefined && typeof iat !== "number")
+    throw new InvalidTokenError("The access token's iat is not a number");
+  if (iat !== undefined && seconds + skew < iat) {
+    throw new InvalidTokenError(`The access token was issued in the future (iat)${CHECK_CLOCK}`);
+  }
   const result: VerifiedToken = {
     subject: sub,
     audience: audiencesOf(aud),
