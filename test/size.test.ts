@@ -328,7 +328,7 @@ const BUDGETS: Budget[] = [
     // Lowered to 16,475 B: a session's POST stream whose client cannot resume it (before 2025-11-25) goes on to its answer at its token's expiry (LogReader's expires) (was: ended, and its answer lost; test/auth-expiry.test.ts) (-1 B).
     // Lowered to 16,473 B: the merge of the prompt and resource contents checks, gzip of the joined chunks (-2 B).
     // Lowered to 16,472 B: the merge of the SSE readers' shared lag bound, gzip of the joined chunks (-1 B).
-    // Raised to 16,489 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-unsendable-records.test.ts) (+13 B).
+    // Raised to 16,489 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+13 B).
     // Set to 16,484 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     ceiling: 16_484,
     target: 4_000,
@@ -566,7 +566,7 @@ const BUDGETS: Budget[] = [
     // Lowered to 24,305 B: the merge of the prompt and resource contents checks, gzip of the joined chunks (-9 B).
     // Raised to 24,409 B: the turn-end bound of an SSE stream's reader moved to http/reader-lag.ts's ReaderLag, shared by SseChannel and a 2025 session's LogReader, and checked when the turn ends (was: a 2025 session's stream dropped by a burst its reader kept up with, test/peers/sse-burst-v1.test.ts; a burst to a reader that did not read held until the next write, test/limits.test.ts) (+103 B).
     // Set to 24,412 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
-    // Raised to 24,317 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-unsendable-records.test.ts) (+11 B).
+    // Raised to 24,317 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+11 B).
     // Set to 24,424 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     ceiling: 24_424,
     target: 12_000,
@@ -883,7 +883,7 @@ const BUDGETS: Budget[] = [
     // Set to 58,749 B (merge of the prompt and resource contents checks), as measured.
     // Raised to 58,670 B: the turn-end bound of an SSE stream's reader moved to http/reader-lag.ts's ReaderLag, shared by SseChannel and a 2025 session's LogReader, and checked when the turn ends (was: a 2025 session's stream dropped by a burst its reader kept up with, test/peers/sse-burst-v1.test.ts; a burst to a reader that did not read held until the next write, test/limits.test.ts) (+115 B).
     // Set to 58,875 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
-    // Raised to 58,562 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-unsendable-records.test.ts) (+7 B).
+    // Raised to 58,562 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+7 B).
     // Set to 58,883 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     ceiling: 58_883,
     nodeBuiltins: "forbidden",
@@ -1117,7 +1117,7 @@ const BUDGETS: Budget[] = [
     // Set to 30,852 B (merge of the prompt and resource contents checks), as measured.
     // Raised to 30,946 B: the turn-end bound of an SSE stream's reader moved to http/reader-lag.ts's ReaderLag, shared by SseChannel and a 2025 session's LogReader, and checked when the turn ends (was: a 2025 session's stream dropped by a burst its reader kept up with, test/peers/sse-burst-v1.test.ts; a burst to a reader that did not read held until the next write, test/limits.test.ts) (+105 B).
     // Set to 30,950 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
-    // Raised to 30,850 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-unsendable-records.test.ts) (+9 B).
+    // Raised to 30,850 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+9 B).
     // Set to 30,961 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     ceiling: 30_961,
     nodeBuiltins: "forbidden",
@@ -1344,7 +1344,7 @@ const BUDGETS: Budget[] = [
     // Set to 29,687 B (merge of the prompt and resource contents checks), as measured.
     // Raised to 29,782 B: the turn-end bound of an SSE stream's reader moved to http/reader-lag.ts's ReaderLag, shared by SseChannel and a 2025 session's LogReader, and checked when the turn ends (was: a 2025 session's stream dropped by a burst its reader kept up with, test/peers/sse-burst-v1.test.ts; a burst to a reader that did not read held until the next write, test/limits.test.ts) (+107 B).
     // Set to 29,792 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
-    // Raised to 29,686 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-unsendable-records.test.ts) (+11 B).
+    // Raised to 29,686 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+11 B).
     // Set to 29,803 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     // Raised to 29,834 B: introspection refuses a refresh token typed by RFC 8693's URI as it does "refresh_token" (was: accepted as an access token; test/introspection.test.ts) (+31 B).
     // Raised to 29,984 B: introspection refuses an active answer whose nbf or iat is still to come beyond clockSkewSeconds (new, default 60), as jwtVerifier does (was: accepted; test/introspection.test.ts) (+150 B).
@@ -1640,7 +1640,7 @@ const BUDGETS: Budget[] = [
     // Set to 68,909 B (merge of the prompt and resource contents checks), as measured.
     // Raised to 68,826 B: the turn-end bound of an SSE stream's reader moved to http/reader-lag.ts's ReaderLag, shared by SseChannel and a 2025 session's LogReader, and checked when the turn ends (was: a 2025 session's stream dropped by a burst its reader kept up with, test/peers/sse-burst-v1.test.ts; a burst to a reader that did not read held until the next write, test/limits.test.ts) (+114 B).
     // Set to 69,037 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
-    // Raised to 68,722 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-unsendable-records.test.ts) (+10 B).
+    // Raised to 68,722 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+10 B).
     // Set to 69,045 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     ceiling: 69_045,
     nodeBuiltins: "forbidden",
