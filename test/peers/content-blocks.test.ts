@@ -5,12 +5,11 @@
  * first and answers a tool error that names the block and what it needs. Blocks as the schema has
  * them, the strict parts included (base64 with line breaks, a lastModified, icons), reach both whole.
  */
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Client as ModernClient } from "@modelcontextprotocol/client";
+import type { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { embed, image, link, pico, text } from "../../src/index.js";
-import type { Listening } from "../../src/transports/listen.js";
+import { servedToClients } from "./served.js";
 
 /** What each tool returns, and the error its call answers. */
 const MALFORMED: [name: string, returned: unknown, problem: string][] = [
@@ -62,17 +61,7 @@ const VALID = [
 const server = pico({ name: "blocks", version: "1.0.0" }).tool("valid", { run: () => VALID });
 for (const [name, returned] of MALFORMED) server.tool(name, { run: () => returned });
 
-let listening: Listening;
-const closing: { close(): Promise<void> }[] = [];
-
-beforeAll(async () => {
-  listening = await server.serve({ port: 0 });
-});
-
-afterAll(async () => {
-  for (const each of closing) await each.close();
-  await listening?.close();
-});
+const clients = servedToClients(server);
 
 function toolError(name: string, problem: string) {
   return {
@@ -85,9 +74,7 @@ describe("a 2025-11-25 client (official v1 SDK)", () => {
   let client: LegacyClient;
 
   beforeAll(async () => {
-    client = new LegacyClient({ name: "v1", version: "1.0.0" });
-    closing.push(client);
-    await client.connect(new LegacyTransport(new URL(listening.url)));
+    client = await clients.legacy();
   });
 
   it.each(MALFORMED)(
@@ -106,9 +93,7 @@ describe("a 2026-07-28 client (official v2 SDK)", () => {
   let client: ModernClient;
 
   beforeAll(async () => {
-    client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
-    closing.push(client);
-    await client.connect(new ModernTransport(new URL(listening.url)));
+    client = await clients.modern();
   });
 
   it.each(MALFORMED)(

@@ -6,13 +6,12 @@
  * JSON text copy alone; an object schema reaches both eras as it is. A returned row shaped like an
  * embedded resource block but without a resource object reaches both as its JSON text.
  */
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Client as ModernClient } from "@modelcontextprotocol/client";
+import type { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../../src/index.js";
-import type { Listening } from "../../src/transports/listen.js";
+import { servedToClients } from "./served.js";
 
 const server = pico({ name: "shapes", version: "1.0.0" })
   .tool("tags", {
@@ -34,25 +33,13 @@ const server = pico({ name: "shapes", version: "1.0.0" })
 /** What both clients get for the `attachment` row: its JSON text, never a block they refuse. */
 const ATTACHMENT = { content: [{ type: "text", text: '{"type":"resource","resource":null}' }] };
 
-let listening: Listening;
-const closing: { close(): Promise<void> }[] = [];
-
-beforeAll(async () => {
-  listening = await server.serve({ port: 0 });
-});
-
-afterAll(async () => {
-  for (const each of closing) await each.close();
-  await listening?.close();
-});
+const clients = servedToClients(server);
 
 describe("a 2025-11-25 client (official v1 SDK)", () => {
   let client: LegacyClient;
 
   beforeAll(async () => {
-    client = new LegacyClient({ name: "v1", version: "1.0.0" });
-    closing.push(client);
-    await client.connect(new LegacyTransport(new URL(listening.url)));
+    client = await clients.legacy();
   });
 
   it("lists every tool: the array schema left out, the object schema sent", async () => {
@@ -79,9 +66,7 @@ describe("a 2026-07-28 client (official v2 SDK)", () => {
   let client: ModernClient;
 
   beforeAll(async () => {
-    client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
-    closing.push(client);
-    await client.connect(new ModernTransport(new URL(listening.url)));
+    client = await clients.modern();
   });
 
   it("lists the array schema as declared", async () => {

@@ -6,14 +6,13 @@
  * failed; picomcp checks the fields first and answers an internal error that names the prompt's
  * message or the resource's item and what it needs, for the author to fix.
  */
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { assistant, embed, image, pico, text, user } from "../../src/index.js";
 import type { PromptReturn } from "../../src/prompts/prompts.js";
 import type { ResourceReturn } from "../../src/resources/resources.js";
-import type { Listening } from "../../src/transports/listen.js";
+import { servedToClients } from "./served.js";
 
 const RETURN_MESSAGES =
   "return text, a content block, messages made with user() or assistant(), or { description?, messages }.";
@@ -82,17 +81,7 @@ const server = pico({ name: "contents", version: "1.0.0" })
 for (const [name, returned] of PROMPTS) server.prompt(name, { get: () => returned as PromptReturn });
 for (const [uri, returned] of RESOURCES) server.resource(uri, { read: () => returned as ResourceReturn });
 
-let listening: Listening;
-const closing: { close(): Promise<void> }[] = [];
-
-beforeAll(async () => {
-  listening = await server.serve({ port: 0 });
-});
-
-afterAll(async () => {
-  for (const each of closing) await each.close();
-  await listening?.close();
-});
+const clients = servedToClients(server);
 
 function promptError(name: string, problem: string): string {
   return `Internal error: Prompt "${name}" get returned ${problem}; ${RETURN_MESSAGES}`;
@@ -134,19 +123,9 @@ function eachClient(connect: () => Promise<Client>) {
 }
 
 describe("a 2025-11-25 client (official v1 SDK)", () => {
-  eachClient(async () => {
-    const client = new LegacyClient({ name: "v1", version: "1.0.0" });
-    closing.push(client);
-    await client.connect(new LegacyTransport(new URL(listening.url)));
-    return client;
-  });
+  eachClient(() => clients.legacy());
 });
 
 describe("a 2026-07-28 client (official v2 SDK)", () => {
-  eachClient(async () => {
-    const client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
-    closing.push(client);
-    await client.connect(new ModernTransport(new URL(listening.url)));
-    return client;
-  });
+  eachClient(() => clients.modern());
 });
