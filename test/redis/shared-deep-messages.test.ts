@@ -9,15 +9,14 @@
  * command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { createClient } from "redis";
 import { afterEach, expect, it } from "vitest";
 import { META } from "../../src/core/types.js";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import { BOTH, EventReader, messageOf, modernMessage, signal, within } from "../http-helpers.js";
 import { BOUND_MS } from "./bus-loss.js";
 import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
+import { sharedState } from "./shared-state.js";
 
 const redis = useRedisServer();
 const opened: (() => Promise<unknown>)[] = [];
@@ -45,12 +44,7 @@ async function instances() {
   const aborted = signal<string>();
   const urls: string[] = [];
   for (let i = 0; i < 2; i++) {
-    const client: ReturnType<typeof createClient> = createClient({ url: redis.get().url });
-    client.on("error", () => {});
-    await client.connect();
-    opened.push(() => client.close());
-    const state = await redisState({ client, prefix });
-    opened.push(() => state.close());
+    const state = await sharedState(redis.get(), prefix, opened);
     const server = pico({
       name: "shared-deep-messages",
       version: "1.0.0",

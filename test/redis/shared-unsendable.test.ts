@@ -8,13 +8,12 @@
  * answered 202. Two in-process servers (`server.fetch`); every wait is bounded. Skipped (with the install
  * command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
-import { createClient } from "redis";
 import { afterEach, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import { EventReader, inSession, messageOf, signal, within } from "../http-helpers.js";
 import { BOUND_MS, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { sharedState } from "./shared-state.js";
 
 const redis = useRedisServer();
 const opened: (() => Promise<unknown>)[] = [];
@@ -35,12 +34,7 @@ async function instances(throwing = false) {
   const go = signal();
   const servers = [];
   for (let i = 0; i < 2; i++) {
-    const client: ReturnType<typeof createClient> = createClient({ url: redis.get().url });
-    client.on("error", () => {});
-    await client.connect();
-    opened.push(() => client.close());
-    const state = await redisState({ client, prefix });
-    opened.push(() => state.close());
+    const state = await sharedState(redis.get(), prefix, opened);
     if (throwing) {
       state.bus.announce = () => {
         throw new Error("this bus is broken");

@@ -17,14 +17,14 @@
  * PICOMCP_REQUIRE_REDIS.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { createClient } from "redis";
 import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
 import { pico, text } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
+import type { redisState } from "../../src/redis.js";
 import { inSession, within } from "../http-helpers.js";
 import { BOUND_MS, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { sharedState } from "./shared-state.js";
 
 const redis = useRedisServer();
 const opened: (() => Promise<unknown>)[] = [];
@@ -82,12 +82,7 @@ async function instances(): Promise<[Server, Server]> {
   const prefix = `tasks-records-${prefixes++}:`;
   const servers: Server[] = [];
   for (let i = 0; i < 2; i++) {
-    const client: ReturnType<typeof createClient> = createClient({ url: redis.get().url });
-    client.on("error", () => {});
-    await client.connect();
-    opened.push(() => client.close());
-    const state = await redisState({ client, prefix });
-    opened.push(() => state.close());
+    const state = await sharedState(redis.get(), prefix, opened);
     servers.push(server(state));
   }
   return [servers[0]!, servers[1]!];
