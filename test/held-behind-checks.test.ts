@@ -82,6 +82,18 @@ async function listening(server: ReturnType<typeof notes>): Promise<EventReader>
   return acknowledged(response);
 }
 
+/** A 2025-11-25 session of bob's, subscribed to notes: the reader of its GET stream. */
+async function subscribed(server: ReturnType<typeof notes>): Promise<EventReader> {
+  const bob = await issuer.mint({ subject: "bob" });
+  const client = harness(server, { token: bob });
+  expect((await client.request("resources/subscribe", { uri: "notes://" })).result).toEqual({});
+  const reader = new EventReader(
+    await server.fetch(sessionStream(client.sessionId!, { authorization: `Bearer ${bob}` })),
+  );
+  readers.push(reader);
+  return reader;
+}
+
 /** The reader of a listen stream, past its acknowledgement. */
 async function acknowledged(response: Response): Promise<EventReader> {
   const reader = new EventReader(response);
@@ -209,13 +221,7 @@ describe("what a stream holds behind a read check that waits, however much the s
   it("2025-11-25 session's GET stream: one of each change notification, and other notifications up to the limit", async () => {
     const check = gate();
     const server = notes(check.opened, limits);
-    const bob = await issuer.mint({ subject: "bob" });
-    const client = harness(server, { token: bob });
-    expect((await client.request("resources/subscribe", { uri: "notes://" })).result).toEqual({});
-    const reader = new EventReader(
-      await server.fetch(sessionStream(client.sessionId!, { authorization: `Bearer ${bob}` })),
-    );
-    readers.push(reader);
+    const reader = await subscribed(server);
     // Was: all of it held for as long as the check waited, 301 updates of notes://slow, 300 list
     // changes and the 2,000 other updates, and sent then: the session's history kept the last 100
     // events, and the reader, too far behind the rest, was dropped.
@@ -294,13 +300,7 @@ describe("an update identical to one held, while that one's read check waits", (
   it("2025-11-25 session's GET stream: is sent when the first check says no and its own allows", async () => {
     const first = gate();
     const server = notes(checks(first.opened));
-    const bob = await issuer.mint({ subject: "bob" });
-    const client = harness(server, { token: bob });
-    expect((await client.request("resources/subscribe", { uri: "notes://" })).result).toEqual({});
-    const reader = new EventReader(
-      await server.fetch(sessionStream(client.sessionId!, { authorization: `Bearer ${bob}` })),
-    );
-    readers.push(reader);
+    const reader = await subscribed(server);
     server.resourceUpdated("notes://slow");
     server.resourceUpdated("notes://slow");
     server.resourceUpdated("notes://last");
