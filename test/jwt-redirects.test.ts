@@ -1,7 +1,9 @@
 /**
  * `picomcp/jwt`'s key set fetch when the JWKS URL redirects: every hop, not only the last, must be
  * https (http only on a loopback host), and the chain is bounded. An http hop in between is where
- * anyone on the network path could send the fetch on to keys of their choosing. The JWKS endpoints
+ * anyone on the network path could send the fetch on to keys of their choosing. A hop to this
+ * machine is refused unless the key set URL is on it too: a public host that redirects there would
+ * have the server fetch what only it can reach (SSRF). The JWKS endpoints
  * are node:http servers on 127.0.0.1; the one hop elsewhere (`.invalid`, RFC 2606) is refused
  * before it is asked, so nothing leaves the machine.
  */
@@ -86,4 +88,61 @@ it("refuses a redirect chain longer than 5 hops, having asked only those", async
     `The signing keys could not be fetched: ${jwks.origin}/jwks redirected more than 5 times: set the URL the redirects lead to instead`,
   );
   expect(jwks.asked).toEqual(["/jwks", "/jwks/1", "/jwks/2", "/jwks/3", "/jwks/4", "/jwks/5"]);
+});
+
+/**
+ * A fetch for a key set URL on a public host, `auth.example` (RFC 2606), that answers only with a
+ * redirect to `location`, and passes every other URL to the real fetch: the public host is not
+ * reached (nothing leaves the machine), the loopback endpoint it leads to is.
+ */
+function publicHostRedirectingTo(location: string): typeof fetch {
+  return async (input, init) => {
+    const url = String(input);
+    if (new URL(url).hostname === "auth.example") return new Response(null, { status: 302, headers: { location } });
+    return fetch(url, init);
+  };
+}
+
+it.each([
+  ["127.0.0.1", (origin: string) => origin],
+  ["https://127.0.0.1", (origin: string) => origin.replace("http:", "https:")],
+  ["localhost", (origin: string) => origin.replace("127.0.0.1", "localhost")],
+  ["127.1 (127.0.0.1 spelled short)", (origin: string) => origin.replace("127.0.0.1", "127.1")],
+  ["[::1]", (origin: string) => origin.replace("127.0.0.1", "[::1]")],
+  ["[::ffff:127.0.0.1]", (origin: string) => origin.replace("127.0.0.1", "[::ffff:127.0.0.1]")],
+  ["0.0.0.0 (this host)", (origin: string) => origin.replace("127.0.0.1", "0.0.0.0")],
+  ["keys.localhost (RFC 6761 §6.3)", (origin: string) => origin.replace("127.0.0.1", "keys.localhost")],
+])(
+  "refuses a redirect from a key set URL on a public host to this machine, %s, before asking it (SSRF)",
+  async (_, on) => {
+    const { jwk, token } = await signingKey();
+    const keys = await endpoint((_, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] })),
+    );
+    const target = new URL("/keys.json", on(keys.origin)).href;
+    const verify = jwtVerifier({
+      issuer: ISSUER,
+      jwksUrl: "https://auth.example/jwks",
+      fetch: publicHostRedirectingTo(target),
+    });
+    const error = await verify(token).catch((thrown: Error) => thrown);
+    expect(error).toMatchObject({ name: "AuthorizationServerUnavailable" });
+    expect((error as Error).message).toBe(
+      `The signing keys could not be fetched: https://auth.example/jwks redirected to ${target}, which is this machine (loopback): only a key set URL on this machine itself may lead there, for local development; set jwksUrl to the issuer's public key set URL`,
+    );
+    expect(keys.asked).toEqual([]);
+  },
+);
+
+it("follows a redirect from a key set URL on loopback to another loopback URL (local development)", async () => {
+  const { jwk, token } = await signingKey();
+  const keys = await endpoint((_, res) =>
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] })),
+  );
+  const localhost = keys.origin.replace("127.0.0.1", "localhost");
+  const jwks = await endpoint((_, res) => res.writeHead(302, { location: `${localhost}/keys.json` }).end());
+  const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: `${jwks.origin.replace("127.0.0.1", "localhost")}/jwks` });
+  expect((await verify(token)).subject).toBe("ada");
+  expect(jwks.asked).toEqual(["/jwks"]);
+  expect(keys.asked).toEqual(["/keys.json"]);
 });

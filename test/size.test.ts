@@ -1119,7 +1119,8 @@ const BUDGETS: Budget[] = [
     // Set to 30,950 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
     // Raised to 30,850 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+9 B).
     // Set to 30,961 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 30_961,
+    // Raised to 31,161 B: a key set redirect may reach this machine (loopback, 0.0.0.0, *.localhost) only from a jwksUrl on it (fetched.ts's THIS_MACHINE, hopProblem) (was: a public key set host could redirect the fetch to the server's own loopback services, SSRF; test/jwt-redirects.test.ts) (+200 B).
+    ceiling: 31_161,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1642,7 +1643,8 @@ const BUDGETS: Budget[] = [
     // Set to 69,037 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
     // Raised to 68,722 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+10 B).
     // Set to 69,045 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 69_045,
+    // Raised to 69,247 B: a key set redirect may reach this machine (loopback, 0.0.0.0, *.localhost) only from a jwksUrl on it (fetched.ts's THIS_MACHINE, hopProblem) (was: a public key set host could redirect the fetch to the server's own loopback services, SSRF; test/jwt-redirects.test.ts) (+202 B).
+    ceiling: 69_247,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
