@@ -14,7 +14,7 @@ const LONGEST_TIMER = 2 ** 31 - 1;
  * One timer for every stream, set for the earliest expiry; a stream that ended on its own is
  * forgotten as its expiry passes, or sooner once many have (`#prune`).
  */
-export class Expiries {
+class Expiries {
   /** Each stream watched, with when its token expires (ms since the epoch). */
   readonly #streams = new Map<SseStream, number>();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -23,8 +23,17 @@ export class Expiries {
   /** The number of streams past which those that ended are forgotten. */
   #prunedAt = 64;
 
-  /** Ends `stream` once `expiresAt` (seconds since the epoch, as `Identity.expiresAt`) has passed. */
+  /** How many streams are watched: those open, and those that ended since the last prune. */
+  get watched(): number {
+    return this.#streams.size;
+  }
+
+  /**
+   * Ends `stream` once `expiresAt` (seconds since the epoch, as `Identity.expiresAt`) has passed. A
+   * stream its expiry does not end (no `expire`: one that goes on to its answer) is not kept.
+   */
   watch(stream: SseStream, expiresAt: number): void {
+    if (!stream.expire) return;
     const at = expiresAt * 1000;
     if (this.#streams.size >= this.#prunedAt) this.#prune();
     this.#streams.set(stream, at);
@@ -61,3 +70,6 @@ export class Expiries {
     this.#prunedAt = Math.max(64, this.#streams.size * 2);
   }
 }
+
+/** The event streams of every endpoint of the process that are opened with a token that expires: one timer for all. */
+export const expiries = new Expiries();

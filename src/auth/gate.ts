@@ -5,7 +5,7 @@ import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
 import type { HttpSession } from "../transports/http/sessions.js";
 import type { Denial } from "./access.js";
 import { challengeHeader } from "./enforce.js";
-import { Expiries } from "./expiries.js";
+import { expiries } from "./expiries.js";
 import { type AuthRequest, type AuthSettings, canonicalResource, metadataUrlOf } from "./settings.js";
 import { toIdentity } from "./to-identity.js";
 
@@ -18,9 +18,6 @@ const REDACTED = "[redacted]";
  * with an earlier token is still on its way.
  */
 const SESSION_TOKENS = 8;
-
-/** The event streams opened with a token that expires, ended when it does (expiries.ts): one timer for all. */
-const expiries = new Expiries();
 
 /** The raw token of each admitted request, for the session it presents it to (`AuthGate.presented`). */
 const tokens = new WeakMap<ExchangeAuth, string>();

@@ -47,7 +47,8 @@ export class LogReader implements SseStream, StreamReader {
   #streams: Streams | undefined;
   readonly #lag: ReaderLag;
   readonly #onEnd: () => void;
-  readonly #expires: boolean;
+  /** Its token expired: the connection ends now, and the client resumes the rest with a fresh token (`LogReaderOptions.expires`). */
+  readonly expire: (() => void) | undefined;
 
   /** Reads `log` from the event after `after` on. */
   constructor(log: StreamLog, after: number, options: LogReaderOptions) {
@@ -61,7 +62,7 @@ export class LogReader implements SseStream, StreamReader {
       drop: () => this.#drop(),
     });
     this.#onEnd = options.onEnd;
-    this.#expires = options.expires === true;
+    this.expire = options.expires ? () => this.close() : undefined;
     if (this.#streams) this.#streams.open++;
   }
 
@@ -120,11 +121,6 @@ export class LogReader implements SseStream, StreamReader {
     if (this.#closed) return;
     this.#end();
     this.#sink?.close();
-  }
-
-  /** Its token expired: the connection ends now, and the client resumes the rest with a fresh token. */
-  expire(): void {
-    if (this.#expires) this.close();
   }
 
   cancel(): void {

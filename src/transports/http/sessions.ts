@@ -451,9 +451,12 @@ class DeferredStream implements SessionStream, SseStream {
   #stream: SessionStream | undefined;
   /** What happened before the stream opened, in order. */
   #pending: ((stream: SessionStream) => void)[] | undefined = [];
+  /** Its token's expiry ends the stream once open, as it ends a POST stream its client resumes (`#read`'s `expires`). */
+  readonly expire: (() => void) | undefined;
 
   constructor(opening: Promise<SessionStream>, resumable: boolean) {
     this.#resumable = resumable;
+    this.expire = resumable ? () => this.#then((stream) => stream.channel.expire?.()) : undefined;
     opening.then((stream) => {
       const pending = this.#pending ?? [];
       this.#stream = stream;
@@ -475,8 +478,9 @@ class DeferredStream implements SessionStream, SseStream {
     this.#then((stream) => stream.channel.cancel());
   }
 
-  expire(): void {
-    this.#then((stream) => stream.channel.expire?.());
+  /** True once the stream it stands for ended: the expiries forget it then (auth/expiries.ts). */
+  get closed(): boolean {
+    return this.#stream?.channel.closed ?? false;
   }
 
   send(message: JsonRpcMessage): void {

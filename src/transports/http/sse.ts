@@ -25,9 +25,10 @@ export interface SseStream {
   cancel(): void;
   /**
    * The access token the stream was opened with expired (auth/expiries.ts): it ends as a stream of
-   * its kind ends early. Absent where no token opens one.
+   * its kind ends early. Absent on a stream its token's expiry does not end (one that goes on to
+   * its answer), which the expiries then do not keep.
    */
-  expire?(): void;
+  readonly expire?: (() => void) | undefined;
   /** True once the stream ended: an expiry no longer needs to end it. */
   readonly closed?: boolean;
 }
@@ -81,14 +82,18 @@ export class SseChannel implements SseStream {
   #closed = false;
   #onCancel: (() => void) | undefined;
   #streams: Streams | undefined;
-  readonly #onExpire: (() => void) | undefined;
   readonly #lag: ReaderLag;
+  readonly expire: (() => void) | undefined;
 
   /** `onExpire`: ends the stream when the token it was opened with expires (see `SseStream.expire`); without it, it goes on. */
   constructor(onCancel?: () => void, streams?: Streams, onExpire?: () => void) {
     this.#onCancel = onCancel;
     this.#streams = streams;
-    this.#onExpire = onExpire;
+    this.expire =
+      onExpire &&
+      (() => {
+        if (!this.#closed) onExpire();
+      });
     this.#lag = new ReaderLag({
       max: streams?.maxBuffer ?? Number.POSITIVE_INFINITY,
       held: () => (this.#sink ? (this.#sink.backlog?.() ?? 0) : this.#pendingSize),
@@ -122,10 +127,6 @@ export class SseChannel implements SseStream {
     this.#pending = [];
     this.#pendingSize = 0;
     if (this.#closed) sink.close();
-  }
-
-  expire(): void {
-    if (!this.#closed) this.#onExpire?.();
   }
 
   /** The reader went away (connection dropped, stream cancelled). */
