@@ -8,8 +8,11 @@ export interface StreamReader {
   readonly closed: boolean;
   /** The log has a new event, or ended. */
   wake(): void;
-  /** The history forgot the next event before it was sent: the reader holds it, or is too far behind. */
-  adopt(event: Uint8Array): void;
+  /**
+   * The history forgot the next event before it was sent: the reader holds it, or, too far behind,
+   * lets it go when it is a notification (`notice`).
+   */
+  adopt(event: Uint8Array, notice: boolean): void;
   close(): void;
 }
 
@@ -127,8 +130,8 @@ export class SessionHistory {
   bytes = 0;
   readonly #budget: HistoryBudget;
   readonly #logs = new Map<number, StreamLog>();
-  /** Every kept event's stream and size, oldest first. */
-  readonly #order: { log: StreamLog; size: number }[] = [];
+  /** Every kept event's stream and size, and whether it is a notification, oldest first. */
+  readonly #order: { log: StreamLog; size: number; notice: boolean }[] = [];
   /** The session ended: nothing more is kept. */
   #cleared = false;
 
@@ -161,12 +164,15 @@ export class SessionHistory {
     return false;
   }
 
-  /** Keeps the next event of `log` (numbered `log.seq`), hands it to a reader with room, then enforces the caps. */
-  keep(log: StreamLog, event: Uint8Array): void {
+  /**
+   * Keeps the next event of `log` (numbered `log.seq`), hands it to a reader with room, then enforces
+   * the caps. `notice`: the event is a notification, which a reader too far behind may let go.
+   */
+  keep(log: StreamLog, event: Uint8Array, notice: boolean): void {
     if (this.#cleared) return;
     const size = event.byteLength;
     log.push(event);
-    this.#order.push({ log, size });
+    this.#order.push({ log, size, notice });
     this.bytes += size;
     this.#budget.add(this, size);
     // A reader that keeps up takes the event before any cap can forget it.
@@ -186,12 +192,12 @@ export class SessionHistory {
   forgetOldest(): void {
     const oldest = this.#order.shift();
     if (!oldest) return;
-    const { log, size } = oldest;
+    const { log, size, notice } = oldest;
     const event = log.shift();
     this.bytes -= size;
     this.#budget.remove(this, size);
     const reader = log.reader;
-    if (reader && reader.cursor < log.forgotten) reader.adopt(event);
+    if (reader && reader.cursor < log.forgotten) reader.adopt(event, notice);
     if (log.done && log.kept === 0) this.#logs.delete(log.id);
   }
 

@@ -25,7 +25,8 @@ export interface LogReaderOptions {
  * what it has not read. Only an event the history forgets before this reader sent it is held here,
  * within `maxSseBufferBytes` as reader-lag.ts counts it (a burst written within one turn of the event
  * loop, which the history forgets before any reader could take it, does not count); past that the
- * reader is dropped and its next resume answers 404.
+ * notifications it holds are let go (`#shed`), and the answer and questions it holds are sent all
+ * the same: a reader is never dropped for being behind, so no answer is lost with it.
  */
 export class LogReader implements SseStream, StreamReader {
   readonly #log: StreamLog;
@@ -41,8 +42,8 @@ export class LogReader implements SseStream, StreamReader {
   #drains = 0;
   /** Set by `finish`: the connection ends once the events up to this number are sent. */
   #until = Number.POSITIVE_INFINITY;
-  /** Events the history forgot before they were sent, oldest first. */
-  #held: Uint8Array[] = [];
+  /** Events the history forgot before they were sent, oldest first, each marked when it is a notification. */
+  #held: { event: Uint8Array; notice: boolean }[] = [];
   #heldBytes = 0;
   #streams: Streams | undefined;
   readonly #lag: ReaderLag;
@@ -59,7 +60,7 @@ export class LogReader implements SseStream, StreamReader {
     this.#lag = new ReaderLag({
       max: options.streams?.maxBuffer ?? Number.POSITIVE_INFINITY,
       held: () => this.#heldBytes + (this.#sink?.backlog?.() ?? 0),
-      drop: () => this.#drop(),
+      drop: () => this.#shed(),
     });
     this.#onEnd = options.onEnd;
     this.expire = options.expires ? () => this.close() : undefined;
@@ -98,12 +99,16 @@ export class LogReader implements SseStream, StreamReader {
     this.#feed();
   }
 
-  /** The history forgot the next event before it was sent: it is held here, or the reader is too far behind. */
-  adopt(event: Uint8Array): void {
-    if (this.#closed || !this.#lag.admit(event.byteLength)) return;
-    this.#held.push(event);
-    this.#heldBytes += event.byteLength;
+  /**
+   * The history forgot the next event before it was sent: it is held here; a notification is let go
+   * instead when the reader is too far behind (`#shed`), an answer or a question never.
+   */
+  adopt(event: Uint8Array, notice: boolean): void {
+    if (this.#closed) return;
     this.#cursor++;
+    if (!this.#lag.admit(event.byteLength) && notice) return;
+    this.#held.push({ event, notice });
+    this.#heldBytes += event.byteLength;
   }
 
   /**
@@ -137,7 +142,7 @@ export class LogReader implements SseStream, StreamReader {
     this.#feeding = true;
     try {
       for (;;) {
-        let event = this.#held.shift();
+        let event = this.#held.shift()?.event;
         if (event) this.#heldBytes -= event.byteLength;
         else if (this.#cursor >= this.#until) {
           this.close();
@@ -162,11 +167,16 @@ export class LogReader implements SseStream, StreamReader {
     }
   }
 
-  #drop(): void {
-    this.#prelude = undefined;
-    this.#end();
-    const sink = this.#sink;
-    if (sink) sink.abort ? sink.abort() : sink.close();
+  /**
+   * The reader is too far behind (reader-lag.ts): the notifications held for it go, as stdio lets
+   * logs and progress go for a client that does not read; what the client waits for, an answer or a
+   * question, is kept whatever its size, since the history forgot it and nothing else could bring it
+   * (2025-11-25 "Resumability and Redelivery": a dropped stream resumes only from what is kept). It
+   * is bounded by the requests the stream carries; the stream itself goes on.
+   */
+  #shed(): void {
+    this.#held = this.#held.filter((held) => !held.notice);
+    this.#heldBytes = this.#held.reduce((bytes, held) => bytes + held.event.byteLength, 0);
   }
 
   #end(): void {

@@ -6,7 +6,7 @@ export interface ReaderLagOptions {
   max: number;
   /** The bytes the stream holds for its reader now (queued in the sink, or held apart). */
   held: () => number;
-  /** Drops the stream: its reader is too far behind. */
+  /** The reader is too far behind: the stream is dropped (sse.ts), or lets go of its notifications (log-reader.ts). */
   drop: () => void;
 }
 
@@ -33,7 +33,7 @@ export class ReaderLag {
     this.#options = options;
   }
 
-  /** Before `bytes` more are queued for the reader: false when the stream was dropped instead. */
+  /** Before `bytes` more are queued for the reader: false when the reader was found too far behind (`drop`) instead. */
   admit(bytes: number): boolean {
     if (!this.#check()) return false;
     // Counted once the turn ends: a burst the reader could not take yet is judged then, not left unchecked.

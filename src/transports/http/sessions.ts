@@ -297,7 +297,7 @@ export class HttpSession {
     if (text === undefined) return;
     log.seq = seq;
     if (!("method" in message)) log.answer = seq;
-    this.#all().keep(log, encoder.encode(text));
+    this.#all().keep(log, encoder.encode(text), "method" in message && !("id" in message));
     mirror?.kept(log, seq, text);
   }
 }
