@@ -44,7 +44,7 @@ export async function callLocally(
   // What plug-ins installed: the `tools/call` middleware chain, which the call goes through as a
   // client's would, and their context class.
   const chain = plugins?.chain("tools/call");
-  const auth = options?.auth && (await import("./auth/to-identity.js")).toIdentity(options.auth);
+  const auth = options?.auth && (await (await import("./auth/to-identity.js")).toIdentity(options.auth));
   const ctx = new (plugins?.Context ?? RequestContext)(
     {
       id: undefined,

@@ -9,6 +9,7 @@ import type { Asker } from "../src/asking/questions.js";
 import { MAX_STATE_BYTES, StateSealer } from "../src/asking/request-state.js";
 import { legacyRounds, modernRounds } from "../src/asking/rounds.js";
 import { MemoryUsedStates } from "../src/asking/used-states.js";
+import { toIdentity } from "../src/auth/to-identity.js";
 import { type Context, type Era, RequestContext } from "../src/core/context.js";
 import { ErrorCode, McpError } from "../src/core/errors.js";
 import type { ClientCapabilities, InputRequest } from "../src/core/types.js";
@@ -320,10 +321,11 @@ describe("modern rounds (2026-07-28)", () => {
     it("minted for another caller", async () => {
       const as = (subject: string | undefined) => {
         const keeping = { sealer: new StateSealer(KEY), used: new MemoryUsedStates(1000) };
-        return (params: Record<string, unknown> = {}) => {
+        return async (params: Record<string, unknown> = {}) => {
           const ctx = context("modern");
-          // The verified caller, as the auth layer sets it on the context.
-          if (subject) Object.defineProperty(ctx, "auth", { value: { subject, issuer: "https://id.example" } });
+          // The verified caller, as the auth layer makes it (to-identity.ts, which keys its owner) and sets it on the context.
+          const identity = subject && (await toIdentity({ subject, issuer: "https://id.example" }));
+          if (identity) Object.defineProperty(ctx, "auth", { value: identity });
           const request = { run: () => handler(ctx), ctx, method: "tools/call", params: { name: "t", ...params } };
           return modernRounds(request, keeping);
         };

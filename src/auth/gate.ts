@@ -222,9 +222,9 @@ export class AuthGate {
     if (verified.expiresAt !== undefined && verified.expiresAt * 1000 <= Date.now()) {
       return reject(401, "invalid_token", "The access token expired");
     }
-    let identity: ReturnType<typeof toIdentity>;
+    let identity: Awaited<ReturnType<typeof toIdentity>>;
     try {
-      identity = toIdentity(verified, token);
+      identity = await toIdentity(verified, token);
     } catch {
       return reject(401, "invalid_token", "The access token names no subject");
     }

@@ -173,7 +173,7 @@ export class AuthSettings implements GateSettings {
     if (!hook) return undefined;
     return (async () => {
       const init = await hook();
-      return { identity: init === undefined ? undefined : (await import("./to-identity.js")).toIdentity(init) };
+      return { identity: init === undefined ? undefined : await (await import("./to-identity.js")).toIdentity(init) };
     })();
   }
 }

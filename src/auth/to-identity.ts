@@ -1,26 +1,30 @@
+import { keyOwner } from "../core/caller.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Identity, IdentityInit } from "./identity.js";
 
 const REDACTED = "[redacted]";
 
 /**
- * Builds the frozen identity handlers see. Only known fields are copied; any string in the claims,
- * at any depth, that holds the raw token (a verifier that kept it) is redacted, a key as a value.
+ * Builds the frozen identity handlers see, with its owner key (core/caller.ts's `keyOwner`). Only
+ * known fields are copied; any string in the claims, at any depth, that holds the raw token (a
+ * verifier that kept it) is redacted, a key as a value.
  */
-export function toIdentity(init: IdentityInit, token?: string): Identity {
+export async function toIdentity(init: IdentityInit, token?: string): Promise<Identity> {
   if (typeof init?.subject !== "string" || init.subject === "") {
     throw new TypeError("An identity needs a non-empty subject (the token's sub).");
   }
   const scopes = typeof init.scopes === "string" ? init.scopes.split(" ").filter(Boolean) : [...(init.scopes ?? [])];
-  return Object.freeze({
-    subject: init.subject,
-    scopes: Object.freeze(scopes),
-    roles: Object.freeze([...(init.roles ?? [])]),
-    clientId: init.clientId,
-    issuer: init.issuer,
-    expiresAt: init.expiresAt,
-    claims: Object.freeze(token === undefined ? { ...init.claims } : withoutToken(init.claims ?? {}, token)),
-  });
+  return keyOwner(
+    Object.freeze({
+      subject: init.subject,
+      scopes: Object.freeze(scopes),
+      roles: Object.freeze([...(init.roles ?? [])]),
+      clientId: init.clientId,
+      issuer: init.issuer,
+      expiresAt: init.expiresAt,
+      claims: Object.freeze(token === undefined ? { ...init.claims } : withoutToken(init.claims ?? {}, token)),
+    }),
+  );
 }
 
 function withoutToken(claims: Record<string, unknown>, token: string): Record<string, unknown> {
