@@ -42,7 +42,7 @@ export class AuthGate {
   readonly #settings: AuthSettings;
   /** The resource and its metadata URL; undefined until `serve()` binds when `auth.resource` is unset. */
   #resource: [resource: string, metadataUrl: string] | undefined;
-  /** Who opened each legacy session: issuer and subject. */
+  /** Who opened each legacy session: its owner key (core/caller.ts's ownerKey, a digest of issuer and subject). */
   readonly #owners = new WeakMap<object, string>();
   /** The distinct tokens each legacy session's requests presented, the latest last (see `presented`). */
   readonly #presented = new WeakMap<HttpSession, Set<string>>();

@@ -661,8 +661,9 @@ function sessionOf(ctx: Context): Session | undefined {
 }
 
 /**
- * The caller a task belongs to: issuer and subject of the verified identity ("" for anonymous
- * callers); a 2025-11-25 task also to its session, so that `tasks/list` lists only the session's own.
+ * The caller a task belongs to: the owner key of the verified identity (a digest of issuer and
+ * subject, core/caller.ts's ownerKey; "" for anonymous callers); a 2025-11-25 task also to its
+ * session, so that `tasks/list` lists only the session's own.
  */
 function ownerOf(ctx: Context): string {
   const auth = ctx.auth;
