@@ -330,7 +330,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 16,472 B: the merge of the SSE readers' shared lag bound, gzip of the joined chunks (-1 B).
     // Raised to 16,489 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+13 B).
     // Set to 16,484 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 16_484,
+    // Raised to 16,485 B: a task records a result or error JSON cannot carry as what the call answers (tasks/run.ts, safeMessage now exported by the core chunk; test/redis/tasks-records.test.ts) (+1 B).
+    ceiling: 16_485,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -885,7 +886,8 @@ const BUDGETS: Budget[] = [
     // Set to 58,875 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
     // Raised to 58,562 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+7 B).
     // Set to 58,883 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 58_883,
+    // Raised to 58,884 B: a task records a result or error JSON cannot carry as what the call answers (tasks/run.ts, safeMessage now exported by the core chunk; test/redis/tasks-records.test.ts) (+1 B).
+    ceiling: 58_884,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1119,7 +1121,8 @@ const BUDGETS: Budget[] = [
     // Set to 30,950 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
     // Raised to 30,850 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+9 B).
     // Set to 30,961 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 30_961,
+    // Raised to 30,962 B: a task records a result or error JSON cannot carry as what the call answers (tasks/run.ts, safeMessage now exported by the core chunk; test/redis/tasks-records.test.ts) (+1 B).
+    ceiling: 30_962,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1642,7 +1645,8 @@ const BUDGETS: Budget[] = [
     // Set to 69,037 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
     // Raised to 68,722 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+10 B).
     // Set to 69,045 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 69_045,
+    // Raised to 69,066 B: a task records a result or error JSON cannot carry as what the call answers (tasks/run.ts, safeMessage now exported by the core chunk; test/redis/tasks-records.test.ts) (+21 B).
+    ceiling: 69_066,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

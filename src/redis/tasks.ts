@@ -1,5 +1,4 @@
 import { ErrorCode } from "../core/errors.js";
-import { unsendableToolResult } from "../core/jsonrpc.js";
 import { deepJson } from "../state/stacked-json.js";
 import type { TaskStore } from "../tasks/store.js";
 import { isTerminal, type TaskRecord } from "../tasks/task.js";
@@ -161,12 +160,13 @@ export class RedisTaskStore implements TaskStore {
 
   async #swap(taskId: string, from: string, change: TaskRecord): Promise<TaskRecord | undefined> {
     const done = isTerminal(change.status);
-    const { record, json } = written(change);
-    const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, json, done ? "1" : "0"]);
+    // What a run records is JSON already (a result or error JSON cannot carry is recorded as what the
+    // call would answer, tasks/run.ts); deepJson also writes one nested past JSON.stringify's recursion.
+    const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, deepJson(change), done ? "1" : "0"]);
     if (Number(swapped) !== 1) return undefined;
     if (done) this.#leased.delete(taskId);
-    this.#publish(record);
-    return record;
+    this.#publish(change);
+    return change;
   }
 
   /** Renews this instance's leases three times a lease: one missed renewal does not fail a task. */
@@ -208,26 +208,6 @@ export class RedisTaskStore implements TaskStore {
 
   #keys(taskId: string): [string, string] {
     return [`${this.#prefix}t:${taskId}`, `${this.#prefix}l:${taskId}`];
-  }
-}
-
-/**
- * The record as it is written, and its JSON. A task's result may nest deeper than JSON.stringify
- * recurses (a tool that hands on its client's argument, which JSON.parse read): it is recorded all
- * the same, as in memory. One JSON cannot carry (a BigInt, a cycle) is recorded as the tool error
- * one instance answers for it as it writes the response (core/jsonrpc.ts): unwritten, the task would
- * read working, then failed as if its instance had stopped.
- */
-function written(record: TaskRecord): { record: TaskRecord; json: string } {
-  try {
-    return { record, json: deepJson(record) };
-  } catch (thrown) {
-    // Its own fields, read as the response's would be (a TaskRecord types a result only as an object).
-    const result: Record<string, unknown> | undefined = record.result && { ...record.result };
-    const failed = result && unsendableToolResult(result, thrown);
-    if (!failed) throw thrown;
-    const recorded = { ...record, result: failed };
-    return { record: recorded, json: deepJson(recorded) };
   }
 }
 
