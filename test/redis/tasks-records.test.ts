@@ -21,6 +21,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
+import { askingLayer } from "../../src/core/context.js";
 import { ErrorCode, McpError, pico, text } from "../../src/index.js";
 import type { redisState } from "../../src/redis.js";
 import { inSession, modern, within } from "../http-helpers.js";
@@ -74,6 +75,21 @@ function server(state?: Awaited<ReturnType<typeof redisState>>): Server {
       task: "optional",
       input: z.object({ kind: z.enum(["bigint", "cycle"]) }),
       run: ({ kind }) => text("made", { _meta: unsendable(kind) }),
+    })
+    .tool("changed_questions", {
+      description: "A task that asks, then changes what it asked into what JSON cannot carry",
+      task: "optional",
+      run: async (_args, ctx) => {
+        const count: Record<string, unknown> = { type: "integer" };
+        const form = ctx.elicit("How many?", { type: "object", properties: { count } });
+        const message: Record<string, unknown> = { type: "text", text: "Name it" };
+        const sampled = ctx.sample({ messages: [{ role: "user", content: message as never }], maxTokens: 5 });
+        // After asking: a default JSON cannot carry, and a cycle.
+        count.default = 1n;
+        message.self = message;
+        const [answer, named] = await Promise.all([form, sampled]);
+        return `${"content" in answer ? JSON.stringify(answer.content) : answer.action} ${JSON.stringify(named.content)}`;
+      },
     })
     .tool("unsendable_error", {
       description: "A task that ends with a JSON-RPC error whose data JSON cannot carry",
@@ -173,7 +189,8 @@ for (const kind of ["bigint", "cycle"] as const) {
 
 /** A 2026-07-28 request declaring the Tasks extension (per request, SEP-2663); `Mcp-Name` names its task. */
 async function modernAnswer(on: Server, method: string, params: Record<string, unknown>) {
-  const capabilities = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } } };
+  const declared = { elicitation: { form: {} }, sampling: {}, extensions: { [TASKS]: {} } };
+  const capabilities = { "io.modelcontextprotocol/clientCapabilities": declared };
   const named = typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {};
   const response = await on.fetch(modern(method, { ...params, _meta: capabilities }, named));
   return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
@@ -223,6 +240,46 @@ it("answers a 2026-07-28 tasks/get for a task failed with a JSON-RPC error whose
     expect(got.result).toMatchObject({
       status: "failed",
       error: { code: -32603, message: expect.stringMatching(/^Internal error: the response cannot be sent as JSON: /) },
+    });
+  }
+});
+
+it("records and answers a task's questions as asked when the tool changes them afterwards into what JSON cannot carry, on one instance as on two", async () => {
+  // Loaded already, as on a server that has asked before: the questions are taken at once, before the change.
+  await askingLayer.load();
+  const single = server();
+  const [a, b] = await instances();
+  for (const [start, on] of [
+    [single, single],
+    [a, b],
+  ] as const) {
+    const asked = await modernRan(start, on, "changed_questions", {});
+    // Was (shared): "working" while its record was written again for a minute (deepJson threw on the
+    // BigInt), then "failed" as if its instance had stopped; one instance's tasks/get answered -32603.
+    expect(asked.result).toMatchObject({
+      status: "input_required",
+      inputRequests: {
+        "elicitation-1": { params: { requestedSchema: { properties: { count: { type: "integer" } } } } },
+        "sampling-1": { params: { messages: [{ content: { type: "text", text: "Name it" } }] } },
+      },
+    });
+    const taskId = asked.result!.taskId as string;
+    const requests = asked.result!.inputRequests as Record<string, { params: Record<string, unknown> }>;
+    const schema = requests["elicitation-1"]!.params.requestedSchema as { properties: { count: object } };
+    expect(schema.properties.count).toEqual({ type: "integer" });
+    const responses = {
+      "elicitation-1": { action: "accept", content: { count: 3 } },
+      "sampling-1": { role: "assistant", content: { type: "text", text: "Bob" }, model: "m" },
+    };
+    expect(await modernAnswer(on, "tasks/update", { taskId, inputResponses: responses })).toMatchObject({ result: {} });
+    let done: Record<string, unknown> | undefined;
+    for (let polls = 0; polls < 200 && done?.status !== "completed"; polls++) {
+      done = (await modernAnswer(on, "tasks/get", { taskId })).result;
+      if (done?.status !== "completed") await sleep(25);
+    }
+    expect(done).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: '{"count":3} {"type":"text","text":"Bob"}' }] },
     });
   }
 });
