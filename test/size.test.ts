@@ -888,7 +888,8 @@ const BUDGETS: Budget[] = [
     // Set to 58,883 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     // Raised to 58,884 B: a task records a result or error JSON cannot carry as what the call answers (tasks/run.ts, safeMessage now exported by the core chunk; test/redis/tasks-records.test.ts) (+1 B).
     // Raised to 58,895 B: a question is kept as JSON carries it when asked (asking/ask.ts asSent), so a change the handler makes afterwards is neither sent nor fails a shared task record (test/redis/tasks-records.test.ts) (+11 B).
-    ceiling: 58_895,
+    // Raised to 58,930 B: each instance runs at most 1000 tasks at a time, with a shared store too, a call past that refused (tasks/tasks.ts create; test/redis/tasks-limits.test.ts) (+35 B).
+    ceiling: 58_930,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1648,7 +1649,8 @@ const BUDGETS: Budget[] = [
     // Set to 69,045 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     // Raised to 69,066 B: a task records a result or error JSON cannot carry as what the call answers (tasks/run.ts, safeMessage now exported by the core chunk; test/redis/tasks-records.test.ts) (+21 B).
     // Raised to 69,077 B: a question is kept as JSON carries it when asked (asking/ask.ts asSent), so a change the handler makes afterwards is neither sent nor fails a shared task record (test/redis/tasks-records.test.ts) (+11 B).
-    ceiling: 69_077,
+    // Raised to 69,104 B: each instance runs at most 1000 tasks at a time, with a shared store too, a call past that refused (tasks/tasks.ts create; test/redis/tasks-limits.test.ts) (+27 B).
+    ceiling: 69_104,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

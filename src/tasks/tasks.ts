@@ -13,7 +13,7 @@ import { SessionChannel } from "./channel.js";
 import { askerOf, requestOf, runContext } from "./contexts.js";
 import { TaskRelay } from "./relay.js";
 import { type RunEvents, TaskRun } from "./run.js";
-import type { TaskStore } from "./store.js";
+import { DEFAULT_MAX_TASKS, type TaskStore } from "./store.js";
 import {
   detailed,
   isTerminal,
@@ -89,6 +89,8 @@ export class Tasks {
   relay: TaskRelay | undefined;
   /** What the runs did, recorded in the store, again while it is unreachable, until `close` (`#unrecorded`). */
   readonly #writes = new StatusWrites((taskId) => this.#unrecorded(taskId));
+  /** The tasks being stored before their runs start: they count towards the bound of runs (`create`). */
+  #starting = 0;
   /** Set by `close`: no run starts after it, and no answers are handed over. */
   #closed = false;
   /** What `close` waits for besides the runs: tasks being stored and started, answers being handed over. */
@@ -162,6 +164,14 @@ export class Tasks {
    */
   async create(call: TaskCall, answers?: Map<string, unknown>): Promise<Result> {
     if (this.#closed) throw notStarted();
+    // The runs are this process's, whatever the store holds (a shared one has no bound of its own):
+    // a client starting tasks that never end would grow it without bound.
+    if (this.#runs.size + this.#starting >= DEFAULT_MAX_TASKS) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Could not create a task: the server is running ${DEFAULT_MAX_TASKS} tasks already (its limit); try again once one has finished.`,
+      );
+    }
     const { settings, ctx } = call;
     const legacy = ctx.era === "legacy";
     const now = Date.now();
@@ -176,7 +186,12 @@ export class Tasks {
       owner: ownerOf(ctx),
       ...(this.relay && { runner: this.relay.id }),
     };
-    await this.#tracked(this.#start(record, call, answers));
+    this.#starting++;
+    try {
+      await this.#tracked(this.#start(record, call, answers));
+    } finally {
+      this.#starting--;
+    }
     return legacy ? { task: legacyTask(record) } : { resultType: "task", ...taskFields(record) };
   }
 
