@@ -22,13 +22,17 @@ return 1
  * other. The task joins its owner's list (a sorted set by expiry time, for 2025-11-25's
  * `tasks/list`), which lives as long as the owner's longest-lived task, and from which the tasks
  * expired by now (ARGV[6]) leave: an owner who never lists (every 2026-07-28 caller; all anonymous
- * ones share one owner) keeps no more ids than live tasks.
+ * ones share one owner) keeps no more ids than live tasks. The list keeps the ARGV[7] tasks that
+ * expire last (their records stay, for tasks/get): `tasks/list` reads each task listed, so an owner
+ * who made tasks without end would make each listing cost as many reads, as one instance's store
+ * bounds the tasks it holds.
  */
 const PUT = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
 if ARGV[3] ~= '0' then redis.call('SET', KEYS[2], '1', 'PX', ARGV[3]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[6])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
+redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[7]))
 if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
 return 1
 `;
@@ -55,6 +59,9 @@ end
 redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
 return 1
 `;
+
+/** How many tasks an owner's list keeps (PUT): as many as one instance's store holds (DEFAULT_MAX_TASKS). */
+const MAX_LISTED = "1000";
 
 /** Attempts of one update against concurrent ones before it gives up. */
 const MAX_ATTEMPTS = 16;
@@ -103,7 +110,7 @@ export class RedisTaskStore implements TaskStore {
     const finished = isTerminal(record.status);
     const lease = finished ? "0" : String(this.#leaseMs);
     const keys = [...this.#keys(record.taskId), this.#ownerKey(record.owner)];
-    const args = [deepJson(record), String(ms), lease, String(expiry), record.taskId, String(now)];
+    const args = [deepJson(record), String(ms), lease, String(expiry), record.taskId, String(now), MAX_LISTED];
     const added = await this.#link.script(PUT, keys, args);
     if (Number(added) !== 1) throw new Error(`a task ${record.taskId} exists already`);
     if (finished) return;
