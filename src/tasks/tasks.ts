@@ -66,7 +66,7 @@ export interface TaskCall {
 /** What a context class needs to be made for a task's run: the server's, with plug-ins' additions. */
 export type ContextClass = typeof RequestContext;
 
-/** 2025-11-25 tasks whose messages may still be waiting for a `tasks/result`; beyond this, the oldest go. */
+/** 2025-11-25 tasks whose messages may still be waiting for a `tasks/result`; beyond this, the oldest of those not running go. */
 const MAX_CHANNELS = 1000;
 
 /**
@@ -214,8 +214,8 @@ export class Tasks {
     const legacy = ctx.era === "legacy";
     const channel = legacy ? new SessionChannel(askerOf(ctx)) : undefined;
     if (channel) {
+      if (this.#channels.size >= MAX_CHANNELS) this.#dropChannel();
       this.#channels.set(taskId, channel);
-      if (this.#channels.size > MAX_CHANNELS) this.#channels.delete(this.#channels.keys().next().value!);
     }
     const run = new TaskRun(
       { tool, args, ctx: this.#contextFor(ctx, taskId, channel) },
@@ -238,6 +238,20 @@ export class Tasks {
       this.#runs.delete(taskId);
       expiry.cancel();
     });
+  }
+
+  /**
+   * Lets go of the oldest channel of a task no longer running here, whose messages waited for a
+   * `tasks/result` that did not come. A running task's channel stays, however many were made after
+   * it (a session leaving a thousand tasks uncollected): its questions wait on it, and the runs are
+   * bounded (`create`).
+   */
+  #dropChannel(): void {
+    for (const taskId of this.#channels.keys()) {
+      if (this.#runs.has(taskId)) continue;
+      this.#channels.delete(taskId);
+      return;
+    }
   }
 
   /**
