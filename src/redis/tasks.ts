@@ -167,8 +167,8 @@ export class RedisTaskStore implements TaskStore {
 
   async #swap(taskId: string, from: string, change: TaskRecord): Promise<TaskRecord | undefined> {
     const done = isTerminal(change.status);
-    // What a run records is JSON already (a result or error JSON cannot carry is recorded as what the
-    // call would answer, tasks/run.ts); deepJson also writes one nested past JSON.stringify's recursion.
+    // What a run records is JSON already: a result or error JSON cannot carry is recorded as what the
+    // call would answer (tasks/run.ts), and a question as JSON carried it when asked (asking/ask.ts).
     const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, deepJson(change), done ? "1" : "0"]);
     if (Number(swapped) !== 1) return undefined;
     if (done) this.#leased.delete(taskId);
