@@ -107,15 +107,17 @@ export class Round implements AskedRound {
     }
     // A question JSON cannot carry never reaches the client (each transport drops a request it cannot
     // write): the handler would wait out askTimeoutMs (2025), or its whole request fail (2026). It fails here.
-    const why = notJson(request.params);
-    if (why !== undefined) {
+    let asked: InputRequest;
+    try {
+      asked = asSent(request);
+    } catch (thrown) {
       return Promise.reject(
         new TypeError(
-          `The question "${key}" (${request.method}) cannot be sent to the client: its params are not JSON (${why}). Ask with JSON values only: no BigInt, no cycle.`,
+          `The question "${key}" (${request.method}) cannot be sent to the client: its params are not JSON (${messageOf(thrown)}). Ask with JSON values only: no BigInt, no cycle.`,
         ),
       );
     }
-    this.asked.set(key, request);
+    this.asked.set(key, asked);
     if (!this.#stuck) {
       this.#stuck = true;
       // A macrotask later, so that questions asked together (Promise.all) travel in one round.
@@ -125,14 +127,15 @@ export class Round implements AskedRound {
   }
 }
 
-/** Why JSON cannot carry `value` (a BigInt, a cycle, nesting too deep), or undefined when it can. */
-function notJson(value: unknown): string | undefined {
-  try {
-    JSON.stringify(value);
-    return undefined;
-  } catch (thrown) {
-    return messageOf(thrown);
-  }
+/**
+ * The question as JSON carries it at the moment it is asked; throws where JSON cannot (a BigInt, a
+ * cycle, nesting too deep). It travels later (a macrotask on, with the round, or in a task's record):
+ * a copy, so that what the handler changes after asking (a BigInt default set on the schema it
+ * passed) is not what is sent, nor what a shared task store fails to write.
+ */
+function asSent(request: InputRequest): InputRequest {
+  if (request.params === undefined) return request;
+  return { method: request.method, params: JSON.parse(JSON.stringify(request.params)) };
 }
 
 /** What a handler asks with `ctx.elicit`: a message, and a flat schema of what to answer. */

@@ -173,7 +173,7 @@ function unsendable(id: RequestId, result: Record<string, unknown> | undefined, 
 
 /**
  * The tool error that stands for a tool result JSON could not carry (what serializing it threw), or
- * undefined for another result. Also what a shared task store records for such a result (redis/tasks.ts).
+ * undefined for another result.
  */
 export function unsendableToolResult(
   result: Record<string, unknown>,

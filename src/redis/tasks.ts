@@ -1,5 +1,4 @@
 import { ErrorCode } from "../core/errors.js";
-import { unsendableToolResult } from "../core/jsonrpc.js";
 import { deepJson } from "../state/stacked-json.js";
 import type { TaskStore } from "../tasks/store.js";
 import { isTerminal, type TaskRecord } from "../tasks/task.js";
@@ -23,13 +22,17 @@ return 1
  * other. The task joins its owner's list (a sorted set by expiry time, for 2025-11-25's
  * `tasks/list`), which lives as long as the owner's longest-lived task, and from which the tasks
  * expired by now (ARGV[6]) leave: an owner who never lists (every 2026-07-28 caller; all anonymous
- * ones share one owner) keeps no more ids than live tasks.
+ * ones share one owner) keeps no more ids than live tasks. The list keeps the ARGV[7] tasks that
+ * expire last (their records stay, for tasks/get): `tasks/list` reads each task listed, so an owner
+ * who made tasks without end would make each listing cost as many reads, as one instance's store
+ * bounds the tasks it holds.
  */
 const PUT = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
 if ARGV[3] ~= '0' then redis.call('SET', KEYS[2], '1', 'PX', ARGV[3]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[6])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
+redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[7]))
 if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
 return 1
 `;
@@ -56,6 +59,9 @@ end
 redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
 return 1
 `;
+
+/** How many tasks an owner's list keeps (PUT): as many as one instance's store holds (DEFAULT_MAX_TASKS). */
+const MAX_LISTED = "1000";
 
 /** Attempts of one update against concurrent ones before it gives up. */
 const MAX_ATTEMPTS = 16;
@@ -104,7 +110,7 @@ export class RedisTaskStore implements TaskStore {
     const finished = isTerminal(record.status);
     const lease = finished ? "0" : String(this.#leaseMs);
     const keys = [...this.#keys(record.taskId), this.#ownerKey(record.owner)];
-    const args = [deepJson(record), String(ms), lease, String(expiry), record.taskId, String(now)];
+    const args = [deepJson(record), String(ms), lease, String(expiry), record.taskId, String(now), MAX_LISTED];
     const added = await this.#link.script(PUT, keys, args);
     if (Number(added) !== 1) throw new Error(`a task ${record.taskId} exists already`);
     if (finished) return;
@@ -161,12 +167,13 @@ export class RedisTaskStore implements TaskStore {
 
   async #swap(taskId: string, from: string, change: TaskRecord): Promise<TaskRecord | undefined> {
     const done = isTerminal(change.status);
-    const { record, json } = written(change);
-    const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, json, done ? "1" : "0"]);
+    // What a run records is JSON already: a result or error JSON cannot carry is recorded as what the
+    // call would answer (tasks/run.ts), and a question as JSON carried it when asked (asking/ask.ts).
+    const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, deepJson(change), done ? "1" : "0"]);
     if (Number(swapped) !== 1) return undefined;
     if (done) this.#leased.delete(taskId);
-    this.#publish(record);
-    return record;
+    this.#publish(change);
+    return change;
   }
 
   /** Renews this instance's leases three times a lease: one missed renewal does not fail a task. */
@@ -208,26 +215,6 @@ export class RedisTaskStore implements TaskStore {
 
   #keys(taskId: string): [string, string] {
     return [`${this.#prefix}t:${taskId}`, `${this.#prefix}l:${taskId}`];
-  }
-}
-
-/**
- * The record as it is written, and its JSON. A task's result may nest deeper than JSON.stringify
- * recurses (a tool that hands on its client's argument, which JSON.parse read): it is recorded all
- * the same, as in memory. One JSON cannot carry (a BigInt, a cycle) is recorded as the tool error
- * one instance answers for it as it writes the response (core/jsonrpc.ts): unwritten, the task would
- * read working, then failed as if its instance had stopped.
- */
-function written(record: TaskRecord): { record: TaskRecord; json: string } {
-  try {
-    return { record, json: deepJson(record) };
-  } catch (thrown) {
-    // Its own fields, read as the response's would be (a TaskRecord types a result only as an object).
-    const result: Record<string, unknown> | undefined = record.result && { ...record.result };
-    const failed = result && unsendableToolResult(result, thrown);
-    if (!failed) throw thrown;
-    const recorded = { ...record, result: failed };
-    return { record: recorded, json: deepJson(recorded) };
   }
 }
 

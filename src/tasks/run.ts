@@ -1,7 +1,8 @@
 import type { Round } from "../core/asking.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, isMcpError } from "../core/errors.js";
-import { type CallToolResult, callTool, type Tool } from "../core/tools.js";
+import { safeMessage } from "../core/safe.js";
+import { type CallToolResult, callTool, type Tool, unsendable } from "../core/tools.js";
 import type { InputRequest } from "../core/types.js";
 import type { TaskError } from "./task.js";
 
@@ -51,7 +52,7 @@ export class TaskRun {
       for (let rounds = 0; rounds <= MAX_ROUNDS; rounds++) {
         const outcome = await this.#runOnce();
         if (this.ctx.cancelled) return;
-        if ("result" in outcome) return this.#events.completed(outcome.result);
+        if ("result" in outcome) return this.#events.completed(sendable(this.#tool.name, outcome.result));
         if (rounds === MAX_ROUNDS) break;
         this.#waiting = new Set(outcome.asked.keys());
         const answered = new Promise<void>((resolve) => {
@@ -117,11 +118,39 @@ export class TaskRun {
   }
 }
 
-/** A JSON-RPC error as a failed task carries it: an `McpError`'s code, else an internal error. */
+/**
+ * The result a task records: the tool's, or, when JSON cannot carry it (a BigInt, a cycle, nesting
+ * deeper than JSON.stringify recurses), the tool error a call answers for such a result. Recorded so,
+ * every store holds it and every read answers it: SEP-2663 "Task Status" keeps a result with
+ * `isError` `completed`, and inlines it in `tasks/get`, which could not be sent otherwise (-32603);
+ * 2025-11-25's `tasks/result` answers it with its related-task `_meta` (MUST), which the response's
+ * own fallback would drop.
+ */
+function sendable(toolName: string, result: CallToolResult): CallToolResult {
+  try {
+    JSON.stringify(result);
+    return result;
+  } catch (thrown) {
+    return unsendable(toolName, thrown);
+  }
+}
+
+/**
+ * A JSON-RPC error as a failed task carries it: an `McpError`'s code, else an internal error. One
+ * whose `data` JSON cannot carry is the internal error a call answers for it, for the same reason
+ * as `sendable`'s.
+ */
 export function errorOf(thrown: unknown): TaskError {
   if (isMcpError(thrown)) {
     const error: TaskError = { code: thrown.code, message: thrown.message };
-    if (thrown.data !== undefined) error.data = thrown.data;
+    if (thrown.data === undefined) return error;
+    try {
+      JSON.stringify(thrown.data);
+    } catch (unwritable) {
+      const why = safeMessage(unwritable);
+      return { code: ErrorCode.InternalError, message: `Internal error: the response cannot be sent as JSON: ${why}` };
+    }
+    error.data = thrown.data;
     return error;
   }
   return { code: ErrorCode.InternalError, message: "Internal error: the task ended unexpectedly" };

@@ -13,7 +13,7 @@ import { SessionChannel } from "./channel.js";
 import { askerOf, requestOf, runContext } from "./contexts.js";
 import { TaskRelay } from "./relay.js";
 import { type RunEvents, TaskRun } from "./run.js";
-import type { TaskStore } from "./store.js";
+import { DEFAULT_MAX_TASKS, type TaskStore } from "./store.js";
 import {
   detailed,
   isTerminal,
@@ -66,7 +66,7 @@ export interface TaskCall {
 /** What a context class needs to be made for a task's run: the server's, with plug-ins' additions. */
 export type ContextClass = typeof RequestContext;
 
-/** 2025-11-25 tasks whose messages may still be waiting for a `tasks/result`; beyond this, the oldest go. */
+/** 2025-11-25 tasks whose messages may still be waiting for a `tasks/result`; beyond this, the oldest of those not running go. */
 const MAX_CHANNELS = 1000;
 
 /**
@@ -89,6 +89,8 @@ export class Tasks {
   relay: TaskRelay | undefined;
   /** What the runs did, recorded in the store, again while it is unreachable, until `close` (`#unrecorded`). */
   readonly #writes = new StatusWrites((taskId) => this.#unrecorded(taskId));
+  /** The tasks being stored before their runs start: they count towards the bound of runs (`create`). */
+  #starting = 0;
   /** Set by `close`: no run starts after it, and no answers are handed over. */
   #closed = false;
   /** What `close` waits for besides the runs: tasks being stored and started, answers being handed over. */
@@ -162,6 +164,14 @@ export class Tasks {
    */
   async create(call: TaskCall, answers?: Map<string, unknown>): Promise<Result> {
     if (this.#closed) throw notStarted();
+    // The runs are this process's, whatever the store holds (a shared one has no bound of its own):
+    // a client starting tasks that never end would grow it without bound.
+    if (this.#runs.size + this.#starting >= DEFAULT_MAX_TASKS) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Could not create a task: the server is running ${DEFAULT_MAX_TASKS} tasks already (its limit); try again once one has finished.`,
+      );
+    }
     const { settings, ctx } = call;
     const legacy = ctx.era === "legacy";
     const now = Date.now();
@@ -176,7 +186,12 @@ export class Tasks {
       owner: ownerOf(ctx),
       ...(this.relay && { runner: this.relay.id }),
     };
-    await this.#tracked(this.#start(record, call, answers));
+    this.#starting++;
+    try {
+      await this.#tracked(this.#start(record, call, answers));
+    } finally {
+      this.#starting--;
+    }
     return legacy ? { task: legacyTask(record) } : { resultType: "task", ...taskFields(record) };
   }
 
@@ -199,8 +214,8 @@ export class Tasks {
     const legacy = ctx.era === "legacy";
     const channel = legacy ? new SessionChannel(askerOf(ctx)) : undefined;
     if (channel) {
+      if (this.#channels.size >= MAX_CHANNELS) this.#dropChannel();
       this.#channels.set(taskId, channel);
-      if (this.#channels.size > MAX_CHANNELS) this.#channels.delete(this.#channels.keys().next().value!);
     }
     const run = new TaskRun(
       { tool, args, ctx: this.#contextFor(ctx, taskId, channel) },
@@ -223,6 +238,20 @@ export class Tasks {
       this.#runs.delete(taskId);
       expiry.cancel();
     });
+  }
+
+  /**
+   * Lets go of the oldest channel of a task no longer running here, whose messages waited for a
+   * `tasks/result` that did not come. A running task's channel stays, however many were made after
+   * it (a session leaving a thousand tasks uncollected): its questions wait on it, and the runs are
+   * bounded (`create`).
+   */
+  #dropChannel(): void {
+    for (const taskId of this.#channels.keys()) {
+      if (this.#runs.has(taskId)) continue;
+      this.#channels.delete(taskId);
+      return;
+    }
   }
 
   /**

@@ -129,6 +129,28 @@ describe.each(["stdio", "HTTP session"] as const)("v1 client's experimental task
     expect(result).toMatchObject({ isError: true, content: [{ text: "the input was bad" }] });
   });
 
+  it("answers the tool error for a result JSON cannot carry from tasks/result, tied to its task by related-task _meta", async () => {
+    const messages = await streamed(client, "unsendable_result", {});
+    const taskId = messages[0]!.task!.taskId;
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    // Was: no _meta at all (2025-11-25 "Tasks": the tasks/result response MUST carry it).
+    expect(result._meta).toEqual({ [RELATED]: { taskId } });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: expect.stringMatching(/^Tool "unsendable_result" returned a value that cannot be sent as JSON: /),
+        },
+      ],
+    });
+    // A tool error fails a 2025-11-25 task (SHOULD), and tasks/result still answers it.
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({
+      status: "failed",
+      statusMessage: expect.stringContaining("cannot be sent as JSON"),
+    });
+  });
+
   it("lists the session's tasks, and cancels a running one (its signal aborts)", async () => {
     const stream = client.experimental.tasks.callToolStream(
       { name: "blocked", arguments: { label: transport } },

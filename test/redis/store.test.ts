@@ -362,6 +362,23 @@ describe("tasks on Redis", () => {
     await shared.close();
   });
 
+  it("lists at most 1000 of an owner's tasks, those that expire last, and keeps the others readable", async () => {
+    const shared = await state();
+    const now = Date.now();
+    // One more than an owner's list keeps, each expiring a millisecond after the one before.
+    const ids = Array.from({ length: 1001 }, (_, n) => `many-${n}`);
+    for (let n = 0; n < ids.length; n += 100) {
+      await Promise.all(
+        ids.slice(n, n + 100).map((taskId, i) => shared.tasks.put({ ...record(taskId), createdAt: now + n + i })),
+      );
+    }
+    // Was: all 1001, each read again by every tasks/list of the owner, however many it made.
+    const listed = await shared.tasks.list("");
+    expect(listed.map((task) => task.taskId)).toEqual(ids.slice(1));
+    expect((await shared.tasks.get("many-0"))?.status).toBe("working");
+    await shared.close();
+  });
+
   it("keeps no more ids in an owner's list than it has live tasks, though the owner never lists them", async () => {
     const prefix = `store-${prefixes++}:`;
     const shared = await state({ prefix });

@@ -4,13 +4,15 @@
  *
  * - a result nested deeper than JSON.stringify recurses (100,000 levels of arrays, which JSON.parse
  *   reads): a 2025-11-25 task whose tool echoes its client's argument in its result (a content
- *   block's `_meta`). The record is written (as session records are, with deepJson), so the task
- *   reads `completed` on every instance at once, and its `tasks/result` answers what one instance
- *   answers for it (a result JSON cannot send whole becomes a tool error);
- * - a result JSON cannot carry at all (a BigInt, a cycle in a content block's `_meta`): the record is
- *   written all the same, with the tool error one instance answers for that result (core/jsonrpc.ts's
- *   `serialize`) as its result, so the task reads `completed` on every instance and its `tasks/result`
- *   answers that error.
+ *   block's `_meta`);
+ * - a result JSON cannot carry at all (a BigInt, a cycle in a content block's `_meta`), in 2025-11-25
+ *   and in 2026-07-28;
+ * - a JSON-RPC error whose `data` JSON cannot carry (2026-07-28).
+ *
+ * Each is recorded as what the call would have answered (the tool error for such a result, the
+ * internal error for such an error), on every instance at once, so the task reads the same on one
+ * instance as on two, its 2026-07-28 `tasks/get` inlines it, and its 2025-11-25 `tasks/result`
+ * answers it with its related-task `_meta`.
  *
  * Two in-process servers (`server.fetch`) and one without shared state; every wait is bounded.
  * Skipped (with the install command as the reason) without redis-server, failed with
@@ -19,9 +21,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
-import { pico, text } from "../../src/index.js";
+import { askingLayer } from "../../src/core/context.js";
+import { ErrorCode, McpError, pico, text } from "../../src/index.js";
 import type { redisState } from "../../src/redis.js";
-import { inSession, within } from "../http-helpers.js";
+import { inSession, modern, within } from "../http-helpers.js";
 import { BOUND_MS, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 import { sharedState } from "./shared-state.js";
@@ -72,6 +75,28 @@ function server(state?: Awaited<ReturnType<typeof redisState>>): Server {
       task: "optional",
       input: z.object({ kind: z.enum(["bigint", "cycle"]) }),
       run: ({ kind }) => text("made", { _meta: unsendable(kind) }),
+    })
+    .tool("changed_questions", {
+      description: "A task that asks, then changes what it asked into what JSON cannot carry",
+      task: "optional",
+      run: async (_args, ctx) => {
+        const count: Record<string, unknown> = { type: "integer" };
+        const form = ctx.elicit("How many?", { type: "object", properties: { count } });
+        const message: Record<string, unknown> = { type: "text", text: "Name it" };
+        const sampled = ctx.sample({ messages: [{ role: "user", content: message as never }], maxTokens: 5 });
+        // After asking: a default JSON cannot carry, and a cycle.
+        count.default = 1n;
+        message.self = message;
+        const [answer, named] = await Promise.all([form, sampled]);
+        return `${"content" in answer ? JSON.stringify(answer.content) : answer.action} ${JSON.stringify(named.content)}`;
+      },
+    })
+    .tool("unsendable_error", {
+      description: "A task that ends with a JSON-RPC error whose data JSON cannot carry",
+      task: "optional",
+      run: () => {
+        throw new McpError(ErrorCode.InvalidParams, "no such record", unsendable("bigint"));
+      },
     });
   opened.push(() => made.close());
   return made;
@@ -124,7 +149,14 @@ async function ran(start: Server, on: Server, name: string, args: Record<string,
   }
   // Bounded: for a task still working, it would wait for its end.
   const result = await within(answer(on, session, "tasks/result", { taskId }), BOUND_MS, "the tasks/result");
-  return { status, result: result.result };
+  return { status, result: result.result, taskId };
+}
+
+/** A 2025-11-25 tasks/result's answer, tied to its task by related-task `_meta` (2025-11-25 "Tasks": MUST) as it must be, without it. */
+function untied(ran: { result?: Record<string, unknown>; taskId: string }) {
+  const { _meta, ...rest } = ran.result ?? {};
+  expect(_meta).toEqual({ "io.modelcontextprotocol/related-task": { taskId: ran.taskId } });
+  return rest;
 }
 
 it("records a task whose result nests 100,000 deep, which then answers on another instance as on one", async () => {
@@ -135,25 +167,119 @@ it("records a task whose result nests 100,000 deep, which then answers on anothe
   const shared = await ran(a, b, "echo", { value: "DEEP" });
   // Was: "working" for as long as the write was retried (a minute), the record being written with
   // JSON.stringify ("Maximum call stack size exceeded"), then "failed" as if its instance had stopped.
-  expect(shared.status).toBe("completed");
-  expect(shared.result).toEqual(alone.result);
+  // A tool error fails a 2025-11-25 task (SHOULD; its tasks/result still answers it), on both.
+  expect([alone.status, shared.status]).toEqual(["failed", "failed"]);
+  expect(untied(shared)).toEqual(untied(alone));
 });
 
 for (const kind of ["bigint", "cycle"] as const) {
   it(`records a task whose result holds a ${kind}, which then answers on another instance the tool error one answers`, async () => {
     const single = server();
     const alone = await ran(single, single, "unsendable", { kind });
-    expect(alone.status).toBe("completed");
     expect(alone.result).toMatchObject({ isError: true });
     const [a, b] = await instances();
     const shared = await ran(a, b, "unsendable", { kind });
     // Was: "working" for as long as the write was retried (a minute), deepJson throwing on the record,
-    // then "failed" as if its instance had stopped.
-    expect(shared.status).toBe("completed");
-    // The related-task _meta aside, which the shared answer carries (tasks/result adds it to a recorded result).
-    expect({ content: shared.result?.content, isError: shared.result?.isError }).toEqual({
-      content: alone.result?.content,
-      isError: true,
-    });
+    // then "failed" as if its instance had stopped. A tool error fails a 2025-11-25 task (SHOULD).
+    expect([alone.status, shared.status]).toEqual(["failed", "failed"]);
+    // Was: one instance's answer had no related-task _meta (the response's own fallback dropped it).
+    expect(untied(shared)).toEqual(untied(alone));
   });
 }
+
+/** A 2026-07-28 request declaring the Tasks extension (per request, SEP-2663); `Mcp-Name` names its task. */
+async function modernAnswer(on: Server, method: string, params: Record<string, unknown>) {
+  const declared = { elicitation: { form: {} }, sampling: {}, extensions: { [TASKS]: {} } };
+  const capabilities = { "io.modelcontextprotocol/clientCapabilities": declared };
+  const named = typeof params.taskId === "string" ? { "mcp-name": params.taskId } : {};
+  const response = await on.fetch(modern(method, { ...params, _meta: capabilities }, named));
+  return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+const TASKS = "io.modelcontextprotocol/tasks";
+
+/** Calls tool `name` as a 2026-07-28 task on `start`, then answers `tasks/get` on `on` once it is no longer working (bounded). */
+async function modernRan(start: Server, on: Server, name: string, args: Record<string, unknown>) {
+  const created = await modernAnswer(start, "tools/call", { name, arguments: args });
+  const taskId = created.result!.taskId as string;
+  for (let polls = 0; polls < 100; polls++) {
+    const got = await modernAnswer(on, "tasks/get", { taskId });
+    if (got.result?.status !== "working") return got;
+    await sleep(25);
+  }
+  throw new Error(`task ${taskId} stayed working`);
+}
+
+for (const kind of ["bigint", "cycle"] as const) {
+  it(`answers a 2026-07-28 tasks/get for a task whose result holds a ${kind} with the tool error, on one instance as on two`, async () => {
+    const single = server();
+    const alone = await modernRan(single, single, "unsendable", { kind });
+    // Was: -32603 "Internal error: the response cannot be sent as JSON", the task's status unreadable.
+    expect(alone.error).toBeUndefined();
+    const [a, b] = await instances();
+    const shared = await modernRan(a, b, "unsendable", { kind });
+    // SEP-2663 "Task Status": a tool result with isError is `completed`, inlined in tasks/get.
+    for (const got of [alone, shared]) {
+      expect(got.result).toMatchObject({ status: "completed", result: { isError: true } });
+      const block = (got.result!.result as { content: { text: string }[] }).content[0]!;
+      expect(block.text).toMatch(/^Tool "unsendable" returned a value that cannot be sent as JSON: /);
+    }
+    expect(alone.result!.result).toEqual(shared.result!.result);
+  });
+}
+
+it("answers a 2026-07-28 tasks/get for a task failed with a JSON-RPC error whose data JSON cannot carry, on one instance as on two", async () => {
+  const single = server();
+  const alone = await modernRan(single, single, "unsendable_error", {});
+  // Was: -32603 for tasks/get itself (one instance), and the record never written (shared).
+  expect(alone.error).toBeUndefined();
+  const [a, b] = await instances();
+  const shared = await modernRan(a, b, "unsendable_error", {});
+  for (const got of [alone, shared]) {
+    // What the call would have answered: the internal error of a response JSON cannot carry.
+    expect(got.result).toMatchObject({
+      status: "failed",
+      error: { code: -32603, message: expect.stringMatching(/^Internal error: the response cannot be sent as JSON: /) },
+    });
+  }
+});
+
+it("records and answers a task's questions as asked when the tool changes them afterwards into what JSON cannot carry, on one instance as on two", async () => {
+  // Loaded already, as on a server that has asked before: the questions are taken at once, before the change.
+  await askingLayer.load();
+  const single = server();
+  const [a, b] = await instances();
+  for (const [start, on] of [
+    [single, single],
+    [a, b],
+  ] as const) {
+    const asked = await modernRan(start, on, "changed_questions", {});
+    // Was (shared): "working" while its record was written again for a minute (deepJson threw on the
+    // BigInt), then "failed" as if its instance had stopped; one instance's tasks/get answered -32603.
+    expect(asked.result).toMatchObject({
+      status: "input_required",
+      inputRequests: {
+        "elicitation-1": { params: { requestedSchema: { properties: { count: { type: "integer" } } } } },
+        "sampling-1": { params: { messages: [{ content: { type: "text", text: "Name it" } }] } },
+      },
+    });
+    const taskId = asked.result!.taskId as string;
+    const requests = asked.result!.inputRequests as Record<string, { params: Record<string, unknown> }>;
+    const schema = requests["elicitation-1"]!.params.requestedSchema as { properties: { count: object } };
+    expect(schema.properties.count).toEqual({ type: "integer" });
+    const responses = {
+      "elicitation-1": { action: "accept", content: { count: 3 } },
+      "sampling-1": { role: "assistant", content: { type: "text", text: "Bob" }, model: "m" },
+    };
+    expect(await modernAnswer(on, "tasks/update", { taskId, inputResponses: responses })).toMatchObject({ result: {} });
+    let done: Record<string, unknown> | undefined;
+    for (let polls = 0; polls < 200 && done?.status !== "completed"; polls++) {
+      done = (await modernAnswer(on, "tasks/get", { taskId })).result;
+      if (done?.status !== "completed") await sleep(25);
+    }
+    expect(done).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: '{"count":3} {"type":"text","text":"Bob"}' }] },
+    });
+  }
+});
