@@ -5,7 +5,7 @@
  */
 import { checkAllowed, checkCaller, checksFor } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
-import { contentsProblem } from "../content/check.js";
+import { contentsProblem, resourceProblem } from "../content/check.js";
 import { type ResourceContents, toBase64 } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -37,12 +37,38 @@ export async function listResources(registry: Registry, params: Params, ctx: Req
     else if (resource.config.list && (!checks || checks.checkCallerOf(ctx, declared, "") === undefined)) {
       let found = resource.config.list(ctx);
       if (found instanceof Promise) found = await found;
+      checkListed(resource.uri, found);
       const mimeType = resource.mimeType;
       for (const item of found)
         listed.push(mimeType === undefined || "mimeType" in item ? item : { ...item, mimeType });
     }
   }
   return page(registry, params, { key: "resources", items: listed, describe: (item) => item });
+}
+
+/**
+ * What a template's `list` returned is an array of resources, each with a string uri and name and
+ * each other field as the schema has it (2025-11-25 "Resource"): the official clients refuse the
+ * whole of resources/list for one bad entry, every other resource with it, and say only which zod
+ * path failed. A getter that throws is left to the response's writer, as in isContentsItem.
+ */
+function checkListed(template: string, found: unknown): asserts found is Record<string, unknown>[] {
+  const fix = "return an array of { uri, name, title?, description?, mimeType?, size?, annotations?, icons? }.";
+  if (!Array.isArray(found)) {
+    const what = found === null ? "null" : `a value of type ${typeof found}`;
+    throw new TypeError(`Resource template "${template}" list returned ${what}, not an array; ${fix}`);
+  }
+  let problem: string | undefined;
+  const bad = found.findIndex((entry) => {
+    try {
+      problem = resourceProblem(entry);
+    } catch {
+      problem = undefined;
+    }
+    return problem !== undefined;
+  });
+  if (bad !== -1)
+    throw new TypeError(`Resource template "${template}" list returned entry ${bad}, which ${problem}; ${fix}`);
 }
 
 /** `resources/templates/list`, in registration order. */
