@@ -64,14 +64,34 @@ export async function complete(
     entry.complete && Object.hasOwn(entry.complete, argument.name) ? entry.complete[argument.name] : undefined;
   let values: string[] = [];
   if (completer) {
-    let suggested = completer(argument.value, { arguments: context, ctx });
+    let suggested: unknown = completer(argument.value, { arguments: context, ctx });
     if (suggested instanceof Promise) suggested = await suggested;
+    checkSuggested(suggested, `The completer of "${argument.name}" in ${entry.what}`);
     const typed = argument.value.toLowerCase();
     values = suggested.filter((value) => value.toLowerCase().startsWith(typed));
   }
   return {
     completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES },
   };
+}
+
+/**
+ * A completer's values are strings (2025-11-25 "CompleteResult"): what else it returns would fail as
+ * "suggested.filter is not a function", or be sent for the client to refuse; the author is told what
+ * it returned instead.
+ */
+function checkSuggested(suggested: unknown, completer: string): asserts suggested is string[] {
+  const fix = "return an array of strings, the values to suggest.";
+  if (!Array.isArray(suggested)) {
+    const what = suggested === null ? "null" : `a value of type ${typeof suggested}`;
+    throw new TypeError(`${completer} returned ${what}, not an array; ${fix}`);
+  }
+  const bad = suggested.findIndex((value) => typeof value !== "string");
+  if (bad !== -1) {
+    const value: unknown = suggested[bad];
+    const what = value === null ? "null" : `of type ${typeof value}`;
+    throw new TypeError(`${completer} returned value ${bad}, ${what}, where a string belongs; ${fix}`);
+  }
 }
 
 /**
