@@ -115,6 +115,30 @@ describe("compileResource", () => {
       { read: () => "", size: 10 },
       'Resource template "users://{id}" cannot have size: each resource it names has its own; give it in list\'s entries.',
     ],
+    [
+      "a list that is not a function",
+      "users://{id}",
+      { read: () => "", list: [{ uri: "users://1", name: "one" }] },
+      'Resource template "users://{id}" list must be a function (ctx) => resources; it is a value of type object.',
+    ],
+    [
+      "a completer for a variable it does not have",
+      "repos://{owner}/{repo}{?q}",
+      { read: () => "", complete: { ownr: () => [] } },
+      'Resource template "repos://{owner}/{repo}{?q}" has a completer for "ownr", which is not one of its variables (owner, repo, q).',
+    ],
+    [
+      "a completer that is not a function",
+      "users://{id}",
+      { read: () => "", complete: { id: "1" } },
+      'Resource template "users://{id}" complete.id must be a function (value, context) => string[]; it is a value of type string.',
+    ],
+    [
+      "a complete that is not an object",
+      "users://{id}",
+      { read: () => "", complete: [() => []] },
+      'Resource template "users://{id}" complete must be an object: a completer function per name, among its variables (id).',
+    ],
   ])("throws a TypeError at registration for %s", (_label, uri, config, message) => {
     expect(() => compileResource(uri, config as ResourceConfig<string>)).toThrow(new TypeError(message));
   });

@@ -1,4 +1,5 @@
 import type { Access } from "../auth/access.js";
+import { checkCompleters } from "../completion/completers.js";
 import type { Completer } from "../completion/completion.js";
 import { type Annotations, checkIcons, checkOptions, type Icon, type ResourceContents } from "../core/content.js";
 import type { Context } from "../core/handler-context.js";
@@ -103,6 +104,15 @@ export function compileResource(uri: string, config: ResourceConfig<string>): Re
     throw new TypeError(
       `Resource template "${uri}" cannot have size: each resource it names has its own; give it in list's entries.`,
     );
+  }
+  if (config.list !== undefined && typeof config.list !== "function") {
+    throw new TypeError(
+      `Resource template "${uri}" list must be a function (ctx) => resources; it is a value of type ${typeof config.list}.`,
+    );
+  }
+  if (template) {
+    const owner = `Resource template "${uri}"`;
+    checkCompleters(config.complete, { owner, names: template.variables, kind: "variables" });
   }
   const descriptor: Record<string, unknown> = template ? { uriTemplate: uri } : { uri };
   descriptor.name = config.name ?? uri;
