@@ -891,7 +891,8 @@ const BUDGETS: Budget[] = [
     // Raised to 59,049 B: a resource template's list is checked to return resources a client takes (resources/run.ts's checkListed, content/check.ts's resourceProblem) (was: a bad entry made both official clients refuse the whole of resources/list; test/peers/resource-list-entries.test.ts) (+166 B).
     // Raised to 59,128 B: a completer's values are checked to be an array of strings (completion.ts's checkSuggested) (was: 'suggested.filter is not a function'; test/peers/completion-results.test.ts) (+79 B).
     // Raised to 59,431 B: a template's list and a complete's names and functions are checked at registration (completion/completers.ts) (was: failing each request, or a misspelt completer never asked; test/resources.test.ts, test/prompts.test.ts) (+303 B).
-    ceiling: 59_431,
+    // Raised to 59,483 B: an unknown prompt or template is quoted to 200 characters, as an unknown URI was (content/shown.ts) (was: the whole name in the message; test/peers/unknown-names.test.ts) (+52 B).
+    ceiling: 59_483,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1652,7 +1653,8 @@ const BUDGETS: Budget[] = [
     // Raised to 69,208 B: a resource template's list is checked to return resources a client takes (resources/run.ts's checkListed, content/check.ts's resourceProblem) (was: a bad entry made both official clients refuse the whole of resources/list; test/peers/resource-list-entries.test.ts) (+163 B).
     // Raised to 69,289 B: a completer's values are checked to be an array of strings (completion.ts's checkSuggested) (was: 'suggested.filter is not a function'; test/peers/completion-results.test.ts) (+81 B).
     // Raised to 69,590 B: a template's list and a complete's names and functions are checked at registration (completion/completers.ts) (was: failing each request, or a misspelt completer never asked; test/resources.test.ts, test/prompts.test.ts) (+301 B).
-    ceiling: 69_590,
+    // Raised to 69,644 B: an unknown prompt or template is quoted to 200 characters, as an unknown URI was (content/shown.ts) (was: the whole name in the message; test/peers/unknown-names.test.ts) (+54 B).
+    ceiling: 69_644,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -1,4 +1,5 @@
 import { checkCaller, type Entry } from "../auth/entries.js";
+import { shown } from "../content/shown.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
@@ -104,25 +105,27 @@ function notText(field: string, what: string): McpError {
 
 function completableOf(registry: Registry, ref: Record<string, unknown>): Completable {
   if (ref.type === "ref/prompt") {
+    const name = ref.name;
+    if (typeof name !== "string") throw notText("ref.name", "the name of a prompt");
     const unknown = () =>
       new McpError(
         ErrorCode.InvalidParams,
-        `Unknown prompt ${JSON.stringify(ref.name)}. Call prompts/list to see the available prompts.`,
+        `Unknown prompt ${JSON.stringify(shown(name))}. Call prompts/list to see the available prompts.`,
       );
-    if (typeof ref.name !== "string") throw notText("ref.name", "the name of a prompt");
-    const prompt = registry.prompts.get(ref.name);
+    const prompt = registry.prompts.get(name);
     if (!prompt) throw unknown();
     const { auth, complete } = prompt.config;
     return { declared: auth, what: `prompt "${prompt.name}"`, notFound: unknown, complete };
   }
   if (ref.type === "ref/resource") {
+    const uri = ref.uri;
+    if (typeof uri !== "string") throw notText("ref.uri", "the URI template of a resource");
     const unknown = () =>
       new McpError(
         ErrorCode.InvalidParams,
-        `Unknown resource template ${JSON.stringify(ref.uri)}. Call resources/templates/list to see them.`,
+        `Unknown resource template ${JSON.stringify(shown(uri))}. Call resources/templates/list to see them.`,
       );
-    if (typeof ref.uri !== "string") throw notText("ref.uri", "the URI template of a resource");
-    const resource = registry.resources.get(ref.uri);
+    const resource = registry.resources.get(uri);
     if (!resource?.template) throw unknown();
     const { auth, complete } = resource.config;
     return { declared: auth, what: `resource template ${resource.uri}`, notFound: unknown, complete };

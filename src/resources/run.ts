@@ -6,6 +6,7 @@
 import { checkAllowed, checkCaller, checksFor } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
 import { contentsProblem, resourceProblem } from "../content/check.js";
+import { shown } from "../content/shown.js";
 import { type ResourceContents, toBase64 } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -164,11 +165,10 @@ function normalise(uri: string): string {
 
 function notFound(uri: string, ctx: RequestContext): McpError {
   const code = ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
-  // The message goes into the model's context: a long URI is cut there, and whole in data.uri.
-  const shown = uri.length > 200 ? `${uri.slice(0, 200)}…` : uri;
+  // A long URI is cut in the message, and whole in data.uri.
   return new McpError(
     code,
-    `Resource not found: ${shown}. Call resources/list or resources/templates/list to see what can be read.`,
+    `Resource not found: ${shown(uri)}. Call resources/list or resources/templates/list to see what can be read.`,
     { uri },
   );
 }
