@@ -269,6 +269,13 @@ export const methods: Record<string, Method> = {
       // Each subscription is kept for the session's life and checked on every update: a bounded number of them.
       const max = registry.limits.maxSubscriptionsPerSession ?? Infinity;
       const session = ctx.session;
+      // A subscription that could never be told of an update is refused, not taken and forgotten.
+      if (session?.oneRequest) {
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          "resources/subscribe needs a session, and this server answers 2025 requests without one (http.sessions: false): it has no stream to send updates on. Read the resource again to see whether it changed.",
+        );
+      }
       if (session?.subscribe(uri, max) === false) {
         throw tooManySubscriptions(`this session is subscribed to ${max} resources already`, max);
       }
