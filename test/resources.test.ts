@@ -139,6 +139,36 @@ describe("compileResource", () => {
       { read: () => "", complete: [() => []] },
       'Resource template "users://{id}" complete must be an object: a completer function per name, among its variables (id).',
     ],
+    [
+      "a priority past 1, which TypeScript takes",
+      "docs://x",
+      { read: () => "", annotations: { priority: 2 } },
+      'Resource "docs://x" needs annotations.priority to be a number from 0 to 1, or left out.',
+    ],
+    [
+      "a lastModified that is no date-time",
+      "docs://x",
+      { read: () => "", annotations: { lastModified: "yesterday" } },
+      'Resource "docs://x" needs annotations.lastModified to be an ISO 8601 date-time with seconds and an offset, such as 2025-01-12T15:00:58Z, or left out.',
+    ],
+    [
+      "an audience the protocol does not have",
+      "users://{id}",
+      { read: () => "", annotations: { audience: ["model"] } },
+      'Resource template "users://{id}" needs annotations.audience to be an array of "user" and "assistant", or left out.',
+    ],
+    [
+      "a name that is not a string",
+      "docs://x",
+      { read: () => "", name: 42 },
+      'Resource "docs://x" needs name: a string.',
+    ],
+    [
+      "a mimeType that is not a string",
+      "users://{id}",
+      { read: () => "", mimeType: ["text/plain"] },
+      'Resource template "users://{id}" needs mimeType to be a string, or left out.',
+    ],
   ])("throws a TypeError at registration for %s", (_label, uri, config, message) => {
     expect(() => compileResource(uri, config as ResourceConfig<string>)).toThrow(new TypeError(message));
   });
