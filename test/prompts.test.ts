@@ -112,6 +112,18 @@ describe("compilePrompt", () => {
       { input: z.object({ language: z.string() }), complete: () => ["Go"], get: () => "" },
       'Prompt "p" complete must be an object: a completer function per name, among its arguments (language).',
     ],
+    [
+      "a title that is not a string",
+      "p",
+      { title: 5, get: () => "" },
+      'Prompt "p" needs title to be a string, or left out.',
+    ],
+    [
+      "a _meta that is not an object",
+      "p",
+      { _meta: "team: dx", get: () => "" },
+      'Prompt "p" needs _meta to be an object, or left out.',
+    ],
   ])("throws a TypeError at registration for %s", (_label, name, config, message) => {
     expect(() => compilePrompt(name, config as PromptConfig<Schema | undefined>)).toThrow(new TypeError(message));
   });

@@ -100,6 +100,12 @@ const CONTENTS: Field[] = [
   optional("blob", isBase64, BASE64),
 ];
 
+const ICONS = optional(
+  "icons",
+  (icons) => Array.isArray(icons) && icons.every((icon) => isObject(icon) && problemOf(icon, ICON, "") === undefined),
+  "an array of icons, each { src, mimeType?, sizes?, theme? }",
+);
+
 /** A resource as a list names it (2025-11-25 "Resource"), and as a resource_link block does, its type aside. */
 const RESOURCE: Field[] = [
   required("uri"),
@@ -108,12 +114,17 @@ const RESOURCE: Field[] = [
   optional("description"),
   optional("mimeType"),
   optional("size", Number.isFinite, "a number"),
-  optional(
-    "icons",
-    (icons) => Array.isArray(icons) && icons.every((icon) => isObject(icon) && problemOf(icon, ICON, "") === undefined),
-    "an array of icons, each { src, mimeType?, sizes?, theme? }",
-  ),
+  ICONS,
   ...COMMON,
+];
+
+/** A prompt as prompts/list names it (2025-11-25 "Prompt"), its arguments aside (read off its schema). */
+const PROMPT: Field[] = [
+  required("name"),
+  optional("title"),
+  optional("description"),
+  ICONS,
+  optional("_meta", isObject, OBJECT),
 ];
 
 const BLOCKS: ReadonlyMap<unknown, Field[]> = new Map([
@@ -167,6 +178,11 @@ export function contentsProblem(item: Record<string, unknown>): string | undefin
  */
 export function resourceProblem(entry: unknown): string | undefined {
   return isObject(entry) ? problemOf(entry, RESOURCE, "") : "is not an object";
+}
+
+/** What a prompt's list entry needs (prompts/list, 2025-11-25 "Prompt"); undefined for a valid one. */
+export function promptProblem(entry: Record<string, unknown>): string | undefined {
+  return problemOf(entry, PROMPT, "");
 }
 
 /** The result that sends `blocks`, or a tool error naming the first that a client would refuse. */

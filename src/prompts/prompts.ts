@@ -5,6 +5,7 @@ export type { PromptMessage } from "../core/content.js";
 
 import { checkCompleters } from "../completion/completers.js";
 import type { Completer } from "../completion/completion.js";
+import { promptProblem } from "../content/check.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
 import { type Schema, type StandardSchemaV1, toJsonSchema } from "../core/schema.js";
@@ -67,6 +68,9 @@ export function compilePrompt(name: string, config: PromptConfig<Schema | undefi
   checkCompleters(config.complete, { owner: `Prompt "${name}"`, names, kind: "arguments" });
   if (config.icons !== undefined) descriptor.icons = config.icons;
   if (config._meta !== undefined) descriptor._meta = config._meta;
+  // The official clients refuse the whole of prompts/list for one bad field: checked as they read it.
+  const problem = promptProblem(descriptor);
+  if (problem !== undefined) throw new TypeError(`Prompt "${name}" ${problem}.`);
   return { name, descriptor, config };
 }
 
