@@ -88,6 +88,42 @@ describe("compilePrompt", () => {
       { input: z.string(), get: () => "" },
       'Prompt "p" input must describe an object of string arguments.',
     ],
+    [
+      "a completer for an argument it does not have",
+      "p",
+      { input: z.object({ language: z.string(), code: z.string() }), complete: { lang: () => [] }, get: () => "" },
+      'Prompt "p" has a completer for "lang", which is not one of its arguments (language, code).',
+    ],
+    [
+      "a completer without input",
+      "p",
+      { complete: { language: () => [] }, get: () => "" },
+      'Prompt "p" has a completer for "language", which is not one of its arguments (none).',
+    ],
+    [
+      "a completer that is not a function",
+      "p",
+      { input: z.object({ language: z.string() }), complete: { language: ["Go", "Java"] }, get: () => "" },
+      'Prompt "p" complete.language must be a function (value, context) => string[]; it is a value of type object.',
+    ],
+    [
+      "a complete that is not an object",
+      "p",
+      { input: z.object({ language: z.string() }), complete: () => ["Go"], get: () => "" },
+      'Prompt "p" complete must be an object: a completer function per name, among its arguments (language).',
+    ],
+    [
+      "a title that is not a string",
+      "p",
+      { title: 5, get: () => "" },
+      'Prompt "p" needs title to be a string, or left out.',
+    ],
+    [
+      "a _meta that is not an object",
+      "p",
+      { _meta: "team: dx", get: () => "" },
+      'Prompt "p" needs _meta to be an object, or left out.',
+    ],
   ])("throws a TypeError at registration for %s", (_label, name, config, message) => {
     expect(() => compilePrompt(name, config as PromptConfig<Schema | undefined>)).toThrow(new TypeError(message));
   });

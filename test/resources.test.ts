@@ -115,6 +115,60 @@ describe("compileResource", () => {
       { read: () => "", size: 10 },
       'Resource template "users://{id}" cannot have size: each resource it names has its own; give it in list\'s entries.',
     ],
+    [
+      "a list that is not a function",
+      "users://{id}",
+      { read: () => "", list: [{ uri: "users://1", name: "one" }] },
+      'Resource template "users://{id}" list must be a function (ctx) => resources; it is a value of type object.',
+    ],
+    [
+      "a completer for a variable it does not have",
+      "repos://{owner}/{repo}{?q}",
+      { read: () => "", complete: { ownr: () => [] } },
+      'Resource template "repos://{owner}/{repo}{?q}" has a completer for "ownr", which is not one of its variables (owner, repo, q).',
+    ],
+    [
+      "a completer that is not a function",
+      "users://{id}",
+      { read: () => "", complete: { id: "1" } },
+      'Resource template "users://{id}" complete.id must be a function (value, context) => string[]; it is a value of type string.',
+    ],
+    [
+      "a complete that is not an object",
+      "users://{id}",
+      { read: () => "", complete: [() => []] },
+      'Resource template "users://{id}" complete must be an object: a completer function per name, among its variables (id).',
+    ],
+    [
+      "a priority past 1, which TypeScript takes",
+      "docs://x",
+      { read: () => "", annotations: { priority: 2 } },
+      'Resource "docs://x" needs annotations.priority to be a number from 0 to 1, or left out.',
+    ],
+    [
+      "a lastModified that is no date-time",
+      "docs://x",
+      { read: () => "", annotations: { lastModified: "yesterday" } },
+      'Resource "docs://x" needs annotations.lastModified to be an ISO 8601 date-time with seconds and an offset, such as 2025-01-12T15:00:58Z, or left out.',
+    ],
+    [
+      "an audience the protocol does not have",
+      "users://{id}",
+      { read: () => "", annotations: { audience: ["model"] } },
+      'Resource template "users://{id}" needs annotations.audience to be an array of "user" and "assistant", or left out.',
+    ],
+    [
+      "a name that is not a string",
+      "docs://x",
+      { read: () => "", name: 42 },
+      'Resource "docs://x" needs name: a string.',
+    ],
+    [
+      "a mimeType that is not a string",
+      "users://{id}",
+      { read: () => "", mimeType: ["text/plain"] },
+      'Resource template "users://{id}" needs mimeType to be a string, or left out.',
+    ],
   ])("throws a TypeError at registration for %s", (_label, uri, config, message) => {
     expect(() => compileResource(uri, config as ResourceConfig<string>)).toThrow(new TypeError(message));
   });

@@ -1,4 +1,5 @@
 import { checkCaller, type Entry } from "../auth/entries.js";
+import { shown } from "../content/shown.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
@@ -64,14 +65,34 @@ export async function complete(
     entry.complete && Object.hasOwn(entry.complete, argument.name) ? entry.complete[argument.name] : undefined;
   let values: string[] = [];
   if (completer) {
-    let suggested = completer(argument.value, { arguments: context, ctx });
+    let suggested: unknown = completer(argument.value, { arguments: context, ctx });
     if (suggested instanceof Promise) suggested = await suggested;
+    checkSuggested(suggested, `The completer of "${argument.name}" in ${entry.what}`);
     const typed = argument.value.toLowerCase();
     values = suggested.filter((value) => value.toLowerCase().startsWith(typed));
   }
   return {
     completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES },
   };
+}
+
+/**
+ * A completer's values are strings (2025-11-25 "CompleteResult"): what else it returns would fail as
+ * "suggested.filter is not a function", or be sent for the client to refuse; the author is told what
+ * it returned instead.
+ */
+function checkSuggested(suggested: unknown, completer: string): asserts suggested is string[] {
+  const fix = "return an array of strings, the values to suggest.";
+  if (!Array.isArray(suggested)) {
+    const what = suggested === null ? "null" : `a value of type ${typeof suggested}`;
+    throw new TypeError(`${completer} returned ${what}, not an array; ${fix}`);
+  }
+  const bad = suggested.findIndex((value) => typeof value !== "string");
+  if (bad !== -1) {
+    const value: unknown = suggested[bad];
+    const what = value === null ? "null" : `of type ${typeof value}`;
+    throw new TypeError(`${completer} returned value ${bad}, ${what}, where a string belongs; ${fix}`);
+  }
 }
 
 /**
@@ -84,25 +105,27 @@ function notText(field: string, what: string): McpError {
 
 function completableOf(registry: Registry, ref: Record<string, unknown>): Completable {
   if (ref.type === "ref/prompt") {
+    const name = ref.name;
+    if (typeof name !== "string") throw notText("ref.name", "the name of a prompt");
     const unknown = () =>
       new McpError(
         ErrorCode.InvalidParams,
-        `Unknown prompt ${JSON.stringify(ref.name)}. Call prompts/list to see the available prompts.`,
+        `Unknown prompt ${JSON.stringify(shown(name))}. Call prompts/list to see the available prompts.`,
       );
-    if (typeof ref.name !== "string") throw notText("ref.name", "the name of a prompt");
-    const prompt = registry.prompts.get(ref.name);
+    const prompt = registry.prompts.get(name);
     if (!prompt) throw unknown();
     const { auth, complete } = prompt.config;
     return { declared: auth, what: `prompt "${prompt.name}"`, notFound: unknown, complete };
   }
   if (ref.type === "ref/resource") {
+    const uri = ref.uri;
+    if (typeof uri !== "string") throw notText("ref.uri", "the URI template of a resource");
     const unknown = () =>
       new McpError(
         ErrorCode.InvalidParams,
-        `Unknown resource template ${JSON.stringify(ref.uri)}. Call resources/templates/list to see them.`,
+        `Unknown resource template ${JSON.stringify(shown(uri))}. Call resources/templates/list to see them.`,
       );
-    if (typeof ref.uri !== "string") throw notText("ref.uri", "the URI template of a resource");
-    const resource = registry.resources.get(ref.uri);
+    const resource = registry.resources.get(uri);
     if (!resource?.template) throw unknown();
     const { auth, complete } = resource.config;
     return { declared: auth, what: `resource template ${resource.uri}`, notFound: unknown, complete };

@@ -100,28 +100,38 @@ const CONTENTS: Field[] = [
   optional("blob", isBase64, BASE64),
 ];
 
+const ICONS = optional(
+  "icons",
+  (icons) => Array.isArray(icons) && icons.every((icon) => isObject(icon) && problemOf(icon, ICON, "") === undefined),
+  "an array of icons, each { src, mimeType?, sizes?, theme? }",
+);
+
+/** A resource as a list names it (2025-11-25 "Resource"), and as a resource_link block does, its type aside. */
+const RESOURCE: Field[] = [
+  required("uri"),
+  required("name"),
+  optional("title"),
+  optional("description"),
+  optional("mimeType"),
+  optional("size", Number.isFinite, "a number"),
+  ICONS,
+  ...COMMON,
+];
+
+/** A prompt as prompts/list names it (2025-11-25 "Prompt"), its arguments aside (read off its schema). */
+const PROMPT: Field[] = [
+  required("name"),
+  optional("title"),
+  optional("description"),
+  ICONS,
+  optional("_meta", isObject, OBJECT),
+];
+
 const BLOCKS: ReadonlyMap<unknown, Field[]> = new Map([
   ["text", [required("text"), ...COMMON]],
   ["image", [required("data", isBase64, BASE64), required("mimeType"), ...COMMON]],
   ["audio", [required("data", isBase64, BASE64), required("mimeType"), ...COMMON]],
-  [
-    "resource_link",
-    [
-      required("uri"),
-      required("name"),
-      optional("title"),
-      optional("description"),
-      optional("mimeType"),
-      optional("size", Number.isFinite, "a number"),
-      optional(
-        "icons",
-        (icons) =>
-          Array.isArray(icons) && icons.every((icon) => isObject(icon) && problemOf(icon, ICON, "") === undefined),
-        "an array of icons, each { src, mimeType?, sizes?, theme? }",
-      ),
-      ...COMMON,
-    ],
-  ],
+  ["resource_link", RESOURCE],
   ["resource", [{ ...required("resource", isObject, OBJECT), fields: CONTENTS }, ...COMMON]],
 ]);
 
@@ -160,6 +170,19 @@ export function blockProblem(block: unknown, place: string): string | undefined 
  */
 export function contentsProblem(item: Record<string, unknown>): string | undefined {
   return problemOf(item, CONTENTS, "");
+}
+
+/**
+ * What an entry a resource template's `list` returned (resources/list, 2025-11-25 "Resource") needs:
+ * a string uri and name, and each other field as a resource_link block has it; undefined for a valid one.
+ */
+export function resourceProblem(entry: unknown): string | undefined {
+  return isObject(entry) ? problemOf(entry, RESOURCE, "") : "is not an object";
+}
+
+/** What a prompt's list entry needs (prompts/list, 2025-11-25 "Prompt"); undefined for a valid one. */
+export function promptProblem(entry: Record<string, unknown>): string | undefined {
+  return problemOf(entry, PROMPT, "");
 }
 
 /** The result that sends `blocks`, or a tool error naming the first that a client would refuse. */

@@ -21,6 +21,11 @@ export interface Session {
   /** The threshold set by `logging/setLevel` (2025-11-25 "Logging"). */
   logLevel: LogLevel;
   /**
+   * True for a session made for one request (Streamable HTTP without sessions, `http.sessions:
+   * false`): it ends with the request, and has no stream to send updates on.
+   */
+  readonly oneRequest?: boolean;
+  /**
    * `resources/subscribe` and `resources/unsubscribe` of this session. `subscribe` is false, and
    * subscribes to nothing, when the session already has `max` subscriptions and not this one.
    */

@@ -3,7 +3,9 @@ import { type ContentBlock, checkIcons, checkOptions, type Icon, type PromptMess
 
 export type { PromptMessage } from "../core/content.js";
 
+import { checkCompleters } from "../completion/completers.js";
 import type { Completer } from "../completion/completion.js";
+import { promptProblem } from "../content/check.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
 import { type Schema, type StandardSchemaV1, toJsonSchema } from "../core/schema.js";
@@ -60,21 +62,26 @@ export function compilePrompt(name: string, config: PromptConfig<Schema | undefi
   const descriptor: Record<string, unknown> = { name };
   if (config.title !== undefined) descriptor.title = config.title;
   if (config.description !== undefined) descriptor.description = config.description;
-  if (config.input)
-    descriptor.arguments = argumentsOf(toJsonSchema(config.input, "input", `Prompt "${name}" input`), name);
+  const args = config.input ? argumentsOf(toJsonSchema(config.input, "input", `Prompt "${name}" input`), name) : [];
+  if (config.input) descriptor.arguments = args;
+  const names = args.map((argument) => argument.name);
+  checkCompleters(config.complete, { owner: `Prompt "${name}"`, names, kind: "arguments" });
   if (config.icons !== undefined) descriptor.icons = config.icons;
   if (config._meta !== undefined) descriptor._meta = config._meta;
+  // The official clients refuse the whole of prompts/list for one bad field: checked as they read it.
+  const problem = promptProblem(descriptor);
+  if (problem !== undefined) throw new TypeError(`Prompt "${name}" ${problem}.`);
   return { name, descriptor, config };
 }
 
 /** Prompt arguments are advertised as a flat list (2025-11-25 "PromptArgument"), read off the JSON Schema. */
-function argumentsOf(json: Record<string, unknown>, name: string): Record<string, unknown>[] {
+function argumentsOf(json: Record<string, unknown>, name: string): ({ name: string } & Record<string, unknown>)[] {
   if (json.type !== "object" || !isObject(json.properties)) {
     throw new TypeError(`Prompt "${name}" input must describe an object of string arguments.`);
   }
   const required = Array.isArray(json.required) ? json.required : [];
   return Object.entries(json.properties).map(([key, property]) => {
-    const argument: Record<string, unknown> = { name: key };
+    const argument: { name: string } & Record<string, unknown> = { name: key };
     if (isObject(property) && typeof property.title === "string") argument.title = property.title;
     if (isObject(property) && typeof property.description === "string") argument.description = property.description;
     argument.required = required.includes(key);

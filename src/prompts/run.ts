@@ -6,6 +6,7 @@
 import { checkAllowed, checkCaller } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
 import { blockProblem, isContentBlock } from "../content/check.js";
+import { shown } from "../content/shown.js";
 import { type ContentBlock, user } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -43,7 +44,7 @@ export async function promptsGet(registry: Registry, params: Params, ctx: Reques
   const unknown = () =>
     new McpError(
       ErrorCode.InvalidParams,
-      `Unknown prompt ${JSON.stringify(name)}. Call prompts/list to see the available prompts.`,
+      `Unknown prompt ${JSON.stringify(shown(name))}. Call prompts/list to see the available prompts.`,
     );
   if (!prompt) throw unknown();
   // The caller first: a prompt `hideUnauthorized` hides is an unknown one, whatever its arguments.

@@ -1,5 +1,7 @@
 import type { Access } from "../auth/access.js";
+import { checkCompleters } from "../completion/completers.js";
 import type { Completer } from "../completion/completion.js";
+import { resourceProblem } from "../content/check.js";
 import { type Annotations, checkIcons, checkOptions, type Icon, type ResourceContents } from "../core/content.js";
 import type { Context } from "../core/handler-context.js";
 import type { QueryVariables, TemplateVariables } from "./uri-template.js";
@@ -104,11 +106,24 @@ export function compileResource(uri: string, config: ResourceConfig<string>): Re
       `Resource template "${uri}" cannot have size: each resource it names has its own; give it in list's entries.`,
     );
   }
+  if (config.list !== undefined && typeof config.list !== "function") {
+    throw new TypeError(
+      `Resource template "${uri}" list must be a function (ctx) => resources; it is a value of type ${typeof config.list}.`,
+    );
+  }
+  if (template) {
+    const owner = `Resource template "${uri}"`;
+    checkCompleters(config.complete, { owner, names: template.variables, kind: "variables" });
+  }
   const descriptor: Record<string, unknown> = template ? { uriTemplate: uri } : { uri };
   descriptor.name = config.name ?? uri;
   for (const key of ["title", "description", "mimeType", "size", "annotations", "icons", "_meta"] as const) {
     if (config[key] !== undefined) descriptor[key] = config[key];
   }
+  // TypeScript takes a priority of 2 or a lastModified of "yesterday", but the official clients then
+  // refuse the whole of resources/list or resources/templates/list: the entry is checked as they read it.
+  const problem = resourceProblem({ uri, ...descriptor });
+  if (problem !== undefined) throw new TypeError(`${template ? "Resource template" : "Resource"} "${uri}" ${problem}.`);
   return { uri, descriptor, template, mimeType: config.mimeType, config };
 }
 

@@ -5,7 +5,8 @@
  */
 import { checkAllowed, checkCaller, checksFor } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
-import { contentsProblem } from "../content/check.js";
+import { contentsProblem, resourceProblem } from "../content/check.js";
+import { shown } from "../content/shown.js";
 import { type ResourceContents, toBase64 } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -37,12 +38,38 @@ export async function listResources(registry: Registry, params: Params, ctx: Req
     else if (resource.config.list && (!checks || checks.checkCallerOf(ctx, declared, "") === undefined)) {
       let found = resource.config.list(ctx);
       if (found instanceof Promise) found = await found;
+      checkListed(resource.uri, found);
       const mimeType = resource.mimeType;
       for (const item of found)
         listed.push(mimeType === undefined || "mimeType" in item ? item : { ...item, mimeType });
     }
   }
   return page(registry, params, { key: "resources", items: listed, describe: (item) => item });
+}
+
+/**
+ * What a template's `list` returned is an array of resources, each with a string uri and name and
+ * each other field as the schema has it (2025-11-25 "Resource"): the official clients refuse the
+ * whole of resources/list for one bad entry, every other resource with it, and say only which zod
+ * path failed. A getter that throws is left to the response's writer, as in isContentsItem.
+ */
+function checkListed(template: string, found: unknown): asserts found is Record<string, unknown>[] {
+  const fix = "return an array of { uri, name, title?, description?, mimeType?, size?, annotations?, icons? }.";
+  if (!Array.isArray(found)) {
+    const what = found === null ? "null" : `a value of type ${typeof found}`;
+    throw new TypeError(`Resource template "${template}" list returned ${what}, not an array; ${fix}`);
+  }
+  let problem: string | undefined;
+  const bad = found.findIndex((entry) => {
+    try {
+      problem = resourceProblem(entry);
+    } catch {
+      problem = undefined;
+    }
+    return problem !== undefined;
+  });
+  if (bad !== -1)
+    throw new TypeError(`Resource template "${template}" list returned entry ${bad}, which ${problem}; ${fix}`);
 }
 
 /** `resources/templates/list`, in registration order. */
@@ -138,11 +165,10 @@ function normalise(uri: string): string {
 
 function notFound(uri: string, ctx: RequestContext): McpError {
   const code = ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
-  // The message goes into the model's context: a long URI is cut there, and whole in data.uri.
-  const shown = uri.length > 200 ? `${uri.slice(0, 200)}…` : uri;
+  // A long URI is cut in the message, and whole in data.uri.
   return new McpError(
     code,
-    `Resource not found: ${shown}. Call resources/list or resources/templates/list to see what can be read.`,
+    `Resource not found: ${shown(uri)}. Call resources/list or resources/templates/list to see what can be read.`,
     { uri },
   );
 }
@@ -243,6 +269,13 @@ export const methods: Record<string, Method> = {
       // Each subscription is kept for the session's life and checked on every update: a bounded number of them.
       const max = registry.limits.maxSubscriptionsPerSession ?? Infinity;
       const session = ctx.session;
+      // A subscription that could never be told of an update is refused, not taken and forgotten.
+      if (session?.oneRequest) {
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          "resources/subscribe needs a session, and this server answers 2025 requests without one (http.sessions: false): it has no stream to send updates on. Read the resource again to see whether it changed.",
+        );
+      }
       if (session?.subscribe(uri, max) === false) {
         throw tooManySubscriptions(`this session is subscribed to ${max} resources already`, max);
       }

@@ -457,7 +457,9 @@ export class HttpHandler {
     if (!this.#sessionOptions) {
       // Without the header a server may assume 2025-03-26 (2025-06-18 "Protocol Version Header").
       const protocolVersion = version !== null && LEGACY_VERSIONS.includes(version) ? version : BATCH_VERSION;
-      return { peer: { session: new LegacySession(protocolVersion, {}, undefined) } };
+      return {
+        peer: { session: Object.assign(new LegacySession(protocolVersion, {}, undefined), { oneRequest: true }) },
+      };
     }
     const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null) {
