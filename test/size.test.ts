@@ -571,7 +571,8 @@ const BUDGETS: Budget[] = [
     // Set to 24,424 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     // Raised to 24,447 B: a stream its token's expiry does not end has no `expire`, and the expiries keep only streams that have one (auth/expiries.ts's watch; SseChannel, LogReader and DeferredStream set it only when they expire) (was: every stream of a request with an expiring token was kept until its token's expiry or the next prune, a tool call's own stream too; test/auth-expiry-bookkeeping.test.ts) (+23 B).
     // Raised to 24,453 B: a 2025 session's reader too far behind lets go of the notifications it holds and keeps answers and questions (log-reader.ts's #shed; history.ts marks each kept event a notification or not) (was: the reader dropped, the answer it held with it, and the resume answered 404; test/http-burst-answers.test.ts) (+6 B).
-    ceiling: 24_453,
+    // Raised to 24,477 B: a shared session's event is appended with whether it is a notification (sessions.ts hands the mirror { seq, text, notice }), so a reader on another instance skips forgotten notifications only (remote-reader.ts; redis/events.ts's k:) (was: it ended at the first forgotten event and the resume answered 404, the answer still kept; test/redis/shared-burst-answers.test.ts) (+24 B).
+    ceiling: 24_477,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -891,7 +892,8 @@ const BUDGETS: Budget[] = [
     // Raised to 58,898 B: a stream its token's expiry does not end has no `expire`, and the expiries keep only streams that have one (auth/expiries.ts's watch; SseChannel, LogReader and DeferredStream set it only when they expire) (was: every stream of a request with an expiring token was kept until its token's expiry or the next prune, a tool call's own stream too; test/auth-expiry-bookkeeping.test.ts) (+15 B).
     // Raised to 58,970 B: a 2025 session's reader too far behind lets go of the notifications it holds and keeps answers and questions (log-reader.ts's #shed; history.ts marks each kept event a notification or not) (was: the reader dropped, the answer it held with it, and the resume answered 404; test/http-burst-answers.test.ts) (+72 B).
     // Raised to 59,074 B: owner keys on shared state and in requestStates are the SHA-256 (hex) of the issuer and subject pair, worked out as the identity is made (core/caller.ts's keyOwner, auth/to-identity.ts now async) (was: `<issuer> <subject>`, so a verify answering an API key as subject put the key in Redis records and key names; test/redis/shared-owner-keys.test.ts) (+104 B).
-    ceiling: 59_074,
+    // Raised to 59,105 B: a shared session's event is appended with whether it is a notification (sessions.ts hands the mirror { seq, text, notice }), so a reader on another instance skips forgotten notifications only (remote-reader.ts; redis/events.ts's k:) (was: it ended at the first forgotten event and the resume answered 404, the answer still kept; test/redis/shared-burst-answers.test.ts) (+31 B).
+    ceiling: 59_105,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1129,7 +1131,8 @@ const BUDGETS: Budget[] = [
     // Raised to 31,202 B: a stream its token's expiry does not end has no `expire`, and the expiries keep only streams that have one (auth/expiries.ts's watch; SseChannel, LogReader and DeferredStream set it only when they expire) (was: every stream of a request with an expiring token was kept until its token's expiry or the next prune, a tool call's own stream too; test/auth-expiry-bookkeeping.test.ts) (+41 B).
     // Raised to 31,208 B: a 2025 session's reader too far behind lets go of the notifications it holds and keeps answers and questions (log-reader.ts's #shed; history.ts marks each kept event a notification or not) (was: the reader dropped, the answer it held with it, and the resume answered 404; test/http-burst-answers.test.ts) (+6 B).
     // Raised to 31,328 B: owner keys on shared state and in requestStates are the SHA-256 (hex) of the issuer and subject pair, worked out as the identity is made (core/caller.ts's keyOwner, auth/to-identity.ts now async) (was: `<issuer> <subject>`, so a verify answering an API key as subject put the key in Redis records and key names; test/redis/shared-owner-keys.test.ts) (+120 B).
-    ceiling: 31_328,
+    // Raised to 31,348 B: a shared session's event is appended with whether it is a notification (sessions.ts hands the mirror { seq, text, notice }), so a reader on another instance skips forgotten notifications only (remote-reader.ts; redis/events.ts's k:) (was: it ended at the first forgotten event and the resume answered 404, the answer still kept; test/redis/shared-burst-answers.test.ts) (+20 B).
+    ceiling: 31_348,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1361,7 +1364,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,024 B: a stream its token's expiry does not end has no `expire`, and the expiries keep only streams that have one (auth/expiries.ts's watch; SseChannel, LogReader and DeferredStream set it only when they expire) (was: every stream of a request with an expiring token was kept until its token's expiry or the next prune, a tool call's own stream too; test/auth-expiry-bookkeeping.test.ts) (+40 B).
     // Raised to 30,029 B: a 2025 session's reader too far behind lets go of the notifications it holds and keeps answers and questions (log-reader.ts's #shed; history.ts marks each kept event a notification or not) (was: the reader dropped, the answer it held with it, and the resume answered 404; test/http-burst-answers.test.ts) (+5 B).
     // Raised to 30,144 B: owner keys on shared state and in requestStates are the SHA-256 (hex) of the issuer and subject pair, worked out as the identity is made (core/caller.ts's keyOwner, auth/to-identity.ts now async) (was: `<issuer> <subject>`, so a verify answering an API key as subject put the key in Redis records and key names; test/redis/shared-owner-keys.test.ts) (+115 B).
-    ceiling: 30_144,
+    // Raised to 30,167 B: a shared session's event is appended with whether it is a notification (sessions.ts hands the mirror { seq, text, notice }), so a reader on another instance skips forgotten notifications only (remote-reader.ts; redis/events.ts's k:) (was: it ended at the first forgotten event and the resume answered 404, the answer still kept; test/redis/shared-burst-answers.test.ts) (+23 B).
+    ceiling: 30_167,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1659,7 +1663,8 @@ const BUDGETS: Budget[] = [
     // Raised to 69,261 B: a stream its token's expiry does not end has no `expire`, and the expiries keep only streams that have one (auth/expiries.ts's watch; SseChannel, LogReader and DeferredStream set it only when they expire) (was: every stream of a request with an expiring token was kept until its token's expiry or the next prune, a tool call's own stream too; test/auth-expiry-bookkeeping.test.ts) (+14 B).
     // Raised to 69,333 B: a 2025 session's reader too far behind lets go of the notifications it holds and keeps answers and questions (log-reader.ts's #shed; history.ts marks each kept event a notification or not) (was: the reader dropped, the answer it held with it, and the resume answered 404; test/http-burst-answers.test.ts) (+72 B).
     // Raised to 69,432 B: owner keys on shared state and in requestStates are the SHA-256 (hex) of the issuer and subject pair, worked out as the identity is made (core/caller.ts's keyOwner, auth/to-identity.ts now async) (was: `<issuer> <subject>`, so a verify answering an API key as subject put the key in Redis records and key names; test/redis/shared-owner-keys.test.ts) (+99 B).
-    ceiling: 69_432,
+    // Raised to 69,464 B: a shared session's event is appended with whether it is a notification (sessions.ts hands the mirror { seq, text, notice }), so a reader on another instance skips forgotten notifications only (remote-reader.ts; redis/events.ts's k:) (was: it ended at the first forgotten event and the resume answered 404, the answer still kept; test/redis/shared-burst-answers.test.ts) (+32 B).
+    ceiling: 69_464,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
