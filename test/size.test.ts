@@ -1132,7 +1132,8 @@ const BUDGETS: Budget[] = [
     // Raised to 31,208 B: a 2025 session's reader too far behind lets go of the notifications it holds and keeps answers and questions (log-reader.ts's #shed; history.ts marks each kept event a notification or not) (was: the reader dropped, the answer it held with it, and the resume answered 404; test/http-burst-answers.test.ts) (+6 B).
     // Raised to 31,328 B: owner keys on shared state and in requestStates are the SHA-256 (hex) of the issuer and subject pair, worked out as the identity is made (core/caller.ts's keyOwner, auth/to-identity.ts now async) (was: `<issuer> <subject>`, so a verify answering an API key as subject put the key in Redis records and key names; test/redis/shared-owner-keys.test.ts) (+120 B).
     // Raised to 31,348 B: a shared session's event is appended with whether it is a notification (sessions.ts hands the mirror { seq, text, notice }), so a reader on another instance skips forgotten notifications only (remote-reader.ts; redis/events.ts's k:) (was: it ended at the first forgotten event and the resume answered 404, the answer still kept; test/redis/shared-burst-answers.test.ts) (+20 B).
-    ceiling: 31_348,
+    // Raised to 31,700 B: a key set redirect reaches a private network (10/8, 172.16/12, 192.168/16, fc00::/7) or a link-local address (169.254/16, fe80::/10), IPv4-mapped forms too, only from a jwksUrl on the same (auth/redirects.ts's networkOf, getSecurely moved there from fetched.ts) (was: only loopback was refused, so a public key set host could redirect the fetch to 169.254.169.254, SSRF; test/jwt-redirects.test.ts) (+352 B).
+    ceiling: 31_700,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1664,7 +1665,8 @@ const BUDGETS: Budget[] = [
     // Raised to 69,333 B: a 2025 session's reader too far behind lets go of the notifications it holds and keeps answers and questions (log-reader.ts's #shed; history.ts marks each kept event a notification or not) (was: the reader dropped, the answer it held with it, and the resume answered 404; test/http-burst-answers.test.ts) (+72 B).
     // Raised to 69,432 B: owner keys on shared state and in requestStates are the SHA-256 (hex) of the issuer and subject pair, worked out as the identity is made (core/caller.ts's keyOwner, auth/to-identity.ts now async) (was: `<issuer> <subject>`, so a verify answering an API key as subject put the key in Redis records and key names; test/redis/shared-owner-keys.test.ts) (+99 B).
     // Raised to 69,464 B: a shared session's event is appended with whether it is a notification (sessions.ts hands the mirror { seq, text, notice }), so a reader on another instance skips forgotten notifications only (remote-reader.ts; redis/events.ts's k:) (was: it ended at the first forgotten event and the resume answered 404, the answer still kept; test/redis/shared-burst-answers.test.ts) (+32 B).
-    ceiling: 69_464,
+    // Raised to 69,785 B: a key set redirect reaches a private network (10/8, 172.16/12, 192.168/16, fc00::/7) or a link-local address (169.254/16, fe80::/10), IPv4-mapped forms too, only from a jwksUrl on the same (auth/redirects.ts's networkOf, getSecurely moved there from fetched.ts) (was: only loopback was refused, so a public key set host could redirect the fetch to 169.254.169.254, SSRF; test/jwt-redirects.test.ts) (+321 B).
+    ceiling: 69_785,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
