@@ -79,12 +79,14 @@ local function forget(lk, mk, owner)
   if #oldest == 0 then return false end
   local f = oldest[1][2]
   redis.call('XDEL', lk, oldest[1][1])
+  local before = tonumber(redis.call('HGET', mk, 'f:' .. f[2]) or '0')
   if f[8] ~= '1' then
     redis.call('HDEL', mk, 'k:' .. f[2])
   else
-    redis.call('HSETNX', mk, 'k:' .. f[2], redis.call('HGET', mk, 'f:' .. f[2]) or '0')
+    redis.call('HSETNX', mk, 'k:' .. f[2], before)
   end
-  redis.call('HSET', mk, 'f:' .. f[2], f[4])
+  -- Never back: an event kept before a gap, forgotten after it, leaves the gap forgotten.
+  if tonumber(f[4]) > before then redis.call('HSET', mk, 'f:' .. f[2], f[4]) end
   redis.call('HINCRBY', mk, 'bytes', -#f[6])
   redis.call('ZINCRBY', budget, -#f[6], owner)
   redis.call('DECRBY', total, #f[6])

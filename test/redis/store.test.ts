@@ -118,6 +118,16 @@ describe("the event history on Redis", () => {
     await shared.close();
   });
 
+  it("keeps a gap forgotten when an event before it is forgotten after it: a resume from within it is refused", async () => {
+    const shared = await state();
+    await live(shared, "s");
+    // Event 3 never kept; keeping 4 forgets 1, the oldest (was: forgotten went back from 3 to 1, so
+    // a resume from 2 was taken, then ended at once with nothing, 3 missing, rather than a 404).
+    await append(shared, "s", [1, 2, 4], { ...WIDE, maxEvents: 2 });
+    expect(await shared.events.read("s", 7, 0)).toMatchObject({ forgotten: 3, last: 4 });
+    await shared.close();
+  });
+
   it("records a gap (an event never kept) as forgotten, and an ended stream as done", async () => {
     const shared = await state();
     await live(shared, "s");
