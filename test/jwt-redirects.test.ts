@@ -2,10 +2,12 @@
  * `picomcp/jwt`'s key set fetch when the JWKS URL redirects: every hop, not only the last, must be
  * https (http only on a loopback host), and the chain is bounded. An http hop in between is where
  * anyone on the network path could send the fetch on to keys of their choosing. A hop to this
- * machine is refused unless the key set URL is on it too: a public host that redirects there would
- * have the server fetch what only it can reach (SSRF). The JWKS endpoints
- * are node:http servers on 127.0.0.1; the one hop elsewhere (`.invalid`, RFC 2606) is refused
- * before it is asked, so nothing leaves the machine.
+ * machine, a private network or a link-local address is refused unless the key set URL is on the
+ * same too: a public host that redirects there would have the server fetch what only it can reach
+ * (SSRF), the cloud metadata service at 169.254.169.254 first of all. The JWKS endpoints are
+ * node:http servers on 127.0.0.1, or a fetch standing in for hosts elsewhere (`elsewhere`); the one
+ * hop elsewhere through the real fetch (`.invalid`, RFC 2606) is refused before it is asked, so
+ * nothing leaves the machine.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { afterEach, expect, it } from "vitest";
@@ -145,4 +147,102 @@ it("follows a redirect from a key set URL on loopback to another loopback URL (l
   expect((await verify(token)).subject).toBe("ada");
   expect(jwks.asked).toEqual(["/jwks"]);
   expect(keys.asked).toEqual(["/keys.json"]);
+});
+
+/**
+ * A fetch standing in for hosts elsewhere, so that nothing leaves the machine: each URL of
+ * `redirects` answers with a redirect to where it says, any other URL with the key set of `jwk`;
+ * `asked` lists every URL it was asked.
+ */
+function elsewhere(redirects: Record<string, string>, jwk: JsonWebKey) {
+  const asked: string[] = [];
+  const fetch: typeof globalThis.fetch = async (input) => {
+    const url = String(input);
+    asked.push(url);
+    const location = redirects[url];
+    if (location) return new Response(null, { status: 302, headers: { location } });
+    return Response.json({ keys: [jwk] });
+  };
+  return { fetch, asked };
+}
+
+const INSTEAD = "; set jwksUrl to the issuer's public key set URL";
+const PRIVATE = `a private network address (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7): only a key set URL on a private network itself may lead there${INSTEAD}`;
+const LINK_LOCAL = `a link-local address (169.254.0.0/16, fe80::/10, where cloud metadata services answer): only a key set URL on a link-local address itself may lead there${INSTEAD}`;
+
+it.each([
+  ["https://10.0.0.1/keys.json", PRIVATE],
+  ["https://10.1/keys.json", PRIVATE],
+  ["https://172.16.0.1/keys.json", PRIVATE],
+  ["https://172.31.255.254/keys.json", PRIVATE],
+  ["https://192.168.1.1/keys.json", PRIVATE],
+  ["https://[fd00::1]/keys.json", PRIVATE],
+  ["https://[fc00::1]/keys.json", PRIVATE],
+  ["https://[::ffff:10.0.0.1]/keys.json", PRIVATE],
+  ["https://[::ffff:192.168.0.1]/keys.json", PRIVATE],
+  ["https://169.254.169.254/latest/meta-data/", LINK_LOCAL],
+  ["https://0xa9.254.169.254/latest/meta-data/", LINK_LOCAL],
+  ["https://2852039166/latest/meta-data/", LINK_LOCAL],
+  ["https://[fe80::1]/keys.json", LINK_LOCAL],
+  ["https://[febf::1]/keys.json", LINK_LOCAL],
+  ["https://[::ffff:169.254.169.254]/latest/meta-data/", LINK_LOCAL],
+])("refuses a redirect from a key set URL on a public host to %s, before asking it (SSRF)", async (target, problem) => {
+  const { jwk, token } = await signingKey();
+  const hosts = elsewhere({ "https://auth.example/jwks": target }, jwk);
+  const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.example/jwks", fetch: hosts.fetch });
+  const error = await verify(token).catch((thrown: Error) => thrown);
+  expect(error).toMatchObject({ name: "AuthorizationServerUnavailable" });
+  expect((error as Error).message).toBe(
+    `The signing keys could not be fetched: https://auth.example/jwks redirected to ${new URL(target).href}, which is ${problem}`,
+  );
+  expect(hosts.asked).toEqual(["https://auth.example/jwks"]);
+});
+
+it.each([
+  "https://172.15.255.255/keys.json",
+  "https://172.32.0.1/keys.json",
+  "https://192.169.0.1/keys.json",
+  "https://169.255.0.1/keys.json",
+  "https://11.0.0.1/keys.json",
+  "https://[fbff::1]/keys.json",
+  "https://[fec0::1]/keys.json",
+  "https://[2001:db8::1]/keys.json",
+])(
+  "follows a redirect from a key set URL on a public host to %s, a public address beside those ranges",
+  async (target) => {
+    const { jwk, token } = await signingKey();
+    const hosts = elsewhere({ "https://auth.example/jwks": target }, jwk);
+    const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.example/jwks", fetch: hosts.fetch });
+    expect((await verify(token)).subject).toBe("ada");
+    expect(hosts.asked).toEqual(["https://auth.example/jwks", new URL(target).href]);
+  },
+);
+
+it("follows a redirect from a key set URL on a private network to another address on one, and refuses one to a link-local address or to this machine", async () => {
+  const { jwk, token } = await signingKey();
+  const jwksUrl = "https://10.0.0.5/jwks";
+  const sameNetwork = elsewhere({ [jwksUrl]: "https://192.168.1.7/keys.json" }, jwk);
+  expect((await jwtVerifier({ issuer: ISSUER, jwksUrl, fetch: sameNetwork.fetch })(token)).subject).toBe("ada");
+  expect(sameNetwork.asked).toEqual([jwksUrl, "https://192.168.1.7/keys.json"]);
+  for (const [target, problem] of [
+    ["https://169.254.169.254/latest/meta-data/", LINK_LOCAL],
+    [
+      "https://127.0.0.1/keys.json",
+      `this machine (loopback): only a key set URL on this machine itself may lead there, for local development${INSTEAD}`,
+    ],
+  ]) {
+    const hosts = elsewhere({ [jwksUrl]: target! }, jwk);
+    await expect(jwtVerifier({ issuer: ISSUER, jwksUrl, fetch: hosts.fetch })(token)).rejects.toThrow(
+      `The signing keys could not be fetched: ${jwksUrl} redirected to ${target}, which is ${problem}`,
+    );
+    expect(hosts.asked).toEqual([jwksUrl]);
+  }
+});
+
+it("follows a redirect from a key set URL on a link-local address to another one", async () => {
+  const { jwk, token } = await signingKey();
+  const jwksUrl = "https://169.254.10.1/jwks";
+  const hosts = elsewhere({ [jwksUrl]: "https://[fe80::2]/keys.json" }, jwk);
+  expect((await jwtVerifier({ issuer: ISSUER, jwksUrl, fetch: hosts.fetch })(token)).subject).toBe("ada");
+  expect(hosts.asked).toEqual([jwksUrl, "https://[fe80::2]/keys.json"]);
 });

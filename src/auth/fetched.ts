@@ -18,17 +18,6 @@ export function isSecureUrl(url: URL): boolean {
   return url.protocol === "http:" && loopback;
 }
 
-/**
- * The hosts that reach this machine, as a URL writes them (127.1 is 127.0.0.1): localhost and its
- * subdomains (RFC 6761 §6.3), 127.0.0.0/8, ::1, ::ffff:127.0.0.0/104, and 0.0.0.0 and ::, which
- * connect to this machine too.
- */
-const THIS_MACHINE =
-  /^(?:(?:[^.]+\.)*localhost\.?|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/i;
-
-/** The most redirects a GET of a document follows: an issuer's key set moves once or twice, not more. */
-const MAX_REDIRECTS = 5;
-
 /** Fetch's redirect statuses (WHATWG Fetch, "redirect status"). */
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
@@ -45,51 +34,6 @@ export function redirectOf(response: Response, asked: string): string | undefine
   } catch {
     throw new Error(`${asked} redirected to "${location}", which is not a URL`);
   }
-}
-
-/**
- * GETs `url`, following its redirects here rather than in fetch, so that every hop is checked with
- * `isSecureUrl`: fetch tells only where its redirects ended, and a plain http hop on the way is
- * where anyone on the network path could send the request on to a document of their choosing. A
- * hop to this machine (`THIS_MACHINE`) is refused unless `url` is on it too (local development):
- * a server elsewhere that redirects there would have this one fetch what only it can reach, an
- * admin port or a metadata service (server-side request forgery). At most `MAX_REDIRECTS`; a fetch
- * that follows redirects anyway (a custom one) has its last URL checked.
- */
-export async function getSecurely(
-  url: string,
-  init: { fetch: typeof fetch; headers: Record<string, string>; signal: AbortSignal },
-): Promise<Response> {
-  const local = THIS_MACHINE.test(new URL(url).hostname);
-  let asked = url;
-  for (let hops = 0; ; hops++) {
-    const response = await init.fetch(asked, { headers: init.headers, signal: init.signal, redirect: "manual" });
-    const next = redirectOf(response, asked);
-    // A custom fetch may follow redirects itself: where it ended is checked all the same.
-    const landed = next ?? response.url;
-    const problem = landed === "" ? undefined : hopProblem(new URL(landed), local);
-    if (problem !== undefined) {
-      await response.body?.cancel();
-      throw new Error(`${asked} redirected to ${landed}, which is ${problem}`);
-    }
-    if (next === undefined) return response;
-    await response.body?.cancel();
-    if (hops === MAX_REDIRECTS) {
-      throw new Error(`${url} redirected more than ${MAX_REDIRECTS} times: set the URL the redirects lead to instead`);
-    }
-    asked = next;
-  }
-}
-
-/** Why a redirect may not lead to `hop` (`getSecurely`), or undefined when it may; `local`: the URL asked first is on this machine. */
-function hopProblem(hop: URL, local: boolean): string | undefined {
-  if (!local && THIS_MACHINE.test(hop.hostname)) {
-    return "this machine (loopback): only a key set URL on this machine itself may lead there, for local development; set jwksUrl to the issuer's public key set URL";
-  }
-  if (!isSecureUrl(hop)) {
-    return "not https (http only on a loopback host): a document fetched over plain http could be anyone's";
-  }
-  return undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
-import { getSecurely, isSecureUrl, readJson } from "./fetched.js";
+import { isSecureUrl, readJson } from "./fetched.js";
 import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken } from "./identity.js";
+import { getSecurely } from "./redirects.js";
 import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
 
 /** A JSON Web Key Set (RFC 7517 §5). */

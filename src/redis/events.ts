@@ -1,5 +1,5 @@
 import type { RequestId } from "../core/jsonrpc.js";
-import type { EventHistory, HistoryBounds, KeptEvent, StreamSlice } from "../state/state.js";
+import type { EventHistory, HistoryBounds, HistoryEvent, KeptEvent, StreamSlice } from "../state/state.js";
 import type { RedisLink } from "./client.js";
 import type { InstanceLease } from "./liveness.js";
 import { sessionKey } from "./sessions.js";
@@ -23,6 +23,7 @@ local log, meta, budget, total = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local s, q, text = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 local maxEvents, maxSession, maxAll, ttl = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 local session, prefix = ARGV[8], ARGV[9]
+local notice = ARGV[12] == '1'
 `;
 
 /**
@@ -37,27 +38,39 @@ const DROP = `
 local function drop(mk, st)
   local ended, last, forgotten, abandoned = unpack(redis.call('HMGET', mk, 'd:' .. st, 'n:' .. st, 'f:' .. st, 'a:' .. st))
   if ended ~= '1' or tonumber(last or '0') ~= tonumber(forgotten or '0') then return end
-  redis.call('HDEL', mk, 'n:' .. st, 'f:' .. st, 'o:' .. st, 'a:' .. st)
+  redis.call('HDEL', mk, 'n:' .. st, 'f:' .. st, 'k:' .. st, 'o:' .. st, 'a:' .. st)
   if not abandoned then redis.call('HDEL', mk, 'd:' .. st) end
 end
 `;
 
 /**
- * Keeps one event, atomically: appended to the session's stream (`h:<session>`, fields s, q, t),
- * counted in its meta hash (`hm:<session>`: `n:<stream>` the last number, `f:<stream>` the last
- * forgotten, `d:<stream>` ended, `bytes`) and in the server's budget (`hb`, bytes by session; `hbt`,
- * their total), then the caps of http/history.ts: the session forgets its oldest events past its
- * event and byte caps, then the session holding the most forgets until the total fits; an ended
+ * Keeps one event, atomically: appended to the session's stream (`h:<session>`, fields s, q, t, and
+ * n = 1 for a notification), counted in its meta hash (`hm:<session>`: `n:<stream>` the last
+ * number, `f:<stream>` the last forgotten, `k:<stream>` the last forgotten that is not a
+ * notification, `d:<stream>` ended, `bytes`) and in the server's budget (`hb`, bytes by session;
+ * `hbt`, their total), then the caps of http/history.ts: the session forgets its oldest events past
+ * its event and byte caps, then the session holding the most forgets until the total fits; an ended
  * stream whose last event is forgotten goes (DROP). A number that does not follow the last one (a
- * write lost while Redis was away) marks what came before it forgotten: a resume across the gap is
- * refused, never served with a hole. Then the readers are woken.
+ * write lost while Redis was away) marks what came before it forgotten, and not to be skipped: a
+ * resume or a reader across the gap is refused, never served with a hole. `k:` is absent while
+ * every forgotten event is one not to skip (a gap, an answer, a question; an entry written before
+ * `n` was); the first notification forgotten after one sets it to the last forgotten, where it
+ * stays until an event not to skip is forgotten: a reader past it may skip the notifications after
+ * it (RemoteReader), as one instance's reader lets go of them (log-reader.ts). Then the readers are woken.
  * Single Redis only: other sessions' keys are named from the prefix (not Redis Cluster safe).
  */
 const KEEP = `${DROP}
 local last = tonumber(redis.call('HGET', meta, 'n:' .. s) or '0')
-if q ~= last + 1 then redis.call('HSET', meta, 'f:' .. s, q - 1) end
+if q ~= last + 1 then
+  redis.call('HSET', meta, 'f:' .. s, q - 1)
+  redis.call('HDEL', meta, 'k:' .. s)
+end
 redis.call('HSET', meta, 'n:' .. s, q)
-redis.call('XADD', log, '*', 's', s, 'q', q, 't', text)
+if notice then
+  redis.call('XADD', log, '*', 's', s, 'q', q, 't', text, 'n', '1')
+else
+  redis.call('XADD', log, '*', 's', s, 'q', q, 't', text)
+end
 redis.call('HINCRBY', meta, 'bytes', #text)
 redis.call('ZINCRBY', budget, #text, session)
 redis.call('INCRBY', total, #text)
@@ -66,7 +79,14 @@ local function forget(lk, mk, owner)
   if #oldest == 0 then return false end
   local f = oldest[1][2]
   redis.call('XDEL', lk, oldest[1][1])
-  redis.call('HSET', mk, 'f:' .. f[2], f[4])
+  local before = tonumber(redis.call('HGET', mk, 'f:' .. f[2]) or '0')
+  if f[8] ~= '1' then
+    redis.call('HDEL', mk, 'k:' .. f[2])
+  else
+    redis.call('HSETNX', mk, 'k:' .. f[2], before)
+  end
+  -- Never back: an event kept before a gap, forgotten after it, leaves the gap forgotten.
+  if tonumber(f[4]) > before then redis.call('HSET', mk, 'f:' .. f[2], f[4]) end
   redis.call('HINCRBY', mk, 'bytes', -#f[6])
   redis.call('ZINCRBY', budget, -#f[6], owner)
   redis.call('DECRBY', total, #f[6])
@@ -101,7 +121,7 @@ if redis.call('HGET', meta, 'd:' .. s) == '1' then return 0 end
 ${KEEP}`;
 
 /**
- * Ends a stream whose writing instance's lease ran out (`w:<stream>`, the instance; ARGV[12], the
+ * Ends a stream whose writing instance's lease ran out (`w:<stream>`, the instance; ARGV[13], the
  * prefix of leases, liveness.ts) with its last event, the request's error response numbered `q`:
  * only if it is still so, so that of several readers only one writes it, and none when the
  * instance is back. Its writer's fields go, as END has them go; `a:<stream>` says it was ended
@@ -110,20 +130,21 @@ ${KEEP}`;
 const ABANDON = `${KEEP_ARGS}
 local writer = redis.call('HGET', meta, 'w:' .. s)
 if not writer or redis.call('HGET', meta, 'd:' .. s) == '1' then return 0 end
-if redis.call('EXISTS', ARGV[12] .. writer) == 1 then return 0 end
+if redis.call('EXISTS', ARGV[13] .. writer) == 1 then return 0 end
 if tonumber(redis.call('HGET', meta, 'n:' .. s) or '0') ~= q - 1 then return 0 end
 redis.call('HSET', meta, 'd:' .. s, '1', 'a:' .. s, '1')
 redis.call('HDEL', meta, 'w:' .. s, 'r:' .. s)
 ${KEEP}`;
 
 /**
- * What a session keeps of one stream after an event, read at one instant; the id of its request
+ * What a session keeps of one stream after an event, read at one instant (with `k:`, the last
+ * forgotten event not to skip, absent while that is the last forgotten); the id of its request
  * while it is not ended; whether its writing instance's lease (ARGV[3] .. `w:<stream>`) ran out
  * before it ended, and then that request's id again as abandoned (a GET stream has none).
  */
 const READ = `
 local s = ARGV[1]
-local meta = redis.call('HMGET', KEYS[2], 'f:' .. s, 'n:' .. s, 'd:' .. s, 'o:' .. s, 'w:' .. s, 'r:' .. s)
+local meta = redis.call('HMGET', KEYS[2], 'f:' .. s, 'n:' .. s, 'd:' .. s, 'o:' .. s, 'w:' .. s, 'r:' .. s, 'k:' .. s)
 local stopped = meta[5] and meta[3] ~= '1' and redis.call('EXISTS', ARGV[3] .. meta[5]) == 0
 local abandoned = ''
 if stopped and meta[6] then abandoned = meta[6] end
@@ -135,7 +156,7 @@ for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+')) do
     kept[#kept + 1] = f[6]
   end
 end
-return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0', abandoned, meta[6] or '', stopped and '1' or '0' }
+return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0', abandoned, meta[6] or '', stopped and '1' or '0', meta[7] or '' }
 `;
 
 /**
@@ -211,18 +232,18 @@ export class RedisEvents implements EventHistory {
     this.#lease = options.lease;
   }
 
-  async append(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds) {
+  async append(session: string, event: HistoryEvent, bounds: HistoryBounds) {
     const keys = [...this.#keys(session), this.#record(session)];
     return Number(await this.#link.script(APPEND, keys, this.#keepArgs(session, event, bounds))) === 1;
   }
 
-  async abandon(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds) {
+  async abandon(session: string, event: HistoryEvent, bounds: HistoryBounds) {
     const args = [...this.#keepArgs(session, event, bounds), `${this.#prefix}i:`];
     return Number(await this.#link.script(ABANDON, this.#keys(session), args)) === 1;
   }
 
   /** The ARGV of KEEP_ARGS, and the bus message that wakes the stream's readers. */
-  #keepArgs(session: string, event: { stream: number; seq: number; text: string }, bounds: HistoryBounds): string[] {
+  #keepArgs(session: string, event: HistoryEvent, bounds: HistoryBounds): string[] {
     const [channel, payload] = this.#wake(session, event.stream);
     return [
       String(event.stream),
@@ -236,6 +257,7 @@ export class RedisEvents implements EventHistory {
       this.#prefix,
       channel,
       payload,
+      event.notice ? "1" : "",
     ];
   }
 
@@ -259,13 +281,15 @@ export class RedisEvents implements EventHistory {
 
   async read(session: string, stream: number, after: number): Promise<StreamSlice> {
     // The reply of READ (above): forgotten, last, done, the kept events' seq and text in turn, opened,
-    // the abandoned request's id as JSON (or ""), the request's id as JSON (or ""), "1" if the writer stopped.
+    // the abandoned request's id as JSON (or ""), the request's id as JSON (or ""), "1" if the writer
+    // stopped, the last forgotten event not to skip (or "": the last forgotten).
     const args = [String(stream), String(after), `${this.#prefix}i:`];
     const reply = (await this.#link.script(READ, this.#keys(session), args)) as [
       string,
       string,
       string,
       string[],
+      string,
       string,
       string,
       string,
@@ -283,6 +307,7 @@ export class RedisEvents implements EventHistory {
       abandoned: reply[5] === "" ? undefined : requestId(reply[5]),
       request: reply[6] === "" ? undefined : requestId(reply[6]),
       stopped: reply[7] === "1" || undefined,
+      unskippable: reply[8] === "" ? undefined : Number(reply[8]),
     };
   }
 

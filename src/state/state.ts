@@ -79,6 +79,18 @@ export interface HistoryBounds {
   readonly maxBytes: number;
 }
 
+/** An event to keep in a session's history: its stream, its number and its encoded SSE text (with its `id:` line). */
+export interface HistoryEvent {
+  readonly stream: number;
+  readonly seq: number;
+  readonly text: string;
+  /**
+   * A notification (a method, no id): once forgotten, a reader that had not sent it may skip it
+   * (StreamSlice.unskippable). Without it, the event is an answer or a question, which none may skip.
+   */
+  readonly notice?: boolean;
+}
+
 /** One kept event of a stream: its number and its encoded SSE text (with its `id:` line). */
 export interface KeptEvent {
   readonly seq: number;
@@ -90,6 +102,14 @@ export interface StreamSlice {
   readonly events: readonly KeptEvent[];
   /** Every event up to this number is forgotten (or was never kept). */
   readonly forgotten: number;
+  /**
+   * The last forgotten event a reader may not skip: an answer, a question to the client, or an
+   * event never kept (a write lost while the store was away). Those after it, up to `forgotten`,
+   * were notifications, which a reader that fell behind lets go (docs/limits.md, as
+   * http/log-reader.ts does), then reads on. Optional, for a store written before it: without it,
+   * every forgotten event is one not to skip.
+   */
+  readonly unskippable?: number;
   /** The number of the last event written. */
   readonly last: number;
   /** The stream ended. */
@@ -134,11 +154,7 @@ export interface EventHistory {
    * never made again); anything else says it is kept, and an instance shutting down no longer waits
    * for its client to come back there for it: any instance delivers it.
    */
-  append(
-    session: string,
-    event: { stream: number; seq: number; text: string },
-    bounds: HistoryBounds,
-  ): Promise<Appended>;
+  append(session: string, event: HistoryEvent, bounds: HistoryBounds): Promise<Appended>;
   end(session: string, stream: number): Promise<void>;
   /**
    * A stream opened: a client sent only its priming event (SEP-1699) can resume it on another
@@ -157,11 +173,7 @@ export interface EventHistory {
    * (another reader ended it first). Optional, for a store written before it: without it the stream
    * of a crashed instance's request stays open until its client gives up.
    */
-  abandon?(
-    session: string,
-    event: { stream: number; seq: number; text: string },
-    bounds: HistoryBounds,
-  ): Promise<boolean>;
+  abandon?(session: string, event: HistoryEvent, bounds: HistoryBounds): Promise<boolean>;
   /**
    * The session is in use (a request of it runs, a stream of it is open): its history's expiry
    * restarts, as writing an event restarts it, so a stream open with no event for longer than that

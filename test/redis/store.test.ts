@@ -89,6 +89,45 @@ describe("the event history on Redis", () => {
     await shared.close();
   });
 
+  it("records the last forgotten event a reader may not skip: an answer, a question, a gap; never a notification", async () => {
+    const shared = await state();
+    await live(shared, "s", "g");
+    const bounds = { ...WIDE, maxEvents: 2 };
+    // Events 1, 6 and 10 are answers or questions (no `notice`), the others notifications.
+    const seen: [number, number | undefined][] = [];
+    for (let seq = 1; seq <= 10; seq++) {
+      const notice = seq !== 1 && seq !== 6 && seq !== 10;
+      await shared.events.append("s", { stream: 7, seq, text: TEN, notice }, bounds);
+      const { forgotten, unskippable } = await shared.events.read("s", 7, 0);
+      if (forgotten > 0) seen.push([forgotten, unskippable]);
+    }
+    // Undefined: every forgotten event is one not to skip (the last forgotten was not a notification).
+    expect(seen).toEqual([
+      [1, undefined],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+      [5, 1],
+      [6, undefined],
+      [7, 6],
+      [8, 6],
+    ]);
+    // A gap (event 2 never kept) is not to skip either, though the events around it are notifications.
+    for (const seq of [1, 3]) await shared.events.append("g", { stream: 7, seq, text: TEN, notice: true }, WIDE);
+    expect(await shared.events.read("g", 7, 0)).toMatchObject({ forgotten: 2, unskippable: undefined });
+    await shared.close();
+  });
+
+  it("keeps a gap forgotten when an event before it is forgotten after it: a resume from within it is refused", async () => {
+    const shared = await state();
+    await live(shared, "s");
+    // Event 3 never kept; keeping 4 forgets 1, the oldest (was: forgotten went back from 3 to 1, so
+    // a resume from 2 was taken, then ended at once with nothing, 3 missing, rather than a 404).
+    await append(shared, "s", [1, 2, 4], { ...WIDE, maxEvents: 2 });
+    expect(await shared.events.read("s", 7, 0)).toMatchObject({ forgotten: 3, last: 4 });
+    await shared.close();
+  });
+
   it("records a gap (an event never kept) as forgotten, and an ended stream as done", async () => {
     const shared = await state();
     await live(shared, "s");

@@ -12,14 +12,17 @@ const STOPPED = "The server instance running this request stopped before it fini
 /**
  * The reading end of a shared session's stream that another instance writes (or wrote): sends the
  * events the shared history keeps after the client's `Last-Event-ID`, then each new one as the bus
- * says it came, until the stream ends. Events come in order and without a gap, or the stream ends:
- * an event forgotten before it was sent makes the client's next resume answer 404, never a hole.
- * As a local stream's reader (log-reader.ts), it sends as fast as the reader takes and no faster:
- * the shared history is the buffer, so a reader that stops reading holds nothing here. A stream
- * whose instance crashed before it ended (its lease ran out) gets the request's error response,
- * written to the history by the first of its readers to see it, and ends with it. A session's GET
- * stream whose instance crashed is carried on as a GET stream of this instance (#carryOn). One whose
- * session ended before its request's answer was read gets the answer that says so (#gone).
+ * says it came, until the stream ends. As a local stream's reader (log-reader.ts), it sends as fast
+ * as the reader takes and no faster: the shared history is the buffer, so a reader that stops
+ * reading holds nothing here. Events come in order, and a reader behind lets go of notifications
+ * only, as log-reader.ts's does: notifications the history forgot before they were sent are
+ * skipped (StreamSlice.unskippable), and the rest sent; an answer or a question forgotten before it
+ * was sent (or an event never kept) ends the stream instead, and the client's next resume answers
+ * 404, never a hole where one was. A stream whose instance crashed before it ended (its lease ran
+ * out) gets the request's error response, written to the history by the first of its readers to
+ * see it, and ends with it. A session's GET stream whose instance crashed is carried on as a GET
+ * stream of this instance (#carryOn). One whose session ended before its request's answer was read
+ * gets the answer that says so (#gone).
  */
 export class RemoteReader implements SseStream {
   readonly #events: EventHistory;
@@ -134,8 +137,13 @@ export class RemoteReader implements SseStream {
         if (this.#closed) return;
         this.#request = slice.request ?? this.#request;
         if (!known(slice)) return await this.#gone();
-        // Forgotten: the rest cannot be sent exactly.
-        if (slice.forgotten > this.#cursor || slice.last < this.#cursor) return this.#close();
+        if (slice.forgotten > this.#cursor) {
+          // Forgotten before it was sent: an answer or a question cannot be skipped, the rest could not be sent exactly.
+          if ((slice.unskippable ?? slice.forgotten) > this.#cursor) return this.#close();
+          // Notifications only: let go, as a reader that falls behind on one instance lets go of them.
+          this.#cursor = slice.forgotten;
+        }
+        if (slice.last < this.#cursor) return this.#close();
         for (const event of slice.events) {
           if (event.seq !== this.#cursor + 1) return this.#close();
           const drains = this.#drains;

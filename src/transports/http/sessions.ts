@@ -37,8 +37,11 @@ export interface SessionMirror {
   streamId(): number;
   /** `request`: the request whose answer the stream carries (none for the standalone stream). */
   opened(stream: number, request?: RequestId): void;
-  /** Event `seq` of `log`, kept here: the mirror counts it in `log.shared` once the shared history keeps it. */
-  kept(log: StreamLog, seq: number, text: string): void;
+  /**
+   * Event `seq` of `log`, kept here (`notice`: a notification): the mirror counts it in `log.shared`
+   * once the shared history keeps it.
+   */
+  kept(log: StreamLog, event: { seq: number; text: string; notice: boolean }): void;
   ended(stream: number): void;
 }
 
@@ -297,8 +300,9 @@ export class HttpSession {
     if (text === undefined) return;
     log.seq = seq;
     if (!("method" in message)) log.answer = seq;
-    this.#all().keep(log, encoder.encode(text), "method" in message && !("id" in message));
-    mirror?.kept(log, seq, text);
+    const notice = "method" in message && !("id" in message);
+    this.#all().keep(log, encoder.encode(text), notice);
+    mirror?.kept(log, { seq, text, notice });
   }
 }
 

@@ -394,10 +394,10 @@ export class SharedSessions {
       // the history records: a resume across it is refused (404), never served with a hole. Kept
       // after every event before it, the event is delivered by any instance: a shutdown need not
       // wait for its client to come back here (delivery.ts).
-      kept: (log, seq, text) =>
-        void events.append(id, { stream: log.id, seq, text }, bounds).then(
+      kept: (log, event) =>
+        void events.append(id, { stream: log.id, ...event }, bounds).then(
           (kept) => {
-            if (kept !== false && log.shared === seq - 1) log.shared = seq;
+            if (kept !== false && log.shared === event.seq - 1) log.shared = event.seq;
           },
           () => {},
         ),
