@@ -330,7 +330,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 16,472 B: the merge of the SSE readers' shared lag bound, gzip of the joined chunks (-1 B).
     // Raised to 16,489 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+13 B).
     // Set to 16,484 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 16_484,
+    // Raised to 16,498 B: a 2026-07-28 result's resultType, cache hints and serverInfo go on a copy of it (core/dispatch.ts #result) (was: written on the object itself, so a middleware's cached tools/list reached a later 2025-11-25 client with them, and a frozen result answered -32603; test/peers/middleware-results.test.ts) (+14 B).
+    ceiling: 16_498,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -568,7 +569,8 @@ const BUDGETS: Budget[] = [
     // Set to 24,412 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
     // Raised to 24,317 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+11 B).
     // Set to 24,424 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 24_424,
+    // Raised to 24,439 B: a 2026-07-28 result's resultType, cache hints and serverInfo go on a copy of it (core/dispatch.ts #result) (was: written on the object itself, so a middleware's cached tools/list reached a later 2025-11-25 client with them, and a frozen result answered -32603; test/peers/middleware-results.test.ts) (+15 B).
+    ceiling: 24_439,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -885,7 +887,8 @@ const BUDGETS: Budget[] = [
     // Set to 58,875 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
     // Raised to 58,562 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+7 B).
     // Set to 58,883 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 58_883,
+    // Raised to 58,902 B: a 2026-07-28 result's resultType, cache hints and serverInfo go on a copy of it (core/dispatch.ts #result) (was: written on the object itself, so a middleware's cached tools/list reached a later 2025-11-25 client with them, and a frozen result answered -32603; test/peers/middleware-results.test.ts) (+19 B).
+    ceiling: 58_902,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1119,7 +1122,8 @@ const BUDGETS: Budget[] = [
     // Set to 30,950 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
     // Raised to 30,850 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+9 B).
     // Set to 30,961 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 30_961,
+    // Raised to 30,979 B: a 2026-07-28 result's resultType, cache hints and serverInfo go on a copy of it (core/dispatch.ts #result) (was: written on the object itself, so a middleware's cached tools/list reached a later 2025-11-25 client with them, and a frozen result answered -32603; test/peers/middleware-results.test.ts) (+18 B).
+    ceiling: 30_979,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1348,7 +1352,8 @@ const BUDGETS: Budget[] = [
     // Set to 29,803 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     // Raised to 29,834 B: introspection refuses a refresh token typed by RFC 8693's URI as it does "refresh_token" (was: accepted as an access token; test/introspection.test.ts) (+31 B).
     // Raised to 29,984 B: introspection refuses an active answer whose nbf or iat is still to come beyond clockSkewSeconds (new, default 60), as jwtVerifier does (was: accepted; test/introspection.test.ts) (+150 B).
-    ceiling: 29_984,
+    // Raised to 30,005 B: a 2026-07-28 result's resultType, cache hints and serverInfo go on a copy of it (core/dispatch.ts #result) (was: written on the object itself, so a middleware's cached tools/list reached a later 2025-11-25 client with them, and a frozen result answered -32603; test/peers/middleware-results.test.ts) (+21 B).
+    ceiling: 30_005,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1642,7 +1647,8 @@ const BUDGETS: Budget[] = [
     // Set to 69,037 B (merge of the SSE readers' shared lag bound, ReaderLag), as measured.
     // Raised to 68,722 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+10 B).
     // Set to 69,045 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
-    ceiling: 69_045,
+    // Raised to 69,064 B: a 2026-07-28 result's resultType, cache hints and serverInfo go on a copy of it (core/dispatch.ts #result) (was: written on the object itself, so a middleware's cached tools/list reached a later 2025-11-25 client with them, and a frozen result answered -32603; test/peers/middleware-results.test.ts) (+19 B).
+    ceiling: 69_064,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
