@@ -888,7 +888,8 @@ const BUDGETS: Budget[] = [
     // Raised to 58,562 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+7 B).
     // Set to 58,883 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     // Raised to 58,902 B: a 2026-07-28 result's resultType, cache hints and serverInfo go on a copy of it (core/dispatch.ts #result) (was: written on the object itself, so a middleware's cached tools/list reached a later 2025-11-25 client with them, and a frozen result answered -32603; test/peers/middleware-results.test.ts) (+19 B).
-    ceiling: 58_902,
+    // Raised to 58,942 B: a middleware's next() called after it returned rejects, saying so, and runs no handler (middleware/chain.ts) (was: the tool ran after its request was answered, outside its slot, deadline and cancellation; test/peers/middleware-late-next.test.ts) (+40 B).
+    ceiling: 58_942,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1648,7 +1649,8 @@ const BUDGETS: Budget[] = [
     // Raised to 68,722 B: a task's tool result JSON cannot carry is recorded on shared state as the tool error one instance answers (core/jsonrpc.ts's unsendableToolResult, taken out of unsendable for redis/tasks.ts) (was: the record never written, the task working then failed; test/redis/tasks-records.test.ts) (+10 B).
     // Set to 69,045 B (merge of the shared task records' unsendable results and RENEW's pcall), as measured.
     // Raised to 69,064 B: a 2026-07-28 result's resultType, cache hints and serverInfo go on a copy of it (core/dispatch.ts #result) (was: written on the object itself, so a middleware's cached tools/list reached a later 2025-11-25 client with them, and a frozen result answered -32603; test/peers/middleware-results.test.ts) (+19 B).
-    ceiling: 69_064,
+    // Raised to 69,103 B: a middleware's next() called after it returned rejects, saying so, and runs no handler (middleware/chain.ts) (was: the tool ran after its request was answered, outside its slot, deadline and cancellation; test/peers/middleware-late-next.test.ts) (+39 B).
+    ceiling: 69_103,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
