@@ -63,6 +63,19 @@ function checkPlugin(value: unknown): asserts value is Plugin {
 type Link = Parameters<typeof compose>[0][number];
 
 /**
+ * Checks what a plug-in method returned: a JSON-RPC response carries a result or an error (JSON-RPC
+ * 2.0 §5) and an MCP result is an object, so anything else is the method's bug, said as such
+ * (a response with neither would leave the client waiting).
+ */
+function resultOf(method: string): (returned: unknown) => Result {
+  return (returned) => {
+    if (isObject(returned)) return returned;
+    const what = returned === null ? "null" : Array.isArray(returned) ? "an array" : typeof returned;
+    throw new TypeError(`${method} returned ${what}; a result is an object (return {} for an empty one)`);
+  };
+}
+
+/**
  * What the plug-ins of one server installed: the method table, the request context's class and the
  * middleware chain of each method, composed on the method's first request after a change.
  */
@@ -123,11 +136,15 @@ export class Plugins implements Wrapping {
       }
       if (typeof method?.run !== "function") throw new TypeError(`${what}: method "${name}" needs a run function.`);
       const run = method.run;
+      const answered = resultOf(`${what}: method "${name}"`);
       table[name] = {
         modern: method.modern ?? true,
         legacy: method.legacy ?? true,
         nameParam: method.nameParam,
-        run: (_, params, ctx) => run(params, ctx),
+        run: (_, params, ctx) => {
+          const result = run(params, ctx);
+          return result instanceof Promise ? result.then(answered) : answered(result);
+        },
       };
     }
     this.#registry.install(table);
