@@ -1653,7 +1653,8 @@ const BUDGETS: Budget[] = [
     // Raised to 69,064 B: a 2026-07-28 result's resultType, cache hints and serverInfo go on a copy of it (core/dispatch.ts #result) (was: written on the object itself, so a middleware's cached tools/list reached a later 2025-11-25 client with them, and a frozen result answered -32603; test/peers/middleware-results.test.ts) (+19 B).
     // Raised to 69,103 B: a middleware's next() called after it returned rejects, saying so, and runs no handler (middleware/chain.ts) (was: the tool ran after its request was answered, outside its slot, deadline and cancellation; test/peers/middleware-late-next.test.ts) (+39 B).
     // Raised to 69,191 B: a plug-in method that returns no result object is answered -32603 naming the plug-in, the method and what it returned (middleware/plugin.ts) (was: a 2025-11-25 response with neither result nor error, a 2026-07-28 "Cannot read properties of undefined"; test/peers/plugin-results.test.ts) (+88 B).
-    ceiling: 69_191,
+    // Raised to 69,226 B: contract() reports whatever a call threw, null or a value without a prototype included (testing/contract.ts) (was: a thrown null read as no throw, "was allowed"; an object without a prototype made the kit itself throw a TypeError; test/testing.test.ts) (+35 B).
+    ceiling: 69_226,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

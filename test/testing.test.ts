@@ -136,6 +136,32 @@ describe("contract()", () => {
   });
 });
 
+describe("contract() and a server that breaks its contract", () => {
+  it("reports whatever a call throws, a value without a prototype or null included, as a failure", async () => {
+    const thrower = (thrown: unknown) =>
+      pico({ name: "throws", version: "1.0.0" })
+        .tool("lookup", { description: "Looks a word up.", auth: { scopes: ["words"] }, run: () => "found" })
+        .use({ tool: "lookup" }, () => {
+          throw thrown;
+        });
+    const failures = async (thrown: unknown) => {
+      const error = await contract(thrower(thrown), { lookup: { valid: [{}] } }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ContractError);
+      return (error as ContractError).failures;
+    };
+    expect(await failures(Object.create(null))).toEqual([
+      "lookup: valid {}: threw {}",
+      "lookup: unauthorized anonymous: threw {}",
+      'lookup: unauthorized as {"subject":"contract-test","scopes":[],"roles":[]}: threw {}',
+    ]);
+    expect(await failures(null)).toEqual([
+      "lookup: valid {}: threw null",
+      "lookup: unauthorized anonymous: threw null",
+      'lookup: unauthorized as {"subject":"contract-test","scopes":[],"roles":[]}: threw null',
+    ]);
+  });
+});
+
 describe("invalidInputs()", () => {
   it("makes each required field missing, each type wrong and each bound crossed", () => {
     const schema = z.toJSONSchema(
