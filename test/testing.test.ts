@@ -136,7 +136,67 @@ describe("contract()", () => {
   });
 });
 
+/**
+ * The seed's get_price (docs "Tools": structured output), with a middleware that rewrites its
+ * successful results as `rewrite` says: what a server that breaks the seed's rules looks like from
+ * outside, since picomcp's own pipeline keeps them.
+ */
+function priced(rewrite: (structured: object) => object) {
+  return (
+    pico({ name: "shop", version: "1.0.0" })
+      .tool("get_price", {
+        description: "The price of a product, in euro cents.",
+        input: z.object({ sku: z.string().describe("The product's SKU.") }),
+        output: z.object({ sku: z.string(), cents: z.number().int(), currency: z.literal("EUR") }),
+        run: ({ sku }) => ({ sku, cents: 1299, currency: "EUR" as const }),
+      })
+      // Every tools/call, so its result's structuredContent is not typed from the output schema, which
+      // would refuse these rewrites at compile time.
+      .use("tools/call", async (_, next) => {
+        const result = await next();
+        if (result.isError || typeof result.structuredContent !== "object" || result.structuredContent === null) {
+          return result;
+        }
+        const structured = rewrite(result.structuredContent);
+        return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+      })
+  );
+}
+
 describe("contract() and a server that breaks its contract", () => {
+  const plan = { get_price: { valid: [{ sku: "A-1" }] } };
+
+  it("reports a representative call's structuredContent that its output schema does not accept", async () => {
+    const error = await contract(
+      priced((structured) => ({ ...structured, cents: "12.99" })),
+      plan,
+    ).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as ContractError).failures).toEqual([
+      'get_price: valid {"sku":"A-1"}: structuredContent does not match the output schema:\ncents: Invalid input: expected number, received string',
+    ]);
+  });
+
+  it("reports fields the output schema does not name (a leak), with their paths", async () => {
+    const error = await contract(
+      priced((structured) => ({ ...structured, supplierCost: 800 })),
+      plan,
+    ).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as ContractError).failures).toEqual([
+      'get_price: valid {"sku":"A-1"}: structuredContent has fields the output schema does not name: supplierCost',
+    ]);
+  });
+
+  it("passes the same server when its middleware keeps the result as it was", async () => {
+    expect(
+      await contract(
+        priced((structured) => structured),
+        plan,
+      ),
+    ).toMatchObject({ valid: 1, invalid: 2 });
+  });
+
   it("reports whatever a call throws, a value without a prototype or null included, as a failure", async () => {
     const thrower = (thrown: unknown) =>
       pico({ name: "throws", version: "1.0.0" })

@@ -6,6 +6,7 @@ import type { CallToolResult } from "../core/tools.js";
 import type { CallOptions } from "../local.js";
 import { type AnyServer, registryOf, type Server } from "../server.js";
 import { invalidInputs } from "./invalid.js";
+import { structuredMismatch } from "./structured.js";
 
 /** An invalid input, with the field the error must name. */
 export interface InvalidInput {
@@ -139,6 +140,9 @@ export async function contract(
         else if (!ran) fail(what, "run did not execute");
         else if (tool.output && !structuredMatchesText(result!)) {
           fail(what, "structuredContent is missing, or its text copy says something else");
+        } else if (tool.output) {
+          const mismatch = await structuredMismatch(tool.output, result!.structuredContent);
+          if (mismatch) fail(what, mismatch);
         }
       }
       const base = spec.valid[0] ?? {};
