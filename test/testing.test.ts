@@ -197,6 +197,31 @@ describe("contract() and a server that breaks its contract", () => {
     ).toMatchObject({ valid: 1, invalid: 2 });
   });
 
+  it("reports a validation error that does not name the field on a line of its own, as the seed's do", async () => {
+    // The seed's form is one `field: message` line per issue; this server's middleware makes them vague.
+    const vague = pico({ name: "projects", version: "1.0.0" })
+      .tool("get_project", {
+        description: "Examine one project.",
+        input: z.object({ id: z.string().describe("The project's id, from list_projects.") }),
+        run: ({ id }) => `project ${id}`,
+      })
+      .use("tools/call", async (call, next) => {
+        const result = await next();
+        const first = result.content[0];
+        if (!result.isError || first?.type !== "text" || !first.text.startsWith("Invalid arguments")) return result;
+        const header = `Invalid arguments for tool "${call.params.name}":`;
+        return { content: [{ type: "text", text: `${header}\nInvalid input: check the arguments` }], isError: true };
+      });
+    const error = await contract(vague, { get_project: { valid: [{ id: "prj_1" }] } }).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as ContractError).failures).toEqual([
+      "get_project: invalid {} (id): the error does not name id",
+      'get_project: invalid {"id":12345.5} (id): the error does not name id',
+    ]);
+  });
+
   it("reports whatever a call throws, a value without a prototype or null included, as a failure", async () => {
     const thrower = (thrown: unknown) =>
       pico({ name: "throws", version: "1.0.0" })

@@ -159,7 +159,7 @@ export async function contract(
         else if (!result?.isError) fail(what, "was accepted");
         else if (!textOf(result).startsWith(`Invalid arguments for tool "${name}"`)) {
           fail(what, `the error is not a validation error: ${textOf(result)}`);
-        } else if (field && !textOf(result).includes(field)) fail(what, `the error does not name ${field}`);
+        } else if (field && !namesField(textOf(result), field)) fail(what, `the error does not name ${field}`);
       }
       const unauthorized = [...(spec.unauthorized ?? [])];
       if (spec.generate !== false) unauthorized.push(...unauthorizedCalls(access));
@@ -221,6 +221,18 @@ function structuredMatchesText(result: CallToolResult): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a validation error names `field` as the seed's does: on a line of its own after the first,
+ * `field: message` (or a path inside it, `field.city: …`, `field[0]: …`). Anywhere in the text would
+ * not do: "id" is in the "Invalid" every such error starts with.
+ */
+function namesField(error: string, field: string): boolean {
+  return error
+    .split("\n")
+    .slice(1)
+    .some((line) => [":", ".", "["].some((after) => line.startsWith(`${field}${after}`)));
 }
 
 function textOf(result: CallToolResult): string {
