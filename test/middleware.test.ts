@@ -155,6 +155,38 @@ describe("server.use: scopes", () => {
     expect(() => server.use("initialize", (_, next) => next())).toThrow(/initialize and notifications/);
   });
 
+  it("refuses a method that does not exist once the layers installing methods have: ready(), serve() and calls reject", async () => {
+    // The resources layer and a plug-in install their methods as they load: a name is checked once
+    // they have (a misspelt one was accepted, and its middleware never ran: an audit that saw nothing).
+    const misspelt = (server: Server) => server.use("resources/raed", (_, next) => next());
+    const afterResource = misspelt(makeServer().resource("file:///notes", { read: () => "notes" }));
+    const noSuchMethod = /server.use\("resources\/raed"\): there is no such request method to wrap/;
+    await expect(afterResource.ready()).rejects.toThrow(noSuchMethod);
+    await expect(afterResource.call("echo", { text: "x" })).rejects.toThrow(noSuchMethod);
+    await expect(afterResource.serve({ port: 0 })).rejects.toThrow(noSuchMethod);
+    const afterPlugin = makeServer()
+      .use({ methods: { "x/echo": { run: () => ({}) } } })
+      .use("x/ecoh", (_, next) => next());
+    await expect(afterPlugin.ready()).rejects.toThrow(/server.use\("x\/ecoh"\): there is no such request method/);
+    // Spelt right, both are wrapped.
+    const wrapped: string[] = [];
+    const right = makeServer()
+      .resource("file:///notes", { read: () => "notes" })
+      .use({ methods: { "x/echo": { run: () => ({}) } } })
+      .use("resources/read", (call, next) => {
+        wrapped.push(call.method);
+        return next();
+      })
+      .use("x/echo", (call, next) => {
+        wrapped.push(call.method);
+        return next();
+      });
+    await right.ready();
+    await both(right, "resources/read", { uri: "file:///notes" });
+    await both(right, "x/echo");
+    expect(wrapped).toEqual(["resources/read", "resources/read", "x/echo", "x/echo"]);
+  });
+
   it("refuses what is not middleware when the plug-in machinery has loaded: ready(), serve() and calls reject", async () => {
     const server = makeServer().use(42 as never);
     const notMiddleware =
