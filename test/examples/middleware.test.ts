@@ -12,9 +12,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../examples/middleware/audit.js";
 import { RATE_LIMITED } from "../../examples/middleware/rate-limit.js";
 import { createMiddlewareServer } from "../../examples/middleware/server.js";
+import { capResultSize } from "../../examples/middleware/size-cap.js";
 import { DURATION_KEY } from "../../examples/middleware/timing.js";
+import { pico } from "../../src/index.js";
 import type { Listening } from "../../src/transports/listen.js";
 import { ROOT } from "../peers/fixture.js";
+import { servedToClients } from "../peers/served.js";
 
 const textOf = (result: { content?: unknown }) => (result.content as { text: string }[])[0]?.text ?? "";
 
@@ -82,6 +85,32 @@ describe("the middleware examples, in-process", () => {
     const server = createMiddlewareServer({ audit: () => {} });
     const result = await server.call("repeat", { word: "a", times: 1 });
     expect(result._meta?.[DURATION_KEY]).toEqual(expect.any(Number));
+  });
+});
+
+/** A tool whose result JSON cannot carry (a BigInt in a block's _meta), behind the size cap. */
+const unsendable = servedToClients(
+  pico({ name: "unsendable", version: "1.0.0" })
+    .tool("count_atoms", {
+      description: "Counts the atoms in a mole.",
+      run: () => [{ type: "text" as const, text: "many", _meta: { "com.example/exact": 602214076000000000000000n } }],
+    })
+    .use("tools/call", capResultSize(10_000)),
+);
+
+describe("the size cap and a result JSON cannot carry, over Streamable HTTP on 127.0.0.1", () => {
+  it("leaves it to the server, which answers the tool error the model reads, in both eras", async () => {
+    const expected = {
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: "A tool returned a value that cannot be sent as JSON: Do not know how to serialize a BigInt",
+        },
+      ],
+    };
+    expect(await (await unsendable.legacy()).callTool({ name: "count_atoms", arguments: {} })).toEqual(expected);
+    expect(await (await unsendable.modern()).callTool({ name: "count_atoms", arguments: {} })).toMatchObject(expected);
   });
 });
 
