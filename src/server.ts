@@ -490,7 +490,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * machinery of `use`); rejects with the first mistake found there, such as a plug-in part that
    * does not exist. `serve()` and `server.call` wait for it and reject with that error, `fetch`
    * rejects with it (runtimes answer 500) and `node` answers 500. Registrations the core checks
-   * itself (`.tool()`, a middleware's method or tool) throw at the call instead.
+   * itself (`.tool()`, a middleware's method or tool) throw at the call instead, except a
+   * middleware's method while a layer is installing methods: it is checked here, once they are.
    */
   async ready(): Promise<void> {
     // A layer may install another as it loads (the Tasks layer is a plug-in): wait for them all.
