@@ -499,6 +499,32 @@ describe("plug-ins", () => {
   });
 });
 
+describe("plug-ins and the methods of layers not loaded yet", () => {
+  it("refuse every method the resources and prompts layers install, on a server that has neither yet", async () => {
+    // The methods those layers install, read from a server that has loaded them.
+    const full = makeServer()
+      .resource("file:///notes", { read: () => "notes" })
+      .resource("file:///notes/{id}", { read: () => "a note", complete: { id: () => ["1"] } })
+      .prompt("review", { get: () => "Review the notes." })
+      .use((_, next) => next());
+    await full.ready();
+    const bare = makeServer();
+    await bare.ready();
+    const installed = Object.keys(registryOf(full as never).methods).filter(
+      (name) => !(name in registryOf(bare as never).methods),
+    );
+    expect(installed).toEqual(expect.arrayContaining(["resources/read", "prompts/get", "completion/complete"]));
+    for (const name of installed) {
+      const taken = { name: "shadow", methods: { [name]: { run: () => ({ shadowed: true }) } } };
+      const refused = `Plug-in "shadow" adds the method "${name}", which the server already has`;
+      // Before the layer: it would have replaced the plug-in's method, silently, with the first registration.
+      await expect(makeServer().use(taken).ready()).rejects.toThrow(refused);
+      // After it: refused as any taken name, at the call once the server is ready.
+      expect(() => full.use(taken)).toThrow(refused);
+    }
+  });
+});
+
 describe("a plug-in over Streamable HTTP on 127.0.0.1, with the official clients", () => {
   it("v1 (2025-11-25 session) and v2 (2026-07-28) see the extension and call the plug-in's method through middleware", async () => {
     const seen: string[] = [];

@@ -50,6 +50,22 @@ export interface Plugin {
 
 const PARTS = ["name", "methods", "capabilities", "context", "use"];
 
+/**
+ * The methods of the layers that install theirs with their first registration (resources, prompts,
+ * and completion with either): taken by a plug-in before that, a plug-in's method would be replaced
+ * by the layer's, silently, so they are built-in names whether the layer has loaded or not.
+ */
+const LAYER_METHODS = [
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+];
+
 /** A plug-in has only the parts Plugin names: anything else is a mistake, said at start-up. */
 function checkPlugin(value: unknown): asserts value is Plugin {
   const unknown = isObject(value) ? Object.keys(value).find((key) => !PARTS.includes(key)) : typeof value;
@@ -131,7 +147,13 @@ export class Plugins implements Wrapping {
   #addMethods(methods: Record<string, PluginMethod>, what: string): void {
     const table: Record<string, Method> = nullPrototype({});
     for (const [name, method] of Object.entries(methods)) {
-      if (name === "initialize" || name in METHODS || name in this.#registry.methods || name in table) {
+      if (
+        name === "initialize" ||
+        LAYER_METHODS.includes(name) ||
+        name in METHODS ||
+        name in this.#registry.methods ||
+        name in table
+      ) {
         throw new TypeError(`${what} adds the method "${name}", which the server already has; give it another name.`);
       }
       if (typeof method?.run !== "function") throw new TypeError(`${what}: method "${name}" needs a run function.`);
