@@ -10,7 +10,7 @@ import { StdioClientTransport as V1Stdio } from "@modelcontextprotocol/sdk/clien
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../examples/middleware/audit.js";
-import { RATE_LIMITED } from "../../examples/middleware/rate-limit.js";
+import { MAX_NAME, RATE_LIMITED } from "../../examples/middleware/rate-limit.js";
 import { createMiddlewareServer } from "../../examples/middleware/server.js";
 import { capResultSize } from "../../examples/middleware/size-cap.js";
 import { DURATION_KEY } from "../../examples/middleware/timing.js";
@@ -69,6 +69,22 @@ describe("the middleware examples, in-process", () => {
     // linus pushes ada out (two callers at most), so ada starts over, which pushes grace out; linus's
     // window is still remembered, so its second call is over the limit.
     expect(outcomes).toEqual([undefined, undefined, undefined, undefined, true]);
+  });
+
+  it("rate limit: a client name longer than MAX_NAME shares the anonymous window, so the table keeps no such name", async () => {
+    const server = createMiddlewareServer({
+      audit: () => {},
+      rateLimit: { limit: 1, windowMs: 60_000, now: () => 0 },
+    });
+    const as = (name: string) => ({ client: { info: { name, version: "1" } } });
+    const call = (name: string) => server.call("repeat", { word: "x", times: 1 }, as(name));
+    // A client may declare a name of megabytes on every request: each would be a window of its own.
+    const first = "a".repeat(MAX_NAME + 1);
+    const second = "b".repeat(4 * 1024 * 1024);
+    expect((await call(first)).isError).toBeUndefined();
+    expect((await call(second)).isError).toBe(true);
+    // A name of MAX_NAME characters is a caller of its own.
+    expect((await call("c".repeat(MAX_NAME))).isError).toBeUndefined();
   });
 
   it("size cap: a result over the cap becomes a tool error that says how to ask for less", async () => {
