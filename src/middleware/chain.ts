@@ -43,12 +43,12 @@ function wrap(run: Link, inner: Chain): Chain {
     let over = false;
     const next = () => {
       if (pending) return Promise.reject(new Error(`Middleware for "${call.method}" called next() twice`));
-      // The request was answered when the middleware returned, and its slot, deadline and
-      // cancellation went with it: a handler run now would act for nobody, unbounded.
+      // What the middleware returned is on its way out (the outermost's is the answer, which frees
+      // the request's slot, deadline and cancellation): a handler run now would act for nobody.
       if (over) {
         return Promise.reject(
           new Error(
-            `Middleware for "${call.method}" called next() after it returned: the request was answered, so the handler does not run; call next() before returning`,
+            `Middleware for "${call.method}" called next() after it returned: the handler does not run, since its result could reach no one; call next() before returning`,
           ),
         );
       }
