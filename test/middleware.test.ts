@@ -525,6 +525,41 @@ describe("plug-ins and the methods of layers not loaded yet", () => {
   });
 });
 
+describe("plug-ins and the capabilities the server computes", () => {
+  it("refuse to advertise tools, resources, prompts, completions or logging, which follow what is registered", async () => {
+    // A tools-only server that advertised resources would send clients to a resources/list that
+    // answers -32601; tools.listChanged: false would deny the list_changed it sends (2026-07-28 §2).
+    for (const key of ["tools", "resources", "prompts", "completions", "logging"]) {
+      const plugin = { name: "liar", capabilities: { [key]: {} } };
+      const refused = `Plug-in "liar" advertises capabilities.${key}, which the server sets from what is registered`;
+      await expect(makeServer().use(plugin).ready()).rejects.toThrow(refused);
+    }
+    // Extensions and capabilities the core does not compute are the plug-in's to advertise.
+    const server = makeServer().use({
+      capabilities: { experimental: { "io.example/x": {} }, extensions: { "io.example/y": {} } },
+    });
+    await server.ready();
+    const session = await server.fetch(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        }),
+      }),
+    );
+    expect((await rpc(session)).result?.capabilities).toEqual({
+      logging: {},
+      tools: { listChanged: true },
+      experimental: { "io.example/x": {} },
+      extensions: { "io.example/y": {} },
+    });
+  });
+});
+
 describe("a plug-in over Streamable HTTP on 127.0.0.1, with the official clients", () => {
   it("v1 (2025-11-25 session) and v2 (2026-07-28) see the extension and call the plug-in's method through middleware", async () => {
     const seen: string[] = [];

@@ -76,6 +76,14 @@ function checkPlugin(value: unknown): asserts value is Plugin {
   }
 }
 
+/**
+ * The capabilities the server sets from its registrations (registry.ts `capabilities()`): a plug-in
+ * that advertised them would make the server claim what it does not serve (resources with no
+ * resources/list) or deny what it does (tools.listChanged: false, with list_changed sent), where
+ * capabilities must match handlers (2025-11-25 "Capabilities", 2026-07-28 §2).
+ */
+const COMPUTED_CAPABILITIES = ["tools", "resources", "prompts", "completions", "logging"];
+
 type Link = Parameters<typeof compose>[0][number];
 
 /**
@@ -174,6 +182,12 @@ export class Plugins implements Wrapping {
   }
 
   #advertise(capabilities: ServerCapabilities, what: string): void {
+    const computed = Object.keys(capabilities).find((key) => COMPUTED_CAPABILITIES.includes(key));
+    if (computed !== undefined) {
+      throw new TypeError(
+        `${what} advertises capabilities.${computed}, which the server sets from what is registered; advertise what the plug-in adds in capabilities.extensions.`,
+      );
+    }
     for (const key of Object.keys(capabilities.extensions ?? {})) {
       if (this.#extensions.has(key)) throw new TypeError(`${what} advertises the extension "${key}" a second time.`);
       this.#extensions.add(key);
