@@ -525,6 +525,41 @@ describe("plug-ins and the methods of layers not loaded yet", () => {
   });
 });
 
+describe("plug-ins of the wrong shape", () => {
+  it("name the plug-in, the part and how it is written, not a part named after a string's characters", async () => {
+    const mistakes: [unknown, string][] = [
+      [
+        { name: "p", methods: "x/echo" },
+        'Plug-in "p": methods must be an object such as { "x/echo": { run: (params, ctx) => ({}) } }; got string.',
+      ],
+      [
+        { name: "p", context: "tenant" },
+        'Plug-in "p": context must be an object such as { tenant: (ctx) => tenantOf(ctx.auth) }; got string.',
+      ],
+      [
+        { name: "p", capabilities: ["io.example/echo"] },
+        'Plug-in "p": capabilities must be an object such as { extensions: { "io.example/echo": {} } }; got an array.',
+      ],
+      [
+        { name: "p", capabilities: { extensions: ["io.example/echo"] } },
+        'Plug-in "p": capabilities.extensions must be an object of extensions by key; got an array.',
+      ],
+      [{ name: "p", use: 5 }, 'Plug-in "p": use must be a middleware function, (call, next) => next(); got number.'],
+      [
+        { name: "p", methods: { "x/echo": () => ({}) } },
+        'Plug-in "p": method "x/echo" needs a run function: { run: (params, ctx) => ({}) }.',
+      ],
+    ];
+    for (const [plugin, message] of mistakes) {
+      await expect(
+        makeServer()
+          .use(plugin as Plugin)
+          .ready(),
+      ).rejects.toThrow(message);
+    }
+  });
+});
+
 describe("plug-ins and the capabilities the server computes", () => {
   it("refuse to advertise tools, resources, prompts, completions or logging, which follow what is registered", async () => {
     // A tools-only server that advertised resources would send clients to a resources/list that

@@ -76,6 +76,41 @@ function checkPlugin(value: unknown): asserts value is Plugin {
   }
 }
 
+/** How each object part of a plug-in is written, for the message that says one is not. */
+const SHAPES = {
+  methods: '{ "x/echo": { run: (params, ctx) => ({}) } }',
+  capabilities: '{ extensions: { "io.example/echo": {} } }',
+  context: "{ tenant: (ctx) => tenantOf(ctx.auth) }",
+};
+
+/**
+ * Each part is of its kind: read as it is, a string's characters would be taken for methods or
+ * context properties named "0", "1", … and said so, which points nowhere near the mistake.
+ */
+function checkParts(plugin: Plugin, what: string): void {
+  for (const part of ["methods", "capabilities", "context"] as const) {
+    const value: unknown = plugin[part];
+    if (value !== undefined && !isObject(value)) {
+      throw new TypeError(`${what}: ${part} must be an object such as ${SHAPES[part]}; got ${kindOf(value)}.`);
+    }
+  }
+  const extensions = plugin.capabilities?.extensions;
+  if (extensions !== undefined && !isObject(extensions)) {
+    throw new TypeError(
+      `${what}: capabilities.extensions must be an object of extensions by key; got ${kindOf(extensions)}.`,
+    );
+  }
+  if (plugin.use !== undefined && typeof plugin.use !== "function") {
+    throw new TypeError(
+      `${what}: use must be a middleware function, (call, next) => next(); got ${kindOf(plugin.use)}.`,
+    );
+  }
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+}
+
 /**
  * The capabilities the server sets from its registrations (registry.ts `capabilities()`): a plug-in
  * that advertised them would make the server claim what it does not serve (resources with no
@@ -146,6 +181,7 @@ export class Plugins implements Wrapping {
   install(plugin: unknown): void {
     checkPlugin(plugin);
     const what = plugin.name === undefined ? "A plug-in" : `Plug-in "${plugin.name}"`;
+    checkParts(plugin, what);
     if (plugin.methods) this.#addMethods(plugin.methods, what);
     if (plugin.capabilities) this.#advertise(plugin.capabilities, what);
     if (plugin.context) this.#extendContext(plugin.context, what);
@@ -164,7 +200,9 @@ export class Plugins implements Wrapping {
       ) {
         throw new TypeError(`${what} adds the method "${name}", which the server already has; give it another name.`);
       }
-      if (typeof method?.run !== "function") throw new TypeError(`${what}: method "${name}" needs a run function.`);
+      if (typeof method?.run !== "function") {
+        throw new TypeError(`${what}: method "${name}" needs a run function: { run: (params, ctx) => ({}) }.`);
+      }
       const run = method.run;
       const answered = resultOf(`${what}: method "${name}"`);
       table[name] = {
