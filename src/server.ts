@@ -305,12 +305,18 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /** A method middleware can wrap: one of the method table's (initialize is the handshake, not in it). */
   #wrappable(method: string): string {
-    // A layer that is still installing its methods (the first resource or prompt) has them checked by their types only.
-    if (!this.#dispatcher.method(method) && !this.#registry.installing) {
-      throw new TypeError(
-        `server.use("${method}"): there is no such request method to wrap (initialize and notifications are never wrapped; install a plug-in's methods before wrapping them).`,
-      );
-    }
+    const check = () => {
+      if (!this.#dispatcher.method(method)) {
+        throw new TypeError(
+          `server.use("${method}"): there is no such request method to wrap (initialize and notifications are never wrapped; install a plug-in's methods before wrapping them).`,
+        );
+      }
+    };
+    // Layers still installing their methods (the first resource or prompt, a plug-in's): checked once
+    // they have, as a start-up error (a misspelt name would otherwise wrap nothing, silently).
+    const installing = this.#registry.installing;
+    if (installing) this.#registry.wait(installing.then(check));
+    else check();
     return method;
   }
 
@@ -484,7 +490,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * machinery of `use`); rejects with the first mistake found there, such as a plug-in part that
    * does not exist. `serve()` and `server.call` wait for it and reject with that error, `fetch`
    * rejects with it (runtimes answer 500) and `node` answers 500. Registrations the core checks
-   * itself (`.tool()`, a middleware's method or tool) throw at the call instead.
+   * itself (`.tool()`, a middleware's method or tool) throw at the call instead, except a
+   * middleware's method while a layer is installing methods: it is checked here, once they are.
    */
   async ready(): Promise<void> {
     // A layer may install another as it loads (the Tasks layer is a plug-in): wait for them all.

@@ -155,6 +155,38 @@ describe("server.use: scopes", () => {
     expect(() => server.use("initialize", (_, next) => next())).toThrow(/initialize and notifications/);
   });
 
+  it("refuses a method that does not exist once the layers installing methods have: ready(), serve() and calls reject", async () => {
+    // The resources layer and a plug-in install their methods as they load: a name is checked once
+    // they have (a misspelt one was accepted, and its middleware never ran: an audit that saw nothing).
+    const misspelt = (server: Server) => server.use("resources/raed", (_, next) => next());
+    const afterResource = misspelt(makeServer().resource("file:///notes", { read: () => "notes" }));
+    const noSuchMethod = /server.use\("resources\/raed"\): there is no such request method to wrap/;
+    await expect(afterResource.ready()).rejects.toThrow(noSuchMethod);
+    await expect(afterResource.call("echo", { text: "x" })).rejects.toThrow(noSuchMethod);
+    await expect(afterResource.serve({ port: 0 })).rejects.toThrow(noSuchMethod);
+    const afterPlugin = makeServer()
+      .use({ methods: { "x/echo": { run: () => ({}) } } })
+      .use("x/ecoh", (_, next) => next());
+    await expect(afterPlugin.ready()).rejects.toThrow(/server.use\("x\/ecoh"\): there is no such request method/);
+    // Spelt right, both are wrapped.
+    const wrapped: string[] = [];
+    const right = makeServer()
+      .resource("file:///notes", { read: () => "notes" })
+      .use({ methods: { "x/echo": { run: () => ({}) } } })
+      .use("resources/read", (call, next) => {
+        wrapped.push(call.method);
+        return next();
+      })
+      .use("x/echo", (call, next) => {
+        wrapped.push(call.method);
+        return next();
+      });
+    await right.ready();
+    await both(right, "resources/read", { uri: "file:///notes" });
+    await both(right, "x/echo");
+    expect(wrapped).toEqual(["resources/read", "resources/read", "x/echo", "x/echo"]);
+  });
+
   it("refuses what is not middleware when the plug-in machinery has loaded: ready(), serve() and calls reject", async () => {
     const server = makeServer().use(42 as never);
     const notMiddleware =
@@ -464,6 +496,102 @@ describe("plug-ins", () => {
     const ready = makeServer().use(echoPlugin);
     await ready.ready();
     for (const [plugin, clash] of clashes) expect(() => ready.use(plugin)).toThrow(clash);
+  });
+});
+
+describe("plug-ins and the methods of layers not loaded yet", () => {
+  it("refuse every method the resources and prompts layers install, on a server that has neither yet", async () => {
+    // The methods those layers install, read from a server that has loaded them.
+    const full = makeServer()
+      .resource("file:///notes", { read: () => "notes" })
+      .resource("file:///notes/{id}", { read: () => "a note", complete: { id: () => ["1"] } })
+      .prompt("review", { get: () => "Review the notes." })
+      .use((_, next) => next());
+    await full.ready();
+    const bare = makeServer();
+    await bare.ready();
+    const installed = Object.keys(registryOf(full as never).methods).filter(
+      (name) => !(name in registryOf(bare as never).methods),
+    );
+    expect(installed).toEqual(expect.arrayContaining(["resources/read", "prompts/get", "completion/complete"]));
+    for (const name of installed) {
+      const taken = { name: "shadow", methods: { [name]: { run: () => ({ shadowed: true }) } } };
+      const refused = `Plug-in "shadow" adds the method "${name}", which the server already has`;
+      // Before the layer: it would have replaced the plug-in's method, silently, with the first registration.
+      await expect(makeServer().use(taken).ready()).rejects.toThrow(refused);
+      // After it: refused as any taken name, at the call once the server is ready.
+      expect(() => full.use(taken)).toThrow(refused);
+    }
+  });
+});
+
+describe("plug-ins of the wrong shape", () => {
+  it("name the plug-in, the part and how it is written, not a part named after a string's characters", async () => {
+    const mistakes: [unknown, string][] = [
+      [
+        { name: "p", methods: "x/echo" },
+        'Plug-in "p": methods must be an object such as { "x/echo": { run: (params, ctx) => ({}) } }; got string.',
+      ],
+      [
+        { name: "p", context: "tenant" },
+        'Plug-in "p": context must be an object such as { tenant: (ctx) => tenantOf(ctx.auth) }; got string.',
+      ],
+      [
+        { name: "p", capabilities: ["io.example/echo"] },
+        'Plug-in "p": capabilities must be an object such as { extensions: { "io.example/echo": {} } }; got an array.',
+      ],
+      [
+        { name: "p", capabilities: { extensions: ["io.example/echo"] } },
+        'Plug-in "p": capabilities.extensions must be an object of extensions by key; got an array.',
+      ],
+      [{ name: "p", use: 5 }, 'Plug-in "p": use must be a middleware function, (call, next) => next(); got number.'],
+      [
+        { name: "p", methods: { "x/echo": () => ({}) } },
+        'Plug-in "p": method "x/echo" needs a run function: { run: (params, ctx) => ({}) }.',
+      ],
+    ];
+    for (const [plugin, message] of mistakes) {
+      await expect(
+        makeServer()
+          .use(plugin as Plugin)
+          .ready(),
+      ).rejects.toThrow(message);
+    }
+  });
+});
+
+describe("plug-ins and the capabilities the server computes", () => {
+  it("refuse to advertise tools, resources, prompts, completions or logging, which follow what is registered", async () => {
+    // A tools-only server that advertised resources would send clients to a resources/list that
+    // answers -32601; tools.listChanged: false would deny the list_changed it sends (2026-07-28 §2).
+    for (const key of ["tools", "resources", "prompts", "completions", "logging"]) {
+      const plugin = { name: "liar", capabilities: { [key]: {} } };
+      const refused = `Plug-in "liar" advertises capabilities.${key}, which the server sets from what is registered`;
+      await expect(makeServer().use(plugin).ready()).rejects.toThrow(refused);
+    }
+    // Extensions and capabilities the core does not compute are the plug-in's to advertise.
+    const server = makeServer().use({
+      capabilities: { experimental: { "io.example/x": {} }, extensions: { "io.example/y": {} } },
+    });
+    await server.ready();
+    const session = await server.fetch(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        }),
+      }),
+    );
+    expect((await rpc(session)).result?.capabilities).toEqual({
+      logging: {},
+      tools: { listChanged: true },
+      experimental: { "io.example/x": {} },
+      extensions: { "io.example/y": {} },
+    });
   });
 });
 

@@ -136,6 +136,117 @@ describe("contract()", () => {
   });
 });
 
+/**
+ * The seed's get_price (docs "Tools": structured output), with a middleware that rewrites its
+ * successful results as `rewrite` says: what a server that breaks the seed's rules looks like from
+ * outside, since picomcp's own pipeline keeps them.
+ */
+function priced(rewrite: (structured: object) => object) {
+  return (
+    pico({ name: "shop", version: "1.0.0" })
+      .tool("get_price", {
+        description: "The price of a product, in euro cents.",
+        input: z.object({ sku: z.string().describe("The product's SKU.") }),
+        output: z.object({ sku: z.string(), cents: z.number().int(), currency: z.literal("EUR") }),
+        run: ({ sku }) => ({ sku, cents: 1299, currency: "EUR" as const }),
+      })
+      // Every tools/call, so its result's structuredContent is not typed from the output schema, which
+      // would refuse these rewrites at compile time.
+      .use("tools/call", async (_, next) => {
+        const result = await next();
+        if (result.isError || typeof result.structuredContent !== "object" || result.structuredContent === null) {
+          return result;
+        }
+        const structured = rewrite(result.structuredContent);
+        return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+      })
+  );
+}
+
+describe("contract() and a server that breaks its contract", () => {
+  const plan = { get_price: { valid: [{ sku: "A-1" }] } };
+
+  it("reports a representative call's structuredContent that its output schema does not accept", async () => {
+    const error = await contract(
+      priced((structured) => ({ ...structured, cents: "12.99" })),
+      plan,
+    ).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as ContractError).failures).toEqual([
+      'get_price: valid {"sku":"A-1"}: structuredContent does not match the output schema:\ncents: Invalid input: expected number, received string',
+    ]);
+  });
+
+  it("reports fields the output schema does not name (a leak), with their paths", async () => {
+    const error = await contract(
+      priced((structured) => ({ ...structured, supplierCost: 800 })),
+      plan,
+    ).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as ContractError).failures).toEqual([
+      'get_price: valid {"sku":"A-1"}: structuredContent has fields the output schema does not name: supplierCost',
+    ]);
+  });
+
+  it("passes the same server when its middleware keeps the result as it was", async () => {
+    expect(
+      await contract(
+        priced((structured) => structured),
+        plan,
+      ),
+    ).toMatchObject({ valid: 1, invalid: 2 });
+  });
+
+  it("reports a validation error that does not name the field on a line of its own, as the seed's do", async () => {
+    // The seed's form is one `field: message` line per issue; this server's middleware makes them vague.
+    const vague = pico({ name: "projects", version: "1.0.0" })
+      .tool("get_project", {
+        description: "Examine one project.",
+        input: z.object({ id: z.string().describe("The project's id, from list_projects.") }),
+        run: ({ id }) => `project ${id}`,
+      })
+      .use("tools/call", async (call, next) => {
+        const result = await next();
+        const first = result.content[0];
+        if (!result.isError || first?.type !== "text" || !first.text.startsWith("Invalid arguments")) return result;
+        const header = `Invalid arguments for tool "${call.params.name}":`;
+        return { content: [{ type: "text", text: `${header}\nInvalid input: check the arguments` }], isError: true };
+      });
+    const error = await contract(vague, { get_project: { valid: [{ id: "prj_1" }] } }).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as ContractError).failures).toEqual([
+      "get_project: invalid {} (id): the error does not name id",
+      'get_project: invalid {"id":12345.5} (id): the error does not name id',
+    ]);
+  });
+
+  it("reports whatever a call throws, a value without a prototype or null included, as a failure", async () => {
+    const thrower = (thrown: unknown) =>
+      pico({ name: "throws", version: "1.0.0" })
+        .tool("lookup", { description: "Looks a word up.", auth: { scopes: ["words"] }, run: () => "found" })
+        .use({ tool: "lookup" }, () => {
+          throw thrown;
+        });
+    const failures = async (thrown: unknown) => {
+      const error = await contract(thrower(thrown), { lookup: { valid: [{}] } }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ContractError);
+      return (error as ContractError).failures;
+    };
+    expect(await failures(Object.create(null))).toEqual([
+      "lookup: valid {}: threw {}",
+      "lookup: unauthorized anonymous: threw {}",
+      'lookup: unauthorized as {"subject":"contract-test","scopes":[],"roles":[]}: threw {}',
+    ]);
+    expect(await failures(null)).toEqual([
+      "lookup: valid {}: threw null",
+      "lookup: unauthorized anonymous: threw null",
+      'lookup: unauthorized as {"subject":"contract-test","scopes":[],"roles":[]}: threw null',
+    ]);
+  });
+});
+
 describe("invalidInputs()", () => {
   it("makes each required field missing, each type wrong and each bound crossed", () => {
     const schema = z.toJSONSchema(

@@ -16,7 +16,8 @@
  * The caller's name comes from the client (2026-07-28 clients declare it on every request), so the
  * table of windows is bounded: it holds at most `maxCallers`, and past that the caller whose window
  * is oldest is forgotten (it starts a new window: under a flood of names, the limit weakens rather
- * than the memory growing).
+ * than the memory growing). A name longer than `MAX_NAME` characters counts as "anonymous": a
+ * client may send a name of megabytes on each request, and the table would keep each one.
  */
 import { McpError, type Middleware } from "picomcp";
 
@@ -33,6 +34,9 @@ export interface RateLimitOptions {
 /** The JSON-RPC error code of a refused request. */
 export const RATE_LIMITED = 429;
 
+/** The longest client name a window is kept under; a longer one shares the anonymous window. */
+export const MAX_NAME = 128;
+
 export function rateLimit({ limit, windowMs, maxCallers = 10_000, now = Date.now }: RateLimitOptions): Middleware {
   /**
    * Per caller: when the current window started and how many requests it has had. In the order the
@@ -40,7 +44,8 @@ export function rateLimit({ limit, windowMs, maxCallers = 10_000, now = Date.now
    */
   const windows = new Map<string, { start: number; count: number }>();
   return ({ method, params, ctx }, next) => {
-    const caller = ctx.auth?.subject ?? ctx.client.info?.name ?? "anonymous";
+    const named = ctx.client.info?.name;
+    const caller = ctx.auth?.subject ?? (named !== undefined && named.length <= MAX_NAME ? named : "anonymous");
     const at = now();
     let window = windows.get(caller);
     if (!window || at - window.start >= windowMs) {

@@ -12,8 +12,10 @@ const encoder = new TextEncoder();
 export function capResultSize(maxBytes: number): MiddlewareFor<"tools/call"> {
   return async ({ params }, next) => {
     const result = await next();
-    const bytes = encoder.encode(JSON.stringify(result)).byteLength;
-    if (bytes <= maxBytes) return result;
+    const bytes = sizeOf(result);
+    // A result JSON cannot carry (a BigInt, a cycle) goes on as it is: the server answers it with the
+    // tool error that says why, which a throw from here would turn into a JSON-RPC error.
+    if (bytes === undefined || bytes <= maxBytes) return result;
     return {
       content: [
         {
@@ -24,4 +26,13 @@ export function capResultSize(maxBytes: number): MiddlewareFor<"tools/call"> {
       isError: true,
     };
   };
+}
+
+/** The size of `result` as JSON, in bytes; undefined when JSON cannot carry it. */
+function sizeOf(result: unknown): number | undefined {
+  try {
+    return encoder.encode(JSON.stringify(result)).byteLength;
+  } catch {
+    return undefined;
+  }
 }

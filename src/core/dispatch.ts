@@ -374,21 +374,22 @@ export class Dispatcher {
   }
 
   /**
-   * A result's response. What every 2026-07-28 result carries is added to it (§1.3, §3.1, §7); a
-   * legacy result is left exactly as it was.
+   * A result's response. What every 2026-07-28 result carries is added to a copy of it (§1.3, §3.1,
+   * §7): the result may be a middleware's, kept to answer again (a legacy client then gets it as it
+   * was) or frozen. A legacy result is left exactly as it was.
    */
   #result({ message, method, ctx }: Call, result: Result): JsonRpcResponse {
-    if (ctx.era === "modern") {
-      result.resultType ??= "complete";
-      // Interim input_required results carry no cache hints (§3.3).
-      if (method.cacheable && result.resultType === "complete") {
-        result.ttlMs ??= 0;
-        result.cacheScope ??= "private";
-      }
-      const meta = result._meta;
-      result._meta = isObject(meta) ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
+    if (ctx.era !== "modern") return resultResponse(message.id, result);
+    const modern: Result = { ...result };
+    modern.resultType ??= "complete";
+    // Interim input_required results carry no cache hints (§3.3).
+    if (method.cacheable && modern.resultType === "complete") {
+      modern.ttlMs ??= 0;
+      modern.cacheScope ??= "private";
     }
-    return resultResponse(message.id, result);
+    const meta = modern._meta;
+    modern._meta = isObject(meta) ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
+    return resultResponse(message.id, modern);
   }
 }
 

@@ -40,12 +40,27 @@ function forTool(tool: string, run: Link): Link {
 function wrap(run: Link, inner: Chain): Chain {
   return async (call, handler) => {
     let pending: Promise<Result> | undefined;
+    let over = false;
     const next = () => {
       if (pending) return Promise.reject(new Error(`Middleware for "${call.method}" called next() twice`));
+      // What the middleware returned is on its way out (the outermost's is the answer, which frees
+      // the request's slot, deadline and cancellation): a handler run now would act for nobody.
+      if (over) {
+        return Promise.reject(
+          new Error(
+            `Middleware for "${call.method}" called next() after it returned: the handler does not run, since its result could reach no one; call next() before returning`,
+          ),
+        );
+      }
       pending = inner(call, handler);
       return pending;
     };
-    const returned = await run(call, next);
+    let returned: Returned<Result>;
+    try {
+      returned = await run(call, next);
+    } finally {
+      over = true;
+    }
     if (returned === undefined) {
       if (!pending) {
         throw new TypeError(

@@ -50,6 +50,22 @@ export interface Plugin {
 
 const PARTS = ["name", "methods", "capabilities", "context", "use"];
 
+/**
+ * The methods of the layers that install theirs with their first registration (resources, prompts,
+ * and completion with either): taken by a plug-in before that, a plug-in's method would be replaced
+ * by the layer's, silently, so they are built-in names whether the layer has loaded or not.
+ */
+const LAYER_METHODS = [
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+];
+
 /** A plug-in has only the parts Plugin names: anything else is a mistake, said at start-up. */
 function checkPlugin(value: unknown): asserts value is Plugin {
   const unknown = isObject(value) ? Object.keys(value).find((key) => !PARTS.includes(key)) : typeof value;
@@ -60,7 +76,63 @@ function checkPlugin(value: unknown): asserts value is Plugin {
   }
 }
 
+/** How each object part of a plug-in is written, for the message that says one is not. */
+const SHAPES = {
+  methods: '{ "x/echo": { run: (params, ctx) => ({}) } }',
+  capabilities: '{ extensions: { "io.example/echo": {} } }',
+  context: "{ tenant: (ctx) => tenantOf(ctx.auth) }",
+};
+
+/**
+ * Each part is of its kind: read as it is, a string's characters would be taken for methods or
+ * context properties named "0", "1", … and said so, which points nowhere near the mistake.
+ */
+function checkParts(plugin: Plugin, what: string): void {
+  for (const part of ["methods", "capabilities", "context"] as const) {
+    const value: unknown = plugin[part];
+    if (value !== undefined && !isObject(value)) {
+      throw new TypeError(`${what}: ${part} must be an object such as ${SHAPES[part]}; got ${kindOf(value)}.`);
+    }
+  }
+  const extensions = plugin.capabilities?.extensions;
+  if (extensions !== undefined && !isObject(extensions)) {
+    throw new TypeError(
+      `${what}: capabilities.extensions must be an object of extensions by key; got ${kindOf(extensions)}.`,
+    );
+  }
+  if (plugin.use !== undefined && typeof plugin.use !== "function") {
+    throw new TypeError(
+      `${what}: use must be a middleware function, (call, next) => next(); got ${kindOf(plugin.use)}.`,
+    );
+  }
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+}
+
+/**
+ * The capabilities the server sets from its registrations (registry.ts `capabilities()`): a plug-in
+ * that advertised them would make the server claim what it does not serve (resources with no
+ * resources/list) or deny what it does (tools.listChanged: false, with list_changed sent), where
+ * capabilities must match handlers (2025-11-25 "Capabilities", 2026-07-28 §2).
+ */
+const COMPUTED_CAPABILITIES = ["tools", "resources", "prompts", "completions", "logging"];
+
 type Link = Parameters<typeof compose>[0][number];
+
+/**
+ * Checks what a plug-in method returned: a JSON-RPC response carries a result or an error (JSON-RPC
+ * 2.0 §5) and an MCP result is an object, so anything else is the method's bug, said as such
+ * (a response with neither would leave the client waiting).
+ */
+function resultOf(method: string): (returned: unknown) => Result {
+  return (returned) => {
+    if (isObject(returned)) return returned;
+    const what = returned === null ? "null" : Array.isArray(returned) ? "an array" : typeof returned;
+    throw new TypeError(`${method} returned ${what}; a result is an object (return {} for an empty one)`);
+  };
+}
 
 /**
  * What the plug-ins of one server installed: the method table, the request context's class and the
@@ -109,6 +181,7 @@ export class Plugins implements Wrapping {
   install(plugin: unknown): void {
     checkPlugin(plugin);
     const what = plugin.name === undefined ? "A plug-in" : `Plug-in "${plugin.name}"`;
+    checkParts(plugin, what);
     if (plugin.methods) this.#addMethods(plugin.methods, what);
     if (plugin.capabilities) this.#advertise(plugin.capabilities, what);
     if (plugin.context) this.#extendContext(plugin.context, what);
@@ -118,16 +191,28 @@ export class Plugins implements Wrapping {
   #addMethods(methods: Record<string, PluginMethod>, what: string): void {
     const table: Record<string, Method> = nullPrototype({});
     for (const [name, method] of Object.entries(methods)) {
-      if (name === "initialize" || name in METHODS || name in this.#registry.methods || name in table) {
+      if (
+        name === "initialize" ||
+        LAYER_METHODS.includes(name) ||
+        name in METHODS ||
+        name in this.#registry.methods ||
+        name in table
+      ) {
         throw new TypeError(`${what} adds the method "${name}", which the server already has; give it another name.`);
       }
-      if (typeof method?.run !== "function") throw new TypeError(`${what}: method "${name}" needs a run function.`);
+      if (typeof method?.run !== "function") {
+        throw new TypeError(`${what}: method "${name}" needs a run function: { run: (params, ctx) => ({}) }.`);
+      }
       const run = method.run;
+      const answered = resultOf(`${what}: method "${name}"`);
       table[name] = {
         modern: method.modern ?? true,
         legacy: method.legacy ?? true,
         nameParam: method.nameParam,
-        run: (_, params, ctx) => run(params, ctx),
+        run: (_, params, ctx) => {
+          const result = run(params, ctx);
+          return result instanceof Promise ? result.then(answered) : answered(result);
+        },
       };
     }
     this.#registry.install(table);
@@ -135,6 +220,12 @@ export class Plugins implements Wrapping {
   }
 
   #advertise(capabilities: ServerCapabilities, what: string): void {
+    const computed = Object.keys(capabilities).find((key) => COMPUTED_CAPABILITIES.includes(key));
+    if (computed !== undefined) {
+      throw new TypeError(
+        `${what} advertises capabilities.${computed}, which the server sets from what is registered; advertise what the plug-in adds in capabilities.extensions.`,
+      );
+    }
     for (const key of Object.keys(capabilities.extensions ?? {})) {
       if (this.#extensions.has(key)) throw new TypeError(`${what} advertises the extension "${key}" a second time.`);
       this.#extensions.add(key);

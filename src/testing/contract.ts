@@ -1,11 +1,12 @@
 import type { AnyAccess } from "../auth/access.js";
 import { WWW_AUTHENTICATE_META } from "../auth/enforce.js";
 import type { IdentityInit } from "../auth/identity.js";
-import { McpError } from "../core/errors.js";
+import { isMcpError, isThrown, messageOf } from "../core/errors.js";
 import type { CallToolResult } from "../core/tools.js";
 import type { CallOptions } from "../local.js";
 import { type AnyServer, registryOf, type Server } from "../server.js";
 import { invalidInputs } from "./invalid.js";
+import { structuredMismatch } from "./structured.js";
 
 /** An invalid input, with the field the error must name. */
 export interface InvalidInput {
@@ -114,14 +115,17 @@ export async function contract(
     const call = async (args: Record<string, unknown>, as: IdentityInit | null | undefined) => {
       const before = runs;
       let result: CallToolResult | undefined;
+      // Whether it threw, apart from what: a middleware or tool may throw null or undefined.
+      let threw = false;
       let thrown: unknown;
       try {
         const options: CallOptions = as ? { ...spec.call, auth: as } : { ...spec.call };
         result = await (server as Server<never>).call(name as never, args as never, options);
       } catch (error) {
+        threw = true;
         thrown = error;
       }
-      return { result, thrown, ran: runs > before };
+      return { result, threw, thrown, ran: runs > before };
     };
     const fail = (what: string, why: string) => failures.push(`${name}: ${what}: ${why}`);
     const caller = spec.as === undefined ? callerFor(access) : spec.as;
@@ -129,13 +133,16 @@ export async function contract(
       if (spec.valid.length === 0) fail("valid", "give at least one representative input");
       for (const args of spec.valid) {
         counts.valid++;
-        const { result, thrown, ran } = await call(args, caller);
+        const { result, threw, thrown, ran } = await call(args, caller);
         const what = `valid ${show(args)}`;
-        if (thrown) fail(what, `threw ${describe(thrown)}`);
+        if (threw) fail(what, `threw ${describe(thrown)}`);
         else if (result?.isError) fail(what, `returned a tool error: ${textOf(result)}`);
         else if (!ran) fail(what, "run did not execute");
         else if (tool.output && !structuredMatchesText(result!)) {
           fail(what, "structuredContent is missing, or its text copy says something else");
+        } else if (tool.output) {
+          const mismatch = await structuredMismatch(tool.output, result!.structuredContent);
+          if (mismatch) fail(what, mismatch);
         }
       }
       const base = spec.valid[0] ?? {};
@@ -145,25 +152,25 @@ export async function contract(
       }
       for (const { args, field } of invalid) {
         counts.invalid++;
-        const { result, thrown, ran } = await call(args, caller);
+        const { result, threw, thrown, ran } = await call(args, caller);
         const what = `invalid ${show(args)}${field ? ` (${field})` : ""}`;
         if (ran) fail(what, "run executed on a rejected call");
-        if (thrown) fail(what, `threw ${describe(thrown)} instead of returning a tool error`);
+        if (threw) fail(what, `threw ${describe(thrown)} instead of returning a tool error`);
         else if (!result?.isError) fail(what, "was accepted");
         else if (!textOf(result).startsWith(`Invalid arguments for tool "${name}"`)) {
           fail(what, `the error is not a validation error: ${textOf(result)}`);
-        } else if (field && !textOf(result).includes(field)) fail(what, `the error does not name ${field}`);
+        } else if (field && !namesField(textOf(result), field)) fail(what, `the error does not name ${field}`);
       }
       const unauthorized = [...(spec.unauthorized ?? [])];
       if (spec.generate !== false) unauthorized.push(...unauthorizedCalls(access));
       const challenges = registry.auth?.metadataUrl !== undefined;
       for (const { args = base, as, challenge } of unauthorized) {
         counts.unauthorized++;
-        const { result, thrown, ran } = await call(args, as);
+        const { result, threw, thrown, ran } = await call(args, as);
         const what = `unauthorized ${as ? `as ${show(as)}` : "anonymous"}`;
         if (ran) fail(what, "run executed on a refused call");
-        if (thrown && !(thrown instanceof McpError)) fail(what, `threw ${describe(thrown)}`);
-        else if (!thrown && !result?.isError) fail(what, "was allowed");
+        if (threw && !isMcpError(thrown)) fail(what, `threw ${describe(thrown)}`);
+        else if (!threw && !result?.isError) fail(what, "was allowed");
         else if (result && textOf(result).startsWith("Invalid arguments")) {
           fail(what, "was refused by validation, not by authorization (pass valid arguments)");
         } else if (result && challenge && challenges && !Array.isArray(result._meta?.[WWW_AUTHENTICATE_META])) {
@@ -216,6 +223,18 @@ function structuredMatchesText(result: CallToolResult): boolean {
   }
 }
 
+/**
+ * Whether a validation error names `field` as the seed's does: on a line of its own after the first,
+ * `field: message` (or a path inside it, `field.city: …`, `field[0]: …`). Anywhere in the text would
+ * not do: "id" is in the "Invalid" every such error starts with.
+ */
+function namesField(error: string, field: string): boolean {
+  return error
+    .split("\n")
+    .slice(1)
+    .some((line) => [":", ".", "["].some((after) => line.startsWith(`${field}${after}`)));
+}
+
 function textOf(result: CallToolResult): string {
   return result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
 }
@@ -225,6 +244,8 @@ function show(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+/** What a call threw, said without throwing in turn (a value without a prototype, a Proxy). */
 function describe(thrown: unknown): string {
-  return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown);
+  const message = messageOf(thrown);
+  return isThrown(thrown, Error) ? `${thrown.name}: ${message}` : message;
 }

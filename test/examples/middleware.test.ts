@@ -10,11 +10,14 @@ import { StdioClientTransport as V1Stdio } from "@modelcontextprotocol/sdk/clien
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "../../examples/middleware/audit.js";
-import { RATE_LIMITED } from "../../examples/middleware/rate-limit.js";
+import { MAX_NAME, RATE_LIMITED } from "../../examples/middleware/rate-limit.js";
 import { createMiddlewareServer } from "../../examples/middleware/server.js";
+import { capResultSize } from "../../examples/middleware/size-cap.js";
 import { DURATION_KEY } from "../../examples/middleware/timing.js";
+import { pico } from "../../src/index.js";
 import type { Listening } from "../../src/transports/listen.js";
 import { ROOT } from "../peers/fixture.js";
+import { servedToClients } from "../peers/served.js";
 
 const textOf = (result: { content?: unknown }) => (result.content as { text: string }[])[0]?.text ?? "";
 
@@ -68,6 +71,22 @@ describe("the middleware examples, in-process", () => {
     expect(outcomes).toEqual([undefined, undefined, undefined, undefined, true]);
   });
 
+  it("rate limit: a client name longer than MAX_NAME shares the anonymous window, so the table keeps no such name", async () => {
+    const server = createMiddlewareServer({
+      audit: () => {},
+      rateLimit: { limit: 1, windowMs: 60_000, now: () => 0 },
+    });
+    const as = (name: string) => ({ client: { info: { name, version: "1" } } });
+    const call = (name: string) => server.call("repeat", { word: "x", times: 1 }, as(name));
+    // A client may declare a name of megabytes on every request: each would be a window of its own.
+    const first = "a".repeat(MAX_NAME + 1);
+    const second = "b".repeat(4 * 1024 * 1024);
+    expect((await call(first)).isError).toBeUndefined();
+    expect((await call(second)).isError).toBe(true);
+    // A name of MAX_NAME characters is a caller of its own.
+    expect((await call("c".repeat(MAX_NAME))).isError).toBeUndefined();
+  });
+
   it("size cap: a result over the cap becomes a tool error that says how to ask for less", async () => {
     const server = createMiddlewareServer({ audit: () => {}, maxResultBytes: 200 });
     expect(textOf(await server.call("repeat", { word: "ok", times: 3 }))).toBe("ok ok ok");
@@ -82,6 +101,32 @@ describe("the middleware examples, in-process", () => {
     const server = createMiddlewareServer({ audit: () => {} });
     const result = await server.call("repeat", { word: "a", times: 1 });
     expect(result._meta?.[DURATION_KEY]).toEqual(expect.any(Number));
+  });
+});
+
+/** A tool whose result JSON cannot carry (a BigInt in a block's _meta), behind the size cap. */
+const unsendable = servedToClients(
+  pico({ name: "unsendable", version: "1.0.0" })
+    .tool("count_atoms", {
+      description: "Counts the atoms in a mole.",
+      run: () => [{ type: "text" as const, text: "many", _meta: { "com.example/exact": 602214076000000000000000n } }],
+    })
+    .use("tools/call", capResultSize(10_000)),
+);
+
+describe("the size cap and a result JSON cannot carry, over Streamable HTTP on 127.0.0.1", () => {
+  it("leaves it to the server, which answers the tool error the model reads, in both eras", async () => {
+    const expected = {
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: "A tool returned a value that cannot be sent as JSON: Do not know how to serialize a BigInt",
+        },
+      ],
+    };
+    expect(await (await unsendable.legacy()).callTool({ name: "count_atoms", arguments: {} })).toEqual(expected);
+    expect(await (await unsendable.modern()).callTool({ name: "count_atoms", arguments: {} })).toMatchObject(expected);
   });
 });
 
