@@ -84,7 +84,10 @@ const onDeno = "Deno" in globalThis;
 /** Adapts a Web `Request` (Workers, Bun, Deno, Node's fetch) to the runtime-neutral endpoint. */
 export function fromWebRequest(request: Request): HttpRequest {
   const url = request.url;
-  const start = url.indexOf("/", url.indexOf("//") + 2);
+  // Bun gives a request without Host (HTTP/1.0 allows that) its path alone as the URL, where other
+  // runtimes make up an absolute one: such a URL has no host to stand for the header.
+  const relative = url.startsWith("/");
+  const start = relative ? 0 : url.indexOf("/", url.indexOf("//") + 2);
   const query = url.indexOf("?", start);
   let target: Watcher | undefined;
   let watching = false;
@@ -101,11 +104,11 @@ export function fromWebRequest(request: Request): HttpRequest {
   return {
     method: request.method,
     path: start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query),
-    url,
+    url: relative ? undefined : url,
     // A Request built in-process (a test, a framework passing one on) has no Host header, but always
     // a URL, which a runtime makes from the Host: its host stands for the header, and one not allowed
     // is refused as the header would be. A browser always sends Host, which is what is checked then.
-    header: (name) => request.headers.get(name) ?? (name === "host" ? new URL(url).host : null),
+    header: (name) => request.headers.get(name) ?? (name === "host" && !relative ? new URL(url).host : null),
     text: (limit, budget) => readText(request, limit, budget),
     watch: (watcher) => {
       target = watcher;
