@@ -23,6 +23,7 @@ import type { HttpOptions, SessionOptions } from "./options.js";
 import {
   BodiesBusy,
   BodyBudget,
+  BodyRefused,
   BodyTooLarge,
   emptyReply,
   errorReply,
@@ -233,7 +234,7 @@ export class HttpHandler {
     }
     let body: Promise<string>;
     try {
-      body = request.text(this.#maxBody, this.#bodies);
+      body = request.text(this.#maxBody, this.#bodies, this.#dispatcher.limits.receiveTimeoutMs);
     } catch (thrown) {
       return this.#unread(thrown);
     }
@@ -258,6 +259,7 @@ export class HttpHandler {
       const reached = { limit: "maxBodyBytesInFlight", max: this.#bodies.max } as const;
       return unavailable(busy(undefined, "too many request bytes are being received", reached), CLOSE_CONNECTION);
     }
+    if (thrown instanceof BodyRefused) return thrown.reply;
     // The client went away mid-body, or the body was not readable: there is no request to answer.
     return errorReply(400, "Bad Request: the request body could not be read");
   }

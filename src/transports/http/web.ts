@@ -1,6 +1,14 @@
 import { onWorkers } from "../workers.js";
 import type { HttpHandler } from "./handler.js";
-import { type BodyBudget, BodyHold, type HttpReply, type HttpRequest, type Watcher } from "./reply.js";
+import {
+  type BodyBudget,
+  BodyHold,
+  BodyRefused,
+  errorReply,
+  type HttpReply,
+  type HttpRequest,
+  type Watcher,
+} from "./reply.js";
 import { Guard, isLoopbackHost } from "./security.js";
 
 /** The HTTP endpoint of a server as a Web `fetch` entry point (Workers, Bun, Deno, `server.fetch`). */
@@ -109,7 +117,7 @@ export function fromWebRequest(request: Request): HttpRequest {
     // a URL, which a runtime makes from the Host: its host stands for the header, and one not allowed
     // is refused as the header would be. A browser always sends Host, which is what is checked then.
     header: (name) => request.headers.get(name) ?? (name === "host" && !relative ? new URL(url).host : null),
-    text: (limit, budget) => readText(request, limit, budget),
+    text: (limit, budget, receiveMs) => readText(request, { limit, budget, receiveMs }),
     watch: (watcher) => {
       target = watcher;
       if (!onDeno) follow();
@@ -171,8 +179,22 @@ export function toWebResponse(reply: HttpReply): Response {
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 
-/** Reads at most `limit` bytes of body, without trusting Content-Length alone, holding them of `budget` meanwhile. */
-async function readText(request: Request, limit: number, budget: BodyBudget): Promise<string> {
+/** How much of a body to read, and for how long (`HttpRequest.text`). */
+interface Reading {
+  readonly limit: number;
+  readonly budget: BodyBudget;
+  readonly receiveMs: number;
+}
+
+/** The longest delay a timer takes: a longer one would fire at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Reads at most `limit` bytes of body, without trusting Content-Length alone, holding them of `budget`
+ * meanwhile, for at most `receiveMs`: Bun.serve and Deno.serve put no bound of their own on a body
+ * that trickles in, or stops and stays open, while it holds the budget (limits.receiveTimeoutMs).
+ */
+async function readText(request: Request, { limit, budget, receiveMs }: Reading): Promise<string> {
   const hold = new BodyHold(budget, limit);
   const declared = hold.declare(Number(request.headers.get("content-length")) || 0);
   if (declared) throw declared;
@@ -180,9 +202,19 @@ async function readText(request: Request, limit: number, budget: BodyBudget): Pr
   const reader = request.body.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
+  let late = false;
+  // Cancelling the reader ends the read in progress as if the body had ended: `late` tells the two apart.
+  const deadline =
+    receiveMs > LONGEST_TIMER_MS
+      ? undefined
+      : setTimeout(() => {
+          late = true;
+          void reader.cancel();
+        }, receiveMs);
   try {
     for (;;) {
       const { done, value } = await reader.read();
+      if (late) throw new BodyRefused(tooSlow(receiveMs));
       if (done) break;
       size += value.byteLength;
       const refused = hold.reach(size);
@@ -193,10 +225,20 @@ async function readText(request: Request, limit: number, budget: BodyBudget): Pr
       chunks.push(value);
     }
   } finally {
+    clearTimeout(deadline);
     hold.release();
   }
   // Most bodies come in one chunk; a Blob joins more, and decodes them as UTF-8 as the decoder does.
   return chunks.length === 1 ? decoder.decode(chunks[0]) : new Blob(chunks).text();
+}
+
+/** The answer to a body still arriving after `receiveMs`: the rest is not read, so the connection ends with it. */
+function tooSlow(receiveMs: number): HttpReply {
+  return errorReply(
+    408,
+    `Request Timeout: the request body was still arriving after ${receiveMs / 1000} s (limits.receiveTimeoutMs); send the whole request at once`,
+    { connection: "close" },
+  );
 }
 
 /** One decoder for every body: each body is decoded in one call, so no state carries from one to the next. */
