@@ -213,5 +213,27 @@ describe("a Worker across requests on workerd", () => {
     expect(await callText(worker.url, "toggle_spare")).toBe("removed");
   });
 
+  it("tells a 2025 client's tool that asks a question what to do on Workers: a Durable Object, not sessions on", async () => {
+    const capabilities = { elicitation: {} };
+    const clientInfo = { name: "raw", version: "1" };
+    await legacy(worker.url, "initialize", { protocolVersion: "2025-11-25", capabilities, clientInfo }, 1);
+    const call = await legacy(worker.url, "tools/call", { name: "ask_name", arguments: {} }, 2);
+    // Was: "Use a session (the default), …": on Workers sessions are off by default, and turning them
+    // on in a plain Worker loses them between isolates.
+    expect(await call.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: {
+        content: [
+          {
+            type: "text",
+            text: "This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client. On Cloudflare Workers, 2025 clients are served without sessions, since a Worker's isolates share no memory: serve sessions from a Durable Object (picomcp's docs/http.md, \"Cloudflare Workers\"), or use the 2026-07-28 protocol.",
+          },
+        ],
+        isError: true,
+      },
+    });
+  });
+
   it("leaves workerd's output clean", () => expectCleanOutput(worker));
 });
