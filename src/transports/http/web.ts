@@ -133,6 +133,13 @@ const encoder = new TextEncoder();
 const KEEP_ALIVE_MS = 15_000;
 const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
 
+/**
+ * Why a stream was dropped, which Bun and Deno print when a response's body errors: one line for the
+ * operator, not an Error, whose stack they would print as if picomcp had failed.
+ */
+const DROPPED =
+  'picomcp: an event stream was dropped: its client read it too slowly, and more than limits.maxSseBufferBytes waited for it (docs/limits.md, "SSE streams and slow readers")';
+
 /** Turns a reply into a Web `Response`; an SSE reply streams, and a reader going away cancels it. */
 export function toWebResponse(reply: HttpReply): Response {
   if (!("stream" in reply)) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
@@ -161,7 +168,7 @@ export function toWebResponse(reply: HttpReply): Response {
           backlog: () => -(controller.desiredSize ?? 0),
           abort: () => {
             clearInterval(keepAlive);
-            controller.error(new Error("The reader fell too far behind; the stream was dropped"));
+            controller.error(DROPPED);
           },
           onDrain: (callback) => {
             wake = callback;
