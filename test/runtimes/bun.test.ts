@@ -163,3 +163,30 @@ describe(`an event stream quiet past Bun.serve's idleTimeout, ${runtime}`, () =>
     expect(text).toContain("answered after 6 s of quiet");
   });
 });
+
+/**
+ * A server of the user's own on Bun bound by name, `Bun.serve({ hostname: "localhost", fetch:
+ * server.fetch })`: Bun binds it to 127.0.0.1 but reports its `hostname` as "localhost", as it does
+ * for a server bound to every interface; its `address` tells the two apart.
+ */
+describe(`Bun.serve({ hostname: "localhost", fetch: server.fetch }), ${runtime}`, () => {
+  let server: Started;
+  beforeAll(async () => {
+    const code = `
+      const { smokeServer } = await import("./test/runtimes/server.ts");
+      const bun = Bun.serve({ port: 0, hostname: "localhost", fetch: smokeServer().fetch });
+      console.log(JSON.stringify({ url: "http://127.0.0.1:" + bun.port + "/mcp" }));
+    `;
+    server = await start(bunExecutable(), ["--eval", code], { env: { PICO_PORT: "" } });
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+
+  it("refuses a Host header that is not loopback with 403, as on 127.0.0.1", async () => {
+    // Was: served, the server being on loopback: a page of evil.com rebound to 127.0.0.1 could call its tools.
+    const { status, body } = await postWithHost("evil.com", Number(new URL(server.url).port));
+    expect(status).toBe(403);
+    expect(JSON.parse(body)).toMatchObject({ error: { message: 'Forbidden: Host "evil.com" is not allowed' } });
+  });
+
+  it("serves the v2 client", () => smokeV2(server.url, runtime));
+});

@@ -65,12 +65,17 @@ function quietAllowed(listener: unknown, request: Request): void {
 /**
  * Whether `listener` is a Bun server bound to a loopback address: Bun calls `fetch(request, server)`
  * for `export default server` (bound to the server's `hostname`, 127.0.0.1) and for a `Bun.serve`
- * of one's own. Its `hostname` is the address it bound, but one bound to every interface reports
- * "localhost", so only a loopback IP counts.
+ * of one's own. Its `address` is the address it bound; its `hostname` is the name it was given, and
+ * "localhost" both for one bound by that name (to 127.0.0.1) and for one bound to every interface,
+ * so where Bun has no `address`, only a loopback IP counts.
  */
 function onBunLoopback(listener: unknown): boolean {
   if (!("Bun" in globalThis) || typeof listener !== "object" || listener === null) return false;
   if (!("requestIP" in listener) || !("hostname" in listener)) return false;
+  const bound = "address" in listener ? listener.address : undefined;
+  if (typeof bound === "object" && bound !== null && "address" in bound && typeof bound.address === "string") {
+    return isLoopbackHost(bound.address);
+  }
   const { hostname } = listener;
   return typeof hostname === "string" && hostname !== "localhost" && isLoopbackHost(hostname);
 }
