@@ -173,6 +173,30 @@ describe("sessions turned on in a Durable Object on workerd", () => {
 
   it("serves the v2 client in the 2026-07-28 era", () => smokeV2(worker.url, "workerd"));
 
+  it("answers a session id it does not hold with 404, saying where sessions live on Workers", async () => {
+    // As a plain Worker's isolate answers a session another isolate started.
+    const call = await fetch(worker.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        "mcp-session-id": "started-in-another-isolate",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(call.status).toBe(404);
+    // Was: "it ended or expired" alone, on Workers too, where the likelier reason is the isolate.
+    expect(await call.json()).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32600,
+        message:
+          'Session not found: it ended or expired, or another isolate of this Worker holds it (on Cloudflare Workers each isolate keeps its own sessions unless one Durable Object serves them: picomcp\'s docs/http.md, "Cloudflare Workers"); send initialize to start a new session',
+      },
+    });
+  });
+
   it("leaves workerd's output clean", () => expectCleanOutput(worker));
 });
 

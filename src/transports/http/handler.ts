@@ -47,7 +47,12 @@ const CLOSE_CONNECTION = { connection: "close" };
 export interface EndpointParts {
   readonly gate?: AuthGate | undefined;
   readonly cors?: Cors | undefined;
+  /** The 404's message for a session id no session here has, where it differs (Workers: workers-endpoint.ts). */
+  readonly sessionNotFound?: string | undefined;
 }
+
+/** The 404's message for a session id no session here has (2025-11-25 "Session Management"). */
+const SESSION_NOT_FOUND = "Session not found: it ended or expired; send initialize to start a new session";
 
 /**
  * The Streamable HTTP endpoint, independent of any runtime: `HttpRequest` in, `HttpReply` out.
@@ -74,15 +79,17 @@ export class HttpHandler {
   #shared: SharedSessions | undefined;
   /** The endpoint of this server that this one took the place of (`share`): it closes with this one. */
   #replaced: HttpHandler | undefined;
+  readonly #sessionNotFound: string;
 
   /**
    * `parts`: what only some servers have, each loaded only for one (see endpoint.ts): the token gate
-   * of a server with `auth.verify`, the CORS of a server with `http.cors`.
+   * of a server with `auth.verify`, the CORS of a server with `http.cors`, the words of Workers.
    */
   constructor(dispatcher: Dispatcher, options: HttpOptions = {}, parts: EndpointParts = {}) {
     checkHttpOptions(options);
     this.#dispatcher = dispatcher;
-    const { gate, cors } = parts;
+    const { gate, cors, sessionNotFound = SESSION_NOT_FOUND } = parts;
+    this.#sessionNotFound = sessionNotFound;
     this.#cors = cors;
     this.#guard = new Guard(cors ? { ...options, allowedOrigins: cors.origins } : options);
     this.#path = options.path;
@@ -470,7 +477,7 @@ export class HttpHandler {
     }
     const session = this.#owned(request, sessionId);
     if (!session) {
-      return errorReply(404, "Session not found: it ended or expired; send initialize to start a new session");
+      return errorReply(404, this.#sessionNotFound);
     }
     this.#gate?.presented(session, request.auth);
     return { peer: session.connection, session };
