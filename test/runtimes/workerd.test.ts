@@ -11,7 +11,17 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { META } from "../../src/core/types.js";
 import { EventReader, messageOf } from "../http-helpers.js";
-import { ROOT, SERVER, START_TIMEOUT, type Started, smokeV1, smokeV2, start, workerdExecutable } from "./harness.js";
+import {
+  ROOT,
+  rawExchange,
+  SERVER,
+  START_TIMEOUT,
+  type Started,
+  smokeV1,
+  smokeV2,
+  start,
+  workerdExecutable,
+} from "./harness.js";
 
 /** A workerd config serving worker.js on 127.0.0.1, port 0; `extra` adds fields to the worker. */
 function config(extra = ""): string {
@@ -215,6 +225,21 @@ describe("a Worker across requests on workerd", () => {
       );
       expect(await callText(worker.url, "greet", { name: "Ed" })).toBe("Hello, Ed, from workerd");
     }
+  });
+
+  it("answers a body that stops arriving 408 at limits.receiveTimeoutMs", async () => {
+    const stalled =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+      `Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n${" ".repeat(999)}`;
+    const { status, body } = await rawExchange(Number(new URL(worker.url).port), stalled);
+    // Was: 400 "the request body could not be read": workerd rejects the read the deadline cancels.
+    expect(status).toBe(408);
+    expect(JSON.parse(body)).toMatchObject({
+      error: {
+        message:
+          "Request Timeout: the request body was still arriving after 0.5 s (limits.receiveTimeoutMs); send the whole request at once",
+      },
+    });
   });
 
   it("keeps a subscriptions/listen stream open, and sends it a list change made by another request", async () => {

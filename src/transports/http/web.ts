@@ -225,7 +225,11 @@ async function readText(request: Request, { limit, budget, receiveMs }: Reading)
         }, receiveMs);
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      // Bun and Deno end the read in progress as done when the reader is cancelled; workerd rejects it.
+      const { done, value } = await reader.read().catch((thrown: unknown) => {
+        if (late) return { done: true as const, value: undefined };
+        throw thrown;
+      });
       if (late) throw new BodyRefused(tooSlow(receiveMs));
       if (done) break;
       size += value.byteLength;
