@@ -1,6 +1,7 @@
 import type { AuthSettings } from "../../auth/settings.js";
 import type { Dispatcher } from "../../core/dispatch.js";
 import { onWorkers } from "../workers.js";
+import { checkHttpOptions } from "./check-options.js";
 import { HttpHandler } from "./handler.js";
 import type { HttpOptions } from "./options.js";
 
@@ -21,6 +22,8 @@ export async function createEndpoint(
   options: HttpOptions,
   { auth, replaced }: EndpointOf,
 ): Promise<HttpHandler> {
+  // Before any part is made of them: CORS reads its origins as it is made.
+  checkHttpOptions(options);
   // Shared state (pico({ state })): its checks and wiring load only for a server that has one.
   if (options.state) (await import("./shared.js")).shareRequestStates(dispatcher, options.state);
   // The token gate loads only for a server that checks tokens (`auth.verify`), CORS only for one that

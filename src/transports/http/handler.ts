@@ -16,7 +16,6 @@ import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/vers
 import { LegacySession } from "../../sessions/session.js";
 import type { SharedState } from "../../state/state.js";
 import { type Accepts, accepts } from "./accept.js";
-import { checkHttpOptions } from "./check-options.js";
 import type { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import type { HttpOptions, SessionOptions } from "./options.js";
@@ -86,7 +85,6 @@ export class HttpHandler {
    * of a server with `auth.verify`, the CORS of a server with `http.cors`, the words of Workers.
    */
   constructor(dispatcher: Dispatcher, options: HttpOptions = {}, parts: EndpointParts = {}) {
-    checkHttpOptions(options);
     this.#dispatcher = dispatcher;
     const { gate, cors, sessionNotFound = SESSION_NOT_FOUND } = parts;
     this.#sessionNotFound = sessionNotFound;
