@@ -335,7 +335,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,508 B: a file:// URL of three or more segments is cleaned out of an error message as the path it names (core/safe.ts's PATH), as Deno names files in its errors (was: 'Module not found "file:///…"' sent whole; test/runtimes/deno.test.ts, test/safe.test.ts) (+20 B).
     // Raised to 16,509 B: a Bun server bound to loopback is known by the address it bound (web.ts's onBunLoopback reads server.address), so Bun.serve({ hostname: "localhost" }) checks Host (was: none, Bun reporting "localhost" as for every interface; test/runtimes/bun.test.ts); chunk hashes on the rows without web.ts (+1 B).
     // Raised to 16,595 B: a tool's input that is an object of field schemas, as the official SDK takes it, is said to be one, and to be made a schema such as z.object({ … }); what has no Standard Schema at all 'is not a schema' (core/schema.ts's toJsonSchema) (was: 'uses a unknown schema'; test/schema.test.ts) (+86 B).
-    ceiling: 16_595,
+    // Raised to 16,628 B: pico() without an object of options (nothing, or the name alone, as plain JavaScript allows) says to pass one (server.ts's constructor) (was: 'Cannot destructure property http', 'has no option "0"'; test/server.test.ts) (+33 B).
+    ceiling: 16_628,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -582,7 +583,8 @@ const BUDGETS: Budget[] = [
     // Raised to 24,634 B: a string where a list of hosts or origins goes is refused as the endpoint is made, naming the option (check-options.ts, now called by endpoint.ts before CORS reads its origins) (was: 'options.allowedHosts?.map is not a function' on every request, or cors.origins read as characters; test/http-security.test.ts) (+95 B).
     // Raised to 24,761 B: serve({ port }) takes a port from 0 to 65535 or its digits, and refuses anything else in words of its own on every runtime (listen.ts's portOf) (was: a missing port any free one on Node, 3000 on Bun, 8000 on Deno, a word a pipe on Node; test/serve-port.test.ts) (+127 B).
     // Raised to 24,845 B: a tool's input that is an object of field schemas, as the official SDK takes it, is said to be one, and to be made a schema such as z.object({ … }); what has no Standard Schema at all 'is not a schema' (core/schema.ts's toJsonSchema) (was: 'uses a unknown schema'; test/schema.test.ts) (+84 B).
-    ceiling: 24_845,
+    // Raised to 24,880 B: pico() without an object of options (nothing, or the name alone, as plain JavaScript allows) says to pass one (server.ts's constructor) (was: 'Cannot destructure property http', 'has no option "0"'; test/server.test.ts) (+35 B).
+    ceiling: 24_880,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -910,7 +912,8 @@ const BUDGETS: Budget[] = [
     // Raised to 59,628 B: a string where a list of hosts or origins goes is refused as the endpoint is made, naming the option (check-options.ts, now called by endpoint.ts before CORS reads its origins) (was: 'options.allowedHosts?.map is not a function' on every request, or cors.origins read as characters; test/http-security.test.ts) (+109 B).
     // Raised to 59,768 B: serve({ port }) takes a port from 0 to 65535 or its digits, and refuses anything else in words of its own on every runtime (listen.ts's portOf) (was: a missing port any free one on Node, 3000 on Bun, 8000 on Deno, a word a pipe on Node; test/serve-port.test.ts) (+140 B).
     // Raised to 59,865 B: a tool's input that is an object of field schemas, as the official SDK takes it, is said to be one, and to be made a schema such as z.object({ … }); what has no Standard Schema at all 'is not a schema' (core/schema.ts's toJsonSchema) (was: 'uses a unknown schema'; test/schema.test.ts) (+97 B).
-    ceiling: 59_865,
+    // Raised to 59,895 B: pico() without an object of options (nothing, or the name alone, as plain JavaScript allows) says to pass one (server.ts's constructor) (was: 'Cannot destructure property http', 'has no option "0"'; test/server.test.ts) (+30 B).
+    ceiling: 59_895,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1154,7 +1157,8 @@ const BUDGETS: Budget[] = [
     // Raised to 31,362 B: a Web body's read that workerd rejects when the receive deadline cancels it is the deadline's 408 too (web.ts's readText) (was: 400 'could not be read'; test/runtimes/workerd.test.ts) (+22 B).
     // Raised to 31,463 B: a string where a list of hosts or origins goes is refused as the endpoint is made, naming the option (check-options.ts, now called by endpoint.ts before CORS reads its origins) (was: 'options.allowedHosts?.map is not a function' on every request, or cors.origins read as characters; test/http-security.test.ts) (+101 B).
     // Raised to 31,560 B: a tool's input that is an object of field schemas, as the official SDK takes it, is said to be one, and to be made a schema such as z.object({ … }); what has no Standard Schema at all 'is not a schema' (core/schema.ts's toJsonSchema) (was: 'uses a unknown schema'; test/schema.test.ts) (+97 B).
-    ceiling: 31_560,
+    // Raised to 31,582 B: pico() without an object of options (nothing, or the name alone, as plain JavaScript allows) says to pass one (server.ts's constructor) (was: 'Cannot destructure property http', 'has no option "0"'; test/server.test.ts) (+22 B).
+    ceiling: 31_582,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1393,7 +1397,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,391 B: a Web body's read that workerd rejects when the receive deadline cancels it is the deadline's 408 too (web.ts's readText) (was: 400 'could not be read'; test/runtimes/workerd.test.ts) (+24 B).
     // Raised to 30,493 B: a string where a list of hosts or origins goes is refused as the endpoint is made, naming the option (check-options.ts, now called by endpoint.ts before CORS reads its origins) (was: 'options.allowedHosts?.map is not a function' on every request, or cors.origins read as characters; test/http-security.test.ts) (+102 B).
     // Raised to 30,587 B: a tool's input that is an object of field schemas, as the official SDK takes it, is said to be one, and to be made a schema such as z.object({ … }); what has no Standard Schema at all 'is not a schema' (core/schema.ts's toJsonSchema) (was: 'uses a unknown schema'; test/schema.test.ts) (+94 B).
-    ceiling: 30_587,
+    // Raised to 30,614 B: pico() without an object of options (nothing, or the name alone, as plain JavaScript allows) says to pass one (server.ts's constructor) (was: 'Cannot destructure property http', 'has no option "0"'; test/server.test.ts) (+27 B).
+    ceiling: 30_614,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1698,7 +1703,8 @@ const BUDGETS: Budget[] = [
     // Raised to 69,783 B: a string where a list of hosts or origins goes is refused as the endpoint is made, naming the option (check-options.ts, now called by endpoint.ts before CORS reads its origins) (was: 'options.allowedHosts?.map is not a function' on every request, or cors.origins read as characters; test/http-security.test.ts) (+106 B).
     // Raised to 69,923 B: serve({ port }) takes a port from 0 to 65535 or its digits, and refuses anything else in words of its own on every runtime (listen.ts's portOf) (was: a missing port any free one on Node, 3000 on Bun, 8000 on Deno, a word a pipe on Node; test/serve-port.test.ts) (+140 B).
     // Raised to 70,020 B: a tool's input that is an object of field schemas, as the official SDK takes it, is said to be one, and to be made a schema such as z.object({ … }); what has no Standard Schema at all 'is not a schema' (core/schema.ts's toJsonSchema) (was: 'uses a unknown schema'; test/schema.test.ts) (+97 B).
-    ceiling: 70_020,
+    // Raised to 70,061 B: pico() without an object of options (nothing, or the name alone, as plain JavaScript allows) says to pass one (server.ts's constructor) (was: 'Cannot destructure property http', 'has no option "0"'; test/server.test.ts) (+41 B).
+    ceiling: 70_061,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
