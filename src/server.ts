@@ -129,7 +129,13 @@ export class Server<Tools extends ToolTypes = {}> {
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
   constructor(options: ServerOptions) {
-    checkOptions(options ?? {}, SERVER_OPTIONS, "pico()");
+    // Plain JavaScript lets `pico()` and `pico("github")` through.
+    if (!(options instanceof Object)) {
+      throw new TypeError(
+        `pico() takes an object of options: e.g. pico({ name: "github" }); got ${JSON.stringify(options) ?? String(options)}.`,
+      );
+    }
+    checkOptions(options, SERVER_OPTIONS, "pico()");
     const { http, auth, limits, signals, state, ...rest } = options;
     this.#registry = new Registry(rest);
     this.#authOptions = auth;

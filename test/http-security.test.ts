@@ -170,3 +170,36 @@ describe("Origin", () => {
     expect((await app.fetch(bare("DELETE", { "mcp-session-id": session }))).status).toBe(200);
   });
 });
+
+describe("the lists among the HTTP options, as plain JavaScript may write them", () => {
+  it("refuses a string where a list of hosts or origins goes, naming the option and what it takes", async () => {
+    // Was: allowedHosts and allowedOrigins failed every request with "options.allowedHosts?.map is
+    // not a function" (or allowedOrigins'), and cors.origins took the string's characters for origins.
+    for (const [http, message] of [
+      [
+        { allowedHosts: "mcp.example.com" },
+        'allowedHosts must be a list of strings, such as ["mcp.example.com"]; got "mcp.example.com".',
+      ],
+      [
+        { allowedOrigins: "https://app.example.com" },
+        'allowedOrigins must be a list of strings, such as ["https://app.example.com"]; got "https://app.example.com".',
+      ],
+      [
+        { cors: { origins: "https://app.example.com" } },
+        'cors.origins must be a list of strings, such as ["https://app.example.com"]; got "https://app.example.com".',
+      ],
+      [
+        { cors: { origin: ["https://app.example.com"] } },
+        'cors.origins must be a list of strings, such as ["https://app.example.com"]; got undefined.',
+      ],
+      [
+        { allowedHosts: ["localhost", 8443] },
+        'allowedHosts must be a list of strings, such as ["mcp.example.com"]; got ["localhost",8443].',
+      ],
+    ] as const) {
+      const app = server(http as unknown as HttpOptions);
+      await expect(app.fetch(hello({}))).rejects.toThrow(new TypeError(`The HTTP option ${message}`));
+      await expect(app.serve({ port: 0 })).rejects.toThrow(new TypeError(`The HTTP option ${message}`));
+    }
+  });
+});

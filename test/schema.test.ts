@@ -211,3 +211,23 @@ describe("formatIssues", () => {
     });
   });
 });
+
+describe("what is not a schema, as code moved from the official SDK or plain JavaScript passes it", () => {
+  it("says an object of field schemas is to be made one schema, and what else is not one", () => {
+    // Was: 'uses a unknown schema that cannot produce JSON Schema', for the official SDK's `{ city: z.string() }`.
+    for (const fields of [{ city: z.string() }, { city: type("string") }]) {
+      expect(() => pico({ name: "w" }).tool("t", { input: fields as never, run: () => "x" })).toThrow(
+        new TypeError(
+          'Tool "t" input is an object of fields, not a schema: make it one, such as z.object({ city: z.string() }).',
+        ),
+      );
+    }
+    expect(() =>
+      pico({ name: "w" }).tool("t", { input: { type: "object", properties: {} } as never, run: () => "x" }),
+    ).toThrow(
+      new TypeError(
+        'Tool "t" input is not a schema. Use a library that implements the Standard JSON Schema interface (zod 4, ArkType, or Valibot wrapped with toStandardJsonSchema from @valibot/to-json-schema).',
+      ),
+    );
+  });
+});

@@ -58,6 +58,16 @@ describe("pico", () => {
     const server = pico({ name: "t", version: "1" });
     expect(server.tool("a", { run: () => "" })).toBe(server);
   });
+
+  it("asks pico() for an object of options when it gets nothing, or the name alone", () => {
+    // Was: "Cannot destructure property 'http' of 'options' as it is undefined", and 'pico() has no option "0"'.
+    expect(() => (pico as (options?: unknown) => unknown)()).toThrow(
+      new TypeError('pico() takes an object of options: e.g. pico({ name: "github" }); got undefined.'),
+    );
+    expect(() => (pico as (options?: unknown) => unknown)("github")).toThrow(
+      new TypeError('pico() takes an object of options: e.g. pico({ name: "github" }); got "github".'),
+    );
+  });
 });
 
 describe("server.call", () => {

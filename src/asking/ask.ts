@@ -11,6 +11,7 @@ import type {
   Root,
   SamplingRequest,
 } from "../core/types.js";
+import { onWorkers } from "../transports/workers.js";
 
 /**
  * Asking the client: elicitation, sampling and roots, one API for both eras. A handler that asks
@@ -33,9 +34,16 @@ export interface AskingContext extends Pick<Context, "era" | "protocolVersion" |
   stuck(): void;
 }
 
-/** Why a legacy request without a way back to its client (stateless HTTP) cannot ask it anything. */
-const NO_WAY_BACK =
-  "This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client. Use a session (the default), or the 2026-07-28 protocol.";
+/**
+ * Why a legacy request without a way back to its client (stateless HTTP) cannot ask it anything. On
+ * Workers, sessions are off by default because they cannot work in a plain Worker (transports/http/
+ * endpoint.ts): turning them on is not the way there, a Durable Object is.
+ */
+const NO_WAY_BACK = `This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client. ${
+  onWorkers
+    ? "On Cloudflare Workers, 2025 clients are served without sessions, since a Worker's isolates share no memory: serve sessions from a Durable Object (picomcp's docs/http.md, \"Cloudflare Workers\"), or use the 2026-07-28 protocol."
+    : "Use a session (the default), or the 2026-07-28 protocol."
+}`;
 
 /** Why a key holds no usable answer: the client refused, failed, or never answered. */
 export class AskFailure {

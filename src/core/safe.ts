@@ -9,9 +9,12 @@ export const REDACTED = "[redacted]";
  * words after a path stay. A Windows path's separator may be doubled, as JSON writes it: a message
  * that embeds `JSON.stringify` of an object with such a path, as a key or a value, loses it whole.
  * A POSIX path of one or two segments stays (`/app/data.json`): it reads the same as a URL path the
- * model may need (`/api/users`); docs/tools.md says so, with examples.
+ * model may need (`/api/users`); docs/tools.md says so, with examples. A `file://` URL is a path
+ * too, counted the same way, a Windows drive apart: Deno names files so in its errors ("Module not
+ * found \"file:///srv/app/…\""), where Node names their paths.
  */
-const PATH = /(?<![\w:/.~-])(?:\/[\w.@+-]+){3,}\/?|\b[A-Za-z]:\\\\?(?:[\w.@+-]+(?: [\w.@+-]+)*\\\\?)*[\w.@+-]*/g;
+const PATH =
+  /\bfile:\/\/(?:\/[A-Za-z]:)?(?:\/[\w.@%+-]+){3,}\/?|(?<![\w:/.~-])(?:\/[\w.@+-]+){3,}\/?|\b[A-Za-z]:\\\\?(?:[\w.@+-]+(?: [\w.@+-]+)*\\\\?)*[\w.@+-]*/g;
 /**
  * JSON Web Tokens (three base64url parts, the first a JSON header). One starts after no base64url
  * character, "-" included: `\b` would start a scan at each "eyJ" after a "-" of the same run,

@@ -48,10 +48,18 @@ const TARGET = "draft-2020-12";
 export function toJsonSchema(schema: Schema, side: "input" | "output", what: string): JsonSchema {
   const converter = schema["~standard"]?.jsonSchema;
   if (!converter) {
-    const vendor = schema["~standard"]?.vendor ?? "unknown";
-    throw new TypeError(
-      `${what} uses a ${vendor} schema that cannot produce JSON Schema. Use a library that implements the Standard JSON Schema interface (zod 4, ArkType, or Valibot wrapped with toStandardJsonSchema from @valibot/to-json-schema).`,
-    );
+    const vendor = schema["~standard"]?.vendor;
+    const use =
+      "Use a library that implements the Standard JSON Schema interface (zod 4, ArkType, or Valibot wrapped with toStandardJsonSchema from @valibot/to-json-schema).";
+    if (vendor) throw new TypeError(`${what} uses a ${vendor} schema that cannot produce JSON Schema. ${use}`);
+    // The official SDK takes an object of fields (`{ city: z.string() }`): code moved from it passes one.
+    const fields = Object.values(schema);
+    if (fields.length > 0 && fields.every((field) => field instanceof Object && "~standard" in field)) {
+      throw new TypeError(
+        `${what} is an object of fields, not a schema: make it one, such as z.object({ city: z.string() }).`,
+      );
+    }
+    throw new TypeError(`${what} is not a schema. ${use}`);
   }
   let json: JsonSchema;
   try {

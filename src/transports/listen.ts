@@ -25,7 +25,8 @@ export interface Serving {
  * otherwise. A loopback listener accepts only loopback Host headers (DNS rebinding protection).
  */
 export async function listenFor(serve: ServeOptions, server: Serving): Promise<Listening> {
-  const { port, host = "127.0.0.1", ...http } = serve;
+  const { port: given, host = "127.0.0.1", ...http } = serve;
+  const port = portOf(given);
   const path = http.path ?? "/mcp";
   const loopback = isLoopbackHost(host);
   // Tokens must be issued for the URL clients use (RFC 8707): on loopback it is the listen
@@ -39,6 +40,19 @@ export async function listenFor(serve: ServeOptions, server: Serving): Promise<L
   const allowedHosts = http.allowedHosts ?? base.allowedHosts ?? (loopback ? [...LOOPBACK_HOSTS] : undefined);
   const handler = await server.endpoint({ ...base, ...http, path, allowedHosts });
   return listen({ handler, web: server.web }, { port, host, path });
+}
+
+/**
+ * The port to listen on: an integer from 0 to 65535, or its digits (what `process.env.PORT` holds).
+ * Each runtime reads anything else its own way: Node takes a missing port for 0 (any free one) and a
+ * word for the name of a pipe, Bun a missing one for 3000, Deno for 8000.
+ */
+function portOf(port: unknown): number {
+  const number = typeof port === "string" && /^\d{1,5}$/.test(port) ? Number(port) : port;
+  if (typeof number === "number" && Number.isInteger(number) && number >= 0 && number <= 65535) return number;
+  throw new TypeError(
+    `serve({ port }) takes a port from 0 to 65535 (0: any free one); got ${typeof port === "string" ? JSON.stringify(port) : String(port)}.`,
+  );
 }
 
 /** An endpoint to listen with: its handler, and its Web face, made only for a runtime that serves Web requests. */

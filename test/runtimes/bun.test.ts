@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   bunExecutable,
   postWithHost,
+  rawExchange,
   SERVER,
   START_TIMEOUT,
   type Started,
@@ -30,6 +31,22 @@ describe(`server.serve() on ${runtime}`, () => {
   it("serves the v1 client: session, list, call, progress over SSE, validation error, DELETE", () =>
     smokeV1(server.url, runtime));
   it("serves the v2 client in the 2026-07-28 era", () => smokeV2(server.url, runtime));
+
+  it("refuses an HTTP/1.0 request without Host with 403 in JSON, as on Node, not with Bun's error page", async () => {
+    // Bun makes such a request's URL its path alone ("/mcp"). Was: parsing it threw, and Bun answered
+    // 500 with its development error page: the server's folder, file paths and source lines.
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    const { status, body } = await rawExchange(
+      Number(new URL(server.url).port),
+      `POST /mcp HTTP/1.0\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `Content-Length: ${ping.length}\r\n\r\n${ping}`,
+    );
+    expect(status).toBe(403);
+    expect(JSON.parse(body)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: 'Forbidden: Host "" is not allowed' },
+    });
+  });
 });
 
 /** An address of this machine that is not loopback (else, on Linux, 127.0.0.2: on `lo`, yet not 127.0.0.1). */
@@ -145,4 +162,31 @@ describe(`an event stream quiet past Bun.serve's idleTimeout, ${runtime}`, () =>
     expect(text).toContain('"progress":1');
     expect(text).toContain("answered after 6 s of quiet");
   });
+});
+
+/**
+ * A server of the user's own on Bun bound by name, `Bun.serve({ hostname: "localhost", fetch:
+ * server.fetch })`: Bun binds it to 127.0.0.1 but reports its `hostname` as "localhost", as it does
+ * for a server bound to every interface; its `address` tells the two apart.
+ */
+describe(`Bun.serve({ hostname: "localhost", fetch: server.fetch }), ${runtime}`, () => {
+  let server: Started;
+  beforeAll(async () => {
+    const code = `
+      const { smokeServer } = await import("./test/runtimes/server.ts");
+      const bun = Bun.serve({ port: 0, hostname: "localhost", fetch: smokeServer().fetch });
+      console.log(JSON.stringify({ url: "http://127.0.0.1:" + bun.port + "/mcp" }));
+    `;
+    server = await start(bunExecutable(), ["--eval", code], { env: { PICO_PORT: "" } });
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+
+  it("refuses a Host header that is not loopback with 403, as on 127.0.0.1", async () => {
+    // Was: served, the server being on loopback: a page of evil.com rebound to 127.0.0.1 could call its tools.
+    const { status, body } = await postWithHost("evil.com", Number(new URL(server.url).port));
+    expect(status).toBe(403);
+    expect(JSON.parse(body)).toMatchObject({ error: { message: 'Forbidden: Host "evil.com" is not allowed' } });
+  });
+
+  it("serves the v2 client", () => smokeV2(server.url, runtime));
 });

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   denoExecutable,
   postWithHost,
+  ROOT,
+  run,
   SERVER,
   START_TIMEOUT,
   type Started,
@@ -58,4 +60,23 @@ describe(`export default server under deno serve, ${runtime}`, () => {
   it("serves the v2 client through server.fetch", () => smokeV2(server.url, runtime));
   it("prints no warning of Deno's about reading request.signal", () =>
     expect(server.output()).not.toContain("request.signal"));
+});
+
+describe(`a tool error that names a file by its file:// URL, ${runtime}`, () => {
+  it("reaches the client with the URL as [path], as Node's path would", async () => {
+    const { stdout } = await run(
+      denoExecutable(),
+      ["run", ...FLAGS, "--allow-read=.", "test/runtimes/missing-module.ts"],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...ENV },
+        timeout: START_TIMEOUT,
+      },
+    );
+    // Was: 'Module not found "file:///…/test/runtimes/plugins/missing.ts".', the server's folders with it.
+    expect(JSON.parse(stdout)).toEqual({
+      content: [{ type: "text", text: 'Module not found "[path]".' }],
+      isError: true,
+    });
+  });
 });

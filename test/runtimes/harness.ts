@@ -6,6 +6,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { request } from "node:http";
 import { createRequire } from "node:module";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
@@ -146,6 +147,35 @@ export function postWithHost(host: string, port: number): Promise<{ status: numb
     req.once("error", reject);
     req.once("timeout", () => req.destroy(new Error("no answer within 5 s")));
     req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
+  });
+}
+
+/**
+ * Writes `text` on a socket of its own to 127.0.0.1:`port`, as it is (no header added), and reads the
+ * response: its status and body, once the body has come whole (by its Content-Length, else the
+ * socket's end). Fails after 8 s without one.
+ */
+export function rawExchange(port: number, text: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: "127.0.0.1", port, timeout: 8000 });
+    let received = "";
+    const answer = (ended: boolean) => {
+      const split = received.indexOf("\r\n\r\n");
+      if (split === -1) return;
+      const length = /\r\ncontent-length: *(\d+)/i.exec(received.slice(0, split))?.[1];
+      const body = received.slice(split + 4);
+      if (!ended && (length === undefined || Buffer.byteLength(body) < Number(length))) return;
+      socket.destroy();
+      resolve({ status: Number(received.slice(9, 12)), body });
+    };
+    socket.setEncoding("utf8").on("data", (chunk: string) => {
+      received += chunk;
+      answer(false);
+    });
+    socket.once("end", () => answer(true));
+    socket.once("error", reject);
+    socket.once("timeout", () => socket.destroy(new Error(`no whole answer within 8 s; received: ${received}`)));
+    socket.write(text);
   });
 }
 

@@ -11,7 +11,17 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { META } from "../../src/core/types.js";
 import { EventReader, messageOf } from "../http-helpers.js";
-import { ROOT, SERVER, START_TIMEOUT, type Started, smokeV1, smokeV2, start, workerdExecutable } from "./harness.js";
+import {
+  ROOT,
+  rawExchange,
+  SERVER,
+  START_TIMEOUT,
+  type Started,
+  smokeV1,
+  smokeV2,
+  start,
+  workerdExecutable,
+} from "./harness.js";
 
 /** A workerd config serving worker.js on 127.0.0.1, port 0; `extra` adds fields to the worker. */
 function config(extra = ""): string {
@@ -173,6 +183,30 @@ describe("sessions turned on in a Durable Object on workerd", () => {
 
   it("serves the v2 client in the 2026-07-28 era", () => smokeV2(worker.url, "workerd"));
 
+  it("answers a session id it does not hold with 404, saying where sessions live on Workers", async () => {
+    // As a plain Worker's isolate answers a session another isolate started.
+    const call = await fetch(worker.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        "mcp-session-id": "started-in-another-isolate",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(call.status).toBe(404);
+    // Was: "it ended or expired" alone, on Workers too, where the likelier reason is the isolate.
+    expect(await call.json()).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32600,
+        message:
+          'Session not found: it ended or expired, or another isolate of this Worker holds it (on Cloudflare Workers each isolate keeps its own sessions unless one Durable Object serves them: picomcp\'s docs/http.md, "Cloudflare Workers"); send initialize to start a new session',
+      },
+    });
+  });
+
   it("leaves workerd's output clean", () => expectCleanOutput(worker));
 });
 
@@ -193,6 +227,21 @@ describe("a Worker across requests on workerd", () => {
     }
   });
 
+  it("answers a body that stops arriving 408 at limits.receiveTimeoutMs", async () => {
+    const stalled =
+      "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+      `Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n${" ".repeat(999)}`;
+    const { status, body } = await rawExchange(Number(new URL(worker.url).port), stalled);
+    // Was: 400 "the request body could not be read": workerd rejects the read the deadline cancels.
+    expect(status).toBe(408);
+    expect(JSON.parse(body)).toMatchObject({
+      error: {
+        message:
+          "Request Timeout: the request body was still arriving after 0.5 s (limits.receiveTimeoutMs); send the whole request at once",
+      },
+    });
+  });
+
   it("keeps a subscriptions/listen stream open, and sends it a list change made by another request", async () => {
     const leave = new AbortController();
     const listen = new EventReader(
@@ -211,6 +260,28 @@ describe("a Worker across requests on workerd", () => {
     }
     // workerd learns that the client left when it next writes to the stream: a change after it is harmless.
     expect(await callText(worker.url, "toggle_spare")).toBe("removed");
+  });
+
+  it("tells a 2025 client's tool that asks a question what to do on Workers: a Durable Object, not sessions on", async () => {
+    const capabilities = { elicitation: {} };
+    const clientInfo = { name: "raw", version: "1" };
+    await legacy(worker.url, "initialize", { protocolVersion: "2025-11-25", capabilities, clientInfo }, 1);
+    const call = await legacy(worker.url, "tools/call", { name: "ask_name", arguments: {} }, 2);
+    // Was: "Use a session (the default), …": on Workers sessions are off by default, and turning them
+    // on in a plain Worker loses them between isolates.
+    expect(await call.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: {
+        content: [
+          {
+            type: "text",
+            text: "This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client. On Cloudflare Workers, 2025 clients are served without sessions, since a Worker's isolates share no memory: serve sessions from a Durable Object (picomcp's docs/http.md, \"Cloudflare Workers\"), or use the 2026-07-28 protocol.",
+          },
+        ],
+        isError: true,
+      },
+    });
   });
 
   it("leaves workerd's output clean", () => expectCleanOutput(worker));

@@ -1,6 +1,7 @@
 import type { AuthSettings } from "../../auth/settings.js";
 import type { Dispatcher } from "../../core/dispatch.js";
 import { onWorkers } from "../workers.js";
+import { checkHttpOptions } from "./check-options.js";
 import { HttpHandler } from "./handler.js";
 import type { HttpOptions } from "./options.js";
 
@@ -21,27 +22,23 @@ export async function createEndpoint(
   options: HttpOptions,
   { auth, replaced }: EndpointOf,
 ): Promise<HttpHandler> {
+  // Before any part is made of them: CORS reads its origins as it is made.
+  checkHttpOptions(options);
   // Shared state (pico({ state })): its checks and wiring load only for a server that has one.
   if (options.state) (await import("./shared.js")).shareRequestStates(dispatcher, options.state);
   // The token gate loads only for a server that checks tokens (`auth.verify`), CORS only for one that
   // answers pages of other origins (`http.cors`, opt-in).
   const gate = auth?.verify ? new (await import("../../auth/gate.js")).AuthGate(auth) : undefined;
   const cors = options.cors ? new (await import("./cors.js")).Cors(options.cors, options.allowedOrigins) : undefined;
-  const handler = new HttpHandler(dispatcher, onWorkers ? workersDefaults(options) : options, { gate, cors });
+  // What an endpoint does differently on Workers loads only there.
+  const workers = onWorkers ? await import("./workers-endpoint.js") : undefined;
+  const handler = new HttpHandler(dispatcher, workers ? workers.workersDefaults(options) : options, {
+    gate,
+    cors,
+    sessionNotFound: workers?.SESSION_NOT_FOUND,
+  });
   // Before any request: an instance relays its changes to the others from when it serves
   // (`serve({ port })` makes the endpoint before it listens; `fetch` and `node` with their first request).
   await handler.share(await replaced);
   return handler;
-}
-
-/**
- * On Workers, legacy sessions are off unless `sessions` asks for them. A session lives in one
- * isolate's memory, and Workers may send its next request to another isolate (404 there); within
- * one isolate, its GET stream and a tool's question are promises that a later request settles,
- * which Workers forbids: the waiting request is cancelled as hung. 2025-11-25 clients are served
- * without a session instead, which the spec allows ("Session Management": a server MAY assign one).
- * Inside a Durable Object, which serves every request in one context, sessions can be turned on.
- */
-function workersDefaults(options: HttpOptions): HttpOptions {
-  return options.sessions === undefined ? { ...options, sessions: false } : options;
 }

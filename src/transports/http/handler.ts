@@ -16,13 +16,13 @@ import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/vers
 import { LegacySession } from "../../sessions/session.js";
 import type { SharedState } from "../../state/state.js";
 import { type Accepts, accepts } from "./accept.js";
-import { checkHttpOptions } from "./check-options.js";
 import type { Cors } from "./cors.js";
 import { mismatchedHeader, mismatchedParamHeader, missingHeader } from "./headers.js";
 import type { HttpOptions, SessionOptions } from "./options.js";
 import {
   BodiesBusy,
   BodyBudget,
+  BodyRefused,
   BodyTooLarge,
   emptyReply,
   errorReply,
@@ -46,7 +46,12 @@ const CLOSE_CONNECTION = { connection: "close" };
 export interface EndpointParts {
   readonly gate?: AuthGate | undefined;
   readonly cors?: Cors | undefined;
+  /** The 404's message for a session id no session here has, where it differs (Workers: workers-endpoint.ts). */
+  readonly sessionNotFound?: string | undefined;
 }
+
+/** The 404's message for a session id no session here has (2025-11-25 "Session Management"). */
+const SESSION_NOT_FOUND = "Session not found: it ended or expired; send initialize to start a new session";
 
 /**
  * The Streamable HTTP endpoint, independent of any runtime: `HttpRequest` in, `HttpReply` out.
@@ -73,15 +78,16 @@ export class HttpHandler {
   #shared: SharedSessions | undefined;
   /** The endpoint of this server that this one took the place of (`share`): it closes with this one. */
   #replaced: HttpHandler | undefined;
+  readonly #sessionNotFound: string;
 
   /**
    * `parts`: what only some servers have, each loaded only for one (see endpoint.ts): the token gate
-   * of a server with `auth.verify`, the CORS of a server with `http.cors`.
+   * of a server with `auth.verify`, the CORS of a server with `http.cors`, the words of Workers.
    */
   constructor(dispatcher: Dispatcher, options: HttpOptions = {}, parts: EndpointParts = {}) {
-    checkHttpOptions(options);
     this.#dispatcher = dispatcher;
-    const { gate, cors } = parts;
+    const { gate, cors, sessionNotFound = SESSION_NOT_FOUND } = parts;
+    this.#sessionNotFound = sessionNotFound;
     this.#cors = cors;
     this.#guard = new Guard(cors ? { ...options, allowedOrigins: cors.origins } : options);
     this.#path = options.path;
@@ -233,7 +239,7 @@ export class HttpHandler {
     }
     let body: Promise<string>;
     try {
-      body = request.text(this.#maxBody, this.#bodies);
+      body = request.text(this.#maxBody, this.#bodies, this.#dispatcher.limits.receiveTimeoutMs);
     } catch (thrown) {
       return this.#unread(thrown);
     }
@@ -258,6 +264,7 @@ export class HttpHandler {
       const reached = { limit: "maxBodyBytesInFlight", max: this.#bodies.max } as const;
       return unavailable(busy(undefined, "too many request bytes are being received", reached), CLOSE_CONNECTION);
     }
+    if (thrown instanceof BodyRefused) return thrown.reply;
     // The client went away mid-body, or the body was not readable: there is no request to answer.
     return errorReply(400, "Bad Request: the request body could not be read");
   }
@@ -470,7 +477,7 @@ export class HttpHandler {
     }
     const session = this.#owned(request, sessionId);
     if (!session) {
-      return errorReply(404, "Session not found: it ended or expired; send initialize to start a new session");
+      return errorReply(404, this.#sessionNotFound);
     }
     this.#gate?.presented(session, request.auth);
     return { peer: session.connection, session };

@@ -22,8 +22,10 @@ export interface HttpRequest {
   /**
    * The body as text, at most `limit` bytes; rejects with BodyTooLarge beyond that. While it is read
    * it holds its bytes of `budget`; it rejects with BodiesBusy where the budget has no room for them.
+   * A runtime whose listener does not bound how long a body takes (Web requests: Bun, Deno, Workers)
+   * rejects with BodyRefused once it is still arriving `receiveMs` after the call.
    */
-  text(limit: number, budget: BodyBudget): Promise<string>;
+  text(limit: number, budget: BodyBudget, receiveMs: number): Promise<string>;
   /**
    * Has `target.cancel(reason)` called when the client goes away before its reply is done (at once
    * if it already has); undefined stops that. One target at a time. This costs a runtime nothing
@@ -44,6 +46,19 @@ export interface Watcher extends Cancellable {
 
 export class BodyTooLarge extends Error {
   override name = "BodyTooLarge";
+}
+
+/**
+ * A body the runtime's adapter refused, with the answer to send: the Web one's body still arriving
+ * `limits.receiveTimeoutMs` after its headers (web.ts), which only the Web adapter loads.
+ */
+export class BodyRefused extends Error {
+  readonly reply: HttpReply;
+
+  constructor(reply: HttpReply) {
+    super();
+    this.reply = reply;
+  }
 }
 
 /** The bytes of request bodies being read at once are at `limits.maxBodyBytesInFlight`: this one is not read. */

@@ -1,6 +1,14 @@
 import { onWorkers } from "../workers.js";
 import type { HttpHandler } from "./handler.js";
-import { type BodyBudget, BodyHold, type HttpReply, type HttpRequest, type Watcher } from "./reply.js";
+import {
+  type BodyBudget,
+  BodyHold,
+  BodyRefused,
+  errorReply,
+  type HttpReply,
+  type HttpRequest,
+  type Watcher,
+} from "./reply.js";
 import { Guard, isLoopbackHost } from "./security.js";
 
 /** The HTTP endpoint of a server as a Web `fetch` entry point (Workers, Bun, Deno, `server.fetch`). */
@@ -57,12 +65,17 @@ function quietAllowed(listener: unknown, request: Request): void {
 /**
  * Whether `listener` is a Bun server bound to a loopback address: Bun calls `fetch(request, server)`
  * for `export default server` (bound to the server's `hostname`, 127.0.0.1) and for a `Bun.serve`
- * of one's own. Its `hostname` is the address it bound, but one bound to every interface reports
- * "localhost", so only a loopback IP counts.
+ * of one's own. Its `address` is the address it bound; its `hostname` is the name it was given, and
+ * "localhost" both for one bound by that name (to 127.0.0.1) and for one bound to every interface,
+ * so where Bun has no `address`, only a loopback IP counts.
  */
 function onBunLoopback(listener: unknown): boolean {
   if (!("Bun" in globalThis) || typeof listener !== "object" || listener === null) return false;
   if (!("requestIP" in listener) || !("hostname" in listener)) return false;
+  const bound = "address" in listener ? listener.address : undefined;
+  if (typeof bound === "object" && bound !== null && "address" in bound && typeof bound.address === "string") {
+    return isLoopbackHost(bound.address);
+  }
   const { hostname } = listener;
   return typeof hostname === "string" && hostname !== "localhost" && isLoopbackHost(hostname);
 }
@@ -84,7 +97,10 @@ const onDeno = "Deno" in globalThis;
 /** Adapts a Web `Request` (Workers, Bun, Deno, Node's fetch) to the runtime-neutral endpoint. */
 export function fromWebRequest(request: Request): HttpRequest {
   const url = request.url;
-  const start = url.indexOf("/", url.indexOf("//") + 2);
+  // Bun gives a request without Host (HTTP/1.0 allows that) its path alone as the URL, where other
+  // runtimes make up an absolute one: such a URL has no host to stand for the header.
+  const relative = url.startsWith("/");
+  const start = relative ? 0 : url.indexOf("/", url.indexOf("//") + 2);
   const query = url.indexOf("?", start);
   let target: Watcher | undefined;
   let watching = false;
@@ -101,12 +117,12 @@ export function fromWebRequest(request: Request): HttpRequest {
   return {
     method: request.method,
     path: start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query),
-    url,
+    url: relative ? undefined : url,
     // A Request built in-process (a test, a framework passing one on) has no Host header, but always
     // a URL, which a runtime makes from the Host: its host stands for the header, and one not allowed
     // is refused as the header would be. A browser always sends Host, which is what is checked then.
-    header: (name) => request.headers.get(name) ?? (name === "host" ? new URL(url).host : null),
-    text: (limit, budget) => readText(request, limit, budget),
+    header: (name) => request.headers.get(name) ?? (name === "host" && !relative ? new URL(url).host : null),
+    text: (limit, budget, receiveMs) => readText(request, { limit, budget, receiveMs }),
     watch: (watcher) => {
       target = watcher;
       if (!onDeno) follow();
@@ -121,6 +137,13 @@ const encoder = new TextEncoder();
 /** How often a Worker's event stream sends a keep-alive comment (the official SDK's interval). */
 const KEEP_ALIVE_MS = 15_000;
 const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
+
+/**
+ * Why a stream was dropped, which Bun and Deno print when a response's body errors: one line for the
+ * operator, not an Error, whose stack they would print as if picomcp had failed.
+ */
+const DROPPED =
+  'picomcp: an event stream was dropped: its client read it too slowly, and more than limits.maxSseBufferBytes waited for it (docs/limits.md, "SSE streams and slow readers")';
 
 /** Turns a reply into a Web `Response`; an SSE reply streams, and a reader going away cancels it. */
 export function toWebResponse(reply: HttpReply): Response {
@@ -150,7 +173,7 @@ export function toWebResponse(reply: HttpReply): Response {
           backlog: () => -(controller.desiredSize ?? 0),
           abort: () => {
             clearInterval(keepAlive);
-            controller.error(new Error("The reader fell too far behind; the stream was dropped"));
+            controller.error(DROPPED);
           },
           onDrain: (callback) => {
             wake = callback;
@@ -168,8 +191,22 @@ export function toWebResponse(reply: HttpReply): Response {
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 
-/** Reads at most `limit` bytes of body, without trusting Content-Length alone, holding them of `budget` meanwhile. */
-async function readText(request: Request, limit: number, budget: BodyBudget): Promise<string> {
+/** How much of a body to read, and for how long (`HttpRequest.text`). */
+interface Reading {
+  readonly limit: number;
+  readonly budget: BodyBudget;
+  readonly receiveMs: number;
+}
+
+/** The longest delay a timer takes: a longer one would fire at once. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Reads at most `limit` bytes of body, without trusting Content-Length alone, holding them of `budget`
+ * meanwhile, for at most `receiveMs`: Bun.serve and Deno.serve put no bound of their own on a body
+ * that trickles in, or stops and stays open, while it holds the budget (limits.receiveTimeoutMs).
+ */
+async function readText(request: Request, { limit, budget, receiveMs }: Reading): Promise<string> {
   const hold = new BodyHold(budget, limit);
   const declared = hold.declare(Number(request.headers.get("content-length")) || 0);
   if (declared) throw declared;
@@ -177,9 +214,23 @@ async function readText(request: Request, limit: number, budget: BodyBudget): Pr
   const reader = request.body.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
+  let late = false;
+  // Cancelling the reader ends the read in progress as if the body had ended: `late` tells the two apart.
+  const deadline =
+    receiveMs > LONGEST_TIMER_MS
+      ? undefined
+      : setTimeout(() => {
+          late = true;
+          void reader.cancel();
+        }, receiveMs);
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      // Bun and Deno end the read in progress as done when the reader is cancelled; workerd rejects it.
+      const { done, value } = await reader.read().catch((thrown: unknown) => {
+        if (late) return { done: true as const, value: undefined };
+        throw thrown;
+      });
+      if (late) throw new BodyRefused(tooSlow(receiveMs));
       if (done) break;
       size += value.byteLength;
       const refused = hold.reach(size);
@@ -190,10 +241,20 @@ async function readText(request: Request, limit: number, budget: BodyBudget): Pr
       chunks.push(value);
     }
   } finally {
+    clearTimeout(deadline);
     hold.release();
   }
   // Most bodies come in one chunk; a Blob joins more, and decodes them as UTF-8 as the decoder does.
   return chunks.length === 1 ? decoder.decode(chunks[0]) : new Blob(chunks).text();
+}
+
+/** The answer to a body still arriving after `receiveMs`: the rest is not read, so the connection ends with it. */
+function tooSlow(receiveMs: number): HttpReply {
+  return errorReply(
+    408,
+    `Request Timeout: the request body was still arriving after ${receiveMs / 1000} s (limits.receiveTimeoutMs); send the whole request at once`,
+    { connection: "close" },
+  );
 }
 
 /** One decoder for every body: each body is decoded in one call, so no state carries from one to the next. */
