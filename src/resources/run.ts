@@ -6,13 +6,13 @@
 import { checkAllowed, checkCaller, checksFor } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
 import { contentsProblem, resourceProblem } from "../content/check.js";
-import { shown } from "../content/shown.js";
 import { type ResourceContents, toBase64 } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
+import { shown } from "../core/shown.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
 import { holdMessages } from "../transports/held.js";
 import type { Resource, ResourceReturn } from "./resources.js";
