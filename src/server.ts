@@ -335,9 +335,12 @@ export class Server<Tools extends ToolTypes = {}> {
     return this.#registry.remove(kind, key);
   }
 
-  /** Tells subscribed clients that a resource's contents changed (`notifications/resources/updated`). */
+  /**
+   * Tells subscribed clients that a resource's contents changed (`notifications/resources/updated`),
+   * through the resources layer (resources/run.ts): until it has loaded, nothing can have subscribed.
+   */
   resourceUpdated(uri: string): void {
-    this.#registry.emit({ type: "resources/updated", uri });
+    this.#resources.now?.resourceUpdated(this.#registry, uri);
   }
 
   /**

@@ -1,10 +1,10 @@
 import { checkCaller, type Entry } from "../auth/entries.js";
-import { shown } from "../content/shown.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Method, Registry } from "../core/registry.js";
+import { shown } from "../core/shown.js";
 
 type MaybePromise<T> = T | Promise<T>;
 

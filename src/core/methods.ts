@@ -4,6 +4,7 @@ import { ErrorCode, McpError } from "./errors.js";
 import { nullPrototype } from "./jsonrpc.js";
 import { Layer } from "./layers.js";
 import type { Method, Registry, Run } from "./registry.js";
+import { shown } from "./shown.js";
 import { callTool, describeTool, enforceLayer } from "./tools.js";
 import { MODERN_VERSIONS } from "./versions.js";
 
@@ -91,7 +92,10 @@ export interface Listing<T> {
 
 /** The error of a `tools/call` for a tool that does not exist (or that `hideUnauthorized` hides). */
 export function unknownTool(name: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the available tools.`);
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `Unknown tool "${shown(name)}". Call tools/list to see the available tools.`,
+  );
 }
 
 /** Cursor pagination over a list in registration order; the cursor is an opaque offset (2025-11-25 "Pagination"). */

@@ -5,6 +5,7 @@ import type { Registry, RegistryEvent } from "../core/registry.js";
 import { META } from "../core/types.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
 import { checkUriLength } from "../resources/uri-length.js";
+import { normalUri } from "../resources/uri-normal.js";
 import { covers } from "../sessions/session.js";
 import { HeldMessages } from "../transports/held.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
@@ -48,13 +49,15 @@ export async function listen(
   if (Array.isArray(uris) && capabilities.resources?.subscribe) {
     // Each URI named is kept for the stream's life and checked on every update: a bounded number
     // of them, the same one a 2025 session may subscribe to; one named twice counts once.
-    watched = [...new Set(uris.filter((uri): uri is string => typeof uri === "string"))];
-    for (const uri of watched) checkUriLength(uri, "a URI of notifications.resourceSubscriptions");
+    const named = [...new Set(uris.filter((uri): uri is string => typeof uri === "string"))];
+    for (const uri of named) checkUriLength(uri, "a URI of notifications.resourceSubscriptions");
+    // Compared in normal form, as updates are sent (resources/uri-normal.ts): two spellings are one URI.
+    watched = [...new Set(named.map(normalUri))];
     const max = registry.limits.maxSubscriptionsPerSession ?? Infinity;
     if (watched.length > max) {
       throw tooManySubscriptions(`notifications.resourceSubscriptions names ${watched.length} resources`, max);
     }
-    honoured.resourceSubscriptions = watched;
+    honoured.resourceSubscriptions = named;
     // Before the acknowledgement: from then on, updates are checked (and sent) at once.
     if (watched.length > 0 && !resourceChecks.now) await resourceChecks.load();
   }

@@ -6,7 +6,6 @@
 import { checkAllowed, checkCaller } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
 import { blockProblem, isContentBlock } from "../content/check.js";
-import { shown } from "../content/shown.js";
 import { type ContentBlock, user } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -14,6 +13,7 @@ import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
 import { validate } from "../core/schema.js";
+import { shown } from "../core/shown.js";
 import type { Prompt, PromptMessage, PromptReturn } from "./prompts.js";
 
 type Params = Record<string, unknown> | undefined;

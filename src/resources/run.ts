@@ -6,17 +6,18 @@
 import { checkAllowed, checkCaller, checksFor } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
 import { contentsProblem, resourceProblem } from "../content/check.js";
-import { shown } from "../content/shown.js";
 import { type ResourceContents, toBase64 } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
+import { shown } from "../core/shown.js";
 import { tooManySubscriptions } from "../limits/subscriptions.js";
 import { holdMessages } from "../transports/held.js";
 import type { Resource, ResourceReturn } from "./resources.js";
 import { checkUriLength } from "./uri-length.js";
+import { normalUri } from "./uri-normal.js";
 import { UriTemplate } from "./uri-template.js";
 
 type Params = Record<string, unknown> | undefined;
@@ -85,45 +86,72 @@ export function listTemplates(registry: Registry, params: Params, ctx: RequestCo
   );
 }
 
-/** Each template compiled for matching once, on its first use. */
+/** Each template compiled for matching once, on its first use, from its normal form (uri-normal.ts). */
 const matchers = new WeakMap<Resource, UriTemplate>();
 
 function matcherOf(resource: Resource): UriTemplate | undefined {
   if (!resource.template) return undefined;
   let matcher = matchers.get(resource);
   if (!matcher) {
-    matcher = new UriTemplate(resource.template);
+    matcher = new UriTemplate(normalUri(resource.template.template));
     matchers.set(resource, matcher);
   }
   return matcher;
 }
 
+/** Each fixed resource's URI in normal form, made on its first use. */
+const normals = new WeakMap<Resource, string>();
+
+function normalOf(resource: Resource): string {
+  let normal = normals.get(resource);
+  if (normal === undefined) {
+    normal = normalUri(resource.uri);
+    normals.set(resource, normal);
+  }
+  return normal;
+}
+
 /**
- * `resources/read`: an exact URI first (as sent, then normalised), then templates in registration order. An unknown URI is
+ * `resources/read`: an exact URI first, then templates in registration order (resourceAt). An unknown URI is
  * an error, never empty contents: -32002 before 2026-07-28, -32602 since (§9), with `data.uri`.
  */
 export async function readResource(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
-  const uri = requireUri(params, "resources/read");
-  const found = resourceAt(registry, uri);
-  if (!found) throw notFound(uri, ctx);
+  const requested = requireUri(params, "resources/read");
+  const found = resourceAt(registry, requested);
+  if (!found) throw notFound(requested, ctx);
   const [resource, args] = found;
-  const entry = { declared: resource.config.auth, what: `resource ${uri}`, notFound: () => notFound(uri, ctx) };
+  const { uri } = args;
+  const entry = { declared: resource.config.auth, what: `resource ${uri}`, notFound: () => notFound(requested, ctx) };
   await checkCaller(ctx, entry);
-  await checkAllowed(ctx, entry, { ...args, uri });
-  let returned = resource.config.read({ ...args, uri }, ctx);
+  await checkAllowed(ctx, entry, args);
+  let returned = resource.config.read(args, ctx);
   if (returned instanceof Promise) returned = await returned;
   // A template matched, but `read` found nothing there: the same error as an unknown URI, never empty contents.
-  if (returned === undefined) throw notFound(uri, ctx);
+  if (returned === undefined) throw notFound(requested, ctx);
   return { contents: toContents(returned, uri, resource.mimeType) };
 }
 
-/** The registration that serves a URI, and its template variables: an exact URI first (as sent, then normalised), then templates in registration order. */
-function resourceAt(registry: Registry, uri: string): [Resource, Record<string, string>] | undefined {
-  const exact = registry.resources.get(uri) ?? registry.resources.get(normalise(uri));
-  if (exact && !exact.template) return [exact, {}];
+/** What `read` and an `allow` check get: the URI, and a template's variables. */
+type Args = Record<string, string> & { uri: string };
+
+/**
+ * The registration that serves a URI, and what its `read` gets, comparing URIs in their normal form
+ * (RFC 3986 §6.2.2; uri-normal.ts): a resource registered at that URI first, then templates in
+ * registration order. A fixed resource gets the URI it was registered at, however it was spelt; a
+ * template the URI as sent, and its variables read from it when it matches as sent (so a host's case
+ * reaches `read`: "notes://Index" gives id "Index"), from its normal form otherwise.
+ */
+function resourceAt(registry: Registry, uri: string): [Resource, Args] | undefined {
+  const exact = registry.resources.get(uri);
+  if (exact && !exact.template) return [exact, { uri }];
+  const normal = normalUri(uri);
   for (const candidate of registry.resources.values()) {
-    const args = matcherOf(candidate)?.match(uri);
-    if (args) return [candidate, args];
+    if (!candidate.template && normalOf(candidate) === normal) return [candidate, { uri: candidate.uri }];
+  }
+  for (const candidate of registry.resources.values()) {
+    const matcher = matcherOf(candidate);
+    const variables = matcher?.match(uri) ?? (normal === uri ? undefined : matcher?.match(normal));
+    if (variables) return [candidate, { ...variables, uri }];
   }
   return undefined;
 }
@@ -142,7 +170,7 @@ export function mayRead(registry: Registry, ctx: RequestContext, uri: string): b
   if (!checks) return true;
   const check = (enforce: Awaited<typeof checks>): boolean | Promise<boolean> => {
     if (enforce.checkCallerOf(ctx, declared, "") !== undefined) return false;
-    const allowed = enforce.allows(ctx, declared, { ...found?.[1], uri });
+    const allowed = enforce.allows(ctx, declared, found?.[1] ?? { uri });
     return allowed instanceof Promise ? allowed.catch(() => false) : allowed;
   };
   try {
@@ -153,14 +181,12 @@ export function mayRead(registry: Registry, ctx: RequestContext, uri: string): b
 }
 
 /**
- * The URI with each escaped unreserved character written as itself: "notes://%69ndex" is
- * "notes://index" (RFC 3986 §6.2.2.2), so the URI registered exactly answers it, not a template.
+ * `server.resourceUpdated(uri)`: tells the clients that subscribed to it, or to a URI it is under, by
+ * the URI in the normal form subscriptions are kept in (uri-normal.ts): a client that subscribed to
+ * "notes://%69ndex" is told of "notes://index"; an update of "docs://a%7Eb" is sent as "docs://a~b".
  */
-function normalise(uri: string): string {
-  return uri.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
-    const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return /[A-Za-z0-9._~-]/.test(char) ? char : encoded;
-  });
+export function resourceUpdated(registry: Registry, uri: string): void {
+  registry.emit({ type: "resources/updated", uri: normalUri(uri) });
 }
 
 function notFound(uri: string, ctx: RequestContext): McpError {
@@ -276,7 +302,8 @@ export const methods: Record<string, Method> = {
           "resources/subscribe needs a session, and this server answers 2025 requests without one (http.sessions: false): it has no stream to send updates on. Read the resource again to see whether it changed.",
         );
       }
-      if (session?.subscribe(uri, max) === false) {
+      // Kept in normal form, as updates are sent (uri-normal.ts): another spelling is the same subscription.
+      if (session?.subscribe(normalUri(uri), max) === false) {
         throw tooManySubscriptions(`this session is subscribed to ${max} resources already`, max);
       }
       // Its updates go to the subscriber only for the URIs they may read (the last subscriber's token).
@@ -289,7 +316,7 @@ export const methods: Record<string, Method> = {
     legacy: true,
     capability: "resources",
     run: (_registry, params, ctx) => {
-      ctx.session?.unsubscribe(requireUri(params, "resources/unsubscribe"));
+      ctx.session?.unsubscribe(normalUri(requireUri(params, "resources/unsubscribe")));
       return {};
     },
   },

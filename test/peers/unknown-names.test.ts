@@ -1,5 +1,5 @@
 /**
- * A prompt or resource template the server does not have, named at length, as each era's official
+ * A tool, prompt or resource template the server does not have, named at length, as each era's official
  * client asks for it over Streamable HTTP. The error's message goes into the model's context: it
  * quotes the first 200 characters of the name, as the not-found error of resources/read does, not
  * the whole of what the client sent (up to limits.maxMessageBytes, 4 MiB).
@@ -17,6 +17,7 @@ const CUT = `${LONG.slice(0, 200)}…`;
 
 const clients = servedToClients(
   pico({ name: "unknown", version: "1.0.0" })
+    .tool("search", { run: () => "found" })
     .prompt("review", {
       input: z.object({ language: z.string() }),
       complete: { language: () => ["Go"] },
@@ -25,7 +26,8 @@ const clients = servedToClients(
     .resource("repos://{owner}", { complete: { owner: () => ["acme"] }, read: ({ owner }) => owner }),
 );
 
-type Client = Pick<LegacyClient, "getPrompt" | "complete">;
+/** What the two clients share here; callTool's second parameter differs between them, and is not used. */
+type Client = Pick<LegacyClient, "getPrompt" | "complete"> & { callTool(params: { name: string }): Promise<unknown> };
 
 /** The same cases for each era's client. */
 function eachClient(connect: () => Promise<Client>) {
@@ -33,6 +35,18 @@ function eachClient(connect: () => Promise<Client>) {
 
   beforeAll(async () => {
     client = await connect();
+  });
+
+  it("quotes 200 characters of an unknown tool's name, for tools/call", async () => {
+    const called = client.callTool({ name: LONG });
+    await expect(called).rejects.toMatchObject({ code: -32602 });
+    await expect(called).rejects.toThrow(`Unknown tool "${CUT}". Call tools/list to see the available tools.`);
+  });
+
+  it("quotes a short tool name whole", async () => {
+    await expect(client.callTool({ name: "serach" })).rejects.toThrow(
+      'Unknown tool "serach". Call tools/list to see the available tools.',
+    );
   });
 
   it("quotes 200 characters of an unknown prompt's name, for prompts/get", async () => {

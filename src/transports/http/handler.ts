@@ -33,6 +33,7 @@ import {
 } from "./reply.js";
 import { respond, sessionEnded, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
+import { withoutPushes } from "./sessionless.js";
 import type { HttpSession, SessionStore } from "./sessions.js";
 import type { SharedSessions } from "./shared.js";
 import { Streams } from "./sse.js";
@@ -411,7 +412,7 @@ export class HttpHandler {
     const response = (await this.#dispatcher.answerLegacy(message, peer))!;
     if (response.error) return isUnavailable(response) ? unavailable(response) : jsonReply(400, response);
     const options = this.#sessionOptions;
-    if (!options) return jsonReply(200, response);
+    if (!options) return jsonReply(200, withoutPushes(response));
     // The session code (resumable streams, event history) loads with the first session.
     if (!this.#sessions) {
       const { SessionStore } = await import("./sessions.js");
