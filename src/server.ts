@@ -337,10 +337,15 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /**
    * Tells subscribed clients that a resource's contents changed (`notifications/resources/updated`),
-   * through the resources layer (resources/run.ts): until it has loaded, nothing can have subscribed.
+   * through the resources layer (resources/run.ts), which names it in the normal form subscriptions
+   * are kept in. Before that layer has loaded nothing here can have subscribed, but the clients of
+   * other instances sharing state can have (an instance that only publishes updates): it goes to
+   * them as the program spelled it.
    */
   resourceUpdated(uri: string): void {
-    this.#resources.now?.resourceUpdated(this.#registry, uri);
+    const layer = this.#resources.now;
+    if (layer) layer.resourceUpdated(this.#registry, uri);
+    else this.#registry.emit({ type: "resources/updated", uri });
   }
 
   /**

@@ -25,19 +25,21 @@ let prefixes = 0;
 
 const { opened, userClient } = busLoss(redis);
 
-/** An instance named `name` (its Redis user) sharing its state under `prefix`, listening on 127.0.0.1. */
-async function instance(name: string, prefix: string) {
+/**
+ * An instance named `name` (its Redis user) sharing its state under `prefix`, listening on 127.0.0.1;
+ * with the notes resources unless `resources` is false (an instance that only publishes updates).
+ */
+async function instance(name: string, prefix: string, resources = true) {
   const state = await redisState({ client: await userClient(name), prefix });
   opened.push(() => state.close());
-  const server = pico({
+  const tools = pico({
     name: "shared-fresh-instance",
     version: "1.0.0",
     requestStateKey: "a shared secret of 32 bytes or more!",
     state,
     signals: false,
-  })
-    .tool("whoami", { description: "Says hello.", run: () => "hello" })
-    .resource("notes://{id}", { read: ({ id }) => `note ${id}` });
+  }).tool("whoami", { description: "Says hello.", run: () => "hello" });
+  const server = resources ? tools.resource("notes://{id}", { read: ({ id }) => `note ${id}` }) : tools;
   const listening = await server.serve({ port: 0, host: "127.0.0.1" });
   opened.push(() => listening.close());
   return { server, url: new URL(listening.url) };
@@ -72,6 +74,16 @@ it("relays a resource update published on an instance that has served no request
   const a = await instance(`fa${prefixes}`, prefix);
   a.server.resourceUpdated("notes://1");
   // Was: nothing, instance a relaying nothing on the bus before its first request.
+  expect(await within(told.updated, BOUND_MS, "the update published on instance a")).toBe("notes://1");
+});
+
+it("relays a resource update published by an instance with no resources of its own", async () => {
+  const prefix = `fresh-${prefixes++}:`;
+  const told = await sessionOn(await instance(`fb${prefixes}`, prefix));
+  // A publisher: it serves tools only, so the resources layer never loads on it.
+  const a = await instance(`fa${prefixes}`, prefix, false);
+  a.server.resourceUpdated("notes://1");
+  // Was (2ba66f6): nothing, the update dropped on an instance whose resources layer had not loaded.
   expect(await within(told.updated, BOUND_MS, "the update published on instance a")).toBe("notes://1");
 });
 
