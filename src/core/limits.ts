@@ -44,6 +44,12 @@ export interface Limits {
    */
   maxSubscriptionsPerSession?: number;
   /**
+   * Tasks one caller may have running at once on an instance, those being stored counted: a verified
+   * identity (all its sessions, both eras), or without auth a 2025 session. Anonymous 2026-07-28
+   * requests cannot be told apart, so only the instance's bound (1000) holds them. Default: 100.
+   */
+  maxTasksPerCaller?: number;
+  /**
    * Bytes of HTTP request bodies being read at once across the endpoint: each body holds its
    * Content-Length, or what has arrived of it, until it is read whole or given up. Past it a POST is
    * refused with 503 and Retry-After, so that many slow senders cannot make the server hold
