@@ -59,6 +59,7 @@ describe("limits: options", () => {
       shutdownGraceMs: 10_000,
       maxUsedRequestStates: 10_000,
       maxSubscriptionsPerSession: 1000,
+      maxSubscriptionBytesPerSession: 65_536,
       maxTasksPerCaller: 100,
       headersTimeoutMs: 10_000,
       receiveTimeoutMs: 30_000,

@@ -337,7 +337,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,485 B: no code of this row changed; the resources chunk's new hash in its imports (+1 B).
     // Set to 16,487 B (merge of the resources, prompts and completion checks with the owner-key digest and tasks' records), as measured.
     // Raised to 16,501 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (resolveLimits knows a limit by its key there); no other code of this row changed (+14 B).
-    ceiling: 16_501,
+    // Raised to 16,504 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): the DEFAULT_LIMITS entry, less LegacySession.subscribe taking a room check instead of a count (+3 B).
+    ceiling: 16_504,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -923,7 +924,8 @@ const BUDGETS: Budget[] = [
     // Raised to 59,105 B: a shared session's event is appended with whether it is a notification (sessions.ts hands the mirror { seq, text, notice }), so a reader on another instance skips forgotten notifications only (remote-reader.ts; redis/events.ts's k:) (was: it ended at the first forgotten event and the resume answered 404, the answer still kept; test/redis/shared-burst-answers.test.ts) (+31 B).
     // Set to 59,946 B (merge of the shared readers keeping answers and the private-network redirect check), as measured.
     // Raised to 60,252 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller, and tasks/tasks.ts's per-caller count (callerOf, #hold, #free) and its error written for the model (+306 B).
-    ceiling: 60_252,
+    // Raised to 60,400 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): the entry, and limits/subscriptions.ts's checks of count and characters with their errors (+148 B).
+    ceiling: 60_400,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1170,7 +1172,8 @@ const BUDGETS: Budget[] = [
     // Raised to 31,700 B: a key set redirect reaches a private network (10/8, 172.16/12, 192.168/16, fc00::/7) or a link-local address (169.254/16, fe80::/10), IPv4-mapped forms too, only from a jwksUrl on the same (auth/redirects.ts's networkOf, getSecurely moved there from fetched.ts) (was: only loopback was refused, so a public key set host could redirect the fetch to 169.254.169.254, SSRF; test/jwt-redirects.test.ts) (+352 B).
     // Set to 31,715 B (merge of the shared readers keeping answers and the private-network redirect check), as measured.
     // Raised to 31,723 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (+8 B).
-    ceiling: 31_723,
+    // Lowered to 31,722 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): LegacySession.subscribe takes a room check instead of a count (-1 B).
+    ceiling: 31_722,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1408,7 +1411,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,167 B: a shared session's event is appended with whether it is a notification (sessions.ts hands the mirror { seq, text, notice }), so a reader on another instance skips forgotten notifications only (remote-reader.ts; redis/events.ts's k:) (was: it ended at the first forgotten event and the resume answered 404, the answer still kept; test/redis/shared-burst-answers.test.ts) (+23 B).
     // Set to 30,180 B (merge of the shared readers keeping answers and the private-network redirect check), as measured.
     // Raised to 30,189 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (+9 B).
-    ceiling: 30_189,
+    // Lowered to 30,186 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): LegacySession.subscribe takes a room check instead of a count (-3 B).
+    ceiling: 30_186,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1723,7 +1727,8 @@ const BUDGETS: Budget[] = [
     // Raised to 69,785 B: a key set redirect reaches a private network (10/8, 172.16/12, 192.168/16, fc00::/7) or a link-local address (169.254/16, fe80::/10), IPv4-mapped forms too, only from a jwksUrl on the same (auth/redirects.ts's networkOf, getSecurely moved there from fetched.ts) (was: only loopback was refused, so a public key set host could redirect the fetch to 169.254.169.254, SSRF; test/jwt-redirects.test.ts) (+321 B).
     // Set to 70,635 B (merge of the shared readers keeping answers and the private-network redirect check), as measured.
     // Raised to 70,952 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller, and tasks/tasks.ts's per-caller count (callerOf, #hold, #free) and its error written for the model (+317 B).
-    ceiling: 70_952,
+    // Raised to 71,106 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): the entry, and limits/subscriptions.ts's checks of count and characters with their errors (+154 B).
+    ceiling: 71_106,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
