@@ -350,7 +350,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 16,515 B: resource URIs compared in their RFC 3986 §6.2.2 normal form for reads, templates, subscriptions, listen streams and updates (resources/uri-normal.ts; server.resourceUpdated's run time moved to the resources layer) (was: docs://a%7Eb not found as docs://a~b, scheme and host case not normalised, notes://%69ndex not covering notes://index; test/peers/resource-uri-spellings.test.ts) (-5 B).
     // Set to 16,687 B (merge of sessionless capabilities, tool names cut, URI normal forms with the runtimes' fixes), as measured.
     // Raised to 16,702 B: server.resourceUpdated before the resources layer has loaded goes to the other instances as spelled (server.ts) (was: dropped, so an instance that only publishes updates reached no one; test/redis/shared-fresh-instance.test.ts) (+15 B).
-    ceiling: 16_702,
+    // Raised to 16,501 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (resolveLimits knows a limit by its key there); no other code of this row changed (+14 B).
+    // Raised to 16,504 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): the DEFAULT_LIMITS entry, less LegacySession.subscribe taking a room check instead of a count (+3 B).
+    // Set to 16,718 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
+    ceiling: 16_718,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -619,7 +622,9 @@ const BUDGETS: Budget[] = [
     // Lowered to 24,574 B: resource URIs compared in their RFC 3986 §6.2.2 normal form for reads, templates, subscriptions, listen streams and updates (resources/uri-normal.ts; server.resourceUpdated's run time moved to the resources layer) (was: docs://a%7Eb not found as docs://a~b, scheme and host case not normalised, notes://%69ndex not covering notes://index; test/peers/resource-uri-spellings.test.ts) (-4 B).
     // Set to 25,105 B (merge of sessionless capabilities, tool names cut, URI normal forms with the runtimes' fixes), as measured.
     // Raised to 25,119 B: server.resourceUpdated before the resources layer has loaded goes to the other instances as spelled (server.ts) (was: dropped, so an instance that only publishes updates reached no one; test/redis/shared-fresh-instance.test.ts) (+14 B).
-    ceiling: 25_119,
+    // Raised to 24,502 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (+12 B).
+    // Set to 25,129 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
+    ceiling: 25_129,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -981,7 +986,10 @@ const BUDGETS: Budget[] = [
     // Raised to 60,309 B: resource URIs compared in their RFC 3986 §6.2.2 normal form for reads, templates, subscriptions, listen streams and updates (resources/uri-normal.ts; server.resourceUpdated's run time moved to the resources layer) (was: docs://a%7Eb not found as docs://a~b, scheme and host case not normalised, notes://%69ndex not covering notes://index; test/peers/resource-uri-spellings.test.ts) (+286 B).
     // Set to 61,932 B (merge of sessionless capabilities, tool names cut, URI normal forms with the runtimes' fixes), as measured.
     // Raised to 61,944 B: server.resourceUpdated before the resources layer has loaded goes to the other instances as spelled (server.ts) (was: dropped, so an instance that only publishes updates reached no one; test/redis/shared-fresh-instance.test.ts) (+12 B).
-    ceiling: 61_944,
+    // Raised to 60,252 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller, and tasks/tasks.ts's per-caller count (callerOf, #hold, #free) and its error written for the model (+306 B).
+    // Raised to 60,400 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): the entry, and limits/subscriptions.ts's checks of count and characters with their errors (+148 B).
+    // Set to 62,375 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
+    ceiling: 62_375,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1248,7 +1256,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 31,446 B: resource URIs compared in their RFC 3986 §6.2.2 normal form for reads, templates, subscriptions, listen streams and updates (resources/uri-normal.ts; server.resourceUpdated's run time moved to the resources layer) (was: docs://a%7Eb not found as docs://a~b, scheme and host case not normalised, notes://%69ndex not covering notes://index; test/peers/resource-uri-spellings.test.ts) (-4 B).
     // Set to 32,506 B (merge of sessionless capabilities, tool names cut, URI normal forms with the runtimes' fixes), as measured.
     // Raised to 32,525 B: server.resourceUpdated before the resources layer has loaded goes to the other instances as spelled (server.ts) (was: dropped, so an instance that only publishes updates reached no one; test/redis/shared-fresh-instance.test.ts) (+19 B).
-    ceiling: 32_525,
+    // Raised to 31,723 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (+8 B).
+    // Lowered to 31,722 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): LegacySession.subscribe takes a room check instead of a count (-1 B).
+    // Set to 32,524 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
+    ceiling: 32_524,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1506,7 +1517,10 @@ const BUDGETS: Budget[] = [
     // Raised to 30,268 B: resource URIs compared in their RFC 3986 §6.2.2 normal form for reads, templates, subscriptions, listen streams and updates (resources/uri-normal.ts; server.resourceUpdated's run time moved to the resources layer) (was: docs://a%7Eb not found as docs://a~b, scheme and host case not normalised, notes://%69ndex not covering notes://index; test/peers/resource-uri-spellings.test.ts) (+1 B).
     // Set to 30,963 B (merge of sessionless capabilities, tool names cut, URI normal forms with the runtimes' fixes), as measured.
     // Raised to 30,987 B: server.resourceUpdated before the resources layer has loaded goes to the other instances as spelled (server.ts) (was: dropped, so an instance that only publishes updates reached no one; test/redis/shared-fresh-instance.test.ts) (+24 B).
-    ceiling: 30_987,
+    // Raised to 30,189 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (+9 B).
+    // Lowered to 30,186 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): LegacySession.subscribe takes a room check instead of a count (-3 B).
+    // Set to 30,992 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
+    ceiling: 30_992,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1850,7 +1864,10 @@ const BUDGETS: Budget[] = [
     // Raised to 70,674 B: resource URIs compared in their RFC 3986 §6.2.2 normal form for reads, templates, subscriptions, listen streams and updates (resources/uri-normal.ts; server.resourceUpdated's run time moved to the resources layer) (was: docs://a%7Eb not found as docs://a~b, scheme and host case not normalised, notes://%69ndex not covering notes://index; test/peers/resource-uri-spellings.test.ts) (+292 B).
     // Set to 73,027 B (merge of sessionless capabilities, tool names cut, URI normal forms with the runtimes' fixes), as measured.
     // Raised to 73,041 B: server.resourceUpdated before the resources layer has loaded goes to the other instances as spelled (server.ts) (was: dropped, so an instance that only publishes updates reached no one; test/redis/shared-fresh-instance.test.ts) (+14 B).
-    ceiling: 73_041,
+    // Raised to 70,952 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller, and tasks/tasks.ts's per-caller count (callerOf, #hold, #free) and its error written for the model (+317 B).
+    // Raised to 71,106 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): the entry, and limits/subscriptions.ts's checks of count and characters with their errors (+154 B).
+    // Set to 73,465 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
+    ceiling: 73_465,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -44,6 +44,18 @@ export interface Limits {
    */
   maxSubscriptionsPerSession?: number;
   /**
+   * Characters of the URIs one 2025 session is subscribed to, together (a URI subscribed again counts
+   * once), and of those one 2026-07-28 `subscriptions/listen` request names: what they keep for their
+   * life, in UTF-16 code units as URI lengths are counted. Default: 65,536 (64 Ki).
+   */
+  maxSubscriptionBytesPerSession?: number;
+  /**
+   * Tasks one caller may have running at once on an instance, those being stored counted: a verified
+   * identity (all its sessions, both eras), or without auth a 2025 session. Anonymous 2026-07-28
+   * requests cannot be told apart, so only the instance's bound (1000) holds them. Default: 100.
+   */
+  maxTasksPerCaller?: number;
+  /**
    * Bytes of HTTP request bodies being read at once across the endpoint: each body holds its
    * Content-Length, or what has arrived of it, until it is read whole or given up. Past it a POST is
    * refused with 503 and Retry-After, so that many slow senders cannot make the server hold

@@ -26,10 +26,11 @@ export interface Session {
    */
   readonly oneRequest?: boolean;
   /**
-   * `resources/subscribe` and `resources/unsubscribe` of this session. `subscribe` is false, and
-   * subscribes to nothing, when the session already has `max` subscriptions and not this one.
+   * `resources/subscribe` and `resources/unsubscribe` of this session. A URI not subscribed to yet
+   * is first shown to `checkRoom` with the session's subscriptions: when it throws (no room for one
+   * more), the session subscribes to nothing and `subscribe` throws that.
    */
-  subscribe(uri: string, max?: number): boolean;
+  subscribe(uri: string, checkRoom?: (held: ReadonlySet<string>) => void): void;
   unsubscribe(uri: string): void;
   /** Whether an update of `uri` concerns this session: it subscribed to it, or to a parent of it. */
   watches(uri: string): boolean;

@@ -18,6 +18,8 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   shutdownGraceMs: 10_000,
   maxUsedRequestStates: 10_000,
   maxSubscriptionsPerSession: 1000,
+  maxSubscriptionBytesPerSession: 65_536,
+  maxTasksPerCaller: 100,
   headersTimeoutMs: 10_000,
   receiveTimeoutMs: 30_000,
   maxConnections: 10_000,

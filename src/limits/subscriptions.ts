@@ -1,14 +1,66 @@
 import { ErrorCode, McpError } from "../core/errors.js";
+import type { Limits, Reached } from "../core/limits.js";
 
 /**
- * The error for a request that would take a client past `limits.maxSubscriptionsPerSession`: -32602,
- * since it is the request that asks too much (a retry of it fails the same way), not a busy server
- * (a 503 to retry). `what` says what the client holds or asks for; the error says how to do with less.
+ * The error for a request that would take a client past `limits.maxSubscriptionsPerSession` or
+ * `limits.maxSubscriptionBytesPerSession`: -32602, since it is the request that asks too much (a
+ * retry of it fails the same way), not a busy server (a 503 to retry). `what` says what the client
+ * holds or asks for; the error says how to do with less.
  */
-export function tooManySubscriptions(what: string, max: number): McpError {
+function tooManySubscriptions(what: string, { limit, max }: Reached): McpError {
   return new McpError(
     ErrorCode.InvalidParams,
-    `Too many subscriptions: ${what}, and the most is ${max} (limits.maxSubscriptionsPerSession = ${max}). Subscribe to a parent URI instead, which covers the resources under it, or unsubscribe from those you no longer need first.`,
-    { limit: "maxSubscriptionsPerSession", max },
+    `Too many subscriptions: ${what}, and the most is ${max} (limits.${limit} = ${max}). Subscribe to a parent URI instead, which covers the resources under it, or unsubscribe from those you no longer need first.`,
+    { limit, max },
   );
+}
+
+/** The characters of `uris` together: what subscribing to them holds (each is kept as it was sent). */
+function lengthOf(uris: Iterable<string>): number {
+  let length = 0;
+  for (const uri of uris) length += uri.length;
+  return length;
+}
+
+/**
+ * Throws when a session subscribed to `held` has no room for one more, `uri`: a session keeps each
+ * URI for its life and checks every update against them all, so both their number and their
+ * characters are bounded (a URI alone may be 8,192; a thousand of those would be 8 MiB a session).
+ */
+export function checkRoom(uri: string, held: ReadonlySet<string>, limits: Limits): void {
+  const { maxSubscriptionsPerSession: max = Infinity, maxSubscriptionBytesPerSession: maxBytes = Infinity } = limits;
+  if (held.size >= max) {
+    throw tooManySubscriptions(`this session is subscribed to ${held.size} resources already`, {
+      limit: "maxSubscriptionsPerSession",
+      max,
+    });
+  }
+  const length = lengthOf(held) + uri.length;
+  if (length > maxBytes) {
+    throw tooManySubscriptions(
+      `this session's subscribed URIs would come to ${length} characters with this one of ${uri.length}`,
+      { limit: "maxSubscriptionBytesPerSession", max: maxBytes },
+    );
+  }
+}
+
+/**
+ * Throws when a `subscriptions/listen` names more than a session may hold (`uris`, each once): its
+ * stream keeps them for its life, under the same bounds as a session's subscriptions.
+ */
+export function checkListened(uris: readonly string[], limits: Limits): void {
+  const { maxSubscriptionsPerSession: max = Infinity, maxSubscriptionBytesPerSession: maxBytes = Infinity } = limits;
+  if (uris.length > max) {
+    throw tooManySubscriptions(`notifications.resourceSubscriptions names ${uris.length} resources`, {
+      limit: "maxSubscriptionsPerSession",
+      max,
+    });
+  }
+  const length = lengthOf(uris);
+  if (length > maxBytes) {
+    throw tooManySubscriptions(`the URIs of notifications.resourceSubscriptions come to ${length} characters`, {
+      limit: "maxSubscriptionBytesPerSession",
+      max: maxBytes,
+    });
+  }
 }

@@ -3,7 +3,7 @@ import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Registry, RegistryEvent } from "../core/registry.js";
 import { META } from "../core/types.js";
-import { tooManySubscriptions } from "../limits/subscriptions.js";
+import { checkListened } from "../limits/subscriptions.js";
 import { checkUriLength } from "../resources/uri-length.js";
 import { normalUri } from "../resources/uri-normal.js";
 import { covers } from "../sessions/session.js";
@@ -47,16 +47,13 @@ export async function listen(
   const uris = requested.resourceSubscriptions;
   let watched: string[] = [];
   if (Array.isArray(uris) && capabilities.resources?.subscribe) {
-    // Each URI named is kept for the stream's life and checked on every update: a bounded number
-    // of them, the same one a 2025 session may subscribe to; one named twice counts once.
+    // Each URI named is kept for the stream's life and checked on every update: bounded as a 2025
+    // session's subscriptions are, in number and in characters; one named twice counts once.
     const named = [...new Set(uris.filter((uri): uri is string => typeof uri === "string"))];
     for (const uri of named) checkUriLength(uri, "a URI of notifications.resourceSubscriptions");
     // Compared in normal form, as updates are sent (resources/uri-normal.ts): two spellings are one URI.
     watched = [...new Set(named.map(normalUri))];
-    const max = registry.limits.maxSubscriptionsPerSession ?? Infinity;
-    if (watched.length > max) {
-      throw tooManySubscriptions(`notifications.resourceSubscriptions names ${watched.length} resources`, max);
-    }
+    checkListened(watched, registry.limits);
     honoured.resourceSubscriptions = named;
     // Before the acknowledgement: from then on, updates are checked (and sent) at once.
     if (watched.length > 0 && !resourceChecks.now) await resourceChecks.load();

@@ -13,7 +13,7 @@ import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
 import { shown } from "../core/shown.js";
-import { tooManySubscriptions } from "../limits/subscriptions.js";
+import { checkRoom } from "../limits/subscriptions.js";
 import { holdMessages } from "../transports/held.js";
 import type { Resource, ResourceReturn } from "./resources.js";
 import { checkUriLength } from "./uri-length.js";
@@ -292,8 +292,6 @@ export const methods: Record<string, Method> = {
     capability: "resources",
     run: (registry, params, ctx) => {
       const uri = requireUri(params, "resources/subscribe");
-      // Each subscription is kept for the session's life and checked on every update: a bounded number of them.
-      const max = registry.limits.maxSubscriptionsPerSession ?? Infinity;
       const session = ctx.session;
       // A subscription that could never be told of an update is refused, not taken and forgotten.
       if (session?.oneRequest) {
@@ -303,9 +301,9 @@ export const methods: Record<string, Method> = {
         );
       }
       // Kept in normal form, as updates are sent (uri-normal.ts): another spelling is the same subscription.
-      if (session?.subscribe(normalUri(uri), max) === false) {
-        throw tooManySubscriptions(`this session is subscribed to ${max} resources already`, max);
-      }
+      // Each is kept for the session's life and checked on every update: bounded in number and characters.
+      const normal = normalUri(uri);
+      session?.subscribe(normal, (held) => checkRoom(normal, held, registry.limits));
       // Its updates go to the subscriber only for the URIs they may read (the last subscriber's token).
       if (session) session.readCheck = { allows: (updated) => mayRead(registry, ctx, updated), hold: holdMessages };
       return {};

@@ -24,13 +24,12 @@ export class LegacySession implements Session {
     this.client = { info: clientInfo, capabilities: clientCapabilities };
   }
 
-  subscribe(uri: string, max = Infinity): boolean {
+  subscribe(uri: string, checkRoom?: (held: ReadonlySet<string>) => void): void {
     this.#subscriptions ??= new Set();
     const subscriptions = this.#subscriptions;
     // A URI subscribed again is the same subscription: it never counts twice.
-    if (subscriptions.size >= max && !subscriptions.has(uri)) return false;
+    if (!subscriptions.has(uri)) checkRoom?.(subscriptions);
     subscriptions.add(uri);
-    return true;
   }
 
   unsubscribe(uri: string): void {

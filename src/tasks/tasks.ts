@@ -91,6 +91,9 @@ export class Tasks {
   readonly #writes = new StatusWrites((taskId) => this.#unrecorded(taskId));
   /** The tasks being stored before their runs start: they count towards the bound of runs (`create`). */
   #starting = 0;
+  /** The caller (`callerOf`) of each task running here or being stored, and how many each has: `create` bounds them. */
+  readonly #callers = new Map<string, string>();
+  readonly #perCaller = new Map<string, number>();
   /** Set by `close`: no run starts after it, and no answers are handed over. */
   #closed = false;
   /** What `close` waits for besides the runs: tasks being stored and started, answers being handed over. */
@@ -173,6 +176,16 @@ export class Tasks {
       );
     }
     const { settings, ctx } = call;
+    const caller = callerOf(ctx);
+    const max = this.#registry.limits.maxTasksPerCaller ?? Infinity;
+    // One caller taking every slot above would lock every other caller out.
+    if (caller !== undefined && (this.#perCaller.get(caller) ?? 0) >= max) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Could not create a task: you are running ${max} tasks on this server already, the most one caller may (limits.maxTasksPerCaller = ${max}); wait for one to finish, or cancel those you no longer need with tasks/cancel, then call the tool again.`,
+        { limit: "maxTasksPerCaller", max },
+      );
+    }
     const legacy = ctx.era === "legacy";
     const now = Date.now();
     const longest = settings.ttlMs ?? DEFAULT_TTL_MS;
@@ -187,8 +200,13 @@ export class Tasks {
       ...(this.relay && { runner: this.relay.id }),
     };
     this.#starting++;
+    if (caller !== undefined) this.#hold(record.taskId, caller);
     try {
       await this.#tracked(this.#start(record, call, answers));
+    } catch (thrown) {
+      // Never started: its slot is free again (a run started frees it as it ends, `#free`).
+      if (!this.#runs.has(record.taskId)) this.#free(record.taskId);
+      throw thrown;
     } finally {
       this.#starting--;
     }
@@ -236,8 +254,25 @@ export class Tasks {
     // client starting many quick tasks leaves no pending timer per task for the TTL's length.
     void run.start().finally(() => {
       this.#runs.delete(taskId);
+      this.#free(taskId);
       expiry.cancel();
     });
+  }
+
+  /** Counts a task of `caller`'s, being stored, then running here, towards its bound (`create`). */
+  #hold(taskId: string, caller: string): void {
+    this.#callers.set(taskId, caller);
+    this.#perCaller.set(caller, (this.#perCaller.get(caller) ?? 0) + 1);
+  }
+
+  /** The task runs here no more (or never started): its caller may start another. Once per task. */
+  #free(taskId: string): void {
+    const caller = this.#callers.get(taskId);
+    if (caller === undefined) return;
+    this.#callers.delete(taskId);
+    const left = (this.#perCaller.get(caller) ?? 1) - 1;
+    if (left > 0) this.#perCaller.set(caller, left);
+    else this.#perCaller.delete(caller);
   }
 
   /**
@@ -547,7 +582,9 @@ export class Tasks {
 
   #stop(taskId: string, reason: string): void {
     this.#runs.get(taskId)?.cancel(new DOMException(reason, "AbortError"));
-    this.#runs.delete(taskId);
+    // A stopped run whose tool ignores its signal never ends: its slot is free now. A task still
+    // being stored keeps its slot: its run is yet to start.
+    if (this.#runs.delete(taskId)) this.#free(taskId);
   }
 
   /**
@@ -687,6 +724,19 @@ const sessionNames = new WeakMap<Session, string>();
 /** The 2025 session a request came on (the request context's; `Context` does not show it to handlers). */
 function sessionOf(ctx: Context): Session | undefined {
   return requestOf(ctx)?.session;
+}
+
+/**
+ * Whose share of the instance's tasks a call takes (limits.maxTasksPerCaller): a verified identity's,
+ * in all its sessions and both eras; without auth, a 2025 session's. Anonymous 2026-07-28 requests
+ * come from nobody the server can tell apart (no session, no identity): counted as one caller, every
+ * anonymous client would share one small budget, so they have none of their own, and the instance's
+ * bound (DEFAULT_MAX_TASKS) alone holds them; undefined.
+ */
+function callerOf(ctx: Context): string | undefined {
+  const auth = ctx.auth;
+  if (typeof auth?.subject === "string") return ownerKey(auth);
+  return ctx.era === "legacy" && sessionOf(ctx) ? ownerOf(ctx) : undefined;
 }
 
 /**

@@ -739,10 +739,9 @@ function sharedClass(Base: typeof LegacySession): SharedClass {
       this.id = id;
     }
 
-    override subscribe(uri: string, max?: number): boolean {
-      const subscribed = super.subscribe(uri, max);
-      if (subscribed) this.subscriptions.add(uri);
-      return subscribed;
+    override subscribe(uri: string, checkRoom?: (held: ReadonlySet<string>) => void): void {
+      super.subscribe(uri, checkRoom);
+      this.subscriptions.add(uri);
     }
 
     override unsubscribe(uri: string): void {
