@@ -3,6 +3,7 @@ import type { IdentityInit } from "./auth/identity.js";
 import { RequestContext } from "./core/context.js";
 import type { Dispatcher } from "./core/dispatch.js";
 import { ErrorCode, McpError } from "./core/errors.js";
+import { shown } from "./core/shown.js";
 import { type CallToolResult, callTool } from "./core/tools.js";
 import type { ClientCapabilities, Implementation, InputRequest, Meta } from "./core/types.js";
 import { LATEST_VERSION } from "./core/versions.js";
@@ -65,7 +66,7 @@ export async function callLocally(
     if (!tool)
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool "${name}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
+        `Unknown tool "${shown(name)}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
       );
     const run = () => callTool(tool, args, ctx) as Promise<never>;
     return legacyRounds({ run, ctx, ask: onInput && (async (request) => onInput(request)) }, NO_INPUT);
