@@ -353,7 +353,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,501 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (resolveLimits knows a limit by its key there); no other code of this row changed (+14 B).
     // Raised to 16,504 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): the DEFAULT_LIMITS entry, less LegacySession.subscribe taking a room check instead of a count (+3 B).
     // Set to 16,718 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
-    ceiling: 16_718,
+    // Raised to 16,733 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+15 B).
+    ceiling: 16_733,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -624,7 +625,8 @@ const BUDGETS: Budget[] = [
     // Raised to 25,119 B: server.resourceUpdated before the resources layer has loaded goes to the other instances as spelled (server.ts) (was: dropped, so an instance that only publishes updates reached no one; test/redis/shared-fresh-instance.test.ts) (+14 B).
     // Raised to 24,502 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (+12 B).
     // Set to 25,129 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
-    ceiling: 25_129,
+    // Raised to 25,146 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+17 B).
+    ceiling: 25_146,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -989,7 +991,8 @@ const BUDGETS: Budget[] = [
     // Raised to 60,252 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller, and tasks/tasks.ts's per-caller count (callerOf, #hold, #free) and its error written for the model (+306 B).
     // Raised to 60,400 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): the entry, and limits/subscriptions.ts's checks of count and characters with their errors (+148 B).
     // Set to 62,375 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
-    ceiling: 62_375,
+    // Raised to 62,431 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+56 B).
+    ceiling: 62_431,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1259,7 +1262,8 @@ const BUDGETS: Budget[] = [
     // Raised to 31,723 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (+8 B).
     // Lowered to 31,722 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): LegacySession.subscribe takes a room check instead of a count (-1 B).
     // Set to 32,524 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
-    ceiling: 32_524,
+    // Raised to 32,560 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+36 B).
+    ceiling: 32_560,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1520,7 +1524,8 @@ const BUDGETS: Budget[] = [
     // Raised to 30,189 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller: 100 (+9 B).
     // Lowered to 30,186 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): LegacySession.subscribe takes a room check instead of a count (-3 B).
     // Set to 30,992 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
-    ceiling: 30_992,
+    // Raised to 31,011 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+19 B).
+    ceiling: 31_011,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1867,7 +1872,8 @@ const BUDGETS: Budget[] = [
     // Raised to 70,952 B: one caller may run at most limits.maxTasksPerCaller (100) tasks at a time on an instance (was: one caller's never-ending tasks took all 1000 and locked every other caller out; test/redis/tasks-per-caller.test.ts): the DEFAULT_LIMITS entry maxTasksPerCaller, and tasks/tasks.ts's per-caller count (callerOf, #hold, #free) and its error written for the model (+317 B).
     // Raised to 71,106 B: what one session or listen request holds of subscribed URIs is bounded in characters, limits.maxSubscriptionBytesPerSession (65,536) (was: by count only, 1000 URIs of 8,192 characters a session; test/peers/subscription-bytes.test.ts): the entry, and limits/subscriptions.ts's checks of count and characters with their errors (+154 B).
     // Set to 73,465 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
-    ceiling: 73_465,
+    // Raised to 73,545 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+80 B).
+    ceiling: 73_545,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
