@@ -18,7 +18,10 @@ const BIG = "x".repeat(1000);
 const BURST = 200;
 
 function burstServer() {
-  return pico({ name: "burst", version: "1", limits: { maxSseBufferBytes: 64 * 1024 }, signals: false })
+  // The GET stream's burst needs 200 subscriptions of 1 kB each: more characters than a session may
+  // hold by default (limits.maxSubscriptionBytesPerSession, 64 Ki), so the limit is raised here.
+  const limits = { maxSseBufferBytes: 64 * 1024, maxSubscriptionBytesPerSession: 1024 * 1024 };
+  return pico({ name: "burst", version: "1", limits, signals: false })
     .tool("burst", {
       run: (_args, ctx) => {
         for (let i = 0; i < BURST; i++) ctx.log.info(`${i} ${BIG}`);
