@@ -275,11 +275,19 @@ export async function roots(ctx: AskingContext, options?: AskOptions): Promise<R
   if (!isObject(ctx.client.capabilities.roots)) missingCapability(ctx, "roots");
   const key = round.key("roots", options);
   const answer = await round.ask(key, { method: "roots/list" });
-  if (!isObject(answer) || !Array.isArray(answer.roots)) {
-    throw badAnswer(ctx, `The answer to roots/list "${key}" is not a ListRootsResult ({ roots: [...] })`);
-  }
-  // Each root is the client's word, passed on unchecked: its URI is for the handler to read.
-  return answer.roots as Root[];
+  const shape = `The answer to roots/list "${key}" is not a ListRootsResult ({ roots: [{ uri, name? }] })`;
+  if (!isObject(answer) || !Array.isArray(answer.roots)) throw badAnswer(ctx, shape);
+  // Each root is an object with a uri string and maybe a name string (2025-11-25 "Roots"), as Root[] says:
+  // a handler reading root.uri must not meet null or a number. Its URI is for the handler to judge.
+  const roots: unknown[] = answer.roots;
+  if (roots.every(isRoot)) return roots;
+  const index = roots.findIndex((root) => !isRoot(root));
+  throw badAnswer(ctx, `${shape}: root ${index} is not { uri: string, name?: string }`);
+}
+
+/** One root as 2025-11-25 "Roots" shapes it: `{ uri: string, name?: string }`. */
+function isRoot(root: unknown): root is Root {
+  return isObject(root) && typeof root.uri === "string" && (root.name === undefined || typeof root.name === "string");
 }
 
 /** The round of the running handler (made by its first question), when someone can answer its questions. */

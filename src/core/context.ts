@@ -155,13 +155,15 @@ export class RequestContext implements Context {
     // Progress goes only to a caller that asked with a token, and MUST increase (2025-11-25 "Progress");
     // a cancelled request is no longer active, so it gets none. A token is a string or an integer:
     // another value (an object, 1.5, an integer too large to read exactly, as with ids) asked for
-    // nothing, and echoing it would hand the client a token that names no request.
+    // nothing, and echoing it would hand the client a token that names no request. Progress and total
+    // are numbers: JSON writes Infinity and NaN as null, which no client reads, and a progress of
+    // Infinity would leave nothing larger to report after it.
     const progressToken = this.meta?.progressToken;
     const asked = typeof progressToken === "string" || Number.isSafeInteger(progressToken);
-    if (!this.emit || this.#ended || !asked || !(progress > this.#lastProgress)) return;
+    if (!this.emit || this.#ended || !asked || !(progress > this.#lastProgress && progress < Infinity)) return;
     this.#lastProgress = progress;
     const params: Record<string, unknown> = { progressToken, progress };
-    if (total !== undefined) params.total = total;
+    if (Number.isFinite(total)) params.total = total;
     if (message !== undefined) params.message = message;
     this.emit({ jsonrpc: "2.0", method: "notifications/progress", params });
   }

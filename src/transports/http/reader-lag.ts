@@ -8,6 +8,12 @@ export interface ReaderLagOptions {
   held: () => number;
   /** The reader is too far behind: the stream is dropped (sse.ts), or lets go of its notifications (log-reader.ts). */
   drop: () => void;
+  /**
+   * The stream lets its logs and progress go rather than queue them past `max` (`offer`: a request's own
+   * stream), so nothing but its answer grows its queue after a burst: a reader a burst left more than
+   * twice `max` behind gets `CATCH_UP_MS` too, rather than being dropped, its answer with it, at once.
+   */
+  patient?: boolean;
 }
 
 /**
@@ -36,14 +42,37 @@ export class ReaderLag {
   /** Before `bytes` more are queued for the reader: false when the reader was found too far behind (`drop`) instead. */
   admit(bytes: number): boolean {
     if (!this.#check()) return false;
+    this.#count(bytes);
+    return true;
+  }
+
+  /**
+   * Before `bytes` of what the reader may miss (a log, a progress report: best-effort, 2025-11-25
+   * "Logging", "Progress"): false, and nothing dropped, while the reader is more than `max` behind.
+   */
+  offer(bytes: number): boolean {
+    if (this.#behind() > this.#options.max) {
+      this.#wait();
+      return false;
+    }
+    this.#count(bytes);
+    return true;
+  }
+
+  /** Before `bytes` the reader must get (a request's answer): queued however far behind it is. */
+  keep(bytes: number): void {
+    this.#count(bytes);
+  }
+
+  #count(bytes: number): void {
     // Counted once the turn ends: a burst the reader could not take yet is judged then, not left unchecked.
     this.#turnEnd ??= setTimeout(() => {
       this.#turnEnd = undefined;
       this.#turn = 0;
-      this.#check();
+      if (this.#options.patient) this.#wait();
+      else this.#check();
     });
     this.#turn += bytes;
-    return true;
   }
 
   /** The stream ended: nothing more is checked. */
@@ -60,13 +89,18 @@ export class ReaderLag {
       drop();
       return false;
     }
-    if (behind > max) {
-      this.#catchUp ??= setTimeout(() => {
-        this.#catchUp = undefined;
-        if (this.#behind() > max) drop();
-      }, CATCH_UP_MS);
-    }
+    this.#wait();
     return true;
+  }
+
+  /** Gives a reader more than `max` behind `CATCH_UP_MS` to get back within it, then drops the stream. */
+  #wait(): void {
+    const { max, drop } = this.#options;
+    if (this.#behind() <= max) return;
+    this.#catchUp ??= setTimeout(() => {
+      this.#catchUp = undefined;
+      if (this.#behind() > max) drop();
+    }, CATCH_UP_MS);
   }
 
   /** What the reader has not taken of what it could have: all but this turn's bytes. */

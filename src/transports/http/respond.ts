@@ -5,7 +5,7 @@ import { errorResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestI
 import { busy, isUnavailable } from "../../core/limits.js";
 import type { Accepts } from "./accept.js";
 import { emptyReply, type HttpReply, type HttpRequest, jsonReply, sseReply, type Watcher } from "./reply.js";
-import { SseChannel, type SseStream, type Streams, sseEvent } from "./sse.js";
+import { type ChunkKind, SseChannel, type SseChannelOptions, type SseStream, type Streams, sseEvent } from "./sse.js";
 
 /** The writing end of the SSE stream of one request. */
 export interface ResponseStream {
@@ -183,13 +183,17 @@ class Reply implements Watcher {
       stream = session.openStream(this.#running?.requestId);
     } else {
       // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
-      stream = plainStream(
+      const expired = this.#options.expired;
+      stream = plainStream({
         streams,
-        () => this.#running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
+        onCancel: () => this.#running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
         // A listen ends with its token; a request's own stream goes on: it was admitted with a token
         // then valid, and its answer is the work it asked for, which a plain stream cannot resume.
-        this.#options.expired && (() => this.#expired()),
-      );
+        onExpire: expired && (() => this.#expired()),
+        // A request's own stream (not a listen's, whose updates a client must not miss) lets its logs and
+        // progress go for a reader too far behind, rather than lose its answer with the stream.
+        sheds: !expired,
+      });
     }
     this.#stream = stream;
     this.#settle(sseReply(stream.channel, headers));
@@ -243,11 +247,18 @@ export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): Js
   return busy(id, "too many event streams are open", { limit: "maxSseStreams", max: streams.max });
 }
 
-function plainStream(streams: Streams | undefined, onDrop: () => void, onExpire?: () => void): ResponseStream {
-  const channel = new SseChannel(onDrop, streams, onExpire);
+function plainStream(options: SseChannelOptions): ResponseStream {
+  const channel = new SseChannel(options);
   const send = (message: JsonRpcMessage) => {
     const event = sseEvent(message);
-    if (event !== undefined) channel.write(event);
+    if (event !== undefined) channel.write(event, kindOf(message));
   };
   return { channel, send, end: () => channel.close() };
+}
+
+/** What a message is to a stream that sheds: its logs and progress may be let go, its answer never. */
+function kindOf(message: JsonRpcMessage): ChunkKind {
+  if (!("method" in message)) return "answer";
+  const { method } = message;
+  return method === "notifications/message" || method === "notifications/progress" ? "notice" : undefined;
 }

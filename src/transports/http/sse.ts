@@ -66,6 +66,25 @@ export class Streams {
   }
 }
 
+/** How an SseChannel is made. */
+export interface SseChannelOptions {
+  /** The reader went away, or was dropped for being too far behind. */
+  onCancel?: (() => void) | undefined;
+  /** The endpoint's streams, which this one counts among while open. */
+  streams?: Streams | undefined;
+  /** Ends the stream when the token it was opened with expires (see `SseStream.expire`); without it, it goes on. */
+  onExpire?: (() => void) | undefined;
+  /**
+   * A request's own stream: past `maxBuffer` behind it lets its logs and progress go (`write(chunk, "notice")`)
+   * rather than be dropped, and queues its answer (`"answer"`) however far behind the reader is, as stdio
+   * does (2025-11-25 "Logging", "Progress": best-effort, SHOULD be rate-limited).
+   */
+  sheds?: boolean | undefined;
+}
+
+/** What a chunk is to its reader: a notification it may miss, the request's answer, or else (undefined) anything else. */
+export type ChunkKind = "notice" | "answer" | undefined;
+
 /**
  * A server-sent event stream that exists before anyone reads it: the handler writes, the runtime
  * adapter attaches a sink when it turns the reply into a response. Writes after close or after the
@@ -83,12 +102,13 @@ export class SseChannel implements SseStream {
   #onCancel: (() => void) | undefined;
   #streams: Streams | undefined;
   readonly #lag: ReaderLag;
+  readonly #sheds: boolean;
   readonly expire: (() => void) | undefined;
 
-  /** `onExpire`: ends the stream when the token it was opened with expires (see `SseStream.expire`); without it, it goes on. */
-  constructor(onCancel?: () => void, streams?: Streams, onExpire?: () => void) {
+  constructor({ onCancel, streams, onExpire, sheds = false }: SseChannelOptions = {}) {
     this.#onCancel = onCancel;
     this.#streams = streams;
+    this.#sheds = sheds;
     this.expire =
       onExpire &&
       (() => {
@@ -98,6 +118,7 @@ export class SseChannel implements SseStream {
       max: streams?.maxBuffer ?? Number.POSITIVE_INFINITY,
       held: () => (this.#sink ? (this.#sink.backlog?.() ?? 0) : this.#pendingSize),
       drop: () => this.#drop(),
+      patient: sheds,
     });
     if (streams) streams.open++;
   }
@@ -106,8 +127,9 @@ export class SseChannel implements SseStream {
     return this.#closed;
   }
 
-  write(chunk: string): void {
-    if (this.#closed || !this.#lag.admit(chunk.length)) return;
+  /** `kind`: what the chunk is to its reader, which a stream that sheds reads (`SseChannelOptions.sheds`). */
+  write(chunk: string, kind?: ChunkKind): void {
+    if (this.#closed || !this.#admit(chunk.length, kind)) return;
     if (this.#sink) this.#sink.write(chunk);
     else {
       this.#pending.push(chunk);
@@ -127,6 +149,14 @@ export class SseChannel implements SseStream {
     this.#pending = [];
     this.#pendingSize = 0;
     if (this.#closed) sink.close();
+  }
+
+  /** Whether `bytes` more go to the reader: false when let go, or when the stream was dropped. */
+  #admit(bytes: number, kind: ChunkKind): boolean {
+    if (!this.#sheds || kind === undefined) return this.#lag.admit(bytes);
+    if (kind === "notice") return this.#lag.offer(bytes);
+    this.#lag.keep(bytes);
+    return true;
   }
 
   /** The reader went away (connection dropped, stream cancelled). */
