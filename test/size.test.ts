@@ -355,7 +355,8 @@ const BUDGETS: Budget[] = [
     // Set to 16,718 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
     // Raised to 16,733 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+15 B).
     // Raised to 16,738 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry maxTasks: 1000; no other code of this row changed (+5 B).
-    ceiling: 16_738,
+    // Raised to 16,759 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to the layer's checkSpelling (+21 B).
+    ceiling: 16_759,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -628,7 +629,8 @@ const BUDGETS: Budget[] = [
     // Set to 25,129 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
     // Raised to 25,146 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+17 B).
     // Raised to 25,151 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry maxTasks: 1000; no other code of this row changed (+5 B).
-    ceiling: 25_151,
+    // Raised to 25,168 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to the layer's checkSpelling (+17 B).
+    ceiling: 25_168,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -996,7 +998,8 @@ const BUDGETS: Budget[] = [
     // Raised to 62,431 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+56 B).
     // Raised to 62,462 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry, tasks/tasks.ts's refusal naming the limit with data { limit, max }, and layer.ts giving the store the limit (+31 B).
     // Raised to 62,527 B: a shared 2025 session's copy takes its record's subscriptions only up to this instance's limits.maxSubscriptionsPerSession and maxSubscriptionBytesPerSession (was: the whole record, whatever another instance's limits or a hand-changed record held; test/redis/shared-subscription-bounds.test.ts): limits/subscriptions.ts's adoptable, which http/shared.ts imports (+65 B).
-    ceiling: 62_527,
+    // Raised to 62,755 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to resources/spellings.ts's checkSpelling, which run.ts's normalOf serves (+228 B).
+    ceiling: 62_755,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1268,7 +1271,8 @@ const BUDGETS: Budget[] = [
     // Set to 32,524 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
     // Raised to 32,560 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+36 B).
     // Raised to 32,565 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry maxTasks: 1000 (+5 B).
-    ceiling: 32_565,
+    // Raised to 32,595 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to resources/spellings.ts's checkSpelling, which run.ts's normalOf serves (+30 B).
+    ceiling: 32_595,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1531,7 +1535,8 @@ const BUDGETS: Budget[] = [
     // Set to 30,992 B (merge of per-caller task and subscription-size bounds with URI normal forms and the runtimes' fixes), as measured.
     // Raised to 31,011 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+19 B).
     // Raised to 31,017 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry maxTasks: 1000 (+6 B).
-    ceiling: 31_017,
+    // Raised to 31,039 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to resources/spellings.ts's checkSpelling, which run.ts's normalOf serves (+22 B).
+    ceiling: 31_039,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1881,7 +1886,8 @@ const BUDGETS: Budget[] = [
     // Raised to 73,545 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+80 B).
     // Raised to 73,578 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry, tasks/tasks.ts's refusal naming the limit with data { limit, max }, and layer.ts giving the store the limit (+33 B).
     // Raised to 73,639 B: a shared 2025 session's copy takes its record's subscriptions only up to this instance's limits.maxSubscriptionsPerSession and maxSubscriptionBytesPerSession (was: the whole record, whatever another instance's limits or a hand-changed record held; test/redis/shared-subscription-bounds.test.ts): limits/subscriptions.ts's adoptable, which http/shared.ts imports (+61 B).
-    ceiling: 73_639,
+    // Raised to 73,859 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to resources/spellings.ts's checkSpelling, which run.ts's normalOf serves (+220 B).
+    ceiling: 73_859,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
