@@ -185,7 +185,10 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   resource<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): this {
     const untyped = config as unknown as ResourceConfig<string>;
-    this.#resources.run(({ compileResource }) => this.#addEntry("resource", uri, compileResource(uri, untyped)));
+    // Refused when it is another spelling of a URI registered (resources/spellings.ts), as is one included.
+    this.#resources.run((layer) =>
+      this.#addEntry("resource", uri, layer.checkSpelling(this.#registry, layer.compileResource(uri, untyped))),
+    );
     return this;
   }
 
@@ -218,7 +221,7 @@ export class Server<Tools extends ToolTypes = {}> {
     // Through their layers, which install their methods here with the first of each.
     const copy = () => {
       for (const [uri, resource] of registry.resources)
-        this.#resources.run(() => this.#addEntry("resource", uri, resource));
+        this.#resources.run((layer) => this.#addEntry("resource", uri, layer.checkSpelling(this.#registry, resource)));
       for (const [name, prompt] of registry.prompts) this.#prompts.run(() => this.#addEntry("prompt", name, prompt));
     };
     // The other server's resources and prompts may still be waiting for their layer (on-first-use.ts).

@@ -11,6 +11,7 @@ import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
 import { DEFAULT_LIMITS, resolveLimits } from "../src/limits/limits.js";
+import { DEFAULT_MAX_TASKS } from "../src/tasks/store.js";
 import type { HttpOptions } from "../src/transports/http/options.js";
 import { SseChannel, Streams } from "../src/transports/http/sse.js";
 import { readId, serveLines } from "../src/transports/stdio.js";
@@ -60,12 +61,15 @@ describe("limits: options", () => {
       maxUsedRequestStates: 10_000,
       maxSubscriptionsPerSession: 1000,
       maxSubscriptionBytesPerSession: 65_536,
+      maxTasks: 1000,
       maxTasksPerCaller: 100,
       headersTimeoutMs: 10_000,
       receiveTimeoutMs: 30_000,
       maxConnections: 10_000,
     });
     expect(DEFAULT_LIMITS.maxMessageBytes).toBe(4_194_304);
+    // The in-memory task store's own default is the instance's bound of running tasks.
+    expect(DEFAULT_LIMITS.maxTasks).toBe(DEFAULT_MAX_TASKS);
   });
 
   it("rejects a limit that is not a positive integer, and unknown names, at start-up", () => {

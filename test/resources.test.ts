@@ -190,6 +190,49 @@ describe("compileResource", () => {
     await ready.ready();
     expect(() => ready.resource("docs://x", { read: () => "" })).toThrow(taken);
   });
+
+  // Was: both taken, and reads of either spelling (and subscriptions, updates) went to the first.
+  it("refuses a fixed URI that is another spelling of one registered (RFC 3986 §6.2.2): when the server gets ready, then at the call", async () => {
+    const same = (second: string, first: string, normal: string) =>
+      new TypeError(
+        `Resource "${second}" is the same URI as resource "${first}", registered already: both read as "${normal}" (RFC 3986 §6.2.2), so the first would answer for both. Register the resource once, under one spelling.`,
+      );
+    const server = pico(SERVER_INFO)
+      .resource("docs://a~b", { read: () => "tilde" })
+      .resource("docs://a%7Eb", { read: () => "escaped" });
+    await expect(server.ready()).rejects.toThrow(same("docs://a%7Eb", "docs://a~b", "docs://a~b"));
+    const ready = pico(SERVER_INFO).resource("docs://a%7eb", { read: () => "" });
+    await ready.ready();
+    expect(() => ready.resource("DOCS://a~b", { read: () => "" })).toThrow(
+      same("DOCS://a~b", "docs://a%7eb", "docs://a~b"),
+    );
+    // A template that the URI matches is no other spelling of it: the fixed URI reads first.
+    expect(() => ready.resource("docs://{id}", { read: () => "" })).not.toThrow();
+    // The path keeps its case (RFC 3986 §6.2.2.1; the host does not): these are two resources.
+    expect(() => ready.resource("docs://a~b/Readme", { read: () => "" })).not.toThrow();
+    expect(() => ready.resource("docs://a~b/readme", { read: () => "" })).not.toThrow();
+  });
+
+  it("refuses, through server.include(other), a fixed URI that is another spelling of one registered", async () => {
+    const other = pico(SERVER_INFO).resource("docs://%69ndex", { read: () => "other" });
+    const server = pico(SERVER_INFO)
+      .resource("docs://index", { read: () => "mine" })
+      .include(other);
+    await expect(server.ready()).rejects.toThrow(
+      new TypeError(
+        'Resource "docs://%69ndex" is the same URI as resource "docs://index", registered already: both read as "docs://index" (RFC 3986 §6.2.2), so the first would answer for both. Register the resource once, under one spelling.',
+      ),
+    );
+    const loaded = pico(SERVER_INFO).resource("notes://Index/A", { read: () => "mine" });
+    await loaded.ready();
+    const including = pico(SERVER_INFO).resource("NOTES://index/A", { read: () => "other" });
+    await including.ready();
+    expect(() => loaded.include(including)).toThrow(
+      new TypeError(
+        'Resource "NOTES://index/A" is the same URI as resource "notes://Index/A", registered already: both read as "notes://index/A" (RFC 3986 §6.2.2), so the first would answer for both. Register the resource once, under one spelling.',
+      ),
+    );
+  });
 });
 
 describe("toContents", () => {

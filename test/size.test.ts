@@ -356,7 +356,10 @@ const BUDGETS: Budget[] = [
     // Raised to 16,733 B: server.call's unknown tool named at length is cut to 200 characters (local.ts imports core/shown.ts's shown; was: quoted whole; test/server.test.ts) (+15 B).
     // Raised to 16,738 B: ctx.progress sends no progress, and no total, that is not a finite number (was: Infinity and NaN went out as null, and a progress of Infinity stopped every later report; test/peers/progress-values.test.ts) (+5 B).
     // Raised to 16,741 B: ctx.roots checks each root is { uri: string, name?: string } (asking/ask.ts; was: passed on unchecked; test/peers/roots-answers.test.ts); rows that do not load the asking layer change by chunk hashes only (+3 B).
-    ceiling: 16_741,
+    // Raised to 16,738 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry maxTasks: 1000; no other code of this row changed (+5 B).
+    // Raised to 16,759 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to the layer's checkSpelling (+21 B).
+    // Set to 16,764 B (merge of maxTasks, adopted subscriptions bounded and URI spellings refused with progress values, roots answers and request streams' floods), as measured.
+    ceiling: 16_764,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -631,7 +634,10 @@ const BUDGETS: Budget[] = [
     // Raised to 25,156 B: ctx.progress sends no progress, and no total, that is not a finite number (was: Infinity and NaN went out as null, and a progress of Infinity stopped every later report; test/peers/progress-values.test.ts) (+10 B).
     // Raised to 25,157 B: ctx.roots checks each root is { uri: string, name?: string } (asking/ask.ts; was: passed on unchecked; test/peers/roots-answers.test.ts); rows that do not load the asking layer change by chunk hashes only (+1 B).
     // Raised to 25,358 B: a request's own event stream lets its logs and progress go past maxSseBufferBytes behind and keeps its answer (http/sse.ts, reader-lag.ts offer/keep, respond.ts kindOf; was: a burst past twice the limit dropped the stream and its answer at the turn's end; test/peers/log-flood-stream.test.ts) (+201 B).
-    ceiling: 25_358,
+    // Raised to 25,151 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry maxTasks: 1000; no other code of this row changed (+5 B).
+    // Raised to 25,168 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to the layer's checkSpelling (+17 B).
+    // Set to 25,388 B (merge of maxTasks, adopted subscriptions bounded and URI spellings refused with progress values, roots answers and request streams' floods), as measured.
+    ceiling: 25_388,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1000,7 +1006,11 @@ const BUDGETS: Budget[] = [
     // Raised to 62,437 B: ctx.progress sends no progress, and no total, that is not a finite number (was: Infinity and NaN went out as null, and a progress of Infinity stopped every later report; test/peers/progress-values.test.ts) (+6 B).
     // Raised to 62,537 B: ctx.roots checks each root is { uri: string, name?: string } (asking/ask.ts; was: passed on unchecked; test/peers/roots-answers.test.ts); rows that do not load the asking layer change by chunk hashes only (+100 B).
     // Raised to 62,729 B: a request's own event stream lets its logs and progress go past maxSseBufferBytes behind and keeps its answer (http/sse.ts, reader-lag.ts offer/keep, respond.ts kindOf; was: a burst past twice the limit dropped the stream and its answer at the turn's end; test/peers/log-flood-stream.test.ts) (+192 B).
-    ceiling: 62_729,
+    // Raised to 62,462 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry, tasks/tasks.ts's refusal naming the limit with data { limit, max }, and layer.ts giving the store the limit (+31 B).
+    // Raised to 62,527 B: a shared 2025 session's copy takes its record's subscriptions only up to this instance's limits.maxSubscriptionsPerSession and maxSubscriptionBytesPerSession (was: the whole record, whatever another instance's limits or a hand-changed record held; test/redis/shared-subscription-bounds.test.ts): limits/subscriptions.ts's adoptable, which http/shared.ts imports (+65 B).
+    // Raised to 62,755 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to resources/spellings.ts's checkSpelling, which run.ts's normalOf serves (+228 B).
+    // Set to 63,056 B (merge of maxTasks, adopted subscriptions bounded and URI spellings refused with progress values, roots answers and request streams' floods), as measured.
+    ceiling: 63_056,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1274,7 +1284,10 @@ const BUDGETS: Budget[] = [
     // Raised to 32,564 B: ctx.progress sends no progress, and no total, that is not a finite number (was: Infinity and NaN went out as null, and a progress of Infinity stopped every later report; test/peers/progress-values.test.ts) (+4 B).
     // Raised to 32,566 B: ctx.roots checks each root is { uri: string, name?: string } (asking/ask.ts; was: passed on unchecked; test/peers/roots-answers.test.ts); rows that do not load the asking layer change by chunk hashes only (+2 B).
     // Raised to 32,782 B: a request's own event stream lets its logs and progress go past maxSseBufferBytes behind and keeps its answer (http/sse.ts, reader-lag.ts offer/keep, respond.ts kindOf; was: a burst past twice the limit dropped the stream and its answer at the turn's end; test/peers/log-flood-stream.test.ts) (+216 B).
-    ceiling: 32_782,
+    // Raised to 32,565 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry maxTasks: 1000 (+5 B).
+    // Raised to 32,595 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to resources/spellings.ts's checkSpelling, which run.ts's normalOf serves (+30 B).
+    // Set to 32,819 B (merge of maxTasks, adopted subscriptions bounded and URI spellings refused with progress values, roots answers and request streams' floods), as measured.
+    ceiling: 32_819,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1539,7 +1552,10 @@ const BUDGETS: Budget[] = [
     // Raised to 31,021 B: ctx.progress sends no progress, and no total, that is not a finite number (was: Infinity and NaN went out as null, and a progress of Infinity stopped every later report; test/peers/progress-values.test.ts) (+10 B).
     // Raised to 31,022 B: ctx.roots checks each root is { uri: string, name?: string } (asking/ask.ts; was: passed on unchecked; test/peers/roots-answers.test.ts); rows that do not load the asking layer change by chunk hashes only (+1 B).
     // Raised to 31,232 B: a request's own event stream lets its logs and progress go past maxSseBufferBytes behind and keeps its answer (http/sse.ts, reader-lag.ts offer/keep, respond.ts kindOf; was: a burst past twice the limit dropped the stream and its answer at the turn's end; test/peers/log-flood-stream.test.ts) (+210 B).
-    ceiling: 31_232,
+    // Raised to 31,017 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry maxTasks: 1000 (+6 B).
+    // Raised to 31,039 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to resources/spellings.ts's checkSpelling, which run.ts's normalOf serves (+22 B).
+    // Set to 31,264 B (merge of maxTasks, adopted subscriptions bounded and URI spellings refused with progress values, roots answers and request streams' floods), as measured.
+    ceiling: 31_264,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1890,7 +1906,11 @@ const BUDGETS: Budget[] = [
     // Raised to 73,557 B: ctx.progress sends no progress, and no total, that is not a finite number (was: Infinity and NaN went out as null, and a progress of Infinity stopped every later report; test/peers/progress-values.test.ts) (+12 B).
     // Raised to 73,623 B: ctx.roots checks each root is { uri: string, name?: string } (asking/ask.ts; was: passed on unchecked; test/peers/roots-answers.test.ts); rows that do not load the asking layer change by chunk hashes only (+66 B).
     // Raised to 73,814 B: a request's own event stream lets its logs and progress go past maxSseBufferBytes behind and keeps its answer (http/sse.ts, reader-lag.ts offer/keep, respond.ts kindOf; was: a burst past twice the limit dropped the stream and its answer at the turn's end; test/peers/log-flood-stream.test.ts) (+191 B).
-    ceiling: 73_814,
+    // Raised to 73,578 B: limits.maxTasks (default 1000) bounds the tasks an instance runs, and sizes the in-memory task store (was: a fixed 1000, limits.maxTasks an unknown limit; test/redis/tasks-limits.test.ts): the DEFAULT_LIMITS entry, tasks/tasks.ts's refusal naming the limit with data { limit, max }, and layer.ts giving the store the limit (+33 B).
+    // Raised to 73,639 B: a shared 2025 session's copy takes its record's subscriptions only up to this instance's limits.maxSubscriptionsPerSession and maxSubscriptionBytesPerSession (was: the whole record, whatever another instance's limits or a hand-changed record held; test/redis/shared-subscription-bounds.test.ts): limits/subscriptions.ts's adoptable, which http/shared.ts imports (+61 B).
+    // Raised to 73,859 B: a fixed resource URI that is another spelling of one registered (docs://a~b, docs://a%7Eb; RFC 3986 §6.2.2) is refused with a TypeError naming both, at .resource() and through server.include (was: both taken, the first answering for both; test/resources.test.ts): server.ts hands each resource to resources/spellings.ts's checkSpelling, which run.ts's normalOf serves (+220 B).
+    // Set to 74,138 B (merge of maxTasks, adopted subscriptions bounded and URI spellings refused with progress values, roots answers and request streams' floods), as measured.
+    ceiling: 74_138,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -50,9 +50,15 @@ export interface Limits {
    */
   maxSubscriptionBytesPerSession?: number;
   /**
+   * Tasks an instance may have running at once, those being stored counted (their runs are in its
+   * memory, whatever store holds their records); also what the in-memory task store keeps at most,
+   * finished tasks included (the oldest finished one makes room). Default: 1000.
+   */
+  maxTasks?: number;
+  /**
    * Tasks one caller may have running at once on an instance, those being stored counted: a verified
    * identity (all its sessions, both eras), or without auth a 2025 session. Anonymous 2026-07-28
-   * requests cannot be told apart, so only the instance's bound (1000) holds them. Default: 100.
+   * requests cannot be told apart, so only the instance's bound (`maxTasks`) holds them. Default: 100.
    */
   maxTasksPerCaller?: number;
   /**

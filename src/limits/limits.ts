@@ -19,6 +19,7 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   maxUsedRequestStates: 10_000,
   maxSubscriptionsPerSession: 1000,
   maxSubscriptionBytesPerSession: 65_536,
+  maxTasks: 1000,
   maxTasksPerCaller: 100,
   headersTimeoutMs: 10_000,
   receiveTimeoutMs: 30_000,

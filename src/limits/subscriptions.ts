@@ -64,3 +64,24 @@ export function checkListened(uris: readonly string[], limits: Limits): void {
     });
   }
 }
+
+/**
+ * The subscriptions of a shared session's record (`uris`, in the record's order) that a copy of the
+ * session on this instance takes: each once, in order, until one would take the copy past this
+ * instance's bounds; that one and those after it are left out. A record may hold more than this instance allows: written by an instance with
+ * other limits, or before the limits existed, or changed in the store by hand; adopted whole, it
+ * would hold this instance to another's bounds, or to none.
+ */
+export function adoptable(uris: readonly string[], limits: Limits): Set<string> {
+  const { maxSubscriptionsPerSession: max = Infinity, maxSubscriptionBytesPerSession: maxBytes = Infinity } = limits;
+  const kept = new Set<string>();
+  let length = 0;
+  for (const uri of uris) {
+    // Not a URI (a record changed in the store by hand): it would never match an update.
+    if (typeof uri !== "string" || kept.has(uri)) continue;
+    if (kept.size >= max || length + uri.length > maxBytes) break;
+    kept.add(uri);
+    length += uri.length;
+  }
+  return kept;
+}

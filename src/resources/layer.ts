@@ -6,3 +6,4 @@
  */
 export { compileResource } from "./resources.js";
 export { methods, resourceUpdated } from "./run.js";
+export { checkSpelling } from "./spellings.js";

@@ -102,7 +102,7 @@ function matcherOf(resource: Resource): UriTemplate | undefined {
 /** Each fixed resource's URI in normal form, made on its first use. */
 const normals = new WeakMap<Resource, string>();
 
-function normalOf(resource: Resource): string {
+export function normalOf(resource: Resource): string {
   let normal = normals.get(resource);
   if (normal === undefined) {
     normal = normalUri(resource.uri);

@@ -66,12 +66,13 @@ const LEGACY_CAPABILITIES: ServerCapabilities & { tasks: object } = {
 /**
  * The plug-in of one server, made from its dispatcher (server.ts): the registry it reads tools from,
  * the context class its requests use, the bounds of its rounds. `store`: where tasks are kept
- * (default: in memory, at most 1000); `bus`: how answers and cancellations reach the instance
+ * (default: in memory, at most limits.maxTasks); `bus`: how answers and cancellations reach the instance
  * running a task when several share the store (`pico({ state })`).
  */
 export function plugin(
   dispatcher: Dispatcher,
-  store: TaskStore = new MemoryTaskStore(),
+  // As many as the instance may run (limits.maxTasks): a smaller store would refuse tasks the limit allows.
+  store: TaskStore = new MemoryTaskStore({ maxTasks: dispatcher.limits.maxTasks }),
   bus?: Bus,
 ): Plugin & { use: Middleware } {
   const { registry } = dispatcher;

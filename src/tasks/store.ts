@@ -34,7 +34,13 @@ export interface TaskStore {
   watchEnds?(ended: (taskId: string, record: TaskRecord | undefined) => void): () => void;
 }
 
-/** What `MemoryTaskStore` keeps at most, unless told otherwise. */
+/**
+ * What `MemoryTaskStore` keeps at most, unless told otherwise: the default of the instance's bound of
+ * running tasks (limits.maxTasks; test/limits.test.ts checks they are the same). A server gives its
+ * store its own bound (layer.ts), so that the store never refuses a task the instance would run.
+ * Written out rather than read from DEFAULT_LIMITS: importing the limits here splits them into a
+ * chunk of their own, which every server would load (test/size.test.ts).
+ */
 export const DEFAULT_MAX_TASKS = 1000;
 
 /**

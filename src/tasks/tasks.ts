@@ -169,10 +169,12 @@ export class Tasks {
     if (this.#closed) throw notStarted();
     // The runs are this process's, whatever the store holds (a shared one has no bound of its own):
     // a client starting tasks that never end would grow it without bound.
-    if (this.#runs.size + this.#starting >= DEFAULT_MAX_TASKS) {
+    const most = this.#registry.limits.maxTasks ?? DEFAULT_MAX_TASKS;
+    if (this.#runs.size + this.#starting >= most) {
       throw new McpError(
         ErrorCode.InternalError,
-        `Could not create a task: the server is running ${DEFAULT_MAX_TASKS} tasks already (its limit); try again once one has finished.`,
+        `Could not create a task: the server is running ${most} tasks already, the most it may (limits.maxTasks = ${most}); try again once one has finished, or cancel those you no longer need with tasks/cancel.`,
+        { limit: "maxTasks", max: most },
       );
     }
     const { settings, ctx } = call;
@@ -731,7 +733,7 @@ function sessionOf(ctx: Context): Session | undefined {
  * in all its sessions and both eras; without auth, a 2025 session's. Anonymous 2026-07-28 requests
  * come from nobody the server can tell apart (no session, no identity): counted as one caller, every
  * anonymous client would share one small budget, so they have none of their own, and the instance's
- * bound (DEFAULT_MAX_TASKS) alone holds them; undefined.
+ * bound (limits.maxTasks) alone holds them; undefined.
  */
 function callerOf(ctx: Context): string | undefined {
   const auth = ctx.auth;

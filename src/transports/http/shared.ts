@@ -5,6 +5,7 @@ import type { Dispatcher } from "../../core/dispatch.js";
 import { isRequestId, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../core/jsonrpc.js";
 import type { RegistryEvent } from "../../core/registry.js";
 import type { Session } from "../../core/session.js";
+import { adoptable } from "../../limits/subscriptions.js";
 import { resourceChecks, retellResources } from "../../listen/watchers.js";
 import type { LegacySession } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
@@ -603,7 +604,7 @@ export class SharedSessions {
     session.readCheck = { allows: (uri) => this.#mayRead(held, uri), hold: holdMessages };
     session.initialized = from.initialized;
     session.logLevel = from.logLevel;
-    for (const uri of from.subscriptions ?? []) session.subscribe(uri);
+    for (const uri of adoptable(from.subscriptions ?? [], this.#dispatcher.limits)) session.subscribe(uri);
     return session;
   }
 
@@ -693,7 +694,7 @@ export class SharedSessions {
     const wanted = before && !same(before, now) ? merged(record, before, now) : record;
     core.initialized = wanted.initialized;
     core.logLevel = wanted.logLevel;
-    const subscriptions = new Set(wanted.subscriptions);
+    const subscriptions = adoptable(wanted.subscriptions, this.#dispatcher.limits);
     for (const uri of [...core.subscriptions]) if (!subscriptions.has(uri)) core.unsubscribe(uri);
     for (const uri of subscriptions) core.subscribe(uri);
     this.#written.set(session, {
