@@ -61,6 +61,26 @@ describe("a server module that ends the process", () => {
     }
   });
 
+  it("with an await on a promise nothing can settle: says it waits forever instead of a process.exit(0) it did not call", () => {
+    // Nothing else is pending (no timer, no socket), so Node's event loop empties and the process would end.
+    const never = "await new Promise(() => {});";
+    // A top-level await needs the file to be an ES module.
+    writeFileSync(join(folder, "package.json"), '{ "type": "module" }');
+    const said = (verb: string, when: string) =>
+      `picomcp ${verb}: the server's code awaits a promise that nothing can settle any more (no timer, socket or ` +
+      `request is left to settle it) ${when}, so ${verb} did not finish. Look for a promise whose resolve is never called.\n`;
+    expect(picomcp(["list", server("never-loads", never)])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: said("list", "while it loaded"),
+    });
+    expect(picomcp(["call", server("never-answers", "", `${never} return "done";`), "work"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: said("call", "before call was done"),
+    });
+  });
+
   it("with a throw nothing catches (a timer, a promise nobody awaits): call names it and where, in one line, exit 1", () => {
     const wait = "await new Promise((done) => setTimeout(done, 100));";
     const timer = server(
