@@ -8,8 +8,9 @@
  * registers tsx when the module's project has it, and otherwise says what to do.
  */
 import { spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Server } from "../index.js";
 import { CannotRun } from "./verb.js";
@@ -69,6 +70,7 @@ export async function loadServer(file: string, exportName?: string): Promise<Loa
 
 async function loadOnce(file: string, exportName: string | undefined): Promise<Loaded> {
   const path = resolve(file);
+  await mustBeFile(path, file);
   const module = await importModule(path, file);
   const candidates = exportName ? [module[exportName]] : [module.default, ...Object.values(module)];
   const server = candidates.find(isServer);
@@ -83,6 +85,24 @@ async function loadOnce(file: string, exportName: string | undefined): Promise<L
     throw new CannotRun(`${file} does not start: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   });
   return { server, path };
+}
+
+/**
+ * A path that names no file, or a folder, said as the user's mistake: Node's own error names the
+ * module that imported it, which is picomcp's loader, and does not say what to give instead.
+ */
+async function mustBeFile(path: string, file: string): Promise<void> {
+  const found = await stat(path).catch(() => undefined);
+  if (!found) {
+    throw new CannotRun(
+      `there is no file ${file} (looked for ${path}): give the path of the file that exports the server, such as server.ts.`,
+    );
+  }
+  if (found.isDirectory()) {
+    throw new CannotRun(
+      `${file} is a folder: give the path of the file in it that exports the server, such as ${join(file, "server.ts")}.`,
+    );
+  }
 }
 
 async function importModule(path: string, file: string): Promise<Record<string, unknown>> {
