@@ -58,14 +58,49 @@ export function isLoading(): boolean {
   return loading > 0;
 }
 
-/** Imports `file` (relative to the working directory) and returns the server it exports. */
+/** The seconds a server file may take to load and start, unless PICOMCP_LOAD_TIMEOUT says otherwise. */
+const LOAD_SECONDS = 30;
+
+/**
+ * Imports `file` (relative to the working directory) and returns the server it exports, within
+ * PICOMCP_LOAD_TIMEOUT seconds: a module whose top level awaits a connection that never answers
+ * would otherwise hold `list` or `call`, or the client that started `run`, with no word of why.
+ */
 export async function loadServer(file: string, exportName?: string): Promise<Loaded> {
+  const seconds = loadSeconds();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, fail) => {
+    // Past 2^31 - 1 ms Node would fire the timer at once: that many is as good as no bound.
+    timer = setTimeout(() => fail(tooSlow(file, seconds)), Math.min(seconds * 1000, 2 ** 31 - 1));
+    // The bound alone keeps nothing alive: a load that nothing else can finish is said at once
+    // (server-ends.ts), not after the bound.
+    timer.unref();
+  });
   loading++;
   try {
-    return await loadOnce(file, exportName);
+    return await Promise.race([loadOnce(file, exportName), late]);
   } finally {
+    clearTimeout(timer);
     loading--;
   }
+}
+
+function loadSeconds(): number {
+  const asked = process.env.PICOMCP_LOAD_TIMEOUT;
+  if (asked === undefined || asked === "") return LOAD_SECONDS;
+  const seconds = Number(asked);
+  if (!(seconds > 0) || !Number.isFinite(seconds)) {
+    throw new CannotRun(`PICOMCP_LOAD_TIMEOUT=${asked}: give the seconds a server file may take to load, such as 60.`);
+  }
+  return seconds;
+}
+
+function tooSlow(file: string, seconds: number): CannotRun {
+  return new CannotRun(
+    `${file} did not load within ${seconds} s: its top level, or its server's start, waits on something that does ` +
+      "not come (a connection, a file, an await). Give that wait a timeout of its own, or make it in the tool " +
+      `that needs it; if it only needs longer, allow more with PICOMCP_LOAD_TIMEOUT=<seconds> (${LOAD_SECONDS} by default).`,
+  );
 }
 
 async function loadOnce(file: string, exportName: string | undefined): Promise<Loaded> {
