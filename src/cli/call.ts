@@ -7,6 +7,7 @@ import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client } from "./client.js";
 import { answerElicitation } from "./elicit.js";
 import { loadServer } from "./load.js";
+import { printable } from "./printable.js";
 import { ProgressBar } from "./progress.js";
 import { EXIT, print, printJson, type Verb, warn } from "./verb.js";
 
@@ -57,7 +58,7 @@ error: an unknown tool, invalid arguments), 2 the module or server cannot be loa
             if (method === "notifications/progress") bar.update(params);
             else if (method === "notifications/message") {
               bar.done();
-              warn(`[${params.level}]${params.logger ? ` ${params.logger}:` : ""} ${format(params.data)}`);
+              warn(printable(`[${params.level}]${params.logger ? ` ${params.logger}:` : ""} ${format(params.data)}`));
             }
           },
           async onRequest(method, params) {
@@ -164,7 +165,8 @@ function show(result: Record<string, unknown>): void {
     }
   }
   if (structured !== undefined) lines.push(JSON.stringify(structured, null, 2));
-  const text = lines.join("\n");
+  // Text from the server, shown to a person: its control characters are written out, not run.
+  const text = printable(lines.join("\n"));
   if (result.isError) {
     warn(`Tool error: ${text}`);
     return;

@@ -1,6 +1,7 @@
 /** `picomcp call`: one tool call through the fixture's whole pipeline, as a child process. */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { HOSTILE } from "../fixtures/cli-escapes.js";
 import { BIN, FIXTURE, picomcp, ROOT } from "./helpers.js";
 
 const call = (...args: string[]) => picomcp(["call", FIXTURE, ...args]);
@@ -125,5 +126,28 @@ describe("picomcp call, list and check with a module that writes to stdout", () 
     expect(code).toBe(0);
     expect(stdout).toBe("HELLO\n");
     expect(stderr).toBe("noisy: loaded\nnoisy: running\n{ step: 1 }\nnoisy: raw write\n");
+  });
+});
+
+describe("picomcp call with a server whose text holds terminal control sequences", () => {
+  const ESCAPES = "test/fixtures/cli-escapes.ts";
+  // What the user sees instead: each control character written out, the line breaks kept.
+  const SHOWN = "safe\\u001b[2J\\u001b]0;owned\\u0007 text\\u000dover\\u202egnp.exe\nnext line";
+
+  it("writes them out as text on stdout and stderr instead of passing them to the terminal", () => {
+    expect(picomcp(["call", ESCAPES, "paint"])).toEqual({ code: 0, stdout: `${SHOWN}\n`, stderr: "" });
+    expect(picomcp(["call", ESCAPES, "smear"])).toEqual({ code: 1, stdout: "", stderr: `Tool error: ${SHOWN}\n` });
+    const lured = picomcp(["call", ESCAPES, "lure"]);
+    expect(lured).toMatchObject({ code: 0, stdout: "decline\n" });
+    expect(lured.stderr).toBe(
+      `[##########----------] 50% 1/2 ${SHOWN}\n` +
+        `picomcp call: the tool asked "${SHOWN}", but stdin is not a terminal, so nobody can answer: declined.\n`,
+    );
+  });
+
+  it("--json keeps the result as the client received it", () => {
+    const { code, stdout } = picomcp(["call", ESCAPES, "paint", "--json"]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).content[0].text).toBe(HOSTILE);
   });
 });
