@@ -145,6 +145,14 @@ describe("picomcp call with a server whose text holds terminal control sequences
     );
   });
 
+  it("list and check write out those of the server's instructions and descriptions", () => {
+    for (const verb of ["list", "check"]) {
+      const { stdout } = picomcp([verb, ESCAPES]);
+      expect(stdout).toContain(`: ${SHOWN}`);
+      for (const character of ["\u001b", "\u0007", "\u202e"]) expect(stdout).not.toContain(character);
+    }
+  });
+
   it("--json keeps the result as the client received it", () => {
     const { code, stdout } = picomcp(["call", ESCAPES, "paint", "--json"]);
     expect(code).toBe(0);
