@@ -126,7 +126,7 @@ async function loadOnce(file: string, exportName: string | undefined): Promise<L
  * A path that names no file, or a folder, said as the user's mistake: Node's own error names the
  * module that imported it, which is picomcp's loader, and does not say what to give instead.
  */
-async function mustBeFile(path: string, file: string): Promise<void> {
+export async function mustBeFile(path: string, file: string): Promise<void> {
   const found = await stat(path).catch(() => undefined);
   if (!found) {
     throw new CannotRun(
