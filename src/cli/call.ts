@@ -112,7 +112,7 @@ async function fromPairs(client: Client, tool: string, pairs: string[]): Promise
       );
     }
     const property = schema?.properties?.[name];
-    input[name] = property && takesString(property) ? value : parseLoosely(value);
+    input[name] = property && takesString(property) ? value : parseLoosely(pair, value);
   }
   return input;
 }
@@ -130,12 +130,25 @@ function takesString(property: PropertySchema): boolean {
   return [...(property.anyOf ?? []), ...(property.oneOf ?? [])].some(takesString);
 }
 
-function parseLoosely(value: string): unknown {
+/** An --arg value as JSON, or as the string it is when it is not JSON. */
+function parseLoosely(pair: string, value: string): unknown {
+  let beyond = false;
+  let parsed: unknown;
   try {
-    return JSON.parse(value);
+    parsed = JSON.parse(value, (_key, item: unknown) => {
+      beyond ||= typeof item === "number" && !Number.isFinite(item);
+      return item;
+    });
   } catch {
     return value;
   }
+  // JSON.parse reads 1e999 as Infinity, which JSON.stringify then sends as null: a call not asked for.
+  if (beyond) {
+    throw new UsageError(
+      `--arg ${pair}: the number is beyond what JSON carries (about ±1.8e308), and would be sent as null: give a smaller one`,
+    );
+  }
+  return parsed;
 }
 
 function format(data: unknown): string {

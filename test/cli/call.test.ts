@@ -91,6 +91,21 @@ describe("picomcp call", () => {
     expect(call("greet", "[1]")).toMatchObject({ code: 2, stderr: expect.stringContaining("must be a JSON object") });
   });
 
+  it("exits 2 on an --arg number JSON cannot carry, instead of calling with null in its place", () => {
+    for (const value of ["1e999", "-1e999"]) {
+      expect(call("greet", "--arg", "name=Ada", "--arg", `times=${value}`)).toMatchObject({
+        code: 2,
+        stdout: "",
+        stderr: expect.stringMatching(
+          new RegExp(
+            `^picomcp call: --arg times=${value}: the number is beyond what JSON carries \\(about ±1\\.8e308\\), ` +
+              "and would be sent as null: give a smaller one\n\nUsage: ",
+          ),
+        ),
+      });
+    }
+  });
+
   it("exits 2 on an --arg without = or given twice, instead of calling with one of the values", () => {
     expect(call("greet", "--arg", "name")).toMatchObject({
       code: 2,
