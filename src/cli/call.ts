@@ -81,8 +81,9 @@ error: an unknown tool, invalid arguments), 2 the module or server cannot be loa
 function parseObject(json: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(json);
+    value = parseFinite(json, "the arguments");
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(
       `the arguments are not JSON (${(error as Error).message}): quote them, such as '{"city":"Lisbon"}'`,
     );
@@ -132,20 +133,27 @@ function takesString(property: PropertySchema): boolean {
 
 /** An --arg value as JSON, or as the string it is when it is not JSON. */
 function parseLoosely(pair: string, value: string): unknown {
-  let beyond = false;
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(value, (_key, item: unknown) => {
-      beyond ||= typeof item === "number" && !Number.isFinite(item);
-      return item;
-    });
-  } catch {
+    return parseFinite(value, `--arg ${pair}`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
     return value;
   }
-  // JSON.parse reads 1e999 as Infinity, which JSON.stringify then sends as null: a call not asked for.
+}
+
+/**
+ * JSON.parse, refusing a number it reads as Infinity (1e999), which JSON.stringify would then send
+ * as null: a call not asked for. `what` names the text in the UsageError.
+ */
+function parseFinite(text: string, what: string): unknown {
+  let beyond = false;
+  const parsed: unknown = JSON.parse(text, (_key, item: unknown) => {
+    beyond ||= typeof item === "number" && !Number.isFinite(item);
+    return item;
+  });
   if (beyond) {
     throw new UsageError(
-      `--arg ${pair}: the number is beyond what JSON carries (about ±1.8e308), and would be sent as null: give a smaller one`,
+      `${what}: the number is beyond what JSON carries (about ±1.8e308), and would be sent as null: give a smaller one`,
     );
   }
   return parsed;

@@ -91,7 +91,7 @@ describe("picomcp call", () => {
     expect(call("greet", "[1]")).toMatchObject({ code: 2, stderr: expect.stringContaining("must be a JSON object") });
   });
 
-  it("exits 2 on an --arg number JSON cannot carry, instead of calling with null in its place", () => {
+  it("exits 2 on an --arg or JSON number JSON cannot carry, instead of calling with null in its place", () => {
     for (const value of ["1e999", "-1e999"]) {
       expect(call("greet", "--arg", "name=Ada", "--arg", `times=${value}`)).toMatchObject({
         code: 2,
@@ -104,6 +104,11 @@ describe("picomcp call", () => {
         ),
       });
     }
+    expect(call("greet", '{"name":"Ada","times":1e999}')).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringMatching(/^picomcp call: the arguments: the number is beyond what JSON carries /),
+    });
   });
 
   it("exits 2 on an --arg without = or given twice, instead of calling with one of the values", () => {
