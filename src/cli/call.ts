@@ -7,6 +7,7 @@ import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client } from "./client.js";
 import { answerElicitation } from "./elicit.js";
 import { loadServer } from "./load.js";
+import { printable } from "./printable.js";
 import { ProgressBar } from "./progress.js";
 import { EXIT, print, printJson, type Verb, warn } from "./verb.js";
 
@@ -57,7 +58,7 @@ error: an unknown tool, invalid arguments), 2 the module or server cannot be loa
             if (method === "notifications/progress") bar.update(params);
             else if (method === "notifications/message") {
               bar.done();
-              warn(`[${params.level}]${params.logger ? ` ${params.logger}:` : ""} ${format(params.data)}`);
+              warn(printable(`[${params.level}]${params.logger ? ` ${params.logger}:` : ""} ${format(params.data)}`));
             }
           },
           async onRequest(method, params) {
@@ -80,8 +81,9 @@ error: an unknown tool, invalid arguments), 2 the module or server cannot be loa
 function parseObject(json: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(json);
+    value = parseFinite(json, "the arguments");
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(
       `the arguments are not JSON (${(error as Error).message}): quote them, such as '{"city":"Lisbon"}'`,
     );
@@ -111,7 +113,7 @@ async function fromPairs(client: Client, tool: string, pairs: string[]): Promise
       );
     }
     const property = schema?.properties?.[name];
-    input[name] = property && takesString(property) ? value : parseLoosely(value);
+    input[name] = property && takesString(property) ? value : parseLoosely(pair, value);
   }
   return input;
 }
@@ -129,12 +131,32 @@ function takesString(property: PropertySchema): boolean {
   return [...(property.anyOf ?? []), ...(property.oneOf ?? [])].some(takesString);
 }
 
-function parseLoosely(value: string): unknown {
+/** An --arg value as JSON, or as the string it is when it is not JSON. */
+function parseLoosely(pair: string, value: string): unknown {
   try {
-    return JSON.parse(value);
-  } catch {
+    return parseFinite(value, `--arg ${pair}`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
     return value;
   }
+}
+
+/**
+ * JSON.parse, refusing a number it reads as Infinity (1e999), which JSON.stringify would then send
+ * as null: a call not asked for. `what` names the text in the UsageError.
+ */
+function parseFinite(text: string, what: string): unknown {
+  let beyond = false;
+  const parsed: unknown = JSON.parse(text, (_key, item: unknown) => {
+    beyond ||= typeof item === "number" && !Number.isFinite(item);
+    return item;
+  });
+  if (beyond) {
+    throw new UsageError(
+      `${what}: the number is beyond what JSON carries (about ±1.8e308), and would be sent as null: give a smaller one`,
+    );
+  }
+  return parsed;
 }
 
 function format(data: unknown): string {
@@ -164,7 +186,8 @@ function show(result: Record<string, unknown>): void {
     }
   }
   if (structured !== undefined) lines.push(JSON.stringify(structured, null, 2));
-  const text = lines.join("\n");
+  // Text from the server, shown to a person: its control characters are written out, not run.
+  const text = printable(lines.join("\n"));
   if (result.isError) {
     warn(`Tool error: ${text}`);
     return;

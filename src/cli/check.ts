@@ -2,6 +2,7 @@
 import { lint } from "../testing.js";
 import { parseArgs, UsageError } from "./args.js";
 import { loadServer } from "./load.js";
+import { printable } from "./printable.js";
 import { EXIT, print, printJson, type Verb } from "./verb.js";
 
 export const check: Verb = {
@@ -26,7 +27,8 @@ Exit codes: 0 no errors, 1 errors (or warnings with --strict), 2 the module or s
     const { server } = await loadServer(file, name);
     const report = await lint(server);
     if (args.switches.has("json")) printJson(report.findings);
-    else print(String(report));
+    // The checklist quotes the server's descriptions: their control characters are written out, not run.
+    else print(printable(String(report)));
     return report.errors > 0 || (args.switches.has("strict") && report.warnings > 0) ? EXIT.failed : EXIT.ok;
   },
 };

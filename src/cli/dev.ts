@@ -10,6 +10,7 @@ import { dirname, relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { httpSnippets } from "./configs.js";
+import { mustBeFile } from "./load.js";
 import { DEV_CHILD, portError, portNumber, READY } from "./run.js";
 import { EXIT, print, type Verb, warn } from "./verb.js";
 import { watchCode } from "./watch.js";
@@ -36,14 +37,16 @@ Options:
   --json    print one JSON line per event instead: {"event":"ready","name","url","restarts"},
             {"event":"exit","code"}, with the snippets in the first ready event
 
-Exit codes: 0 stopped by Ctrl+C or a signal, 2 a usage mistake or the port is taken or needs privileges.
+Exit codes: 0 stopped by Ctrl+C or a signal, 2 a usage mistake, no file at the path given, or the port
+is taken or needs privileges.
 `,
   async run(argv) {
     const args = parseArgs(argv, { values: ["port", "export"] });
     const [file, extra] = args.positionals;
     if (!file || extra) throw new UsageError(file ? `unexpected argument "${extra}"` : "which server file?");
     const asked = portNumber(flagValue(args, "port") ?? "3000");
-    // Checked here, not left to the server, which would only stop and wait for a change.
+    // Both checked here, not left to the server, which would only stop and wait for a change.
+    await mustBeFile(resolve(file), file);
     const port = await claimable(asked);
     const json = args.switches.has("json");
     const exportName = flagValue(args, "export");

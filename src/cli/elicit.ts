@@ -5,6 +5,7 @@
  * stdin nobody can answer, so the request is declined and stderr says why.
  */
 import { createInterface } from "node:readline/promises";
+import { printable } from "./printable.js";
 
 type Schema = {
   type?: string;
@@ -18,7 +19,7 @@ type Schema = {
 const TRIES = 3;
 
 export async function answerElicitation(params: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const message = String(params.message ?? "");
+  const message = printable(String(params.message ?? ""));
   if (!process.stdin.isTTY) {
     process.stderr.write(
       `picomcp call: the tool asked "${message}", but stdin is not a terminal, so nobody can answer: declined.\n`,
@@ -38,7 +39,7 @@ export async function answerElicitation(params: Record<string, unknown>): Promis
   try {
     process.stderr.write(`\nThe tool asks: ${message}\n`);
     if (params.mode === "url") {
-      process.stderr.write(`Open ${params.url}\n`);
+      process.stderr.write(`Open ${printable(String(params.url))}\n`);
       const go = await ask("Did you open it and finish there? [y/N] ");
       return { action: /^y/i.test(go) ? "accept" : "decline" };
     }
@@ -82,18 +83,21 @@ async function askField(ask: Ask, { name, schema, required }: Field): Promise<un
     schema.default !== undefined ? `default ${JSON.stringify(schema.default)}` : "",
     required ? "" : "optional",
   ].filter(Boolean);
-  const label = `${schema.title ?? name}${schema.description ? ` (${schema.description})` : ""} [${hints.join("; ")}]: `;
+  const label = printable(
+    `${schema.title ?? name}${schema.description ? ` (${schema.description})` : ""} [${hints.join("; ")}]: `,
+  );
   for (let attempt = 0; attempt < TRIES; attempt++) {
     const line = await ask(label);
     if (line === "") {
       if (schema.default !== undefined) return schema.default;
       if (!required) return undefined;
-      process.stderr.write(`${name} is required.\n`);
+      process.stderr.write(`${printable(name)} is required.\n`);
       continue;
     }
     const value = parseField(line, schema.type);
     if (value === undefined) process.stderr.write(`"${line}" is not a ${schema.type}.\n`);
-    else if (choices && !choices.includes(value)) process.stderr.write(`Choose one of ${choices.join(", ")}.\n`);
+    else if (choices && !choices.includes(value))
+      process.stderr.write(`Choose one of ${printable(choices.join(", "))}.\n`);
     else return value;
   }
   throw { code: -32603, message: `no valid answer for ${name} after ${TRIES} tries` };

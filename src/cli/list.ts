@@ -2,6 +2,7 @@
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { estimateTokens, inspect } from "./inspect.js";
 import { loadServer } from "./load.js";
+import { printable } from "./printable.js";
 import { EXIT, print, printJson, type Verb } from "./verb.js";
 
 const ESTIMATE =
@@ -62,7 +63,8 @@ Exit codes: 0 listed, 1 the server answered a list with an error, 2 the module o
       "",
       `tools/list costs about ${toolsListTokens} tokens per turn (${characters} characters of JSON; ${ESTIMATE}).`,
     );
-    print(lines.join("\n"));
+    // What the server sent, shown to a person: its control characters are written out, not run.
+    print(printable(lines.join("\n")));
     return EXIT.ok;
   },
 };

@@ -8,8 +8,9 @@
  * registers tsx when the module's project has it, and otherwise says what to do.
  */
 import { spawn } from "node:child_process";
+import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Server } from "../index.js";
 import { CannotRun } from "./verb.js";
@@ -57,18 +58,54 @@ export function isLoading(): boolean {
   return loading > 0;
 }
 
-/** Imports `file` (relative to the working directory) and returns the server it exports. */
+/** The seconds a server file may take to load and start, unless PICOMCP_LOAD_TIMEOUT says otherwise. */
+const LOAD_SECONDS = 30;
+
+/**
+ * Imports `file` (relative to the working directory) and returns the server it exports, within
+ * PICOMCP_LOAD_TIMEOUT seconds: a module whose top level awaits a connection that never answers
+ * would otherwise hold `list` or `call`, or the client that started `run`, with no word of why.
+ */
 export async function loadServer(file: string, exportName?: string): Promise<Loaded> {
+  const seconds = loadSeconds();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, fail) => {
+    // Past 2^31 - 1 ms Node would fire the timer at once: that many is as good as no bound.
+    timer = setTimeout(() => fail(tooSlow(file, seconds)), Math.min(seconds * 1000, 2 ** 31 - 1));
+    // The bound alone keeps nothing alive: a load that nothing else can finish is said at once
+    // (server-ends.ts), not after the bound.
+    timer.unref();
+  });
   loading++;
   try {
-    return await loadOnce(file, exportName);
+    return await Promise.race([loadOnce(file, exportName), late]);
   } finally {
+    clearTimeout(timer);
     loading--;
   }
 }
 
+function loadSeconds(): number {
+  const asked = process.env.PICOMCP_LOAD_TIMEOUT;
+  if (asked === undefined || asked === "") return LOAD_SECONDS;
+  const seconds = Number(asked);
+  if (!(seconds > 0) || !Number.isFinite(seconds)) {
+    throw new CannotRun(`PICOMCP_LOAD_TIMEOUT=${asked}: give the seconds a server file may take to load, such as 60.`);
+  }
+  return seconds;
+}
+
+function tooSlow(file: string, seconds: number): CannotRun {
+  return new CannotRun(
+    `${file} did not load within ${seconds} s: its top level, or its server's start, waits on something that does ` +
+      "not come (a connection, a file, an await). Give that wait a timeout of its own, or make it in the tool " +
+      `that needs it; if it only needs longer, allow more with PICOMCP_LOAD_TIMEOUT=<seconds> (${LOAD_SECONDS} by default).`,
+  );
+}
+
 async function loadOnce(file: string, exportName: string | undefined): Promise<Loaded> {
   const path = resolve(file);
+  await mustBeFile(path, file);
   const module = await importModule(path, file);
   const candidates = exportName ? [module[exportName]] : [module.default, ...Object.values(module)];
   const server = candidates.find(isServer);
@@ -83,6 +120,24 @@ async function loadOnce(file: string, exportName: string | undefined): Promise<L
     throw new CannotRun(`${file} does not start: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
   });
   return { server, path };
+}
+
+/**
+ * A path that names no file, or a folder, said as the user's mistake: Node's own error names the
+ * module that imported it, which is picomcp's loader, and does not say what to give instead.
+ */
+export async function mustBeFile(path: string, file: string): Promise<void> {
+  const found = await stat(path).catch(() => undefined);
+  if (!found) {
+    throw new CannotRun(
+      `there is no file ${file} (looked for ${path}): give the path of the file that exports the server, such as server.ts.`,
+    );
+  }
+  if (found.isDirectory()) {
+    throw new CannotRun(
+      `${file} is a folder: give the path of the file in it that exports the server, such as ${join(file, "server.ts")}.`,
+    );
+  }
 }
 
 async function importModule(path: string, file: string): Promise<Record<string, unknown>> {

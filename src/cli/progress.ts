@@ -2,6 +2,8 @@
  * The progress bar `picomcp call` draws on stderr from the tool's `notifications/progress`: redrawn
  * in place on a terminal, one line per update otherwise (a log keeps every step).
  */
+import { printable } from "./printable.js";
+
 const WIDTH = 20;
 
 export class ProgressBar {
@@ -15,7 +17,7 @@ export class ProgressBar {
   update(params: Record<string, unknown>): void {
     const progress = Number(params.progress);
     const total = typeof params.total === "number" && params.total > 0 ? params.total : undefined;
-    const message = typeof params.message === "string" ? ` ${params.message}` : "";
+    const message = typeof params.message === "string" ? ` ${printable(params.message)}` : "";
     let line: string;
     if (total === undefined) {
       line = `[${"?".repeat(WIDTH)}] ${progress}${message}`;

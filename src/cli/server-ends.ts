@@ -1,9 +1,10 @@
 /**
  * The server's code ending the process under a verb that loads it in-process (`list`, `call`,
- * `install`, `check`): a `process.exit` in it, or a throw nothing catches (in a timer, or a
- * rejected promise nobody awaits, which Node raises as the same). Said in one line, with where the
- * throw was, instead of a silent exit (0 for `process.exit(0)`) or Node's stack dump; exit 2 when
- * it happened as the module loaded (it did not load), 1 after.
+ * `install`, `check`): a `process.exit` in it, a throw nothing catches (in a timer, or a
+ * rejected promise nobody awaits, which Node raises as the same), or an await on a promise nothing
+ * is left to settle (Node's event loop empties, and the process would end as if it were done).
+ * Said in one line, with where the throw was, instead of a silent exit (0 for `process.exit(0)`)
+ * or Node's stack dump; exit 2 when it happened as the module loaded (it did not load), 1 after.
  */
 import { isLoading } from "./load.js";
 import { EXIT, warn } from "./verb.js";
@@ -32,11 +33,24 @@ export function watchServerEnds(verb: string): () => void {
     );
     process.exit(codeNow());
   };
+  // "beforeExit" comes only when the event loop is empty, never for process.exit: while the verb
+  // still runs, what it awaits can no longer settle.
+  const onDrained = () => {
+    said = true;
+    const when = isLoading() ? "while it loaded" : `before ${verb} was done`;
+    warn(
+      `picomcp ${verb}: the server's code awaits a promise that nothing can settle any more (no timer, socket or ` +
+        `request is left to settle it) ${when}, so ${verb} did not finish. Look for a promise whose resolve is never called.`,
+    );
+    process.exit(codeNow());
+  };
   process.on("exit", onExit);
   process.on("uncaughtException", onThrow);
+  process.on("beforeExit", onDrained);
   return () => {
     process.off("exit", onExit);
     process.off("uncaughtException", onThrow);
+    process.off("beforeExit", onDrained);
   };
 }
 

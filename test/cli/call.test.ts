@@ -1,6 +1,7 @@
 /** `picomcp call`: one tool call through the fixture's whole pipeline, as a child process. */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { HOSTILE } from "../fixtures/cli-escapes.js";
 import { BIN, FIXTURE, picomcp, ROOT } from "./helpers.js";
 
 const call = (...args: string[]) => picomcp(["call", FIXTURE, ...args]);
@@ -90,6 +91,26 @@ describe("picomcp call", () => {
     expect(call("greet", "[1]")).toMatchObject({ code: 2, stderr: expect.stringContaining("must be a JSON object") });
   });
 
+  it("exits 2 on an --arg or JSON number JSON cannot carry, instead of calling with null in its place", () => {
+    for (const value of ["1e999", "-1e999"]) {
+      expect(call("greet", "--arg", "name=Ada", "--arg", `times=${value}`)).toMatchObject({
+        code: 2,
+        stdout: "",
+        stderr: expect.stringMatching(
+          new RegExp(
+            `^picomcp call: --arg times=${value}: the number is beyond what JSON carries \\(about ±1\\.8e308\\), ` +
+              "and would be sent as null: give a smaller one\n\nUsage: ",
+          ),
+        ),
+      });
+    }
+    expect(call("greet", '{"name":"Ada","times":1e999}')).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringMatching(/^picomcp call: the arguments: the number is beyond what JSON carries /),
+    });
+  });
+
   it("exits 2 on an --arg without = or given twice, instead of calling with one of the values", () => {
     expect(call("greet", "--arg", "name")).toMatchObject({
       code: 2,
@@ -125,5 +146,36 @@ describe("picomcp call, list and check with a module that writes to stdout", () 
     expect(code).toBe(0);
     expect(stdout).toBe("HELLO\n");
     expect(stderr).toBe("noisy: loaded\nnoisy: running\n{ step: 1 }\nnoisy: raw write\n");
+  });
+});
+
+describe("picomcp call with a server whose text holds terminal control sequences", () => {
+  const ESCAPES = "test/fixtures/cli-escapes.ts";
+  // What the user sees instead: each control character written out, the line breaks kept.
+  const SHOWN = "safe\\u001b[2J\\u001b]0;owned\\u0007 text\\u000dover\\u202egnp.exe\nnext line";
+
+  it("writes them out as text on stdout and stderr instead of passing them to the terminal", () => {
+    expect(picomcp(["call", ESCAPES, "paint"])).toEqual({ code: 0, stdout: `${SHOWN}\n`, stderr: "" });
+    expect(picomcp(["call", ESCAPES, "smear"])).toEqual({ code: 1, stdout: "", stderr: `Tool error: ${SHOWN}\n` });
+    const lured = picomcp(["call", ESCAPES, "lure"]);
+    expect(lured).toMatchObject({ code: 0, stdout: "decline\n" });
+    expect(lured.stderr).toBe(
+      `[##########----------] 50% 1/2 ${SHOWN}\n` +
+        `picomcp call: the tool asked "${SHOWN}", but stdin is not a terminal, so nobody can answer: declined.\n`,
+    );
+  });
+
+  it("list and check write out those of the server's instructions and descriptions", () => {
+    for (const verb of ["list", "check"]) {
+      const { stdout } = picomcp([verb, ESCAPES]);
+      expect(stdout).toContain(`: ${SHOWN}`);
+      for (const character of ["\u001b", "\u0007", "\u202e"]) expect(stdout).not.toContain(character);
+    }
+  });
+
+  it("--json keeps the result as the client received it", () => {
+    const { code, stdout } = picomcp(["call", ESCAPES, "paint", "--json"]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).content[0].text).toBe(HOSTILE);
   });
 });

@@ -32,7 +32,7 @@ describe("picomcp check", () => {
     });
     expect(check("test/fixtures/none.ts")).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining("cannot import"),
+      stderr: expect.stringContaining("there is no file test/fixtures/none.ts"),
     });
     expect(check()).toMatchObject({ code: 2, stderr: expect.stringContaining("Usage: picomcp check") });
   });

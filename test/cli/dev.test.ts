@@ -141,6 +141,17 @@ describe("picomcp dev", () => {
     await stopsAnswering(url);
   });
 
+  it("exits 2 when the file is not there (a typo), instead of waiting for a change to a file that may never come", async () => {
+    folder = mkdtempSync(join(tmpdir(), "picomcp-dev-"));
+    const missing = join(folder, "srver.ts");
+    child = start(["dev", missing, "--port", "0"]);
+    const stderr = collect(child.stderr!);
+    expect(await exitOf(child)).toBe(2);
+    expect(stderr.text).toBe(
+      `picomcp dev: there is no file ${missing} (looked for ${missing}): give the path of the file that exports the server, such as server.ts.\n`,
+    );
+  });
+
   it("exits 2 when its port is taken, saying so", async () => {
     const taken = createServer();
     await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { harness } from "../../src/testing.js";
 import server from "../fixtures/cli-server.js";
-import { FIXTURE, picomcp } from "./helpers.js";
+import { FIXTURE, picomcp, ROOT } from "./helpers.js";
 
 describe("picomcp list", () => {
   it("--json prints every list exactly as a client receives it, and the tools/list estimate", async () => {
@@ -62,5 +62,22 @@ describe("picomcp list", () => {
     const { code, stderr } = picomcp(["list", "test/fixtures/cli-none.ts"]);
     expect(code).toBe(2);
     expect(stderr).toContain("picomcp list: test/fixtures/cli-none.ts exports no server. Export the pico() server");
+  });
+
+  it("exits 2 naming the path it looked at when the file is not there or is a folder, not picomcp's own files", () => {
+    expect(picomcp(["list", "test/fixtures/no-such-server.ts"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `picomcp list: there is no file test/fixtures/no-such-server.ts (looked for ${ROOT}test/fixtures/no-such-server.ts): ` +
+        "give the path of the file that exports the server, such as server.ts.\n",
+    });
+    expect(picomcp(["list", "test/fixtures"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "picomcp list: test/fixtures is a folder: give the path of the file in it that exports the server, " +
+        "such as test/fixtures/server.ts.\n",
+    });
   });
 });

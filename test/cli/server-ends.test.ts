@@ -61,6 +61,26 @@ describe("a server module that ends the process", () => {
     }
   });
 
+  it("with an await on a promise nothing can settle: says it waits forever instead of a process.exit(0) it did not call", () => {
+    // Nothing else is pending (no timer, no socket), so Node's event loop empties and the process would end.
+    const never = "await new Promise(() => {});";
+    // A top-level await needs the file to be an ES module.
+    writeFileSync(join(folder, "package.json"), '{ "type": "module" }');
+    const said = (verb: string, when: string) =>
+      `picomcp ${verb}: the server's code awaits a promise that nothing can settle any more (no timer, socket or ` +
+      `request is left to settle it) ${when}, so ${verb} did not finish. Look for a promise whose resolve is never called.\n`;
+    expect(picomcp(["list", server("never-loads", never)])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: said("list", "while it loaded"),
+    });
+    expect(picomcp(["call", server("never-answers", "", `${never} return "done";`), "work"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: said("call", "before call was done"),
+    });
+  });
+
   it("with a throw nothing catches (a timer, a promise nobody awaits): call names it and where, in one line, exit 1", () => {
     const wait = "await new Promise((done) => setTimeout(done, 100));";
     const timer = server(
@@ -82,5 +102,31 @@ describe("a server module that ends the process", () => {
         ),
       );
     }
+  });
+});
+
+describe("a server module that never finishes loading", () => {
+  // A connection that never answers: the timer keeps the process alive, so only a bound ends the wait.
+  const hangs = "await new Promise((done) => setTimeout(done, 600_000));";
+  const said = (verb: string, file: string) =>
+    `picomcp ${verb}: ${file} did not load within 1 s: its top level, or its server's start, waits on something ` +
+    "that does not come (a connection, a file, an await). Give that wait a timeout of its own, or make it in " +
+    "the tool that needs it; if it only needs longer, allow more with PICOMCP_LOAD_TIMEOUT=<seconds> (30 by default).\n";
+
+  it("list and run (serving stdio, as a client starts it) give up after PICOMCP_LOAD_TIMEOUT seconds, exit 2", () => {
+    writeFileSync(join(folder, "package.json"), '{ "type": "module" }');
+    const file = server("hangs", hangs);
+    const env = { PICOMCP_LOAD_TIMEOUT: "1" };
+    for (const verb of ["list", "run"]) {
+      expect(picomcp([verb, file], { env })).toEqual({ code: 2, stdout: "", stderr: said(verb, file) });
+    }
+  });
+
+  it("refuses a PICOMCP_LOAD_TIMEOUT that is not a number of seconds, exit 2", () => {
+    expect(picomcp(["list", server("quick", "")], { env: { PICOMCP_LOAD_TIMEOUT: "soon" } })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "picomcp list: PICOMCP_LOAD_TIMEOUT=soon: give the seconds a server file may take to load, such as 60.\n",
+    });
   });
 });
