@@ -381,7 +381,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * The Streamable HTTP endpoint as a Web handler: `Request` in, `Response` out. A bound property,
    * so `export default server` works on Cloudflare Workers, Bun and Deno. `listener` is what the
    * runtime passes after the request: from a Bun server on a loopback address, the endpoint accepts
-   * only loopback `Host` headers unless `allowedHosts` says otherwise, as `serve()` does.
+   * only loopback `Host` headers unless `allowedHosts` says otherwise, as `serve()` does. A server
+   * that could not start answers every request with a JSON 500 and logs why once: never a rejection.
    */
   readonly fetch = async (request: Request, listener?: unknown): Promise<Response> =>
     (await this.#web()).fetch(request, listener);
@@ -404,7 +405,7 @@ export class Server<Tools extends ToolTypes = {}> {
     // Registered before any request's `fetch` waits on the endpoint, so it runs before any request is handled.
     this.#web().then(
       (endpoint) => endpoint.listening(address),
-      () => {}, // The endpoint failed to load: every request's fetch fails with that error.
+      () => {}, // The Web face failed to load: every request's fetch fails with that error.
     );
   };
 
@@ -502,8 +503,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * Resolves once the layers that the registrations so far need have loaded and checked them (a
    * resource's or prompt's, the auth settings of `pico({ auth })` and of `auth` rules, the plug-in
    * machinery of `use`); rejects with the first mistake found there, such as a plug-in part that
-   * does not exist. `serve()` and `server.call` wait for it and reject with that error, `fetch`
-   * rejects with it (runtimes answer 500) and `node` answers 500. Registrations the core checks
+   * does not exist. `serve()` and `server.call` wait for it and reject with that error; `fetch` and
+   * `node` answer every request with a JSON 500 and log the error once on stderr (not-started.ts). Registrations the core checks
    * itself (`.tool()`, a middleware's method or tool) throw at the call instead, except a
    * middleware's method while a layer is installing methods: it is checked here, once they are.
    */
@@ -548,8 +549,8 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   #web(): Promise<WebEndpoint> {
-    this.#webEndpoint ??= Promise.all([import("./transports/http/web.js"), this.#http()]).then(([web, handler]) =>
-      web.createWebEndpoint(handler, this.#options.allowedHosts),
+    this.#webEndpoint ??= import("./transports/http/web.js").then((web) =>
+      web.createWebEndpoint(this.#http(), this.#options.allowedHosts),
     );
     return this.#webEndpoint;
   }
