@@ -272,7 +272,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * of the method table in registration order, the first added outermost: every request, one
    * method's (`"tools/call"`: typed params and result) or one tool's (`{ tool }`: the name checked
    * against the tools registered so far, the result typed from its output schema). `initialize`
-   * and notifications are not wrapped; `server.call` is, as a `tools/call`.
+   * and notifications are not wrapped; `server.call` is, as a `tools/call`. A server's first `use`
+   * comes before it serves (`serve()`, the first request of `fetch` or `node`): after, it throws.
    */
   use(middleware: MiddlewareFor<string> | Plugin): this;
   use<M extends MethodName>(method: M, middleware: MiddlewareFor<M>): this;
@@ -284,6 +285,13 @@ export class Server<Tools extends ToolTypes = {}> {
     target: MiddlewareFor<string> | Plugin | string | { tool: string },
     middleware?: (call: never, next: never) => unknown,
   ): this {
+    // The machinery loads with the first use, and a mistake in what that use was given is found only
+    // then: on a server already serving it would fail every request from then on, unseen by this call.
+    if ((this.#endpoint ?? this.#stdio) && !this.#plugins.now) {
+      throw new TypeError(
+        "server.use: the server is serving; make its first use before serve() and the first request.",
+      );
+    }
     // What the method table and the tools say is checked here and now; the rest when it is installed.
     const scope =
       typeof target === "string"
