@@ -275,7 +275,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * of the method table in registration order, the first added outermost: every request, one
    * method's (`"tools/call"`: typed params and result) or one tool's (`{ tool }`: the name checked
    * against the tools registered so far, the result typed from its output schema). `initialize`
-   * and notifications are not wrapped; `server.call` is, as a `tools/call`.
+   * and notifications are not wrapped; `server.call` is, as a `tools/call`. A server's first `use`
+   * comes before it serves (`serve()`, the first request of `fetch` or `node`): after, it throws.
    */
   use(middleware: MiddlewareFor<string> | Plugin): this;
   use<M extends MethodName>(method: M, middleware: MiddlewareFor<M>): this;
@@ -287,6 +288,13 @@ export class Server<Tools extends ToolTypes = {}> {
     target: MiddlewareFor<string> | Plugin | string | { tool: string },
     middleware?: (call: never, next: never) => unknown,
   ): this {
+    // The machinery loads with the first use, and a mistake in what that use was given is found only
+    // then: on a server already serving it would fail every request from then on, unseen by this call.
+    if ((this.#endpoint ?? this.#stdio) && !this.#plugins.now) {
+      throw new TypeError(
+        "server.use: the server is serving; make its first use before serve() and the first request.",
+      );
+    }
     // What the method table and the tools say is checked here and now; the rest when it is installed.
     const scope =
       typeof target === "string"
@@ -384,7 +392,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * The Streamable HTTP endpoint as a Web handler: `Request` in, `Response` out. A bound property,
    * so `export default server` works on Cloudflare Workers, Bun and Deno. `listener` is what the
    * runtime passes after the request: from a Bun server on a loopback address, the endpoint accepts
-   * only loopback `Host` headers unless `allowedHosts` says otherwise, as `serve()` does.
+   * only loopback `Host` headers unless `allowedHosts` says otherwise, as `serve()` does. A server
+   * that could not start answers every request with a JSON 500 and logs why once: never a rejection.
    */
   readonly fetch = async (request: Request, listener?: unknown): Promise<Response> =>
     (await this.#web()).fetch(request, listener);
@@ -407,7 +416,7 @@ export class Server<Tools extends ToolTypes = {}> {
     // Registered before any request's `fetch` waits on the endpoint, so it runs before any request is handled.
     this.#web().then(
       (endpoint) => endpoint.listening(address),
-      () => {}, // The endpoint failed to load: every request's fetch fails with that error.
+      () => {}, // The Web face failed to load: every request's fetch fails with that error.
     );
   };
 
@@ -505,8 +514,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * Resolves once the layers that the registrations so far need have loaded and checked them (a
    * resource's or prompt's, the auth settings of `pico({ auth })` and of `auth` rules, the plug-in
    * machinery of `use`); rejects with the first mistake found there, such as a plug-in part that
-   * does not exist. `serve()` and `server.call` wait for it and reject with that error, `fetch`
-   * rejects with it (runtimes answer 500) and `node` answers 500. Registrations the core checks
+   * does not exist. `serve()` and `server.call` wait for it and reject with that error; `fetch` and
+   * `node` answer every request with a JSON 500 and log the error once on stderr (not-started.ts). Registrations the core checks
    * itself (`.tool()`, a middleware's method or tool) throw at the call instead, except a
    * middleware's method while a layer is installing methods: it is checked here, once they are.
    */
@@ -551,8 +560,8 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   #web(): Promise<WebEndpoint> {
-    this.#webEndpoint ??= Promise.all([import("./transports/http/web.js"), this.#http()]).then(([web, handler]) =>
-      web.createWebEndpoint(handler, this.#options.allowedHosts),
+    this.#webEndpoint ??= import("./transports/http/web.js").then((web) =>
+      web.createWebEndpoint(this.#http(), this.#options.allowedHosts),
     );
     return this.#webEndpoint;
   }

@@ -21,6 +21,8 @@ export {
   type Harness,
   type HarnessOptions,
   harness,
+  type Message,
   type RequestOptions,
+  type Subscription,
 } from "./testing/harness.js";
 export { type MintOptions, type TestIssuer, type TestIssuerOptions, testIssuer } from "./testing/issuer.js";

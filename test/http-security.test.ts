@@ -198,7 +198,6 @@ describe("the lists among the HTTP options, as plain JavaScript may write them",
       ],
     ] as const) {
       const app = server(http as unknown as HttpOptions);
-      await expect(app.fetch(hello({}))).rejects.toThrow(new TypeError(`The HTTP option ${message}`));
       await expect(app.serve({ port: 0 })).rejects.toThrow(new TypeError(`The HTTP option ${message}`));
     }
   });

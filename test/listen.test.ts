@@ -214,7 +214,7 @@ describe("subscriptions/listen over a connection", () => {
 describe("subscriptions/listen over HTTP", () => {
   async function endpoint() {
     const { registry: server, live } = registry();
-    const web = createWebEndpoint(await createEndpoint(serverDispatcher(server), {}, { auth: undefined }), undefined);
+    const web = createWebEndpoint(createEndpoint(serverDispatcher(server), {}, { auth: undefined }), undefined);
     return { server, live, web };
   }
 

@@ -197,6 +197,48 @@ describe("server.use: scopes", () => {
   });
 });
 
+describe("server.use: a server's first use once it is serving", () => {
+  it("is refused at the call, and the server goes on serving (official v1 client over HTTP)", async () => {
+    // Was: the first use after serving loaded the plug-in machinery then, so a mistake in it could not
+    // throw here: every request from then on failed with it (-32603), and later uses never ran.
+    const server = pico({ name: "mw", version: "1.0.0", signals: false }).tool("echo", {
+      input: z.object({ text: z.string() }),
+      run: ({ text }) => text,
+    });
+    const listening = await server.serve({ port: 0, host: "127.0.0.1" });
+    const v1 = new V1Client({ name: "v1", version: "1" });
+    try {
+      await v1.connect(new V1Http(new URL(listening.url)));
+      const late = "server.use: the server is serving; make its first use before serve() and the first request.";
+      expect(() => server.use({ bogus: 1 } as never)).toThrow(new TypeError(late));
+      expect(() => server.use((_, next) => next())).toThrow(new TypeError(late));
+      expect(await v1.callTool({ name: "echo", arguments: { text: "still" } })).toEqual({
+        content: [{ type: "text", text: "still" }],
+      });
+    } finally {
+      await v1.close();
+      await listening.close();
+    }
+  });
+
+  it("installs at once once an earlier use loaded the machinery: a mistake throws at the call", async () => {
+    const seen: string[] = [];
+    const server = makeServer().use((_, next) => next());
+    const listening = await server.serve({ port: 0, host: "127.0.0.1" });
+    try {
+      expect(() => server.use({ bogus: 1 } as never)).toThrow(/server.use needs a middleware function.*; got bogus\./);
+      server.use((call, next) => {
+        seen.push(call.method);
+        return next();
+      });
+      expect((await server.call("echo", { text: "x" })).structuredContent).toEqual({ text: "x" });
+      expect(seen).toEqual(["tools/call"]);
+    } finally {
+      await listening.close();
+    }
+  });
+});
+
 describe("server.use: short-circuits, rewrites and errors", () => {
   it("answers without the handler when a middleware returns a result", async () => {
     let ran = 0;

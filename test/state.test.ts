@@ -7,7 +7,6 @@ import { MemoryUsedStates } from "../src/asking/used-states.js";
 import { pico } from "../src/index.js";
 import type { SharedState } from "../src/state/state.js";
 import { MemoryTaskStore } from "../src/tasks/store.js";
-import { post } from "./http-helpers.js";
 
 /** A state whose stores are never reached by these requests. */
 function unusedState(): SharedState {
@@ -25,8 +24,7 @@ function unusedState(): SharedState {
 describe("pico({ state })", () => {
   it("refuses to serve HTTP without requestStateKey, saying what to set", async () => {
     const server = pico({ name: "no-key", state: unusedState() }).tool("t", { description: "t", run: () => "t" });
-    const request = post({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
-    await expect(server.fetch(request)).rejects.toThrow(
+    await expect(server.serve({ port: 0, host: "127.0.0.1" })).rejects.toThrow(
       /pico\(\{ state \}\) needs requestStateKey: instances that share state must seal requestState with one key/,
     );
   });

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { pico, type Schema } from "../src/index.js";
 import { invalidInputs } from "../src/testing/invalid.js";
 import { ContractError, contract, harness, testIssuer } from "../src/testing.js";
+import { within } from "./http-helpers.js";
 
 function tracker(runs: string[] = []) {
   const record = (name: string) => runs.push(name);
@@ -339,6 +340,66 @@ describe("harness() reading what a correct server sends", () => {
       fetch: async () => new Response(body, { headers: { "content-type": "text/event-stream" } }),
     };
     expect((await harness(server, { era: "modern" }).callTool("x")).result).toEqual(result);
+  });
+
+  it("answers request('subscriptions/listen') with the stream's acknowledgment, though the stream stays open", async () => {
+    // Was: the harness read the whole body of a stream that never ends, and the request never resolved.
+    const client = harness(counter(), { era: "modern" });
+    const answer = await within(
+      client.request("subscriptions/listen", { notifications: { toolsListChanged: true } }),
+      5000,
+      "the listen request's answer",
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.result).toBeUndefined();
+    expect(answer.notifications).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: {
+          notifications: { toolsListChanged: true },
+          _meta: { "io.modelcontextprotocol/subscriptionId": 1 },
+        },
+      },
+    ]);
+  });
+
+  it.each(["legacy", "modern"] as const)(
+    "listen() reads a subscription's messages as they come, and close() ends it (%s harness)",
+    async (era) => {
+      const server = counter();
+      const client = harness(server, { era });
+      const subscription = await within(client.listen({ toolsListChanged: true }), 5000, "the listen stream");
+      expect(subscription.status).toBe(200);
+      expect(subscription.headers.get("content-type")).toContain("text/event-stream");
+      expect((await subscription.next())?.method).toBe("notifications/subscriptions/acknowledged");
+      server.tool("more", { description: "Another tool.", run: () => "more" });
+      expect(await subscription.next()).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/tools/list_changed",
+        params: { _meta: { "io.modelcontextprotocol/subscriptionId": 1 } },
+      });
+      // Nothing more comes until something changes: next() says so after its time limit.
+      await expect(subscription.next(200)).rejects.toThrow(
+        "No message on the subscriptions/listen stream within 200 ms.",
+      );
+      await subscription.close();
+      expect(await subscription.next()).toBeUndefined();
+      await client.close();
+    },
+  );
+
+  it("listen() gives the status and error of a listen request the server refuses, with no stream", async () => {
+    const issuer = await testIssuer();
+    const auth = { verify: issuer.verify, resource: "http://localhost/mcp", authorizationServers: [issuer.issuer] };
+    const server = pico({ name: "t", auth: { ...auth, required: true } }).tool("t", {
+      description: "t",
+      run: () => "t",
+    });
+    const subscription = await harness(server, { era: "modern" }).listen({ toolsListChanged: true });
+    expect(subscription.status).toBe(401);
+    expect(subscription.error?.message).toMatch(/^Unauthorized/);
+    expect(await subscription.next()).toBeUndefined();
   });
 
   it("speaks to a stateless server (sessions: false): each request gets its own answer", async () => {

@@ -7,7 +7,7 @@ import { dev } from "./dev.js";
 import { install } from "./install.js";
 import { list } from "./list.js";
 import { needsStripTypesFlag, rerunStrippingTypes } from "./load.js";
-import { run } from "./run.js";
+import { DEV_CHILD, run } from "./run.js";
 import { watchServerEnds } from "./server-ends.js";
 import { CannotRun, EXIT, EXIT_CODES, keepStdout, print, type Verb, warn } from "./verb.js";
 
@@ -48,25 +48,28 @@ export async function main(argv: string[]): Promise<number> {
   // `run` and `dev` give the process to the server; the other verbs only load it, and finish.
   const release = verb.serverOwnsStdout ? undefined : keepStdout();
   const unwatch = verb.serverOwnsStdout ? undefined : watchServerEnds(verb.name);
+  // `dev` serves through a child `run` whose stderr is its own: the user typed `picomcp dev`, so its
+  // child's failures (a file that does not load) are said in that name.
+  const said = verb === run && process.env[DEV_CHILD] === "1" ? "dev" : verb.name;
   try {
     return await verb.run(rest);
   } catch (thrown) {
     if (thrown instanceof UsageError) {
-      warn(`picomcp ${verb.name}: ${thrown.message}\n\n${verb.help}`);
+      warn(`picomcp ${said}: ${thrown.message}\n\n${verb.help}`);
       return EXIT.cannotRun;
     }
     if (thrown instanceof CannotRun) {
-      warn(`picomcp ${verb.name}: ${thrown.message}`);
+      warn(`picomcp ${said}: ${thrown.message}`);
       return EXIT.cannotRun;
     }
     if (thrown instanceof RpcError) {
       // Code 0: no JSON-RPC answer came (a 401, an HTTP error), and the message says what came instead.
       const what = thrown.code === 0 ? "" : `the server answered with JSON-RPC error ${thrown.code}: `;
-      warn(`picomcp ${verb.name}: ${what}${thrown.message}`);
+      warn(`picomcp ${said}: ${what}${thrown.message}`);
       return EXIT.failed;
     }
     // Anything else (a listen error, a server that throws while it answers) is said, not dumped as a stack.
-    warn(`picomcp ${verb.name}: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
+    warn(`picomcp ${said}: ${thrown instanceof Error ? thrown.message : String(thrown)}`);
     return EXIT.failed;
   } finally {
     unwatch?.();

@@ -1,5 +1,8 @@
 import { isObject } from "../core/jsonrpc.js";
 import type { Implementation } from "../core/types.js";
+import { EventMessages, type Message } from "./events.js";
+
+export type { Message } from "./events.js";
 
 /** Anything with a Web `fetch` handler: a picomcp server, or any other MCP endpoint. */
 export interface Fetcher {
@@ -31,6 +34,28 @@ export interface Answer {
   readonly challenge: string | null;
   readonly result: Record<string, unknown> | undefined;
   readonly error: { code: number; message: string; data?: unknown } | undefined;
+  /**
+   * The notifications an event stream brought before the answer (progress, log messages). For
+   * `subscriptions/listen`, whose stream stays open, the answer is its first message, the
+   * acknowledgment (2026-07-28 §4), here, with no result: `listen()` reads what comes after it.
+   */
+  readonly notifications: readonly Message[];
+}
+
+/** An open `subscriptions/listen` stream (2026-07-28 §4), read a message at a time. */
+export interface Subscription {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The JSON-RPC error of a listen request the server refused (no stream then). */
+  readonly error: Answer["error"];
+  /**
+   * The stream's next message: the acknowledgment first, then each notification, and the listen
+   * request's result if the server ends the subscription (shutdown); undefined once the stream has
+   * ended. Rejects if none comes within `timeoutMs` (default 5000); a later call waits for the same one.
+   */
+  next(timeoutMs?: number): Promise<Message | undefined>;
+  /** Closes the stream, which ends the subscription (2026-07-28 §4: the client closes the SSE response). */
+  close(): Promise<void>;
 }
 
 /** An MCP client over `server.fetch`: no port, no network, the real HTTP handling in between. */
@@ -39,6 +64,11 @@ export interface Harness {
   request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<Answer>;
   listTools(options?: RequestOptions): Promise<Answer>;
   callTool(name: string, args?: Record<string, unknown>, options?: RequestOptions): Promise<Answer>;
+  /**
+   * Opens a `subscriptions/listen` stream for `notifications` (e.g. `{ toolsListChanged: true }`),
+   * in the 2026-07-28 envelope whatever the harness's era (the method has no 2025 form).
+   */
+  listen(notifications: Record<string, unknown>, options?: RequestOptions): Promise<Subscription>;
   /** A plain GET of a path on the same origin, e.g. "/.well-known/oauth-protected-resource/mcp". */
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   /** The legacy session's id, once there is one. */
@@ -49,6 +79,10 @@ export interface Harness {
 
 const MODERN = "2026-07-28";
 const LEGACY = "2025-11-25";
+const LISTEN = "subscriptions/listen";
+
+/** A request's params, with the `_meta` a 2026-07-28 request merges its envelope into. */
+type Params = { _meta?: Record<string, unknown>; [field: string]: unknown };
 
 /**
  * An in-process HTTP harness: builds the requests a real client would send (headers, session id,
@@ -75,14 +109,23 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
     return server.fetch(new Request(url, { method: "POST", headers, body: JSON.stringify(body) }));
   };
 
-  const read = async (response: Response, id: number): Promise<Answer> => {
+  const read = async (response: Response, id: number, method?: string): Promise<Answer> => {
     const type = response.headers.get("content-type") ?? "";
-    let message: Record<string, unknown> | undefined;
-    if (type.includes("text/event-stream")) {
-      for (const data of eventData(await response.text())) {
-        const parsed: unknown = JSON.parse(data);
-        if (isObject(parsed) && parsed.id === id) message = parsed;
+    let message: Message | undefined;
+    const notifications: Message[] = [];
+    if (type.includes("text/event-stream") && response.body) {
+      // Read as the events come, up to the answer: a stream may stay open after it, or without one.
+      const events = new EventMessages(response.body);
+      for (let next = await events.next(); next; next = await events.next()) {
+        if (next.id === id) {
+          message = next;
+          break;
+        }
+        notifications.push(next);
+        // A listen stream's answer comes only when the subscription ends: its acknowledgment is the answer here.
+        if (method === LISTEN) break;
       }
+      await events.cancel();
     } else if (type.includes("json")) {
       const body: unknown = await response.json();
       if (isObject(body)) message = body;
@@ -96,6 +139,7 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
       // As the server under test sent them: a JSON-RPC result is an object, an error { code, message, data? }.
       result: message?.result as Answer["result"],
       error: message?.error as Answer["error"],
+      notifications,
     };
   };
 
@@ -118,16 +162,13 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
     ...(sessionId ? { "mcp-session-id": sessionId } : {}),
   });
 
-  const request = async (
-    method: string,
-    params: { _meta?: Record<string, unknown>; [field: string]: unknown } = {},
-    request: RequestOptions = {},
-  ) => {
-    const failed = await start(request);
-    if (failed) return failed;
+  /** Sends one request, in the session's era or (`modern`) the 2026-07-28 envelope; answers its response and id. */
+  const post = async (
+    { method, params, modern }: { method: string; params: Params; modern: boolean },
+    request: RequestOptions,
+  ): Promise<{ response: Response; id: number }> => {
     const id = nextId++;
-    if (era === "legacy")
-      return read(await send({ jsonrpc: "2.0", id, method, params }, sessionHeaders(), request), id);
+    if (!modern) return { response: await send({ jsonrpc: "2.0", id, method, params }, sessionHeaders(), request), id };
     const meta = {
       "io.modelcontextprotocol/protocolVersion": MODERN,
       "io.modelcontextprotocol/clientCapabilities": {},
@@ -137,13 +178,57 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
     const headers: Record<string, string> = { "mcp-protocol-version": MODERN, "mcp-method": method };
     if (typeof named === "string") headers["mcp-name"] = named;
     const body = { jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...meta, ...params._meta } } };
-    return read(await send(body, headers, request), id);
+    return { response: await send(body, headers, request), id };
+  };
+
+  const request = async (method: string, params: Params = {}, request: RequestOptions = {}) => {
+    const failed = await start(request);
+    if (failed) return failed;
+    const { response, id } = await post({ method, params, modern: era === "modern" }, request);
+    return read(response, id, method);
+  };
+
+  const listen = async (notifications: Record<string, unknown>, request: RequestOptions = {}) => {
+    const { response, id } = await post({ method: LISTEN, params: { notifications }, modern: true }, request);
+    const streamed = (response.headers.get("content-type") ?? "").includes("text/event-stream") && response.body;
+    // Refused (an error in JSON, a 4xx): no stream, and the answer says why.
+    const refused = streamed ? undefined : await read(response, id);
+    const events = streamed ? new EventMessages(streamed) : undefined;
+    let pending: Promise<Message | undefined> | undefined;
+    return {
+      status: response.status,
+      headers: response.headers,
+      error: refused?.error,
+      next: async (timeoutMs = 5000) => {
+        if (!events) return undefined;
+        pending ??= events.next();
+        const reading = pending;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<never>((_, fail) => {
+          timer = setTimeout(
+            () => fail(new Error(`No message on the subscriptions/listen stream within ${timeoutMs} ms.`)),
+            timeoutMs,
+          );
+        });
+        try {
+          const message = await Promise.race([reading, late]);
+          pending = undefined;
+          return message;
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      close: async () => {
+        await events?.cancel();
+      },
+    } satisfies Subscription;
   };
 
   return {
     request,
     listTools: (request_) => request("tools/list", {}, request_),
     callTool: (name, args = {}, request_) => request("tools/call", { name, arguments: args }, request_),
+    listen,
     get: (path, headers = {}) => server.fetch(new Request(new URL(path, url), { headers })),
     get sessionId() {
       return sessionId;
@@ -158,22 +243,4 @@ export function harness(server: Fetcher, options: HarnessOptions = {}): Harness 
       initialized = false;
     },
   };
-}
-
-/**
- * The data of each event of an SSE body (WHATWG "Server-sent events"): its `data:` lines joined by
- * newlines; events without data (a priming event, a comment) are skipped.
- */
-function eventData(body: string): string[] {
-  return body
-    .replace(/\r\n?/g, "\n")
-    .split("\n\n")
-    .map((event) =>
-      event
-        .split("\n")
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
-        .join("\n"),
-    )
-    .filter((data) => data.trim() !== "");
 }

@@ -2,8 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse } from "../core/jsonrpc.js";
 import type { HttpHandler } from "./http/handler.js";
+import { NOT_STARTED, tellOnce } from "./http/not-started.js";
 import { type BodyBudget, BodyTooLarge, jsonReply } from "./http/reply.js";
-import { answer, INTERNAL_ERROR, NodeRequest, send } from "./node-http.js";
+import { answer, NodeRequest, send } from "./node-http.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
 
 /**
@@ -33,8 +34,10 @@ export async function serveNode(
   let handler: HttpHandler;
   try {
     handler = await endpoint;
-  } catch {
-    return send(INTERNAL_ERROR, res);
+  } catch (thrown) {
+    // A start-up error: the client is told the server did not start, the log why, once.
+    tellOnce(endpoint, thrown);
+    return send(NOT_STARTED, res);
   }
   // A body read by someone else is not coming again: waiting for it would hang the request.
   if (req.method === "POST" && bodyTaken(req) && req.body === undefined) return send(BODY_TAKEN, res);

@@ -152,6 +152,19 @@ describe("picomcp dev", () => {
     );
   });
 
+  it("names itself, not the run it starts, when the server file cannot be loaded", async () => {
+    folder = mkdtempSync(join(tmpdir(), "picomcp-dev-"));
+    const file = join(folder, "server.ts");
+    writeFileSync(file, "export const nothing = 1;\n");
+    child = start(["dev", file, "--port", "0"]);
+    const stderr = collect(child.stderr!);
+    await waitFor(() => stderr.text.includes("the server stopped"));
+    expect(stderr.text).toBe(
+      `picomcp dev: ${file} exports no server. Export the pico() server without serving it (\`export default server\`); picomcp serves it.\n` +
+        "picomcp dev: the server stopped (exit code 2); it starts again on the next change.\n",
+    );
+  });
+
   it("exits 2 when its port is taken, saying so", async () => {
     const taken = createServer();
     await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));

@@ -106,6 +106,44 @@ describe(`export default server as the entry point of bun run, ${runtime}`, () =
   it("serves the v2 client in the 2026-07-28 era", () => smokeV2(url(), runtime));
 });
 
+describe(`export default server that cannot start, as the entry point of bun run, ${runtime}`, () => {
+  let server: Started;
+  beforeAll(async () => {
+    server = await start(bunExecutable(), ["run", "test/runtimes/not-started.ts"], {
+      env: { PICO_PORT: "", PORT: "0" },
+      from: "stdout",
+      endpoint: (line) => /Started (?:development )?server: (http:\/\/\S+?)\/?$/.exec(line)?.[1],
+    });
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+
+  it("answers a JSON 500 saying so, not Bun's page of the server's source, and logs why once", async () => {
+    // Was: server.fetch rejected, and Bun answered 500 with its development error page, which shows
+    // picomcp's source lines and the server's file paths to the client.
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: ping,
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({
+        jsonrpc: "2.0",
+        error: {
+          code: -32603,
+          message:
+            "Internal Server Error: this MCP server could not start; its operator finds why in the server's log.",
+        },
+      });
+    }
+    const told = server.output().split("picomcp: the server could not start").length - 1;
+    expect(told, server.output()).toBe(1);
+    expect(server.output()).toContain("The HTTP option maxBodyBytes must be an integer of at least 1; got 0.");
+  });
+});
+
 /**
  * A server of the user's own on Bun (`Bun.serve({ fetch: server.fetch })`) with a short `idleTimeout`,
  * which Bun applies to a streamed response too: an event stream quiet for longer (a long tool call

@@ -1,5 +1,6 @@
 import { onWorkers } from "../workers.js";
 import type { HttpHandler } from "./handler.js";
+import { notStartedResponse } from "./not-started.js";
 import {
   type BodyBudget,
   BodyHold,
@@ -13,8 +14,10 @@ import { Guard, isLoopbackHost } from "./security.js";
 
 /** The HTTP endpoint of a server as a Web `fetch` entry point (Workers, Bun, Deno, `server.fetch`). */
 export interface WebEndpoint {
-  readonly handler: HttpHandler;
-  /** `listener`: what the runtime passes after the request (Bun: its server; Workers: `env`). */
+  /**
+   * `listener`: what the runtime passes after the request (Bun: its server; Workers: `env`). Never
+   * rejects: an endpoint that could not be made is answered for (not-started.ts).
+   */
   fetch(request: Request, listener?: unknown): Promise<Response>;
   /** The runtime serves this endpoint at `address` (`deno serve` says so through the default export's `onListen`), and it says so on stderr. */
   listening(address: { hostname: string; port: number }): void;
@@ -23,18 +26,34 @@ export interface WebEndpoint {
 /**
  * The Web face of an endpoint (endpoint.ts makes its handler): `Request` in, `Response` out. Made
  * only for a program that serves Web requests; `serve({ port })` on Node and `server.node` use the
- * handler straight from Node's objects (node.ts).
+ * handler straight from Node's objects (node.ts). `made` is the handler as it is being made: one that
+ * could not be made (a start-up error) is answered for with a JSON 500 rather than a rejection,
+ * which a runtime answers with a page of its own (Bun's, in development, shows the server's source).
  */
-export function createWebEndpoint(handler: HttpHandler, allowedHosts: readonly string[] | undefined): WebEndpoint {
+export function createWebEndpoint(
+  made: Promise<HttpHandler>,
+  allowedHosts: readonly string[] | undefined,
+): WebEndpoint {
   // A runtime serving the endpoint on a loopback address (Bun, `deno serve`) accepts only loopback Host
   // headers, as serve() does, unless `allowedHosts` says which.
   const loopback = allowedHosts
     ? undefined
     : new Guard({ allowedHosts: ["localhost", "127.0.0.1"], allowedOrigins: ["*"] });
   let onLoopback = false;
+  let handler: HttpHandler | undefined;
+  let failure: unknown;
+  const settled = made.then(
+    (done) => {
+      handler = done;
+    },
+    (thrown: unknown) => {
+      failure = thrown;
+    },
+  );
   return {
-    handler,
     fetch: async (request, listener) => {
+      if (!handler) await settled;
+      if (!handler) return notStartedResponse(made, failure);
       const incoming = fromWebRequest(request);
       const denied = loopback && (onLoopback || onBunLoopback(listener)) ? loopback.checkHost(incoming) : undefined;
       const reply = denied ?? (await handler.handle(incoming));
@@ -45,8 +64,14 @@ export function createWebEndpoint(handler: HttpHandler, allowedHosts: readonly s
     },
     listening: ({ hostname, port }) => {
       onLoopback = isLoopbackHost(hostname);
-      // The line `deno serve` prints itself unless the export has `onListen`.
-      console.error(`deno serve: Listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/`);
+      // The line `deno serve` prints itself unless the export has `onListen`, once the endpoint is ready.
+      void made.then(
+        () =>
+          console.error(
+            `deno serve: Listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}/`,
+          ),
+        () => {},
+      );
     },
   };
 }
