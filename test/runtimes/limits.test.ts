@@ -95,17 +95,35 @@ describe.each([
   });
 
   it("drops the event stream of a client that does not read it, and says so in one line, not a stack", async () => {
-    const { headers, body } = modernCall("flood", { progressToken: "flood" });
-    const req = request(server.url, { method: "POST", agent: false, headers, timeout: WAIT_MS });
+    // A subscriptions/listen stream watching the resource the flood announces: its updates must not be
+    // missed, so a reader too far behind is dropped (a request's own stream lets its logs and progress
+    // go instead, since 488a6ba).
+    const note = `notes://${"x".repeat(600)}`; // limits.ts's NOTE
+    const listen = {
+      headers: { ...HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "subscriptions/listen",
+        params: {
+          notifications: { resourceSubscriptions: [note] },
+          _meta: { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {} },
+        },
+      }),
+    };
+    const req = request(server.url, { method: "POST", agent: false, headers: listen.headers, timeout: WAIT_MS });
     try {
       const response = await new Promise<import("node:http").IncomingMessage>((resolve, reject) => {
         req.once("response", resolve).once("error", reject);
         req.once("timeout", () => req.destroy(new Error(`no response head within ${WAIT_MS} ms`)));
-        req.end(body);
+        req.end(listen.body);
       });
       expect(response.headers["content-type"]).toBe("text/event-stream");
       response.pause(); // Not read: what the server writes waits for this client.
-      await printed(server, "flood: cancelled");
+      const { headers, body } = modernCall("flood");
+      const flooded = await fetch(server.url, { method: "POST", headers, body, signal: AbortSignal.timeout(WAIT_MS) });
+      expect(await flooded.text()).toContain("flooded");
+      await printed(server, "flood: all sent");
       // Reading again, the client takes what was on its way, then finds the stream cut (Bun tells of the
       // drop only then).
       await new Promise((resolve) =>

@@ -1,7 +1,8 @@
 /**
  * The smoke server (server.ts) with small limits, for the limit tests on Bun and Deno: bodies of
  * 1000 bytes at most, 2000 bytes of them read at once, each to arrive within half a second; 64 KiB
- * waiting for an event stream's reader; and a tool that sends its stream more than that at once. It serves
+ * waiting for an event stream's reader; a resource, and a tool that announces updates of it, more than that
+ * at once, to the subscriptions/listen streams that watch it. It serves
  * on 127.0.0.1, port LIMITS_PORT (PICO_PORT would have server.ts serve too), and prints its URL as
  * one JSON line.
  */
@@ -12,21 +13,28 @@ interface Runtimes {
   process?: { env: Record<string, string | undefined> };
 }
 
-/** How many 1 KiB progress notifications `flood` sends at most: 16 MiB, 256 times the stream's limit. */
-const FLOOD = 16_384;
+/**
+ * How many updates `flood` announces of a resource with a URI of 600 characters (about 750 bytes an
+ * event, so that the listen request naming it fits the 1000-byte body limit): 18 MiB, 280 times the
+ * stream's limit, more than the sockets between server and client take.
+ */
+const FLOOD = 24_576;
+/** The resource `flood` announces updates of; the test's listen stream subscribes to it. */
+const NOTE = `notes://${"x".repeat(600)}`;
 
 const runtimes = globalThis as Runtimes;
 const server = smokeServer({
   http: { maxBodyBytes: 1000 },
   limits: { maxBodyBytesInFlight: 2000, receiveTimeoutMs: 500, maxSseBufferBytes: 64 * 1024 },
-}).tool("flood", {
-  description: "Reports progress with 1 KiB messages, 100 a turn, until cancelled, and says on stderr whether it was.",
-  run: async (_args, ctx) => {
-    for (let sent = 0; sent < FLOOD && !ctx.signal.aborted; sent++) {
-      ctx.progress(sent, FLOOD, "x".repeat(1024));
+}).resource("notes://{id}", { read: ({ id }) => id });
+server.tool("flood", {
+  description: "Announces updates of a resource with a long URI, 100 a turn, and says on stderr once all are sent.",
+  run: async () => {
+    for (let sent = 0; sent < FLOOD; sent++) {
+      server.resourceUpdated(NOTE);
       if (sent % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 0));
     }
-    console.error(ctx.signal.aborted ? "flood: cancelled" : "flood: all sent");
+    console.error("flood: all sent");
     return "flooded";
   },
 });
