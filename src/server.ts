@@ -238,7 +238,7 @@ export class Server<Tools extends ToolTypes = {}> {
     if (tool.task)
       registry.wait(
         import("./tasks/layer.js").then((tasks) =>
-          tasks.install(this.#dispatcher, this, {
+          tasks.install(this.#dispatcher, { use: (plugin) => this.#use(plugin) }, {
             withPlugins: (work) => this.#plugins.run(work),
             state: this.#options.state,
           }),
@@ -295,6 +295,11 @@ export class Server<Tools extends ToolTypes = {}> {
         "server.use: the server is serving; make its first use before serve() and the first request.",
       );
     }
+    return this.#use(target, middleware);
+  }
+
+  /** `use` without its check: also how a layer of ours installs its plug-in (Tasks), whenever its first tool comes. */
+  #use(target: MiddlewareFor<string> | Plugin | string | { tool: string }, middleware?: unknown): this {
     // What the method table and the tools say is checked here and now; the rest when it is installed.
     const scope =
       typeof target === "string"
