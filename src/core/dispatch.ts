@@ -380,14 +380,16 @@ export class Dispatcher {
    */
   #result({ message, method, ctx }: Call, result: Result): JsonRpcResponse {
     if (ctx.era !== "modern") return resultResponse(message.id, result);
-    const modern: Result = { ...result };
-    modern.resultType ??= "complete";
+    const meta = result._meta;
+    // One object literal, the defaults first and the result's own fields over them: a copy made with
+    // `{ ...result }` and then grown field by field cost a tool call twice the CPU of the rest of it.
     // Interim input_required results carry no cache hints (§3.3).
-    if (method.cacheable && modern.resultType === "complete") {
-      modern.ttlMs ??= 0;
-      modern.cacheScope ??= "private";
-    }
-    const meta = modern._meta;
+    const modern: Result =
+      method.cacheable && (result.resultType ?? "complete") === "complete"
+        ? { resultType: "complete", ttlMs: 0, cacheScope: "private", ...result }
+        : { resultType: "complete", ...result };
+    // A field present but unset (a middleware's `resultType: undefined`) is a default all the same.
+    modern.resultType ??= "complete";
     modern._meta = isObject(meta) ? { ...this.#serverInfoMeta, ...meta } : this.#serverInfoMeta;
     return resultResponse(message.id, modern);
   }
