@@ -238,10 +238,14 @@ export class Server<Tools extends ToolTypes = {}> {
     if (tool.task)
       registry.wait(
         import("./tasks/layer.js").then((tasks) =>
-          tasks.install(this.#dispatcher, { use: (plugin) => this.#use(plugin) }, {
-            withPlugins: (work) => this.#plugins.run(work),
-            state: this.#options.state,
-          }),
+          tasks.install(
+            this.#dispatcher,
+            { use: (plugin) => this.#use(plugin) },
+            {
+              withPlugins: (work) => this.#plugins.run(work),
+              state: this.#options.state,
+            },
+          ),
         ),
       );
   }
