@@ -3,13 +3,10 @@
  * sends it over Streamable HTTP (neither checks what its handler returns). 2025-11-25 "Roots": each
  * root is an object with a `uri` string and an optional `name` string; `ctx.roots()` is typed so.
  */
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import type { Listening } from "../../src/transports/listen.js";
+import { servedToClients } from "./served.js";
 
 const server = pico({ name: "roots", version: "1.0.0" }).tool("workspace", {
   description: "Lists the client's roots",
@@ -18,17 +15,7 @@ const server = pico({ name: "roots", version: "1.0.0" }).tool("workspace", {
 
 /** What the client answers roots/list with; each test sets it. */
 let answer: unknown;
-let listening: Listening;
-const closing: { close(): Promise<void> }[] = [];
-
-beforeAll(async () => {
-  listening = await server.serve({ port: 0 });
-});
-
-afterAll(async () => {
-  for (const each of closing) await each.close();
-  await listening?.close();
-});
+const clients = servedToClients(server);
 
 const BAD_ROOTS: [string, unknown[]][] = [
   ["a root that is null", [{ uri: "file:///a" }, null]],
@@ -66,10 +53,9 @@ function eachClient(connect: () => Promise<Call>) {
 
 describe("the official v1 client (2025-11-25 session)", () => {
   eachClient(async () => {
-    const client = new LegacyClient({ name: "v1", version: "1.0.0" }, { capabilities: { roots: {} } });
-    client.setRequestHandler(ListRootsRequestSchema, () => answer as never);
-    closing.push(client);
-    await client.connect(new LegacyTransport(new URL(listening.url)));
+    const client = await clients.legacy({ capabilities: { roots: {} } }, (client) =>
+      client.setRequestHandler(ListRootsRequestSchema, () => answer as never),
+    );
     return async () => {
       const result = await client.callTool({ name: "workspace", arguments: {} });
       return { text: (result.content as { text: string }[])[0]?.text, isError: result.isError === true };
@@ -79,13 +65,9 @@ describe("the official v1 client (2025-11-25 session)", () => {
 
 describe("the official v2 client (2026-07-28)", () => {
   eachClient(async () => {
-    const client = new ModernClient(
-      { name: "v2", version: "2.0.0" },
-      { versionNegotiation: { mode: "auto" }, capabilities: { roots: {} } },
+    const client = await clients.modern({ capabilities: { roots: {} } }, (client) =>
+      client.setRequestHandler("roots/list", () => answer as never),
     );
-    client.setRequestHandler("roots/list", () => answer as never);
-    closing.push(client);
-    await client.connect(new ModernTransport(new URL(listening.url)));
     return async () => {
       try {
         const result = await client.callTool({ name: "workspace", arguments: {} });

@@ -10,6 +10,9 @@ import type { Listening } from "../../src/transports/listen.js";
  * before the file's tests, and after them every client connected here is closed, then the listener.
  * Called at the top level of the file.
  */
+type LegacyOptions = ConstructorParameters<typeof LegacyClient>[1];
+type ModernOptions = ConstructorParameters<typeof ModernClient>[1];
+
 export function servedToClients(server: ReturnType<typeof pico>) {
   let listening: Listening;
   const closing: { close(): Promise<void> }[] = [];
@@ -24,16 +27,24 @@ export function servedToClients(server: ReturnType<typeof pico>) {
   });
 
   return {
-    /** A 2025-11-25 client (the official v1 SDK), connected. */
-    async legacy(): Promise<LegacyClient> {
-      const client = new LegacyClient({ name: "v1", version: "1.0.0" });
+    /**
+     * A 2025-11-25 client (the official v1 SDK), connected; `options` as the client takes them, and
+     * `prepare` to set its handlers before it connects.
+     */
+    async legacy(options?: LegacyOptions, prepare?: (client: LegacyClient) => void): Promise<LegacyClient> {
+      const client = new LegacyClient({ name: "v1", version: "1.0.0" }, options);
+      prepare?.(client);
       closing.push(client);
       await client.connect(new LegacyTransport(new URL(listening.url)));
       return client;
     },
-    /** A 2026-07-28 client (the official v2 SDK, negotiating its version), connected. */
-    async modern(): Promise<ModernClient> {
-      const client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    /** A 2026-07-28 client (the official v2 SDK, negotiating its version), connected; `options` and `prepare` as for `legacy`. */
+    async modern(options?: ModernOptions, prepare?: (client: ModernClient) => void): Promise<ModernClient> {
+      const client = new ModernClient(
+        { name: "v2", version: "2.0.0" },
+        { versionNegotiation: { mode: "auto" }, ...options },
+      );
+      prepare?.(client);
       closing.push(client);
       await client.connect(new ModernTransport(new URL(listening.url)));
       return client;

@@ -7,14 +7,13 @@
  * can be subscribed again, an unsubscribe makes room, and a session of ordinary URIs is unaffected.
  * A 2026-07-28 `subscriptions/listen` (v2 client) is bounded the same way.
  */
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client as ModernClient } from "@modelcontextprotocol/client";
+import type { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import type { Listening } from "../../src/transports/listen.js";
 import { until } from "./resources-helpers.js";
+import { servedToClients } from "./served.js";
 
 const MAX_BYTES = 65_536;
 const LONGEST = 8192;
@@ -35,26 +34,14 @@ const long = (n: number) => {
   return head + "x".repeat(LONGEST - head.length);
 };
 
-let listening: Listening;
-const closing: { close(): Promise<void> }[] = [];
-
-beforeAll(async () => {
-  listening = await server.serve({ port: 0 });
-});
-
-afterAll(async () => {
-  for (const each of closing) await each.close();
-  await listening?.close();
-});
+const clients = servedToClients(server);
 
 async function legacyClient(updated: string[] = []): Promise<LegacyClient> {
-  const client = new LegacyClient({ name: "v1", version: "1.0.0" });
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-    updated.push(notification.params.uri);
-  });
-  closing.push(client);
-  await client.connect(new LegacyTransport(new URL(listening.url)));
-  return client;
+  return clients.legacy(undefined, (client) =>
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updated.push(notification.params.uri);
+    }),
+  );
 }
 
 describe("a 2025-11-25 session (official v1 client)", () => {
@@ -106,9 +93,7 @@ describe("a 2026-07-28 listen request (official v2 client)", () => {
   let client: ModernClient;
 
   beforeAll(async () => {
-    client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
-    closing.push(client);
-    await client.connect(new ModernTransport(new URL(listening.url)));
+    client = await clients.modern();
   });
 
   it("names URIs of up to 64 Ki characters in all", async () => {
