@@ -18,7 +18,7 @@ import type { MiddlewareCall } from "../src/middleware/middleware.js";
 import { type Plugin, Plugins } from "../src/middleware/plugin.js";
 import { registryOf } from "../src/server.js";
 import { envelope, serverDispatcher } from "./core-helpers.js";
-import { initialize, inSession, modern } from "./http-helpers.js";
+import { initialize, inSession, modern, post } from "./http-helpers.js";
 
 type Server = ReturnType<typeof makeServer>;
 
@@ -617,15 +617,11 @@ describe("plug-ins and the capabilities the server computes", () => {
     });
     await server.ready();
     const session = await server.fetch(
-      new Request("http://localhost/mcp", {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
-        }),
+      post({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
       }),
     );
     expect((await rpc(session)).result?.capabilities).toEqual({
