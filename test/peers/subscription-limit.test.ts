@@ -7,14 +7,13 @@
  * Before the limit, one session's subscriptions grew without bound: 10,000 subscribes of 8,000-character
  * URIs added 99 MB of heap.
  */
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
-import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client as ModernClient } from "@modelcontextprotocol/client";
+import type { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import type { Listening } from "../../src/transports/listen.js";
 import { until } from "./resources-helpers.js";
+import { servedToClients } from "./served.js";
 
 const MAX = 3;
 
@@ -28,29 +27,18 @@ const TOO_MANY = {
   data: { limit: "maxSubscriptionsPerSession", max: MAX },
 };
 
-let listening: Listening;
-const closing: { close(): Promise<void> }[] = [];
-
-beforeAll(async () => {
-  listening = await server.serve({ port: 0 });
-});
-
-afterAll(async () => {
-  for (const each of closing) await each.close();
-  await listening?.close();
-});
+const clients = servedToClients(server);
 
 describe("a 2025-11-25 session (official v1 client)", () => {
   let client: LegacyClient;
   const updated: string[] = [];
 
   beforeAll(async () => {
-    client = new LegacyClient({ name: "v1", version: "1.0.0" });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-      updated.push(notification.params.uri);
-    });
-    closing.push(client);
-    await client.connect(new LegacyTransport(new URL(listening.url)));
+    client = await clients.legacy(undefined, (client) =>
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+        updated.push(notification.params.uri);
+      }),
+    );
   });
 
   it("subscribes to the limit, a URI subscribed again counting once, and refuses one more with -32602", async () => {
@@ -79,9 +67,7 @@ describe("a 2025-11-25 session (official v1 client)", () => {
   });
 
   it("counts per session: another session has the whole limit", async () => {
-    const other = new LegacyClient({ name: "v1-other", version: "1.0.0" });
-    closing.push(other);
-    await other.connect(new LegacyTransport(new URL(listening.url)));
+    const other = await clients.legacy();
     for (const uri of ["notes://x", "notes://y", "notes://z"]) {
       expect(await other.subscribeResource({ uri })).toEqual({});
     }
@@ -93,9 +79,7 @@ describe("a 2026-07-28 listen request (official v2 client)", () => {
   let client: ModernClient;
 
   beforeAll(async () => {
-    client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
-    closing.push(client);
-    await client.connect(new ModernTransport(new URL(listening.url)));
+    client = await clients.modern();
   });
 
   it("names up to the limit, a URI named twice counting once", async () => {
