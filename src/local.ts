@@ -3,7 +3,7 @@ import type { IdentityInit } from "./auth/identity.js";
 import { RequestContext } from "./core/context.js";
 import type { Dispatcher } from "./core/dispatch.js";
 import { ErrorCode, McpError } from "./core/errors.js";
-import { shown } from "./core/shown.js";
+import { shown } from "./core/safe.js";
 import { type CallToolResult, callTool } from "./core/tools.js";
 import type { ClientCapabilities, Implementation, InputRequest, Meta } from "./core/types.js";
 import { LATEST_VERSION } from "./core/versions.js";

@@ -1,4 +1,5 @@
 import { installAsking } from "./asking/front.js";
+import type { EntryHost } from "./auth/entries.js";
 import type { AuthOptions, AuthSettings } from "./auth/settings.js";
 import { checkOptions } from "./core/content.js";
 import { askingLayer, type Context } from "./core/context.js";
@@ -6,7 +7,7 @@ import { Dispatcher } from "./core/dispatch.js";
 import { isObject } from "./core/jsonrpc.js";
 import type { Limits } from "./core/limits.js";
 import { listenLayer } from "./core/methods.js";
-import { type Registered, Registry, type RegistryOptions } from "./core/registry.js";
+import { Registry, type RegistryOptions } from "./core/registry.js";
 import type { Schema, StandardSchemaV1 } from "./core/schema.js";
 import {
   type CallToolResult,
@@ -125,6 +126,8 @@ export class Server<Tools extends ToolTypes = {}> {
   readonly #prompts: OnFirstUse<typeof import("./prompts/layer.js")>;
   /** The plug-in machinery (middleware/plugin.ts), set on the dispatcher, which runs requests through it. */
   readonly #plugins: OnFirstUse<Plugins>;
+  /** What the resources and prompts layers add their entries to: the registry, under this server's auth. */
+  readonly #host: EntryHost;
   /** Stops the stdio serving of `serve()`, and its end. */
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
@@ -161,6 +164,7 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#plugins = new OnFirstUse(registry, () =>
       import("./middleware/plugin.js").then(({ Plugins }) => (this.#dispatcher.plugins = new Plugins(registry))),
     );
+    this.#host = { registry, ruled: (declared, rule, swap) => this.#ruled(declared, rule, swap) };
     this.#options = this.#defaults = { ...http, state };
     this.#signals = signals ?? true;
   }
@@ -185,10 +189,7 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   resource<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): this {
     const untyped = config as unknown as ResourceConfig<string>;
-    // Refused when it is another spelling of a URI registered (resources/spellings.ts), as is one included.
-    this.#resources.run((layer) =>
-      this.#addEntry("resource", uri, layer.checkSpelling(this.#registry, layer.compileResource(uri, untyped))),
-    );
+    this.#resources.run((layer) => layer.addResource(this.#host, layer.compileResource(uri, untyped)));
     return this;
   }
 
@@ -198,7 +199,7 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   prompt<I extends Schema | undefined = undefined>(name: string, config: PromptConfig<I>): this {
     const untyped = config as PromptConfig<Schema | undefined>;
-    this.#prompts.run(({ compilePrompt }) => this.#addEntry("prompt", name, compilePrompt(name, untyped)));
+    this.#prompts.run((layer) => layer.addPrompt(this.#host, layer.compilePrompt(name, untyped)));
     return this;
   }
 
@@ -220,9 +221,9 @@ export class Server<Tools extends ToolTypes = {}> {
     }
     // Through their layers, which install their methods here with the first of each.
     const copy = () => {
-      for (const [uri, resource] of registry.resources)
-        this.#resources.run((layer) => this.#addEntry("resource", uri, layer.checkSpelling(this.#registry, resource)));
-      for (const [name, prompt] of registry.prompts) this.#prompts.run(() => this.#addEntry("prompt", name, prompt));
+      for (const resource of registry.resources.values())
+        this.#resources.run((layer) => layer.addResource(this.#host, resource));
+      for (const prompt of registry.prompts.values()) this.#prompts.run((layer) => layer.addPrompt(this.#host, prompt));
     };
     // The other server's resources and prompts may still be waiting for their layer (on-first-use.ts).
     if (registry.installing) this.#registry.wait(other.ready().then(copy));
@@ -248,14 +249,6 @@ export class Server<Tools extends ToolTypes = {}> {
           ),
         ),
       );
-  }
-
-  /** Adds a resource (by URI or template) or a prompt (by name), checked by its layer, under the server's auth. */
-  #addEntry<K extends "resource" | "prompt">(kind: K, key: string, entry: Registered[K]): void {
-    const registry = this.#registry;
-    const rule = (settings: AuthSettings) =>
-      settings.ruleEntry(entry, key, kind === "resource" ? "Resource" : "Prompt");
-    registry.add(kind, key, this.#ruled(entry.config.auth, rule, (ruled) => registry.swap(kind, key, ruled)) ?? entry);
   }
 
   /**

@@ -97,7 +97,7 @@ describe("server.call", () => {
     });
     const empty = pico({ name: "t", version: "1" }) as Server<{ x: { args: undefined; structured: unknown } }>;
     await expect(empty.call("x")).rejects.toThrow('Unknown tool "x". Registered tools: none.');
-    // A long name is cut as the protocol's messages cut it (core/shown.ts). Was: quoted whole.
+    // A long name is cut as the protocol's messages cut it (core/safe.ts's shown). Was: quoted whole.
     const long = "n".repeat(10_000) as "x";
     await expect(empty.call(long)).rejects.toThrow(`Unknown tool "${"n".repeat(200)}…". Registered tools: none.`);
   });

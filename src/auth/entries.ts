@@ -7,13 +7,34 @@
 import type { RequestContext } from "../core/context.js";
 import type { McpError } from "../core/errors.js";
 import { Layer } from "../core/layers.js";
+import type { Registered, Registry } from "../core/registry.js";
 import { accessOf } from "../core/tools.js";
 import type { AnyAccess } from "./access.js";
+import type { AuthSettings } from "./settings.js";
 
 type Enforce = typeof import("./enforce.js");
 
 const enforce = new Layer<Enforce>();
 enforce.wire(() => import("./enforce.js"));
+
+/** A server as the resources and prompts layers register entries on it (server.ts): its registry, and its auth. */
+export interface EntryHost {
+  readonly registry: Registry;
+  /**
+   * A registration under the server's auth (server.ts's #ruled): the ruled entry to add, or
+   * undefined to add it as declared (`swap` puts the ruled one in its place once the settings load).
+   */
+  ruled<T>(declared: unknown, rule: (settings: AuthSettings) => T, swap: (ruled: T) => void): T | undefined;
+}
+
+/** Adds a resource (by URI or template) or a prompt (by name), checked by its layer, under the server's auth. */
+export function addEntry<K extends "resource" | "prompt">(
+  { registry, ruled }: EntryHost,
+  { kind, key, entry }: { kind: K; key: string; entry: Registered[K] },
+): void {
+  const rule = (settings: AuthSettings) => settings.ruleEntry(entry, key, kind === "resource" ? "Resource" : "Prompt");
+  registry.add(kind, key, ruled(entry.config.auth, rule, (done) => registry.swap(kind, key, done)) ?? entry);
+}
 
 /** A resource, prompt or completion reference, as its caller checks name it. */
 export interface Entry {

@@ -4,7 +4,7 @@ import { ErrorCode, McpError } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Method, Registry } from "../core/registry.js";
-import { shown } from "../core/shown.js";
+import { shown } from "../core/safe.js";
 
 type MaybePromise<T> = T | Promise<T>;
 

@@ -4,7 +4,7 @@ import { ErrorCode, McpError } from "./errors.js";
 import { nullPrototype } from "./jsonrpc.js";
 import { Layer } from "./layers.js";
 import type { Method, Registry, Run } from "./registry.js";
-import { shown } from "./shown.js";
+import { shown } from "./safe.js";
 import { callTool, describeTool, enforceLayer } from "./tools.js";
 import { MODERN_VERSIONS } from "./versions.js";
 

@@ -12,8 +12,8 @@ import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
+import { shown } from "../core/safe.js";
 import { validate } from "../core/schema.js";
-import { shown } from "../core/shown.js";
 import type { Prompt, PromptMessage, PromptReturn } from "./prompts.js";
 
 type Params = Record<string, unknown> | undefined;

@@ -4,6 +4,17 @@
  * (`Registry.install`), so a server without resources carries neither; and `server.resourceUpdated`'s
  * run time.
  */
+import { addEntry, type EntryHost } from "../auth/entries.js";
+import type { Resource } from "./resources.js";
+import { checkSpelling } from "./spellings.js";
+
 export { compileResource } from "./resources.js";
 export { methods, resourceUpdated } from "./run.js";
-export { checkSpelling } from "./spellings.js";
+
+/**
+ * Adds a resource of `server.resource()` or `server.include`, under the server's auth; refused when
+ * it is another spelling of a URI registered (spellings.ts).
+ */
+export function addResource(host: EntryHost, resource: Resource): void {
+  addEntry(host, { kind: "resource", key: resource.uri, entry: checkSpelling(host.registry, resource) });
+}

@@ -12,7 +12,7 @@ import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { page, visible } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
-import { shown } from "../core/shown.js";
+import { shown } from "../core/safe.js";
 import { checkRoom } from "../limits/subscriptions.js";
 import { holdMessages } from "../transports/held.js";
 import type { Resource, ResourceReturn } from "./resources.js";
