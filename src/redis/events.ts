@@ -219,11 +219,15 @@ return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0', a
 
 /**
  * Records that stream `st`'s events up to `upTo` were sent by a reader (`g:<stream>` in meta hash
- * `mk`, raised, never lowered), for VICTIM; nothing for a stream the history no longer knows.
+ * `mk`, raised, never lowered, never past the last written), for VICTIM; nothing for a stream the
+ * history no longer knows.
  */
 const RAISE_SENT = `
 local function raiseSent(mk, st, upTo)
-  if not redis.call('HGET', mk, 'n:' .. st) then return end
+  local last = redis.call('HGET', mk, 'n:' .. st)
+  if not last then return end
+  -- No further than what was written: a forged Last-Event-ID past it marks nothing still to come as sent.
+  upTo = math.min(upTo, tonumber(last))
   if upTo > tonumber(redis.call('HGET', mk, 'g:' .. st) or '0') then redis.call('HSET', mk, 'g:' .. st, upTo) end
 end
 `;

@@ -154,6 +154,22 @@ describe("the event history on Redis", () => {
     await shared.close();
   });
 
+  it("takes a reader's resume from a forged id past the last event as sent up to the last event only", async () => {
+    const shared = await state();
+    await live(shared, "s");
+    const bounds = { ...WIDE, maxEvents: 2 };
+    await append(shared, "s", [1], bounds);
+    await shared.events.follow!("s", "forged", { stream: 7, after: 99 });
+    await shared.events.leave!("s", "forged");
+    // Answer 2 comes after what the reader could have sent: kept past notification 3 (was: taken as
+    // sent up to 99, and forgotten before it).
+    await shared.events.append("s", { stream: 7, seq: 2, text: TEN }, bounds);
+    await shared.events.append("s", { stream: 7, seq: 3, text: TEN, notice: true }, bounds);
+    await shared.events.append("s", { stream: 7, seq: 4, text: TEN, notice: true }, bounds);
+    expect((await shared.events.read("s", 7, 0)).events.map((event) => event.seq)).toEqual([2, 4]);
+    await shared.close();
+  });
+
   it("keeps a gap forgotten when an event before it is forgotten after it: a resume from within it is refused", async () => {
     const shared = await state();
     await live(shared, "s");
