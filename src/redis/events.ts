@@ -19,15 +19,16 @@ function live(key: string): string {
 
 /** The arguments of APPEND and ABANDON (see RedisEvents.append). */
 const KEEP_ARGS = `
-local log, meta, budget, total = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local log, meta, budget, total, readers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local s, q, text = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 local maxEvents, maxSession, maxAll, ttl = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
 local session, prefix = ARGV[8], ARGV[9]
-local notice = ARGV[12] == '1'
+local kind = ARGV[12]
 `;
 
 /**
- * Forgets an ended stream that keeps no event (all forgotten, or none written) in meta hash `mk`, as
+ * Forgets an ended stream that keeps no event (all forgotten, or none written; `c:<stream>`, the
+ * events it keeps, absent for one written before it) in meta hash `mk`, as
  * http/history.ts forgets such a stream: its fields go, or a long session's hash would grow by a few
  * per request that streamed, for as long as the session is used. Every resume of it is refused
  * (404) with or without them, since none can be served exactly. A stream ended for its crashed
@@ -36,77 +37,134 @@ local notice = ARGV[12] == '1'
  */
 const DROP = `
 local function drop(mk, st)
-  local ended, last, forgotten, abandoned = unpack(redis.call('HMGET', mk, 'd:' .. st, 'n:' .. st, 'f:' .. st, 'a:' .. st))
-  if ended ~= '1' or tonumber(last or '0') ~= tonumber(forgotten or '0') then return end
-  redis.call('HDEL', mk, 'n:' .. st, 'f:' .. st, 'k:' .. st, 'o:' .. st, 'a:' .. st)
+  local ended, last, forgotten, abandoned, kept = unpack(redis.call('HMGET', mk, 'd:' .. st, 'n:' .. st, 'f:' .. st, 'a:' .. st, 'c:' .. st))
+  if ended ~= '1' or tonumber(kept or '0') > 0 or tonumber(last or '0') ~= tonumber(forgotten or '0') then return end
+  redis.call('HDEL', mk, 'n:' .. st, 'f:' .. st, 'k:' .. st, 'o:' .. st, 'a:' .. st, 'c:' .. st, 'g:' .. st)
   if not abandoned then redis.call('HDEL', mk, 'd:' .. st) end
 end
 `;
 
 /**
- * Keeps one event, atomically: appended to the session's stream (`h:<session>`, fields s, q, t, and
- * n = 1 for a notification), counted in its meta hash (`hm:<session>`: `n:<stream>` the last
- * number, `f:<stream>` the last forgotten, `k:<stream>` the last forgotten that is not a
- * notification, `d:<stream>` ended, `bytes`) and in the server's budget (`hb`, bytes by session;
- * `hbt`, their total), then the caps of http/history.ts: the session forgets its oldest events past
- * its event and byte caps, then the session holding the most forgets until the total fits; an ended
- * stream whose last event is forgotten goes (DROP). A number that does not follow the last one (a
- * write lost while Redis was away) marks what came before it forgotten, and not to be skipped: a
- * resume or a reader across the gap is refused, never served with a hole. `k:` is absent while
- * every forgotten event is one not to skip (a gap, an answer, a question; an entry written before
- * `n` was); the first notification forgotten after one sets it to the last forgotten, where it
- * stays until an event not to skip is forgotten: a reader past it may skip the notifications after
- * it (RemoteReader), as one instance's reader lets go of them (log-reader.ts). Then the readers are woken.
- * Single Redis only: other sessions' keys are named from the prefix (not Redis Cluster safe).
+ * Which event the caps forget next of a session's stream `lk` (readers `rk`, FOLLOW): the oldest
+ * notification or answer or question its writer's reader sent as it was written (field n, see KEEP);
+ * with none, the oldest answer or question that no live reader of its stream is still to send (2025-11-25 "Resumability and Redelivery": a reader may not skip one); with none, nothing.
+ * A reader is live while its instance's lease is there: one of a crashed instance keeps nothing.
+ * Read 16 entries at a time: the oldest notification is most often the first.
  */
-const KEEP = `${DROP}
+const VICTIM = `
+local function followed(rk)
+  local low = {}
+  local all = redis.call('HGETALL', rk)
+  for i = 2, #all, 2 do
+    local st, at, instance = string.match(all[i], '^(%d+) (%d+) (.+)$')
+    if st and redis.call('EXISTS', prefix .. 'i:' .. instance) == 1 then
+      local cursor = tonumber(at)
+      if not low[st] or cursor < low[st] then low[st] = cursor end
+    end
+  end
+  return low
+end
+local function victim(lk, mk, rk)
+  local low, sent, free = nil, {}, nil
+  local start = '-'
+  while true do
+    local page = redis.call('XRANGE', lk, start, '+', 'COUNT', 16)
+    for _, entry in ipairs(page) do
+      local f = entry[2]
+      if f[8] == '1' then return entry end
+      local st, q = f[2], tonumber(f[4])
+      low = low or followed(rk)
+      if not low[st] or low[st] >= q then
+        sent[st] = sent[st] or tonumber(redis.call('HGET', mk, 'g:' .. st) or '0')
+        if f[8] == '2' or q <= sent[st] then return entry end
+        free = free or entry
+      end
+    end
+    if #page < 16 then return free end
+    local ms, seq = string.match(page[#page][1], '^(%d+)-(%d+)$')
+    start = ms .. '-' .. string.format('%d', tonumber(seq) + 1)
+  end
+end
+`;
+
+/**
+ * Keeps one event, atomically: appended to the session's stream (`h:<session>`, fields s, q, t, and
+ * n: 1 for a notification, 2 for an answer or a question its writer's reader sent already), counted
+ * in its meta hash (`hm:<session>`: `n:<stream>` the last number, `c:<stream>` the events kept,
+ * `f:<stream>` the last forgotten, `k:<stream>` the last forgotten that is not a notification,
+ * `d:<stream>` ended, `bytes`) and in the server's budget (`hb`, bytes by session; `hbt`, their
+ * total), then the caps of http/history.ts: the session forgets past its event and byte caps, then
+ * the session holding the most forgets until the total fits, each time the event VICTIM picks:
+ * notifications and what was sent first, and never an answer or a question a live reader is still
+ * to send, which may hold a session past its caps (a session holding only such is passed over for
+ * the next). An ended stream that keeps no event goes (DROP). A number that does not follow the
+ * last one (a write lost while Redis was away) marks what came before it forgotten, and not to be
+ * skipped: a resume or a reader across the gap is refused, never served with a hole. `k:` is absent
+ * while every forgotten event is one not to skip (a gap; an entry written before `k:` was): the
+ * first notification forgotten after one sets it to the last forgotten, and an answer or a question
+ * forgotten raises it to its number, never lowers it: a reader past it may skip every number it
+ * does not find (RemoteReader), as one instance's reader lets go of notifications (log-reader.ts).
+ * Then the readers are woken. Single Redis only: other sessions' keys are named from the prefix
+ * (not Redis Cluster safe).
+ */
+const KEEP = `${DROP}${VICTIM}
 local last = tonumber(redis.call('HGET', meta, 'n:' .. s) or '0')
 if q ~= last + 1 then
   redis.call('HSET', meta, 'f:' .. s, q - 1)
   redis.call('HDEL', meta, 'k:' .. s)
 end
 redis.call('HSET', meta, 'n:' .. s, q)
-if notice then
-  redis.call('XADD', log, '*', 's', s, 'q', q, 't', text, 'n', '1')
+redis.call('HINCRBY', meta, 'c:' .. s, 1)
+if kind ~= '' then
+  redis.call('XADD', log, '*', 's', s, 'q', q, 't', text, 'n', kind)
 else
   redis.call('XADD', log, '*', 's', s, 'q', q, 't', text)
 end
 redis.call('HINCRBY', meta, 'bytes', #text)
 redis.call('ZINCRBY', budget, #text, session)
 redis.call('INCRBY', total, #text)
-local function forget(lk, mk, owner)
-  local oldest = redis.call('XRANGE', lk, '-', '+', 'COUNT', 1)
-  if #oldest == 0 then return false end
-  local f = oldest[1][2]
-  redis.call('XDEL', lk, oldest[1][1])
-  local before = tonumber(redis.call('HGET', mk, 'f:' .. f[2]) or '0')
-  if f[8] ~= '1' then
-    redis.call('HDEL', mk, 'k:' .. f[2])
+local function forget(id)
+  local lk, mk = prefix .. 'h:' .. id, prefix .. 'hm:' .. id
+  local picked = victim(lk, mk, prefix .. 'hr:' .. id)
+  if not picked then return false end
+  local f = picked[2]
+  local st, at = f[2], tonumber(f[4])
+  redis.call('XDEL', lk, picked[1])
+  redis.call('HINCRBY', mk, 'c:' .. st, -1)
+  local before = tonumber(redis.call('HGET', mk, 'f:' .. st) or '0')
+  if f[8] == '1' then
+    redis.call('HSETNX', mk, 'k:' .. st, before)
   else
-    redis.call('HSETNX', mk, 'k:' .. f[2], before)
+    redis.call('HSET', mk, 'k:' .. st, math.max(at, tonumber(redis.call('HGET', mk, 'k:' .. st) or before)))
   end
-  -- Never back: an event kept before a gap, forgotten after it, leaves the gap forgotten.
-  if tonumber(f[4]) > before then redis.call('HSET', mk, 'f:' .. f[2], f[4]) end
+  -- Never back: an event kept before a gap, or past notifications, forgotten after them, leaves them forgotten.
+  if at > before then redis.call('HSET', mk, 'f:' .. st, at) end
   redis.call('HINCRBY', mk, 'bytes', -#f[6])
-  redis.call('ZINCRBY', budget, -#f[6], owner)
+  redis.call('ZINCRBY', budget, -#f[6], id)
   redis.call('DECRBY', total, #f[6])
-  drop(mk, f[2])
+  drop(mk, st)
   return true
 end
 while redis.call('XLEN', log) > maxEvents or tonumber(redis.call('HGET', meta, 'bytes')) > maxSession do
-  if not forget(log, meta, session) then break end
+  if not forget(session) then break end
 end
+local rank = 0
 for _ = 1, 10000 do
   if tonumber(redis.call('GET', total) or '0') <= maxAll then break end
-  local top = redis.call('ZREVRANGE', budget, 0, 0)
+  local top = redis.call('ZREVRANGE', budget, rank, rank)
   if #top == 0 then break end
-  if not forget(prefix .. 'h:' .. top[1], prefix .. 'hm:' .. top[1], top[1]) then
-    redis.call('DECRBY', total, tonumber(redis.call('ZSCORE', budget, top[1]) or '0'))
-    redis.call('ZREM', budget, top[1])
+  if not forget(top[1]) then
+    if redis.call('XLEN', prefix .. 'h:' .. top[1]) == 0 then
+      redis.call('DECRBY', total, tonumber(redis.call('ZSCORE', budget, top[1]) or '0'))
+      redis.call('ZREM', budget, top[1])
+    else
+      rank = rank + 1
+    end
   end
 end
 redis.call('PEXPIRE', log, ttl)
 redis.call('PEXPIRE', meta, ttl)
+redis.call('PEXPIRE', readers, ttl)
 redis.call('PUBLISH', ARGV[10], ARGV[11])
 return 1
 `;
@@ -116,7 +174,7 @@ return 1
  * Redis was away from it keeps the answer another instance wrote for it, not one after it. Nor does
  * a session whose record (KEYS[5]) is gone (`live`).
  */
-const APPEND = `${KEEP_ARGS}${live("KEYS[5]")}
+const APPEND = `${KEEP_ARGS}${live("KEYS[6]")}
 if redis.call('HGET', meta, 'd:' .. s) == '1' then return 0 end
 ${KEEP}`;
 
@@ -160,6 +218,44 @@ return { meta[1] or '0', meta[2] or '0', meta[3] or '0', kept, meta[4] or '0', a
 `;
 
 /**
+ * Records that stream `st`'s events up to `upTo` were sent by a reader (`g:<stream>` in meta hash
+ * `mk`, raised, never lowered, never past the last written), for VICTIM; nothing for a stream the
+ * history no longer knows.
+ */
+const RAISE_SENT = `
+local function raiseSent(mk, st, upTo)
+  local last = redis.call('HGET', mk, 'n:' .. st)
+  if not last then return end
+  -- No further than what was written: a forged Last-Event-ID past it marks nothing still to come as sent.
+  upTo = math.min(upTo, tonumber(last))
+  if upTo > tonumber(redis.call('HGET', mk, 'g:' .. st) or '0') then redis.call('HSET', mk, 'g:' .. st, upTo) end
+end
+`;
+
+/** RAISE_SENT for stream ARGV[1], up to ARGV[2], of meta hash KEYS[1]. */
+const SENT = `${RAISE_SENT}
+raiseSent(KEYS[1], ARGV[1], tonumber(ARGV[2]))
+return 1
+`;
+
+/**
+ * Sets this instance's lease (KEYS[4], liveness.ts; ARGV[7] its length) and marks reader ARGV[4]
+ * (this instance's id, ARGV[5], and the reader's) as following stream ARGV[1] from number ARGV[2]
+ * in the session's readers (KEYS[3], `hr:<session>`, expiring with the history, ARGV[6]), where
+ * there is a history to follow; what it sent, up to ARGV[2], the caps may forget (RAISE_SENT); then
+ * READs. The caps keep what it is still to send (VICTIM) while the lease is there; `leave` takes
+ * the mark away.
+ */
+const FOLLOW = `${RAISE_SENT}
+redis.call('SET', KEYS[4], '1', 'PX', ARGV[7])
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('HSET', KEYS[3], ARGV[4], ARGV[1] .. ' ' .. ARGV[2] .. ' ' .. ARGV[5])
+  redis.call('PEXPIRE', KEYS[3], ARGV[6])
+end
+raiseSent(KEYS[2], ARGV[1], tonumber(ARGV[2]))
+${READ}`;
+
+/**
  * Sets this instance's lease (KEYS[2], liveness.ts), then, while the session's record (KEYS[3]) is
  * there, marks a stream opened (its meta hash expires with the history) and records its writer
  * (`w:<stream>`, this instance), so that the lease is there before any reader looks. A request's
@@ -192,13 +288,14 @@ return 1
 const PROLONG = `
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[3], ARGV[1])
 return 1
 `;
 
-/** Forgets a session's history, and takes its bytes out of the server's budget. */
+/** Forgets a session's history, its readers (FOLLOW), and takes its bytes out of the server's budget. */
 const CLEAR = `
 local bytes = tonumber(redis.call('HGET', KEYS[2], 'bytes') or '0')
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[5])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('DECRBY', KEYS[4], bytes)
 return 1
@@ -257,7 +354,7 @@ export class RedisEvents implements EventHistory {
       this.#prefix,
       channel,
       payload,
-      event.notice ? "1" : "",
+      event.notice ? "1" : event.sent ? "2" : "",
     ];
   }
 
@@ -279,12 +376,38 @@ export class RedisEvents implements EventHistory {
     this.#lease.start();
   }
 
-  async read(session: string, stream: number, after: number): Promise<StreamSlice> {
+  read(session: string, stream: number, after: number): Promise<StreamSlice> {
+    return this.#slice(READ, this.#keys(session), [String(stream), String(after), `${this.#prefix}i:`]);
+  }
+
+  async follow(session: string, reader: string, at: { stream: number; after: number }): Promise<StreamSlice> {
+    const [log, meta, , , readers] = this.#keys(session);
+    const args = [String(at.stream), String(at.after), `${this.#prefix}i:`, this.#reader(reader)];
+    args.push(this.#instance, String(this.#ttlMs), String(this.#lease.ms));
+    const slice = await this.#slice(FOLLOW, [log, meta, readers, this.#lease.key], args);
+    this.#lease.start();
+    return slice;
+  }
+
+  async sent(session: string, at: { stream: number; upTo: number }): Promise<void> {
+    await this.#link.script(SENT, [this.#keys(session)[1]], [String(at.stream), String(at.upTo)]);
+  }
+
+  async leave(session: string, reader: string): Promise<void> {
+    await this.#link.command(["HDEL", this.#keys(session)[4], this.#reader(reader)]);
+  }
+
+  /** A reader's field among its session's readers: this instance's id and the reader's, unique among instances. */
+  #reader(reader: string): string {
+    return `${this.#instance} ${reader}`;
+  }
+
+  /** The StreamSlice of READ's reply (FOLLOW's too). */
+  async #slice(script: string, keys: string[], args: string[]): Promise<StreamSlice> {
     // The reply of READ (above): forgotten, last, done, the kept events' seq and text in turn, opened,
     // the abandoned request's id as JSON (or ""), the request's id as JSON (or ""), "1" if the writer
     // stopped, the last forgotten event not to skip (or "": the last forgotten).
-    const args = [String(stream), String(after), `${this.#prefix}i:`];
-    const reply = (await this.#link.script(READ, this.#keys(session), args)) as [
+    const reply = (await this.#link.script(script, keys, args)) as [
       string,
       string,
       string,
@@ -312,7 +435,8 @@ export class RedisEvents implements EventHistory {
   }
 
   async prolong(session: string): Promise<void> {
-    await this.#link.script(PROLONG, this.#keys(session).slice(0, 2), [String(this.#ttlMs)]);
+    const [log, meta, , , readers] = this.#keys(session);
+    await this.#link.script(PROLONG, [log, meta, readers], [String(this.#ttlMs)]);
   }
 
   async clear(session: string): Promise<void> {
@@ -324,9 +448,10 @@ export class RedisEvents implements EventHistory {
     return sessionKey(this.#prefix, session);
   }
 
-  #keys(session: string): [string, string, string, string] {
+  /** The session's history, its meta hash, the server's budget and its total, the session's readers (FOLLOW). */
+  #keys(session: string): [string, string, string, string, string] {
     const prefix = this.#prefix;
-    return [`${prefix}h:${session}`, `${prefix}hm:${session}`, `${prefix}hb`, `${prefix}hbt`];
+    return [`${prefix}h:${session}`, `${prefix}hm:${session}`, `${prefix}hb`, `${prefix}hbt`, `${prefix}hr:${session}`];
   }
 }
 

@@ -89,6 +89,12 @@ export interface HistoryEvent {
    * (StreamSlice.unskippable). Without it, the event is an answer or a question, which none may skip.
    */
   readonly notice?: boolean;
+  /**
+   * A reader sent it already (the writing instance's own, as it was written): an answer or a
+   * question so sent is one the caps may forget as soon as a notification, oldest first, as in
+   * memory; one not sent yet is kept past every notification (see `follow`).
+   */
+  readonly sent?: boolean;
 }
 
 /** One kept event of a stream: its number and its encoded SSE text (with its `id:` line). */
@@ -100,14 +106,18 @@ export interface KeptEvent {
 /** What a session keeps of one of its streams after an event: resumable only if `after >= forgotten`. */
 export interface StreamSlice {
   readonly events: readonly KeptEvent[];
-  /** Every event up to this number is forgotten (or was never kept). */
+  /**
+   * The last event forgotten (or never kept): a resume from before it is refused. Those before it
+   * are forgotten too, but for answers and questions kept past notifications written after them.
+   */
   readonly forgotten: number;
   /**
    * The last forgotten event a reader may not skip: an answer, a question to the client, or an
-   * event never kept (a write lost while the store was away). Those after it, up to `forgotten`,
-   * were notifications, which a reader that fell behind lets go (docs/limits.md, as
-   * http/log-reader.ts does), then reads on. Optional, for a store written before it: without it,
-   * every forgotten event is one not to skip.
+   * event never kept (a write lost while the store was away). Every other event not kept after it
+   * was a notification, which a reader that fell behind lets go (docs/limits.md, as
+   * http/log-reader.ts does), then reads on: `events` may skip numbers after it, since the caps
+   * forget notifications before the answers and questions written earlier. Optional, for a store
+   * written before it: without it, every forgotten event is one not to skip.
    */
   readonly unskippable?: number;
   /** The number of the last event written. */
@@ -166,6 +176,27 @@ export interface EventHistory {
    */
   open?(session: string, stream: number, request?: RequestId): Promise<void>;
   read(session: string, stream: number, after: number): Promise<StreamSlice>;
+  /**
+   * Reads as `read` does, for `reader`, which sends what it reads to its client (remote-reader.ts),
+   * and marks it as reading the stream from `at.after` on, until `leave`: the history's caps forget
+   * notifications first, and never an answer or a question of the stream after the number a live
+   * reader follows from (its instance's lease ran out: it is no longer live). Optional, for a store
+   * written before it: without it, a reader on another instance loses an answer or a question its
+   * history's caps forgot before it was sent (its stream ends, and the resume answers 404).
+   */
+  follow?(
+    session: string,
+    reader: string,
+    at: { readonly stream: number; readonly after: number },
+  ): Promise<StreamSlice>;
+  /**
+   * A reader of the writing instance sent the stream's events up to `upTo` after they were kept
+   * (see HistoryEvent.sent): the caps may forget its answers and questions up to there as soon as
+   * a notification. Optional, for a store written before it.
+   */
+  sent?(session: string, at: { readonly stream: number; readonly upTo: number }): Promise<void>;
+  /** `reader` stopped reading (see `follow`): what it had not sent is kept by the caps no longer. */
+  leave?(session: string, reader: string): Promise<void>;
   /**
    * Ends an `abandoned` stream with `event` (the request's error response, numbered the stream's
    * last plus one), if it still is abandoned and `event.seq` still follows its last: every reader

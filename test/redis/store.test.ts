@@ -89,7 +89,7 @@ describe("the event history on Redis", () => {
     await shared.close();
   });
 
-  it("records the last forgotten event a reader may not skip: an answer, a question, a gap; never a notification", async () => {
+  it("forgets notifications before answers and questions, and records the last forgotten event a reader may not skip: an answer, a question, a gap; never a notification", async () => {
     const shared = await state();
     await live(shared, "s", "g");
     const bounds = { ...WIDE, maxEvents: 2 };
@@ -101,20 +101,72 @@ describe("the event history on Redis", () => {
       const { forgotten, unskippable } = await shared.events.read("s", 7, 0);
       if (forgotten > 0) seen.push([forgotten, unskippable]);
     }
-    // Undefined: every forgotten event is one not to skip (the last forgotten was not a notification).
+    // The notifications go as long as there is one, the oldest first, though answers 1 and 6 are
+    // older (was: the oldest event first, answers too); then answer 1, no reader following it.
     expect(seen).toEqual([
-      [1, undefined],
-      [2, 1],
-      [3, 1],
-      [4, 1],
-      [5, 1],
-      [6, undefined],
-      [7, 6],
-      [8, 6],
+      [2, 0],
+      [3, 0],
+      [4, 0],
+      [5, 0],
+      [7, 0],
+      [8, 0],
+      [9, 0],
+      [9, 1],
     ]);
+    expect((await shared.events.read("s", 7, 0)).events.map((event) => event.seq)).toEqual([6, 10]);
     // A gap (event 2 never kept) is not to skip either, though the events around it are notifications.
     for (const seq of [1, 3]) await shared.events.append("g", { stream: 7, seq, text: TEN, notice: true }, WIDE);
     expect(await shared.events.read("g", 7, 0)).toMatchObject({ forgotten: 2, unskippable: undefined });
+    await shared.close();
+  });
+
+  it("keeps past the caps the answers and questions a live reader follows, until it has sent them, leaves, or its instance's lease runs out", async () => {
+    const prefix = `store-${prefixes++}:`;
+    const shared = await state({ prefix });
+    const reader = await state({ prefix, leaseMs: 300 });
+    await live(shared, "s");
+    const bounds = { ...WIDE, maxEvents: 2 };
+    const kept = async () => (await shared.events.read("s", 7, 0)).events.map((event) => event.seq);
+    await append(shared, "s", [1], bounds);
+    await reader.events.follow!("s", "r", { stream: 7, after: 0 });
+    // Answers 1 to 3, none sent: the history holds three, past its cap of two.
+    await append(shared, "s", [2, 3], bounds);
+    expect(await kept()).toEqual([1, 2, 3]);
+    // Sent up to 2: those go, as the caps have them go.
+    await reader.events.follow!("s", "r", { stream: 7, after: 2 });
+    await append(shared, "s", [4], bounds);
+    expect(await kept()).toEqual([3, 4]);
+    expect(await shared.events.read("s", 7, 2)).toMatchObject({ forgotten: 2, unskippable: 2 });
+    // A reader that leaves keeps nothing.
+    await reader.events.leave!("s", "r");
+    await append(shared, "s", [5], bounds);
+    expect(await kept()).toEqual([4, 5]);
+    // Nor does one whose instance stopped (its lease ran out).
+    await reader.events.follow!("s", "r", { stream: 7, after: 3 });
+    await append(shared, "s", [6], bounds);
+    expect(await kept()).toEqual([4, 5, 6]);
+    await reader.close();
+    for (let polls = 0; polls < 100 && (await client!.keys(`${prefix}i:*`)).length > 0; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await append(shared, "s", [7], bounds);
+    expect(await kept()).toEqual([6, 7]);
+    await shared.close();
+  });
+
+  it("takes a reader's resume from a forged id past the last event as sent up to the last event only", async () => {
+    const shared = await state();
+    await live(shared, "s");
+    const bounds = { ...WIDE, maxEvents: 2 };
+    await append(shared, "s", [1], bounds);
+    await shared.events.follow!("s", "forged", { stream: 7, after: 99 });
+    await shared.events.leave!("s", "forged");
+    // Answer 2 comes after what the reader could have sent: kept past notification 3 (was: taken as
+    // sent up to 99, and forgotten before it).
+    await shared.events.append("s", { stream: 7, seq: 2, text: TEN }, bounds);
+    await shared.events.append("s", { stream: 7, seq: 3, text: TEN, notice: true }, bounds);
+    await shared.events.append("s", { stream: 7, seq: 4, text: TEN, notice: true }, bounds);
+    expect((await shared.events.read("s", 7, 0)).events.map((event) => event.seq)).toEqual([2, 4]);
     await shared.close();
   });
 
@@ -233,14 +285,14 @@ describe("the event history's hash on Redis", () => {
     await append(shared, "s", [1, 2]);
     await shared.events.end("s", 7);
     // Ended with events kept: resumable from before its last one.
-    expect(await fields(prefix, "s")).toEqual(["bytes", "d:7", "n:7", "o:7"]);
+    expect(await fields(prefix, "s")).toEqual(["bytes", "c:7", "d:7", "n:7", "o:7"]);
     // Ended with none: nothing to resume, nothing kept.
     await shared.events.open!("s", 8, 2);
     await shared.events.end("s", 8);
-    expect(await fields(prefix, "s")).toEqual(["bytes", "d:7", "n:7", "o:7"]);
+    expect(await fields(prefix, "s")).toEqual(["bytes", "c:7", "d:7", "n:7", "o:7"]);
     // Another stream's events push out stream 7's last ones.
     for (const seq of [1, 2]) await shared.events.append("s", { stream: 9, seq, text: TEN }, { ...WIDE, maxEvents: 2 });
-    expect(await fields(prefix, "s")).toEqual(["bytes", "n:9"]);
+    expect(await fields(prefix, "s")).toEqual(["bytes", "c:9", "n:9"]);
     for (const stream of [7, 8]) {
       expect(await shared.events.read("s", stream, 0)).toEqual(NOTHING_KEPT);
     }

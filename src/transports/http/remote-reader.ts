@@ -6,6 +6,9 @@ import { type SseSink, type SseStream, type Streams, sseEvent } from "./sse.js";
 /** How often a reader looks at the history without being woken: a wake lost while the bus reconnected costs this much. */
 const POLL_MS = 1000;
 
+/** Numbers the readers of this instance, as the shared history tells them apart (EventHistory.follow). */
+let readers = 0;
+
 /** The answer to a request whose instance crashed while it ran, for the model: why, and what to do. */
 const STOPPED = "The server instance running this request stopped before it finished; send the request again";
 
@@ -16,10 +19,11 @@ const STOPPED = "The server instance running this request stopped before it fini
  * as the reader takes and no faster: the shared history is the buffer, so a reader that stops
  * reading holds nothing here. Events come in order, and a reader behind lets go of notifications
  * only, as log-reader.ts's does: notifications the history forgot before they were sent are
- * skipped (StreamSlice.unskippable), and the rest sent; an answer or a question forgotten before it
- * was sent (or an event never kept) ends the stream instead, and the client's next resume answers
- * 404, never a hole where one was. A stream whose instance crashed before it ended (its lease ran
- * out) gets the request's error response, written to the history by the first of its readers to
+ * skipped (StreamSlice.unskippable), and the rest sent. The history keeps the answers and questions
+ * this reader is still to send for as long as it follows the stream (EventHistory.follow); one
+ * forgotten all the same (by a store without `follow`), or an event never kept, ends the stream
+ * instead, and the client's next resume answers 404, never a hole where one was. A stream whose
+ * instance crashed before it ended (its lease ran out) gets the request's error response, written to the history by the first of its readers to
  * see it, and ends with it. A session's GET stream whose instance crashed is carried on as a GET
  * stream of this instance (#carryOn). One whose session ended before its request's answer was read
  * gets the answer that says so (#gone).
@@ -28,6 +32,8 @@ export class RemoteReader implements SseStream {
   readonly #events: EventHistory;
   readonly #session: string;
   readonly #stream: number;
+  /** This reader, among the others that follow the session's streams (EventHistory.follow). */
+  readonly #id = String(++readers);
   readonly #bounds: HistoryBounds;
   #cursor: number;
   #sink: SseSink | undefined;
@@ -76,7 +82,7 @@ export class RemoteReader implements SseStream {
 
   /** Whether the stream can be resumed exactly from the cursor (as HttpSession.resume decides for its own). */
   async check(): Promise<boolean> {
-    const slice = await this.#events.read(this.#session, this.#stream, this.#cursor);
+    const slice = await this.#slice();
     this.#request = slice.request;
     const seq = this.#cursor;
     return known(slice) && seq >= slice.forgotten && seq <= slice.last && !(slice.done && seq === slice.last);
@@ -133,24 +139,23 @@ export class RemoteReader implements SseStream {
     try {
       do {
         this.#again = false;
-        const slice = await this.#events.read(this.#session, this.#stream, this.#cursor);
+        const slice = await this.#slice();
         if (this.#closed) return;
         this.#request = slice.request ?? this.#request;
         if (!known(slice)) return await this.#gone();
-        if (slice.forgotten > this.#cursor) {
-          // Forgotten before it was sent: an answer or a question cannot be skipped, the rest could not be sent exactly.
-          if ((slice.unskippable ?? slice.forgotten) > this.#cursor) return this.#close();
-          // Notifications only: let go, as a reader that falls behind on one instance lets go of them.
-          this.#cursor = slice.forgotten;
-        }
+        // Forgotten before it was sent: an answer or a question cannot be skipped, nor an event never kept.
+        if ((slice.unskippable ?? slice.forgotten) > this.#cursor) return this.#close();
         if (slice.last < this.#cursor) return this.#close();
+        // Every number missing after the cursor was a notification the history forgot: let go, as a
+        // reader that falls behind on one instance lets go of them.
         for (const event of slice.events) {
-          if (event.seq !== this.#cursor + 1) return this.#close();
+          if (event.seq <= this.#cursor) return this.#close();
           const drains = this.#drains;
           this.#cursor = event.seq;
           if (!this.#sink!.write(event.text) && this.#drains === drains) this.#full = true;
           if (this.#full) break;
         }
+        if (!this.#full) this.#cursor = Math.max(this.#cursor, slice.forgotten);
         if (slice.done && this.#cursor >= slice.last) return this.#close();
         if (slice.stopped && slice.request === undefined && this.#cursor >= slice.last && !this.#full) {
           return this.#carryOn();
@@ -164,6 +169,13 @@ export class RemoteReader implements SseStream {
     } finally {
       this.#reading = false;
     }
+  }
+
+  /** What the history keeps of the stream after the cursor, read as this reader's (EventHistory.follow) where the store can. */
+  #slice(): Promise<StreamSlice> {
+    const events = this.#events;
+    const at = { stream: this.#stream, after: this.#cursor };
+    return events.follow ? events.follow(this.#session, this.#id, at) : events.read(this.#session, at.stream, at.after);
   }
 
   /**
@@ -225,6 +237,8 @@ export class RemoteReader implements SseStream {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#poll);
+    // What it did not send is no longer its to keep: a client resuming it reads it as a new reader.
+    this.#events.leave?.(this.#session, this.#id).catch(() => {});
     if (this.#streams) this.#streams.open--;
     this.#streams = undefined;
     this.#onEnd();

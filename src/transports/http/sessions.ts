@@ -43,6 +43,8 @@ export interface SessionMirror {
    */
   kept(log: StreamLog, event: { seq: number; text: string; notice: boolean }): void;
   ended(stream: number): void;
+  /** This instance's reader of `log` ended, having sent its events up to `log.sent`. */
+  left(log: StreamLog): void;
 }
 
 /** `<stream>-<seq>`, as this server numbers events. */
@@ -267,6 +269,7 @@ export class HttpSession {
       onEnd: () => {
         if (log.id === this.#standaloneId) this.#standaloneRead = Math.max(this.#standaloneRead, reader.cursor);
         if (log.reader === reader) log.reader = undefined;
+        this.#mirror?.left(log);
         this.#touch();
       },
     });

@@ -11,6 +11,7 @@ import type { LegacySession } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
 import type { Connection } from "../connection.js";
 import { holdMessages } from "../held.js";
+import type { StreamLog } from "./history.js";
 import { RemoteReader } from "./remote-reader.js";
 import { emptyReply, errorReply, type HttpReply, type HttpRequest, sseReply } from "./reply.js";
 import type { HttpSession, SessionMirror, SessionStore } from "./sessions.js";
@@ -387,6 +388,8 @@ export class SharedSessions {
   #mirror(id: string): SessionMirror {
     const { events } = this.#state;
     const bounds = this.#bounds;
+    /** Of each stream, the last answer or question kept before this instance's reader sent it. */
+    const unsent = new WeakMap<StreamLog, number>();
     return {
       streamId: () => 1 + Math.floor(Math.random() * MAX_STREAM),
       // Before its priming event goes out: a client that resumes elsewhere from it finds the stream.
@@ -395,13 +398,24 @@ export class SharedSessions {
       // the history records: a resume across it is refused (404), never served with a hole. Kept
       // after every event before it, the event is delivered by any instance: a shutdown need not
       // wait for its client to come back here (delivery.ts).
-      kept: (log, event) =>
-        void events.append(id, { stream: log.id, ...event }, bounds).then(
+      kept: (log, event) => {
+        // Sent already by this instance's reader: the history need not keep it past notifications.
+        const sent = log.sent >= event.seq;
+        if (!sent && !event.notice) unsent.set(log, event.seq);
+        void events.append(id, { stream: log.id, ...event, sent }, bounds).then(
           (kept) => {
             if (kept !== false && log.shared === event.seq - 1) log.shared = event.seq;
           },
           () => {},
-        ),
+        );
+      },
+      // Its reader sent what it had not as it was kept: told once, only then.
+      left: (log) => {
+        const last = unsent.get(log);
+        if (last === undefined || log.sent < last) return;
+        unsent.delete(log);
+        events.sent?.(id, { stream: log.id, upTo: log.sent }).catch(() => {});
+      },
       ended: (stream) => void events.end(id, stream).catch(() => {}),
     };
   }
