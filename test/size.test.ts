@@ -1024,7 +1024,8 @@ const BUDGETS: Budget[] = [
     // Raised to 63,349 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+11 B).
     // Raised to 63,524 B: a first .resource(), .prompt() or auth rule, an include that needs a layer not loaded, once the server serves, throws at the call (server.ts #checkedAtCall), and a method to wrap is checked at the call once serving (was: their layer loaded then, and a mistake in them failed every request from then on; test/peers/late-registrations.test.ts) (+175 B).
     // Raised to 63,550 B: two spellings of one resource template are refused as two of one fixed URI are (resources/spellings.ts checkSpelling) (was: both taken, and the second never read; test/resources.test.ts) (+26 B).
-    ceiling: 63_550,
+    // Raised to 64,215 B: a middleware's result for a built-in method is checked by its handler's result checks (content/check.ts resultProblem, called from middleware/chain.ts; prompts' messageProblem moved there) and answered -32603 when malformed (was: sent as it was, and refused or misread by the official clients; test/peers/middleware-result-shapes.test.ts) (+665 B).
+    ceiling: 64_215,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1941,7 +1942,8 @@ const BUDGETS: Budget[] = [
     // Raised to 74,905 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+13 B).
     // Raised to 75,098 B: a first .resource(), .prompt() or auth rule, an include that needs a layer not loaded, once the server serves, throws at the call (server.ts #checkedAtCall), and a method to wrap is checked at the call once serving (was: their layer loaded then, and a mistake in them failed every request from then on; test/peers/late-registrations.test.ts) (+193 B).
     // Raised to 75,122 B: two spellings of one resource template are refused as two of one fixed URI are (resources/spellings.ts checkSpelling) (was: both taken, and the second never read; test/resources.test.ts) (+24 B).
-    ceiling: 75_122,
+    // Raised to 75,793 B: a middleware's result for a built-in method is checked by its handler's result checks (content/check.ts resultProblem, called from middleware/chain.ts; prompts' messageProblem moved there) and answered -32603 when malformed (was: sent as it was, and refused or misread by the official clients; test/peers/middleware-result-shapes.test.ts) (+671 B).
+    ceiling: 75_793,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
