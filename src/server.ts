@@ -185,9 +185,11 @@ export class Server<Tools extends ToolTypes = {}> {
    * Registers a resource at a fixed URI, or a resource template (RFC 6570, e.g. `"users://{id}/profile"`)
    * whose variables `read` receives, typed from the template string. Checked by the resources layer,
    * which loads with the first one: a mistake rejects `ready()` (and `serve()`) until it has, and
-   * throws here once it has.
+   * throws here once it has. A server's first one comes before it serves: after, it throws here, as
+   * its mistake could not (it would fail every request from then on).
    */
   resource<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): this {
+    this.#checkedAtCall(this.#resources, "server.resource", "register its first resource");
     const untyped = config as unknown as ResourceConfig<string>;
     this.#resources.run((layer) => layer.addResource(this.#host, layer.compileResource(uri, untyped)));
     return this;
@@ -198,6 +200,7 @@ export class Server<Tools extends ToolTypes = {}> {
    * Checked as `resource()` is, by the prompts layer, which loads with the first one.
    */
   prompt<I extends Schema | undefined = undefined>(name: string, config: PromptConfig<I>): this {
+    this.#checkedAtCall(this.#prompts, "server.prompt", "register its first prompt");
     const untyped = config as PromptConfig<Schema | undefined>;
     this.#prompts.run((layer) => layer.addPrompt(this.#host, layer.compilePrompt(name, untyped)));
     return this;
@@ -207,9 +210,21 @@ export class Server<Tools extends ToolTypes = {}> {
    * Registers every tool, resource and prompt of another server here, under this server's auth:
    * a way to serve the same definitions with OAuth over HTTP and without it over stdio. Names
    * must not clash; the other server's own options (name, instructions, auth) do not come along.
+   * Once this server serves, it throws for another not ready, or that brings the first resource or
+   * prompt (as `resource()` does).
    */
   include<Other extends ToolTypes>(other: Server<Other>): Server<Tools & Other> {
     const registry = other.#registry;
+    // Before anything is added: what would wait for a layer cannot throw here once serving (#checkedAtCall).
+    const waits =
+      registry.installing ||
+      (registry.resources.size > 0 && !this.#resources.now) ||
+      (registry.prompts.size > 0 && !this.#prompts.now);
+    this.#checkedAtCall(
+      { now: waits ? undefined : registry },
+      "server.include",
+      "await other.ready(), and include its first resources and prompts",
+    );
     for (const tool of registry.tools.values()) {
       const { securitySchemes: _, ...descriptor } = tool.descriptor;
       if (descriptor._meta) {
@@ -263,6 +278,7 @@ export class Server<Tools extends ToolTypes = {}> {
     if (declared === undefined && this.#authOptions === undefined) return undefined;
     const settings = this.#settings.now;
     if (settings) return rule(settings);
+    this.#checkedAtCall(this.#settings, "auth", "declare its first rule (or pico({ auth }))");
     this.#settings.run((loaded) => swap(rule(loaded)));
     return undefined;
   }
@@ -287,12 +303,24 @@ export class Server<Tools extends ToolTypes = {}> {
   ): this {
     // The machinery loads with the first use, and a mistake in what that use was given is found only
     // then: on a server already serving it would fail every request from then on, unseen by this call.
-    if ((this.#endpoint ?? this.#stdio) && !this.#plugins.now) {
-      throw new TypeError(
-        "server.use: the server is serving; make its first use before serve() and the first request.",
-      );
-    }
+    this.#checkedAtCall(this.#plugins, "server.use", "make its first use");
     return this.#use(target, middleware);
+  }
+
+  /** Whether the server serves: `serve()` or the first request of `fetch` or `node` has begun. */
+  #isServing(): boolean {
+    return (this.#endpoint ?? this.#stdio) !== undefined;
+  }
+
+  /**
+   * Refuses a registration (or `use`) once the server serves, while the part that checks it has not
+   * loaded: the checks would run only once it had, too late to throw at the call, and their error
+   * would fail every request from then on (Registry.wait). Once loaded, the part checks at the call.
+   */
+  #checkedAtCall(part: { readonly now: object | undefined }, call: string, first: string): void {
+    if (this.#isServing() && !part.now) {
+      throw new TypeError(`${call}: the server is serving; ${first} before serve() and the first request.`);
+    }
   }
 
   /** `use` without its check: also how a layer of ours installs its plug-in (Tasks), whenever its first tool comes. */
@@ -333,8 +361,9 @@ export class Server<Tools extends ToolTypes = {}> {
     };
     // Layers still installing their methods (the first resource or prompt, a plug-in's): checked once
     // they have, as a start-up error (a misspelt name would otherwise wrap nothing, silently).
+    // Once serving, checked now: a mistake found later would fail every request from then on.
     const installing = this.#registry.installing;
-    if (installing) this.#registry.wait(installing.then(check));
+    if (installing && !this.#isServing()) this.#registry.wait(installing.then(check));
     else check();
     return method;
   }

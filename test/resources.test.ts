@@ -5,6 +5,7 @@ import { McpError, pico } from "../src/index.js";
 import { compileResource, type ResourceConfig } from "../src/resources/resources.js";
 import { toContents } from "../src/resources/run.js";
 import { addResource, core, SERVER_INFO, SERVER_INFO_META } from "./core-helpers.js";
+import { modern } from "./http-helpers.js";
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const PNG_BASE64 = "iVBORw0KGgo=";
@@ -211,6 +212,34 @@ describe("compileResource", () => {
     // The path keeps its case (RFC 3986 §6.2.2.1; the host does not): these are two resources.
     expect(() => ready.resource("docs://a~b/Readme", { read: () => "" })).not.toThrow();
     expect(() => ready.resource("docs://a~b/readme", { read: () => "" })).not.toThrow();
+  });
+
+  // Was: both taken (while two fixed URIs of that kind were refused), and the second never read.
+  it("refuses a template that is another spelling of one registered (RFC 3986 §6.2.2): when the server gets ready, then at the call", async () => {
+    const same = (second: string, first: string, normal: string) =>
+      new TypeError(
+        `Resource template "${second}" is the same template as resource template "${first}", registered already: both read as "${normal}" (RFC 3986 §6.2.2), so the first would answer for both. Register the resource template once, under one spelling.`,
+      );
+    const server = pico(SERVER_INFO)
+      .resource("docs://{id}/a~b", { read: ({ id }) => `tilde ${id}` })
+      .resource("docs://{id}/a%7Eb", { read: ({ id }) => `escaped ${id}` });
+    await expect(server.ready()).rejects.toThrow(same("docs://{id}/a%7Eb", "docs://{id}/a~b", "docs://{id}/a~b"));
+    const ready = pico(SERVER_INFO).resource("notes://{id}", { read: ({ id }) => `note ${id}` });
+    await ready.ready();
+    expect(() => ready.resource("Notes://{id}", { read: ({ id }) => `Note ${id}` })).toThrow(
+      same("Notes://{id}", "notes://{id}", "notes://{id}"),
+    );
+    expect(() => ready.resource("notes://%7Bid%7D/{rest}", { read: () => "" })).not.toThrow();
+    const other = pico(SERVER_INFO).resource("NOTES://{id}", { read: () => "other" });
+    await other.ready();
+    expect(() => ready.include(other)).toThrow(same("NOTES://{id}", "notes://{id}", "notes://{id}"));
+    // Templates that differ once normalised may overlap: the first that matches reads.
+    expect(() => ready.resource("notes://{name}", { read: () => "" })).not.toThrow();
+    expect(() => ready.resource("notes://{id}/Readme", { read: () => "" })).not.toThrow();
+    expect(() => ready.resource("notes://{id}/readme", { read: () => "" })).not.toThrow();
+    // The first spelling answers, for URIs of either.
+    const response = await (await ready.fetch(modern("resources/read", { uri: "NOTES://7" }))).json();
+    expect(response.result.contents).toEqual([{ uri: "NOTES://7", text: "note 7" }]);
   });
 
   it("refuses, through server.include(other), a fixed URI that is another spelling of one registered", async () => {

@@ -215,3 +215,139 @@ export function isContentBlock(value: unknown): value is ContentBlock {
     ) === true
   );
 }
+
+/**
+ * 2025-11-25 "PromptMessage": a role the protocol has (user or assistant, never system) and one
+ * content block, each of whose fields is what the schema says: the official clients refuse the
+ * whole result for one bad field (image data not base64, a priority past 1), so the author is told
+ * which (prompts/run.ts, and a middleware's prompts/get result). A getter that throws is left to the
+ * response's writer, which answers that the messages cannot be sent as JSON, with the message cleaned.
+ */
+export function messageProblem(value: unknown): string | undefined {
+  try {
+    if (!isObject(value) || (value.role !== "user" && value.role !== "assistant") || !isContentBlock(value.content)) {
+      return 'which is not { role: "user" | "assistant", content: a content block }';
+    }
+    const problem = blockProblem(value.content, "content");
+    return problem === undefined ? undefined : `whose ${problem}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What an item of a result's list needs, said with its place (`messages[1]`); undefined for a valid one. */
+type ItemProblem = (item: unknown, place: string) => string | undefined;
+
+/** A complete result of a built-in method: its shape as said to the author, its fields, and its list's items. */
+interface ResultShape {
+  shape: string;
+  fields: Field[];
+  items?: [key: string, problem: ItemProblem];
+}
+
+const isBoolean = (value: unknown) => typeof value === "boolean";
+const CURSOR = optional("nextCursor");
+const META = optional("_meta", isObject, OBJECT);
+
+function placed(place: string, problem: string | undefined): string | undefined {
+  return problem === undefined ? undefined : `${place} ${problem}`;
+}
+
+/** A list result (`tools/list`, …): its key an array, and each item as `problem` says when there is a check for it. */
+function listShape(key: string, what: string, problem?: ItemProblem): ResultShape {
+  return {
+    shape: `{ ${key}: [${what}], nextCursor? }`,
+    fields: [required(key, Array.isArray, `an array of ${what}`), CURSOR, META],
+    items: problem && [key, problem],
+  };
+}
+
+/**
+ * The built-in methods' complete results (2025-11-25 and 2026-07-28 schemas), by the checks their
+ * handlers' results pass (a tool's blocks, a prompt's messages, a resource's contents, list entries
+ * as registration checks them): what a middleware returns is checked by them too (middleware/chain.ts),
+ * since the official clients refuse or misread anything else.
+ */
+const RESULTS: ReadonlyMap<string, ResultShape> = new Map([
+  [
+    "tools/call",
+    {
+      shape: "{ content: [content blocks], structuredContent?, isError? }",
+      fields: [
+        required("content", Array.isArray, "an array of content blocks"),
+        optional("isError", isBoolean, "a boolean"),
+        META,
+      ],
+      items: ["content", blockProblem],
+    },
+  ],
+  [
+    "prompts/get",
+    {
+      shape: '{ description?, messages: [{ role: "user" | "assistant", content: a content block }] }',
+      fields: [optional("description"), required("messages", Array.isArray, "an array of messages"), META],
+      items: ["messages", (message, place) => placed(`${place},`, messageProblem(message))],
+    },
+  ],
+  [
+    "resources/read",
+    {
+      shape: "{ contents: [{ uri, text | blob, mimeType? }] }",
+      fields: [required("contents", Array.isArray, "an array of contents items"), META],
+      items: [
+        "contents",
+        (item, place) => (isObject(item) ? placed(place, contentsProblem(item)) : `${place} is not an object`),
+      ],
+    },
+  ],
+  [
+    "completion/complete",
+    {
+      shape: "{ completion: { values: [strings], total?, hasMore? } }",
+      fields: [
+        {
+          ...required("completion", isObject, OBJECT),
+          fields: [
+            // 2025-11-25 "CompleteResult": values MUST NOT exceed 100 items.
+            required(
+              "values",
+              (values) => Array.isArray(values) && values.length <= 100 && values.every(isString),
+              "an array of at most 100 strings",
+            ),
+            optional("total", Number.isInteger, "an integer"),
+            optional("hasMore", isBoolean, "a boolean"),
+          ],
+        },
+        META,
+      ],
+    },
+  ],
+  ["tools/list", listShape("tools", "tools")],
+  ["resources/list", listShape("resources", "resources", (entry, place) => placed(place, resourceProblem(entry)))],
+  ["resources/templates/list", listShape("resourceTemplates", "resource templates")],
+  [
+    "prompts/list",
+    listShape("prompts", "prompts", (entry, place) =>
+      isObject(entry) ? placed(place, promptProblem(entry)) : `${place} is not an object`,
+    ),
+  ],
+]);
+
+/**
+ * What is wrong with a result of a built-in method that a middleware returned, with the shape
+ * expected; undefined for a well-formed one, and for a result that is not complete (2026-07-28's
+ * `input_required` and task results, 2025-11-25's `{ task }`), or of another method.
+ */
+export function resultProblem(method: string, result: Record<string, unknown>): string | undefined {
+  const expected = RESULTS.get(method);
+  if (!expected || (result.resultType ?? "complete") !== "complete" || "task" in result) return undefined;
+  let problem = problemOf(result, expected.fields, "");
+  const [key = "", itemProblem] = expected.items ?? [];
+  const items = result[key];
+  if (problem === undefined && itemProblem && Array.isArray(items)) {
+    for (let index = 0; index < items.length && problem === undefined; index++) {
+      problem = itemProblem(items[index], `${key}[${index}]`);
+    }
+  }
+  return problem === undefined ? undefined : `${problem}; a ${method} result is ${expected.shape}`;
+}

@@ -140,6 +140,8 @@ export const enforceLayer = new Layer<EnforceLayer>();
 export interface ContentCheck {
   /** The result that sends these blocks, or a tool error naming the first that a client would refuse. */
   checkedContent(blocks: unknown[], toolName: string): CallToolResult;
+  /** What is wrong with a built-in method's result a middleware returned, with the shape expected; undefined for none. */
+  resultProblem(method: string, result: Record<string, unknown>): string | undefined;
 }
 
 /** Wired in by the server: loaded with the first result that has blocks, never for a string or a value. */

@@ -1,4 +1,5 @@
 import { isObject } from "../core/jsonrpc.js";
+import { contentCheck } from "../core/tools.js";
 import type { Chain, ChainCall, MaybePromise } from "../core/wrapping.js";
 import type { Next, Returned } from "./middleware.js";
 
@@ -20,12 +21,19 @@ export type Scope = { method?: string; tool?: string };
  * Composes the middleware that apply to `method` once, in registration order (the first is the
  * outermost), into one chain; undefined when none applies, so the method runs as if there were none.
  */
-export function compose(links: readonly { scope: Scope; run: Link }[], method: string): Chain | undefined {
+export function compose(
+  links: readonly { scope: Scope; run: Link; owner?: string }[],
+  method: string,
+): Chain | undefined {
   return links.reduceRight<Chain | undefined>(
-    (chain, { scope, run }) =>
+    (chain, { scope, run, owner }) =>
       scope.method !== undefined && scope.method !== method
         ? chain
-        : wrap(scope.tool === undefined ? run : forTool(scope.tool, run), chain ?? last),
+        : wrap(
+            scope.tool === undefined ? run : forTool(scope.tool, run),
+            chain ?? last,
+            owner ? `${owner}'s middleware` : run.name ? `Middleware "${run.name}"` : "Middleware",
+          ),
     undefined,
   );
 }
@@ -37,7 +45,8 @@ function forTool(tool: string, run: Link): Link {
   return (call, next) => (call.params?.name === tool ? run(call, next) : next());
 }
 
-function wrap(run: Link, inner: Chain): Chain {
+/** `who`: the middleware as the message of a malformed result names it (its plug-in, or its function's name). */
+function wrap(run: Link, inner: Chain, who: string): Chain {
   return async (call, handler) => {
     let pending: Promise<Result> | undefined;
     let over = false;
@@ -75,6 +84,12 @@ function wrap(run: Link, inner: Chain): Chain {
       const what = Array.isArray(returned) ? "an array" : typeof returned;
       throw new TypeError(`Middleware for "${call.method}" returned ${what}; a result is an object`);
     }
+    // Checked where a handler's result is, by the same checks (content/check.ts): the official clients
+    // refuse or misread a built-in method's result of another shape, a tool call's without content.
+    let problem = contentCheck.use((check) => check.resultProblem(call.method, returned));
+    if (problem instanceof Promise) problem = await problem;
+    if (problem !== undefined)
+      throw new TypeError(`${who} for "${call.method}" returned a malformed result: ${problem}`);
     return returned;
   };
 }

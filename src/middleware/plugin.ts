@@ -160,11 +160,11 @@ export class Plugins implements Wrapping {
     return chain;
   }
 
-  /** Adds a middleware at the inside of the onion: it runs after every one added before it. */
-  use(scope: Scope, run: unknown): void {
+  /** Adds a middleware at the inside of the onion: it runs after every one added before it. `owner`: its plug-in. */
+  use(scope: Scope, run: unknown, owner?: string): void {
     if (typeof run !== "function") throw new TypeError(`server.use needs a middleware function; got ${typeof run}.`);
     // Typed for its scope by server.use's signatures; the chain only ever calls it within that scope.
-    this.#links.push({ scope, run: run as Link["run"] });
+    this.#links.push({ scope, run: run as Link["run"], owner });
     this.#chains = nullPrototype({});
   }
 
@@ -185,7 +185,7 @@ export class Plugins implements Wrapping {
     if (plugin.methods) this.#addMethods(plugin.methods, what);
     if (plugin.capabilities) this.#advertise(plugin.capabilities, what);
     if (plugin.context) this.#extendContext(plugin.context, what);
-    if (plugin.use) this.use({}, plugin.use);
+    if (plugin.use) this.use({}, plugin.use, what);
   }
 
   #addMethods(methods: Record<string, PluginMethod>, what: string): void {

@@ -5,7 +5,7 @@
  */
 import { checkAllowed, checkCaller } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
-import { blockProblem, isContentBlock } from "../content/check.js";
+import { isContentBlock, messageProblem } from "../content/check.js";
 import { type ContentBlock, user } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -90,25 +90,6 @@ export async function getPrompt(
   const result: Record<string, unknown> = { messages };
   if (isFullResult(returned) && typeof returned.description === "string") result.description = returned.description;
   return result;
-}
-
-/**
- * 2025-11-25 "PromptMessage": a role the protocol has (user or assistant, never system) and one
- * content block, each of whose fields is what the schema says: the official clients refuse the
- * whole result for one bad field (image data not base64, a priority past 1), so the author is told
- * which. A getter that throws is left to the response's writer, which answers that the messages
- * cannot be sent as JSON, with the message cleaned.
- */
-function messageProblem(value: unknown): string | undefined {
-  try {
-    if (!isObject(value) || (value.role !== "user" && value.role !== "assistant") || !isContentBlock(value.content)) {
-      return 'which is not { role: "user" | "assistant", content: a content block }';
-    }
-    const problem = blockProblem(value.content, "content");
-    return problem === undefined ? undefined : `whose ${problem}`;
-  } catch {
-    return undefined;
-  }
 }
 
 /** `get` returned the full result (`{ description?, messages }`) rather than what makes its messages. */

@@ -99,7 +99,7 @@ function matcherOf(resource: Resource): UriTemplate | undefined {
   return matcher;
 }
 
-/** Each fixed resource's URI in normal form, made on its first use. */
+/** Each resource's URI (a template's, its expressions kept) in normal form, made on its first use. */
 const normals = new WeakMap<Resource, string>();
 
 export function normalOf(resource: Resource): string {
