@@ -118,7 +118,10 @@ async function fromPairs(client: Client, tool: string, pairs: string[]): Promise
   const schema = tools.find((candidate) => candidate.name === tool)?.inputSchema as
     | { properties?: Record<string, PropertySchema> }
     | undefined;
-  const input: Record<string, unknown> = {};
+  // No prototype: `--arg __proto__=…` is an argument like any other, where on a plain object it would
+  // set the prototype and never be sent. The object is sent as JSON, whose keys are plain data.
+  const input: Record<string, unknown> = Object.create(null);
+  const properties = schema?.properties;
   for (const pair of pairs) {
     const equals = pair.indexOf("=");
     if (equals < 1) throw new UsageError(`--arg ${pair}: write it as name=value`);
@@ -130,7 +133,8 @@ async function fromPairs(client: Client, tool: string, pairs: string[]): Promise
         `--arg ${name} is given twice: give each argument once (a list as JSON: --arg ${name}='["a","b"]')`,
       );
     }
-    const property = schema?.properties?.[name];
+    // Own properties only: a name such as "constructor" must not find Object.prototype's.
+    const property = properties && Object.hasOwn(properties, name) ? properties[name] : undefined;
     input[name] = property && takesString(property) ? value : parseLoosely(pair, value);
   }
   return input;
