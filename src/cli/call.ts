@@ -5,6 +5,7 @@
  */
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client } from "./client.js";
+import { DEFAULT_TIMEOUT_MS, noAnswer, TimedOut, timeoutOf } from "./deadline.js";
 import { answerElicitation } from "./elicit.js";
 import { loadServer } from "./load.js";
 import { printable } from "./printable.js";
@@ -26,31 +27,44 @@ Arguments: one JSON object ('{"city":"Lisbon","days":2}'), or --arg name=value f
 is taken as a string when the tool's input schema allows a string, as JSON otherwise: --arg days=2).
 
 Options:
-  --arg     name=value, once for each argument
-  --export  the export that holds the server, if not the default one
-  --token   a bearer token, for a server with auth
-  --json    print the tools/call result as JSON
+  --arg      name=value, once for each argument
+  --export   the export that holds the server, if not the default one
+  --token    a bearer token, for a server with auth
+  --timeout  the milliseconds to wait for each answer of the server (default ${DEFAULT_TIMEOUT_MS}); past it the
+             call is cancelled and picomcp exits 1. Time spent answering the tool's questions is not counted.
+  --json     print the tools/call result as JSON
 
-Exit codes: 0 the tool answered, 1 it answered with an error (isError) or the call failed (JSON-RPC
-error: an unknown tool, invalid arguments), 2 the module or server cannot be loaded.
+Exit codes: 0 the tool answered, 1 it answered with an error (isError), the call failed (JSON-RPC
+error: an unknown tool, invalid arguments) or no answer came within --timeout, 2 the module or
+server cannot be loaded.
 `,
   async run(argv) {
-    const args = parseArgs(argv, { values: ["arg", "export", "token"] });
+    const args = parseArgs(argv, { values: ["arg", "export", "token", "timeout"] });
     const [file, tool, json, extra] = args.positionals;
     if (!file || !tool) throw new UsageError(file ? "which tool?" : "which server file?");
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     if (json !== undefined && args.values.has("arg")) throw new UsageError("give a JSON object or --arg, not both");
+    const timeoutMs = timeoutOf(args);
     const { server } = await loadServer(file, flagValue(args, "export"));
+    // No answer within --timeout, said with the request that got none: the tool, or what came before it.
+    const unanswered = (thrown: unknown): never => {
+      if (!(thrown instanceof TimedOut)) throw thrown;
+      throw noAnswer(
+        thrown.method === "tools/call" ? `the tool "${tool}"` : `the server's ${thrown.method}`,
+        timeoutMs,
+      );
+    };
     const client = await Client.open(server, {
       capabilities: { elicitation: { form: {}, url: {} } },
       token: flagValue(args, "token"),
-    });
+      timeoutMs,
+    }).catch(unanswered);
     try {
       let input: Record<string, unknown> = {};
       if (json !== undefined) input = parseObject(json);
-      else if (args.values.has("arg")) input = await fromPairs(client, tool, args.values.get("arg")!);
+      else if (args.values.has("arg")) input = await fromPairs(client, tool, args.values.get("arg")!).catch(unanswered);
       const bar = new ProgressBar(process.stderr);
-      const result = await client.request(
+      const calling = client.request(
         "tools/call",
         { name: tool, arguments: input, _meta: { progressToken: 1 } },
         {
@@ -68,6 +82,10 @@ error: an unknown tool, invalid arguments), 2 the module or server cannot be loa
           },
         },
       );
+      const result = await calling.catch((thrown: unknown) => {
+        bar.done();
+        return unanswered(thrown);
+      });
       bar.done();
       if (args.switches.has("json")) printJson(result);
       else show(result);
@@ -100,7 +118,10 @@ async function fromPairs(client: Client, tool: string, pairs: string[]): Promise
   const schema = tools.find((candidate) => candidate.name === tool)?.inputSchema as
     | { properties?: Record<string, PropertySchema> }
     | undefined;
-  const input: Record<string, unknown> = {};
+  // No prototype: `--arg __proto__=…` is an argument like any other, where on a plain object it would
+  // set the prototype and never be sent. The object is sent as JSON, whose keys are plain data.
+  const input: Record<string, unknown> = Object.create(null);
+  const properties = schema?.properties;
   for (const pair of pairs) {
     const equals = pair.indexOf("=");
     if (equals < 1) throw new UsageError(`--arg ${pair}: write it as name=value`);
@@ -112,7 +133,8 @@ async function fromPairs(client: Client, tool: string, pairs: string[]): Promise
         `--arg ${name} is given twice: give each argument once (a list as JSON: --arg ${name}='["a","b"]')`,
       );
     }
-    const property = schema?.properties?.[name];
+    // Own properties only: a name such as "constructor" must not find Object.prototype's.
+    const property = properties && Object.hasOwn(properties, name) ? properties[name] : undefined;
     input[name] = property && takesString(property) ? value : parseLoosely(pair, value);
   }
   return input;

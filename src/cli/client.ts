@@ -7,6 +7,7 @@
  * requests and notifications on the POST's stream before the response).
  */
 import type { Server } from "../index.js";
+import { DEFAULT_TIMEOUT_MS, Deadline, TimedOut } from "./deadline.js";
 
 const VERSION = "2025-11-25";
 const URL_ = "http://localhost/mcp";
@@ -44,6 +45,14 @@ export interface ClientOptions {
   capabilities?: Record<string, unknown>;
   /** A bearer token sent with every request, for servers with `auth`. */
   token?: string;
+  /** How long to wait for each answer, in milliseconds (`--timeout`); DEFAULT_TIMEOUT_MS by default. */
+  timeoutMs?: number;
+}
+
+/** One request's wait: the caller's handlers, and the deadline its answer must come by. */
+interface Waiting {
+  readonly handlers: Handlers;
+  readonly deadline: Deadline;
 }
 
 type Message = {
@@ -57,23 +66,25 @@ type Message = {
 export class Client {
   readonly #server: Pick<Server, "fetch">;
   readonly #token: string | undefined;
+  readonly #timeoutMs: number;
   #session: string | undefined;
   #nextId = 1;
   /** The `initialize` result: serverInfo, capabilities, instructions. */
   initialized: Record<string, unknown> = {};
 
-  private constructor(server: Pick<Server, "fetch">, token: string | undefined) {
+  private constructor(server: Pick<Server, "fetch">, options: ClientOptions) {
     this.#server = server;
-    this.#token = token;
+    this.#token = options.token;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** Opens a session: `initialize`, then `notifications/initialized`. */
   static async open(server: Pick<Server, "fetch">, options: ClientOptions = {}): Promise<Client> {
-    const client = new Client(server, options.token);
+    const client = new Client(server, options);
     const clientInfo = { name: "picomcp-cli", version: "1.0.0" };
     const params = { protocolVersion: VERSION, capabilities: options.capabilities ?? {}, clientInfo };
     client.initialized = await client.request("initialize", params);
-    await client.#post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await client.#sendAndDrop(client.#message({ jsonrpc: "2.0", method: "notifications/initialized" }));
     return client;
   }
 
@@ -82,15 +93,32 @@ export class Client {
     return info?.name ?? "server";
   }
 
-  /** Sends one request and resolves with its result; a JSON-RPC error rejects with RpcError. */
+  /**
+   * Sends one request and resolves with its result; a JSON-RPC error rejects with RpcError, and no
+   * answer within the client's timeout with TimedOut, once the server was told to stop working on it.
+   */
   async request(method: string, params: Record<string, unknown> = {}, handlers: Handlers = {}) {
     const id = this.#nextId++;
-    const response = await this.#post({ jsonrpc: "2.0", id, method, params });
-    const session = response.headers.get("mcp-session-id");
-    if (session) this.#session = session;
-    const answer = await this.#answer(response, id, handlers);
-    if (answer.error) throw new RpcError(answer.error, response.status);
-    return answer.result ?? {};
+    const deadline = new Deadline(this.#timeoutMs);
+    try {
+      const response = await deadline.race(this.#post({ jsonrpc: "2.0", id, method, params }));
+      const session = response.headers.get("mcp-session-id");
+      if (session) this.#session = session;
+      const answer = await deadline.race(this.#answer(response, id, { handlers, deadline }));
+      if (answer.error) throw new RpcError(answer.error, response.status);
+      return answer.result ?? {};
+    } catch (thrown) {
+      if (!deadline.signal.aborted) throw thrown;
+      // 2025-11-25 "Cancellation": the server stops the handler (its ctx.signal aborts) and sends no
+      // answer. An initialize is never cancelled: the session it would open is not used.
+      if (method !== "initialize") {
+        const params = { requestId: id, reason: `picomcp waited ${this.#timeoutMs} ms for the answer` };
+        await this.#sendAndDrop(this.#message({ jsonrpc: "2.0", method: "notifications/cancelled", params }));
+      }
+      throw new TimedOut(method, this.#timeoutMs);
+    } finally {
+      deadline.clear();
+    }
   }
 
   /** Every page of a list method (`tools/list`, …), its items under `key` joined. */
@@ -106,11 +134,10 @@ export class Client {
     throw new Error(`${method} was still paging after 1000 pages`);
   }
 
-  /** Ends the session (DELETE). */
+  /** Ends the session (DELETE), waiting for the server's answer no longer than for any other. */
   async close(): Promise<void> {
     if (!this.#session) return;
-    const response = await this.#server.fetch(new Request(URL_, { method: "DELETE", headers: this.#headers() }));
-    await response.body?.cancel();
+    await this.#sendAndDrop(new Request(URL_, { method: "DELETE", headers: this.#headers() }));
     this.#session = undefined;
   }
 
@@ -128,12 +155,28 @@ export class Client {
   }
 
   #post(body: Record<string, unknown>): Promise<Response> {
-    return this.#server.fetch(
-      new Request(URL_, { method: "POST", headers: this.#headers(), body: JSON.stringify(body) }),
-    );
+    return this.#server.fetch(this.#message(body));
   }
 
-  async #answer(response: Response, id: number, handlers: Handlers): Promise<Message> {
+  #message(body: Record<string, unknown>): Request {
+    return new Request(URL_, { method: "POST", headers: this.#headers(), body: JSON.stringify(body) });
+  }
+
+  /**
+   * Sends what the server answers with nothing the client needs (a notification's or a reply's 202,
+   * DELETE's 200): the answer's body dropped, and waited for no longer than any answer.
+   */
+  async #sendAndDrop(request: Request): Promise<void> {
+    const deadline = new Deadline(this.#timeoutMs);
+    try {
+      const response = await deadline.race(this.#server.fetch(request)).catch(() => undefined);
+      await response?.body?.cancel();
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  async #answer(response: Response, id: number, { handlers, deadline }: Waiting): Promise<Message> {
     if (response.status === 401) {
       // The body says it for a model; a person at the command line needs to know which flag to pass.
       await response.body?.cancel();
@@ -144,11 +187,13 @@ export class Client {
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("text/event-stream") && response.body) {
       let events = 0;
-      for await (const message of readEvents(response.body)) {
+      // Aborting the pipe cancels the server's stream: nothing is left reading it after the deadline.
+      const text = response.body.pipeThrough(new TextDecoderStream(), { signal: deadline.signal });
+      for await (const message of readEvents(text)) {
         if (++events > MAX_EVENTS) break;
         // Leaving the loop cancels the rest of the stream.
         if (message.id === id && (message.result || message.error)) return message;
-        await this.#handle(message, handlers);
+        await this.#handle(message, { handlers, deadline });
       }
       return { error: { code: 0, message: "the server's stream ended without an answer" } };
     }
@@ -157,7 +202,7 @@ export class Client {
     return { error: { code: 0, message: `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ""}` } };
   }
 
-  async #handle(message: Message, handlers: Handlers): Promise<void> {
+  async #handle(message: Message, { handlers, deadline }: Waiting): Promise<void> {
     if (!message.method) return;
     if (message.id === undefined) {
       handlers.onNotification?.(message.method, message.params ?? {});
@@ -166,22 +211,24 @@ export class Client {
     let reply: Record<string, unknown>;
     try {
       if (!handlers.onRequest) throw { code: -32601, message: `picomcp cannot answer ${message.method}` };
-      reply = { result: await handlers.onRequest(message.method, message.params ?? {}) };
+      // The person at the terminal answering is not the server being slow.
+      deadline.pause();
+      reply = {
+        result: await handlers.onRequest(message.method, message.params ?? {}).finally(() => deadline.resume()),
+      };
     } catch (thrown) {
       const error = thrown as Partial<JsonRpcError>;
       reply = { error: { code: error.code ?? -32603, message: error.message ?? String(thrown) } };
     }
-    const response = await this.#post({ jsonrpc: "2.0", id: message.id, ...reply });
-    await response.body?.cancel();
+    await this.#sendAndDrop(this.#message({ jsonrpc: "2.0", id: message.id, ...reply }));
   }
 }
 
 /** The JSON messages of an SSE stream, as each event completes (WHATWG "Server-sent events"). */
-async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Message> {
-  const decoder = new TextDecoder();
+async function* readEvents(text: ReadableStream<string>): AsyncGenerator<Message> {
   let buffer = "";
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, "\n");
+  for await (const chunk of text as unknown as AsyncIterable<string>) {
+    buffer += chunk.replace(/\r\n?/g, "\n");
     let end = buffer.indexOf("\n\n");
     while (end !== -1) {
       const event = buffer.slice(0, end);

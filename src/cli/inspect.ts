@@ -4,7 +4,7 @@
  * (a list the server does not declare a capability for is empty).
  */
 import type { Server } from "../index.js";
-import { Client } from "./client.js";
+import { Client, type ClientOptions } from "./client.js";
 
 type Item = Record<string, unknown>;
 
@@ -18,8 +18,11 @@ export interface Listing {
   prompts: Item[];
 }
 
-export async function inspect(server: Pick<Server, "fetch">, token?: string): Promise<Listing> {
-  const client = await Client.open(server, { token });
+export async function inspect(
+  server: Pick<Server, "fetch">,
+  options: Pick<ClientOptions, "token" | "timeoutMs"> = {},
+): Promise<Listing> {
+  const client = await Client.open(server, options);
   try {
     const capabilities = (client.initialized.capabilities ?? {}) as Item;
     const has = (capability: string) => capabilities[capability] !== undefined;

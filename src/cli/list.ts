@@ -1,5 +1,6 @@
 /** `picomcp list <file>`: the tools, resources, templates and prompts a client receives, and what tools/list costs. */
 import { flagValue, parseArgs, UsageError } from "./args.js";
+import { DEFAULT_TIMEOUT_MS, noAnswer, TimedOut, timeoutOf } from "./deadline.js";
 import { estimateTokens, inspect } from "./inspect.js";
 import { loadServer } from "./load.js";
 import { printable } from "./printable.js";
@@ -11,7 +12,7 @@ const ESTIMATE =
 export const list: Verb = {
   name: "list",
   summary: "show the tools, resources, templates and prompts a client receives, and what tools/list costs",
-  help: `Usage: picomcp list <server file> [export] [--json] [--token <bearer token>]
+  help: `Usage: picomcp list <server file> [export] [--json] [--token <bearer token>] [--timeout <ms>]
 
 Loads the server the file exports and asks it, through its own Streamable HTTP handling (in a
 2025-11-25 session, in-process, no port), for every page of tools/list, resources/list,
@@ -20,18 +21,25 @@ the tokens the tools/list answer costs the model on every turn it is in the cont
 (${ESTIMATE}).
 
 Options:
-  --json   print the lists as JSON: { server, protocolVersion, tools, resources, resourceTemplates,
-           prompts, toolsListTokens }
-  --token  a bearer token, for a server with auth
+  --json     print the lists as JSON: { server, protocolVersion, tools, resources, resourceTemplates,
+             prompts, toolsListTokens }
+  --token    a bearer token, for a server with auth
+  --timeout  the milliseconds to wait for each answer of the server (default ${DEFAULT_TIMEOUT_MS}); past it
+             picomcp exits 1
 
-Exit codes: 0 listed, 1 the server answered a list with an error, 2 the module or server cannot be loaded.
+Exit codes: 0 listed, 1 the server answered a list with an error or did not answer within --timeout,
+2 the module or server cannot be loaded.
 `,
   async run(argv) {
-    const args = parseArgs(argv, { values: ["token"] });
+    const args = parseArgs(argv, { values: ["token", "timeout"] });
     const [file, name, extra] = args.positionals;
     if (!file || extra) throw new UsageError(file ? `unexpected argument "${extra}"` : "which server file?");
+    const timeoutMs = timeoutOf(args);
     const { server } = await loadServer(file, name);
-    const listing = await inspect(server, flagValue(args, "token"));
+    const listing = await inspect(server, { token: flagValue(args, "token"), timeoutMs }).catch((thrown: unknown) => {
+      if (!(thrown instanceof TimedOut)) throw thrown;
+      throw noAnswer(`the server's ${thrown.method}`, timeoutMs);
+    });
     const toolsListTokens = estimateTokens({ tools: listing.tools });
     if (args.switches.has("json")) {
       printJson({ ...listing, toolsListTokens });

@@ -127,6 +127,63 @@ describe("picomcp call", () => {
   });
 });
 
+describe("picomcp call with argument names that are also Object.prototype's", () => {
+  const RAW = "test/fixtures/cli-raw-arguments.ts";
+  /** What the server's middleware says it received: own entries in order, and the object's prototype. */
+  const received = (...args: string[]) => {
+    const { code, stdout, stderr } = picomcp(["call", RAW, "echo", ...args]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    return JSON.parse(stdout) as { entries: [string, unknown][]; prototype: string };
+  };
+
+  it("sends --arg __proto__, constructor and prototype as arguments, as typed", () => {
+    // Was: `__proto__` set the prototype of the arguments object (or, for a string, nothing), and was
+    // not sent: the server received { constructor, prototype, a } only.
+    expect(
+      received(
+        "--arg",
+        '__proto__={"polluted":true}',
+        "--arg",
+        "constructor=42",
+        "--arg",
+        "prototype=x",
+        "--arg",
+        "a=1",
+      ),
+    ).toEqual({
+      entries: [
+        ["__proto__", { polluted: true }],
+        // The schema takes a string for "constructor": 42 stays the text typed.
+        ["constructor", "42"],
+        ["prototype", "x"],
+        ["a", 1],
+      ],
+      prototype: "Object.prototype",
+    });
+    expect(received("--arg", "__proto__=plain")).toEqual({
+      entries: [["__proto__", "plain"]],
+      prototype: "Object.prototype",
+    });
+  });
+
+  it("refuses --arg __proto__ given twice, as any other name", () => {
+    const { code, stderr } = picomcp(["call", RAW, "echo", "--arg", "__proto__=1", "--arg", "__proto__=2"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^picomcp call: --arg __proto__ is given twice: give each argument once/);
+  });
+
+  it("sends them from a JSON object too", () => {
+    expect(received('{"__proto__":{"polluted":true},"constructor":"c","prototype":"p"}')).toEqual({
+      entries: [
+        ["__proto__", { polluted: true }],
+        ["constructor", "c"],
+        ["prototype", "p"],
+      ],
+      prototype: "Object.prototype",
+    });
+  });
+});
+
 describe("picomcp call, list and check with a module that writes to stdout", () => {
   const NOISY = "test/fixtures/cli-noisy.ts";
 

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   denoExecutable,
+  initializeWithTarget,
   postWithHost,
   ROOT,
   run,
@@ -24,6 +25,25 @@ const FLAGS = ["--no-lock", "--no-prompt", "--sloppy-imports", "--allow-env=PICO
 // No update check: the only network here is the npm registry.
 const ENV = { DENO_NO_UPDATE_CHECK: "1" };
 
+/**
+ * An absolute-form target's authority is the request's host, its Host header ignored (RFC 9112
+ * §3.2.2), as on Node (test/node-bridge.test.ts). Was: Deno's Host header was checked instead, so a
+ * foreign target with a loopback Host was served, and a loopback target with a foreign Host refused.
+ */
+async function checksTheTargetsAuthority(url: string): Promise<void> {
+  const port = Number(new URL(url).port);
+  const foreign = await initializeWithTarget(port, "http://evil.example.com/mcp", `127.0.0.1:${port}`);
+  expect(foreign.status).toBe(403);
+  expect(JSON.parse(foreign.body)).toMatchObject({
+    error: { message: 'Forbidden: Host "evil.example.com" is not allowed' },
+  });
+  const own = await initializeWithTarget(port, `http://127.0.0.1:${port}/mcp`, "evil.example.com");
+  expect(own.status).toBe(200);
+  expect(JSON.parse(own.body)).toMatchObject({ id: 1, result: { serverInfo: { name: "runtime-smoke" } } });
+  const malformed = await initializeWithTarget(port, "http://user@evil.example.com/mcp", `127.0.0.1:${port}`);
+  expect(malformed.status).toBe(400);
+}
+
 describe(`server.serve() on ${runtime}`, () => {
   let server: Started;
   beforeAll(async () => {
@@ -34,6 +54,8 @@ describe(`server.serve() on ${runtime}`, () => {
   it("serves the v1 client: session, list, call, progress over SSE, validation error, DELETE", () =>
     smokeV1(server.url, runtime));
   it("serves the v2 client in the 2026-07-28 era", () => smokeV2(server.url, runtime));
+  it("checks an absolute-form target by its authority, not by the Host header", () =>
+    checksTheTargetsAuthority(server.url));
   it("prints no warning of Deno's about reading request.signal", () =>
     expect(server.output()).not.toContain("request.signal"));
 });
@@ -56,6 +78,8 @@ describe(`export default server under deno serve, ${runtime}`, () => {
     expect(JSON.parse(body)).toMatchObject({ error: { message: 'Forbidden: Host "evil.com" is not allowed' } });
   });
 
+  it("checks an absolute-form target by its authority, not by the Host header", () =>
+    checksTheTargetsAuthority(server.url));
   it("serves the v1 client through server.fetch", () => smokeV1(server.url, runtime));
   it("serves the v2 client through server.fetch", () => smokeV2(server.url, runtime));
   it("prints no warning of Deno's about reading request.signal", () =>

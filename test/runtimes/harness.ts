@@ -179,6 +179,30 @@ export function rawExchange(port: number, text: string): Promise<{ status: numbe
   });
 }
 
+/**
+ * An initialize written on a socket of its own with the request line's target and the Host header given,
+ * as node:http and fetch will not send them: an absolute-form target (RFC 9112 §3.2.2, what a client
+ * sends a proxy) whose authority is not the Host header's.
+ */
+export function initializeWithTarget(
+  port: number,
+  target: string,
+  host: string,
+): Promise<{ status: number; body: string }> {
+  const clientInfo = { name: "raw", version: "1.0.0" };
+  const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo };
+  const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params });
+  const head = [
+    `POST ${target} HTTP/1.1`,
+    `Host: ${host}`,
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+    `Content-Length: ${initialize.length}`,
+    "Connection: close",
+  ];
+  return rawExchange(port, `${head.join("\r\n")}\r\n\r\n${initialize}`);
+}
+
 const GREETING_ERROR = 'Invalid arguments for tool "greet":\nname: Too small: expected string to have >=1 characters';
 
 /**

@@ -118,6 +118,8 @@ function onBunLoopback(listener: unknown): boolean {
  */
 const DENO_STREAM_AFTER_MS = 1000;
 const onDeno = "Deno" in globalThis;
+/** The authority of an absolute URL, as written (a Deno request's URL keeps the case and form it was sent in). */
+const AUTHORITY = /^[a-z][a-z\d+.-]*:\/\/([^/?#]*)/i;
 
 /** Adapts a Web `Request` (Workers, Bun, Deno, Node's fetch) to the runtime-neutral endpoint. */
 export function fromWebRequest(request: Request): HttpRequest {
@@ -143,10 +145,17 @@ export function fromWebRequest(request: Request): HttpRequest {
     method: request.method,
     path: start === -1 ? "/" : url.slice(start, query === -1 ? undefined : query),
     url: relative ? undefined : url,
-    // A Request built in-process (a test, a framework passing one on) has no Host header, but always
-    // a URL, which a runtime makes from the Host: its host stands for the header, and one not allowed
-    // is refused as the header would be. A browser always sends Host, which is what is checked then.
-    header: (name) => request.headers.get(name) ?? (name === "host" && !relative ? new URL(url).host : null),
+    header: (name) => {
+      if (name !== "host") return request.headers.get(name);
+      // Deno makes the URL of an absolute-form target (`POST http://host/mcp`) from that target, and
+      // of any other from the Host header as sent: its authority is the request's host, which RFC 9112
+      // §3.2.2 says to use over the Host header (MUST), as Node's path does (node-http.ts).
+      if (onDeno && !relative) return AUTHORITY.exec(url)?.[1] ?? null;
+      // A Request built in-process (a test, a framework passing one on) has no Host header, but always
+      // a URL, which a runtime makes from the Host: its host stands for the header, and one not allowed
+      // is refused as the header would be. A browser always sends Host, which is what is checked then.
+      return request.headers.get("host") ?? (relative ? null : new URL(url).host);
+    },
     text: (limit, budget, receiveMs) => readText(request, { limit, budget, receiveMs }),
     watch: (watcher) => {
       target = watcher;

@@ -1,0 +1,97 @@
+/**
+ * How long the CLI waits for the server it loaded to answer one request (`--timeout`): without a
+ * bound, a tool that never returns (a server with `limits.handlerTimeoutMs: Infinity`, or a
+ * middleware that never calls back) holds `call` or `list` until Ctrl+C, with no word of why.
+ */
+import { type Args, flagValue, UsageError } from "./args.js";
+
+/** The milliseconds the CLI waits for each answer unless `--timeout` says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Past 2^31 - 1 ms a timer fires at once: that many is as good as no bound. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** The `--timeout <ms>` of a verb's arguments, or the default. */
+export function timeoutOf(args: Args): number {
+  const asked = flagValue(args, "timeout");
+  if (asked === undefined) return DEFAULT_TIMEOUT_MS;
+  if (!/^\d+$/.test(asked) || Number(asked) < 1) {
+    throw new UsageError(`--timeout ${asked}: give the milliseconds to wait for the server, such as 120000`);
+  }
+  return Number(asked);
+}
+
+/** No answer came within the time allowed: `method` is the request that got none. */
+export class TimedOut extends Error {
+  readonly method: string;
+  readonly ms: number;
+  constructor(method: string, ms: number) {
+    super(
+      `the server did not answer ${method} within ${ms} ms: a handler or middleware of its own waits on something ` +
+        "that does not come. Give that wait a timeout of its own, or check what the server logged.",
+    );
+    this.method = method;
+    this.ms = ms;
+  }
+}
+
+/**
+ * What the user of a verb with `--timeout` is told when `what` (`the tool "x"`, `tools/list`) got no
+ * answer within it: that the request was cancelled, and what to do, wait longer or look at the server.
+ */
+export function noAnswer(what: string, ms: number): Error {
+  return new Error(
+    `${what} did not answer within ${ms} ms (--timeout), so picomcp cancelled the request. If it needs longer, ` +
+      `raise --timeout (such as --timeout ${ms * 4}); if it should have answered by now, check the server: a ` +
+      "handler, or a middleware before it, waits on something that does not come (limits.handlerTimeoutMs " +
+      "bounds that on the server's side, unless it is Infinity).",
+  );
+}
+
+/**
+ * A signal that aborts once `ms` have passed, not counting the time it is paused: while the person
+ * at the terminal answers a question of the server's (an elicitation form), the wait is theirs.
+ */
+export class Deadline {
+  readonly #controller = new AbortController();
+  #left: number;
+  #since = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(ms: number) {
+    this.#left = ms;
+    this.resume();
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  pause(): void {
+    clearTimeout(this.#timer);
+    this.#left -= Date.now() - this.#since;
+  }
+
+  resume(): void {
+    this.#since = Date.now();
+    this.#timer = setTimeout(() => this.#controller.abort(), Math.max(0, Math.min(this.#left, LONGEST_TIMER_MS)));
+    // The bound alone keeps nothing alive: a server awaiting what nothing can settle is said at once
+    // (server-ends.ts), not after the bound.
+    this.#timer.unref?.();
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+
+  /** `promise`, or a rejection once the deadline passes, whichever comes first. */
+  race<T>(promise: Promise<T>): Promise<T> {
+    const { signal } = this;
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const expire = () => reject(signal.reason);
+      signal.addEventListener("abort", expire, { once: true });
+      promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", expire));
+    });
+  }
+}
