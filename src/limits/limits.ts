@@ -21,6 +21,8 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   maxSubscriptionBytesPerSession: 65_536,
   maxTasks: 1000,
   maxTasksPerCaller: 100,
+  // Half of maxTasks, worked out by the tasks layer (tasks/tasks.ts).
+  maxAnonymousTasks: undefined,
   headersTimeoutMs: 10_000,
   receiveTimeoutMs: 30_000,
   maxConnections: 10_000,
