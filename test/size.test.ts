@@ -363,7 +363,8 @@ const BUDGETS: Budget[] = [
     // Set to 16,812 B (merge of start-up errors answered, use after serving refused and the harness's streams with the CLI fixes and maxTasks), as measured.
     // Raised to 16,833 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+21 B).
     // Raised to 16,845 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+12 B).
-    ceiling: 16_845,
+    // Raised to 16,847 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+2 B).
+    ceiling: 16_847,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -1023,7 +1024,8 @@ const BUDGETS: Budget[] = [
     // Set to 63,338 B (merge of start-up errors answered, use after serving refused and the harness's streams with the CLI fixes and maxTasks), as measured.
     // Raised to 63,349 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+11 B).
     // Raised to 63,514 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry, and tasks/tasks.ts's share per caller (#shareOf, callerOf's pipes) and its refusal written for the model (+165 B).
-    ceiling: 63_514,
+    // Raised to 63,531 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+17 B).
+    ceiling: 63_531,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1305,7 +1307,8 @@ const BUDGETS: Budget[] = [
     // Set to 33,068 B (merge of start-up errors answered, use after serving refused and the harness's streams with the CLI fixes and maxTasks), as measured.
     // Raised to 33,079 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+11 B).
     // Raised to 33,095 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+16 B).
-    ceiling: 33_095,
+    // Raised to 33,096 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+1 B).
+    ceiling: 33_096,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1939,7 +1942,8 @@ const BUDGETS: Budget[] = [
     // Set to 74,892 B (merge of start-up errors answered, use after serving refused and the harness's streams with the CLI fixes and maxTasks), as measured.
     // Raised to 74,905 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+13 B).
     // Raised to 75,071 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry, and tasks/tasks.ts's share per caller (#shareOf, callerOf's pipes) and its refusal written for the model (+166 B).
-    ceiling: 75_071,
+    // Raised to 75,083 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+12 B).
+    ceiling: 75_083,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

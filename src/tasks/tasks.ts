@@ -216,7 +216,8 @@ export class Tasks {
   async #start(record: TaskRecord, call: TaskCall, answers: Map<string, unknown> | undefined): Promise<void> {
     const { tool, args, ctx } = call;
     try {
-      await this.store.put(record);
+      // An owner's list keeps as many as the instance does (a shared store bounds it): tasks/list misses none.
+      await this.store.put(record, { maxListed: this.#registry.limits.maxTasks ?? DEFAULT_MAX_TASKS });
     } catch (thrown) {
       throw new McpError(ErrorCode.InternalError, `Could not create a task: ${messageOf(thrown)}`);
     }
