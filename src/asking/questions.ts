@@ -41,7 +41,10 @@ export class Questions implements ConnectionQuestions {
     const id = `${this.#idPrefix}${++this.#nextId}`;
     const timeout = this.#connection.dispatcher.registry.askTimeoutMs;
     const elicitationId = request.params?.mode === "url" ? request.params.elicitationId : undefined;
-    if (typeof elicitationId === "string") this.#awaitCompletion(elicitationId);
+    if (typeof elicitationId === "string") {
+      const refused = this.#awaitCompletion(elicitationId);
+      if (refused) return Promise.reject(refused);
+    }
     return new Promise((resolve, reject) => {
       // However the question settles, its timer and its abort listener go with it: a handler may ask
       // many times in one request, whose signal would otherwise gather a listener per question.
@@ -103,15 +106,27 @@ export class Questions implements ConnectionQuestions {
     return [...this.#pending.keys()];
   }
 
-  /** Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"). */
-  #awaitCompletion(elicitationId: string): void {
+  /**
+   * Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"),
+   * or answers why the elicitation may not be sent. Its id must be unique within the server: one
+   * still in use would make the completion of one of the two reach the other's client, and the
+   * other's never come.
+   */
+  #awaitCompletion(elicitationId: string): Error | undefined {
+    const { urlElicitations } = this.#connection.dispatcher;
+    if (urlElicitations.has(elicitationId)) {
+      return new Error(
+        `elicitationId "${elicitationId}" is in use: a URL-mode elicitation with this id was sent and is not complete yet, and each must have its own (2025-11-25 "Elicitation": unique within the server). Give this ctx.elicitUrl an elicitationId of its own, or call server.completeElicitation("${elicitationId}") first.`,
+      );
+    }
     const complete = () => {
       this.#elicitations.delete(elicitationId);
       const params = { elicitationId };
       this.#connection.send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params });
     };
     this.#elicitations.set(elicitationId, complete);
-    this.#connection.dispatcher.urlElicitations.set(elicitationId, complete);
+    urlElicitations.set(elicitationId, complete);
+    return undefined;
   }
 
   #forget(elicitationId: string): void {
