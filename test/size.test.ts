@@ -364,7 +364,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,833 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+21 B).
     // Raised to 16,845 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+12 B).
     // Raised to 16,847 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+2 B).
-    ceiling: 16_847,
+    // Raised to 16,848 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+1 B).
+    ceiling: 16_848,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -647,7 +648,8 @@ const BUDGETS: Budget[] = [
     // Raised to 25,456 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+29 B).
     // Raised to 25,468 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+12 B).
     // Raised to 25,470 B: a URL-mode elicitationId still in use is refused (was: the second took it over, the first's completion going to the second's client; test/peers/url-elicitations.test.ts): asking/questions.ts's check and its error written for the handler (+2 B).
-    ceiling: 25_470,
+    // Raised to 25,473 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+3 B).
+    ceiling: 25_473,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1027,7 +1029,8 @@ const BUDGETS: Budget[] = [
     // Raised to 63,514 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry, and tasks/tasks.ts's share per caller (#shareOf, callerOf's pipes) and its refusal written for the model (+165 B).
     // Raised to 63,531 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+17 B).
     // Raised to 63,668 B: a URL-mode elicitationId still in use is refused (was: the second took it over, the first's completion going to the second's client; test/peers/url-elicitations.test.ts): asking/questions.ts's check and its error written for the handler (+137 B).
-    ceiling: 63_668,
+    // Raised to 63,816 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry, and asking/questions.ts's accepted ones in order, the oldest forgotten past the limit, and its error written for the handler (+148 B).
+    ceiling: 63_816,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1310,7 +1313,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,079 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+11 B).
     // Raised to 33,095 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+16 B).
     // Raised to 33,096 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+1 B).
-    ceiling: 33_096,
+    // Raised to 33,100 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+4 B).
+    ceiling: 33_100,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1583,7 +1587,8 @@ const BUDGETS: Budget[] = [
     // Set to 31,489 B (merge of start-up errors answered, use after serving refused and the harness's streams with the CLI fixes and maxTasks), as measured.
     // Raised to 31,498 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+9 B).
     // Raised to 31,519 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+21 B).
-    ceiling: 31_519,
+    // Raised to 31,527 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+8 B).
+    ceiling: 31_527,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1946,7 +1951,8 @@ const BUDGETS: Budget[] = [
     // Raised to 75,071 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry, and tasks/tasks.ts's share per caller (#shareOf, callerOf's pipes) and its refusal written for the model (+166 B).
     // Raised to 75,083 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+12 B).
     // Raised to 75,215 B: a URL-mode elicitationId still in use is refused (was: the second took it over, the first's completion going to the second's client; test/peers/url-elicitations.test.ts): asking/questions.ts's check and its error written for the handler (+132 B).
-    ceiling: 75_215,
+    // Raised to 75,370 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry, and asking/questions.ts's accepted ones in order, the oldest forgotten past the limit, and its error written for the handler (+155 B).
+    ceiling: 75_370,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -21,6 +21,8 @@ export class Questions implements ConnectionQuestions {
   readonly #pending = new Map<RequestId, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   /** The URL-mode elicitations of this connection that may still be reported complete, and how. */
   readonly #elicitations = new Map<string, () => void>();
+  /** Those of them the user accepted, oldest first: what makes room past limits.maxUrlElicitationsPerSession. */
+  readonly #accepted = new Set<string>();
   #nextId = 0;
   /**
    * Random per connection: the copies of one shared session on several instances (docs/scaling.md)
@@ -80,8 +82,10 @@ export class Questions implements ConnectionQuestions {
     }).then(
       (result) => {
         // Only an accepted URL elicitation goes on out of band: nothing will complete the others.
-        if (typeof elicitationId === "string" && !(isObject(result) && result.action === "accept"))
-          this.#forget(elicitationId);
+        if (typeof elicitationId !== "string") return result;
+        if (isObject(result) && result.action === "accept") {
+          if (this.#elicitations.has(elicitationId)) this.#accepted.add(elicitationId);
+        } else this.#forget(elicitationId);
         return result;
       },
       (error: unknown) => {
@@ -110,17 +114,32 @@ export class Questions implements ConnectionQuestions {
    * Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"),
    * or answers why the elicitation may not be sent. Its id must be unique within the server: one
    * still in use would make the completion of one of the two reach the other's client, and the
-   * other's never come.
+   * other's never come. The ones a connection keeps are bounded (limits.maxUrlElicitationsPerSession):
+   * an accepted elicitation waits for `completeElicitation` as long as the connection lives, and a
+   * user who never finishes the page leaves it there, so past the limit the oldest accepted one is
+   * forgotten (its notification, a MAY, is not sent); when every one kept still waits for the user's
+   * answer, none can go, and the question fails.
    */
   #awaitCompletion(elicitationId: string): Error | undefined {
-    const { urlElicitations } = this.#connection.dispatcher;
+    const { urlElicitations, limits } = this.#connection.dispatcher;
     if (urlElicitations.has(elicitationId)) {
       return new Error(
         `elicitationId "${elicitationId}" is in use: a URL-mode elicitation with this id was sent and is not complete yet, and each must have its own (2025-11-25 "Elicitation": unique within the server). Give this ctx.elicitUrl an elicitationId of its own, or call server.completeElicitation("${elicitationId}") first.`,
       );
     }
+    const max = limits.maxUrlElicitationsPerSession;
+    if (this.#elicitations.size >= max) {
+      const [oldest] = this.#accepted;
+      if (oldest === undefined) {
+        return new Error(
+          `Could not send the link: this session has ${max} URL-mode elicitations waiting for the user's answer already (limits.maxUrlElicitationsPerSession = ${max}); wait for the user to answer them, then ask again.`,
+        );
+      }
+      this.#forget(oldest);
+    }
     const complete = () => {
       this.#elicitations.delete(elicitationId);
+      this.#accepted.delete(elicitationId);
       const params = { elicitationId };
       this.#connection.send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params });
     };
@@ -132,6 +151,7 @@ export class Questions implements ConnectionQuestions {
   #forget(elicitationId: string): void {
     const complete = this.#elicitations.get(elicitationId);
     this.#elicitations.delete(elicitationId);
+    this.#accepted.delete(elicitationId);
     const waiting = this.#connection.dispatcher.urlElicitations;
     if (complete && waiting.get(elicitationId) === complete) waiting.delete(elicitationId);
   }

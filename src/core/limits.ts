@@ -50,6 +50,13 @@ export interface Limits {
    */
   maxSubscriptionBytesPerSession?: number;
   /**
+   * 2025-11-25 URL-mode elicitations one session (a stdio pipe, an HTTP session) keeps, sent and not
+   * answered yet or accepted and waiting for `server.completeElicitation`. Past it the oldest accepted
+   * one is forgotten (its completion then tells nobody); when none is accepted, a new one fails.
+   * Default: 100.
+   */
+  maxUrlElicitationsPerSession?: number;
+  /**
    * Tasks an instance may have running at once, those being stored counted (their runs are in its
    * memory, whatever store holds their records); also what the in-memory task store keeps at most,
    * finished tasks included (the oldest finished one makes room). Default: 1000.

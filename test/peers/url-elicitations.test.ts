@@ -2,7 +2,8 @@
  * 2025-11-25 URL-mode elicitations that wait for `server.completeElicitation`, with the official v1
  * client over Streamable HTTP sessions (test/fixtures/ask-server.ts's `sign_in` and
  * `complete_sign_in`): an `elicitationId` still in use is refused, so that no completion reaches the
- * wrong client or is lost (2025-11-25 "Elicitation": unique within the server).
+ * wrong client or is lost (2025-11-25 "Elicitation": unique within the server), and what one session
+ * keeps is bounded by `limits.maxUrlElicitationsPerSession` (docs/limits.md).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -19,17 +20,17 @@ afterEach(async () => {
   for (const listening of listenings.splice(0)) await listening.close();
 });
 
-async function serve(): Promise<URL> {
-  const listening = await askServer().serve({ port: 0 });
+async function serve(limits: { maxUrlElicitationsPerSession?: number } = {}): Promise<URL> {
+  const listening = await askServer({ limits }).serve({ port: 0 });
   listenings.push(listening);
   return new URL(listening.url);
 }
 
-/** A v1 client session that accepts URL-mode elicitations and records the completions it is told. */
-async function session(url: URL) {
+/** A v1 client session that answers URL-mode elicitations with `answer` and records the completions it is told. */
+async function session(url: URL, answer: () => Promise<{ action: "accept" }> = async () => ({ action: "accept" })) {
   const completed: string[] = [];
   const client = new Client({ name: "v1-url", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept" }));
+  client.setRequestHandler(ElicitRequestSchema, answer);
   client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
     completed.push(notification.params.elicitationId);
   });
@@ -61,4 +62,45 @@ it("refuses an elicitationId still in use, so that its completion reaches the cl
   expect(await first.call("complete_sign_in", "shared")).toEqual({ text: "completed", isError: false });
   await expect.poll(() => second.completed).toEqual(["shared"]);
   expect(first.completed).toEqual(["shared"]);
+});
+
+it("keeps at most limits.maxUrlElicitationsPerSession (100) accepted elicitations a session, forgetting the oldest", async () => {
+  const url = await serve();
+  const user = await session(url);
+  for (let n = 0; n <= 100; n++) {
+    expect(await user.call("sign_in", `e${n}`)).toEqual({ text: "sign-in accept", isError: false });
+  }
+  // Was: all 101 kept for the session's whole life, however many a client accepted.
+  expect(await user.call("complete_sign_in", "e0")).toEqual({ text: "nobody waits for it", isError: false });
+  for (const id of ["e1", "e100"]) {
+    expect(await user.call("complete_sign_in", id)).toEqual({ text: "completed", isError: false });
+  }
+  await expect.poll(() => user.completed).toEqual(["e1", "e100"]);
+  // Another session has a limit of its own.
+  const other = await session(url);
+  expect(await other.call("sign_in", "o1")).toEqual({ text: "sign-in accept", isError: false });
+});
+
+it("refuses one more elicitation when every one a session keeps still waits for the user's answer", async () => {
+  const url = await serve({ maxUrlElicitationsPerSession: 1 });
+  // The user answers the first link only when the test says so, the others at once.
+  let answer: (() => void) | undefined;
+  const user = await session(url, () =>
+    answer
+      ? Promise.resolve({ action: "accept" })
+      : new Promise((resolve) => {
+          answer = () => resolve({ action: "accept" });
+        }),
+  );
+  const waiting = user.call("sign_in", "w1");
+  await expect.poll(() => answer).toBeTypeOf("function");
+  expect(await user.call("sign_in", "w2")).toEqual({
+    text: "Could not send the link: this session has 1 URL-mode elicitations waiting for the user's answer already (limits.maxUrlElicitationsPerSession = 1); wait for the user to answer them, then ask again.",
+    isError: true,
+  });
+  answer?.();
+  expect(await waiting).toEqual({ text: "sign-in accept", isError: false });
+  // Accepted, it makes room for the next one.
+  expect(await user.call("sign_in", "w3")).toEqual({ text: "sign-in accept", isError: false });
+  expect(await user.call("complete_sign_in", "w1")).toEqual({ text: "nobody waits for it", isError: false });
 });
