@@ -68,8 +68,8 @@ export interface Limits {
    */
   maxTasksPerCaller?: number;
   /**
-   * Tasks anonymous 2026-07-28 requests over HTTP may have running at once on an instance, all of them
-   * together: they carry no session and no identity, so the server cannot tell one client from another,
+   * Tasks anonymous HTTP requests without a session (2026-07-28 ones, 2025 ones served without
+   * sessions) may have running at once on an instance, all of them together: they carry no identity, so the server cannot tell one client from another,
    * and this keeps one such client from taking every task of the instance. Default: half of `maxTasks`
    * (500), rounded up.
    */

@@ -257,7 +257,7 @@ export class Tasks {
   }
 
   /**
-   * How many tasks `caller` may run here at once: anonymous 2026-07-28 requests over HTTP together
+   * How many tasks `caller` may run here at once: anonymous HTTP requests without a session together
    * (`ANONYMOUS`), limits.maxAnonymousTasks, by default half of the instance's `most`, so that they
    * cannot take every task from the callers the server can tell apart; any other caller,
    * limits.maxTasksPerCaller.
@@ -735,7 +735,7 @@ function sessionOf(ctx: Context): Session | undefined {
   return requestOf(ctx)?.session;
 }
 
-/** The caller of every anonymous 2026-07-28 request over HTTP (`callerOf`): the owner of their tasks too (`ownerOf`). */
+/** The caller of every anonymous HTTP request without a session (`callerOf`): the owner of their tasks too (`ownerOf`). */
 const ANONYMOUS = "";
 
 /** A random name for each stdio pipe (each connection's way to ask its client), as a caller (`callerOf`). */
@@ -744,9 +744,10 @@ const pipeNames = new WeakMap<object, string>();
 /**
  * Whose share of the instance's tasks a call takes (`#shareOf`): a verified identity's, in all its
  * sessions and both eras; without auth, a 2025 session's, or a stdio pipe's (one client, whatever
- * the era of its requests: its 2026-07-28 requests come on it too). Anonymous 2026-07-28 requests
- * over HTTP come from nobody the server can tell apart (no session, no identity, no connection
- * that outlives the request): they share one caller, `ANONYMOUS`, with a share of its own.
+ * the era of its requests: its 2026-07-28 requests come on it too). Anonymous HTTP requests without
+ * a session (2026-07-28 ones, 2025 ones served without sessions) come from nobody the server can
+ * tell apart (no identity, no connection that outlives the request): they share one caller,
+ * `ANONYMOUS`, with a share of its own.
  */
 function callerOf(ctx: Context): string {
   const auth = ctx.auth;
