@@ -61,6 +61,7 @@ describe("limits: options", () => {
       maxUsedRequestStates: 10_000,
       maxSubscriptionsPerSession: 1000,
       maxSubscriptionBytesPerSession: 65_536,
+      maxUrlElicitationsPerSession: 100,
       maxTasks: 1000,
       maxTasksPerCaller: 100,
       headersTimeoutMs: 10_000,

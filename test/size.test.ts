@@ -367,7 +367,11 @@ const BUDGETS: Budget[] = [
     // Raised to 16,997 B: a first .resource(), .prompt() or auth rule, an include that needs a layer not loaded, once the server serves, throws at the call (server.ts #checkedAtCall), and a method to wrap is checked at the call once serving (was: their layer loaded then, and a mistake in them failed every request from then on; test/peers/late-registrations.test.ts) (+164 B).
     // Set to 16,925 B merge of late registrations refused, template spellings and middleware result checks (wt-2) with the kept answers and layers' entry adding, as measured.
     // Raised to 16,926 B: merge of Deno's absolute-form targets and the CLI's timeout (wt-3) with main, gzip of the joined chunks (+1 B).
-    ceiling: 16_926,
+    // Raised to 16,845 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+12 B).
+    // Raised to 16,847 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+2 B).
+    // Raised to 16,848 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+1 B).
+    // Set to 16,942 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
+    ceiling: 16_942,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -653,7 +657,11 @@ const BUDGETS: Budget[] = [
     // Raised to 25,610 B: a first .resource(), .prompt() or auth rule, an include that needs a layer not loaded, once the server serves, throws at the call (server.ts #checkedAtCall), and a method to wrap is checked at the call once serving (was: their layer loaded then, and a mistake in them failed every request from then on; test/peers/late-registrations.test.ts) (+154 B).
     // Set to 25,551 B merge of late registrations refused, template spellings and middleware result checks (wt-2) with the kept answers and layers' entry adding, as measured.
     // Raised to 25,552 B: merge of Deno's absolute-form targets and the CLI's timeout (wt-3) with main, gzip of the joined chunks (+1 B).
-    ceiling: 25_552,
+    // Raised to 25,468 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+12 B).
+    // Raised to 25,470 B: a URL-mode elicitationId still in use is refused (was: the second took it over, the first's completion going to the second's client; test/peers/url-elicitations.test.ts): asking/questions.ts's check and its error written for the handler (+2 B).
+    // Raised to 25,473 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+3 B).
+    // Set to 25,571 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
+    ceiling: 25_571,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1040,7 +1048,12 @@ const BUDGETS: Budget[] = [
     // Set to 64,393 B merge of late registrations refused, template spellings and middleware result checks (wt-2) with the kept answers and layers' entry adding, as measured.
     // Raised to 63,399 B: on Deno an absolute-form target's authority, which Deno's request URL keeps, is the request's host, not the Host header (web.ts's fromWebRequest) (was: the Host header was checked, so a foreign target with a loopback Host was served; test/runtimes/deno.test.ts) (+50 B).
     // Set to 64,440 B merge of Deno's absolute-form targets and the CLI's timeout (wt-3) with main, as measured.
-    ceiling: 64_440,
+    // Raised to 63,514 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry, and tasks/tasks.ts's share per caller (#shareOf, callerOf's pipes) and its refusal written for the model (+165 B).
+    // Raised to 63,531 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+17 B).
+    // Raised to 63,668 B: a URL-mode elicitationId still in use is refused (was: the second took it over, the first's completion going to the second's client; test/peers/url-elicitations.test.ts): asking/questions.ts's check and its error written for the handler (+137 B).
+    // Raised to 63,816 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry, and asking/questions.ts's accepted ones in order, the oldest forgotten past the limit, and its error written for the handler (+148 B).
+    // Set to 64,905 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
+    ceiling: 64_905,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1329,7 +1342,11 @@ const BUDGETS: Budget[] = [
     // Set to 33,168 B merge of late registrations refused, template spellings and middleware result checks (wt-2) with the kept answers and layers' entry adding, as measured.
     // Raised to 33,125 B: on Deno an absolute-form target's authority, which Deno's request URL keeps, is the request's host, not the Host header (web.ts's fromWebRequest) (was: the Host header was checked, so a foreign target with a loopback Host was served; test/runtimes/deno.test.ts) (+46 B).
     // Set to 33,217 B merge of Deno's absolute-form targets and the CLI's timeout (wt-3) with main, as measured.
-    ceiling: 33_217,
+    // Raised to 33,095 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+16 B).
+    // Raised to 33,096 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+1 B).
+    // Raised to 33,100 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+4 B).
+    // Set to 33,235 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
+    ceiling: 33_235,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1609,7 +1626,10 @@ const BUDGETS: Budget[] = [
     // Set to 31,598 B merge of late registrations refused, template spellings and middleware result checks (wt-2) with the kept answers and layers' entry adding, as measured.
     // Raised to 31,546 B: on Deno an absolute-form target's authority, which Deno's request URL keeps, is the request's host, not the Host header (web.ts's fromWebRequest) (was: the Host header was checked, so a foreign target with a loopback Host was served; test/runtimes/deno.test.ts) (+48 B).
     // Set to 31,646 B merge of Deno's absolute-form targets and the CLI's timeout (wt-3) with main, as measured.
-    ceiling: 31_646,
+    // Raised to 31,519 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+21 B).
+    // Raised to 31,527 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+8 B).
+    // Set to 31,670 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
+    ceiling: 31_670,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1979,7 +1999,12 @@ const BUDGETS: Budget[] = [
     // Set to 75,937 B merge of late registrations refused, template spellings and middleware result checks (wt-2) with the kept answers and layers' entry adding, as measured.
     // Raised to 74,959 B: on Deno an absolute-form target's authority, which Deno's request URL keeps, is the request's host, not the Host header (web.ts's fromWebRequest) (was: the Host header was checked, so a foreign target with a loopback Host was served; test/runtimes/deno.test.ts) (+54 B).
     // Set to 75,985 B merge of Deno's absolute-form targets and the CLI's timeout (wt-3) with main, as measured.
-    ceiling: 75_985,
+    // Raised to 75,071 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry, and tasks/tasks.ts's share per caller (#shareOf, callerOf's pipes) and its refusal written for the model (+166 B).
+    // Raised to 75,083 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+12 B).
+    // Raised to 75,215 B: a URL-mode elicitationId still in use is refused (was: the second took it over, the first's completion going to the second's client; test/peers/url-elicitations.test.ts): asking/questions.ts's check and its error written for the handler (+132 B).
+    // Raised to 75,370 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry, and asking/questions.ts's accepted ones in order, the oldest forgotten past the limit, and its error written for the handler (+155 B).
+    // Set to 76,439 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
+    ceiling: 76_439,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

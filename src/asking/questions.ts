@@ -21,6 +21,8 @@ export class Questions implements ConnectionQuestions {
   readonly #pending = new Map<RequestId, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   /** The URL-mode elicitations of this connection that may still be reported complete, and how. */
   readonly #elicitations = new Map<string, () => void>();
+  /** Those of them the user accepted, oldest first: what makes room past limits.maxUrlElicitationsPerSession. */
+  readonly #accepted = new Set<string>();
   #nextId = 0;
   /**
    * Random per connection: the copies of one shared session on several instances (docs/scaling.md)
@@ -41,7 +43,10 @@ export class Questions implements ConnectionQuestions {
     const id = `${this.#idPrefix}${++this.#nextId}`;
     const timeout = this.#connection.dispatcher.registry.askTimeoutMs;
     const elicitationId = request.params?.mode === "url" ? request.params.elicitationId : undefined;
-    if (typeof elicitationId === "string") this.#awaitCompletion(elicitationId);
+    if (typeof elicitationId === "string") {
+      const refused = this.#awaitCompletion(elicitationId);
+      if (refused) return Promise.reject(refused);
+    }
     return new Promise((resolve, reject) => {
       // However the question settles, its timer and its abort listener go with it: a handler may ask
       // many times in one request, whose signal would otherwise gather a listener per question.
@@ -77,8 +82,10 @@ export class Questions implements ConnectionQuestions {
     }).then(
       (result) => {
         // Only an accepted URL elicitation goes on out of band: nothing will complete the others.
-        if (typeof elicitationId === "string" && !(isObject(result) && result.action === "accept"))
-          this.#forget(elicitationId);
+        if (typeof elicitationId !== "string") return result;
+        if (isObject(result) && result.action === "accept") {
+          if (this.#elicitations.has(elicitationId)) this.#accepted.add(elicitationId);
+        } else this.#forget(elicitationId);
         return result;
       },
       (error: unknown) => {
@@ -103,20 +110,48 @@ export class Questions implements ConnectionQuestions {
     return [...this.#pending.keys()];
   }
 
-  /** Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"). */
-  #awaitCompletion(elicitationId: string): void {
+  /**
+   * Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"),
+   * or answers why the elicitation may not be sent. Its id must be unique within the server: one
+   * still in use would make the completion of one of the two reach the other's client, and the
+   * other's never come. The ones a connection keeps are bounded (limits.maxUrlElicitationsPerSession):
+   * an accepted elicitation waits for `completeElicitation` as long as the connection lives, and a
+   * user who never finishes the page leaves it there, so past the limit the oldest accepted one is
+   * forgotten (its notification, a MAY, is not sent); when every one kept still waits for the user's
+   * answer, none can go, and the question fails.
+   */
+  #awaitCompletion(elicitationId: string): Error | undefined {
+    const { urlElicitations, limits } = this.#connection.dispatcher;
+    if (urlElicitations.has(elicitationId)) {
+      return new Error(
+        `elicitationId "${elicitationId}" is in use: a URL-mode elicitation with this id was sent and is not complete yet, and each must have its own (2025-11-25 "Elicitation": unique within the server). Give this ctx.elicitUrl an elicitationId of its own, or call server.completeElicitation("${elicitationId}") first.`,
+      );
+    }
+    const max = limits.maxUrlElicitationsPerSession;
+    if (this.#elicitations.size >= max) {
+      const [oldest] = this.#accepted;
+      if (oldest === undefined) {
+        return new Error(
+          `Could not send the link: this session has ${max} URL-mode elicitations waiting for the user's answer already (limits.maxUrlElicitationsPerSession = ${max}); wait for the user to answer them, then ask again.`,
+        );
+      }
+      this.#forget(oldest);
+    }
     const complete = () => {
       this.#elicitations.delete(elicitationId);
+      this.#accepted.delete(elicitationId);
       const params = { elicitationId };
       this.#connection.send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params });
     };
     this.#elicitations.set(elicitationId, complete);
-    this.#connection.dispatcher.urlElicitations.set(elicitationId, complete);
+    urlElicitations.set(elicitationId, complete);
+    return undefined;
   }
 
   #forget(elicitationId: string): void {
     const complete = this.#elicitations.get(elicitationId);
     this.#elicitations.delete(elicitationId);
+    this.#accepted.delete(elicitationId);
     const waiting = this.#connection.dispatcher.urlElicitations;
     if (complete && waiting.get(elicitationId) === complete) waiting.delete(elicitationId);
   }

@@ -23,6 +23,7 @@ export interface AskingConnection {
     readonly registry: { readonly askTimeoutMs: number };
     /** See `Dispatcher.urlElicitations`. */
     readonly urlElicitations: Map<string, () => void>;
+    readonly limits: { readonly maxUrlElicitationsPerSession: number };
   };
   send(message: JsonRpcMessage): void;
 }

@@ -50,6 +50,13 @@ export interface Limits {
    */
   maxSubscriptionBytesPerSession?: number;
   /**
+   * 2025-11-25 URL-mode elicitations one session (a stdio pipe, an HTTP session) keeps, sent and not
+   * answered yet or accepted and waiting for `server.completeElicitation`. Past it the oldest accepted
+   * one is forgotten (its completion then tells nobody); when none is accepted, a new one fails.
+   * Default: 100.
+   */
+  maxUrlElicitationsPerSession?: number;
+  /**
    * Tasks an instance may have running at once, those being stored counted (their runs are in its
    * memory, whatever store holds their records); also what the in-memory task store keeps at most,
    * finished tasks included (the oldest finished one makes room). Default: 1000.
@@ -57,10 +64,16 @@ export interface Limits {
   maxTasks?: number;
   /**
    * Tasks one caller may have running at once on an instance, those being stored counted: a verified
-   * identity (all its sessions, both eras), or without auth a 2025 session. Anonymous 2026-07-28
-   * requests cannot be told apart, so only the instance's bound (`maxTasks`) holds them. Default: 100.
+   * identity (all its sessions, both eras), or without auth a 2025 session or a stdio pipe. Default: 100.
    */
   maxTasksPerCaller?: number;
+  /**
+   * Tasks anonymous HTTP requests without a session (2026-07-28 ones, 2025 ones served without
+   * sessions) may have running at once on an instance, all of them together: they carry no identity, so the server cannot tell one client from another,
+   * and this keeps one such client from taking every task of the instance. Default: half of `maxTasks`
+   * (500), rounded up.
+   */
+  maxAnonymousTasks?: number;
   /**
    * Bytes of HTTP request bodies being read at once across the endpoint: each body holds its
    * Content-Length, or what has arrived of it, until it is read whole or given up. Past it a POST is
@@ -86,8 +99,12 @@ export interface Limits {
   maxConnections?: number;
 }
 
-/** Every limit has its value; `maxBodyBytesInFlight` by default follows the HTTP body limit, which the endpoint knows. */
-export type ResolvedLimits = Required<Omit<Limits, "maxBodyBytesInFlight">> & Pick<Limits, "maxBodyBytesInFlight">;
+/**
+ * Every limit has its value, but two that follow another by default: `maxBodyBytesInFlight` the HTTP
+ * body limit, which the endpoint knows, and `maxAnonymousTasks` `maxTasks` (the tasks layer reads it).
+ */
+type Following = "maxBodyBytesInFlight" | "maxAnonymousTasks";
+export type ResolvedLimits = Required<Omit<Limits, Following>> & Pick<Limits, Following>;
 
 /**
  * The answer to a request the server turns away for now: it is busy (a limit is reached) or shutting

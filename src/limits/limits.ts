@@ -19,8 +19,11 @@ export const DEFAULT_LIMITS: ResolvedLimits = {
   maxUsedRequestStates: 10_000,
   maxSubscriptionsPerSession: 1000,
   maxSubscriptionBytesPerSession: 65_536,
+  maxUrlElicitationsPerSession: 100,
   maxTasks: 1000,
   maxTasksPerCaller: 100,
+  // Half of maxTasks, worked out by the tasks layer (tasks/tasks.ts).
+  maxAnonymousTasks: undefined,
   headersTimeoutMs: 10_000,
   receiveTimeoutMs: 30_000,
   maxConnections: 10_000,

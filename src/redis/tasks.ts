@@ -1,6 +1,6 @@
 import { ErrorCode } from "../core/errors.js";
 import { deepJson } from "../state/stacked-json.js";
-import type { TaskStore } from "../tasks/store.js";
+import { DEFAULT_MAX_TASKS, type TaskStore } from "../tasks/store.js";
 import { isTerminal, type TaskRecord } from "../tasks/task.js";
 import type { RedisLink } from "./client.js";
 
@@ -23,16 +23,16 @@ return 1
  * `tasks/list`), which lives as long as the owner's longest-lived task, and from which the tasks
  * expired by now (ARGV[6]) leave: an owner who never lists (every 2026-07-28 caller; all anonymous
  * ones share one owner) keeps no more ids than live tasks. The list keeps the ARGV[7] tasks that
- * expire last (their records stay, for tasks/get): `tasks/list` reads each task listed, so an owner
- * who made tasks without end would make each listing cost as many reads, as one instance's store
- * bounds the tasks it holds.
+ * expire last, the server's limits.maxTasks (their records stay, for tasks/get; '0': all of them,
+ * for a limit of Infinity): `tasks/list` reads each task listed, so an owner who made tasks without
+ * end would make each listing cost as many reads, as one instance's store bounds the tasks it holds.
  */
 const PUT = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
 if ARGV[3] ~= '0' then redis.call('SET', KEYS[2], '1', 'PX', ARGV[3]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[6])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
-redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[7]))
+if ARGV[7] ~= '0' then redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[7])) end
 if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
 return 1
 `;
@@ -59,9 +59,6 @@ end
 redis.call('SET', KEYS[2], '1', 'PX', ARGV[1])
 return 1
 `;
-
-/** How many tasks an owner's list keeps (PUT): as many as one instance's store holds (DEFAULT_MAX_TASKS). */
-const MAX_LISTED = "1000";
 
 /** Attempts of one update against concurrent ones before it gives up. */
 const MAX_ATTEMPTS = 16;
@@ -103,14 +100,17 @@ export class RedisTaskStore implements TaskStore {
     return failed ?? (await this.get(taskId));
   }
 
-  async put(record: TaskRecord): Promise<void> {
+  /** `listed`: how many of the owner's tasks its list keeps, those that expire last (PUT); without it, DEFAULT_MAX_TASKS. */
+  async put(record: TaskRecord, listed?: { readonly maxListed: number }): Promise<void> {
     const now = Date.now();
     const expiry = record.createdAt + record.ttlMs;
     const ms = Math.max(1, Math.ceil(expiry - now));
     const finished = isTerminal(record.status);
     const lease = finished ? "0" : String(this.#leaseMs);
     const keys = [...this.#keys(record.taskId), this.#ownerKey(record.owner)];
-    const args = [deepJson(record), String(ms), lease, String(expiry), record.taskId, String(now), MAX_LISTED];
+    const most = listed?.maxListed ?? DEFAULT_MAX_TASKS;
+    const kept = most === Infinity ? "0" : String(most);
+    const args = [deepJson(record), String(ms), lease, String(expiry), record.taskId, String(now), kept];
     const added = await this.#link.script(PUT, keys, args);
     if (Number(added) !== 1) throw new Error(`a task ${record.taskId} exists already`);
     if (finished) return;

@@ -9,13 +9,18 @@ type MaybePromise<T> = T | Promise<T>;
  */
 export interface TaskStore {
   get(taskId: string): MaybePromise<TaskRecord | undefined>;
-  /** Adds a new task; throws when the store cannot take one more. */
-  put(record: TaskRecord): MaybePromise<void>;
+  /**
+   * Adds a new task; throws when the store cannot take one more. `listed`: how many of the owner's
+   * tasks `list` must still find (the server's limits.maxTasks, what one instance keeps): a store
+   * that bounds an owner's list (Redis: the tasks that expire last) keeps at least that many.
+   */
+  put(record: TaskRecord, listed?: { readonly maxListed: number }): MaybePromise<void>;
   /** Replaces a task with what `change` makes of it (undefined: unchanged); answers the task as it now is. */
   update(taskId: string, change: (record: TaskRecord) => TaskRecord | undefined): MaybePromise<TaskRecord | undefined>;
   /**
-   * The tasks of one owner that have not expired, oldest first. Added for 2025-11-25's `tasks/list`
-   * (the 2026-07-28 extension has no listing); owners are a caller and a session, so lists are short.
+   * The tasks of one owner that have not expired, oldest first (at least the `maxListed` given to
+   * `put` that expire last). Added for 2025-11-25's `tasks/list` (the 2026-07-28 extension has no
+   * listing); owners are a caller and a session, so lists are short.
    */
   list(owner: string): MaybePromise<TaskRecord[]>;
   /**

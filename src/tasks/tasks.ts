@@ -179,15 +179,9 @@ export class Tasks {
     }
     const { settings, ctx } = call;
     const caller = callerOf(ctx);
-    const max = this.#registry.limits.maxTasksPerCaller ?? Infinity;
+    const share = this.#shareOf(caller, most);
     // One caller taking every slot above would lock every other caller out.
-    if (caller !== undefined && (this.#perCaller.get(caller) ?? 0) >= max) {
-      throw new McpError(
-        ErrorCode.InternalError,
-        `Could not create a task: you are running ${max} tasks on this server already, the most one caller may (limits.maxTasksPerCaller = ${max}); wait for one to finish, or cancel those you no longer need with tasks/cancel, then call the tool again.`,
-        { limit: "maxTasksPerCaller", max },
-      );
-    }
+    if ((this.#perCaller.get(caller) ?? 0) >= share) throw tooMany(caller, share);
     const legacy = ctx.era === "legacy";
     const now = Date.now();
     const longest = settings.ttlMs ?? DEFAULT_TTL_MS;
@@ -202,7 +196,7 @@ export class Tasks {
       ...(this.relay && { runner: this.relay.id }),
     };
     this.#starting++;
-    if (caller !== undefined) this.#hold(record.taskId, caller);
+    this.#hold(record.taskId, caller);
     try {
       await this.#tracked(this.#start(record, call, answers));
     } catch (thrown) {
@@ -222,7 +216,8 @@ export class Tasks {
   async #start(record: TaskRecord, call: TaskCall, answers: Map<string, unknown> | undefined): Promise<void> {
     const { tool, args, ctx } = call;
     try {
-      await this.store.put(record);
+      // An owner's list keeps as many as the instance does (a shared store bounds it): tasks/list misses none.
+      await this.store.put(record, { maxListed: this.#registry.limits.maxTasks ?? DEFAULT_MAX_TASKS });
     } catch (thrown) {
       throw new McpError(ErrorCode.InternalError, `Could not create a task: ${messageOf(thrown)}`);
     }
@@ -259,6 +254,18 @@ export class Tasks {
       this.#free(taskId);
       expiry.cancel();
     });
+  }
+
+  /**
+   * How many tasks `caller` may run here at once: anonymous HTTP requests without a session together
+   * (`ANONYMOUS`), limits.maxAnonymousTasks, by default half of the instance's `most`, so that they
+   * cannot take every task from the callers the server can tell apart; any other caller,
+   * limits.maxTasksPerCaller.
+   */
+  #shareOf(caller: string, most: number): number {
+    const limits = this.#registry.limits;
+    if (caller === ANONYMOUS) return limits.maxAnonymousTasks ?? Math.ceil(most / 2);
+    return limits.maxTasksPerCaller ?? Infinity;
   }
 
   /** Counts a task of `caller`'s, being stored, then running here, towards its bound (`create`). */
@@ -728,17 +735,49 @@ function sessionOf(ctx: Context): Session | undefined {
   return requestOf(ctx)?.session;
 }
 
+/** The caller of every anonymous HTTP request without a session (`callerOf`): the owner of their tasks too (`ownerOf`). */
+const ANONYMOUS = "";
+
+/** A random name for each stdio pipe (each connection's way to ask its client), as a caller (`callerOf`). */
+const pipeNames = new WeakMap<object, string>();
+
 /**
- * Whose share of the instance's tasks a call takes (limits.maxTasksPerCaller): a verified identity's,
- * in all its sessions and both eras; without auth, a 2025 session's. Anonymous 2026-07-28 requests
- * come from nobody the server can tell apart (no session, no identity): counted as one caller, every
- * anonymous client would share one small budget, so they have none of their own, and the instance's
- * bound (limits.maxTasks) alone holds them; undefined.
+ * Whose share of the instance's tasks a call takes (`#shareOf`): a verified identity's, in all its
+ * sessions and both eras; without auth, a 2025 session's, or a stdio pipe's (one client, whatever
+ * the era of its requests: its 2026-07-28 requests come on it too). Anonymous HTTP requests without
+ * a session (2026-07-28 ones, 2025 ones served without sessions) come from nobody the server can
+ * tell apart (no identity, no connection that outlives the request): they share one caller,
+ * `ANONYMOUS`, with a share of its own.
  */
-function callerOf(ctx: Context): string | undefined {
+function callerOf(ctx: Context): string {
   const auth = ctx.auth;
   if (typeof auth?.subject === "string") return ownerKey(auth);
-  return ctx.era === "legacy" && sessionOf(ctx) ? ownerOf(ctx) : undefined;
+  if (ctx.era === "legacy" && sessionOf(ctx)) return ownerOf(ctx);
+  // Only a stdio pipe's 2026-07-28 requests have a way back to their client: a connection.
+  const pipe = askerOf(ctx);
+  if (!pipe) return ANONYMOUS;
+  let name = pipeNames.get(pipe);
+  if (!name) {
+    name = `\u0000${crypto.randomUUID()}`;
+    pipeNames.set(pipe, name);
+  }
+  return name;
+}
+
+/** The refusal of a task past `caller`'s share (`#shareOf`), as the model reads it: what to do about it. */
+function tooMany(caller: string, max: number): McpError {
+  if (caller === ANONYMOUS) {
+    return new McpError(
+      ErrorCode.InternalError,
+      `Could not create a task: callers who are not signed in are running ${max} tasks on this server already, the most they may together (limits.maxAnonymousTasks = ${max}); wait for one to finish, or cancel those you no longer need with tasks/cancel, then call the tool again.`,
+      { limit: "maxAnonymousTasks", max },
+    );
+  }
+  return new McpError(
+    ErrorCode.InternalError,
+    `Could not create a task: you are running ${max} tasks on this server already, the most one caller may (limits.maxTasksPerCaller = ${max}); wait for one to finish, or cancel those you no longer need with tasks/cancel, then call the tool again.`,
+    { limit: "maxTasksPerCaller", max },
+  );
 }
 
 /**
@@ -748,7 +787,7 @@ function callerOf(ctx: Context): string | undefined {
  */
 function ownerOf(ctx: Context): string {
   const auth = ctx.auth;
-  const caller = typeof auth?.subject === "string" ? ownerKey(auth) : "";
+  const caller = typeof auth?.subject === "string" ? ownerKey(auth) : ANONYMOUS;
   const session = ctx.era === "legacy" ? sessionOf(ctx) : undefined;
   if (!session) return caller;
   if (session.id !== undefined) return `${caller}\u0000${session.id}`;

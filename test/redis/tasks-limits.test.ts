@@ -28,12 +28,16 @@ afterEach(async () => {
 const TASKS = "io.modelcontextprotocol/tasks";
 type Server = ReturnType<typeof pico>;
 
-/** A server of the `forever` task tool; with `state`, shared; `maxTasks`, its limit (else the default). */
+/**
+ * A server of the `forever` task tool; with `state`, shared; `maxTasks`, its limit (else the default).
+ * Its callers are anonymous 2026-07-28 requests, which may take every task here (their own share,
+ * limits.maxAnonymousTasks, is test/peers/tasks-anonymous.test.ts's).
+ */
 function server(state?: Awaited<ReturnType<typeof redisState>>, maxTasks?: number): Server {
   const made = pico({
     name: "tasks-limits",
     version: "1.0.0",
-    ...(maxTasks !== undefined && { limits: { maxTasks } }),
+    limits: { maxTasks, maxAnonymousTasks: Infinity },
     requestStateKey: "a shared secret of 32 bytes or more!",
     ...(state && { state }),
     signals: false,

@@ -2,8 +2,8 @@
  * One caller cannot take every task slot of an instance: each caller may run at most
  * `limits.maxTasksPerCaller` tasks at a time on an instance (docs/limits.md, docs/tasks.md). A caller
  * is a verified identity (all its sessions, both eras) or, without auth, a 2025-11-25 session;
- * anonymous 2026-07-28 requests cannot be told apart, so they are not counted per caller (the
- * instance's own bound, DEFAULT_MAX_TASKS, holds them). On one instance (the in-memory store) and
+ * anonymous 2026-07-28 requests cannot be told apart, so they are counted together, under
+ * `limits.maxAnonymousTasks` (test/peers/tasks-anonymous.test.ts has its default). On one instance (the in-memory store) and
  * with its state shared on a real Redis (`pico({ state })`); in-process servers (`server.fetch`)
  * driven by the testing harness with real signed tokens; every wait is bounded. Skipped (with the
  * install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
@@ -106,14 +106,18 @@ for (const shared of [false, true]) {
     expect((await hostile.modern.start()).error?.message).toMatch(REFUSED);
   });
 
-  it(`counts each 2025-11-25 session without auth as a caller, and leaves anonymous 2026-07-28 requests to the instance's bound, ${where}`, async () => {
-    const on = await server(shared, { maxTasksPerCaller: 3 });
+  it(`counts each 2025-11-25 session without auth as a caller, and anonymous 2026-07-28 requests together under limits.maxAnonymousTasks, ${where}`, async () => {
+    const on = await server(shared, { maxTasksPerCaller: 3, maxAnonymousTasks: 10 });
     const first = client(on, "legacy");
     await startMany(first, 3);
     const refused = await first.start();
     expect(refused.error?.message).toMatch(/^Could not create a task: you are running 3 tasks on this server already/);
     expect(await startMany(client(on, "legacy"), 3)).toHaveLength(3);
-    // Anonymous 2026-07-28 callers are one caller to the server: a per-caller bound would be shared by them all.
+    // Anonymous 2026-07-28 callers cannot be told apart: a per-caller bound would be shared by them
+    // all, so they share a larger one of their own, and cannot take the tasks of the others.
     expect(await startMany(client(on, "modern"), 10)).toHaveLength(10);
+    // Was: created, up to the instance's limits.maxTasks.
+    expect((await client(on, "modern").start()).error?.data).toEqual({ limit: "maxAnonymousTasks", max: 10 });
+    expect(await startMany(client(on, "legacy"), 1)).toHaveLength(1);
   });
 }
