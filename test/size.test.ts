@@ -364,7 +364,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,833 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+21 B).
     // Lowered to 16,815 B: shown() (names cut to 200 characters in messages) lives in core/safe.ts, the module of what error messages carry, which every program loads with it: one chunk and its import glue fewer (-18 B).
     // Lowered to 16,750 B: a resource or prompt is added under the server's auth by its layer (resources/layer.ts's addResource, prompts/layer.ts's addPrompt, auth/entries.ts's addEntry), which loads with the first .resource() or .prompt(), not by server.ts (#addEntry), which every server loads (-65 B).
-    ceiling: 16_750,
+    // Raised to 16,823 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+73 B).
+    ceiling: 16_823,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -647,7 +648,8 @@ const BUDGETS: Budget[] = [
     // Raised to 25,456 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+29 B).
     // Lowered to 25,442 B: shown() (names cut to 200 characters in messages) lives in core/safe.ts, the module of what error messages carry, which every program loads with it: one chunk and its import glue fewer (-14 B).
     // Lowered to 25,378 B: a resource or prompt is added under the server's auth by its layer (resources/layer.ts's addResource, prompts/layer.ts's addPrompt, auth/entries.ts's addEntry), which loads with the first .resource() or .prompt(), not by server.ts (#addEntry), which every server loads (-64 B).
-    ceiling: 25_378,
+    // Raised to 25,504 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+126 B).
+    ceiling: 25_504,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1026,7 +1028,8 @@ const BUDGETS: Budget[] = [
     // Raised to 63,349 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+11 B).
     // Lowered to 63,284 B: shown() (names cut to 200 characters in messages) lives in core/safe.ts, the module of what error messages carry, which every program loads with it: one chunk and its import glue fewer (-65 B).
     // Raised to 63,381 B: a resource or prompt is added under the server's auth by its layer (resources/layer.ts's addResource, prompts/layer.ts's addPrompt, auth/entries.ts's addEntry), not by server.ts, which every server loads: the listing's rows lose 64 B each; this row, which counts every layer's chunk, carries the hand-over (server.ts's EntryHost) and the code in a chunk of its own (+97 B).
-    ceiling: 63_381,
+    // Raised to 63,458 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+77 B).
+    ceiling: 63_458,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1309,7 +1312,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,079 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+11 B).
     // Lowered to 33,045 B: shown() (names cut to 200 characters in messages) lives in core/safe.ts, the module of what error messages carry, which every program loads with it: one chunk and its import glue fewer (-34 B).
     // Lowered to 32,992 B: a resource or prompt is added under the server's auth by its layer (resources/layer.ts's addResource, prompts/layer.ts's addPrompt, auth/entries.ts's addEntry), which loads with the first .resource() or .prompt(), not by server.ts (#addEntry), which every server loads (-53 B).
-    ceiling: 32_992,
+    // Raised to 33,078 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+86 B).
+    ceiling: 33_078,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1583,7 +1587,8 @@ const BUDGETS: Budget[] = [
     // Raised to 31,498 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+9 B).
     // Lowered to 31,473 B: shown() (names cut to 200 characters in messages) lives in core/safe.ts, the module of what error messages carry, which every program loads with it: one chunk and its import glue fewer (-25 B).
     // Lowered to 31,425 B: a resource or prompt is added under the server's auth by its layer (resources/layer.ts's addResource, prompts/layer.ts's addPrompt, auth/entries.ts's addEntry), which loads with the first .resource() or .prompt(), not by server.ts (#addEntry), which every server loads (-48 B).
-    ceiling: 31_425,
+    // Raised to 31,514 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+89 B).
+    ceiling: 31_514,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1945,7 +1950,8 @@ const BUDGETS: Budget[] = [
     // Raised to 74,905 B: a 2026-07-28 result is one object literal, defaults first (dispatch.ts #result), and the Tasks layer installs its plug-in past use()'s serving check (server.ts #use) (+13 B).
     // Lowered to 74,833 B: shown() (names cut to 200 characters in messages) lives in core/safe.ts, the module of what error messages carry, which every program loads with it: one chunk and its import glue fewer (-72 B).
     // Raised to 74,907 B: a resource or prompt is added under the server's auth by its layer (resources/layer.ts's addResource, prompts/layer.ts's addPrompt, auth/entries.ts's addEntry), not by server.ts, which every server loads: the listing's rows lose 64 B each; this row, which counts every layer's chunk, carries the hand-over (server.ts's EntryHost) and the code in a chunk of its own (+74 B).
-    ceiling: 74_907,
+    // Raised to 74,985 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+78 B).
+    ceiling: 74_985,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
