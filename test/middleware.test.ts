@@ -586,6 +586,15 @@ describe("plug-ins of the wrong shape", () => {
         { name: "p", capabilities: { extensions: ["io.example/echo"] } },
         'Plug-in "p": capabilities.extensions must be an object of extensions by key; got an array.',
       ],
+      // 2026-07-28 "Extension Negotiation": identifiers follow the _meta key rules, prefix mandatory.
+      [
+        { name: "p", capabilities: { extensions: { echo: {} } } },
+        'Plug-in "p": capabilities.extensions names "echo", which is not an extension identifier: give it a reverse-DNS prefix, such as "io.example/echo".',
+      ],
+      [
+        { name: "p", capabilities: { extensions: { "io.example./echo": {} } } },
+        'Plug-in "p": capabilities.extensions names "io.example./echo", which is not an extension identifier',
+      ],
       [{ name: "p", use: 5 }, 'Plug-in "p": use must be a middleware function, (call, next) => next(); got number.'],
       [
         { name: "p", methods: { "x/echo": () => ({}) } },

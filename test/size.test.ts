@@ -371,7 +371,9 @@ const BUDGETS: Budget[] = [
     // Raised to 16,847 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+2 B).
     // Raised to 16,848 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+1 B).
     // Set to 16,942 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
-    ceiling: 16_942,
+    // Raised to 16,823 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+73 B).
+    // Set to 17,007 B merge of list changes as negotiated and extension identifiers (wt-8) with main, as measured.
+    ceiling: 17_007,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -661,7 +663,9 @@ const BUDGETS: Budget[] = [
     // Raised to 25,470 B: a URL-mode elicitationId still in use is refused (was: the second took it over, the first's completion going to the second's client; test/peers/url-elicitations.test.ts): asking/questions.ts's check and its error written for the handler (+2 B).
     // Raised to 25,473 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+3 B).
     // Set to 25,571 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
-    ceiling: 25_571,
+    // Raised to 25,504 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+126 B).
+    // Set to 25,692 B merge of list changes as negotiated and extension identifiers (wt-8) with main, as measured.
+    ceiling: 25_692,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1053,7 +1057,10 @@ const BUDGETS: Budget[] = [
     // Raised to 63,668 B: a URL-mode elicitationId still in use is refused (was: the second took it over, the first's completion going to the second's client; test/peers/url-elicitations.test.ts): asking/questions.ts's check and its error written for the handler (+137 B).
     // Raised to 63,816 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry, and asking/questions.ts's accepted ones in order, the oldest forgotten past the limit, and its error written for the handler (+148 B).
     // Set to 64,905 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
-    ceiling: 64_905,
+    // Raised to 63,458 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+77 B).
+    // Raised to 63,579 B: a plug-in's capabilities.extensions key that is not an extension identifier (a reverse-DNS prefix and a name, 2026-07-28 "Extension Negotiation") is refused at server.use (middleware/plugin.ts's EXTENSION_ID) (was: advertised in server/discover as given; test/middleware.test.ts) (+121 B).
+    // Set to 65,095 B merge of list changes as negotiated and extension identifiers (wt-8) with main, as measured.
+    ceiling: 65_095,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1346,7 +1353,9 @@ const BUDGETS: Budget[] = [
     // Raised to 33,096 B: an owner's task list on Redis keeps limits.maxTasks tasks, as the instance does (was: a fixed 1000, so tasks/list missed tasks when the limit was set above it; test/redis/tasks-listed.test.ts): tasks/tasks.ts tells the store's put its maxListed (+1 B).
     // Raised to 33,100 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+4 B).
     // Set to 33,235 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
-    ceiling: 33_235,
+    // Raised to 33,078 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+86 B).
+    // Set to 33,317 B merge of list changes as negotiated and extension identifiers (wt-8) with main, as measured.
+    ceiling: 33_317,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1629,7 +1638,9 @@ const BUDGETS: Budget[] = [
     // Raised to 31,519 B: anonymous 2026-07-28 requests over HTTP share limits.maxAnonymousTasks (default half of maxTasks), a stdio pipe is a caller (was: one anonymous client could take every task of the instance; test/peers/tasks-anonymous.test.ts): the DEFAULT_LIMITS entry maxAnonymousTasks (+21 B).
     // Raised to 31,527 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry maxUrlElicitationsPerSession: 100 (+8 B).
     // Set to 31,670 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
-    ceiling: 31_670,
+    // Raised to 31,514 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+89 B).
+    // Set to 31,754 B merge of list changes as negotiated and extension identifiers (wt-8) with main, as measured.
+    ceiling: 31_754,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2004,7 +2015,10 @@ const BUDGETS: Budget[] = [
     // Raised to 75,215 B: a URL-mode elicitationId still in use is refused (was: the second took it over, the first's completion going to the second's client; test/peers/url-elicitations.test.ts): asking/questions.ts's check and its error written for the handler (+132 B).
     // Raised to 75,370 B: a session keeps at most limits.maxUrlElicitationsPerSession (100) URL-mode elicitations (was: every accepted one until the session ended; test/peers/url-elicitations.test.ts): the DEFAULT_LIMITS entry, and asking/questions.ts's accepted ones in order, the oldest forgotten past the limit, and its error written for the handler (+155 B).
     // Set to 76,439 B merge of the anonymous task share and URL-mode elicitation bounds (wt-1) with main, as measured.
-    ceiling: 76_439,
+    // Raised to 74,985 B: a 2025 session is told of list changes only for the lists its initialize advertised (connection.ts's notify reads session.advertised, which sessions/session.ts's initialize sets) (was: a prompt or resource registered after its handshake sent it prompts/ or resources/list_changed, capabilities never negotiated; test/peers/list-changed-negotiated.test.ts) (+78 B).
+    // Raised to 75,107 B: a plug-in's capabilities.extensions key that is not an extension identifier (a reverse-DNS prefix and a name, 2026-07-28 "Extension Negotiation") is refused at server.use (middleware/plugin.ts's EXTENSION_ID) (was: advertised in server/discover as given; test/middleware.test.ts) (+122 B).
+    // Set to 76,635 B merge of list changes as negotiated and extension identifiers (wt-8) with main, as measured.
+    ceiling: 76_635,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

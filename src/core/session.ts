@@ -1,6 +1,7 @@
 import type { LogLevel } from "./envelope.js";
 import type { Context } from "./handler-context.js";
 import type { JsonRpcMessage } from "./jsonrpc.js";
+import type { ServerCapabilities } from "./types.js";
 
 /**
  * A 2025-era session as the core carries it to handlers (`ctx.session`): what the handshake of a
@@ -16,6 +17,13 @@ export interface Session {
   readonly protocolVersion: string;
   /** `ctx.client` for every request of the session: what the client declared in `initialize`. */
   readonly client: Context["client"];
+  /**
+   * What `initialize` advertised to this session: it is told of changes to those lists only, since a
+   * capability registered later was never negotiated with it (2025-11-25 "Lifecycle", Operation: MUST
+   * only use capabilities that were successfully negotiated). Undefined where it is not known (a
+   * shared session read back from its record): then every change is told.
+   */
+  advertised?: ServerCapabilities | undefined;
   /** Set by `notifications/initialized`; requests in between are served (clients pipeline). */
   initialized: boolean;
   /** The threshold set by `logging/setLevel` (2025-11-25 "Logging"). */

@@ -87,6 +87,13 @@ const SHAPES = {
  * Each part is of its kind: read as it is, a string's characters would be taken for methods or
  * context properties named "0", "1", … and said so, which points nowhere near the mistake.
  */
+/**
+ * An extension identifier: a `_meta` key whose prefix is mandatory (2026-07-28 "Extension Negotiation",
+ * "_meta"): dot-separated labels, each a letter first, a letter or digit last, hyphens inside, then
+ * `/`; then a name, if any, an alphanumeric first and last, with `-`, `_` and `.` inside.
+ */
+const EXTENSION_ID = /^(?:[a-z](?:[a-z\d-]*[a-z\d])?\.)*[a-z](?:[a-z\d-]*[a-z\d])?\/(?:[a-z\d](?:[\w.-]*[a-z\d])?)?$/i;
+
 function checkParts(plugin: Plugin, what: string): void {
   for (const part of ["methods", "capabilities", "context"] as const) {
     const value: unknown = plugin[part];
@@ -99,6 +106,13 @@ function checkParts(plugin: Plugin, what: string): void {
     throw new TypeError(
       `${what}: capabilities.extensions must be an object of extensions by key; got ${kindOf(extensions)}.`,
     );
+  }
+  for (const key of Object.keys(extensions ?? {})) {
+    if (!EXTENSION_ID.test(key)) {
+      throw new TypeError(
+        `${what}: capabilities.extensions names ${JSON.stringify(key)}, which is not an extension identifier: give it a reverse-DNS prefix, such as "io.example/${key.slice(key.lastIndexOf("/") + 1)}".`,
+      );
+    }
   }
   if (plugin.use !== undefined && typeof plugin.use !== "function") {
     throw new TypeError(

@@ -14,6 +14,7 @@ export class LegacySession implements Session {
   readonly protocolVersion: string;
   readonly client: Context["client"];
   initialized = false;
+  advertised: ServerCapabilities | undefined;
   /** Until `logging/setLevel`, the server sends info and above (2025-11-25 "Logging": its choice). */
   logLevel: LogLevel = "info";
   /** URIs this session subscribed to with `resources/subscribe`; made by the first one. */
@@ -74,10 +75,12 @@ export function initialize(message: JsonRpcRequest, peer: Peer, server: Advertis
     return invalid('params.clientInfo must have string "name" and "version"');
   }
   const version = LEGACY_VERSIONS.includes(requested) ? requested : LATEST_LEGACY_VERSION;
-  peer.session = new LegacySession(version, capabilities ?? {}, clientInfo);
+  const session = new LegacySession(version, capabilities ?? {}, clientInfo);
+  session.advertised = server.capabilities();
+  peer.session = session;
   const result: Record<string, unknown> = {
     protocolVersion: version,
-    capabilities: server.capabilities(),
+    capabilities: session.advertised,
     serverInfo: server.info,
   };
   if (server.instructions !== undefined) result.instructions = server.instructions;

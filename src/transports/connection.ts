@@ -7,6 +7,13 @@ import type { RegistryEvent } from "../core/registry.js";
 import type { Holder, Session } from "../core/session.js";
 import type { InputRequest } from "../core/types.js";
 
+/** The capability of each list whose change a legacy session may be told of (2025-11-25 "listChanged"). */
+const LISTS = {
+  "tools/list_changed": "tools",
+  "prompts/list_changed": "prompts",
+  "resources/list_changed": "resources",
+} as const;
+
 export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
 
 /**
@@ -64,8 +71,11 @@ export class Connection implements Peer {
     const session = this.session;
     if (!session?.initialized || event.type === "closed") return;
     const method = `notifications/${event.type}`;
-    if (event.type !== "resources/updated") this.#tell({ jsonrpc: "2.0", method }, true);
-    else if (session.watches(event.uri)) {
+    if (event.type !== "resources/updated") {
+      // Only for the lists its initialize advertised with listChanged (session.ts's `advertised`).
+      const advertised = session.advertised;
+      if (!advertised || advertised[LISTS[event.type]]?.listChanged) this.#tell({ jsonrpc: "2.0", method }, true);
+    } else if (session.watches(event.uri)) {
       const check = session.readCheck;
       const allowed = check?.allows(event.uri) ?? true;
       if (check && allowed instanceof Promise)
