@@ -1,5 +1,5 @@
+import { ownerKey } from "../auth/owner.js";
 import type { Asking, Round } from "../core/asking.js";
-import { ownerKey } from "../core/caller.js";
 import { NO_ANSWERS, type RequestContext, type RoundsRequest } from "../core/context.js";
 import { ErrorCode, McpError, messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";

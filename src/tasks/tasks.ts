@@ -1,4 +1,4 @@
-import { ownerKey } from "../core/caller.js";
+import { ownerKey } from "../auth/owner.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError, messageOf, Unavailable } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
@@ -743,7 +743,7 @@ function callerOf(ctx: Context): string | undefined {
 
 /**
  * The caller a task belongs to: the owner key of the verified identity (a digest of issuer and
- * subject, core/caller.ts's ownerKey; "" for anonymous callers); a 2025-11-25 task also to its
+ * subject, auth/owner.ts's ownerKey; "" for anonymous callers); a 2025-11-25 task also to its
  * session, so that `tasks/list` lists only the session's own.
  */
 function ownerOf(ctx: Context): string {
