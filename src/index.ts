@@ -28,7 +28,6 @@ export {
 } from "./core/content.js";
 export { ErrorCode, McpError } from "./core/errors.js";
 export type { AskOptions, Context, Era, Logger } from "./core/handler-context.js";
-export type { Limits } from "./core/limits.js";
 export type { Schema, StandardSchemaV1 } from "./core/schema.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./core/tools.js";
 export type {
@@ -45,6 +44,7 @@ export type {
   ToolResultContent,
   ToolUseContent,
 } from "./core/types.js";
+export type { Limits } from "./limits/options.js";
 export type { CallOptions } from "./local.js";
 export type {
   MethodName,

@@ -5,10 +5,10 @@
 import { installAsking } from "../src/asking/front.js";
 import { Dispatcher, type Exchange, type Peer } from "../src/core/dispatch.js";
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../src/core/jsonrpc.js";
-import type { Limits } from "../src/core/limits.js";
 import type { Registry } from "../src/core/registry.js";
 import { META } from "../src/core/types.js";
 import { installLimits, resolveLimits } from "../src/limits/limits.js";
+import type { Limits } from "../src/limits/options.js";
 import type { Prompt } from "../src/prompts/prompts.js";
 import { methods as promptMethods } from "../src/prompts/run.js";
 import type { Resource } from "../src/resources/resources.js";

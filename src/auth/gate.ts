@@ -347,7 +347,7 @@ function challenge(status: number, header: string, message: string): HttpReply {
   };
 }
 
-/** 503 with Retry-After, as the endpoint answers a request it cannot serve for now (core/limits.ts's Refusal). */
+/** 503 with Retry-After, as the endpoint answers a request it cannot serve for now (core/refusal.ts's Refusal). */
 function unavailable(message: string): HttpReply {
   return {
     status: 503,

@@ -14,8 +14,9 @@ import {
   resultResponse,
   thrownResponse,
 } from "./jsonrpc.js";
-import { Refusal, type ResolvedLimits, shuttingDown } from "./limits.js";
+import type { CarriedAs } from "./layers.js";
 import { METHODS } from "./methods.js";
+import { Refusal, shuttingDown } from "./refusal.js";
 import type { Method, Registry } from "./registry.js";
 import type { Peer } from "./session.js";
 import { toolError } from "./tools.js";
@@ -130,7 +131,8 @@ export class Dispatcher {
   readonly #serverInfoMeta: Meta;
   /** The server's 2026-07-28 round states (see rounds.ts), shared by the layers that check a retry's requestState. */
   readonly states: RoundStates;
-  readonly limits: ResolvedLimits;
+  /** The limits, as the limits layer resolved them (limits/options.ts); the core reads `maxUsedRequestStates` only. */
+  readonly limits: CarriedAs<"limits">;
   /** The requests in progress that are streams (`subscriptions/listen`): they end with their connection, not after a grace period. */
   readonly streams = new WeakSet<RequestContext>();
   #draining: Promise<void> | undefined;
@@ -149,7 +151,7 @@ export class Dispatcher {
   readonly finishing: (() => Promise<unknown>)[] = [];
 
   /** `limits`: as the limits layer resolved them (`resolveLimits`). */
-  constructor(registry: Registry, limits: ResolvedLimits) {
+  constructor(registry: Registry, limits: CarriedAs<"limits">) {
     this.registry = registry;
     this.#serverInfoMeta = { [META.serverInfo]: registry.info };
     this.limits = limits;

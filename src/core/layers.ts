@@ -1,4 +1,17 @@
 /**
+ * What the core carries for a layer without naming the layer's types (issue 14: layers "add to the
+ * request context"): each layer declares its slot by augmenting this interface, as the layers'
+ * registrations are declared (registry.ts's `Registrations`), so that the core holds it, typed as
+ * precisely as the layer's own code, while it imports nothing of the layer. The limits layer
+ * declares `limits` (limits/options.ts).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the layers' declaration merging.
+export interface Carried {}
+
+/** The type a layer declared for `slot` in `Carried`; `never` where none did. */
+export type CarriedAs<Slot extends string> = Slot extends keyof Carried ? Carried[Slot] : never;
+
+/**
  * A layer the request-scoped core hands work to without importing it (issue 14: the core imports
  * nothing above it, not even dynamically). The core module that calls a layer declares what it
  * calls and holds its `Layer`; the server, above the core, wires in the module (src/server.ts),

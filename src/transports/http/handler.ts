@@ -10,9 +10,10 @@ import {
   parseError,
   type RequestId,
 } from "../../core/jsonrpc.js";
-import { busy, isUnavailable, type ResolvedLimits, shuttingDown } from "../../core/limits.js";
+import { busy, isUnavailable, shuttingDown } from "../../core/refusal.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
+import type { ResolvedLimits } from "../../limits/options.js";
 import { LegacySession } from "../../sessions/session.js";
 import type { SharedState } from "../../state/state.js";
 import { type Accepts, accepts } from "./accept.js";
