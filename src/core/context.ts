@@ -3,9 +3,8 @@ import type { ExchangeAuth, Gate, GateSettings, Identity } from "./caller.js";
 import { LOG_LEVELS, type LogLevel } from "./envelope.js";
 import type { AskOptions, Context, Era, Logger } from "./handler-context.js";
 import type { JsonRpcMessage, RequestId } from "./jsonrpc.js";
-import { Layer } from "./layers.js";
+import { type CarriedAs, Layer } from "./layers.js";
 import type { JsonSchema, Schema } from "./schema.js";
-import type { Session } from "./session.js";
 import type {
   ClientCapabilities,
   CreateMessageResult,
@@ -89,7 +88,7 @@ export interface RequestInit {
   client?: Context["client"] | undefined;
   /** The lowest level sent; undefined sends no log messages. */
   logLevel?: LogLevel | undefined;
-  session?: Session | undefined;
+  session?: CarriedAs<"session"> | undefined;
   /** The caller, when the call says it itself (`server.call`); otherwise the one `via` carries. */
   auth?: Identity | undefined;
 }
@@ -117,8 +116,8 @@ export class RequestContext implements Context {
   readonly auth: Identity | undefined;
   /** The server's auth settings and, over HTTP, where challenges go (see auth/enforce.ts). */
   readonly gate: Gate | undefined;
-  /** The legacy session the request arrived on, if any. */
-  readonly session: Session | undefined;
+  /** The legacy session the request arrived on, if any (sessions/peer.ts's Session). */
+  readonly session: CarriedAs<"session"> | undefined;
   /** How the running handler may ask the client; undefined for handlers that may not (written by the asking layer). */
   asking: Asking | undefined;
   /** True once the request is answered (`finish`): what its handler does after reaches no one. */

@@ -18,13 +18,13 @@ import type { CarriedAs } from "./layers.js";
 import { METHODS } from "./methods.js";
 import { Refusal, shuttingDown } from "./refusal.js";
 import type { Method, Registry } from "./registry.js";
-import type { Peer } from "./session.js";
 import { toolError } from "./tools.js";
 import { META, type Meta } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
 import type { Wrapping } from "./wrapping.js";
 
-export type { Peer } from "./session.js";
+/** The side of a connection the dispatcher hands the 2025 era (sessions/peer.ts's Peer). */
+type Peer = CarriedAs<"peer">;
 
 /**
  * The 2025 era as the legacy sessions layer serves it (src/sessions/legacy.ts): the dispatcher hands

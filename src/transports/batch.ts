@@ -9,9 +9,9 @@ import type { Answer, Exchange, Inflight } from "../core/dispatch.js";
 import { claimsModern } from "../core/envelope.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse, isObject, isRequestId, type JsonRpcMessage, type JsonRpcResponse } from "../core/jsonrpc.js";
-import type { Session } from "../core/session.js";
 import { BATCH_VERSION } from "../core/versions.js";
 import type { ResolvedLimits } from "../limits/options.js";
+import type { Session } from "../sessions/peer.js";
 
 /** What a batch uses of its connection (connection.ts's Connection, which imports this module on demand). */
 interface Connection {
