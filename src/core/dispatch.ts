@@ -1,4 +1,3 @@
-import type { Asker } from "./asking.js";
 import { RequestContext, type RequestInit, type RoundStates, STUCK, type Via } from "./context.js";
 import { claimsModern, readEnvelope } from "./envelope.js";
 import { ErrorCode, isThrown, Unavailable } from "./errors.js";
@@ -97,7 +96,7 @@ export interface Exchange extends Via {
   /** Aborts the request (an outside signal; HTTP transports cancel the context they are `started` with instead). */
   signal?: AbortSignal;
   /** Sends a question to the client as a real request (legacy sessions); absent where there is no way back. */
-  ask?: Asker;
+  ask?: CarriedAs<"asker">;
   /** Told the request's context once it runs (an HTTP stream that is dropped cancels it). */
   started?: (ctx: RequestContext) => void;
 }

@@ -3,7 +3,7 @@
  * them out, and 2026-07-28 has none). Loaded with the first batch a client sends, by the stdio
  * connection or the HTTP endpoint: a server whose clients never batch never carries this code.
  */
-import type { Asker } from "../core/asking.js";
+import type { Asker } from "../asking/carried.js";
 import type { ExchangeAuth } from "../core/caller.js";
 import type { Answer, Exchange, Inflight } from "../core/dispatch.js";
 import { claimsModern } from "../core/envelope.js";

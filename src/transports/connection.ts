@@ -1,4 +1,4 @@
-import type { Asker, ConnectionQuestions } from "../core/asking.js";
+import type { Asker, ConnectionQuestions } from "../asking/carried.js";
 import type { ExchangeAuth } from "../core/caller.js";
 import { askingLayer } from "../core/context.js";
 import type { Answer, Dispatcher, Exchange, Inflight } from "../core/dispatch.js";
