@@ -365,7 +365,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,835 B: the Limits type moved from core/limits.ts to the limits layer (limits/options.ts), which the core carries through layers.ts's Carried slot, and core/limits.ts's refusals are core/refusal.ts (issue 14: the limits are a layer); no code changed, esbuild's minified names reshuffled (+5 B minified) (+2 B).
     // Lowered to 16,833 B: the 2025 session's types moved from core/session.ts to the sessions layer (sessions/peer.ts), carried by the core through its Carried slots; no code changed, chunk hashes (-2 B).
     // Raised to 16,835 B: the asking layer's carried types moved from core/asking.ts and core/context.ts to asking/carried.ts; no code changed (44,970 B minified as before), chunk hashes (+2 B).
-    ceiling: 16_835,
+    // Raised to 16,836 B: no code of this row changed (Cancellable, a type, moved from core/handler-context.ts to transports/http/reply.ts); chunk hashes (+1 B).
+    ceiling: 16_836,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {

@@ -15,7 +15,7 @@ import type {
   StateKey,
 } from "./types.js";
 
-export type { Cancellable, Context, Era, Logger } from "./handler-context.js";
+export type { Context, Era, Logger } from "./handler-context.js";
 
 /** The answers of a first run, which has none: shared, never written, so a call that asks nothing makes no map. */
 export const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
