@@ -28,9 +28,7 @@ export {
 } from "./core/content.js";
 export { ErrorCode, McpError } from "./core/errors.js";
 export type { AskOptions, Context, Era, Logger } from "./core/handler-context.js";
-export type { Limits } from "./core/limits.js";
 export type { Schema, StandardSchemaV1 } from "./core/schema.js";
-export { Secret, secret } from "./core/secret.js";
 export type { CallToolResult, ToolAnnotations, ToolConfig } from "./core/tools.js";
 export type {
   ClientCapabilities,
@@ -46,6 +44,7 @@ export type {
   ToolResultContent,
   ToolUseContent,
 } from "./core/types.js";
+export type { Limits } from "./limits/options.js";
 export type { CallOptions } from "./local.js";
 export type {
   MethodName,
@@ -61,6 +60,7 @@ export type {
 export type { Plugin, PluginMethod } from "./middleware/plugin.js";
 export type { PromptConfig, PromptMessage, PromptReturn } from "./prompts/prompts.js";
 export type { ResourceConfig, ResourceInfo, ResourceReturn } from "./resources/resources.js";
+export { Secret, secret } from "./secret.js";
 export { pico, Server, type ServerOptions } from "./server.js";
 export type { CorsOptions, HttpOptions, ServeOptions, SessionOptions } from "./transports/http/options.js";
 export type { Listening } from "./transports/listening.js";

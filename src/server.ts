@@ -5,7 +5,6 @@ import { checkOptions } from "./core/content.js";
 import { askingLayer, type Context } from "./core/context.js";
 import { Dispatcher } from "./core/dispatch.js";
 import { isObject } from "./core/jsonrpc.js";
-import type { Limits } from "./core/limits.js";
 import { listenLayer } from "./core/methods.js";
 import { Registry, type RegistryOptions } from "./core/registry.js";
 import type { Schema, StandardSchemaV1 } from "./core/schema.js";
@@ -19,6 +18,7 @@ import {
   type ToolConfig,
 } from "./core/tools.js";
 import { installLimits, resolveLimits } from "./limits/limits.js";
+import type { Limits } from "./limits/options.js";
 import type { CallOptions } from "./local.js";
 import type { MethodName, MiddlewareFor, ToolMiddleware } from "./middleware/middleware.js";
 import type { Plugin, Plugins } from "./middleware/plugin.js";

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Context } from "../src/core/context.js";
 import type { JsonRpcMessage } from "../src/core/jsonrpc.js";
-import type { Limits } from "../src/core/limits.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
+import type { Limits } from "../src/limits/options.js";
 import { Connection } from "../src/transports/connection.js";
 import { holdMessages } from "../src/transports/held.js";
 import { serverDispatcher } from "./core-helpers.js";

@@ -3,17 +3,18 @@
  * through the request-scoped core (no transport), in a legacy session and in the 2026-07-28 era.
  */
 import { installAsking } from "../src/asking/front.js";
-import { Dispatcher, type Exchange, type Peer } from "../src/core/dispatch.js";
+import { Dispatcher, type Exchange } from "../src/core/dispatch.js";
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../src/core/jsonrpc.js";
-import type { Limits } from "../src/core/limits.js";
 import type { Registry } from "../src/core/registry.js";
 import { META } from "../src/core/types.js";
 import { installLimits, resolveLimits } from "../src/limits/limits.js";
+import type { Limits } from "../src/limits/options.js";
 import type { Prompt } from "../src/prompts/prompts.js";
 import { methods as promptMethods } from "../src/prompts/run.js";
 import type { Resource } from "../src/resources/resources.js";
 import { methods as resourceMethods } from "../src/resources/run.js";
 import { installLegacySessions } from "../src/sessions/legacy.js";
+import type { Peer } from "../src/sessions/peer.js";
 
 export const SERVER_INFO = { name: "t", version: "1" };
 

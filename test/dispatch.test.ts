@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Context } from "../src/core/context.js";
-import type { Exchange, Inflight, Peer } from "../src/core/dispatch.js";
+import type { Exchange, Inflight } from "../src/core/dispatch.js";
 import { McpError } from "../src/core/errors.js";
 import type { JsonRpcRequest } from "../src/core/jsonrpc.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import type { ServerOptions } from "../src/server.js";
+import type { Peer } from "../src/sessions/peer.js";
 import { serverDispatcher } from "./core-helpers.js";
 
 type AnyToolConfig = ToolConfig<Schema | undefined, Schema | undefined>;

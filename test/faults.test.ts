@@ -5,11 +5,11 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Limits } from "../src/core/limits.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, pico } from "../src/index.js";
+import type { Limits } from "../src/limits/options.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { serverDispatcher } from "./core-helpers.js";
 import { Child, call, checkLine, killChildren, MODERN_META, pipe } from "./hardening-helpers.js";

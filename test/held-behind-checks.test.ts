@@ -9,9 +9,9 @@
  * `limits.maxSseBufferBytes`. A task's status on a listen stream waits behind such an update too.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { Limits } from "../src/core/limits.js";
 import { META } from "../src/core/types.js";
 import { pico } from "../src/index.js";
+import type { Limits } from "../src/limits/options.js";
 import { harness, testIssuer } from "../src/testing.js";
 import {
   BOTH,

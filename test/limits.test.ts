@@ -5,12 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { RequestContext } from "../src/core/context.js";
-import type { Limits } from "../src/core/limits.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
 import { DEFAULT_LIMITS, resolveLimits } from "../src/limits/limits.js";
+import type { Limits } from "../src/limits/options.js";
 import { DEFAULT_MAX_TASKS } from "../src/tasks/store.js";
 import type { HttpOptions } from "../src/transports/http/options.js";
 import { SseChannel, Streams } from "../src/transports/http/sse.js";

@@ -10,13 +10,13 @@ import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Http } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Peer } from "../src/core/dispatch.js";
 import type { JsonRpcResponse } from "../src/core/jsonrpc.js";
-import type { Limits } from "../src/core/limits.js";
 import { ErrorCode, McpError, pico } from "../src/index.js";
+import type { Limits } from "../src/limits/options.js";
 import type { MiddlewareCall } from "../src/middleware/middleware.js";
 import { type Plugin, Plugins } from "../src/middleware/plugin.js";
 import { registryOf } from "../src/server.js";
+import type { Peer } from "../src/sessions/peer.js";
 import { envelope, serverDispatcher } from "./core-helpers.js";
 import { initialize, inSession, modern, post } from "./http-helpers.js";
 

@@ -1,8 +1,8 @@
 import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RequestContext } from "../src/core/context.js";
-import type { Limits } from "../src/core/limits.js";
 import { type Context, pico } from "../src/index.js";
+import type { Limits } from "../src/limits/options.js";
 import type { ServeOptions } from "../src/transports/http/options.js";
 import type { Listening } from "../src/transports/listen.js";
 import { BOTH, EventReader, messageOf, meta, modernCallInit, signal, within } from "./http-helpers.js";

@@ -6,11 +6,11 @@
  * controls), and over a real child process serving through `server.serve()` on Node, Bun and Deno.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import type { Limits } from "../src/core/limits.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import type { Context } from "../src/index.js";
+import type { Limits } from "../src/limits/options.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { serverDispatcher } from "./core-helpers.js";
 import { MODERN_META, pipe } from "./hardening-helpers.js";

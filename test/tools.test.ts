@@ -3,11 +3,11 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import type { Peer } from "../src/core/dispatch.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { checkToolName, compileTool } from "../src/core/tools.js";
 import { audio, embed, image, link, McpError, pico, text } from "../src/index.js";
+import type { Peer } from "../src/sessions/peer.js";
 import { LegacySession } from "../src/sessions/session.js";
 import { serverDispatcher } from "./core-helpers.js";
 

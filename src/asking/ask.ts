@@ -1,4 +1,3 @@
-import type { Round as AskedRound, Asking } from "../core/asking.js";
 import { ErrorCode, McpError, messageOf } from "../core/errors.js";
 import type { AskOptions, Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
@@ -12,6 +11,7 @@ import type {
   SamplingRequest,
 } from "../core/types.js";
 import { onWorkers } from "../transports/workers.js";
+import type { Round as AskedRound, Asking } from "./carried.js";
 
 /**
  * Asking the client: elicitation, sampling and roots, one API for both eras. A handler that asks

@@ -1,5 +1,6 @@
-import { type Asking, askingLayer, NO_ANSWERS } from "../core/context.js";
+import { askingLayer, NO_ANSWERS } from "../core/context.js";
 import type { Call, Dispatcher, Interaction } from "../core/dispatch.js";
+import type { Asking } from "./carried.js";
 
 type Result = Record<string, unknown>;
 

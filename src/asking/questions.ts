@@ -1,4 +1,3 @@
-import type { AskingConnection, ConnectionQuestions } from "../core/asking.js";
 import {
   isObject,
   type JsonRpcMessage,
@@ -7,8 +6,9 @@ import {
   type RequestId,
 } from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";
+import type { AskingConnection, ConnectionQuestions } from "./carried.js";
 
-export type { Asker, AskingConnection } from "../core/asking.js";
+export type { Asker, AskingConnection } from "./carried.js";
 
 /**
  * A legacy connection's own requests to its client (2025-11-25 "Sampling", "Elicitation", "Roots"):

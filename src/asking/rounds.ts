@@ -1,9 +1,9 @@
-import type { Asking, Round } from "../core/asking.js";
-import { ownerKey } from "../core/caller.js";
-import { NO_ANSWERS, type RequestContext, type RoundsRequest } from "../core/context.js";
+import { ownerKey } from "../auth/owner.js";
+import { NO_ANSWERS, type RequestContext } from "../core/context.js";
 import { ErrorCode, McpError, messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { AskFailure, isRound } from "./ask.js";
+import type { Asking, Round, RoundsRequest } from "./carried.js";
 import type { Asker } from "./questions.js";
 import { digest, MAX_STATE_BYTES, type StatePayload, StateSealer, stateId } from "./request-state.js";
 import { MemoryUsedStates, sharedUsedStates, type UsedStates } from "./used-states.js";

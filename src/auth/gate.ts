@@ -1,4 +1,4 @@
-import { type ExchangeAuth, ownerKey } from "../core/caller.js";
+import type { ExchangeAuth } from "../core/caller.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse, isObject, type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
 import type { HttpReply, HttpRequest } from "../transports/http/reply.js";
@@ -6,6 +6,7 @@ import type { HttpSession } from "../transports/http/sessions.js";
 import type { Denial } from "./access.js";
 import { challengeHeader } from "./enforce.js";
 import { expiries } from "./expiries.js";
+import { ownerKey } from "./owner.js";
 import { type AuthRequest, type AuthSettings, canonicalResource, metadataUrlOf } from "./settings.js";
 import { toIdentity } from "./to-identity.js";
 
@@ -42,7 +43,7 @@ export class AuthGate {
   readonly #settings: AuthSettings;
   /** The resource and its metadata URL; undefined until `serve()` binds when `auth.resource` is unset. */
   #resource: [resource: string, metadataUrl: string] | undefined;
-  /** Who opened each legacy session: its owner key (core/caller.ts's ownerKey, a digest of issuer and subject). */
+  /** Who opened each legacy session: its owner key (auth/owner.ts's ownerKey, a digest of issuer and subject). */
   readonly #owners = new WeakMap<object, string>();
   /** The distinct tokens each legacy session's requests presented, the latest last (see `presented`). */
   readonly #presented = new WeakMap<HttpSession, Set<string>>();
@@ -346,7 +347,7 @@ function challenge(status: number, header: string, message: string): HttpReply {
   };
 }
 
-/** 503 with Retry-After, as the endpoint answers a request it cannot serve for now (core/limits.ts's Refusal). */
+/** 503 with Retry-After, as the endpoint answers a request it cannot serve for now (core/refusal.ts's Refusal). */
 function unavailable(message: string): HttpReply {
   return {
     status: 503,

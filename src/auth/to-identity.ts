@@ -1,11 +1,11 @@
-import { keyOwner } from "../core/caller.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Identity, IdentityInit } from "./identity.js";
+import { keyOwner } from "./owner.js";
 
 const REDACTED = "[redacted]";
 
 /**
- * Builds the frozen identity handlers see, with its owner key (core/caller.ts's `keyOwner`). Only
+ * Builds the frozen identity handlers see, with its owner key (owner.ts's `keyOwner`). Only
  * known fields are copied; any string in the claims, at any depth, that holds the raw token (a
  * verifier that kept it) is redacted, a key as a value.
  */

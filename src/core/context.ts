@@ -1,11 +1,9 @@
-import type { Asker, Asking, AskingConnection, ConnectionQuestions, Round } from "./asking.js";
 import type { ExchangeAuth, Gate, GateSettings, Identity } from "./caller.js";
 import { LOG_LEVELS, type LogLevel } from "./envelope.js";
 import type { AskOptions, Context, Era, Logger } from "./handler-context.js";
 import type { JsonRpcMessage, RequestId } from "./jsonrpc.js";
-import { Layer } from "./layers.js";
+import { type CarriedAs, Layer } from "./layers.js";
 import type { JsonSchema, Schema } from "./schema.js";
-import type { Session } from "./session.js";
 import type {
   ClientCapabilities,
   CreateMessageResult,
@@ -17,8 +15,7 @@ import type {
   StateKey,
 } from "./types.js";
 
-export type { Asking } from "./asking.js";
-export type { Cancellable, Context, Era, Logger } from "./handler-context.js";
+export type { Context, Era, Logger } from "./handler-context.js";
 
 /** The answers of a first run, which has none: shared, never written, so a call that asks nothing makes no map. */
 export const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
@@ -26,11 +23,10 @@ export const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
 /** What the wait of a first run ends with when the handler stopped at an unanswered question. */
 export const STUCK: unique symbol = Symbol("stuck");
 
-type Result = Record<string, unknown>;
-
 /**
- * Asking the client (asking.ts): the questions handlers ask, the rounds of a handler that asked,
- * and a 2025 connection's requests to its client. Loaded with the first question a server asks.
+ * Asking the client (src/asking/): the questions handlers ask, which the core calls; the layer adds
+ * what its other parts call through `askingLayer` (asking/carried.ts: the rounds of a handler that
+ * asked, a 2025 connection's requests to its client). Loaded with the first question a server asks.
  */
 export interface AskingLayer {
   elicit(
@@ -44,28 +40,6 @@ export interface AskingLayer {
   confirm(ctx: RequestContext, message: string, options?: Pick<AskOptions, "key">): Promise<boolean>;
   sample(ctx: RequestContext, request: SamplingRequest | string, options?: AskOptions): Promise<CreateMessageResult>;
   roots(ctx: RequestContext, options?: AskOptions): Promise<Root[]>;
-  /** Runs a handler that asked in its era's rounds (rounds.ts). */
-  rounds(request: RoundsRequest): Promise<Result>;
-  /** Reports a legacy URL-mode elicitation complete (`server.completeElicitation`); whether one was waiting. */
-  completeElicitation(waiting: Map<string, () => void>, elicitationId: string): boolean;
-  /** The requests a 2025 connection sends its client, made by its first question. */
-  readonly Questions: new (
-    connection: AskingConnection,
-  ) => ConnectionQuestions;
-}
-
-/** One request whose handler asks the client, as the round runner takes it. */
-export interface RoundsRequest {
-  readonly run: () => Result | Promise<Result>;
-  readonly ctx: RequestContext;
-  readonly method: string;
-  readonly params: Result | undefined;
-  /** How a 2025 request asks its client; undefined where there is no way back (stateless HTTP). A 2026-07-28 request (`ctx.era`) has its rounds travel in `requestState` instead. */
-  readonly ask: Asker | undefined;
-  /** The server's 2026-07-28 round states: the sealed states belong to it (one object per server). */
-  readonly states: RoundStates;
-  /** The round a first run stopped at, when there was one. */
-  readonly first: Round | undefined;
 }
 
 /** How one server keeps its 2026-07-28 round states: their key (`requestStateKey`) and how many used ones it remembers. */
@@ -89,7 +63,7 @@ export interface RequestInit {
   client?: Context["client"] | undefined;
   /** The lowest level sent; undefined sends no log messages. */
   logLevel?: LogLevel | undefined;
-  session?: Session | undefined;
+  session?: CarriedAs<"session"> | undefined;
   /** The caller, when the call says it itself (`server.call`); otherwise the one `via` carries. */
   auth?: Identity | undefined;
 }
@@ -117,14 +91,14 @@ export class RequestContext implements Context {
   readonly auth: Identity | undefined;
   /** The server's auth settings and, over HTTP, where challenges go (see auth/enforce.ts). */
   readonly gate: Gate | undefined;
-  /** The legacy session the request arrived on, if any. */
-  readonly session: Session | undefined;
-  /** How the running handler may ask the client; undefined for handlers that may not (written by the asking layer). */
-  asking: Asking | undefined;
+  /** The legacy session the request arrived on, if any (sessions/peer.ts's Session). */
+  readonly session: CarriedAs<"session"> | undefined;
+  /** How the running handler may ask the client; undefined for handlers that may not (written by the asking layer, asking/carried.ts). */
+  asking: CarriedAs<"asking"> | undefined;
   /** True once the request is answered (`finish`): what its handler does after reaches no one. */
   finished = false;
   /** The questions of the current run, made by its first question (see ask.ts). */
-  round: Round | undefined;
+  round: CarriedAs<"round"> | undefined;
   /** The way to the client; gone once the request is answered, since nothing about it may follow its response. */
   #via: Via | undefined;
   readonly #logLevel: number;

@@ -1,4 +1,3 @@
-import type { Asker } from "./asking.js";
 import { RequestContext, type RequestInit, type RoundStates, STUCK, type Via } from "./context.js";
 import { claimsModern, readEnvelope } from "./envelope.js";
 import { ErrorCode, isThrown, Unavailable } from "./errors.js";
@@ -14,16 +13,17 @@ import {
   resultResponse,
   thrownResponse,
 } from "./jsonrpc.js";
-import { Refusal, type ResolvedLimits, shuttingDown } from "./limits.js";
+import type { CarriedAs } from "./layers.js";
 import { METHODS } from "./methods.js";
+import { Refusal, shuttingDown } from "./refusal.js";
 import type { Method, Registry } from "./registry.js";
-import type { Peer } from "./session.js";
 import { toolError } from "./tools.js";
 import { META, type Meta } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
 import type { Wrapping } from "./wrapping.js";
 
-export type { Peer } from "./session.js";
+/** The side of a connection the dispatcher hands the 2025 era (sessions/peer.ts's Peer). */
+type Peer = CarriedAs<"peer">;
 
 /**
  * The 2025 era as the legacy sessions layer serves it (src/sessions/legacy.ts): the dispatcher hands
@@ -96,7 +96,7 @@ export interface Exchange extends Via {
   /** Aborts the request (an outside signal; HTTP transports cancel the context they are `started` with instead). */
   signal?: AbortSignal;
   /** Sends a question to the client as a real request (legacy sessions); absent where there is no way back. */
-  ask?: Asker;
+  ask?: CarriedAs<"asker">;
   /** Told the request's context once it runs (an HTTP stream that is dropped cancels it). */
   started?: (ctx: RequestContext) => void;
 }
@@ -130,7 +130,8 @@ export class Dispatcher {
   readonly #serverInfoMeta: Meta;
   /** The server's 2026-07-28 round states (see rounds.ts), shared by the layers that check a retry's requestState. */
   readonly states: RoundStates;
-  readonly limits: ResolvedLimits;
+  /** The limits, as the limits layer resolved them (limits/options.ts); the core reads `maxUsedRequestStates` only. */
+  readonly limits: CarriedAs<"limits">;
   /** The requests in progress that are streams (`subscriptions/listen`): they end with their connection, not after a grace period. */
   readonly streams = new WeakSet<RequestContext>();
   #draining: Promise<void> | undefined;
@@ -149,7 +150,7 @@ export class Dispatcher {
   readonly finishing: (() => Promise<unknown>)[] = [];
 
   /** `limits`: as the limits layer resolved them (`resolveLimits`). */
-  constructor(registry: Registry, limits: ResolvedLimits) {
+  constructor(registry: Registry, limits: CarriedAs<"limits">) {
     this.registry = registry;
     this.#serverInfoMeta = { [META.serverInfo]: registry.info };
     this.limits = limits;

@@ -86,11 +86,6 @@ export interface Context {
   closeStream(): boolean;
 }
 
-/** Something a transport can cancel when its client goes away (a request's context). */
-export interface Cancellable {
-  cancel(reason: unknown): void;
-}
-
 /** One method per syslog severity (RFC 5424), as MCP logging uses them. */
 export type Logger = { readonly [Level in LogLevel]: (data: unknown, logger?: string) => void };
 

@@ -1,7 +1,7 @@
 import type { GateSettings } from "./caller.js";
 import type { RequestContext } from "./context.js";
 import { nullPrototype } from "./jsonrpc.js";
-import type { Limits } from "./limits.js";
+import type { CarriedAs } from "./layers.js";
 import type { Tool } from "./tools.js";
 import type { Implementation, ServerCapabilities, StateKey } from "./types.js";
 
@@ -115,7 +115,7 @@ export class Registry {
   /** Set while a layer's methods are loading: requests wait for it, so none is answered -32601 meanwhile. */
   installing: Promise<void> | undefined;
   /** The server's limits, for the methods that bound what a client holds; set by its dispatcher (none without one). */
-  limits: Limits = {};
+  limits: Partial<CarriedAs<"limits">> = {};
 
   constructor(options: RegistryOptions) {
     const { instructions, pageSize, requestStateKey, askTimeoutMs, ...info } = options;

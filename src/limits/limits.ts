@@ -2,8 +2,9 @@ import type { RequestContext } from "../core/context.js";
 import type { Admission, Dispatcher, Inflight, Interruption } from "../core/dispatch.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse, isObject, type JsonRpcRequest, type JsonRpcResponse } from "../core/jsonrpc.js";
-import { busy, type Limits, Refusal, type ResolvedLimits } from "../core/limits.js";
+import { busy, Refusal } from "../core/refusal.js";
 import { onWorkers } from "../transports/workers.js";
+import type { Limits, ResolvedLimits } from "./options.js";
 
 /** Every limit's default (docs/limits.md). */
 export const DEFAULT_LIMITS: ResolvedLimits = {

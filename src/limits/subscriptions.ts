@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from "../core/errors.js";
-import type { Limits, Reached } from "../core/limits.js";
+import type { Reached } from "../core/refusal.js";
+import type { Limits } from "./options.js";
 
 /**
  * The error for a request that would take a client past `limits.maxSubscriptionsPerSession` or

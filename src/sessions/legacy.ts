@@ -4,8 +4,8 @@ import { isLogLevel, LOG_LEVELS } from "../core/envelope.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { errorResponse, isObject, type JsonRpcNotification, type JsonRpcRequest } from "../core/jsonrpc.js";
 import type { Method } from "../core/registry.js";
-import type { Peer } from "../core/session.js";
 import { META } from "../core/types.js";
+import type { Peer } from "./peer.js";
 import { initialize } from "./session.js";
 
 /** The methods only 2025-era sessions have (2026-07-28 §8 "Removed": ping, logging/setLevel). */

@@ -2,9 +2,9 @@ import { isImplementation, type LogLevel } from "../core/envelope.js";
 import { ErrorCode } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { errorResponse, isObject, type JsonRpcRequest, type JsonRpcResponse, resultResponse } from "../core/jsonrpc.js";
-import type { Peer, Session } from "../core/session.js";
 import type { ClientCapabilities, Implementation, ServerCapabilities } from "../core/types.js";
 import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from "../core/versions.js";
+import type { Peer, Session } from "./peer.js";
 
 /**
  * What a 2025-era handshake establishes for the rest of a connection (stdio pipe or HTTP

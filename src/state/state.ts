@@ -40,7 +40,7 @@ export interface SessionRecord {
   readonly logLevel: LogLevel;
   /** The URIs of `resources/subscribe`. */
   readonly subscriptions: readonly string[];
-  /** The caller who opened it (core/caller.ts's ownerKey: a digest of issuer and subject); undefined for a session opened anonymously. */
+  /** The caller who opened it (auth/owner.ts's ownerKey: a digest of issuer and subject); undefined for a session opened anonymously. */
   readonly owner: string | undefined;
 }
 

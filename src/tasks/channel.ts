@@ -1,4 +1,4 @@
-import type { Asker } from "../core/asking.js";
+import type { Asker } from "../asking/carried.js";
 import type { RequestContext } from "../core/context.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";

@@ -1,4 +1,4 @@
-import type { Asker } from "../core/asking.js";
+import type { Asker } from "../asking/carried.js";
 import type { GateSettings } from "../core/caller.js";
 import type { RequestContext, RequestInit, Via } from "../core/context.js";
 

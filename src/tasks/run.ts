@@ -1,4 +1,4 @@
-import type { Round } from "../core/asking.js";
+import type { Round } from "../asking/carried.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, isMcpError } from "../core/errors.js";
 import { safeMessage } from "../core/safe.js";

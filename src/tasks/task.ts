@@ -33,7 +33,7 @@ export interface TaskRecord {
   /** From creation; the task may be discarded once it has passed. */
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
-  /** Who created it (core/caller.ts's ownerKey, a digest of issuer and subject; "" for anonymous callers): nobody else can see it. */
+  /** Who created it (auth/owner.ts's ownerKey, a digest of issuer and subject; "" for anonymous callers): nobody else can see it. */
   readonly owner: string;
   /** The questions not answered yet, by key (status `input_required`). */
   readonly inputRequests?: Readonly<Record<string, InputRequest>>;

@@ -1,12 +1,12 @@
-import { ownerKey } from "../core/caller.js";
+import { ownerKey } from "../auth/owner.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError, messageOf, Unavailable } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject, type JsonRpcMessage } from "../core/jsonrpc.js";
 import type { Registry } from "../core/registry.js";
-import type { Session } from "../core/session.js";
 import type { CallToolResult, TaskSettings, Tool } from "../core/tools.js";
 import type { InputRequest } from "../core/types.js";
+import type { Session } from "../sessions/peer.js";
 import type { Bus } from "../state/state.js";
 import { TaskChanges } from "./changes.js";
 import { SessionChannel } from "./channel.js";
@@ -782,7 +782,7 @@ function tooMany(caller: string, max: number): McpError {
 
 /**
  * The caller a task belongs to: the owner key of the verified identity (a digest of issuer and
- * subject, core/caller.ts's ownerKey; "" for anonymous callers); a 2025-11-25 task also to its
+ * subject, auth/owner.ts's ownerKey; "" for anonymous callers); a 2025-11-25 task also to its
  * session, so that `tasks/list` lists only the session's own.
  */
 function ownerOf(ctx: Context): string {

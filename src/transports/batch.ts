@@ -3,15 +3,15 @@
  * them out, and 2026-07-28 has none). Loaded with the first batch a client sends, by the stdio
  * connection or the HTTP endpoint: a server whose clients never batch never carries this code.
  */
-import type { Asker } from "../core/asking.js";
+import type { Asker } from "../asking/carried.js";
 import type { ExchangeAuth } from "../core/caller.js";
 import type { Answer, Exchange, Inflight } from "../core/dispatch.js";
 import { claimsModern } from "../core/envelope.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse, isObject, isRequestId, type JsonRpcMessage, type JsonRpcResponse } from "../core/jsonrpc.js";
-import type { ResolvedLimits } from "../core/limits.js";
-import type { Session } from "../core/session.js";
 import { BATCH_VERSION } from "../core/versions.js";
+import type { ResolvedLimits } from "../limits/options.js";
+import type { Session } from "../sessions/peer.js";
 
 /** What a batch uses of its connection (connection.ts's Connection, which imports this module on demand). */
 interface Connection {

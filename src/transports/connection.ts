@@ -1,11 +1,11 @@
-import type { Asker, ConnectionQuestions } from "../core/asking.js";
+import type { Asker, ConnectionQuestions } from "../asking/carried.js";
 import type { ExchangeAuth } from "../core/caller.js";
 import { askingLayer } from "../core/context.js";
-import type { Answer, Dispatcher, Exchange, Inflight, Peer } from "../core/dispatch.js";
+import type { Answer, Dispatcher, Exchange, Inflight } from "../core/dispatch.js";
 import { classify, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
 import type { RegistryEvent } from "../core/registry.js";
-import type { Holder, Session } from "../core/session.js";
 import type { InputRequest } from "../core/types.js";
+import type { Holder, Peer, Session } from "../sessions/peer.js";
 
 /** The capability of each list whose change a legacy session may be told of (2025-11-25 "listChanged"). */
 const LISTS = {

@@ -1,5 +1,5 @@
 import { serialize } from "../core/jsonrpc.js";
-import type { Holder, Outgoing, ReadCheck } from "../core/session.js";
+import type { Holder, Outgoing, ReadCheck } from "../sessions/peer.js";
 
 /**
  * How long a resource update's read check may keep what is sent after it waiting (a 2025 session's

@@ -2,10 +2,16 @@ import type * as NodeHttp from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { ExchangeAuth } from "../core/caller.js";
-import type { Cancellable } from "../core/context.js";
-import type { ResolvedLimits } from "../core/limits.js";
+import type { ResolvedLimits } from "../limits/options.js";
 import type { HttpHandler } from "./http/handler.js";
-import { type BodyBudget, BodyHold, type HttpReply, type HttpRequest, JSON_HEADERS } from "./http/reply.js";
+import {
+  type BodyBudget,
+  BodyHold,
+  type Cancellable,
+  type HttpReply,
+  type HttpRequest,
+  JSON_HEADERS,
+} from "./http/reply.js";
 import { type Address, type Bound, FLUSH_MS } from "./listening.js";
 
 /**

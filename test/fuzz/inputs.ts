@@ -6,11 +6,11 @@
 import fc from "fast-check";
 import { z } from "zod";
 import type { Dispatcher } from "../../src/core/dispatch.js";
-import type { Limits } from "../../src/core/limits.js";
 import { Registry } from "../../src/core/registry.js";
 import type { Schema } from "../../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../../src/core/tools.js";
 import { pico } from "../../src/index.js";
+import type { Limits } from "../../src/limits/options.js";
 import { compilePrompt, type PromptConfig } from "../../src/prompts/prompts.js";
 import { compileResource, type ResourceConfig } from "../../src/resources/resources.js";
 import { addPrompt, addResource, serverDispatcher } from "../core-helpers.js";

@@ -7,7 +7,7 @@
  * for others is bounded; a `tasks/result` nobody answers stops waiting for a flush (fake timers).
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Asker } from "../../src/core/asking.js";
+import type { Asker } from "../../src/asking/carried.js";
 import { RequestContext } from "../../src/core/context.js";
 import type { JsonRpcMessage } from "../../src/core/jsonrpc.js";
 import type { Bus, BusMessage } from "../../src/state/state.js";

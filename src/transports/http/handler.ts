@@ -1,5 +1,5 @@
 import type { AuthGate } from "../../auth/gate.js";
-import { type Dispatcher, type Exchange, type Peer, unsupportedVersion } from "../../core/dispatch.js";
+import { type Dispatcher, type Exchange, unsupportedVersion } from "../../core/dispatch.js";
 import { claimsModern, readEnvelope } from "../../core/envelope.js";
 import { ErrorCode } from "../../core/errors.js";
 import {
@@ -10,9 +10,11 @@ import {
   parseError,
   type RequestId,
 } from "../../core/jsonrpc.js";
-import { busy, isUnavailable, type ResolvedLimits, shuttingDown } from "../../core/limits.js";
+import { busy, isUnavailable, shuttingDown } from "../../core/refusal.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
+import type { ResolvedLimits } from "../../limits/options.js";
+import type { Peer } from "../../sessions/peer.js";
 import { LegacySession } from "../../sessions/session.js";
 import type { SharedState } from "../../state/state.js";
 import { type Accepts, accepts } from "./accept.js";

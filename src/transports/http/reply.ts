@@ -1,5 +1,4 @@
 import type { ExchangeAuth } from "../../core/caller.js";
-import type { Cancellable } from "../../core/context.js";
 import { ErrorCode } from "../../core/errors.js";
 import { errorResponse, type JsonRpcResponse, serialize } from "../../core/jsonrpc.js";
 import type { SseStream } from "./sse.js";
@@ -33,6 +32,11 @@ export interface HttpRequest {
    * only through a streamed body (Deno, see web.ts) calls `target.stream()` instead.
    */
   watch(target: Watcher | undefined): void;
+}
+
+/** Something a transport can cancel when its client goes away (a request's context). */
+export interface Cancellable {
+  cancel(reason: unknown): void;
 }
 
 /** The reply in the making that `HttpRequest.watch` reports to. */

@@ -2,7 +2,7 @@ import type { RequestContext } from "../../core/context.js";
 import type { Answer, Exchange } from "../../core/dispatch.js";
 import { ErrorCode, messageOf } from "../../core/errors.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../core/jsonrpc.js";
-import { busy, isUnavailable } from "../../core/limits.js";
+import { busy, isUnavailable } from "../../core/refusal.js";
 import type { Accepts } from "./accept.js";
 import { emptyReply, type HttpReply, type HttpRequest, jsonReply, sseReply, type Watcher } from "./reply.js";
 import { type ChunkKind, SseChannel, type SseChannelOptions, type SseStream, type Streams, sseEvent } from "./sse.js";

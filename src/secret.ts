@@ -1,9 +1,10 @@
 /**
- * `Secret`, a module of its own: a class with a computed method name (Node's inspect symbol) is
- * code esbuild cannot prove free of side effects, so it stays in every bundle of the module that
- * declares it; here, only a program that imports `secret` loads it.
+ * `Secret`, a module of its own and outside the core, which never uses it (user code wraps its values
+ * in it; the core's net under what a message leaks is core/safe.ts): a class with a computed method
+ * name (Node's inspect symbol) is code esbuild cannot prove free of side effects, so it stays in
+ * every bundle of the module that declares it; here, only a program that imports `secret` loads it.
  */
-import { REDACTED } from "./safe.js";
+import { REDACTED } from "./core/safe.js";
 
 /**
  * A value that must never reach a client: an API key, a password, an upstream token. However it is

@@ -1,11 +1,16 @@
-import type { LogLevel } from "./envelope.js";
-import type { Context } from "./handler-context.js";
-import type { JsonRpcMessage } from "./jsonrpc.js";
-import type { ServerCapabilities } from "./types.js";
+/**
+ * A 2025 session as the code that carries it sees it: handlers (`ctx.session`), connections
+ * (transports/connection.ts) and the dispatcher, which hands a connection's `Peer` to this layer
+ * (legacy.ts). The core carries both through its `Carried` slots, declared below, without naming them.
+ */
+import type { LogLevel } from "../core/envelope.js";
+import type { Context } from "../core/handler-context.js";
+import type { JsonRpcMessage } from "../core/jsonrpc.js";
+import type { ServerCapabilities } from "../core/types.js";
 
 /**
- * A 2025-era session as the core carries it to handlers (`ctx.session`): what the handshake of a
- * connection established. The legacy sessions layer (src/sessions/) opens and keeps them.
+ * A 2025-era session as handlers see it (`ctx.session`): what the handshake of a connection
+ * established. This layer opens and keeps them (session.ts's LegacySession).
  */
 export interface Session {
   /**
@@ -77,4 +82,13 @@ export interface Holder {
   /** Resolves once what is held now has gone or been dropped; undefined when nothing is held. */
   sent(): Promise<void> | undefined;
   readonly length: number;
+}
+
+declare module "../core/layers.js" {
+  interface Carried {
+    /** `ctx.session`: the session a 2025 request arrived on. */
+    session: Session;
+    /** What a transport hands the dispatcher with each message of a connection (`Dispatcher.answer`). */
+    peer: Peer;
+  }
 }

@@ -1,9 +1,14 @@
 /**
- * The core's words for asking the client: what a request that may ask carries, and what the asking
- * layer (src/asking/) gives a connection. The layer implements them; the core only holds them.
+ * The words of asking the client that the core carries without naming them: what a request that may
+ * ask carries (`ctx.asking`, `ctx.round`, `Exchange.ask`, through the core's `Carried` slots declared
+ * below), and what this layer gives a connection and its own parts through the core's `askingLayer`
+ * (the members it adds to context.ts's AskingLayer, below). This layer implements them.
  */
-import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "./jsonrpc.js";
-import type { InputRequest } from "./types.js";
+import type { RequestContext, RoundStates } from "../core/context.js";
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../core/jsonrpc.js";
+import type { InputRequest } from "../core/types.js";
+
+type Result = Record<string, unknown>;
 
 /**
  * Sends one question to the client and resolves with its answer (a legacy session, or `server.call`'s
@@ -64,4 +69,43 @@ export interface ConnectionQuestions {
   /** The ids of the requests that await an answer. */
   asked(): RequestId[];
   close(reason: string): void;
+}
+
+/** One request whose handler asks the client, as the round runner takes it. */
+export interface RoundsRequest {
+  readonly run: () => Result | Promise<Result>;
+  readonly ctx: RequestContext;
+  readonly method: string;
+  readonly params: Result | undefined;
+  /** How a 2025 request asks its client; undefined where there is no way back (stateless HTTP). A 2026-07-28 request (`ctx.era`) has its rounds travel in `requestState` instead. */
+  readonly ask: Asker | undefined;
+  /** The server's 2026-07-28 round states: the sealed states belong to it (one object per server). */
+  readonly states: RoundStates;
+  /** The round a first run stopped at, when there was one. */
+  readonly first: Round | undefined;
+}
+
+declare module "../core/layers.js" {
+  interface Carried {
+    /** `ctx.asking`: how the running handler may ask. */
+    asking: Asking;
+    /** `ctx.round`: the questions of the current run. */
+    round: Round;
+    /** `Exchange.ask`: how a 2025 request asks its client. */
+    asker: Asker;
+  }
+}
+
+/** What the rest of this layer reaches through the core's `askingLayer`, besides the questions the core asks. */
+declare module "../core/context.js" {
+  interface AskingLayer {
+    /** Runs a handler that asked in its era's rounds (rounds.ts). */
+    rounds(request: RoundsRequest): Promise<Result>;
+    /** Reports a legacy URL-mode elicitation complete (`server.completeElicitation`); whether one was waiting. */
+    completeElicitation(waiting: Map<string, () => void>, elicitationId: string): boolean;
+    /** The requests a 2025 connection sends its client, made by its first question. */
+    readonly Questions: new (
+      connection: AskingConnection,
+    ) => ConnectionQuestions;
+  }
 }
