@@ -39,3 +39,45 @@ describe("responses from the client", () => {
     expect(await child.exited).toEqual({ code: 0, signal: null });
   });
 });
+
+describe("an answer to the server's question", () => {
+  /**
+   * JSON-RPC 2.0 §5.1: an error is an object with an integer code and a string message. Was: any
+   * other error the client sent became "The client refused: undefined (undefined)" in the tool's
+   * result, which tells the model nothing.
+   */
+  it("says an error that is not an error object is one, not 'undefined (undefined)'", async () => {
+    const child = new Child({}, "test/fixtures/ask-server.ts");
+    child.send({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: {} },
+        clientInfo: { name: "t", version: "1" },
+      },
+    });
+    await child.response("init");
+    child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    child.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet", arguments: {} } });
+    const asked = () => child.messages().find((message) => message.method === "elicitation/create");
+    await child.until(() => asked() !== undefined, 10_000, "the elicitation");
+    child.send({ jsonrpc: "2.0", id: asked()!.id, error: "no" });
+    expect(await child.response(1)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        content: [
+          {
+            type: "text",
+            text: "The client refused, with an error that is not a JSON-RPC error object (an integer code, a string message), so it did not say why",
+          },
+        ],
+        isError: true,
+      },
+    });
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
