@@ -101,8 +101,7 @@ export class Questions implements ConnectionQuestions {
     const pending = id === undefined ? undefined : this.#pending.get(id);
     if (!pending || id === undefined) return;
     this.#pending.delete(id);
-    if (response.error)
-      pending.reject(new Error(`The client refused: ${response.error.message} (${response.error.code})`));
+    if (response.error) pending.reject(new Error(refusal(response.error)));
     else pending.resolve(response.result);
   }
 
@@ -174,4 +173,15 @@ export function completeElicitation(waiting: Map<string, () => void>, elicitatio
   waiting.delete(elicitationId);
   complete?.();
   return complete !== undefined;
+}
+
+/**
+ * What the client's error answer tells the handler that asked: its message and code, where it is an
+ * error object (JSON-RPC 2.0 §5.1: an integer code, a string message); a client may send anything.
+ */
+function refusal(error: unknown): string {
+  if (isObject(error) && typeof error.message === "string" && Number.isInteger(error.code)) {
+    return `The client refused: ${error.message} (${error.code})`;
+  }
+  return "The client refused, with an error that is not a JSON-RPC error object (an integer code, a string message), so it did not say why";
 }

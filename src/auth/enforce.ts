@@ -7,8 +7,16 @@
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { unknownTool } from "../core/methods.js";
-import { validate } from "../core/schema.js";
-import { accessOf, type CallToolResult, invalidArguments, namedArguments, runTool, type Tool } from "../core/tools.js";
+import { type Validation, validate } from "../core/schema.js";
+import {
+  accessOf,
+  type CallToolResult,
+  invalidArguments,
+  namedArguments,
+  runTool,
+  type Tool,
+  uncheckedArguments,
+} from "../core/tools.js";
 import { type AnyAccess, type Denial, parts } from "./access.js";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -69,8 +77,13 @@ export async function callChecked(tool: Tool, args: unknown, ctx: RequestContext
   const named = namedArguments(args);
   let value: unknown = {};
   if (tool.input) {
-    let checked = validate(tool.input, named ?? {});
-    if (checked instanceof Promise) checked = await checked;
+    let checked: Validation<unknown> | Promise<Validation<unknown>>;
+    try {
+      checked = validate(tool.input, named ?? {});
+      if (checked instanceof Promise) checked = await checked;
+    } catch (thrown) {
+      return uncheckedArguments(tool, thrown);
+    }
     if (!checked.ok) return invalidArguments(tool, checked.issues);
     value = checked.value;
   }

@@ -227,8 +227,8 @@ export class Client {
 /** The JSON messages of an SSE stream, as each event completes (WHATWG "Server-sent events"). */
 async function* readEvents(text: ReadableStream<string>): AsyncGenerator<Message> {
   let buffer = "";
-  for await (const chunk of text as unknown as AsyncIterable<string>) {
-    buffer += chunk.replace(/\r\n?/g, "\n");
+  for await (const chunk of lineFeeds(text)) {
+    buffer += chunk;
     let end = buffer.indexOf("\n\n");
     while (end !== -1) {
       const event = buffer.slice(0, end);
@@ -242,6 +242,21 @@ async function* readEvents(text: ReadableStream<string>): AsyncGenerator<Message
       end = buffer.indexOf("\n\n");
     }
   }
+}
+
+/**
+ * The stream's text with each line end (CRLF, LF or CR: WHATWG "Server-sent events" §9.2.5) as LF.
+ * A CR that ends a chunk waits for the next one: followed by LF, the two are one line end, which a
+ * server's writes may split between chunks.
+ */
+async function* lineFeeds(text: ReadableStream<string>): AsyncGenerator<string> {
+  let held = "";
+  for await (const chunk of text as unknown as AsyncIterable<string>) {
+    const joined = held + chunk;
+    held = joined.endsWith("\r") ? "\r" : "";
+    yield joined.slice(0, joined.length - held.length).replace(/\r\n?/g, "\n");
+  }
+  if (held) yield "\n";
 }
 
 /**

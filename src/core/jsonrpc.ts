@@ -66,14 +66,18 @@ export function classify(value: unknown): Inbound {
     return invalid(undefined, `Invalid Request: expected a JSON-RPC object, got ${describe(value)}`);
   }
   const id = value.id;
+  const method = value.method;
+  if (method === undefined && value.jsonrpc === "2.0" && ("result" in value || "error" in value)) {
+    // A response is never answered, whatever its id: an error sent back could be answered in turn, for
+    // ever. An error response leaves its id out (2025-11-25 "Base protocol") or sends null (JSON-RPC 2.0
+    // §5) when the request's could not be read; one without a request id answers no question of ours.
+    const response = id === undefined || isRequestId(id) ? value : { ...value, id: undefined };
+    return { kind: "response", message: response as unknown as JsonRpcResponse };
+  }
   const hasId = id !== undefined;
   if (hasId && !isRequestId(id)) return invalid(undefined, badId(id));
   if (value.jsonrpc !== "2.0") {
     return invalid(hasId ? id : undefined, 'Invalid Request: "jsonrpc" must be "2.0"');
-  }
-  const method = value.method;
-  if (method === undefined && hasId && ("result" in value || "error" in value)) {
-    return { kind: "response", message: value as unknown as JsonRpcResponse };
   }
   if (typeof method !== "string") {
     return invalid(hasId ? id : undefined, 'Invalid Request: "method" must be a string');

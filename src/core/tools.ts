@@ -238,10 +238,31 @@ export function callTool(tool: Tool, args: unknown, ctx: RequestContext): CallTo
   if (accessOf(ctx, tool.auth) !== "public") return enforceLayer.use((enforce) => enforce.callChecked(tool, args, ctx));
   const named = namedArguments(args);
   if (!tool.input) return runTool(tool, {}, ctx);
-  const checked = validate(tool.input, named ?? {});
+  let checked: Validation<unknown> | Promise<Validation<unknown>>;
+  try {
+    checked = validate(tool.input, named ?? {});
+  } catch (thrown) {
+    return uncheckedArguments(tool, thrown);
+  }
   return checked instanceof Promise
-    ? checked.then((done) => validated(tool, done, ctx))
+    ? checked.then(
+        (done) => validated(tool, done, ctx),
+        (thrown: unknown) => uncheckedArguments(tool, thrown),
+      )
     : validated(tool, checked, ctx);
+}
+
+/**
+ * A call whose arguments the input schema could not check: what it threw (a refine with a bug, or a
+ * getter of an argument `server.call` was given) is said as such, a tool error as a throw of `run`'s
+ * is, where "Invalid arguments" would send the model after arguments that may be right. An McpError
+ * is the request's error, as from `run`.
+ */
+export function uncheckedArguments(tool: Tool, thrown: unknown): CallToolResult {
+  if (isMcpError(thrown)) throw thrown;
+  return toolError(
+    `Tool "${tool.name}" failed while checking its arguments against its input schema: ${safeMessage(thrown)}`,
+  );
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  checksAnUpperCaseScheme,
   denoExecutable,
   initializeWithTarget,
   postWithHost,
@@ -32,15 +33,15 @@ const ENV = { DENO_NO_UPDATE_CHECK: "1" };
  */
 async function checksTheTargetsAuthority(url: string): Promise<void> {
   const port = Number(new URL(url).port);
-  const foreign = await initializeWithTarget(port, "http://evil.example.com/mcp", `127.0.0.1:${port}`);
+  const foreign = await initializeWithTarget(port, "http://evil.example.com/mcp", { host: `127.0.0.1:${port}` });
   expect(foreign.status).toBe(403);
   expect(JSON.parse(foreign.body)).toMatchObject({
     error: { message: 'Forbidden: Host "evil.example.com" is not allowed' },
   });
-  const own = await initializeWithTarget(port, `http://127.0.0.1:${port}/mcp`, "evil.example.com");
+  const own = await initializeWithTarget(port, `http://127.0.0.1:${port}/mcp`, { host: "evil.example.com" });
   expect(own.status).toBe(200);
   expect(JSON.parse(own.body)).toMatchObject({ id: 1, result: { serverInfo: { name: "runtime-smoke" } } });
-  const malformed = await initializeWithTarget(port, "http://user@evil.example.com/mcp", `127.0.0.1:${port}`);
+  const malformed = await initializeWithTarget(port, "http://user@evil.example.com/mcp", { host: `127.0.0.1:${port}` });
   expect(malformed.status).toBe(400);
 }
 
@@ -56,6 +57,8 @@ describe(`server.serve() on ${runtime}`, () => {
   it("serves the v2 client in the 2026-07-28 era", () => smokeV2(server.url, runtime));
   it("checks an absolute-form target by its authority, not by the Host header", () =>
     checksTheTargetsAuthority(server.url));
+  it("takes an absolute-form target's upper-case HTTPS scheme as https for the Origin check", () =>
+    checksAnUpperCaseScheme(server.url));
   it("prints no warning of Deno's about reading request.signal", () =>
     expect(server.output()).not.toContain("request.signal"));
 });
@@ -80,6 +83,8 @@ describe(`export default server under deno serve, ${runtime}`, () => {
 
   it("checks an absolute-form target by its authority, not by the Host header", () =>
     checksTheTargetsAuthority(server.url));
+  it("takes an absolute-form target's upper-case HTTPS scheme as https for the Origin check", () =>
+    checksAnUpperCaseScheme(server.url));
   it("serves the v1 client through server.fetch", () => smokeV1(server.url, runtime));
   it("serves the v2 client through server.fetch", () => smokeV2(server.url, runtime));
   it("prints no warning of Deno's about reading request.signal", () =>

@@ -179,15 +179,21 @@ export function rawExchange(port: number, text: string): Promise<{ status: numbe
   });
 }
 
+/** The headers `initializeWithTarget` sends as given: Host always, Origin when there is one. */
+export interface TargetHeaders {
+  host: string;
+  origin?: string;
+}
+
 /**
  * An initialize written on a socket of its own with the request line's target and the Host header given,
  * as node:http and fetch will not send them: an absolute-form target (RFC 9112 §3.2.2, what a client
- * sends a proxy) whose authority is not the Host header's.
+ * sends a proxy) whose authority is not the Host header's, or whose scheme is in upper case.
  */
 export function initializeWithTarget(
   port: number,
   target: string,
-  host: string,
+  { host, origin }: TargetHeaders,
 ): Promise<{ status: number; body: string }> {
   const clientInfo = { name: "raw", version: "1.0.0" };
   const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo };
@@ -195,12 +201,33 @@ export function initializeWithTarget(
   const head = [
     `POST ${target} HTTP/1.1`,
     `Host: ${host}`,
+    ...(origin === undefined ? [] : [`Origin: ${origin}`]),
     "Content-Type: application/json",
     "Accept: application/json, text/event-stream",
     `Content-Length: ${initialize.length}`,
     "Connection: close",
   ];
   return rawExchange(port, `${head.join("\r\n")}\r\n\r\n${initialize}`);
+}
+
+/**
+ * An absolute-form target's scheme is read whatever its case (RFC 3986 §3.1: schemes are
+ * case-insensitive): `HTTPS://host/mcp` was sent to https://host, the request's own origin for the
+ * Origin check, and http://host is not. Was: only a lower-case "https:" was taken for https, so the
+ * page of the request's own https origin was refused 403, and the plain-http page was accepted.
+ */
+export async function checksAnUpperCaseScheme(url: string): Promise<void> {
+  const port = Number(new URL(url).port);
+  const authority = `127.0.0.1:${port}`;
+  const target = `HTTPS://${authority}/mcp`;
+  const own = await initializeWithTarget(port, target, { host: authority, origin: `https://${authority}` });
+  expect(own.status).toBe(200);
+  expect(JSON.parse(own.body)).toMatchObject({ id: 1, result: { serverInfo: { name: "runtime-smoke" } } });
+  const plain = await initializeWithTarget(port, target, { host: authority, origin: `http://${authority}` });
+  expect(plain.status).toBe(403);
+  expect(JSON.parse(plain.body)).toMatchObject({
+    error: { message: `Forbidden: Origin "http://${authority}" is not allowed` },
+  });
 }
 
 const GREETING_ERROR = 'Invalid arguments for tool "greet":\nname: Too small: expected string to have >=1 characters';

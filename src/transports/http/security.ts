@@ -83,11 +83,15 @@ export function originKey(origin: string): string | undefined {
   return `${scheme}://${hostKey(authority.host)}:${authority.port ?? DEFAULT_PORTS[scheme] ?? ""}`;
 }
 
-/** The origin this request was sent to: its scheme, and the Host it names. */
+/**
+ * The origin this request was sent to: its scheme, and the Host it names. The scheme is matched
+ * whatever its case (RFC 3986 §3.1): an absolute-form target `HTTPS://host/mcp` is the URL itself on
+ * Node and Deno, as it was sent.
+ */
 function ownOrigin(request: HttpRequest): string | undefined {
   const host = request.header("host");
   if (host === null) return undefined;
-  const scheme = request.url?.startsWith("https:") ? "https" : "http";
+  const scheme = /^https:/i.test(request.url ?? "") ? "https" : "http";
   return originKey(`${scheme}://${host}`);
 }
 

@@ -1,0 +1,83 @@
+/**
+ * A hostile or broken client on the stdio transport, against the hardening fixture as a child
+ * process: what it writes must never draw an answer the protocol does not ask for, nor stop the
+ * server answering what it does.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { Child, killChildren } from "./hardening-helpers.js";
+
+afterAll(killChildren);
+
+describe("responses from the client", () => {
+  /**
+   * 2025-11-25 "Base protocol" types an error response's id as optional, left out when the request's
+   * could not be read, and JSON-RPC 2.0 §5 sends null then: such a client reporting a line of ours it
+   * could not read sends a valid response. Was: `{"jsonrpc":"2.0","error":…}` was answered with
+   * -32600 ("method" must be a string) and `"id": null` with -32600 ("id" must be a string or an
+   * integer): two peers that each answer what they cannot take would answer each other for ever.
+   */
+  it("answers none, also an error response whose id is left out or null, or not a request id", async () => {
+    const child = new Child();
+    await child.initialize();
+    const error = { code: -32700, message: "Parse error: the client could not read a line" };
+    const responses = [
+      { jsonrpc: "2.0", error },
+      { jsonrpc: "2.0", id: null, error },
+      { jsonrpc: "2.0", id: 1.5, result: {} },
+      { jsonrpc: "2.0", result: {} },
+      { jsonrpc: "2.0", id: "never-asked", result: {} },
+    ];
+    for (const response of responses) child.send(response);
+    child.send({ jsonrpc: "2.0", id: "after", method: "ping" });
+    // The lines are answered in order: whatever the responses drew would come before the ping's answer.
+    await child.response("after");
+    expect(child.messages()).toEqual([
+      expect.objectContaining({ id: "init", result: expect.any(Object) }),
+      { jsonrpc: "2.0", id: "after", result: {} },
+    ]);
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe("an answer to the server's question", () => {
+  /**
+   * JSON-RPC 2.0 §5.1: an error is an object with an integer code and a string message. Was: any
+   * other error the client sent became "The client refused: undefined (undefined)" in the tool's
+   * result, which tells the model nothing.
+   */
+  it("says an error that is not an error object is one, not 'undefined (undefined)'", async () => {
+    const child = new Child({}, "test/fixtures/ask-server.ts");
+    child.send({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: {} },
+        clientInfo: { name: "t", version: "1" },
+      },
+    });
+    await child.response("init");
+    child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    child.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet", arguments: {} } });
+    const asked = () => child.messages().find((message) => message.method === "elicitation/create");
+    await child.until(() => asked() !== undefined, 10_000, "the elicitation");
+    child.send({ jsonrpc: "2.0", id: asked()!.id, error: "no" });
+    expect(await child.response(1)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        content: [
+          {
+            type: "text",
+            text: "The client refused, with an error that is not a JSON-RPC error object (an integer code, a string message), so it did not say why",
+          },
+        ],
+        isError: true,
+      },
+    });
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
