@@ -3,6 +3,7 @@
  * layer (src/asking/) gives a connection. The layer implements them; the core only holds them.
  */
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "./jsonrpc.js";
+import type { Session } from "./session.js";
 import type { InputRequest } from "./types.js";
 
 /**
@@ -19,6 +20,8 @@ export type Asker = (
  * What the questions use of their connection (transports/connection.ts's Connection, which makes them).
  */
 export interface AskingConnection {
+  /** The connection's 2025 session: a question asked before it is initialized waits for it. */
+  readonly session: Pick<Session, "initialized" | "onInitialized"> | undefined;
   readonly dispatcher: {
     readonly registry: { readonly askTimeoutMs: number };
     /** See `Dispatcher.urlElicitations`. */

@@ -27,6 +27,11 @@ export interface Session {
   advertised?: ServerCapabilities | undefined;
   /** Set by `notifications/initialized`; requests in between are served (clients pipeline). */
   initialized: boolean;
+  /**
+   * Called as `initialized` becomes true: set by what waits for it, the questions a handler asked
+   * before it (asking/questions.ts; 2025-11-25 "Lifecycle": no request but ping before it).
+   */
+  onInitialized?: (() => void) | undefined;
   /** The threshold set by `logging/setLevel` (2025-11-25 "Logging"). */
   logLevel: LogLevel;
   /**

@@ -709,6 +709,8 @@ export class SharedSessions {
     const now = snapshot(core);
     const wanted = before && !same(before, now) ? merged(record, before, now) : record;
     core.initialized = wanted.initialized;
+    // notifications/initialized came to another instance: the questions held here for it go now.
+    if (core.initialized) core.onInitialized?.();
     core.logLevel = wanted.logLevel;
     const subscriptions = adoptable(wanted.subscriptions, this.#dispatcher.limits);
     for (const uri of [...core.subscriptions]) if (!subscriptions.has(uri)) core.unsubscribe(uri);
