@@ -145,7 +145,9 @@ export class Questions implements ConnectionQuestions {
    * Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"),
    * or answers why the elicitation may not be sent. Its id must be unique within the server: one
    * still in use would make the completion of one of the two reach the other's client, and the
-   * other's never come. The ones a connection keeps are bounded (limits.maxUrlElicitationsPerSession):
+   * other's never come. Checked among this process's sessions only: instances sharing state record
+   * no ids, so two of them can each send one (docs/scaling.md says what a completion then does).
+   * The ones a connection keeps are bounded (limits.maxUrlElicitationsPerSession):
    * an accepted elicitation waits for `completeElicitation` as long as the connection lives, and a
    * user who never finishes the page leaves it there, so past the limit the oldest accepted one is
    * forgotten (its notification, a MAY, is not sent); when every one kept still waits for the user's
