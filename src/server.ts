@@ -124,6 +124,8 @@ export class Server<Tools extends ToolTypes = {}> {
   // Each loads with the first registration that needs it (see on-first-use.ts).
   readonly #resources: OnFirstUse<typeof import("./resources/layer.js")>;
   readonly #prompts: OnFirstUse<typeof import("./prompts/layer.js")>;
+  /** The Tasks layer (a plug-in), installed with the first tool that has a `task` setting, which it checks. */
+  readonly #tasks: OnFirstUse<typeof import("./tasks/layer.js")>;
   /** The plug-in machinery (middleware/plugin.ts), set on the dispatcher, which runs requests through it. */
   readonly #plugins: OnFirstUse<Plugins>;
   /** What the resources and prompts layers add their entries to: the registry, under this server's auth. */
@@ -156,6 +158,12 @@ export class Server<Tools extends ToolTypes = {}> {
     };
     this.#resources = new OnFirstUse(registry, () => import("./resources/layer.js").then(installed));
     this.#prompts = new OnFirstUse(registry, () => import("./prompts/layer.js").then(installed));
+    this.#tasks = new OnFirstUse(registry, async () => {
+      const tasks = await import("./tasks/layer.js");
+      const use = (plugin: Plugin) => this.#use(plugin);
+      tasks.install(this.#dispatcher, { use }, { withPlugins: (work) => this.#plugins.run(work), state });
+      return tasks;
+    });
     this.#settings = new OnFirstUse(registry, () =>
       import("./auth/settings.js").then(({ AuthSettings }) => (registry.auth = new AuthSettings(auth))),
     );
@@ -171,7 +179,8 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /**
    * Registers a tool. Names are 1–128 letters, digits, `_`, `.` or `-`; an invalid or taken name
-   * throws here, at start-up, rather than when a model calls the tool.
+   * throws here, at start-up, rather than when a model calls the tool. A `task` setting is checked
+   * as `resource()` is, by the Tasks layer, which loads with the first one.
    */
   tool<Name extends string, I extends Schema | undefined = undefined, O extends Schema | undefined = undefined>(
     name: Name,
@@ -219,7 +228,8 @@ export class Server<Tools extends ToolTypes = {}> {
     const waits =
       registry.installing ||
       (registry.resources.size > 0 && !this.#resources.now) ||
-      (registry.prompts.size > 0 && !this.#prompts.now);
+      (registry.prompts.size > 0 && !this.#prompts.now) ||
+      (other.#tasks.now && !this.#tasks.now);
     this.#checkedAtCall(
       { now: waits ? undefined : registry },
       "server.include",
@@ -248,22 +258,15 @@ export class Server<Tools extends ToolTypes = {}> {
 
   #addTool(tool: Tool): void {
     const registry = this.#registry;
+    // The Tasks extension (tasks/) checks the setting, as the resources layer checks a resource: a
+    // mistake throws here once it has loaded, rejects ready() until then (listing every tool would
+    // fail on it otherwise). Its first tool comes before the server serves, as a first resource does.
+    if (tool.task !== undefined) {
+      this.#checkedAtCall(this.#tasks, "server.tool", "register its first task tool");
+      this.#tasks.run((tasks) => tasks.checkTask(tool));
+    }
     const rule = (settings: AuthSettings) => settings.ruleTool(tool);
     registry.addTool(this.#ruled(tool.auth, rule, (ruled) => registry.swap("tool", tool.name, ruled)) ?? tool);
-    // The Tasks extension (tasks/): a plug-in, installed with the first tool that may run as a task; requests wait for it.
-    if (tool.task)
-      registry.wait(
-        import("./tasks/layer.js").then((tasks) =>
-          tasks.install(
-            this.#dispatcher,
-            { use: (plugin) => this.#use(plugin) },
-            {
-              withPlugins: (work) => this.#plugins.run(work),
-              state: this.#options.state,
-            },
-          ),
-        ),
-      );
   }
 
   /**
@@ -543,7 +546,7 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /**
    * Resolves once the layers that the registrations so far need have loaded and checked them (a
-   * resource's or prompt's, the auth settings of `pico({ auth })` and of `auth` rules, the plug-in
+   * resource's or prompt's, a task tool's `task` setting, the auth settings of `pico({ auth })` and of `auth` rules, the plug-in
    * machinery of `use`); rejects with the first mistake found there, such as a plug-in part that
    * does not exist. `serve()` and `server.call` wait for it and reject with that error; `fetch` and
    * `node` answer every request with a JSON 500 and log the error once on stderr (not-started.ts). Registrations the core checks

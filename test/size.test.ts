@@ -381,7 +381,11 @@ const BUDGETS: Budget[] = [
     // Raised to 17,022 B: a message with a result or an error and no method is a response, never answered, whatever its id (core/jsonrpc.ts's classify) (was: an error response without an id, or with id null, was answered -32600, which a peer answering what it cannot read would answer in turn; test/stdio-hostile-client.test.ts) (+15 B).
     // Raised to 17,062 B: an input schema that throws or rejects while it checks a call's arguments (a refine with a bug, a getter or a Proxy trap of server.call's arguments) is a tool error that says so (core/tools.ts's uncheckedArguments, also in auth/enforce.ts) (was: -32603 to a client, and server.call rejected with the raw error; test/input-check-throws.test.ts) (+40 B).
     // Set to 17,070 B merge of responses never answered, input checks that throw and the SSE CRLF (wt-10) with main, as measured.
-    ceiling: 17_070,
+    // Raised to 17,041 B: a tool's task setting is checked by the Tasks layer as the tool is registered (server.ts loads it with OnFirstUse, and refuses a first task tool once serving, as a first resource) (was: an invalid one made every 2025 tools/list answer -32603; test/peers/task-settings.test.ts) (+34 B).
+    // Raised to 17,046 B: ctx.log sends data: null for undefined (core/context.ts: data ?? null) (was: notifications/message without data, which the schema requires and the official clients dropped; test/peers/log-data.test.ts) (+5 B).
+    // Raised to 17,059 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+13 B).
+    // Set to 17,120 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
+    ceiling: 17_120,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -680,7 +684,11 @@ const BUDGETS: Budget[] = [
     // Raised to 25,710 B: a message with a result or an error and no method is a response, never answered, whatever its id (core/jsonrpc.ts's classify) (was: an error response without an id, or with id null, was answered -32600, which a peer answering what it cannot read would answer in turn; test/stdio-hostile-client.test.ts) (+18 B).
     // Raised to 25,758 B: an input schema that throws or rejects while it checks a call's arguments (a refine with a bug, a getter or a Proxy trap of server.call's arguments) is a tool error that says so (core/tools.ts's uncheckedArguments, also in auth/enforce.ts) (was: -32603 to a client, and server.call rejected with the raw error; test/input-check-throws.test.ts) (+48 B).
     // Set to 25,764 B merge of responses never answered, input checks that throw and the SSE CRLF (wt-10) with main, as measured.
-    ceiling: 25_764,
+    // Raised to 25,753 B: a tool's task setting is checked by the Tasks layer as the tool is registered (server.ts loads it with OnFirstUse, and refuses a first task tool once serving, as a first resource) (was: an invalid one made every 2025 tools/list answer -32603; test/peers/task-settings.test.ts) (+61 B).
+    // Raised to 25,757 B: ctx.log sends data: null for undefined (core/context.ts: data ?? null) (was: notifications/message without data, which the schema requires and the official clients dropped; test/peers/log-data.test.ts) (+4 B).
+    // Raised to 25,771 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+14 B).
+    // Set to 25,832 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
+    ceiling: 25_832,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1083,7 +1091,12 @@ const BUDGETS: Budget[] = [
     // Raised to 65,176 B: an input schema that throws or rejects while it checks a call's arguments (a refine with a bug, a getter or a Proxy trap of server.call's arguments) is a tool error that says so (core/tools.ts's uncheckedArguments, also in auth/enforce.ts) (was: -32603 to a client, and server.call rejected with the raw error; test/input-check-throws.test.ts) (+80 B).
     // Raised to 65,258 B: an error answer to the server's question that is not a JSON-RPC error object is said to be one (asking/questions.ts's refusal) (was: 'The client refused: undefined (undefined)' in the tool's result; test/stdio-hostile-client.test.ts) (+82 B).
     // Set to 65,259 B merge of responses never answered, input checks that throw and the SSE CRLF (wt-10) with main, as measured.
-    ceiling: 65_259,
+    // Raised to 65,166 B: a tool's task setting is checked by the Tasks layer as the tool is registered (server.ts loads it with OnFirstUse, and refuses a first task tool once serving, as a first resource) (was: an invalid one made every 2025 tools/list answer -32603; test/peers/task-settings.test.ts) (+71 B).
+    // Raised to 65,168 B: ctx.log sends data: null for undefined (core/context.ts: data ?? null) (was: notifications/message without data, which the schema requires and the official clients dropped; test/peers/log-data.test.ts) (+2 B).
+    // Raised to 65,192 B: a shared session's record keeps what its initialize advertised (transports/http/shared.ts writes it and sets it on every copy) (was: every copy was told of every list change; test/redis/shared-advertised.test.ts) (+24 B).
+    // Raised to 65,348 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+156 B).
+    // Set to 65,509 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
+    ceiling: 65_509,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1385,7 +1398,11 @@ const BUDGETS: Budget[] = [
     // Raised to 33,335 B: a message with a result or an error and no method is a response, never answered, whatever its id (core/jsonrpc.ts's classify) (was: an error response without an id, or with id null, was answered -32600, which a peer answering what it cannot read would answer in turn; test/stdio-hostile-client.test.ts) (+18 B).
     // Raised to 33,384 B: an input schema that throws or rejects while it checks a call's arguments (a refine with a bug, a getter or a Proxy trap of server.call's arguments) is a tool error that says so (core/tools.ts's uncheckedArguments, also in auth/enforce.ts) (was: -32603 to a client, and server.call rejected with the raw error; test/input-check-throws.test.ts) (+49 B).
     // Set to 33,389 B merge of responses never answered, input checks that throw and the SSE CRLF (wt-10) with main, as measured.
-    ceiling: 33_389,
+    // Raised to 33,346 B: a tool's task setting is checked by the Tasks layer as the tool is registered (server.ts loads it with OnFirstUse, and refuses a first task tool once serving, as a first resource) (was: an invalid one made every 2025 tools/list answer -32603; test/peers/task-settings.test.ts) (+29 B).
+    // Raised to 33,351 B: ctx.log sends data: null for undefined (core/context.ts: data ?? null) (was: notifications/message without data, which the schema requires and the official clients dropped; test/peers/log-data.test.ts) (+5 B).
+    // Raised to 33,360 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+9 B).
+    // Set to 33,431 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
+    ceiling: 33_431,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1678,7 +1695,11 @@ const BUDGETS: Budget[] = [
     // Raised to 31,776 B: a message with a result or an error and no method is a response, never answered, whatever its id (core/jsonrpc.ts's classify) (was: an error response without an id, or with id null, was answered -32600, which a peer answering what it cannot read would answer in turn; test/stdio-hostile-client.test.ts) (+22 B).
     // Raised to 31,830 B: an input schema that throws or rejects while it checks a call's arguments (a refine with a bug, a getter or a Proxy trap of server.call's arguments) is a tool error that says so (core/tools.ts's uncheckedArguments, also in auth/enforce.ts) (was: -32603 to a client, and server.call rejected with the raw error; test/input-check-throws.test.ts) (+54 B).
     // Set to 31,838 B merge of responses never answered, input checks that throw and the SSE CRLF (wt-10) with main, as measured.
-    ceiling: 31_838,
+    // Raised to 31,803 B: a tool's task setting is checked by the Tasks layer as the tool is registered (server.ts loads it with OnFirstUse, and refuses a first task tool once serving, as a first resource) (was: an invalid one made every 2025 tools/list answer -32603; test/peers/task-settings.test.ts) (+49 B).
+    // Raised to 31,807 B: ctx.log sends data: null for undefined (core/context.ts: data ?? null) (was: notifications/message without data, which the schema requires and the official clients dropped; test/peers/log-data.test.ts) (+4 B).
+    // Raised to 31,812 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+5 B).
+    // Set to 31,894 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
+    ceiling: 31_894,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2063,7 +2084,12 @@ const BUDGETS: Budget[] = [
     // Raised to 76,729 B: an input schema that throws or rejects while it checks a call's arguments (a refine with a bug, a getter or a Proxy trap of server.call's arguments) is a tool error that says so (core/tools.ts's uncheckedArguments, also in auth/enforce.ts) (was: -32603 to a client, and server.call rejected with the raw error; test/input-check-throws.test.ts) (+85 B).
     // Raised to 76,810 B: an error answer to the server's question that is not a JSON-RPC error object is said to be one (asking/questions.ts's refusal) (was: 'The client refused: undefined (undefined)' in the tool's result; test/stdio-hostile-client.test.ts) (+81 B).
     // Set to 76,782 B merge of responses never answered, input checks that throw and the SSE CRLF (wt-10) with main, as measured.
-    ceiling: 76_782,
+    // Raised to 76,674 B: a tool's task setting is checked by the Tasks layer as the tool is registered (server.ts loads it with OnFirstUse, and refuses a first task tool once serving, as a first resource) (was: an invalid one made every 2025 tools/list answer -32603; test/peers/task-settings.test.ts) (+39 B).
+    // Raised to 76,676 B: ctx.log sends data: null for undefined (core/context.ts: data ?? null) (was: notifications/message without data, which the schema requires and the official clients dropped; test/peers/log-data.test.ts) (+2 B).
+    // Raised to 76,701 B: a shared session's record keeps what its initialize advertised (transports/http/shared.ts writes it and sets it on every copy) (was: every copy was told of every list change; test/redis/shared-advertised.test.ts) (+25 B).
+    // Raised to 76,858 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+157 B).
+    // Set to 77,012 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
+    ceiling: 77_012,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -7,6 +7,7 @@
 import type { RequestContext, RoundStates } from "../core/context.js";
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";
+import type { Session } from "../sessions/peer.js";
 
 type Result = Record<string, unknown>;
 
@@ -24,6 +25,8 @@ export type Asker = (
  * What the questions use of their connection (transports/connection.ts's Connection, which makes them).
  */
 export interface AskingConnection {
+  /** The connection's 2025 session: a question asked before it is initialized waits for it. */
+  readonly session: Pick<Session, "initialized" | "onInitialized"> | undefined;
   readonly dispatcher: {
     readonly registry: { readonly askTimeoutMs: number };
     /** See `Dispatcher.urlElicitations`. */

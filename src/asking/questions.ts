@@ -23,6 +23,13 @@ export class Questions implements ConnectionQuestions {
   readonly #elicitations = new Map<string, () => void>();
   /** Those of them the user accepted, oldest first: what makes room past limits.maxUrlElicitationsPerSession. */
   readonly #accepted = new Set<string>();
+  /**
+   * The questions asked before the session was initialized, by id, each sending itself: held until
+   * `notifications/initialized` (2025-11-25 "Lifecycle": the server SHOULD NOT send requests other
+   * than pings before it; a client may pipeline a request before it), within the question's own
+   * bounds (askTimeoutMs, the request's cancellation). Made by the first.
+   */
+  #unsent: Map<RequestId, () => void> | undefined;
   #nextId = 0;
   /**
    * Random per connection: the copies of one shared session on several instances (docs/scaling.md)
@@ -57,14 +64,21 @@ export class Questions implements ConnectionQuestions {
       const give = (why: string) => {
         if (!this.#pending.delete(id)) return;
         settled();
-        via({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: why } });
+        // One still held was never sent: there is nothing to cancel.
+        if (!this.#unsent?.delete(id)) {
+          via({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: why } });
+        }
         reject(new Error(why));
       };
       const cancelled = () => give("The request that asked was cancelled.");
-      const timer = setTimeout(
-        () => give(`The client did not answer ${request.method} within ${timeout / 1000} s.`),
-        timeout,
-      );
+      const timer = setTimeout(() => {
+        const seconds = timeout / 1000;
+        give(
+          this.#unsent?.has(id)
+            ? `The client did not send notifications/initialized within ${seconds} s, so ${request.method} could not be sent (a server may send no request before it).`
+            : `The client did not answer ${request.method} within ${seconds} s.`,
+        );
+      }, timeout);
       signal?.addEventListener("abort", cancelled, { once: true });
       this.#pending.set(id, {
         resolve: (result) => {
@@ -78,7 +92,7 @@ export class Questions implements ConnectionQuestions {
       });
       const message: JsonRpcRequest = { jsonrpc: "2.0", id, method: request.method };
       if (request.params) message.params = request.params;
-      via(message);
+      this.#send(id, () => via(message));
     }).then(
       (result) => {
         // Only an accepted URL elicitation goes on out of band: nothing will complete the others.
@@ -93,6 +107,23 @@ export class Questions implements ConnectionQuestions {
         throw error;
       },
     );
+  }
+
+  /** Sends a question now, or once the session is initialized (see #unsent). */
+  #send(id: RequestId, send: () => void): void {
+    const session = this.#connection.session;
+    if (!session || session.initialized) {
+      send();
+      return;
+    }
+    this.#unsent ??= new Map();
+    this.#unsent.set(id, send);
+    session.onInitialized = () => {
+      session.onInitialized = undefined;
+      const unsent = this.#unsent;
+      this.#unsent = undefined;
+      for (const held of unsent?.values() ?? []) held();
+    };
   }
 
   /** Routes the client's answer to the request of ours that awaits it; unknown ids are ignored. */
@@ -113,7 +144,9 @@ export class Questions implements ConnectionQuestions {
    * Lets `server.completeElicitation(elicitationId)` reach this connection (2025-11-25 "Elicitation"),
    * or answers why the elicitation may not be sent. Its id must be unique within the server: one
    * still in use would make the completion of one of the two reach the other's client, and the
-   * other's never come. The ones a connection keeps are bounded (limits.maxUrlElicitationsPerSession):
+   * other's never come. Checked among this process's sessions only: instances sharing state record
+   * no ids, so two of them can each send one (docs/scaling.md says what a completion then does).
+   * The ones a connection keeps are bounded (limits.maxUrlElicitationsPerSession):
    * an accepted elicitation waits for `completeElicitation` as long as the connection lives, and a
    * user who never finishes the page leaves it there, so past the limit the oldest accepted one is
    * forgotten (its notification, a MAY, is not sent); when every one kept still waits for the user's
@@ -157,6 +190,7 @@ export class Questions implements ConnectionQuestions {
 
   /** The connection closed: nothing more will complete, and nothing pending will be answered. */
   close(reason: string): void {
+    this.#unsent = undefined;
     for (const elicitationId of [...this.#elicitations.keys()]) this.#forget(elicitationId);
     for (const pending of this.#pending.values()) pending.reject(new Error(reason));
     this.#pending.clear();

@@ -191,7 +191,8 @@ export class RequestContext implements Context {
         level,
         (data: unknown, logger?: string) => {
           if (!this.emit || this.#ended || rank < this.#logLevel) return;
-          const params: Record<string, unknown> = { level, data };
+          // data is required (2025-11-25 and 2026-07-28 schema, LoggingMessageNotification), and JSON has no undefined.
+          const params: Record<string, unknown> = { level, data: data ?? null };
           if (logger !== undefined) params.logger = logger;
           this.emit({ jsonrpc: "2.0", method: "notifications/message", params });
         },

@@ -74,7 +74,11 @@ class LegacySessions implements LegacyEra {
   }
 
   notified(message: JsonRpcNotification, peer: Peer): void {
-    if (message.method === "notifications/initialized" && peer.session) peer.session.initialized = true;
+    const session = peer.session;
+    if (message.method === "notifications/initialized" && session) {
+      session.initialized = true;
+      session.onInitialized?.();
+    }
   }
 }
 

@@ -25,12 +25,18 @@ export interface Session {
   /**
    * What `initialize` advertised to this session: it is told of changes to those lists only, since a
    * capability registered later was never negotiated with it (2025-11-25 "Lifecycle", Operation: MUST
-   * only use capabilities that were successfully negotiated). Undefined where it is not known (a
-   * shared session read back from its record): then every change is told.
+   * only use capabilities that were successfully negotiated). A shared session's record keeps it
+   * (state/state.ts); undefined where it is not known (a record written before it was kept): then
+   * every change is told.
    */
   advertised?: ServerCapabilities | undefined;
   /** Set by `notifications/initialized`; requests in between are served (clients pipeline). */
   initialized: boolean;
+  /**
+   * Called as `initialized` becomes true: set by what waits for it, the questions a handler asked
+   * before it (asking/questions.ts; 2025-11-25 "Lifecycle": no request but ping before it).
+   */
+  onInitialized?: (() => void) | undefined;
   /** The threshold set by `logging/setLevel` (2025-11-25 "Logging"). */
   logLevel: LogLevel;
   /**

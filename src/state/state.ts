@@ -3,7 +3,7 @@ import type { LogLevel } from "../core/envelope.js";
 import { Unavailable } from "../core/errors.js";
 import type { JsonRpcMessage, RequestId } from "../core/jsonrpc.js";
 import type { RegistryEvent } from "../core/registry.js";
-import type { ClientCapabilities, Implementation } from "../core/types.js";
+import type { ClientCapabilities, Implementation, ServerCapabilities } from "../core/types.js";
 import type { TaskStore } from "../tasks/store.js";
 
 /**
@@ -42,6 +42,12 @@ export interface SessionRecord {
   readonly subscriptions: readonly string[];
   /** The caller who opened it (auth/owner.ts's ownerKey: a digest of issuer and subject); undefined for a session opened anonymously. */
   readonly owner: string | undefined;
+  /**
+   * The capabilities its `initialize` advertised (core/session.ts's `advertised`): it is told of
+   * changes only to the lists advertised with listChanged. Absent from a record written before it
+   * was kept: such a session is told of every change.
+   */
+  readonly advertised?: ServerCapabilities | undefined;
 }
 
 export interface SessionRecords {

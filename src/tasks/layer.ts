@@ -1,3 +1,4 @@
+import { checkOptions } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import type { Dispatcher } from "../core/dispatch.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -257,11 +258,20 @@ async function withTaskSupport(result: Promise<Result>, tools: ReadonlyMap<strin
 
 const checked = new WeakMap<Tool, TaskSettings>();
 
+/** What `{ support, … }` may hold (core/tools.ts's TaskSettings), each key once. */
+const TASK_SETTINGS: Record<keyof TaskSettings, 0> = { support: 0, ttlMs: 0, pollIntervalMs: 0, askFirst: 0 };
+
 /**
- * A tool's `task` setting, checked once: the core keeps it as given, so that a server without task
- * tools carries no code for it. A wrong one (possible from JavaScript) fails the tool's calls with
- * what to fix.
+ * Checks a tool's `task` setting as it is registered (server.ts): the core keeps it as given, so that
+ * a server without task tools carries no code for it. A wrong one (possible from JavaScript) throws
+ * a TypeError that says what to fix, so that no request meets it: listing it would fail every
+ * client's `tools/list`.
  */
+export function checkTask(tool: Tool): void {
+  settingsOf(tool);
+}
+
+/** A tool's `task` setting, checked once (see checkTask, which every registered task tool went through). */
 function settingsOf(tool: Tool): TaskSettings {
   let settings = checked.get(tool);
   if (settings) return settings;
@@ -272,13 +282,14 @@ function settingsOf(tool: Tool): TaskSettings {
     !isObject(settings) ||
     (settings.support !== "optional" && settings.support !== "required") ||
     !whole(settings.ttlMs) ||
-    !whole(settings.pollIntervalMs)
+    !whole(settings.pollIntervalMs) ||
+    (settings.askFirst !== undefined && typeof settings.askFirst !== "boolean")
   ) {
-    throw new McpError(
-      ErrorCode.InternalError,
-      `Tool "${tool.name}" has an invalid task setting ${JSON.stringify(task)}: use "optional", "required" or { support, ttlMs?, pollIntervalMs?, askFirst? } with whole positive milliseconds.`,
+    throw new TypeError(
+      `Tool "${tool.name}" has an invalid task setting ${JSON.stringify(task) ?? String(task)}: use "optional", "required" or { support, ttlMs?, pollIntervalMs?, askFirst? } with whole positive milliseconds and askFirst true or false.`,
     );
   }
+  checkOptions(settings, TASK_SETTINGS, `Tool "${tool.name}"'s task setting`);
   checked.set(tool, settings);
   return settings;
 }

@@ -3,7 +3,8 @@
  * `.prompt()` or auth rule, a server with either included, a method wrapped while a layer installs
  * its methods. Their checks would run only once the layer had loaded, too late to throw at the call,
  * and their mistake would fail every request from then on (was: every request answered -32603 with
- * it, `server.call` rejected with it). Now each throws at the call, and the server answers every
+ * it, `server.call` rejected with it). Now each throws at the call, and so does a first tool with a
+ * `task` setting (the Tasks layer checks it), and the server answers every
  * request as before: official clients over stdio (a child process) and Streamable HTTP on
  * 127.0.0.1, and `server.call`. A mistake in a registration whose layer has loaded throws at the
  * call, naming it, as ever.
@@ -23,6 +24,7 @@ const serving = (call: string, first: string) =>
 const FIRST_RESOURCE = serving("server.resource", "register its first resource");
 const FIRST_PROMPT = serving("server.prompt", "register its first prompt");
 const FIRST_RULE = serving("auth", "declare its first rule (or pico({ auth }))");
+const FIRST_TASK = serving("server.tool", "register its first task tool");
 
 const echo = { name: "echo", arguments: { text: "still" } };
 const ECHOED = { content: [{ type: "text", text: "still" }] };
@@ -37,6 +39,7 @@ const loaded = pico({ name: "loaded", version: "1.0.0" })
   .resource("docs://readme", { read: () => "read me" })
   .resource("users://{id}", { read: ({ id }) => `user ${id}` })
   .prompt("greet", { get: () => "hello" })
+  .tool("report", { task: "optional", run: () => "a report" })
   .use((_, next) => next());
 
 const toolsOnlyClients = servedToClients(toolsOnly);
@@ -50,6 +53,9 @@ describe("a first registration once the server serves (Streamable HTTP)", () => 
     expect(() => toolsOnly.resource("", { read: () => "never read" })).toThrow(FIRST_RESOURCE);
     expect(() => toolsOnly.prompt("greet", { get: () => "hello", arguments: [] } as never)).toThrow(FIRST_PROMPT);
     expect(() => toolsOnly.tool("guarded", { auth: { scopes: "x" } as never, run: () => "" })).toThrow(FIRST_RULE);
+    expect(() => toolsOnly.tool("report", { task: { support: "optional", ttlMs: -1 }, run: () => "" })).toThrow(
+      FIRST_TASK,
+    );
     const other = pico({ name: "other" }).resource("docs://a", { read: () => "a" });
     await other.ready();
     const INCLUDE = serving("server.include", "await other.ready(), and include its first resources and prompts");
@@ -75,8 +81,9 @@ describe("a registration once the server serves, whose layer has loaded (Streama
     expect(() => loaded.prompt("greet", { get: () => "again" })).toThrow(
       new TypeError('Prompt "greet" is already registered; prompt names must be unique.'),
     );
-    // A method wrapped while a layer installs its methods (the Tasks layer, with the first task tool).
-    loaded.tool("later", { task: "optional", run: () => "later" });
+    expect(() => loaded.tool("later", { task: "sometimes" as never, run: () => "later" })).toThrow(
+      /^Tool "later" has an invalid task setting "sometimes"/,
+    );
     expect(() => loaded.use("x/typo", (_, next) => next())).toThrow(
       /^server.use\("x\/typo"\): there is no such request/,
     );

@@ -243,9 +243,9 @@ export class SharedSessions {
   async opened(session: HttpSession): Promise<void> {
     const opened = session.connection.session;
     if (opened) {
-      const { protocolVersion, initialized, logLevel, client } = opened;
+      const { protocolVersion, initialized, logLevel, client, advertised } = opened;
       session.connection.session = this.#copy(
-        { id: session.id, protocolVersion, initialized, logLevel },
+        { id: session.id, protocolVersion, initialized, logLevel, advertised },
         client,
         session,
       );
@@ -441,6 +441,7 @@ export class SharedSessions {
           logLevel: now.logLevel,
           subscriptions: now.subscriptions,
           owner: this.#gate?.ownerOf(session),
+          advertised: core.advertised,
         };
         await this.#state.sessions.put(record, this.#store.options.idleTimeoutMs);
       }
@@ -618,6 +619,7 @@ export class SharedSessions {
     session.readCheck = { allows: (uri) => this.#mayRead(held, uri), hold: holdMessages };
     session.initialized = from.initialized;
     session.logLevel = from.logLevel;
+    session.advertised = from.advertised;
     for (const uri of adoptable(from.subscriptions ?? [], this.#dispatcher.limits)) session.subscribe(uri);
     return session;
   }
@@ -707,6 +709,8 @@ export class SharedSessions {
     const now = snapshot(core);
     const wanted = before && !same(before, now) ? merged(record, before, now) : record;
     core.initialized = wanted.initialized;
+    // notifications/initialized came to another instance: the questions held here for it go now.
+    if (core.initialized) core.onInitialized?.();
     core.logLevel = wanted.logLevel;
     const subscriptions = adoptable(wanted.subscriptions, this.#dispatcher.limits);
     for (const uri of [...core.subscriptions]) if (!subscriptions.has(uri)) core.unsubscribe(uri);
@@ -771,7 +775,7 @@ function isShared(session: Session): session is SharedSession {
 }
 
 /** What a shared session is made from: its id, and its state after the handshake. */
-type Handshake = Pick<SessionRecord, "id" | "protocolVersion" | "initialized" | "logLevel"> & {
+type Handshake = Pick<SessionRecord, "id" | "protocolVersion" | "initialized" | "logLevel" | "advertised"> & {
   readonly subscriptions?: readonly string[];
 };
 
