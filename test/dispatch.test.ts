@@ -373,7 +373,7 @@ describe("tools/call errors", () => {
     });
   });
 
-  it("turns a failure outside run (a throwing validator) into -32603", async () => {
+  it("turns a throwing validator into a tool error that says where it failed (docs/tools.md), run not called", async () => {
     const broken: Schema = {
       "~standard": {
         version: 1,
@@ -384,10 +384,30 @@ describe("tools/call errors", () => {
         jsonSchema: { input: () => ({ type: "object" }), output: () => ({ type: "object" }) },
       },
     };
-    const { send } = await legacy({ t: { input: broken, run: () => "" } });
-    expect(await send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t" } })).toEqual(
-      error(1, -32603, "Internal error: validator exploded"),
-    );
+    let ran = false;
+    const { send } = await legacy({
+      t: {
+        input: broken,
+        run: () => {
+          ran = true;
+          return "";
+        },
+      },
+    });
+    expect(await send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t" } })).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        content: [
+          {
+            type: "text",
+            text: 'Tool "t" failed while checking its arguments against its input schema: validator exploded',
+          },
+        ],
+        isError: true,
+      },
+    });
+    expect(ran).toBe(false);
   });
 });
 
