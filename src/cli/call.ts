@@ -41,7 +41,8 @@ server cannot be loaded.
   async run(argv) {
     const args = parseArgs(argv, { values: ["arg", "export", "token", "timeout"] });
     const [file, tool, json, extra] = args.positionals;
-    if (!file || !tool) throw new UsageError(file ? "which tool?" : "which server file?");
+    if (!file) throw new UsageError("which server file?");
+    if (!tool) throw new UsageError(`which tool? Give its name after the file (picomcp list ${file} shows them)`);
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     if (json !== undefined && args.values.has("arg")) throw new UsageError("give a JSON object or --arg, not both");
     const timeoutMs = timeoutOf(args);

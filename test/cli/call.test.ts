@@ -83,6 +83,17 @@ describe("picomcp call", () => {
     });
   });
 
+  it("exits 2 without a tool, saying where to find the names", () => {
+    expect(picomcp(["call", FIXTURE])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        new RegExp(
+          `^picomcp call: which tool\\? Give its name after the file \\(picomcp list ${FIXTURE} shows them\\)\n`,
+        ),
+      ),
+    });
+  });
+
   it("exits 2 on arguments that are not a JSON object", () => {
     expect(call("greet", "{name:1}")).toMatchObject({
       code: 2,
