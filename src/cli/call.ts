@@ -34,9 +34,9 @@ Options:
              call is cancelled and picomcp exits 1. Time spent answering the tool's questions is not counted.
   --json     print the tools/call result as JSON
 
-Exit codes: 0 the tool answered, 1 it answered with an error (isError), the call failed (JSON-RPC
-error: an unknown tool, invalid arguments) or no answer came within --timeout, 2 the module or
-server cannot be loaded.
+Exit codes: 0 the tool answered, 1 it answered with a tool error (isError: invalid arguments, an
+error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no answer came within
+--timeout, 2 the module or server cannot be loaded.
 `,
   async run(argv) {
     const args = parseArgs(argv, { values: ["arg", "export", "token", "timeout"] });

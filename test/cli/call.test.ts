@@ -73,8 +73,12 @@ describe("picomcp call", () => {
     });
     expect(call("greet", '{"times":9}')).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining("times: Too big: expected number to be <=3"),
+      stderr: expect.stringMatching(/^Tool error: Invalid arguments for tool "greet":\n(.+\n)*times: Too big/),
     });
+    // --help files them as it happens: invalid arguments are a tool error, not a JSON-RPC one.
+    expect(picomcp(["call", "--help"]).stdout).toContain(
+      "1 it answered with a tool error (isError: invalid arguments, an\nerror its run threw), the call failed (a JSON-RPC error: an unknown tool)",
+    );
     expect(call("nope")).toMatchObject({
       code: 1,
       stderr: expect.stringContaining(
