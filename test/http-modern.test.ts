@@ -519,3 +519,17 @@ describe("modern requests: cancellation", () => {
     expect(response.status).toBe(202);
   });
 });
+
+describe("a message that needs no answer under the 2026-07-28 header", () => {
+  // 2026-07-28 has no initialize and no session: a notification or a response it posts is taken
+  // (202 Accepted, empty: 2026-07-28 "Streamable HTTP"), never refused with advice to initialize.
+  it.each([
+    ["a notification", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } }],
+    ["a response", { jsonrpc: "2.0", id: 3, result: {} }],
+    ["an error response without an id", { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } }],
+  ])("answers %s 202, empty, on a server with sessions", async (_what, message) => {
+    const response = await server().fetch(post(message, { "mcp-protocol-version": MODERN }));
+    expect(response.status).toBe(202);
+    expect(await response.text()).toBe("");
+  });
+});

@@ -2,13 +2,17 @@
  * The user's seed pages (/work/shared/seeds: the French and Italian "Tools" pages, the same page in two
  * languages) hold exactly: each code sample, as the page writes it (test/fixtures/seeds-server.ts),
  * served over stdio to the official v1 client (2025-11-25, initialize) and v2 client (2026-07-28,
- * `_meta` envelope), gives what the page says, down to the text the model reads.
+ * `_meta` envelope), gives what the page says, down to the text the model reads. What a client
+ * library hides is read on the wire (a cancelled request's missing response, McpError's own message),
+ * and the registration rules ("Configuration") in-process, where they throw.
  */
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pico } from "../src/index.js";
+import { Child, call, killChildren, MODERN_META } from "./hardening-helpers.js";
 import { ROOT } from "./peers/fixture.js";
 
 const SERVER = {
@@ -119,6 +123,17 @@ describe.each([
     );
   });
 
+  it("applies the schema's transforms before run, and advertises the schema's input side", async () => {
+    const { tools } = await peer.list();
+    expect(tools.find((tool) => tool.name === "tags")?.inputSchema).toMatchObject({
+      properties: { tags: { type: "string" } },
+      required: ["tags"],
+    });
+    expect(await call("tags", { tags: "bug,ui" })).toEqual({
+      content: [{ type: "text", text: '{"tags":["bug","ui"],"isArray":true}' }],
+    });
+  });
+
   it("sends the helpers' blocks: text, image from a Uint8Array, link with its mimeType, audio", async () => {
     expect(await call("chart")).toEqual({
       content: [
@@ -177,10 +192,86 @@ describe.each([
     expect((await seen()).aborts.at(-1)).toBe("the user pressed stop");
   });
 
+  it("leaves ctx.meta undefined when the request has no _meta ('s'il y en a un')", async () => {
+    const { meta } = JSON.parse(((await call("meta")).content as { text: string }[])[0]!.text);
+    if (!modern) expect(meta).toBeNull();
+    // A 2026-07-28 request always carries its envelope in _meta, and nothing else here.
+    else for (const key of Object.keys(meta)) expect(key).toMatch(/^io\.modelcontextprotocol\//);
+  });
+
   it("gives run the request's _meta as ctx.meta", async () => {
     const sent = { "com.example/trace": "t-1", progressToken: "p-1" };
     const { meta } = JSON.parse(((await peer.meta(sent)).content as { text: string }[])[0]!.text);
     // A 2026-07-28 client also sends its envelope there (docs/tools.md, "The request context").
     expect(meta).toEqual(modern ? expect.objectContaining(sent) : sent);
+  });
+});
+
+describe("the seed Tools page on the wire (stdio, as a client reads each line)", () => {
+  afterAll(killChildren);
+
+  it.each([
+    { era: "2025-11-25", modern: false },
+    { era: "2026-07-28", modern: true },
+  ])(
+    "sends no response for a cancelled request, only the abort, $era ('picomcp n'envoie aucune réponse')",
+    async ({ modern }) => {
+      const child = new Child({}, "test/fixtures/seeds-server.ts");
+      if (!modern) await child.initialize();
+      child.send(call("page", "fetch_page", { url: "https://example.com/slow" }, modern));
+      // Requests are served in order: once seen answers, fetch_page's fetch is waiting.
+      child.send(call("before", "seen", {}, modern));
+      await child.response("before");
+      child.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "page", reason: "stop" } });
+      child.send(call("after", "seen", {}, modern));
+      const after = (await child.response("after")).result as { content: { text: string }[] };
+      expect(JSON.parse(after.content[0]!.text).aborts).toEqual(["stop"]);
+      // A ping answered after the abort: everything the server wrote for "page" would have come by now.
+      child.send({ jsonrpc: "2.0", id: "ping", method: "ping", ...(modern ? { params: { _meta: MODERN_META } } : {}) });
+      await child.response("ping");
+      expect(child.messages().filter((message) => message.id === "page")).toEqual([]);
+    },
+  );
+
+  it.each([
+    { era: "2025-11-25", modern: false },
+    { era: "2026-07-28", modern: true },
+  ])("sends McpError as that JSON-RPC error, code and message as thrown, $era", async ({ modern }) => {
+    const child = new Child({}, "test/fixtures/seeds-server.ts");
+    if (!modern) await child.initialize();
+    child.send(call("denied", "workspace", {}, modern));
+    expect((await child.response("denied")).error).toEqual({
+      code: -32001,
+      message: "Not authorised for this workspace",
+    });
+  });
+});
+
+describe("the seed Tools page's registration rules ('Configuration')", () => {
+  const run = () => "ok";
+
+  it("takes names of 1 to 128 letters, digits, _, . and -", async () => {
+    const longest: string = "x".repeat(128);
+    const server = pico({ name: "names" })
+      .tool("a", { run })
+      .tool("Z9", { run })
+      .tool("github.search-issues_v2", { run })
+      .tool(longest, { run });
+    for (const name of ["a", "Z9", "github.search-issues_v2", longest]) {
+      expect(await server.call(name, {}), name).toEqual({ content: [{ type: "text", text: "ok" }] });
+    }
+  });
+
+  it("throws at once, at server.tool(), for an invalid name or one already taken", () => {
+    const server = pico({ name: "names" }).tool("search_issues", { run });
+    for (const [name, message] of [
+      ["", 'A tool name must be a non-empty string; got "".'],
+      ["x".repeat(129), `Tool name "${"x".repeat(40)}…" is 129 characters long; the limit is 128.`],
+      ["search issues", 'Tool name "search issues" contains " "; use only letters, digits, "_", "." and "-".'],
+      ["search/issues", 'Tool name "search/issues" contains "/"; use only letters, digits, "_", "." and "-".'],
+      ["search_issues", 'Tool "search_issues" is already registered; tool names must be unique.'],
+    ]) {
+      expect(() => server.tool(name!, { run }), name).toThrow(new TypeError(message));
+    }
   });
 });

@@ -34,14 +34,15 @@ Options:
              call is cancelled and picomcp exits 1. Time spent answering the tool's questions is not counted.
   --json     print the tools/call result as JSON
 
-Exit codes: 0 the tool answered, 1 it answered with an error (isError), the call failed (JSON-RPC
-error: an unknown tool, invalid arguments) or no answer came within --timeout, 2 the module or
-server cannot be loaded.
+Exit codes: 0 the tool answered, 1 it answered with a tool error (isError: invalid arguments, an
+error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no answer came within
+--timeout, 2 the module or server cannot be loaded.
 `,
   async run(argv) {
     const args = parseArgs(argv, { values: ["arg", "export", "token", "timeout"] });
     const [file, tool, json, extra] = args.positionals;
-    if (!file || !tool) throw new UsageError(file ? "which tool?" : "which server file?");
+    if (!file) throw new UsageError("which server file?");
+    if (!tool) throw new UsageError(`which tool? Give its name after the file (picomcp list ${file} shows them)`);
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     if (json !== undefined && args.values.has("arg")) throw new UsageError("give a JSON object or --arg, not both");
     const timeoutMs = timeoutOf(args);

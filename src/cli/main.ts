@@ -13,7 +13,7 @@ import { CannotRun, EXIT, EXIT_CODES, keepStdout, print, type Verb, warn } from 
 
 const VERBS: Verb[] = [dev, list, call, install, run, check];
 
-const HELP = `picomcp: run, inspect, call and install an MCP server written with picomcp
+const HELP = `picomcp: serve, list, call, check and install an MCP server written with picomcp
 
 Usage: picomcp <verb> <server file> [options]      picomcp <verb> --help for each verb's options
 

@@ -73,12 +73,27 @@ describe("picomcp call", () => {
     });
     expect(call("greet", '{"times":9}')).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining("times: Too big: expected number to be <=3"),
+      stderr: expect.stringMatching(/^Tool error: Invalid arguments for tool "greet":\n(.+\n)*times: Too big/),
     });
+    // --help files them as it happens: invalid arguments are a tool error, not a JSON-RPC one.
+    expect(picomcp(["call", "--help"]).stdout).toContain(
+      "1 it answered with a tool error (isError: invalid arguments, an\nerror its run threw), the call failed (a JSON-RPC error: an unknown tool)",
+    );
     expect(call("nope")).toMatchObject({
       code: 1,
       stderr: expect.stringContaining(
         'picomcp call: the server answered with JSON-RPC error -32602: Unknown tool "nope"',
+      ),
+    });
+  });
+
+  it("exits 2 without a tool, saying where to find the names", () => {
+    expect(picomcp(["call", FIXTURE])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        new RegExp(
+          `^picomcp call: which tool\\? Give its name after the file \\(picomcp list ${FIXTURE} shows them\\)\n`,
+        ),
       ),
     });
   });

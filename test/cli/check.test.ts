@@ -55,6 +55,10 @@ describe("picomcp", () => {
     for (const verb of ["dev", "list", "call", "install", "run", "check"])
       expect(help.stdout).toContain(`\n  ${verb} `);
     expect(help.stdout).toContain("Exit codes:\n  0  done\n  1  it ran and failed");
+    // Its headline names no verb picomcp lacks: `picomcp inspect` is an unknown verb.
+    expect(help.stdout.split("\n")[0]).toBe(
+      "picomcp: serve, list, call, check and install an MCP server written with picomcp",
+    );
     const unknown = picomcp(["lint"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown verb "lint". The verbs are dev, list, call, install, run, check.');

@@ -296,7 +296,9 @@ export class HttpHandler {
         return emptyReply(202);
       }
       case "response": {
-        // The client's answer to one of our questions (legacy elicitation, sampling, roots).
+        // The client's answer to one of our questions (legacy elicitation, sampling, roots). Under a
+        // 2026-07-28 header there is no session to have asked in: taken, as a notification is.
+        if (namesModern(request)) return emptyReply(202);
         const legacy = this.#legacyPeer(request);
         if ("status" in legacy) return legacy;
         legacy.session?.connection.settle(inbound.message);
