@@ -373,7 +373,8 @@ describe("tools/call errors", () => {
     });
   });
 
-  it("turns a failure outside run (a throwing validator) into -32603", async () => {
+  it("turns a validator that throws into a tool error saying the check failed, without calling run", async () => {
+    let runs = 0;
     const broken: Schema = {
       "~standard": {
         version: 1,
@@ -384,10 +385,21 @@ describe("tools/call errors", () => {
         jsonSchema: { input: () => ({ type: "object" }), output: () => ({ type: "object" }) },
       },
     };
-    const { send } = await legacy({ t: { input: broken, run: () => "" } });
-    expect(await send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t" } })).toEqual(
-      error(1, -32603, "Internal error: validator exploded"),
-    );
+    const { send } = await legacy({ t: { input: broken, run: () => String(++runs) } });
+    expect(await send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t" } })).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        content: [
+          {
+            type: "text",
+            text: 'Tool "t" failed while checking its arguments against its input schema: validator exploded',
+          },
+        ],
+        isError: true,
+      },
+    });
+    expect(runs).toBe(0);
   });
 });
 
