@@ -386,7 +386,8 @@ const BUDGETS: Budget[] = [
     // Raised to 17,059 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+13 B).
     // Set to 17,120 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 17,121 B: no code of this row changed; chunk hashes, after tasks/task.ts's legacyTask became taskFields renamed (-177 B minified where tasks load) (+1 B).
-    ceiling: 17_121,
+    // Raised to 17,123 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +2 B gzip).
+    ceiling: 17_123,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -690,7 +691,8 @@ const BUDGETS: Budget[] = [
     // Raised to 25,771 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+14 B).
     // Set to 25,832 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 25,833 B: no code of this row changed; chunk hashes, after tasks/task.ts's legacyTask became taskFields renamed (-177 B minified where tasks load) (+1 B).
-    ceiling: 25_833,
+    // Raised to 25,834 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +1 B gzip).
+    ceiling: 25_834,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1099,7 +1101,8 @@ const BUDGETS: Budget[] = [
     // Raised to 65,348 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+156 B).
     // Set to 65,509 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 65,510 B: tasks/task.ts's legacyTask is taskFields renamed, no longer a copy of it (-177 B minified, +1 B gzip).
-    ceiling: 65_510,
+    // Raised to 65,522 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +12 B gzip).
+    ceiling: 65_522,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1405,7 +1408,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,351 B: ctx.log sends data: null for undefined (core/context.ts: data ?? null) (was: notifications/message without data, which the schema requires and the official clients dropped; test/peers/log-data.test.ts) (+5 B).
     // Raised to 33,360 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+9 B).
     // Set to 33,431 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
-    ceiling: 33_431,
+    // Raised to 33,441 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +10 B gzip).
+    ceiling: 33_441,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1702,7 +1706,8 @@ const BUDGETS: Budget[] = [
     // Raised to 31,807 B: ctx.log sends data: null for undefined (core/context.ts: data ?? null) (was: notifications/message without data, which the schema requires and the official clients dropped; test/peers/log-data.test.ts) (+4 B).
     // Raised to 31,812 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+5 B).
     // Set to 31,894 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
-    ceiling: 31_894,
+    // Raised to 31,902 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +8 B gzip).
+    ceiling: 31_902,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2093,7 +2098,8 @@ const BUDGETS: Budget[] = [
     // Raised to 76,858 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+157 B).
     // Set to 77,012 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 77,013 B: tasks/task.ts's legacyTask is taskFields renamed, no longer a copy of it (-177 B minified, +1 B gzip).
-    ceiling: 77_013,
+    // Raised to 77,031 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +18 B gzip).
+    ceiling: 77_031,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
