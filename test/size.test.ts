@@ -387,7 +387,8 @@ const BUDGETS: Budget[] = [
     // Set to 17,120 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 17,121 B: no code of this row changed; chunk hashes, after tasks/task.ts's legacyTask became taskFields renamed (-177 B minified where tasks load) (+1 B).
     // Raised to 17,123 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +2 B gzip).
-    ceiling: 17_123,
+    // Lowered to 17,121 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-2 B).
+    ceiling: 17_121,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -692,7 +693,8 @@ const BUDGETS: Budget[] = [
     // Set to 25,832 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 25,833 B: no code of this row changed; chunk hashes, after tasks/task.ts's legacyTask became taskFields renamed (-177 B minified where tasks load) (+1 B).
     // Raised to 25,834 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +1 B gzip).
-    ceiling: 25_834,
+    // Lowered to 25,812 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-22 B).
+    ceiling: 25_812,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1102,7 +1104,8 @@ const BUDGETS: Budget[] = [
     // Set to 65,509 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 65,510 B: tasks/task.ts's legacyTask is taskFields renamed, no longer a copy of it (-177 B minified, +1 B gzip).
     // Raised to 65,522 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +12 B gzip).
-    ceiling: 65_522,
+    // Lowered to 65,407 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-115 B).
+    ceiling: 65_407,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1409,7 +1412,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,360 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+9 B).
     // Set to 33,431 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 33,441 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +10 B gzip).
-    ceiling: 33_441,
+    // Lowered to 33,374 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-67 B).
+    ceiling: 33_374,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1707,7 +1711,8 @@ const BUDGETS: Budget[] = [
     // Raised to 31,812 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+5 B).
     // Set to 31,894 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 31,902 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +8 B gzip).
-    ceiling: 31_902,
+    // Lowered to 31,836 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-66 B).
+    ceiling: 31_836,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2099,7 +2104,8 @@ const BUDGETS: Budget[] = [
     // Set to 77,012 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 77,013 B: tasks/task.ts's legacyTask is taskFields renamed, no longer a copy of it (-177 B minified, +1 B gzip).
     // Raised to 77,031 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +18 B gzip).
-    ceiling: 77_031,
+    // Lowered to 76,920 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-111 B).
+    ceiling: 76_920,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
