@@ -364,7 +364,9 @@ export class Server<Tools extends ToolTypes = {}> {
     };
     // Layers still installing their methods (the first resource or prompt, a plug-in's): checked once
     // they have, as a start-up error (a misspelt name would otherwise wrap nothing, silently).
-    // Once serving, checked now: a mistake found later would fail every request from then on.
+    // Once serving, checked now: a mistake found later would fail every request from then on. A layer
+    // is still installing then only if it began before serving did (serve() serves from its call, before
+    // ready()), as a first resource or prompt can no longer be registered once serving.
     const installing = this.#registry.installing;
     if (installing && !this.#isServing()) this.#registry.wait(installing.then(check));
     else check();
