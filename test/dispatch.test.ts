@@ -286,10 +286,14 @@ describe("legacy era: requests", () => {
     );
   });
 
-  it("gates tool methods on the tools capability", async () => {
+  it("gates tool methods on the tools capability, saying the server has no tools", async () => {
     const { send } = await legacy({});
     expect(await send({ jsonrpc: "2.0", id: 1, method: "tools/list" })).toEqual(
-      error(1, -32601, 'Method not found: "tools/list" is not available in protocol 2025-11-25'),
+      error(
+        1,
+        -32601,
+        'Method not found: "tools/list" is not available because this server has no tools; call only the methods of the capabilities it advertises',
+      ),
     );
     expect(await send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } })).toMatchObject({
       error: { code: -32601 },
@@ -650,12 +654,18 @@ describe("modern era", () => {
 
   it("answers methods removed in 2026-07-28 with -32601", async () => {
     const { send, peer } = setup();
-    for (const method of ["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"]) {
+    for (const method of ["initialize", "ping", "logging/setLevel"]) {
       const params =
         method === "initialize" ? { protocolVersion: "2025-11-25", _meta: envelope() } : { _meta: envelope() };
       expect(await send({ jsonrpc: "2.0", id: 1, method, params })).toEqual(
         error(1, -32601, `Method not found: "${method}" is not available in protocol 2026-07-28`),
       );
+    }
+    // Without resources (their layer not loaded), the reason given is that the server has none.
+    for (const method of ["resources/subscribe", "resources/unsubscribe"]) {
+      expect(await send({ jsonrpc: "2.0", id: 1, method, params: { _meta: envelope() } })).toMatchObject({
+        error: { code: -32601, message: expect.stringContaining("because this server has no resources") },
+      });
     }
     // An initialize that carries a valid modern envelope opens no session.
     expect(peer.session).toBeUndefined();
@@ -665,7 +675,11 @@ describe("modern era", () => {
     const { send } = setup({});
     for (const method of ["tools/list", "tools/call"]) {
       expect(await send({ jsonrpc: "2.0", id: 1, method, params: { name: "x", _meta: envelope() } })).toEqual(
-        error(1, -32601, `Method not found: "${method}" is not available in protocol 2026-07-28`),
+        error(
+          1,
+          -32601,
+          `Method not found: "${method}" is not available because this server has no tools; call only the methods of the capabilities it advertises`,
+        ),
       );
     }
   });

@@ -368,16 +368,7 @@ export class HttpHandler {
     if (installing) return installing.then(() => this.#modern(request, message, accept));
     // Read once: the dispatcher serves the request from this envelope and method, without reading them again.
     const method = this.#dispatcher.modernMethod(message.method);
-    if (!method) {
-      return jsonReply(
-        404,
-        errorResponse(
-          id,
-          ErrorCode.MethodNotFound,
-          `Method not found: "${message.method}" is not available in protocol ${envelope.protocolVersion}`,
-        ),
-      );
-    }
+    if (!method) return jsonReply(404, this.#dispatcher.notFound(message, envelope.protocolVersion));
     if (message.method === "tools/call") {
       const tool = this.#dispatcher.registry.tools.get(message.params?.name as string);
       const wrong = tool && mismatchedParamHeader(request, tool, message.params?.arguments);
