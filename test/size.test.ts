@@ -696,7 +696,8 @@ const BUDGETS: Budget[] = [
     // Raised to 25,834 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +1 B gzip).
     // Lowered to 25,812 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-22 B).
     // Raised to 25,821 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+9 B).
-    ceiling: 25_821,
+    // Raised to 25,824 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+3 B).
+    ceiling: 25_824,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1108,7 +1109,8 @@ const BUDGETS: Budget[] = [
     // Raised to 65,522 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +12 B gzip).
     // Lowered to 65,407 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-115 B).
     // Raised to 65,451 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+44 B).
-    ceiling: 65_451,
+    // Raised to 65,636 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+185 B).
+    ceiling: 65_636,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1417,7 +1419,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,441 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +10 B gzip).
     // Lowered to 33,374 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-67 B).
     // Raised to 33,446 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+72 B).
-    ceiling: 33_446,
+    // Raised to 33,457 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+11 B).
+    ceiling: 33_457,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1717,7 +1720,8 @@ const BUDGETS: Budget[] = [
     // Raised to 31,902 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +8 B gzip).
     // Lowered to 31,836 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-66 B).
     // Raised to 31,906 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+70 B).
-    ceiling: 31_906,
+    // Raised to 31,915 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+9 B).
+    ceiling: 31_915,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2111,7 +2115,8 @@ const BUDGETS: Budget[] = [
     // Raised to 77,031 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +18 B gzip).
     // Lowered to 76,920 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-111 B).
     // Raised to 76,991 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+71 B).
-    ceiling: 76_991,
+    // Raised to 77,186 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+195 B).
+    ceiling: 77_186,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

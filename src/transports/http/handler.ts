@@ -420,21 +420,22 @@ export class HttpHandler {
 
   /** Batches: only under 2025-03-26 (a session of that version, or without sessions), answered as one JSON array. */
   async #batch(request: HttpRequest, values: unknown[]): Promise<HttpReply> {
-    const legacy = this.#legacyPeer(request);
-    if ("status" in legacy) return legacy;
-    const { session } = legacy;
-    if (legacy.peer.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
-      return errorReply(
-        400,
-        `Invalid Request: batches are only allowed in a ${BATCH_VERSION} session; send one message per POST`,
-      );
-    }
-    // Batches are rare (2025-03-26 only): their code loads with the first one.
-    const [{ batchAnswers, overlong }, { Connection }] = await Promise.all([
+    // Batches are rare (2025-03-26 only): their code, and the words that refuse one, load with the first.
+    const [{ batchAnswers, httpRefusal, overlong }, { Connection }] = await Promise.all([
       import("../batch.js"),
       import("../connection.js"),
     ]);
-    const refusal = overlong(values.length, this.#dispatcher.limits.maxConcurrentRequestsPerConnection);
+    const sessions = this.#sessionOptions !== undefined;
+    // With sessions, a batch without Mcp-Session-Id is in none: httpRefusal says what it needs.
+    const legacy: { peer: Peer; session?: HttpSession } | HttpReply =
+      sessions && request.header(SESSION_HEADER) === null
+        ? { peer: { session: undefined } }
+        : this.#legacyPeer(request);
+    if ("status" in legacy) return legacy;
+    const { session } = legacy;
+    const refusal =
+      httpRefusal(values.length, { sessions, version: legacy.peer.session?.protocolVersion }) ??
+      overlong(values.length, this.#dispatcher.limits.maxConcurrentRequestsPerConnection);
     if (refusal) return errorReply(400, refusal);
     // Without sessions the batch is a connection of its own, under the version the POST names.
     let connection = session?.connection;
