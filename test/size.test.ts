@@ -389,7 +389,8 @@ const BUDGETS: Budget[] = [
     // Raised to 17,123 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +2 B gzip).
     // Lowered to 17,121 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-2 B).
     // Raised to 17,219 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+98 B).
-    ceiling: 17_219,
+    // Lowered to 17,173 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-46 B).
+    ceiling: 17_173,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -697,7 +698,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 25,812 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-22 B).
     // Raised to 25,821 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+9 B).
     // Raised to 25,824 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+3 B).
-    ceiling: 25_824,
+    // Lowered to 25,763 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-61 B).
+    ceiling: 25_763,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1110,7 +1112,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 65,407 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-115 B).
     // Raised to 65,451 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+44 B).
     // Raised to 65,636 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+185 B).
-    ceiling: 65_636,
+    // Lowered to 65,573 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-63 B).
+    ceiling: 65_573,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1420,7 +1423,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 33,374 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-67 B).
     // Raised to 33,446 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+72 B).
     // Raised to 33,457 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+11 B).
-    ceiling: 33_457,
+    // Lowered to 33,380 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-77 B).
+    ceiling: 33_380,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1721,7 +1725,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 31,836 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-66 B).
     // Raised to 31,906 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+70 B).
     // Raised to 31,915 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+9 B).
-    ceiling: 31_915,
+    // Lowered to 31,845 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-70 B).
+    ceiling: 31_845,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2116,7 +2121,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 76,920 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-111 B).
     // Raised to 76,991 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+71 B).
     // Raised to 77,186 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+195 B).
-    ceiling: 77_186,
+    // Lowered to 77,113 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-73 B).
+    ceiling: 77_113,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -198,29 +198,11 @@ export class Dispatcher {
   answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
     const meta = message.params?._meta;
     if (!claimsModern(meta)) return this.answerLegacy(message, peer, exchange);
-    const installing = this.registry.installing;
-    if (installing) {
-      // As in answerLegacy: the request waits for the layer, and gets its error if it fails to install.
-      return installing.then(
-        () => this.answer(message, peer, exchange),
-        (thrown: unknown) => thrownResponse(message.id, thrown),
-      );
-    }
     return this.refused(message, exchange) ?? this.#modern(message, meta, exchange);
   }
 
   /** Answers a request a transport has read as legacy (no version in its `_meta`), as `answer` does. */
   answerLegacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
-    // A layer is on its way (its methods, a registration's checks): the request waits for it. One that
-    // fails to install (a registration's mistake found at run time, such as a resource template's)
-    // answers it with its error: a request that waited must still get an answer.
-    const installing = this.registry.installing;
-    if (installing) {
-      return installing.then(
-        () => this.answerLegacy(message, peer, exchange),
-        (thrown: unknown) => thrownResponse(message.id, thrown),
-      );
-    }
     // Without the 2025 era's layer, its requests are methods this server does not have.
     const refused = this.refused(message, exchange);
     if (refused) return refused;

@@ -363,9 +363,6 @@ export class HttpHandler {
     }
     const missing = missingHeader(request, message, this.#dispatcher.method(message.method)?.nameParam);
     if (missing) return jsonReply(400, errorResponse(id, ErrorCode.HeaderMismatch, missing));
-    // A layer's methods are on their way (the first resource or prompt): the request waits for them.
-    const installing = this.#dispatcher.registry.installing;
-    if (installing) return installing.then(() => this.#modern(request, message, accept));
     // Read once: the dispatcher serves the request from this envelope and method, without reading them again.
     const method = this.#dispatcher.modernMethod(message.method);
     if (!method) return jsonReply(404, this.#dispatcher.notFound(message, envelope.protocolVersion));
