@@ -274,7 +274,7 @@ export class Server<Tools extends ToolTypes = {}> {
    * settings (auth/settings.ts), which load with the first server or registration that has auth, so
    * a server without any never carries them. Answers the ruled entry to add, once the settings have
    * loaded; before that, undefined: the entry is added as declared (its name taken, in order), and
-   * `swap` puts the ruled one in its place when they have (requests wait for that; a bad rule
+   * `swap` puts the ruled one in its place when they have (`ready()`, and so serving, waits for that; a bad rule
    * rejects `ready()`). Undefined too for a server and a registration without auth.
    */
   #ruled<T>(declared: unknown, rule: (settings: AuthSettings) => T, swap: (ruled: T) => void): T | undefined {

@@ -179,7 +179,7 @@ export class Registry {
     this.methods = nullPrototype({ ...this.methods, ...methods });
   }
 
-  /** Makes requests wait for a layer that is installing its methods, with any other still installing. */
+  /** Makes `server.ready()` (and so every transport) wait for a layer that is loading, with any other still loading. */
   wait(loading: Promise<unknown>): void {
     const installing: Promise<void> = Promise.all([this.installing, loading]).then(() => {
       if (this.installing === installing) this.installing = undefined;
