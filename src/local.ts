@@ -33,7 +33,7 @@ export interface LocalCall {
 /**
  * `server.call`: a tool called in-process, through the same validation and result pipeline as a
  * client's `tools/call`, its questions answered by `onInput`. It runs under the round runner, so it
- * loads with the asking layer (see asking.ts).
+ * loads with the asking layer (asking/layer.ts).
  */
 export async function callLocally(
   dispatcher: Dispatcher,

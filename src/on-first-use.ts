@@ -3,8 +3,9 @@ import type { Registry } from "./core/registry.js";
 /**
  * A part of a server that loads when the program first uses it (what `.resource()`, `.prompt()` and
  * `.use()` need), so a server that never does carries none of it. What is asked of it before it has
- * loaded waits in a queue and is done in order once it has, while requests and `server.ready()` wait
- * for the registry (`Registry.wait`); a mistake found then rejects them, as a start-up error.
+ * loaded waits in a queue and is done in order once it has, while `server.ready()`, and every
+ * transport before it serves, waits for the registry (`Registry.wait`); a mistake found then rejects
+ * them, as a start-up error.
  */
 export class OnFirstUse<Part extends object> {
   readonly #registry: Registry;

@@ -274,7 +274,7 @@ export class Server<Tools extends ToolTypes = {}> {
    * settings (auth/settings.ts), which load with the first server or registration that has auth, so
    * a server without any never carries them. Answers the ruled entry to add, once the settings have
    * loaded; before that, undefined: the entry is added as declared (its name taken, in order), and
-   * `swap` puts the ruled one in its place when they have (requests wait for that; a bad rule
+   * `swap` puts the ruled one in its place when they have (`ready()`, and so serving, waits for that; a bad rule
    * rejects `ready()`). Undefined too for a server and a registration without auth.
    */
   #ruled<T>(declared: unknown, rule: (settings: AuthSettings) => T, swap: (ruled: T) => void): T | undefined {
@@ -364,7 +364,9 @@ export class Server<Tools extends ToolTypes = {}> {
     };
     // Layers still installing their methods (the first resource or prompt, a plug-in's): checked once
     // they have, as a start-up error (a misspelt name would otherwise wrap nothing, silently).
-    // Once serving, checked now: a mistake found later would fail every request from then on.
+    // Once serving, checked now: a mistake found later would fail every request from then on. A layer
+    // is still installing then only if it began before serving did (serve() serves from its call, before
+    // ready()), as a first resource or prompt can no longer be registered once serving.
     const installing = this.#registry.installing;
     if (installing && !this.#isServing()) this.#registry.wait(installing.then(check));
     else check();

@@ -286,10 +286,14 @@ describe("legacy era: requests", () => {
     );
   });
 
-  it("gates tool methods on the tools capability", async () => {
+  it("gates tool methods on the tools capability, saying the server has no tools", async () => {
     const { send } = await legacy({});
     expect(await send({ jsonrpc: "2.0", id: 1, method: "tools/list" })).toEqual(
-      error(1, -32601, 'Method not found: "tools/list" is not available in protocol 2025-11-25'),
+      error(
+        1,
+        -32601,
+        'Method not found: "tools/list" is not available because this server has no tools; call only the methods of the capabilities it advertises',
+      ),
     );
     expect(await send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } })).toMatchObject({
       error: { code: -32601 },
@@ -373,7 +377,8 @@ describe("tools/call errors", () => {
     });
   });
 
-  it("turns a throwing validator into a tool error that says where it failed (docs/tools.md), run not called", async () => {
+  it("turns a validator that throws into a tool error saying the check failed, without calling run", async () => {
+    let runs = 0;
     const broken: Schema = {
       "~standard": {
         version: 1,
@@ -384,16 +389,7 @@ describe("tools/call errors", () => {
         jsonSchema: { input: () => ({ type: "object" }), output: () => ({ type: "object" }) },
       },
     };
-    let ran = false;
-    const { send } = await legacy({
-      t: {
-        input: broken,
-        run: () => {
-          ran = true;
-          return "";
-        },
-      },
-    });
+    const { send } = await legacy({ t: { input: broken, run: () => String(++runs) } });
     expect(await send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t" } })).toEqual({
       jsonrpc: "2.0",
       id: 1,
@@ -407,7 +403,7 @@ describe("tools/call errors", () => {
         isError: true,
       },
     });
-    expect(ran).toBe(false);
+    expect(runs).toBe(0);
   });
 });
 
@@ -658,12 +654,18 @@ describe("modern era", () => {
 
   it("answers methods removed in 2026-07-28 with -32601", async () => {
     const { send, peer } = setup();
-    for (const method of ["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"]) {
+    for (const method of ["initialize", "ping", "logging/setLevel"]) {
       const params =
         method === "initialize" ? { protocolVersion: "2025-11-25", _meta: envelope() } : { _meta: envelope() };
       expect(await send({ jsonrpc: "2.0", id: 1, method, params })).toEqual(
         error(1, -32601, `Method not found: "${method}" is not available in protocol 2026-07-28`),
       );
+    }
+    // Without resources (their layer not loaded), the reason given is that the server has none.
+    for (const method of ["resources/subscribe", "resources/unsubscribe"]) {
+      expect(await send({ jsonrpc: "2.0", id: 1, method, params: { _meta: envelope() } })).toMatchObject({
+        error: { code: -32601, message: expect.stringContaining("because this server has no resources") },
+      });
     }
     // An initialize that carries a valid modern envelope opens no session.
     expect(peer.session).toBeUndefined();
@@ -673,7 +675,11 @@ describe("modern era", () => {
     const { send } = setup({});
     for (const method of ["tools/list", "tools/call"]) {
       expect(await send({ jsonrpc: "2.0", id: 1, method, params: { name: "x", _meta: envelope() } })).toEqual(
-        error(1, -32601, `Method not found: "${method}" is not available in protocol 2026-07-28`),
+        error(
+          1,
+          -32601,
+          `Method not found: "${method}" is not available because this server has no tools; call only the methods of the capabilities it advertises`,
+        ),
       );
     }
   });

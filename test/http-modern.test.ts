@@ -272,7 +272,7 @@ describe("modern requests: the order of the checks", () => {
   });
 
   it("answers -32601/404 with the id to a method this era does not have or this server does not offer", async () => {
-    for (const method of ["nope/nothing", "initialize", "ping", "resources/list"]) {
+    for (const method of ["nope/nothing", "initialize", "ping"]) {
       const error = await expectError(
         await server().fetch(modern(method, {}, {}, { id: 6 })),
         404,
@@ -281,6 +281,16 @@ describe("modern requests: the order of the checks", () => {
       );
       expect(error.message).toBe(`Method not found: "${method}" is not available in protocol ${MODERN}`);
     }
+    // 2026-07-28 has resources/list: the reason is that this server has no resources.
+    const list = await expectError(
+      await server().fetch(modern("resources/list", {}, {}, { id: 6 })),
+      404,
+      ErrorCode.MethodNotFound,
+      6,
+    );
+    expect(list.message).toBe(
+      'Method not found: "resources/list" is not available because this server has no resources; call only the methods of the capabilities it advertises',
+    );
     const empty = pico({ name: "empty", version: "1" });
     await expectError(await empty.fetch(modern("tools/list", {}, {}, { id: 7 })), 404, ErrorCode.MethodNotFound, 7);
   });

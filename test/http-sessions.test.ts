@@ -336,10 +336,13 @@ describe("batches", () => {
       const answer = await errorOf(await app.fetch(inSession(session, [list()])), 400);
       expect(answer.error).toEqual({
         code: ErrorCode.InvalidRequest,
-        message: "Invalid Request: batches are only allowed in a 2025-03-26 session; send one message per POST",
+        message: `Invalid Request: batches are only allowed in a 2025-03-26 session, and this one is ${version}; send one message per POST`,
       });
     }
-    expect((await errorOf(await app.fetch(inSession(old, [])), 400)).error.code).toBe(ErrorCode.InvalidRequest);
+    expect((await errorOf(await app.fetch(inSession(old, [])), 400)).error).toEqual({
+      code: ErrorCode.InvalidRequest,
+      message: "Invalid Request: an empty batch; send one message per POST",
+    });
     expect((await errorOf(await app.fetch(post([list()])), 400)).error.message).toMatch(/Mcp-Session-Id/);
   });
 
@@ -360,7 +363,8 @@ describe("batches", () => {
     const later = await errorOf(await app.fetch(post([list()], { "mcp-protocol-version": "2025-06-18" })), 400);
     expect(later.error).toEqual({
       code: ErrorCode.InvalidRequest,
-      message: "Invalid Request: batches are only allowed in a 2025-03-26 session; send one message per POST",
+      message:
+        'Invalid Request: batches are only allowed under protocol 2025-03-26 (MCP-Protocol-Version "2025-03-26", or none); send one message per POST',
     });
   });
 });

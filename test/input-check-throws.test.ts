@@ -10,7 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { McpError, pico } from "../src/index.js";
-import { ROOT } from "./peers/fixture.js";
+import { tsxProgram } from "./peers/fixture.js";
 
 const REFINE_THREW =
   'Tool "check_throws" failed while checking its arguments against its input schema: the rule file [path] could not be read';
@@ -20,15 +20,7 @@ describe("an input schema whose check throws, over stdio (official v1 client)", 
   afterAll(() => client.close());
 
   it("is a tool error that says the check failed, with no path in it", async () => {
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", "test/fixtures/hardening-server.ts"],
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? "" },
-        stderr: "pipe",
-      }),
-    );
+    await client.connect(new StdioClientTransport(tsxProgram("test/fixtures/hardening-server.ts")));
     expect(await client.callTool({ name: "check_throws", arguments: { s: "x" } })).toEqual({
       content: [{ type: "text", text: REFINE_THREW }],
       isError: true,

@@ -298,38 +298,3 @@ describe("serveLines concurrency", () => {
     expect(io.messages().map((message) => message.id)).toEqual([2]);
   });
 });
-
-describe("serveLines and a layer that fails to install", () => {
-  it("answers each request waiting for it with its error, in both eras, and drops none", async () => {
-    // What a resource registered at run time with a mistake does (on-first-use.ts): its layer's
-    // install fails. Before, each request that waited for it was never answered.
-    const mistake = 'Resource template "notes://{id" has an unmatched "{" or "}".';
-    const registry = new Registry({ name: "t", version: "1" });
-    const register = () => {
-      registry.wait(Promise.reject(new TypeError(mistake)));
-      return "registered";
-    };
-    registry.addTool(compileTool("register", { run: register }));
-    registry.addTool(compileTool("echo", { run: () => "echo" }));
-    const request = (id: number, method: string, params: Record<string, unknown>) =>
-      `${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`;
-    const io = pipe();
-    io.push(
-      request(1, "tools/call", { name: "register", _meta: envelope }),
-      request(2, "tools/call", { name: "echo", _meta: envelope }),
-      request(3, "ping", {}),
-    );
-    io.end();
-    await serveLines(serverDispatcher(registry), io);
-    const failed = (id: number) => ({
-      jsonrpc: "2.0",
-      id,
-      error: { code: -32603, message: `Internal error: ${mistake}` },
-    });
-    expect(io.messages()).toEqual([
-      expect.objectContaining({ id: 1, result: expect.anything() }),
-      failed(2),
-      failed(3),
-    ]);
-  });
-});

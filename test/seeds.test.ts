@@ -13,15 +13,9 @@ import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/clien
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
 import { Child, call, killChildren, MODERN_META } from "./hardening-helpers.js";
-import { ROOT } from "./peers/fixture.js";
+import { tsxProgram } from "./peers/fixture.js";
 
-const SERVER = {
-  command: process.execPath,
-  args: ["--import", "tsx", "test/fixtures/seeds-server.ts"],
-  cwd: ROOT,
-  env: { PATH: process.env.PATH ?? "" },
-  stderr: "pipe" as const,
-};
+const SERVER = tsxProgram("test/fixtures/seeds-server.ts");
 
 /** What both clients do here: list, call (with a signal), and the result as the client read it. */
 interface Peer {

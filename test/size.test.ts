@@ -385,7 +385,12 @@ const BUDGETS: Budget[] = [
     // Raised to 17,046 B: ctx.log sends data: null for undefined (core/context.ts: data ?? null) (was: notifications/message without data, which the schema requires and the official clients dropped; test/peers/log-data.test.ts) (+5 B).
     // Raised to 17,059 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+13 B).
     // Set to 17,120 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
-    ceiling: 17_120,
+    // Raised to 17,121 B: no code of this row changed; chunk hashes, after tasks/task.ts's legacyTask became taskFields renamed (-177 B minified where tasks load) (+1 B).
+    // Raised to 17,123 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +2 B gzip).
+    // Lowered to 17,121 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-2 B).
+    // Raised to 17,219 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+98 B).
+    // Lowered to 17,173 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-46 B).
+    ceiling: 17_173,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -689,7 +694,14 @@ const BUDGETS: Budget[] = [
     // Raised to 25,771 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+14 B).
     // Set to 25,832 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 25,836 B: a response posted under the 2026-07-28 header is answered 202 (transports/http/handler.ts) (was: 400 'send initialize first'; test/http-modern.test.ts) (+4 B).
-    ceiling: 25_836,
+    // Raised to 25,833 B: no code of this row changed; chunk hashes, after tasks/task.ts's legacyTask became taskFields renamed (-177 B minified where tasks load) (+1 B).
+    // Raised to 25,834 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +1 B gzip).
+    // Lowered to 25,812 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-22 B).
+    // Raised to 25,821 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+9 B).
+    // Raised to 25,824 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+3 B).
+    // Lowered to 25,763 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-61 B).
+    // Set to 25,769 B merge of the clean-up (unused exports, request-time waits removed, capability -32601 and batch messages: wt-11) with main, as measured.
+    ceiling: 25_769,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1098,7 +1110,14 @@ const BUDGETS: Budget[] = [
     // Raised to 65,348 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+156 B).
     // Set to 65,509 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 65,512 B: a response posted under the 2026-07-28 header is answered 202 (transports/http/handler.ts) (was: 400 'send initialize first'; test/http-modern.test.ts) (+3 B).
-    ceiling: 65_512,
+    // Raised to 65,510 B: tasks/task.ts's legacyTask is taskFields renamed, no longer a copy of it (-177 B minified, +1 B gzip).
+    // Raised to 65,522 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +12 B gzip).
+    // Lowered to 65,407 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-115 B).
+    // Raised to 65,451 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+44 B).
+    // Raised to 65,636 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+185 B).
+    // Lowered to 65,573 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-63 B).
+    // Set to 65,573 B merge of the clean-up (unused exports, request-time waits removed, capability -32601 and batch messages: wt-11) with main, as measured.
+    ceiling: 65_573,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1405,7 +1424,13 @@ const BUDGETS: Budget[] = [
     // Raised to 33,360 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+9 B).
     // Set to 33,431 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 33,436 B: a response posted under the 2026-07-28 header is answered 202 (transports/http/handler.ts) (was: 400 'send initialize first'; test/http-modern.test.ts) (+5 B).
-    ceiling: 33_436,
+    // Raised to 33,441 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +10 B gzip).
+    // Lowered to 33,374 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-67 B).
+    // Raised to 33,446 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+72 B).
+    // Raised to 33,457 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+11 B).
+    // Lowered to 33,380 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-77 B).
+    // Set to 33,386 B merge of the clean-up (unused exports, request-time waits removed, capability -32601 and batch messages: wt-11) with main, as measured.
+    ceiling: 33_386,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1703,7 +1728,13 @@ const BUDGETS: Budget[] = [
     // Raised to 31,812 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+5 B).
     // Set to 31,894 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 31,899 B: a response posted under the 2026-07-28 header is answered 202 (transports/http/handler.ts) (was: 400 'send initialize first'; test/http-modern.test.ts) (+5 B).
-    ceiling: 31_899,
+    // Raised to 31,902 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +8 B gzip).
+    // Lowered to 31,836 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-66 B).
+    // Raised to 31,906 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+70 B).
+    // Raised to 31,915 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+9 B).
+    // Lowered to 31,845 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-70 B).
+    // Set to 31,852 B merge of the clean-up (unused exports, request-time waits removed, capability -32601 and batch messages: wt-11) with main, as measured.
+    ceiling: 31_852,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2094,7 +2125,14 @@ const BUDGETS: Budget[] = [
     // Raised to 76,858 B: a question asked before notifications/initialized waits for it (sessions/legacy.ts calls session.onInitialized; asking/questions.ts holds it within askTimeoutMs) (was: sent at once; test/peers/ask-before-initialized.test.ts) (+157 B).
     // Set to 77,012 B merge of task settings checked at registration, questions held until initialized and log data null (wt-9) with main, as measured.
     // Raised to 77,014 B: a response posted under the 2026-07-28 header is answered 202 (transports/http/handler.ts) (was: 400 'send initialize first'; test/http-modern.test.ts) (+2 B).
-    ceiling: 77_014,
+    // Raised to 77,013 B: tasks/task.ts's legacyTask is taskFields renamed, no longer a copy of it (-177 B minified, +1 B gzip).
+    // Raised to 77,031 B: core/context.ts's cancel and interrupt end the request through one #end (was: two copies of its five lines) (-28 B minified, +18 B gzip).
+    // Lowered to 76,920 B: exports nothing imports are module-private (prompts/run.ts promptsGet, resources/run.ts listTemplates and requireUri, core/tools.ts toResult, auth/enforce.ts, auth/gate.ts, cli/load.ts, transports/stdout.ts, http/web.ts, tasks/tasks.ts, node-http.ts, auth/fetched.ts): a dynamically imported chunk no longer keeps them under their names (-111 B).
+    // Raised to 76,991 B: -32601 for a method whose capability the server does not have says so, 'this server has no prompts', known by the method's family when its layer never loaded (core/dispatch.ts's Dispatcher.notFound, which http/handler.ts now uses too) (was: 'not available in protocol 2025-11-25'; test/peers/capability-not-found.test.ts) (+71 B).
+    // Raised to 77,186 B: a batch POSTed over HTTP is refused saying what it lacks: a 2025-03-26 session when it names none, that session's version when it names another, protocol 2025-03-26 on a server without sessions, and an empty one as empty; the words in transports/batch.ts's httpRefusal, loaded with the first batch (was: 'the Mcp-Session-Id header is required', or 'batches are only allowed in a 2025-03-26 session' for all the rest; test/peers/http-batches.test.ts) (+195 B).
+    // Lowered to 77,113 B: the dispatcher and the HTTP endpoint no longer wait for Registry.installing per request (was: dispatch.ts's answer and answerLegacy and http/handler.ts's #modern each waited for a layer still loading, which cannot be: every transport serves only after server.ready(), and once serving no layer starts loading, a first resource, prompt, task tool or use throwing at the call) (-73 B).
+    // Set to 77,114 B merge of the clean-up (unused exports, request-time waits removed, capability -32601 and batch messages: wt-11) with main, as measured.
+    ceiling: 77_114,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -413,11 +413,17 @@ const CONCERNS: Concern[] = [
   { name: "middleware and plug-ins", modules: ["middleware/plugin.ts", "middleware/chain.ts", "core/wrapping.ts"] },
   {
     name: "2025 era: handshake, session (the sessions layer)",
-    modules: ["core/session.ts", "sessions/session.ts", "sessions/legacy.ts"],
+    modules: ["sessions/peer.ts", "sessions/session.ts", "sessions/legacy.ts"],
   },
   {
     name: "limits, shutdown, signals",
-    modules: ["core/limits.ts", "limits/limits.ts", "transports/workers.ts", "transports/process.ts"],
+    modules: [
+      "core/refusal.ts",
+      "limits/options.ts",
+      "limits/limits.ts",
+      "transports/workers.ts",
+      "transports/process.ts",
+    ],
   },
   { name: "auth settings and rules", modules: ["auth/settings.ts", "auth/access.ts", "auth/identity.ts"] },
   {

@@ -117,7 +117,7 @@ export function hides(ctx: RequestContext): boolean {
  * answers 401/403 with `WWW-Authenticate`, and throws the JSON-RPC error that goes in its body;
  * returns where the transport cannot (a stream already under way), for the in-band form.
  */
-export function challengeOverHttp(ctx: RequestContext, denial: Denial): void {
+function challengeOverHttp(ctx: RequestContext, denial: Denial): void {
   const gate = ctx.gate;
   if (!gate?.challenge || denial.error === undefined) return;
   const mode = gate.settings?.challenge ?? "auto";
@@ -128,7 +128,7 @@ export function challengeOverHttp(ctx: RequestContext, denial: Denial): void {
 }
 
 /** The in-band form: `_meta["mcp/www_authenticate"]` with a challenge ChatGPT can act on, when there is metadata to point at. */
-export function challengeMeta(ctx: RequestContext, denial: Denial): Record<string, unknown> | undefined {
+function challengeMeta(ctx: RequestContext, denial: Denial): Record<string, unknown> | undefined {
   const metadataUrl = ctx.gate?.metadataUrl;
   if (denial.error === undefined || metadataUrl === undefined) return undefined;
   return { [WWW_AUTHENTICATE_META]: [challengeHeader(metadataUrl, denial)] };
@@ -138,7 +138,7 @@ export function challengeMeta(ctx: RequestContext, denial: Denial): Record<strin
  * A refused tool call as the client understands it: a 401/403 challenge over HTTP, or an `isError`
  * result (with the in-band challenge when the caller can sign in or step up).
  */
-export function refuseTool(ctx: RequestContext, denial: Denial): CallToolResult {
+function refuseTool(ctx: RequestContext, denial: Denial): CallToolResult {
   challengeOverHttp(ctx, denial);
   const result: CallToolResult = { content: [{ type: "text", text: denial.message }], isError: true };
   const meta = challengeMeta(ctx, denial);

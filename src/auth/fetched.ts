@@ -5,7 +5,7 @@
  */
 
 /** The most a verifier reads of one answer: a key set or an introspection answer is a few kilobytes. */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /**
  * Whether a URL is one a verifier may fetch from: https, or http on a loopback host (localhost,

@@ -365,7 +365,7 @@ function plain(status: number, message: string): HttpReply {
 }
 
 /** Audiences compare canonically when they are URLs, exactly otherwise (e.g. "api://projects"). */
-export function canonicalAudience(value: string): string {
+function canonicalAudience(value: string): string {
   if (!/^https?:\/\//i.test(value)) return value;
   try {
     return canonicalResource(value).replace(/\/$/, "");

@@ -23,7 +23,7 @@ export interface Loaded {
   readonly path: string;
 }
 
-export function isServer(value: unknown): value is Server {
+function isServer(value: unknown): value is Server {
   const candidate = value as { fetch?: unknown; call?: unknown; serve?: unknown } | null;
   return typeof candidate?.fetch === "function" && typeof candidate.call === "function";
 }

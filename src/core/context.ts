@@ -215,11 +215,7 @@ export class RequestContext implements Context {
   }
 
   cancel(reason: unknown): void {
-    if (this.#ended) return;
-    this.#ended = "cancelled";
-    this.#reason = reason;
-    this.#controller?.abort(reason);
-    this.#stop?.(reason);
+    this.#end("cancelled", reason);
   }
 
   /** True once the server ended the request early (handler timeout, shutdown): it is answered with an error. */
@@ -232,8 +228,13 @@ export class RequestContext implements Context {
    * at once with an error, rather than when (if ever) the handler settles.
    */
   interrupt(reason: unknown): void {
+    this.#end("interrupted", reason);
+  }
+
+  /** The first end wins: the handler's signal aborts, and its wait in `race` rejects, with `reason`. */
+  #end(how: "cancelled" | "interrupted", reason: unknown): void {
     if (this.#ended) return;
-    this.#ended = "interrupted";
+    this.#ended = how;
     this.#reason = reason;
     this.#controller?.abort(reason);
     this.#stop?.(reason);

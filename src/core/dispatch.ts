@@ -9,6 +9,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  nullPrototype,
   type RequestId,
   resultResponse,
   thrownResponse,
@@ -18,9 +19,20 @@ import { METHODS } from "./methods.js";
 import { Refusal, shuttingDown } from "./refusal.js";
 import type { Method, Registry } from "./registry.js";
 import { toolError } from "./tools.js";
-import { META, type Meta } from "./types.js";
+import { META, type Meta, type ServerCapabilities } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
 import type { Wrapping } from "./wrapping.js";
+
+/**
+ * The capability that gates a family of methods (2025-11-25 "Capabilities"), by the start of their
+ * names: what a method whose layer never loaded belongs to. No prototype: a client names the method.
+ */
+const FAMILIES = nullPrototype<keyof ServerCapabilities>({
+  tools: "tools",
+  resources: "resources",
+  prompts: "prompts",
+  completion: "completions",
+});
 
 /** The side of a connection the dispatcher hands the 2025 era (sessions/peer.ts's Peer). */
 type Peer = CarriedAs<"peer">;
@@ -186,33 +198,15 @@ export class Dispatcher {
   answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
     const meta = message.params?._meta;
     if (!claimsModern(meta)) return this.answerLegacy(message, peer, exchange);
-    const installing = this.registry.installing;
-    if (installing) {
-      // As in answerLegacy: the request waits for the layer, and gets its error if it fails to install.
-      return installing.then(
-        () => this.answer(message, peer, exchange),
-        (thrown: unknown) => thrownResponse(message.id, thrown),
-      );
-    }
     return this.refused(message, exchange) ?? this.#modern(message, meta, exchange);
   }
 
   /** Answers a request a transport has read as legacy (no version in its `_meta`), as `answer` does. */
   answerLegacy(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
-    // A layer is on its way (its methods, a registration's checks): the request waits for it. One that
-    // fails to install (a registration's mistake found at run time, such as a resource template's)
-    // answers it with its error: a request that waited must still get an answer.
-    const installing = this.registry.installing;
-    if (installing) {
-      return installing.then(
-        () => this.answerLegacy(message, peer, exchange),
-        (thrown: unknown) => thrownResponse(message.id, thrown),
-      );
-    }
     // Without the 2025 era's layer, its requests are methods this server does not have.
     const refused = this.refused(message, exchange);
     if (refused) return refused;
-    return this.legacy ? this.legacy.answer(message, peer, exchange) : notFound(message, undefined);
+    return this.legacy ? this.legacy.answer(message, peer, exchange) : this.notFound(message, undefined);
   }
 
   /**
@@ -253,7 +247,7 @@ export class Dispatcher {
     const requested = envelope.protocolVersion;
     if (!MODERN_VERSIONS.includes(requested)) return unsupportedVersion(message.id, requested);
     const method = this.modernMethod(message.method);
-    if (!method) return notFound(message, requested);
+    if (!method) return this.notFound(message, requested);
     // The envelope is the client's per request (§1.1): its version, capabilities, info and log level, read
     // as its context's init.
     return this.run({ message, method, init: envelope }, exchange);
@@ -281,6 +275,24 @@ export class Dispatcher {
   modernMethod(name: string): Method | undefined {
     const method = this.method(name);
     return method?.modern && this.offers(method) ? method : undefined;
+  }
+
+  /**
+   * -32601 for a request this server has no method for in its protocol, saying why: the server lacks
+   * the capability that gates it (2025-11-25 "Capabilities": a client uses only what was advertised),
+   * or the protocol has no such method (2026-07-28 §8 "Removed"; one that never existed neither).
+   */
+  notFound(message: JsonRpcRequest, protocolVersion: string | undefined): JsonRpcResponse {
+    const name = message.method;
+    // A method whose layer never loaded (prompts/list on a server without prompts) is known by its family.
+    const capability = this.method(name)?.capability ?? FAMILIES[name.slice(0, name.indexOf("/"))];
+    const why =
+      capability && !this.registry.offers(capability)
+        ? ` because this server has no ${capability}; call only the methods of the capabilities it advertises`
+        : protocolVersion
+          ? ` in protocol ${protocolVersion}`
+          : "";
+    return errorResponse(message.id, ErrorCode.MethodNotFound, `Method not found: "${name}" is not available${why}`);
   }
 
   /** Whether the server advertises the capability that gates this method (-32601 otherwise). */
@@ -403,13 +415,4 @@ export function unsupportedVersion(id: RequestId, requested: string): JsonRpcRes
     message: `Unsupported protocol version "${requested}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
     data: { supported: MODERN_VERSIONS, requested },
   });
-}
-
-export function notFound(message: JsonRpcRequest, protocolVersion: string | undefined): JsonRpcResponse {
-  const where = protocolVersion ? ` in protocol ${protocolVersion}` : "";
-  return errorResponse(
-    message.id,
-    ErrorCode.MethodNotFound,
-    `Method not found: "${message.method}" is not available${where}`,
-  );
 }

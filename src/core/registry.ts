@@ -112,7 +112,11 @@ export class Registry {
    * prototype, so a client's `constructor` or `__proto__` finds nothing.
    */
   methods: Record<string, Method> = nullPrototype({});
-  /** Set while a layer's methods are loading: requests wait for it, so none is answered -32601 meanwhile. */
+  /**
+   * Set while a layer loads (its methods, a registration's checks): `server.ready()` waits for it, and
+   * every transport waits for that before it serves, so no request is answered -32601 meanwhile. None
+   * starts once the server serves: a first resource, prompt, task tool or `use` then throws at the call.
+   */
   installing: Promise<void> | undefined;
   /** The server's limits, for the methods that bound what a client holds; set by its dispatcher (none without one). */
   limits: Partial<CarriedAs<"limits">> = {};
@@ -175,7 +179,7 @@ export class Registry {
     this.methods = nullPrototype({ ...this.methods, ...methods });
   }
 
-  /** Makes requests wait for a layer that is installing its methods, with any other still installing. */
+  /** Makes `server.ready()` (and so every transport) wait for a layer that is loading, with any other still loading. */
   wait(loading: Promise<unknown>): void {
     const installing: Promise<void> = Promise.all([this.installing, loading]).then(() => {
       if (this.installing === installing) this.installing = undefined;

@@ -376,7 +376,7 @@ export function toolError(message: string): CallToolResult {
  * are checked first: a client that finds one malformed refuses the whole result (the official SDKs
  * parse results with their schemas and throw), so the model would get nothing, not even an error.
  */
-export function toResult(value: unknown, toolName: string): CallToolResult | Promise<CallToolResult> {
+function toResult(value: unknown, toolName: string): CallToolResult | Promise<CallToolResult> {
   if (value === undefined || value === null) return { content: [] };
   if (typeof value === "string") return { content: [{ type: "text", text: value }] };
   const blocks = contentOf(value);

@@ -31,7 +31,7 @@ export function listPrompts(registry: Registry, params: Params, ctx: RequestCont
 }
 
 /** `prompts/get`: the caller checked before the arguments, as for tools; unknown and hidden prompts look the same. */
-export async function promptsGet(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
+async function promptsGet(registry: Registry, params: Params, ctx: RequestContext): Promise<Result> {
   const name = params?.name;
   // Not quoted back unless a string: JSON.stringify of a value nested 100,000 deep overflows the stack.
   if (typeof name !== "string") {

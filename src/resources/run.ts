@@ -74,7 +74,7 @@ function checkListed(template: string, found: unknown): asserts found is Record<
 }
 
 /** `resources/templates/list`, in registration order. */
-export function listTemplates(registry: Registry, params: Params, ctx: RequestContext): Result | Promise<Result> {
+function listTemplates(registry: Registry, params: Params, ctx: RequestContext): Result | Promise<Result> {
   return visible(ctx, (shows) =>
     page(registry, params, {
       key: "resourceTemplates",
@@ -258,7 +258,7 @@ function isContentsItem(item: ResourceContents): boolean {
   }
 }
 
-export function requireUri(params: Params, method: string): string {
+function requireUri(params: Params, method: string): string {
   const uri = params?.uri;
   if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, `${method} needs params.uri (a string)`);
   return checkUriLength(uri, "the URI");

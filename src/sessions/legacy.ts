@@ -1,5 +1,4 @@
 import type { Answer, Dispatcher, Exchange, LegacyEra } from "../core/dispatch.js";
-import { notFound } from "../core/dispatch.js";
 import { isLogLevel, LOG_LEVELS } from "../core/envelope.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { errorResponse, isObject, type JsonRpcNotification, type JsonRpcRequest } from "../core/jsonrpc.js";
@@ -58,7 +57,7 @@ class LegacySessions implements LegacyEra {
       );
     }
     const method = dispatcher.method(name);
-    if (!method?.legacy || !dispatcher.offers(method)) return notFound(message, session?.protocolVersion);
+    if (!method?.legacy || !dispatcher.offers(method)) return dispatcher.notFound(message, session?.protocolVersion);
     const meta = message.params?._meta;
     const init = {
       id,

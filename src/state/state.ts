@@ -43,7 +43,7 @@ export interface SessionRecord {
   /** The caller who opened it (auth/owner.ts's ownerKey: a digest of issuer and subject); undefined for a session opened anonymously. */
   readonly owner: string | undefined;
   /**
-   * The capabilities its `initialize` advertised (core/session.ts's `advertised`): it is told of
+   * The capabilities its `initialize` advertised (sessions/peer.ts's `Session.advertised`): it is told of
    * changes only to the lists advertised with listChanged. Absent from a record written before it
    * was kept: such a session is told of every change.
    */

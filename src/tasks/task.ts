@@ -75,18 +75,11 @@ export function detailed(record: TaskRecord): Record<string, unknown> {
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
 /**
- * The 2025-11-25 `Task` (its experimental tasks): `ttl` and `pollInterval` in milliseconds, and no
- * inlined result, error or questions (`tasks/result` and side-channel requests carry those).
+ * The 2025-11-25 `Task` (its experimental tasks): taskFields' fields, with `ttl` and `pollInterval`
+ * (in milliseconds) for `ttlMs` and `pollIntervalMs`, and no inlined result, error or questions
+ * (`tasks/result` and side-channel requests carry those).
  */
 export function legacyTask(record: TaskRecord): Record<string, unknown> {
-  const task: Record<string, unknown> = {
-    taskId: record.taskId,
-    status: record.status,
-    createdAt: new Date(record.createdAt).toISOString(),
-    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
-    ttl: record.ttlMs,
-    pollInterval: record.pollIntervalMs,
-  };
-  if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
-  return task;
+  const { ttlMs, pollIntervalMs, ...task } = taskFields(record);
+  return { ...task, ttl: ttlMs, pollInterval: pollIntervalMs };
 }

@@ -29,8 +29,8 @@ import { StatusWrites } from "./writes.js";
 type Result = Record<string, unknown>;
 
 /** How long a task stays readable, and how often clients should poll, unless its tool says otherwise. */
-export const DEFAULT_TTL_MS = 60 * 60_000;
-export const DEFAULT_POLL_INTERVAL_MS = 1000;
+const DEFAULT_TTL_MS = 60 * 60_000;
+const DEFAULT_POLL_INTERVAL_MS = 1000;
 
 /**
  * How answers for a run on another instance are handed over (`#handOver`): sent, then checked in the

@@ -42,6 +42,27 @@ export async function receiveBatch(connection: Connection, values: unknown[]): P
 }
 
 /**
+ * Why a batch of `count` messages POSTed over HTTP is refused for where it was sent, if it is: with
+ * `sessions`, it is answered in a 2025-03-26 session (`version`: the one the POST names, none without
+ * Mcp-Session-Id), which initialize, never part of a batch (2025-03-26 "Lifecycle"), opens first;
+ * without, under 2025-03-26 (`version`: the one the POST's header names, 2025-03-26 without one).
+ */
+export function httpRefusal(
+  count: number,
+  where: { sessions: boolean; version: string | undefined },
+): string | undefined {
+  const { sessions, version } = where;
+  if (sessions && version === undefined) {
+    return `Invalid Request: a batch is answered only in a ${BATCH_VERSION} session, and this POST names none (no Mcp-Session-Id); send initialize with protocolVersion "${BATCH_VERSION}" on its own, then the batch in that session, or send one message per POST`;
+  }
+  if (count === 0) return "Invalid Request: an empty batch; send one message per POST";
+  if (version === BATCH_VERSION) return undefined;
+  return sessions
+    ? `Invalid Request: batches are only allowed in a ${BATCH_VERSION} session, and this one is ${version}; send one message per POST`
+    : `Invalid Request: batches are only allowed under protocol ${BATCH_VERSION} (MCP-Protocol-Version "${BATCH_VERSION}", or none); send one message per POST`;
+}
+
+/**
  * Why a batch of `count` messages is refused, if it is: one message may carry no more messages than
  * `max` (limits.maxConcurrentRequestsPerConnection), as many as may be in progress on a connection.
  * Each element is answered, so a longer one would let one message of maxMessageBytes ask for a

@@ -72,7 +72,7 @@ export class Connection implements Peer {
     if (!session?.initialized || event.type === "closed") return;
     const method = `notifications/${event.type}`;
     if (event.type !== "resources/updated") {
-      // Only for the lists its initialize advertised with listChanged (session.ts's `advertised`).
+      // Only for the lists its initialize advertised with listChanged (sessions/peer.ts's `Session.advertised`).
       const advertised = session.advertised;
       if (!advertised || advertised[LISTS[event.type]]?.listChanged) this.#tell({ jsonrpc: "2.0", method }, true);
     } else if (session.watches(event.uri)) {

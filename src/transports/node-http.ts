@@ -110,7 +110,7 @@ async function nodeHttp(): Promise<typeof NodeHttp> {
   return (await import(specifier)) as typeof NodeHttp;
 }
 
-export const INTERNAL_ERROR: HttpReply = {
+const INTERNAL_ERROR: HttpReply = {
   status: 500,
   headers: { "content-type": "text/plain" },
   body: "Internal Server Error",

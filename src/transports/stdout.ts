@@ -58,7 +58,7 @@ let shared: Record<string, unknown> | undefined;
  * `process`, such as Workers). Answers the function that puts back those still in place: a logger
  * installed since is kept.
  */
-export function consoleToStderr(): () => void {
+function consoleToStderr(): () => void {
   const proc = runtime();
   const stderr = proc?.stderr;
   // node:console's Console exists on Node (also as console.Console before getBuiltinModule), Bun and Deno.

@@ -16,7 +16,7 @@ import { capResultSize } from "../../examples/middleware/size-cap.js";
 import { DURATION_KEY } from "../../examples/middleware/timing.js";
 import { pico } from "../../src/index.js";
 import type { Listening } from "../../src/transports/listen.js";
-import { ROOT } from "../peers/fixture.js";
+import { tsxProgram } from "../peers/fixture.js";
 import { servedToClients } from "../peers/served.js";
 
 const textOf = (result: { content?: unknown }) => (result.content as { text: string }[])[0]?.text ?? "";
@@ -130,13 +130,7 @@ describe("the size cap and a result JSON cannot carry, over Streamable HTTP on 1
   });
 });
 
-const stdioParams = {
-  command: process.execPath,
-  args: ["--import", "tsx", "examples/middleware/server.ts"],
-  cwd: ROOT,
-  env: { PATH: process.env.PATH ?? "", RATE_LIMIT: "3" },
-  stderr: "pipe" as const,
-};
+const stdioParams = tsxProgram("examples/middleware/server.ts", { RATE_LIMIT: "3" });
 
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createProjectsServer } from "../../examples/projects/app.js";
 import type { InputRequest } from "../../src/index.js";
 import { modern } from "../http-helpers.js";
+import { tsxProgram } from "../peers/fixture.js";
 
 let dir: string;
 let file: string;
@@ -514,14 +515,7 @@ describe("the projects resource and status_report prompt", () => {
 
   it("serves them to the official v1 client over stdio", async () => {
     await createProjectsServer(file).call("create_project", { name: "Garden", status: "planned" });
-    const root = fileURLToPath(new URL("../..", import.meta.url));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ["--import", "tsx", "examples/projects/stdio.ts"],
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", PROJECTS_FILE: file },
-      stderr: "pipe",
-    });
+    const transport = new StdioClientTransport(tsxProgram("examples/projects/stdio.ts", { PROJECTS_FILE: file }));
     const client = new Client({ name: "projects-test", version: "1.0.0" });
     await client.connect(transport);
     try {

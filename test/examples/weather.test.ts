@@ -6,23 +6,16 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client as ModernClient } from "@modelcontextprotocol/client";
 import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { ROOT, tsxProgram } from "../peers/fixture.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXAMPLE = "examples/weather.ts";
 
-const SERVER = {
-  command: process.execPath,
-  args: ["--import", "tsx", EXAMPLE],
-  cwd: ROOT,
-  env: { PATH: process.env.PATH ?? "" },
-  stderr: "pipe" as const,
-};
+const SERVER = tsxProgram(EXAMPLE);
 
 const LISBON = "Lisbon:\ntoday: sunny, 14 to 24 °C\ntomorrow: sunny, 15 to 25 °C";
 

@@ -24,7 +24,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Listening } from "../../src/transports/listen.js";
 import { askServer } from "../fixtures/ask-server.js";
-import { ROOT } from "./fixture.js";
+import { tsxProgram } from "./fixture.js";
 
 type Extra = RequestHandlerExtra<ClientRequest | ServerRequest, ClientNotification | ServerNotification>;
 
@@ -98,13 +98,7 @@ async function connect(transport: StdioClientTransport | StreamableHTTPClientTra
 type Peer = Awaited<ReturnType<typeof connect>>;
 
 const stdio = (env: Record<string, string> = {}) =>
-  new StdioClientTransport({
-    command: process.execPath,
-    args: ["--import", "tsx", "test/fixtures/ask-server.ts"],
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stderr: "pipe",
-  });
+  new StdioClientTransport(tsxProgram("test/fixtures/ask-server.ts", env));
 
 const listenings: Listening[] = [];
 const clients: Client[] = [];

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_STATE_BYTES, StateSealer } from "../../src/asking/request-state.js";
 import type { Listening } from "../../src/transports/listen.js";
 import { askServer } from "../fixtures/ask-server.js";
-import { ROOT } from "./fixture.js";
+import { tsxProgram } from "./fixture.js";
 
 type Capabilities = ConstructorParameters<typeof Client>[1] extends infer O
   ? O extends { capabilities?: infer C }
@@ -102,16 +102,7 @@ async function open(transport: "stdio" | "HTTP", capabilities: Capabilities = EV
     });
   }
   if (transport === "stdio") {
-    const tapped = new TappedStdio(
-      {
-        command: process.execPath,
-        args: ["--import", "tsx", "test/fixtures/ask-server.ts"],
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? "" },
-        stderr: "pipe",
-      },
-      sent,
-    );
+    const tapped = new TappedStdio(tsxProgram("test/fixtures/ask-server.ts"), sent);
     await client.connect(tapped);
   } else {
     const listening = await askServer().serve({ port: 0 });

@@ -1,19 +1,27 @@
-/** How the peer tests start test/fixtures/stdio-server.ts, and what its tool list looks like. */
+/** How the peer tests start test/fixtures/stdio-server.ts (and any program over stdio), and what its tool list looks like. */
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** Spawn parameters for the fixture, in the shape both SDK stdio transports accept. */
-export function fixture(env: Record<string, string> = {}) {
+/**
+ * Spawn parameters for the TypeScript program `file` (a path from the repository's root), run
+ * through tsx with `env`, in the shape both SDK stdio transports accept.
+ */
+export function tsxProgram(file: string, env: Record<string, string> = {}) {
   return {
     command: process.execPath,
-    args: ["--import", "tsx", "test/fixtures/stdio-server.ts"],
+    args: ["--import", "tsx", file],
     cwd: ROOT,
     // The SDK transports pass only a safe subset of the environment unless told otherwise.
     env: { PATH: process.env.PATH ?? "", ...env },
     stderr: "pipe" as const,
   };
+}
+
+/** Spawn parameters for the fixture. */
+export function fixture(env: Record<string, string> = {}) {
+  return tsxProgram("test/fixtures/stdio-server.ts", env);
 }
 
 /** The fixture's tools, in registration order. */

@@ -16,7 +16,7 @@ import { StdioClientTransport as LegacyStdio } from "@modelcontextprotocol/sdk/c
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../../src/index.js";
-import { ROOT } from "./fixture.js";
+import { tsxProgram } from "./fixture.js";
 import { servedToClients } from "./served.js";
 
 const serving = (call: string, first: string) =>
@@ -97,13 +97,7 @@ describe("a registration once the server serves, whose layer has loaded (Streama
   });
 });
 
-const stdio = {
-  command: process.execPath,
-  args: ["--import", "tsx", "test/fixtures/late-registration-server.ts"],
-  cwd: ROOT,
-  env: { PATH: process.env.PATH ?? "" },
-  stderr: "pipe" as const,
-};
+const stdio = tsxProgram("test/fixtures/late-registration-server.ts");
 
 const closing: { close(): Promise<void> }[] = [];
 afterAll(async () => {

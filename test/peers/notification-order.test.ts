@@ -9,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { signal, within } from "../http-helpers.js";
-import { ROOT } from "./fixture.js";
+import { tsxProgram } from "./fixture.js";
 
 let client: Client;
 /** What the client was told, in order: each notification's method, and its URI for an update. */
@@ -17,13 +17,7 @@ const told: string[] = [];
 const waiters = new Set<() => void>();
 
 beforeAll(async () => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ["--import", "tsx", "test/fixtures/stdio-order-server.ts"],
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "" },
-    stderr: "pipe",
-  });
+  const transport = new StdioClientTransport(tsxProgram("test/fixtures/stdio-order-server.ts"));
   client = new Client({ name: "order-peer", version: "1.0.0" });
   client.fallbackNotificationHandler = async (notification) => {
     const uri = (notification.params as { uri?: string } | undefined)?.uri;

@@ -3,21 +3,13 @@
  * and a tap that records every message a client transport sends and receives, before the client
  * sees it, so the tests can check the wire and not only what the client chose to surface.
  */
-import { fileURLToPath } from "node:url";
 import { expect, vi } from "vitest";
 import { README } from "../fixtures/resources-server.js";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { tsxProgram } from "./fixture.js";
 
 /** Spawn parameters for the fixture, in the shape both SDK stdio transports accept. */
 export function resourcesFixture(env: Record<string, string> = {}) {
-  return {
-    command: process.execPath,
-    args: ["--import", "tsx", "test/fixtures/resources-server.ts"],
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stderr: "pipe" as const,
-  };
+  return tsxProgram("test/fixtures/resources-server.ts", env);
 }
 
 export type Message = Record<string, unknown> & {

@@ -8,7 +8,7 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../stdio-helpers.js";
+import { tsxProgram } from "./fixture.js";
 
 const MAX = 3;
 
@@ -22,16 +22,11 @@ let client: Client;
 beforeAll(async () => {
   client = new Client({ name: "v2-listen", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
   await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ["--import", "tsx", "test/fixtures/stdio-churn-server.ts"],
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? "",
+    new StdioClientTransport(
+      tsxProgram("test/fixtures/stdio-churn-server.ts", {
         PICO_LIMITS: JSON.stringify({ maxConcurrentRequestsPerConnection: MAX }),
-      },
-      stderr: "pipe",
-    }),
+      }),
+    ),
   );
 });
 

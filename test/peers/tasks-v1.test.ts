@@ -13,7 +13,7 @@ import { CallToolResultSchema, ElicitRequestSchema, type Progress } from "@model
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Listening } from "../../src/transports/listen.js";
 import { tasksServer } from "../fixtures/tasks-server.js";
-import { ROOT } from "./fixture.js";
+import { tsxProgram } from "./fixture.js";
 
 const RELATED = "io.modelcontextprotocol/related-task";
 const listenings: Listening[] = [];
@@ -32,15 +32,7 @@ async function connect(transport: "stdio" | "HTTP session") {
     return { action: "accept", content: { confirm: true } };
   });
   if (transport === "stdio") {
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ["--import", "tsx", "test/fixtures/tasks-server.ts"],
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? "" },
-        stderr: "pipe",
-      }),
-    );
+    await client.connect(new StdioClientTransport(tsxProgram("test/fixtures/tasks-server.ts")));
   } else {
     const listening = await tasksServer().serve({ port: 0 });
     listenings.push(listening);

@@ -2,16 +2,17 @@
  * What the Redis tests of several instances share (the bus-loss, bus-probe, shared-session, relay
  * lifecycle and server-churn tests): what each test opened, closed after it; clients of a Redis user
  * of their own, whose subscriber a test kills and keeps away (pub/sub keeps nothing for a subscriber
- * that is reconnecting); a listener that sees what is published meanwhile; and the official v1
- * client with its requests routed between instances, and a POST in a session to one of them.
+ * that is reconnecting), and an instance's state through one; a listener that sees what is
+ * published meanwhile; whether a session's record is on Redis; and the official v1 client with its
+ * requests routed between instances, and a POST in a session to one of them.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Redis } from "ioredis";
 import { createClient } from "redis";
 import { afterEach, expect } from "vitest";
-import type { RedisClient } from "../../src/redis.js";
-import { BOTH, EventReader, inSession, messageOf, post, sessionStream, within } from "../http-helpers.js";
+import { type RedisClient, type RedisStateOptions, redisState, type SharedState } from "../../src/redis.js";
+import { BOTH, EventReader, inSession, messageOf, post, sessionStream, signal, within } from "../http-helpers.js";
 import type { RedisServer } from "./redis-server.js";
 
 /** A 2025-11-25 session opened on `server` by a client declaring `capabilities`, and initialized; its id. */
@@ -96,6 +97,26 @@ export function busLoss(redis: { get(): RedisServer }) {
   }
 
   /**
+   * The state an instance shares under `prefix` through a client of Redis user `name` (userClient,
+   * of `options.library`), with `options`; closed after the test.
+   */
+  async function userState(
+    name: string,
+    prefix: string,
+    options: Omit<RedisStateOptions, "client" | "prefix"> & { library?: Library } = {},
+  ): Promise<SharedState> {
+    const { library, ...rest } = options;
+    const state = await redisState({ client: await userClient(name, library), prefix, ...rest });
+    opened.push(() => state.close());
+    return state;
+  }
+
+  /** Whether Redis holds 2025-11-25 session `id`'s record under `prefix`. */
+  async function recordThere(prefix: string, id: string): Promise<boolean> {
+    return Number(await (await client()).sendCommand(["EXISTS", `${prefix}s:${id}`])) === 1;
+  }
+
+  /**
    * Kills the subscriber connection of the instance of Redis user `name` (CLIENT KILL) and keeps it
    * from logging in again (the user is off; its other connections stay) until `back` is called: the
    * subscriber stays away, reconnecting, however fast its client retries.
@@ -141,9 +162,9 @@ export function busLoss(redis: { get(): RedisServer }) {
   }
 
   /** The official v1 client on a session of the instance at `a`, each request sent where `to` says (a load balancer). */
-  async function routedClient(a: URL, to: (init: RequestInit | undefined) => URL) {
-    const routed: typeof fetch = (_input, init) => {
-      const url = to(init);
+  async function routedClient(a: URL, to: (init: RequestInit | undefined) => URL | Promise<URL>) {
+    const routed: typeof fetch = async (_input, init) => {
+      const url = await to(init);
       return fetch(new URL(url.pathname, url), init);
     };
     const transport = new StreamableHTTPClientTransport(a, { fetch: routed });
@@ -153,7 +174,37 @@ export function busLoss(redis: { get(): RedisServer }) {
     return { client: v1, transport };
   }
 
-  return { opened, client, userClient, subscriberAway, published, getStream, routedClient };
+  /**
+   * The official v1 client on a session of instance `a`, whose resumes (GET with Last-Event-ID) go to
+   * instance `b`, each once `hold` (if given) resolves; its DELETE to `deleting` (b unless told),
+   * everything else to `a`. `resumed` resolves once it sends a resume.
+   */
+  async function resumingOn(a: URL, b: URL, options: { deleting?: URL; hold?: () => Promise<unknown> } = {}) {
+    const { deleting = b, hold } = options;
+    const resumed = signal();
+    const { client, transport } = await routedClient(a, async (init) => {
+      const resume = new Headers(init?.headers).has("last-event-id");
+      if (resume) {
+        resumed.resolve();
+        await hold?.();
+      }
+      return init?.method === "DELETE" ? deleting : resume ? b : a;
+    });
+    return { client, transport, resumed };
+  }
+
+  return {
+    opened,
+    client,
+    userClient,
+    userState,
+    recordThere,
+    subscriberAway,
+    published,
+    getStream,
+    routedClient,
+    resumingOn,
+  };
 }
 
 /** POSTs `body` in 2025-11-25 session `id` to the instance listening at `url`. */

@@ -15,24 +15,20 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import { signal, within } from "../http-helpers.js";
 import { BOUND_MS, busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { SHARING } from "./shared-state.js";
 
 const redis = useRedisServer();
-const { opened, userClient, routedClient } = busLoss(redis);
+const { opened, userState, routedClient } = busLoss(redis);
 
 /** An instance named `name` sharing its state under `prefix`: tools only advertised, its prompts and resources layers loaded. */
 async function instance(name: string, prefix: string) {
-  const state = await redisState({ client: await userClient(name), prefix });
-  opened.push(() => state.close());
   const server = pico({
     name: "shared-advertised",
-    version: "1.0.0",
-    requestStateKey: "a shared secret of 32 bytes or more!",
-    state,
-    signals: false,
+    ...SHARING,
+    state: await userState(name, prefix),
   })
     .tool("whoami", { description: "Says hello.", run: () => "hello" })
     .prompt("seed", { description: "Removed before serving.", get: () => "hello" })

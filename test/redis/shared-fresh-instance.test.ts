@@ -15,29 +15,25 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import { signal, within } from "../http-helpers.js";
 import { BOUND_MS, busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { SHARING } from "./shared-state.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, userClient } = busLoss(redis);
+const { opened, userState } = busLoss(redis);
 
 /**
  * An instance named `name` (its Redis user) sharing its state under `prefix`, listening on 127.0.0.1;
  * with the notes resources unless `resources` is false (an instance that only publishes updates).
  */
 async function instance(name: string, prefix: string, resources = true) {
-  const state = await redisState({ client: await userClient(name), prefix });
-  opened.push(() => state.close());
   const tools = pico({
     name: "shared-fresh-instance",
-    version: "1.0.0",
-    requestStateKey: "a shared secret of 32 bytes or more!",
-    state,
-    signals: false,
+    ...SHARING,
+    state: await userState(name, prefix),
   }).tool("whoami", { description: "Says hello.", run: () => "hello" });
   const server = resources ? tools.resource("notes://{id}", { read: ({ id }) => `note ${id}` }) : tools;
   const listening = await server.serve({ port: 0, host: "127.0.0.1" });

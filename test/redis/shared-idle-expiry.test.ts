@@ -17,28 +17,24 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import { EventReader, failure, inSession, sessionStream } from "../http-helpers.js";
 import { BOUND_MS, busLoss, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { SHARING } from "./shared-state.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, client: admin, userClient, routedClient } = busLoss(redis);
+const { opened, client: admin, userState, recordThere, routedClient } = busLoss(redis);
 
 const IDLE_MS = 400;
 
 /** An instance of Redis user `name` sharing its state under `prefix`, sessions idle for IDLE_MS at most. */
 async function instance(name: string, prefix: string) {
-  const state = await redisState({ client: await userClient(name), prefix });
-  opened.push(() => state.close());
   const server = pico({
     name: "shared-idle-expiry",
-    version: "1.0.0",
-    requestStateKey: "a shared secret of 32 bytes or more!",
-    state,
-    signals: false,
+    ...SHARING,
+    state: await userState(name, prefix),
     http: { sessions: { idleTimeoutMs: IDLE_MS } },
   }).tool("hello", { description: "Says hello.", run: () => "hello" });
   opened.push(() => server.close());
@@ -64,11 +60,6 @@ async function reconnecting(...names: string[]): Promise<() => Promise<void>> {
   };
   opened.push(stop);
   return stop;
-}
-
-/** Whether Redis holds session `id`'s record under `prefix`. */
-async function recordThere(prefix: string, id: string): Promise<boolean> {
-  return Number(await (await admin()).sendCommand(["EXISTS", `${prefix}s:${id}`])) === 1;
 }
 
 /** Resolves once session `id`'s record is gone from Redis; false if it is still there after BOUND_MS. */

@@ -7,19 +7,17 @@
  * is bounded. Skipped (with the install command as the reason) without redis-server, failed with
  * PICOMCP_REQUIRE_REDIS.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import { EventReader, inSession, messageOf, onceFound, sessionStream, signal, within } from "../http-helpers.js";
 import { BOUND_MS, busLoss, openSession } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { SHARING } from "./shared-state.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, client: admin, userClient } = busLoss(redis);
+const { opened, client: admin, userState, resumingOn } = busLoss(redis);
 
 const COUNT = 60;
 const NOTE = "z".repeat(500);
@@ -31,14 +29,10 @@ const QUICK = 3;
  * tool "slow" reports progress once, resolves `slow.started`, waits for `slow.gate`, then does as "burst".
  */
 async function instance(name: string, prefix: string, slow = { started: () => {}, gate: Promise.resolve() }) {
-  const state = await redisState({ client: await userClient(name), prefix });
-  opened.push(() => state.close());
   const server = pico({
     name: "shared-kept-answers",
-    version: "1.0.0",
-    requestStateKey: "a shared secret of 32 bytes or more!",
-    state,
-    signals: false,
+    ...SHARING,
+    state: await userState(name, prefix),
     http: { sessions: { eventHistory: 10 } },
   })
     .tool("quick", {
@@ -88,16 +82,9 @@ it("keeps the answers of several streams through a burst of notifications past e
   const [urlA, urlB] = [new URL(onA.url), new URL(onB.url)];
   // Resumes (GET with Last-Event-ID) go to b, once the burst is in the shared history; the rest to a.
   const release = signal();
-  const routed: typeof fetch = async (_input, init) => {
-    const resume = new Headers(init?.headers).has("last-event-id");
-    if (resume) await within(release.promise, 2 * BOUND_MS, "the burst in the shared history");
-    const to = resume ? urlB : urlA;
-    return fetch(new URL(to.pathname, to), init);
-  };
-  const transport = new StreamableHTTPClientTransport(urlA, { fetch: routed });
-  const client = new Client({ name: "v1", version: "1.0.0" });
-  await client.connect(transport);
-  opened.push(() => client.close());
+  const { client, transport } = await resumingOn(urlA, urlB, {
+    hold: () => within(release.promise, 2 * BOUND_MS, "the burst in the shared history"),
+  });
   const id = transport.sessionId!;
   const options = { timeout: 2 * BOUND_MS };
   const quick = Array.from({ length: QUICK }, () => client.callTool({ name: "quick" }, undefined, options));

@@ -11,19 +11,17 @@
  * wait is bounded. Skipped (with the install command as the reason) without redis-server, failed
  * with PICOMCP_REQUIRE_REDIS.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import { EventReader, inSession, sessionStream, signal, within } from "../http-helpers.js";
 import { BOUND_MS, busLoss, openSession, until } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { SHARING } from "./shared-state.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, client: admin, userClient } = busLoss(redis);
+const { opened, userState, recordThere, resumingOn } = busLoss(redis);
 
 const IDLE_MS = 1000;
 
@@ -38,15 +36,11 @@ function pastIdle(): Promise<void> {
  * SEP-1699) and answers "done".
  */
 async function instance(name: string, prefix: string, tool: { started: () => void; go: Promise<void> }) {
-  // The history expires as fast as the session would: an open stream must keep both.
-  const state = await redisState({ client: await userClient(name), prefix, historyTtlMs: IDLE_MS });
-  opened.push(() => state.close());
   const server = pico({
     name: "shared-long-stream",
-    version: "1.0.0",
-    requestStateKey: "a shared secret of 32 bytes or more!",
-    state,
-    signals: false,
+    ...SHARING,
+    // The history expires as fast as the session would: an open stream must keep both.
+    state: await userState(name, prefix, { historyTtlMs: IDLE_MS }),
     http: { sessions: { idleTimeoutMs: IDLE_MS } },
   }).tool("long", {
     description: "Reports progress, waits to be let go, then closes its stream and answers.",
@@ -63,11 +57,6 @@ async function instance(name: string, prefix: string, tool: { started: () => voi
   return server;
 }
 
-/** Whether Redis holds session `id`'s record under `prefix`. */
-async function recordThere(prefix: string, id: string): Promise<boolean> {
-  return Number(await (await admin()).sendCommand(["EXISTS", `${prefix}s:${id}`])) === 1;
-}
-
 it("keeps a session whose tool runs longer than idleTimeoutMs, and its stream resumes on another instance after (official v1 client)", async () => {
   const prefix = `long-${prefixes++}:`;
   const started = signal();
@@ -79,17 +68,7 @@ it("keeps a session whose tool runs longer than idleTimeoutMs, and its stream re
   const [onA, onB] = [await a.serve({ port: 0, host: "127.0.0.1" }), await b.serve({ port: 0, host: "127.0.0.1" })];
   const [urlA, urlB] = [new URL(onA.url), new URL(onB.url)];
   // Resumes (GET with Last-Event-ID) go to instance b, everything else to a.
-  const resumed = signal();
-  const routed: typeof fetch = (_input, init) => {
-    const resume = new Headers(init?.headers).has("last-event-id");
-    if (resume) resumed.resolve();
-    const to = resume ? urlB : urlA;
-    return fetch(new URL(to.pathname, to), init);
-  };
-  const transport = new StreamableHTTPClientTransport(urlA, { fetch: routed });
-  const client = new Client({ name: "v1", version: "1.0.0" });
-  await client.connect(transport);
-  opened.push(() => client.close());
+  const { client, transport, resumed } = await resumingOn(urlA, urlB);
   const id = transport.sessionId!;
   const call = client.callTool({ name: "long" }, undefined, { timeout: BOUND_MS + 3 * IDLE_MS, onprogress: () => {} });
   // Its failure is the assertion's below: not unhandled meanwhile.

@@ -11,24 +11,23 @@
  */
 import { describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import type { SessionRecords } from "../../src/state/state.js";
 import { signal, within } from "../http-helpers.js";
 import { BOUND_MS, busLoss, postIn } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { SHARING } from "./shared-state.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, client: admin, userClient, routedClient } = busLoss(redis);
+const { opened, client: admin, userState, recordThere, routedClient } = busLoss(redis);
 
 /**
  * An instance sharing its state under `prefix`, listening on 127.0.0.1, with a resource to subscribe
  * to. `records`, if given, stands between the instance and its real session records on Redis.
  */
 async function instance(name: string, prefix: string, records?: (real: SessionRecords) => Partial<SessionRecords>) {
-  const state = await redisState({ client: await userClient(name), prefix });
-  opened.push(() => state.close());
+  const state = await userState(name, prefix);
   const real = state.sessions;
   const sessions: SessionRecords = {
     get: (id, idleMs) => real.get(id, idleMs),
@@ -39,10 +38,8 @@ async function instance(name: string, prefix: string, records?: (real: SessionRe
   };
   const server = pico({
     name: "shared-record-race",
-    version: "1.0.0",
-    requestStateKey: "a shared secret of 32 bytes or more!",
+    ...SHARING,
     state: { ...state, sessions },
-    signals: false,
   }).resource("notes://{id}", { read: ({ id }) => `note ${id}` });
   const listening = await server.serve({ port: 0, host: "127.0.0.1" });
   opened.push(() => listening.close());
@@ -104,11 +101,6 @@ async function statusIn(url: URL, id: string): Promise<number> {
   const response = await postIn(url, id, { jsonrpc: "2.0", id: 7, method: "tools/list" });
   await response.body?.cancel();
   return response.status;
-}
-
-/** Whether Redis holds session `id`'s record under `prefix`. */
-async function recordThere(prefix: string, id: string): Promise<boolean> {
-  return Number(await (await admin()).sendCommand(["EXISTS", `${prefix}s:${id}`])) === 1;
 }
 
 describe("a shared 2025-11-25 session's record rewritten by one instance while another serves its DELETE (official v1 client)", () => {

@@ -11,16 +11,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import type { EventHistory } from "../../src/state/state.js";
 import { EventReader, failure, messageOf, SESSION_ENDED, signal, within } from "../http-helpers.js";
 import { busLoss, postIn } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { SHARING } from "./shared-state.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, client, userClient, subscriberAway, routedClient } = busLoss(redis);
+const { opened, client, userState, subscriberAway, routedClient, resumingOn } = busLoss(redis);
 
 /**
  * An instance sharing its state under `prefix`, listening on 127.0.0.1; `started` resolves once its
@@ -37,14 +37,11 @@ async function instance(
   } = {},
 ) {
   const { started = signal(), history, maxSessions } = options;
-  const state = await redisState({ client: await userClient(name), prefix });
-  opened.push(() => state.close());
+  const state = await userState(name, prefix);
   const server = pico({
     name: "shared-session-end",
-    version: "1.0.0",
-    requestStateKey: "a shared secret of 32 bytes or more!",
+    ...SHARING,
     state: history ? { ...state, events: around(state.events, history(state.events)) } : state,
-    signals: false,
     http: maxSessions === undefined ? undefined : { sessions: { maxSessions } },
   })
     .tool("poll", {
@@ -81,21 +78,6 @@ function around(events: EventHistory, over: Partial<EventHistory>): EventHistory
     clear: (session) => events.clear(session),
     ...over,
   };
-}
-
-/**
- * The official v1 client on a session of instance `a`, whose resumes (GET with Last-Event-ID) go to
- * instance `b`, its DELETE to `deleting` (b unless told), everything else to `a`; `resumed`
- * resolves once it sends a resume.
- */
-async function resumingOn(a: URL, b: URL, deleting = b) {
-  const resumed = signal();
-  const { client, transport } = await routedClient(a, (init) => {
-    const resume = new Headers(init?.headers).has("last-event-id");
-    if (resume) resumed.resolve();
-    return init?.method === "DELETE" ? deleting : resume ? b : a;
-  });
-  return { client, transport, resumed };
 }
 
 /** What Redis keeps of session `id` under `prefix`: the keys that name it, and its entry in the history's budget. */
@@ -237,7 +219,7 @@ describe("a shared 2025-11-25 session deleted on the instance running a request 
         },
       }),
     });
-    const { client, transport } = await resumingOn(a, b, a);
+    const { client, transport } = await resumingOn(a, b, { deleting: a });
     const call = failure(client.callTool({ name: "poll" }, undefined, { timeout: 5000 }));
     await within(started.promise, 5000, "the tool running on instance a");
     // The resume is checked on b, its reader in place, before the DELETE goes.

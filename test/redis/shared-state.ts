@@ -3,6 +3,13 @@ import { redisState } from "../../src/redis.js";
 import type { RedisServer } from "./redis-server.js";
 
 /**
+ * The options an instance sharing a state takes besides it: one requestStateKey for every instance,
+ * since each reads the request state another signed (docs/scaling.md); no signal handlers, which are
+ * the test process's; a version, for a complete serverInfo.
+ */
+export const SHARING = { version: "1.0.0", requestStateKey: "a shared secret of 32 bytes or more!", signals: false };
+
+/**
  * A state shared on `server` under `prefix` (`pico({ state })`), through a node-redis client of its
  * own; closing them goes in `opened` (the client's, then the state's: a test file closes them in
  * reverse order).

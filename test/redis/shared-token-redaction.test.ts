@@ -15,15 +15,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import { within } from "../http-helpers.js";
 import { BOUND_MS, busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { SHARING } from "./shared-state.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, userClient } = busLoss(redis);
+const { opened, userState } = busLoss(redis);
 /** The resource every instance serves, whatever URL it listens on: the audience of the token. */
 const RESOURCE = "http://localhost/mcp";
 /** An opaque token (no JWT, no "Bearer" before it in a message): only the token's own redaction can cut it. */
@@ -31,14 +31,10 @@ const TOKEN = "opaque-reader-7f3a9c41d2";
 
 /** An instance named `name` (its Redis user) sharing its state under `prefix`, listening on 127.0.0.1. */
 async function instance(name: string, prefix: string) {
-  const state = await redisState({ client: await userClient(name), prefix });
-  opened.push(() => state.close());
   const server = pico({
     name: "shared-token-redaction",
-    version: "1.0.0",
-    requestStateKey: "a shared secret of 32 bytes or more!",
-    state,
-    signals: false,
+    ...SHARING,
+    state: await userState(name, prefix),
     auth: {
       verify: async (token) => (token === TOKEN ? { subject: "ada", audience: RESOURCE } : undefined),
       resource: RESOURCE,

@@ -14,16 +14,16 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
 import { testIssuer } from "../../src/testing.js";
 import { signal, within } from "../http-helpers.js";
 import { BOUND_MS, busLoss } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { SHARING } from "./shared-state.js";
 
 const redis = useRedisServer();
 let prefixes = 0;
 
-const { opened, userClient } = busLoss(redis);
+const { opened, userState } = busLoss(redis);
 /** The resource every instance serves, whatever URL it listens on: the audience of the tokens. */
 const RESOURCE = "http://localhost/mcp";
 const issuer = await testIssuer({ audience: RESOURCE });
@@ -35,14 +35,10 @@ type Server = Awaited<ReturnType<typeof instance>>["server"];
 
 /** An instance named `name` (its Redis user) sharing its state under `prefix`, listening on 127.0.0.1. */
 async function instance(name: string, prefix: string) {
-  const state = await redisState({ client: await userClient(name), prefix });
-  opened.push(() => state.close());
   const server = pico({
     name: "shared-updates-auth",
-    version: "1.0.0",
-    requestStateKey: "a shared secret of 32 bytes or more!",
-    state,
-    signals: false,
+    ...SHARING,
+    state: await userState(name, prefix),
     auth: { verify: issuer.verify, resource: RESOURCE, authorizationServers: [issuer.issuer], required: false },
   })
     .resource("notes://{owner}/{id}", {

@@ -365,21 +365,9 @@ export class HttpHandler {
     }
     const missing = missingHeader(request, message, this.#dispatcher.method(message.method)?.nameParam);
     if (missing) return jsonReply(400, errorResponse(id, ErrorCode.HeaderMismatch, missing));
-    // A layer's methods are on their way (the first resource or prompt): the request waits for them.
-    const installing = this.#dispatcher.registry.installing;
-    if (installing) return installing.then(() => this.#modern(request, message, accept));
     // Read once: the dispatcher serves the request from this envelope and method, without reading them again.
     const method = this.#dispatcher.modernMethod(message.method);
-    if (!method) {
-      return jsonReply(
-        404,
-        errorResponse(
-          id,
-          ErrorCode.MethodNotFound,
-          `Method not found: "${message.method}" is not available in protocol ${envelope.protocolVersion}`,
-        ),
-      );
-    }
+    if (!method) return jsonReply(404, this.#dispatcher.notFound(message, envelope.protocolVersion));
     if (message.method === "tools/call") {
       const tool = this.#dispatcher.registry.tools.get(message.params?.name as string);
       const wrong = tool && mismatchedParamHeader(request, tool, message.params?.arguments);
@@ -431,21 +419,22 @@ export class HttpHandler {
 
   /** Batches: only under 2025-03-26 (a session of that version, or without sessions), answered as one JSON array. */
   async #batch(request: HttpRequest, values: unknown[]): Promise<HttpReply> {
-    const legacy = this.#legacyPeer(request);
-    if ("status" in legacy) return legacy;
-    const { session } = legacy;
-    if (legacy.peer.session?.protocolVersion !== BATCH_VERSION || values.length === 0) {
-      return errorReply(
-        400,
-        `Invalid Request: batches are only allowed in a ${BATCH_VERSION} session; send one message per POST`,
-      );
-    }
-    // Batches are rare (2025-03-26 only): their code loads with the first one.
-    const [{ batchAnswers, overlong }, { Connection }] = await Promise.all([
+    // Batches are rare (2025-03-26 only): their code, and the words that refuse one, load with the first.
+    const [{ batchAnswers, httpRefusal, overlong }, { Connection }] = await Promise.all([
       import("../batch.js"),
       import("../connection.js"),
     ]);
-    const refusal = overlong(values.length, this.#dispatcher.limits.maxConcurrentRequestsPerConnection);
+    const sessions = this.#sessionOptions !== undefined;
+    // With sessions, a batch without Mcp-Session-Id is in none: httpRefusal says what it needs.
+    const legacy: { peer: Peer; session?: HttpSession } | HttpReply =
+      sessions && request.header(SESSION_HEADER) === null
+        ? { peer: { session: undefined } }
+        : this.#legacyPeer(request);
+    if ("status" in legacy) return legacy;
+    const { session } = legacy;
+    const refusal =
+      httpRefusal(values.length, { sessions, version: legacy.peer.session?.protocolVersion }) ??
+      overlong(values.length, this.#dispatcher.limits.maxConcurrentRequestsPerConnection);
     if (refusal) return errorReply(400, refusal);
     // Without sessions the batch is a connection of its own, under the version the POST names.
     let connection = session?.connection;

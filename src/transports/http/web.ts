@@ -180,7 +180,7 @@ const DROPPED =
   'picomcp: an event stream was dropped: its client read it too slowly, and more than limits.maxSseBufferBytes waited for it (docs/limits.md, "SSE streams and slow readers")';
 
 /** Turns a reply into a Web `Response`; an SSE reply streams, and a reader going away cancels it. */
-export function toWebResponse(reply: HttpReply): Response {
+function toWebResponse(reply: HttpReply): Response {
   if (!("stream" in reply)) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
   const channel = reply.stream;
   let keepAlive: ReturnType<typeof setInterval> | undefined;
