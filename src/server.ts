@@ -199,6 +199,7 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   resource<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): this {
     this.#checkedAtCall(this.#resources, "server.resource", "register its first resource");
+    this.#checkedRule(config.auth);
     const untyped = config as unknown as ResourceConfig<string>;
     this.#resources.run((layer) => layer.addResource(this.#host, layer.compileResource(uri, untyped)));
     return this;
@@ -210,6 +211,7 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   prompt<I extends Schema | undefined = undefined>(name: string, config: PromptConfig<I>): this {
     this.#checkedAtCall(this.#prompts, "server.prompt", "register its first prompt");
+    this.#checkedRule(config.auth);
     const untyped = config as PromptConfig<Schema | undefined>;
     this.#prompts.run((layer) => layer.addPrompt(this.#host, layer.compilePrompt(name, untyped)));
     return this;
@@ -235,6 +237,8 @@ export class Server<Tools extends ToolTypes = {}> {
       "server.include",
       "await other.ready(), and include its first resources and prompts",
     );
+    for (const entry of [...registry.resources.values(), ...registry.prompts.values()])
+      this.#checkedRule(entry.config.auth);
     for (const tool of registry.tools.values()) {
       const { securitySchemes: _, ...descriptor } = tool.descriptor;
       if (descriptor._meta) {
@@ -265,6 +269,7 @@ export class Server<Tools extends ToolTypes = {}> {
       this.#checkedAtCall(this.#tasks, "server.tool", "register its first task tool");
       this.#tasks.run((tasks) => tasks.checkTask(tool));
     }
+    this.#checkedRule(tool.auth);
     const rule = (settings: AuthSettings) => settings.ruleTool(tool);
     registry.addTool(this.#ruled(tool.auth, rule, (ruled) => registry.swap("tool", tool.name, ruled)) ?? tool);
   }
@@ -275,13 +280,14 @@ export class Server<Tools extends ToolTypes = {}> {
    * a server without any never carries them. Answers the ruled entry to add, once the settings have
    * loaded; before that, undefined: the entry is added as declared (its name taken, in order), and
    * `swap` puts the ruled one in its place when they have (`ready()`, and so serving, waits for that; a bad rule
-   * rejects `ready()`). Undefined too for a server and a registration without auth.
+   * rejects `ready()`). Undefined too for a server and a registration without auth. Called at the
+   * registration's call, or later by a layer that loaded since (a resource registered before serve()):
+   * whether the first rule comes too late is `#checkedRule`'s, at the call.
    */
   #ruled<T>(declared: unknown, rule: (settings: AuthSettings) => T, swap: (ruled: T) => void): T | undefined {
     if (declared === undefined && this.#authOptions === undefined) return undefined;
     const settings = this.#settings.now;
     if (settings) return rule(settings);
-    this.#checkedAtCall(this.#settings, "auth", "declare its first rule (or pico({ auth }))");
     this.#settings.run((loaded) => swap(rule(loaded)));
     return undefined;
   }
@@ -308,6 +314,12 @@ export class Server<Tools extends ToolTypes = {}> {
     // then: on a server already serving it would fail every request from then on, unseen by this call.
     this.#checkedAtCall(this.#plugins, "server.use", "make its first use");
     return this.#use(target, middleware);
+  }
+
+  /** A registration's `auth` rule, at its call: the first rule of a server already serving is refused, as a first resource is. */
+  #checkedRule(declared: unknown): void {
+    if (declared === undefined && this.#authOptions === undefined) return;
+    this.#checkedAtCall(this.#settings, "auth", "declare its first rule (or pico({ auth }))");
   }
 
   /** Whether the server serves: `serve()` or the first request of `fetch` or `node` has begun. */
