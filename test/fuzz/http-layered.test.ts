@@ -148,7 +148,8 @@ async function peersLoop(
     while (!stopped) {
       const echoed = await legacy.callTool({ name: "echo", arguments: { s: "v1" } });
       expect(echoed).toMatchObject({ content: [{ text: "v1" }], _meta: { "fuzz.example/wrapped": true } });
-      expect(await legacy.callTool({ name: "ask", arguments: {} })).toMatchObject({ content: [{ text: "accept" }] });
+      const asked = await legacy.callTool({ name: "ask", arguments: {} });
+      expect(asked, JSON.stringify(asked)).toMatchObject({ content: [{ text: "accept" }] });
       expect(await modern.callTool({ name: "echo", arguments: { s: "v2" } })).toMatchObject({
         content: [{ text: "v2" }],
       });
@@ -171,11 +172,15 @@ describe("fuzz: HTTP with every layer", () => {
       let listening = () => {};
       const listened = new Promise<void>((resolve) => (listening = resolve));
       const peers = peersLoop(servers.true, { stop: stopping, listening });
+      // A failure of the official clients ends the fuzz at the next run (and is reported as the failure).
+      let peersFailed: unknown;
+      peers.catch((thrown: unknown) => (peersFailed = thrown));
       await within(listened, BOUND_MS, "the official clients connecting");
       // After serve({ port }): its endpoint is the one server.fetch serves from then on.
       sessionsOf.set(true, await initialize(servers.true));
       await fc.assert(
         fc.asyncProperty(run, async ({ sessions, inSession, messages }) => {
+          if (peersFailed) throw peersFailed;
           counts.runs++;
           const server = servers[`${sessions}`];
           const session = inSession ? sessionsOf.get(sessions) : undefined;

@@ -315,12 +315,11 @@ export function expectedAnswers(lines: Line[]): Map<unknown, [min: number, max: 
 }
 
 /**
- * The fuzz server with every layer a request can reach: tools that ask the client (askTimeoutMs
- * short, so an unanswered 2025 question ends soon), a task tool, middleware around every method and
+ * The fuzz server with every layer a request can reach: tools that ask the client, a task tool, middleware around every method and
  * one tool's calls, and a plug-in; with 2025 sessions or without (stateless HTTP).
  */
 export function layeredServer(sessions: boolean) {
-  return fuzzServer({ askTimeoutMs: 200, http: { sessions } })
+  return fuzzServer({ askTimeoutMs: 5000, http: { sessions } })
     .tool("ask", {
       input: z.object({ s: z.string().optional() }),
       run: async (_, ctx) => {
