@@ -7,7 +7,7 @@
  */
 import { BLOCK_FIELDS, type ContentBlock } from "../core/content.js";
 import { isObject } from "../core/jsonrpc.js";
-import { type CallToolResult, toolError, unsendable } from "../core/tools.js";
+import { type CallToolResult, type CheckedRequest, toolError, unsendable } from "../core/tools.js";
 
 /** A field of a block: its name, the test of its value, and what the test asks for, as said to the author. */
 interface Field {
@@ -396,13 +396,19 @@ const RESULTS: ReadonlyMap<string, ResultShape> = new Map([
 ]);
 
 /**
- * What is wrong with a result of a built-in method that a middleware returned, with the shape
- * expected; undefined for a well-formed one, and for a result that is not complete (2026-07-28's
- * `input_required` and task results, 2025-11-25's `{ task }`), or of another method.
+ * What is wrong with a result of a built-in method that a middleware returned for `request`, with the
+ * shape expected; undefined for a well-formed one, and for a result that is not complete (2026-07-28's
+ * `input_required` and task results, where the request is not a 2025 one; 2025-11-25's `{ task }`,
+ * the answer to a call that asked for a task with its `task` parameter, "Tasks"), or of another method.
  */
-export function resultProblem(method: string, result: Record<string, unknown>): string | undefined {
+export function resultProblem(request: CheckedRequest, result: Record<string, unknown>): string | undefined {
+  const { method, params, ctx } = request;
   const expected = RESULTS.get(method);
-  if (!expected || (result.resultType ?? "complete") !== "complete" || "task" in result) return undefined;
+  // 2025 has no resultType: a 2025 client reads any result of tools/call as a CallToolResult, and a
+  // { task } as the answer only to a call that asked for one.
+  const incomplete = ctx.era !== "legacy" && (result.resultType ?? "complete") !== "complete";
+  const task = isObject(params?.task) && "task" in result;
+  if (!expected || incomplete || task) return undefined;
   let problem = problemOf(result, expected.fields, "");
   const [key = "", itemProblem] = expected.items ?? [];
   const items = result[key];

@@ -9,7 +9,7 @@
  * 127.0.0.1); a middleware that passes the handler's own lists through changes nothing.
  */
 import { ProtocolError } from "@modelcontextprotocol/client";
-import { McpError as V1Error } from "@modelcontextprotocol/sdk/types.js";
+import { CreateTaskResultSchema, McpError as V1Error } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ErrorCode, pico } from "../../src/index.js";
@@ -30,6 +30,20 @@ const malformed = pico({ name: "entries", version: "1.0.0" })
   })
   .use({ tool: "structured" }, function listed() {
     return { content: [], structuredContent: [] } as never;
+  })
+  .tool("not_a_task", {
+    description: "Answered with a { task } to a call that asked for none.",
+    run: () => "never sent",
+  })
+  .tool("typed", {
+    description: 'Answered with resultType: "task", which 2025 does not have.',
+    run: () => "never sent",
+  })
+  .use({ tool: "not_a_task" }, function tasked() {
+    return { content: [""], task: { taskId: "t", status: "working" } } as never;
+  })
+  .use({ tool: "typed" }, function typed() {
+    return { content: [{}], resultType: "task" } as never;
   })
   .use("completion/complete", function huge() {
     return { completion: { values: [], total: 2 ** 53 } } as never;
@@ -85,7 +99,33 @@ const MALFORMED: [request: { method: string; params?: Record<string, unknown> },
   ],
 ];
 
+const TOOL_SHAPE = "a tools/call result is { content: [content blocks], structuredContent?, isError? }";
+/** Results a 2025 client reads as a CallToolResult whatever their resultType or task (2025 has no resultType). */
+const LEGACY_MALFORMED: [name: string, message: string][] = [
+  [
+    "not_a_task",
+    `Middleware "tasked" for "tools/call" returned a malformed result: content[0] is not an object; ${TOOL_SHAPE}`,
+  ],
+  [
+    "typed",
+    `Middleware "typed" for "tools/call" returned a malformed result: content[0] (undefined) has no block type; ${TOOL_SHAPE}`,
+  ],
+];
+
 describe("a middleware's result whose entries the official clients refuse", () => {
+  it("is answered -32603 to a 2025 client also when it says it is a task, since that client asked for none", async () => {
+    const legacy = await clients.legacy();
+    for (const [name, message] of LEGACY_MALFORMED) {
+      const request = { method: "tools/call", params: { name, arguments: {} } };
+      const v1 = await legacy.request(request, ANY, { timeout: 5_000 }).catch((error: unknown) => error);
+      expect(v1).toBeInstanceOf(V1Error);
+      expect(v1).toMatchObject({
+        code: ErrorCode.InternalError,
+        message: `MCP error -32603: Internal error: ${message}`,
+      });
+    }
+  });
+
   it("is answered -32603 naming the middleware, the entry and the shape expected, in both eras", async () => {
     const legacy = await clients.legacy();
     const modern = await clients.modern();
@@ -100,6 +140,13 @@ describe("a middleware's result whose entries the official clients refuse", () =
       expect(v2).toBeInstanceOf(ProtocolError);
       expect(v2).toMatchObject({ code: ErrorCode.InternalError, message: `Internal error: ${message}` });
     }
+  });
+
+  it("passes a 2025 task through a middleware to the call that asked for it", async () => {
+    const legacy = await passingClients.legacy();
+    const params = { name: "later", arguments: {}, task: { ttl: 60_000 } };
+    const created = await legacy.request({ method: "tools/call", params }, CreateTaskResultSchema, { timeout: 5_000 });
+    expect(created.task.taskId).toEqual(expect.any(String));
   });
 
   it("passes the handlers' own lists through a middleware unchanged, to both clients", async () => {
