@@ -7,7 +7,7 @@
  */
 import { BLOCK_FIELDS, type ContentBlock } from "../core/content.js";
 import { isObject } from "../core/jsonrpc.js";
-import { type CallToolResult, toolError, unsendable } from "../core/tools.js";
+import { type CallToolResult, type CheckedRequest, toolError, unsendable } from "../core/tools.js";
 
 /** A field of a block: its name, the test of its value, and what the test asks for, as said to the author. */
 interface Field {
@@ -24,6 +24,7 @@ const BASE64 = "a base64 string";
 const OBJECT = "an object";
 
 const isString = (value: unknown) => typeof value === "string";
+const isBoolean = (value: unknown) => typeof value === "boolean";
 
 function required(name: string, is: Field["is"] = isString, what = STRING): Field {
   return { name, is, what };
@@ -118,11 +119,74 @@ const RESOURCE: Field[] = [
   ...COMMON,
 ];
 
-/** A prompt as prompts/list names it (2025-11-25 "Prompt"), its arguments aside (read off its schema). */
+/** One of a prompt's arguments as prompts/list names it (2025-11-25 "PromptArgument"). */
+const ARGUMENT: Field[] = [
+  required("name"),
+  optional("title"),
+  optional("description"),
+  optional("required", isBoolean, "a boolean"),
+];
+
+/** A prompt as prompts/list names it (2025-11-25 "Prompt"). */
 const PROMPT: Field[] = [
   required("name"),
   optional("title"),
   optional("description"),
+  optional(
+    "arguments",
+    (list) =>
+      Array.isArray(list) && list.every((each) => isObject(each) && problemOf(each, ARGUMENT, "") === undefined),
+    "an array of arguments, each { name, title?, description?, required?: a boolean }",
+  ),
+  ICONS,
+  optional("_meta", isObject, OBJECT),
+];
+
+/** A resource template as resources/templates/list names it (2025-11-25 "ResourceTemplate"). */
+const TEMPLATE: Field[] = [
+  required("uriTemplate"),
+  required("name"),
+  optional("title"),
+  optional("description"),
+  optional("mimeType"),
+  ICONS,
+  ...COMMON,
+];
+
+/** A tool's inputSchema or outputSchema (2025-11-25 "Tool"): a JSON Schema of an object. */
+const OBJECT_SCHEMA: Field[] = [
+  required("type", (type) => type === "object", '"object"'),
+  optional(
+    "properties",
+    (properties) => isObject(properties) && Object.values(properties).every(isObject),
+    "an object of schemas",
+  ),
+  optional("required", (names) => Array.isArray(names) && names.every(isString), "an array of strings"),
+];
+
+const hint = (name: string) => optional(name, isBoolean, "a boolean");
+
+/** A tool as tools/list names it (2025-11-25 "Tool", ToolAnnotations, ToolExecution). */
+const TOOL: Field[] = [
+  required("name"),
+  optional("title"),
+  optional("description"),
+  { ...required("inputSchema", isObject, OBJECT), fields: OBJECT_SCHEMA },
+  { ...optional("outputSchema", isObject, OBJECT), fields: OBJECT_SCHEMA },
+  {
+    ...optional("annotations", isObject, OBJECT),
+    fields: [optional("title"), ...["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].map(hint)],
+  },
+  {
+    ...optional("execution", isObject, OBJECT),
+    fields: [
+      optional(
+        "taskSupport",
+        (support) => support === "required" || support === "optional" || support === "forbidden",
+        '"required", "optional" or "forbidden"',
+      ),
+    ],
+  },
   ICONS,
   optional("_meta", isObject, OBJECT),
 ];
@@ -245,7 +309,6 @@ interface ResultShape {
   items?: [key: string, problem: ItemProblem];
 }
 
-const isBoolean = (value: unknown) => typeof value === "boolean";
 const CURSOR = optional("nextCursor");
 const META = optional("_meta", isObject, OBJECT);
 
@@ -253,12 +316,15 @@ function placed(place: string, problem: string | undefined): string | undefined 
   return problem === undefined ? undefined : `${place} ${problem}`;
 }
 
-/** A list result (`tools/list`, …): its key an array, and each item as `problem` says when there is a check for it. */
-function listShape(key: string, what: string, problem?: ItemProblem): ResultShape {
+/** A list result (`tools/list`, …): its key an array, each item with `fields`. */
+function listShape(key: string, what: string, fields: Field[]): ResultShape {
   return {
     shape: `{ ${key}: [${what}], nextCursor? }`,
     fields: [required(key, Array.isArray, `an array of ${what}`), CURSOR, META],
-    items: problem && [key, problem],
+    items: [
+      key,
+      (item, place) => (isObject(item) ? placed(place, problemOf(item, fields, "")) : `${place} is not an object`),
+    ],
   };
 }
 
@@ -275,6 +341,7 @@ const RESULTS: ReadonlyMap<string, ResultShape> = new Map([
       shape: "{ content: [content blocks], structuredContent?, isError? }",
       fields: [
         required("content", Array.isArray, "an array of content blocks"),
+        optional("structuredContent", isObject, OBJECT),
         optional("isError", isBoolean, "a boolean"),
         META,
       ],
@@ -314,7 +381,7 @@ const RESULTS: ReadonlyMap<string, ResultShape> = new Map([
               (values) => Array.isArray(values) && values.length <= 100 && values.every(isString),
               "an array of at most 100 strings",
             ),
-            optional("total", Number.isInteger, "an integer"),
+            optional("total", Number.isSafeInteger, "an integer"),
             optional("hasMore", isBoolean, "a boolean"),
           ],
         },
@@ -322,25 +389,26 @@ const RESULTS: ReadonlyMap<string, ResultShape> = new Map([
       ],
     },
   ],
-  ["tools/list", listShape("tools", "tools")],
-  ["resources/list", listShape("resources", "resources", (entry, place) => placed(place, resourceProblem(entry)))],
-  ["resources/templates/list", listShape("resourceTemplates", "resource templates")],
-  [
-    "prompts/list",
-    listShape("prompts", "prompts", (entry, place) =>
-      isObject(entry) ? placed(place, promptProblem(entry)) : `${place} is not an object`,
-    ),
-  ],
+  ["tools/list", listShape("tools", "tools", TOOL)],
+  ["resources/list", listShape("resources", "resources", RESOURCE)],
+  ["resources/templates/list", listShape("resourceTemplates", "resource templates", TEMPLATE)],
+  ["prompts/list", listShape("prompts", "prompts", PROMPT)],
 ]);
 
 /**
- * What is wrong with a result of a built-in method that a middleware returned, with the shape
- * expected; undefined for a well-formed one, and for a result that is not complete (2026-07-28's
- * `input_required` and task results, 2025-11-25's `{ task }`), or of another method.
+ * What is wrong with a result of a built-in method that a middleware returned for `request`, with the
+ * shape expected; undefined for a well-formed one, and for a result that is not complete (2026-07-28's
+ * `input_required` and task results, where the request is not a 2025 one; 2025-11-25's `{ task }`,
+ * the answer to a call that asked for a task with its `task` parameter, "Tasks"), or of another method.
  */
-export function resultProblem(method: string, result: Record<string, unknown>): string | undefined {
+export function resultProblem(request: CheckedRequest, result: Record<string, unknown>): string | undefined {
+  const { method, params, ctx } = request;
   const expected = RESULTS.get(method);
-  if (!expected || (result.resultType ?? "complete") !== "complete" || "task" in result) return undefined;
+  // 2025 has no resultType: a 2025 client reads any result of tools/call as a CallToolResult, and a
+  // { task } as the answer only to a call that asked for one.
+  const incomplete = ctx.era !== "legacy" && (result.resultType ?? "complete") !== "complete";
+  const task = isObject(params?.task) && "task" in result;
+  if (!expected || incomplete || task) return undefined;
   let problem = problemOf(result, expected.fields, "");
   const [key = "", itemProblem] = expected.items ?? [];
   const items = result[key];

@@ -86,7 +86,7 @@ function wrap(run: Link, inner: Chain, who: string): Chain {
     }
     // Checked where a handler's result is, by the same checks (content/check.ts): the official clients
     // refuse or misread a built-in method's result of another shape, a tool call's without content.
-    let problem = contentCheck.use((check) => check.resultProblem(call.method, returned));
+    let problem = contentCheck.use((check) => check.resultProblem(call, returned));
     if (problem instanceof Promise) problem = await problem;
     if (problem !== undefined)
       throw new TypeError(`${who} for "${call.method}" returned a malformed result: ${problem}`);

@@ -9,7 +9,7 @@ import type { Dispatcher } from "../../src/core/dispatch.js";
 import { Registry } from "../../src/core/registry.js";
 import type { Schema } from "../../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../../src/core/tools.js";
-import { pico } from "../../src/index.js";
+import { McpError, pico } from "../../src/index.js";
 import type { Limits } from "../../src/limits/options.js";
 import { compilePrompt, type PromptConfig } from "../../src/prompts/prompts.js";
 import { compileResource, type ResourceConfig } from "../../src/resources/resources.js";
@@ -98,9 +98,11 @@ export function fuzzDispatcher(): Dispatcher {
   return serverDispatcher(registry, LIMITS);
 }
 
-/** The same server behind `fetch`. */
-export function fuzzServer() {
-  let server = pico({ name: "fuzz", version: "1", limits: LIMITS, signals: false }) as ReturnType<typeof pico>;
+/** The same server behind `fetch`, with `options` added to pico()'s. */
+export function fuzzServer(options: Omit<Parameters<typeof pico>[0], "name"> = {}) {
+  let server = pico({ name: "fuzz", version: "1", limits: LIMITS, signals: false, ...options }) as ReturnType<
+    typeof pico
+  >;
   for (const [name, config] of Object.entries(tools)) server = server.tool(name, config as never) as never;
   return server
     .resource("fuzz://fixed", resource)
@@ -310,4 +312,33 @@ export function expectedAnswers(lines: Line[]): Map<unknown, [min: number, max: 
     expected.set(value.id, [min + (value.method === "subscriptions/listen" ? 0 : 1), max + 1]);
   }
   return expected;
+}
+
+/**
+ * The fuzz server with every layer a request can reach: tools that ask the client, a task tool, middleware around every method and
+ * one tool's calls, and a plug-in; with 2025 sessions or without (stateless HTTP).
+ */
+export function layeredServer(sessions: boolean) {
+  return fuzzServer({ askTimeoutMs: 5000, http: { sessions } })
+    .tool("ask", {
+      input: z.object({ s: z.string().optional() }),
+      run: async (_, ctx) => {
+        const answer = await ctx.elicit("Your name?", z.object({ name: z.string() }));
+        return answer.action;
+      },
+    })
+    .tool("later", { task: "optional", run: async () => "done later" })
+    .use(async (_, next) => next())
+    .use(async ({ method, params }, next) => {
+      const args = params?.arguments as { s?: unknown } | undefined;
+      if (method === "tools/call" && params?.name === "echo" && args?.s === "refuse") {
+        throw new McpError(-32001, "refused by middleware");
+      }
+      const result = await next();
+      return method === "tools/call" ? { ...result, _meta: { "fuzz.example/wrapped": true } } : result;
+    })
+    .use({
+      name: "fuzz.example/counter",
+      use: (_call, next) => next(),
+    });
 }
