@@ -7,10 +7,10 @@
  */
 import { BLOCK_FIELDS, type ContentBlock } from "../core/content.js";
 import { isObject } from "../core/jsonrpc.js";
-import { type CallToolResult, type CheckedRequest, toolError, unsendable } from "../core/tools.js";
+import { type CallToolResult, toolError, unsendable } from "../core/tools.js";
 
 /** A field of a block: its name, the test of its value, and what the test asks for, as said to the author. */
-interface Field {
+export interface Field {
   name: string;
   is: (value: unknown, owner: Record<string, unknown>) => boolean;
   what: string;
@@ -21,16 +21,16 @@ interface Field {
 
 const STRING = "a string";
 const BASE64 = "a base64 string";
-const OBJECT = "an object";
+export const OBJECT = "an object";
 
-const isString = (value: unknown) => typeof value === "string";
-const isBoolean = (value: unknown) => typeof value === "boolean";
+export const isString = (value: unknown) => typeof value === "string";
+export const isBoolean = (value: unknown) => typeof value === "boolean";
 
-function required(name: string, is: Field["is"] = isString, what = STRING): Field {
+export function required(name: string, is: Field["is"] = isString, what = STRING): Field {
   return { name, is, what };
 }
 
-function optional(name: string, is: Field["is"] = isString, what = STRING): Field {
+export function optional(name: string, is: Field["is"] = isString, what = STRING): Field {
   return { name, is, what, optional: true };
 }
 
@@ -76,7 +76,7 @@ const ANNOTATIONS: Field[] = [
 ];
 
 /** What every block may have (2025-11-25: annotations and _meta). */
-const COMMON: Field[] = [
+export const COMMON: Field[] = [
   { ...optional("annotations", isObject, OBJECT), fields: ANNOTATIONS },
   optional("_meta", isObject, OBJECT),
 ];
@@ -101,14 +101,14 @@ const CONTENTS: Field[] = [
   optional("blob", isBase64, BASE64),
 ];
 
-const ICONS = optional(
+export const ICONS = optional(
   "icons",
   (icons) => Array.isArray(icons) && icons.every((icon) => isObject(icon) && problemOf(icon, ICON, "") === undefined),
   "an array of icons, each { src, mimeType?, sizes?, theme? }",
 );
 
 /** A resource as a list names it (2025-11-25 "Resource"), and as a resource_link block does, its type aside. */
-const RESOURCE: Field[] = [
+export const RESOURCE: Field[] = [
   required("uri"),
   required("name"),
   optional("title"),
@@ -128,7 +128,7 @@ const ARGUMENT: Field[] = [
 ];
 
 /** A prompt as prompts/list names it (2025-11-25 "Prompt"). */
-const PROMPT: Field[] = [
+export const PROMPT: Field[] = [
   required("name"),
   optional("title"),
   optional("description"),
@@ -142,55 +142,6 @@ const PROMPT: Field[] = [
   optional("_meta", isObject, OBJECT),
 ];
 
-/** A resource template as resources/templates/list names it (2025-11-25 "ResourceTemplate"). */
-const TEMPLATE: Field[] = [
-  required("uriTemplate"),
-  required("name"),
-  optional("title"),
-  optional("description"),
-  optional("mimeType"),
-  ICONS,
-  ...COMMON,
-];
-
-/** A tool's inputSchema or outputSchema (2025-11-25 "Tool"): a JSON Schema of an object. */
-const OBJECT_SCHEMA: Field[] = [
-  required("type", (type) => type === "object", '"object"'),
-  optional(
-    "properties",
-    (properties) => isObject(properties) && Object.values(properties).every(isObject),
-    "an object of schemas",
-  ),
-  optional("required", (names) => Array.isArray(names) && names.every(isString), "an array of strings"),
-];
-
-const hint = (name: string) => optional(name, isBoolean, "a boolean");
-
-/** A tool as tools/list names it (2025-11-25 "Tool", ToolAnnotations, ToolExecution). */
-const TOOL: Field[] = [
-  required("name"),
-  optional("title"),
-  optional("description"),
-  { ...required("inputSchema", isObject, OBJECT), fields: OBJECT_SCHEMA },
-  { ...optional("outputSchema", isObject, OBJECT), fields: OBJECT_SCHEMA },
-  {
-    ...optional("annotations", isObject, OBJECT),
-    fields: [optional("title"), ...["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"].map(hint)],
-  },
-  {
-    ...optional("execution", isObject, OBJECT),
-    fields: [
-      optional(
-        "taskSupport",
-        (support) => support === "required" || support === "optional" || support === "forbidden",
-        '"required", "optional" or "forbidden"',
-      ),
-    ],
-  },
-  ICONS,
-  optional("_meta", isObject, OBJECT),
-];
-
 const BLOCKS: ReadonlyMap<unknown, Field[]> = new Map([
   ["text", [required("text"), ...COMMON]],
   ["image", [required("data", isBase64, BASE64), required("mimeType"), ...COMMON]],
@@ -200,7 +151,7 @@ const BLOCKS: ReadonlyMap<unknown, Field[]> = new Map([
 ]);
 
 /** What the first field that fails its test needs, with its path from the block (`annotations.priority`). */
-function problemOf(owner: Record<string, unknown>, fields: Field[], path: string): string | undefined {
+export function problemOf(owner: Record<string, unknown>, fields: Field[], path: string): string | undefined {
   for (const field of fields) {
     const value = owner[field.name];
     const at = path + field.name;
@@ -297,125 +248,4 @@ export function messageProblem(value: unknown): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** What an item of a result's list needs, said with its place (`messages[1]`); undefined for a valid one. */
-type ItemProblem = (item: unknown, place: string) => string | undefined;
-
-/** A complete result of a built-in method: its shape as said to the author, its fields, and its list's items. */
-interface ResultShape {
-  shape: string;
-  fields: Field[];
-  items?: [key: string, problem: ItemProblem];
-}
-
-const CURSOR = optional("nextCursor");
-const META = optional("_meta", isObject, OBJECT);
-
-function placed(place: string, problem: string | undefined): string | undefined {
-  return problem === undefined ? undefined : `${place} ${problem}`;
-}
-
-/** A list result (`tools/list`, …): its key an array, each item with `fields`. */
-function listShape(key: string, what: string, fields: Field[]): ResultShape {
-  return {
-    shape: `{ ${key}: [${what}], nextCursor? }`,
-    fields: [required(key, Array.isArray, `an array of ${what}`), CURSOR, META],
-    items: [
-      key,
-      (item, place) => (isObject(item) ? placed(place, problemOf(item, fields, "")) : `${place} is not an object`),
-    ],
-  };
-}
-
-/**
- * The built-in methods' complete results (2025-11-25 and 2026-07-28 schemas), by the checks their
- * handlers' results pass (a tool's blocks, a prompt's messages, a resource's contents, list entries
- * as registration checks them): what a middleware returns is checked by them too (middleware/chain.ts),
- * since the official clients refuse or misread anything else.
- */
-const RESULTS: ReadonlyMap<string, ResultShape> = new Map([
-  [
-    "tools/call",
-    {
-      shape: "{ content: [content blocks], structuredContent?, isError? }",
-      fields: [
-        required("content", Array.isArray, "an array of content blocks"),
-        optional("structuredContent", isObject, OBJECT),
-        optional("isError", isBoolean, "a boolean"),
-        META,
-      ],
-      items: ["content", blockProblem],
-    },
-  ],
-  [
-    "prompts/get",
-    {
-      shape: '{ description?, messages: [{ role: "user" | "assistant", content: a content block }] }',
-      fields: [optional("description"), required("messages", Array.isArray, "an array of messages"), META],
-      items: ["messages", (message, place) => placed(`${place},`, messageProblem(message))],
-    },
-  ],
-  [
-    "resources/read",
-    {
-      shape: "{ contents: [{ uri, text | blob, mimeType? }] }",
-      fields: [required("contents", Array.isArray, "an array of contents items"), META],
-      items: [
-        "contents",
-        (item, place) => (isObject(item) ? placed(place, contentsProblem(item)) : `${place} is not an object`),
-      ],
-    },
-  ],
-  [
-    "completion/complete",
-    {
-      shape: "{ completion: { values: [strings], total?, hasMore? } }",
-      fields: [
-        {
-          ...required("completion", isObject, OBJECT),
-          fields: [
-            // 2025-11-25 "CompleteResult": values MUST NOT exceed 100 items.
-            required(
-              "values",
-              (values) => Array.isArray(values) && values.length <= 100 && values.every(isString),
-              "an array of at most 100 strings",
-            ),
-            optional("total", Number.isSafeInteger, "an integer"),
-            optional("hasMore", isBoolean, "a boolean"),
-          ],
-        },
-        META,
-      ],
-    },
-  ],
-  ["tools/list", listShape("tools", "tools", TOOL)],
-  ["resources/list", listShape("resources", "resources", RESOURCE)],
-  ["resources/templates/list", listShape("resourceTemplates", "resource templates", TEMPLATE)],
-  ["prompts/list", listShape("prompts", "prompts", PROMPT)],
-]);
-
-/**
- * What is wrong with a result of a built-in method that a middleware returned for `request`, with the
- * shape expected; undefined for a well-formed one, and for a result that is not complete (2026-07-28's
- * `input_required` and task results, where the request is not a 2025 one; 2025-11-25's `{ task }`,
- * the answer to a call that asked for a task with its `task` parameter, "Tasks"), or of another method.
- */
-export function resultProblem(request: CheckedRequest, result: Record<string, unknown>): string | undefined {
-  const { method, params, ctx } = request;
-  const expected = RESULTS.get(method);
-  // 2025 has no resultType: a 2025 client reads any result of tools/call as a CallToolResult, and a
-  // { task } as the answer only to a call that asked for one.
-  const incomplete = ctx.era !== "legacy" && (result.resultType ?? "complete") !== "complete";
-  const task = isObject(params?.task) && "task" in result;
-  if (!expected || incomplete || task) return undefined;
-  let problem = problemOf(result, expected.fields, "");
-  const [key = "", itemProblem] = expected.items ?? [];
-  const items = result[key];
-  if (problem === undefined && itemProblem && Array.isArray(items)) {
-    for (let index = 0; index < items.length && problem === undefined; index++) {
-      problem = itemProblem(items[index], `${key}[${index}]`);
-    }
-  }
-  return problem === undefined ? undefined : `${problem}; a ${method} result is ${expected.shape}`;
 }

@@ -140,21 +140,8 @@ export const enforceLayer = new Layer<EnforceLayer>();
 export interface ContentCheck {
   /** The result that sends these blocks, or a tool error naming the first that a client would refuse. */
   checkedContent(blocks: unknown[], toolName: string): CallToolResult;
-  /**
-   * What is wrong with a built-in method's result a middleware returned for `request`, with the shape
-   * expected; undefined for none.
-   */
-  resultProblem(request: CheckedRequest, result: Record<string, unknown>): string | undefined;
 }
 
-/** The request whose result a middleware returned, as the check of that result reads it. */
-export interface CheckedRequest {
-  readonly method: string;
-  readonly params?: Record<string, unknown> | undefined;
-  readonly ctx: { readonly era: string };
-}
-
-/** Wired in by the server: loaded with the first result that has blocks, never for a string or a value. */
 export const contentCheck = new Layer<ContentCheck>();
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;

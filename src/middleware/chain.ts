@@ -1,5 +1,5 @@
+import { resultProblem } from "../content/results.js";
 import { isObject } from "../core/jsonrpc.js";
-import { contentCheck } from "../core/tools.js";
 import type { Chain, ChainCall, MaybePromise } from "../core/wrapping.js";
 import type { Next, Returned } from "./middleware.js";
 
@@ -84,10 +84,9 @@ function wrap(run: Link, inner: Chain, who: string): Chain {
       const what = Array.isArray(returned) ? "an array" : typeof returned;
       throw new TypeError(`Middleware for "${call.method}" returned ${what}; a result is an object`);
     }
-    // Checked where a handler's result is, by the same checks (content/check.ts): the official clients
+    // Checked by the checks a handler's result passes (content/results.ts): the official clients
     // refuse or misread a built-in method's result of another shape, a tool call's without content.
-    let problem = contentCheck.use((check) => check.resultProblem(call, returned));
-    if (problem instanceof Promise) problem = await problem;
+    const problem = resultProblem(call, returned);
     if (problem !== undefined)
       throw new TypeError(`${who} for "${call.method}" returned a malformed result: ${problem}`);
     return returned;
