@@ -8,11 +8,11 @@
  * entry and the shape expected, in both eras (official v1 and v2 clients over Streamable HTTP on
  * 127.0.0.1); a middleware that passes the handler's own lists through changes nothing.
  */
-import { ProtocolError } from "@modelcontextprotocol/client";
 import { CreateTaskResultSchema, McpError as V1Error } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ErrorCode, pico } from "../../src/index.js";
+import { ANY, expectInternalErrors, type InternalError } from "./internal-errors.js";
 import { servedToClients } from "./served.js";
 
 const malformed = pico({ name: "entries", version: "1.0.0" })
@@ -71,9 +71,8 @@ const passing = pico({ name: "passing", version: "1.0.0" })
 
 const clients = servedToClients(malformed);
 const passingClients = servedToClients(passing);
-const ANY = z.object({}).passthrough();
 
-const MALFORMED: [request: { method: string; params?: Record<string, unknown> }, message: string][] = [
+const MALFORMED: InternalError[] = [
   [
     { method: "tools/list" },
     'Middleware "toolless" for "tools/list" returned a malformed result: tools[0] needs inputSchema: an object; a tools/list result is { tools: [tools], nextCursor? }',
@@ -127,19 +126,7 @@ describe("a middleware's result whose entries the official clients refuse", () =
   });
 
   it("is answered -32603 naming the middleware, the entry and the shape expected, in both eras", async () => {
-    const legacy = await clients.legacy();
-    const modern = await clients.modern();
-    for (const [request, message] of MALFORMED) {
-      const v1 = await legacy.request(request, ANY, { timeout: 5_000 }).catch((error: unknown) => error);
-      expect(v1).toBeInstanceOf(V1Error);
-      expect(v1).toMatchObject({
-        code: ErrorCode.InternalError,
-        message: `MCP error -32603: Internal error: ${message}`,
-      });
-      const v2 = await modern.request(request, ANY, { timeout: 5_000 }).catch((error: unknown) => error);
-      expect(v2).toBeInstanceOf(ProtocolError);
-      expect(v2).toMatchObject({ code: ErrorCode.InternalError, message: `Internal error: ${message}` });
-    }
+    await expectInternalErrors(clients, MALFORMED);
   });
 
   it("passes a 2025 task through a middleware to the call that asked for it", async () => {

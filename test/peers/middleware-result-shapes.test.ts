@@ -9,11 +9,9 @@
  * Streamable HTTP on 127.0.0.1); `server.call` rejects with the same error. A well-formed result,
  * and the results of unwrapped requests, are answered as ever.
  */
-import { ProtocolError } from "@modelcontextprotocol/client";
-import { McpError as V1Error } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { ErrorCode, pico } from "../../src/index.js";
+import { pico } from "../../src/index.js";
+import { expectInternalErrors, type InternalError } from "./internal-errors.js";
 import { servedToClients } from "./served.js";
 
 const server = pico({ name: "shapes", version: "1.0.0" })
@@ -47,10 +45,9 @@ const server = pico({ name: "shapes", version: "1.0.0" })
   });
 
 const clients = servedToClients(server);
-const ANY = z.object({}).passthrough();
 
 const TOOL_SHAPE = "a tools/call result is { content: [content blocks], structuredContent?, isError? }";
-const MALFORMED: [request: { method: string; params?: Record<string, unknown> }, message: string][] = [
+const MALFORMED: InternalError[] = [
   [
     { method: "tools/call", params: { name: "empty", arguments: {} } },
     `Middleware "empty" for "tools/call" returned a malformed result: needs content: an array of content blocks; ${TOOL_SHAPE}`,
@@ -86,19 +83,7 @@ const MALFORMED: [request: { method: string; params?: Record<string, unknown> },
 
 describe("a middleware's result of another shape than its method's", () => {
   it("is answered -32603 naming the middleware and the shape expected, in both eras", async () => {
-    const legacy = await clients.legacy();
-    const modern = await clients.modern();
-    for (const [request, message] of MALFORMED) {
-      const v1 = await legacy.request(request, ANY, { timeout: 5_000 }).catch((error: unknown) => error);
-      expect(v1).toBeInstanceOf(V1Error);
-      expect(v1).toMatchObject({
-        code: ErrorCode.InternalError,
-        message: `MCP error -32603: Internal error: ${message}`,
-      });
-      const v2 = await modern.request(request, ANY, { timeout: 5_000 }).catch((error: unknown) => error);
-      expect(v2).toBeInstanceOf(ProtocolError);
-      expect(v2).toMatchObject({ code: ErrorCode.InternalError, message: `Internal error: ${message}` });
-    }
+    await expectInternalErrors(clients, MALFORMED);
   });
 
   it("rejects server.call with the same error", async () => {
