@@ -19,6 +19,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkLine } from "../hardening-helpers.js";
 import { initialize, within } from "../http-helpers.js";
 import { layeredServer, MODERN_META, message, RUNS, TIME_LIMIT_MS } from "./inputs.js";
+import { replyTexts } from "./replies.js";
 
 const BOUND_MS = 5000;
 
@@ -76,34 +77,7 @@ const run = fc.record({
 
 /** Reads a reply body: its JSON, or an SSE stream's messages for at most `ms` (a listen stays open). */
 async function bodyMessages(response: Response, ms = 400): Promise<Record<string, unknown>[]> {
-  const type = response.headers.get("content-type") ?? "";
-  const texts: string[] = [];
-  if (!type.startsWith("text/event-stream")) {
-    const text = await response.text();
-    if (text !== "") texts.push(text);
-  } else {
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    const deadline = Date.now() + ms;
-    for (;;) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - Date.now()));
-      });
-      const next = await Promise.race([reader.read(), timeout]);
-      clearTimeout(timer);
-      if (next === "timeout") {
-        await reader.cancel();
-        break;
-      }
-      if (next.done) break;
-      text += decoder.decode(next.value, { stream: true });
-    }
-    for (const each of text.split("\n"))
-      if (each.startsWith("data:") && each.slice(5).trim()) texts.push(each.slice(5));
-  }
-  return texts.flatMap((text) => {
+  return (await replyTexts(response, { ms, readErrors: "throw" })).flatMap((text) => {
     const checked = checkLine(text);
     return Array.isArray(checked.batch) ? (checked.batch as Record<string, unknown>[]) : [checked];
   });

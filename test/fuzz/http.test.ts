@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkLine } from "../hardening-helpers.js";
 import { initialize } from "../http-helpers.js";
 import { fuzzServer, type Line, line, METHODS, MODERN_META, RUNS, TIME_LIMIT_MS } from "./inputs.js";
+import { replyTexts } from "./replies.js";
 
 const counts = { runs: 0, statuses: new Map<number, number>(), sse: 0 };
 afterAll(() => {
@@ -74,35 +75,8 @@ function mirrored(body: Line): Record<string, string> {
 
 /** Reads a reply body, SSE streams for at most `ms` (a GET stream or a listen stays open). */
 async function bodyLines(response: Response, ms = 150): Promise<string[]> {
-  const type = response.headers.get("content-type") ?? "";
-  if (!type.startsWith("text/event-stream")) {
-    const text = await response.text();
-    return text === "" ? [] : [text];
-  }
-  counts.sse++;
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  const deadline = Date.now() + ms;
-  for (;;) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - Date.now()));
-    });
-    const next = await Promise.race([reader.read().catch(() => ({ done: true, value: undefined })), timeout]);
-    clearTimeout(timer);
-    if (next === "timeout") {
-      await reader.cancel();
-      break;
-    }
-    if (next.done) break;
-    text += decoder.decode(next.value, { stream: true });
-  }
-  return text
-    .split("\n")
-    .filter((each) => each.startsWith("data:"))
-    .map((each) => each.slice(5).trim())
-    .filter((data) => data !== "");
+  if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) counts.sse++;
+  return replyTexts(response, { ms, readErrors: "end" });
 }
 
 describe("fuzz: HTTP", () => {
