@@ -26,7 +26,7 @@ export type Asker = (
  */
 export interface AskingConnection {
   /** The connection's 2025 session: a question asked before it is initialized waits for it. */
-  readonly session: Pick<Session, "initialized" | "onInitialized"> | undefined;
+  readonly session: Pick<Session, "initialized" | "onInitialized" | "settling"> | undefined;
   readonly dispatcher: {
     readonly registry: { readonly askTimeoutMs: number };
     /** See `Dispatcher.urlElicitations`. */

@@ -10,6 +10,9 @@ import type { AskingConnection, ConnectionQuestions } from "./carried.js";
 
 export type { Asker, AskingConnection } from "./carried.js";
 
+/** Why a question of a cancelled request fails, for the handler that asked. */
+const CANCELLED = "The request that asked was cancelled.";
+
 /**
  * A legacy connection's own requests to its client (2025-11-25 "Sampling", "Elicitation", "Roots"):
  * what awaits an answer, and the URL-mode elicitations that may still be reported complete. Made by
@@ -55,6 +58,12 @@ export class Questions implements ConnectionQuestions {
       if (refused) return Promise.reject(refused);
     }
     return new Promise((resolve, reject) => {
+      // Cancelled before it was asked (between the handler's question and its round, or by a
+      // cancellation read as the session became initialized, settling): it is never sent.
+      if (signal?.aborted) {
+        reject(new Error(CANCELLED));
+        return;
+      }
       // However the question settles, its timer and its abort listener go with it: a handler may ask
       // many times in one request, whose signal would otherwise gather a listener per question.
       const settled = () => {
@@ -70,7 +79,7 @@ export class Questions implements ConnectionQuestions {
         }
         reject(new Error(why));
       };
-      const cancelled = () => give("The request that asked was cancelled.");
+      const cancelled = () => give(CANCELLED);
       const timer = setTimeout(() => {
         const seconds = timeout / 1000;
         give(
@@ -109,10 +118,10 @@ export class Questions implements ConnectionQuestions {
     );
   }
 
-  /** Sends a question now, or once the session is initialized (see #unsent). */
+  /** Sends a question now, or once the session is initialized and settled (see #unsent, Session.settling). */
   #send(id: RequestId, send: () => void): void {
     const session = this.#connection.session;
-    if (!session || session.initialized) {
+    if (!session || (session.initialized && !session.settling)) {
       send();
       return;
     }

@@ -40,7 +40,7 @@ export class RedisBus implements Bus {
   readonly #listeners = new Set<(message: BusMessage) => void>();
   #closing: Promise<() => Promise<void>> | undefined;
   /** What `announce` has not published yet, oldest first (see MAX_HELD). */
-  readonly #held: { readonly text: string; readonly at: number; readonly note: string | undefined }[] = [];
+  readonly #held: Held[] = [];
   #retry: ReturnType<typeof setTimeout> | undefined;
   #flushing = false;
   #dropped = 0;
@@ -70,17 +70,34 @@ export class RedisBus implements Bus {
     if (text !== undefined) await this.#link.command(["PUBLISH", this.channel, text]);
   }
 
-  announce(message: BusMessage, note?: string): void {
+  announce(message: BusMessage, note?: string): Promise<void> | undefined {
     const text = this.#sendable(message);
     if (text === undefined) return;
     // One queue, sent by one loop: instances see changes in the order they happened, and what
     // Redis did not take waits there for the next try.
-    this.#held.push({ text, at: Date.now(), note });
-    if (this.#held.length > MAX_HELD) {
-      this.#held.shift();
-      this.#dropped++;
+    let settle: (() => void) | undefined;
+    const handed = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    this.#held.push({ text, at: Date.now(), note, settle });
+    if (this.#held.length > MAX_HELD) this.#drop();
+    if (this.#retry) this.#heldBack();
+    else if (!this.#flushing) void this.#flush();
+    return handed;
+  }
+
+  /** The oldest held message is dropped (MAX_HELD, MAX_HELD_MS): whoever waits on it waits no more. */
+  #drop(): void {
+    this.#held.shift()?.settle?.();
+    this.#dropped++;
+  }
+
+  /** Redis did not take the next message: what is held waits for the next try, and whoever waits on it, no more. */
+  #heldBack(): void {
+    for (const held of this.#held) {
+      held.settle?.();
+      held.settle = undefined;
     }
-    if (!this.#flushing && !this.#retry) void this.#flush();
   }
 
   /** The text of a message from this instance (the event history's script publishes it too). */
@@ -144,10 +161,7 @@ export class RedisBus implements Bus {
   /** Sends what was held, in order, until Redis fails again; drops (and reports) what is too old. */
   async #flush(): Promise<void> {
     const now = Date.now();
-    for (let oldest = this.#held[0]; oldest && now - oldest.at > MAX_HELD_MS; oldest = this.#held[0]) {
-      this.#held.shift();
-      this.#dropped++;
-    }
+    for (let oldest = this.#held[0]; oldest && now - oldest.at > MAX_HELD_MS; oldest = this.#held[0]) this.#drop();
     if (this.#dropped > 0) {
       console.error(
         `picomcp/redis: ${this.#dropped} bus message(s) (list changes, task changes, client messages for another instance) were dropped: Redis was unreachable for over ${MAX_HELD_MS / 1000} s or more than ${MAX_HELD} waited; instances may miss those changes until the next one`,
@@ -165,12 +179,16 @@ export class RedisBus implements Bus {
           await this.#link.script(NOTE_AND_PUBLISH, keys, [this.channel, next.text, String(NOTE_MS)]);
         }
         this.#held.shift();
+        next.settle?.();
       } catch {
         failed = true;
       }
     }
     this.#flushing = false;
-    if (failed) this.#schedule();
+    if (failed) {
+      this.#heldBack();
+      this.#schedule();
+    }
   }
 
   async noted(notes: readonly string[]): Promise<(BusMessage | undefined)[]> {
@@ -190,6 +208,8 @@ export class RedisBus implements Bus {
     this.#stopProbing();
     clearTimeout(this.#retry);
     this.#retry = undefined;
+    // Held messages are tried no more: nothing waits on them.
+    this.#heldBack();
     const closing = this.#closing;
     this.#closing = undefined;
     if (closing) await (await closing)();
@@ -205,6 +225,15 @@ export class RedisBus implements Bus {
     } else if (parsed.from === this.instance) return;
     for (const listener of this.#listeners) listener(parsed.message);
   }
+}
+
+/** A message `announce` has not published yet. */
+interface Held {
+  readonly text: string;
+  readonly at: number;
+  readonly note: string | undefined;
+  /** Resolves what `announce` answered: the message was published, or is held for a later try, or dropped. */
+  settle: (() => void) | undefined;
 }
 
 /** A message as `encode` wrote it (a probe also has its number); undefined for text that is not JSON. */

@@ -37,6 +37,12 @@ export interface Session {
    * before it (asking/questions.ts; 2025-11-25 "Lifecycle": no request but ping before it).
    */
   onInitialized?: (() => void) | undefined;
+  /**
+   * True while the session, initialized, still holds its questions: a copy of a session shared by
+   * several instances reads, as it becomes initialized, the cancellations the others took before
+   * the notification (transports/http/shared.ts), and then calls `onInitialized`.
+   */
+  readonly settling?: boolean;
   /** The threshold set by `logging/setLevel` (2025-11-25 "Logging"). */
   logLevel: LogLevel;
   /**

@@ -277,8 +277,12 @@ export interface Bus {
    * wait until askTimeoutMs), its cancellation of a request (the request would go on), a URL-mode
    * completion (nothing would tell it again). Never throws: a message JSON cannot carry (a BigInt,
    * a cycle in a task's log) is dropped, as a transport drops it, not thrown at the tool that sent it.
+   * May answer a promise that resolves (never rejects) once the message is published, with its note
+   * kept, or once it is held because the state did not take it: the HTTP endpoint answers a client's
+   * cancellation only then (http/shared.ts's `forward`), so an instance the client tells anything
+   * after can find it (`noted`). A store written before it answers nothing, and is not waited for.
    */
-  announce(message: BusMessage, note?: string): void;
+  announce(message: BusMessage, note?: string): Promise<void> | void;
   /**
    * The messages announced under these notes within the last minute (undefined where none): what
    * an instance whose subscription was reconnecting when they were published reads once it is back.

@@ -292,8 +292,8 @@ export class HttpHandler {
         const legacy = this.#legacyPeer(request);
         if ("status" in legacy) return legacy;
         this.#dispatcher.notification(inbound.message, legacy.peer, legacy.session?.connection.requests);
-        this.#shared?.forward(legacy.session, inbound.message);
-        return emptyReply(202);
+        // One relayed to the other instances sharing its session is answered once relayed (shared.ts's forward).
+        return this.#accepted(this.#shared?.forward(legacy.session, inbound.message));
       }
       case "response": {
         // The client's answer to one of our questions (legacy elicitation, sampling, roots). Under a
@@ -302,10 +302,14 @@ export class HttpHandler {
         const legacy = this.#legacyPeer(request);
         if ("status" in legacy) return legacy;
         legacy.session?.connection.settle(inbound.message);
-        this.#shared?.forward(legacy.session, inbound.message);
-        return emptyReply(202);
+        return this.#accepted(this.#shared?.forward(legacy.session, inbound.message));
       }
     }
+  }
+
+  /** 202 for a message taken, once `relayed` (to the other instances sharing its session) settles. */
+  #accepted(relayed: Promise<void> | undefined): Promise<HttpReply> | HttpReply {
+    return relayed ? relayed.then(() => emptyReply(202)) : emptyReply(202);
   }
 
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {

@@ -107,7 +107,7 @@ export class SharedSessions {
   constructor(state: SharedState, store: SessionStore, endpoint: SharedEndpoint) {
     const { dispatcher } = endpoint;
     this.#endpoint = endpoint;
-    this.#Session = sharedClass(endpoint.Session);
+    this.#Session = sharedClass(endpoint.Session, (id) => this.#cancelsNoted(id));
     this.store = store;
     this.#state = state;
     this.#store = store;
@@ -277,9 +277,11 @@ export class SharedSessions {
 
   /**
    * A client's answer to a question, or its cancellation: the instance whose request it concerns
-   * may be another, so it goes to all of them, and each settles only what is its own.
+   * may be another, so it goes to all of them, and each settles only what is its own. The client is
+   * answered 202 once the relay is published and noted (or held, Redis away): what it sends after
+   * that, to any instance, comes after it (see #cancelsNoted).
    */
-  forward(session: HttpSession | undefined, message: JsonRpcMessage): void {
+  forward(session: HttpSession | undefined, message: JsonRpcMessage): Promise<void> | undefined {
     if (!session) return;
     // Noted too: the instance running the request, if its subscription is reconnecting, reads it once
     // it is back (#rejoined) rather than let its question time out, or its cancelled request go on.
@@ -295,7 +297,7 @@ export class SharedSessions {
     // The message was taken here already (handler.ts): a bus of one's own that throws (Bus.announce
     // never should) loses only its relay, and the client is still answered 202.
     try {
-      this.#state.bus.announce({ type: "client", session: session.id, message }, note);
+      return this.#state.bus.announce({ type: "client", session: session.id, message }, note)?.catch(() => {});
     } catch {}
   }
 
@@ -365,6 +367,24 @@ export class SharedSessions {
     }
     this.#retellUpdates(connection);
     return stream;
+  }
+
+  /**
+   * As session `id` becomes initialized here, before its questions go out (those held for the
+   * notification, and those asked meanwhile: SharedSession's settling): the cancellations of its
+   * requests running here, noted by the instances they were sent to, are read and applied, so a
+   * request the client cancelled before it sent the notification asks nothing, whichever instances
+   * the two reached (2025-11-25 "Cancellation": a cancelled request's work stops). The bus brings them too, but not necessarily first: it is
+   * another connection than the one that brought the notification, or the record it changed. An
+   * instance answers a cancellation once it is noted (forward), so one the client sent before the
+   * notification is found. Unreadable (the store is away): the questions go, as the bus alone has it.
+   */
+  async #cancelsNoted(id: string): Promise<void> {
+    const running = this.#store.peek(id)?.connection.requests?.keys() ?? [];
+    const notes = Array.from(running, (request) => cancelNote(id, request));
+    if (notes.length === 0) return;
+    const noted = (await this.#state.bus.noted?.(notes).catch(() => [])) ?? [];
+    for (const message of noted) if (message) this.#receive(message);
   }
 
   /**
@@ -708,9 +728,10 @@ export class SharedSessions {
     const before = this.#written.get(session);
     const now = snapshot(core);
     const wanted = before && !same(before, now) ? merged(record, before, now) : record;
+    const initialized = core.initialized;
     core.initialized = wanted.initialized;
     // notifications/initialized came to another instance: the questions held here for it go now.
-    if (core.initialized) core.onInitialized?.();
+    if (core.initialized && !initialized) core.onInitialized?.();
     core.logLevel = wanted.logLevel;
     const subscriptions = adoptable(wanted.subscriptions, this.#dispatcher.limits);
     for (const uri of [...core.subscriptions]) if (!subscriptions.has(uri)) core.unsubscribe(uri);
@@ -747,11 +768,40 @@ interface SharedSession extends Session {
 
 type SharedClass = new (id: string, ...args: ConstructorParameters<typeof LegacySession>) => SharedSession;
 
-/** The session class, extended to know its id and its subscriptions (the class keeps them private). */
-function sharedClass(Base: typeof LegacySession): SharedClass {
+/**
+ * The session class, extended to know its id and its subscriptions (the class keeps them private).
+ * As it becomes initialized it asks nothing until `cancelsNoted` has read the cancellations other
+ * instances took for it (SharedSessions.#cancelsNoted): its questions wait (`settling`), and those
+ * held for the notification go after (asking/questions.ts).
+ */
+function sharedClass(Base: typeof LegacySession, cancelsNoted: (id: string) => Promise<void>): SharedClass {
   return class extends Base implements SharedSession {
     readonly id: string;
     readonly subscriptions = new Set<string>();
+    /** What the questions held set (asking/questions.ts): called once the cancellations are read. */
+    #held: (() => void) | undefined;
+    /** Reads of the cancellations under way. */
+    #reading = 0;
+    readonly #initialized = () => {
+      this.#reading++;
+      const release = () => {
+        this.#reading--;
+        if (!this.settling) this.#held?.();
+      };
+      void cancelsNoted(this.id).then(release, release);
+    };
+
+    get settling(): boolean {
+      return this.#reading > 0;
+    }
+
+    get onInitialized(): () => void {
+      return this.#initialized;
+    }
+
+    set onInitialized(release: (() => void) | undefined) {
+      this.#held = release;
+    }
 
     constructor(id: string, ...session: ConstructorParameters<typeof LegacySession>) {
       super(...session);
