@@ -130,6 +130,8 @@ export class Server<Tools extends ToolTypes = {}> {
   readonly #plugins: OnFirstUse<Plugins>;
   /** What the resources and prompts layers add their entries to: the registry, under this server's auth. */
   readonly #host: EntryHost;
+  /** The methods of `use` calls made while a layer was loading, which ready() checks (#wrappable). */
+  #unchecked: string[] = [];
   /** Stops the stdio serving of `serve()`, and its end. */
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
 
@@ -298,7 +300,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * method's (`"tools/call"`: typed params and result) or one tool's (`{ tool }`: the name checked
    * against the tools registered so far, the result typed from its output schema). `initialize`
    * and notifications are not wrapped; `server.call` is, as a `tools/call`. A server's first `use`
-   * comes before it serves (`serve()`, the first request of `fetch` or `node`): after, it throws.
+   * comes before it serves (`serve()`, the first request of `fetch` or `node`): once it may have
+   * answered a request (nothing registered before still loading, see #answers), it throws.
    */
   use(middleware: MiddlewareFor<string> | Plugin): this;
   use<M extends MethodName>(method: M, middleware: MiddlewareFor<M>): this;
@@ -322,18 +325,25 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#checkedAtCall(this.#settings, "auth", "declare its first rule (or pico({ auth }))");
   }
 
-  /** Whether the server serves: `serve()` or the first request of `fetch` or `node` has begun. */
-  #isServing(): boolean {
-    return (this.#endpoint ?? this.#stdio) !== undefined;
+  /**
+   * Whether the server may have answered a request: `serve()` or the first request of `fetch` or
+   * `node` has begun, and no layer is loading. While one is, every transport that began waits for it
+   * (ready(), which waits for those that start meanwhile too), so what is registered then, such as a
+   * `use` right after `serve()` on a server whose first resource still loads, is checked before the
+   * first answer, as before serving: a mistake there is a start-up error.
+   */
+  #answers(): boolean {
+    return (this.#endpoint ?? this.#stdio) !== undefined && !this.#registry.installing;
   }
 
   /**
-   * Refuses a registration (or `use`) once the server serves, while the part that checks it has not
-   * loaded: the checks would run only once it had, too late to throw at the call, and their error
-   * would fail every request from then on (Registry.wait). Once loaded, the part checks at the call.
+   * Refuses a registration (or `use`) once the server may have answered a request, while the part
+   * that checks it has not loaded: the checks would run only once it had, too late to throw at the
+   * call, and their error would fail every request from then on (Registry.wait). Once loaded, the
+   * part checks at the call.
    */
   #checkedAtCall(part: { readonly now: object | undefined }, call: string, first: string): void {
-    if (this.#isServing() && !part.now) {
+    if (this.#answers() && !part.now) {
       throw new TypeError(`${call}: the server is serving; ${first} before serve() and the first request.`);
     }
   }
@@ -367,22 +377,20 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /** A method middleware can wrap: one of the method table's (initialize is the handshake, not in it). */
   #wrappable(method: string): string {
-    const check = () => {
-      if (!this.#dispatcher.method(method)) {
-        throw new TypeError(
-          `server.use("${method}"): there is no such request method to wrap (initialize and notifications are never wrapped; install a plug-in's methods before wrapping them).`,
-        );
-      }
-    };
-    // Layers still installing their methods (the first resource or prompt, a plug-in's): checked once
-    // they have, as a start-up error (a misspelt name would otherwise wrap nothing, silently).
-    // Once serving, checked now: a mistake found later would fail every request from then on. A layer
-    // is still installing then only if it began before serving did (serve() serves from its call, before
-    // ready()), as a first resource or prompt can no longer be registered once serving.
-    const installing = this.#registry.installing;
-    if (installing && !this.#isServing()) this.#registry.wait(installing.then(check));
-    else check();
+    // A layer still loading (a first resource, prompt or task tool, a plug-in) may install it: checked
+    // once every layer has, by ready(), which every transport waits for before it answers (a misspelt
+    // name is then a start-up error, never a middleware that silently wraps nothing).
+    if (this.#registry.installing) this.#unchecked.push(method);
+    else this.#checkWrappable(method);
     return method;
+  }
+
+  #checkWrappable(method: string): void {
+    if (!this.#dispatcher.method(method)) {
+      throw new TypeError(
+        `server.use("${method}"): there is no such request method to wrap (initialize and notifications are never wrapped; install a plug-in's methods before wrapping them).`,
+      );
+    }
   }
 
   /**
@@ -565,11 +573,16 @@ export class Server<Tools extends ToolTypes = {}> {
    * does not exist. `serve()` and `server.call` wait for it and reject with that error; `fetch` and
    * `node` answer every request with a JSON 500 and log the error once on stderr (not-started.ts). Registrations the core checks
    * itself (`.tool()`, a middleware's method or tool) throw at the call instead, except a
-   * middleware's method while a layer is installing methods: it is checked here, once they are.
+   * middleware's method while a layer is loading: it is checked here, once every layer has.
    */
   async ready(): Promise<void> {
     // A layer may install another as it loads (the Tasks layer is a plug-in): wait for them all.
     while (this.#registry.installing) await this.#registry.installing;
+    // Here rather than in a Registry.wait: a layer may load another as it loads (Tasks the plug-in
+    // machinery, which installs its methods), after such a wait would have checked.
+    for (const method of this.#unchecked) this.#checkWrappable(method);
+    // Methods are never uninstalled: checked once is checked for good (a mistake rejects every ready()).
+    this.#unchecked = [];
   }
 
   /**

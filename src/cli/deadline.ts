@@ -48,6 +48,21 @@ export function noAnswer(what: string, ms: number): Error {
   );
 }
 
+/** The deadlines counting now: once nothing else is left in the process, what can still end a wait. */
+const counting = new Set<Deadline>();
+
+/**
+ * Called once nothing is left in the process but the deadlines (Node's "beforeExit", server-ends.ts):
+ * a request still waits, and only its deadline can end it now, by cancelling it, which ends a handler
+ * that waits for its `ctx.signal`. Each then keeps the process alive until it passes, and the verb
+ * says that no answer came within --timeout. Answers whether any was counting (if not, what the verb
+ * awaits can never settle).
+ */
+export function holdDeadlines(): boolean {
+  for (const deadline of counting) deadline.hold();
+  return counting.size > 0;
+}
+
 /**
  * A signal that aborts once `ms` have passed, not counting the time it is paused: while the person
  * at the terminal answers a question of the server's (an elicitation form), the wait is theirs.
@@ -68,20 +83,27 @@ export class Deadline {
   }
 
   pause(): void {
-    clearTimeout(this.#timer);
+    this.clear();
     this.#left -= Date.now() - this.#since;
   }
 
   resume(): void {
     this.#since = Date.now();
     this.#timer = setTimeout(() => this.#controller.abort(), Math.max(0, Math.min(this.#left, LONGEST_TIMER_MS)));
-    // The bound alone keeps nothing alive: a server awaiting what nothing can settle is said at once
-    // (server-ends.ts), not after the bound.
+    // The bound alone keeps nothing alive while the server has work of its own (a timer, a socket): a
+    // process that ends is told apart from one that waits, and only a wait is held (holdDeadlines).
     this.#timer.unref?.();
+    counting.add(this);
+  }
+
+  /** Keeps the process alive until the deadline passes (holdDeadlines). */
+  hold(): void {
+    this.#timer?.ref?.();
   }
 
   clear(): void {
     clearTimeout(this.#timer);
+    counting.delete(this);
   }
 
   /** `promise`, or a rejection once the deadline passes, whichever comes first. */

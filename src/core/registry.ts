@@ -115,7 +115,8 @@ export class Registry {
   /**
    * Set while a layer loads (its methods, a registration's checks): `server.ready()` waits for it, and
    * every transport waits for that before it serves, so no request is answered -32601 meanwhile. None
-   * starts once the server serves: a first resource, prompt, task tool or `use` then throws at the call.
+   * starts once the server may have answered a request (a transport began, and none was loading): a
+   * first resource, prompt, task tool or `use` then throws at the call.
    */
   installing: Promise<void> | undefined;
   /** The server's limits, for the methods that bound what a client holds; set by its dispatcher (none without one). */

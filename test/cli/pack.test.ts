@@ -33,7 +33,9 @@ beforeAll(() => {
   expect(existsSync(join(ROOT, "dist/index.js")), "dist/ is missing: run `npm run build` first").toBe(true);
   project = mkdtempSync(join(tmpdir(), "picomcp-pack-"));
   const packed = JSON.parse(
-    execFileSync("npm", ["pack", "--json", "--pack-destination", project], {
+    // --ignore-scripts: the dist/ built before is packed as it is, not built again by `prepack` while
+    // the suite's other files read it (test/cli/pack-build.test.ts checks that `prepack` builds).
+    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", project], {
       cwd: ROOT,
       encoding: "utf8",
       timeout: 60_000,

@@ -61,7 +61,7 @@ describe("a server module that ends the process", () => {
     }
   });
 
-  it("with an await on a promise nothing can settle: says it waits forever instead of a process.exit(0) it did not call", () => {
+  it("with an await on a promise nothing can settle: says so instead of a process.exit(0) it did not call, or, in a tool, that only --timeout can end it", () => {
     // Nothing else is pending (no timer, no socket), so Node's event loop empties and the process would end.
     const never = "await new Promise(() => {});";
     // A top-level await needs the file to be an ES module.
@@ -74,10 +74,21 @@ describe("a server module that ends the process", () => {
       stdout: "",
       stderr: said("list", "while it loaded"),
     });
-    expect(picomcp(["call", server("never-answers", "", `${never} return "done";`), "work"])).toEqual({
+    // In a request, its cancellation at --timeout is what is left: said at once, and done when it passes
+    // (what is said of a tool that waits for its ctx.signal alone too: test/cli/timeout.test.ts).
+    const file = server("never-answers", "", `${never} return "done";`);
+    expect(picomcp(["call", file, "work", "--timeout", "500"])).toEqual({
       code: 1,
       stdout: "",
-      stderr: said("call", "before call was done"),
+      stderr:
+        "picomcp call: the request waits on nothing the process can still deliver (no timer, socket or request of " +
+        "the server's own is left), so only its cancellation can end it: picomcp cancels it when --timeout has " +
+        "passed; Ctrl+C stops now. A handler that waits for its ctx.signal ends then; one that awaits a promise " +
+        "whose resolve is never called does not.\n" +
+        'picomcp call: the tool "work" did not answer within 500 ms (--timeout), so picomcp cancelled the request. ' +
+        "If it needs longer, raise --timeout (such as --timeout 2000); if it should have answered by now, check the " +
+        "server: a handler, or a middleware before it, waits on something that does not come " +
+        "(limits.handlerTimeoutMs bounds that on the server's side, unless it is Infinity).\n",
     });
   });
 

@@ -24,6 +24,25 @@ describe("picomcp call --timeout", () => {
     expect(stderr).toContain("the wait was cancelled: picomcp waited 500 ms for the answer");
   });
 
+  it("waits --timeout for a tool that ends only through its signal, cancels it, and says so (not a promise nothing can settle)", () => {
+    // Was: the event loop emptied once the tool ran (the bound keeps nothing alive on its own), and
+    // call said at once "the server's code awaits a promise that nothing can settle any more", exit 1,
+    // though its cancellation would have settled it, and the tool was never cancelled.
+    const { code, stdout, stderr } = picomcp(["call", "test/fixtures/cli-signal-only.ts", "watch", "--timeout", "500"]);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+    expect(stderr).toBe(
+      "picomcp call: the request waits on nothing the process can still deliver (no timer, socket or request of " +
+        "the server's own is left), so only its cancellation can end it: picomcp cancels it when --timeout has " +
+        "passed; Ctrl+C stops now. A handler that waits for its ctx.signal ends then; one that awaits a promise " +
+        "whose resolve is never called does not.\n" +
+        "the watch was cancelled: picomcp waited 500 ms for the answer\n" +
+        'picomcp call: the tool "watch" did not answer within 500 ms (--timeout), so picomcp cancelled the request. ' +
+        "If it needs longer, raise --timeout (such as --timeout 2000); if it should have answered by now, check the " +
+        "server: a handler, or a middleware before it, waits on something that does not come " +
+        "(limits.handlerTimeoutMs bounds that on the server's side, unless it is Infinity).\n",
+    );
+  });
+
   it("names tools/list when that is what does not answer, as --arg reads the tool's schema first", () => {
     const { code, stderr } = picomcp(["call", SERVER, "quick", "--arg", "x=1", "--timeout", "500"], {
       env: { CLI_UNANSWERED_LIST: "1" },
