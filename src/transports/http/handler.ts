@@ -295,17 +295,25 @@ export class HttpHandler {
         this.#shared?.forward(legacy.session, inbound.message);
         return emptyReply(202);
       }
-      case "response": {
-        // The client's answer to one of our questions (legacy elicitation, sampling, roots). Under a
-        // 2026-07-28 header there is no session to have asked in: taken, as a notification is.
-        if (namesModern(request)) return emptyReply(202);
-        const legacy = this.#legacyPeer(request);
-        if ("status" in legacy) return legacy;
-        legacy.session?.connection.settle(inbound.message);
-        this.#shared?.forward(legacy.session, inbound.message);
-        return emptyReply(202);
-      }
+      case "response":
+        return this.#responses(request, [inbound.message]);
     }
+  }
+
+  /**
+   * The client's answers to our questions (legacy elicitation, sampling, roots), one or a batch of
+   * them (batch.ts's `responsesOnly`): taken, never answered. Under a 2026-07-28 header there is no
+   * session to have asked in: taken, as a notification is.
+   */
+  #responses(request: HttpRequest, responses: JsonRpcResponse[]): HttpReply {
+    if (namesModern(request)) return emptyReply(202);
+    const legacy = this.#legacyPeer(request);
+    if ("status" in legacy) return legacy;
+    for (const response of responses) {
+      legacy.session?.connection.settle(response);
+      this.#shared?.forward(legacy.session, response);
+    }
+    return emptyReply(202);
   }
 
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
@@ -420,10 +428,12 @@ export class HttpHandler {
   /** Batches: only under 2025-03-26 (a session of that version, or without sessions), answered as one JSON array. */
   async #batch(request: HttpRequest, values: unknown[]): Promise<HttpReply> {
     // Batches are rare (2025-03-26 only): their code, and the words that refuse one, load with the first.
-    const [{ batchAnswers, httpRefusal, overlong }, { Connection }] = await Promise.all([
+    const [{ batchAnswers, httpRefusal, overlong, responsesOnly }, { Connection }] = await Promise.all([
       import("../batch.js"),
       import("../connection.js"),
     ]);
+    const taken = responsesOnly(values);
+    if (taken) return this.#responses(request, taken);
     const sessions = this.#sessionOptions !== undefined;
     // With sessions, a batch without Mcp-Session-Id is in none: httpRefusal says what it needs.
     const legacy: { peer: Peer; session?: HttpSession } | HttpReply =
