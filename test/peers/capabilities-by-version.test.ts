@@ -11,15 +11,12 @@
  */
 import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Listening } from "../../src/transports/listen.js";
 import { capabilitiesServer, PLUGIN_EXTENSION } from "../fixtures/capabilities-server.js";
 import { modernMessage } from "../http-helpers.js";
 import { LineClient, type Program, ROOT } from "../size-helpers.js";
-import { tsxProgram } from "./fixture.js";
+import { HttpOfVersion, StdioOfVersion } from "./versioned.js";
 
 const FIXTURE = "test/fixtures/capabilities-server.ts";
 const TASKS = "io.modelcontextprotocol/tasks";
@@ -56,33 +53,6 @@ afterAll(async () => {
   }
 });
 
-/** `initialize` as a client of `version` sends it: the v1 client asks for its newest version. */
-function asking(version: string, message: JSONRPCMessage): JSONRPCMessage {
-  if (!("method" in message) || message.method !== "initialize") return message;
-  return { ...message, params: { ...message.params, protocolVersion: version } };
-}
-
-class StdioOfVersion extends StdioClientTransport {
-  constructor(readonly version: string) {
-    super(tsxProgram(FIXTURE));
-  }
-  override send(message: JSONRPCMessage): Promise<void> {
-    return super.send(asking(this.version, message));
-  }
-}
-
-class HttpOfVersion extends StreamableHTTPClientTransport {
-  constructor(
-    url: URL,
-    readonly version: string,
-  ) {
-    super(url);
-  }
-  override send(message: JSONRPCMessage): Promise<void> {
-    return super.send(asking(this.version, message));
-  }
-}
-
 async function connected(transport: StdioOfVersion | HttpOfVersion): Promise<Client> {
   const client = new Client({ name: "v1-versions", version: "1.0.0" });
   closing.push(client);
@@ -92,7 +62,7 @@ async function connected(transport: StdioOfVersion | HttpOfVersion): Promise<Cli
 
 describe("the official v1 client, negotiating each handshake version", () => {
   it.for(OFFERED)("over stdio, %s is offered what that version defines", async ([version, offered]) => {
-    const client = await connected(new StdioOfVersion(version));
+    const client = await connected(new StdioOfVersion(FIXTURE, version));
     expect(client.getServerCapabilities()).toEqual(offered);
   });
 
