@@ -537,6 +537,8 @@ describe("a message that needs no answer under the 2026-07-28 header", () => {
     ["a notification", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } }],
     ["a response", { jsonrpc: "2.0", id: 3, result: {} }],
     ["an error response without an id", { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } }],
+    // Was: refused 400 with -32600, as a batch outside 2025-03-26 (JSON-RPC 2.0 §6: nothing is returned).
+    ["an array made only of responses", [{ jsonrpc: "2.0", id: 3, result: {} }]],
   ])("answers %s 202, empty, on a server with sessions", async (_what, message) => {
     const response = await server().fetch(post(message, { "mcp-protocol-version": MODERN }));
     expect(response.status).toBe(202);

@@ -325,6 +325,21 @@ describe("notifications and client responses", () => {
     }
   });
 
+  // JSON-RPC 2.0 §6: nothing at all when no element of a batch calls for a response; a response calls
+  // for none, in any version. Was: refused 400 with -32600, batches being only for 2025-03-26.
+  it("accepts an array made only of responses in a 2025-11-25 session with 202", async () => {
+    const app = server();
+    const session = await initialize(app);
+    const response = await app.fetch(
+      inSession(session, [
+        { jsonrpc: "2.0", id: "s1", result: {} },
+        { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } },
+      ]),
+    );
+    expect(response.status).toBe(202);
+    expect(await response.text()).toBe("");
+  });
+
   it("refuses a legacy notification or response without a session: 400", async () => {
     for (const body of [
       { jsonrpc: "2.0", method: "notifications/initialized" },

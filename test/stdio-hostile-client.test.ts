@@ -40,6 +40,82 @@ describe("responses from the client", () => {
   });
 });
 
+describe("an array made only of responses", () => {
+  /**
+   * JSON-RPC 2.0 §6: a batch is answered with the responses its requests call for, and with nothing
+   * at all when none does; a response calls for none (the test above), so an array made only of
+   * responses is answered by nothing, whatever the session's version: batches exist only in
+   * 2025-03-26, but refusing this one would answer responses. Was: outside a 2025-03-26 session it
+   * was answered -32600 "batches are only allowed under protocol 2025-03-26".
+   */
+  it.for(["2025-11-25", "2025-06-18", "2025-03-26"])("answers none in a %s session", async (version) => {
+    const child = new Child();
+    child.send({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+    await child.response("init");
+    child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    child.send([
+      { jsonrpc: "2.0", id: "never-asked", result: {} },
+      { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the client could not read a line" } },
+    ]);
+    // Arrays are taken in order, after the code for them has loaded: whatever the first drew would come
+    // before the answer to this one, a ping in an array (answered in 2025-03-26, refused elsewhere).
+    child.send([{ jsonrpc: "2.0", id: "after", method: "ping" }]);
+    await child.until(() => child.messages().length >= 2, 10_000, "the answer to the second array");
+    const second =
+      version === "2025-03-26"
+        ? [{ jsonrpc: "2.0", id: "after", result: {} }]
+        : {
+            jsonrpc: "2.0",
+            error: {
+              code: -32600,
+              message:
+                "Invalid Request: batches are only allowed under protocol 2025-03-26; send one message at a time",
+            },
+          };
+    expect(child.messages()).toEqual([
+      expect.objectContaining({ id: "init", result: expect.objectContaining({ protocolVersion: version }) }),
+      second,
+    ]);
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+
+  /** Each response in it is taken as if it had come alone: the answer to a question reaches the question. */
+  it("delivers an answer sent in one to the question it answers, in a 2025-11-25 session", async () => {
+    // A question left unanswered fails its call after 5 s rather than the default minute.
+    const child = new Child({ PICO_ASK_TIMEOUT_MS: "5000" }, "test/fixtures/ask-server.ts");
+    child.send({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: {} },
+        clientInfo: { name: "t", version: "1" },
+      },
+    });
+    await child.response("init");
+    child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    child.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet", arguments: {} } });
+    const asked = () => child.messages().find((message) => message.method === "elicitation/create");
+    await child.until(() => asked() !== undefined, 10_000, "the elicitation");
+    child.send([{ jsonrpc: "2.0", id: asked()!.id, result: { action: "accept", content: { name: "Ada" } } }]);
+    expect(await child.response(1)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { content: [{ type: "text", text: "Hello, Ada!" }] },
+    });
+    expect(child.messages().filter((message) => "error" in message)).toEqual([]);
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
 describe("an answer to the server's question", () => {
   /**
    * JSON-RPC 2.0 §5.1: an error is an object with an integer code and a string message. Was: any

@@ -76,7 +76,7 @@ export function initialize(message: JsonRpcRequest, peer: Peer, server: Advertis
   }
   const version = LEGACY_VERSIONS.includes(requested) ? requested : LATEST_LEGACY_VERSION;
   const session = new LegacySession(version, capabilities ?? {}, clientInfo);
-  session.advertised = server.capabilities();
+  session.advertised = offeredIn(version, server.capabilities());
   peer.session = session;
   const result: Record<string, unknown> = {
     protocolVersion: version,
@@ -85,6 +85,20 @@ export function initialize(message: JsonRpcRequest, peer: Peer, server: Advertis
   };
   if (server.instructions !== undefined) result.instructions = server.instructions;
   return resultResponse(id, result);
+}
+
+/**
+ * The capabilities of a session of `version`: without the members its revision's ServerCapabilities
+ * lacks (the official schema/<version>/schema.ts): `tasks` came with 2025-11-25 ("Tasks", experimental),
+ * `completions` with 2025-03-26. `extensions` is offered in every version (SEP-2133 negotiates
+ * extensions in `initialize`, its example under 2025-06-18), and so are a plug-in's own keys.
+ */
+function offeredIn(version: string, capabilities: ServerCapabilities): ServerCapabilities {
+  const offered: Record<string, object | undefined> = { ...capabilities };
+  // Revisions are dates of one form, so they compare as strings.
+  if (version < "2025-11-25") delete offered.tasks;
+  if (version < "2025-03-26") delete offered.completions;
+  return offered;
 }
 
 /**

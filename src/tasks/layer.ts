@@ -95,7 +95,7 @@ export function plugin(
   ): PluginMethod => ({
     nameParam: "taskId",
     run: (params, ctx) => {
-      if (ctx.era === "legacy") return old(params, requestIn(ctx));
+      if (ctx.era === "legacy") return inSessionWithTasks(method, old)(params, ctx);
       if (!declaresTasks(ctx)) throw missingTasks(method);
       return modern(params, ctx);
     },
@@ -103,13 +103,18 @@ export function plugin(
   const use: Middleware = (call, next) => {
     const ctx = call.ctx;
     if (call.method === "server/discover") return withoutLegacyCapability(next());
-    if (call.method === "tools/list") return ctx.era === "legacy" ? withTaskSupport(next(), registry.tools) : next();
+    if (call.method === "tools/list") {
+      return ctx.era === "legacy" && hasTasks(ctx) ? withTaskSupport(next(), registry.tools) : next();
+    }
     if (call.method !== "tools/call" || ctx.era === "local") return next();
     const params = call.params;
     const name = params?.name;
     const tool = typeof name === "string" ? registry.tools.get(name) : undefined;
     const settings = tool?.task === undefined ? undefined : settingsOf(tool);
-    if (ctx.era === "legacy") return legacyCall({ tool, settings, params, ctx, tasks }) ?? next();
+    if (ctx.era === "legacy") {
+      if (hasTasks(ctx)) return legacyCall({ tool, settings, params, ctx, tasks }) ?? next();
+      return tool && settings?.support === "required" ? admitted(tool, ctx, () => noTasksFor(tool, ctx)) : next();
+    }
     if (!tool || !settings) return next();
     // Whatever is wrong with the call, a caller the tool refuses is answered as an ordinary call would be (admitted).
     if (!declaresTasks(ctx)) {
@@ -162,11 +167,48 @@ export function plugin(
         },
       },
       // 2025-11-25 only: SEP-2663 removed them (-32601 in 2026-07-28).
-      "tasks/result": { modern: false, run: (params, ctx) => legacy.result(params, requestIn(ctx)) },
-      "tasks/list": { modern: false, run: (params, ctx) => legacy.list(params, requestIn(ctx)) },
+      "tasks/result": {
+        modern: false,
+        run: inSessionWithTasks("tasks/result", (params, ctx) => legacy.result(params, ctx)),
+      },
+      "tasks/list": { modern: false, run: inSessionWithTasks("tasks/list", (params, ctx) => legacy.list(params, ctx)) },
     },
     use,
   };
+}
+
+/**
+ * Whether a 2025 request's session has tasks: they came with 2025-11-25 ("Tasks"), and a session of an
+ * older revision, offered no `capabilities.tasks` (sessions/session.ts), is served as a server without
+ * tasks serves ("Tasks": it ignores a `task` parameter, and lists no `execution.taskSupport`).
+ */
+function hasTasks(ctx: Context): boolean {
+  // Revisions are dates of one form, so they compare as strings.
+  return ctx.protocolVersion >= "2025-11-25";
+}
+
+/** A 2025 tasks method, which a session of an older revision does not have: -32601 there, as any method its protocol lacks. */
+function inSessionWithTasks(
+  method: string,
+  run: (params: Result | undefined, ctx: RequestContext) => Promise<Result>,
+): (params: Result | undefined, ctx: Context) => Promise<Result> {
+  return (params, ctx) => {
+    if (!hasTasks(ctx)) {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Method not found: "${method}" is not available in protocol ${ctx.protocolVersion}`,
+      );
+    }
+    return run(params, requestIn(ctx));
+  };
+}
+
+/** -32601 for a tool that runs only as a task, called in a session of a revision without tasks. */
+function noTasksFor(tool: Tool, ctx: Context): never {
+  throw new McpError(
+    ErrorCode.MethodNotFound,
+    `Tool "${tool.name}" runs only as a task, which protocol ${ctx.protocolVersion} does not have (tasks came with 2025-11-25); it cannot be called in this session`,
+  );
 }
 
 /**

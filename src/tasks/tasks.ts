@@ -689,7 +689,11 @@ export function declaresTasks(ctx: Context): boolean {
   return isObject(ctx.client.capabilities.extensions?.[TASKS]);
 }
 
-/** -32021 naming the extension (SEP-2663 "Capability Negotiation", SEP-2575 "Missing Required Capabilities"). */
+/**
+ * -32021 naming the extension (SEP-2663 "Capability Negotiation" and "Protocol Errors", SEP-2575
+ * "Missing Required Capabilities"). Older drafts of the extension say -32003, the code's number before
+ * 2026-07-28 renumbered it: docs/tasks.md.
+ */
 export function missingTasks(what: string): McpError {
   return new McpError(
     ErrorCode.MissingRequiredClientCapability,

@@ -8,7 +8,14 @@ import type { ExchangeAuth } from "../core/caller.js";
 import type { Answer, Exchange, Inflight } from "../core/dispatch.js";
 import { claimsModern } from "../core/envelope.js";
 import { ErrorCode } from "../core/errors.js";
-import { errorResponse, isObject, isRequestId, type JsonRpcMessage, type JsonRpcResponse } from "../core/jsonrpc.js";
+import {
+  classify,
+  errorResponse,
+  isObject,
+  isRequestId,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+} from "../core/jsonrpc.js";
 import { BATCH_VERSION } from "../core/versions.js";
 import type { ResolvedLimits } from "../limits/options.js";
 import type { Session } from "../sessions/peer.js";
@@ -23,14 +30,22 @@ interface Connection {
   readonly asker: Asker;
   /** The answer to one message, as if it had come alone; `exchange`: how a request travels, if not as the connection's. */
   answer(value: unknown, exchange?: Exchange): Answer;
+  /** Routes the client's answer to the question of ours that awaits it. */
+  settle(response: JsonRpcResponse): void;
 }
 
 /**
  * Answers a batch on a connection (stdio): every response in one array, or one -32600 where batches are
- * not allowed or the batch is too long (see `overlong`). Resolves once the answer has gone, also when it
+ * not allowed or the batch is too long (see `overlong`); nothing to one made only of responses
+ * (`responsesOnly`), in any version. Resolves once the answer has gone, also when it
  * waited behind an update's read check: a stdio shutdown waits for what a request's promise counts.
  */
 export async function receiveBatch(connection: Connection, values: unknown[]): Promise<void> {
+  const taken = responsesOnly(values);
+  if (taken) {
+    for (const response of taken) connection.settle(response);
+    return;
+  }
   const { maxConcurrentRequestsPerConnection } = connection.dispatcher.limits;
   const refusal =
     connection.session?.protocolVersion !== BATCH_VERSION || values.length === 0
@@ -39,6 +54,22 @@ export async function receiveBatch(connection: Connection, values: unknown[]): P
   if (refusal) return connection.send(errorResponse(undefined, ErrorCode.InvalidRequest, refusal));
   const responses = await batchAnswers(connection, values);
   if (responses.length > 0) await connection.send(responses);
+}
+
+/**
+ * The messages of a batch made only of responses, each as it would be alone (core/jsonrpc.ts's
+ * `classify`); undefined for any other. A response is never answered, so neither is such a batch, in
+ * any version: JSON-RPC 2.0 §6 returns nothing at all when no element calls for a response. Refusing
+ * it outside 2025-03-26 would answer responses; each is taken as if it had come alone.
+ */
+export function responsesOnly(values: unknown[]): JsonRpcResponse[] | undefined {
+  const responses: JsonRpcResponse[] = [];
+  for (const value of values) {
+    const inbound = classify(value);
+    if (inbound.kind !== "response") return undefined;
+    responses.push(inbound.message);
+  }
+  return responses.length > 0 ? responses : undefined;
 }
 
 /**

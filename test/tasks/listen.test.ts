@@ -115,8 +115,9 @@ describe("subscriptions/listen with taskIds", () => {
     const undeclared = new TasksClient(listening.url, false);
     const reply = await undeclared.send("subscriptions/listen", { notifications: { taskIds: ["x"] } });
     expect(reply.status).toBe(400);
+    // The number itself: the extension's older drafts say -32003 here (docs/tasks.md).
     expect(reply.body.error).toMatchObject({
-      code: ErrorCode.MissingRequiredClientCapability,
+      code: -32021,
       data: { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } },
     });
     expect(reply.body.error!.message).toContain("notifications.taskIds");

@@ -159,14 +159,16 @@ describe("task creation and polling", () => {
 });
 
 describe("gating (-32021) and the routing header (-32020)", () => {
+  // The number itself, not ErrorCode's: the extension's older drafts say -32003, the code before
+  // 2026-07-28 renumbered it; its current text and the 2026-07-28 schema say -32021 (docs/tasks.md).
   it("refuses the tasks methods and a required tool to a client that did not declare the extension", async () => {
     for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) {
       const error = await undeclared.error(method, { taskId: "t", inputResponses: {} });
-      expect(error.code).toBe(ErrorCode.MissingRequiredClientCapability);
+      expect(error.code).toBe(-32021);
       expect(error.data).toEqual({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
     }
     const required = await undeclared.error("tools/call", { name: "delete_file", arguments: { file: "a" } });
-    expect(required.code).toBe(ErrorCode.MissingRequiredClientCapability);
+    expect(required.code).toBe(-32021);
     expect(required.message).toContain('Tool "delete_file" runs only as a task');
   });
 

@@ -295,21 +295,33 @@ export class HttpHandler {
         // One relayed to the other instances sharing its session is answered once relayed (shared.ts's forward).
         return this.#accepted(this.#shared?.forward(legacy.session, inbound.message));
       }
-      case "response": {
-        // The client's answer to one of our questions (legacy elicitation, sampling, roots). Under a
-        // 2026-07-28 header there is no session to have asked in: taken, as a notification is.
-        if (namesModern(request)) return emptyReply(202);
-        const legacy = this.#legacyPeer(request);
-        if ("status" in legacy) return legacy;
-        legacy.session?.connection.settle(inbound.message);
-        return this.#accepted(this.#shared?.forward(legacy.session, inbound.message));
-      }
+      case "response":
+        return this.#responses(request, [inbound.message]);
     }
   }
 
   /** 202 for a message taken, once `relayed` (to the other instances sharing its session) settles. */
   #accepted(relayed: Promise<void> | undefined): Promise<HttpReply> | HttpReply {
     return relayed ? relayed.then(() => emptyReply(202)) : emptyReply(202);
+  }
+
+  /**
+   * The client's answers to our questions (legacy elicitation, sampling, roots), one or a batch of
+   * them (batch.ts's `responsesOnly`): taken, never answered; 202 once those relayed to the other
+   * instances sharing the session are (shared.ts's forward). Under a 2026-07-28 header there is no
+   * session to have asked in: taken, as a notification is.
+   */
+  #responses(request: HttpRequest, responses: JsonRpcResponse[]): Promise<HttpReply> | HttpReply {
+    if (namesModern(request)) return emptyReply(202);
+    const legacy = this.#legacyPeer(request);
+    if ("status" in legacy) return legacy;
+    const relayed: Promise<void>[] = [];
+    for (const response of responses) {
+      legacy.session?.connection.settle(response);
+      const forwarded = this.#shared?.forward(legacy.session, response);
+      if (forwarded) relayed.push(forwarded);
+    }
+    return this.#accepted(relayed.length > 0 ? Promise.all(relayed).then(() => {}) : undefined);
   }
 
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
@@ -424,10 +436,12 @@ export class HttpHandler {
   /** Batches: only under 2025-03-26 (a session of that version, or without sessions), answered as one JSON array. */
   async #batch(request: HttpRequest, values: unknown[]): Promise<HttpReply> {
     // Batches are rare (2025-03-26 only): their code, and the words that refuse one, load with the first.
-    const [{ batchAnswers, httpRefusal, overlong }, { Connection }] = await Promise.all([
+    const [{ batchAnswers, httpRefusal, overlong, responsesOnly }, { Connection }] = await Promise.all([
       import("../batch.js"),
       import("../connection.js"),
     ]);
+    const taken = responsesOnly(values);
+    if (taken) return this.#responses(request, taken);
     const sessions = this.#sessionOptions !== undefined;
     // With sessions, a batch without Mcp-Session-Id is in none: httpRefusal says what it needs.
     const legacy: { peer: Peer; session?: HttpSession } | HttpReply =

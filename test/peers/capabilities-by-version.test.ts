@@ -1,0 +1,111 @@
+/**
+ * The capabilities `initialize` offers are those of the version it negotiates (each revision's
+ * ServerCapabilities in the official schema/<version>/schema.ts): `tasks` (2025-11-25 "Tasks",
+ * experimental) only to 2025-11-25, `completions` (added in 2025-03-26) to 2025-03-26 and later;
+ * `extensions`, the built-in Tasks extension's and a plug-in's, to every version (SEP-2133 negotiates
+ * extensions in `initialize`, its example under 2025-06-18). 2026-07-28's `server/discover` keeps the
+ * extension and never `tasks` (SEP-2663). Was: every version was offered every member, so a
+ * 2025-06-18 or 2025-03-26 client read `tasks`, and a 2024-11-05 client `tasks` and `completions`.
+ * The official v1 client (told to ask for each version) over stdio and over a Streamable HTTP
+ * session, and raw JSON lines over stdio; servers on 127.0.0.1.
+ */
+import { spawn } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Listening } from "../../src/transports/listen.js";
+import { capabilitiesServer, PLUGIN_EXTENSION } from "../fixtures/capabilities-server.js";
+import { modernMessage } from "../http-helpers.js";
+import { LineClient, type Program, ROOT } from "../size-helpers.js";
+import { HttpOfVersion, StdioOfVersion } from "./versioned.js";
+
+const FIXTURE = "test/fixtures/capabilities-server.ts";
+const TASKS = "io.modelcontextprotocol/tasks";
+
+/** What every version is offered by the fixture. */
+const COMMON = {
+  logging: {},
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  extensions: { [TASKS]: {}, [PLUGIN_EXTENSION]: {} },
+};
+const LEGACY_TASKS = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+
+/** Each handshake version and the capabilities its `initialize` result carries. */
+const OFFERED: [string, Record<string, unknown>][] = [
+  ["2025-11-25", { ...COMMON, completions: {}, tasks: LEGACY_TASKS }],
+  ["2025-06-18", { ...COMMON, completions: {} }],
+  ["2025-03-26", { ...COMMON, completions: {} }],
+  ["2024-11-05", COMMON],
+];
+
+const closing: { close(): Promise<void> }[] = [];
+const programs: Program[] = [];
+
+afterAll(async () => {
+  for (const each of closing.reverse()) await each.close();
+  for (const program of programs) {
+    program.child.stdin.end();
+    // A failure guard, not a measurement: the server exits once stdin ends.
+    const timer = setTimeout(() => program.child.kill("SIGKILL"), 10_000);
+    await program.exited;
+    clearTimeout(timer);
+  }
+});
+
+async function connected(transport: StdioOfVersion | HttpOfVersion): Promise<Client> {
+  const client = new Client({ name: "v1-versions", version: "1.0.0" });
+  closing.push(client);
+  await client.connect(transport);
+  return client;
+}
+
+describe("the official v1 client, negotiating each handshake version", () => {
+  it.for(OFFERED)("over stdio, %s is offered what that version defines", async ([version, offered]) => {
+    const client = await connected(new StdioOfVersion(FIXTURE, version));
+    expect(client.getServerCapabilities()).toEqual(offered);
+  });
+
+  it.for(OFFERED)(
+    "over a Streamable HTTP session, %s is offered what that version defines",
+    async ([version, offered]) => {
+      const listening: Listening = await capabilitiesServer().serve({ port: 0 });
+      closing.unshift(listening);
+      const client = await connected(new HttpOfVersion(new URL(listening.url), version));
+      expect(client.getServerCapabilities()).toEqual(offered);
+    },
+  );
+});
+
+describe("raw JSON lines over stdio", () => {
+  function served(): LineClient {
+    const child = spawn(process.execPath, ["--import", "tsx", FIXTURE], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const program: Program = { child, stderr: () => stderr, exited };
+    programs.push(program);
+    return new LineClient(program);
+  }
+
+  it.for(OFFERED)("initialize with %s is answered with that version's capabilities", async ([version, offered]) => {
+    const params = { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "0" } };
+    expect(await served().request({ jsonrpc: "2.0", id: 1, method: "initialize", params })).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        protocolVersion: version,
+        capabilities: offered,
+        serverInfo: { name: "capabilities", version: "1.0.0" },
+      },
+    });
+  });
+
+  it("2026-07-28: server/discover offers the extensions and completions, never 2025-11-25's tasks", async () => {
+    const answer = await served().request(modernMessage("server/discover", {}, 1).body);
+    expect((answer.result as Record<string, unknown>).capabilities).toEqual({ ...COMMON, completions: {} });
+  });
+});
