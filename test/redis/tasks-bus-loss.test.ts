@@ -272,6 +272,36 @@ const hook = createHook({
 hook.enable();
 afterAll(() => hook.disable());
 
+/**
+ * Counts, as another subscriber, the task-inputs published on the bus of `prefix`: each count
+ * resolves with every one Redis took before it was asked for. This subscriber's messages come on a
+ * connection of its own, in no order with an instance's replies: a count read as b's close()
+ * resolved could miss the task-input whose PUBLISH b had had answered before (it came here a moment
+ * later). So each count publishes a mark on a channel of its own and waits for it: Redis sends a
+ * connection its messages in the order it took them, whatever their channel.
+ */
+async function handedCount(prefix: string): Promise<() => Promise<number>> {
+  const listener = (await client()).duplicate();
+  listener.on("error", () => {});
+  await listener.connect();
+  opened.push(async () => listener.destroy());
+  let handed = 0;
+  await listener.subscribe(`${prefix}bus`, (text) => {
+    if ((JSON.parse(text) as { message: { type: string } }).message.type === "task-input") handed++;
+  });
+  const marks = new Map<string, () => void>();
+  await listener.subscribe(`${prefix}mark`, (text) => marks.get(text)?.());
+  const publisher = await client();
+  let counts = 0;
+  return async () => {
+    const mark = String(counts++);
+    const arrived = new Promise<void>((resolve) => marks.set(mark, resolve));
+    await publisher.publish(`${prefix}mark`, mark);
+    await within(arrived, BOUND_MS, `the mark ${mark}`);
+    return handed;
+  };
+}
+
 it("ends a tasks/update handing answers to another instance when its server closes: the shutdown refusal, nothing left", async () => {
   const prefix = `bus-loss-${prefixes++}:`;
   const a = await instance("a6", prefix);
@@ -282,14 +312,7 @@ it("ends a tasks/update handing answers to another instance when its server clos
   await untilModern(b, taskId, "input_required");
   // Instance a hears nothing now: b hands the answers over again and again, checking the task between.
   await subscriberAway("a6");
-  const listener = (await client()).duplicate();
-  listener.on("error", () => {});
-  await listener.connect();
-  opened.push(async () => listener.destroy());
-  let handed = 0;
-  await listener.subscribe(`${prefix}bus`, (text) => {
-    if ((JSON.parse(text) as { message: { type: string } }).message.type === "task-input") handed++;
-  });
+  const handed = await handedCount(prefix);
   const first = await published(prefix, "task-input");
   tracking.on = true;
   const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
@@ -309,10 +332,12 @@ it("ends a tasks/update handing answers to another instance when its server clos
       message: `Server shutting down: send the same tasks/update again (answers task "${taskId}" took already are ignored)`,
     },
   });
-  const sent = handed;
+  // Every task-input b published: close() resolved once each of its PUBLISHes was answered.
+  const sent = await handed();
+  expect(sent).toBeGreaterThan(0);
   // Longer than the hand-over's wait between attempts (300 ms): one left going would publish again.
   await sleep(1000);
   // Was: task-input published, and the hand-over's timers set, for seconds after close() resolved.
-  expect(handed).toBe(sent);
+  expect(await handed()).toBe(sent);
   expect([...tracking.timers.values()]).toEqual([]);
 });
