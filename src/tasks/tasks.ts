@@ -384,8 +384,13 @@ export class Tasks {
     );
   }
 
-  /** Settles at the task's next change here (the bus tells it), after `ms`, or at `close`, whichever comes first. */
+  /**
+   * Settles at the task's next change here (the bus tells it), after `ms`, or at `close`, whichever
+   * comes first; at once after `close`, which woke the waits there were then: a hand-over whose
+   * PUBLISH was answered after it would wait `ms` that `close` waits out.
+   */
   #nextChange(taskId: string, ms: number): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         unwatch();

@@ -16,8 +16,8 @@ import { afterAll, afterEach, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { META } from "../../src/core/types.js";
 import { pico } from "../../src/index.js";
-import { redisState } from "../../src/redis.js";
-import { EventReader, inSession, messageOf, modern, within } from "../http-helpers.js";
+import { type NodeRedisClient, type RedisClient, redisState } from "../../src/redis.js";
+import { EventReader, inSession, messageOf, modern, signal, within } from "../http-helpers.js";
 import { BOUND_MS, busLoss, type Library, openSession } from "./bus-loss.js";
 import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
@@ -36,17 +36,23 @@ afterEach(() => {
 
 type Server = ReturnType<typeof pico>;
 
+/** How an instance is made: its Redis client library, or the client itself; its shutdown grace period. */
+interface InstanceOptions {
+  readonly library?: Library;
+  /** The client its state uses (default: a client of the Redis user `name`, of `library`). */
+  readonly client?: RedisClient;
+  /** Its limits.shutdownGraceMs (default: the server's). */
+  readonly shutdownGraceMs?: number;
+}
+
 /**
  * An instance named `name`, sharing its state under `prefix`, with a task that asks and one that
- * reports progress; `shutdownGraceMs`, its limit (default: the server's).
+ * reports progress.
  */
-async function instance(
-  name: string,
-  prefix: string,
-  library: Library = "node-redis",
-  shutdownGraceMs?: number,
-): Promise<Server> {
-  const state = await redisState({ client: await userClient(name, library), prefix, leaseMs: 900 });
+async function instance(name: string, prefix: string, options: InstanceOptions = {}): Promise<Server> {
+  const { library = "node-redis", shutdownGraceMs } = options;
+  const redisClient = options.client ?? (await userClient(name, library));
+  const state = await redisState({ client: redisClient, prefix, leaseMs: 900 });
   opened.push(() => state.close());
   const server = pico({
     name: "bus-loss",
@@ -207,8 +213,8 @@ it("hands tasks/update's answers to the running instance once its subscriber is 
 for (const library of ["node-redis", "ioredis"] as const) {
   it(`tells a listen stream of a change made while its instance's subscriber was away, once it is back (${library})`, async () => {
     const prefix = `bus-loss-${prefixes++}:`;
-    const a = await instance(`a4-${library}`, prefix, library);
-    const b = await instance(`b4-${library}`, prefix, library);
+    const a = await instance(`a4-${library}`, prefix, { library });
+    const b = await instance(`b4-${library}`, prefix, { library });
     const created = await call(a, "tools/call", { name: "forever", arguments: {} });
     const taskId = created.result!.taskId as string;
     const capabilities = { extensions: { [TASKS]: {} } };
@@ -240,8 +246,8 @@ for (const library of ["node-redis", "ioredis"] as const) {
   it(`stops a run cancelled on another instance while its own subscriber was away, once it is back (${library})`, async () => {
     const prefix = `bus-loss-${prefixes++}:`;
     const name = `a5-${library}`;
-    const a = await instance(name, prefix, library);
-    const b = await instance(`b5-${library}`, prefix, library);
+    const a = await instance(name, prefix, { library });
+    const b = await instance(`b5-${library}`, prefix, { library });
     const created = await call(a, "tools/call", { name: "forever", arguments: {} });
     const taskId = created.result!.taskId as string;
     const away = await subscriberAway(name);
@@ -257,13 +263,15 @@ for (const library of ["node-redis", "ioredis"] as const) {
 }
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
-/** The timers the tasks layer's own code sets while `tracking.on`, still pending, where each was set. */
-const tracking = { on: false, timers: new Map<number, string>() };
+/** The timers the tasks layer's own code sets while `tracking.on`, where each was set: all of them, and those still pending. */
+const tracking = { on: false, set: [] as string[], timers: new Map<number, string>() };
 const hook = createHook({
   init(asyncId, type) {
     if (!tracking.on || type !== "Timeout") return;
     const where = (new Error().stack ?? "").split("\n").filter((line) => line.includes(SRC));
-    if (where[0]?.includes(`${SRC}tasks/`)) tracking.timers.set(asyncId, where.join("\n"));
+    if (!where[0]?.includes(`${SRC}tasks/`)) return;
+    tracking.set.push(where.join("\n"));
+    tracking.timers.set(asyncId, where.join("\n"));
   },
   destroy(asyncId) {
     tracking.timers.delete(asyncId);
@@ -272,16 +280,15 @@ const hook = createHook({
 hook.enable();
 afterAll(() => hook.disable());
 
-it("ends a tasks/update handing answers to another instance when its server closes: the shutdown refusal, nothing left", async () => {
-  const prefix = `bus-loss-${prefixes++}:`;
-  const a = await instance("a6", prefix);
-  // A grace period shorter than the hand-over's attempts (about 3 s).
-  const b = await instance("b6", prefix, "node-redis", 200);
-  const created = await call(a, "tools/call", { name: "approve", arguments: {} });
-  const taskId = created.result!.taskId as string;
-  await untilModern(b, taskId, "input_required");
-  // Instance a hears nothing now: b hands the answers over again and again, checking the task between.
-  await subscriberAway("a6");
+/**
+ * Counts, as another subscriber, the task-inputs published on the bus of `prefix`: each count
+ * resolves with every one Redis took before it was asked for. This subscriber's messages come on a
+ * connection of its own, in no order with an instance's replies: a count read as b's close()
+ * resolved could miss the task-input whose PUBLISH b had had answered before (it came here a moment
+ * later). So each count publishes a mark on a channel of its own and waits for it: Redis sends a
+ * connection its messages in the order it took them, whatever their channel.
+ */
+async function handedCount(prefix: string): Promise<() => Promise<number>> {
   const listener = (await client()).duplicate();
   listener.on("error", () => {});
   await listener.connect();
@@ -290,6 +297,30 @@ it("ends a tasks/update handing answers to another instance when its server clos
   await listener.subscribe(`${prefix}bus`, (text) => {
     if ((JSON.parse(text) as { message: { type: string } }).message.type === "task-input") handed++;
   });
+  const marks = new Map<string, () => void>();
+  await listener.subscribe(`${prefix}mark`, (text) => marks.get(text)?.());
+  const publisher = await client();
+  let counts = 0;
+  return async () => {
+    const mark = String(counts++);
+    const arrived = new Promise<void>((resolve) => marks.set(mark, resolve));
+    await publisher.publish(`${prefix}mark`, mark);
+    await within(arrived, BOUND_MS, `the mark ${mark}`);
+    return handed;
+  };
+}
+
+it("ends a tasks/update handing answers to another instance when its server closes: the shutdown refusal, nothing left", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const a = await instance("a6", prefix);
+  // A grace period shorter than the hand-over's attempts (about 3 s).
+  const b = await instance("b6", prefix, { shutdownGraceMs: 200 });
+  const created = await call(a, "tools/call", { name: "approve", arguments: {} });
+  const taskId = created.result!.taskId as string;
+  await untilModern(b, taskId, "input_required");
+  // Instance a hears nothing now: b hands the answers over again and again, checking the task between.
+  await subscriberAway("a6");
+  const handed = await handedCount(prefix);
   const first = await published(prefix, "task-input");
   tracking.on = true;
   const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
@@ -309,10 +340,74 @@ it("ends a tasks/update handing answers to another instance when its server clos
       message: `Server shutting down: send the same tasks/update again (answers task "${taskId}" took already are ignored)`,
     },
   });
-  const sent = handed;
+  // Every task-input b published: close() resolved once each of its PUBLISHes was answered.
+  const sent = await handed();
+  expect(sent).toBeGreaterThan(0);
   // Longer than the hand-over's wait between attempts (300 ms): one left going would publish again.
   await sleep(1000);
   // Was: task-input published, and the hand-over's timers set, for seconds after close() resolved.
-  expect(handed).toBe(sent);
+  expect(await handed()).toBe(sent);
   expect([...tracking.timers.values()]).toEqual([]);
+});
+
+/**
+ * `client`, whose reply to the first PUBLISH of a task-input is held until `release` (Redis takes
+ * the message at once): the hand-over that sent it waits for the reply meanwhile; `sending`
+ * resolves once it is sent.
+ */
+function holdingHandOver(client: NodeRedisClient) {
+  const sending = signal();
+  const released = signal();
+  let held = false;
+  const holding: NodeRedisClient = {
+    get isReady() {
+      return client.isReady;
+    },
+    duplicate: () => client.duplicate(),
+    sendCommand: async (args) => {
+      const reply = client.sendCommand(args);
+      if (held || args[0] !== "PUBLISH" || !args[2]?.includes('"task-input"')) return reply;
+      held = true;
+      sending.resolve();
+      await released.promise;
+      return reply;
+    },
+  };
+  return { client: holding, sending: sending.promise, release: () => released.resolve() };
+}
+
+it("ends a tasks/update whose answers' PUBLISH is answered once its server began closing, starting no wait", async () => {
+  const prefix = `bus-loss-${prefixes++}:`;
+  const a = await instance("a7", prefix);
+  const held = holdingHandOver(await client());
+  const b = await instance("b7", prefix, { client: held.client });
+  const created = await call(a, "tools/call", { name: "approve", arguments: {} });
+  const taskId = created.result!.taskId as string;
+  await untilModern(b, taskId, "input_required");
+  // Instance a hears nothing now: the answers are never taken.
+  await subscriberAway("a7");
+  const capabilities = { elicitation: {}, extensions: { [TASKS]: {} } };
+  const params = { taskId, inputResponses: { ok: { action: "accept", content: { ok: true } } } };
+  const updating = b.fetch(
+    modern("tasks/update", { ...params, _meta: { [META.clientCapabilities]: capabilities } }, { "mcp-name": taskId }),
+  );
+  await within(held.sending, BOUND_MS, "the task-input's PUBLISH");
+  // close() has woken the waits there were (none) by the time it returns its promise.
+  const closing = b.close();
+  tracking.set.length = 0;
+  tracking.on = true;
+  held.release();
+  await closing;
+  tracking.on = false;
+  const response = await within(updating, BOUND_MS, "tasks/update's answer");
+  expect(response.status).toBe(503);
+  expect(await response.json()).toMatchObject({
+    error: {
+      code: -32603,
+      message: `Server shutting down: send the same tasks/update again (answers task "${taskId}" took already are ignored)`,
+    },
+  });
+  // Was: the hand-over, its PUBLISH answered after close() had woken the waits, set a wait of
+  // 300 ms for the task's next change, which nothing ended, and close() waited it out.
+  expect(tracking.set).toEqual([]);
 });
