@@ -2,6 +2,7 @@ import type { RequestId } from "../core/jsonrpc.js";
 import type { EventHistory, HistoryBounds, HistoryEvent, KeptEvent, StreamSlice } from "../state/state.js";
 import type { RedisLink } from "./client.js";
 import type { InstanceLease } from "./liveness.js";
+import { RetriedLeaves } from "./retried-leaves.js";
 import { sessionKey } from "./sessions.js";
 
 /**
@@ -309,6 +310,7 @@ export class RedisEvents implements EventHistory {
   readonly #ttlMs: number;
   readonly #instance: string;
   readonly #lease: InstanceLease;
+  readonly #leaves: RetriedLeaves;
 
   constructor(
     link: RedisLink,
@@ -327,6 +329,8 @@ export class RedisEvents implements EventHistory {
     this.#ttlMs = options.ttlMs;
     this.#instance = options.instance;
     this.#lease = options.lease;
+    // As often as the lease is renewed: that renewal is what keeps a mark left behind live.
+    this.#leaves = new RetriedLeaves(link, options.lease.ms / 3);
   }
 
   async append(session: string, event: HistoryEvent, bounds: HistoryBounds) {
@@ -393,8 +397,14 @@ export class RedisEvents implements EventHistory {
     await this.#link.script(SENT, [this.#keys(session)[1]], [String(at.stream), String(at.upTo)]);
   }
 
-  async leave(session: string, reader: string): Promise<void> {
-    await this.#link.command(["HDEL", this.#keys(session)[4], this.#reader(reader)]);
+  /** Tried again until Redis takes it, should it fail now (RetriedLeaves). */
+  leave(session: string, reader: string): Promise<void> {
+    return this.#leaves.leave(this.#keys(session)[4], this.#reader(reader));
+  }
+
+  /** The state closed: failed leaves are tried no more (the lease runs out, and their marks count no more). */
+  close(): void {
+    this.#leaves.close();
   }
 
   /** A reader's field among its session's readers: this instance's id and the reader's, unique among instances. */
