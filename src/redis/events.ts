@@ -49,7 +49,11 @@ end
  * Which event the caps forget next of a session's stream `lk` (readers `rk`, FOLLOW): the oldest
  * notification or answer or question its writer's reader sent as it was written (field n, see KEEP);
  * with none, the oldest answer or question that no live reader of its stream is still to send (2025-11-25 "Resumability and Redelivery": a reader may not skip one); with none, nothing.
- * A reader is live while its instance's lease is there: one of a crashed instance keeps nothing.
+ * A reader is live while its instance's lease is there: one of a crashed (or closed) instance keeps
+ * nothing, and its mark goes as it is read, or every look would read the marks of every reader
+ * open at a crash for as long as the session is used (its readers' hash expires with its history).
+ * Should the lease only have run out while Redis was away from a live instance, the reader's next
+ * FOLLOW marks it again.
  * Read 16 entries at a time: the oldest notification is most often the first.
  */
 const VICTIM = `
@@ -61,6 +65,8 @@ local function followed(rk)
     if st and redis.call('EXISTS', prefix .. 'i:' .. instance) == 1 then
       local cursor = tonumber(at)
       if not low[st] or cursor < low[st] then low[st] = cursor end
+    else
+      redis.call('HDEL', rk, all[i - 1])
     end
   end
   return low
@@ -245,7 +251,7 @@ return 1
  * in the session's readers (KEYS[3], `hr:<session>`, expiring with the history, ARGV[6]), where
  * there is a history to follow; what it sent, up to ARGV[2], the caps may forget (RAISE_SENT); then
  * READs. The caps keep what it is still to send (VICTIM) while the lease is there; `leave` takes
- * the mark away.
+ * the mark away, or the caps once the lease ran out.
  */
 const FOLLOW = `${RAISE_SENT}
 redis.call('SET', KEYS[4], '1', 'PX', ARGV[7])
