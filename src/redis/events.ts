@@ -2,6 +2,7 @@ import type { RequestId } from "../core/jsonrpc.js";
 import type { EventHistory, HistoryBounds, HistoryEvent, KeptEvent, StreamSlice } from "../state/state.js";
 import type { RedisLink } from "./client.js";
 import type { InstanceLease } from "./liveness.js";
+import { RetriedLeaves } from "./retried-leaves.js";
 import { sessionKey } from "./sessions.js";
 
 /**
@@ -48,7 +49,11 @@ end
  * Which event the caps forget next of a session's stream `lk` (readers `rk`, FOLLOW): the oldest
  * notification or answer or question its writer's reader sent as it was written (field n, see KEEP);
  * with none, the oldest answer or question that no live reader of its stream is still to send (2025-11-25 "Resumability and Redelivery": a reader may not skip one); with none, nothing.
- * A reader is live while its instance's lease is there: one of a crashed instance keeps nothing.
+ * A reader is live while its instance's lease is there: one of a crashed (or closed) instance keeps
+ * nothing, and its mark goes as it is read, or every look would read the marks of every reader
+ * open at a crash for as long as the session is used (its readers' hash expires with its history).
+ * Should the lease only have run out while Redis was away from a live instance, the reader's next
+ * FOLLOW marks it again.
  * Read 16 entries at a time: the oldest notification is most often the first.
  */
 const VICTIM = `
@@ -60,6 +65,8 @@ local function followed(rk)
     if st and redis.call('EXISTS', prefix .. 'i:' .. instance) == 1 then
       local cursor = tonumber(at)
       if not low[st] or cursor < low[st] then low[st] = cursor end
+    else
+      redis.call('HDEL', rk, all[i - 1])
     end
   end
   return low
@@ -244,7 +251,7 @@ return 1
  * in the session's readers (KEYS[3], `hr:<session>`, expiring with the history, ARGV[6]), where
  * there is a history to follow; what it sent, up to ARGV[2], the caps may forget (RAISE_SENT); then
  * READs. The caps keep what it is still to send (VICTIM) while the lease is there; `leave` takes
- * the mark away.
+ * the mark away, or the caps once the lease ran out.
  */
 const FOLLOW = `${RAISE_SENT}
 redis.call('SET', KEYS[4], '1', 'PX', ARGV[7])
@@ -309,6 +316,7 @@ export class RedisEvents implements EventHistory {
   readonly #ttlMs: number;
   readonly #instance: string;
   readonly #lease: InstanceLease;
+  readonly #leaves: RetriedLeaves;
 
   constructor(
     link: RedisLink,
@@ -327,6 +335,8 @@ export class RedisEvents implements EventHistory {
     this.#ttlMs = options.ttlMs;
     this.#instance = options.instance;
     this.#lease = options.lease;
+    // As often as the lease is renewed: that renewal is what keeps a mark left behind live.
+    this.#leaves = new RetriedLeaves(link, options.lease.ms / 3);
   }
 
   async append(session: string, event: HistoryEvent, bounds: HistoryBounds) {
@@ -393,8 +403,14 @@ export class RedisEvents implements EventHistory {
     await this.#link.script(SENT, [this.#keys(session)[1]], [String(at.stream), String(at.upTo)]);
   }
 
-  async leave(session: string, reader: string): Promise<void> {
-    await this.#link.command(["HDEL", this.#keys(session)[4], this.#reader(reader)]);
+  /** Tried again until Redis takes it, should it fail now (RetriedLeaves). */
+  leave(session: string, reader: string): Promise<void> {
+    return this.#leaves.leave(this.#keys(session)[4], this.#reader(reader));
+  }
+
+  /** The state closed: failed leaves are tried no more (the lease runs out, and their marks count no more). */
+  close(): void {
+    this.#leaves.close();
   }
 
   /** A reader's field among its session's readers: this instance's id and the reader's, unique among instances. */

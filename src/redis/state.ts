@@ -45,20 +45,22 @@ export async function redisState(options: RedisStateOptions): Promise<SharedStat
     leaseMs,
     publish: (record: TaskRecord) => bus.announce({ type: "task", taskId: record.taskId, status: record.status }),
   });
+  const events = new RedisEvents(link, {
+    prefix,
+    ttlMs: options.historyTtlMs ?? 30 * 60_000,
+    wake: (session, stream) => [bus.channel, bus.encode({ type: "events", session, stream })],
+    instance: bus.instance,
+    lease,
+  });
   return {
     sessions: new RedisSessions(link, prefix),
-    events: new RedisEvents(link, {
-      prefix,
-      ttlMs: options.historyTtlMs ?? 30 * 60_000,
-      wake: (session, stream) => [bus.channel, bus.encode({ type: "events", session, stream })],
-      instance: bus.instance,
-      lease,
-    }),
+    events,
     usedStates: new RedisUsedStates(link, prefix),
     tasks,
     bus,
     close: async () => {
       tasks.close();
+      events.close();
       lease.close();
       await bus.close();
     },

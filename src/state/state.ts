@@ -201,7 +201,11 @@ export interface EventHistory {
    * a notification. Optional, for a store written before it.
    */
   sent?(session: string, at: { readonly stream: number; readonly upTo: number }): Promise<void>;
-  /** `reader` stopped reading (see `follow`): what it had not sent is kept by the caps no longer. */
+  /**
+   * `reader` stopped reading (see `follow`): what it had not sent is kept by the caps no longer. The
+   * reader does not wait for it: a store that cannot take it now (Redis away) tries again until it
+   * can, or a mark whose instance lives on keeps holding the session past its caps (redis/retried-leaves.ts).
+   */
   leave?(session: string, reader: string): Promise<void>;
   /**
    * Ends an `abandoned` stream with `event` (the request's error response, numbered the stream's

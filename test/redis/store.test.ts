@@ -2,7 +2,8 @@
  * The pieces of picomcp/redis on a real Redis, one by one: the event history keeps the bounds of
  * http/history.ts (events and bytes per session, bytes for the server with the largest session
  * forgetting first) and records a gap instead of serving it; its hash forgets an ended stream that
- * keeps no event (but for the mark of one ended for its crashed writer); a session's record is read
+ * keeps no event (but for the mark of one ended for its crashed writer), nor the mark of a reader
+ * whose instance's lease ran out; a session's record is read
  * without restarting its idle expiry (peek) or with (get); the replay guard accepts an id once;
  * a request's stream whose instance stops renewing its lease reads as abandoned, takes its answer
  * once and no event after it; a task whose instance stops renewing its lease reads as failed, one whose lease is renewed does not,
@@ -151,6 +152,27 @@ describe("the event history on Redis", () => {
     }
     await append(shared, "s", [7], bounds);
     expect(await kept()).toEqual([6, 7]);
+    await shared.close();
+  });
+
+  it("takes away, as the caps next look, the mark of a reader whose instance's lease ran out (was: it stayed, read by every look, for as long as the session was used)", async () => {
+    const prefix = `store-${prefixes++}:`;
+    const shared = await state({ prefix });
+    const reader = await state({ prefix, leaseMs: 300 });
+    await live(shared, "s");
+    const bounds = { ...WIDE, maxEvents: 2 };
+    await append(shared, "s", [1], bounds);
+    await reader.events.follow!("s", "r", { stream: 7, after: 0 });
+    // Its instance stops without the reader leaving (a crash): the lease runs out.
+    await reader.close();
+    for (let polls = 0; polls < 100 && (await client!.keys(`${prefix}i:*`)).length > 0; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await client!.keys(`${prefix}i:*`)).toEqual([]);
+    expect(await client!.hLen(`${prefix}hr:s`)).toBe(1);
+    await append(shared, "s", [2, 3], bounds);
+    expect((await shared.events.read("s", 7, 0)).events.map((event) => event.seq)).toEqual([2, 3]);
+    expect(await client!.hLen(`${prefix}hr:s`)).toBe(0);
     await shared.close();
   });
 

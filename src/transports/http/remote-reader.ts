@@ -238,6 +238,7 @@ export class RemoteReader implements SseStream {
     this.#closed = true;
     clearInterval(this.#poll);
     // What it did not send is no longer its to keep: a client resuming it reads it as a new reader.
+    // A leave the store cannot take now it tries again itself (EventHistory.leave).
     this.#events.leave?.(this.#session, this.#id).catch(() => {});
     if (this.#streams) this.#streams.open--;
     this.#streams = undefined;

@@ -87,6 +87,11 @@ export class SharedSessions {
   /** The caller of each local copy's latest request served here, as resource updates check it (#mayRead). */
   readonly #callers = new WeakMap<HttpSession, RequestContext>();
   readonly #readers = new Map<string, Set<RemoteReader>>();
+  /**
+   * How many "session" messages the bus brought: a copy made from a record read while one came may
+   * have been made from the record as it was before it (#adopt).
+   */
+  #sessionNews = 0;
   /** A registry event from the bus is being delivered here: it is not published back. */
   #relaying = false;
   /**
@@ -394,6 +399,7 @@ export class SharedSessions {
    */
   async #adopt(id: string, request: HttpRequest): Promise<void> {
     const gate = this.#gate;
+    const news = this.#sessionNews;
     const record = gate ? await this.#look(id) : await this.#state.sessions.get(id, this.#store.options.idleTimeoutMs);
     if (!record || this.#store.has(id) || (gate && !gate.isOwner(record.owner, request.auth))) return;
     const session = this.#store.create(id);
@@ -403,6 +409,9 @@ export class SharedSessions {
     this.#written.set(session, snapshot(session.connection.session));
     if (gate) this.#touch(session);
     else this.#touched.set(session, Date.now());
+    // A change told while the record was read (notifications/initialized on another instance) found
+    // no copy here to refresh, and the record read may predate it: read again. At most one read more per copy.
+    if (this.#sessionNews !== news) await this.#refresh(id);
   }
 
   #mirror(id: string): SessionMirror {
@@ -598,6 +607,7 @@ export class SharedSessions {
         }
         return;
       case "session":
+        this.#sessionNews++;
         // Read again where a copy, or a stream resumed here, may learn that it ended.
         if (this.#store.has(message.id) || this.#readersOf(message.id).length > 0) void this.#refresh(message.id);
         return;
