@@ -77,9 +77,11 @@ const call = (dispatcher: Dispatcher, name: string, capabilities?: ClientCapabil
 async function session(dispatcher: Dispatcher, capabilities: ClientCapabilities = ALL, protocolVersion = "2025-11-25") {
   const sent: JsonRpcMessage[] = [];
   const waiters: (() => void)[] = [];
-  const connection = new Connection(dispatcher, (message) => {
-    sent.push(...(Array.isArray(message) ? message : [message]));
-    for (const wake of waiters.splice(0)) wake();
+  const connection = new Connection(dispatcher, {
+    deliver(message) {
+      sent.push(...(Array.isArray(message) ? message : [message]));
+      for (const wake of waiters.splice(0)) wake();
+    },
   });
   await connection.receive({
     jsonrpc: "2.0",

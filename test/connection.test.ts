@@ -16,7 +16,7 @@ function setup(tools: Record<string, AnyToolConfig> = { echo: { run: () => "echo
   const registry = new Registry({ name: "t", version: "1" });
   for (const [name, config] of Object.entries(tools)) registry.addTool(compileTool(name, config));
   const sent: (JsonRpcMessage | JsonRpcMessage[])[] = [];
-  const connection = new Connection(serverDispatcher(registry, limits), (message) => sent.push(message));
+  const connection = new Connection(serverDispatcher(registry, limits), { deliver: (message) => sent.push(message) });
   return { registry, connection, sent };
 }
 
@@ -549,7 +549,9 @@ describe("list_changed", () => {
     registry.addTool(compileTool("first", { run: () => "" }));
     const dispatcher = serverDispatcher(registry);
     const inboxes: unknown[][] = [[], [], []];
-    const connections = inboxes.map((inbox) => new Connection(dispatcher, (message) => inbox.push(message)));
+    const connections = inboxes.map(
+      (inbox) => new Connection(dispatcher, { deliver: (message) => inbox.push(message) }),
+    );
     for (const connection of connections.slice(0, 2)) {
       await connection.receive(initialize());
       await connection.receive(initialized);

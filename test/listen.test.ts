@@ -44,8 +44,10 @@ function registry(kinds: ("tool" | "prompt" | "resource")[] = ["tool", "prompt",
 /** A stdio-like connection: messages in, everything sent out recorded in order. */
 function connect(registryToUse: Registry) {
   const sent: JsonRpcMessage[] = [];
-  const connection = new Connection(serverDispatcher(registryToUse), (message) => {
-    if (!Array.isArray(message)) sent.push(message);
+  const connection = new Connection(serverDispatcher(registryToUse), {
+    deliver(message) {
+      if (!Array.isArray(message)) sent.push(message);
+    },
   });
   const listen = (id: string | number, notifications: unknown) =>
     connection.receive({

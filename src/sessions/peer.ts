@@ -23,9 +23,11 @@ export interface Session {
   /** `ctx.client` for every request of the session: what the client declared in `initialize`. */
   readonly client: Context["client"];
   /**
-   * What `initialize` advertised to this session: it is told of changes to those lists only, since a
-   * capability registered later was never negotiated with it (2025-11-25 "Lifecycle", Operation: MUST
-   * only use capabilities that were successfully negotiated). A shared session's record keeps it
+   * The lists `initialize` advertised to this session with listChanged, as `{ tools: { listChanged:
+   * true } }`: it is told of changes to those lists only, since a capability registered later was
+   * never negotiated with it (2025-11-25 "Lifecycle", Operation: MUST only use capabilities that were
+   * successfully negotiated). One object shared by every session advertised the same lists
+   * (session.ts's negotiatedLists), never changed. A shared session's record keeps it
    * (state/state.ts); undefined where it is not known (a record written before it was kept): then
    * every change is told.
    */

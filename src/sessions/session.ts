@@ -76,15 +76,34 @@ export function initialize(message: JsonRpcRequest, peer: Peer, server: Advertis
   }
   const version = LEGACY_VERSIONS.includes(requested) ? requested : LATEST_LEGACY_VERSION;
   const session = new LegacySession(version, capabilities ?? {}, clientInfo);
-  session.advertised = offeredIn(version, server.capabilities());
+  const advertised = offeredIn(version, server.capabilities());
+  session.advertised = negotiatedLists(advertised);
   peer.session = session;
   const result: Record<string, unknown> = {
     protocolVersion: version,
-    capabilities: session.advertised,
+    capabilities: advertised,
     serverInfo: server.info,
   };
   if (server.instructions !== undefined) result.instructions = server.instructions;
   return resultResponse(id, result);
+}
+
+/** The lists a session may be told have changed (2025-11-25 "listChanged" of tools, prompts, resources). */
+const LISTS = ["tools", "prompts", "resources"] as const;
+/** The lists advertised with listChanged, each set made once, by its names ("tools,prompts"): never changed. */
+const kept: Record<string, ServerCapabilities> = {};
+
+/**
+ * What a session keeps of the capabilities advertised to it (`Session.advertised`): the lists
+ * advertised with listChanged, all that its list changes are sent by (transports/connection.ts's
+ * notify), as one object shared by every session advertised the same lists. An idle session keeps
+ * no copy of the capabilities: a copy of a tools-only server's was 160 B of heap per session.
+ */
+export function negotiatedLists(advertised: ServerCapabilities): ServerCapabilities {
+  const lists = LISTS.filter((list) => advertised[list]?.listChanged);
+  const key = lists.join();
+  kept[key] ??= Object.fromEntries(lists.map((list) => [list, { listChanged: true }]));
+  return kept[key];
 }
 
 /**

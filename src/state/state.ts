@@ -43,9 +43,10 @@ export interface SessionRecord {
   /** The caller who opened it (auth/owner.ts's ownerKey: a digest of issuer and subject); undefined for a session opened anonymously. */
   readonly owner: string | undefined;
   /**
-   * The capabilities its `initialize` advertised (sessions/peer.ts's `Session.advertised`): it is told of
-   * changes only to the lists advertised with listChanged. Absent from a record written before it
-   * was kept: such a session is told of every change.
+   * The lists its `initialize` advertised with listChanged (sessions/peer.ts's `Session.advertised`):
+   * it is told of changes only to those. A record an older version wrote may have every capability
+   * advertised, read the same way; one written before it was kept has none: such a session is told
+   * of every change.
    */
   readonly advertised?: ServerCapabilities | undefined;
 }

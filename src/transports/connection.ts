@@ -14,7 +14,14 @@ const LISTS = {
   "resources/list_changed": "resources",
 } as const;
 
-export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
+/**
+ * Where a connection's messages go: the transport under it. An object, not a function, so that an HTTP
+ * session is its own (HttpSession.deliver) and an idle one keeps no closure of it (96 B of heap each).
+ */
+export interface Transport {
+  /** Hands a message to the transport now: what `send` calls once nothing held comes before it. */
+  deliver(message: JsonRpcMessage | JsonRpcMessage[]): void;
+}
 
 /**
  * One client connection that carries many messages: a stdio pipe, or a legacy HTTP session.
@@ -25,8 +32,7 @@ export type Send = (message: JsonRpcMessage | JsonRpcMessage[]) => void;
 export class Connection implements Peer {
   session: Session | undefined;
   readonly dispatcher: Dispatcher;
-  /** Hands a message to the transport now: what `send` calls once nothing held comes before it. */
-  readonly #out: Send;
+  readonly #transport: Transport;
   /**
    * The caller every request of this connection comes from (stdio: an identity from the environment).
    * Set before the first request: the requests share one exchange, made by the first.
@@ -45,9 +51,9 @@ export class Connection implements Peer {
    * `routed`: the owner hands registry events to `notify` itself (an HTTP session store does it
    * for all its sessions with one subscription); otherwise the connection subscribes on its own.
    */
-  constructor(dispatcher: Dispatcher, send: Send, routed = false) {
+  constructor(dispatcher: Dispatcher, transport: Transport, routed = false) {
     this.dispatcher = dispatcher;
-    this.#out = send;
+    this.#transport = transport;
     if (!routed) this.#unsubscribe = dispatcher.registry.subscribe((event) => this.notify(event));
   }
 
@@ -79,7 +85,10 @@ export class Connection implements Peer {
       const check = session.readCheck;
       const allowed = check?.allows(event.uri) ?? true;
       if (check && allowed instanceof Promise)
-        this.#held ??= check.hold(this.#out, this.dispatcher.limits.maxSseBufferBytes);
+        this.#held ??= check.hold(
+          (message) => this.#transport.deliver(message),
+          this.dispatcher.limits.maxSseBufferBytes,
+        );
       this.#tell({ jsonrpc: "2.0", method, params: { uri: event.uri } }, allowed);
     }
   }
@@ -106,7 +115,7 @@ export class Connection implements Peer {
   #tell(message: JsonRpcMessage | JsonRpcMessage[], allowed: boolean | Promise<boolean>): Promise<void> | undefined {
     if (this.#held) return this.#held.send(message, allowed);
     // A check that waits made the holder (`notify`): only a read check's answer can be a promise.
-    if (allowed === true) this.#out(message);
+    if (allowed === true) this.#transport.deliver(message);
     return undefined;
   }
 

@@ -457,7 +457,7 @@ export class HttpHandler {
     // Without sessions the batch is a connection of its own, under the version the POST names.
     let connection = session?.connection;
     if (!connection) {
-      connection = new Connection(this.#dispatcher, () => {}, true);
+      connection = new Connection(this.#dispatcher, { deliver() {} }, true);
       connection.session = legacy.peer.session;
     }
     const responses = await batchAnswers(connection, values, request.auth);

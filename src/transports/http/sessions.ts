@@ -100,13 +100,12 @@ export class HttpSession {
     this.#streams = options.streams;
     this.#mirror = options.mirror;
     this.#standaloneId = options.mirror ? options.mirror.streamId() : 0;
-    this.connection = new Connection(
-      dispatcher,
-      (message) => {
-        if (!Array.isArray(message)) this.#sendOwn(message);
-      },
-      true,
-    );
+    this.connection = new Connection(dispatcher, this, true);
+  }
+
+  /** What the connection sends on its own goes on stream 0; a batch's answers are its POST's answer (handler.ts), never sent here. */
+  deliver(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (!Array.isArray(message)) this.#sendOwn(message);
   }
 
   /**

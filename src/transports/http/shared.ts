@@ -7,7 +7,7 @@ import type { RegistryEvent } from "../../core/registry.js";
 import { adoptable } from "../../limits/subscriptions.js";
 import { resourceChecks, retellResources } from "../../listen/watchers.js";
 import type { Session } from "../../sessions/peer.js";
-import type { LegacySession } from "../../sessions/session.js";
+import { type LegacySession, negotiatedLists } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
 import type { Connection } from "../connection.js";
 import { holdMessages } from "../held.js";
@@ -649,7 +649,8 @@ export class SharedSessions {
     session.readCheck = { allows: (uri) => this.#mayRead(held, uri), hold: holdMessages };
     session.initialized = from.initialized;
     session.logLevel = from.logLevel;
-    session.advertised = from.advertised;
+    // A record's parsed copy is replaced by the object every session advertised those lists shares.
+    session.advertised = from.advertised && negotiatedLists(from.advertised);
     for (const uri of adoptable(from.subscriptions ?? [], this.#dispatcher.limits)) session.subscribe(uri);
     return session;
   }

@@ -1,0 +1,34 @@
+/**
+ * What an idle 2025-11-25 HTTP session keeps on the heap (the README's idle-session row, under 2 KiB
+ * with the bench's sockets and compiled code): counted object by object from two heap snapshots of a
+ * child process (test/fixtures/idle-sessions-heap.ts), so that the figure is the session's own and
+ * the same on every run. A copy of a tools-only server's capabilities on every session (160 B) went
+ * unseen in the bench's noise; the budget here fails at such growth, and says what the session keeps.
+ */
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { expect, it } from "vitest";
+
+const run = promisify(execFile);
+
+/**
+ * What a session keeps here (Node 20, 200 sessions; 662 B): HttpSession 160 B, its Connection 112 B,
+ * LegacySession 72 B, the client's info and capabilities as sent with the object holding them 143 B,
+ * its id 56 B, arrays (the store's map growing) 82 B, its last use 16 B. Before the advertised lists
+ * were shared, 923 B; before the connection delivered to its session rather than through a closure
+ * of it, 759 B. The budget leaves room for a few fields, not for another object per session.
+ */
+const BUDGET_BYTES = 700;
+
+it("keeps an idle 2025-11-25 session under its budget of heap, with nothing of its own that sessions could share", async () => {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "test/fixtures/idle-sessions-heap.ts"], {
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
+    timeout: 60_000,
+  });
+  const kept = JSON.parse(stdout) as { sessions: number; bytesPerSession: number; top: Record<string, number> };
+  expect(kept.sessions).toBe(200);
+  expect(kept.bytesPerSession, `bytes per session by constructor: ${JSON.stringify(kept.top)}`).toBeLessThan(
+    BUDGET_BYTES,
+  );
+}, 70_000);
