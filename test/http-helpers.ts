@@ -84,6 +84,18 @@ export function modernCallInit(name: string, init: RequestInit = {}): RequestIni
   };
 }
 
+/** A 2025-11-25 `initialize` (id 1) from a client that answers form elicitations: for tests whose tools ask. */
+export const ELICITING_INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: { elicitation: { form: {} } },
+    clientInfo: { name: "t", version: "1" },
+  },
+};
+
 /** Sends `initialize` and returns the new session's id. */
 export async function initialize(server: Server, protocolVersion = "2025-11-25"): Promise<string> {
   const response = await server.fetch(

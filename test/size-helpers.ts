@@ -58,6 +58,23 @@ export interface Program {
   exited: Promise<number | null>;
 }
 
+/**
+ * Starts a TypeScript program of the repository (`file`, relative to its root) under tsx with only PATH
+ * in its environment, adds it to `running` (for the test's clean-up), and talks to it over its stdio.
+ */
+export function spawnLineClient(file: string, running: Program[]): LineClient {
+  const child = spawn(process.execPath, ["--import", "tsx", file], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "" },
+  });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const program: Program = { child, stderr: () => stderr, exited };
+  running.push(program);
+  return new LineClient(program);
+}
+
 /** How a program is stopped once its client is done: its stdin closed (stdio), or SIGTERM (HTTP). */
 export type Stop = "stdin" | "SIGTERM";
 

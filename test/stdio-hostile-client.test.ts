@@ -89,22 +89,8 @@ describe("an array made only of responses", () => {
   it("delivers an answer sent in one to the question it answers, in a 2025-11-25 session", async () => {
     // A question left unanswered fails its call after 5 s rather than the default minute.
     const child = new Child({ PICO_ASK_TIMEOUT_MS: "5000" }, "test/fixtures/ask-server.ts");
-    child.send({
-      jsonrpc: "2.0",
-      id: "init",
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: { elicitation: {} },
-        clientInfo: { name: "t", version: "1" },
-      },
-    });
-    await child.response("init");
-    child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    child.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet", arguments: {} } });
-    const asked = () => child.messages().find((message) => message.method === "elicitation/create");
-    await child.until(() => asked() !== undefined, 10_000, "the elicitation");
-    child.send([{ jsonrpc: "2.0", id: asked()!.id, result: { action: "accept", content: { name: "Ada" } } }]);
+    const asked = await greetingAsks(child);
+    child.send([{ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "Ada" } } }]);
     expect(await child.response(1)).toEqual({
       jsonrpc: "2.0",
       id: 1,
@@ -124,22 +110,8 @@ describe("an answer to the server's question", () => {
    */
   it("says an error that is not an error object is one, not 'undefined (undefined)'", async () => {
     const child = new Child({}, "test/fixtures/ask-server.ts");
-    child.send({
-      jsonrpc: "2.0",
-      id: "init",
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: { elicitation: {} },
-        clientInfo: { name: "t", version: "1" },
-      },
-    });
-    await child.response("init");
-    child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    child.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet", arguments: {} } });
-    const asked = () => child.messages().find((message) => message.method === "elicitation/create");
-    await child.until(() => asked() !== undefined, 10_000, "the elicitation");
-    child.send({ jsonrpc: "2.0", id: asked()!.id, error: "no" });
+    const asked = await greetingAsks(child);
+    child.send({ jsonrpc: "2.0", id: asked.id, error: "no" });
     expect(await child.response(1)).toEqual({
       jsonrpc: "2.0",
       id: 1,
@@ -157,3 +129,23 @@ describe("an answer to the server's question", () => {
     expect(await child.exited).toEqual({ code: 0, signal: null });
   });
 });
+
+/** Opens a 2025-11-25 session that answers elicitations and calls ask-server.ts's `greet` (id 1): the question it asks. */
+async function greetingAsks(child: Child): Promise<Record<string, unknown>> {
+  child.send({
+    jsonrpc: "2.0",
+    id: "init",
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "t", version: "1" },
+    },
+  });
+  await child.response("init");
+  child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  child.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet", arguments: {} } });
+  const asked = () => child.messages().find((message) => message.method === "elicitation/create");
+  await child.until(() => asked() !== undefined, 10_000, "the elicitation");
+  return asked()!;
+}

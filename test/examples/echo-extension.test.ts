@@ -4,11 +4,10 @@
  * `_meta`), and over Streamable HTTP through `server.fetch`: the method it adds answers, with a
  * precise error for bad params, and `capabilities.extensions` advertises it.
  */
-import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEchoServer, ECHO_EXTENSION } from "../../examples/plugin/echo-extension.js";
 import { modern, modernMessage } from "../http-helpers.js";
-import { LineClient, type Program, ROOT } from "../size-helpers.js";
+import { type LineClient, type Program, spawnLineClient } from "../size-helpers.js";
 
 const EXTENSION = { [ECHO_EXTENSION]: { maxLength: 100 } };
 const TOO_LONG = "echo/say echoes at most 100 characters; got 101. Send a shorter text.";
@@ -25,16 +24,7 @@ afterEach(async () => {
 });
 
 function serveExample(): LineClient {
-  const child = spawn(process.execPath, ["--import", "tsx", "examples/plugin/echo-extension.ts"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "" },
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const program: Program = { child, stderr: () => stderr, exited };
-  running.push(program);
-  return new LineClient(program);
+  return spawnLineClient("examples/plugin/echo-extension.ts", running);
 }
 
 describe("the echo extension plug-in over stdio", () => {

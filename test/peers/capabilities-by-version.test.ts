@@ -9,13 +9,12 @@
  * The official v1 client (told to ask for each version) over stdio and over a Streamable HTTP
  * session, and raw JSON lines over stdio; servers on 127.0.0.1.
  */
-import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Listening } from "../../src/transports/listen.js";
 import { capabilitiesServer, PLUGIN_EXTENSION } from "../fixtures/capabilities-server.js";
 import { modernMessage } from "../http-helpers.js";
-import { LineClient, type Program, ROOT } from "../size-helpers.js";
+import { type LineClient, type Program, spawnLineClient } from "../size-helpers.js";
 import { HttpOfVersion, StdioOfVersion } from "./versioned.js";
 
 const FIXTURE = "test/fixtures/capabilities-server.ts";
@@ -79,16 +78,7 @@ describe("the official v1 client, negotiating each handshake version", () => {
 
 describe("raw JSON lines over stdio", () => {
   function served(): LineClient {
-    const child = spawn(process.execPath, ["--import", "tsx", FIXTURE], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "" },
-    });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    const program: Program = { child, stderr: () => stderr, exited };
-    programs.push(program);
-    return new LineClient(program);
+    return spawnLineClient(FIXTURE, programs);
   }
 
   it.for(OFFERED)("initialize with %s is answered with that version's capabilities", async ([version, offered]) => {

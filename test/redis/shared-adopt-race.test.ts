@@ -15,7 +15,7 @@ import { afterAll, expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../../src/index.js";
 import type { SharedState } from "../../src/state/state.js";
-import { EventReader, messageOf, post, signal, within } from "../http-helpers.js";
+import { ELICITING_INITIALIZE, EventReader, messageOf, post, signal, within } from "../http-helpers.js";
 import { useRedisServer } from "./redis-server.js";
 import { SHARING, sharedState } from "./shared-state.js";
 
@@ -88,16 +88,7 @@ it("sends the question of a request whose instance made its copy of the session 
   }
   const [first, second] = servers as [Instance, Instance];
   const held = b!;
-  const init = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-11-25",
-      capabilities: { elicitation: { form: {} } },
-      clientInfo: { name: "t", version: "1" },
-    },
-  };
+  const init = ELICITING_INITIALIZE;
   const opening = await postTo(first, init);
   const session = opening.headers.get("mcp-session-id")!;
   await opening.text();

@@ -19,7 +19,7 @@ import { afterAll, expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../../src/index.js";
 import type { BusMessage, SharedState } from "../../src/state/state.js";
-import { bare, EventReader, messageOf, post, signal, within } from "../http-helpers.js";
+import { bare, ELICITING_INITIALIZE, EventReader, messageOf, post, signal, within } from "../http-helpers.js";
 import { useRedisServer } from "./redis-server.js";
 import { SHARING, sharedState } from "./shared-state.js";
 
@@ -95,16 +95,7 @@ it.each([
   async (_, initializedOn) => {
     const { servers, reached, slow } = await instances();
     const [a, b] = servers;
-    const init = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: { elicitation: { form: {} } },
-        clientInfo: { name: "t", version: "1" },
-      },
-    };
+    const init = ELICITING_INITIALIZE;
     const opening = await postTo(a, init);
     const session = opening.headers.get("mcp-session-id")!;
     await opening.text();

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import type { SharedState } from "../../src/state/state.js";
-import { EventReader, messageOf, post } from "../http-helpers.js";
+import { ELICITING_INITIALIZE, EventReader, messageOf, post } from "../http-helpers.js";
 import { useRedisServer } from "./redis-server.js";
 
 const redis = useRedisServer();
@@ -40,16 +40,7 @@ it("routes each answer to the question it answers, with questions of one session
       },
     ),
   );
-  const init = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-11-25",
-      capabilities: { elicitation: { form: {} } },
-      clientInfo: { name: "t", version: "1" },
-    },
-  };
+  const init = ELICITING_INITIALIZE;
   const opened = await first!.fetch(post(init));
   const session = { "mcp-session-id": opened.headers.get("mcp-session-id"), "mcp-protocol-version": "2025-11-25" };
   await opened.text();
