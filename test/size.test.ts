@@ -1148,7 +1148,8 @@ const BUDGETS: Budget[] = [
     // Raised to 66,277 B: a tasks/update's hand-over whose PUBLISH is answered once close() began waits no more (tasks/tasks.ts's #nextChange settles at once after close) (was: a 300 ms wait close() waited out; test/redis/tasks-bus-loss.test.ts) (+7 B).
     // Set to 66,806 B merge of wt-1 (tasks hand-over after close) with main, as measured.
     // Raised to 66,829 B: the Tasks extension is advertised only by server/discover, never in a 2025 initialize (tasks/layer.ts's asExtension) (was: every 2025 version, 2025-11-25 included, was offered it, which SEP-2663 leaves undefined there; test/peers/capabilities-by-version.test.ts) (+23 B).
-    ceiling: 66_829,
+    // Raised to 66,922 B: a 2026-07-28 request declaring only 2025-11-25's tasks capability may tasks/get and tasks/cancel the tasks of its caller's 2025-11-25 sessions (tasks/tasks.ts's reaches, SEP-2663 SHOULD), and gets -32021 for any other (was: -32021 for each; test/peers/tasks-across-eras.test.ts) (+93 B).
+    ceiling: 66_922,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -2198,7 +2199,8 @@ const BUDGETS: Budget[] = [
     // Raised to 77,798 B: a tasks/update's hand-over whose PUBLISH is answered once close() began waits no more (tasks/tasks.ts's #nextChange settles at once after close) (was: a 300 ms wait close() waited out; test/redis/tasks-bus-loss.test.ts) (+6 B).
     // Set to 78,310 B merge of wt-1 (tasks hand-over after close) with main, as measured.
     // Raised to 78,335 B: the Tasks extension is advertised only by server/discover, never in a 2025 initialize (tasks/layer.ts's asExtension) (was: every 2025 version, 2025-11-25 included, was offered it, which SEP-2663 leaves undefined there; test/peers/capabilities-by-version.test.ts) (+25 B).
-    ceiling: 78_335,
+    // Raised to 78,430 B: a 2026-07-28 request declaring only 2025-11-25's tasks capability may tasks/get and tasks/cancel the tasks of its caller's 2025-11-25 sessions (tasks/tasks.ts's reaches, SEP-2663 SHOULD), and gets -32021 for any other (was: -32021 for each; test/peers/tasks-across-eras.test.ts) (+95 B).
+    ceiling: 78_430,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -15,7 +15,7 @@ import { LegacyTasks } from "./legacy.js";
 import { taskListen } from "./listen.js";
 import { MemoryTaskStore, type TaskStore } from "./store.js";
 import { TASKS } from "./task.js";
-import { declaresTasks, missingTasks, Tasks } from "./tasks.js";
+import { declaresOnlyLegacyTasks, declaresTasks, missingTasks, Tasks } from "./tasks.js";
 
 type Result = Record<string, unknown>;
 
@@ -88,9 +88,9 @@ export function plugin(
   // The shutdown waits for the runs to be recorded failed: a deploy's next instance reads them at once.
   dispatcher.finishing.push(() => tasks.close());
   listenExtensions.set(registry, [...(listenExtensions.get(registry) ?? []), taskListen(tasks)]);
-  // Each method in the eras it exists in; in 2026-07-28 only for requests that declare the extension
-  // (SEP-2663), and with the routing header over HTTP (SEP-2663 "Routing Headers": Mcp-Name carries
-  // the taskId, for load balancers).
+  // Each method in the eras it exists in; in 2026-07-28 for requests that declare the extension
+  // (SEP-2663), or only 2025-11-25's tasks capability (on tasks of 2025-11-25 sessions), and with the
+  // routing header over HTTP (SEP-2663 "Routing Headers": Mcp-Name carries the taskId, for load balancers).
   const both = (
     method: string,
     modern: (params: Result | undefined, ctx: Context) => Promise<Result>,
@@ -99,8 +99,10 @@ export function plugin(
     nameParam: "taskId",
     run: (params, ctx) => {
       if (ctx.era === "legacy") return inSessionWithTasks(method, old)(params, ctx);
-      if (!declaresTasks(ctx)) throw missingTasks(method);
-      return modern(params, ctx);
+      if (declaresTasks(ctx)) return modern(params, ctx);
+      // SEP-2663 "Backward Compatibility" (SHOULD): the tasks of 2025-11-25 sessions, as 2025-11-25 answers.
+      if (declaresOnlyLegacyTasks(ctx)) return old(params, requestIn(ctx));
+      throw missingTasks(method);
     },
   });
   const use: Middleware = (call, next) => {
