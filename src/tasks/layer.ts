@@ -15,7 +15,7 @@ import { LegacyTasks } from "./legacy.js";
 import { taskListen } from "./listen.js";
 import { MemoryTaskStore, type TaskStore } from "./store.js";
 import { TASKS } from "./task.js";
-import { declaresTasks, missingTasks, Tasks } from "./tasks.js";
+import { declaresOnlyLegacyTasks, declaresTasks, missingTasks, Tasks } from "./tasks.js";
 
 type Result = Record<string, unknown>;
 
@@ -24,9 +24,9 @@ type Result = Record<string, unknown>;
  * `task` setting (server.ts), so a server without such a tool never loads it.
  *
  * - 2026-07-28, the Tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`): advertised under
- *   `capabilities.extensions`; a `tools/call` of a task tool from a request that declares it is
- *   answered with a `CreateTaskResult`; `tasks/get`, `tasks/update`, `tasks/cancel`; `taskIds` in
- *   `subscriptions/listen` (listen.ts).
+ *   `capabilities.extensions` in `server/discover` (never in `initialize`); a `tools/call` of a task
+ *   tool from a request that declares it is answered with a `CreateTaskResult`; `tasks/get`,
+ *   `tasks/update`, `tasks/cancel`; `taskIds` in `subscriptions/listen` (listen.ts).
  * - 2025-11-25, its experimental tasks ("Tasks"): `capabilities.tasks` in `initialize` (never in
  *   `server/discover`), `execution.taskSupport` in `tools/list`, the `task` parameter of `tools/call`,
  *   `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` (legacy.ts).
@@ -58,9 +58,12 @@ export function install(dispatcher: Dispatcher, server: { use(plugin: Plugin): u
   });
 }
 
-/** What 2025-11-25 sessions are told in `initialize` ("Tasks": capabilities.tasks; the `requests` map is exhaustive). */
+/**
+ * What 2025-11-25 sessions are told in `initialize` ("Tasks": capabilities.tasks; the `requests` map
+ * is exhaustive). Not the Tasks extension: SEP-2663 "Backward Compatibility" says it "is not defined
+ * under the 2025-11-25 protocol version"; `server/discover` swaps one for the other (asExtension).
+ */
 const LEGACY_CAPABILITIES: ServerCapabilities & { tasks: object } = {
-  extensions: { [TASKS]: {} },
   tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
 };
 
@@ -85,9 +88,9 @@ export function plugin(
   // The shutdown waits for the runs to be recorded failed: a deploy's next instance reads them at once.
   dispatcher.finishing.push(() => tasks.close());
   listenExtensions.set(registry, [...(listenExtensions.get(registry) ?? []), taskListen(tasks)]);
-  // Each method in the eras it exists in; in 2026-07-28 only for requests that declare the extension
-  // (SEP-2663), and with the routing header over HTTP (SEP-2663 "Routing Headers": Mcp-Name carries
-  // the taskId, for load balancers).
+  // Each method in the eras it exists in; in 2026-07-28 for requests that declare the extension
+  // (SEP-2663), or only 2025-11-25's tasks capability (on tasks of 2025-11-25 sessions), and with the
+  // routing header over HTTP (SEP-2663 "Routing Headers": Mcp-Name carries the taskId, for load balancers).
   const both = (
     method: string,
     modern: (params: Result | undefined, ctx: Context) => Promise<Result>,
@@ -96,13 +99,15 @@ export function plugin(
     nameParam: "taskId",
     run: (params, ctx) => {
       if (ctx.era === "legacy") return inSessionWithTasks(method, old)(params, ctx);
-      if (!declaresTasks(ctx)) throw missingTasks(method);
-      return modern(params, ctx);
+      if (declaresTasks(ctx)) return modern(params, ctx);
+      // SEP-2663 "Backward Compatibility" (SHOULD): the tasks of 2025-11-25 sessions, as 2025-11-25 answers.
+      if (declaresOnlyLegacyTasks(ctx)) return old(params, requestIn(ctx));
+      throw missingTasks(method);
     },
   });
   const use: Middleware = (call, next) => {
     const ctx = call.ctx;
-    if (call.method === "server/discover") return withoutLegacyCapability(next());
+    if (call.method === "server/discover") return asExtension(next());
     if (call.method === "tools/list") {
       return ctx.era === "legacy" && hasTasks(ctx) ? withTaskSupport(next(), registry.tools) : next();
     }
@@ -276,13 +281,20 @@ function requestIn(ctx: Context): RequestContext {
   throw new McpError(ErrorCode.InternalError, "Internal error: a tasks method ran outside a request");
 }
 
-/** `server/discover` without 2025-11-25's `capabilities.tasks` (SEP-2663: MUST NOT advertise it with the extension). */
-async function withoutLegacyCapability(result: Promise<Result>): Promise<Result> {
+/**
+ * `server/discover` with the Tasks extension in place of 2025-11-25's `capabilities.tasks` (SEP-2663
+ * "Capability Negotiation": the extension, in response to server/discover; "Backward Compatibility":
+ * MUST NOT advertise the legacy capability under a version that includes the extension).
+ */
+async function asExtension(result: Promise<Result>): Promise<Result> {
   const discovered = await result;
   const capabilities = discovered.capabilities;
   if (!isObject(capabilities)) return discovered;
-  const { tasks: _, ...rest } = capabilities;
-  return { ...discovered, capabilities: rest };
+  const { tasks: _, extensions, ...rest } = capabilities;
+  return {
+    ...discovered,
+    capabilities: { ...rest, extensions: { ...(isObject(extensions) && extensions), [TASKS]: {} } },
+  };
 }
 
 /** 2025-11-25 `tools/list` with each task tool's `execution.taskSupport` ("Tasks": tool-level negotiation). */

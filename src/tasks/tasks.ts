@@ -490,8 +490,14 @@ export class Tasks {
     }
     const record = await this.store.get(taskId);
     // Another caller's task is as unknown as one that never existed: its existence is not revealed.
-    if (!record || record.owner !== ownerOf(ctx)) throw unknownTask(taskId);
-    return record;
+    if (record && reaches(record, ctx)) return record;
+    // A request treated as not declaring the extension (SEP-2663: MUST) gets -32021 for every other task.
+    if (declaresOnlyLegacyTasks(ctx)) {
+      throw missingTasks(
+        `no task "${taskId}" of your 2025-11-25 sessions exists (it may have expired); any other task`,
+      );
+    }
+    throw unknownTask(taskId);
   }
 
   /** Whom the request's tasks belong to (see `ownerOf`). */
@@ -695,6 +701,15 @@ export function declaresTasks(ctx: Context): boolean {
 }
 
 /**
+ * Whether a 2026-07-28 request declared 2025-11-25's `tasks` client capability and not the extension:
+ * SEP-2663 "Backward Compatibility" treats it as not declaring the extension (MUST), but SHOULD let
+ * it `tasks/get` and `tasks/cancel` the tasks made in 2025-11-25 sessions (layer.ts, `reaches`).
+ */
+export function declaresOnlyLegacyTasks(ctx: Context): boolean {
+  return ctx.era === "modern" && isObject(ctx.client.capabilities.tasks) && !declaresTasks(ctx);
+}
+
+/**
  * -32021 naming the extension (SEP-2663 "Capability Negotiation" and "Protocol Errors", SEP-2575
  * "Missing Required Capabilities"). Older drafts of the extension say -32003, the code's number before
  * 2026-07-28 renumbered it: docs/tasks.md.
@@ -787,6 +802,21 @@ function tooMany(caller: string, max: number): McpError {
     `Could not create a task: you are running ${max} tasks on this server already, the most one caller may (limits.maxTasksPerCaller = ${max}); wait for one to finish, or cancel those you no longer need with tasks/cancel, then call the tool again.`,
     { limit: "maxTasksPerCaller", max },
   );
+}
+
+/**
+ * Whether the request may see `record`: its owner's (`ownerOf`). A 2026-07-28 request that declares
+ * only 2025-11-25's `tasks` capability (`declaresOnlyLegacyTasks`) sees instead the tasks its caller
+ * made in 2025-11-25 sessions (an owner with a session part), and none made under the extension
+ * (SEP-2663 "Backward Compatibility": SHOULD permit tasks/get and tasks/cancel on tasks created under
+ * that flow; MUST treat the client as not declaring the extension). Its caller is a verified
+ * identity, or for a caller not signed in, anyone not signed in: the taskId is then what grants it,
+ * as it is for the tasks such callers make in 2026-07-28 (2025-11-25 "Task Isolation and Access
+ * Control" binds tasks to the authorization context, not the session).
+ */
+function reaches(record: TaskRecord, ctx: Context): boolean {
+  const owner = ownerOf(ctx);
+  return declaresOnlyLegacyTasks(ctx) ? record.owner.startsWith(`${owner}\u0000`) : record.owner === owner;
 }
 
 /**

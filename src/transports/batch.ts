@@ -73,6 +73,24 @@ export function responsesOnly(values: unknown[]): JsonRpcResponse[] | undefined 
 }
 
 /**
+ * The messages of a batch that are taken, not answered, as they would be alone: its responses (the
+ * client's answers to our questions) and its 2025 notifications (a 2026-07-28 one is ignored in a
+ * batch, `answerInBatch`). Over HTTP, instances sharing the session are told of them as of a message
+ * that came alone (http/shared.ts's forward): the question or the cancelled request may be another's.
+ */
+export function takenMessages(values: unknown[]): JsonRpcMessage[] {
+  const taken: JsonRpcMessage[] = [];
+  for (const value of values) {
+    const inbound = classify(value);
+    if (inbound.kind === "response") taken.push(inbound.message);
+    else if (inbound.kind === "notification" && !claimsModern(inbound.message.params?._meta)) {
+      taken.push(inbound.message);
+    }
+  }
+  return taken;
+}
+
+/**
  * Why a batch of `count` messages POSTed over HTTP is refused for where it was sent, if it is: with
  * `sessions`, it is answered in a 2025-03-26 session (`version`: the one the POST names, none without
  * Mcp-Session-Id), which initialize, never part of a batch (2025-03-26 "Lifecycle"), opens first;

@@ -22,10 +22,11 @@ export class TasksClient {
   readonly #url: string;
   readonly #capabilities: Body;
 
-  /** `declares`: whether the client's requests declare the extension. */
-  constructor(url: string, declares = true) {
+  /** `declares`: whether the client's requests declare the extension, or the client capabilities they declare. */
+  constructor(url: string, declares: boolean | Body = true) {
     this.#url = url;
-    this.#capabilities = declares ? { elicitation: {}, extensions: { [TASKS]: {} } } : { elicitation: {} };
+    if (typeof declares === "object") this.#capabilities = declares;
+    else this.#capabilities = declares ? { elicitation: {}, extensions: { [TASKS]: {} } } : { elicitation: {} };
   }
 
   /** Sends one request; `headers` replaces the standard ones it names (null drops one). */

@@ -436,7 +436,7 @@ export class HttpHandler {
   /** Batches: only under 2025-03-26 (a session of that version, or without sessions), answered as one JSON array. */
   async #batch(request: HttpRequest, values: unknown[]): Promise<HttpReply> {
     // Batches are rare (2025-03-26 only): their code, and the words that refuse one, load with the first.
-    const [{ batchAnswers, httpRefusal, overlong, responsesOnly }, { Connection }] = await Promise.all([
+    const [{ batchAnswers, httpRefusal, overlong, responsesOnly, takenMessages }, { Connection }] = await Promise.all([
       import("../batch.js"),
       import("../connection.js"),
     ]);
@@ -460,7 +460,12 @@ export class HttpHandler {
       connection = new Connection(this.#dispatcher, { deliver() {} }, true);
       connection.session = legacy.peer.session;
     }
+    // Its answers and cancellations may be for another instance sharing the session: relayed as when
+    // each comes alone (#message, #responses), and the batch answered once they are.
+    const shared = this.#shared;
+    const relayed = session && shared ? takenMessages(values).map((message) => shared.forward(session, message)) : [];
     const responses = await batchAnswers(connection, values, request.auth);
+    await Promise.all(relayed);
     if (responses.length === 0) return emptyReply(202);
     return jsonReply(200, responses, session ? { [SESSION_HEADER]: session.id } : undefined);
   }
