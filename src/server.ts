@@ -13,6 +13,7 @@ import {
   compileTool,
   contentCheck,
   enforceLayer,
+  outputCheck,
   type Tool,
   type ToolCallArgs,
   type ToolConfig,
@@ -40,6 +41,7 @@ askingLayer.wire(() => import("./asking/layer.js"));
 listenLayer.wire(() => import("./listen/listen.js"));
 enforceLayer.wire(() => import("./auth/enforce.js"));
 contentCheck.wire(() => import("./content/check.js"));
+outputCheck.wire(() => import("./content/output.js"));
 
 /** What `pico()` takes: the server's identity, and how it serves. */
 export interface ServerOptions extends RegistryOptions {
