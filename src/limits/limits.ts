@@ -1,7 +1,6 @@
 import type { RequestContext } from "../core/context.js";
 import type { Admission, Dispatcher, Inflight, Interruption } from "../core/dispatch.js";
-import { ErrorCode } from "../core/errors.js";
-import { errorResponse, isObject, type JsonRpcRequest, type JsonRpcResponse } from "../core/jsonrpc.js";
+import type { JsonRpcRequest, JsonRpcResponse } from "../core/jsonrpc.js";
 import { busy, Refusal } from "../core/refusal.js";
 import { onWorkers } from "../transports/workers.js";
 import type { Limits, ResolvedLimits } from "./options.js";
@@ -57,11 +56,6 @@ function isLimit(key: string): key is keyof Limits {
   return Object.hasOwn(DEFAULT_LIMITS, key);
 }
 
-/** "300 s", "0.05 s": durations as clients read them. */
-function seconds(ms: number): string {
-  return `${ms / 1000} s`;
-}
-
 /**
  * A listen request is a stream, not work: never timed, nor counted among the server's requests (over
  * HTTP maxSseStreams bounds it). On a connection (a stdio pipe) it is one of the requests in flight
@@ -92,6 +86,8 @@ class Bounds implements Admission {
   #timer: ReturnType<typeof setInterval> | undefined;
   /** Who waits for nothing to be in progress (the shutdown). */
   #idle: (() => void)[] = [];
+  /** How an interrupted request is answered (interruptions.ts), once the first is. */
+  #said: typeof import("./interruptions.js") | undefined;
 
   constructor(limits: ResolvedLimits) {
     this.#limits = limits;
@@ -146,6 +142,8 @@ class Bounds implements Admission {
 
   async drain(): Promise<void> {
     await this.#settled();
+    // Loaded before any is interrupted, so that they are answered in the microtasks that follow.
+    if (this.#born.size > 0) await this.#words();
     for (const ctx of [...this.#born.keys()]) {
       ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
     }
@@ -153,19 +151,16 @@ class Bounds implements Admission {
     await this.#settled();
   }
 
-  interrupted(message: JsonRpcRequest, reason: unknown): Interruption {
-    const { handlerTimeoutMs, shutdownGraceMs } = this.#limits;
-    const timedOut = isObject(reason) && reason.name === "TimeoutError";
-    const limit = timedOut
-      ? `within ${seconds(handlerTimeoutMs)} (limits.handlerTimeoutMs)`
-      : `within the ${seconds(shutdownGraceMs)} grace period of the shutdown (limits.shutdownGraceMs)`;
-    if (timedOut && message.method === "tools/call") {
-      return { toolError: `Tool ${JSON.stringify(message.params?.name)} did not finish ${limit} and was cancelled.` };
-    }
-    const what = `"${message.method}" did not finish ${limit} and was cancelled`;
-    // Cut short by the shutdown, the request is refused as new ones are (HTTP: 503, try again elsewhere).
-    if (!timedOut) return new Refusal(message.id, `Server shutting down: ${what}`);
-    return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: ${what}`);
+  interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption> {
+    const said = this.#said;
+    const saying = { limits: this.#limits, Refusal };
+    if (said) return said.interruption(saying, message, reason);
+    return this.#words().then((loaded) => loaded.interruption(saying, message, reason));
+  }
+
+  async #words(): Promise<typeof import("./interruptions.js")> {
+    this.#said ??= await import("./interruptions.js");
+    return this.#said;
   }
 
   /** Resolves once nothing is in progress, or when the shutdown's grace period is over. */
@@ -194,7 +189,7 @@ class Bounds implements Admission {
 
   #expired(): DOMException {
     return new DOMException(
-      `The handler did not finish within ${seconds(this.#limits.handlerTimeoutMs)} (limits.handlerTimeoutMs)`,
+      `The handler did not finish within ${this.#limits.handlerTimeoutMs / 1000} s (limits.handlerTimeoutMs)`,
       "TimeoutError",
     );
   }
