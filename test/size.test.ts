@@ -396,7 +396,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 16,978 B: server.ts's HTTP half (fetch, node, onListen, serve({ port }), the endpoints it made and closes) is http/faces.ts, loaded with the first of them together with the endpoint, so a stdio server carries none of it (-242 B).
     // Lowered to 16,907 B: a result's check against its tool's output schema is content/output.ts (core/tools.ts's outputCheck, wired by server.ts), loaded with the first result of a tool that has one (was: in core/tools.ts, loaded by every server) (-71 B).
     // Lowered to 16,838 B: how a request the limits cut short is answered (its messages) is limits/interruptions.ts, loaded with the first one (drain() loads it before it interrupts) (was: in limits/limits.ts, loaded by every server) (-69 B).
-    ceiling: 16_838,
+    // Raised to 16,845 B: limits/interruptions.ts starts loading with the first request that answers later, in the background (was: only with the first interruption, so a stdio server whose input ended answered a request it interrupted after its second grace wait had ended when the load was slow, and dropped it: test/faults.test.ts, under load) (+7 B).
+    ceiling: 16_845,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -713,7 +714,8 @@ const BUDGETS: Budget[] = [
     // Raised to 25,940 B: server.ts's HTTP half (fetch, node, onListen, serve({ port }), the endpoints it made and closes) is http/faces.ts, loaded with the first of them together with the endpoint, so a stdio server carries none of it; this program loads it, as a chunk of its own whose calls from server.ts and hand-over cost it (+128 B).
     // Lowered to 25,896 B: a result's check against its tool's output schema is content/output.ts (core/tools.ts's outputCheck, wired by server.ts), loaded with the first result of a tool that has one (was: in core/tools.ts, loaded by every server) (-44 B).
     // Lowered to 25,813 B: how a request the limits cut short is answered (its messages) is limits/interruptions.ts, loaded with the first one (drain() loads it before it interrupts) (was: in limits/limits.ts, loaded by every server) (-83 B).
-    ceiling: 25_813,
+    // Raised to 25,829 B: limits/interruptions.ts starts loading with the first request that answers later, in the background (was: only with the first interruption, so a stdio server whose input ended answered a request it interrupted after its second grace wait had ended when the load was slow, and dropped it: test/faults.test.ts, under load) (+16 B).
+    ceiling: 25_829,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1137,7 +1139,8 @@ const BUDGETS: Budget[] = [
     // Raised to 66,483 B: server.ts's HTTP half (fetch, node, onListen, serve({ port }), the endpoints it made and closes) is http/faces.ts, loaded with the first of them together with the endpoint, so a stdio server carries none of it; the faces' calls and hand-over (+213 B).
     // Raised to 66,669 B: a result's check against its tool's output schema is content/output.ts (core/tools.ts's outputCheck, wired by server.ts), loaded with the first result of a tool that has one (was: in core/tools.ts, loaded by every server); a chunk of its own and its imports (+186 B).
     // Raised to 66,767 B: how a request the limits cut short is answered (its messages) is limits/interruptions.ts, loaded with the first one (drain() loads it before it interrupts) (was: in limits/limits.ts, loaded by every server); a chunk of its own and its imports (+98 B).
-    ceiling: 66_767,
+    // Raised to 66,786 B: limits/interruptions.ts starts loading with the first request that answers later, in the background (was: only with the first interruption, so a stdio server whose input ended answered a request it interrupted after its second grace wait had ended when the load was slow, and dropped it: test/faults.test.ts, under load) (+19 B).
+    ceiling: 66_786,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1456,7 +1459,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,529 B: server.ts's HTTP half (fetch, node, onListen, serve({ port }), the endpoints it made and closes) is http/faces.ts, loaded with the first of them together with the endpoint, so a stdio server carries none of it; the faces' calls and hand-over, and the faces chunk in place of the endpoint's among the imports on demand (+92 B).
     // Lowered to 33,459 B: a result's check against its tool's output schema is content/output.ts (core/tools.ts's outputCheck, wired by server.ts), loaded with the first result of a tool that has one (was: in core/tools.ts, loaded by every server) (-70 B).
     // Lowered to 33,387 B: how a request the limits cut short is answered (its messages) is limits/interruptions.ts, loaded with the first one (drain() loads it before it interrupts) (was: in limits/limits.ts, loaded by every server) (-72 B).
-    ceiling: 33_387,
+    // Raised to 33,398 B: limits/interruptions.ts starts loading with the first request that answers later, in the background (was: only with the first interruption, so a stdio server whose input ended answered a request it interrupted after its second grace wait had ended when the load was slow, and dropped it: test/faults.test.ts, under load) (+11 B).
+    ceiling: 33_398,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1768,7 +1772,8 @@ const BUDGETS: Budget[] = [
     // Raised to 32,009 B: server.ts's HTTP half (fetch, node, onListen, serve({ port }), the endpoints it made and closes) is http/faces.ts, loaded with the first of them together with the endpoint, so a stdio server carries none of it; the faces' calls and hand-over, and the faces chunk in place of the endpoint's among the imports on demand (+107 B).
     // Lowered to 31,942 B: a result's check against its tool's output schema is content/output.ts (core/tools.ts's outputCheck, wired by server.ts), loaded with the first result of a tool that has one (was: in core/tools.ts, loaded by every server) (-67 B).
     // Lowered to 31,907 B: how a request the limits cut short is answered (its messages) is limits/interruptions.ts, loaded with the first one (drain() loads it before it interrupts) (was: in limits/limits.ts, loaded by every server) (-35 B).
-    ceiling: 31_907,
+    // Raised to 31,921 B: limits/interruptions.ts starts loading with the first request that answers later, in the background (was: only with the first interruption, so a stdio server whose input ended answered a request it interrupted after its second grace wait had ended when the load was slow, and dropped it: test/faults.test.ts, under load) (+14 B).
+    ceiling: 31_921,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2174,7 +2179,8 @@ const BUDGETS: Budget[] = [
     // Raised to 77,963 B: server.ts's HTTP half (fetch, node, onListen, serve({ port }), the endpoints it made and closes) is http/faces.ts, loaded with the first of them together with the endpoint, so a stdio server carries none of it; the faces' calls and hand-over (+171 B).
     // Raised to 78,181 B: a result's check against its tool's output schema is content/output.ts (core/tools.ts's outputCheck, wired by server.ts), loaded with the first result of a tool that has one (was: in core/tools.ts, loaded by every server); a chunk of its own and its imports (+218 B).
     // Raised to 78,289 B: how a request the limits cut short is answered (its messages) is limits/interruptions.ts, loaded with the first one (drain() loads it before it interrupts) (was: in limits/limits.ts, loaded by every server); a chunk of its own and its imports (+108 B).
-    ceiling: 78_289,
+    // Raised to 78,303 B: limits/interruptions.ts starts loading with the first request that answers later, in the background (was: only with the first interruption, so a stdio server whose input ended answered a request it interrupted after its second grace wait had ended when the load was slow, and dropped it: test/faults.test.ts, under load) (+14 B).
+    ceiling: 78_303,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -86,7 +86,11 @@ class Bounds implements Admission {
   #timer: ReturnType<typeof setInterval> | undefined;
   /** Who waits for nothing to be in progress (the shutdown). */
   #idle: (() => void)[] = [];
-  /** How an interrupted request is answered (interruptions.ts), once the first is. */
+  /**
+   * How an interrupted request is answered (interruptions.ts): loading from the first request that
+   * answers later, in the background, so that it is there by the time one is cut short; then loaded.
+   */
+  #loading: Promise<typeof import("./interruptions.js")> | undefined;
   #said: typeof import("./interruptions.js") | undefined;
 
   constructor(limits: ResolvedLimits) {
@@ -115,6 +119,7 @@ class Bounds implements Admission {
 
   started(message: JsonRpcRequest, ctx: RequestContext): void {
     if (isStream(message)) return;
+    this.#words();
     this.#born.set(ctx, this.#tick);
     const timeoutMs = this.#limits.handlerTimeoutMs;
     if (!Number.isFinite(timeoutMs)) return;
@@ -158,9 +163,13 @@ class Bounds implements Admission {
     return this.#words().then((loaded) => loaded.interruption(saying, message, reason));
   }
 
-  async #words(): Promise<typeof import("./interruptions.js")> {
-    this.#said ??= await import("./interruptions.js");
-    return this.#said;
+  #words(): Promise<typeof import("./interruptions.js")> {
+    if (!this.#loading) {
+      this.#loading = import("./interruptions.js").then((loaded) => (this.#said = loaded));
+      // Loaded in the background: a failure is the interrupted requests' to answer, not an unhandled rejection.
+      this.#loading.catch(() => {});
+    }
+    return this.#loading;
   }
 
   /** Resolves once nothing is in progress, or when the shutdown's grace period is over. */
