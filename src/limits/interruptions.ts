@@ -1,7 +1,9 @@
 /**
- * How a request the limits ended early is answered (limits.ts's `Bounds.interrupted`): loaded with
- * the first one, so a server whose requests all finish in time never loads these words.
+ * How requests the limits end early are ended and answered (limits.ts's `Bounds`): the shutdown of
+ * a server with requests in progress, and the answer to one cut short. Loaded with the first request
+ * that answers later, so a server whose requests all answer at once never loads it.
  */
+import type { RequestContext } from "../core/context.js";
 import type { Interruption } from "../core/dispatch.js";
 import { ErrorCode } from "../core/errors.js";
 import { errorResponse, isObject, type JsonRpcRequest } from "../core/jsonrpc.js";
@@ -31,6 +33,39 @@ export function interruption({ limits, Refusal }: Saying, message: JsonRpcReques
   // Cut short by the shutdown, the request is refused as new ones are (HTTP: 503, try again elsewhere).
   if (!timedOut) return new Refusal(message.id, `Server shutting down: ${what}`);
   return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: ${what}`);
+}
+
+/** What the shutdown waits for: the requests in progress (with the tick each started at), and who waits for none to be (Bounds.ended wakes them). */
+export interface InProgress {
+  readonly born: ReadonlyMap<RequestContext, number>;
+  readonly idle: (() => void)[];
+}
+
+/**
+ * The shutdown (Bounds.drain): the requests in progress get `graceMs` to finish, then are interrupted,
+ * and it resolves once they have answered, or after the grace period again.
+ */
+export async function drained(progress: InProgress, graceMs: number): Promise<void> {
+  await settled(progress, graceMs);
+  for (const ctx of [...progress.born.keys()]) {
+    ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
+  }
+  // The interrupted requests answer in the microtasks that follow.
+  await settled(progress, graceMs);
+}
+
+/** Resolves once nothing is in progress, or when the shutdown's grace period is over. */
+function settled({ born, idle }: InProgress, graceMs: number): Promise<void> {
+  if (born.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    // A delay past the longest a timer takes (2^31 - 1 ms, 24 days; Infinity) would fire at once.
+    const timer = setTimeout(done, Math.min(graceMs, 2 ** 31 - 1));
+    function done() {
+      clearTimeout(timer);
+      resolve();
+    }
+    idle.push(done);
+  });
 }
 
 /** "300 s", "0.05 s": durations as clients read them. */

@@ -146,14 +146,10 @@ class Bounds implements Admission {
   }
 
   async drain(): Promise<void> {
-    await this.#settled();
-    // Loaded before any is interrupted, so that they are answered in the microtasks that follow.
-    if (this.#born.size > 0) await this.#words();
-    for (const ctx of [...this.#born.keys()]) {
-      ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
-    }
-    // The interrupted requests answer in the microtasks that follow.
-    await this.#settled();
+    // Nothing in progress, nothing to wait for: the shutdown's code is loaded only for a server busy then.
+    if (this.#born.size === 0) return;
+    const words = await this.#words();
+    await words.drained({ born: this.#born, idle: this.#idle }, this.#limits.shutdownGraceMs);
   }
 
   interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption> {
@@ -170,20 +166,6 @@ class Bounds implements Admission {
       this.#loading.catch(() => {});
     }
     return this.#loading;
-  }
-
-  /** Resolves once nothing is in progress, or when the shutdown's grace period is over. */
-  #settled(): Promise<void> {
-    if (this.#born.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      // A delay past the longest a timer takes (2^31 - 1 ms, 24 days; Infinity) would fire at once.
-      const timer = setTimeout(done, Math.min(this.#limits.shutdownGraceMs, 2 ** 31 - 1));
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#idle.push(done);
-    });
   }
 
   #sweep(): void {
