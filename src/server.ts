@@ -13,6 +13,7 @@ import {
   compileTool,
   contentCheck,
   enforceLayer,
+  outputCheck,
   type Tool,
   type ToolCallArgs,
   type ToolConfig,
@@ -27,9 +28,8 @@ import type { PromptConfig } from "./prompts/prompts.js";
 import type { ResourceConfig } from "./resources/resources.js";
 import { installLegacySessions } from "./sessions/legacy.js";
 import type { SharedState } from "./state/state.js";
-import type { HttpHandler } from "./transports/http/handler.js";
+import type { HttpFaces } from "./transports/http/faces.js";
 import type { HttpOptions, ServeOptions } from "./transports/http/options.js";
-import type { WebEndpoint } from "./transports/http/web.js";
 import type { Listening } from "./transports/listening.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./transports/node-types.js";
 import { closeOnSignals, watchRejections } from "./transports/process.js";
@@ -41,6 +41,7 @@ askingLayer.wire(() => import("./asking/layer.js"));
 listenLayer.wire(() => import("./listen/listen.js"));
 enforceLayer.wire(() => import("./auth/enforce.js"));
 contentCheck.wire(() => import("./content/check.js"));
+outputCheck.wire(() => import("./content/output.js"));
 
 /** What `pico()` takes: the server's identity, and how it serves. */
 export interface ServerOptions extends RegistryOptions {
@@ -108,18 +109,11 @@ export class Server<Tools extends ToolTypes = {}> {
   readonly #settings: OnFirstUse<AuthSettings>;
   /** `pico({ http, state })`: what `serve({ port })` adds its own options to. */
   readonly #defaults: HttpOptions;
-  /** The options of the endpoint: `#defaults`, or those of the latest `serve({ port })`. */
-  #options: HttpOptions;
-  /** The HTTP endpoint (transports/http/endpoint.ts), made by the first request or `serve({ port })`. */
-  #endpoint: Promise<HttpHandler> | undefined;
   /**
-   * The latest endpoint made, which `close()` closes with those it took the place of, and the next
-   * `serve({ port })` takes the place of: one that could not be made takes nobody's, so it is then
-   * the one made before (a chain with a gap would leave an endpoint relaying, and never closed).
+   * The HTTP faces (`fetch`, `node`, `serve({ port })`, transports/http/faces.ts) and their endpoint,
+   * loaded with the first of them, so that a stdio server carries none of it.
    */
-  #serving: Promise<HttpHandler | undefined> | undefined;
-  /** Its Web face (`fetch`), made for a program that serves Web requests. */
-  #webEndpoint: Promise<WebEndpoint> | undefined;
+  #faces: Promise<HttpFaces> | undefined;
   readonly #signals: boolean;
   // Each loads with the first registration that needs it (see on-first-use.ts).
   readonly #resources: OnFirstUse<typeof import("./resources/layer.js")>;
@@ -175,7 +169,7 @@ export class Server<Tools extends ToolTypes = {}> {
       import("./middleware/plugin.js").then(({ Plugins }) => (this.#dispatcher.plugins = new Plugins(registry))),
     );
     this.#host = { registry, ruled: (declared, rule, swap) => this.#ruled(declared, rule, swap) };
-    this.#options = this.#defaults = { ...http, state };
+    this.#defaults = { ...http, state };
     this.#signals = signals ?? true;
   }
 
@@ -333,7 +327,7 @@ export class Server<Tools extends ToolTypes = {}> {
    * first answer, as before serving: a mistake there is a start-up error.
    */
   #answers(): boolean {
-    return (this.#endpoint ?? this.#stdio) !== undefined && !this.#registry.installing;
+    return (this.#faces ?? this.#stdio) !== undefined && !this.#registry.installing;
   }
 
   /**
@@ -426,7 +420,7 @@ export class Server<Tools extends ToolTypes = {}> {
     const done = askingLayer.now?.completeElicitation(this.#dispatcher.urlElicitations, elicitationId) ?? false;
     // Shared sessions: the instance holding the session that was sent it tells its client; noted, for
     // one whose subscription is reconnecting (urlNote in transports/http/shared.ts reads it then).
-    if (!done) this.#options.state?.bus.announce({ type: "url", id: elicitationId }, `url:${elicitationId}`);
+    if (!done) this.#defaults.state?.bus.announce({ type: "url", id: elicitationId }, `url:${elicitationId}`);
     return done;
   }
 
@@ -452,7 +446,7 @@ export class Server<Tools extends ToolTypes = {}> {
    * that could not start answers every request with a JSON 500 and logs why once: never a rejection.
    */
   readonly fetch = async (request: Request, listener?: unknown): Promise<Response> =>
-    (await this.#web()).fetch(request, listener);
+    (await this.#http()).fetch(request, listener);
 
   /**
    * Where Bun listens when this server is a module's default export: Bun serves such an export
@@ -469,11 +463,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * `--parallel` only Deno's first worker is told, so the others need `allowedHosts` for the same check.
    */
   readonly onListen = (address: { hostname: string; port: number }): void => {
-    // Registered before any request's `fetch` waits on the endpoint, so it runs before any request is handled.
-    this.#web().then(
-      (endpoint) => endpoint.listening(address),
-      () => {}, // The Web face failed to load: every request's fetch fails with that error.
-    );
+    // Registered before any request's `fetch` waits on the faces, so it runs before any request is handled.
+    this.#http().then((faces) => faces.listening(address));
   };
 
   /**
@@ -485,8 +476,7 @@ export class Server<Tools extends ToolTypes = {}> {
    * answers 500).
    */
   readonly node = async (req: NodeIncomingMessage, res: NodeServerResponse): Promise<void> =>
-    // The node:http bridge loads on the first request, so a stdio server never pays for it.
-    (await import("./transports/node.js")).serveNode(this.#http(), req, res);
+    (await this.#http()).node(req, res);
 
   /**
    * Serves the server. Without options: stdio (newline-delimited JSON-RPC on stdin/stdout), until
@@ -531,39 +521,8 @@ export class Server<Tools extends ToolTypes = {}> {
       }
       return undefined;
     }
-    let listening: Listening;
-    try {
-      // HTTP code is loaded on demand, so a stdio server never pays for it.
-      const [{ listenFor }] = await Promise.all([import("./transports/listen.js"), this.ready()]);
-      listening = await listenFor(options, {
-        options: this.#defaults,
-        auth: this.#settings.now,
-        endpoint: (http) => {
-          const before = [this.#options, this.#endpoint, this.#webEndpoint] as const;
-          this.#options = http;
-          this.#endpoint = this.#webEndpoint = undefined;
-          const made = this.#http();
-          // One that could not be made changes nothing: fetch and node go on with the endpoint they had.
-          made.catch(() => {
-            if (this.#endpoint === made) [this.#options, this.#endpoint, this.#webEndpoint] = before;
-          });
-          return made;
-        },
-        web: () => this.#web(),
-      });
-    } catch (thrown) {
-      unwatch();
-      throw thrown;
-    }
-    const unhook = this.#signals ? closeOnSignals(() => listening.close()) : () => {};
-    return {
-      ...listening,
-      close: async () => {
-        unhook();
-        unwatch();
-        await listening.close();
-      },
-    } satisfies Listening;
+    // HTTP code is loaded on demand, so a stdio server never pays for it.
+    return (await this.#http()).serve(options, unwatch);
   }
 
   /**
@@ -598,33 +557,25 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#stdio?.stop.abort();
     await this.#dispatcher.drain();
     await this.#stdio?.done;
-    (await this.#serving)?.close();
+    await (await this.#faces)?.close();
   }
 
   static {
     registryOf = (server) => server.#registry;
   }
 
-  /** The endpoint, made if there is none: it takes the place of the latest made before (`serve({ port })` after another). */
-  #http(): Promise<HttpHandler> {
-    if (this.#endpoint) return this.#endpoint;
-    // With the options of now: another serve({ port }) may set its own before this one is made.
-    const options = this.#options;
-    const replaced = this.#serving;
-    // The endpoint is made once the auth settings (if any) are checked: it gates with them.
-    const made = Promise.all([import("./transports/http/endpoint.js"), this.ready()]).then(([http]) =>
-      http.createEndpoint(this.#dispatcher, options, { auth: this.#settings.now, replaced }),
+  /** The HTTP faces, loaded with the first call that needs them: from then on the server serves (#answers). */
+  #http(): Promise<HttpFaces> {
+    this.#faces ??= import("./transports/http/faces.js").then(({ httpFaces }) =>
+      httpFaces({
+        dispatcher: this.#dispatcher,
+        defaults: this.#defaults,
+        settings: this.#settings,
+        server: this,
+        onSignals: this.#signals ? closeOnSignals : undefined,
+      }),
     );
-    this.#endpoint = made;
-    this.#serving = made.catch(() => replaced);
-    return made;
-  }
-
-  #web(): Promise<WebEndpoint> {
-    this.#webEndpoint ??= import("./transports/http/web.js").then((web) =>
-      web.createWebEndpoint(this.#http(), this.#options.allowedHosts),
-    );
-    return this.#webEndpoint;
+    return this.#faces;
   }
 }
 

@@ -14,7 +14,8 @@ import type { Limits } from "../src/limits/options.js";
 import { DEFAULT_MAX_TASKS } from "../src/tasks/store.js";
 import type { HttpOptions } from "../src/transports/http/options.js";
 import { SseChannel, Streams } from "../src/transports/http/sse.js";
-import { readId, serveLines } from "../src/transports/stdio.js";
+import { serveLines } from "../src/transports/stdio.js";
+import { readId } from "../src/transports/too-large.js";
 import { serverDispatcher } from "./core-helpers.js";
 import { call, MODERN_META, pipe } from "./hardening-helpers.js";
 import {

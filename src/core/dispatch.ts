@@ -60,8 +60,8 @@ export interface Admission {
   ended(ctx: RequestContext): void;
   /** Shutdown: the requests in progress get a grace period, then are interrupted; resolves once all are answered. */
   drain(): Promise<void>;
-  /** The answer to a request ended early (`ctx.interrupt`), for `reason`. */
-  interrupted(message: JsonRpcRequest, reason: unknown): Interruption;
+  /** The answer to a request ended early (`ctx.interrupt`), for `reason`: its words may load first. */
+  interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption>;
 }
 
 /** How a request ended early is answered: a tool call with a tool error, anything else with an error response. */
@@ -356,7 +356,7 @@ export class Dispatcher {
   }
 
   /** The response to a request whose handler returned `result` or threw `thrown`; then the request is over. */
-  #answered(call: Call, result: Result | typeof FAILED, thrown?: unknown): JsonRpcResponse | undefined {
+  #answered(call: Call, result: Result | typeof FAILED, thrown?: unknown): Answer {
     const { ctx } = call;
     const { id } = call.message;
     try {
@@ -379,9 +379,9 @@ export class Dispatcher {
   }
 
   /** The answer to a request the server ended early, as the limits say (a timed-out tool: a tool error). */
-  #interrupted(call: Call): JsonRpcResponse {
+  async #interrupted(call: Call): Promise<JsonRpcResponse> {
     const { message, ctx } = call;
-    const answer = this.admission?.interrupted(message, ctx.signal.reason);
+    const answer = await this.admission?.interrupted(message, ctx.signal.reason);
     if (!answer) return thrownResponse(message.id, ctx.signal.reason);
     return "toolError" in answer ? this.#result(call, toolError(answer.toolError)) : answer;
   }

@@ -144,6 +144,18 @@ export interface ContentCheck {
 
 export const contentCheck = new Layer<ContentCheck>();
 
+/** The check of a result against its tool's output schema (content/output.ts). */
+export interface OutputCheck {
+  /** The result that sends the parsed value, or a tool error saying why it cannot be sent. */
+  checkedOutput(
+    of: { tool: Tool; output: Schema },
+    returned: unknown,
+    ctx: RequestContext,
+  ): CallToolResult | Promise<CallToolResult>;
+}
+
+export const outputCheck = new Layer<OutputCheck>();
+
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NO_ARGUMENTS: JsonSchema = { type: "object", additionalProperties: false };
 
@@ -315,36 +327,13 @@ function failed(thrown: unknown): CallToolResult {
  * `run`'s, never the request's error carrying the raw message.
  */
 function finish(tool: Tool, returned: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
-  if (!tool.output) {
-    try {
-      return toResult(returned, tool.name);
-    } catch (thrown) {
-      return unsendable(tool.name, thrown);
-    }
-  }
-  // What the output schema throws (a refine with a bug, or the value's getter it read) is said as
-  // such: "cannot be sent as JSON" would send its author after a BigInt or a cycle.
-  const unchecked = (thrown: unknown) =>
-    toolError(`Tool "${tool.name}" failed while checking its result against its output schema: ${safeMessage(thrown)}`);
-  let checked: Validation<unknown> | Promise<Validation<unknown>>;
+  const { output } = tool;
+  if (output) return outputCheck.use((check) => check.checkedOutput({ tool, output }, returned, ctx));
   try {
-    checked = validate(tool.output, returned);
+    return toResult(returned, tool.name);
   } catch (thrown) {
-    return unchecked(thrown);
+    return unsendable(tool.name, thrown);
   }
-  return checked instanceof Promise
-    ? checked.then((done) => structured(tool, done, ctx), unchecked)
-    : structured(tool, checked, ctx);
-}
-
-function structured(tool: Tool, checked: Validation<unknown>, ctx: RequestContext): CallToolResult {
-  if (!checked.ok) {
-    return toolError(`Tool "${tool.name}" produced a result that does not match its output schema:\n${checked.issues}`);
-  }
-  // The parsed value is sent, so fields the schema does not name never leak.
-  const result = jsonResult(checked.value, tool.name);
-  if (!result.isError && sendsStructured(tool.descriptor, ctx.era)) result.structuredContent = checked.value;
-  return result;
 }
 
 /**
@@ -353,7 +342,7 @@ function structured(tool: Tool, checked: Validation<unknown>, ctx: RequestContex
  * `structuredContent` an object), and the official 2025 clients refuse a whole `tools/list` with
  * another schema: a 2025 client is sent neither, only the JSON text copy, which every era reads.
  */
-function sendsStructured(descriptor: ToolDescriptor, era: Era): boolean {
+export function sendsStructured(descriptor: ToolDescriptor, era: Era): boolean {
   return era !== "legacy" || descriptor.outputSchema?.type === "object";
 }
 
@@ -386,7 +375,7 @@ export function unsendable(toolName: string, thrown: unknown): CallToolResult {
 }
 
 /** A value as compact JSON text, or a tool error when it cannot be sent as JSON (a BigInt, a cycle). */
-function jsonResult(value: unknown, toolName: string): CallToolResult {
+export function jsonResult(value: unknown, toolName: string): CallToolResult {
   let json: string | undefined;
   try {
     json = JSON.stringify(value);

@@ -1,7 +1,6 @@
 import type { RequestContext } from "../core/context.js";
 import type { Admission, Dispatcher, Inflight, Interruption } from "../core/dispatch.js";
-import { ErrorCode } from "../core/errors.js";
-import { errorResponse, isObject, type JsonRpcRequest, type JsonRpcResponse } from "../core/jsonrpc.js";
+import type { JsonRpcRequest, JsonRpcResponse } from "../core/jsonrpc.js";
 import { busy, Refusal } from "../core/refusal.js";
 import { onWorkers } from "../transports/workers.js";
 import type { Limits, ResolvedLimits } from "./options.js";
@@ -57,11 +56,6 @@ function isLimit(key: string): key is keyof Limits {
   return Object.hasOwn(DEFAULT_LIMITS, key);
 }
 
-/** "300 s", "0.05 s": durations as clients read them. */
-function seconds(ms: number): string {
-  return `${ms / 1000} s`;
-}
-
 /**
  * A listen request is a stream, not work: never timed, nor counted among the server's requests (over
  * HTTP maxSseStreams bounds it). On a connection (a stdio pipe) it is one of the requests in flight
@@ -92,6 +86,12 @@ class Bounds implements Admission {
   #timer: ReturnType<typeof setInterval> | undefined;
   /** Who waits for nothing to be in progress (the shutdown). */
   #idle: (() => void)[] = [];
+  /**
+   * How an interrupted request is answered (interruptions.ts): loading from the first request that
+   * answers later, in the background, so that it is there by the time one is cut short; then loaded.
+   */
+  #loading: Promise<typeof import("./interruptions.js")> | undefined;
+  #said: typeof import("./interruptions.js") | undefined;
 
   constructor(limits: ResolvedLimits) {
     this.#limits = limits;
@@ -119,6 +119,7 @@ class Bounds implements Admission {
 
   started(message: JsonRpcRequest, ctx: RequestContext): void {
     if (isStream(message)) return;
+    this.#words();
     this.#born.set(ctx, this.#tick);
     const timeoutMs = this.#limits.handlerTimeoutMs;
     if (!Number.isFinite(timeoutMs)) return;
@@ -145,41 +146,26 @@ class Bounds implements Admission {
   }
 
   async drain(): Promise<void> {
-    await this.#settled();
-    for (const ctx of [...this.#born.keys()]) {
-      ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
-    }
-    // The interrupted requests answer in the microtasks that follow.
-    await this.#settled();
+    // Nothing in progress, nothing to wait for: the shutdown's code is loaded only for a server busy then.
+    if (this.#born.size === 0) return;
+    const words = await this.#words();
+    await words.drained({ born: this.#born, idle: this.#idle }, this.#limits.shutdownGraceMs);
   }
 
-  interrupted(message: JsonRpcRequest, reason: unknown): Interruption {
-    const { handlerTimeoutMs, shutdownGraceMs } = this.#limits;
-    const timedOut = isObject(reason) && reason.name === "TimeoutError";
-    const limit = timedOut
-      ? `within ${seconds(handlerTimeoutMs)} (limits.handlerTimeoutMs)`
-      : `within the ${seconds(shutdownGraceMs)} grace period of the shutdown (limits.shutdownGraceMs)`;
-    if (timedOut && message.method === "tools/call") {
-      return { toolError: `Tool ${JSON.stringify(message.params?.name)} did not finish ${limit} and was cancelled.` };
-    }
-    const what = `"${message.method}" did not finish ${limit} and was cancelled`;
-    // Cut short by the shutdown, the request is refused as new ones are (HTTP: 503, try again elsewhere).
-    if (!timedOut) return new Refusal(message.id, `Server shutting down: ${what}`);
-    return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: ${what}`);
+  interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption> {
+    const said = this.#said;
+    const saying = { limits: this.#limits, Refusal };
+    if (said) return said.interruption(saying, message, reason);
+    return this.#words().then((loaded) => loaded.interruption(saying, message, reason));
   }
 
-  /** Resolves once nothing is in progress, or when the shutdown's grace period is over. */
-  #settled(): Promise<void> {
-    if (this.#born.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      // A delay past the longest a timer takes (2^31 - 1 ms, 24 days; Infinity) would fire at once.
-      const timer = setTimeout(done, Math.min(this.#limits.shutdownGraceMs, 2 ** 31 - 1));
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#idle.push(done);
-    });
+  #words(): Promise<typeof import("./interruptions.js")> {
+    if (!this.#loading) {
+      this.#loading = import("./interruptions.js").then((loaded) => (this.#said = loaded));
+      // Loaded in the background: a failure is the interrupted requests' to answer, not an unhandled rejection.
+      this.#loading.catch(() => {});
+    }
+    return this.#loading;
   }
 
   #sweep(): void {
@@ -194,7 +180,7 @@ class Bounds implements Admission {
 
   #expired(): DOMException {
     return new DOMException(
-      `The handler did not finish within ${seconds(this.#limits.handlerTimeoutMs)} (limits.handlerTimeoutMs)`,
+      `The handler did not finish within ${this.#limits.handlerTimeoutMs / 1000} s (limits.handlerTimeoutMs)`,
       "TimeoutError",
     );
   }

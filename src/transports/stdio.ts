@@ -1,14 +1,6 @@
 import type { ExchangeAuth } from "../core/caller.js";
 import type { Dispatcher } from "../core/dispatch.js";
-import { ErrorCode } from "../core/errors.js";
-import {
-  errorResponse,
-  isRequestId,
-  type JsonRpcMessage,
-  parseError,
-  type RequestId,
-  serialize,
-} from "../core/jsonrpc.js";
+import { type JsonRpcMessage, parseError, serialize } from "../core/jsonrpc.js";
 import { Connection } from "./connection.js";
 import { LineOutput } from "./line-output.js";
 import type { ClaimedStdout, StdioProcess } from "./stdout.js";
@@ -113,12 +105,21 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
       };
       if (unanswered === 0) idle();
     });
-  const receive = (line: string) => {
+  /**
+   * Answers a line over the limit from its start (too-large.ts, loaded with the first one). Reading
+   * waits for it, so that the lines after it are answered after it, as they would be at once.
+   */
+  let large: typeof import("./too-large.js") | undefined;
+  const refuse = async (head: string) => {
+    large ??= await import("./too-large.js");
+    send(large.tooLarge(head, maxMessageBytes));
+  };
+  /** Handles one line; a promise while its refusal is being answered (see `refuse`). */
+  const receive = (line: string): Promise<void> | undefined => {
     if (line.endsWith("\r")) line = line.slice(0, -1);
     if (line.trim() === "") return;
     if (line.length > maxMessageBytes || (line.length * 3 > maxMessageBytes && utf8Length(line) > maxMessageBytes)) {
-      send(tooLarge(line.slice(0, HEAD), maxMessageBytes));
-      return;
+      return refuse(line.slice(0, HEAD));
     }
     let value: unknown;
     try {
@@ -145,15 +146,20 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   let skipping = false;
   /** The pieces joined onto `buffer` since it was last copied flat (see `hold`); a count left from earlier lines only brings that copy sooner. */
   let pieces = 0;
-  /** Keeps `rest`, the start of a line whose end is still to come, unless the line already outgrew the limit. */
-  const hold = (rest: string) => {
+  /**
+   * Keeps `rest`, the start of a line whose end is still to come, unless the line already outgrew the
+   * limit: then a promise while its refusal is being answered (see `refuse`).
+   */
+  const hold = (rest: string): Promise<void> | undefined => {
     if (skipping || rest === "") return;
     // +1: the CR of a CRLF line may have arrived without its LF; `receive` measures the line without it.
     if (buffer.length + rest.length > maxMessageBytes + 1) {
-      send(tooLarge((buffer + rest.slice(0, HEAD)).slice(0, HEAD), maxMessageBytes));
+      const head = (buffer + rest.slice(0, HEAD)).slice(0, HEAD);
       buffer = "";
       skipping = true;
-    } else if (++pieces > 64 && pieces * 32 > buffer.length) {
+      return refuse(head);
+    }
+    if (++pieces > 64 && pieces * 32 > buffer.length) {
       // Each piece `+=` joins on is a rope node of about 32 bytes until the line is parsed: a line that
       // trickles in a byte per read held 32 times its length (128 MiB under the default 4 MiB limit).
       // Copied flat once its nodes outweigh its text, it holds about twice its length at most, and the
@@ -235,12 +241,14 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
         if (connection.holding >= maxConcurrentRequestsPerConnection && !(await roomBehindChecks())) continue reading;
         if (skipping) skipping = false;
         else {
-          receive(buffer + text.slice(start, newline));
+          const refusing = receive(buffer + text.slice(start, newline));
           buffer = "";
+          if (refusing) await refusing;
         }
         start = newline + 1;
       }
-      hold(text.slice(start));
+      const refusing = hold(text.slice(start));
+      if (refusing) await refusing;
     }
   } catch (thrown) {
     // The input failed (a closed pipe, a read error): that is its end.
@@ -250,7 +258,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   interrupt = undefined;
   streams.stopped?.();
   // A last message without its newline still counts (what the decoder still holds has no newline).
-  if (ended && !skipping) receive(buffer + decoder.decode());
+  if (ended && !skipping) await receive(buffer + decoder.decode());
   buffer = "";
 
   // Nothing more will be asked for: listen streams end now, requests in progress get the grace period,
@@ -265,44 +273,6 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   }
   connection.close();
   await output.finish();
-}
-
-/** -32600 for a line over the limit, with the request's id when its start names one. */
-function tooLarge(head: string, max: number) {
-  return errorResponse(
-    readId(head),
-    ErrorCode.InvalidRequest,
-    `Invalid Request: the message is larger than ${max} bytes (limits.maxMessageBytes) and was skipped; send smaller messages`,
-  );
-}
-
-/** What `readId` steps through: a string, a bracket, or the quote of a string the head cuts short. */
-const TOKEN = /"(?:[^"\\]|\\.)*"|[{}[\]]|"/g;
-const ID_VALUE = /^\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/;
-
-/** The top-level `"id"` of a JSON object, read from the start of its text (only strings and brackets are tracked). */
-export function readId(head: string): RequestId | undefined {
-  if (!/^\s*\{/.test(head)) return undefined;
-  let depth = 0;
-  for (const { 0: token, index } of head.matchAll(TOKEN)) {
-    if (token === '"') return undefined;
-    if (token === "{" || token === "[") depth++;
-    else if (token === "}" || token === "]") depth--;
-    else if (depth === 1 && token === '"id"') {
-      const value = ID_VALUE.exec(head.slice(index + token.length));
-      if (!value) continue;
-      try {
-        // An integer JSON.parse would round is no id to answer under (see isRequestId).
-        const id: unknown = JSON.parse(value[1]!);
-        return isRequestId(id) ? id : undefined;
-      } catch {
-        // Not JSON (a raw control character or an unknown escape in the string, a leading zero): no id,
-        // and the line is skipped like any other over the limit (a throw here would end the reading).
-        return undefined;
-      }
-    }
-  }
-  return undefined;
 }
 
 /** UTF-8 bytes of a string (for lines long enough that their character count may understate them). */

@@ -13,6 +13,7 @@ import { Client as ModernClient } from "@modelcontextprotocol/client";
 import { StdioClientTransport as ModernStdio } from "@modelcontextprotocol/client/stdio";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as LegacyStdio } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../../src/index.js";
@@ -129,4 +130,27 @@ describe("a first registration once the server serves (stdio, a child process)",
       expect((await peer.listTools()).tools.map((tool) => tool.name)).toEqual(["echo", "register"]);
     },
   );
+});
+
+describe("a first registration once serve({ port }) is called (Streamable HTTP)", () => {
+  it("throws at the call, as after serve(), before the endpoint listens; the server then answers as before", async () => {
+    // Was: allowed until serve({ port }) had made its endpoint, after ready() (the docs: once serve() has begun).
+    const server = pico({ name: "early", version: "1.0.0", signals: false }).tool("echo", {
+      input: z.object({ text: z.string() }),
+      run: ({ text }) => text,
+    });
+    const serving = server.serve({ port: 0, host: "127.0.0.1" });
+    expect(() => server.resource("docs://readme", { read: () => "read me" })).toThrow(FIRST_RESOURCE);
+    expect(() => server.prompt("greet", { get: () => "hello" })).toThrow(FIRST_PROMPT);
+    const listening = await serving;
+    const legacy = new LegacyClient({ name: "v1", version: "1.0.0" });
+    try {
+      await legacy.connect(new LegacyHttp(new URL(listening.url)));
+      expect(await legacy.callTool(echo)).toEqual(ECHOED);
+      expect((await legacy.listTools()).tools.map((tool) => tool.name)).toEqual(["echo"]);
+    } finally {
+      await legacy.close();
+      await listening.close();
+    }
+  });
 });

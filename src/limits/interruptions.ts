@@ -1,0 +1,74 @@
+/**
+ * How requests the limits end early are ended and answered (limits.ts's `Bounds`): the shutdown of
+ * a server with requests in progress, and the answer to one cut short. Loaded with the first request
+ * that answers later, so a server whose requests all answer at once never loads it.
+ */
+import type { RequestContext } from "../core/context.js";
+import type { Interruption } from "../core/dispatch.js";
+import { ErrorCode } from "../core/errors.js";
+import { errorResponse, isObject, type JsonRpcRequest } from "../core/jsonrpc.js";
+import type { Refusal } from "../core/refusal.js";
+import type { ResolvedLimits } from "./options.js";
+
+/**
+ * What an interruption is said from: the server's limits, and the class of a refusal, handed over by
+ * limits.ts (whose chunk carries core/refusal.ts) so that this module's chunk does not split it off.
+ */
+export interface Saying {
+  limits: ResolvedLimits;
+  Refusal: typeof Refusal;
+}
+
+/** The answer to `message`, ended early for `reason`: its handler timed out, or the shutdown's grace period ended. */
+export function interruption({ limits, Refusal }: Saying, message: JsonRpcRequest, reason: unknown): Interruption {
+  const { handlerTimeoutMs, shutdownGraceMs } = limits;
+  const timedOut = isObject(reason) && reason.name === "TimeoutError";
+  const limit = timedOut
+    ? `within ${seconds(handlerTimeoutMs)} (limits.handlerTimeoutMs)`
+    : `within the ${seconds(shutdownGraceMs)} grace period of the shutdown (limits.shutdownGraceMs)`;
+  if (timedOut && message.method === "tools/call") {
+    return { toolError: `Tool ${JSON.stringify(message.params?.name)} did not finish ${limit} and was cancelled.` };
+  }
+  const what = `"${message.method}" did not finish ${limit} and was cancelled`;
+  // Cut short by the shutdown, the request is refused as new ones are (HTTP: 503, try again elsewhere).
+  if (!timedOut) return new Refusal(message.id, `Server shutting down: ${what}`);
+  return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: ${what}`);
+}
+
+/** What the shutdown waits for: the requests in progress (with the tick each started at), and who waits for none to be (Bounds.ended wakes them). */
+export interface InProgress {
+  readonly born: ReadonlyMap<RequestContext, number>;
+  readonly idle: (() => void)[];
+}
+
+/**
+ * The shutdown (Bounds.drain): the requests in progress get `graceMs` to finish, then are interrupted,
+ * and it resolves once they have answered, or after the grace period again.
+ */
+export async function drained(progress: InProgress, graceMs: number): Promise<void> {
+  await settled(progress, graceMs);
+  for (const ctx of [...progress.born.keys()]) {
+    ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
+  }
+  // The interrupted requests answer in the microtasks that follow.
+  await settled(progress, graceMs);
+}
+
+/** Resolves once nothing is in progress, or when the shutdown's grace period is over. */
+function settled({ born, idle }: InProgress, graceMs: number): Promise<void> {
+  if (born.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    // A delay past the longest a timer takes (2^31 - 1 ms, 24 days; Infinity) would fire at once.
+    const timer = setTimeout(done, Math.min(graceMs, 2 ** 31 - 1));
+    function done() {
+      clearTimeout(timer);
+      resolve();
+    }
+    idle.push(done);
+  });
+}
+
+/** "300 s", "0.05 s": durations as clients read them. */
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
