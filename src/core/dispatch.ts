@@ -60,8 +60,11 @@ export interface Admission {
   ended(ctx: RequestContext): void;
   /** Shutdown: the requests in progress get a grace period, then are interrupted; resolves once all are answered. */
   drain(): Promise<void>;
-  /** The answer to a request ended early (`ctx.interrupt`), for `reason`: its words may load first. */
-  interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption>;
+  /**
+   * The answer to a request ended early (`ctx.interrupt`), for `reason`: its words may load first;
+   * undefined if they could not, and the request is answered with `reason` itself.
+   */
+  interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption | undefined>;
 }
 
 /** How a request ended early is answered: a tool call with a tool error, anything else with an error response. */

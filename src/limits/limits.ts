@@ -148,22 +148,31 @@ class Bounds implements Admission {
   async drain(): Promise<void> {
     // Nothing in progress, nothing to wait for: the shutdown's code is loaded only for a server busy then.
     if (this.#born.size === 0) return;
-    const words = await this.#words();
-    await words.drained({ born: this.#born, idle: this.#idle }, this.#limits.shutdownGraceMs);
+    const words = await this.#words().catch(() => undefined);
+    if (words) return words.drained({ born: this.#born, idle: this.#idle }, this.#limits.shutdownGraceMs);
+    // Its module could not load (#words said why): no grace period, but every request is answered now
+    // (interrupted), and the shutdown goes on.
+    for (const ctx of this.#born.keys()) ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
   }
 
-  interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption> {
+  interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption | undefined> {
     const said = this.#said;
     const saying = { limits: this.#limits, Refusal };
     if (said) return said.interruption(saying, message, reason);
-    return this.#words().then((loaded) => loaded.interruption(saying, message, reason));
+    // Its module could not load: undefined, and the dispatcher answers with the reason as it is.
+    return this.#words().then(
+      (loaded) => loaded.interruption(saying, message, reason),
+      () => undefined,
+    );
   }
 
   #words(): Promise<typeof import("./interruptions.js")> {
     if (!this.#loading) {
       this.#loading = import("./interruptions.js").then((loaded) => (this.#said = loaded));
-      // Loaded in the background: a failure is the interrupted requests' to answer, not an unhandled rejection.
-      this.#loading.catch(() => {});
+      // Loaded in the background: a failure (the package replaced on disk while the server runs, so
+      // that its chunk is gone) is said once here, not as an unhandled rejection; `interrupted` and
+      // `drain` answer without it.
+      this.#loading.catch((thrown: unknown) => console.error("picomcp: limits:", thrown));
     }
     return this.#loading;
   }

@@ -1,0 +1,95 @@
+/**
+ * A server whose package was replaced on disk while it runs (an upgrade in place: the build's chunks
+ * are named by their content, so the old process finds none of its parts that load on first use).
+ * Each part it can no longer load fails only what needed it, never an answer: the limits'
+ * interruptions (limits/interruptions.ts). The server runs from a copy of src/ in a temporary
+ * folder, the part deleted from the copy once the server has started, over stdio to the official
+ * v1 client.
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, afterEach, expect, it } from "vitest";
+import { ROOT, tsxProgram } from "./peers/fixture.js";
+
+const folder = mkdtempSync(join(tmpdir(), "picomcp-parts-gone-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+let copies = 0;
+/** A copy of src/ with `program` beside it (it imports "./src/index.js"): the copy's folder. */
+function copyWith(program: string): string {
+  const copy = join(folder, String(++copies));
+  cpSync(join(ROOT, "src"), join(copy, "src"), { recursive: true });
+  // Modules, as the package's own (its package.json says "type": "module").
+  writeFileSync(join(copy, "package.json"), '{ "type": "module" }');
+  writeFileSync(join(copy, "server.ts"), program);
+  return copy;
+}
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+/** The official v1 client, connected over stdio to the server of `copy`. */
+async function connect(copy: string): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport(tsxProgram(join(copy, "server.ts")));
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: "parts-gone", version: "1.0.0" });
+  clients.push(client);
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+it("answers a request its deadline cut short when the interruptions' module can no longer load", async () => {
+  const copy = copyWith(`
+import { pico } from "./src/index.js";
+pico({ name: "gone", limits: { handlerTimeoutMs: 200 } })
+  .tool("hang", { description: "Never answers.", run: () => new Promise(() => {}) })
+  .serve();
+`);
+  const { client, stderr } = await connect(copy);
+  rmSync(join(copy, "src/limits/interruptions.ts"));
+  // Bounded: without an answer, the client's own timeout ends the wait.
+  const calling = client.callTool({ name: "hang" }, undefined, { timeout: 15_000 });
+  await expect(calling).rejects.toMatchObject({
+    code: -32603,
+    message: expect.stringContaining("did not finish within 0.2 s (limits.handlerTimeoutMs)"),
+  });
+  // The server goes on serving, and says why the answer is not the usual one.
+  expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["hang"]);
+  expect(stderr()).toContain("interruptions");
+}, 30_000);
+
+it("shuts down with a request in progress when the interruptions' module can no longer load", async () => {
+  const copy = copyWith(`
+import { pico } from "./src/index.js";
+const server = pico({ name: "gone", limits: { shutdownGraceMs: 60_000 } });
+server
+  .tool("hang", { description: "Never answers.", run: () => new Promise(() => {}) })
+  .tool("shut_down", {
+    description: "Closes the server.",
+    run: () => {
+      setTimeout(() => void server.close());
+      return "closing";
+    },
+  })
+  .serve();
+`);
+  const { client, stderr } = await connect(copy);
+  rmSync(join(copy, "src/limits/interruptions.ts"));
+  // Read before shut_down, so running when close() begins; bounded by the client's own timeout.
+  const calling = client.callTool({ name: "hang" }, undefined, { timeout: 15_000 });
+  await client.callTool({ name: "shut_down" });
+  // No grace period without the module (its 60 s would outlast the client's wait), but an answer.
+  await expect(calling).rejects.toMatchObject({
+    code: -32603,
+    message: expect.stringContaining("The server is shutting down"),
+  });
+  expect(stderr()).toContain("interruptions");
+}, 30_000);
