@@ -1,10 +1,10 @@
 /**
  * A server whose package was replaced on disk while it runs (an upgrade in place: the build's chunks
  * are named by their content, so the old process finds none of its parts that load on first use).
- * Each part it can no longer load fails only what needed it, never an answer: the limits'
- * interruptions (limits/interruptions.ts). The server runs from a copy of src/ in a temporary
- * folder, the part deleted from the copy once the server has started, over stdio to the official
- * v1 client.
+ * Each part it can no longer load fails only what needed it, never another answer or the reading
+ * of its input: the limits' interruptions (limits/interruptions.ts), the answer to an oversized
+ * stdio line (transports/too-large.ts). The server runs from a copy of src/ in a temporary folder,
+ * the part deleted from the copy once the server has started, over stdio to the official v1 client.
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -92,4 +92,22 @@ server
     message: expect.stringContaining("The server is shutting down"),
   });
   expect(stderr()).toContain("interruptions");
+}, 30_000);
+
+it("goes on reading its input when the oversized line's answer can no longer load", async () => {
+  const copy = copyWith(`
+import { pico } from "./src/index.js";
+pico({ name: "gone", limits: { maxMessageBytes: 2000 } })
+  .tool("echo", { description: "Answers.", run: () => "ok" })
+  .serve();
+`);
+  const { client, stderr } = await connect(copy);
+  rmSync(join(copy, "src/transports/too-large.ts"));
+  // Its answer needed the module: it never comes (the client's close ends the wait), and nothing else is lost.
+  const oversized = client.callTool({ name: "echo", arguments: { text: "x".repeat(5000) } });
+  oversized.catch(() => {});
+  // Read after the oversized line, so answered only if the reading went on past it.
+  const listed = await client.listTools(undefined, { timeout: 15_000 });
+  expect(listed.tools.map((tool) => tool.name)).toEqual(["echo"]);
+  expect(stderr()).toContain("too-large");
 }, 30_000);

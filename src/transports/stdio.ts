@@ -111,7 +111,14 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
    */
   let large: typeof import("./too-large.js") | undefined;
   const refuse = async (head: string) => {
-    large ??= await import("./too-large.js");
+    try {
+      large ??= await import("./too-large.js");
+    } catch (thrown) {
+      // Its module could not load (the package replaced on disk while the server runs): this line
+      // goes unanswered, said on stderr, and the reading goes on (a throw would end it).
+      report(thrown);
+      return;
+    }
     send(large.tooLarge(head, maxMessageBytes));
   };
   /** Handles one line; a promise while its refusal is being answered (see `refuse`). */
