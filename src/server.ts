@@ -464,7 +464,10 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   readonly onListen = (address: { hostname: string; port: number }): void => {
     // Registered before any request's `fetch` waits on the faces, so it runs before any request is handled.
-    this.#http().then((faces) => faces.listening(address));
+    this.#http().then(
+      (faces) => faces.listening(address),
+      () => {}, // The faces failed to load: every request's fetch fails with that error.
+    );
   };
 
   /**
@@ -521,8 +524,11 @@ export class Server<Tools extends ToolTypes = {}> {
       }
       return undefined;
     }
-    // HTTP code is loaded on demand, so a stdio server never pays for it.
-    return (await this.#http()).serve(options, unwatch);
+    // HTTP code is loaded on demand, so a stdio server never pays for it; if it cannot load, serve()
+    // rejects with why and watches no more.
+    const faces = this.#http();
+    faces.catch(unwatch);
+    return (await faces).serve(options, unwatch);
   }
 
   /**
@@ -557,7 +563,8 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#stdio?.stop.abort();
     await this.#dispatcher.drain();
     await this.#stdio?.done;
-    await (await this.#faces)?.close();
+    // Faces that failed to load made no endpoint to close: their error went to the call that needed them.
+    await (await this.#faces?.catch(() => undefined))?.close();
   }
 
   static {

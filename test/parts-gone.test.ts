@@ -1,11 +1,13 @@
 /**
  * A server whose package was replaced on disk while it runs (an upgrade in place: the build's chunks
  * are named by their content, so the old process finds none of its parts that load on first use).
- * Each part it can no longer load fails only what needed it, never another answer or the reading
- * of its input: the limits' interruptions (limits/interruptions.ts), the answer to an oversized
- * stdio line (transports/too-large.ts). The server runs from a copy of src/ in a temporary folder,
- * the part deleted from the copy once the server has started, over stdio to the official v1 client.
+ * Each part it can no longer load fails only what needed it, never an answer, the reading of its
+ * input, or the process: the limits' interruptions (limits/interruptions.ts), the answer to an
+ * oversized stdio line (transports/too-large.ts) and the HTTP faces (transports/http/faces.ts).
+ * The server runs from a copy of src/ in a temporary folder, the part deleted from the copy once
+ * the server has started, over stdio to the official v1 client, or as a program of its own.
  */
+import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -110,4 +112,51 @@ pico({ name: "gone", limits: { maxMessageBytes: 2000 } })
   const listed = await client.listTools(undefined, { timeout: 15_000 });
   expect(listed.tools.map((tool) => tool.name)).toEqual(["echo"]);
   expect(stderr()).toContain("too-large");
+}, 30_000);
+
+/** Runs the program of `copy` to its end (at most 20 s): its exit code and output. */
+function run(copy: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { command, args, cwd, env } = tsxProgram(join(copy, "server.ts"));
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, env, timeout: 20_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+}
+
+it("neither crashes on onListen nor rejects close() when the HTTP faces can no longer load", async () => {
+  const copy = copyWith(`
+import { rmSync } from "node:fs";
+import { pico } from "./src/index.js";
+const server = pico({ name: "gone" });
+server.tool("echo", { description: "Answers.", run: () => "ok" });
+rmSync(new URL("./src/transports/http/faces.ts", import.meta.url));
+// What deno serve calls as it listens: nothing awaits what it starts.
+server.onListen({ hostname: "127.0.0.1", port: 8080 });
+const request = new Request("http://127.0.0.1:8080/mcp", { method: "POST", body: "{}" });
+console.log("fetch:", await server.fetch(request).then(() => "answered", () => "rejected"));
+await server.close();
+console.log("closed");
+`);
+  const { code, stdout } = await run(copy);
+  expect(stdout).toBe("fetch: rejected\nclosed\n");
+  expect(code).toBe(0);
+}, 30_000);
+
+it("stops watching for unhandled rejections once serve({ port }) failed to load the HTTP faces", async () => {
+  const copy = copyWith(`
+import { rmSync } from "node:fs";
+import { pico } from "./src/index.js";
+const server = pico({ name: "gone" });
+server.tool("echo", { description: "Answers.", run: () => "ok" });
+rmSync(new URL("./src/transports/http/faces.ts", import.meta.url));
+console.log("serve:", await server.serve({ port: 0 }).then(() => "listening", () => "rejected"));
+// The application's own unhandled rejection ends the process, as Node's default has it: the server does not serve.
+Promise.reject(new Error("the application's own"));
+setTimeout(() => console.log("still running"), 1000);
+`);
+  const { code, stdout, stderr } = await run(copy);
+  expect(stdout).toBe("serve: rejected\n");
+  expect(stderr).toContain("the application's own");
+  expect(code).toBe(1);
 }, 30_000);
