@@ -299,8 +299,9 @@ export class SharedSessions {
       if (!isRequestId(id)) return;
       note = cancelNote(session.id, id);
     }
-    // The message was taken here already (handler.ts): a bus of one's own that throws (Bus.announce
-    // never should) loses only its relay, and the client is still answered 202.
+    // The message is taken here too (handler.ts: before this, or, in a batch, as its requests are
+    // answered): a bus of one's own that throws (Bus.announce never should) loses only its relay,
+    // and the client is still answered.
     try {
       return this.#state.bus.announce({ type: "client", session: session.id, message }, note)?.catch(() => {});
     } catch {}
