@@ -520,6 +520,27 @@ describe("idle expiry after a stream", () => {
     vi.setSystemTime(start + 5500);
     expect((await app.fetch(inSession(session, list()))).status).toBe(200);
   });
+
+  it("forgets a session idle for longer than idleTimeoutMs though a session used before it closed a stream since", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const { app } = server({ sessions: { idleTimeoutMs: 1000 } });
+    const watched = await initialize(app);
+    const stream = new EventReader(
+      await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": watched })),
+    );
+    await stream.next();
+    const idle = await initialize(app);
+    vi.setSystemTime(start + 900);
+    expect((await app.fetch(inSession(idle, list()))).status).toBe(200);
+    // The stream closes after the idle session's last use: that session is still the one idle longest.
+    vi.setSystemTime(start + 1500);
+    await stream.cancel();
+    vi.setSystemTime(start + 2000);
+    // Idle 1100 ms: gone (was: served, the sweep stopping at the session whose stream closed, older in its order).
+    expect((await app.fetch(inSession(idle, list()))).status).toBe(404);
+    expect((await app.fetch(inSession(watched, list()))).status).toBe(200);
+  });
 });
 
 describe("maxSessions", () => {

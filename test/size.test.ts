@@ -400,7 +400,8 @@ const BUDGETS: Budget[] = [
     // Raised to 17,294 B: a 2025 session keeps the lists its initialize advertised with listChanged as one object every such session shares (sessions/session.ts's negotiatedLists) (was: a copy of the capabilities per session, 160 B of heap of an idle one; test/http-session-idle-heap.test.ts) (+74 B).
     // Raised to 17,305 B: a connection delivers to its transport, an object (connection.ts's Transport; an HTTP session is its own, HttpSession.deliver) (was: a function, for an HTTP session a closure of it, 96 B of heap of an idle session; test/http-session-idle-heap.test.ts) (+11 B).
     // Set to 17,348 B merge of wt-6 (idle session heap) with main, as measured.
-    ceiling: 17_348,
+    // Raised to 17,349 B: no code of this row changed (sessions.ts is HTTP's); chunk hashes, after an HTTP session reads what its store's sessions share from its store (+1 B).
+    ceiling: 17_349,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {

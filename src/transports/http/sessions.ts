@@ -66,14 +66,12 @@ export class HttpSession {
    * Unset without auth.
    */
   redact: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
-  readonly #options: Required<SessionOptions>;
-  /** The store's history budget, made with the code of streams. */
-  readonly #budget: () => HistoryBudget;
+  /** The store that holds it: what every session of it shares (its settings, history budget, streams) is read there. */
+  readonly #store: SessionStore;
   #history: SessionHistory | undefined;
   /** Messages the server sent this session on its own while the code of streams was loading, in order. */
   #unsent: JsonRpcMessage[] | undefined;
   #closed = false;
-  readonly #streams: Streams | undefined;
   #headers: Record<string, string> | undefined;
   #nextStream = 1;
   #mirror: SessionMirror | undefined;
@@ -84,23 +82,12 @@ export class HttpSession {
   /** The last event of the standalone stream that a GET stream sent. */
   #standaloneRead = 0;
 
-  constructor(
-    id: string,
-    dispatcher: Dispatcher,
-    options: {
-      session: Required<SessionOptions>;
-      budget: () => HistoryBudget;
-      streams?: Streams | undefined;
-      mirror?: SessionMirror | undefined;
-    },
-  ) {
+  constructor(id: string, store: SessionStore, mirror: SessionMirror | undefined) {
     this.id = id;
-    this.#options = options.session;
-    this.#budget = options.budget;
-    this.#streams = options.streams;
-    this.#mirror = options.mirror;
-    this.#standaloneId = options.mirror ? options.mirror.streamId() : 0;
-    this.connection = new Connection(dispatcher, this, true);
+    this.#store = store;
+    this.#mirror = mirror;
+    this.#standaloneId = mirror ? mirror.streamId() : 0;
+    this.connection = new Connection(store.dispatcher, this, true);
   }
 
   /** What the connection sends on its own goes on stream 0; a batch's answers are its POST's answer (handler.ts), never sent here. */
@@ -246,7 +233,7 @@ export class HttpSession {
   #all(): SessionHistory {
     if (!this.#history) {
       // Only called once the code of streams has loaded (`streamsReady`, `openStream`, `#sendOwn`).
-      this.#history = new streamCode!.SessionHistory(this.#budget());
+      this.#history = new streamCode!.SessionHistory(this.#store.historyBudget());
       this.#history.open(this.#standaloneId);
     }
     return this.#history;
@@ -262,8 +249,10 @@ export class HttpSession {
     const reader: LogReader = new streamCode!.LogReader(log, after, {
       // The priming event (an id and empty data) lets the client resume even before the first message (SEP-1699).
       prelude:
-        primed && this.#resumable ? `id: ${log.id}-${after}\nretry: ${this.#options.retryMs}\ndata: \n\n` : undefined,
-      streams: this.#streams,
+        primed && this.#resumable
+          ? `id: ${log.id}-${after}\nretry: ${this.#store.options.retryMs}\ndata: \n\n`
+          : undefined,
+      streams: this.#store.streams,
       expires: this.#resumable || log.id === this.#standaloneId,
       onEnd: () => {
         if (log.id === this.#standaloneId) this.#standaloneRead = Math.max(this.#standaloneRead, reader.cursor);
@@ -282,7 +271,7 @@ export class HttpSession {
    * closes: a client resuming a long-held stream after a drop still finds its session (2025-11-25 "Resumability").
    */
   #touch(): void {
-    this.lastActive = Date.now();
+    this.#store.touch(this);
   }
 
   /** Priming events and `retry` came with 2025-11-25; older clients are sent plain events with ids. */
@@ -312,8 +301,10 @@ export class HttpSession {
 export class SessionStore {
   readonly #sessions = new Map<string, HttpSession>();
   readonly #options: Required<SessionOptions>;
-  readonly #dispatcher: Dispatcher;
-  readonly #streams: Streams | undefined;
+  /** The dispatcher of every session's connection. */
+  readonly dispatcher: Dispatcher;
+  /** The endpoint's SSE streams, which every session's readers count themselves in. */
+  readonly streams: Streams | undefined;
   /** Made with the code of streams, for the first stream of a session of this store. */
   #budget: HistoryBudget | undefined;
   /** Ends the store's subscription to its registry (`close`). */
@@ -322,8 +313,8 @@ export class SessionStore {
   mirrorOf: ((id: string) => SessionMirror) | undefined;
 
   constructor(dispatcher: Dispatcher, options: SessionOptions = {}, streams?: Streams) {
-    this.#dispatcher = dispatcher;
-    this.#streams = streams;
+    this.dispatcher = dispatcher;
+    this.streams = streams;
     this.#options = {
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
       maxSessions: options.maxSessions ?? 1000,
@@ -372,6 +363,16 @@ export class SessionStore {
     return session;
   }
 
+  /**
+   * Marks a session of this store used now, without a request of it (a stream of it closed): it goes
+   * to the back of the map as a request's use does. Left where it was, the sweep, which stops at the
+   * first session used within idleTimeoutMs, would stop at it and spare the sessions behind it idle
+   * for longer. A session the store let go stays out of it.
+   */
+  touch(session: HttpSession): void {
+    if (this.#sessions.get(session.id) === session) this.#use(session, Date.now());
+  }
+
   /** Marks a session used now: it goes to the back of the map, which is in order of last use. */
   #use(session: HttpSession, now: number): void {
     session.lastActive = now;
@@ -396,26 +397,21 @@ export class SessionStore {
       if (evicted) this.delete(evicted.id);
     }
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
-    const session = new HttpSession(id, this.#dispatcher, {
-      session: this.#options,
-      budget: this.#historyBudget,
-      streams: this.#streams,
-      mirror: this.mirrorOf?.(id),
-    });
+    const session = new HttpSession(id, this, this.mirrorOf?.(id));
     this.#sessions.set(session.id, session);
     return session;
   }
 
   /** The history budget every session of this store shares (only asked for once the code of streams has loaded). */
-  readonly #historyBudget = (): HistoryBudget => {
-    const { maxHistoryBytes, maxHistoryBytesPerSession } = this.#dispatcher.limits;
+  historyBudget(): HistoryBudget {
+    const { maxHistoryBytes, maxHistoryBytesPerSession } = this.dispatcher.limits;
     this.#budget ??= new streamCode!.HistoryBudget(
       maxHistoryBytes,
       maxHistoryBytesPerSession,
       this.#options.eventHistory,
     );
     return this.#budget;
-  };
+  }
 
   delete(id: string): boolean {
     const session = this.#sessions.get(id);
