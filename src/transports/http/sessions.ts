@@ -59,7 +59,8 @@ const EVENT_ID = /^(\d{1,15})-(\d{1,15})$/;
 export class HttpSession {
   readonly id: string;
   readonly connection: Connection;
-  lastActive = Date.now();
+  /** When the session was last used, in milliseconds on its store's clock (SessionStore's #now), which sets it. */
+  lastActive = 0;
   /**
    * Cuts secrets out of a message before the session keeps and writes it: the bearer tokens its
    * requests presented (auth/gate.ts's `presented`), on every stream of it, the GET stream too.
@@ -297,6 +298,21 @@ export class HttpSession {
   }
 }
 
+/**
+ * The largest integer V8 keeps in an object's field itself (a Smi) on every platform: 31 bits with
+ * pointer compression (Workers' V8), 32 without (Node's). A larger number, or a fraction, is a heap
+ * number of its own, 16 B more.
+ */
+const SMALL_INTEGER = 2 ** 30 - 1;
+
+/**
+ * `integer` as a small integer when it is one (`| 0`): the difference of two Date.now()s is a heap
+ * number, however small, until an integer operation makes it one.
+ */
+function small(integer: number): number {
+  return Math.abs(integer) <= SMALL_INTEGER ? integer | 0 : integer;
+}
+
 /** Live sessions in least-recently-used order (a Map keeps insertion order; a touch re-inserts). */
 export class SessionStore {
   readonly #sessions = new Map<string, HttpSession>();
@@ -309,6 +325,12 @@ export class SessionStore {
   #budget: HistoryBudget | undefined;
   /** Ends the store's subscription to its registry (`close`). */
   readonly #unsubscribe: () => void;
+  /**
+   * Where the store's clock starts (a Date.now()): a session's last use is the milliseconds since,
+   * a small integer in its object, where a Date.now() of its own is a heap number (16 B of every
+   * idle session). `#now` moves it on before that count outgrows a small integer.
+   */
+  #epoch = Date.now();
   /** Set for sessions shared by several instances (`pico({ state })`, shared.ts). */
   mirrorOf: ((id: string) => SessionMirror) | undefined;
 
@@ -356,7 +378,7 @@ export class SessionStore {
   }
 
   get(id: string): HttpSession | undefined {
-    const now = Date.now();
+    const now = this.#now();
     this.#sweep(now);
     const session = this.#sessions.get(id);
     if (session) this.#use(session, now);
@@ -370,7 +392,21 @@ export class SessionStore {
    * for longer. A session the store let go stays out of it.
    */
   touch(session: HttpSession): void {
-    if (this.#sessions.get(session.id) === session) this.#use(session, Date.now());
+    if (this.#sessions.get(session.id) === session) this.#use(session, this.#now());
+  }
+
+  /**
+   * Now on the store's clock (see `#epoch`). Every 12 days (SMALL_INTEGER ms) the clock starts again
+   * from 0 and every session's last use goes back as much: the time since each, which idle expiry
+   * reads, is the same. A session then idle for longer than that (idleTimeoutMs of more than 12 days)
+   * keeps a heap number, and expires as exactly.
+   */
+  #now(): number {
+    const now = Date.now() - this.#epoch;
+    if (Math.abs(now) <= SMALL_INTEGER) return now | 0;
+    this.#epoch += now;
+    for (const session of this.#sessions.values()) session.lastActive = small(session.lastActive - now);
+    return 0;
   }
 
   /** Marks a session used now: it goes to the back of the map, which is in order of last use. */
@@ -384,7 +420,8 @@ export class SessionStore {
 
   /** A new session; `id`: a shared session another instance opened, made here for its requests. */
   create(id: string = crypto.randomUUID()): HttpSession {
-    this.#sweep(Date.now());
+    const now = this.#now();
+    this.#sweep(now);
     if (this.#sessions.size >= this.#options.maxSessions) {
       // The least recently used idle session goes; one in use (a request in progress, a stream open)
       // only when every session is: a flood of initialize requests does not cut off work in progress.
@@ -398,6 +435,7 @@ export class SessionStore {
     }
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
     const session = new HttpSession(id, this, this.mirrorOf?.(id));
+    session.lastActive = now;
     this.#sessions.set(session.id, session);
     return session;
   }
