@@ -69,25 +69,16 @@ export class HttpSession {
   redact: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
   /** The store that holds it: what every session of it shares (its settings, history budget, streams) is read there. */
   readonly #store: SessionStore;
+  /** Its streams, made with the first (`#all`). */
   #history: SessionHistory | undefined;
-  /** Messages the server sent this session on its own while the code of streams was loading, in order. */
-  #unsent: JsonRpcMessage[] | undefined;
   #closed = false;
   #headers: Record<string, string> | undefined;
-  #nextStream = 1;
   #mirror: SessionMirror | undefined;
-  /** Stream 0 in one process; a number of its own when shared, as every instance has a standalone stream. */
-  readonly #standaloneId: number;
-  /** A client opened the standalone stream here: a shared session writes it only then (the instance holding it does). */
-  #standaloneOpened = false;
-  /** The last event of the standalone stream that a GET stream sent. */
-  #standaloneRead = 0;
 
   constructor(id: string, store: SessionStore, mirror: SessionMirror | undefined) {
     this.id = id;
     this.#store = store;
     this.#mirror = mirror;
-    this.#standaloneId = mirror ? mirror.streamId() : 0;
     this.connection = new Connection(store.dispatcher, this, true);
   }
 
@@ -107,19 +98,13 @@ export class HttpSession {
   /** A message the server sends on its own (stream 0), kept until a GET stream reads it. */
   #sendOwn(message: JsonRpcMessage): void {
     if (streamCode) {
-      this.#write(this.#standalone(), message);
+      this.#write(this.#all().standalone, message);
       return;
     }
-    // The first such message loads the code of streams; those sent meanwhile follow in order.
-    if (this.#unsent) {
-      this.#unsent.push(message);
-      return;
-    }
-    const unsent = [message];
-    this.#unsent = unsent;
+    // The first such message loads the code of streams; those sent meanwhile follow in order, as the
+    // reactions to one promise run in the order they were added.
     loadStreamCode().then(() => {
-      this.#unsent = undefined;
-      if (!this.#closed) for (const each of unsent) this.#write(this.#standalone(), each);
+      if (!this.#closed) this.#write(this.#all().standalone, message);
     });
   }
 
@@ -151,7 +136,7 @@ export class HttpSession {
 
   #openStream(request: RequestId | undefined): SessionStream {
     const history = this.#all();
-    const log = history.open(this.#mirror ? this.#mirror.streamId() : this.#nextStream++);
+    const log = history.open(this.#mirror ? this.#mirror.streamId() : history.nextStream++);
     this.#mirror?.opened(log.id, request);
     const reader = this.#read(log, log.seq, true);
     return {
@@ -178,11 +163,12 @@ export class HttpSession {
    * for Messages from the Server").
    */
   openStandalone(): SseStream | undefined {
-    const log = this.#standalone();
+    const history = this.#all();
+    const log = history.standalone;
     if (log.reader && !log.reader.closed) return undefined;
-    this.#standaloneOpened = true;
+    history.standaloneOpened = true;
     this.#mirror?.opened(log.id);
-    return this.#read(log, Math.max(this.#standaloneRead, log.forgotten), true);
+    return this.#read(log, Math.max(history.standaloneRead, log.forgotten), true);
   }
 
   /**
@@ -230,23 +216,22 @@ export class HttpSession {
     history.clear();
   }
 
-  /** The streams of this session, made on first use with stream 0 first. */
+  /**
+   * The streams of this session, made on first use with the standalone stream first: stream 0 in
+   * one process, a number of its own when shared, as every instance has a standalone stream.
+   */
   #all(): SessionHistory {
-    if (!this.#history) {
-      // Only called once the code of streams has loaded (`streamsReady`, `openStream`, `#sendOwn`).
-      this.#history = new streamCode!.SessionHistory(this.#store.historyBudget());
-      this.#history.open(this.#standaloneId);
-    }
+    // Only called once the code of streams has loaded (`streamsReady`, `openStream`, `#sendOwn`).
+    this.#history ??= new streamCode!.SessionHistory(
+      this.#store.historyBudget(),
+      this.#mirror ? this.#mirror.streamId() : 0,
+    );
     return this.#history;
-  }
-
-  /** Stream 0: the standalone GET stream, and where server-initiated messages go (never ended). */
-  #standalone(): StreamLog {
-    return this.#all().get(this.#standaloneId)!;
   }
 
   /** A new reader of `log` from the event after `after`: it replaces the stream's previous reader. */
   #read(log: StreamLog, after: number, primed: boolean): LogReader {
+    const history = this.#all();
     const reader: LogReader = new streamCode!.LogReader(log, after, {
       // The priming event (an id and empty data) lets the client resume even before the first message (SEP-1699).
       prelude:
@@ -254,9 +239,9 @@ export class HttpSession {
           ? `id: ${log.id}-${after}\nretry: ${this.#store.options.retryMs}\ndata: \n\n`
           : undefined,
       streams: this.#store.streams,
-      expires: this.#resumable || log.id === this.#standaloneId,
+      expires: this.#resumable || log === history.standalone,
       onEnd: () => {
-        if (log.id === this.#standaloneId) this.#standaloneRead = Math.max(this.#standaloneRead, reader.cursor);
+        if (log === history.standalone) history.standaloneRead = Math.max(history.standaloneRead, reader.cursor);
         if (log.reader === reader) log.reader = undefined;
         this.#mirror?.left(log);
         this.#touch();
@@ -284,8 +269,9 @@ export class HttpSession {
   #write(log: StreamLog, message: JsonRpcMessage): void {
     if (log.done) return;
     const mirror = this.#mirror;
+    const history = this.#all();
     // No GET stream of this shared session here: the instance holding it writes what it needs (the bus tells it).
-    if (mirror && log.id === this.#standaloneId && !this.#standaloneOpened) return;
+    if (mirror && log === history.standalone && !history.standaloneOpened) return;
     const seq = log.seq + 1;
     // Before it is kept: a resume replays what the history holds.
     const text = sseEvent(this.redact ? this.redact(message) : message, `${log.id}-${seq}`);
@@ -293,7 +279,7 @@ export class HttpSession {
     log.seq = seq;
     if (!("method" in message)) log.answer = seq;
     const notice = "method" in message && !("id" in message);
-    this.#all().keep(log, encoder.encode(text), notice);
+    history.keep(log, encoder.encode(text), notice);
     mirror?.kept(log, { seq, text, notice });
   }
 }
