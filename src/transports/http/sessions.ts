@@ -61,12 +61,6 @@ export class HttpSession {
   readonly connection: Connection;
   /** When the session was last used, in milliseconds on its store's clock (SessionStore's #now), which sets it. */
   lastActive = 0;
-  /**
-   * Cuts secrets out of a message before the session keeps and writes it: the bearer tokens its
-   * requests presented (auth/gate.ts's `presented`), on every stream of it, the GET stream too.
-   * Unset without auth.
-   */
-  redact: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
   /** The store that holds it: what every session of it shares (its settings, history budget, streams) is read there. */
   readonly #store: SessionStore;
   /** Its streams, made with the first (`#all`). */
@@ -274,7 +268,8 @@ export class HttpSession {
     if (mirror && log === history.standalone && !history.standaloneOpened) return;
     const seq = log.seq + 1;
     // Before it is kept: a resume replays what the history holds.
-    const text = sseEvent(this.redact ? this.redact(message) : message, `${log.id}-${seq}`);
+    const redact = this.#store.redact;
+    const text = sseEvent(redact ? redact(this, message) : message, `${log.id}-${seq}`);
     if (text === undefined) return;
     log.seq = seq;
     if (!("method" in message)) log.answer = seq;
@@ -317,6 +312,12 @@ export class SessionStore {
    * idle session). `#now` moves it on before that count outgrows a small integer.
    */
   #epoch = Date.now();
+  /**
+   * Cuts secrets out of a message before a session keeps and writes it: the bearer tokens its
+   * requests presented (auth/gate.ts's `redacted`), on every stream of it, the GET stream too. Unset
+   * without auth. One for the store, not one per session: a session's own was a field of every idle one.
+   */
+  redact: ((session: HttpSession, message: JsonRpcMessage) => JsonRpcMessage) | undefined;
   /** Set for sessions shared by several instances (`pico({ state })`, shared.ts). */
   mirrorOf: ((id: string) => SessionMirror) | undefined;
 
