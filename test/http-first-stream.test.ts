@@ -105,4 +105,27 @@ describe("the first stream of the process", () => {
     expect(messageOf(replay)).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     expect(replay?.id).toBe("0-1");
   });
+
+  it("is the GET stream: the messages the server sent while the code loaded are kept in the order sent", async () => {
+    const app = pico({ name: "first" })
+      .tool("t", { run: () => "" })
+      .prompt("p", { get: () => "" });
+    const session = await initialize(app);
+    // Both sent in one turn, before the code of streams loaded on the first of them.
+    app.tool("added", { run: () => "" });
+    app.prompt("added", { get: () => "" });
+    const stream = new EventReader(await app.fetch(get(session)));
+    expect(await within(stream.next())).toEqual({ id: "0-0", retry: 1000, data: "" });
+    const first = await within(stream.next());
+    const second = await within(stream.next());
+    expect([first?.id, messageOf(first)]).toEqual([
+      "0-1",
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed" },
+    ]);
+    expect([second?.id, messageOf(second)]).toEqual([
+      "0-2",
+      { jsonrpc: "2.0", method: "notifications/prompts/list_changed" },
+    ]);
+    await stream.cancel();
+  });
 });

@@ -434,6 +434,28 @@ describe("idle expiry", () => {
     expect((await app.fetch(bare("DELETE", { "mcp-session-id": session }))).status).toBe(404);
   });
 
+  it("expires exactly across the 12 days after which the store counts last uses from 0 again", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const day = 24 * 60 * 60_000;
+    const { app } = server({ sessions: { idleTimeoutMs: 20 * day } });
+    const kept = await initialize(app);
+    const expired = await initialize(app);
+    const late = await initialize(app);
+    // Past 2^30 ms (12.4 days) since the store began: its clock starts again from 0 with this request.
+    vi.setSystemTime(start + 13 * day);
+    expect((await app.fetch(inSession(late, list()))).status).toBe(200);
+    // Idle a millisecond short of idleTimeoutMs, across the restart: kept; idle exactly that: gone.
+    vi.setSystemTime(start + 20 * day - 1);
+    expect((await app.fetch(inSession(kept, list()))).status).toBe(200);
+    vi.setSystemTime(start + 20 * day);
+    expect((await app.fetch(inSession(expired, list()))).status).toBe(404);
+    // Used on the new clock, idle exactly idleTimeoutMs: gone; the one used since, kept.
+    vi.setSystemTime(start + 33 * day);
+    expect((await app.fetch(inSession(late, list()))).status).toBe(404);
+    expect((await app.fetch(inSession(kept, list()))).status).toBe(200);
+  });
+
   it("keeps a session that holds a stream open", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.now();
@@ -519,6 +541,27 @@ describe("idle expiry after a stream", () => {
     await resumed.body?.cancel();
     vi.setSystemTime(start + 5500);
     expect((await app.fetch(inSession(session, list()))).status).toBe(200);
+  });
+
+  it("forgets a session idle for longer than idleTimeoutMs though a session used before it closed a stream since", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const { app } = server({ sessions: { idleTimeoutMs: 1000 } });
+    const watched = await initialize(app);
+    const stream = new EventReader(
+      await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": watched })),
+    );
+    await stream.next();
+    const idle = await initialize(app);
+    vi.setSystemTime(start + 900);
+    expect((await app.fetch(inSession(idle, list()))).status).toBe(200);
+    // The stream closes after the idle session's last use: that session is still the one idle longest.
+    vi.setSystemTime(start + 1500);
+    await stream.cancel();
+    vi.setSystemTime(start + 2000);
+    // Idle 1100 ms: gone (was: served, the sweep stopping at the session whose stream closed, older in its order).
+    expect((await app.fetch(inSession(idle, list()))).status).toBe(404);
+    expect((await app.fetch(inSession(watched, list()))).status).toBe(200);
   });
 });
 

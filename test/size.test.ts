@@ -410,7 +410,13 @@ const BUDGETS: Budget[] = [
     // Raised to 16,772 B: a request cut short is answered, and the shutdown interrupts what is in progress, even when limits/interruptions.ts can no longer load (the package replaced on disk while the server runs): the reason as it is, no grace period, and the failure said once on stderr (was: the request never answered, close() rejected; test/parts-gone.test.ts) (+42 B).
     // Raised to 16,785 B: a stdio line over limits.maxMessageBytes whose answer's module (transports/too-large.ts) can no longer load is skipped, said on stderr, and the reading goes on (was: the import's rejection ended the reading, so nothing more was answered; test/parts-gone.test.ts) (+13 B).
     // Raised to 16,805 B: onListen handles the HTTP faces' failure to load (was: an unhandled rejection, which ends a Node or Deno process), close() closes no endpoint when they could not load (was: it rejected with their error), and serve({ port }) stops watching for unhandled rejections when they cannot (was: it kept watching for the process's life); test/parts-gone.test.ts (+20 B).
-    ceiling: 16_805,
+    // Raised to 17,349 B: no code of this row changed (sessions.ts is HTTP's); chunk hashes, after an HTTP session reads what its store's sessions share from its store (+1 B).
+    // Raised to 17,359 B: a 2025 session keeps the client's info and capabilities as they came, and makes ctx.client of them for each request (sessions/session.ts's LegacySession.client, a getter) (was: an object holding them, 40 B of heap of every idle session; test/http-session-idle-heap.test.ts) (+10 B).
+    // Raised to 17,360 B: no code of this row changed (sessions.ts and history.ts are HTTP's); chunk hashes, after an HTTP session's stream numbers moved into its history (+1 B).
+    // Lowered to 17,356 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (-4 B).
+    // Raised to 17,357 B: no code of this row changed (auth/gate.ts and http/ are HTTP's); chunk hashes, after an HTTP session's redaction moved to its store (+1 B).
+    // Set to 16,814 B merge of wt-9 (idle session heap) with main, as measured.
+    ceiling: 16_814,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -743,7 +749,14 @@ const BUDGETS: Budget[] = [
     // Set to 26,065 B merge of wt-5 (stdio size) with main, as measured.
     // Raised to 26,109 B: a request cut short is answered, and the shutdown interrupts what is in progress, even when limits/interruptions.ts can no longer load (the package replaced on disk while the server runs): the reason as it is, no grace period, and the failure said once on stderr (was: the request never answered, close() rejected; test/parts-gone.test.ts) (+44 B).
     // Raised to 26,146 B: onListen handles the HTTP faces' failure to load (was: an unhandled rejection, which ends a Node or Deno process), close() closes no endpoint when they could not load (was: it rejected with their error), and serve({ port }) stops watching for unhandled rejections when they cannot (was: it kept watching for the process's life); test/parts-gone.test.ts (+37 B).
-    ceiling: 26_146,
+    // Raised to 26,161 B: an idle HTTP session's last use is a small integer, the milliseconds since its store's clock began, which starts again every 12 days (http/sessions.ts's SessionStore.#now) (was: a Date.now(), a heap number of its own, 16 B of every idle session; test/http-session-idle-heap.test.ts) (+70 B).
+    // Raised to 26,172 B: a 2025 session keeps the client's info and capabilities as they came, and makes ctx.client of them for each request (sessions/session.ts's LegacySession.client, a getter) (was: an object holding them, 40 B of heap of every idle session; test/http-session-idle-heap.test.ts) (+11 B).
+    // Lowered to 26,148 B: an HTTP session's numbers about its streams are kept in its history, made with its first stream (http/history.ts's SessionHistory.standalone, nextStream, standaloneOpened, standaloneRead), and what it sends on its own while the code of streams loads waits on that load's promise (was: five fields of every idle session, 40 B of heap; test/http-session-idle-heap.test.ts) (-24 B).
+    // Raised to 26,165 B: an HTTP session has ended once its store let go of it (http/sessions.ts's HttpSession.ended reads the store), and its replies' headers are made for each (was: #closed and #headers on every session, 16 B of heap of an idle one, and the headers object, 32 B more, kept by every session used once; test/http-session-idle-heap.test.ts) (+17 B).
+    // Raised to 26,167 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (+2 B).
+    // Raised to 26,177 B: an HTTP session's tokens are cut out of what it keeps by its store's one redact, the gate's (auth/gate.ts's AuthGate.redacted, http/sessions.ts's SessionStore.redact) (was: HttpSession.redact, a field of every session, undefined without auth, and with auth a closure of its own per session; test/http-session-idle-heap.test.ts) (+10 B).
+    // Set to 26,243 B merge of wt-9 (idle session heap) with main, as measured.
+    ceiling: 26_243,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1192,7 +1205,14 @@ const BUDGETS: Budget[] = [
     // Raised to 67,789 B: a request cut short is answered, and the shutdown interrupts what is in progress, even when limits/interruptions.ts can no longer load (the package replaced on disk while the server runs): the reason as it is, no grace period, and the failure said once on stderr (was: the request never answered, close() rejected; test/parts-gone.test.ts) (+53 B).
     // Raised to 67,799 B: a stdio line over limits.maxMessageBytes whose answer's module (transports/too-large.ts) can no longer load is skipped, said on stderr, and the reading goes on (was: the import's rejection ended the reading, so nothing more was answered; test/parts-gone.test.ts) (+10 B).
     // Raised to 67,805 B: onListen handles the HTTP faces' failure to load (was: an unhandled rejection, which ends a Node or Deno process), close() closes no endpoint when they could not load (was: it rejected with their error), and serve({ port }) stops watching for unhandled rejections when they cannot (was: it kept watching for the process's life); test/parts-gone.test.ts (+6 B).
-    ceiling: 67_805,
+    // Raised to 67,025 B: an idle HTTP session's last use is a small integer, the milliseconds since its store's clock began, which starts again every 12 days (http/sessions.ts's SessionStore.#now) (was: a Date.now(), a heap number of its own, 16 B of every idle session; test/http-session-idle-heap.test.ts) (+85 B).
+    // Raised to 67,031 B: a 2025 session keeps the client's info and capabilities as they came, and makes ctx.client of them for each request (sessions/session.ts's LegacySession.client, a getter) (was: an object holding them, 40 B of heap of every idle session; test/http-session-idle-heap.test.ts) (+6 B).
+    // Raised to 67,034 B: an HTTP session's numbers about its streams are kept in its history, made with its first stream (http/history.ts's SessionHistory.standalone, nextStream, standaloneOpened, standaloneRead), and what it sends on its own while the code of streams loads waits on that load's promise (was: five fields of every idle session, 40 B of heap; test/http-session-idle-heap.test.ts) (+3 B).
+    // Raised to 67,039 B: an HTTP session has ended once its store let go of it (http/sessions.ts's HttpSession.ended reads the store), and its replies' headers are made for each (was: #closed and #headers on every session, 16 B of heap of an idle one, and the headers object, 32 B more, kept by every session used once; test/http-session-idle-heap.test.ts) (+5 B).
+    // Lowered to 67,029 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (-10 B).
+    // Raised to 67,088 B: an HTTP session's tokens are cut out of what it keeps by its store's one redact, the gate's (auth/gate.ts's AuthGate.redacted, http/sessions.ts's SessionStore.redact) (was: HttpSession.redact, a field of every session, undefined without auth, and with auth a closure of its own per session; test/http-session-idle-heap.test.ts) (+59 B).
+    // Set to 67,949 B merge of wt-9 (idle session heap) with main, as measured.
+    ceiling: 67_949,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1530,7 +1550,14 @@ const BUDGETS: Budget[] = [
     // Set to 33,690 B merge of wt-5 (stdio size) with main, as measured.
     // Raised to 33,715 B: a request cut short is answered, and the shutdown interrupts what is in progress, even when limits/interruptions.ts can no longer load (the package replaced on disk while the server runs): the reason as it is, no grace period, and the failure said once on stderr (was: the request never answered, close() rejected; test/parts-gone.test.ts) (+25 B).
     // Raised to 33,744 B: onListen handles the HTTP faces' failure to load (was: an unhandled rejection, which ends a Node or Deno process), close() closes no endpoint when they could not load (was: it rejected with their error), and serve({ port }) stops watching for unhandled rejections when they cannot (was: it kept watching for the process's life); test/parts-gone.test.ts (+29 B).
-    ceiling: 33_744,
+    // Raised to 33,737 B: an idle HTTP session's last use is a small integer, the milliseconds since its store's clock began, which starts again every 12 days (http/sessions.ts's SessionStore.#now) (was: a Date.now(), a heap number of its own, 16 B of every idle session; test/http-session-idle-heap.test.ts) (+66 B).
+    // Raised to 33,747 B: a 2025 session keeps the client's info and capabilities as they came, and makes ctx.client of them for each request (sessions/session.ts's LegacySession.client, a getter) (was: an object holding them, 40 B of heap of every idle session; test/http-session-idle-heap.test.ts) (+10 B).
+    // Lowered to 33,730 B: an HTTP session's numbers about its streams are kept in its history, made with its first stream (http/history.ts's SessionHistory.standalone, nextStream, standaloneOpened, standaloneRead), and what it sends on its own while the code of streams loads waits on that load's promise (was: five fields of every idle session, 40 B of heap; test/http-session-idle-heap.test.ts) (-17 B).
+    // Lowered to 33,725 B: an HTTP session has ended once its store let go of it (http/sessions.ts's HttpSession.ended reads the store), and its replies' headers are made for each (was: #closed and #headers on every session, 16 B of heap of an idle one, and the headers object, 32 B more, kept by every session used once; test/http-session-idle-heap.test.ts) (-5 B).
+    // Lowered to 33,724 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (-1 B).
+    // Raised to 33,738 B: an HTTP session's tokens are cut out of what it keeps by its store's one redact, the gate's (auth/gate.ts's AuthGate.redacted, http/sessions.ts's SessionStore.redact) (was: HttpSession.redact, a field of every session, undefined without auth, and with auth a closure of its own per session; test/http-session-idle-heap.test.ts) (+14 B).
+    // Set to 33,807 B merge of wt-9 (idle session heap) with main, as measured.
+    ceiling: 33_807,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1858,7 +1885,14 @@ const BUDGETS: Budget[] = [
     // Set to 32,190 B merge of wt-5 (stdio size) with main, as measured.
     // Raised to 32,237 B: a request cut short is answered, and the shutdown interrupts what is in progress, even when limits/interruptions.ts can no longer load (the package replaced on disk while the server runs): the reason as it is, no grace period, and the failure said once on stderr (was: the request never answered, close() rejected; test/parts-gone.test.ts) (+47 B).
     // Raised to 32,254 B: onListen handles the HTTP faces' failure to load (was: an unhandled rejection, which ends a Node or Deno process), close() closes no endpoint when they could not load (was: it rejected with their error), and serve({ port }) stops watching for unhandled rejections when they cannot (was: it kept watching for the process's life); test/parts-gone.test.ts (+17 B).
-    ceiling: 32_254,
+    // Raised to 32,209 B: an idle HTTP session's last use is a small integer, the milliseconds since its store's clock began, which starts again every 12 days (http/sessions.ts's SessionStore.#now) (was: a Date.now(), a heap number of its own, 16 B of every idle session; test/http-session-idle-heap.test.ts) (+71 B).
+    // Raised to 32,218 B: a 2025 session keeps the client's info and capabilities as they came, and makes ctx.client of them for each request (sessions/session.ts's LegacySession.client, a getter) (was: an object holding them, 40 B of heap of every idle session; test/http-session-idle-heap.test.ts) (+9 B).
+    // Lowered to 32,202 B: an HTTP session's numbers about its streams are kept in its history, made with its first stream (http/history.ts's SessionHistory.standalone, nextStream, standaloneOpened, standaloneRead), and what it sends on its own while the code of streams loads waits on that load's promise (was: five fields of every idle session, 40 B of heap; test/http-session-idle-heap.test.ts) (-16 B).
+    // Lowered to 32,190 B: an HTTP session has ended once its store let go of it (http/sessions.ts's HttpSession.ended reads the store), and its replies' headers are made for each (was: #closed and #headers on every session, 16 B of heap of an idle one, and the headers object, 32 B more, kept by every session used once; test/http-session-idle-heap.test.ts) (-12 B).
+    // Lowered to 32,189 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (-1 B).
+    // Raised to 32,209 B: an HTTP session's tokens are cut out of what it keeps by its store's one redact, the gate's (auth/gate.ts's AuthGate.redacted, http/sessions.ts's SessionStore.redact) (was: HttpSession.redact, a field of every session, undefined without auth, and with auth a closure of its own per session; test/http-session-idle-heap.test.ts) (+20 B).
+    // Set to 32,310 B merge of wt-9 (idle session heap) with main, as measured.
+    ceiling: 32_310,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2289,7 +2323,14 @@ const BUDGETS: Budget[] = [
     // Raised to 79,267 B: a request cut short is answered, and the shutdown interrupts what is in progress, even when limits/interruptions.ts can no longer load (the package replaced on disk while the server runs): the reason as it is, no grace period, and the failure said once on stderr (was: the request never answered, close() rejected; test/parts-gone.test.ts) (+43 B).
     // Raised to 79,277 B: a stdio line over limits.maxMessageBytes whose answer's module (transports/too-large.ts) can no longer load is skipped, said on stderr, and the reading goes on (was: the import's rejection ended the reading, so nothing more was answered; test/parts-gone.test.ts) (+10 B).
     // Raised to 79,296 B: onListen handles the HTTP faces' failure to load (was: an unhandled rejection, which ends a Node or Deno process), close() closes no endpoint when they could not load (was: it rejected with their error), and serve({ port }) stops watching for unhandled rejections when they cannot (was: it kept watching for the process's life); test/parts-gone.test.ts (+19 B).
-    ceiling: 79_296,
+    // Raised to 78,531 B: an idle HTTP session's last use is a small integer, the milliseconds since its store's clock began, which starts again every 12 days (http/sessions.ts's SessionStore.#now) (was: a Date.now(), a heap number of its own, 16 B of every idle session; test/http-session-idle-heap.test.ts) (+85 B).
+    // Raised to 78,533 B: a 2025 session keeps the client's info and capabilities as they came, and makes ctx.client of them for each request (sessions/session.ts's LegacySession.client, a getter) (was: an object holding them, 40 B of heap of every idle session; test/http-session-idle-heap.test.ts) (+2 B).
+    // Raised to 78,535 B: an HTTP session's numbers about its streams are kept in its history, made with its first stream (http/history.ts's SessionHistory.standalone, nextStream, standaloneOpened, standaloneRead), and what it sends on its own while the code of streams loads waits on that load's promise (was: five fields of every idle session, 40 B of heap; test/http-session-idle-heap.test.ts) (+2 B).
+    // Raised to 78,540 B: an HTTP session has ended once its store let go of it (http/sessions.ts's HttpSession.ended reads the store), and its replies' headers are made for each (was: #closed and #headers on every session, 16 B of heap of an idle one, and the headers object, 32 B more, kept by every session used once; test/http-session-idle-heap.test.ts) (+5 B).
+    // Lowered to 78,531 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (-9 B).
+    // Raised to 78,590 B: an HTTP session's tokens are cut out of what it keeps by its store's one redact, the gate's (auth/gate.ts's AuthGate.redacted, http/sessions.ts's SessionStore.redact) (was: HttpSession.redact, a field of every session, undefined without auth, and with auth a closure of its own per session; test/http-session-idle-heap.test.ts) (+59 B).
+    // Set to 79,444 B merge of wt-9 (idle session heap) with main, as measured.
+    ceiling: 79_444,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -135,13 +135,21 @@ export class AuthGate {
       const made = new Set<string>();
       recent = made;
       this.#presented.set(session, made);
-      session.redact = (message) => redactedAll(message, made);
     }
     // Added again, it is the latest (a Set keeps the order added); past SESSION_TOKENS the earliest goes.
     recent.delete(token);
     recent.add(token);
     if (recent.size > SESSION_TOKENS) recent.delete(recent.values().next().value!);
   }
+
+  /**
+   * `message` with the tokens the requests of `session` presented cut out (see `presented`), before
+   * the session keeps and writes it, on every stream of it: the message itself when none did.
+   */
+  readonly redacted = (session: HttpSession, message: JsonRpcMessage): JsonRpcMessage => {
+    const recent = this.#presented.get(session);
+    return recent ? redactedAll(message, recent) : message;
+  };
 
   /** Who opened a session (undefined: anonymously), as a shared session records it (src/state/). */
   ownerOf(session: object): string | undefined {

@@ -21,6 +21,11 @@ const LISTS = {
 export interface Transport {
   /** Hands a message to the transport now: what `send` calls once nothing held comes before it. */
   deliver(message: JsonRpcMessage | JsonRpcMessage[]): void;
+  /**
+   * The caller every request of the connection comes from, where the transport has one (stdio: an
+   * identity from the environment). An HTTP session has none: each request comes with its POST's.
+   */
+  readonly auth?: ExchangeAuth | undefined;
 }
 
 /**
@@ -33,11 +38,6 @@ export class Connection implements Peer {
   session: Session | undefined;
   readonly dispatcher: Dispatcher;
   readonly #transport: Transport;
-  /**
-   * The caller every request of this connection comes from (stdio: an identity from the environment).
-   * Set before the first request: the requests share one exchange, made by the first.
-   */
-  auth: ExchangeAuth | undefined;
   readonly #unsubscribe: (() => void) | undefined;
   #inflight: Inflight | undefined;
   #exchange: Exchange | undefined;
@@ -135,7 +135,7 @@ export class Connection implements Peer {
       inflight: this.inflight,
       emit: (message) => this.#tell(message, true),
       ask: this.asker,
-      auth: this.auth,
+      auth: this.#transport.auth,
     };
     return this.#exchange;
   }

@@ -75,8 +75,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     }
     output.send(line, about);
   };
-  const connection = new Connection(dispatcher, { deliver: send });
-  connection.auth = streams.auth;
+  const connection = new Connection(dispatcher, { deliver: send, auth: streams.auth });
 
   // Requests whose answers are still to come (most tool calls are answered at once, as they are read),
   // and who waits for the last of them (the end of the input).

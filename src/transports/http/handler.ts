@@ -153,6 +153,7 @@ export class HttpHandler {
     if (!state) return;
     const [{ SessionStore }, { SharedSessions }] = await Promise.all([import("./sessions.js"), import("./shared.js")]);
     this.#sessions = new SessionStore(this.#dispatcher, this.#sessionOptions, this.#streams);
+    this.#sessions.redact = this.#gate?.redacted;
     this.#shared = new SharedSessions(state, this.#sessions, {
       dispatcher: this.#dispatcher,
       gate: this.#gate,
@@ -425,6 +426,8 @@ export class HttpHandler {
     if (!this.#sessions) {
       const { SessionStore } = await import("./sessions.js");
       this.#sessions ??= new SessionStore(this.#dispatcher, options, this.#streams);
+      // With auth, its sessions cut the tokens their requests presented out of what they keep.
+      this.#sessions.redact = this.#gate?.redacted;
     }
     const session = this.#sessions.create();
     session.connection.session = peer.session;

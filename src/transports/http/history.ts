@@ -128,6 +128,19 @@ export class HistoryBudget {
 export class SessionHistory {
   /** Bytes kept now. */
   bytes = 0;
+  /**
+   * The stream of what the server sends the session on its own, which its GET streams read (2025-11-25
+   * "Listening for Messages from the Server"): never ended. The session's own numbers about its
+   * streams are kept here too, made with its first stream: an idle session that never had one keeps
+   * none of them (8 B of heap each).
+   */
+  readonly standalone: StreamLog;
+  /** The number of the next stream a POST opens, in one process (a shared session's mirror numbers its streams). */
+  nextStream = 1;
+  /** A client opened the standalone stream here: a shared session writes it only then (the instance holding it does). */
+  standaloneOpened = false;
+  /** The last event of the standalone stream that a GET stream sent. */
+  standaloneRead = 0;
   readonly #budget: HistoryBudget;
   readonly #logs = new Map<number, StreamLog>();
   /** Every kept event's stream and size, and whether it is a notification, oldest first. */
@@ -135,8 +148,10 @@ export class SessionHistory {
   /** The session ended: nothing more is kept. */
   #cleared = false;
 
-  constructor(budget: HistoryBudget) {
+  /** `standaloneId`: 0 in one process; a number of its own when shared, as every instance has a standalone stream. */
+  constructor(budget: HistoryBudget, standaloneId: number) {
     this.#budget = budget;
+    this.standalone = this.open(standaloneId);
   }
 
   /** Starts a stream. */

@@ -59,48 +59,19 @@ const EVENT_ID = /^(\d{1,15})-(\d{1,15})$/;
 export class HttpSession {
   readonly id: string;
   readonly connection: Connection;
-  lastActive = Date.now();
-  /**
-   * Cuts secrets out of a message before the session keeps and writes it: the bearer tokens its
-   * requests presented (auth/gate.ts's `presented`), on every stream of it, the GET stream too.
-   * Unset without auth.
-   */
-  redact: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
-  readonly #options: Required<SessionOptions>;
-  /** The store's history budget, made with the code of streams. */
-  readonly #budget: () => HistoryBudget;
+  /** When the session was last used, in milliseconds on its store's clock (SessionStore's #now), which sets it. */
+  lastActive = 0;
+  /** The store that holds it: what every session of it shares (its settings, history budget, streams) is read there. */
+  readonly #store: SessionStore;
+  /** Its streams, made with the first (`#all`). */
   #history: SessionHistory | undefined;
-  /** Messages the server sent this session on its own while the code of streams was loading, in order. */
-  #unsent: JsonRpcMessage[] | undefined;
-  #closed = false;
-  readonly #streams: Streams | undefined;
-  #headers: Record<string, string> | undefined;
-  #nextStream = 1;
   #mirror: SessionMirror | undefined;
-  /** Stream 0 in one process; a number of its own when shared, as every instance has a standalone stream. */
-  readonly #standaloneId: number;
-  /** A client opened the standalone stream here: a shared session writes it only then (the instance holding it does). */
-  #standaloneOpened = false;
-  /** The last event of the standalone stream that a GET stream sent. */
-  #standaloneRead = 0;
 
-  constructor(
-    id: string,
-    dispatcher: Dispatcher,
-    options: {
-      session: Required<SessionOptions>;
-      budget: () => HistoryBudget;
-      streams?: Streams | undefined;
-      mirror?: SessionMirror | undefined;
-    },
-  ) {
+  constructor(id: string, store: SessionStore, mirror: SessionMirror | undefined) {
     this.id = id;
-    this.#options = options.session;
-    this.#budget = options.budget;
-    this.#streams = options.streams;
-    this.#mirror = options.mirror;
-    this.#standaloneId = options.mirror ? options.mirror.streamId() : 0;
-    this.connection = new Connection(dispatcher, this, true);
+    this.#store = store;
+    this.#mirror = mirror;
+    this.connection = new Connection(store.dispatcher, this, true);
   }
 
   /** What the connection sends on its own goes on stream 0; a batch's answers are its POST's answer (handler.ts), never sent here. */
@@ -119,26 +90,19 @@ export class HttpSession {
   /** A message the server sends on its own (stream 0), kept until a GET stream reads it. */
   #sendOwn(message: JsonRpcMessage): void {
     if (streamCode) {
-      this.#write(this.#standalone(), message);
+      this.#write(this.#all().standalone, message);
       return;
     }
-    // The first such message loads the code of streams; those sent meanwhile follow in order.
-    if (this.#unsent) {
-      this.#unsent.push(message);
-      return;
-    }
-    const unsent = [message];
-    this.#unsent = unsent;
+    // The first such message loads the code of streams; those sent meanwhile follow in order, as the
+    // reactions to one promise run in the order they were added.
     loadStreamCode().then(() => {
-      this.#unsent = undefined;
-      if (!this.#closed) for (const each of unsent) this.#write(this.#standalone(), each);
+      if (!this.ended) this.#write(this.#all().standalone, message);
     });
   }
 
-  /** The headers of this session's replies. */
+  /** The headers of this session's replies, made for each: kept, they were 40 B of heap of every session used once, and a field of every idle one. */
   get headers(): Record<string, string> {
-    this.#headers ??= { "mcp-session-id": this.id };
-    return this.#headers;
+    return { "mcp-session-id": this.id };
   }
 
   /** True while the session is in use: a request of it is in progress, or a client holds a stream of it open. */
@@ -163,7 +127,7 @@ export class HttpSession {
 
   #openStream(request: RequestId | undefined): SessionStream {
     const history = this.#all();
-    const log = history.open(this.#mirror ? this.#mirror.streamId() : this.#nextStream++);
+    const log = history.open(this.#mirror ? this.#mirror.streamId() : history.nextStream++);
     this.#mirror?.opened(log.id, request);
     const reader = this.#read(log, log.seq, true);
     return {
@@ -190,11 +154,12 @@ export class HttpSession {
    * for Messages from the Server").
    */
   openStandalone(): SseStream | undefined {
-    const log = this.#standalone();
+    const history = this.#all();
+    const log = history.standalone;
     if (log.reader && !log.reader.closed) return undefined;
-    this.#standaloneOpened = true;
+    history.standaloneOpened = true;
     this.#mirror?.opened(log.id);
-    return this.#read(log, Math.max(this.#standaloneRead, log.forgotten), true);
+    return this.#read(log, Math.max(history.standaloneRead, log.forgotten), true);
   }
 
   /**
@@ -211,9 +176,12 @@ export class HttpSession {
     return this.#read(log, seq, false);
   }
 
-  /** True once the session ended (DELETE, eviction, expiry, shutdown): its id answers 404. */
+  /**
+   * True once the session ended (DELETE, eviction, expiry, shutdown): its store let go of it, which
+   * it does before it closes it (SessionStore.delete), and its id answers 404.
+   */
   get ended(): boolean {
-    return this.#closed;
+    return this.#store.peek(this.id) !== this;
   }
 
   /**
@@ -227,8 +195,8 @@ export class HttpSession {
     this.#mirror = undefined;
   }
 
+  /** Ends the session; only its store does, once it let go of it (`ended`). */
   close(): void {
-    this.#closed = true;
     this.connection.close("The session ended");
     // Its requests in progress are answered, in the microtasks that follow, with why they were
     // cancelled (respond.ts): their streams close after that, so that a reader gets the answer.
@@ -242,31 +210,32 @@ export class HttpSession {
     history.clear();
   }
 
-  /** The streams of this session, made on first use with stream 0 first. */
+  /**
+   * The streams of this session, made on first use with the standalone stream first: stream 0 in
+   * one process, a number of its own when shared, as every instance has a standalone stream.
+   */
   #all(): SessionHistory {
-    if (!this.#history) {
-      // Only called once the code of streams has loaded (`streamsReady`, `openStream`, `#sendOwn`).
-      this.#history = new streamCode!.SessionHistory(this.#budget());
-      this.#history.open(this.#standaloneId);
-    }
+    // Only called once the code of streams has loaded (`streamsReady`, `openStream`, `#sendOwn`).
+    this.#history ??= new streamCode!.SessionHistory(
+      this.#store.historyBudget(),
+      this.#mirror ? this.#mirror.streamId() : 0,
+    );
     return this.#history;
-  }
-
-  /** Stream 0: the standalone GET stream, and where server-initiated messages go (never ended). */
-  #standalone(): StreamLog {
-    return this.#all().get(this.#standaloneId)!;
   }
 
   /** A new reader of `log` from the event after `after`: it replaces the stream's previous reader. */
   #read(log: StreamLog, after: number, primed: boolean): LogReader {
+    const history = this.#all();
     const reader: LogReader = new streamCode!.LogReader(log, after, {
       // The priming event (an id and empty data) lets the client resume even before the first message (SEP-1699).
       prelude:
-        primed && this.#resumable ? `id: ${log.id}-${after}\nretry: ${this.#options.retryMs}\ndata: \n\n` : undefined,
-      streams: this.#streams,
-      expires: this.#resumable || log.id === this.#standaloneId,
+        primed && this.#resumable
+          ? `id: ${log.id}-${after}\nretry: ${this.#store.options.retryMs}\ndata: \n\n`
+          : undefined,
+      streams: this.#store.streams,
+      expires: this.#resumable || log === history.standalone,
       onEnd: () => {
-        if (log.id === this.#standaloneId) this.#standaloneRead = Math.max(this.#standaloneRead, reader.cursor);
+        if (log === history.standalone) history.standaloneRead = Math.max(history.standaloneRead, reader.cursor);
         if (log.reader === reader) log.reader = undefined;
         this.#mirror?.left(log);
         this.#touch();
@@ -282,7 +251,7 @@ export class HttpSession {
    * closes: a client resuming a long-held stream after a drop still finds its session (2025-11-25 "Resumability").
    */
   #touch(): void {
-    this.lastActive = Date.now();
+    this.#store.touch(this);
   }
 
   /** Priming events and `retry` came with 2025-11-25; older clients are sent plain events with ids. */
@@ -294,36 +263,67 @@ export class HttpSession {
   #write(log: StreamLog, message: JsonRpcMessage): void {
     if (log.done) return;
     const mirror = this.#mirror;
+    const history = this.#all();
     // No GET stream of this shared session here: the instance holding it writes what it needs (the bus tells it).
-    if (mirror && log.id === this.#standaloneId && !this.#standaloneOpened) return;
+    if (mirror && log === history.standalone && !history.standaloneOpened) return;
     const seq = log.seq + 1;
     // Before it is kept: a resume replays what the history holds.
-    const text = sseEvent(this.redact ? this.redact(message) : message, `${log.id}-${seq}`);
+    const redact = this.#store.redact;
+    const text = sseEvent(redact ? redact(this, message) : message, `${log.id}-${seq}`);
     if (text === undefined) return;
     log.seq = seq;
     if (!("method" in message)) log.answer = seq;
     const notice = "method" in message && !("id" in message);
-    this.#all().keep(log, encoder.encode(text), notice);
+    history.keep(log, encoder.encode(text), notice);
     mirror?.kept(log, { seq, text, notice });
   }
+}
+
+/**
+ * The largest integer V8 keeps in an object's field itself (a Smi) on every platform: 31 bits with
+ * pointer compression (Workers' V8), 32 without (Node's). A larger number, or a fraction, is a heap
+ * number of its own, 16 B more.
+ */
+const SMALL_INTEGER = 2 ** 30 - 1;
+
+/**
+ * `integer` as a small integer when it is one (`| 0`): the difference of two Date.now()s is a heap
+ * number, however small, until an integer operation makes it one.
+ */
+function small(integer: number): number {
+  return Math.abs(integer) <= SMALL_INTEGER ? integer | 0 : integer;
 }
 
 /** Live sessions in least-recently-used order (a Map keeps insertion order; a touch re-inserts). */
 export class SessionStore {
   readonly #sessions = new Map<string, HttpSession>();
   readonly #options: Required<SessionOptions>;
-  readonly #dispatcher: Dispatcher;
-  readonly #streams: Streams | undefined;
+  /** The dispatcher of every session's connection. */
+  readonly dispatcher: Dispatcher;
+  /** The endpoint's SSE streams, which every session's readers count themselves in. */
+  readonly streams: Streams | undefined;
   /** Made with the code of streams, for the first stream of a session of this store. */
   #budget: HistoryBudget | undefined;
   /** Ends the store's subscription to its registry (`close`). */
   readonly #unsubscribe: () => void;
+  /**
+   * Where the store's clock starts (a Date.now()): a session's last use is the milliseconds since,
+   * a small integer in its object, where a Date.now() of its own is a heap number (16 B of every
+   * idle session). `#now` moves it on before that count outgrows a small integer.
+   */
+  #epoch = Date.now();
+  /**
+   * Cuts secrets out of a message before a session keeps and writes it: the bearer tokens its
+   * requests presented (auth/gate.ts's `redacted`), on every stream of it, the GET stream too. Unset
+   * without auth. One for the store, not one per session: a session's own was a field of every idle one.
+   */
+  redact: ((session: HttpSession, message: JsonRpcMessage) => JsonRpcMessage) | undefined;
   /** Set for sessions shared by several instances (`pico({ state })`, shared.ts). */
   mirrorOf: ((id: string) => SessionMirror) | undefined;
 
   constructor(dispatcher: Dispatcher, options: SessionOptions = {}, streams?: Streams) {
-    this.#dispatcher = dispatcher;
-    this.#streams = streams;
+    this.dispatcher = dispatcher;
+    this.streams = streams;
     this.#options = {
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
       maxSessions: options.maxSessions ?? 1000,
@@ -365,11 +365,35 @@ export class SessionStore {
   }
 
   get(id: string): HttpSession | undefined {
-    const now = Date.now();
+    const now = this.#now();
     this.#sweep(now);
     const session = this.#sessions.get(id);
     if (session) this.#use(session, now);
     return session;
+  }
+
+  /**
+   * Marks a session of this store used now, without a request of it (a stream of it closed): it goes
+   * to the back of the map as a request's use does. Left where it was, the sweep, which stops at the
+   * first session used within idleTimeoutMs, would stop at it and spare the sessions behind it idle
+   * for longer. A session the store let go stays out of it.
+   */
+  touch(session: HttpSession): void {
+    if (this.#sessions.get(session.id) === session) this.#use(session, this.#now());
+  }
+
+  /**
+   * Now on the store's clock (see `#epoch`). Every 12 days (SMALL_INTEGER ms) the clock starts again
+   * from 0 and every session's last use goes back as much: the time since each, which idle expiry
+   * reads, is the same. A session then idle for longer than that (idleTimeoutMs of more than 12 days)
+   * keeps a heap number, and expires as exactly.
+   */
+  #now(): number {
+    const now = Date.now() - this.#epoch;
+    if (Math.abs(now) <= SMALL_INTEGER) return now | 0;
+    this.#epoch += now;
+    for (const session of this.#sessions.values()) session.lastActive = small(session.lastActive - now);
+    return 0;
   }
 
   /** Marks a session used now: it goes to the back of the map, which is in order of last use. */
@@ -383,7 +407,8 @@ export class SessionStore {
 
   /** A new session; `id`: a shared session another instance opened, made here for its requests. */
   create(id: string = crypto.randomUUID()): HttpSession {
-    this.#sweep(Date.now());
+    const now = this.#now();
+    this.#sweep(now);
     if (this.#sessions.size >= this.#options.maxSessions) {
       // The least recently used idle session goes; one in use (a request in progress, a stream open)
       // only when every session is: a flood of initialize requests does not cut off work in progress.
@@ -396,26 +421,22 @@ export class SessionStore {
       if (evicted) this.delete(evicted.id);
     }
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
-    const session = new HttpSession(id, this.#dispatcher, {
-      session: this.#options,
-      budget: this.#historyBudget,
-      streams: this.#streams,
-      mirror: this.mirrorOf?.(id),
-    });
+    const session = new HttpSession(id, this, this.mirrorOf?.(id));
+    session.lastActive = now;
     this.#sessions.set(session.id, session);
     return session;
   }
 
   /** The history budget every session of this store shares (only asked for once the code of streams has loaded). */
-  readonly #historyBudget = (): HistoryBudget => {
-    const { maxHistoryBytes, maxHistoryBytesPerSession } = this.#dispatcher.limits;
+  historyBudget(): HistoryBudget {
+    const { maxHistoryBytes, maxHistoryBytesPerSession } = this.dispatcher.limits;
     this.#budget ??= new streamCode!.HistoryBudget(
       maxHistoryBytes,
       maxHistoryBytesPerSession,
       this.#options.eventHistory,
     );
     return this.#budget;
-  };
+  }
 
   delete(id: string): boolean {
     const session = this.#sessions.get(id);
