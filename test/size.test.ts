@@ -756,7 +756,11 @@ const BUDGETS: Budget[] = [
     // Raised to 26,167 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (+2 B).
     // Raised to 26,177 B: an HTTP session's tokens are cut out of what it keeps by its store's one redact, the gate's (auth/gate.ts's AuthGate.redacted, http/sessions.ts's SessionStore.redact) (was: HttpSession.redact, a field of every session, undefined without auth, and with auth a closure of its own per session; test/http-session-idle-heap.test.ts) (+10 B).
     // Set to 26,243 B merge of wt-9 (idle session heap) with main, as measured.
-    ceiling: 26_243,
+    // Lowered to 25,935 B: the words of the answer to a message that is not one are core/invalid.ts, loaded with the first such message (was: in core/jsonrpc.ts) (-130 B).
+    // Lowered to 25,821 B: the words of -32601, an unsupported version, an id in use and a 2025 request before initialize are core/mistakes.ts's, loaded with the first such request (was: in core/dispatch.ts and sessions/legacy.ts) (-114 B).
+    // Lowered to 25,620 B: a POSTed batch is answered by transports/http/batch-post.ts's postedBatch, loaded with the first batch together with transports/batch.ts (was: HttpHandler's #batch, in the endpoint's chunk, loaded by every HTTP server) (-201 B).
+    // Set to 26,043 B the HTTP batch answer loaded with the first batch (transports/http/batch-post.ts, cherry-picked from wt-10's 318d659), as measured.
+    ceiling: 26_043,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1212,7 +1216,11 @@ const BUDGETS: Budget[] = [
     // Lowered to 67,029 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (-10 B).
     // Raised to 67,088 B: an HTTP session's tokens are cut out of what it keeps by its store's one redact, the gate's (auth/gate.ts's AuthGate.redacted, http/sessions.ts's SessionStore.redact) (was: HttpSession.redact, a field of every session, undefined without auth, and with auth a closure of its own per session; test/http-session-idle-heap.test.ts) (+59 B).
     // Set to 67,949 B merge of wt-9 (idle session heap) with main, as measured.
-    ceiling: 67_949,
+    // Raised to 67,857 B: the words of the answer to a message that is not one are core/invalid.ts, a chunk of its own loaded with the first such message (was: in core/jsonrpc.ts, so every server loaded them), and the connection's wait for it: its chunk's glue and the loader (+121 B).
+    // Raised to 67,909 B: the words of -32601, an unsupported version, an id in use and a 2025 request before initialize are core/mistakes.ts's, loaded with the first such request (was: in core/dispatch.ts and sessions/legacy.ts, so every server loaded them); core/types.ts becomes a chunk of its own, and the calls to the words' loader (+52 B).
+    // Raised to 68,059 B: a POSTed batch is answered by transports/http/batch-post.ts, loaded with the first batch (was: HttpHandler's #batch, loaded by every HTTP server); a chunk of its own, with the glue of its imports and the endpoint's hand-over (+150 B).
+    // Set to 67,996 B the HTTP batch answer loaded with the first batch (transports/http/batch-post.ts, cherry-picked from wt-10's 318d659), as measured.
+    ceiling: 67_996,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1557,7 +1565,11 @@ const BUDGETS: Budget[] = [
     // Lowered to 33,724 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (-1 B).
     // Raised to 33,738 B: an HTTP session's tokens are cut out of what it keeps by its store's one redact, the gate's (auth/gate.ts's AuthGate.redacted, http/sessions.ts's SessionStore.redact) (was: HttpSession.redact, a field of every session, undefined without auth, and with auth a closure of its own per session; test/http-session-idle-heap.test.ts) (+14 B).
     // Set to 33,807 B merge of wt-9 (idle session heap) with main, as measured.
-    ceiling: 33_807,
+    // Lowered to 33,582 B: the words of the answer to a message that is not one are core/invalid.ts, loaded with the first such message (was: in core/jsonrpc.ts) (-108 B).
+    // Lowered to 33,419 B: the words of -32601, an unsupported version, an id in use and a 2025 request before initialize are core/mistakes.ts's, loaded with the first such request (was: in core/dispatch.ts and sessions/legacy.ts) (-163 B).
+    // Lowered to 33,213 B: a POSTed batch is answered by transports/http/batch-post.ts, loaded with the first batch (was: HttpHandler's #batch, loaded by every HTTP server) (-206 B).
+    // Set to 33,617 B the HTTP batch answer loaded with the first batch (transports/http/batch-post.ts, cherry-picked from wt-10's 318d659), as measured.
+    ceiling: 33_617,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1892,7 +1904,11 @@ const BUDGETS: Budget[] = [
     // Lowered to 32,189 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (-1 B).
     // Raised to 32,209 B: an HTTP session's tokens are cut out of what it keeps by its store's one redact, the gate's (auth/gate.ts's AuthGate.redacted, http/sessions.ts's SessionStore.redact) (was: HttpSession.redact, a field of every session, undefined without auth, and with auth a closure of its own per session; test/http-session-idle-heap.test.ts) (+20 B).
     // Set to 32,310 B merge of wt-9 (idle session heap) with main, as measured.
-    ceiling: 32_310,
+    // Lowered to 32,033 B: the words of the answer to a message that is not one are core/invalid.ts, loaded with the first such message (was: in core/jsonrpc.ts) (-157 B).
+    // Lowered to 31,890 B: the words of -32601, an unsupported version, an id in use and a 2025 request before initialize are core/mistakes.ts's, loaded with the first such request (was: in core/dispatch.ts and sessions/legacy.ts) (-143 B).
+    // Lowered to 31,693 B: a POSTed batch is answered by transports/http/batch-post.ts, loaded with the first batch (was: HttpHandler's #batch, loaded by every HTTP server) (-197 B).
+    // Set to 32,125 B the HTTP batch answer loaded with the first batch (transports/http/batch-post.ts, cherry-picked from wt-10's 318d659), as measured.
+    ceiling: 32_125,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2330,7 +2346,11 @@ const BUDGETS: Budget[] = [
     // Lowered to 78,531 B: a connection reads the caller of all its requests from its transport (connection.ts's Transport.auth, which stdio's gives) (was: Connection.auth, a field of every connection, set by stdio only: 8 B of heap of every idle HTTP session; test/http-session-idle-heap.test.ts) (-9 B).
     // Raised to 78,590 B: an HTTP session's tokens are cut out of what it keeps by its store's one redact, the gate's (auth/gate.ts's AuthGate.redacted, http/sessions.ts's SessionStore.redact) (was: HttpSession.redact, a field of every session, undefined without auth, and with auth a closure of its own per session; test/http-session-idle-heap.test.ts) (+59 B).
     // Set to 79,444 B merge of wt-9 (idle session heap) with main, as measured.
-    ceiling: 79_444,
+    // Raised to 79,302 B: the words of the answer to a message that is not one are core/invalid.ts, a chunk of its own loaded with the first such message (was: in core/jsonrpc.ts, so every server loaded them), and the connection's wait for it (+78 B).
+    // Raised to 79,414 B: the words of -32601, an unsupported version, an id in use and a 2025 request before initialize are core/mistakes.ts's, loaded with the first such request (was: in core/dispatch.ts and sessions/legacy.ts, so every server loaded them); core/types.ts becomes a chunk of its own, and the calls to the words' loader (+112 B).
+    // Raised to 79,564 B: a POSTed batch is answered by transports/http/batch-post.ts, loaded with the first batch (was: HttpHandler's #batch, loaded by every HTTP server); a chunk of its own, with the glue of its imports and the endpoint's hand-over (+150 B).
+    // Set to 79,455 B the HTTP batch answer loaded with the first batch (transports/http/batch-post.ts, cherry-picked from wt-10's 318d659), as measured.
+    ceiling: 79_455,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

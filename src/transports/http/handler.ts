@@ -439,38 +439,18 @@ export class HttpHandler {
   /** Batches: only under 2025-03-26 (a session of that version, or without sessions), answered as one JSON array. */
   async #batch(request: HttpRequest, values: unknown[]): Promise<HttpReply> {
     // Batches are rare (2025-03-26 only): their code, and the words that refuse one, load with the first.
-    const [{ batchAnswers, httpRefusal, overlong, responsesOnly, takenMessages }, { Connection }] = await Promise.all([
-      import("../batch.js"),
-      import("../connection.js"),
-    ]);
-    const taken = responsesOnly(values);
-    if (taken) return this.#responses(request, taken);
-    const sessions = this.#sessionOptions !== undefined;
-    // With sessions, a batch without Mcp-Session-Id is in none: httpRefusal says what it needs.
-    const legacy: { peer: Peer; session?: HttpSession } | HttpReply =
-      sessions && request.header(SESSION_HEADER) === null
-        ? { peer: { session: undefined } }
-        : this.#legacyPeer(request);
-    if ("status" in legacy) return legacy;
-    const { session } = legacy;
-    const refusal =
-      httpRefusal(values.length, { sessions, version: legacy.peer.session?.protocolVersion }) ??
-      overlong(values.length, this.#dispatcher.limits.maxConcurrentRequestsPerConnection);
-    if (refusal) return errorReply(400, refusal);
-    // Without sessions the batch is a connection of its own, under the version the POST names.
-    let connection = session?.connection;
-    if (!connection) {
-      connection = new Connection(this.#dispatcher, { deliver() {} }, true);
-      connection.session = legacy.peer.session;
-    }
-    // Its answers and cancellations may be for another instance sharing the session: relayed as when
-    // each comes alone (#message, #responses), and the batch answered once they are.
-    const shared = this.#shared;
-    const relayed = session && shared ? takenMessages(values).map((message) => shared.forward(session, message)) : [];
-    const responses = await batchAnswers(connection, values, request.auth);
-    await Promise.all(relayed);
-    if (responses.length === 0) return emptyReply(202);
-    return jsonReply(200, responses, session ? { [SESSION_HEADER]: session.id } : undefined);
+    const { postedBatch } = await import("./batch-post.js");
+    return postedBatch(
+      {
+        dispatcher: this.#dispatcher,
+        sessions: this.#sessionOptions !== undefined,
+        shared: this.#shared,
+        legacyPeer: (posted) => this.#legacyPeer(posted),
+        responses: (posted, responses) => this.#responses(posted, responses),
+      },
+      request,
+      values,
+    );
   }
 
   /**
