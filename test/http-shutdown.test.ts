@@ -7,6 +7,7 @@ import { Child, call, killChildren, MODERN_META } from "./hardening-helpers.js";
 import {
   BOTH,
   bare,
+  ELICITING_INITIALIZE,
   EventReader,
   initialize,
   liveListeners,
@@ -124,16 +125,7 @@ describe("listening.close() while a 2025-11-25 request waits for the client's an
           body: JSON.stringify(body),
           signal: AbortSignal.timeout(15_000),
         });
-      const opened = await post(undefined, {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: { elicitation: { form: {} } },
-          clientInfo: { name: "t", version: "1" },
-        },
-      });
+      const opened = await post(undefined, ELICITING_INITIALIZE);
       const session = opened.headers.get("mcp-session-id")!;
       await opened.text();
       expect((await post(session, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
 import type { Listening } from "../src/transports/listen.js";
-import { EventReader } from "./http-helpers.js";
+import { ELICITING_INITIALIZE, EventReader } from "./http-helpers.js";
 
 let asked: () => void = () => {};
 const questionAsked = new Promise<void>((resolve) => {
@@ -47,16 +47,7 @@ function post(session: string | undefined, body: unknown, accept = "application/
 
 describe("the standalone GET stream", () => {
   it("carries a question asked before the client opened it, and the answer completes the call", async () => {
-    const opened = await post(undefined, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: { elicitation: { form: {} } },
-        clientInfo: { name: "t", version: "1" },
-      },
-    });
+    const opened = await post(undefined, ELICITING_INITIALIZE);
     const session = opened.headers.get("mcp-session-id")!;
     await opened.text();
     expect((await post(session, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
