@@ -15,11 +15,11 @@ const PROBE_MS = 1000;
 /** Probes of one reconnect, at most (a minute, as long as notes are kept): then the next reconnect probes again. */
 const MAX_PROBES = 60;
 
+/** Publishes a message (ARGV[3]) on the bus (ARGV[2]), through `RedisLink.inTime`: never late. */
+const PUBLISH = "redis.call('PUBLISH', ARGV[2], ARGV[3])";
+
 /** Keeps a noted message (KEYS[1]) and publishes it, together: an instance that misses the one finds the other. */
-const NOTE_AND_PUBLISH = `
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return redis.call('PUBLISH', ARGV[1], ARGV[2])
-`;
+const NOTE_AND_PUBLISH = `redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])\n${PUBLISH}`;
 
 /**
  * The bus on Redis pub/sub, one channel per key prefix, on a connection of its own (a subscribed
@@ -67,7 +67,7 @@ export class RedisBus implements Bus {
 
   async publish(message: BusMessage): Promise<void> {
     const text = this.#sendable(message);
-    if (text !== undefined) await this.#link.command(["PUBLISH", this.channel, text]);
+    if (text !== undefined) await this.#link.inTime(PUBLISH, [], [this.channel, text]);
   }
 
   announce(message: BusMessage, note?: string): Promise<void> | undefined {
@@ -132,6 +132,7 @@ export class RedisBus implements Bus {
     const send = () => {
       if (sent++ === MAX_PROBES) return this.#stopProbing();
       // One that Redis does not take (it is away again) is as lost as one nobody heard: the next is sent all the same.
+      // A plain PUBLISH: one heard late is of a past reconnect (its number), and ignored.
       this.#link.command(["PUBLISH", this.channel, text]).catch(() => {});
     };
     const timer = setInterval(send, PROBE_MS);
@@ -173,10 +174,10 @@ export class RedisBus implements Bus {
     // Messages announced meanwhile join the queue, so this loop sends them too, in order.
     for (let next = this.#held[0]; next && !failed; next = this.#held[0]) {
       try {
-        if (next.note === undefined) await this.#link.command(["PUBLISH", this.channel, next.text]);
+        if (next.note === undefined) await this.#link.inTime(PUBLISH, [], [this.channel, next.text]);
         else {
           const keys = [this.#notes + next.note];
-          await this.#link.script(NOTE_AND_PUBLISH, keys, [this.channel, next.text, String(NOTE_MS)]);
+          await this.#link.inTime(NOTE_AND_PUBLISH, keys, [this.channel, next.text, String(NOTE_MS)]);
         }
         this.#held.shift();
         next.settle?.();

@@ -44,6 +44,8 @@ export interface IoRedisSubscriber {
 export class RedisLink {
   readonly #client: RedisClient;
   readonly #timeoutMs: number;
+  /** Redis's clock less this process's, in ms, as last read (`clock`, `inTime`); undefined before the first read. */
+  #skew: number | undefined;
 
   constructor(client: RedisClient, timeoutMs: number) {
     this.#client = client;
@@ -74,6 +76,45 @@ export class RedisLink {
       timer = setTimeout(() => reject(new StateUnavailable(new Error(why))), this.#timeoutMs);
     });
     return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** Reads Redis's clock (TIME), for the deadlines of `inTime`. */
+  async clock(): Promise<void> {
+    const sent = Date.now();
+    const time = await this.command(["TIME"]);
+    if (Array.isArray(time)) this.#read(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), sent);
+  }
+
+  /**
+   * Runs the script `body` only if Redis runs it within half the command timeout of now, by Redis's
+   * clock (ARGV[1] is that deadline; the body's own arguments follow it): run later, it does nothing
+   * and fails with `StateUnavailable`, as an unanswered command does. A command that timed out here
+   * is still sent: the client queued it, or wrote it to a Redis that is slow to read it (frozen,
+   * paused, busy with a long script), and it runs whenever Redis gets to it, after its request was
+   * told it failed and was tried again, after the server closed. What other instances act on (the
+   * bus's messages) must not come then, so its script reads the time where it runs. Half: what ran
+   * in time was answered in time, unless its answer took over half the timeout to come back.
+   */
+  async inTime(body: string, keys: readonly string[], args: readonly string[]): Promise<void> {
+    const sent = Date.now();
+    const deadline = Math.floor(sent + (this.#skew ?? 0) + this.#timeoutMs / 2);
+    const reply = await this.script(IN_TIME + body + RAN, keys, [String(deadline), ...args]);
+    const [ran, at] = Array.isArray(reply) ? reply : [];
+    if (typeof at === "number") this.#read(at, sent);
+    if (ran !== 1) {
+      const why = `Redis ran a command over ${this.#timeoutMs / 2} ms after it was sent (it was slow or away), so the command did nothing`;
+      throw new StateUnavailable(new Error(why));
+    }
+  }
+
+  /**
+   * Redis's clock read `at`, in the answer to a command sent at `sent`: it was read between then and
+   * now, taken as their middle. Not from an answer that took over a quarter of the timeout (unless
+   * there is no other), whose error could be as large as half the round trip.
+   */
+  #read(at: number, sent: number): void {
+    const now = Date.now();
+    if (this.#skew === undefined || now - sent <= this.#timeoutMs / 4) this.#skew = at - (sent + now) / 2;
   }
 
   /**
@@ -132,6 +173,20 @@ export class RedisLink {
     };
   }
 }
+
+/**
+ * What `inTime` puts before a script: its deadline checked against Redis's clock (`at`, in ms). Redis
+ * 5 and 6 refuse a write after TIME unless the script replicates its effects (always, from Redis 7).
+ */
+const IN_TIME = `
+if redis.replicate_commands then redis.replicate_commands() end
+local now = redis.call('TIME')
+local at = now[1] * 1000 + math.floor(now[2] / 1000)
+if at > tonumber(ARGV[1]) then return {0, at} end
+`;
+
+/** What `inTime` puts after a script: it ran, and when. */
+const RAN = "\nreturn {1, at}";
 
 /** ioredis has a connection `status` (and a `sendCommand` of its own, unlike node-redis's). */
 function isIoRedis(client: RedisClient): client is IoRedisClient {

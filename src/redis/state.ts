@@ -38,6 +38,11 @@ export async function redisState(options: RedisStateOptions): Promise<SharedStat
   const link = new RedisLink(options.client, options.commandTimeoutMs ?? 2000);
   const bus = new RedisBus(link, prefix, crypto.randomUUID());
   await bus.start();
+  // Redis's clock, for the deadlines of the bus's messages (RedisLink.inTime): unread, the bus is closed.
+  await link.clock().catch((thrown: unknown) => {
+    bus.close().catch(() => {});
+    throw thrown;
+  });
   const leaseMs = options.leaseMs ?? 30_000;
   const lease = new InstanceLease(link, { prefix, instance: bus.instance, ms: leaseMs });
   const tasks = new RedisTaskStore(link, {

@@ -152,6 +152,38 @@ export function busLoss(redis: { get(): RedisServer }) {
     return { seen };
   }
 
+  /**
+   * Listens, as another subscriber, to the bus of `prefix`: `heard()` resolves with the type of each
+   * message published on it that Redis took before `heard` was called, in order. This subscriber's
+   * messages come on a connection of its own, in no order with an instance's replies (nor with a
+   * Redis that was frozen and thawed): a list read at once could miss one Redis had taken, which
+   * comes here a moment later. So each `heard` publishes a mark on a channel of its own and waits for
+   * it: Redis sends a connection its messages in the order it took them, whatever their channel.
+   */
+  async function busHeard(prefix: string): Promise<{ heard(): Promise<string[]> }> {
+    const listener = (await client()).duplicate();
+    listener.on("error", () => {});
+    await listener.connect();
+    opened.push(async () => listener.destroy());
+    const types: string[] = [];
+    await listener.subscribe(`${prefix}bus`, (text) => {
+      types.push((JSON.parse(text) as { message: { type: string } }).message.type);
+    });
+    const marks = new Map<string, () => void>();
+    await listener.subscribe(`${prefix}mark`, (text) => marks.get(text)?.());
+    const publisher = await client();
+    let counts = 0;
+    return {
+      heard: async () => {
+        const mark = String(counts++);
+        const arrived = new Promise<void>((resolve) => marks.set(mark, resolve));
+        await publisher.publish(`${prefix}mark`, mark);
+        await within(arrived, BOUND_MS, `the mark ${mark}`);
+        return [...types];
+      },
+    };
+  }
+
   /** The session's GET stream on `server`, closed after the test. */
   async function getStream(server: { fetch(request: Request): Promise<Response> }, session: string) {
     const response = await server.fetch(sessionStream(session));
@@ -201,10 +233,22 @@ export function busLoss(redis: { get(): RedisServer }) {
     recordThere,
     subscriberAway,
     published,
+    busHeard,
     getStream,
     routedClient,
     resumingOn,
   };
+}
+
+/**
+ * The message an instance's command publishes on its bus, as a client wrapped by a test sees the
+ * command (NodeRedisClient's `sendCommand`); undefined for any other command. The bus publishes with
+ * a script (RedisLink.inTime): EVAL, the script, its key count, its keys, the deadline, the channel,
+ * the message.
+ */
+export function busMessage(args: readonly string[]): string | undefined {
+  if (args[0] !== "EVAL" || !args[1]?.includes("'PUBLISH'")) return undefined;
+  return args[5 + Number(args[2])];
 }
 
 /** POSTs `body` in 2025-11-25 session `id` to the instance listening at `url`. */

@@ -18,7 +18,7 @@ import { META } from "../../src/core/types.js";
 import { pico } from "../../src/index.js";
 import { type NodeRedisClient, type RedisClient, redisState } from "../../src/redis.js";
 import { EventReader, inSession, messageOf, modern, signal, within } from "../http-helpers.js";
-import { BOUND_MS, busLoss, type Library, openSession } from "./bus-loss.js";
+import { BOUND_MS, busLoss, busMessage, type Library, openSession } from "./bus-loss.js";
 import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
 import { forever } from "./tasks-helpers.js";
@@ -28,7 +28,7 @@ const redis = useRedisServer();
 const stopped = new Map<string, unknown>();
 let prefixes = 0;
 
-const { opened, client, userClient, subscriberAway, published } = busLoss(redis);
+const { opened, client, userClient, subscriberAway, published, busHeard } = busLoss(redis);
 // Before the closes: a test that left fake timers on would hold them.
 afterEach(() => {
   vi.useRealTimers();
@@ -280,34 +280,10 @@ const hook = createHook({
 hook.enable();
 afterAll(() => hook.disable());
 
-/**
- * Counts, as another subscriber, the task-inputs published on the bus of `prefix`: each count
- * resolves with every one Redis took before it was asked for. This subscriber's messages come on a
- * connection of its own, in no order with an instance's replies: a count read as b's close()
- * resolved could miss the task-input whose PUBLISH b had had answered before (it came here a moment
- * later). So each count publishes a mark on a channel of its own and waits for it: Redis sends a
- * connection its messages in the order it took them, whatever their channel.
- */
+/** Counts the task-inputs published on the bus of `prefix`, each count of every one Redis took before it was asked for (busHeard). */
 async function handedCount(prefix: string): Promise<() => Promise<number>> {
-  const listener = (await client()).duplicate();
-  listener.on("error", () => {});
-  await listener.connect();
-  opened.push(async () => listener.destroy());
-  let handed = 0;
-  await listener.subscribe(`${prefix}bus`, (text) => {
-    if ((JSON.parse(text) as { message: { type: string } }).message.type === "task-input") handed++;
-  });
-  const marks = new Map<string, () => void>();
-  await listener.subscribe(`${prefix}mark`, (text) => marks.get(text)?.());
-  const publisher = await client();
-  let counts = 0;
-  return async () => {
-    const mark = String(counts++);
-    const arrived = new Promise<void>((resolve) => marks.set(mark, resolve));
-    await publisher.publish(`${prefix}mark`, mark);
-    await within(arrived, BOUND_MS, `the mark ${mark}`);
-    return handed;
-  };
+  const bus = await busHeard(prefix);
+  return async () => (await bus.heard()).filter((type) => type === "task-input").length;
 }
 
 it("ends a tasks/update handing answers to another instance when its server closes: the shutdown refusal, nothing left", async () => {
@@ -360,7 +336,7 @@ function holdingHandOver(client: NodeRedisClient) {
     duplicate: () => client.duplicate(),
     sendCommand: async (args) => {
       const reply = client.sendCommand(args);
-      if (held || args[0] !== "PUBLISH" || !args[2]?.includes('"task-input"')) return reply;
+      if (held || !busMessage(args)?.includes('"task-input"')) return reply;
       held = true;
       sending.resolve();
       await released.promise;

@@ -15,7 +15,7 @@ import { META } from "../../src/core/types.js";
 import { pico } from "../../src/index.js";
 import { type NodeRedisClient, redisState } from "../../src/redis.js";
 import { inSession, modern } from "../http-helpers.js";
-import { openSession } from "./bus-loss.js";
+import { busMessage, openSession } from "./bus-loss.js";
 import { TASKS } from "./clients.js";
 import { useRedisServer } from "./redis-server.js";
 import { forever } from "./tasks-helpers.js";
@@ -48,7 +48,7 @@ function refusingPublish(connected: Awaited<ReturnType<typeof client>>) {
     },
     duplicate: () => connected.duplicate(),
     sendCommand: async (args) => {
-      if (refusing.on && args[0] === "PUBLISH") throw new Error("Socket closed unexpectedly");
+      if (refusing.on && busMessage(args) !== undefined) throw new Error("Socket closed unexpectedly");
       return connected.sendCommand([...args]);
     },
   };
