@@ -541,6 +541,37 @@ describe("plug-ins", () => {
   });
 });
 
+describe("plug-ins and the Tasks extension", () => {
+  const tasksPlugin: Plugin = {
+    name: "my-tasks",
+    capabilities: { extensions: { "io.modelcontextprotocol/tasks": { mine: true } } },
+  };
+  const refused =
+    'Plug-in "my-tasks" advertises the extension "io.modelcontextprotocol/tasks", which picomcp advertises itself once a tool has a task setting (docs/tasks.md): remove it from the plug-in\'s capabilities.extensions, or, if the plug-in serves the Tasks extension itself, give no tool a task setting.';
+  const withTaskTool = (server: Server) => server.tool("report", { task: "optional", run: () => "done" });
+
+  it("refuse a plug-in that advertises it on a server with a task tool, whichever comes first (was: server/discover replaced the plug-in's settings, unseen)", async () => {
+    // Before the server is ready: ready() (and serve()) rejects.
+    await expect(withTaskTool(makeServer().use(tasksPlugin)).ready()).rejects.toThrow(refused);
+    await expect(withTaskTool(makeServer()).use(tasksPlugin).ready()).rejects.toThrow(refused);
+    // Once it is ready: the plug-in at the call; a first task tool at the next ready().
+    const tasked = withTaskTool(makeServer());
+    await tasked.ready();
+    expect(() => tasked.use(tasksPlugin)).toThrow(refused);
+    const plugged = makeServer().use(tasksPlugin);
+    await plugged.ready();
+    await expect(withTaskTool(plugged).ready()).rejects.toThrow(refused);
+  });
+
+  it("leave it to a plug-in on a server without a task tool, which advertises the plug-in's settings", async () => {
+    const server = makeServer().use(tasksPlugin);
+    const discovered = await rpc(await server.fetch(modern("server/discover")));
+    expect(discovered.result?.capabilities).toMatchObject({
+      extensions: { "io.modelcontextprotocol/tasks": { mine: true } },
+    });
+  });
+});
+
 describe("plug-ins and the methods of layers not loaded yet", () => {
   it("refuse every method the resources and prompts layers install, on a server that has neither yet", async () => {
     // The methods those layers install, read from a server that has loaded them.

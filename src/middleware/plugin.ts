@@ -160,7 +160,10 @@ export class Plugins implements Wrapping {
   readonly #innermost: Link[] = [];
   /** Composed chains by method name; only names of the method table get here, so it stays bounded. */
   #chains: Record<string, Chain | undefined> = nullPrototype({});
-  readonly #extensions = new Set<string>();
+  /** Each extension a plug-in advertised, and that plug-in, as error messages name it. */
+  readonly #extensions = new Map<string, string>();
+  /** The extensions a layer advertises itself (`reserve`), and what a plug-in that advertises one too is told. */
+  readonly #reserved = new Map<string, string>();
 
   constructor(registry: Registry) {
     this.#registry = registry;
@@ -190,6 +193,18 @@ export class Plugins implements Wrapping {
   useInnermost(run: Link["run"]): void {
     this.#innermost.push({ scope: {}, run });
     this.#chains = nullPrototype({});
+  }
+
+  /**
+   * An extension a layer advertises itself, not through a plug-in's capabilities (the tasks layer's,
+   * only in `server/discover`): a plug-in that advertises it too, installed before or after, is
+   * refused with `refusal`, as a second plug-in would be, rather than have one of the two settings
+   * replace the other unseen.
+   */
+  reserve(extension: string, refusal: string): void {
+    const by = this.#extensions.get(extension);
+    if (by !== undefined) throw new TypeError(`${by} advertises the extension "${extension}", ${refusal}`);
+    this.#reserved.set(extension, refusal);
   }
 
   install(plugin: unknown): void {
@@ -241,8 +256,10 @@ export class Plugins implements Wrapping {
       );
     }
     for (const key of Object.keys(capabilities.extensions ?? {})) {
+      const reserved = this.#reserved.get(key);
+      if (reserved !== undefined) throw new TypeError(`${what} advertises the extension "${key}", ${reserved}`);
       if (this.#extensions.has(key)) throw new TypeError(`${what} advertises the extension "${key}" a second time.`);
-      this.#extensions.add(key);
+      this.#extensions.set(key, what);
     }
     for (const [key, value] of Object.entries(capabilities)) {
       if (!isObject(value)) throw new TypeError(`${what}: capabilities.${key} must be an object.`);

@@ -51,6 +51,12 @@ export function install(dispatcher: Dispatcher, server: { use(plugin: Plugin): u
   const { use, ...parts } = plugin(dispatcher, how.state?.tasks, how.state?.bus);
   server.use(parts);
   how.withPlugins((plugins) => {
+    // Advertised by server/discover's middleware (asExtension), not by the plug-in's capabilities,
+    // which 2025 sessions see: a plug-in's own settings for it would be replaced there, unseen.
+    plugins.reserve(
+      TASKS,
+      "which picomcp advertises itself once a tool has a task setting (docs/tasks.md): remove it from the plug-in's capabilities.extensions, or, if the plug-in serves the Tasks extension itself, give no tool a task setting.",
+    );
     // A 2025 task asks its client through the tasks/result request waiting for it (contexts.ts).
     plugins.Context = keepingRequests(plugins.Context);
     // Inside every user middleware, whenever added: each sees a task's call and its CreateTaskResult.
