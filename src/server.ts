@@ -32,7 +32,7 @@ import type { HttpFaces } from "./transports/http/faces.js";
 import type { HttpOptions, ServeOptions } from "./transports/http/options.js";
 import type { Listening } from "./transports/listening.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./transports/node-types.js";
-import { closeOnSignals, watchRejections } from "./transports/process.js";
+import { closeOnSignals, SERVE_HOOK, type ServeHook, watchRejections } from "./transports/process.js";
 import { claimStdout, stdioProcess } from "./transports/stdout.js";
 
 // The layers the core hands work to (layers.ts), each imported when a program first uses it: from
@@ -492,6 +492,9 @@ export class Server<Tools extends ToolTypes = {}> {
   serve(): Promise<void>;
   serve(options: ServeOptions): Promise<Listening>;
   async serve(options?: ServeOptions): Promise<unknown> {
+    // Checked before anything else, and without awaiting: from the call on, stdout is the protocol's.
+    const refused = (globalThis as { [SERVE_HOOK]?: ServeHook })[SERVE_HOOK]?.();
+    if (refused) return refused;
     const unwatch = watchRejections();
     if (!options) {
       const stop = new AbortController();

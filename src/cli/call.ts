@@ -198,7 +198,9 @@ function show(result: Record<string, unknown>): void {
       if (copy !== undefined && sameJson(String(block.text), copy)) continue;
       lines.push(String(block.text));
     } else if (block.type === "image" || block.type === "audio") {
-      lines.push(`[${block.type} ${block.mimeType}, ${Math.floor((String(block.data).length * 3) / 4)} bytes]`);
+      // The bytes the base64 decodes to: its padding and line breaks are none of them.
+      const bytes = Buffer.from(String(block.data), "base64").length;
+      lines.push(`[${block.type} ${block.mimeType}, ${bytes} bytes]`);
     } else if (block.type === "resource_link") {
       lines.push(`[link ${block.uri}${block.name ? ` "${block.name}"` : ""}]`);
     } else if (block.type === "resource") {

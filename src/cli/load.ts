@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Server } from "../index.js";
+import { SERVE_HOOK } from "../transports/process.js";
 import { CannotRun } from "./verb.js";
 
 const TYPESCRIPT = /\.[mc]?tsx?$/;
@@ -76,12 +77,22 @@ export async function loadServer(file: string, exportName?: string): Promise<Loa
     // (server-ends.ts), not after the bound.
     timer.unref();
   });
+  // A module that serves itself as it loads (`await server.serve()`, as the README's quick start ends)
+  // would serve stdio on the terminal until the bound above: its serve() is refused at once instead.
+  const servesItself = new Promise<never>((_, fail) => {
+    Reflect.set(globalThis, SERVE_HOOK, () => {
+      fail(selfServing(file));
+      // The module's serve() never settles: the verb ends on the refusal.
+      return new Promise<never>(() => {});
+    });
+  });
   loading++;
   try {
-    return await Promise.race([loadOnce(file, exportName), late]);
+    return await Promise.race([loadOnce(file, exportName), late, servesItself]);
   } finally {
     clearTimeout(timer);
     loading--;
+    Reflect.deleteProperty(globalThis, SERVE_HOOK);
   }
 }
 
@@ -100,6 +111,14 @@ function tooSlow(file: string, seconds: number): CannotRun {
     `${file} did not load within ${seconds} s: its top level, or its server's start, waits on something that does ` +
       "not come (a connection, a file, an await). Give that wait a timeout of its own, or make it in the tool " +
       `that needs it; if it only needs longer, allow more with PICOMCP_LOAD_TIMEOUT=<seconds> (${LOAD_SECONDS} by default).`,
+  );
+}
+
+function selfServing(file: string): CannotRun {
+  return new CannotRun(
+    `${file} serves itself: it calls server.serve() as it loads, and picomcp serves the server a file exports. ` +
+      "Export the server instead (`export default server` in place of `await server.serve()`), " +
+      `or run the file without picomcp: \`npx tsx ${file}\` on Node 20, \`node ${file}\` where Node runs it as it is.`,
   );
 }
 

@@ -13,6 +13,16 @@ interface ProcessLike {
 
 const runtime = (): ProcessLike | undefined => (globalThis as unknown as { process?: ProcessLike }).process;
 
+/**
+ * Set by the picomcp command while it imports a server module to serve what it exports
+ * (cli/load.ts): a module that calls serve() as it loads is refused there, rather than left serving
+ * stdio on the user's terminal. A registered symbol: the module may import another copy of picomcp.
+ */
+export const SERVE_HOOK = Symbol.for("picomcp.serve");
+
+/** What the picomcp command puts at SERVE_HOOK while it loads a module: how that module's serve() ends. */
+export type ServeHook = () => Promise<never>;
+
 let watchers = 0;
 const onRejection = (reason: unknown) => {
   console.error("picomcp: an unhandled promise rejection in the server's code (the server keeps running):", reason);

@@ -27,6 +27,20 @@ describe("picomcp call", () => {
     expect(stdout).toBe(`${JSON.stringify({ length: 4, letters: ["c", "i", "o", "p"] }, null, 2)}\n`);
   });
 
+  it("names the helpers' other blocks, an image's and an audio clip's size in the bytes they decode to", () => {
+    expect(picomcp(["call", "test/fixtures/cli-content.ts", "quarterly_report"])).toEqual({
+      code: 0,
+      stdout:
+        "Sales rose 12% over Q2.\n" +
+        "[image image/png, 4 bytes]\n" +
+        "[image image/png, 4 bytes]\n" +
+        '[link file:///reports/q3.csv "q3.csv"]\n' +
+        "[resource file:///reports/q3-notes.md]\n# Notes\n" +
+        "[audio audio/wav, 6 bytes]\n",
+      stderr: "",
+    });
+  });
+
   it("--json prints the tools/call result as the client receives it", () => {
     const { code, stdout } = call("measure", '{"word":"ab"}', "--json");
     expect(code).toBe(0);

@@ -29,11 +29,16 @@ export function picomcp(args: string[], options: { env?: Record<string, string>;
  * Starts the `picomcp` command as a long-running child (`dev`, `run --port`) in a process group of
  * its own, so that `killGroup` ends it with every process it started, whatever state it is in.
  */
-export function start(args: string[], options: { uid?: number } = {}): ChildProcess {
+export function start(
+  args: string[],
+  options: { uid?: number; stdin?: "ignore" | "pipe"; env?: Record<string, string> } = {},
+): ChildProcess {
   const privileges = options.uid === undefined ? {} : { uid: options.uid, gid: options.uid };
   return spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
     cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...options.env },
+    // A pipe left open stands for a terminal: stdin that does not end.
+    stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
     detached: true,
     ...privileges,
   });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { picomcp, ROOT } from "./helpers.js";
+import { collect, exitOf, killGroup, picomcp, ROOT, start } from "./helpers.js";
 
 const INDEX = pathToFileURL(join(ROOT, "src/index.ts")).href;
 let folder: string;
@@ -139,5 +139,53 @@ describe("a server module that never finishes loading", () => {
       stdout: "",
       stderr: "picomcp list: PICOMCP_LOAD_TIMEOUT=soon: give the seconds a server file may take to load, such as 60.\n",
     });
+  });
+});
+
+describe("a server module that serves itself as it loads, as the README's quick start does", () => {
+  /** The quick start's shape: the server kept in a const, then `await server.serve(…)` at the top level. */
+  function serving(name: string, serve: string): string {
+    writeFileSync(join(folder, "package.json"), '{ "type": "module" }');
+    const file = join(folder, `${name}.ts`);
+    writeFileSync(
+      file,
+      `import { pico } from ${JSON.stringify(INDEX)};\n` +
+        'const server = pico({ name: "github", version: "1.0.0" })\n' +
+        '  .tool("work", { description: "Does some work, for trying the CLI.", run: () => "done" });\n' +
+        `await server.serve(${serve});\n`,
+    );
+    return file;
+  }
+  const said = (verb: string, file: string) =>
+    `picomcp ${verb}: ${file} serves itself: it calls server.serve() as it loads, and picomcp serves the server ` +
+    "a file exports. Export the server instead (`export default server` in place of `await server.serve()`), " +
+    `or run the file without picomcp: \`npx tsx ${file}\` on Node 20, \`node ${file}\` where Node runs it as it is.\n`;
+
+  /** The verb run with its stdin open, as from a terminal; PICOMCP_LOAD_TIMEOUT bounds the wait it made before. */
+  async function ran(args: string[], env: Record<string, string> = {}) {
+    const child = start(args, { stdin: "pipe", env: { PICOMCP_LOAD_TIMEOUT: "3", ...env } });
+    const stdout = collect(child.stdout!);
+    const stderr = collect(child.stderr!);
+    try {
+      return { code: await exitOf(child), stdout: stdout.text, stderr: stderr.text };
+    } finally {
+      killGroup(child);
+    }
+  }
+
+  it("over stdio: every verb says so at once and exits 2, instead of serving stdio on the terminal until the load's bound", async () => {
+    const file = serving("stdio", "");
+    const home = join(folder, "home");
+    mkdirSync(join(home, ".cursor"), { recursive: true });
+    for (const [verb, ...rest] of [["list"], ["check"], ["call", "work"], ["install", "cursor"], ["run"]] as const) {
+      const args = verb === "install" ? [verb, ...rest, file] : [verb, file, ...rest];
+      expect(await ran(args, { HOME: home })).toEqual({ code: 2, stdout: "", stderr: said(verb, file) });
+    }
+    expect(readdirSync(join(home, ".cursor"))).toEqual([]);
+  });
+
+  it("over HTTP: says so instead of listening and then finding no export", async () => {
+    const file = serving("http", "{ port: 0 }");
+    expect(await ran(["list", file])).toEqual({ code: 2, stdout: "", stderr: said("list", file) });
   });
 });
