@@ -18,14 +18,14 @@ export interface NodeRedisSubscriber {
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
   on(event: "error", listener: (error: Error) => void): unknown;
   on(event: "ready", listener: () => void): unknown;
-  close(): Promise<void>;
+  destroy(): void;
 }
 
-/** ioredis 5: `call`, `status`, and a duplicate for the subscriber. */
+/** ioredis 5: `call`, `status`, and a duplicate for the subscriber, told how long its `disconnect` waits for Redis. */
 export interface IoRedisClient {
   call(command: string, ...args: string[]): Promise<unknown>;
   readonly status: string;
-  duplicate(): IoRedisSubscriber;
+  duplicate(override: { disconnectTimeout: number }): IoRedisSubscriber;
 }
 
 export interface IoRedisSubscriber {
@@ -33,7 +33,7 @@ export interface IoRedisSubscriber {
   on(event: "message", listener: (channel: string, message: string) => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
   on(event: "ready", listener: () => void): unknown;
-  quit(): Promise<unknown>;
+  disconnect(): void;
 }
 
 /**
@@ -136,6 +136,11 @@ export class RedisLink {
    * waiting for ever), and the connection is closed if it comes up later. `rejoined` is called each
    * time the connection is back after it was lost (both clients subscribe again by themselves), which
    * may be before the subscription is: the caller hears its own message to know it is (bus.ts).
+   * Closing it waits for nothing: the connection is picomcp's and carries no command whose answer
+   * matters, while ioredis's `quit()` (and node-redis's `close()`, a command pending) waits for
+   * Redis's answer, for ever from a frozen Redis. node-redis's `destroy()` closes the socket at once;
+   * ioredis's `disconnect()` ends it, and destroys it should Redis not close its end within
+   * `disconnectTimeout` (the command timeout).
    */
   subscribe(channel: string, listener: (message: string) => void, rejoined: () => void): Promise<() => Promise<void>> {
     const subscribed = this.#subscribe(channel, listener, rejoined);
@@ -159,18 +164,16 @@ export class RedisLink {
       await subscriber.subscribe(channel, listener);
       // Ready again: the first time is over, so this is a reconnect.
       subscriber.on("ready", rejoined);
-      return () => subscriber.close();
+      return async () => subscriber.destroy();
     }
-    const subscriber = client.duplicate();
+    const subscriber = client.duplicate({ disconnectTimeout: this.#timeoutMs });
     subscriber.on("error", () => {});
     subscriber.on("message", (from, message) => {
       if (from === channel) listener(message);
     });
     await subscriber.subscribe(channel);
     subscriber.on("ready", rejoined);
-    return async () => {
-      await subscriber.quit();
-    };
+    return async () => subscriber.disconnect();
   }
 }
 

@@ -31,7 +31,8 @@ export interface RedisStateOptions {
 
 /**
  * The shared state on Redis, for `pico({ state })`. It subscribes to its bus on a duplicate of the
- * client before it resolves; `state.close()` ends that connection (the client stays open).
+ * client before it resolves; `state.close()` ends that connection at once, waiting for nothing from
+ * Redis (the client stays open).
  */
 export async function redisState(options: RedisStateOptions): Promise<SharedState> {
   const prefix = options.prefix ?? "picomcp:";

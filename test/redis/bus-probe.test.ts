@@ -63,8 +63,8 @@ class HeldNodeRedis implements NodeRedisSubscriber, Held {
     await this.#real.subscribe(channel, listener);
   }
 
-  close(): Promise<void> {
-    return this.#real.close();
+  destroy(): void {
+    this.#real.destroy();
   }
 
   drop(): Promise<unknown> {
@@ -97,8 +97,8 @@ class HeldIoRedis implements IoRedisSubscriber, Held {
     return this.#real.subscribe(channel);
   }
 
-  quit(): Promise<unknown> {
-    return this.#real.quit();
+  disconnect(): void {
+    this.#real.disconnect();
   }
 
   drop(): Promise<unknown> {
@@ -131,8 +131,8 @@ async function heldClient(library: Library): Promise<{ client: RedisClient; subs
       get status() {
         return real.status;
       },
-      duplicate: () => {
-        const duplicate = new HeldIoRedis(real.duplicate());
+      duplicate: (override) => {
+        const duplicate = new HeldIoRedis(real.duplicate(override));
         held = duplicate;
         return duplicate;
       },
