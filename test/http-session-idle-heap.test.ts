@@ -5,12 +5,8 @@
  * the same on every run. A copy of a tools-only server's capabilities on every session (160 B) went
  * unseen in the bench's noise; the budget here fails at such growth, and says what the session keeps.
  */
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { expect, it } from "vitest";
-
-const run = promisify(execFile);
+import { it } from "vitest";
+import { expectWithin, measureHeap } from "./heap-helpers.js";
 
 /**
  * What a session keeps here (Node 20, 200 sessions; 525 to 531 B): its Connection 104 B, the client's
@@ -26,13 +22,6 @@ const run = promisify(execFile);
 const BUDGET_BYTES = 550;
 
 it("keeps an idle 2025-11-25 session under its budget of heap, with nothing of its own that sessions could share", async () => {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "test/fixtures/idle-sessions-heap.ts"], {
-    cwd: fileURLToPath(new URL("..", import.meta.url)),
-    timeout: 60_000,
-  });
-  const kept = JSON.parse(stdout) as { sessions: number; bytesPerSession: number; top: Record<string, number> };
-  expect(kept.sessions).toBe(200);
-  expect(kept.bytesPerSession, `bytes per session by constructor: ${JSON.stringify(kept.top)}`).toBeLessThan(
-    BUDGET_BYTES,
-  );
+  const [kept] = await measureHeap("test/fixtures/idle-sessions-heap.ts");
+  expectWithin(kept, BUDGET_BYTES);
 }, 70_000);

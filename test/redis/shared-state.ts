@@ -11,11 +11,16 @@ export const SHARING = { version: "1.0.0", requestStateKey: "a shared secret of 
 
 /**
  * A state shared on `server` under `prefix` (`pico({ state })`), through a node-redis client of its
- * own; closing them goes in `opened` (the client's, then the state's: a test file closes them in
- * reverse order).
+ * own, made with `options`; closing them goes in `opened` (the client's, then the state's: a test file
+ * closes them in reverse order).
  */
-export async function sharedState(server: RedisServer, prefix: string, opened: (() => Promise<unknown>)[]) {
-  const client: ReturnType<typeof createClient> = createClient({ url: server.url });
+export async function sharedState(
+  server: Pick<RedisServer, "url">,
+  prefix: string,
+  opened: (() => Promise<unknown>)[],
+  options: Parameters<typeof createClient>[0] = {},
+) {
+  const client: ReturnType<typeof createClient> = createClient({ ...options, url: server.url });
   client.on("error", () => {});
   await client.connect();
   opened.push(() => client.close());

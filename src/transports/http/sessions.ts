@@ -30,21 +30,23 @@ export interface SessionStream {
 const encoder = new TextEncoder();
 
 /**
- * Where a session shared by several instances (`pico({ state })`) copies what it writes, so that
- * another instance can resume its streams: stream numbers unique across instances, each event, each end.
+ * Where the sessions shared by several instances (`pico({ state })`) copy what they write, so that
+ * another instance can resume their streams: stream numbers unique across instances, each event, each
+ * end. One for the store, told which session (`session`, its id) each time: one of each session's own
+ * was an object and five closures of every idle session.
  */
 export interface SessionMirror {
   streamId(): number;
   /** `request`: the request whose answer the stream carries (none for the standalone stream). */
-  opened(stream: number, request?: RequestId): void;
+  opened(session: string, stream: number, request?: RequestId): void;
   /**
    * Event `seq` of `log`, kept here (`notice`: a notification): the mirror counts it in `log.shared`
    * once the shared history keeps it.
    */
-  kept(log: StreamLog, event: { seq: number; text: string; notice: boolean }): void;
-  ended(stream: number): void;
+  kept(session: string, log: StreamLog, event: { seq: number; text: string; notice: boolean }): void;
+  ended(session: string, stream: number): void;
   /** This instance's reader of `log` ended, having sent its events up to `log.sent`. */
-  left(log: StreamLog): void;
+  left(session: string, log: StreamLog): void;
 }
 
 /** `<stream>-<seq>`, as this server numbers events. */
@@ -128,7 +130,7 @@ export class HttpSession {
   #openStream(request: RequestId | undefined): SessionStream {
     const history = this.#all();
     const log = history.open(this.#mirror ? this.#mirror.streamId() : history.nextStream++);
-    this.#mirror?.opened(log.id, request);
+    this.#mirror?.opened(this.id, log.id, request);
     const reader = this.#read(log, log.seq, true);
     return {
       channel: reader,
@@ -141,7 +143,7 @@ export class HttpSession {
       },
       end: () => {
         history.end(log);
-        this.#mirror?.ended(log.id);
+        this.#mirror?.ended(this.id, log.id);
         this.#touch();
       },
     };
@@ -158,7 +160,7 @@ export class HttpSession {
     const log = history.standalone;
     if (log.reader && !log.reader.closed) return undefined;
     history.standaloneOpened = true;
-    this.#mirror?.opened(log.id);
+    this.#mirror?.opened(this.id, log.id);
     return this.#read(log, Math.max(history.standaloneRead, log.forgotten), true);
   }
 
@@ -237,7 +239,7 @@ export class HttpSession {
       onEnd: () => {
         if (log === history.standalone) history.standaloneRead = Math.max(history.standaloneRead, reader.cursor);
         if (log.reader === reader) log.reader = undefined;
-        this.#mirror?.left(log);
+        this.#mirror?.left(this.id, log);
         this.#touch();
       },
     });
@@ -275,7 +277,7 @@ export class HttpSession {
     if (!("method" in message)) log.answer = seq;
     const notice = "method" in message && !("id" in message);
     history.keep(log, encoder.encode(text), notice);
-    mirror?.kept(log, { seq, text, notice });
+    mirror?.kept(this.id, log, { seq, text, notice });
   }
 }
 
@@ -319,7 +321,7 @@ export class SessionStore {
    */
   redact: ((session: HttpSession, message: JsonRpcMessage) => JsonRpcMessage) | undefined;
   /** Set for sessions shared by several instances (`pico({ state })`, shared.ts). */
-  mirrorOf: ((id: string) => SessionMirror) | undefined;
+  mirror: SessionMirror | undefined;
 
   constructor(dispatcher: Dispatcher, options: SessionOptions = {}, streams?: Streams) {
     this.dispatcher = dispatcher;
@@ -421,7 +423,7 @@ export class SessionStore {
       if (evicted) this.delete(evicted.id);
     }
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
-    const session = new HttpSession(id, this, this.mirrorOf?.(id));
+    const session = new HttpSession(id, this, this.mirror);
     session.lastActive = now;
     this.#sessions.set(session.id, session);
     return session;

@@ -1,12 +1,14 @@
 import { sharedUsedStates } from "../../asking/used-states.js";
 import type { AuthGate } from "../../auth/gate.js";
-import { RequestContext, type RequestInit } from "../../core/context.js";
+import type { Identity } from "../../core/caller.js";
+import { RequestContext } from "../../core/context.js";
 import type { Dispatcher } from "../../core/dispatch.js";
+import type { LogLevel } from "../../core/envelope.js";
 import { isRequestId, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../core/jsonrpc.js";
 import type { RegistryEvent } from "../../core/registry.js";
 import { adoptable } from "../../limits/subscriptions.js";
 import { resourceChecks, retellResources } from "../../listen/watchers.js";
-import type { Session } from "../../sessions/peer.js";
+import type { ReadCheck, Session } from "../../sessions/peer.js";
 import { type LegacySession, negotiatedLists } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
 import type { Connection } from "../connection.js";
@@ -80,12 +82,13 @@ export class SharedSessions {
   readonly #gate: AuthGate | undefined;
   readonly #streams: Streams;
   readonly #bounds: HistoryBounds;
-  /** What each local copy last wrote or read of its record, to write only changes (a copy evicted here takes its entry along). */
-  readonly #written = new WeakMap<HttpSession, Snapshot>();
-  /** When each local copy last refreshed the record's idle expiry. */
-  readonly #touched = new WeakMap<HttpSession, number>();
-  /** The caller of each local copy's latest request served here, as resource updates check it (#mayRead). */
-  readonly #callers = new WeakMap<HttpSession, RequestContext>();
+  /**
+   * The sessions whose record's idle expiry was restarted since the last quarter of idleTimeoutMs
+   * began (#keepInUse clears it): each is restarted at most once a quarter (#touch), and an idle
+   * session, not in it, keeps nothing here (a time of each copy's own was a heap number and a WeakMap
+   * entry of every idle one).
+   */
+  readonly #refreshed = new Set<string>();
   readonly #readers = new Map<string, Set<RemoteReader>>();
   /**
    * How many "session" messages the bus brought: a copy made from a record read while one came may
@@ -112,7 +115,10 @@ export class SharedSessions {
   constructor(state: SharedState, store: SessionStore, endpoint: SharedEndpoint) {
     const { dispatcher } = endpoint;
     this.#endpoint = endpoint;
-    this.#Session = sharedClass(endpoint.Session, (id) => this.#cancelsNoted(id));
+    this.#Session = sharedClass(endpoint.Session, {
+      cancelsNoted: (id) => this.#cancelsNoted(id),
+      mayRead: (session, uri) => this.#mayRead(session, uri),
+    });
     this.store = store;
     this.#state = state;
     this.#store = store;
@@ -125,7 +131,7 @@ export class SharedSessions {
       maxSessionBytes: limits.maxHistoryBytesPerSession,
       maxBytes: limits.maxHistoryBytes,
     };
-    store.mirrorOf = (id) => this.#mirror(id);
+    store.mirror = this.#mirror();
     const keeping = setInterval(() => this.#keepInUse(), store.options.idleTimeoutMs / 4);
     // Alone, it does not keep a process alive (Node, Bun and Deno timers have unref).
     const timer: { unref?: () => void } | number = keeping;
@@ -205,26 +211,18 @@ export class SharedSessions {
   /**
    * A request of session `id` that its owner sent (the caller the endpoint lets use it, handler.ts's
    * #owned; anyone else's is refused there): its caller is now the one this copy checks resource
-   * updates against (#mayRead).
+   * updates against (#mayRead). Only its identity is kept: the context a check reads is made from it
+   * for each check (a context kept, made for each request, was 240 B of heap of every idle copy).
    */
   #admitted(id: string, request: HttpRequest): void {
     const session = this.#store.peek(id);
     const core = session?.connection.session;
-    if (!session || !core || this.#gate?.owns(session, request.auth) === false) return;
-    const caller: RequestInit = {
-      id: undefined,
-      meta: undefined,
-      protocolVersion: core.protocolVersion,
-      era: "legacy",
-      client: core.client,
-      session: core,
-      auth: request.auth?.identity,
-    };
-    this.#callers.set(session, new RequestContext(caller, undefined, this.#dispatcher.registry.auth));
+    if (!session || !core || !isShared(core) || this.#gate?.owns(session, request.auth) === false) return;
+    core.caller = request.auth?.identity ?? null;
   }
 
   /**
-   * Whether the caller of session `held` may be told that `uri` was updated (Session.readCheck), on a
+   * Whether the caller of session `session` may be told that `uri` was updated (Session.readCheck), on a
    * copy where no `resources/subscribe` ran: one that runs here sets its own check, with its caller
    * (resources/run.ts), but the subscriptions of this copy may all have come from the record, made
    * by other instances, whose callers this one never saw. The caller is the one of the session's
@@ -233,9 +231,22 @@ export class SharedSessions {
    * stream here, since only such a request opens it. Before any, nothing is sent: an update is never
    * told to a caller not known to be allowed it.
    */
-  #mayRead(held: HttpSession, uri: string): boolean | Promise<boolean> {
-    const caller = this.#callers.get(held);
-    if (!caller) return false;
+  #mayRead(session: SharedSession, uri: string): boolean | Promise<boolean> {
+    const auth = session.caller;
+    if (auth === undefined) return false;
+    const caller = new RequestContext(
+      {
+        id: undefined,
+        meta: undefined,
+        protocolVersion: session.protocolVersion,
+        era: "legacy",
+        client: session.client,
+        session,
+        auth: auth ?? undefined,
+      },
+      undefined,
+      this.#dispatcher.registry.auth,
+    );
     return resourceChecks.use(({ mayRead }) => mayRead(this.#dispatcher.registry, caller, uri));
   }
 
@@ -252,7 +263,6 @@ export class SharedSessions {
       session.connection.session = this.#copy(
         { id: session.id, protocolVersion, initialized, logLevel, advertised },
         client,
-        session,
       );
     }
     try {
@@ -405,17 +415,20 @@ export class SharedSessions {
     if (!record || this.#store.has(id) || (gate && !gate.isOwner(record.owner, request.auth))) return;
     const session = this.#store.create(id);
     const client = { capabilities: record.capabilities, info: record.clientInfo };
-    session.connection.session = this.#copy(record, client, session);
+    // Named by the id the store keys it by: the record's is a string of its own, 56 B more of every copy.
+    const copy = this.#copy({ ...record, id: session.id }, client);
+    session.connection.session = copy;
     gate?.adopt(session, record.owner);
-    this.#written.set(session, snapshot(session.connection.session));
+    copy.written = snapshot(copy);
     if (gate) this.#touch(session);
-    else this.#touched.set(session, Date.now());
+    else this.#refreshed.add(id);
     // A change told while the record was read (notifications/initialized on another instance) found
     // no copy here to refresh, and the record read may predate it: read again. At most one read more per copy.
     if (this.#sessionNews !== news) await this.#refresh(id);
   }
 
-  #mirror(id: string): SessionMirror {
+  /** The store's mirror (SessionMirror): one for all its sessions, each call naming its session (`id`). */
+  #mirror(): SessionMirror {
     const { events } = this.#state;
     const bounds = this.#bounds;
     /** Of each stream, the last answer or question kept before this instance's reader sent it. */
@@ -423,12 +436,12 @@ export class SharedSessions {
     return {
       streamId: () => 1 + Math.floor(Math.random() * MAX_STREAM),
       // Before its priming event goes out: a client that resumes elsewhere from it finds the stream.
-      opened: (stream, request) => void events.open?.(id, stream, request).catch(() => {}),
+      opened: (id, stream, request) => void events.open?.(id, stream, request).catch(() => {}),
       // In order on the store's connection. A write lost while the store is away leaves a gap, which
       // the history records: a resume across it is refused (404), never served with a hole. Kept
       // after every event before it, the event is delivered by any instance: a shutdown need not
       // wait for its client to come back here (delivery.ts).
-      kept: (log, event) => {
+      kept: (id, log, event) => {
         // Sent already by this instance's reader: the history need not keep it past notifications.
         const sent = log.sent >= event.seq;
         if (!sent && !event.notice) unsent.set(log, event.seq);
@@ -440,23 +453,23 @@ export class SharedSessions {
         );
       },
       // Its reader sent what it had not as it was kept: told once, only then.
-      left: (log) => {
+      left: (id, log) => {
         const last = unsent.get(log);
         if (last === undefined || log.sent < last) return;
         unsent.delete(log);
         events.sent?.(id, { stream: log.id, upTo: log.sent }).catch(() => {});
       },
-      ended: (stream) => void events.end(id, stream).catch(() => {}),
+      ended: (id, stream) => void events.end(id, stream).catch(() => {}),
     };
   }
 
   async #write(session: HttpSession, opened: boolean): Promise<void> {
     const core = session.connection.session;
-    if (!core) return;
+    if (!core || !isShared(core)) return;
     const now = snapshot(core);
-    const before = this.#written.get(session);
+    const before = core.written;
     if (!opened && before && same(before, now)) return;
-    this.#written.set(session, now);
+    core.written = now;
     try {
       if (!opened && before) {
         // Ended elsewhere (DELETE, expiry): not brought back.
@@ -475,12 +488,11 @@ export class SharedSessions {
         };
         await this.#state.sessions.put(record, this.#store.options.idleTimeoutMs);
       }
-      this.#touched.set(session, Date.now());
+      this.#refreshed.add(session.id);
       if (!opened) await this.#state.bus.publish({ type: "session", id: session.id });
     } catch (thrown) {
       // Not written (the store is away): the change stays to write, by the session's next request.
-      if (before) this.#written.set(session, before);
-      else this.#written.delete(session);
+      core.written = before;
       throw thrown;
     }
   }
@@ -520,11 +532,14 @@ export class SharedSessions {
     return sessions.peek ? sessions.peek(id) : sessions.get(id, this.#store.options.idleTimeoutMs);
   }
 
-  /** Refreshes the record's idle expiry at most every quarter of it; a record gone means the session ended elsewhere. */
+  /**
+   * Refreshes the record's idle expiry, once a quarter of it at most (#refreshed): so a record used
+   * now expires no sooner than three quarters of idleTimeoutMs from now. A record gone means the
+   * session ended elsewhere.
+   */
   #touch(session: HttpSession): void {
-    const now = Date.now();
-    if (now - (this.#touched.get(session) ?? 0) < this.#store.options.idleTimeoutMs / 4) return;
-    this.#touched.set(session, now);
+    if (this.#refreshed.has(session.id)) return;
+    this.#refreshed.add(session.id);
     this.#keep(session.id);
   }
 
@@ -552,6 +567,8 @@ export class SharedSessions {
    * record, its history), however many events its streams carry, none while it is not in use.
    */
   #keepInUse(): void {
+    // A quarter begins: every session's record may be refreshed once more.
+    this.#refreshed.clear();
     const inUse = new Set<string>();
     for (const id of this.#store.ids()) if (this.#store.peek(id)?.inUse) inUse.add(id);
     for (const key of this.#readers.keys()) inUse.add(key.slice(0, key.lastIndexOf(" ")));
@@ -643,11 +660,10 @@ export class SharedSessions {
 
   /**
    * A shared session with the id and handshake state of `from` (a record, or the session `initialize`
-   * made), for `held`, this instance's copy, whose caller its resource updates are checked against.
+   * made): its resource updates are checked against its caller (SharedSession.readCheck).
    */
-  #copy(from: Handshake, client: Session["client"], held: HttpSession): SharedSession {
+  #copy(from: Handshake, client: Session["client"]): SharedSession {
     const session = new this.#Session(from.id, from.protocolVersion, client.capabilities, client.info);
-    session.readCheck = { allows: (uri) => this.#mayRead(held, uri), hold: holdMessages };
     session.initialized = from.initialized;
     session.logLevel = from.logLevel;
     // A record's parsed copy is replaced by the object every session advertised those lists shares.
@@ -737,7 +753,7 @@ export class SharedSessions {
     }
     if (!session || !core || !isShared(core)) return;
     // A change of this copy not written yet (the store was away) stays, over the record, to be written.
-    const before = this.#written.get(session);
+    const before = core.written;
     const now = snapshot(core);
     const wanted = before && !same(before, now) ? merged(record, before, now) : record;
     const initialized = core.initialized;
@@ -748,11 +764,7 @@ export class SharedSessions {
     const subscriptions = adoptable(wanted.subscriptions, this.#dispatcher.limits);
     for (const uri of [...core.subscriptions]) if (!subscriptions.has(uri)) core.unsubscribe(uri);
     for (const uri of subscriptions) core.subscribe(uri);
-    this.#written.set(session, {
-      initialized: record.initialized,
-      logLevel: record.logLevel,
-      subscriptions: [...record.subscriptions],
-    });
+    core.written = snapshotOf(record.initialized, record.logLevel, record.subscriptions);
   }
 }
 
@@ -771,44 +783,80 @@ export interface SharedEndpoint {
 
 /**
  * A session's handshake state that also knows its id, which names it on every instance (a 2025 task
- * is bound to it, tasks/tasks.ts), and its subscriptions, for its record.
+ * is bound to it, tasks/tasks.ts), its subscriptions, for its record, and what this instance's copy
+ * of it keeps: its fields, rather than entries of WeakMaps of SharedSessions (each entry was heap of
+ * every idle copy).
  */
 interface SharedSession extends Session {
   readonly id: string;
-  readonly subscriptions: Set<string>;
+  readonly subscriptions: ReadonlySet<string>;
+  /** What this copy last wrote or read of its record, to write only changes (SharedSessions.#write); undefined before the first. */
+  written: Snapshot | undefined;
+  /**
+   * The identity of the caller of the session's latest request served here (SharedSessions.#admitted),
+   * null for one without; undefined before any, when its resource updates are told to no one.
+   */
+  caller: Identity | null | undefined;
+  /**
+   * A `resources/subscribe` served here sets its own, with its caller (resources/run.ts); otherwise
+   * the check is against `caller` (SharedSessions.#mayRead): the subscriptions of this copy may all
+   * have come from the record, made by other instances.
+   */
+  readCheck: ReadCheck;
 }
 
 type SharedClass = new (id: string, ...args: ConstructorParameters<typeof LegacySession>) => SharedSession;
+
+/** What the session class of SharedSessions asks of them. */
+interface SharedSessionsOf {
+  /** Reads the cancellations other instances took for session `id` (SharedSessions.#cancelsNoted). */
+  cancelsNoted(id: string): Promise<void>;
+  /** Whether the caller of `session` may be told that `uri` was updated (SharedSessions.#mayRead). */
+  mayRead(session: SharedSession, uri: string): boolean | Promise<boolean>;
+}
+
+/** The subscriptions of a copy that has none: one set, never changed, rather than one of each copy. */
+const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
 
 /**
  * The session class, extended to know its id and its subscriptions (the class keeps them private).
  * As it becomes initialized it asks nothing until `cancelsNoted` has read the cancellations other
  * instances took for it (SharedSessions.#cancelsNoted): its questions wait (`settling`), and those
- * held for the notification go after (asking/questions.ts).
+ * held for the notification go after (asking/questions.ts). An idle copy keeps no function of its
+ * own: `onInitialized` and `readCheck` are made as they are read (kept, each was a closure, and the
+ * check an object too, of every idle copy), and its subscriptions' set by the first.
  */
-function sharedClass(Base: typeof LegacySession, cancelsNoted: (id: string) => Promise<void>): SharedClass {
+function sharedClass(Base: typeof LegacySession, shared: SharedSessionsOf): SharedClass {
   return class extends Base implements SharedSession {
     readonly id: string;
-    readonly subscriptions = new Set<string>();
+    written: Snapshot | undefined;
+    caller: Identity | null | undefined;
+    /** Made by the first subscription. */
+    #subscriptions: Set<string> | undefined;
+    #readCheck: ReadCheck | undefined;
     /** What the questions held set (asking/questions.ts): called once the cancellations are read. */
     #held: (() => void) | undefined;
     /** Reads of the cancellations under way. */
     #reading = 0;
-    readonly #initialized = () => {
-      this.#reading++;
-      const release = () => {
-        this.#reading--;
-        if (!this.settling) this.#held?.();
-      };
-      void cancelsNoted(this.id).then(release, release);
-    };
+
+    get subscriptions(): ReadonlySet<string> {
+      return this.#subscriptions ?? NO_SUBSCRIPTIONS;
+    }
+
+    get readCheck(): ReadCheck {
+      return this.#readCheck ?? { allows: (uri) => shared.mayRead(this, uri), hold: holdMessages };
+    }
+
+    set readCheck(check: ReadCheck | undefined) {
+      this.#readCheck = check;
+    }
 
     get settling(): boolean {
       return this.#reading > 0;
     }
 
     get onInitialized(): () => void {
-      return this.#initialized;
+      return () => this.#settle();
     }
 
     set onInitialized(release: (() => void) | undefined) {
@@ -820,14 +868,24 @@ function sharedClass(Base: typeof LegacySession, cancelsNoted: (id: string) => P
       this.id = id;
     }
 
+    #settle(): void {
+      this.#reading++;
+      const release = () => {
+        this.#reading--;
+        if (!this.settling) this.#held?.();
+      };
+      void shared.cancelsNoted(this.id).then(release, release);
+    }
+
     override subscribe(uri: string, checkRoom?: (held: ReadonlySet<string>) => void): void {
       super.subscribe(uri, checkRoom);
-      this.subscriptions.add(uri);
+      this.#subscriptions ??= new Set();
+      this.#subscriptions.add(uri);
     }
 
     override unsubscribe(uri: string): void {
       super.unsubscribe(uri);
-      this.subscriptions.delete(uri);
+      this.#subscriptions?.delete(uri);
     }
   };
 }
@@ -844,12 +902,26 @@ type Handshake = Pick<SessionRecord, "id" | "protocolVersion" | "initialized" | 
 /** What of a session changes after its handshake. */
 interface Snapshot {
   readonly initialized: boolean;
-  readonly logLevel: Session["logLevel"];
-  readonly subscriptions: string[];
+  readonly logLevel: LogLevel;
+  readonly subscriptions: readonly string[];
 }
 
-function snapshot(session: Session): Snapshot {
-  return { initialized: session.initialized, logLevel: session.logLevel, subscriptions: subscriptionsOf(session) };
+/**
+ * The snapshots of no subscriptions, by log level, of an initialized session and of one not yet:
+ * shared by every copy in that state, so that an idle copy keeps none of its own.
+ */
+const initializedBare: Partial<Record<LogLevel, Snapshot>> = {};
+const uninitializedBare: Partial<Record<LogLevel, Snapshot>> = {};
+
+function snapshotOf(initialized: boolean, logLevel: LogLevel, subscriptions: readonly string[]): Snapshot {
+  if (subscriptions.length > 0) return { initialized, logLevel, subscriptions };
+  const bare = initialized ? initializedBare : uninitializedBare;
+  bare[logLevel] ??= { initialized, logLevel, subscriptions };
+  return bare[logLevel];
+}
+
+function snapshot(session: SharedSession): Snapshot {
+  return snapshotOf(session.initialized, session.logLevel, [...session.subscriptions]);
 }
 
 function same(a: Snapshot, b: Snapshot): boolean {
@@ -872,8 +944,4 @@ function merged(current: SessionRecord, before: Snapshot, now: Snapshot): Sessio
     logLevel: now.logLevel !== before.logLevel ? now.logLevel : current.logLevel,
     subscriptions: [...subscriptions],
   };
-}
-
-function subscriptionsOf(session: Session): string[] {
-  return isShared(session) ? [...session.subscriptions] : [];
 }
