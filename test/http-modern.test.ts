@@ -316,15 +316,22 @@ describe("modern requests: the order of the checks", () => {
 describe("modern requests: header values", () => {
   const b64 = (text: string) => `=?base64?${Buffer.from(text, "utf8").toString("base64")}?=`;
 
-  it("decodes =?base64?…?= values before comparing", async () => {
+  it("decodes =?base64?…?= in Mcp-Name before comparing", async () => {
     const response = await server().fetch(
-      modern(
-        "tools/call",
-        { name: "echo", arguments: { text: "b" } },
-        { "mcp-protocol-version": b64(MODERN), "mcp-method": b64("tools/call"), "mcp-name": b64("echo") },
-      ),
+      modern("tools/call", { name: "echo", arguments: { text: "b" } }, { "mcp-name": b64("echo") }),
     );
     expect(response.status).toBe(200);
+  });
+
+  it("takes =?base64?…?= in MCP-Protocol-Version and Mcp-Method literally: -32020, as a router reads them", async () => {
+    // Only Mcp-Name and Mcp-Param-* have the Base64 form (Streamable HTTP "Server Validation").
+    for (const headers of [{ "mcp-protocol-version": b64(MODERN) }, { "mcp-method": b64("tools/call") }]) {
+      const response = await server().fetch(
+        modern("tools/call", { name: "echo", arguments: { text: "b" } }, headers, { id: "b" }),
+      );
+      const error = await expectError(response, 400, ErrorCode.HeaderMismatch, "b");
+      expect(error.message).toContain("does not match");
+    }
   });
 
   it("rejects malformed base64 or invalid UTF-8 inside the sentinel with -32020", async () => {

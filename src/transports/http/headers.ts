@@ -16,14 +16,16 @@ const PLAIN = /^[!-<>-~][!-~]*$/;
 
 /**
  * A header value as the client meant it: surrounding whitespace dropped (RFC 9110 OWS), and the
- * `=?base64?…?=` form decoded from UTF-8. Undefined when the value is not valid.
+ * `=?base64?…?=` form decoded from UTF-8. Undefined when the value is not valid. Only `Mcp-Name`
+ * and `Mcp-Param-*` may be sent so (2026-07-28 Streamable HTTP "Value Encoding" and "Server
+ * Validation"); the others are read with `plainValue`.
  */
 export function headerValue(raw: string): string | undefined {
-  // The common value (a version, a method, a tool name), visible ASCII without spaces and not the
-  // Base64 form, has nothing to trim or decode: one regex for it rather than three steps.
+  // The common value (a tool name, an argument), visible ASCII without spaces and not the Base64
+  // form, has nothing to trim or decode: one regex for it rather than three steps.
   if (PLAIN.test(raw)) return raw;
-  const value = raw.trim();
-  if (!VISIBLE_ASCII.test(value)) return undefined;
+  const value = plainValue(raw);
+  if (value === undefined) return undefined;
   const encoded = SENTINEL.exec(value);
   if (!encoded) return value;
   // atob forgives missing padding; SEP-2243's test table rejects it ("SGVsbG8"), so only whole
@@ -38,14 +40,24 @@ export function headerValue(raw: string): string | undefined {
   }
 }
 
+/**
+ * A header value without the Base64 form: surrounding whitespace dropped, undefined unless visible
+ * ASCII. A `=?base64?…?=` value stays as it is, so it differs from the body: an intermediary routes
+ * on the literal value, and the server must not run what it did not route.
+ */
+function plainValue(raw: string): string | undefined {
+  const value = raw.trim();
+  return VISIBLE_ASCII.test(value) ? value : undefined;
+}
+
 /** Checks `MCP-Protocol-Version` and `Mcp-Method` against the body; runs before the version is judged (conformance order). */
 export function mismatchedHeader(request: HttpRequest, message: JsonRpcRequest, version: string): string | undefined {
   const headerVersion = request.header("mcp-protocol-version");
-  if (headerVersion !== null && headerValue(headerVersion) !== version) {
+  if (headerVersion !== null && plainValue(headerVersion) !== version) {
     return `MCP-Protocol-Version header "${headerVersion}" does not match _meta protocol version "${version}"`;
   }
   const method = request.header("mcp-method");
-  if (method !== null && headerValue(method) !== message.method) {
+  if (method !== null && plainValue(method) !== message.method) {
     return `Mcp-Method header "${method}" does not match the body's method "${message.method}"`;
   }
   return undefined;
