@@ -62,11 +62,17 @@ export function taskFields(record: TaskRecord): Record<string, unknown> {
   return task;
 }
 
-/** `DetailedTask`: the fields of its status inlined (SEP-2663 "Tasks"), what `tasks/get` answers. */
+/**
+ * `DetailedTask`: the fields of its status inlined (SEP-2663 "Tasks"), what `tasks/get` answers and
+ * `notifications/tasks` carries. A completed task's `result` is "the CallToolResult structure" of
+ * 2026-07-28, whose `resultType` is required (schema `Result`), so it is added where the tool's
+ * result has none: the record keeps the result as the run made it, which a 2025-11-25 `tasks/result`
+ * returns as it is.
+ */
 export function detailed(record: TaskRecord): Record<string, unknown> {
   const task = taskFields(record);
   if (record.status === "input_required") task.inputRequests = record.inputRequests ?? {};
-  else if (record.status === "completed") task.result = record.result;
+  else if (record.status === "completed") task.result = { resultType: "complete", ...record.result };
   else if (record.status === "failed") task.error = record.error;
   return task;
 }

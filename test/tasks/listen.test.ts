@@ -77,7 +77,7 @@ describe("subscriptions/listen with taskIds", () => {
       params: {
         taskId,
         status: "completed",
-        result: { content: [{ type: "text", text: "done a" }] },
+        result: { resultType: "complete", content: [{ type: "text", text: "done a" }] },
         _meta: { "io.modelcontextprotocol/subscriptionId": subscriptionId },
       },
     });

@@ -122,7 +122,10 @@ describe("task creation and polling", () => {
     expect(await client.result("tasks/get", { taskId })).toMatchObject({ resultType: "complete", status: "working" });
     release!();
     const done = await client.until(taskId);
-    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "released done" }] } });
+    expect(done.status).toBe("completed");
+    // The result inlined is the tool call's 2026-07-28 CallToolResult, whose resultType is required
+    // (schema 2026-07-28 `Result`; SEP-2663 "Tasks": "the CallToolResult structure").
+    expect(done.result).toEqual({ resultType: "complete", content: [{ type: "text", text: "released done" }] });
     expect(done).not.toHaveProperty("error");
   });
 
