@@ -506,6 +506,34 @@ describe("modern era", () => {
     });
   });
 
+  it("answers an McpError code 2026-07-28 forbids with the one it allows: -32002 as -32602, an undefined -32020…-32099 code as -32603", async () => {
+    // basic/index "Error Codes": -32002 and -32042 MUST NOT be emitted, nor any code of the
+    // reserved -32020…-32099 the spec does not define; a legacy session keeps the code as thrown.
+    const thrown = (code: number) =>
+      tool({
+        run: () => {
+          throw new McpError(code, "Resource x://a not found", { uri: "x://a" });
+        },
+      });
+    const tools = { gone: thrown(-32002), url: thrown(-32042), unknown: thrown(-32099), known: thrown(-32021) };
+    const modern = setup(tools);
+    const call = (send: typeof modern.send, id: number, name: string, _meta?: Record<string, unknown>) =>
+      send({ jsonrpc: "2.0", id, method: "tools/call", params: { name, ...(_meta && { _meta }) } });
+    const data = { uri: "x://a" };
+    const expected = { gone: -32602, url: -32603, unknown: -32603, known: -32021 };
+    for (const [name, code] of Object.entries(expected)) {
+      expect(await call(modern.send, 1, name, envelope())).toEqual({
+        jsonrpc: "2.0",
+        id: 1,
+        error: { code, message: "Resource x://a not found", data },
+      });
+    }
+    const { send } = await legacy(tools);
+    for (const [name, code] of Object.entries({ gone: -32002, url: -32042, unknown: -32099 })) {
+      expect(await call(send, 2, name)).toMatchObject({ error: { code, data } });
+    }
+  });
+
   it("serves tools/list and tools/call statelessly, with resultType and serverInfo", async () => {
     const { send, peer } = setup({ echo: { run: () => "echo" } });
     expect(await send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope() } })).toEqual({

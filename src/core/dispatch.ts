@@ -371,7 +371,9 @@ export class Dispatcher {
       if (ctx.interrupted) return this.#interrupted(call);
       // A server that cannot serve it for now says so as a busy one does: the client tries again. The
       // check must not throw (a thrown Proxy's trap), or the request would go unanswered.
-      return isThrown(thrown, Unavailable) ? new Refusal(id, thrown.message) : thrownResponse(id, thrown);
+      return isThrown(thrown, Unavailable)
+        ? new Refusal(id, thrown.message)
+        : thrownResponse(id, thrown, ctx.era === "modern");
     } finally {
       // A cancelled request left already, and its id may be another's now.
       const inflight = call.exchange.inflight;

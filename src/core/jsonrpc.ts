@@ -127,13 +127,26 @@ export function failure(id: RequestId | undefined, error: JsonRpcError): JsonRpc
 /**
  * Turns anything a method handler threw into an error response: McpError keeps its code and the
  * message its author wrote; the rest is internal, its message cleaned (no paths, no tokens: safe.ts).
+ * `modern`: a 2026-07-28 response, whose codes are bounded (`modernCode`).
  */
-export function thrownResponse(id: RequestId, thrown: unknown): JsonRpcResponse {
+export function thrownResponse(id: RequestId, thrown: unknown, modern?: boolean): JsonRpcResponse {
   if (isMcpError(thrown)) {
-    const { code, message, data } = thrown;
+    const { message, data } = thrown;
+    const code = modern ? modernCode(thrown.code) : thrown.code;
     return failure(id, data === undefined ? { code, message } : { code, message, data });
   }
   return errorResponse(id, ErrorCode.InternalError, `Internal error: ${safeMessage(thrown)}`);
+}
+
+/**
+ * The code a 2026-07-28 response gives for one an McpError was thrown with (basic/index "Error
+ * Codes"): that revision MUST NOT emit -32002, which -32602 replaced for a resource not found, nor
+ * any code of -32020…-32099 it does not define (-32042 included): those become -32603. Any other
+ * code, the three it defines among them, is kept.
+ */
+function modernCode(code: number): number {
+  if (code === ErrorCode.ResourceNotFound) return ErrorCode.InvalidParams;
+  return code <= -32023 && code >= -32099 ? ErrorCode.InternalError : code;
 }
 
 export function parseError(detail: string): JsonRpcResponse {
