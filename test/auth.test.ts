@@ -294,6 +294,22 @@ describe("the token gate", () => {
     expect(broken.challenge).not.toContain("/srv");
   });
 
+  it("refuses a token whose expiresAt, as a custom verifier answers it, is no number (was: NaN never expired)", async () => {
+    const server = pico({
+      name: "t",
+      version: "1",
+      auth: {
+        // Date.parse of what is no date is NaN.
+        verify: async () => ({ subject: "u", audience: RESOURCE, expiresAt: Date.parse("someday") / 1000 }),
+        resource: RESOURCE,
+        authorizationServers: ["https://a"],
+      },
+    }).tool("t", { description: "A tool.", run: () => "ran" });
+    const refused = await harness(server, { token: "any" }).callTool("t", {});
+    expect(refused.status).toBe(401);
+    expect(challengeOf(refused.challenge)).toMatchObject({ error: "invalid_token" });
+  });
+
   it("answers 503 with Retry-After, not 401, when a custom verifier throws AuthorizationServerUnavailable", async () => {
     let storeUp = false;
     const verify = async (token: string) => {

@@ -272,6 +272,18 @@ describe("introspectionVerifier", () => {
     expect(make({ authorization: "Bearer x" })).toThrow(/one kind of credentials/);
     expect(make({ clientSecret: undefined })).toThrow(/both clientId and clientSecret/);
     expect(make({ clientId: undefined, clientSecret: undefined, authorization: " " })).toThrow(/whole header value/);
+    // Number(process.env.UNSET) is NaN (was: accepted, and a NaN clock skew let a token whose nbf is to come through).
+    expect(make({ clockSkewSeconds: Number.NaN })).toThrow(
+      "introspectionVerifier's clockSkewSeconds must be a number of seconds, 0 or more (leave it out for 60); got NaN.",
+    );
+    expect(make({ cacheSeconds: Number.NaN })).toThrow(
+      "introspectionVerifier's cacheSeconds must be a number of seconds, 0 or more (leave it out for 60); got NaN.",
+    );
+    expect(make({ cacheSeconds: -1 })).toThrow(/cacheSeconds must be a number of seconds, 0 or more/);
+    expect(make({ timeoutMs: 2.5 })).toThrow(
+      "introspectionVerifier's timeoutMs must be a whole number of milliseconds, 1 or more (leave it out for 5000); got 2.5.",
+    );
+    expect(make({ clockSkewSeconds: 0, cacheSeconds: 0, timeoutMs: 100 })).not.toThrow();
     for (const endpoint of [
       "http://localhost:9/i",
       "http://127.0.0.1:9/i",

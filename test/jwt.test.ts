@@ -301,6 +301,37 @@ describe("jwtVerifier hardening", () => {
     await expect(verify(await jwt(signer, claims({ iat: now() - 60 })))).resolves.toMatchObject({ subject: "ada" });
   });
 
+  it("refuses a clock skew, key set lifetime or timeout that is no number of seconds (was: NaN accepted expired tokens, and fetched the keys for every token)", async () => {
+    const signer = await key("ES256");
+    const make = (options: Partial<Parameters<typeof jwtVerifier>[0]>) => () =>
+      jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", ...options });
+    // Number(process.env.UNSET) is NaN.
+    expect(make({ clockSkewSeconds: Number.NaN })).toThrow(
+      "jwtVerifier's clockSkewSeconds must be a number of seconds, 0 or more (leave it out for 60); got NaN.",
+    );
+    expect(make({ clockSkewSeconds: Number.POSITIVE_INFINITY })).toThrow(/clockSkewSeconds must be a number/);
+    expect(make({ clockSkewSeconds: -1 })).toThrow(/clockSkewSeconds must be a number of seconds, 0 or more/);
+    expect(make({ clockSkewSeconds: "60" as never })).toThrow(/clockSkewSeconds .*got 60\./);
+    expect(make({ jwksCacheSeconds: Number.NaN })).toThrow(
+      "jwtVerifier's jwksCacheSeconds must be a number of seconds, 0 or more (leave it out for 600); got NaN.",
+    );
+    expect(make({ timeoutMs: Number.NaN })).toThrow(
+      "jwtVerifier's timeoutMs must be a whole number of milliseconds, 1 or more (leave it out for 5000); got NaN.",
+    );
+    for (const timeoutMs of [0, 1.5, -5]) expect(make({ timeoutMs })).toThrow(/timeoutMs must be a whole number/);
+    for (const fine of [
+      { clockSkewSeconds: 0 },
+      { clockSkewSeconds: 2.5 },
+      { jwksCacheSeconds: 0 },
+      { timeoutMs: 1 },
+    ]) {
+      expect(make(fine)).not.toThrow();
+    }
+    // With a skew of 0, a token a second past its exp is refused.
+    const strict = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk], clockSkewSeconds: 0 });
+    await expect(strict(await jwt(signer, claims({ exp: now() - 1 })))).rejects.toThrow("The access token expired");
+  });
+
   it("refuses a token with critical header parameters, which it understands none of (RFC 7515 §4.1.11)", async () => {
     const signer = await key("ES256");
     const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] });

@@ -228,7 +228,9 @@ export class AuthGate {
     if (!audiences.some((audience) => typeof audience === "string" && accepted.has(canonicalAudience(audience)))) {
       return reject(401, "invalid_token", "The access token was issued for another resource");
     }
-    if (verified.expiresAt !== undefined && verified.expiresAt * 1000 <= Date.now()) {
+    // Not `expiresAt * 1000 <= now`: an expiry that is no number (a verifier's NaN, from a date it could
+    // not parse) is false in every comparison, and would be a token that never expires.
+    if (verified.expiresAt !== undefined && !(verified.expiresAt * 1000 > Date.now())) {
       return reject(401, "invalid_token", "The access token expired");
     }
     let identity: Awaited<ReturnType<typeof toIdentity>>;

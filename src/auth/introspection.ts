@@ -1,7 +1,7 @@
 import { isObject } from "../core/jsonrpc.js";
 import { isSecureUrl, readJson, redirectOf } from "./fetched.js";
 import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken } from "./identity.js";
-import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
+import { audiencesOf, secondsOption, stringsOf, timeoutOption, tokenKey, VerifiedCache } from "./verified.js";
 
 export interface IntrospectionVerifierOptions {
   /**
@@ -71,9 +71,9 @@ export function introspectionVerifier(
   const authorization = clientAuthorization(options);
   const issuers = options.issuer === undefined ? undefined : new Set([options.issuer].flat());
   const rolesClaim = options.rolesClaim ?? "roles";
-  const skew = options.clockSkewSeconds ?? 60;
-  const cacheMs = (options.cacheSeconds ?? 60) * 1000;
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const skew = secondsOption("introspectionVerifier's clockSkewSeconds", options.clockSkewSeconds, 60);
+  const cacheMs = secondsOption("introspectionVerifier's cacheSeconds", options.cacheSeconds, 60) * 1000;
+  const timeoutMs = timeoutOption("introspectionVerifier's timeoutMs", options.timeoutMs);
   const cache = new VerifiedCache();
   const refusals = new VerifiedCache<InvalidTokenError>();
   const refusalMs = Math.min(cacheMs, REFUSAL_MS);
