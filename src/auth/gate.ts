@@ -283,7 +283,10 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
       if (denial === undefined) return body === undefined ? reply : { ...reply, body };
       // A refusal before the status went out is the status, whatever the body: JSON, or the event
       // stream of a client that takes only those, or of a request that had sent a notification.
-      const headers = { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, denial) };
+      // A request that carried no credentials gets a challenge without an error code or description
+      // (RFC 6750 §3.1), as the gate's own 401 above; the in-band form keeps them, which ChatGPT needs.
+      const said = identity === undefined ? { scopes: denial.scopes } : denial;
+      const headers = { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, said) };
       return "stream" in reply
         ? { ...reply, status: denial.status, headers }
         : { status: denial.status, headers, body };
