@@ -366,7 +366,7 @@ describe("introspectionVerifier", () => {
     ["JSON without active", { sub: "ada", aud: RESOURCE }, /RFC 7662 object/],
     ["active that is not a boolean", { active: "true", sub: "ada" }, /RFC 7662 object/],
   ])(
-    "fails closed on %s, as unavailable (not as a bad token), without repeating the body, and does not cache the failure",
+    "fails closed on %s, as unavailable (not as a bad token), without repeating the body, and asks again a second later",
     async (_, reply, cause) => {
       let healthy = false;
       const fake = await endpoint(() => (healthy ? active() : reply));
@@ -377,6 +377,8 @@ describe("introspectionVerifier", () => {
       expect((error as Error).message).not.toMatch(/srv|opaque-token|127\.0\.0\.1/);
       expect(String((error as Error).cause)).toMatch(cause);
       healthy = true;
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + 1_000);
       expect((await verify("opaque-token")).subject).toBe("ada");
       expect(fake.seen).toHaveLength(2);
     },
@@ -397,7 +399,7 @@ describe("introspectionVerifier", () => {
     expect(elsewhere.seen).toEqual([]);
   });
 
-  it("gives up on a hung endpoint after timeoutMs, and asks again next time", async () => {
+  it("gives up on a hung endpoint after timeoutMs, and asks again a second later", async () => {
     let hang = true;
     const fake = await endpoint(() => (hang ? "hang" : active()));
     const verify = introspectionVerifier({ endpoint: fake.url, ...credentials, timeoutMs: 100 });
@@ -406,8 +408,34 @@ describe("introspectionVerifier", () => {
     expect(error).toMatchObject({ name: "AuthorizationServerUnavailable", message: UNAVAILABLE });
     expect((error as Error).cause).toMatchObject({ name: "TimeoutError" });
     hang = false;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 1_000);
     expect((await verify("t")).subject).toBe("ada");
     expect(fake.seen).toHaveLength(2);
+  });
+
+  it("asks an endpoint that failed at most once a second, whatever the tokens (was: once per request)", async () => {
+    let down = true;
+    const fake = await endpoint(() => (down ? new Raw(502, "upstream down") : active()));
+    const verify = introspectionVerifier({ endpoint: fake.url, ...credentials });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    await expect(verify("first-token")).rejects.toThrow(UNAVAILABLE);
+    // Other tokens, and the same one again, within the second: refused with that failure, the endpoint not asked.
+    for (const token of ["second-token", "third-token", "first-token"]) {
+      const error = await verify(token).catch((thrown: Error) => thrown);
+      expect(error).toMatchObject({ name: "AuthorizationServerUnavailable", message: UNAVAILABLE });
+      expect(String((error as Error).cause)).toBe(`Error: ${fake.url} answered HTTP 502`);
+    }
+    expect(fake.seen).toHaveLength(1);
+    down = false;
+    vi.setSystemTime(start + 999);
+    await expect(verify("second-token")).rejects.toThrow(UNAVAILABLE);
+    vi.setSystemTime(start + 1_000);
+    expect((await verify("second-token")).subject).toBe("ada");
+    // An answer ends it: the next token is asked about at once.
+    expect((await verify("third-token")).subject).toBe("ada");
+    expect(fake.seen.map(({ form }) => form.get("token"))).toEqual(["first-token", "second-token", "third-token"]);
   });
 
   it("fails closed when the endpoint cannot be reached", async () => {

@@ -1924,7 +1924,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 32,154 B: a shared session's bookkeeping kept by one mirror per store and fields of its session (transports/http/shared.ts, sessions.ts; test/redis/shared-session-idle-heap.test.ts) (-4 B).
     // Raised to 32,287 B: jwtVerifier and introspectionVerifier refuse a clock skew, cache lifetime or timeout that is not a finite number, not negative (timeouts: a whole number of milliseconds), when they are made (auth/verified.ts's secondsOption and timeoutOption), and the gate a verifier's expiresAt that is no number (was: NaN, as Number(process.env.UNSET) gives, accepted expired tokens as a clock skew and fetched the key set for every token as its lifetime; test/jwt.test.ts, test/introspection.test.ts, test/auth.test.ts) (+133 B).
     // Raised to 32,306 B: a tool, resource or prompt call refused over HTTP to a caller without credentials is challenged without an error code or description, as the gate's own 401 (auth/gate.ts's finish; RFC 6750 §3.1) (was: error="invalid_token" and an error_description; test/auth.test.ts, test/completion-auth.test.ts) (+19 B).
-    ceiling: 32_306,
+    // Raised to 32,351 B: after a request to the introspection endpoint fails, introspectionVerifier refuses the tokens not in its caches with that failure (503) for a second without asking it (auth/introspection.ts's RETRY_AFTER_FAILURE_MS) (was: a down or overloaded endpoint asked once per request; test/introspection.test.ts) (+45 B).
+    ceiling: 32_351,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
