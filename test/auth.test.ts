@@ -285,7 +285,9 @@ describe("the token gate", () => {
       content: [{ type: "text", text: "u" }],
     });
     const other = await harness(server).callTool("t", {}, { token: "other" });
-    expect(challengeOf(other.challenge).error_description).toBe("The access token was issued for another resource");
+    expect(challengeOf(other.challenge).error_description).toBe(
+      `The access token was issued for another resource: sign in again, asking for a token for ${RESOURCE} (the resource parameter, RFC 8707)`,
+    );
     const revoked = await harness(server).callTool("t", {}, { token: "revoked-token" });
     expect(challengeOf(revoked.challenge).error_description).toBe("The token was revoked");
     const broken = await harness(server).callTool("t", {}, { token: "broken" });

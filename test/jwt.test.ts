@@ -123,10 +123,15 @@ describe("jwtVerifier", () => {
     const reject = async (extra: Record<string, unknown>, reason: RegExp) =>
       expect(verify(await jwt(signer, claims(extra)))).rejects.toMatchObject({
         name: "InvalidTokenError",
-        message: reason,
+        // A RegExp in toMatchObject matches any string: stringMatching tests it.
+        message: expect.stringMatching(reason),
       });
-    await reject({ iss: "https://evil.test" }, /another issuer/);
-    await reject({ exp: now() - 31 }, /expired/);
+    // Each says what to do (was: "comes from another issuer" and "expired" alone).
+    await reject(
+      { iss: "https://evil.test" },
+      /^The access token comes from another issuer: sign in with this server's authorization server$/,
+    );
+    await reject({ exp: now() - 31 }, /^The access token expired: refresh it, or sign in again$/);
     await reject({ nbf: now() + 31 }, /not valid yet/);
     await reject({ exp: undefined }, /no expiry/);
     await reject({ exp: "soon" }, /exp is not a number/);
@@ -402,7 +407,7 @@ describe("jwtVerifier hardening", () => {
     expect(seen[0]?.expiresAt).toBe(exp + 60);
     const late = await call(now() - 61);
     expect(late.status).toBe(401);
-    expect(late.challenge).toContain('error_description="The access token expired"');
+    expect(late.challenge).toContain('error_description="The access token expired: refresh it, or sign in again"');
   });
 
   it("does not fetch a key set that never loaded once per token: it waits 5 s after a failure", async () => {

@@ -1228,7 +1228,8 @@ const BUDGETS: Budget[] = [
     // Raised to 68,192 B: a module that calls serve() while the picomcp command loads it is refused at once through transports/process.ts's SERVE_HOOK, read first by serve() (was: list, call, check and install on the README's quick start served stdio on the terminal for 30 s, then said the file did not load; test/cli/server-ends.test.ts) (+41 B).
     // Raised to 68,270 B: a shared 2025 session's copy keeps its bookkeeping in fields of its session (transports/http/shared.ts's SharedSession: what it wrote, its caller's identity, made into a context for each read check; its read check and onInitialized made as they are read), its store one mirror for all its sessions (http/sessions.ts's SessionMirror, told the session), and its records' expiries restarted once a quarter through one set of ids (was: a mirror object with five closures, a RequestContext, a read check, a closure and three WeakMap entries of every idle copy: 3,807 B of heap of an idle shared session, now 660 B; test/redis/shared-session-idle-heap.test.ts) (+78 B).
     // Raised to 68,289 B: a tool, resource or prompt call refused over HTTP to a caller without credentials is challenged without an error code or description, as the gate's own 401 (auth/gate.ts's finish; RFC 6750 §3.1) (was: error="invalid_token" and an error_description; test/auth.test.ts, test/completion-auth.test.ts) (+19 B).
-    ceiling: 68_289,
+    // Raised to 68,376 B: a refused token's error_description says what fixes it: a token for another resource names the resource to ask for (auth/gate.ts), an expired one says to refresh it or sign in again and one from another issuer to sign in with this server's authorization server, in words both verifiers and the gate share (auth/verified.ts's EXPIRED and OTHER_ISSUER) (was: the refusal alone; test/auth-audience.test.ts, test/peers/http-oauth-v1.test.ts, test/jwt.test.ts) (+87 B).
+    ceiling: 68_376,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1581,7 +1582,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 33,630 B: a shared session's bookkeeping kept by one mirror per store and fields of its session (transports/http/shared.ts, sessions.ts; test/redis/shared-session-idle-heap.test.ts) (-4 B).
     // Raised to 33,764 B: jwtVerifier and introspectionVerifier refuse a clock skew, cache lifetime or timeout that is not a finite number, not negative (timeouts: a whole number of milliseconds), when they are made (auth/verified.ts's secondsOption and timeoutOption), and the gate a verifier's expiresAt that is no number (was: NaN, as Number(process.env.UNSET) gives, accepted expired tokens as a clock skew and fetched the key set for every token as its lifetime; test/jwt.test.ts, test/introspection.test.ts, test/auth.test.ts) (+134 B).
     // Raised to 33,774 B: a tool, resource or prompt call refused over HTTP to a caller without credentials is challenged without an error code or description, as the gate's own 401 (auth/gate.ts's finish; RFC 6750 §3.1) (was: error="invalid_token" and an error_description; test/auth.test.ts, test/completion-auth.test.ts) (+10 B).
-    ceiling: 33_774,
+    // Raised to 33,961 B: a refused token's error_description says what fixes it: a token for another resource names the resource to ask for (auth/gate.ts), an expired one says to refresh it or sign in again and one from another issuer to sign in with this server's authorization server, in words both verifiers and the gate share (auth/verified.ts's EXPIRED and OTHER_ISSUER) (was: the refusal alone; test/auth-audience.test.ts, test/peers/http-oauth-v1.test.ts, test/jwt.test.ts) (+187 B).
+    ceiling: 33_961,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1925,7 +1927,8 @@ const BUDGETS: Budget[] = [
     // Raised to 32,287 B: jwtVerifier and introspectionVerifier refuse a clock skew, cache lifetime or timeout that is not a finite number, not negative (timeouts: a whole number of milliseconds), when they are made (auth/verified.ts's secondsOption and timeoutOption), and the gate a verifier's expiresAt that is no number (was: NaN, as Number(process.env.UNSET) gives, accepted expired tokens as a clock skew and fetched the key set for every token as its lifetime; test/jwt.test.ts, test/introspection.test.ts, test/auth.test.ts) (+133 B).
     // Raised to 32,306 B: a tool, resource or prompt call refused over HTTP to a caller without credentials is challenged without an error code or description, as the gate's own 401 (auth/gate.ts's finish; RFC 6750 §3.1) (was: error="invalid_token" and an error_description; test/auth.test.ts, test/completion-auth.test.ts) (+19 B).
     // Raised to 32,351 B: after a request to the introspection endpoint fails, introspectionVerifier refuses the tokens not in its caches with that failure (503) for a second without asking it (auth/introspection.ts's RETRY_AFTER_FAILURE_MS) (was: a down or overloaded endpoint asked once per request; test/introspection.test.ts) (+45 B).
-    ceiling: 32_351,
+    // Raised to 32,512 B: a refused token's error_description says what fixes it: a token for another resource names the resource to ask for (auth/gate.ts), an expired one says to refresh it or sign in again and one from another issuer to sign in with this server's authorization server, in words both verifiers and the gate share (auth/verified.ts's EXPIRED and OTHER_ISSUER) (was: the refusal alone; test/auth-audience.test.ts, test/peers/http-oauth-v1.test.ts, test/jwt.test.ts) (+161 B).
+    ceiling: 32_512,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2372,7 +2375,8 @@ const BUDGETS: Budget[] = [
     // Raised to 79,729 B: a shared 2025 session's copy keeps its bookkeeping in fields of its session (transports/http/shared.ts's SharedSession: what it wrote, its caller's identity, made into a context for each read check; its read check and onInitialized made as they are read), its store one mirror for all its sessions (http/sessions.ts's SessionMirror, told the session), and its records' expiries restarted once a quarter through one set of ids (was: a mirror object with five closures, a RequestContext, a read check, a closure and three WeakMap entries of every idle copy: 3,807 B of heap of an idle shared session, now 660 B; test/redis/shared-session-idle-heap.test.ts) (+80 B).
     // Raised to 79,855 B: jwtVerifier and introspectionVerifier refuse a clock skew, cache lifetime or timeout that is not a finite number, not negative (timeouts: a whole number of milliseconds), when they are made (auth/verified.ts's secondsOption and timeoutOption), and the gate a verifier's expiresAt that is no number (was: NaN, as Number(process.env.UNSET) gives, accepted expired tokens as a clock skew and fetched the key set for every token as its lifetime; test/jwt.test.ts, test/introspection.test.ts, test/auth.test.ts) (+126 B).
     // Raised to 79,869 B: a tool, resource or prompt call refused over HTTP to a caller without credentials is challenged without an error code or description, as the gate's own 401 (auth/gate.ts's finish; RFC 6750 §3.1) (was: error="invalid_token" and an error_description; test/auth.test.ts, test/completion-auth.test.ts) (+14 B).
-    ceiling: 79_869,
+    // Raised to 80,049 B: a refused token's error_description says what fixes it: a token for another resource names the resource to ask for (auth/gate.ts), an expired one says to refresh it or sign in again and one from another issuer to sign in with this server's authorization server, in words both verifiers and the gate share (auth/verified.ts's EXPIRED and OTHER_ISSUER) (was: the refusal alone; test/auth-audience.test.ts, test/peers/http-oauth-v1.test.ts, test/jwt.test.ts) (+180 B).
+    ceiling: 80_049,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

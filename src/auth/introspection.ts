@@ -1,7 +1,16 @@
 import { isObject } from "../core/jsonrpc.js";
 import { isSecureUrl, readJson, redirectOf } from "./fetched.js";
 import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken } from "./identity.js";
-import { audiencesOf, secondsOption, stringsOf, timeoutOption, tokenKey, VerifiedCache } from "./verified.js";
+import {
+  audiencesOf,
+  EXPIRED,
+  OTHER_ISSUER,
+  secondsOption,
+  stringsOf,
+  timeoutOption,
+  tokenKey,
+  VerifiedCache,
+} from "./verified.js";
 
 export interface IntrospectionVerifierOptions {
   /**
@@ -183,17 +192,14 @@ function verifiedOf(
     );
   }
   if (issuers && (typeof iss !== "string" || !issuers.has(iss))) {
-    throw new InvalidTokenError(
-      "The access token comes from another issuer: sign in with this server's authorization server",
-    );
+    throw new InvalidTokenError(OTHER_ISSUER);
   }
   if (typeof sub !== "string" || sub === "") {
     throw new InvalidTokenError("The access token names no subject (sub): sign in as a user");
   }
   if (exp !== undefined && typeof exp !== "number")
     throw new InvalidTokenError("The access token's exp is not a number");
-  if (exp !== undefined && exp * 1000 <= Date.now())
-    throw new InvalidTokenError("The access token expired. Sign in again.");
+  if (exp !== undefined && exp * 1000 <= Date.now()) throw new InvalidTokenError(EXPIRED);
   // `active: true` with an `nbf` to come contradicts itself: RFC 7662 §2.2's nbf says "not to be used
   // before". It and an `iat` to come are checked as jwtVerifier checks a JWT's, with the same skew.
   const seconds = Date.now() / 1000;

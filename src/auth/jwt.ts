@@ -3,7 +3,16 @@ import { isObject } from "../core/jsonrpc.js";
 import { isSecureUrl, readJson } from "./fetched.js";
 import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { getSecurely } from "./redirects.js";
-import { audiencesOf, secondsOption, stringsOf, timeoutOption, tokenKey, VerifiedCache } from "./verified.js";
+import {
+  audiencesOf,
+  EXPIRED,
+  OTHER_ISSUER,
+  secondsOption,
+  stringsOf,
+  timeoutOption,
+  tokenKey,
+  VerifiedCache,
+} from "./verified.js";
 
 /** A JSON Web Key Set (RFC 7517 §5). */
 export interface JsonWebKeySet {
@@ -184,13 +193,13 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
 
     const seconds = now / 1000;
     if (typeof payload.iss !== "string" || !issuers.has(payload.iss)) {
-      throw new InvalidTokenError("The access token comes from another issuer");
+      throw new InvalidTokenError(OTHER_ISSUER);
     }
     const exp = payload.exp;
     if (exp !== undefined && typeof exp !== "number")
       throw new InvalidTokenError("The access token's exp is not a number");
     if (exp === undefined && requireExpiry) throw new InvalidTokenError("The access token has no expiry (exp)");
-    if (exp !== undefined && seconds > exp + skew) throw new InvalidTokenError("The access token expired");
+    if (exp !== undefined && seconds > exp + skew) throw new InvalidTokenError(EXPIRED);
     const nbf = payload.nbf;
     if (nbf !== undefined && (typeof nbf !== "number" || seconds + skew < nbf)) {
       throw new InvalidTokenError("The access token is not valid yet (nbf)");

@@ -44,6 +44,13 @@ export function timeoutOption(name: string, value: number | undefined): number {
   return value;
 }
 
+/** The refusal of a token from an issuer the verifier does not trust, as both verifiers say it. */
+export const OTHER_ISSUER =
+  "The access token comes from another issuer: sign in with this server's authorization server";
+
+/** The refusal of a token past its expiry, as both verifiers and the gate say it. */
+export const EXPIRED = "The access token expired: refresh it, or sign in again";
+
 /** Verified tokens kept: enough for the callers of a busy server, bounded so random tokens cannot grow it. */
 const CACHE_SIZE = 1000;
 
