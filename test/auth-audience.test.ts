@@ -57,7 +57,8 @@ describe("serve({ port }) without auth.resource: the resource is the URL it list
       expect(reply.status, audience).toBe(401);
       expect(challengeOf(reply.headers["www-authenticate"]), audience).toMatchObject({
         error: "invalid_token",
-        error_description: "The access token was issued for another resource",
+        // What fixes the token: one asked for with this server's resource (was: the refusal alone).
+        error_description: `The access token was issued for another resource: sign in again, asking for a token for ${listening.url} (the resource parameter, RFC 8707)`,
         resource_metadata: `http://127.0.0.1:${listening.port}/.well-known/oauth-protected-resource/mcp`,
       });
       // A 2025-11-25 session cannot be opened with it either.

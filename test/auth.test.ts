@@ -285,13 +285,31 @@ describe("the token gate", () => {
       content: [{ type: "text", text: "u" }],
     });
     const other = await harness(server).callTool("t", {}, { token: "other" });
-    expect(challengeOf(other.challenge).error_description).toBe("The access token was issued for another resource");
+    expect(challengeOf(other.challenge).error_description).toBe(
+      `The access token was issued for another resource: sign in again, asking for a token for ${RESOURCE} (the resource parameter, RFC 8707)`,
+    );
     const revoked = await harness(server).callTool("t", {}, { token: "revoked-token" });
     expect(challengeOf(revoked.challenge).error_description).toBe("The token was revoked");
     const broken = await harness(server).callTool("t", {}, { token: "broken" });
     expect(broken.status).toBe(401);
     expect(challengeOf(broken.challenge).error_description).toBe("The access token is not valid");
     expect(broken.challenge).not.toContain("/srv");
+  });
+
+  it("refuses a token whose expiresAt, as a custom verifier answers it, is no number (was: NaN never expired)", async () => {
+    const server = pico({
+      name: "t",
+      version: "1",
+      auth: {
+        // Date.parse of what is no date is NaN.
+        verify: async () => ({ subject: "u", audience: RESOURCE, expiresAt: Date.parse("someday") / 1000 }),
+        resource: RESOURCE,
+        authorizationServers: ["https://a"],
+      },
+    }).tool("t", { description: "A tool.", run: () => "ran" });
+    const refused = await harness(server, { token: "any" }).callTool("t", {});
+    expect(refused.status).toBe(401);
+    expect(challengeOf(refused.challenge)).toMatchObject({ error: "invalid_token" });
   });
 
   it("answers 503 with Retry-After, not 401, when a custom verifier throws AuthorizationServerUnavailable", async () => {
@@ -541,11 +559,8 @@ describe.each(["legacy", "modern"] as const)("per-tool authorization (%s era)", 
     expect(seen).toEqual([undefined]);
     const refused = await client.callTool("write", { n: 1 });
     expect(refused.status).toBe(401);
-    expect(challengeOf(refused.challenge)).toMatchObject({
-      resource_metadata: METADATA,
-      scope: "projects:read projects:write",
-      error: "invalid_token",
-    });
+    // No credentials, no error code nor description (RFC 6750 §3.1), as the server-wide 401 (was: error="invalid_token").
+    expect(refused.challenge).toBe(`Bearer resource_metadata="${METADATA}", scope="projects:read projects:write"`);
     expect(refused.error?.message).toMatch(/^Unauthorized: Sign in/);
     expect((await client.callTool("whoami")).status).toBe(401);
     expect(runs).toEqual(["hello"]);

@@ -123,10 +123,15 @@ describe("jwtVerifier", () => {
     const reject = async (extra: Record<string, unknown>, reason: RegExp) =>
       expect(verify(await jwt(signer, claims(extra)))).rejects.toMatchObject({
         name: "InvalidTokenError",
-        message: reason,
+        // A RegExp in toMatchObject matches any string: stringMatching tests it.
+        message: expect.stringMatching(reason),
       });
-    await reject({ iss: "https://evil.test" }, /another issuer/);
-    await reject({ exp: now() - 31 }, /expired/);
+    // Each says what to do (was: "comes from another issuer" and "expired" alone).
+    await reject(
+      { iss: "https://evil.test" },
+      /^The access token comes from another issuer: sign in with this server's authorization server$/,
+    );
+    await reject({ exp: now() - 31 }, /^The access token expired: refresh it, or sign in again$/);
     await reject({ nbf: now() + 31 }, /not valid yet/);
     await reject({ exp: undefined }, /no expiry/);
     await reject({ exp: "soon" }, /exp is not a number/);
@@ -301,6 +306,37 @@ describe("jwtVerifier hardening", () => {
     await expect(verify(await jwt(signer, claims({ iat: now() - 60 })))).resolves.toMatchObject({ subject: "ada" });
   });
 
+  it("refuses a clock skew, key set lifetime or timeout that is no number of seconds (was: NaN accepted expired tokens, and fetched the keys for every token)", async () => {
+    const signer = await key("ES256");
+    const make = (options: Partial<Parameters<typeof jwtVerifier>[0]>) => () =>
+      jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", ...options });
+    // Number(process.env.UNSET) is NaN.
+    expect(make({ clockSkewSeconds: Number.NaN })).toThrow(
+      "jwtVerifier's clockSkewSeconds must be a number of seconds, 0 or more (leave it out for 60); got NaN.",
+    );
+    expect(make({ clockSkewSeconds: Number.POSITIVE_INFINITY })).toThrow(/clockSkewSeconds must be a number/);
+    expect(make({ clockSkewSeconds: -1 })).toThrow(/clockSkewSeconds must be a number of seconds, 0 or more/);
+    expect(make({ clockSkewSeconds: "60" as never })).toThrow(/clockSkewSeconds .*got 60\./);
+    expect(make({ jwksCacheSeconds: Number.NaN })).toThrow(
+      "jwtVerifier's jwksCacheSeconds must be a number of seconds, 0 or more (leave it out for 600); got NaN.",
+    );
+    expect(make({ timeoutMs: Number.NaN })).toThrow(
+      "jwtVerifier's timeoutMs must be a whole number of milliseconds, 1 or more (leave it out for 5000); got NaN.",
+    );
+    for (const timeoutMs of [0, 1.5, -5]) expect(make({ timeoutMs })).toThrow(/timeoutMs must be a whole number/);
+    for (const fine of [
+      { clockSkewSeconds: 0 },
+      { clockSkewSeconds: 2.5 },
+      { jwksCacheSeconds: 0 },
+      { timeoutMs: 1 },
+    ]) {
+      expect(make(fine)).not.toThrow();
+    }
+    // With a skew of 0, a token a second past its exp is refused.
+    const strict = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk], clockSkewSeconds: 0 });
+    await expect(strict(await jwt(signer, claims({ exp: now() - 1 })))).rejects.toThrow("The access token expired");
+  });
+
   it("refuses a token with critical header parameters, which it understands none of (RFC 7515 §4.1.11)", async () => {
     const signer = await key("ES256");
     const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk] });
@@ -371,7 +407,7 @@ describe("jwtVerifier hardening", () => {
     expect(seen[0]?.expiresAt).toBe(exp + 60);
     const late = await call(now() - 61);
     expect(late.status).toBe(401);
-    expect(late.challenge).toContain('error_description="The access token expired"');
+    expect(late.challenge).toContain('error_description="The access token expired: refresh it, or sign in again"');
   });
 
   it("does not fetch a key set that never loaded once per token: it waits 5 s after a failure", async () => {

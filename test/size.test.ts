@@ -418,7 +418,8 @@ const BUDGETS: Budget[] = [
     // Set to 16,814 B merge of wt-9 (idle session heap) with main, as measured.
     // Raised to 16,842 B: a module that calls serve() while the picomcp command loads it is refused at once through transports/process.ts's SERVE_HOOK, read first by serve() (was: list, call, check and install on the README's quick start served stdio on the terminal for 30 s, then said the file did not load; test/cli/server-ends.test.ts) (+28 B).
     // Raised to 16,894 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+52 B).
-    ceiling: 16_894,
+    // Set to 16,893 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
+    ceiling: 16_893,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -767,7 +768,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 26,048 B: a shared session's bookkeeping kept by one mirror per store and fields of its session (transports/http/shared.ts, sessions.ts; test/redis/shared-session-idle-heap.test.ts) (-20 B).
     // Raised to 26,064 B: a =?base64?…?= value in MCP-Protocol-Version or Mcp-Method is taken literally (transports/http/headers.ts's plainValue), only Mcp-Name and Mcp-Param-* decoded (was: decoded in every standard header; test/http-modern.test.ts) (+16 B).
     // Raised to 26,115 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+51 B).
-    ceiling: 26_115,
+    // Set to 26,113 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
+    ceiling: 26_113,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1233,7 +1235,10 @@ const BUDGETS: Budget[] = [
     // Raised to 68,286 B: a =?base64?…?= value in MCP-Protocol-Version or Mcp-Method is taken literally (transports/http/headers.ts's plainValue), only Mcp-Name and Mcp-Param-* decoded (was: decoded in every standard header; test/http-modern.test.ts) (+16 B).
     // Raised to 68,294 B: a completed task's result is inlined with resultType "complete" on tasks/get and notifications/tasks (tasks/task.ts's detailed) (was: the tool's result without it; test/tasks/tasks.test.ts) (+8 B).
     // Raised to 68,365 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+71 B).
-    ceiling: 68_365,
+    // Raised to 68,384 B: a tool, resource or prompt call refused over HTTP to a caller without credentials is challenged without an error code or description, as the gate's own 401 (auth/gate.ts's finish; RFC 6750 §3.1) (was: error="invalid_token" and an error_description; test/auth.test.ts, test/completion-auth.test.ts) (+19 B).
+    // Raised to 68,471 B: a refused token's error_description says what fixes it: a token for another resource names the resource to ask for (auth/gate.ts), an expired one says to refresh it or sign in again and one from another issuer to sign in with this server's authorization server, in words both verifiers and the gate share (auth/verified.ts's EXPIRED and OTHER_ISSUER) (was: the refusal alone; test/auth-audience.test.ts, test/peers/http-oauth-v1.test.ts, test/jwt.test.ts) (+87 B).
+    // Set to 68,470 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
+    ceiling: 68_470,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1586,7 +1591,11 @@ const BUDGETS: Budget[] = [
     // Lowered to 33,630 B: a shared session's bookkeeping kept by one mirror per store and fields of its session (transports/http/shared.ts, sessions.ts; test/redis/shared-session-idle-heap.test.ts) (-4 B).
     // Raised to 33,652 B: a =?base64?…?= value in MCP-Protocol-Version or Mcp-Method is taken literally (transports/http/headers.ts's plainValue), only Mcp-Name and Mcp-Param-* decoded (was: decoded in every standard header; test/http-modern.test.ts) (+22 B).
     // Raised to 33,705 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+53 B).
-    ceiling: 33_705,
+    // Raised to 33,839 B: jwtVerifier and introspectionVerifier refuse a clock skew, cache lifetime or timeout that is not a finite number, not negative (timeouts: a whole number of milliseconds), when they are made (auth/verified.ts's secondsOption and timeoutOption), and the gate a verifier's expiresAt that is no number (was: NaN, as Number(process.env.UNSET) gives, accepted expired tokens as a clock skew and fetched the key set for every token as its lifetime; test/jwt.test.ts, test/introspection.test.ts, test/auth.test.ts) (+134 B).
+    // Raised to 33,849 B: a tool, resource or prompt call refused over HTTP to a caller without credentials is challenged without an error code or description, as the gate's own 401 (auth/gate.ts's finish; RFC 6750 §3.1) (was: error="invalid_token" and an error_description; test/auth.test.ts, test/completion-auth.test.ts) (+10 B).
+    // Raised to 34,036 B: a refused token's error_description says what fixes it: a token for another resource names the resource to ask for (auth/gate.ts), an expired one says to refresh it or sign in again and one from another issuer to sign in with this server's authorization server, in words both verifiers and the gate share (auth/verified.ts's EXPIRED and OTHER_ISSUER) (was: the refusal alone; test/auth-audience.test.ts, test/peers/http-oauth-v1.test.ts, test/jwt.test.ts) (+187 B).
+    // Set to 34,039 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
+    ceiling: 34_039,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1929,7 +1938,12 @@ const BUDGETS: Budget[] = [
     // Lowered to 32,154 B: a shared session's bookkeeping kept by one mirror per store and fields of its session (transports/http/shared.ts, sessions.ts; test/redis/shared-session-idle-heap.test.ts) (-4 B).
     // Raised to 32,169 B: a =?base64?…?= value in MCP-Protocol-Version or Mcp-Method is taken literally (transports/http/headers.ts's plainValue), only Mcp-Name and Mcp-Param-* decoded (was: decoded in every standard header; test/http-modern.test.ts) (+15 B).
     // Raised to 32,227 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+58 B).
-    ceiling: 32_227,
+    // Raised to 32,360 B: jwtVerifier and introspectionVerifier refuse a clock skew, cache lifetime or timeout that is not a finite number, not negative (timeouts: a whole number of milliseconds), when they are made (auth/verified.ts's secondsOption and timeoutOption), and the gate a verifier's expiresAt that is no number (was: NaN, as Number(process.env.UNSET) gives, accepted expired tokens as a clock skew and fetched the key set for every token as its lifetime; test/jwt.test.ts, test/introspection.test.ts, test/auth.test.ts) (+133 B).
+    // Raised to 32,379 B: a tool, resource or prompt call refused over HTTP to a caller without credentials is challenged without an error code or description, as the gate's own 401 (auth/gate.ts's finish; RFC 6750 §3.1) (was: error="invalid_token" and an error_description; test/auth.test.ts, test/completion-auth.test.ts) (+19 B).
+    // Raised to 32,424 B: after a request to the introspection endpoint fails, introspectionVerifier refuses the tokens not in its caches with that failure (503) for a second without asking it (auth/introspection.ts's RETRY_AFTER_FAILURE_MS) (was: a down or overloaded endpoint asked once per request; test/introspection.test.ts) (+45 B).
+    // Raised to 32,585 B: a refused token's error_description says what fixes it: a token for another resource names the resource to ask for (auth/gate.ts), an expired one says to refresh it or sign in again and one from another issuer to sign in with this server's authorization server, in words both verifiers and the gate share (auth/verified.ts's EXPIRED and OTHER_ISSUER) (was: the refusal alone; test/auth-audience.test.ts, test/peers/http-oauth-v1.test.ts, test/jwt.test.ts) (+161 B).
+    // Set to 32,588 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
+    ceiling: 32_588,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2377,7 +2391,11 @@ const BUDGETS: Budget[] = [
     // Raised to 79,744 B: a =?base64?…?= value in MCP-Protocol-Version or Mcp-Method is taken literally (transports/http/headers.ts's plainValue), only Mcp-Name and Mcp-Param-* decoded (was: decoded in every standard header; test/http-modern.test.ts) (+15 B).
     // Raised to 79,752 B: a completed task's result is inlined with resultType "complete" on tasks/get and notifications/tasks (tasks/task.ts's detailed) (was: the tool's result without it; test/tasks/tasks.test.ts) (+8 B).
     // Raised to 79,819 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+67 B).
-    ceiling: 79_819,
+    // Raised to 79,945 B: jwtVerifier and introspectionVerifier refuse a clock skew, cache lifetime or timeout that is not a finite number, not negative (timeouts: a whole number of milliseconds), when they are made (auth/verified.ts's secondsOption and timeoutOption), and the gate a verifier's expiresAt that is no number (was: NaN, as Number(process.env.UNSET) gives, accepted expired tokens as a clock skew and fetched the key set for every token as its lifetime; test/jwt.test.ts, test/introspection.test.ts, test/auth.test.ts) (+126 B).
+    // Raised to 79,959 B: a tool, resource or prompt call refused over HTTP to a caller without credentials is challenged without an error code or description, as the gate's own 401 (auth/gate.ts's finish; RFC 6750 §3.1) (was: error="invalid_token" and an error_description; test/auth.test.ts, test/completion-auth.test.ts) (+14 B).
+    // Raised to 80,139 B: a refused token's error_description says what fixes it: a token for another resource names the resource to ask for (auth/gate.ts), an expired one says to refresh it or sign in again and one from another issuer to sign in with this server's authorization server, in words both verifiers and the gate share (auth/verified.ts's EXPIRED and OTHER_ISSUER) (was: the refusal alone; test/auth-audience.test.ts, test/peers/http-oauth-v1.test.ts, test/jwt.test.ts) (+180 B).
+    // Set to 80,142 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
+    ceiling: 80_142,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -9,6 +9,7 @@ import { expiries } from "./expiries.js";
 import { ownerKey } from "./owner.js";
 import { type AuthRequest, type AuthSettings, canonicalResource, metadataUrlOf } from "./settings.js";
 import { toIdentity } from "./to-identity.js";
+import { EXPIRED } from "./verified.js";
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";
 const REDACTED = "[redacted]";
@@ -226,10 +227,14 @@ export class AuthGate {
     const accepted = new Set([resource, ...[settings.options.audience ?? []].flat()].map(canonicalAudience));
     const audiences = typeof verified.audience === "string" ? [verified.audience] : [...(verified.audience ?? [])];
     if (!audiences.some((audience) => typeof audience === "string" && accepted.has(canonicalAudience(audience)))) {
-      return reject(401, "invalid_token", "The access token was issued for another resource");
+      // Which resource to ask for is public (the metadata's `resource`): saying it is what fixes the token.
+      const fix = `sign in again, asking for a token for ${resource} (the resource parameter, RFC 8707)`;
+      return reject(401, "invalid_token", `The access token was issued for another resource: ${fix}`);
     }
-    if (verified.expiresAt !== undefined && verified.expiresAt * 1000 <= Date.now()) {
-      return reject(401, "invalid_token", "The access token expired");
+    // Not `expiresAt * 1000 <= now`: an expiry that is no number (a verifier's NaN, from a date it could
+    // not parse) is false in every comparison, and would be a token that never expires.
+    if (verified.expiresAt !== undefined && !(verified.expiresAt * 1000 > Date.now())) {
+      return reject(401, "invalid_token", EXPIRED);
     }
     let identity: Awaited<ReturnType<typeof toIdentity>>;
     try {
@@ -281,7 +286,10 @@ function admitted(identity: ExchangeAuth["identity"], metadataUrl: string, token
       if (denial === undefined) return body === undefined ? reply : { ...reply, body };
       // A refusal before the status went out is the status, whatever the body: JSON, or the event
       // stream of a client that takes only those, or of a request that had sent a notification.
-      const headers = { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, denial) };
+      // A request that carried no credentials gets a challenge without an error code or description
+      // (RFC 6750 §3.1), as the gate's own 401 above; the in-band form keeps them, which ChatGPT needs.
+      const said = identity === undefined ? { scopes: denial.scopes } : denial;
+      const headers = { ...reply.headers, "www-authenticate": challengeHeader(metadataUrl, said) };
       return "stream" in reply
         ? { ...reply, status: denial.status, headers }
         : { status: denial.status, headers, body };

@@ -1,7 +1,16 @@
 import { isObject } from "../core/jsonrpc.js";
 import { isSecureUrl, readJson, redirectOf } from "./fetched.js";
 import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken } from "./identity.js";
-import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
+import {
+  audiencesOf,
+  EXPIRED,
+  OTHER_ISSUER,
+  secondsOption,
+  stringsOf,
+  timeoutOption,
+  tokenKey,
+  VerifiedCache,
+} from "./verified.js";
 
 export interface IntrospectionVerifierOptions {
   /**
@@ -42,6 +51,13 @@ export interface IntrospectionVerifierOptions {
  */
 const REFUSAL_MS = 10_000;
 
+/**
+ * After a request to the endpoint failed, how long the tokens it has not answered yet are refused
+ * with that failure (503) without asking it: a client told the gate's `Retry-After: 1` comes back
+ * after it, and an endpoint that is down or overloaded is asked once a second, not once per request.
+ */
+const RETRY_AFTER_FAILURE_MS = 1_000;
+
 /** The `token_type`s, lower-cased, that name a refresh token: RFC 6749's name and RFC 8693 §3's URI. */
 const REFRESH_TOKEN_TYPES = new Set(["refresh_token", "urn:ietf:params:oauth:token-type:refresh_token"]);
 
@@ -62,7 +78,8 @@ const UNAVAILABLE =
  * Active answers are cached by the token's SHA-256 (never the token itself) for `cacheSeconds`, and
  * concurrent checks of one token share one request. Refusals (an inactive token, or an answer that
  * cannot be accepted) are cached apart, for 10 s at most, so random or dead tokens sent again do not
- * each cost a request, nor push active answers out; a failed request is not: it is worth retrying.
+ * each cost a request, nor push active answers out. After a failed request, tokens not cached are
+ * refused with its failure for a second without asking (RETRY_AFTER_FAILURE_MS), then asked again.
  */
 export function introspectionVerifier(
   options: IntrospectionVerifierOptions,
@@ -71,13 +88,22 @@ export function introspectionVerifier(
   const authorization = clientAuthorization(options);
   const issuers = options.issuer === undefined ? undefined : new Set([options.issuer].flat());
   const rolesClaim = options.rolesClaim ?? "roles";
-  const skew = options.clockSkewSeconds ?? 60;
-  const cacheMs = (options.cacheSeconds ?? 60) * 1000;
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const skew = secondsOption("introspectionVerifier's clockSkewSeconds", options.clockSkewSeconds, 60);
+  const cacheMs = secondsOption("introspectionVerifier's cacheSeconds", options.cacheSeconds, 60) * 1000;
+  const timeoutMs = timeoutOption("introspectionVerifier's timeoutMs", options.timeoutMs);
   const cache = new VerifiedCache();
   const refusals = new VerifiedCache<InvalidTokenError>();
   const refusalMs = Math.min(cacheMs, REFUSAL_MS);
   const pending = new Map<string, Promise<VerifiedToken>>();
+  /** The last failed request and when it failed; cleared by an answer. */
+  let failure: { error: AuthorizationServerUnavailable; at: number } | undefined;
+
+  /** The endpoint did not answer: remembered for RETRY_AFTER_FAILURE_MS, and thrown. */
+  function failed(cause: unknown): never {
+    const error = new AuthorizationServerUnavailable(UNAVAILABLE, { cause });
+    failure = { error, at: Date.now() };
+    throw error;
+  }
 
   /** POSTs the token (RFC 7662 §2.1) and answers the JSON object of a 2xx reply; anything else fails closed. */
   async function ask(token: string): Promise<Record<string, unknown>> {
@@ -102,12 +128,12 @@ export function introspectionVerifier(
       answer = await readJson(response);
     } catch (cause) {
       // The endpoint's body is never repeated: it is not the client's to read.
-      throw new AuthorizationServerUnavailable(UNAVAILABLE, { cause });
+      failed(cause);
     }
     if (!isObject(answer) || typeof answer.active !== "boolean") {
-      const cause = new Error(`${endpoint} did not answer an RFC 7662 object`);
-      throw new AuthorizationServerUnavailable(UNAVAILABLE, { cause });
+      failed(new Error(`${endpoint} did not answer an RFC 7662 object`));
     }
+    failure = undefined;
     return answer;
   }
 
@@ -138,6 +164,8 @@ export function introspectionVerifier(
     if (refused) throw refused;
     let request = pending.get(key);
     if (!request) {
+      // A request already under way for this token is joined; a new one waits out a recent failure.
+      if (failure && Date.now() - failure.at < RETRY_AFTER_FAILURE_MS) throw failure.error;
       request = introspect(token, key).finally(() => pending.delete(key));
       pending.set(key, request);
     }
@@ -164,17 +192,14 @@ function verifiedOf(
     );
   }
   if (issuers && (typeof iss !== "string" || !issuers.has(iss))) {
-    throw new InvalidTokenError(
-      "The access token comes from another issuer: sign in with this server's authorization server",
-    );
+    throw new InvalidTokenError(OTHER_ISSUER);
   }
   if (typeof sub !== "string" || sub === "") {
     throw new InvalidTokenError("The access token names no subject (sub): sign in as a user");
   }
   if (exp !== undefined && typeof exp !== "number")
     throw new InvalidTokenError("The access token's exp is not a number");
-  if (exp !== undefined && exp * 1000 <= Date.now())
-    throw new InvalidTokenError("The access token expired. Sign in again.");
+  if (exp !== undefined && exp * 1000 <= Date.now()) throw new InvalidTokenError(EXPIRED);
   // `active: true` with an `nbf` to come contradicts itself: RFC 7662 §2.2's nbf says "not to be used
   // before". It and an `iat` to come are checked as jwtVerifier checks a JWT's, with the same skew.
   const seconds = Date.now() / 1000;

@@ -3,7 +3,16 @@ import { isObject } from "../core/jsonrpc.js";
 import { isSecureUrl, readJson } from "./fetched.js";
 import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken } from "./identity.js";
 import { getSecurely } from "./redirects.js";
-import { audiencesOf, stringsOf, tokenKey, VerifiedCache } from "./verified.js";
+import {
+  audiencesOf,
+  EXPIRED,
+  OTHER_ISSUER,
+  secondsOption,
+  stringsOf,
+  timeoutOption,
+  tokenKey,
+  VerifiedCache,
+} from "./verified.js";
 
 /** A JSON Web Key Set (RFC 7517 §5). */
 export interface JsonWebKeySet {
@@ -128,7 +137,7 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     algorithms.set(alg, { ...signing, alg });
   }
   const audiences = options.audience === undefined ? undefined : new Set([options.audience].flat());
-  const skew = options.clockSkewSeconds ?? 60;
+  const skew = secondsOption("jwtVerifier's clockSkewSeconds", options.clockSkewSeconds, 60);
   const requireExpiry = options.requireExpiry ?? true;
   const rolesClaim = options.rolesClaim ?? "roles";
   const keys = new KeyStore(options);
@@ -184,13 +193,13 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
 
     const seconds = now / 1000;
     if (typeof payload.iss !== "string" || !issuers.has(payload.iss)) {
-      throw new InvalidTokenError("The access token comes from another issuer");
+      throw new InvalidTokenError(OTHER_ISSUER);
     }
     const exp = payload.exp;
     if (exp !== undefined && typeof exp !== "number")
       throw new InvalidTokenError("The access token's exp is not a number");
     if (exp === undefined && requireExpiry) throw new InvalidTokenError("The access token has no expiry (exp)");
-    if (exp !== undefined && seconds > exp + skew) throw new InvalidTokenError("The access token expired");
+    if (exp !== undefined && seconds > exp + skew) throw new InvalidTokenError(EXPIRED);
     const nbf = payload.nbf;
     if (nbf !== undefined && (typeof nbf !== "number" || seconds + skew < nbf)) {
       throw new InvalidTokenError("The access token is not valid yet (nbf)");
@@ -238,6 +247,9 @@ function scopesOf(payload: Record<string, unknown>): string[] {
 /** The issuer's public keys: fetched and cached, refetched when a token names a key not seen yet. */
 class KeyStore {
   readonly #options: JwtVerifierOptions;
+  /** How long fetched keys are used before they are fetched again, in milliseconds (`jwksCacheSeconds`). */
+  readonly #ttl: number;
+  readonly #timeoutMs: number;
   #keys: PublicJwk[] | undefined;
   #fetchedAt = 0;
   /** Why and when the last load failed; cleared by one that succeeds. */
@@ -247,6 +259,8 @@ class KeyStore {
 
   constructor(options: JwtVerifierOptions) {
     this.#options = options;
+    this.#ttl = secondsOption("jwtVerifier's jwksCacheSeconds", options.jwksCacheSeconds, 600) * 1000;
+    this.#timeoutMs = timeoutOption("jwtVerifier's timeoutMs", options.timeoutMs);
     if (options.keys) this.#keys = Array.isArray(options.keys) ? options.keys : options.keys.keys;
   }
 
@@ -278,9 +292,8 @@ class KeyStore {
   }
 
   #current(): Promise<PublicJwk[]> {
-    const ttl = (this.#options.jwksCacheSeconds ?? 600) * 1000;
     const keys = this.#keys;
-    if (keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < ttl)) return Promise.resolve(keys);
+    if (keys && (!this.#options.jwksUrl || Date.now() - this.#fetchedAt < this.#ttl)) return Promise.resolve(keys);
     if (!keys && this.#failure && Date.now() - this.#failure.at < RETRY_AFTER_FAILURE_MS)
       return Promise.reject(this.#failure.error);
     // Keys past their time are still the issuer's while it cannot be reached: they are kept.
@@ -304,7 +317,7 @@ class KeyStore {
       response = await getSecurely(String(this.#options.jwksUrl), {
         fetch: fetcher,
         headers: { accept: "application/json" },
-        signal: AbortSignal.timeout(this.#options.timeoutMs ?? 5000),
+        signal: AbortSignal.timeout(this.#timeoutMs),
       });
       body = response.ok ? await readJson(response) : undefined;
     } catch (thrown) {

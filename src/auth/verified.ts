@@ -15,6 +15,42 @@ export function audiencesOf(aud: unknown): string[] {
   return typeof aud === "string" ? [aud] : stringsOf(aud);
 }
 
+/**
+ * A number of seconds a verifier is configured with (a clock skew, a cache's lifetime), checked when
+ * the verifier is made: finite and not negative, or `fallback` when not given. `name` says whose
+ * option it is, for the message. NaN, as `Number(process.env.UNSET)` gives, is false in every
+ * comparison it is in: as a clock skew it would accept expired tokens, as the key set's lifetime
+ * fetch the keys again for every request.
+ */
+export function secondsOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  // Number.isFinite is false for anything but a number, "60" included.
+  if (!Number.isFinite(value) || value < 0) {
+    throw new TypeError(
+      `${name} must be a number of seconds, 0 or more (leave it out for ${fallback}); got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** A verifier's `timeoutMs`, checked as `secondsOption` checks seconds: a whole number of milliseconds (AbortSignal.timeout takes no other), at least 1; 5000 when not given. */
+export function timeoutOption(name: string, value: number | undefined): number {
+  if (value === undefined) return 5000;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(
+      `${name} must be a whole number of milliseconds, 1 or more (leave it out for 5000); got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** The refusal of a token from an issuer the verifier does not trust, as both verifiers say it. */
+export const OTHER_ISSUER =
+  "The access token comes from another issuer: sign in with this server's authorization server";
+
+/** The refusal of a token past its expiry, as both verifiers and the gate say it. */
+export const EXPIRED = "The access token expired: refresh it, or sign in again";
+
 /** Verified tokens kept: enough for the callers of a busy server, bounded so random tokens cannot grow it. */
 const CACHE_SIZE = 1000;
 

@@ -167,8 +167,9 @@ describe("v1 client: the OAuth flow against a protected picomcp server", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
     });
     expect(response.status).toBe(401);
+    // It says what to do: ask for a token for this server's resource (was: the refusal alone).
     expect(response.headers.get("www-authenticate")).toContain(
-      'error_description="The access token was issued for another resource"',
+      `error_description="The access token was issued for another resource: sign in again, asking for a token for ${listening.url} (the resource parameter, RFC 8707)"`,
     );
     await response.body?.cancel();
   });
