@@ -767,7 +767,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 26,048 B: a shared session's bookkeeping kept by one mirror per store and fields of its session (transports/http/shared.ts, sessions.ts; test/redis/shared-session-idle-heap.test.ts) (-20 B).
     // Raised to 26,064 B: a =?base64?…?= value in MCP-Protocol-Version or Mcp-Method is taken literally (transports/http/headers.ts's plainValue), only Mcp-Name and Mcp-Param-* decoded (was: decoded in every standard header; test/http-modern.test.ts) (+16 B).
     // Raised to 26,115 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+51 B).
-    ceiling: 26_115,
+    // Raised to 26,155 B: an x-mcp-header name that is no HTTP header name (a token) is not checked against a header no request can carry (transports/http/headers.ts's isFieldName) (was: a web Request's headers.get threw on it, so the call to such a tool got no answer; test/http-modern.test.ts) (+40 B).
+    ceiling: 26_155,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1233,7 +1234,8 @@ const BUDGETS: Budget[] = [
     // Raised to 68,286 B: a =?base64?…?= value in MCP-Protocol-Version or Mcp-Method is taken literally (transports/http/headers.ts's plainValue), only Mcp-Name and Mcp-Param-* decoded (was: decoded in every standard header; test/http-modern.test.ts) (+16 B).
     // Raised to 68,294 B: a completed task's result is inlined with resultType "complete" on tasks/get and notifications/tasks (tasks/task.ts's detailed) (was: the tool's result without it; test/tasks/tasks.test.ts) (+8 B).
     // Raised to 68,365 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+71 B).
-    ceiling: 68_365,
+    // Raised to 68,406 B: an x-mcp-header name that is no HTTP header name (a token) is not checked against a header no request can carry (transports/http/headers.ts's isFieldName) (was: a web Request's headers.get threw on it, so the call to such a tool got no answer; test/http-modern.test.ts) (+41 B).
+    ceiling: 68_406,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1586,7 +1588,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 33,630 B: a shared session's bookkeeping kept by one mirror per store and fields of its session (transports/http/shared.ts, sessions.ts; test/redis/shared-session-idle-heap.test.ts) (-4 B).
     // Raised to 33,652 B: a =?base64?…?= value in MCP-Protocol-Version or Mcp-Method is taken literally (transports/http/headers.ts's plainValue), only Mcp-Name and Mcp-Param-* decoded (was: decoded in every standard header; test/http-modern.test.ts) (+22 B).
     // Raised to 33,705 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+53 B).
-    ceiling: 33_705,
+    // Raised to 33,741 B: an x-mcp-header name that is no HTTP header name (a token) is not checked against a header no request can carry (transports/http/headers.ts's isFieldName) (was: a web Request's headers.get threw on it, so the call to such a tool got no answer; test/http-modern.test.ts) (+36 B).
+    ceiling: 33_741,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1929,7 +1932,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 32,154 B: a shared session's bookkeeping kept by one mirror per store and fields of its session (transports/http/shared.ts, sessions.ts; test/redis/shared-session-idle-heap.test.ts) (-4 B).
     // Raised to 32,169 B: a =?base64?…?= value in MCP-Protocol-Version or Mcp-Method is taken literally (transports/http/headers.ts's plainValue), only Mcp-Name and Mcp-Param-* decoded (was: decoded in every standard header; test/http-modern.test.ts) (+15 B).
     // Raised to 32,227 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+58 B).
-    ceiling: 32_227,
+    // Raised to 32,265 B: an x-mcp-header name that is no HTTP header name (a token) is not checked against a header no request can carry (transports/http/headers.ts's isFieldName) (was: a web Request's headers.get threw on it, so the call to such a tool got no answer; test/http-modern.test.ts) (+38 B).
+    ceiling: 32_265,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2377,7 +2381,8 @@ const BUDGETS: Budget[] = [
     // Raised to 79,744 B: a =?base64?…?= value in MCP-Protocol-Version or Mcp-Method is taken literally (transports/http/headers.ts's plainValue), only Mcp-Name and Mcp-Param-* decoded (was: decoded in every standard header; test/http-modern.test.ts) (+15 B).
     // Raised to 79,752 B: a completed task's result is inlined with resultType "complete" on tasks/get and notifications/tasks (tasks/task.ts's detailed) (was: the tool's result without it; test/tasks/tasks.test.ts) (+8 B).
     // Raised to 79,819 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+67 B).
-    ceiling: 79_819,
+    // Raised to 79,863 B: an x-mcp-header name that is no HTTP header name (a token) is not checked against a header no request can carry (transports/http/headers.ts's isFieldName) (was: a web Request's headers.get threw on it, so the call to such a tool got no answer; test/http-modern.test.ts) (+44 B).
+    ceiling: 79_863,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
