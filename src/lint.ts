@@ -1,6 +1,7 @@
 import type { AnyAccess } from "./auth/access.js";
 import type { Registry } from "./core/registry.js";
 import type { Tool, ToolAnnotations } from "./core/tools.js";
+import { headerFaults } from "./lint/param-headers.js";
 import { type AnyServer, registryOf, type Server } from "./server.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -47,7 +48,8 @@ const STOPWORDS = new Set(
  * Lints a server's tool plan against the tool-design guide: descriptions that restate the name,
  * undescribed input fields, missing annotations, contradictory or dishonest hints, descriptions
  * that overlap enough to make selection ambiguous, write tools taking ids no read tool returns,
- * and credentials in inputs or outputs (the guide: keep secrets and access tokens out of results).
+ * credentials in inputs or outputs (the guide: keep secrets and access tokens out of results), and
+ * `x-mcp-header` annotations for which clients drop the tool (lint/param-headers.ts).
  * Also writes each tool's contract as a checklist. Cheap and deterministic; resolves once the
  * server is ready (`server.ready()`), and rejects with its start-up error.
  */
@@ -108,6 +110,7 @@ export async function lint(server: AnyServer, options: LintOptions = {}): Promis
         message: `output field "${field}" looks like a secret: results reach the model and the user, so leave secrets and access tokens out of them`,
       });
     }
+    for (const fault of headerFaults(tool.descriptor.inputSchema)) add({ severity: "error", tool: name, ...fault });
     if (!annotations) {
       add({
         severity: "warning",

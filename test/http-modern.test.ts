@@ -4,6 +4,7 @@ import type { RequestContext } from "../src/core/context.js";
 import { META } from "../src/core/types.js";
 import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
 import { headerValue } from "../src/transports/http/headers.js";
+import headerPlan from "./fixtures/header-plan-server.js";
 import { EventReader, MODERN, messageOf, meta, modern, post, signal, within } from "./http-helpers.js";
 
 /**
@@ -550,5 +551,29 @@ describe("a message that needs no answer under the 2026-07-28 header", () => {
     const response = await server().fetch(post(message, { "mcp-protocol-version": MODERN }));
     expect(response.status).toBe(202);
     expect(await response.text()).toBe("");
+  });
+});
+
+describe("modern requests: x-mcp-header annotations that break the rules (lint flags them)", () => {
+  const call = (name: string, args: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    headerPlan.fetch(modern("tools/call", { name, arguments: args }, headers));
+
+  it("checks no header for a name that is no header name: no request can carry one", async () => {
+    // Before, the web handler asked Headers.get for "mcp-param-my region", which throws a TypeError.
+    for (const name of ["name_with_space", "name_not_ascii", "name_with_tab", "name_empty"]) {
+      const response = await call(name, { region: "eu" });
+      expect(response.status, name).toBe(200);
+      expect((await response.json()).result.isError, name).toBeUndefined();
+    }
+  });
+
+  it("reads two names differing in case as one header, which must then match both arguments", async () => {
+    expect((await call("name_twice", { from: "eu", to: "eu" }, { "mcp-param-region": "eu" })).status).toBe(200);
+    const error = await expectError(
+      await call("name_twice", { from: "eu", to: "us" }, { "mcp-param-region": "eu" }),
+      400,
+      ErrorCode.HeaderMismatch,
+    );
+    expect(error.message).toBe('The mcp-param-region header "eu" does not match arguments.to');
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { pico } from "../src/index.js";
 import { lint } from "../src/testing.js";
+import headerPlan from "./fixtures/header-plan-server.js";
 
 const rules = async (server: Parameters<typeof lint>[0]) =>
   (await lint(server)).findings.map((finding) => `${finding.severity} ${finding.tool}: ${finding.rule}`);
@@ -131,6 +132,38 @@ describe("lint()", () => {
     ]);
     expect(findings[0]?.message).toBe(
       "input field \"apiKey\" looks like a credential: the model would have to supply it, so it would pass through the conversation. Take it from the caller's identity (ctx.auth) or the server's configuration (secret()) instead",
+    );
+  });
+
+  it("flags each x-mcp-header annotation for which 2026-07-28 clients drop the tool, saying what to change", async () => {
+    const findings = (await lint(headerPlan)).findings.filter((f) => f.rule.startsWith("x-mcp-header"));
+    // mirrored's annotations keep the rules, so it has none (test/peers/header-annotations.test.ts: one per other tool).
+    expect(findings.some((f) => f.tool === "mirrored")).toBe(false);
+    const message = (tool: string) => findings.find((f) => f.tool === tool)?.message;
+    const dropped = "or 2026-07-28 clients using Streamable HTTP leave the tool out of the tools they offer the model";
+    expect(message("name_with_space")).toBe(
+      `input field "region" has x-mcp-header "My Region", which is not an HTTP header name: use a non-empty name of letters, digits and !#$%&'*+-.^_\`|~ only, no spaces or colons (such as "Region", sent as Mcp-Param-Region), ${dropped}`,
+    );
+    expect(message("name_not_string")).toMatch(
+      /^input field "region" has x-mcp-header 7, which is not an HTTP header name/,
+    );
+    expect(message("name_twice")).toBe(
+      `input field "to" has x-mcp-header "REGION", and input field "from" has "Region": header names ignore case, so both would be one Mcp-Param-REGION header. Give each field its own name, ${dropped}`,
+    );
+    expect(message("type_nullable")).toBe(
+      `input field "region" has x-mcp-header "Region", but its type is ["string","null"]: only a string, integer or boolean field can be mirrored into a header (not number, object, array or null, nor several types). Make it one (.int() on a number, .optional() rather than .nullable()) or remove the x-mcp-header, ${dropped}`,
+    );
+    expect(message("type_number")).toMatch(/^input field "ratio" has x-mcp-header "Ratio", but its type is "number": /);
+    expect(message("under_items")).toBe(
+      `x-mcp-header "City" is on "stops[].city": only a field the input schema reaches through properties alone can be mirrored into a header, not the schema itself nor one under array items, anyOf/oneOf/allOf/not, if/then/else or additionalProperties, nor one in $defs reached through $ref (where zod puts a schema given an id). Move it to such a field or remove it, ${dropped}`,
+    );
+    expect(["under_any_of", "under_defs", "on_root", "under_else"].map((tool) => message(tool)?.split(":")[0])).toEqual(
+      [
+        'x-mcp-header "City" is on "place.anyOf[0].city"',
+        'x-mcp-header "Region" is on "$defs.Region"',
+        'x-mcp-header "Root" is on the input schema itself',
+        'x-mcp-header "Region" is on "else.region"',
+      ],
     );
   });
 

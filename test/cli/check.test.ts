@@ -25,6 +25,15 @@ describe("picomcp check", () => {
     ]);
   });
 
+  it("exits 1 on x-mcp-header annotations for which clients drop a tool, naming the tool, the field and the rule", () => {
+    const { code, stdout } = check("test/fixtures/header-plan-server.ts");
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      'error   name_twice: input field "to" has x-mcp-header "REGION", and input field "from" has "Region": header names ignore case',
+    );
+    expect(stdout).toMatch(/\nerror {3}type_number: input field "ratio" .+ \[x-mcp-header-type\]\n/);
+  });
+
   it("exits 2 with a reason when there is nothing to check", () => {
     expect(check("test/fixtures/plan-server.ts", "missing")).toMatchObject({
       code: 2,

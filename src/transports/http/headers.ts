@@ -13,6 +13,12 @@ const NAME_PARAM = nullPrototype<string>({ "tools/call": "name", "prompts/get": 
 const VISIBLE_ASCII = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 const PLAIN = /^[!-<>-~][!-~]*$/;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** An HTTP field name, a token (RFC 9110 §5.1 `1*tchar`): what an `x-mcp-header` value must be. */
+export function isFieldName(value: unknown): value is string {
+  return typeof value === "string" && TOKEN.test(value);
+}
 
 /**
  * A header value as the client meant it: surrounding whitespace dropped (RFC 9110 OWS), and the
@@ -106,7 +112,9 @@ function collect(schema: unknown, path: string[], into: ParamHeader[]): void {
   for (const [key, property] of Object.entries(schema.properties)) {
     if (!isObject(property)) continue;
     const name = property["x-mcp-header"];
-    if (typeof name === "string") into.push({ header: `mcp-param-${name.toLowerCase()}`, path: [...path, key] });
+    // A name that is no token is no header a request can carry (a web Request's headers.get throws
+    // on one), and clients drop the tool (2026-07-28 Streamable HTTP "Schema Extension"): no check.
+    if (isFieldName(name)) into.push({ header: `mcp-param-${name.toLowerCase()}`, path: [...path, key] });
     collect(property, [...path, key], into);
   }
 }
