@@ -420,7 +420,8 @@ const BUDGETS: Budget[] = [
     // Raised to 16,894 B: an McpError code 2026-07-28 forbids reaches a 2026-07-28 client as the one it allows, -32002 as -32602 and an undefined one of -32020…-32099 as -32603 (core/jsonrpc.ts's modernCode) (was: sent as thrown; test/dispatch.test.ts) (+52 B).
     // Set to 16,893 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
     // Set to 16,894 B on merging wt-9 (x-mcp-header) with main's authorization changes, as measured.
-    ceiling: 16_894,
+    // Raised to 16,899 B: a failed task's error carries the code a 2026-07-28 response would: core/jsonrpc.ts's modernCode exported to tasks/task.ts (was: inlined in thrownResponse by the minifier; test/tasks/tasks.test.ts) (+5 B).
+    ceiling: 16_899,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -772,7 +773,8 @@ const BUDGETS: Budget[] = [
     // Set to 26,113 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
     // Raised to 26,153 B: an x-mcp-header name that is no HTTP header name (a token) is not checked against a header no request can carry (transports/http/headers.ts's isFieldName) (was: a web Request's headers.get threw on it, so the call to such a tool got no answer; test/http-modern.test.ts) (+40 B).
     // Set to 26,155 B on merging wt-9 (x-mcp-header) with main's authorization changes, as measured.
-    ceiling: 26_155,
+    // Raised to 26,159 B: a failed task's error carries the code a 2026-07-28 response would: core/jsonrpc.ts's modernCode exported to tasks/task.ts (was: inlined in thrownResponse by the minifier; test/tasks/tasks.test.ts) (+4 B).
+    ceiling: 26_159,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1243,7 +1245,8 @@ const BUDGETS: Budget[] = [
     // Set to 68,470 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
     // Raised to 68,511 B: an x-mcp-header name that is no HTTP header name (a token) is not checked against a header no request can carry (transports/http/headers.ts's isFieldName) (was: a web Request's headers.get threw on it, so the call to such a tool got no answer; test/http-modern.test.ts) (+41 B).
     // Set to 68,512 B on merging wt-9 (x-mcp-header) with main's authorization changes, as measured.
-    ceiling: 68_512,
+    // Raised to 68,545 B: a failed task's error carries the code a 2026-07-28 response would: core/jsonrpc.ts's modernCode exported to tasks/task.ts (was: inlined in thrownResponse by the minifier; test/tasks/tasks.test.ts) (+33 B).
+    ceiling: 68_545,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1602,7 +1605,8 @@ const BUDGETS: Budget[] = [
     // Set to 34,039 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
     // Raised to 34,075 B: an x-mcp-header name that is no HTTP header name (a token) is not checked against a header no request can carry (transports/http/headers.ts's isFieldName) (was: a web Request's headers.get threw on it, so the call to such a tool got no answer; test/http-modern.test.ts) (+36 B).
     // Set to 34,073 B on merging wt-9 (x-mcp-header) with main's authorization changes, as measured.
-    ceiling: 34_073,
+    // Raised to 34,075 B: a failed task's error carries the code a 2026-07-28 response would: core/jsonrpc.ts's modernCode exported to tasks/task.ts (was: inlined in thrownResponse by the minifier; test/tasks/tasks.test.ts) (+2 B).
+    ceiling: 34_075,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1952,7 +1956,8 @@ const BUDGETS: Budget[] = [
     // Set to 32,588 B on merging wt-7 (authorization) with main's upstream-spec and shared-session changes, as measured.
     // Raised to 32,626 B: an x-mcp-header name that is no HTTP header name (a token) is not checked against a header no request can carry (transports/http/headers.ts's isFieldName) (was: a web Request's headers.get threw on it, so the call to such a tool got no answer; test/http-modern.test.ts) (+38 B).
     // Set to 32,624 B on merging wt-9 (x-mcp-header) with main's authorization changes, as measured.
-    ceiling: 32_624,
+    // Raised to 32,627 B: a failed task's error carries the code a 2026-07-28 response would: core/jsonrpc.ts's modernCode exported to tasks/task.ts (was: inlined in thrownResponse by the minifier; test/tasks/tasks.test.ts) (+3 B).
+    ceiling: 32_627,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2407,7 +2412,8 @@ const BUDGETS: Budget[] = [
     // Raised to 80,186 B: an x-mcp-header name that is no HTTP header name (a token) is not checked against a header no request can carry (transports/http/headers.ts's isFieldName) (was: a web Request's headers.get threw on it, so the call to such a tool got no answer; test/http-modern.test.ts) (+44 B).
     // Raised to 81,157 B: lint() reports each x-mcp-header annotation for which 2026-07-28 clients drop the tool: a name that is no header name, two names differing only in case, a field not string, integer or boolean, one not reached through properties alone, each with its field and what to change (lint/param-headers.ts) (was: no finding, and the tool vanished from the client's list; test/lint.test.ts, test/peers/header-annotations.test.ts) (+971 B).
     // Set to 81,150 B on merging wt-9 (x-mcp-header) with main's authorization changes, as measured.
-    ceiling: 81_150,
+    // Raised to 81,185 B: a failed task's error carries the code a 2026-07-28 response would: core/jsonrpc.ts's modernCode exported to tasks/task.ts (was: inlined in thrownResponse by the minifier; test/tasks/tasks.test.ts) (+35 B).
+    ceiling: 81_185,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

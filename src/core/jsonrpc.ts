@@ -144,7 +144,7 @@ export function thrownResponse(id: RequestId, thrown: unknown, modern?: boolean)
  * any code of -32020…-32099 it does not define (-32042 included): those become -32603. Any other
  * code, the three it defines among them, is kept.
  */
-function modernCode(code: number): number {
+export function modernCode(code: number): number {
   if (code === ErrorCode.ResourceNotFound) return ErrorCode.InvalidParams;
   return code <= -32023 && code >= -32099 ? ErrorCode.InternalError : code;
 }

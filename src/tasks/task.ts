@@ -1,3 +1,4 @@
+import { modernCode } from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";
 
 /**
@@ -73,7 +74,10 @@ export function detailed(record: TaskRecord): Record<string, unknown> {
   const task = taskFields(record);
   if (record.status === "input_required") task.inputRequests = record.inputRequests ?? {};
   else if (record.status === "completed") task.result = { resultType: "complete", ...record.result };
-  else if (record.status === "failed") task.error = record.error;
+  else if (record.status === "failed" && record.error) {
+    // The error a response would carry: in the code 2026-07-28 allows (the record keeps it as thrown).
+    task.error = { ...record.error, code: modernCode(record.error.code) };
+  }
   return task;
 }
 

@@ -78,6 +78,13 @@ const server = pico({ name: "tasks-test", version: "1.0.0" })
       throw new McpError(ErrorCode.InvalidParams, "no such record", { record: 7 });
     },
   })
+  .tool("missing_resource", {
+    description: "Throws an McpError with the 2025 resource-not-found code",
+    task: "optional",
+    run: () => {
+      throw new McpError(ErrorCode.ResourceNotFound, "no such file", { uri: "file:///x" });
+    },
+  })
   .tool("ask_first", {
     description: "Asks a name in the request, then works in a task",
     task: { support: "required", askFirst: true },
@@ -151,6 +158,14 @@ describe("task creation and polling", () => {
       error: { code: ErrorCode.InvalidParams, message: "no such record", data: { record: 7 } },
     });
     expect(failed).not.toHaveProperty("result");
+  });
+
+  it("fails a task with the code 2026-07-28 allows, as a response would carry it (-32002 as -32602)", async () => {
+    const created = await client.result("tools/call", { name: "missing_resource" });
+    expect(await client.until(created.taskId as string)).toMatchObject({
+      status: "failed",
+      error: { code: ErrorCode.InvalidParams, message: "no such file", data: { uri: "file:///x" } },
+    });
   });
 
   it("answers an unknown taskId with -32602, and tasks/result and tasks/list with -32601", async () => {
