@@ -11,6 +11,7 @@ import {
   type RequestId,
 } from "../../core/jsonrpc.js";
 import { busy, isUnavailable, shuttingDown } from "../../core/refusal.js";
+import { shown } from "../../core/safe.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
 import type { ResolvedLimits } from "../../limits/options.js";
@@ -31,6 +32,7 @@ import {
   type HttpReply,
   type HttpRequest,
   jsonReply,
+  noStreamToResume,
   sseReply,
 } from "./reply.js";
 import { respond, sessionEnded, tooManyStreams, unavailable } from "./respond.js";
@@ -502,7 +504,7 @@ export class HttpHandler {
     if (!channel) {
       return lastEventId === null
         ? errorReply(409, "Conflict: this session already has an open GET stream")
-        : errorReply(404, `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
+        : noStreamToResume(lastEventId);
     }
     return sseReply(channel, session.headers);
   }
@@ -592,7 +594,7 @@ function unsupportedHeader(version: string | null, id?: RequestId): HttpReply | 
     errorResponse(
       id,
       ErrorCode.InvalidRequest,
-      `Bad Request: unsupported MCP-Protocol-Version "${version}"; this server supports ${supported}`,
+      `Bad Request: unsupported MCP-Protocol-Version "${shown(version)}"; this server supports ${supported}`,
     ),
   );
 }
