@@ -2,6 +2,7 @@
  * A hostile or broken client of the HTTP transport, over real sockets to `serve({ port })`: what it
  * sends must draw a precise, bounded answer, never its own text back at length.
  */
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Listening, pico } from "../src/index.js";
 import { BOTH, MODERN, meta } from "./http-helpers.js";
@@ -17,11 +18,17 @@ beforeAll(async () => {
 
 afterAll(() => listening.close());
 
-function send(method: string, headers: Record<string, string>, body?: unknown): Promise<Response> {
+/** A request to the listener; `raw`, when given, is the body as it is sent, in place of `body` as JSON. */
+function send(
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  raw?: string | Uint8Array<ArrayBuffer>,
+): Promise<Response> {
   return fetch(listening.url, {
     method,
     headers: { "content-type": "application/json", accept: BOTH, ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(raw !== undefined ? { body: raw } : body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 }
 
@@ -99,5 +106,46 @@ describe("text of the client's quoted in an error", () => {
     const { message } = (JSON.parse(answer.body) as { error: { message: string } }).error;
     cutIn(message, "o");
     expect(message).toMatch(/ is not a host name or address with an optional numeric port$/);
+  });
+});
+
+describe("a body the server cannot read as JSON", () => {
+  const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+
+  /**
+   * RFC 9110 §15.5.16: a content coding the server does not decode is answered 415, with
+   * Accept-Encoding naming those it would. Was: a gzipped body was parsed as it came, answered 400
+   * "Parse error: Unexpected token '\u001f', …", and a body sent uncompressed but labelled gzip was
+   * served as if the label were not there.
+   */
+  it("refuses a Content-Encoding with 415, saying to send the body uncompressed", async () => {
+    for (const body of [new Uint8Array(gzipSync(ping)), ping]) {
+      const answer = await send("POST", { "content-encoding": "gzip" }, undefined, body);
+      expect(answer.status).toBe(415);
+      expect(answer.headers.get("accept-encoding")).toBe("identity");
+      expect(await answer.json()).toEqual({
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message:
+            'Unsupported Media Type: the body is sent with Content-Encoding "gzip", which this server does not decode; send it uncompressed',
+        },
+      });
+    }
+    expect((await send("POST", { "content-encoding": "identity" }, undefined, ping)).status).toBe(400);
+  });
+
+  /** Was: "Parse error: Unexpected non-whitespace character after JSON at position 41", and nothing more. */
+  it("answers -32700 with what went wrong and what the body must be", async () => {
+    const answer = await send("POST", {}, undefined, `${ping}\n${ping}`);
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32700,
+        message:
+          "Parse error: Unexpected non-whitespace character after JSON at position 41; send one JSON-RPC message as the body, as JSON in UTF-8",
+      },
+    });
   });
 });

@@ -209,3 +209,29 @@ describe("text of the client's quoted in an error", () => {
     expect(await child.exited).toEqual({ code: 0, signal: null });
   });
 });
+
+describe("a line that is not JSON", () => {
+  /**
+   * Messages are delimited by newlines (2025-11-25 "Transports", stdio): a client that ends its lines
+   * with a lone carriage return (old Mac style) sends two messages as one line. Was: "Parse error:
+   * Unexpected non-whitespace character after JSON at position 41", which says what the parser saw
+   * but not what to send instead.
+   */
+  it("is answered -32700 with what went wrong and how a message is sent", async () => {
+    const child = new Child();
+    child.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\r`);
+    child.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" })}\n`);
+    child.send({ jsonrpc: "2.0", id: "after", method: "ping" });
+    await child.response("after");
+    expect(child.messages()[0]).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32700,
+        message:
+          "Parse error: Unexpected non-whitespace character after JSON at position 41; send each JSON-RPC message as one line of JSON, ending with a newline (\\n)",
+      },
+    });
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});

@@ -131,7 +131,12 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     try {
       value = JSON.parse(line);
     } catch (thrown) {
-      send(parseError((thrown as Error).message));
+      // Lines end with \n alone (2025-11-25 "Transports", stdio): a lone \r joins two messages into one.
+      send(
+        parseError(
+          `${(thrown as Error).message}; send each JSON-RPC message as one line of JSON, ending with a newline (\\n)`,
+        ),
+      );
       return;
     }
     let later: Promise<void> | undefined;
