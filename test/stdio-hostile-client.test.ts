@@ -208,6 +208,21 @@ describe("text of the client's quoted in an error", () => {
     child.process.stdin.end();
     expect(await child.exited).toEqual({ code: 0, signal: null });
   });
+
+  /** Was: "Failed to retrieve task: no task" quoted the taskId whole. */
+  it("cuts an unknown taskId to 200 characters", async () => {
+    const child = new Child({}, "test/fixtures/tasks-server.ts");
+    const extensions = { "io.modelcontextprotocol/tasks": {} };
+    const _meta = { ...MODERN_META, [META.clientCapabilities]: { extensions } };
+    child.send({ jsonrpc: "2.0", id: "modern", method: "tasks/get", params: { taskId: long("t"), _meta } });
+    const ending = "(it may have expired); call the tool again to start a new one";
+    quotesCut(said(await child.response("modern")), "t", ending);
+    await child.initialize();
+    child.send({ jsonrpc: "2.0", id: "legacy", method: "tasks/get", params: { taskId: long("u") } });
+    quotesCut(said(await child.response("legacy")), "u", ending);
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
 });
 
 describe("a line that is not JSON", () => {
