@@ -250,3 +250,52 @@ describe("a line that is not JSON", () => {
     expect(await child.exited).toEqual({ code: 0, signal: null });
   });
 });
+
+describe("a line that is not UTF-8", () => {
+  /**
+   * Messages are UTF-8 (2025-11-25 "Transports", stdio). Was: each byte sequence that is not UTF-8 was
+   * read as U+FFFD, so a Latin-1 "café" reached the tool as "caf\uFFFD", run as if the client had sent
+   * that, and a request whose id held such a byte was answered under another id, which the client
+   * never matched. U+FFFD sent as UTF-8 (EF BF BD), and a character split across two writes, are text
+   * like any other.
+   */
+  it("is answered -32700 saying so, and the lines around it are served", async () => {
+    const child = new Child();
+    const line = (id: string, s: Buffer) =>
+      Buffer.concat([
+        Buffer.from(`{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"echo","arguments":{"s":"`),
+        s,
+        Buffer.from(`"},"_meta":${JSON.stringify(MODERN_META)}}}\n`),
+      ]);
+    // One write, read in one chunk: the line between the two others is UTF-8, its U+FFFD too.
+    child.write(
+      Buffer.concat([
+        line("latin1", Buffer.from("café", "latin1")),
+        line("replacement", Buffer.from("caf\uFFFD")),
+        Buffer.from(`{"jsonrpc":"2.0","id":"\xff","method":"ping"}\n`, "latin1"),
+      ]),
+    );
+    // "é" (C3 A9) split between two writes, the second a moment later: one character, not two errors.
+    const split = line("split", Buffer.from("café"));
+    const cut = split.indexOf(0xa9);
+    child.write(split.subarray(0, cut));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.write(split.subarray(cut));
+    await child.response("split");
+    const said = async (id: string) => (await child.response(id)).result;
+    expect(await said("replacement")).toMatchObject({ content: [{ type: "text", text: "caf\uFFFD" }] });
+    expect(await said("split")).toMatchObject({ content: [{ type: "text", text: "café" }] });
+    const refused = {
+      jsonrpc: "2.0",
+      error: {
+        code: -32700,
+        message:
+          "Parse error: the line holds bytes that are not UTF-8; send each JSON-RPC message as one line of JSON, encoded in UTF-8",
+      },
+    };
+    expect(child.messages().filter((message) => "error" in message)).toEqual([refused, refused]);
+    expect(child.messages()).toHaveLength(4);
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
