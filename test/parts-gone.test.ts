@@ -3,7 +3,8 @@
  * are named by their content, so the old process finds none of its parts that load on first use).
  * Each part it can no longer load fails only what needed it, never an answer, the reading of its
  * input, or the process: the limits' interruptions (limits/interruptions.ts), the answer to an
- * oversized stdio line (transports/too-large.ts) and the HTTP faces (transports/http/faces.ts).
+ * oversized stdio line (transports/too-large.ts), the reading of stdin that is not UTF-8
+ * (transports/utf8-lines.ts) and the HTTP faces (transports/http/faces.ts).
  * The server runs from a copy of src/ in a temporary folder, the part deleted from the copy once
  * the server has started, over stdio to the official v1 client, or as a program of its own.
  */
@@ -14,10 +15,14 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, afterEach, expect, it } from "vitest";
+import { Child, killChildren, MODERN_META } from "./hardening-helpers.js";
 import { ROOT, tsxProgram } from "./peers/fixture.js";
 
 const folder = mkdtempSync(join(tmpdir(), "picomcp-parts-gone-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+afterAll(() => {
+  killChildren();
+  rmSync(folder, { recursive: true, force: true });
+});
 
 let copies = 0;
 /** A copy of src/ with `program` beside it (it imports "./src/index.js"): the copy's folder. */
@@ -112,6 +117,24 @@ pico({ name: "gone", limits: { maxMessageBytes: 2000 } })
   const listed = await client.listTools(undefined, { timeout: 15_000 });
   expect(listed.tools.map((tool) => tool.name)).toEqual(["echo"]);
   expect(stderr()).toContain("too-large");
+}, 30_000);
+
+it("goes on reading its input when the reading of bytes that are not UTF-8 can no longer load", async () => {
+  const copy = copyWith(`
+import { pico } from "./src/index.js";
+pico({ name: "gone" }).tool("echo", { description: "Answers.", run: () => "ok" }).serve();
+`);
+  const child = new Child({}, join(copy, "server.ts"));
+  child.send({ jsonrpc: "2.0", id: "first", method: "ping", params: { _meta: MODERN_META } });
+  await child.response("first");
+  rmSync(join(copy, "src/transports/utf8-lines.ts"));
+  // A Latin-1 "é": its line is read as it was before the module existed, and the next one still is.
+  child.write(Buffer.from('{"jsonrpc":"2.0","id":"caf\xe9","method":"ping"}\n', "latin1"));
+  child.send({ jsonrpc: "2.0", id: "after", method: "ping", params: { _meta: MODERN_META } });
+  await child.response("after");
+  expect(child.stderr).toContain("utf8-lines");
+  child.process.stdin.end();
+  expect(await child.exited).toEqual({ code: 0, signal: null });
 }, 30_000);
 
 /** Runs the program of `copy` to its end (at most 20 s): its exit code and output. */

@@ -4,7 +4,10 @@
  * server answering what it does.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { Child, killChildren } from "./hardening-helpers.js";
+import { META } from "../src/core/types.js";
+import { Child, call, killChildren, MODERN_META } from "./hardening-helpers.js";
+
+const VERSION = META.protocolVersion;
 
 afterAll(killChildren);
 
@@ -149,3 +152,150 @@ async function greetingAsks(child: Child): Promise<Record<string, unknown>> {
   await child.until(() => asked() !== undefined, 10_000, "the elicitation");
   return asked()!;
 }
+
+describe("text of the client's quoted in an error", () => {
+  /** 50,000 characters of one letter, under the fixture's 64 KiB message limit. */
+  const long = (letter: string) => letter.repeat(50_000);
+  /** An error's text: what goes into the model's context, to say what was wrong and what to do. */
+  const said = (answer: Record<string, unknown>) => {
+    const result = answer.result as { content?: { text: string }[] } | undefined;
+    return result?.content?.[0]?.text ?? (answer.error as { message: string }).message;
+  };
+  /** It quotes the client's text cut to its first 200 characters, and still ends with what to do. */
+  const quotesCut = (text: string, letter: string, ending: string) => {
+    // Booleans, not the text: a failure would print 50,000 characters.
+    const shown = `${text.slice(0, 300)} … ${text.slice(-300)} (${text.length} characters)`;
+    expect(text.includes(`${letter.repeat(200)}…`) && !text.includes(letter.repeat(201)), shown).toBe(true);
+    expect(text.endsWith(ending), shown).toBe(true);
+  };
+
+  /**
+   * An error names what the client sent so that the model sees what was wrong, but a name, a version
+   * or an id can be as long as a message may be (limits.maxMessageBytes, 4 MiB by default), and the
+   * model reads all of it: the message quotes its first 200 characters, as the unknown tool, prompt
+   * and resource errors did already. Was: each quoted the client's text whole (50,000 characters
+   * here, a whole message's worth under the default limit).
+   */
+  it("cuts a method name, a protocol version, an id and a value to 200 characters", async () => {
+    const child = new Child();
+    const requests: Record<string, unknown>[] = [
+      { jsonrpc: "2.0", id: "early", method: long("e") },
+      { jsonrpc: "2.0", id: "version", method: "ping", params: { _meta: { ...MODERN_META, [VERSION]: long("v") } } },
+    ];
+    for (const request of requests) child.send(request);
+    quotesCut(
+      said(await child.response("early")),
+      "e",
+      'send 2026-07-28 requests with params._meta["io.modelcontextprotocol/protocolVersion"].',
+    );
+    quotesCut(said(await child.response("version")), "v", "(or initialize for 2025-11-25 and older)");
+    child.send({ jsonrpc: "2.0", id: "modern", method: long("m"), params: { _meta: MODERN_META } });
+    quotesCut(said(await child.response("modern")), "m", "is not available in protocol 2026-07-28");
+    child.send(long("s"));
+    child.send({ jsonrpc: "2.0", id: "params", method: "ping", params: long("p") });
+    child.send(call(long("i"), "sleep", { ms: 60_000 }));
+    child.send(call(long("i"), "sleep", { ms: 60_000 }));
+    child.send(call("names", "tally", { [long("a")]: "one", b: 2 }));
+    await child.response("names");
+    quotesCut(said(child.messages().find((message) => message.error && !("id" in message))!), "s", "");
+    quotesCut(said(await child.response("params")), "p", "");
+    quotesCut(said(await child.response(long("i"))), "i", "give every request a new id");
+    child.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: long("i") } });
+    quotesCut(said(await child.response("names")), "a", "Invalid input: expected number, received string");
+    await child.initialize();
+    child.send({ jsonrpc: "2.0", id: "legacy", method: long("l") });
+    quotesCut(said(await child.response("legacy")), "l", "is not available in protocol 2025-11-25");
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+
+  /** Was: "Failed to retrieve task: no task" quoted the taskId whole. */
+  it("cuts an unknown taskId to 200 characters", async () => {
+    const child = new Child({}, "test/fixtures/tasks-server.ts");
+    const extensions = { "io.modelcontextprotocol/tasks": {} };
+    const _meta = { ...MODERN_META, [META.clientCapabilities]: { extensions } };
+    child.send({ jsonrpc: "2.0", id: "modern", method: "tasks/get", params: { taskId: long("t"), _meta } });
+    const ending = "(it may have expired); call the tool again to start a new one";
+    quotesCut(said(await child.response("modern")), "t", ending);
+    await child.initialize();
+    child.send({ jsonrpc: "2.0", id: "legacy", method: "tasks/get", params: { taskId: long("u") } });
+    quotesCut(said(await child.response("legacy")), "u", ending);
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe("a line that is not JSON", () => {
+  /**
+   * Messages are delimited by newlines (2025-11-25 "Transports", stdio): a client that ends its lines
+   * with a lone carriage return (old Mac style) sends two messages as one line. Was: "Parse error:
+   * Unexpected non-whitespace character after JSON at position 41", which says what the parser saw
+   * but not what to send instead.
+   */
+  it("is answered -32700 with what went wrong and how a message is sent", async () => {
+    const child = new Child();
+    child.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\r`);
+    child.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" })}\n`);
+    child.send({ jsonrpc: "2.0", id: "after", method: "ping" });
+    await child.response("after");
+    expect(child.messages()[0]).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32700,
+        message:
+          "Parse error: Unexpected non-whitespace character after JSON at position 41; send each JSON-RPC message as one line of JSON, ending with a newline (\\n)",
+      },
+    });
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe("a line that is not UTF-8", () => {
+  /**
+   * Messages are UTF-8 (2025-11-25 "Transports", stdio). Was: each byte sequence that is not UTF-8 was
+   * read as U+FFFD, so a Latin-1 "café" reached the tool as "caf\uFFFD", run as if the client had sent
+   * that, and a request whose id held such a byte was answered under another id, which the client
+   * never matched. U+FFFD sent as UTF-8 (EF BF BD), and a character split across two writes, are text
+   * like any other.
+   */
+  it("is answered -32700 saying so, and the lines around it are served", async () => {
+    const child = new Child();
+    const line = (id: string, s: Buffer) =>
+      Buffer.concat([
+        Buffer.from(`{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"echo","arguments":{"s":"`),
+        s,
+        Buffer.from(`"},"_meta":${JSON.stringify(MODERN_META)}}}\n`),
+      ]);
+    // One write, read in one chunk: the line between the two others is UTF-8, its U+FFFD too.
+    child.write(
+      Buffer.concat([
+        line("latin1", Buffer.from("café", "latin1")),
+        line("replacement", Buffer.from("caf\uFFFD")),
+        Buffer.from(`{"jsonrpc":"2.0","id":"\xff","method":"ping"}\n`, "latin1"),
+      ]),
+    );
+    // "é" (C3 A9) split between two writes, the second a moment later: one character, not two errors.
+    const split = line("split", Buffer.from("café"));
+    const cut = split.indexOf(0xa9);
+    child.write(split.subarray(0, cut));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    child.write(split.subarray(cut));
+    await child.response("split");
+    const said = async (id: string) => (await child.response(id)).result;
+    expect(await said("replacement")).toMatchObject({ content: [{ type: "text", text: "caf\uFFFD" }] });
+    expect(await said("split")).toMatchObject({ content: [{ type: "text", text: "café" }] });
+    const refused = {
+      jsonrpc: "2.0",
+      error: {
+        code: -32700,
+        message:
+          "Parse error: the line holds bytes that are not UTF-8; send each JSON-RPC message as one line of JSON, encoded in UTF-8",
+      },
+    };
+    expect(child.messages().filter((message) => "error" in message)).toEqual([refused, refused]);
+    expect(child.messages()).toHaveLength(4);
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});

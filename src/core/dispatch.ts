@@ -18,6 +18,7 @@ import type { CarriedAs } from "./layers.js";
 import { METHODS } from "./methods.js";
 import { Refusal, shuttingDown } from "./refusal.js";
 import type { Method, Registry } from "./registry.js";
+import { quoted, shown } from "./safe.js";
 import { toolError } from "./tools.js";
 import { META, type Meta, type ServerCapabilities } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
@@ -221,7 +222,7 @@ export class Dispatcher {
       return errorResponse(
         message.id,
         ErrorCode.InvalidRequest,
-        `Invalid Request: id ${JSON.stringify(message.id)} is already used by a request in progress; give every request a new id`,
+        `Invalid Request: id ${quoted(message.id)} is already used by a request in progress; give every request a new id`,
       );
     }
     return this.#draining ? shuttingDown(message.id) : undefined;
@@ -295,7 +296,11 @@ export class Dispatcher {
         : protocolVersion
           ? ` in protocol ${protocolVersion}`
           : "";
-    return errorResponse(message.id, ErrorCode.MethodNotFound, `Method not found: "${name}" is not available${why}`);
+    return errorResponse(
+      message.id,
+      ErrorCode.MethodNotFound,
+      `Method not found: "${shown(name)}" is not available${why}`,
+    );
   }
 
   /** Whether the server advertises the capability that gates this method (-32601 otherwise). */
@@ -417,7 +422,7 @@ export class Dispatcher {
 export function unsupportedVersion(id: RequestId, requested: string): JsonRpcResponse {
   return failure(id, {
     code: ErrorCode.UnsupportedProtocolVersion,
-    message: `Unsupported protocol version "${requested}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
+    message: `Unsupported protocol version "${shown(requested)}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
     data: { supported: MODERN_VERSIONS, requested },
   });
 }

@@ -1,5 +1,5 @@
 import { ErrorCode, isMcpError } from "./errors.js";
-import { safeMessage } from "./safe.js";
+import { quoted, safeMessage } from "./safe.js";
 
 export type RequestId = string | number;
 
@@ -104,10 +104,13 @@ function badId(id: unknown): string {
   return `Invalid Request: "id" is a number too large to be read exactly (it reads as ${id}); use a string id or an integer between -9007199254740991 and 9007199254740991`;
 }
 
+/** A JSON value, said briefly: a string's first characters (safe.ts's quoted), never an array's or object's contents. */
 function describe(value: unknown): string {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+    return `${typeof value} ${quoted(value)}`;
+  }
   if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
+  return Array.isArray(value) ? "an array" : "an object";
 }
 
 export function resultResponse(id: RequestId, result: Record<string, unknown>): JsonRpcResponse {

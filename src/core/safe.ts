@@ -47,11 +47,17 @@ export function safeMessage(thrown: unknown): string {
 }
 
 /**
- * What an error message shows of a name or URI the client sent: the message goes into the model's
- * context, so a long one is cut (the whole of it goes back in the error's data where it helps).
+ * What an error message shows of a name, a URI, an id or any other text the client sent: the message
+ * goes into the model's context, and the client's text may be as long as a message (4 MiB), so a long
+ * one is cut (the whole of it goes back in the error's data where it helps).
  */
 const MAX_SHOWN = 200;
 
-export function shown(text: string): string {
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}…` : text;
+export function shown(text: string, max = MAX_SHOWN): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** A value the client sent, as JSON in a message: a string cut as `shown` cuts it, in its quotes. */
+export function quoted(value: string | number | boolean): string {
+  return JSON.stringify(typeof value === "string" ? shown(value) : value);
 }

@@ -1,4 +1,5 @@
 import { messageOf } from "./errors.js";
+import { shown } from "./safe.js";
 
 /**
  * The Standard Schema (https://standardschema.dev) and Standard JSON Schema interfaces, declared here
@@ -125,15 +126,22 @@ export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): str
   return lines.join("\n");
 }
 
+/**
+ * The most characters of an issue's message shown. The message is the schema library's (or a refine's
+ * author's, which may be long on purpose), but libraries quote the client's keys and values in it
+ * (zod's "Unrecognized keys"), and a key may be as long as a message: each is cut, as is the path.
+ */
+const MESSAGE_SHOWN = 1000;
+
 function formatIssue(issue: StandardSchemaV1.Issue): string {
   // Array.from, not path.map: ArkType's path is an Array subclass, and its map() turns an empty path
   // into [0], a field that is not there.
   const path = Array.from(issue.path ?? [], (segment) =>
     String(typeof segment === "object" ? segment.key : segment),
   ).join(".");
-  if (!path) return issue.message;
+  if (!path) return shown(issue.message, MESSAGE_SHOWN);
   // Some libraries (ArkType) already start the message with the path, indexes in brackets
   // (`items[0].id`); do not say it twice.
   const said = [path, path.replace(/\.(\d+)(?=\.|$)/g, "[$1]")].find((form) => issue.message.startsWith(`${form} `));
-  return `${path}: ${said ? issue.message.slice(said.length + 1) : issue.message}`;
+  return `${shown(path)}: ${shown(said ? issue.message.slice(said.length + 1) : issue.message, MESSAGE_SHOWN)}`;
 }

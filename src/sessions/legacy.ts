@@ -3,6 +3,7 @@ import { isLogLevel, LOG_LEVELS } from "../core/envelope.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import { errorResponse, isObject, type JsonRpcNotification, type JsonRpcRequest } from "../core/jsonrpc.js";
 import type { Method } from "../core/registry.js";
+import { shown } from "../core/safe.js";
 import { META } from "../core/types.js";
 import type { Peer } from "./peer.js";
 import { initialize } from "./session.js";
@@ -53,7 +54,7 @@ class LegacySessions implements LegacyEra {
       return errorResponse(
         id,
         ErrorCode.InvalidRequest,
-        `Invalid Request: "${name}" arrived before initialize. Send initialize first, or send 2026-07-28 requests with params._meta["${META.protocolVersion}"].`,
+        `Invalid Request: "${shown(name)}" arrived before initialize. Send initialize first, or send 2026-07-28 requests with params._meta["${META.protocolVersion}"].`,
       );
     }
     const method = dispatcher.method(name);

@@ -4,6 +4,7 @@ import { ErrorCode, McpError, messageOf, Unavailable } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject, type JsonRpcMessage } from "../core/jsonrpc.js";
 import type { Registry } from "../core/registry.js";
+import { shown } from "../core/safe.js";
 import type { CallToolResult, TaskSettings, Tool } from "../core/tools.js";
 import type { InputRequest } from "../core/types.js";
 import type { Session } from "../sessions/peer.js";
@@ -494,7 +495,7 @@ export class Tasks {
     // A request treated as not declaring the extension (SEP-2663: MUST) gets -32021 for every other task.
     if (declaresOnlyLegacyTasks(ctx)) {
       throw missingTasks(
-        `no task "${taskId}" of your 2025-11-25 sessions exists (it may have expired); any other task`,
+        `no task "${shown(taskId)}" of your 2025-11-25 sessions exists (it may have expired); any other task`,
       );
     }
     throw unknownTask(taskId);
@@ -691,7 +692,7 @@ function notStarted(): Unavailable {
 export function unknownTask(taskId: string): McpError {
   return new McpError(
     ErrorCode.InvalidParams,
-    `Failed to retrieve task: no task "${taskId}" (it may have expired); call the tool again to start a new one`,
+    `Failed to retrieve task: no task "${shown(taskId)}" (it may have expired); call the tool again to start a new one`,
   );
 }
 

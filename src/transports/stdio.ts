@@ -120,18 +120,38 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     }
     send(large.tooLarge(head, maxMessageBytes));
   };
-  /** Handles one line; a promise while its refusal is being answered (see `refuse`). */
-  const receive = (line: string): Promise<void> | undefined => {
+  /** Answers a line that is not UTF-8 (utf8-lines.ts, loaded with the first chunk that holds one), as `refuse` does. */
+  let utf8: typeof import("./utf8-lines.js") | undefined;
+  const refuseBytes = async () => {
+    try {
+      utf8 ??= await import("./utf8-lines.js");
+    } catch (thrown) {
+      report(thrown);
+      return;
+    }
+    send(parseError(utf8.NOT_UTF8));
+  };
+  /**
+   * Handles one line; a promise while its refusal is being answered (see `refuse`). `notUtf8`: its
+   * bytes were not all UTF-8 (utf8-lines.ts).
+   */
+  const receive = (line: string, notUtf8 = false): Promise<void> | undefined => {
     if (line.endsWith("\r")) line = line.slice(0, -1);
     if (line.trim() === "") return;
     if (line.length > maxMessageBytes || (line.length * 3 > maxMessageBytes && utf8Length(line) > maxMessageBytes)) {
       return refuse(line.slice(0, HEAD));
     }
+    if (notUtf8) return refuseBytes();
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (thrown) {
-      send(parseError((thrown as Error).message));
+      // Lines end with \n alone (2025-11-25 "Transports", stdio): a lone \r joins two messages into one.
+      send(
+        parseError(
+          `${(thrown as Error).message}; send each JSON-RPC message as one line of JSON, ending with a newline (\\n)`,
+        ),
+      );
       return;
     }
     let later: Promise<void> | undefined;
@@ -150,6 +170,8 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   // The line being read, and whether it outgrew the limit: then the rest of it is skipped as it arrives.
   let buffer = "";
   let skipping = false;
+  /** Whether what `buffer` holds came with bytes that are not UTF-8 (utf8-lines.ts). */
+  let notUtf8 = false;
   /** The pieces joined onto `buffer` since it was last copied flat (see `hold`); a count left from earlier lines only brings that copy sooner. */
   let pieces = 0;
   /**
@@ -223,7 +245,10 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     return read;
   };
   let ahead = readAhead();
-  const decoder = new TextDecoder();
+  // Fatal: bytes that are not UTF-8 are refused, not read as U+FFFD (utf8-lines.ts, loaded with the first).
+  let decoder = new TextDecoder("utf-8", { fatal: true });
+  /** The chunk read before: a chunk the decoder refuses is read again from the character it ended inside of. */
+  let previous: Uint8Array | undefined;
   let ended = false;
   try {
     reading: for (;;) {
@@ -238,7 +263,29 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
         break;
       }
       ahead = readAhead();
-      const text = typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true });
+      const chunk = next.value;
+      let text: string;
+      /** Whether each of its lines holds bytes that are not UTF-8, when any does. */
+      let broken: boolean[] | undefined;
+      if (typeof chunk === "string") text = chunk;
+      else {
+        try {
+          text = decoder.decode(chunk, { stream: true });
+        } catch {
+          try {
+            utf8 ??= await import("./utf8-lines.js");
+            ({ text, broken, decoder } = utf8.reread(previous, chunk, previous === undefined));
+          } catch (thrown) {
+            // Its module could not load (the package replaced on disk while the server runs): said on
+            // stderr, the chunk is read as before it existed, U+FFFD and all, and the reading goes on.
+            report(thrown);
+            text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(chunk);
+            decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+          }
+        }
+        previous = chunk;
+      }
+      let line = 0;
       let start = 0;
       for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
         // While the client does not read its answers, or they wait behind read checks, no more of its
@@ -247,12 +294,15 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
         if (connection.holding >= maxConcurrentRequestsPerConnection && !(await roomBehindChecks())) continue reading;
         if (skipping) skipping = false;
         else {
-          const refusing = receive(buffer + text.slice(start, newline));
+          const refusing = receive(buffer + text.slice(start, newline), notUtf8 || broken?.[line] === true);
           buffer = "";
           if (refusing) await refusing;
         }
+        notUtf8 = false;
+        line++;
         start = newline + 1;
       }
+      if (broken?.[line]) notUtf8 = true;
       const refusing = hold(text.slice(start));
       if (refusing) await refusing;
     }
@@ -264,7 +314,17 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   interrupt = undefined;
   streams.stopped?.();
   // A last message without its newline still counts (what the decoder still holds has no newline).
-  if (ended && !skipping) await receive(buffer + decoder.decode());
+  if (ended && !skipping) {
+    let last: string;
+    try {
+      last = decoder.decode();
+    } catch {
+      // The input ended inside a character.
+      last = "\uFFFD";
+      notUtf8 = true;
+    }
+    await receive(buffer + last, notUtf8);
+  }
   buffer = "";
 
   // Nothing more will be asked for: listen streams end now, requests in progress get the grace period,

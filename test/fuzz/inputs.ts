@@ -229,7 +229,8 @@ export const line: fc.Arbitrary<Line> = fc.oneof(
   },
   {
     weight: 1,
-    // Invalid UTF-8 inside an otherwise valid request: overlong, truncated and stray continuation bytes.
+    // Invalid UTF-8 inside an otherwise valid request: overlong, truncated and stray continuation bytes
+    // (refused with -32700, without the id it names).
     arbitrary: fc.constantFrom([0xc0, 0xaf], [0xe2, 0x82], [0x80], [0xff, 0xfe], [0xed, 0xa0, 0x80]).map((bad) => {
       const [head, tail] = [
         '{"jsonrpc":"2.0","id":"utf","method":"tools/call","params":{"name":"echo","arguments":{"s":"',
@@ -278,7 +279,8 @@ export function chunks(input: { lines: Line[]; cuts: number[]; crlf: boolean; la
   return parts;
 }
 
-const decoder = new TextDecoder();
+/** Lines whose bytes are not all UTF-8 are refused without an id (-32700), as if not JSON. */
+const decoder = new TextDecoder("utf-8", { fatal: true });
 /** An id the server answers under: a string or a safe integer (larger integers are refused, never rounded). */
 const isRequestId = (value: unknown) => typeof value === "string" || Number.isSafeInteger(value);
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -11,6 +11,7 @@ import {
   type RequestId,
 } from "../../core/jsonrpc.js";
 import { busy, isUnavailable, shuttingDown } from "../../core/refusal.js";
+import { quoted, shown } from "../../core/safe.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
 import type { ResolvedLimits } from "../../limits/options.js";
@@ -31,6 +32,7 @@ import {
   type HttpReply,
   type HttpRequest,
   jsonReply,
+  noStreamToResume,
   sseReply,
 } from "./reply.js";
 import { respond, sessionEnded, tooManyStreams, unavailable } from "./respond.js";
@@ -234,6 +236,15 @@ export class HttpHandler {
     if (!isJson(request.header("content-type"))) {
       return errorReply(415, "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json");
     }
+    const coding = request.header("content-encoding");
+    if (coding !== null && !/^[ \t]*identity[ \t]*$/i.test(coding)) {
+      // RFC 9110 §15.5.16: a content coding not decoded is a 415, with the codings that are (none).
+      return errorReply(
+        415,
+        `Unsupported Media Type: the body is sent with Content-Encoding ${quoted(coding)}, which this server does not decode; send it uncompressed`,
+        { "accept-encoding": "identity" },
+      );
+    }
     const accept = accepts(request.header("accept"));
     if (!accept.json && !accept.sse) {
       return errorReply(
@@ -279,7 +290,10 @@ export class HttpHandler {
     try {
       body = JSON.parse(text);
     } catch (thrown) {
-      return jsonReply(400, parseError((thrown as Error).message));
+      return jsonReply(
+        400,
+        parseError(`${(thrown as Error).message}; send one JSON-RPC message as the body, as JSON in UTF-8`),
+      );
     }
     if (Array.isArray(body)) return this.#batch(request, body);
     const inbound = classify(body);
@@ -502,7 +516,7 @@ export class HttpHandler {
     if (!channel) {
       return lastEventId === null
         ? errorReply(409, "Conflict: this session already has an open GET stream")
-        : errorReply(404, `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
+        : noStreamToResume(lastEventId);
     }
     return sseReply(channel, session.headers);
   }
@@ -592,7 +606,7 @@ function unsupportedHeader(version: string | null, id?: RequestId): HttpReply | 
     errorResponse(
       id,
       ErrorCode.InvalidRequest,
-      `Bad Request: unsupported MCP-Protocol-Version "${version}"; this server supports ${supported}`,
+      `Bad Request: unsupported MCP-Protocol-Version "${shown(version)}"; this server supports ${supported}`,
     ),
   );
 }

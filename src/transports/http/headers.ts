@@ -1,4 +1,5 @@
 import { isObject, type JsonRpcRequest, nullPrototype } from "../../core/jsonrpc.js";
+import { shown } from "../../core/safe.js";
 import type { Tool } from "../../core/tools.js";
 import type { HttpRequest } from "./reply.js";
 
@@ -60,11 +61,11 @@ function plainValue(raw: string): string | undefined {
 export function mismatchedHeader(request: HttpRequest, message: JsonRpcRequest, version: string): string | undefined {
   const headerVersion = request.header("mcp-protocol-version");
   if (headerVersion !== null && plainValue(headerVersion) !== version) {
-    return `MCP-Protocol-Version header "${headerVersion}" does not match _meta protocol version "${version}"`;
+    return `MCP-Protocol-Version header "${shown(headerVersion)}" does not match _meta protocol version "${shown(version)}"`;
   }
   const method = request.header("mcp-method");
   if (method !== null && plainValue(method) !== message.method) {
-    return `Mcp-Method header "${method}" does not match the body's method "${message.method}"`;
+    return `Mcp-Method header "${shown(method)}" does not match the body's method "${shown(message.method)}"`;
   }
   return undefined;
 }
@@ -83,8 +84,8 @@ export function missingHeader(request: HttpRequest, message: JsonRpcRequest, nam
   if (raw === null) return `The Mcp-Name header is required for ${message.method} (it mirrors params.${param})`;
   if (headerValue(raw) !== expected) {
     // Quoted only when a string: a client's array may nest deeper than JSON.stringify can recurse.
-    const quoted = typeof expected === "string" ? ` ${JSON.stringify(expected)}` : ", which is not a string";
-    return `Mcp-Name header "${raw}" does not match params.${param}${quoted}`;
+    const quoted = typeof expected === "string" ? ` ${JSON.stringify(shown(expected))}` : ", which is not a string";
+    return `Mcp-Name header "${shown(raw)}" does not match params.${param}${quoted}`;
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import type { ExchangeAuth } from "../../core/caller.js";
 import { ErrorCode } from "../../core/errors.js";
 import { errorResponse, type JsonRpcResponse, serialize } from "../../core/jsonrpc.js";
+import { shown } from "../../core/safe.js";
 import type { SseStream } from "./sse.js";
 
 /** What the runtime-neutral HTTP layer answers; adapters turn it into a Web Response or a Node reply. */
@@ -157,6 +158,14 @@ export function jsonReply(
  */
 export function errorReply(status: number, message: string, headers?: Record<string, string>): HttpReply {
   return jsonReply(status, errorResponse(undefined, ErrorCode.InvalidRequest, message), headers);
+}
+
+/**
+ * The 404 of a resume that cannot be served (2025-11-25 "Resumability and Redelivery"): the id, which
+ * the client may send at any length, is quoted cut (core/safe.ts's shown).
+ */
+export function noStreamToResume(lastEventId: string): HttpReply {
+  return errorReply(404, `Not found: no stream to resume for Last-Event-ID "${shown(lastEventId)}"`);
 }
 
 export function emptyReply(status: number, headers: Record<string, string> = {}): HttpReply {

@@ -1,3 +1,4 @@
+import { quoted } from "../../core/safe.js";
 import { type Authority, hostKey, parseAuthority } from "./addresses.js";
 import type { SecurityOptions } from "./options.js";
 import { errorReply, type HttpReply, type HttpRequest } from "./reply.js";
@@ -38,7 +39,7 @@ export class Guard {
     if (value !== null && !authority) {
       return errorReply(
         400,
-        `Bad Request: the Host header ${JSON.stringify(value)} is not a host name or address with an optional numeric port`,
+        `Bad Request: the Host header ${quoted(value)} is not a host name or address with an optional numeric port`,
       );
     }
     if (this.#hosts && !(authority && this.#hostAllowed(authority))) {

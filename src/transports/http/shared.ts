@@ -15,7 +15,7 @@ import type { Connection } from "../connection.js";
 import { holdMessages } from "../held.js";
 import type { StreamLog } from "./history.js";
 import { RemoteReader } from "./remote-reader.js";
-import { emptyReply, errorReply, type HttpReply, type HttpRequest, sseReply } from "./reply.js";
+import { emptyReply, type HttpReply, type HttpRequest, noStreamToResume, sseReply } from "./reply.js";
 import type { HttpSession, SessionMirror, SessionStore } from "./sessions.js";
 import type { SseStream, Streams } from "./sse.js";
 
@@ -320,10 +320,7 @@ export class SharedSessions {
   /** GET with a Last-Event-ID of a stream this instance did not write: from the shared history, or 404 as session.resume. */
   async resume(session: HttpSession, lastEventId: string): Promise<HttpReply> {
     const stream = await this.#resume(session, lastEventId);
-    if (!stream) {
-      return errorReply(404, `Not found: no stream to resume for Last-Event-ID "${lastEventId}"`);
-    }
-    return sseReply(stream, session.headers);
+    return stream ? sseReply(stream, session.headers) : noStreamToResume(lastEventId);
   }
 
   async #resume(session: HttpSession, lastEventId: string): Promise<RemoteReader | undefined> {

@@ -1,0 +1,151 @@
+/**
+ * A hostile or broken client of the HTTP transport, over real sockets to `serve({ port })`: what it
+ * sends must draw a precise, bounded answer, never its own text back at length.
+ */
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Listening, pico } from "../src/index.js";
+import { BOTH, MODERN, meta } from "./http-helpers.js";
+import { RawClient, requestHead } from "./socket-helpers.js";
+
+let listening: Listening;
+
+beforeAll(async () => {
+  listening = await pico({ name: "hostile", version: "1.0.0", signals: false })
+    .tool("echo", { run: () => "echo" })
+    .serve({ port: 0 });
+});
+
+afterAll(() => listening.close());
+
+/** A request to the listener; `raw`, when given, is the body as it is sent, in place of `body` as JSON. */
+function send(
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  raw?: string | Uint8Array<ArrayBuffer>,
+): Promise<Response> {
+  return fetch(listening.url, {
+    method,
+    headers: { "content-type": "application/json", accept: BOTH, ...headers },
+    ...(raw !== undefined ? { body: raw } : body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function session(): Promise<string> {
+  const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+  const opened = await send("POST", {}, { jsonrpc: "2.0", id: 0, method: "initialize", params });
+  await opened.json();
+  return opened.headers.get("mcp-session-id")!;
+}
+
+describe("text of the client's quoted in an error", () => {
+  /** 8,000 characters of one letter: a header of that size passes Node's 16 KiB bound on the head. */
+  const long = (letter: string, length = 8000) => letter.repeat(length);
+
+  /** `text` quotes the client's text cut to its first 200 characters. */
+  function cutIn(text: string, letter: string): void {
+    // A boolean, not the text: a failure would print thousands of characters.
+    const shown = `${text.slice(0, 300)} … ${text.slice(-300)} (${text.length} characters)`;
+    expect(text.includes(`${letter.repeat(200)}…`) && !text.includes(letter.repeat(201)), shown).toBe(true);
+  }
+
+  /** The message of an error reply (its status `status`), which quotes the client's text cut. */
+  async function quotesCut(answer: Response, letter: string, status: number): Promise<string> {
+    expect(answer.status).toBe(status);
+    const { message } = ((await answer.json()) as { error: { message: string } }).error;
+    cutIn(message, letter);
+    return message;
+  }
+
+  /**
+   * A header, or a method name in the body, can be as long as the request may be, and the model reads
+   * the error's message: it quotes the first 200 characters, as the unknown tool, prompt and resource
+   * errors did already. Was: each header or method was quoted whole (8,000 characters here; a 4 MiB
+   * method name in a body, a Worker's or Deno's larger heads).
+   */
+  it("cuts a Last-Event-ID, a protocol version header and the method headers to 200 characters", async () => {
+    const id = await session();
+    const inSession = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+    const resumed = await send("GET", { ...inSession, accept: "text/event-stream", "last-event-id": long("e") });
+    expect(await quotesCut(resumed, "e", 404)).toMatch(/^Not found: no stream to resume for Last-Event-ID "e+…"$/);
+
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    const version = await send("POST", { ...inSession, "mcp-protocol-version": long("v") }, ping);
+    expect(await quotesCut(version, "v", 400)).toMatch(/"; this server supports 2026-07-28, /);
+
+    const method = long("m", 100_000);
+    const request = { jsonrpc: "2.0", id: 2, method, params: { _meta: meta() } };
+    const headers = { "mcp-protocol-version": MODERN, "mcp-method": long("h") };
+    const mismatched = await quotesCut(await send("POST", headers, request), "h", 400);
+    // The body's method, 100,000 characters, is cut as well.
+    cutIn(mismatched.slice(mismatched.indexOf("body")), "m");
+
+    const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", _meta: meta() } };
+    const named = await send(
+      "POST",
+      { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": long("n") },
+      call,
+    );
+    expect(await quotesCut(named, "n", 400)).toMatch(/" does not match params\.name "echo"$/);
+  });
+
+  it("cuts a malformed Host header to 200 characters", async () => {
+    const client = await RawClient.connect(listening.port);
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    const head = requestHead("POST", "/mcp", {
+      host: `${long("o")} x`,
+      "content-type": "application/json",
+      accept: BOTH,
+      "content-length": String(body.length),
+    });
+    await client.write(head + body);
+    const answer = await client.fullResponse();
+    client.destroy();
+    expect(answer.status).toBe(400);
+    const { message } = (JSON.parse(answer.body) as { error: { message: string } }).error;
+    cutIn(message, "o");
+    expect(message).toMatch(/ is not a host name or address with an optional numeric port$/);
+  });
+});
+
+describe("a body the server cannot read as JSON", () => {
+  const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+
+  /**
+   * RFC 9110 §15.5.16: a content coding the server does not decode is answered 415, with
+   * Accept-Encoding naming those it would. Was: a gzipped body was parsed as it came, answered 400
+   * "Parse error: Unexpected token '\u001f', …", and a body sent uncompressed but labelled gzip was
+   * served as if the label were not there.
+   */
+  it("refuses a Content-Encoding with 415, saying to send the body uncompressed", async () => {
+    for (const body of [new Uint8Array(gzipSync(ping)), ping]) {
+      const answer = await send("POST", { "content-encoding": "gzip" }, undefined, body);
+      expect(answer.status).toBe(415);
+      expect(answer.headers.get("accept-encoding")).toBe("identity");
+      expect(await answer.json()).toEqual({
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message:
+            'Unsupported Media Type: the body is sent with Content-Encoding "gzip", which this server does not decode; send it uncompressed',
+        },
+      });
+    }
+    expect((await send("POST", { "content-encoding": "identity" }, undefined, ping)).status).toBe(400);
+  });
+
+  /** Was: "Parse error: Unexpected non-whitespace character after JSON at position 41", and nothing more. */
+  it("answers -32700 with what went wrong and what the body must be", async () => {
+    const answer = await send("POST", {}, undefined, `${ping}\n${ping}`);
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32700,
+        message:
+          "Parse error: Unexpected non-whitespace character after JSON at position 41; send one JSON-RPC message as the body, as JSON in UTF-8",
+      },
+    });
+  });
+});
