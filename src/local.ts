@@ -69,7 +69,7 @@ export async function callLocally(
         `Unknown tool "${shown(name)}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
       );
     const run = () => callTool(tool, args, ctx) as Promise<never>;
-    return legacyRounds({ run, ctx, ask: onInput && (async (request) => onInput(request)) }, NO_INPUT);
+    return legacyRounds({ run, ctx, ask: onInput && { ask: async (request) => onInput(request) } }, NO_INPUT);
   };
   const params = { name, arguments: args as Record<string, unknown> | undefined };
   const running = chain ? chain({ method: "tools/call", params, ctx }, handler) : handler();

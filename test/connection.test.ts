@@ -275,9 +275,37 @@ describe("cancellation", () => {
       release();
       await done;
       expect(sent).toEqual([]);
-      expect(connection.inflight.size).toBe(0);
+      expect(connection.size).toBe(0);
     });
   }
+
+  it("cancels a request only from its own connection, though a connection keeps the map of its requests only while one runs", async () => {
+    const running: { signal: AbortSignal; finish: () => void }[] = [];
+    const { connection: a, sent } = setup({
+      wait: {
+        run: (_args, ctx) =>
+          new Promise<string>((resolve) => running.push({ signal: ctx.signal, finish: () => resolve("done") })),
+      },
+    });
+    const b = new Connection(a.dispatcher, { deliver: (message) => sent.push(message) });
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "wait", _meta: envelope } };
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
+    // a's request ends, and a keeps no map: b's request, of the same id, is in the one a left.
+    const first = a.receive(call);
+    await vi.waitFor(() => expect(running).toHaveLength(1));
+    running[0]!.finish();
+    await first;
+    const second = b.receive(call);
+    await vi.waitFor(() => expect(running).toHaveLength(2));
+    await a.receive(cancel);
+    expect(running[1]!.signal.aborted).toBe(false);
+    expect([a.size, b.size]).toEqual([0, 1]);
+    await b.receive(cancel);
+    expect(running[1]!.signal.aborted).toBe(true);
+    await second;
+    expect([a.size, b.size]).toEqual([0, 0]);
+    expect(sent.map((message) => "id" in message && message.id)).toEqual([1]);
+  });
 
   it("gives a handler that reads its signal after the cancel an aborted signal", async () => {
     const held = gate();

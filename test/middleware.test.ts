@@ -433,7 +433,7 @@ describe("the chain and the request's lifetime", () => {
     const legacy = await dispatcher.answer(
       { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet" } },
       peer,
-      { ask: async () => ({ action: "accept", content: { name: "Ada" } }) },
+      { ask: { ask: async () => ({ action: "accept", content: { name: "Ada" } }) } },
     );
     expect(legacy?.result?.content).toEqual([{ type: "text", text: "hello Ada" }]);
     expect(runs).toBe(2);

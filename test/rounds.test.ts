@@ -393,13 +393,13 @@ function handler2(): Handler {
 }
 
 describe("legacy rounds (2025 sessions)", () => {
-  function legacy(handler: Handler, ask: Asker | undefined, ctx = context("legacy")) {
+  function legacy(handler: Handler, ask: Asker["ask"] | undefined, ctx = context("legacy")) {
     let runs = 0;
     const run = () => {
       runs++;
       return handler(ctx);
     };
-    const result = legacyRounds({ run, ctx, ask });
+    const result = legacyRounds({ run, ctx, ask: ask && { ask } });
     return { result, runs: () => runs, ctx };
   }
 

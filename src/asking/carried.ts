@@ -12,14 +12,18 @@ import type { Session } from "../sessions/peer.js";
 type Result = Record<string, unknown>;
 
 /**
- * Sends one question to the client and resolves with its answer (a legacy session, or `server.call`'s
- * onInput); `via` is the stream of the request that asks, where there is one.
+ * What asks a client (a legacy session's connection, or `server.call`'s onInput). An object, not a
+ * function, so that a connection is its own and keeps no closure of itself once it has served a
+ * request (96 B of heap of every such idle session).
  */
-export type Asker = (
-  request: InputRequest,
-  signal: AbortSignal,
-  via?: ((message: JsonRpcMessage) => void) | undefined,
-) => Promise<unknown>;
+export interface Asker {
+  /** Sends one question to the client and resolves with its answer; `via` is the stream of the request that asks, where there is one. */
+  ask(
+    request: InputRequest,
+    signal: AbortSignal,
+    via?: ((message: JsonRpcMessage) => void) | undefined,
+  ): Promise<unknown>;
+}
 
 /**
  * What the questions use of their connection (transports/connection.ts's Connection, which makes them).

@@ -198,10 +198,10 @@ function principalOf(ctx: Pick<RequestContext, "auth">): string {
  * first run the dispatcher already made.
  */
 export async function legacyRounds(request: LegacyRounds, noWayBack: string | true = true): Promise<Result> {
-  const { run, ctx, ask, first } = request;
+  const { run, ctx, ask: asker, first } = request;
   // The answers collected so far: the first run has none.
   const known = new Map<string, unknown>();
-  const unreachable = ask ? undefined : noWayBack;
+  const unreachable = asker ? undefined : noWayBack;
   for (let rounds = 0; ; rounds++) {
     const answers = rounds === 0 ? NO_ANSWERS : known;
     const round = rounds === 0 && first ? first : await runOnce(run, ctx, { answers, unreachable });
@@ -210,7 +210,7 @@ export async function legacyRounds(request: LegacyRounds, noWayBack: string | tr
     await Promise.all(
       [...round.asked].map(async ([key, request]) => {
         try {
-          known.set(key, await ask!(request, ctx.signal, ctx.emit));
+          known.set(key, await asker!.ask(request, ctx.signal, ctx.emit));
         } catch (thrown) {
           known.set(key, new AskFailure(messageOf(thrown)));
         }

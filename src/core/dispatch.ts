@@ -99,8 +99,17 @@ type Result = Record<string, unknown>;
 /** A response, now or later; undefined for a request that was cancelled (nothing may be sent for it). */
 export type Answer = JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>;
 
-/** Requests in flight on one connection, by id, so `notifications/cancelled` can reach them. */
-export type Inflight = Map<RequestId, RequestContext>;
+/**
+ * Requests in flight on one connection, by id, so `notifications/cancelled` can reach them: a Map is
+ * one; a connection (transports/connection.ts) is one that keeps a Map only while a request is in flight.
+ */
+export interface Inflight {
+  readonly size: number;
+  has(id: RequestId): boolean;
+  get(id: RequestId): RequestContext | undefined;
+  set(id: RequestId, ctx: RequestContext): void;
+  delete(id: RequestId): boolean;
+}
 
 /**
  * How one request travels: where its cancellation comes from and where its notifications go, set by

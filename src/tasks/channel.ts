@@ -71,7 +71,7 @@ export class SessionChannel {
       const send = (stream: TaskStream) => {
         this.#questions.delete(send);
         if (!stream.ask) return reject(new Error("This session has no way to ask its client"));
-        stream.ask(request, signal, stream.emit).then(resolve, reject);
+        stream.ask.ask(request, signal, stream.emit).then(resolve, reject);
       };
       const stream = this.#streams.at(-1);
       if (stream) return send(stream);

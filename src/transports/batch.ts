@@ -20,14 +20,15 @@ import { BATCH_VERSION } from "../core/versions.js";
 import type { ResolvedLimits } from "../limits/options.js";
 import type { Session } from "../sessions/peer.js";
 
-/** What a batch uses of its connection (connection.ts's Connection, which imports this module on demand). */
-interface Connection {
+/**
+ * What a batch uses of its connection (connection.ts's Connection, which imports this module on
+ * demand): its requests in flight and the way to ask its client are the connection itself.
+ */
+interface Connection extends Inflight, Asker {
   readonly session: Session | undefined;
   readonly dispatcher: { readonly limits: ResolvedLimits };
   /** Sends `message`, after what is held before it (see connection.ts); the promise: once it has gone, if it was held. */
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> | undefined;
-  readonly inflight: Inflight;
-  readonly asker: Asker;
   /** The answer to one message, as if it had come alone; `exchange`: how a request travels, if not as the connection's. */
   answer(value: unknown, exchange?: Exchange): Answer;
   /** Routes the client's answer to the question of ours that awaits it. */
@@ -130,9 +131,9 @@ export async function batchAnswers(
 ): Promise<JsonRpcResponse[]> {
   // Over HTTP each request runs as the caller whose token its POST carries, as a POST of one request does.
   const exchange = auth && {
-    inflight: connection.inflight,
+    inflight: connection,
     emit: (message: JsonRpcMessage) => connection.send(message),
-    ask: connection.asker,
+    ask: connection,
     auth,
   };
   const answering = { answer: (value: unknown) => connection.answer(value, exchange) };

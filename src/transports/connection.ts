@@ -1,6 +1,6 @@
 import type { Asker, ConnectionQuestions } from "../asking/carried.js";
 import type { ExchangeAuth } from "../core/caller.js";
-import { askingLayer } from "../core/context.js";
+import { askingLayer, type RequestContext } from "../core/context.js";
 import type { Answer, Dispatcher, Exchange, Inflight } from "../core/dispatch.js";
 import { classify, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../core/jsonrpc.js";
 import type { RegistryEvent } from "../core/registry.js";
@@ -29,19 +29,28 @@ export interface Transport {
 }
 
 /**
+ * An empty map of requests in flight, left by the connection whose last request ended, for the next
+ * connection whose request waits (`Connection.set`): no idle connection keeps one, and a client that
+ * awaits each call before the next makes no map per call.
+ */
+let spare: Map<RequestId, RequestContext> | undefined;
+
+/**
  * One client connection that carries many messages: a stdio pipe, or a legacy HTTP session.
  * It owns the legacy session (if any), the requests in flight, and the server-initiated
- * notifications of that session. An idle connection holds little: the map of requests in flight,
- * its questions to the client and their code are made on first use.
+ * notifications of that session. An idle connection holds little: its map of requests in flight is
+ * kept only while one is, and its questions to the client and their code are made on first use.
+ * It is its requests' Inflight and Asker itself, so that none of its requests makes an object or a
+ * closure that it keeps (an idle session that had served requests kept 280 B more than one that had not).
  */
-export class Connection implements Peer {
+export class Connection implements Peer, Inflight, Asker {
   session: Session | undefined;
   readonly dispatcher: Dispatcher;
   readonly #transport: Transport;
   readonly #unsubscribe: (() => void) | undefined;
-  #inflight: Inflight | undefined;
+  /** The requests in flight, by id: made by the first that waits, dropped once none does (`set`, `delete`). */
+  #inflight: Map<RequestId, RequestContext> | undefined;
   #exchange: Exchange | undefined;
-  #asker: Asker | undefined;
   /** The server's own requests to the client (legacy elicitation, sampling, roots), made by the first one. */
   #questions: ConnectionQuestions | undefined;
   /** What is held back behind read checks, in order (`#tell`): made by the first check that waits (`notify`). */
@@ -57,15 +66,45 @@ export class Connection implements Peer {
     if (!routed) this.#unsubscribe = dispatcher.registry.subscribe((event) => this.notify(event));
   }
 
-  /** Requests in flight on this connection, by id (made by the first request). */
-  get inflight(): Inflight {
-    this.#inflight ??= new Map();
-    return this.#inflight;
+  // Inflight: the dispatcher's bookkeeping of this connection's requests (core/dispatch.ts), which the
+  // limits count and cancellations look in. Reading it makes no map.
+
+  /** How many of its requests are in flight. */
+  get size(): number {
+    return this.#inflight?.size ?? 0;
   }
 
-  /** The requests in flight, if any request ever came: what cancellations look in, without making the map. */
-  get requests(): Inflight | undefined {
-    return this.#inflight;
+  has(id: RequestId): boolean {
+    return this.#inflight?.has(id) ?? false;
+  }
+
+  get(id: RequestId): RequestContext | undefined {
+    return this.#inflight?.get(id);
+  }
+
+  /** A request whose handler answers later is in flight (the dispatcher's `#run`). */
+  set(id: RequestId, ctx: RequestContext): void {
+    if (!this.#inflight) {
+      this.#inflight = spare ?? new Map();
+      spare = undefined;
+    }
+    this.#inflight.set(id, ctx);
+  }
+
+  /** A request is over, or cancelled; the last one leaves the map for the next connection that needs one. */
+  delete(id: RequestId): boolean {
+    const inflight = this.#inflight;
+    if (!inflight?.delete(id)) return false;
+    if (inflight.size === 0) {
+      this.#inflight = undefined;
+      spare = inflight;
+    }
+    return true;
+  }
+
+  /** The ids of the requests in flight, read at once (the map goes to another connection once it empties). */
+  running(): Iterable<RequestId> {
+    return this.#inflight?.keys() ?? [];
   }
 
   /**
@@ -129,21 +168,15 @@ export class Connection implements Peer {
     return this.#held?.sent();
   }
 
-  /** How this connection's requests travel: the same for all of them, made once. */
+  /** How this connection's requests travel: the same for all of them, made once (a stdio pipe's, an HTTP batch's without a caller). */
   get #requestExchange(): Exchange {
     this.#exchange ??= {
-      inflight: this.inflight,
+      inflight: this,
       emit: (message) => this.#tell(message, true),
-      ask: this.asker,
+      ask: this,
       auth: this.#transport.auth,
     };
     return this.#exchange;
-  }
-
-  /** Asks this connection's client (see `ask`): made once, for every request that may ask. */
-  get asker(): Asker {
-    this.#asker ??= (request, signal, via) => this.ask(request, signal, via);
-    return this.#asker;
   }
 
   /**
@@ -169,7 +202,7 @@ export class Connection implements Peer {
       case "request":
         return this.dispatcher.answer(inbound.message, this, exchange);
       case "notification":
-        this.dispatcher.notification(inbound.message, this, this.#inflight);
+        this.dispatcher.notification(inbound.message, this, this);
         return undefined;
       case "invalid":
         return inbound.error;
@@ -228,6 +261,7 @@ export class Connection implements Peer {
     this.#held?.release(true);
     this.#unsubscribe?.();
     this.#questions?.close(reason);
-    for (const ctx of this.#inflight?.values() ?? []) ctx.cancel(new DOMException(reason, "AbortError"));
+    // A copy: the map goes to another connection once the last of these ends (`delete`).
+    for (const ctx of [...(this.#inflight?.values() ?? [])]) ctx.cancel(new DOMException(reason, "AbortError"));
   }
 }

@@ -114,10 +114,12 @@ describe("TaskRelay", () => {
 
   it("asks the task's question through the running instance's session, on the waiting stream", async () => {
     const asked: { method: string; via: boolean }[] = [];
-    const asker: Asker = async (question, _signal, via) => {
-      asked.push({ method: question.method, via: via !== undefined });
-      via?.({ jsonrpc: "2.0", id: "picomcp-1", method: question.method, params: question.params });
-      return { action: "accept", content: { ok: true } };
+    const asker: Asker = {
+      ask: async (question, _signal, via) => {
+        asked.push({ method: question.method, via: via !== undefined });
+        via?.({ jsonrpc: "2.0", id: "picomcp-1", method: question.method, params: question.params });
+        return { action: "accept", content: { ok: true } };
+      },
     };
     const { channel, running, waiting } = instances(asker);
     const question = channel.ask(
@@ -226,9 +228,11 @@ describe("TaskRelay", () => {
 
   it("asks again until the running instance answers: a task-wait lost on the bus is not the end of it", async () => {
     vi.useFakeTimers();
-    const asker: Asker = (question, _signal, via) => {
-      via?.({ jsonrpc: "2.0", id: "picomcp-1", method: question.method, params: question.params });
-      return new Promise(() => {});
+    const asker: Asker = {
+      ask: (question, _signal, via) => {
+        via?.({ jsonrpc: "2.0", id: "picomcp-1", method: question.method, params: question.params });
+        return new Promise(() => {});
+      },
     };
     const { channel, running, waiting, runningBus } = instances(asker);
     // The running instance's subscription is away (reconnecting): it hears nothing for a while.

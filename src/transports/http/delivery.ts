@@ -20,6 +20,6 @@ export async function delivered(
 ): Promise<void> {
   const end = Date.now() + graceMs;
   const unfinished = () =>
-    budget()?.unanswered || [...sessions.values()].some((session) => session.connection.requests?.size);
+    budget()?.unanswered || [...sessions.values()].some((session) => session.connection.size > 0);
   while (Date.now() < end && unfinished()) await new Promise((wake) => setTimeout(wake, CHECK_MS));
 }

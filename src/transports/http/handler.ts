@@ -306,7 +306,7 @@ export class HttpHandler {
         if (claimsModern(inbound.message.params?._meta) || namesModern(request)) return emptyReply(202);
         const legacy = this.#legacyPeer(request);
         if ("status" in legacy) return legacy;
-        this.#dispatcher.notification(inbound.message, legacy.peer, legacy.session?.connection.requests);
+        this.#dispatcher.notification(inbound.message, legacy.peer, legacy.session?.connection);
         // One relayed to the other instances sharing its session is answered once relayed (shared.ts's forward).
         return this.#accepted(this.#shared?.forward(legacy.session, inbound.message));
       }
@@ -377,7 +377,7 @@ export class HttpHandler {
       streams: this.#streams,
       // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
       // or on the GET stream for a client that accepts no stream here.
-      exchange: { auth: request.auth, inflight: connection?.inflight, ask: connection?.asker },
+      exchange: { auth: request.auth, inflight: connection, ask: connection },
     });
   }
 

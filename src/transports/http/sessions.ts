@@ -109,7 +109,7 @@ export class HttpSession {
 
   /** True while the session is in use: a request of it is in progress, or a client holds a stream of it open. */
   get inUse(): boolean {
-    if (this.connection.requests?.size) return true;
+    if (this.connection.size > 0) return true;
     for (const log of this.#history?.streams() ?? []) if (log.reader && !log.reader.closed) return true;
     return false;
   }

@@ -393,7 +393,7 @@ export class SharedSessions {
    * notification is found. Unreadable (the store is away): the questions go, as the bus alone has it.
    */
   async #cancelsNoted(id: string): Promise<void> {
-    const running = this.#store.peek(id)?.connection.requests?.keys() ?? [];
+    const running = this.#store.peek(id)?.connection.running() ?? [];
     const notes = Array.from(running, (request) => cancelNote(id, request));
     if (notes.length === 0) return;
     const noted = (await this.#state.bus.noted?.(notes).catch(() => [])) ?? [];
@@ -635,7 +635,7 @@ export class SharedSessions {
         const { connection } = session;
         const sent = message.message;
         if ("method" in sent) {
-          if (!("id" in sent)) this.#dispatcher.notification(sent, connection, connection.requests);
+          if (!("id" in sent)) this.#dispatcher.notification(sent, connection, connection);
         } else if ("result" in sent || "error" in sent) connection.settle(sent);
         return;
       }
@@ -690,7 +690,7 @@ export class SharedSessions {
     for (const id of ids) {
       const connection = this.#store.peek(id)?.connection;
       for (const asked of connection?.asked() ?? []) notes.push(answerNote(id, asked));
-      for (const running of connection?.requests?.keys() ?? []) notes.push(cancelNote(id, running));
+      for (const running of connection?.running() ?? []) notes.push(cancelNote(id, running));
     }
     const [noted] = await Promise.all([
       this.#state.bus.noted?.(notes).catch(() => []) ?? [],
