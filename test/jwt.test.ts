@@ -132,7 +132,12 @@ describe("jwtVerifier", () => {
       /^The access token comes from another issuer: sign in with this server's authorization server$/,
     );
     await reject({ exp: now() - 31 }, /^The access token expired: refresh it, or sign in again$/);
-    await reject({ nbf: now() + 31 }, /not valid yet/);
+    // A time to come says which clocks to check, as introspectionVerifier does (was: the refusal alone).
+    await reject(
+      { nbf: now() + 31 },
+      /^The access token is not valid yet \(nbf\): check that this server's clock agrees with the authorization server's, or use the token later$/,
+    );
+    await reject({ nbf: "later" }, /^The access token's nbf is not a number$/);
     await reject({ exp: undefined }, /no expiry/);
     await reject({ exp: "soon" }, /exp is not a number/);
     await reject({ aud: "https://other.example/mcp" }, /another audience/);
@@ -296,7 +301,7 @@ describe("jwtVerifier hardening", () => {
     const signer = await key("ES256");
     const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk], clockSkewSeconds: 30 });
     await expect(verify(await jwt(signer, claims({ iat: now() + 3600 })))).rejects.toThrow(
-      "The access token was issued in the future (iat)",
+      "The access token was issued in the future (iat): check that this server's clock agrees with the authorization server's, or use the token later",
     );
     await expect(verify(await jwt(signer, claims({ iat: "yesterday" })))).rejects.toThrow(
       "The access token's iat is not a number",

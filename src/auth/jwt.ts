@@ -6,6 +6,8 @@ import { getSecurely } from "./redirects.js";
 import {
   audiencesOf,
   EXPIRED,
+  ISSUED_IN_FUTURE,
+  NOT_YET_VALID,
   OTHER_ISSUER,
   secondsOption,
   stringsOf,
@@ -201,16 +203,15 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     if (exp === undefined && requireExpiry) throw new InvalidTokenError("The access token has no expiry (exp)");
     if (exp !== undefined && seconds > exp + skew) throw new InvalidTokenError(EXPIRED);
     const nbf = payload.nbf;
-    if (nbf !== undefined && (typeof nbf !== "number" || seconds + skew < nbf)) {
-      throw new InvalidTokenError("The access token is not valid yet (nbf)");
-    }
+    if (nbf !== undefined && typeof nbf !== "number")
+      throw new InvalidTokenError("The access token's nbf is not a number");
+    if (nbf !== undefined && seconds + skew < nbf) throw new InvalidTokenError(NOT_YET_VALID);
     // A token issued later than now, past the skew, was not issued by a clock to trust (RFC 7519
     // §4.1.6 leaves iat's use to the application; this is the check nbf and exp get).
     const iat = payload.iat;
     if (iat !== undefined && typeof iat !== "number")
       throw new InvalidTokenError("The access token's iat is not a number");
-    if (iat !== undefined && seconds + skew < iat)
-      throw new InvalidTokenError("The access token was issued in the future (iat)");
+    if (iat !== undefined && seconds + skew < iat) throw new InvalidTokenError(ISSUED_IN_FUTURE);
     const aud = payload.aud;
     const tokenAudiences = audiencesOf(aud);
     if (audiences && !tokenAudiences.some((audience) => audiences.has(audience))) {
