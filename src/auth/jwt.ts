@@ -105,6 +105,12 @@ function ec(crv: string, bits: number) {
 const REFETCH_COOLDOWN_MS = 30_000;
 
 /**
+ * The shortest `jwksCacheSeconds`: every path to a fetch waits at least this long after the last one
+ * began, so whatever clients send, the issuer is asked at most once a second.
+ */
+const MIN_JWKS_CACHE_SECONDS = 1;
+
+/**
  * After a failed load while no keys were ever loaded, tokens are refused with that failure's reason
  * for this long before the key set is fetched again: an issuer that is down is not asked once per request.
  */
@@ -260,7 +266,13 @@ class KeyStore {
 
   constructor(options: JwtVerifierOptions) {
     this.#options = options;
-    this.#ttl = secondsOption("jwtVerifier's jwksCacheSeconds", options.jwksCacheSeconds, 600) * 1000;
+    const seconds = secondsOption("jwtVerifier's jwksCacheSeconds", options.jwksCacheSeconds, 600);
+    if (seconds < MIN_JWKS_CACHE_SECONDS) {
+      throw new TypeError(
+        `jwtVerifier's jwksCacheSeconds must be ${MIN_JWKS_CACHE_SECONDS} or more: the key set is fetched again once that old, so below a second clients could have the issuer asked for it on nearly every request (a new key id has it fetched sooner anyway); got ${seconds}.`,
+      );
+    }
+    this.#ttl = seconds * 1000;
     this.#timeoutMs = timeoutOption("jwtVerifier's timeoutMs", options.timeoutMs);
     if (options.keys) this.#keys = Array.isArray(options.keys) ? options.keys : options.keys.keys;
   }
