@@ -153,7 +153,12 @@ function challengeOverHttp(ctx: RequestContext, denial: Denial): void {
   if (mode === "result" || (mode === "auto" && ctx.client.info?.name === "openai-mcp")) return;
   // A streamed reply whose 200 went out already cannot become a 401/403: the in-band form says it.
   if (!gate.challenge(denial)) return;
-  throw new McpError(ErrorCode.InvalidRequest, `Unauthorized: ${denial.message}`);
+  // The body's message starts with the status's reason phrase, as the endpoint's own 401s and 403s do: a
+  // 403's caller is signed in and lacks a scope, which is no want of authentication (RFC 9110 §15.5.4).
+  throw new McpError(
+    ErrorCode.InvalidRequest,
+    `${denial.status === 401 ? "Unauthorized" : "Forbidden"}: ${denial.message}`,
+  );
 }
 
 /** The in-band form: `_meta["mcp/www_authenticate"]` with a challenge ChatGPT can act on, when there is metadata to point at. */
