@@ -577,6 +577,10 @@ describe.each(["legacy", "modern"] as const)("per-tool authorization (%s era)", 
       resource_metadata: METADATA,
     });
     expect(challengeOf(refused.challenge).error_description).toContain("projects:write");
+    // The caller is signed in and lacks a permission: forbidden, not unauthorized (was: "Unauthorized: …").
+    expect(refused.error?.message).toBe(
+      'Forbidden: Tool "write" needs the scope projects:write: sign in again and grant it.',
+    );
     const granted = await issuer.mint({ scopes: ["projects:read", "projects:write"] });
     expect((await harness(server, { era, token: granted }).callTool("write", { n: 1 })).status).toBe(200);
     expect(runs).toEqual(["write"]);
@@ -739,6 +743,9 @@ describe("resources and prompts", () => {
     });
     expect(prompt.status).toBe(403);
     expect(challengeOf(prompt.challenge)).toMatchObject({ error: "insufficient_scope", scope: "prompts" });
+    expect(prompt.error?.message).toBe(
+      'Forbidden: Prompt "review" needs the scope prompts: sign in again and grant it.',
+    );
   });
 
   it("hides resource templates and prompts from callers who cannot use them", async () => {
@@ -821,7 +828,7 @@ describe("stdio: the caller comes from the environment", () => {
 
   it("treats a process without credentials as anonymous", async () => {
     const answers = await run({ PICO_TOKEN: "" });
-    expect(answers[2]).toMatchObject({ isError: true, content: [{ text: 'Sign in to use tool "whoami".' }] });
+    expect(answers[2]).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("no identity") }] });
     expect(answers[4]).toEqual({ content: [{ type: "text", text: "pong" }] });
   });
 });

@@ -132,7 +132,12 @@ describe("jwtVerifier", () => {
       /^The access token comes from another issuer: sign in with this server's authorization server$/,
     );
     await reject({ exp: now() - 31 }, /^The access token expired: refresh it, or sign in again$/);
-    await reject({ nbf: now() + 31 }, /not valid yet/);
+    // A time to come says which clocks to check, as introspectionVerifier does (was: the refusal alone).
+    await reject(
+      { nbf: now() + 31 },
+      /^The access token is not valid yet \(nbf\): check that this server's clock agrees with the authorization server's, or use the token later$/,
+    );
+    await reject({ nbf: "later" }, /^The access token's nbf is not a number$/);
     await reject({ exp: undefined }, /no expiry/);
     await reject({ exp: "soon" }, /exp is not a number/);
     await reject({ aud: "https://other.example/mcp" }, /another audience/);
@@ -208,12 +213,39 @@ describe("jwtVerifier", () => {
     expect(fetched).toHaveLength(2);
   });
 
+  it("fetches the key set at most once a second, however many tokens clients send, at the shortest jwksCacheSeconds", async () => {
+    const signer = await key("ES256", "k1");
+    let fetched = 0;
+    const fetch = (async () => {
+      fetched++;
+      return Response.json({ keys: [signer.jwk] });
+    }) as typeof globalThis.fetch;
+    const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch, jwksCacheSeconds: 1 });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    // Each token is new (no verified token is reused), one after the other and at once, and some with a
+    // key id the set does not have.
+    const tokens = async (count: number, from: number) =>
+      Promise.all(Array.from({ length: count }, (_, i) => jwt(signer, claims({ sub: `u${from + i}` }))));
+    for (const token of await tokens(10, 0)) await verify(token);
+    await Promise.all((await tokens(10, 10)).map(verify));
+    const stranger = await key("ES256", "k9");
+    await expect(verify(await jwt(stranger, claims()))).rejects.toThrow(/unknown/);
+    expect(fetched).toBe(1);
+    vi.setSystemTime(start + 999);
+    for (const token of await tokens(10, 20)) await verify(token);
+    expect(fetched).toBe(1);
+    vi.setSystemTime(start + 1_000);
+    await Promise.all((await tokens(10, 30)).map(verify));
+    expect(fetched).toBe(2);
+  });
+
   it("says so when the key set cannot be fetched, and keeps using the last one it had", async () => {
     const signer = await key("ES256", "k1");
     let up = false;
     const fetch = (async () =>
       up ? Response.json({ keys: [signer.jwk] }) : new Response("down", { status: 503 })) as typeof globalThis.fetch;
-    const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch, jwksCacheSeconds: 0 });
+    const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch, jwksCacheSeconds: 1 });
     await expect(verify(await jwt(signer, claims()))).rejects.toThrow(/could not be fetched \(HTTP 503\)/);
     up = true;
     // Fetched again once the 5 s after the failure have passed.
@@ -221,6 +253,7 @@ describe("jwtVerifier", () => {
     vi.setSystemTime(Date.now() + 5_000);
     await expect(verify(await jwt(signer, claims({ sub: "x" })))).resolves.toBeTruthy();
     up = false;
+    vi.setSystemTime(Date.now() + 1_000);
     await expect(verify(await jwt(signer, claims({ sub: "y" })))).resolves.toBeTruthy();
   });
 
@@ -296,7 +329,7 @@ describe("jwtVerifier hardening", () => {
     const signer = await key("ES256");
     const verify = jwtVerifier({ issuer: ISSUER, keys: [signer.jwk], clockSkewSeconds: 30 });
     await expect(verify(await jwt(signer, claims({ iat: now() + 3600 })))).rejects.toThrow(
-      "The access token was issued in the future (iat)",
+      "The access token was issued in the future (iat): check that this server's clock agrees with the authorization server's, or use the token later",
     );
     await expect(verify(await jwt(signer, claims({ iat: "yesterday" })))).rejects.toThrow(
       "The access token's iat is not a number",
@@ -320,6 +353,12 @@ describe("jwtVerifier hardening", () => {
     expect(make({ jwksCacheSeconds: Number.NaN })).toThrow(
       "jwtVerifier's jwksCacheSeconds must be a number of seconds, 0 or more (leave it out for 600); got NaN.",
     );
+    // Below a second, clients could have the key set fetched for nearly every request they send (was: 0 accepted, and did).
+    for (const jwksCacheSeconds of [0, 0.5]) {
+      expect(make({ jwksCacheSeconds })).toThrow(
+        `jwtVerifier's jwksCacheSeconds must be 1 or more: the key set is fetched again once that old, so below a second clients could have the issuer asked for it on nearly every request (a new key id has it fetched sooner anyway); got ${jwksCacheSeconds}.`,
+      );
+    }
     expect(make({ timeoutMs: Number.NaN })).toThrow(
       "jwtVerifier's timeoutMs must be a whole number of milliseconds, 1 or more (leave it out for 5000); got NaN.",
     );
@@ -327,7 +366,7 @@ describe("jwtVerifier hardening", () => {
     for (const fine of [
       { clockSkewSeconds: 0 },
       { clockSkewSeconds: 2.5 },
-      { jwksCacheSeconds: 0 },
+      { jwksCacheSeconds: 1 },
       { timeoutMs: 1 },
     ]) {
       expect(make(fine)).not.toThrow();
@@ -506,7 +545,7 @@ describe("jwtVerifier's key set, from a server that misbehaves", () => {
       new Response(served.body, {
         headers: declare ? { "content-length": String(2 * 1024 * 1024) } : {},
       })) as typeof globalThis.fetch;
-    const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch, jwksCacheSeconds: 0 });
+    const verify = jwtVerifier({ issuer: ISSUER, jwksUrl: "https://auth.test/jwks", fetch, jwksCacheSeconds: 1 });
     await expect(verify(await jwt(signer, claims()))).rejects.toThrow(
       "The signing keys could not be fetched: the answer is larger than 1048576 bytes",
     );
@@ -522,6 +561,7 @@ describe("jwtVerifier's key set, from a server that misbehaves", () => {
     served = padded(json, 512 * 1024);
     declare = false;
     expect((await verify(await jwt(signer, claims()))).subject).toBe("ada");
+    vi.setSystemTime(Date.now() + 1_000);
     served = padded(json, 2 * 1024 * 1024);
     expect((await verify(await jwt(signer, claims({ sub: "bob" })))).subject).toBe("bob");
   });

@@ -428,7 +428,9 @@ const BUDGETS: Budget[] = [
     // Set to 17,232 B on merging wt-4 (hostile clients) with main's spec, authorization, lint and tasks changes, as measured.
     // Raised to 17,275 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+43 B).
     // Set to 17,279 B on merging wt-8 (used sessions' heap) with main's hostile-client changes, as measured.
-    ceiling: 17_279,
+    // Raised to 17,294 B: a refusal over stdio names what the identity of auth.stdio lacks, the role included, and says to run the server with credentials that grant it, with no challenge (auth/enforce.ts's lacking; the stdio transport's caller marked the environment's, core/caller.ts's ExchangeAuth.environment) (was: "sign in again" and an in-band challenge to the HTTP metadata; test/auth-stdio.test.ts) (+15 B).
+    // Set to 17,295 B on merging wt-10 (authorization leftovers) with main's used-session and hostile-client changes, as measured.
+    ceiling: 17_295,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -786,7 +788,10 @@ const BUDGETS: Budget[] = [
     // Raised to 26,383 B: no code of this row changed (stdio.ts is stdio's); chunk hashes and glue, after a stdio line that holds bytes that are not UTF-8 is answered -32700 saying so (+15 B).
     // Set to 26,413 B on merging wt-4 (hostile clients) with main's spec, authorization, lint and tasks changes, as measured.
     // Raised to 26,438 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+25 B).
-    ceiling: 26_438,
+    // Raised to 26,454 B: a refusal over stdio names what the identity of auth.stdio lacks, the role included, and says to run the server with credentials that grant it, with no challenge (auth/enforce.ts's lacking; the stdio transport's caller marked the environment's, core/caller.ts's ExchangeAuth.environment) (was: "sign in again" and an in-band challenge to the HTTP metadata; test/auth-stdio.test.ts) (+16 B).
+    // Raised to 26,457 B: no code of this row changed (auth/enforce.ts, whose 403 refusals over HTTP now say "Forbidden:", is not loaded here); chunk hashes (+3 B).
+    // Set to 26,451 B on merging wt-10 (authorization leftovers) with main's used-session and hostile-client changes, as measured.
+    ceiling: 26_451,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1265,7 +1270,11 @@ const BUDGETS: Budget[] = [
     // Set to 69,346 B on merging wt-4 (hostile clients) with main's spec, authorization, lint and tasks changes, as measured.
     // Raised to 69,354 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+8 B).
     // Set to 69,363 B on merging wt-8 (used sessions' heap) with main's hostile-client changes, as measured.
-    ceiling: 69_363,
+    // Raised to 69,583 B: a refusal over stdio names what the identity of auth.stdio lacks, the role included, and says to run the server with credentials that grant it, with no challenge (auth/enforce.ts's lacking; the stdio transport's caller marked the environment's, core/caller.ts's ExchangeAuth.environment) (was: "sign in again" and an in-band challenge to the HTTP metadata; test/auth-stdio.test.ts) (+220 B).
+    // Raised to 69,654 B: jwtVerifier refuses an nbf or iat still to come with the words introspectionVerifier uses, which say to check the clocks (auth/verified.ts's NOT_YET_VALID and ISSUED_IN_FUTURE), and an nbf that is no number as such (was: "not valid yet" and "issued in the future" alone; test/jwt.test.ts) (+71 B).
+    // Raised to 69,682 B: the JSON-RPC error of a 403 refusal over HTTP starts "Forbidden:", a 401's "Unauthorized:" (auth/enforce.ts's challengeOverHttp) (was: "Unauthorized:" for both, though a 403's caller is signed in; test/auth.test.ts) (+28 B).
+    // Set to 69,669 B on merging wt-10 (authorization leftovers) with main's used-session and hostile-client changes, as measured.
+    ceiling: 69_669,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1631,7 +1640,12 @@ const BUDGETS: Budget[] = [
     // Set to 34,328 B on merging wt-4 (hostile clients) with main's spec, authorization, lint and tasks changes, as measured.
     // Raised to 34,359 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+31 B).
     // Set to 34,360 B on merging wt-8 (used sessions' heap) with main's hostile-client changes, as measured.
-    ceiling: 34_360,
+    // Raised to 34,573 B: a refusal over stdio names what the identity of auth.stdio lacks, the role included, and says to run the server with credentials that grant it, with no challenge (auth/enforce.ts's lacking; the stdio transport's caller marked the environment's, core/caller.ts's ExchangeAuth.environment) (was: "sign in again" and an in-band challenge to the HTTP metadata; test/auth-stdio.test.ts) (+213 B).
+    // Raised to 34,653 B: jwtVerifier refuses an nbf or iat still to come with the words introspectionVerifier uses, which say to check the clocks (auth/verified.ts's NOT_YET_VALID and ISSUED_IN_FUTURE), and an nbf that is no number as such (was: "not valid yet" and "issued in the future" alone; test/jwt.test.ts) (+80 B).
+    // Raised to 34,768 B: jwtVerifier refuses a jwksCacheSeconds under 1 when it is made, saying why (auth/jwt.ts's MIN_JWKS_CACHE_SECONDS), so the issuer is asked for its keys at most once a second whatever clients send (was: 0 accepted, and the key set fetched for every request; test/jwt.test.ts) (+115 B).
+    // Raised to 34,790 B: the JSON-RPC error of a 403 refusal over HTTP starts "Forbidden:", a 401's "Unauthorized:" (auth/enforce.ts's challengeOverHttp) (was: "Unauthorized:" for both, though a 403's caller is signed in; test/auth.test.ts) (+22 B).
+    // Set to 34,789 B on merging wt-10 (authorization leftovers) with main's used-session and hostile-client changes, as measured.
+    ceiling: 34_789,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1987,7 +2001,11 @@ const BUDGETS: Budget[] = [
     // Set to 32,856 B on merging wt-4 (hostile clients) with main's spec, authorization, lint and tasks changes, as measured.
     // Raised to 32,885 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+29 B).
     // Set to 32,882 B on merging wt-8 (used sessions' heap) with main's hostile-client changes, as measured.
-    ceiling: 32_882,
+    // Raised to 33,086 B: a refusal over stdio names what the identity of auth.stdio lacks, the role included, and says to run the server with credentials that grant it, with no challenge (auth/enforce.ts's lacking; the stdio transport's caller marked the environment's, core/caller.ts's ExchangeAuth.environment) (was: "sign in again" and an in-band challenge to the HTTP metadata; test/auth-stdio.test.ts) (+204 B).
+    // Raised to 33,119 B: jwtVerifier refuses an nbf or iat still to come with the words introspectionVerifier uses, which say to check the clocks (auth/verified.ts's NOT_YET_VALID and ISSUED_IN_FUTURE), and an nbf that is no number as such (was: "not valid yet" and "issued in the future" alone; test/jwt.test.ts) (+33 B).
+    // Raised to 33,134 B: the JSON-RPC error of a 403 refusal over HTTP starts "Forbidden:", a 401's "Unauthorized:" (auth/enforce.ts's challengeOverHttp) (was: "Unauthorized:" for both, though a 403's caller is signed in; test/auth.test.ts) (+15 B).
+    // Set to 33,117 B on merging wt-10 (authorization leftovers) with main's used-session and hostile-client changes, as measured.
+    ceiling: 33_117,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2450,7 +2468,12 @@ const BUDGETS: Budget[] = [
     // Set to 81,987 B on merging wt-4 (hostile clients) with main's spec, authorization, lint and tasks changes, as measured.
     // Raised to 81,993 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+6 B).
     // Set to 81,995 B on merging wt-8 (used sessions' heap) with main's hostile-client changes, as measured.
-    ceiling: 81_995,
+    // Raised to 82,233 B: a refusal over stdio names what the identity of auth.stdio lacks, the role included, and says to run the server with credentials that grant it, with no challenge (auth/enforce.ts's lacking; the stdio transport's caller marked the environment's, core/caller.ts's ExchangeAuth.environment) (was: "sign in again" and an in-band challenge to the HTTP metadata; test/auth-stdio.test.ts) (+238 B).
+    // Raised to 82,289 B: jwtVerifier refuses an nbf or iat still to come with the words introspectionVerifier uses, which say to check the clocks (auth/verified.ts's NOT_YET_VALID and ISSUED_IN_FUTURE), and an nbf that is no number as such (was: "not valid yet" and "issued in the future" alone; test/jwt.test.ts) (+56 B).
+    // Raised to 82,406 B: jwtVerifier refuses a jwksCacheSeconds under 1 when it is made, saying why (auth/jwt.ts's MIN_JWKS_CACHE_SECONDS), so the issuer is asked for its keys at most once a second whatever clients send (was: 0 accepted, and the key set fetched for every request; test/jwt.test.ts) (+117 B).
+    // Raised to 82,428 B: the JSON-RPC error of a 403 refusal over HTTP starts "Forbidden:", a 401's "Unauthorized:" (auth/enforce.ts's challengeOverHttp) (was: "Unauthorized:" for both, though a 403's caller is signed in; test/auth.test.ts) (+22 B).
+    // Set to 82,421 B on merging wt-10 (authorization leftovers) with main's used-session and hostile-client changes, as measured.
+    ceiling: 82_421,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -37,22 +37,51 @@ export function checkCallerOf(ctx: RequestContext, declared: AnyAccess | undefin
   if (access === "public") return undefined;
   const { scopes, roles } = parts(access);
   const identity = ctx.auth;
+  // Over stdio the caller is the identity the server runs as (auth.stdio): no sign-in can change it.
+  const environment = ctx.gate?.environment === true;
   if (!identity) {
+    if (environment) {
+      const message = `${capitalized(what)} needs a signed-in caller, and this stdio server has no identity: the user must run the server with credentials (its auth.stdio hook reads them from the environment).`;
+      return { status: 401, error: undefined, scopes: [], message };
+    }
     return { status: 401, error: "invalid_token", scopes, message: `Sign in to use ${what}.` };
   }
   const missing = scopes.filter((scope) => !identity.scopes.includes(scope));
   if (missing.length > 0) {
+    if (environment) return lacking(what, listed("scope", missing));
     const known = ctx.gate?.settings?.known ?? NONE;
     const kept = identity.scopes.filter((scope) => known.has(scope) && !scopes.includes(scope));
+    const [needed, them] = listed("scope", missing);
     return {
       status: 403,
       error: "insufficient_scope",
       scopes: [...scopes, ...kept],
-      message: `${capitalized(what)} needs the scope${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: sign in again and grant ${missing.length > 1 ? "them" : "it"}.`,
+      message: `${capitalized(what)} needs ${needed}: sign in again and grant ${them}.`,
     };
   }
-  if (roles.some((role) => !identity.roles.includes(role))) return forbidden(what);
+  const absent = roles.filter((role) => !identity.roles.includes(role));
+  // Over HTTP roles are not advertised (securitySchemes has no place for them), so a refusal does not
+  // name them; over stdio the one told is the user who runs the server, who must know what to grant.
+  if (absent.length > 0) return environment ? lacking(what, listed("role", absent)) : forbidden(what);
   return undefined;
+}
+
+/** "the scope a" or "the scopes a, b", and the pronoun that refers back to it. */
+function listed(kind: "scope" | "role", names: readonly string[]): [needed: string, them: string] {
+  return names.length > 1 ? [`the ${kind}s ${names.join(", ")}`, "them"] : [`the ${kind} ${names[0]}`, "it"];
+}
+
+/**
+ * The refusal of a stdio caller whose identity lacks what `what` needs: only running the server with
+ * other credentials gives it, so there is nothing to challenge.
+ */
+function lacking(what: string, [needed, them]: [needed: string, them: string]): Denial {
+  return {
+    status: 403,
+    error: undefined,
+    scopes: [],
+    message: `${capitalized(what)} needs ${needed}, which this stdio server's identity (from its auth.stdio hook) lacks: the user must run the server with credentials that grant ${them}.`,
+  };
 }
 
 /**
@@ -124,7 +153,12 @@ function challengeOverHttp(ctx: RequestContext, denial: Denial): void {
   if (mode === "result" || (mode === "auto" && ctx.client.info?.name === "openai-mcp")) return;
   // A streamed reply whose 200 went out already cannot become a 401/403: the in-band form says it.
   if (!gate.challenge(denial)) return;
-  throw new McpError(ErrorCode.InvalidRequest, `Unauthorized: ${denial.message}`);
+  // The body's message starts with the status's reason phrase, as the endpoint's own 401s and 403s do: a
+  // 403's caller is signed in and lacks a scope, which is no want of authentication (RFC 9110 §15.5.4).
+  throw new McpError(
+    ErrorCode.InvalidRequest,
+    `${denial.status === 401 ? "Unauthorized" : "Forbidden"}: ${denial.message}`,
+  );
 }
 
 /** The in-band form: `_meta["mcp/www_authenticate"]` with a challenge ChatGPT can act on, when there is metadata to point at. */

@@ -4,6 +4,8 @@ import { AuthorizationServerUnavailable, InvalidTokenError, type VerifiedToken }
 import {
   audiencesOf,
   EXPIRED,
+  ISSUED_IN_FUTURE,
+  NOT_YET_VALID,
   OTHER_ISSUER,
   secondsOption,
   stringsOf,
@@ -60,9 +62,6 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
 
 /** The `token_type`s, lower-cased, that name a refresh token: RFC 6749's name and RFC 8693 §3's URI. */
 const REFRESH_TOKEN_TYPES = new Set(["refresh_token", "urn:ietf:params:oauth:token-type:refresh_token"]);
-
-/** What to do about an `nbf` or `iat` still to come: one of the two clocks is wrong, or the token is early. */
-const CHECK_CLOCK = ": check that this server's clock agrees with the authorization server's, or use the token later";
 
 const INACTIVE = "The access token is not active: it expired or was revoked. Sign in again.";
 const UNAVAILABLE =
@@ -206,12 +205,12 @@ function verifiedOf(
   if (nbf !== undefined && typeof nbf !== "number")
     throw new InvalidTokenError("The access token's nbf is not a number");
   if (nbf !== undefined && seconds + skew < nbf) {
-    throw new InvalidTokenError(`The access token is not valid yet (nbf)${CHECK_CLOCK}`);
+    throw new InvalidTokenError(NOT_YET_VALID);
   }
   if (iat !== undefined && typeof iat !== "number")
     throw new InvalidTokenError("The access token's iat is not a number");
   if (iat !== undefined && seconds + skew < iat) {
-    throw new InvalidTokenError(`The access token was issued in the future (iat)${CHECK_CLOCK}`);
+    throw new InvalidTokenError(ISSUED_IN_FUTURE);
   }
   const result: VerifiedToken = {
     subject: sub,

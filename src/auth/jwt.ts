@@ -6,6 +6,8 @@ import { getSecurely } from "./redirects.js";
 import {
   audiencesOf,
   EXPIRED,
+  ISSUED_IN_FUTURE,
+  NOT_YET_VALID,
   OTHER_ISSUER,
   secondsOption,
   stringsOf,
@@ -101,6 +103,12 @@ function ec(crv: string, bits: number) {
 
 /** A key id that is not in the set triggers a refetch (key rotation), but at most this often. */
 const REFETCH_COOLDOWN_MS = 30_000;
+
+/**
+ * The shortest `jwksCacheSeconds`: every path to a fetch waits at least this long after the last one
+ * began, so whatever clients send, the issuer is asked at most once a second.
+ */
+const MIN_JWKS_CACHE_SECONDS = 1;
 
 /**
  * After a failed load while no keys were ever loaded, tokens are refused with that failure's reason
@@ -201,16 +209,15 @@ export function jwtVerifier(options: JwtVerifierOptions): (token: string) => Pro
     if (exp === undefined && requireExpiry) throw new InvalidTokenError("The access token has no expiry (exp)");
     if (exp !== undefined && seconds > exp + skew) throw new InvalidTokenError(EXPIRED);
     const nbf = payload.nbf;
-    if (nbf !== undefined && (typeof nbf !== "number" || seconds + skew < nbf)) {
-      throw new InvalidTokenError("The access token is not valid yet (nbf)");
-    }
+    if (nbf !== undefined && typeof nbf !== "number")
+      throw new InvalidTokenError("The access token's nbf is not a number");
+    if (nbf !== undefined && seconds + skew < nbf) throw new InvalidTokenError(NOT_YET_VALID);
     // A token issued later than now, past the skew, was not issued by a clock to trust (RFC 7519
     // §4.1.6 leaves iat's use to the application; this is the check nbf and exp get).
     const iat = payload.iat;
     if (iat !== undefined && typeof iat !== "number")
       throw new InvalidTokenError("The access token's iat is not a number");
-    if (iat !== undefined && seconds + skew < iat)
-      throw new InvalidTokenError("The access token was issued in the future (iat)");
+    if (iat !== undefined && seconds + skew < iat) throw new InvalidTokenError(ISSUED_IN_FUTURE);
     const aud = payload.aud;
     const tokenAudiences = audiencesOf(aud);
     if (audiences && !tokenAudiences.some((audience) => audiences.has(audience))) {
@@ -259,7 +266,13 @@ class KeyStore {
 
   constructor(options: JwtVerifierOptions) {
     this.#options = options;
-    this.#ttl = secondsOption("jwtVerifier's jwksCacheSeconds", options.jwksCacheSeconds, 600) * 1000;
+    const seconds = secondsOption("jwtVerifier's jwksCacheSeconds", options.jwksCacheSeconds, 600);
+    if (seconds < MIN_JWKS_CACHE_SECONDS) {
+      throw new TypeError(
+        `jwtVerifier's jwksCacheSeconds must be ${MIN_JWKS_CACHE_SECONDS} or more: the key set is fetched again once that old, so below a second clients could have the issuer asked for it on nearly every request (a new key id has it fetched sooner anyway); got ${seconds}.`,
+      );
+    }
+    this.#ttl = seconds * 1000;
     this.#timeoutMs = timeoutOption("jwtVerifier's timeoutMs", options.timeoutMs);
     if (options.keys) this.#keys = Array.isArray(options.keys) ? options.keys : options.keys.keys;
   }

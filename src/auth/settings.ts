@@ -1,7 +1,7 @@
-import type { GateSettings } from "../core/caller.js";
+import type { ExchangeAuth, GateSettings } from "../core/caller.js";
 import type { Tool, ToolDescriptor } from "../core/tools.js";
 import { type Access, type AnyAccess, checkAccess, scopesOf, securitySchemes } from "./access.js";
-import type { Identity, IdentityInit, VerifiedToken } from "./identity.js";
+import type { IdentityInit, VerifiedToken } from "./identity.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -165,16 +165,14 @@ export class AuthSettings implements GateSettings {
   }
 
   /**
-   * The identity of a stdio connection, from the `auth.stdio` hook (credentials from the
-   * environment), as the stdio transport takes it; undefined without the hook.
+   * The caller of a stdio connection, as the stdio transport takes it: the identity of the
+   * `auth.stdio` hook (credentials from the environment), anonymous without the hook or credentials;
+   * the environment's either way, so refusals say how to run the server rather than to sign in.
    */
-  stdioAuth(): Promise<{ identity: Identity | undefined }> | undefined {
-    const hook = this.options.stdio;
-    if (!hook) return undefined;
-    return (async () => {
-      const init = await hook();
-      return { identity: init === undefined ? undefined : await (await import("./to-identity.js")).toIdentity(init) };
-    })();
+  async stdioAuth(): Promise<ExchangeAuth> {
+    const init = await this.options.stdio?.();
+    const identity = init === undefined ? undefined : await (await import("./to-identity.js")).toIdentity(init);
+    return { identity, environment: true };
   }
 }
 

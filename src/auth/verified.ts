@@ -51,6 +51,15 @@ export const OTHER_ISSUER =
 /** The refusal of a token past its expiry, as both verifiers and the gate say it. */
 export const EXPIRED = "The access token expired: refresh it, or sign in again";
 
+/** What to do about an `nbf` or `iat` still to come: one of the two clocks is wrong, or the token is early. */
+const CHECK_CLOCK = ": check that this server's clock agrees with the authorization server's, or use the token later";
+
+/** The refusal of a token whose `nbf` is still to come, past the clock skew, as both verifiers say it. */
+export const NOT_YET_VALID = `The access token is not valid yet (nbf)${CHECK_CLOCK}`;
+
+/** The refusal of a token whose `iat` is still to come, past the clock skew, as both verifiers say it. */
+export const ISSUED_IN_FUTURE = `The access token was issued in the future (iat)${CHECK_CLOCK}`;
+
 /** Verified tokens kept: enough for the callers of a busy server, bounded so random tokens cannot grow it. */
 const CACHE_SIZE = 1000;
 

@@ -76,6 +76,11 @@ export interface ExchangeAuth {
   readonly challenge?: ((denial: Denial) => boolean) | undefined;
   /** The message with the raw bearer token cut out, for what goes out on the request's stream (HTTP only). */
   readonly redact?: ((message: JsonRpcMessage) => JsonRpcMessage) | undefined;
+  /**
+   * The caller is whoever the server's environment says, for every request (stdio's `auth.stdio`):
+   * it cannot sign in or step up, so a refusal says how the server must be run, and challenges nothing.
+   */
+  readonly environment?: boolean | undefined;
 }
 
 /** What the core knows about auth for one request, besides the identity (`ctx.auth`). */

@@ -265,5 +265,10 @@ export class RequestContext implements Context {
 /** The gate of one request: the server's settings, and what the transport says about challenges. */
 function openGate(settings: GateSettings | undefined, auth: ExchangeAuth | undefined): Gate | undefined {
   if (!auth) return settings?.gate;
-  return { settings, metadataUrl: auth.metadataUrl ?? settings?.metadataUrl, challenge: auth.challenge };
+  return {
+    settings,
+    metadataUrl: auth.metadataUrl ?? settings?.metadataUrl,
+    challenge: auth.challenge,
+    environment: auth.environment,
+  };
 }
