@@ -10,11 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type Listening, pico } from "../src/index.js";
 import { BOTH, ENDPOINT, MODERN, meta, modernMessage } from "./http-helpers.js";
+import { sseMessages } from "./peers/http-fixture.js";
 import { RawClient, requestHead } from "./socket-helpers.js";
 
 const server = pico({ name: "hostile", version: "1.0.0", signals: false })
   .tool("echo", { run: () => "echo" })
-  .tool("say", { input: z.object({ s: z.string() }), run: ({ s }) => s });
+  .tool("say", { input: z.object({ s: z.string() }), run: ({ s }) => s })
+  .tool("report", {
+    run: (_, ctx) => {
+      for (const step of [1, 2, 3]) ctx.progress(step, 3);
+      return "reported";
+    },
+  });
 let listening: Listening;
 
 beforeAll(async () => {
@@ -240,5 +247,37 @@ describe("a body that is not UTF-8", () => {
       http.closeAllConnections();
       await new Promise((done) => http.close(done));
     }
+  });
+});
+
+describe("a progressToken longer than 256 characters", () => {
+  /**
+   * Each progress notification echoes the token (2025-11-25 "Progress"), so a token of a megabyte made
+   * the server write a megabyte per `ctx.progress()`. Progress is the server's to send or not (MAY):
+   * such a token is answered as no token is, with the result and no progress. Was: 3 notifications of
+   * a megabyte each, then the result.
+   */
+  it("gets its result and no progress; one of 256 characters gets its progress", async () => {
+    /** What a call of `report` asking for progress with `token` gets: its messages in order. */
+    const reported = async (token: string) => {
+      const { headers, body } = modernMessage("tools/call", { name: "report", _meta: { progressToken: token } });
+      const answer = await send("POST", headers, body);
+      expect(answer.status).toBe(200);
+      if (answer.headers.get("content-type") === "text/event-stream") return sseMessages(await answer.text());
+      return [await answer.json()];
+    };
+    const result = expect.objectContaining({
+      result: expect.objectContaining({ content: [{ type: "text", text: "reported" }] }),
+    });
+    const long = await reported("p".repeat(1024 * 1024));
+    // A boolean and a count, not the messages: a failure would print megabytes.
+    expect(long.length).toBe(1);
+    expect(long[0]).toEqual(result);
+    const progress = (step: number) => ({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "q".repeat(256), progress: step, total: 3 },
+    });
+    expect(await reported("q".repeat(256))).toEqual([progress(1), progress(2), progress(3), result]);
   });
 });
