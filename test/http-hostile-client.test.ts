@@ -281,3 +281,57 @@ describe("a progressToken longer than 256 characters", () => {
     expect(await reported("q".repeat(256))).toEqual([progress(1), progress(2), progress(3), result]);
   });
 });
+
+describe("a refusal says what to do instead", () => {
+  /**
+   * One standalone GET stream per session, as the official SDK allows (not in the spec, 2025-11-25
+   * "Listening for Messages from the Server"). Was: "Conflict: this session already has an open GET
+   * stream", which says what is wrong but not what to do.
+   */
+  it("a second GET stream on a session: read the open one, or close it first", async () => {
+    const headers = {
+      "mcp-session-id": await session(),
+      "mcp-protocol-version": "2025-11-25",
+      accept: "text/event-stream",
+    };
+    const first = await send("GET", headers);
+    expect(first.status).toBe(200);
+    const second = await send("GET", headers);
+    await first.body?.cancel();
+    expect(second.status).toBe(409);
+    expect(await second.json()).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32600,
+        message:
+          "Conflict: this session already has an open GET stream; read the server's messages on that one, or close it before you open another",
+      },
+    });
+  });
+
+  /**
+   * 2026-07-28 Streamable HTTP, "Required request headers" (SEP-2243): MUST 400 with -32020. Was: "The
+   * MCP-Protocol-Version header is required" and "The Mcp-Method header is required", and no more.
+   */
+  it("a 2026-07-28 request without MCP-Protocol-Version or Mcp-Method: send it, and with what", async () => {
+    const { headers, body } = modernMessage("tools/call", { name: "echo" });
+    const refusal = async (left: string) => {
+      const answer = await send(
+        "POST",
+        Object.fromEntries(Object.entries(headers).filter(([name]) => name !== left)),
+        body,
+      );
+      expect(answer.status).toBe(400);
+      return ((await answer.json()) as { error: { code: number; message: string } }).error;
+    };
+    expect(await refusal("mcp-protocol-version")).toEqual({
+      code: -32020,
+      message:
+        'The MCP-Protocol-Version header is required; send it with every request, equal to params._meta["io.modelcontextprotocol/protocolVersion"]',
+    });
+    expect(await refusal("mcp-method")).toEqual({
+      code: -32020,
+      message: "The Mcp-Method header is required; send it with every request, equal to its method",
+    });
+  });
+});
