@@ -2,18 +2,30 @@
  * A hostile or broken client of the HTTP transport, over real sockets to `serve({ port })`: what it
  * sends must draw a precise, bounded answer, never its own text back at length.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { type Listening, pico } from "../src/index.js";
-import { BOTH, MODERN, meta } from "./http-helpers.js";
+import { BOTH, ENDPOINT, MODERN, meta, modernMessage } from "./http-helpers.js";
+import { sseMessages } from "./peers/http-fixture.js";
 import { RawClient, requestHead } from "./socket-helpers.js";
 
+const server = pico({ name: "hostile", version: "1.0.0", signals: false })
+  .tool("echo", { run: () => "echo" })
+  .tool("say", { input: z.object({ s: z.string() }), run: ({ s }) => s })
+  .tool("report", {
+    run: (_, ctx) => {
+      for (const step of [1, 2, 3]) ctx.progress(step, 3);
+      return "reported";
+    },
+  });
 let listening: Listening;
 
 beforeAll(async () => {
-  listening = await pico({ name: "hostile", version: "1.0.0", signals: false })
-    .tool("echo", { run: () => "echo" })
-    .serve({ port: 0 });
+  listening = await server.serve({ port: 0 });
 });
 
 afterAll(() => listening.close());
@@ -146,6 +158,180 @@ describe("a body the server cannot read as JSON", () => {
         message:
           "Parse error: Unexpected non-whitespace character after JSON at position 41; send one JSON-RPC message as the body, as JSON in UTF-8",
       },
+    });
+  });
+});
+
+describe("a body that is not UTF-8", () => {
+  /** A body as it is sent: bytes, or pieces of them. */
+  type Body = Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+
+  /** A 2026-07-28 tools/call of `say` whose argument is `s`, bytes put in the body as they are. */
+  function saying(s: Buffer): { headers: Record<string, string>; body: Uint8Array<ArrayBuffer> } {
+    const { headers, body } = modernMessage("tools/call", { name: "say", arguments: { s: "%" } });
+    const [before, after] = JSON.stringify(body).split('"%"');
+    return { headers, body: new Uint8Array(Buffer.concat([Buffer.from(`${before}"`), s, Buffer.from(`"${after}`)])) };
+  }
+
+  /** `bytes` as a body sent in two pieces, cut at `at`, the second a moment after the first. */
+  function inTwo(bytes: Uint8Array, at: number): ReadableStream<Uint8Array> {
+    const pieces = [bytes.subarray(0, at), bytes.subarray(at)];
+    return new ReadableStream({
+      async pull(controller) {
+        const piece = pieces.shift();
+        if (!piece) return controller.close();
+        if (pieces.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+        controller.enqueue(piece);
+      },
+    });
+  }
+
+  const LATIN1 = Buffer.from("café", "latin1");
+  const refused = {
+    jsonrpc: "2.0",
+    error: {
+      code: -32700,
+      message:
+        "Parse error: the body holds bytes that are not UTF-8; send one JSON-RPC message as the body, as JSON in UTF-8",
+    },
+  };
+
+  /**
+   * What `post` answers, as status and what `say` said or the error: a Latin-1 "café" is refused, and
+   * "café" in UTF-8 cut inside its "é" between two pieces, and U+FFFD sent as UTF-8, are said as sent.
+   */
+  async function answers(post: (body: Body, headers: Record<string, string>) => Promise<Response>) {
+    const said = async (answer: Promise<Response>) => {
+      const response = await answer;
+      const json = (await response.json()) as { result?: { content: { text: string }[] } };
+      return [response.status, json.result?.content[0]?.text ?? json];
+    };
+    const latin1 = saying(LATIN1);
+    const split = saying(Buffer.from("café"));
+    const replacement = saying(Buffer.from("caf\uFFFD"));
+    expect(await said(post(latin1.body, latin1.headers))).toEqual([400, refused]);
+    expect(await said(post(inTwo(latin1.body, latin1.body.indexOf(0xe9)), latin1.headers))).toEqual([400, refused]);
+    expect(await said(post(inTwo(split.body, split.body.indexOf(0xa9)), split.headers))).toEqual([200, "café"]);
+    expect(await said(post(replacement.body, replacement.headers))).toEqual([200, "caf\uFFFD"]);
+  }
+
+  /** A body sent as a stream needs `duplex` (Fetch standard), which the DOM's RequestInit does not know yet. */
+  const init = (body: Body, headers: Record<string, string>): RequestInit & { duplex: "half" } => ({
+    method: "POST",
+    headers: { "content-type": "application/json", accept: BOTH, ...headers },
+    body,
+    duplex: "half",
+  });
+
+  /**
+   * Messages are UTF-8 (2025-11-25 "Transports"; RFC 8259 §8.1), as stdio now checks. Was: the bytes
+   * that are not UTF-8 were read as U+FFFD, so a Latin-1 "café" reached the tool as "caf\uFFFD" and
+   * ran, answered 200.
+   */
+  it("is answered 400 -32700 saying so, by serve({ port })", () =>
+    answers((body, headers) => fetch(listening.url, init(body, headers))));
+
+  it("is answered 400 -32700 saying so, by server.fetch, its body in one piece or more", () =>
+    answers((body, headers) => server.fetch(new Request(ENDPOINT, init(body, headers)))));
+
+  it("is answered 400 -32700 saying so, by server.node behind express.raw(), which read the body", async () => {
+    const app = express();
+    app.use(express.raw({ type: "application/json" }));
+    app.all("/mcp", server.node);
+    const http = createServer(app);
+    await new Promise<void>((done) => http.listen(0, "127.0.0.1", done));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+      await answers((body, headers) => fetch(url, init(body, headers)));
+    } finally {
+      http.closeAllConnections();
+      await new Promise((done) => http.close(done));
+    }
+  });
+});
+
+describe("a progressToken longer than 256 characters", () => {
+  /**
+   * Each progress notification echoes the token (2025-11-25 "Progress"), so a token of a megabyte made
+   * the server write a megabyte per `ctx.progress()`. Progress is the server's to send or not (MAY):
+   * such a token is answered as no token is, with the result and no progress. Was: 3 notifications of
+   * a megabyte each, then the result.
+   */
+  it("gets its result and no progress; one of 256 characters gets its progress", async () => {
+    /** What a call of `report` asking for progress with `token` gets: its messages in order. */
+    const reported = async (token: string) => {
+      const { headers, body } = modernMessage("tools/call", { name: "report", _meta: { progressToken: token } });
+      const answer = await send("POST", headers, body);
+      expect(answer.status).toBe(200);
+      if (answer.headers.get("content-type") === "text/event-stream") return sseMessages(await answer.text());
+      return [await answer.json()];
+    };
+    const result = expect.objectContaining({
+      result: expect.objectContaining({ content: [{ type: "text", text: "reported" }] }),
+    });
+    const long = await reported("p".repeat(1024 * 1024));
+    // A boolean and a count, not the messages: a failure would print megabytes.
+    expect(long.length).toBe(1);
+    expect(long[0]).toEqual(result);
+    const progress = (step: number) => ({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "q".repeat(256), progress: step, total: 3 },
+    });
+    expect(await reported("q".repeat(256))).toEqual([progress(1), progress(2), progress(3), result]);
+  });
+});
+
+describe("a refusal says what to do instead", () => {
+  /**
+   * One standalone GET stream per session, as the official SDK allows (not in the spec, 2025-11-25
+   * "Listening for Messages from the Server"). Was: "Conflict: this session already has an open GET
+   * stream", which says what is wrong but not what to do.
+   */
+  it("a second GET stream on a session: read the open one, or close it first", async () => {
+    const headers = {
+      "mcp-session-id": await session(),
+      "mcp-protocol-version": "2025-11-25",
+      accept: "text/event-stream",
+    };
+    const first = await send("GET", headers);
+    expect(first.status).toBe(200);
+    const second = await send("GET", headers);
+    await first.body?.cancel();
+    expect(second.status).toBe(409);
+    expect(await second.json()).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32600,
+        message:
+          "Conflict: this session already has an open GET stream; read the server's messages on that one, or close it before you open another",
+      },
+    });
+  });
+
+  /**
+   * 2026-07-28 Streamable HTTP, "Required request headers" (SEP-2243): MUST 400 with -32020. Was: "The
+   * MCP-Protocol-Version header is required" and "The Mcp-Method header is required", and no more.
+   */
+  it("a 2026-07-28 request without MCP-Protocol-Version or Mcp-Method: send it, and with what", async () => {
+    const { headers, body } = modernMessage("tools/call", { name: "echo" });
+    const refusal = async (left: string) => {
+      const answer = await send(
+        "POST",
+        Object.fromEntries(Object.entries(headers).filter(([name]) => name !== left)),
+        body,
+      );
+      expect(answer.status).toBe(400);
+      return ((await answer.json()) as { error: { code: number; message: string } }).error;
+    };
+    expect(await refusal("mcp-protocol-version")).toEqual({
+      code: -32020,
+      message:
+        'The MCP-Protocol-Version header is required; send it with every request, equal to params._meta["io.modelcontextprotocol/protocolVersion"]',
+    });
+    expect(await refusal("mcp-method")).toEqual({
+      code: -32020,
+      message: "The Mcp-Method header is required; send it with every request, equal to its method",
     });
   });
 });

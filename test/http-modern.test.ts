@@ -250,8 +250,14 @@ describe("modern requests: the order of the checks", () => {
 
   it("requires the standard headers: -32020/400", async () => {
     const cases: [Request, string][] = [
-      [modern("tools/list", {}, { "mcp-protocol-version": null }), "The MCP-Protocol-Version header is required"],
-      [modern("tools/list", {}, { "mcp-method": null }), "The Mcp-Method header is required"],
+      [
+        modern("tools/list", {}, { "mcp-protocol-version": null }),
+        'The MCP-Protocol-Version header is required; send it with every request, equal to params._meta["io.modelcontextprotocol/protocolVersion"]',
+      ],
+      [
+        modern("tools/list", {}, { "mcp-method": null }),
+        "The Mcp-Method header is required; send it with every request, equal to its method",
+      ],
       [
         modern("tools/call", { name: "echo", arguments: { text: "x" } }, { "mcp-name": null }),
         "The Mcp-Name header is required for tools/call (it mirrors params.name)",

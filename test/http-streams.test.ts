@@ -107,7 +107,11 @@ describe("the GET stream", () => {
     expect(second.status).toBe(409);
     expect(await second.json()).toEqual({
       jsonrpc: "2.0",
-      error: { code: ErrorCode.InvalidRequest, message: "Conflict: this session already has an open GET stream" },
+      error: {
+        code: ErrorCode.InvalidRequest,
+        message:
+          "Conflict: this session already has an open GET stream; read the server's messages on that one, or close it before you open another",
+      },
     });
     await first.cancel();
     const third = await app.fetch(get(session));

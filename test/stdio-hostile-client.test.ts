@@ -299,3 +299,30 @@ describe("a line that is not UTF-8", () => {
     expect(await child.exited).toEqual({ code: 0, signal: null });
   });
 });
+
+describe("a progressToken longer than 256 characters", () => {
+  /**
+   * Each progress notification echoes the token (2025-11-25 "Progress"), so a long token made the
+   * server write it again with every `ctx.progress()`, a message's worth each time (up to
+   * limits.maxMessageBytes, 4 MiB by default). Such a token is answered as no token is: the result
+   * and no progress. Was: the progress echoing the 50,000 characters, then the result.
+   */
+  it("gets its result and no progress; one of 256 characters gets its progress", async () => {
+    const child = new Child();
+    const slow = (id: string, progressToken: string) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "slow", arguments: { ms: 0 }, _meta: { ...MODERN_META, progressToken } },
+    });
+    child.send(slow("long", "t".repeat(50_000)));
+    child.send(slow("bound", "u".repeat(256)));
+    await child.response("long");
+    await child.response("bound");
+    const progress = child.messages().filter((message) => message.method === "notifications/progress");
+    // Tokens' lengths, not the tokens: a failure would print 50,000 characters.
+    expect(progress.map(({ params }) => (params as { progressToken: string }).progressToken.length)).toEqual([256]);
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});

@@ -23,6 +23,9 @@ export const NO_ANSWERS: ReadonlyMap<string, unknown> = new Map();
 /** What the wait of a first run ends with when the handler stopped at an unanswered question. */
 export const STUCK: unique symbol = Symbol("stuck");
 
+/** The longest string progressToken that gets progress, in characters (docs/logging-and-progress.md). */
+const MAX_PROGRESS_TOKEN = 256;
+
 /**
  * Asking the client (src/asking/): the questions handlers ask, which the core calls; the layer adds
  * what its other parts call through `askingLayer` (asking/carried.ts: the rounds of a handler that
@@ -129,11 +132,16 @@ export class RequestContext implements Context {
     // Progress goes only to a caller that asked with a token, and MUST increase (2025-11-25 "Progress");
     // a cancelled request is no longer active, so it gets none. A token is a string or an integer:
     // another value (an object, 1.5, an integer too large to read exactly, as with ids) asked for
-    // nothing, and echoing it would hand the client a token that names no request. Progress and total
-    // are numbers: JSON writes Infinity and NaN as null, which no client reads, and a progress of
-    // Infinity would leave nothing larger to report after it.
+    // nothing, and echoing it would hand the client a token that names no request. A string longer
+    // than MAX_PROGRESS_TOKEN asked for nothing either: every report echoes the token, so one of a
+    // megabyte would cost a megabyte per report; progress is the receiver's to send or not (MAY).
+    // Progress and total are numbers: JSON writes Infinity and NaN as null, which no client reads, and
+    // a progress of Infinity would leave nothing larger to report after it.
     const progressToken = this.meta?.progressToken;
-    const asked = typeof progressToken === "string" || Number.isSafeInteger(progressToken);
+    const asked =
+      typeof progressToken === "string"
+        ? progressToken.length <= MAX_PROGRESS_TOKEN
+        : Number.isSafeInteger(progressToken);
     if (!this.emit || this.#ended || !asked || !(progress > this.#lastProgress && progress < Infinity)) return;
     this.#lastProgress = progress;
     const params: Record<string, unknown> = { progressToken, progress };

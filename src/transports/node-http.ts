@@ -12,6 +12,7 @@ import {
   type HttpRequest,
   JSON_HEADERS,
 } from "./http/reply.js";
+import { utf8Body } from "./http/utf8-body.js";
 import { type Address, type Bound, FLUSH_MS } from "./listening.js";
 
 /**
@@ -207,9 +208,11 @@ export class NodeRequest implements HttpRequest {
       // Each of these settles the promise at most once, so plain listeners do (no `once` wrapper per request).
       req.on("end", () => {
         hold.release();
-        const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
-        // A UTF-8 byte order mark is skipped, as the Web runtimes' decoding does (RFC 8259 §8.1: MAY ignore).
-        resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+        try {
+          resolve(utf8Body(chunks));
+        } catch (refused) {
+          reject(refused);
+        }
       });
       // A client that goes away mid-body never sends its end; its request closes then. Its response
       // may not: one pipelined behind a response in progress has no socket yet, and never closes.

@@ -4,6 +4,7 @@ import { errorResponse } from "../core/jsonrpc.js";
 import type { HttpHandler } from "./http/handler.js";
 import { NOT_STARTED, tellOnce } from "./http/not-started.js";
 import { type BodyBudget, BodyTooLarge, jsonReply } from "./http/reply.js";
+import { utf8Body } from "./http/utf8-body.js";
 import { answer, NodeRequest, send } from "./node-http.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
 
@@ -81,13 +82,12 @@ function bodyTaken(req: IncomingMessage): boolean {
   return req.readableEnded || req.readableDidRead;
 }
 
-/** The body a framework's parser made: JSON text again for a parsed value; text or bytes as they are. */
-function bodyText(body: unknown, limit: number): Promise<string> {
-  const text =
-    typeof body === "string"
-      ? body
-      : body instanceof Uint8Array
-        ? new TextDecoder().decode(body)
-        : JSON.stringify(body);
-  return Buffer.byteLength(text) > limit ? Promise.reject(new BodyTooLarge()) : Promise.resolve(text);
+/**
+ * The body a framework's parser made: JSON text again for a parsed value; text as it is; bytes
+ * (express.raw()) as UTF-8, refused when they are not (utf8-body.ts).
+ */
+async function bodyText(body: unknown, limit: number): Promise<string> {
+  const text = typeof body === "string" ? body : body instanceof Uint8Array ? utf8Body([body]) : JSON.stringify(body);
+  if (Buffer.byteLength(text) > limit) throw new BodyTooLarge();
+  return text;
 }

@@ -6,6 +6,7 @@
 import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BOTH, modernMessage } from "../http-helpers.js";
 import {
   bunExecutable,
   postWithHost,
@@ -45,6 +46,27 @@ describe(`server.serve() on ${runtime}`, () => {
     expect(JSON.parse(body)).toEqual({
       jsonrpc: "2.0",
       error: { code: -32600, message: 'Forbidden: Host "" is not allowed' },
+    });
+  });
+
+  it("answers a body that is not UTF-8 with 400 -32700 saying so, as on Node", async () => {
+    // Was: a Latin-1 "café" was read as "caf\uFFFD", and the tool ran with it: 200 "Hello, caf\uFFFD".
+    const { headers, body } = modernMessage("tools/call", { name: "greet", arguments: { name: "%" } });
+    const [before, after] = JSON.stringify(body).split("%");
+    const bytes = Buffer.concat([Buffer.from(before!), Buffer.from("café", "latin1"), Buffer.from(after!)]);
+    const answer = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: BOTH, ...headers },
+      body: new Uint8Array(bytes),
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32700,
+        message:
+          "Parse error: the body holds bytes that are not UTF-8; send one JSON-RPC message as the body, as JSON in UTF-8",
+      },
     });
   });
 });

@@ -515,7 +515,10 @@ export class HttpHandler {
     if (!channel && lastEventId !== null && this.#shared) return this.#shared.resume(session, lastEventId);
     if (!channel) {
       return lastEventId === null
-        ? errorReply(409, "Conflict: this session already has an open GET stream")
+        ? errorReply(
+            409,
+            "Conflict: this session already has an open GET stream; read the server's messages on that one, or close it before you open another",
+          )
         : noStreamToResume(lastEventId);
     }
     return sseReply(channel, session.headers);

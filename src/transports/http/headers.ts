@@ -75,8 +75,13 @@ export function mismatchedHeader(request: HttpRequest, message: JsonRpcRequest, 
  * core's methods' (NAME_PARAM), or `nameParam`, the one a plug-in's method names (tasks: `taskId`).
  */
 export function missingHeader(request: HttpRequest, message: JsonRpcRequest, nameParam?: string): string | undefined {
-  if (request.header("mcp-protocol-version") === null) return "The MCP-Protocol-Version header is required";
-  if (request.header("mcp-method") === null) return "The Mcp-Method header is required";
+  // Each says what of the body it mirrors, which is what to send (2026-07-28 Streamable HTTP, SEP-2243).
+  if (request.header("mcp-protocol-version") === null) {
+    return 'The MCP-Protocol-Version header is required; send it with every request, equal to params._meta["io.modelcontextprotocol/protocolVersion"]';
+  }
+  if (request.header("mcp-method") === null) {
+    return "The Mcp-Method header is required; send it with every request, equal to its method";
+  }
   const param = NAME_PARAM[message.method] ?? nameParam;
   if (param === undefined) return undefined;
   const expected = message.params?.[param];

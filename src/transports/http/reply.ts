@@ -23,7 +23,8 @@ export interface HttpRequest {
    * The body as text, at most `limit` bytes; rejects with BodyTooLarge beyond that. While it is read
    * it holds its bytes of `budget`; it rejects with BodiesBusy where the budget has no room for them.
    * A runtime whose listener does not bound how long a body takes (Web requests: Bun, Deno, Workers)
-   * rejects with BodyRefused once it is still arriving `receiveMs` after the call.
+   * rejects with BodyRefused once it is still arriving `receiveMs` after the call. Every runtime
+   * rejects with BodyRefused a body that is not UTF-8 (utf8-body.ts).
    */
   text(limit: number, budget: BodyBudget, receiveMs: number): Promise<string>;
   /**
@@ -54,8 +55,8 @@ export class BodyTooLarge extends Error {
 }
 
 /**
- * A body the runtime's adapter refused, with the answer to send: the Web one's body still arriving
- * `limits.receiveTimeoutMs` after its headers (web.ts), which only the Web adapter loads.
+ * A body the runtime's adapter refused, with the answer to send: one that is not UTF-8 (utf8-body.ts),
+ * or the Web one's body still arriving `limits.receiveTimeoutMs` after its headers (web.ts).
  */
 export class BodyRefused extends Error {
   readonly reply: HttpReply;

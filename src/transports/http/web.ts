@@ -11,6 +11,7 @@ import {
   type Watcher,
 } from "./reply.js";
 import { Guard, isLoopbackHost } from "./security.js";
+import { utf8Body } from "./utf8-body.js";
 
 /** The HTTP endpoint of a server as a Web `fetch` entry point (Workers, Bun, Deno, `server.fetch`). */
 export interface WebEndpoint {
@@ -246,7 +247,7 @@ async function readText(request: Request, { limit, budget, receiveMs }: Reading)
   if (declared) throw declared;
   if (!request.body) return "";
   const reader = request.body.getReader();
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  const chunks: Uint8Array[] = [];
   let size = 0;
   let late = false;
   // Cancelling the reader ends the read in progress as if the body had ended: `late` tells the two apart.
@@ -278,8 +279,7 @@ async function readText(request: Request, { limit, budget, receiveMs }: Reading)
     clearTimeout(deadline);
     hold.release();
   }
-  // Most bodies come in one chunk; a Blob joins more, and decodes them as UTF-8 as the decoder does.
-  return chunks.length === 1 ? decoder.decode(chunks[0]) : new Blob(chunks).text();
+  return utf8Body(chunks);
 }
 
 /** The answer to a body still arriving after `receiveMs`: the rest is not read, so the connection ends with it. */
@@ -290,6 +290,3 @@ function tooSlow(receiveMs: number): HttpReply {
     { connection: "close" },
   );
 }
-
-/** One decoder for every body: each body is decoded in one call, so no state carries from one to the next. */
-const decoder = new TextDecoder();
