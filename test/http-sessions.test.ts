@@ -388,7 +388,9 @@ describe("DELETE", () => {
   it("answers 400 without a session id", async () => {
     const { app } = server();
     const answer = await errorOf(await app.fetch(bare("DELETE")), 400);
-    expect(answer.error.message).toBe("Bad Request: the Mcp-Session-Id header is required");
+    expect(answer.error.message).toBe(
+      "Bad Request: the Mcp-Session-Id header is required; send the id of the session to end, as initialize's answer gave it",
+    );
   });
 
   it("cancels the session's requests in flight and ends its streams", async () => {

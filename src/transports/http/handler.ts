@@ -530,7 +530,11 @@ export class HttpHandler {
     const unsupported = unsupportedHeader(request.header("mcp-protocol-version"));
     if (unsupported) return unsupported;
     const id = request.header(SESSION_HEADER);
-    if (id === null) return errorReply(400, "Bad Request: the Mcp-Session-Id header is required");
+    if (id === null)
+      return errorReply(
+        400,
+        "Bad Request: the Mcp-Session-Id header is required; send the id of the session to end, as initialize's answer gave it",
+      );
     if (!this.#owned(request, id) || !this.#sessions?.delete(id)) {
       return errorReply(404, "Session not found: it already ended or expired");
     }
