@@ -2,16 +2,19 @@
  * A session's GET stream whose connection died without closing (a network drop, a laptop asleep, a
  * proxy that lost it), over a real `serve({ port })`: the server cannot tell it from a quiet stream.
  * The client's next GET takes its place, its `maxSseStreams` slot included, and what the session
- * sends reaches the client once, in order (docs/http.md "Streaming and resumability").
+ * sends reaches the client once, in order (docs/http.md "Streaming and resumability"); and a quiet
+ * stream carries a keep-alive comment, whose write to a dead connection fails in time.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { pico } from "../src/index.js";
 import type { Listening } from "../src/transports/listen.js";
 import { EventReader, initialize, remote, sessionStream } from "./http-helpers.js";
+import { RawClient, requestHead } from "./socket-helpers.js";
 
 const listeners: Listening[] = [];
 
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(listeners.splice(0).map((listening) => listening.close()));
 });
 
@@ -25,7 +28,7 @@ async function listen() {
   let added = 0;
   /** Registers a new tool, which the session hears of on its GET stream (notifications/tools/list_changed). */
   const addTool = () => app.tool(`added_${added++}`, { run: () => "" });
-  return { server: remote(listening.url), addTool };
+  return { server: remote(listening.url), addTool, url: new URL(listening.url) };
 }
 
 describe("a GET stream whose client stopped reading it", () => {
@@ -66,5 +69,29 @@ describe("a GET stream whose client stopped reading it", () => {
     addTool();
     expect(await stream.next()).toMatchObject({ id: "0-2", event: "message" });
     await stream.cancel();
+  });
+});
+
+describe("a quiet GET stream", () => {
+  /**
+   * Was: nothing was written to a quiet stream on Node, so a connection that died without closing
+   * held its stream, and kept its session from expiring, for good; and a proxy's read timeout (60 s
+   * by default in nginx) cut the stream.
+   */
+  it("carries a keep-alive comment every 15 seconds", async () => {
+    const { server, url } = await listen();
+    const session = await initialize(server);
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const client = await RawClient.connect(Number(url.port));
+    const headers = { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+    await client.write(requestHead("GET", url.pathname, { host: url.host, ...headers }));
+    const body = async () => (await client.response()).body;
+    await expect.poll(body).toContain("id: 0-0\n");
+    expect(await body()).not.toContain(": keep-alive");
+    vi.advanceTimersByTime(15_000);
+    await expect.poll(body).toContain(": keep-alive\n\n");
+    vi.advanceTimersByTime(15_000);
+    await expect.poll(async () => (await body()).split(": keep-alive\n\n").length).toBe(3);
+    client.destroy();
   });
 });

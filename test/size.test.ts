@@ -787,7 +787,8 @@ const BUDGETS: Budget[] = [
     // Set to 26,413 B on merging wt-4 (hostile clients) with main's spec, authorization, lint and tasks changes, as measured.
     // Raised to 26,438 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+25 B).
     // Raised to 26,473 B: a session's GET without Last-Event-ID ends its open GET stream and takes its place, and a GET that takes the place of an open stream of its session takes its maxSseStreams slot (http/sessions.ts's openStandalone and replacesReader, handler.ts's #get) (was: 409 while the old one was open, and 503 at the limit, for good where its connection died without closing; test/http-dead-stream.test.ts, test/peers/http-v1.test.ts) (+35 B).
-    ceiling: 26_473,
+    // Raised to 26,545 B: on Node an event stream carries a keep-alive comment every 15 s while nothing waits to be sent (node-http.ts's send; reply.ts's KEEP_ALIVE, which a Worker's streams send too) (was: nothing written to a quiet stream on Node, so a connection that died without closing held its stream, its maxSseStreams slot and its session for good, and a proxy's read timeout cut a quiet stream; test/http-dead-stream.test.ts) (+72 B).
+    ceiling: 26_545,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1267,7 +1268,8 @@ const BUDGETS: Budget[] = [
     // Raised to 69,354 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+8 B).
     // Set to 69,363 B on merging wt-8 (used sessions' heap) with main's hostile-client changes, as measured.
     // Raised to 69,384 B: a session's GET without Last-Event-ID ends its open GET stream and takes its place, and a GET that takes the place of an open stream of its session takes its maxSseStreams slot (http/sessions.ts's openStandalone and replacesReader, handler.ts's #get) (was: 409 while the old one was open, and 503 at the limit, for good where its connection died without closing; test/http-dead-stream.test.ts, test/peers/http-v1.test.ts) (+21 B).
-    ceiling: 69_384,
+    // Raised to 69,428 B: on Node an event stream carries a keep-alive comment every 15 s while nothing waits to be sent (node-http.ts's send; reply.ts's KEEP_ALIVE, which a Worker's streams send too) (was: nothing written to a quiet stream on Node, so a connection that died without closing held its stream, its maxSseStreams slot and its session for good, and a proxy's read timeout cut a quiet stream; test/http-dead-stream.test.ts) (+44 B).
+    ceiling: 69_428,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1634,7 +1636,8 @@ const BUDGETS: Budget[] = [
     // Raised to 34,359 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+31 B).
     // Set to 34,360 B on merging wt-8 (used sessions' heap) with main's hostile-client changes, as measured.
     // Raised to 34,403 B: a session's GET without Last-Event-ID ends its open GET stream and takes its place, and a GET that takes the place of an open stream of its session takes its maxSseStreams slot (http/sessions.ts's openStandalone and replacesReader, handler.ts's #get) (was: 409 while the old one was open, and 503 at the limit, for good where its connection died without closing; test/http-dead-stream.test.ts, test/peers/http-v1.test.ts) (+43 B).
-    ceiling: 34_403,
+    // Raised to 34,415 B: on Node an event stream carries a keep-alive comment every 15 s while nothing waits to be sent (node-http.ts's send; reply.ts's KEEP_ALIVE, which a Worker's streams send too) (was: nothing written to a quiet stream on Node, so a connection that died without closing held its stream, its maxSseStreams slot and its session for good, and a proxy's read timeout cut a quiet stream; test/http-dead-stream.test.ts) (+12 B).
+    ceiling: 34_415,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -1991,7 +1994,8 @@ const BUDGETS: Budget[] = [
     // Raised to 32,885 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+29 B).
     // Set to 32,882 B on merging wt-8 (used sessions' heap) with main's hostile-client changes, as measured.
     // Raised to 32,911 B: a session's GET without Last-Event-ID ends its open GET stream and takes its place, and a GET that takes the place of an open stream of its session takes its maxSseStreams slot (http/sessions.ts's openStandalone and replacesReader, handler.ts's #get) (was: 409 while the old one was open, and 503 at the limit, for good where its connection died without closing; test/http-dead-stream.test.ts, test/peers/http-v1.test.ts) (+29 B).
-    ceiling: 32_911,
+    // Raised to 32,929 B: on Node an event stream carries a keep-alive comment every 15 s while nothing waits to be sent (node-http.ts's send; reply.ts's KEEP_ALIVE, which a Worker's streams send too) (was: nothing written to a quiet stream on Node, so a connection that died without closing held its stream, its maxSseStreams slot and its session for good, and a proxy's read timeout cut a quiet stream; test/http-dead-stream.test.ts) (+18 B).
+    ceiling: 32_929,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2455,7 +2459,8 @@ const BUDGETS: Budget[] = [
     // Raised to 81,993 B: a connection is its requests' Inflight and Asker itself, and keeps its map of requests in flight only while one is (transports/connection.ts's Connection.set and delete; core/dispatch.ts's Inflight and asking/carried.ts's Asker interfaces a Map and an object fit) (was: an empty Map and a closure that asked its client, kept by every connection once it had served a request, 280 B of heap of every idle session that had; test/http-session-idle-heap.test.ts) (+6 B).
     // Set to 81,995 B on merging wt-8 (used sessions' heap) with main's hostile-client changes, as measured.
     // Raised to 82,020 B: a session's GET without Last-Event-ID ends its open GET stream and takes its place, and a GET that takes the place of an open stream of its session takes its maxSseStreams slot (http/sessions.ts's openStandalone and replacesReader, handler.ts's #get) (was: 409 while the old one was open, and 503 at the limit, for good where its connection died without closing; test/http-dead-stream.test.ts, test/peers/http-v1.test.ts) (+25 B).
-    ceiling: 82_020,
+    // Raised to 82,066 B: on Node an event stream carries a keep-alive comment every 15 s while nothing waits to be sent (node-http.ts's send; reply.ts's KEEP_ALIVE, which a Worker's streams send too) (was: nothing written to a quiet stream on Node, so a connection that died without closing held its stream, its maxSseStreams slot and its session for good, and a proxy's read timeout cut a quiet stream; test/http-dead-stream.test.ts) (+46 B).
+    ceiling: 82_066,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
