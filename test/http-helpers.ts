@@ -96,8 +96,20 @@ export const ELICITING_INITIALIZE = {
   },
 };
 
+/** A real listener at `url` as these helpers take a server (`initialize`): each request goes there over the network. */
+export function remote(url: string): Pick<Server, "fetch"> {
+  return {
+    fetch: async (request) =>
+      fetch(url, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body ? { body: await request.text() } : {}),
+      }),
+  };
+}
+
 /** Sends `initialize` and returns the new session's id. */
-export async function initialize(server: Server, protocolVersion = "2025-11-25"): Promise<string> {
+export async function initialize(server: Pick<Server, "fetch">, protocolVersion = "2025-11-25"): Promise<string> {
   const response = await server.fetch(
     post({
       jsonrpc: "2.0",

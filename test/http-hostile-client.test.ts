@@ -284,32 +284,6 @@ describe("a progressToken longer than 256 characters", () => {
 
 describe("a refusal says what to do instead", () => {
   /**
-   * One standalone GET stream per session, as the official SDK allows (not in the spec, 2025-11-25
-   * "Listening for Messages from the Server"). Was: "Conflict: this session already has an open GET
-   * stream", which says what is wrong but not what to do.
-   */
-  it("a second GET stream on a session: read the open one, or close it first", async () => {
-    const headers = {
-      "mcp-session-id": await session(),
-      "mcp-protocol-version": "2025-11-25",
-      accept: "text/event-stream",
-    };
-    const first = await send("GET", headers);
-    expect(first.status).toBe(200);
-    const second = await send("GET", headers);
-    await first.body?.cancel();
-    expect(second.status).toBe(409);
-    expect(await second.json()).toEqual({
-      jsonrpc: "2.0",
-      error: {
-        code: -32600,
-        message:
-          "Conflict: this session already has an open GET stream; read the server's messages on that one, or close it before you open another",
-      },
-    });
-  });
-
-  /**
    * 2026-07-28 Streamable HTTP, "Required request headers" (SEP-2243): MUST 400 with -32020. Was: "The
    * MCP-Protocol-Version header is required" and "The Mcp-Method header is required", and no more.
    */

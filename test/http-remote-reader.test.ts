@@ -41,7 +41,10 @@ it("writes no more once the sink says it has enough, and goes on from there when
     bounds,
     onEnd: () => {},
     sessionEnded: async () => undefined,
-    ownStream: () => undefined,
+    // Never asked for: the stream is not a stopped GET stream.
+    ownStream: () => {
+      throw new Error("no GET stream to carry on as");
+    },
   });
   reader.attach({
     // A reader that takes nothing: every write leaves the sink over its mark.

@@ -441,7 +441,9 @@ describe("limits: SSE streams", () => {
     const session = await initialize(app);
     const get = await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": session }));
     expect(get.status).toBe(200);
-    const second = await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": session }));
+    // Another session's: a GET of this one takes the place of its open stream (test/http-dead-stream.test.ts).
+    const other = await initialize(app);
+    const second = await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": other }));
     expect(second.status).toBe(503);
     expect((await second.json()).error).toMatchObject({ code: -32603, data: { limit: "maxSseStreams", max: 1 } });
     // A request whose handler emits a notification would stream; at the limit it gets plain JSON.
@@ -459,7 +461,7 @@ describe("limits: SSE streams", () => {
     const listen = await app.fetch(modern("subscriptions/listen", { notifications: {} }));
     expect(listen.status).toBe(503);
     await get.body!.cancel();
-    const again = await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": session }));
+    const again = await app.fetch(bare("GET", { accept: "text/event-stream", "mcp-session-id": other }));
     expect(again.status).toBe(200);
     await again.body!.cancel();
   });

@@ -11,6 +11,8 @@ import {
   type HttpReply,
   type HttpRequest,
   JSON_HEADERS,
+  KEEP_ALIVE,
+  KEEP_ALIVE_MS,
 } from "./http/reply.js";
 import { utf8Body } from "./http/utf8-body.js";
 import { type Address, type Bound, FLUSH_MS } from "./listening.js";
@@ -298,11 +300,23 @@ export function send(reply: HttpReply, res: ServerResponse): void {
   res.writeHead(reply.status, reply.headers);
   res.flushHeaders();
   const channel = reply.stream;
-  res.once("close", () => channel.cancel());
+  // Node notices a connection that died without closing (a network drop, a laptop asleep) only when
+  // a write to it fails: without one, a quiet stream held its slot, and its session, for good. Only
+  // while nothing waits to be sent: what waits is written, or fails, first.
+  const keepAlive = setInterval(() => {
+    if (res.writableLength === 0) res.write(KEEP_ALIVE);
+  }, KEEP_ALIVE_MS);
+  res.once("close", () => {
+    clearInterval(keepAlive);
+    channel.cancel();
+  });
   channel.attach({
     // False once Node buffers more than its high-water mark: a resumable stream waits for "drain".
     write: (chunk) => res.write(chunk),
-    close: () => res.end(),
+    close: () => {
+      clearInterval(keepAlive);
+      res.end();
+    },
     // What the socket has not taken yet: a reader too far behind is dropped (limits.maxSseBufferBytes).
     backlog: () => res.writableLength,
     abort: () => res.destroy(),

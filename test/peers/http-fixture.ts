@@ -126,6 +126,12 @@ export interface Recorded {
   done: boolean;
   /** Ends the response stream with a network error and drops the connection, as a lost network does. */
   cut(): void;
+  /**
+   * Ends the response stream with a network error on the client's side only: its connection stays
+   * open and is no longer read, as one that died without closing (a laptop asleep, a proxy that lost
+   * it) looks to the server.
+   */
+  vanish(): void;
 }
 
 /** A `fetch` for the SDK transports that records each exchange and passes the response on unchanged. */
@@ -142,6 +148,7 @@ export function recordingFetch() {
       text: "",
       done: false,
       cut: () => {},
+      vanish: () => {},
     };
     exchanges.push(record);
     if (!response.body) {
@@ -150,16 +157,23 @@ export function recordingFetch() {
     }
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
+    /** The client saw the connection die (`cut`, `vanish`): what still arrives is not its to see. */
+    let lost = false;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
-        record.cut = () => {
+        record.vanish = () => {
+          lost = true;
           controller.error(new TypeError("terminated: the network connection was lost"));
+        };
+        record.cut = () => {
+          record.vanish();
           void reader.cancel().catch(() => {});
         };
       },
       async pull(controller) {
         try {
           const { done, value } = await reader.read();
+          if (lost) return;
           if (done) {
             record.done = true;
             controller.close();

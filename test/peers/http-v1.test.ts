@@ -281,6 +281,48 @@ describe("v1 client over Streamable HTTP, stateful sessions", () => {
   });
 });
 
+describe("v1 client whose GET stream's connection dies without closing", () => {
+  /**
+   * The server cannot tell such a connection from a quiet one: it holds it open. The client comes
+   * back on a new one, with the last event id that connection read, or with none when it read
+   * nothing (the SDK keeps its cursor per connection). Was: that GET answered 409 while the dead
+   * connection was open, and the client gave up after two tries, hearing nothing more of the session.
+   */
+  it("comes back on a new connection, with or without Last-Event-ID, and hears every notification once", async () => {
+    const { server } = makeServer({ sessions: { retryMs: 10 } });
+    const listening = await server.serve({ port: 0 });
+    open.push(listening);
+    const { client, exchanges } = await connect(listening.url, "v1-http-vanishing");
+    let heard = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      heard++;
+    });
+    const gets = () => exchanges.filter((each) => each.method === "GET");
+    const add = (name: string) => server.tool(name, { run: () => name });
+
+    await expect.poll(() => gets()[0]?.text, { timeout: 5000 }).toContain("id: 0-0");
+    add("first");
+    await expect.poll(() => heard, { timeout: 5000 }).toBe(1);
+    // Dead just as the next change was written to it: the client resumes after the last event it read.
+    gets()[0]!.vanish();
+    add("second");
+    await expect.poll(() => heard, { timeout: 5000 }).toBe(2);
+    // Dead again, then once more before its new connection carried anything.
+    gets()[1]!.vanish();
+    await expect.poll(() => gets().length, { timeout: 5000 }).toBe(3);
+    gets()[2]!.vanish();
+    await expect.poll(() => gets().length, { timeout: 5000 }).toBe(4);
+    add("third");
+    await expect.poll(() => heard, { timeout: 5000 }).toBe(3);
+    expect(gets().map((each) => [each.status, each.headers.get("last-event-id")])).toEqual([
+      [200, null],
+      [200, "0-1"],
+      [200, "0-2"],
+      [200, null],
+    ]);
+  });
+});
+
 describe("v1 client over Streamable HTTP, stateless (http: { sessions: false })", () => {
   const { server } = makeServer({ sessions: false });
   let listening: Listening;

@@ -505,23 +505,17 @@ export class HttpHandler {
     }
     const legacy = this.#legacyPeer(request);
     if ("status" in legacy) return legacy;
-    if (this.#streams.full) return unavailable(tooManyStreams(this.#streams));
     const session = legacy.session!;
+    const lastEventId = request.header("last-event-id");
+    if (this.#streams.full && !session.replacesReader(lastEventId)) return unavailable(tooManyStreams(this.#streams));
     // The first stream of the process loads the code of streams (sessions.ts): then the GET goes on.
     const loading = session.streamsReady();
     if (loading) return loading.then(() => this.#get(request));
-    const lastEventId = request.header("last-event-id");
-    const channel = lastEventId === null ? session.openStandalone() : session.resume(lastEventId);
-    if (!channel && lastEventId !== null && this.#shared) return this.#shared.resume(session, lastEventId);
-    if (!channel) {
-      return lastEventId === null
-        ? errorReply(
-            409,
-            "Conflict: this session already has an open GET stream; read the server's messages on that one, or close it before you open another",
-          )
-        : noStreamToResume(lastEventId);
-    }
-    return sseReply(channel, session.headers);
+    // Without Last-Event-ID: the standalone stream, which takes the place of one still open (sessions.ts).
+    if (lastEventId === null) return sseReply(session.openStandalone(), session.headers);
+    const channel = session.resume(lastEventId);
+    if (channel) return sseReply(channel, session.headers);
+    return this.#shared ? this.#shared.resume(session, lastEventId) : noStreamToResume(lastEventId);
   }
 
   /** DELETE ends a session; its id answers 404 from then on (2025-11-25 "Session Management"). */

@@ -50,7 +50,7 @@ export class RemoteReader implements SseStream {
   readonly #sessionEnded: (request: RequestId) => Promise<JsonRpcResponse | undefined>;
   /** The request whose answer the stream carries, as the history last said (StreamSlice.request). */
   #request: RequestId | undefined;
-  readonly #ownStream: () => SseStream | undefined;
+  readonly #ownStream: () => SseStream;
   /** This instance's GET stream of the session, which the connection carries on as (#carryOn). */
   #carried: SseStream | undefined;
 
@@ -65,8 +65,8 @@ export class RemoteReader implements SseStream {
     onEnd: () => void;
     /** The answer to `request` if its session ended (its record is gone: DELETE, expiry); asked once the stream is gone. */
     sessionEnded: (request: RequestId) => Promise<JsonRpcResponse | undefined>;
-    /** This instance's GET stream of the session, newly opened; undefined if one is open already. */
-    ownStream: () => SseStream | undefined;
+    /** This instance's GET stream of the session, newly opened in place of any open already. */
+    ownStream: () => SseStream;
   }) {
     this.#events = options.events;
     this.#session = options.session;
@@ -198,14 +198,11 @@ export class RemoteReader implements SseStream {
    * GET stream of the session, primed with its first id, rather than end: a client resumes an ended
    * GET stream with its last id (the SDKs do), which would only lead it here again. What was sent to
    * the session before then reached no GET stream: the new one starts by telling the client what may
-   * have changed (shared.ts's #carriedOn). If the session has a GET stream here already, this one ends.
+   * have changed (shared.ts's #carriedOn). A GET stream of the session open here already ends: the
+   * client reads this one (HttpSession.openStandalone).
    */
   #carryOn(): void {
     const own = this.#ownStream();
-    if (!own) {
-      this.#close();
-      return;
-    }
     const sink = this.#sink!;
     // Its maxSseStreams slot and its place among the session's readers are the new stream's now.
     this.#end();

@@ -180,6 +180,15 @@ const SSE_HEADERS: Record<string, string> = {
   "x-accel-buffering": "no",
 };
 
+/**
+ * How often an event stream sends a keep-alive comment, the official SDK's interval: a comment line,
+ * which SSE readers skip (WHATWG HTML §9.2.6), keeps proxies from cutting a quiet stream (2026-07-28
+ * §4 encourages them for quiet periods), and a write to a connection that died without closing
+ * fails in time, which ends the stream and frees its `maxSseStreams` slot.
+ */
+export const KEEP_ALIVE_MS = 15_000;
+export const KEEP_ALIVE = ": keep-alive\n\n";
+
 /** A 200 whose body is an event stream; `headers` beside the SSE ones (a session's id). */
 export function sseReply(stream: SseStream, headers?: Record<string, string>): HttpReply {
   // Object.assign, not a spread of two objects (see jsonReply).

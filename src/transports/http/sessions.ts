@@ -150,15 +150,19 @@ export class HttpSession {
   }
 
   /**
-   * Opens the standalone GET stream, or answers undefined when one is already open (one per session).
-   * It starts with what the server sent on its own since the last GET stream read (`#standaloneRead`):
-   * a question asked before the client opened its first GET stream is on it (2025-11-25 "Listening
-   * for Messages from the Server").
+   * Opens the standalone GET stream. It starts with what the server sent on its own since the last
+   * GET stream read (`#standaloneRead`): a question asked before the client opened its first GET
+   * stream is on it (2025-11-25 "Listening for Messages from the Server"). One is read at a time, as
+   * each message goes on one stream (2025-11-25 "Multiple Connections"): a GET while one is open ends
+   * that one first (the server "MAY close the SSE stream at any time"). A client does not open a
+   * second while it reads the first; the one open is most likely a connection that died without
+   * closing (a network drop, a laptop asleep), which would otherwise hold its place for good.
    */
-  openStandalone(): SseStream | undefined {
+  openStandalone(): SseStream {
     const history = this.#all();
     const log = history.standalone;
-    if (log.reader && !log.reader.closed) return undefined;
+    // Ended before the new one starts: its end records what it sent (`standaloneRead`), which the new one follows.
+    log.reader?.close();
     history.standaloneOpened = true;
     this.#mirror?.opened(this.id, log.id);
     return this.#read(log, Math.max(history.standaloneRead, log.forgotten), true);
@@ -170,12 +174,29 @@ export class HttpSession {
    * after it already forgotten, or an ended stream with nothing after it.
    */
   resume(lastEventId: string): SseStream | undefined {
-    const match = EVENT_ID.exec(lastEventId);
-    const log = match ? this.#history?.get(Number(match[1])) : undefined;
-    if (!match || !log) return undefined;
-    const seq = Number(match[2]);
+    const named = this.#named(lastEventId);
+    if (!named) return undefined;
+    const { log, seq } = named;
     if (seq < log.forgotten || seq > log.seq || (log.done && seq === log.seq)) return undefined;
     return this.#read(log, seq, false);
+  }
+
+  /**
+   * Whether a GET with `lastEventId` (null: without one) takes the place of a stream of this session
+   * read now, the standalone stream or the one the id names: it then takes that reader's place among
+   * the endpoint's streams too (`limits.maxSseStreams`), so a client whose connection died without
+   * closing still gets its stream back at the limit.
+   */
+  replacesReader(lastEventId: string | null): boolean {
+    const log = lastEventId === null ? this.#history?.standalone : this.#named(lastEventId)?.log;
+    return log?.reader !== undefined && !log.reader.closed;
+  }
+
+  /** The stream of this session an event id names, and the event's number in it. */
+  #named(lastEventId: string): { log: StreamLog; seq: number } | undefined {
+    const match = EVENT_ID.exec(lastEventId);
+    const log = match ? this.#history?.get(Number(match[1])) : undefined;
+    return match && log ? { log, seq: Number(match[2]) } : undefined;
   }
 
   /**

@@ -364,15 +364,14 @@ export class SharedSessions {
 
   /**
    * Session `held`'s GET stream, opened here to carry on one whose instance crashed (remote-reader.ts's
-   * #carryOn); undefined if one is open here already. What was sent to the session from the crash
+   * #carryOn), in place of one open here already (HttpSession.openStandalone). What was sent to the session from the crash
    * until the dead instance's lease ran out reached no GET stream and is kept nowhere (no instance
    * wrote a GET stream of it), as what the bus brought during a reconnect (#rejoined): so, as then,
    * the client is told on this stream that each list may have changed and each resource it
    * subscribed to may have been updated. A spurious one only has it list, or read, again.
    */
-  #carriedOn(held: HttpSession): SseStream | undefined {
+  #carriedOn(held: HttpSession): SseStream {
     const stream = held.openStandalone();
-    if (!stream) return undefined;
     const { connection } = held;
     const capabilities = this.#dispatcher.registry.capabilities();
     for (const list of LISTS) {

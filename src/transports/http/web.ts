@@ -8,6 +8,8 @@ import {
   errorReply,
   type HttpReply,
   type HttpRequest,
+  KEEP_ALIVE,
+  KEEP_ALIVE_MS,
   type Watcher,
 } from "./reply.js";
 import { Guard, isLoopbackHost } from "./security.js";
@@ -169,9 +171,8 @@ export function fromWebRequest(request: Request): HttpRequest {
 
 const encoder = new TextEncoder();
 
-/** How often a Worker's event stream sends a keep-alive comment (the official SDK's interval). */
-const KEEP_ALIVE_MS = 15_000;
-const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
+/** A Worker's event streams' keep-alive comment (reply.ts's KEEP_ALIVE), encoded once. */
+const KEEP_ALIVE_BYTES = encoder.encode(KEEP_ALIVE);
 
 /**
  * Why a stream was dropped, which Bun and Deno print when a response's body errors: one line for the
@@ -192,7 +193,7 @@ function toWebResponse(reply: HttpReply): Response {
         // Workers cancel a request with nothing of its own pending as hung, a quiet `subscriptions/listen`
         // stream included: a timer of this request keeps it alive, and its comment lines (which SSE
         // readers skip) keep proxies from cutting it (2026-07-28 §4 encourages them for quiet periods).
-        if (onWorkers) keepAlive = setInterval(() => controller.enqueue(KEEP_ALIVE), KEEP_ALIVE_MS);
+        if (onWorkers) keepAlive = setInterval(() => controller.enqueue(KEEP_ALIVE_BYTES), KEEP_ALIVE_MS);
         channel.attach({
           // Kept bytes are copied: the reader owns what it is given, the history keeps its own. A
           // resumable stream sends its next event when the reader pulls for it.
