@@ -165,6 +165,35 @@ describe("serveLines framing", () => {
     ]);
   });
 
+  it("reads a character split over three chunks as one when a line after it is not UTF-8", async () => {
+    // A client that writes a few bytes at a time: the emoji's first byte, its second, then the rest
+    // of the line with a line that is not UTF-8 after it, whose chunk the fatal decoder refuses.
+    // Was: the chunk was read again from the character the chunk before ended inside of, which began
+    // two chunks back, so the emoji's line was refused as not UTF-8 too.
+    const bytes = new TextEncoder().encode(call(1, "🙂"));
+    const emoji = bytes.indexOf(0xf0);
+    const io = await serveChunks([
+      bytes.subarray(0, emoji + 1),
+      bytes.subarray(emoji + 1, emoji + 2),
+      new Uint8Array([...bytes.subarray(emoji + 2), 0xff, 0x0a]),
+      call(2, "after"),
+    ]);
+    expect(io.messages().map((message) => message.id ?? (message.error as { code: number }).code)).toEqual([
+      1, -32700, 2,
+    ]);
+    expect(text(io.messages()[0])).toBe("🙂");
+  });
+
+  it("skips a byte order mark split between the first two chunks when a line after it is not UTF-8", async () => {
+    // Was: the refused chunk was read again as if not at the start of the input, since a chunk came
+    // before it, so the BOM became a U+FEFF at the start of the first line, which was then not JSON.
+    const io = await serveChunks([
+      new Uint8Array([0xef, 0xbb]),
+      new Uint8Array([0xbf, ...new TextEncoder().encode(call(1, "after the BOM")), 0xff, 0x0a]),
+    ]);
+    expect(io.messages().map((message) => message.id ?? (message.error as { code: number }).code)).toEqual([1, -32700]);
+  });
+
   it("accepts string chunks as well as bytes", async () => {
     const io = await serveChunks([new TextEncoder().encode(call(1, "bytes")), call(2, "text")]);
     expect(io.messages().map(text)).toEqual(["bytes", "text"]);

@@ -247,8 +247,13 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   let ahead = readAhead();
   // Fatal: bytes that are not UTF-8 are refused, not read as U+FFFD (utf8-lines.ts, loaded with the first).
   let decoder = new TextDecoder("utf-8", { fatal: true });
-  /** The chunk read before: a chunk the decoder refuses is read again from the character it ended inside of. */
+  /**
+   * The chunk read before, or its last bytes with it if it was shorter than three: a chunk the decoder
+   * refuses is read again from the character they end inside of (a character is four bytes at most).
+   */
   let previous: Uint8Array | undefined;
+  /** How many bytes were read before the chunk being read: a byte order mark counts at the start of the input only. */
+  let offset = 0;
   let ended = false;
   try {
     reading: for (;;) {
@@ -274,7 +279,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
         } catch {
           try {
             utf8 ??= await import("./utf8-lines.js");
-            ({ text, broken, decoder } = utf8.reread(previous, chunk, previous === undefined));
+            ({ text, broken, decoder } = utf8.reread(previous, chunk, offset));
           } catch (thrown) {
             // Its module could not load (the package replaced on disk while the server runs): said on
             // stderr, the chunk is read as before it existed, U+FFFD and all, and the reading goes on.
@@ -283,7 +288,9 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
             decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
           }
         }
-        previous = chunk;
+        // A chunk of a byte or two may hold only the middle of a character: the bytes before it stay with it.
+        previous = chunk.length >= 3 || !previous ? chunk : new Uint8Array([...previous.subarray(-3), ...chunk]);
+        offset += chunk.length;
       }
       let line = 0;
       let start = 0;

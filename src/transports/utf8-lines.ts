@@ -23,10 +23,13 @@ export interface Reread {
 
 /**
  * `chunk`, which the fatal decoder refused (its state is then unknown), read from the character
- * `previous` ended inside of; `first`: nothing was read before, so a byte order mark is skipped.
+ * `previous` ended inside of; `offset`: how many bytes were read before `chunk`. Where what is read
+ * again starts the input (nothing was read before it but the start of its first character), a byte
+ * order mark is skipped, as the decoder skips it there.
  */
-export function reread(previous: Uint8Array | undefined, chunk: Uint8Array, first: boolean): Reread {
+export function reread(previous: Uint8Array | undefined, chunk: Uint8Array, offset: number): Reread {
   const before = previous ? unfinished(previous) : NONE;
+  const first = offset === before.length;
   const whole = before.length > 0 ? joined(before, chunk) : chunk;
   const after = unfinished(whole);
   let decoder = strict();
