@@ -44,7 +44,10 @@ export interface IoRedisSubscriber {
 export class RedisLink {
   readonly #client: RedisClient;
   readonly #timeoutMs: number;
-  /** Redis's clock less this process's, in ms, as last read (`clock`, `inTime`); undefined before the first read. */
+  /**
+   * Redis's clock less this process's (`steadyNow`), in ms, as last read (`clock`, `inTime`); undefined
+   * before the first read.
+   */
   #skew: number | undefined;
 
   constructor(client: RedisClient, timeoutMs: number) {
@@ -80,7 +83,7 @@ export class RedisLink {
 
   /** Reads Redis's clock (TIME), for the deadlines of `inTime`. */
   async clock(): Promise<void> {
-    const sent = Date.now();
+    const sent = steadyNow();
     const time = await this.command(["TIME"]);
     if (Array.isArray(time)) this.#read(Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000), sent);
   }
@@ -96,7 +99,7 @@ export class RedisLink {
    * in time was answered in time, unless its answer took over half the timeout to come back.
    */
   async inTime(body: string, keys: readonly string[], args: readonly string[]): Promise<void> {
-    const sent = Date.now();
+    const sent = steadyNow();
     const deadline = Math.floor(sent + (this.#skew ?? 0) + this.#timeoutMs / 2);
     const reply = await this.script(IN_TIME + body + RAN, keys, [String(deadline), ...args]);
     const [ran, at] = Array.isArray(reply) ? reply : [];
@@ -113,7 +116,7 @@ export class RedisLink {
    * there is no other), whose error could be as large as half the round trip.
    */
   #read(at: number, sent: number): void {
-    const now = Date.now();
+    const now = steadyNow();
     if (this.#skew === undefined || now - sent <= this.#timeoutMs / 4) this.#skew = at - (sent + now) / 2;
   }
 
@@ -175,6 +178,15 @@ export class RedisLink {
     subscriber.on("ready", rejoined);
     return async () => subscriber.disconnect();
   }
+}
+
+/**
+ * This process's time in ms, as the wall clock read when it started plus the time elapsed since on a
+ * clock that never steps: the wall clock stepped forward (NTP, a suspended machine waking) would
+ * move a deadline of `inTime` on, and a bus message would be published as late as the step.
+ */
+function steadyNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 /**

@@ -56,3 +56,22 @@ it("publishes in time whatever this process's clock says, an hour behind Redis's
   await state.bus.announce({ type: "task-cancel", taskId: "ahead" });
   expect(await bus.heard()).toEqual(["session", "task-cancel"]);
 });
+
+it("never publishes a timed-out bus message late when this process's wall clock steps forward after it started (was: the deadline moved on with the step)", async () => {
+  const prefix = "late-step:";
+  const state = await userState("late-step", prefix, { commandTimeoutMs: TIMEOUT_MS });
+  const bus = await busHeard(prefix);
+  await state.bus.publish({ type: "session", id: "before" });
+  expect(await bus.heard()).toEqual(["session"]);
+  // NTP, or a machine waking from sleep: the wall clock jumps an hour ahead of Redis's.
+  const real = Date.now.bind(Date);
+  vi.spyOn(Date, "now").mockImplementation(() => real() + 3_600_000);
+  opened.push(async () => vi.restoreAllMocks());
+  redis.get().freeze();
+  const thawed = () => redis.get().thaw();
+  opened.push(async () => thawed());
+  await expect(state.bus.publish({ type: "session", id: "late" })).rejects.toBeInstanceOf(StateUnavailable);
+  await within(state.close(), BOUND_MS, "close()");
+  thawed();
+  expect(await bus.heard()).toEqual(["session"]);
+});
