@@ -1296,7 +1296,8 @@ const BUDGETS: Budget[] = [
     // Raised to 69,921 B: on Node an event stream carries a keep-alive comment every 15 s while nothing waits to be sent (node-http.ts's send; reply.ts's KEEP_ALIVE, which a Worker's streams send too) (was: nothing written to a quiet stream on Node, so a connection that died without closing held its stream, its maxSseStreams slot and its session for good, and a proxy's read timeout cut a quiet stream; test/http-dead-stream.test.ts) (+44 B).
     // Set to 69,903 B on merging wt-12 (a GET stream takes the place of a dead one; keep-alive on Node) with main's refusal wording, whose 409 it removes, as measured.
     // Raised to 69,961 B: a resumed stream of a 2025-11-25 session starts with a priming event carrying its Last-Event-ID, on another instance too (http/sessions.ts's priming, remote-reader.ts) (was: none, so the official v1 client, whose resumed connection died before carrying an event, came back without Last-Event-ID and lost what was written to it; test/peers/http-v1.test.ts, test/redis/remote-stream.test.ts) (+58 B).
-    ceiling: 69_961,
+    // Raised to 69,963 B: Bun's and Deno's event streams, as every Web stream of server.fetch, carry the keep-alive comment every 15 s while nothing waits to be read, as Node's (transports/http/web.ts) (was: Workers' alone, so on Bun and Deno a connection that died without closing held its stream, its maxSseStreams slot and its session for good; test/runtimes/bun.test.ts, test/runtimes/deno.test.ts) (+2 B).
+    ceiling: 69_963,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1676,7 +1677,8 @@ const BUDGETS: Budget[] = [
     // Raised to 35,078 B: on Node an event stream carries a keep-alive comment every 15 s while nothing waits to be sent (node-http.ts's send; reply.ts's KEEP_ALIVE, which a Worker's streams send too) (was: nothing written to a quiet stream on Node, so a connection that died without closing held its stream, its maxSseStreams slot and its session for good, and a proxy's read timeout cut a quiet stream; test/http-dead-stream.test.ts) (+12 B).
     // Set to 35,048 B on merging wt-12 (a GET stream takes the place of a dead one; keep-alive on Node) with main's refusal wording, whose 409 it removes, as measured.
     // Raised to 35,059 B: a resumed stream of a 2025-11-25 session starts with a priming event carrying its Last-Event-ID, on another instance too (http/sessions.ts's priming, remote-reader.ts) (was: none, so the official v1 client, whose resumed connection died before carrying an event, came back without Last-Event-ID and lost what was written to it; test/peers/http-v1.test.ts, test/redis/remote-stream.test.ts) (+11 B).
-    ceiling: 35_059,
+    // Raised to 35,064 B: Bun's and Deno's event streams, as every Web stream of server.fetch, carry the keep-alive comment every 15 s while nothing waits to be read, as Node's (transports/http/web.ts) (was: Workers' alone, so on Bun and Deno a connection that died without closing held its stream, its maxSseStreams slot and its session for good; test/runtimes/bun.test.ts, test/runtimes/deno.test.ts) (+5 B).
+    ceiling: 35_064,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2045,7 +2047,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,396 B: on Node an event stream carries a keep-alive comment every 15 s while nothing waits to be sent (node-http.ts's send; reply.ts's KEEP_ALIVE, which a Worker's streams send too) (was: nothing written to a quiet stream on Node, so a connection that died without closing held its stream, its maxSseStreams slot and its session for good, and a proxy's read timeout cut a quiet stream; test/http-dead-stream.test.ts) (+18 B).
     // Set to 33,367 B on merging wt-12 (a GET stream takes the place of a dead one; keep-alive on Node) with main's refusal wording, whose 409 it removes, as measured.
     // Raised to 33,377 B: a resumed stream of a 2025-11-25 session starts with a priming event carrying its Last-Event-ID, on another instance too (http/sessions.ts's priming, remote-reader.ts) (was: none, so the official v1 client, whose resumed connection died before carrying an event, came back without Last-Event-ID and lost what was written to it; test/peers/http-v1.test.ts, test/redis/remote-stream.test.ts) (+10 B).
-    ceiling: 33_377,
+    // Raised to 33,381 B: Bun's and Deno's event streams, as every Web stream of server.fetch, carry the keep-alive comment every 15 s while nothing waits to be read, as Node's (transports/http/web.ts) (was: Workers' alone, so on Bun and Deno a connection that died without closing held its stream, its maxSseStreams slot and its session for good; test/runtimes/bun.test.ts, test/runtimes/deno.test.ts) (+4 B).
+    ceiling: 33_381,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
