@@ -64,7 +64,7 @@ describe("a GET stream whose client stopped reading it", () => {
 
     const resumed = await server.fetch(sessionStream(session, { "last-event-id": "0-0" }));
     expect(resumed.status).toBe(200);
-    const stream = new EventReader(resumed);
+    const stream = await new EventReader(resumed).primed("0-0");
     expect(await stream.next()).toMatchObject({ id: "0-1", event: "message" });
     addTool();
     expect(await stream.next()).toMatchObject({ id: "0-2", event: "message" });

@@ -76,7 +76,9 @@ describe("the first stream of the process", () => {
     expect(closed).toEqual([true]);
     expect(await new EventReader(response).rest()).toEqual([{ id: "1-0", retry: 1000, data: "" }]);
     gate.resolve();
-    const polled = await new EventReader(await app.fetch(get(session, { "last-event-id": "1-0" }))).rest();
+    const polled = await (
+      await new EventReader(await app.fetch(get(session, { "last-event-id": "1-0" }))).primed("1-0")
+    ).rest();
     expect(polled.map((event) => event.id)).toEqual(["1-1"]);
     expect(messageOf(polled[0])).toEqual({
       jsonrpc: "2.0",
@@ -101,7 +103,9 @@ describe("the first stream of the process", () => {
     expect(event?.id).toBe("0-2");
     expect(messageOf(event)).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     await stream.cancel();
-    const replay = await new EventReader(await app.fetch(get(session, { "last-event-id": "0-0" }))).next();
+    const replay = await (
+      await new EventReader(await app.fetch(get(session, { "last-event-id": "0-0" }))).primed("0-0")
+    ).next();
     expect(messageOf(replay)).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     expect(replay?.id).toBe("0-1");
   });

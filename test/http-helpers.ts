@@ -196,6 +196,15 @@ export class EventReader {
     }
   }
 
+  /**
+   * Reads the priming event, which every stream of a 2025-11-25 session starts with, a resumed one
+   * included: it carries where the client would resume from (2025-11-25 "Resumability and Redelivery").
+   */
+  async primed(id: string, retry = 1000): Promise<this> {
+    expect(await this.next()).toEqual({ id, retry, data: "" });
+    return this;
+  }
+
   /** Every event until the stream ends. */
   async rest(timeoutMs = 2000): Promise<SseEvent[]> {
     const events: SseEvent[] = [];

@@ -37,6 +37,7 @@ it("writes no more once the sink says it has enough, and goes on from there when
     session: "s",
     stream: 1,
     after: 0,
+    prelude: undefined,
     streams,
     bounds,
     onEnd: () => {},

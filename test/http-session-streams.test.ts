@@ -117,6 +117,12 @@ interface Event {
   data: string;
 }
 
+/** The events of a stream resumed after `lastEventId`, after its priming event, which carries that id. */
+function afterPriming(events: Event[], lastEventId: string): Event[] {
+  expect(events[0]).toEqual({ id: lastEventId, data: "" });
+  return events.slice(1);
+}
+
 function parseEvents(text: string): Event[] {
   return text
     .split("\n\n")
@@ -187,7 +193,7 @@ describe("the event history, bounded in bytes", () => {
       }
       expect(resumed.status).toBe(200);
       // A kept stream replays exactly the events after the id given: here, the result.
-      const replay = parseEvents(await resumed.text());
+      const replay = afterPriming(parseEvents(await resumed.text()), "3-0");
       expect(replay.map((event) => event.id)).toEqual(["3-1"]);
       expect(JSON.stringify(messages(replay)[0]).length).toBeGreaterThan(4 * MiB);
       kept++;
@@ -207,13 +213,14 @@ describe("the event history, bounded in bytes", () => {
     await (await mine.response).text();
     for (let c = 0; c < 5; c++) await (await call(url, large, "big", { bytes: 4 * MiB }).response).text();
     // The large session holds at most what is left of the server's cap once the small one is counted.
-    const replay = parseEvents(await (await resume(url, small, "1-0")).text());
+    const replay = afterPriming(parseEvents(await (await resume(url, small, "1-0")).text()), "1-0");
     expect(replay.map((event) => event.id)).toEqual(["1-1"]);
     expect(messages(replay)[0]).toMatchObject({ id: mine.id, result: { content: [{ text: "x".repeat(1000) }] } });
     // The large session lost its oldest results first, and kept its newest.
     expect((await resume(url, large, "1-0")).status).toBe(404);
     expect((await resume(url, large, "2-0")).status).toBe(404);
-    expect(parseEvents(await (await resume(url, large, "5-0")).text()).map((event) => event.id)).toEqual(["5-1"]);
+    const newest = afterPriming(parseEvents(await (await resume(url, large, "5-0")).text()), "5-0");
+    expect(newest.map((event) => event.id)).toEqual(["5-1"]);
   });
 });
 
@@ -248,7 +255,7 @@ describe("resuming a stream of any size", () => {
     await (await released.response).text();
     const resumed = await resume(url, session, "1-2");
     expect(resumed.status).toBe(200);
-    const rest = parseEvents(await within(resumed.text(), 10_000, "the replay"));
+    const rest = afterPriming(parseEvents(await within(resumed.text(), 10_000, "the replay")), "1-2");
     expect(rest.map((event) => event.id)).toEqual(floodIds(1, 2, count));
     const replayed = messages(rest);
     for (let n = 3; n <= count; n++) {
@@ -283,7 +290,7 @@ describe("resuming a stream of any size", () => {
       const last = events.findLast((event) => event.id !== undefined)!.id!;
       const again = await resume(url, session, last);
       expect(again.status).toBe(200);
-      events = [...events, ...parseEvents(await within(again.text(), 20_000, "the replay"))];
+      events = [...events, ...afterPriming(parseEvents(await within(again.text(), 20_000, "the replay")), last)];
     }
     expect(events.map((event) => event.id)).toEqual(["1-0", ...floodIds(1, 0, count)]);
     expect(messages(events).at(-1)).toMatchObject({ id, result: { content: [{ text: `flooded ${count}` }] } });
@@ -324,7 +331,7 @@ describe("a reader the history cannot wait for", () => {
     // What the session still keeps, the newest events and the result, can be read from where they start.
     const newest = await resume(url, session, `1-${count - 2}`);
     expect(newest.status).toBe(200);
-    const rest = parseEvents(await newest.text());
+    const rest = afterPriming(parseEvents(await newest.text()), `1-${count - 2}`);
     expect(rest.map((event) => event.id)).toEqual(floodIds(1, count - 2, count));
     expect(messages(rest).at(-1)).toMatchObject({ id, result: { content: [{ text: `flooded ${count}` }] } });
   });
@@ -374,7 +381,7 @@ describe("resuming through server.fetch (the Web stream of Bun, Deno and Workers
         headers: { ...headers(session, SSE_ONLY), "last-event-id": "1-1" },
       }),
     );
-    const rest = parseEvents(await within(resumed.text(), 10_000, "the replay"));
+    const rest = afterPriming(parseEvents(await within(resumed.text(), 10_000, "the replay")), "1-1");
     expect(rest.map((event) => event.id)).toEqual(floodIds(1, 1, 91));
     expect(messages(rest).at(-1)).toMatchObject({ id: 7, result: { content: [{ text: "chattered" }] } });
   });

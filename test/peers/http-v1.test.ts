@@ -284,42 +284,68 @@ describe("v1 client over Streamable HTTP, stateful sessions", () => {
 describe("v1 client whose GET stream's connection dies without closing", () => {
   /**
    * The server cannot tell such a connection from a quiet one: it holds it open. The client comes
-   * back on a new one, with the last event id that connection read, or with none when it read
-   * nothing (the SDK keeps its cursor per connection). Was: that GET answered 409 while the dead
-   * connection was open, and the client gave up after two tries, hearing nothing more of the session.
+   * back on a new one, with the last event id that connection read (the SDK keeps its cursor per
+   * connection): every stream, a resumed one too, starts with a priming event that carries one
+   * (2025-11-25 "Resumability and Redelivery"). Was: that GET answered 409 while the dead connection
+   * was open, and the client gave up after two tries, hearing nothing more of the session.
    */
-  it("comes back on a new connection, with or without Last-Event-ID, and hears every notification once", async () => {
-    const { server } = makeServer({ sessions: { retryMs: 10 } });
+  async function vanishing(retryMs: number) {
+    const { server } = makeServer({ sessions: { retryMs } });
     const listening = await server.serve({ port: 0 });
     open.push(listening);
     const { client, exchanges } = await connect(listening.url, "v1-http-vanishing");
-    let heard = 0;
+    const heard = { count: 0 };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      heard++;
+      heard.count++;
     });
     const gets = () => exchanges.filter((each) => each.method === "GET");
     const add = (name: string) => server.tool(name, { run: () => name });
-
     await expect.poll(() => gets()[0]?.text, { timeout: 5000 }).toContain("id: 0-0");
     add("first");
-    await expect.poll(() => heard, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => heard.count, { timeout: 5000 }).toBe(1);
     // Dead just as the next change was written to it: the client resumes after the last event it read.
     gets()[0]!.vanish();
     add("second");
-    await expect.poll(() => heard, { timeout: 5000 }).toBe(2);
-    // Dead again, then once more before its new connection carried anything.
+    await expect.poll(() => heard.count, { timeout: 5000 }).toBe(2);
+    return { heard, gets, add };
+  }
+
+  it("comes back on a new connection, with Last-Event-ID each time, and hears every notification once", async () => {
+    const { heard, gets, add } = await vanishing(10);
+    // Dead again, then once more before its new connection carried anything but its priming event.
     gets()[1]!.vanish();
-    await expect.poll(() => gets().length, { timeout: 5000 }).toBe(3);
+    await expect.poll(() => gets()[2]?.text, { timeout: 5000 }).toContain("id: 0-2");
     gets()[2]!.vanish();
     await expect.poll(() => gets().length, { timeout: 5000 }).toBe(4);
     add("third");
-    await expect.poll(() => heard, { timeout: 5000 }).toBe(3);
+    await expect.poll(() => heard.count, { timeout: 5000 }).toBe(3);
     expect(gets().map((each) => [each.status, each.headers.get("last-event-id")])).toEqual([
       [200, null],
       [200, "0-1"],
       [200, "0-2"],
-      [200, null],
+      [200, "0-2"],
     ]);
+  });
+
+  /**
+   * The server wrote a change to a resumed connection that died before the client read anything of
+   * it. Was: no priming event on a resumed stream, so the client came back without Last-Event-ID and
+   * the new stream started after the change, which it never heard.
+   */
+  it("hears what was written to a resumed connection that died before carrying any event", async () => {
+    // Long enough for the change to be written to the dead connection before the client is back.
+    const { heard, gets, add } = await vanishing(200);
+    gets()[1]!.vanish();
+    await expect.poll(() => gets()[2]?.status, { timeout: 5000 }).toBe(200);
+    gets()[2]!.vanish();
+    add("third");
+    await expect.poll(() => gets().length, { timeout: 5000 }).toBe(4);
+    add("fourth");
+    await expect.poll(() => heard.count, { timeout: 5000 }).toBe(4);
+    // Once each: nothing heard twice after a while.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(heard.count).toBe(4);
+    expect(gets().map((each) => each.headers.get("last-event-id"))).toEqual([null, "0-1", "0-2", "0-2"]);
   });
 });
 

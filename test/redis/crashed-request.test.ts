@@ -93,12 +93,13 @@ class Raw {
 
 /**
  * Resumes after `lastEventId` on `to` until it is served: an event reaches the shared history a
- * moment after it went out, so this also waits until the event is copied there.
+ * moment after it went out, so this also waits until the event is copied there. Its priming event,
+ * which carries `lastEventId`, is read.
  */
 async function resumed(client: Raw, to: URL, lastEventId: string): Promise<EventReader> {
   const response = await onceFound(() => client.resume(to, lastEventId));
   expect(response.status).toBe(200);
-  return new EventReader(response);
+  return new EventReader(response).primed(lastEventId);
 }
 
 /** Waits until the event `lastEventId` is in the shared history (a crash from then on does not lose it). */

@@ -70,17 +70,31 @@ function call(id: number, name: string) {
   return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {}, _meta: { progressToken: id } } };
 }
 
-function resume(app: App, session: string, lastEventId: string): Promise<Response> {
-  return app.fetch(bare("GET", { accept: BOTH, "mcp-session-id": session, "last-event-id": lastEventId }));
+/** A resume after `lastEventId`, and the id, which a stream served is primed with. */
+async function resume(
+  app: App,
+  session: string,
+  lastEventId: string,
+): Promise<{ response: Response; lastEventId: string }> {
+  const response = await app.fetch(
+    bare("GET", { accept: BOTH, "mcp-session-id": session, "last-event-id": lastEventId }),
+  );
+  return { response, lastEventId };
 }
 
-/** A resume's answer: its status, and for a stream served, the numbers of its events. */
-async function answer(response: Response): Promise<{ status: number; seqs?: number[] }> {
+/** A resume's answer: its status, and for a stream served, the numbers of its events after its priming event. */
+async function answer({
+  response,
+  lastEventId,
+}: {
+  response: Response;
+  lastEventId: string;
+}): Promise<{ status: number; seqs?: number[] }> {
   if (response.status !== 200) {
     await response.text();
     return { status: response.status };
   }
-  const events = await new EventReader(response).rest(5000);
+  const events = await (await new EventReader(response).primed(lastEventId)).rest(5000);
   return { status: 200, seqs: events.map((event) => Number(event.id!.split("-")[1])) };
 }
 

@@ -44,7 +44,8 @@ async function resumedElsewhere() {
     50,
   );
   expect(resumed.status).toBe(200);
-  const elsewhere = new EventReader(resumed);
+  // Primed with the id it resumed after, as a stream resumed on the instance that wrote it.
+  const elsewhere = await new EventReader(resumed).primed(priming);
   expect((await elsewhere.next(5000))?.id).toBe(changed);
   return { first, second, session, own, elsewhere, states };
 }
@@ -111,7 +112,7 @@ describe("a stream resumed on another instance", () => {
     // The stream is opened in the shared history a moment after its priming event went out.
     const resumed = await onceFound(resume, 50);
     expect(resumed.status).toBe(200);
-    const elsewhere = new EventReader(resumed);
+    const elsewhere = await new EventReader(resumed).primed(priming);
     const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } };
     expect((await first.fetch(post(cancel, session))).status).toBe(202);
     expect(await elsewhere.rest(5000)).toEqual([]);
@@ -148,7 +149,7 @@ describe("a stream resumed on another instance", () => {
     const resumed = await onceFound(resume, 50);
     // The second instance's one stream slot is free: the resume is served.
     expect(resumed.status).toBe(200);
-    const elsewhere = new EventReader(resumed);
+    const elsewhere = await new EventReader(resumed).primed(priming);
     expect((await elsewhere.next(5000))?.id).toBe(changed);
     await second.close();
     await first.close();

@@ -127,7 +127,7 @@ async function readBehind(
   // The stream is opened in the shared history a moment after its priming event went out.
   const resumed = await onceFound(() => b.fetch(sessionStream(session, { "last-event-id": primed })), 50);
   expect(resumed.status).toBe(200);
-  const reader = new EventReader(resumed);
+  const reader = await new EventReader(resumed).primed(primed);
   expect((await reader.next(5000))?.id).toBe(`${stream}-1`);
   return { reader, stream, watch: () => historyOnce(watcher, { session, stream }, written) };
 }

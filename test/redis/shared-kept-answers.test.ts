@@ -126,7 +126,7 @@ it("keeps the answer a reader on another instance has yet to send, while answers
   const stream = Number(primed.split("-")[0]);
   const resumed = await onceFound(() => b.fetch(sessionStream(session, { "last-event-id": primed })), 50);
   expect(resumed.status).toBe(200);
-  const reader = new EventReader(resumed);
+  const reader = await new EventReader(resumed).primed(primed);
   opened.push(() => reader.cancel());
   expect((await reader.next(BOUND_MS))?.id).toBe(`${stream}-1`);
   // Nothing more is read on b until the slow call's answer is in the shared history; then eleven

@@ -81,8 +81,9 @@ async function polledOnFirst() {
   const polled = await new EventReader(await first!.fetch(inSession(session, call))).rest(5000);
   expect(polled).toHaveLength(1);
   const headers = { accept: BOTH, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
-  const resume = (on: typeof first) => on!.fetch(bare("GET", { ...headers, "last-event-id": polled[0]!.id! }));
-  return { first: first!, second: second!, release, answering, resume };
+  const priming = polled[0]!.id!;
+  const resume = (on: typeof first) => on!.fetch(bare("GET", { ...headers, "last-event-id": priming }));
+  return { first: first!, second: second!, release, answering, resume, priming };
 }
 
 const ANSWER = { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "the report" }] } };
@@ -91,11 +92,11 @@ describe("close() of an instance whose answer a client waits for", () => {
   it(
     "resolves once the answer is in the shared history and the client read it on another instance (was: it waited out the whole grace)",
     async () => {
-      const { first, second, release, resume } = await polledOnFirst();
+      const { first, second, release, resume, priming } = await polledOnFirst();
       // The stream is opened in the shared history a moment after its priming event went out.
       const resumed = await onceFound(() => resume(second), 50);
       expect(resumed.status).toBe(200);
-      const elsewhere = new EventReader(resumed);
+      const elsewhere = await new EventReader(resumed).primed(priming);
       release.resolve();
       expect(messageOf(await elsewhere.next(5000))).toEqual(ANSWER);
       expect(await elsewhere.rest(5000)).toEqual([]);
@@ -107,7 +108,7 @@ describe("close() of an instance whose answer a client waits for", () => {
   it(
     "waits for the client to take the answer from this instance when the shared history could not keep it (Redis away)",
     async () => {
-      const { first, release, answering, resume } = await polledOnFirst();
+      const { first, release, answering, resume, priming } = await polledOnFirst();
       redis.get().freeze();
       release.resolve();
       await within(answering.promise, 5000, "the tool answering");
@@ -120,7 +121,7 @@ describe("close() of an instance whose answer a client waits for", () => {
       expect(closed).toBe(false);
       const resumed = await resume(first);
       expect(resumed.status).toBe(200);
-      expect((await new EventReader(resumed).rest(5000)).map(messageOf)).toEqual([ANSWER]);
+      expect((await (await new EventReader(resumed).primed(priming)).rest(5000)).map(messageOf)).toEqual([ANSWER]);
       await within(closing, CLOSE_BOUND_MS, "the first instance's close()");
     },
     CLOSE_BOUND_MS + 10_000,

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BOTH, modernMessage } from "../http-helpers.js";
 import {
   bunExecutable,
+  hearsKeepAlives,
+  KEEP_ALIVE_SERVER,
   postWithHost,
   rawExchange,
   SERVER,
@@ -69,6 +71,17 @@ describe(`server.serve() on ${runtime}`, () => {
       },
     });
   });
+});
+
+describe(`a quiet event stream of server.serve() on ${runtime}`, () => {
+  let server: Started;
+  beforeAll(async () => {
+    server = await start(bunExecutable(), ["run", KEEP_ALIVE_SERVER]);
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+
+  /** Was: none on Bun (only Workers and Node sent them), so a connection that died without closing held its stream, its slot and its session for good. */
+  it("carries a keep-alive comment every 15 s (here 100 ms), as on Node", () => hearsKeepAlives(server.url));
 });
 
 /** An address of this machine that is not loopback (else, on Linux, 127.0.0.2: on `lo`, yet not 127.0.0.1). */

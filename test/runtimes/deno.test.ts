@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   checksAnUpperCaseScheme,
   denoExecutable,
+  hearsKeepAlives,
   initializeWithTarget,
+  KEEP_ALIVE_SERVER,
   postWithHost,
   ROOT,
   run,
@@ -61,6 +63,17 @@ describe(`server.serve() on ${runtime}`, () => {
     checksAnUpperCaseScheme(server.url));
   it("prints no warning of Deno's about reading request.signal", () =>
     expect(server.output()).not.toContain("request.signal"));
+});
+
+describe(`a quiet event stream of server.serve() on ${runtime}`, () => {
+  let server: Started;
+  beforeAll(async () => {
+    server = await start(denoExecutable(), ["run", ...FLAGS, KEEP_ALIVE_SERVER], { env: ENV });
+  }, START_TIMEOUT);
+  afterAll(() => server?.stop());
+
+  /** Was: none on Deno (only Workers and Node sent them), so a connection that died without closing held its stream, its slot and its session for good. */
+  it("carries a keep-alive comment every 15 s (here 100 ms), as on Node", () => hearsKeepAlives(server.url));
 });
 
 describe(`export default server under deno serve, ${runtime}`, () => {

@@ -13,9 +13,12 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect } from "vitest";
+import { initialize, remote, sessionStream, within } from "../http-helpers.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const SERVER = "test/runtimes/server.ts";
+/** server.ts with the keep-alive interval of event streams run as 100 ms (see the file). */
+export const KEEP_ALIVE_SERVER = "test/runtimes/keep-alive-fast.ts";
 /** Long enough for a cold start of the slowest runtime on a busy 2-core machine. */
 export const START_TIMEOUT = 60_000;
 
@@ -286,4 +289,31 @@ export async function smokeV2(url: string, runtime: string): Promise<void> {
   } finally {
     await client.close();
   }
+}
+
+/**
+ * A session's GET stream at `url` (keep-alive-fast.ts's server), quiet, carries keep-alive comments
+ * until it has two: as on Node, a write to a connection that died without closing then fails in
+ * time, which ends the stream (docs/http.md "Streaming and resumability").
+ */
+export async function hearsKeepAlives(url: string): Promise<void> {
+  const server = remote(url);
+  const session = await initialize(server);
+  const response = await server.fetch(sessionStream(session));
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const twice = async () => {
+    while (text.split(": keep-alive\n\n").length < 3) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      text += decoder.decode(value, { stream: true });
+    }
+  };
+  await within(twice(), 5000, "two keep-alive comments").catch((error: Error) => {
+    throw new Error(`${error.message}; the stream carried ${JSON.stringify(text)}`);
+  });
+  expect(text).toMatch(/^id: 0-0\nretry: 1000\ndata: \n\n(: keep-alive\n\n){2}/);
+  await reader.cancel();
 }

@@ -36,6 +36,8 @@ export class RemoteReader implements SseStream {
   readonly #id = String(++readers);
   readonly #bounds: HistoryBounds;
   #cursor: number;
+  /** Written first: the priming event, which carries the client's `Last-Event-ID` (HttpSession.priming). */
+  #prelude: string | undefined;
   #sink: SseSink | undefined;
   #closed = false;
   #reading = false;
@@ -59,6 +61,8 @@ export class RemoteReader implements SseStream {
     session: string;
     stream: number;
     after: number;
+    /** The priming event, written first (HttpSession.priming); none for a client before 2025-11-25. */
+    prelude: string | undefined;
     streams: Streams;
     /** The history's caps, which the answer of a crashed instance's request counts in as any event. */
     bounds: HistoryBounds;
@@ -73,6 +77,7 @@ export class RemoteReader implements SseStream {
     this.#stream = options.stream;
     this.#bounds = options.bounds;
     this.#cursor = options.after;
+    this.#prelude = options.prelude;
     this.#streams = options.streams;
     this.#onEnd = options.onEnd;
     this.#sessionEnded = options.sessionEnded;
@@ -90,6 +95,10 @@ export class RemoteReader implements SseStream {
 
   attach(sink: SseSink): void {
     this.#sink = sink;
+    const prelude = this.#prelude;
+    this.#prelude = undefined;
+    // Closed before anyone read it (the server shuts down): the client still learns where to resume.
+    if (prelude !== undefined) sink.write(prelude);
     if (this.#closed) {
       sink.close();
       return;

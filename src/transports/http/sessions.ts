@@ -131,7 +131,7 @@ export class HttpSession {
     const history = this.#all();
     const log = history.open(this.#mirror ? this.#mirror.streamId() : history.nextStream++);
     this.#mirror?.opened(this.id, log.id, request);
-    const reader = this.#read(log, log.seq, true);
+    const reader = this.#read(log, log.seq);
     return {
       channel: reader,
       send: (message) => this.#write(log, message),
@@ -165,20 +165,23 @@ export class HttpSession {
     log.reader?.close();
     history.standaloneOpened = true;
     this.#mirror?.opened(this.id, log.id);
-    return this.#read(log, Math.max(history.standaloneRead, log.forgotten), true);
+    return this.#read(log, Math.max(history.standaloneRead, log.forgotten));
   }
 
   /**
    * Resumes a stream after `lastEventId`: sends what followed, then the rest live unless the stream
-   * ended. Undefined (a 404) when that cannot be done exactly: an id this server did not issue, events
-   * after it already forgotten, or an ended stream with nothing after it.
+   * ended. It starts with a priming event too, carrying `lastEventId` (2025-11-25 "Resumability and
+   * Redelivery"): the SDKs keep the last id per connection, so one that died before carrying an event
+   * would otherwise come back without any, and what was written to it would be lost. Undefined (a
+   * 404) when that cannot be done exactly: an id this server did not issue, events after it already
+   * forgotten, or an ended stream with nothing after it.
    */
   resume(lastEventId: string): SseStream | undefined {
     const named = this.#named(lastEventId);
     if (!named) return undefined;
     const { log, seq } = named;
     if (seq < log.forgotten || seq > log.seq || (log.done && seq === log.seq)) return undefined;
-    return this.#read(log, seq, false);
+    return this.#read(log, seq);
   }
 
   /**
@@ -246,15 +249,21 @@ export class HttpSession {
     return this.#history;
   }
 
-  /** A new reader of `log` from the event after `after`: it replaces the stream's previous reader. */
-  #read(log: StreamLog, after: number, primed: boolean): LogReader {
+  /**
+   * The priming event of a stream read from after event `after` of stream `stream`: an id and empty
+   * data, which lets the client resume even before the first message, and how long to wait before it
+   * does (2025-11-25 "Resumability and Redelivery", SEP-1699). Undefined for a client before
+   * 2025-11-25, which does not expect it.
+   */
+  priming(stream: number, after: number): string | undefined {
+    return this.#resumable ? `id: ${stream}-${after}\nretry: ${this.#store.options.retryMs}\ndata: \n\n` : undefined;
+  }
+
+  /** A new reader of `log` from the event after `after`, primed: it replaces the stream's previous reader. */
+  #read(log: StreamLog, after: number): LogReader {
     const history = this.#all();
     const reader: LogReader = new streamCode!.LogReader(log, after, {
-      // The priming event (an id and empty data) lets the client resume even before the first message (SEP-1699).
-      prelude:
-        primed && this.#resumable
-          ? `id: ${log.id}-${after}\nretry: ${this.#store.options.retryMs}\ndata: \n\n`
-          : undefined,
+      prelude: this.priming(log.id, after),
       streams: this.#store.streams,
       expires: this.#resumable || log === history.standalone,
       onEnd: () => {

@@ -339,6 +339,7 @@ export class SharedSessions {
       session: session.id,
       stream,
       after,
+      prelude: session.priming(stream, after),
       streams: this.#streams,
       bounds: this.#bounds,
       sessionEnded: async (request) => {

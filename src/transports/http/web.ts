@@ -1,4 +1,3 @@
-import { onWorkers } from "../workers.js";
 import type { HttpHandler } from "./handler.js";
 import { notStartedResponse } from "./not-started.js";
 import {
@@ -171,7 +170,7 @@ export function fromWebRequest(request: Request): HttpRequest {
 
 const encoder = new TextEncoder();
 
-/** A Worker's event streams' keep-alive comment (reply.ts's KEEP_ALIVE), encoded once. */
+/** The keep-alive comment of event streams (reply.ts's KEEP_ALIVE), encoded once. */
 const KEEP_ALIVE_BYTES = encoder.encode(KEEP_ALIVE);
 
 /**
@@ -190,10 +189,15 @@ function toWebResponse(reply: HttpReply): Response {
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        // Workers cancel a request with nothing of its own pending as hung, a quiet `subscriptions/listen`
-        // stream included: a timer of this request keeps it alive, and its comment lines (which SSE
-        // readers skip) keep proxies from cutting it (2026-07-28 §4 encourages them for quiet periods).
-        if (onWorkers) keepAlive = setInterval(() => controller.enqueue(KEEP_ALIVE_BYTES), KEEP_ALIVE_MS);
+        // Bun and Deno, as Node, notice a connection that died without closing only when a write to it
+        // fails: a comment line (which SSE readers skip) while nothing waits to be read, as Node's
+        // (node-http.ts's send), ends such a stream in time; it also keeps proxies from cutting a quiet
+        // one (2026-07-28 §4 encourages them for quiet periods). Workers cancel a request with nothing
+        // of its own pending as hung, a quiet `subscriptions/listen` stream included: this timer of the
+        // request keeps it alive.
+        keepAlive = setInterval(() => {
+          if (controller.desiredSize === 0) controller.enqueue(KEEP_ALIVE_BYTES);
+        }, KEEP_ALIVE_MS);
         channel.attach({
           // Kept bytes are copied: the reader owns what it is given, the history keeps its own. A
           // resumable stream sends its next event when the reader pulls for it.
