@@ -27,18 +27,16 @@ export class OnFirstUse<Part extends object> {
   run(work: (part: Part) => void): void {
     if (this.#part) work(this.#part);
     else if (this.#queued) this.#queued.push(work);
-    else this.#start(work);
-  }
-
-  #start(work: (part: Part) => void): void {
-    const queued = [work];
-    this.#queued = queued;
-    this.#registry.wait(
-      this.#load().then((part) => {
-        // Work queued while this runs is in the same array, so it is done here, in order.
-        for (const each of queued) each(part);
-        this.#part = part;
-      }),
-    );
+    else {
+      const queued = [work];
+      this.#queued = queued;
+      this.#registry.wait(
+        this.#load().then((part) => {
+          // Work queued while this runs is in the same array, so it is done here, in order.
+          for (const each of queued) each(part);
+          this.#part = part;
+        }),
+      );
+    }
   }
 }

@@ -93,6 +93,12 @@ type CallParameters<Args> = undefined extends Args
   ? [args?: Args, options?: CallOptions]
   : [args: Args, options?: CallOptions];
 
+/** A layer that checks and adds one kind of entry: the resources layer, or the prompts layer. */
+interface EntryLayer<Config, Entry> {
+  compile(key: string, config: Config): Entry;
+  add(host: EntryHost, entry: Entry): void;
+}
+
 /** The registry behind a server, for picomcp's own tooling (`picomcp/testing`); not public API. */
 export let registryOf: (server: Server<never>) => Registry;
 
@@ -114,7 +120,8 @@ export class Server<Tools extends ToolTypes = {}> {
    * loaded with the first of them, so that a stdio server carries none of it.
    */
   #faces: Promise<HttpFaces> | undefined;
-  readonly #signals: boolean;
+  /** Closes the server on SIGTERM and SIGINT (process.ts); undefined with `pico({ signals: false })`. */
+  readonly #onSignals: typeof closeOnSignals | undefined;
   // Each loads with the first registration that needs it (see on-first-use.ts).
   readonly #resources: OnFirstUse<typeof import("./resources/layer.js")>;
   readonly #prompts: OnFirstUse<typeof import("./prompts/layer.js")>;
@@ -138,15 +145,16 @@ export class Server<Tools extends ToolTypes = {}> {
     }
     checkOptions(options, SERVER_OPTIONS, "pico()");
     const { http, auth, limits, signals, state, ...rest } = options;
-    this.#registry = new Registry(rest);
+    const registry = new Registry(rest);
+    const dispatcher = new Dispatcher(registry, resolveLimits(limits));
+    this.#registry = registry;
+    this.#dispatcher = dispatcher;
     this.#authOptions = auth;
-    this.#dispatcher = new Dispatcher(this.#registry, resolveLimits(limits));
     // Every server has the limits (safe defaults), the 2025 era, which every transport serves, and
     // the front of asking the client, which any tool may do.
-    installLimits(this.#dispatcher);
-    installLegacySessions(this.#dispatcher);
-    installAsking(this.#dispatcher);
-    const registry = this.#registry;
+    installLimits(dispatcher);
+    installLegacySessions(dispatcher);
+    installAsking(dispatcher);
     // Each layer adds its methods to this server's table as it loads.
     const installed = <Part extends { methods: Registry["methods"] }>(part: Part) => {
       registry.install(part.methods);
@@ -154,10 +162,13 @@ export class Server<Tools extends ToolTypes = {}> {
     };
     this.#resources = new OnFirstUse(registry, () => import("./resources/layer.js").then(installed));
     this.#prompts = new OnFirstUse(registry, () => import("./prompts/layer.js").then(installed));
+    const plugins = new OnFirstUse(registry, () =>
+      import("./middleware/plugin.js").then(({ Plugins }) => (dispatcher.plugins = new Plugins(registry))),
+    );
+    this.#plugins = plugins;
     this.#tasks = new OnFirstUse(registry, async () => {
       const tasks = await import("./tasks/layer.js");
-      const use = (plugin: Plugin) => this.#use(plugin);
-      tasks.install(this.#dispatcher, { use }, { withPlugins: (work) => this.#plugins.run(work), state });
+      tasks.install(dispatcher, { use: (plugin) => this.#use(plugin), plugins }, state);
       return tasks;
     });
     this.#settings = new OnFirstUse(registry, () =>
@@ -165,12 +176,9 @@ export class Server<Tools extends ToolTypes = {}> {
     );
     // The options are checked when the settings have loaded: a mistake rejects ready() and serve().
     if (auth !== undefined) this.#settings.run(() => {});
-    this.#plugins = new OnFirstUse(registry, () =>
-      import("./middleware/plugin.js").then(({ Plugins }) => (this.#dispatcher.plugins = new Plugins(registry))),
-    );
     this.#host = { registry, ruled: (declared, rule, swap) => this.#ruled(declared, rule, swap) };
     this.#defaults = { ...http, state };
-    this.#signals = signals ?? true;
+    this.#onSignals = (signals ?? true) ? closeOnSignals : undefined;
   }
 
   /**
@@ -194,11 +202,7 @@ export class Server<Tools extends ToolTypes = {}> {
    * its mistake could not (it would fail every request from then on).
    */
   resource<Uri extends string>(uri: Uri, config: ResourceConfig<Uri>): this {
-    this.#checkedAtCall(this.#resources, "server.resource", "register its first resource");
-    this.#checkedRule(config.auth);
-    const untyped = config as unknown as ResourceConfig<string>;
-    this.#resources.run((layer) => layer.addResource(this.#host, layer.compileResource(uri, untyped)));
-    return this;
+    return this.#register(this.#resources, "resource", [uri, config as unknown as ResourceConfig<string>]);
   }
 
   /**
@@ -206,10 +210,18 @@ export class Server<Tools extends ToolTypes = {}> {
    * Checked as `resource()` is, by the prompts layer, which loads with the first one.
    */
   prompt<I extends Schema | undefined = undefined>(name: string, config: PromptConfig<I>): this {
-    this.#checkedAtCall(this.#prompts, "server.prompt", "register its first prompt");
+    return this.#register(this.#prompts, "prompt", [name, config as PromptConfig<Schema | undefined>]);
+  }
+
+  /** A resource or prompt, checked and added by its layer, which loads with the first one. */
+  #register<Config extends { auth?: unknown }, Entry>(
+    part: Pick<OnFirstUse<EntryLayer<Config, Entry>>, "now" | "run">,
+    kind: string,
+    [key, config]: [key: string, config: Config],
+  ): this {
+    this.#checkedAtCall(part.now, `server.${kind}`, `register its first ${kind}`);
     this.#checkedRule(config.auth);
-    const untyped = config as PromptConfig<Schema | undefined>;
-    this.#prompts.run((layer) => layer.addPrompt(this.#host, layer.compilePrompt(name, untyped)));
+    part.run((layer) => layer.add(this.#host, layer.compile(key, config)));
     return this;
   }
 
@@ -222,33 +234,28 @@ export class Server<Tools extends ToolTypes = {}> {
    */
   include<Other extends ToolTypes>(other: Server<Other>): Server<Tools & Other> {
     const registry = other.#registry;
+    const { resources, prompts } = registry;
     // Before anything is added: what would wait for a layer cannot throw here once serving (#checkedAtCall).
     const waits =
       registry.installing ||
-      (registry.resources.size > 0 && !this.#resources.now) ||
-      (registry.prompts.size > 0 && !this.#prompts.now) ||
+      (resources.size > 0 && !this.#resources.now) ||
+      (prompts.size > 0 && !this.#prompts.now) ||
       (other.#tasks.now && !this.#tasks.now);
-    this.#checkedAtCall(
-      { now: waits ? undefined : registry },
-      "server.include",
-      "await other.ready(), and include its first resources and prompts",
-    );
-    for (const entry of [...registry.resources.values(), ...registry.prompts.values()])
-      this.#checkedRule(entry.config.auth);
+    this.#checkedAtCall(!waits, "server.include", "await other.ready(), and include its first resources and prompts");
+    for (const entry of [...resources.values(), ...prompts.values()]) this.#checkedRule(entry.config.auth);
     for (const tool of registry.tools.values()) {
-      const { securitySchemes: _, ...descriptor } = tool.descriptor;
-      if (descriptor._meta) {
-        const { securitySchemes: __, ...meta } = descriptor._meta;
-        if (Object.keys(meta).length > 0) descriptor._meta = meta;
-        else delete descriptor._meta;
-      }
-      this.#addTool({ ...tool, descriptor });
+      // The other server's auth advertised its rule (auth/settings.ts's register); this server's rules it anew.
+      const { securitySchemes: _, _meta, ...descriptor } = tool.descriptor;
+      const { securitySchemes: __, ...meta } = _meta ?? {};
+      this.#addTool({
+        ...tool,
+        descriptor: Object.keys(meta).length > 0 ? { ...descriptor, _meta: meta } : descriptor,
+      });
     }
     // Through their layers, which install their methods here with the first of each.
     const copy = () => {
-      for (const resource of registry.resources.values())
-        this.#resources.run((layer) => layer.addResource(this.#host, resource));
-      for (const prompt of registry.prompts.values()) this.#prompts.run((layer) => layer.addPrompt(this.#host, prompt));
+      for (const resource of resources.values()) this.#resources.run((layer) => layer.add(this.#host, resource));
+      for (const prompt of prompts.values()) this.#prompts.run((layer) => layer.add(this.#host, prompt));
     };
     // The other server's resources and prompts may still be waiting for their layer (on-first-use.ts).
     if (registry.installing) this.#registry.wait(other.ready().then(copy));
@@ -262,12 +269,16 @@ export class Server<Tools extends ToolTypes = {}> {
     // mistake throws here once it has loaded, rejects ready() until then (listing every tool would
     // fail on it otherwise). Its first tool comes before the server serves, as a first resource does.
     if (tool.task !== undefined) {
-      this.#checkedAtCall(this.#tasks, "server.tool", "register its first task tool");
+      this.#checkedAtCall(this.#tasks.now, "server.tool", "register its first task tool");
       this.#tasks.run((tasks) => tasks.checkTask(tool));
     }
     this.#checkedRule(tool.auth);
-    const rule = (settings: AuthSettings) => settings.ruleTool(tool);
-    registry.addTool(this.#ruled(tool.auth, rule, (ruled) => registry.swap("tool", tool.name, ruled)) ?? tool);
+    const ruled = this.#ruled(
+      tool.auth,
+      (settings) => settings.ruleTool(tool),
+      (ruled) => registry.swap("tool", tool.name, ruled),
+    );
+    registry.addTool(ruled ?? tool);
   }
 
   /**
@@ -295,7 +306,7 @@ export class Server<Tools extends ToolTypes = {}> {
    * against the tools registered so far, the result typed from its output schema). `initialize`
    * and notifications are not wrapped; `server.call` is, as a `tools/call`. A server's first `use`
    * comes before it serves (`serve()`, the first request of `fetch` or `node`): once it may have
-   * answered a request (nothing registered before still loading, see #answers), it throws.
+   * answered a request (nothing registered before still loading, see #checkedAtCall), it throws.
    */
   use(middleware: MiddlewareFor<string> | Plugin): this;
   use<M extends MethodName>(method: M, middleware: MiddlewareFor<M>): this;
@@ -309,35 +320,28 @@ export class Server<Tools extends ToolTypes = {}> {
   ): this {
     // The machinery loads with the first use, and a mistake in what that use was given is found only
     // then: on a server already serving it would fail every request from then on, unseen by this call.
-    this.#checkedAtCall(this.#plugins, "server.use", "make its first use");
+    this.#checkedAtCall(this.#plugins.now, "server.use", "make its first use");
     return this.#use(target, middleware);
   }
 
   /** A registration's `auth` rule, at its call: the first rule of a server already serving is refused, as a first resource is. */
   #checkedRule(declared: unknown): void {
-    if (declared === undefined && this.#authOptions === undefined) return;
-    this.#checkedAtCall(this.#settings, "auth", "declare its first rule (or pico({ auth }))");
-  }
-
-  /**
-   * Whether the server may have answered a request: `serve()` or the first request of `fetch` or
-   * `node` has begun, and no layer is loading. While one is, every transport that began waits for it
-   * (ready(), which waits for those that start meanwhile too), so what is registered then, such as a
-   * `use` right after `serve()` on a server whose first resource still loads, is checked before the
-   * first answer, as before serving: a mistake there is a start-up error.
-   */
-  #answers(): boolean {
-    return (this.#faces ?? this.#stdio) !== undefined && !this.#registry.installing;
+    if (declared !== undefined || this.#authOptions !== undefined)
+      this.#checkedAtCall(this.#settings.now, "auth", "declare its first rule (or pico({ auth }))");
   }
 
   /**
    * Refuses a registration (or `use`) once the server may have answered a request, while the part
-   * that checks it has not loaded: the checks would run only once it had, too late to throw at the
+   * that checks it has not `loaded`: the checks would run only once it had, too late to throw at the
    * call, and their error would fail every request from then on (Registry.wait). Once loaded, the
-   * part checks at the call.
+   * part checks at the call. The server may have answered once `serve()` or the first request of
+   * `fetch` or `node` has begun and no layer is loading. While one is, every transport that began
+   * waits for it (ready(), which waits for those that start meanwhile too), so what is registered
+   * then, such as a `use` right after `serve()` on a server whose first resource still loads, is
+   * checked before the first answer, as before serving: a mistake there is a start-up error.
    */
-  #checkedAtCall(part: { readonly now: object | undefined }, call: string, first: string): void {
-    if (this.#answers() && !part.now) {
+  #checkedAtCall(loaded: unknown, call: string, first: string): void {
+    if ((this.#faces ?? this.#stdio) && !this.#registry.installing && !loaded) {
       throw new TypeError(`${call}: the server is serving; ${first} before serve() and the first request.`);
     }
   }
@@ -345,40 +349,32 @@ export class Server<Tools extends ToolTypes = {}> {
   /** `use` without its check: also how a layer of ours installs its plug-in (Tasks), whenever its first tool comes. */
   #use(target: MiddlewareFor<string> | Plugin | string | { tool: string }, middleware?: unknown): this {
     // What the method table and the tools say is checked here and now; the rest when it is installed.
-    const scope =
-      typeof target === "string"
-        ? { method: this.#wrappable(target) }
-        : isObject(target) && "tool" in target
-          ? { method: "tools/call", tool: this.#registered(target.tool) }
-          : undefined;
-    const apply = (plugins: Plugins) => {
+    let scope: { method: string; tool?: string } | undefined;
+    if (typeof target === "string") {
+      // A layer still loading (a first resource, prompt or task tool, a plug-in) may install it: checked
+      // once every layer has, by ready(), which every transport waits for before it answers (a misspelt
+      // name is then a start-up error, never a middleware that silently wraps nothing).
+      if (this.#registry.installing) this.#unchecked.push(target);
+      else this.#checkWrappable(target);
+      scope = { method: target };
+    } else if (isObject(target) && "tool" in target) {
+      const { tool } = target;
+      if (typeof tool !== "string" || !this.#registry.tools.has(tool)) {
+        throw new TypeError(
+          `server.use({ tool: ${JSON.stringify(tool)} }): no such tool is registered; register it with .tool() first.`,
+        );
+      }
+      scope = { method: "tools/call", tool };
+    }
+    this.#plugins.run((plugins) => {
       if (typeof target === "function") plugins.use({}, target);
       else if (scope) plugins.use(scope, middleware);
       else plugins.install(target);
-    };
-    this.#plugins.run(apply);
+    });
     return this;
   }
 
-  #registered(tool: unknown): string {
-    if (typeof tool !== "string" || !this.#registry.tools.has(tool)) {
-      throw new TypeError(
-        `server.use({ tool: ${JSON.stringify(tool)} }): no such tool is registered; register it with .tool() first.`,
-      );
-    }
-    return tool;
-  }
-
   /** A method middleware can wrap: one of the method table's (initialize is the handshake, not in it). */
-  #wrappable(method: string): string {
-    // A layer still loading (a first resource, prompt or task tool, a plug-in) may install it: checked
-    // once every layer has, by ready(), which every transport waits for before it answers (a misspelt
-    // name is then a start-up error, never a middleware that silently wraps nothing).
-    if (this.#registry.installing) this.#unchecked.push(method);
-    else this.#checkWrappable(method);
-    return method;
-  }
-
   #checkWrappable(method: string): void {
     if (!this.#dispatcher.method(method)) {
       throw new TypeError(
@@ -404,9 +400,10 @@ export class Server<Tools extends ToolTypes = {}> {
    * them as the program spelled it.
    */
   resourceUpdated(uri: string): void {
+    const registry = this.#registry;
     const layer = this.#resources.now;
-    if (layer) layer.resourceUpdated(this.#registry, uri);
-    else this.#registry.emit({ type: "resources/updated", uri });
+    if (layer) layer.resourceUpdated(registry, uri);
+    else registry.emit({ type: "resources/updated", uri });
   }
 
   /**
@@ -498,7 +495,7 @@ export class Server<Tools extends ToolTypes = {}> {
     const unwatch = watchRejections();
     if (!options) {
       const stop = new AbortController();
-      const unhook = this.#signals ? closeOnSignals(() => this.close()) : () => {};
+      const unhook = this.#onSignals?.(() => this.close());
       try {
         // stdout is taken at once, before the stdio transport loads: a log line after serve() is on stderr.
         const proc = stdioProcess();
@@ -522,7 +519,7 @@ export class Server<Tools extends ToolTypes = {}> {
         this.#stdio = { stop, done };
         await done;
       } finally {
-        unhook();
+        unhook?.();
         unwatch();
       }
       return undefined;
@@ -574,7 +571,7 @@ export class Server<Tools extends ToolTypes = {}> {
     registryOf = (server) => server.#registry;
   }
 
-  /** The HTTP faces, loaded with the first call that needs them: from then on the server serves (#answers). */
+  /** The HTTP faces, loaded with the first call that needs them: from then on the server serves (#checkedAtCall). */
   #http(): Promise<HttpFaces> {
     this.#faces ??= import("./transports/http/faces.js").then(({ httpFaces }) =>
       httpFaces({
@@ -582,7 +579,7 @@ export class Server<Tools extends ToolTypes = {}> {
         defaults: this.#defaults,
         settings: this.#settings,
         server: this,
-        onSignals: this.#signals ? closeOnSignals : undefined,
+        onSignals: this.#onSignals,
       }),
     );
     return this.#faces;

@@ -6,10 +6,10 @@
 import { addEntry, type EntryHost } from "../auth/entries.js";
 import type { Prompt } from "./prompts.js";
 
-export { compilePrompt } from "./prompts.js";
+export { compilePrompt as compile } from "./prompts.js";
 export { methods } from "./run.js";
 
 /** Adds a prompt of `server.prompt()` or `server.include`, under the server's auth. */
-export function addPrompt(host: EntryHost, prompt: Prompt): void {
+export function add(host: EntryHost, prompt: Prompt): void {
   addEntry(host, { kind: "prompt", key: prompt.name, entry: prompt });
 }

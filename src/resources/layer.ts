@@ -8,13 +8,13 @@ import { addEntry, type EntryHost } from "../auth/entries.js";
 import type { Resource } from "./resources.js";
 import { checkSpelling } from "./spellings.js";
 
-export { compileResource } from "./resources.js";
+export { compileResource as compile } from "./resources.js";
 export { methods, resourceUpdated } from "./run.js";
 
 /**
  * Adds a resource of `server.resource()` or `server.include`, under the server's auth; refused when
  * it is another spelling of a URI registered (spellings.ts).
  */
-export function addResource(host: EntryHost, resource: Resource): void {
+export function add(host: EntryHost, resource: Resource): void {
   addEntry(host, { kind: "resource", key: resource.uri, entry: checkSpelling(host.registry, resource) });
 }

@@ -34,23 +34,20 @@ type Result = Record<string, unknown>;
  * `server.call` runs a task tool as an ordinary call.
  */
 
-const installed = new WeakSet<Dispatcher>();
-
-/** How the layer installs itself on a server (server.ts). */
-export interface Installing {
-  /** Does work on the server's plug-ins once `use` has installed them. */
-  withPlugins(work: (plugins: Plugins) => void): void;
-  /** The shared state of several instances (`pico({ state })`): its task store and bus. */
-  state?: Pick<SharedState, "tasks" | "bus"> | undefined;
-}
-
-/** Installs the plug-in on a server (`server.use`) once, whichever of its task tools asks first. */
-export function install(dispatcher: Dispatcher, server: { use(plugin: Plugin): unknown }, how: Installing): void {
-  if (installed.has(dispatcher)) return;
-  installed.add(dispatcher);
-  const { use, ...parts } = plugin(dispatcher, how.state?.tasks, how.state?.bus);
-  server.use(parts);
-  how.withPlugins((plugins) => {
+/**
+ * Installs the plug-in on a server, which loads this layer once (on-first-use.ts), with its first
+ * task tool: its `use`, which installs a plug-in (`server.use`), and its `plugins`, which do work on
+ * the server's plug-ins once they have loaded; `state` is the shared state of several instances
+ * (`pico({ state })`).
+ */
+export function install(
+  dispatcher: Dispatcher,
+  { use, plugins }: { use(plugin: Plugin): unknown; plugins: { run(work: (plugins: Plugins) => void): void } },
+  state: Pick<SharedState, "tasks" | "bus"> | undefined,
+): void {
+  const { use: innermost, ...parts } = plugin(dispatcher, state?.tasks, state?.bus);
+  use(parts);
+  plugins.run((plugins) => {
     // Advertised by server/discover's middleware (asExtension), not by the plug-in's capabilities,
     // which 2025 sessions see: a plug-in's own settings for it would be replaced there, unseen.
     plugins.reserve(
@@ -60,7 +57,7 @@ export function install(dispatcher: Dispatcher, server: { use(plugin: Plugin): u
     // A 2025 task asks its client through the tasks/result request waiting for it (contexts.ts).
     plugins.Context = keepingRequests(plugins.Context);
     // Inside every user middleware, whenever added: each sees a task's call and its CreateTaskResult.
-    plugins.useInnermost(use);
+    plugins.useInnermost(innermost);
   });
 }
 
