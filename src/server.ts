@@ -394,16 +394,14 @@ export class Server<Tools extends ToolTypes = {}> {
 
   /**
    * Tells subscribed clients that a resource's contents changed (`notifications/resources/updated`),
-   * through the resources layer (resources/run.ts), which names it in the normal form subscriptions
-   * are kept in. Before that layer has loaded nothing here can have subscribed, but the clients of
-   * other instances sharing state can have (an instance that only publishes updates): it goes to
-   * them as the program spelled it.
+   * by the URI in the normal form subscriptions are kept in (resources/uri-normal.ts, which the
+   * resources layer brings): a client that subscribed to "notes://%69ndex" is told of "notes://index";
+   * an update of "docs://a%7Eb" is sent as "docs://a~b". Before that layer has loaded nothing here can
+   * have subscribed, but the clients of other instances sharing state can have (an instance that only
+   * publishes updates): it goes to them as the program spelled it.
    */
   resourceUpdated(uri: string): void {
-    const registry = this.#registry;
-    const layer = this.#resources.now;
-    if (layer) layer.resourceUpdated(registry, uri);
-    else registry.emit({ type: "resources/updated", uri });
+    this.#registry.emit({ type: "resources/updated", uri: this.#resources.now?.normalUri(uri) ?? uri });
   }
 
   /**

@@ -1,15 +1,16 @@
 /**
  * The resources layer, as the server loads it with the first `.resource()` (see on-first-use.ts):
  * the registration checks, and the methods the server then installs in its method table
- * (`Registry.install`), so a server without resources carries neither; and `server.resourceUpdated`'s
- * run time.
+ * (`Registry.install`), so a server without resources carries neither; and the normal form of URIs
+ * (uri-normal.ts) `server.resourceUpdated` names an update by.
  */
 import { addEntry, type EntryHost } from "../auth/entries.js";
 import type { Resource } from "./resources.js";
 import { checkSpelling } from "./spellings.js";
 
 export { compileResource as compile } from "./resources.js";
-export { methods, resourceUpdated } from "./run.js";
+export { methods } from "./run.js";
+export { normalUri } from "./uri-normal.js";
 
 /**
  * Adds a resource of `server.resource()` or `server.include`, under the server's auth; refused when

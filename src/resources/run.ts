@@ -180,15 +180,6 @@ export function mayRead(registry: Registry, ctx: RequestContext, uri: string): b
   }
 }
 
-/**
- * `server.resourceUpdated(uri)`: tells the clients that subscribed to it, or to a URI it is under, by
- * the URI in the normal form subscriptions are kept in (uri-normal.ts): a client that subscribed to
- * "notes://%69ndex" is told of "notes://index"; an update of "docs://a%7Eb" is sent as "docs://a~b".
- */
-export function resourceUpdated(registry: Registry, uri: string): void {
-  registry.emit({ type: "resources/updated", uri: normalUri(uri) });
-}
-
 function notFound(uri: string, ctx: RequestContext): McpError {
   const code = ctx.era === "modern" ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
   // A long URI is cut in the message, and whole in data.uri.
