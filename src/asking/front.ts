@@ -21,19 +21,7 @@ export function installAsking(dispatcher: Dispatcher): void {
   const handle = ({ method, message, ctx }: Call) => method.run(dispatcher.registry, message.params, ctx);
 
   /** Runs the handler in the era's way (see rounds.ts), from the round its first run stopped at, when there was one. */
-  const resume = (call: Call): Promise<Result> => {
-    const { message, ctx } = call;
-    const request = {
-      run: () => handle(call),
-      ctx,
-      method: message.method,
-      params: message.params,
-      ask: call.exchange.ask,
-      states: dispatcher.states,
-      first: ctx.round,
-    };
-    return askingLayer.use((asking) => asking.rounds(request));
-  };
+  const resume = (call: Call): Promise<Result> => askingLayer.use((asking) => asking.rounds(call, dispatcher));
 
   dispatcher.interaction = {
     run(call, chained) {
