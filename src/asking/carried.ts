@@ -5,6 +5,7 @@
  * (the members it adds to context.ts's AskingLayer, below). This layer implements them.
  */
 import type { RequestContext, RoundStates } from "../core/context.js";
+import type { Call, Dispatcher } from "../core/dispatch.js";
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";
 import type { Session } from "../sessions/peer.js";
@@ -106,8 +107,8 @@ declare module "../core/layers.js" {
 /** What the rest of this layer reaches through the core's `askingLayer`, besides the questions the core asks. */
 declare module "../core/context.js" {
   interface AskingLayer {
-    /** Runs a handler that asked in its era's rounds (rounds.ts). */
-    rounds(request: RoundsRequest): Promise<Result>;
+    /** Runs a request whose handler asked (or a 2026-07-28 retry) in its era's rounds (rounds.ts's runRounds). */
+    rounds(call: Call, dispatcher: Pick<Dispatcher, "registry" | "states">): Promise<Result>;
     /** Reports a legacy URL-mode elicitation complete (`server.completeElicitation`); whether one was waiting. */
     completeElicitation(waiting: Map<string, () => void>, elicitationId: string): boolean;
     /** The requests a 2025 connection sends its client, made by its first question. */

@@ -1,5 +1,5 @@
 import { askingLayer, NO_ANSWERS } from "../core/context.js";
-import type { Call, Dispatcher, Interaction } from "../core/dispatch.js";
+import type { Call, Dispatcher } from "../core/dispatch.js";
 import type { Asking } from "./carried.js";
 
 type Result = Record<string, unknown>;
@@ -21,53 +21,31 @@ export function installAsking(dispatcher: Dispatcher): void {
   const handle = ({ method, message, ctx }: Call) => method.run(dispatcher.registry, message.params, ctx);
 
   /** Runs the handler in the era's way (see rounds.ts), from the round its first run stopped at, when there was one. */
-  const resume = (call: Call): Promise<Result> => {
-    const { message, ctx } = call;
-    const request = {
-      run: () => handle(call),
-      ctx,
-      method: message.method,
-      params: message.params,
-      ask: call.exchange.ask,
-      states: dispatcher.states,
-      first: ctx.round,
-    };
-    return askingLayer.use((asking) => asking.rounds(request));
-  };
+  const resume = (call: Call): Promise<Result> => askingLayer.use((asking) => asking.rounds(call, dispatcher));
 
-  const run = (call: Call, chained: boolean): Result | Promise<Result> => {
-    const ctx = call.ctx;
-    if (isRetry(call)) return resume(call);
-    if (!canAsk(call)) {
-      ctx.asking = NO_WAY_BACK_RUN;
+  dispatcher.interaction = {
+    run(call, chained) {
+      const ctx = call.ctx;
+      const modern = ctx.era === "modern";
+      const params = call.message.params;
+      // A 2026-07-28 retry of a round carries its state or answers (2026-07-28 `input_required`).
+      if (modern && (params?.requestState !== undefined || params?.inputResponses !== undefined)) return resume(call);
+      // A request goes on in rounds when it can: 2026-07-28 always can, a 2025 one when it has a way back.
+      if (!modern && call.exchange.ask === undefined) ctx.asking = NO_WAY_BACK_RUN;
+      else if (!chained) ctx.asking = FIRST_RUN;
+      else {
+        // Within a middleware chain, a first run that stops at a question goes on in the era's rounds
+        // right here, so middleware runs once per request whatever the rounds (2025 questions are asked
+        // within the request; each 2026-07-28 round is a request of its own).
+        return new Promise<Result>((resolve, reject) => {
+          ctx.asking = { answers: NO_ANSWERS, stuck: () => resolve(resume(call)) };
+          const result = handle(call);
+          if (result instanceof Promise) result.then(resolve, reject);
+          else resolve(result);
+        });
+      }
       return handle(call);
-    }
-    if (!chained) {
-      ctx.asking = FIRST_RUN;
-      return handle(call);
-    }
-    // Within a middleware chain, a first run that stops at a question goes on in the era's rounds
-    // right here, so middleware runs once per request whatever the rounds (2025 questions are asked
-    // within the request; each 2026-07-28 round is a request of its own).
-    return new Promise<Result>((resolve, reject) => {
-      ctx.asking = { answers: NO_ANSWERS, stuck: () => resolve(resume(call)) };
-      const result = handle(call);
-      if (result instanceof Promise) result.then(resolve, reject);
-      else resolve(result);
-    });
+    },
+    resume,
   };
-
-  const front: Interaction = { run, resume };
-  dispatcher.interaction = front;
-}
-
-/** Whether a request can go on in rounds: 2026-07-28 always can, a 2025 request when it has a way back. */
-function canAsk(call: Call): boolean {
-  return call.ctx.era === "modern" || call.exchange.ask !== undefined;
-}
-
-/** Whether a 2026-07-28 request retries a round, carrying its state or answers (2026-07-28 `input_required`). */
-function isRetry(call: Call): boolean {
-  const params = call.message.params;
-  return call.ctx.era === "modern" && (params?.requestState !== undefined || params?.inputResponses !== undefined);
 }

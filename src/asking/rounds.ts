@@ -1,5 +1,6 @@
 import { ownerKey } from "../auth/owner.js";
 import { NO_ANSWERS, type RequestContext } from "../core/context.js";
+import type { Call, Dispatcher } from "../core/dispatch.js";
 import { ErrorCode, McpError, messageOf } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { AskFailure, isRound } from "./ask.js";
@@ -59,9 +60,25 @@ function keepingOf({ states }: Pick<RoundsRequest, "states">): StateKeeping {
   return keeping;
 }
 
-/** Runs a handler that asked in the rounds of its era, from the round its first run stopped at, if any. */
-export function runRounds(request: RoundsRequest): Promise<Result> {
-  return request.ctx.era === "modern" ? modernRounds(request, keepingOf(request)) : legacyRounds(request);
+/**
+ * Runs a request whose handler asked (or a 2026-07-28 retry) in the rounds of its era, from the round
+ * its first run stopped at, if any: the asking front's `resume`. Made into a `RoundsRequest` here, in
+ * the layer loaded with the first question, so that every server's front does not carry that.
+ */
+export function runRounds(
+  { message, method, ctx, exchange }: Call,
+  { registry, states }: Pick<Dispatcher, "registry" | "states">,
+): Promise<Result> {
+  const request: RoundsRequest = {
+    run: () => method.run(registry, message.params, ctx),
+    ctx,
+    method: message.method,
+    params: message.params,
+    ask: exchange.ask,
+    states,
+    first: ctx.round,
+  };
+  return ctx.era === "modern" ? modernRounds(request, keepingOf(request)) : legacyRounds(request);
 }
 
 /** A handler to run in rounds: what runs it once, its request's context, and the round its first run stopped at, if any. */

@@ -1,7 +1,7 @@
 /**
- * How requests the limits end early are ended and answered (limits.ts's `Bounds`): the shutdown of
- * a server with requests in progress, and the answer to one cut short. Loaded with the first request
- * that answers later, so a server whose requests all answer at once never loads it.
+ * How requests the limits end early are ended and answered (limits.ts's `installLimits`): the
+ * shutdown of a server with requests in progress, and the answer to one cut short. Loaded with the
+ * first request that answers later, so a server whose requests all answer at once never loads it.
  */
 import type { RequestContext } from "../core/context.js";
 import type { Interruption } from "../core/dispatch.js";
@@ -11,16 +11,20 @@ import type { Refusal } from "../core/refusal.js";
 import type { ResolvedLimits } from "./options.js";
 
 /**
- * What an interruption is said from: the server's limits, and the class of a refusal, handed over by
- * limits.ts (whose chunk carries core/refusal.ts) so that this module's chunk does not split it off.
+ * What the limits layer (limits.ts) hands over, made once per server: its limits; the class of a
+ * refusal, from limits.ts (whose chunk carries core/refusal.ts) so that this module's chunk does not
+ * split it off; the requests in progress, with the tick each started at; and who waits for none to
+ * be (the layer's `ended` wakes them).
  */
-export interface Saying {
-  limits: ResolvedLimits;
-  Refusal: typeof Refusal;
+export interface Bounded {
+  readonly limits: ResolvedLimits;
+  readonly Refusal: typeof Refusal;
+  readonly born: ReadonlyMap<RequestContext, number>;
+  readonly idle: (() => void)[];
 }
 
 /** The answer to `message`, ended early for `reason`: its handler timed out, or the shutdown's grace period ended. */
-export function interruption({ limits, Refusal }: Saying, message: JsonRpcRequest, reason: unknown): Interruption {
+export function interruption({ limits, Refusal }: Bounded, message: JsonRpcRequest, reason: unknown): Interruption {
   const { handlerTimeoutMs, shutdownGraceMs } = limits;
   const timedOut = isObject(reason) && reason.name === "TimeoutError";
   const limit = timedOut
@@ -35,31 +39,25 @@ export function interruption({ limits, Refusal }: Saying, message: JsonRpcReques
   return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: ${what}`);
 }
 
-/** What the shutdown waits for: the requests in progress (with the tick each started at), and who waits for none to be (Bounds.ended wakes them). */
-export interface InProgress {
-  readonly born: ReadonlyMap<RequestContext, number>;
-  readonly idle: (() => void)[];
-}
-
 /**
- * The shutdown (Bounds.drain): the requests in progress get `graceMs` to finish, then are interrupted,
- * and it resolves once they have answered, or after the grace period again.
+ * The shutdown (the limits layer's drain): the requests in progress get `limits.shutdownGraceMs` to
+ * finish, then are interrupted, and it resolves once they have answered, or after the grace period again.
  */
-export async function drained(progress: InProgress, graceMs: number): Promise<void> {
-  await settled(progress, graceMs);
-  for (const ctx of [...progress.born.keys()]) {
+export async function drained(bounded: Bounded): Promise<void> {
+  await settled(bounded);
+  for (const ctx of [...bounded.born.keys()]) {
     ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
   }
   // The interrupted requests answer in the microtasks that follow.
-  await settled(progress, graceMs);
+  await settled(bounded);
 }
 
 /** Resolves once nothing is in progress, or when the shutdown's grace period is over. */
-function settled({ born, idle }: InProgress, graceMs: number): Promise<void> {
+function settled({ born, idle, limits }: Bounded): Promise<void> {
   if (born.size === 0) return Promise.resolve();
   return new Promise((resolve) => {
     // A delay past the longest a timer takes (2^31 - 1 ms, 24 days; Infinity) would fire at once.
-    const timer = setTimeout(done, Math.min(graceMs, 2 ** 31 - 1));
+    const timer = setTimeout(done, Math.min(limits.shutdownGraceMs, 2 ** 31 - 1));
     function done() {
       clearTimeout(timer);
       resolve();

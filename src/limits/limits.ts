@@ -1,6 +1,6 @@
 import type { RequestContext } from "../core/context.js";
-import type { Admission, Dispatcher, Inflight, Interruption } from "../core/dispatch.js";
-import type { JsonRpcRequest, JsonRpcResponse } from "../core/jsonrpc.js";
+import type { Dispatcher } from "../core/dispatch.js";
+import type { JsonRpcRequest } from "../core/jsonrpc.js";
 import { busy, Refusal } from "../core/refusal.js";
 import { onWorkers } from "../transports/workers.js";
 import type { Limits, ResolvedLimits } from "./options.js";
@@ -63,10 +63,32 @@ function isLimit(key: string): key is keyof Limits {
  */
 const isStream = (message: JsonRpcRequest) => message.method === "subscriptions/listen";
 
+/** How requests the limits end early are answered (interruptions.ts). */
+type Words = typeof import("./interruptions.js");
+
 /**
- * The limits layer: what bounds the requests in progress on a server (docs/limits.md). It refuses
- * a request past `maxConcurrentRequests` or `maxConcurrentRequestsPerConnection`, cuts a handler
- * short at `handlerTimeoutMs`, and on shutdown gives the requests in progress `shutdownGraceMs`.
+ * The words, loading from the first request that answers later, in the background, so that they are
+ * there by the time one is cut short; then loaded. One module for every server of the process.
+ */
+let loading: Promise<Words> | undefined;
+let said: Words | undefined;
+
+function words(): Promise<Words> {
+  if (!loading) {
+    loading = import("./interruptions.js").then((loaded) => (said = loaded));
+    // Loaded in the background: a failure (the package replaced on disk while the server runs, so
+    // that its chunk is gone) is said once here, not as an unhandled rejection; `interrupted` and
+    // `drain` answer without it.
+    loading.catch((thrown: unknown) => console.error("picomcp: limits:", thrown));
+  }
+  return loading;
+}
+
+/**
+ * Installs the limits on a dispatcher, the limits layer: what bounds the requests in progress on a
+ * server (docs/limits.md). The server installs it, so that every server has them (safe defaults). It
+ * refuses a request past `maxConcurrentRequests` or `maxConcurrentRequestsPerConnection`, cuts a
+ * handler short at `handlerTimeoutMs`, and on shutdown gives the requests in progress `shutdownGraceMs`.
  *
  * Only requests whose handlers answer later are counted and timed: a synchronous one is over at
  * once. One coarse timer serves every deadline, and it runs only while something is in progress: a
@@ -74,128 +96,95 @@ const isStream = (message: JsonRpcRequest) => message.method === "subscriptions/
  * most 1 s) later. On Workers a timer ends with the request that set it, so there each request has a
  * timer of its own.
  */
-class Bounds implements Admission {
-  readonly #limits: ResolvedLimits;
+export function installLimits(dispatcher: Dispatcher): void {
+  const limits = dispatcher.limits;
+  const { handlerTimeoutMs } = limits;
+  const period = Math.max(1, Math.min(1000, Math.floor(handlerTimeoutMs / 4)));
+  const ticks = Math.ceil(handlerTimeoutMs / period) + 1;
   /** The requests in progress, with the tick each started at. */
-  readonly #born = new Map<RequestContext, number>();
+  const born = new Map<RequestContext, number>();
   /** Workers: each request's own deadline. */
-  readonly #own = new Map<RequestContext, ReturnType<typeof setTimeout>>();
-  readonly #period: number;
-  readonly #ticks: number;
-  #tick = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  const own = new Map<RequestContext, ReturnType<typeof setTimeout>>();
   /** Who waits for nothing to be in progress (the shutdown). */
-  #idle: (() => void)[] = [];
-  /**
-   * How an interrupted request is answered (interruptions.ts): loading from the first request that
-   * answers later, in the background, so that it is there by the time one is cut short; then loaded.
-   */
-  #loading: Promise<typeof import("./interruptions.js")> | undefined;
-  #said: typeof import("./interruptions.js") | undefined;
+  const idle: (() => void)[] = [];
+  const bounded = { limits, Refusal, born, idle };
+  let tick = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(limits: ResolvedLimits) {
-    this.#limits = limits;
-    const timeoutMs = limits.handlerTimeoutMs;
-    this.#period = Math.max(1, Math.min(1000, Math.floor(timeoutMs / 4)));
-    this.#ticks = Math.ceil(timeoutMs / this.#period) + 1;
-  }
-
-  admit(message: JsonRpcRequest, inflight: Inflight | undefined): JsonRpcResponse | undefined {
-    const { maxConcurrentRequests, maxConcurrentRequestsPerConnection } = this.#limits;
-    if (!isStream(message) && this.#born.size >= maxConcurrentRequests) {
-      return busy(message.id, "too many requests in progress on this server", {
-        limit: "maxConcurrentRequests",
-        max: maxConcurrentRequests,
-      });
-    }
-    if (inflight && inflight.size >= maxConcurrentRequestsPerConnection) {
-      return busy(message.id, "too many requests in progress on this connection", {
-        limit: "maxConcurrentRequestsPerConnection",
-        max: maxConcurrentRequestsPerConnection,
-      });
-    }
-    return undefined;
-  }
-
-  started(message: JsonRpcRequest, ctx: RequestContext): void {
-    if (isStream(message)) return;
-    this.#words();
-    this.#born.set(ctx, this.#tick);
-    const timeoutMs = this.#limits.handlerTimeoutMs;
-    if (!Number.isFinite(timeoutMs)) return;
-    if (onWorkers) {
-      this.#own.set(
-        ctx,
-        setTimeout(() => ctx.interrupt(this.#expired()), timeoutMs),
-      );
-    } else if (this.#timer === undefined) {
-      const timer = setInterval(() => this.#sweep(), this.#period);
-      // Deadlines never keep a process alive on their own (Node, Bun; Deno's timer is a number, without unref).
-      timer.unref?.();
-      this.#timer = timer;
-    }
-  }
-
-  ended(ctx: RequestContext): void {
-    const own = this.#own.get(ctx);
-    if (own !== undefined) {
-      clearTimeout(own);
-      this.#own.delete(ctx);
-    }
-    if (this.#born.delete(ctx) && this.#born.size === 0) for (const wake of this.#idle.splice(0)) wake();
-  }
-
-  async drain(): Promise<void> {
-    // Nothing in progress, nothing to wait for: the shutdown's code is loaded only for a server busy then.
-    if (this.#born.size === 0) return;
-    const words = await this.#words().catch(() => undefined);
-    if (words) return words.drained({ born: this.#born, idle: this.#idle }, this.#limits.shutdownGraceMs);
-    // Its module could not load (#words said why): no grace period, but every request is answered now
-    // (interrupted), and the shutdown goes on.
-    for (const ctx of this.#born.keys()) ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
-  }
-
-  interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption | undefined> {
-    const said = this.#said;
-    const saying = { limits: this.#limits, Refusal };
-    if (said) return said.interruption(saying, message, reason);
-    // Its module could not load: undefined, and the dispatcher answers with the reason as it is.
-    return this.#words().then(
-      (loaded) => loaded.interruption(saying, message, reason),
-      () => undefined,
-    );
-  }
-
-  #words(): Promise<typeof import("./interruptions.js")> {
-    if (!this.#loading) {
-      this.#loading = import("./interruptions.js").then((loaded) => (this.#said = loaded));
-      // Loaded in the background: a failure (the package replaced on disk while the server runs, so
-      // that its chunk is gone) is said once here, not as an unhandled rejection; `interrupted` and
-      // `drain` answer without it.
-      this.#loading.catch((thrown: unknown) => console.error("picomcp: limits:", thrown));
-    }
-    return this.#loading;
-  }
-
-  #sweep(): void {
-    this.#tick++;
-    if (this.#born.size === 0) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-      return;
-    }
-    for (const [ctx, born] of this.#born) if (this.#tick - born >= this.#ticks) ctx.interrupt(this.#expired());
-  }
-
-  #expired(): DOMException {
-    return new DOMException(
-      `The handler did not finish within ${this.#limits.handlerTimeoutMs / 1000} s (limits.handlerTimeoutMs)`,
+  const expired = () =>
+    new DOMException(
+      `The handler did not finish within ${handlerTimeoutMs / 1000} s (limits.handlerTimeoutMs)`,
       "TimeoutError",
     );
-  }
-}
+  const sweep = () => {
+    tick++;
+    if (born.size === 0) {
+      clearInterval(timer);
+      timer = undefined;
+      return;
+    }
+    for (const [ctx, started] of born) if (tick - started >= ticks) ctx.interrupt(expired());
+  };
+  /** A request refused at a cap on the requests in progress here (`where`: this server, or this connection). */
+  const refused = (
+    message: JsonRpcRequest,
+    where: string,
+    limit: "maxConcurrentRequests" | "maxConcurrentRequestsPerConnection",
+  ) => busy(message.id, `too many requests in progress on this ${where}`, { limit, max: limits[limit] });
 
-/** Installs the limits on a dispatcher: the server does, so that every server has them (safe defaults). */
-export function installLimits(dispatcher: Dispatcher): void {
-  dispatcher.admission = new Bounds(dispatcher.limits);
+  dispatcher.admission = {
+    admit(message, inflight) {
+      if (!isStream(message) && born.size >= limits.maxConcurrentRequests) {
+        return refused(message, "server", "maxConcurrentRequests");
+      }
+      if (inflight && inflight.size >= limits.maxConcurrentRequestsPerConnection) {
+        return refused(message, "connection", "maxConcurrentRequestsPerConnection");
+      }
+      return undefined;
+    },
+
+    started(message, ctx) {
+      if (isStream(message)) return;
+      words();
+      born.set(ctx, tick);
+      if (!Number.isFinite(handlerTimeoutMs)) return;
+      if (onWorkers) {
+        own.set(
+          ctx,
+          setTimeout(() => ctx.interrupt(expired()), handlerTimeoutMs),
+        );
+      } else if (timer === undefined) {
+        timer = setInterval(sweep, period);
+        // Deadlines never keep a process alive on their own (Node, Bun; Deno's timer is a number, without unref).
+        timer.unref?.();
+      }
+    },
+
+    ended(ctx) {
+      if (onWorkers) {
+        clearTimeout(own.get(ctx));
+        own.delete(ctx);
+      }
+      if (born.delete(ctx) && born.size === 0) for (const wake of idle.splice(0)) wake();
+    },
+
+    async drain() {
+      // Nothing in progress, nothing to wait for: the shutdown's code is loaded only for a server busy then.
+      if (born.size === 0) return;
+      const loaded = await words().catch(() => undefined);
+      if (loaded) return loaded.drained(bounded);
+      // Its module could not load (words said why): no grace period, but every request is answered
+      // now (interrupted), and the shutdown goes on.
+      for (const ctx of born.keys()) ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
+    },
+
+    interrupted(message, reason) {
+      if (said) return said.interruption(bounded, message, reason);
+      // Its module could not load: undefined, and the dispatcher answers with the reason as it is.
+      return words().then(
+        (loaded) => loaded.interruption(bounded, message, reason),
+        () => undefined,
+      );
+    },
+  };
 }

@@ -1,11 +1,10 @@
-import type { Answer, Dispatcher, Exchange, LegacyEra } from "../core/dispatch.js";
+import type { Dispatcher } from "../core/dispatch.js";
 import { isLogLevel, LOG_LEVELS } from "../core/envelope.js";
 import { ErrorCode, McpError } from "../core/errors.js";
-import { errorResponse, isObject, type JsonRpcNotification, type JsonRpcRequest } from "../core/jsonrpc.js";
+import { errorResponse, isObject } from "../core/jsonrpc.js";
 import type { Method } from "../core/registry.js";
 import { shown } from "../core/safe.js";
 import { META } from "../core/types.js";
-import type { Peer } from "./peer.js";
 import { initialize } from "./session.js";
 
 /** The methods only 2025-era sessions have (2026-07-28 §8 "Removed": ping, logging/setLevel). */
@@ -27,63 +26,53 @@ const LEGACY_METHODS: Record<string, Method> = {
 };
 
 /**
- * The legacy sessions layer: the 2025 era (2025-11-25 and older), where a connection's handshake
- * opens a session that its later requests belong to. It serves every request the dispatcher reads
- * as legacy (no protocol version in `_meta`).
+ * Installs the legacy sessions layer on a dispatcher: the 2025 era (2025-11-25 and older), where a
+ * connection's handshake opens a session that its later requests belong to. Its methods go in the
+ * table, and it serves every request the dispatcher reads as legacy (no protocol version in `_meta`).
  */
-class LegacySessions implements LegacyEra {
-  readonly #dispatcher: Dispatcher;
-
-  constructor(dispatcher: Dispatcher) {
-    this.#dispatcher = dispatcher;
-  }
-
-  answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Answer {
-    const dispatcher = this.#dispatcher;
-    const { id, method: name } = message;
-    if (name === "initialize") return initialize(message, peer, dispatcher.registry);
-    if (name === "server/discover") {
-      return errorResponse(
-        id,
-        ErrorCode.InvalidParams,
-        `Invalid params: server/discover needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
-      );
-    }
-    const session = peer.session;
-    if (!session && name !== "ping") {
-      return errorResponse(
-        id,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: "${shown(name)}" arrived before initialize. Send initialize first, or send 2026-07-28 requests with params._meta["${META.protocolVersion}"].`,
-      );
-    }
-    const method = dispatcher.method(name);
-    if (!method?.legacy || !dispatcher.offers(method)) return dispatcher.notFound(message, session?.protocolVersion);
-    const meta = message.params?._meta;
-    const init = {
-      id,
-      meta: isObject(meta) ? meta : undefined,
-      protocolVersion: session?.protocolVersion ?? "2025-11-25",
-      era: "legacy" as const,
-      // Without a session the request is a ping, whose client is unknown.
-      client: session?.client,
-      logLevel: session?.logLevel,
-      session,
-    };
-    return dispatcher.run({ message, method, init }, exchange);
-  }
-
-  notified(message: JsonRpcNotification, peer: Peer): void {
-    const session = peer.session;
-    if (message.method === "notifications/initialized" && session) {
-      session.initialized = true;
-      session.onInitialized?.();
-    }
-  }
-}
-
-/** Installs the 2025 era on a dispatcher: its methods in the table, its requests routed here. */
 export function installLegacySessions(dispatcher: Dispatcher): void {
   dispatcher.registry.install(LEGACY_METHODS);
-  dispatcher.legacy = new LegacySessions(dispatcher);
+  dispatcher.legacy = {
+    answer(message, peer, exchange) {
+      const { id, method: name } = message;
+      if (name === "initialize") return initialize(message, peer, dispatcher.registry);
+      if (name === "server/discover") {
+        return errorResponse(
+          id,
+          ErrorCode.InvalidParams,
+          `Invalid params: server/discover needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
+        );
+      }
+      const session = peer.session;
+      if (!session && name !== "ping") {
+        return errorResponse(
+          id,
+          ErrorCode.InvalidRequest,
+          `Invalid Request: "${shown(name)}" arrived before initialize. Send initialize first, or send 2026-07-28 requests with params._meta["${META.protocolVersion}"].`,
+        );
+      }
+      const method = dispatcher.method(name);
+      if (!method?.legacy || !dispatcher.offers(method)) return dispatcher.notFound(message, session?.protocolVersion);
+      const meta = message.params?._meta;
+      const init = {
+        id,
+        meta: isObject(meta) ? meta : undefined,
+        protocolVersion: session?.protocolVersion ?? "2025-11-25",
+        era: "legacy" as const,
+        // Without a session the request is a ping, whose client is unknown.
+        client: session?.client,
+        logLevel: session?.logLevel,
+        session,
+      };
+      return dispatcher.run({ message, method, init }, exchange);
+    },
+
+    notified(message, peer) {
+      const session = peer.session;
+      if (message.method === "notifications/initialized" && session) {
+        session.initialized = true;
+        session.onInitialized?.();
+      }
+    },
+  };
 }
