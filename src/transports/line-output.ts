@@ -46,10 +46,7 @@ export function lineOutput(
   let queued = 0;
   /** How many lines have left the queue (written): a line's place in `lines` is its number less this. */
   let written = 0;
-  /**
-   * The number of the line of each key queued since the queue was last empty (made by the first line
-   * with a key); one already written has a number below `written`.
-   */
+  /** The number of the line of each key still waiting (made by the first line with a key). */
   let keyed: Map<string, number> | undefined;
   let scheduled = false;
   /** Resolves once the output takes writes again; set while it does not. */
@@ -67,8 +64,8 @@ export function lineOutput(
       const chunk = lines.splice(0, count).join("");
       if (chunk !== "" && write(chunk) === false && drained) ready = drained().then(unblock, unblock);
     }
-    // Every key's line is written: none is waiting.
-    if (lines.length === 0) keyed?.clear();
+    // The keys of lines written are no longer waiting.
+    if (keyed?.size) for (const [key, number] of keyed) if (number < written) keyed.delete(key);
   };
   const unblock = (): void => {
     ready = undefined;

@@ -388,7 +388,7 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
       stopped,
       auth: caller,
     });
-    if (!gone) await flushed();
+    await flushed();
   } finally {
     clearTimeout(abandon);
     stop.signal.removeEventListener("abort", onAbort);
