@@ -136,8 +136,7 @@ export async function batchAnswers(
     ask: connection,
     auth,
   };
-  const answering = { answer: (value: unknown) => connection.answer(value, exchange) };
-  const answers = await Promise.all(values.map((value) => answerInBatch(answering, value)));
+  const answers = await Promise.all(values.map((value) => answerInBatch(connection, value, exchange)));
   return answers.filter((answer) => answer !== undefined);
 }
 
@@ -146,10 +145,10 @@ export async function batchAnswers(
  * (2026-07-28 has no batches): such a request gets -32600, and its id when it is readable
  * (JSON-RPC 2.0 §5); such a notification is ignored.
  */
-function answerInBatch(connection: Pick<Connection, "answer">, value: unknown): Answer {
-  if (!isObject(value)) return connection.answer(value);
+function answerInBatch(connection: Connection, value: unknown, exchange: Exchange | undefined): Answer {
+  if (!isObject(value)) return connection.answer(value, exchange);
   const modern = isObject(value.params) && claimsModern(value.params._meta);
-  if (value.method !== "initialize" && !modern) return connection.answer(value);
+  if (value.method !== "initialize" && !modern) return connection.answer(value, exchange);
   const id = isRequestId(value.id) ? value.id : undefined;
   if (modern && id === undefined) return undefined;
   return errorResponse(

@@ -119,7 +119,7 @@ export class Connection implements Peer, Inflight, Asker {
     if (event.type !== "resources/updated") {
       // Only for the lists its initialize advertised with listChanged (sessions/peer.ts's `Session.advertised`).
       const advertised = session.advertised;
-      if (!advertised || advertised[LISTS[event.type]]?.listChanged) this.#tell({ jsonrpc: "2.0", method }, true);
+      if (!advertised || advertised[LISTS[event.type]]?.listChanged) this.send({ jsonrpc: "2.0", method });
     } else if (session.watches(event.uri)) {
       const check = session.readCheck;
       const allowed = check?.allows(event.uri) ?? true;
@@ -170,12 +170,7 @@ export class Connection implements Peer, Inflight, Asker {
 
   /** How this connection's requests travel: the same for all of them, made once (a stdio pipe's, an HTTP batch's without a caller). */
   get #requestExchange(): Exchange {
-    this.#exchange ??= {
-      inflight: this,
-      emit: (message) => this.#tell(message, true),
-      ask: this,
-      auth: this.#transport.auth,
-    };
+    this.#exchange ??= { inflight: this, emit: (message) => this.send(message), ask: this, auth: this.#transport.auth };
     return this.#exchange;
   }
 
@@ -188,8 +183,8 @@ export class Connection implements Peer, Inflight, Asker {
     // A batch (2025-03-26 only) loads its code, which a server whose clients never batch never needs.
     if (Array.isArray(value)) return import("./batch.js").then((batch) => batch.receiveBatch(this, value));
     const answer = this.answer(value);
-    if (answer instanceof Promise) return answer.then((response) => response && this.#tell(response, true));
-    return answer ? this.#tell(answer, true) : undefined;
+    if (answer instanceof Promise) return answer.then((response) => response && this.send(response));
+    return answer ? this.send(answer) : undefined;
   }
 
   /**
@@ -221,7 +216,7 @@ export class Connection implements Peer, Inflight, Asker {
   ask(
     request: InputRequest,
     signal?: AbortSignal,
-    via: (message: JsonRpcMessage) => void = (message) => this.#tell(message, true),
+    via: (message: JsonRpcMessage) => void = (message) => this.send(message),
   ): Promise<unknown> {
     return askingLayer.use((code) => {
       this.#questions ??= new code.Questions(this);
@@ -242,13 +237,13 @@ export class Connection implements Peer, Inflight, Asker {
   /** Cancels the streams of this connection (`subscriptions/listen`): nothing more is sent on them. */
   endStreams(reason: unknown): void {
     // A server shutting down ends them itself, with their final result (2026-07-28 §4: SHOULD, before closing).
-    if (this.dispatcher.closing || !this.#inflight) return;
-    for (const ctx of [...this.#inflight.values()]) if (this.dispatcher.streams.has(ctx)) ctx.cancel(reason);
+    if (!this.dispatcher.closing)
+      for (const ctx of this.#requests()) if (this.dispatcher.streams.has(ctx)) ctx.cancel(reason);
   }
 
   /** Ends every request in progress now, each answered with an error (handler timeout, shutdown). */
   interrupt(reason: unknown): void {
-    for (const ctx of [...(this.#inflight?.values() ?? [])]) ctx.interrupt(reason);
+    for (const ctx of this.#requests()) ctx.interrupt(reason);
   }
 
   /**
@@ -261,7 +256,11 @@ export class Connection implements Peer, Inflight, Asker {
     this.#held?.release(true);
     this.#unsubscribe?.();
     this.#questions?.close(reason);
-    // A copy: the map goes to another connection once the last of these ends (`delete`).
-    for (const ctx of [...(this.#inflight?.values() ?? [])]) ctx.cancel(new DOMException(reason, "AbortError"));
+    for (const ctx of this.#requests()) ctx.cancel(new DOMException(reason, "AbortError"));
+  }
+
+  /** The requests in progress, a copy: the map goes to another connection once the last of them ends (`delete`). */
+  #requests(): RequestContext[] {
+    return [...(this.#inflight?.values() ?? [])];
   }
 }

@@ -1,3 +1,5 @@
+import { type JsonRpcMessage, serialize } from "../core/jsonrpc.js";
+
 /** Coalesces the lines of one turn of the event loop into one write: a write per message is a measurable cost. */
 const later: (callback: () => void) => void =
   (globalThis as { setImmediate?: (callback: () => void) => void }).setImmediate ??
@@ -6,101 +8,115 @@ const later: (callback: () => void) => void =
 /** The most text one write joins from several lines (a longer line is written on its own). */
 const BATCH = 64 * 1024;
 
+/** The notifications dropped while the client does not read (see `send`). */
+const DROPPABLE = /^notifications\/(?:message|progress)$/;
+
+/** The notifications that say how something now is: a newer one about the same thing supersedes one still waiting (see `send`). */
+const SUPERSEDED = /^notifications\/(?:\w+\/list_changed|resources\/updated|tasks(?:\/status)?)$/;
+
+export interface LineOutput {
+  /** Queues a message, one line of JSON (see `lineOutput`). */
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void;
+  /** While the output takes no more writes (the client is not reading): resolves once it takes them again. */
+  blocked(): Promise<void> | undefined;
+  /** Writes everything queued, waiting for the output to drain as often as it must. */
+  finish(): Promise<void>;
+}
+
 /**
  * The lines a stdio server writes, queued one string per message and written in batches of at most
  * `BATCH` characters: joining a turn's answers into one string would outgrow V8's longest string
  * (about 512 MiB) and lose every answer past it. Writes respect backpressure: once `write` answers
  * false, nothing more is written until `drained` resolves, and `blocked` tells the reader to stop
- * reading requests meanwhile, so a client that stops reading bounds what the server holds.
+ * reading requests meanwhile, so a client that stops reading bounds what the server holds: log and
+ * progress notifications past `maxQueued` are dropped, and a change notification or task status
+ * supersedes one about the same thing still waiting.
  */
-export class LineOutput {
-  readonly #write: (chunk: string) => unknown;
-  readonly #drained: (() => Promise<void>) | undefined;
+export function lineOutput(
+  write: (chunk: string) => unknown,
+  drained: (() => Promise<void>) | undefined,
+  maxQueued: number,
+): LineOutput {
   /**
    * Lines not yet written, with their newlines, in order, and their length in all. A line another
    * superseded (see `send`) stays in its place as "", which writes nothing: the queue of a plain
    * array costs a response nothing more than a push (a Map per line cost every call CPU and memory).
    */
-  readonly #lines: string[] = [];
-  #queued = 0;
-  /** How many lines have left the queue (written): a line's place in `#lines` is its number less this. */
-  #written = 0;
+  const lines: string[] = [];
+  let queued = 0;
+  /** How many lines have left the queue (written): a line's place in `lines` is its number less this. */
+  let written = 0;
   /** The number of the line of each key still waiting (made by the first line with a key). */
-  #keyed: Map<string, number> | undefined;
-  #scheduled = false;
+  let keyed: Map<string, number> | undefined;
+  let scheduled = false;
   /** Resolves once the output takes writes again; set while it does not. */
-  #ready: Promise<void> | undefined;
+  let ready: Promise<void> | undefined;
 
-  constructor(write: (chunk: string) => unknown, drained?: () => Promise<void>) {
-    this.#write = write;
-    this.#drained = drained;
-  }
-
-  /** While the output takes no more writes (the client is not reading): resolves once it takes them again. */
-  get blocked(): Promise<void> | undefined {
-    return this.#ready;
-  }
-
-  /** The length of the lines queued and not yet written: what this output holds for a client that does not read. */
-  get queued(): number {
-    return this.#queued;
-  }
-
-  /**
-   * Queues one line (without its newline). `key`: what the line is about; a line of the same key still
-   * waiting says something older, so it is dropped and this one goes last (the order of what is sent holds).
-   */
-  send(line: string, key?: string): void {
-    const text = `${line}\n`;
-    const lines = this.#lines;
-    if (key !== undefined) {
-      this.#keyed ??= new Map();
-      const older = this.#keyed.get(key);
-      if (older !== undefined) {
-        const place = older - this.#written;
-        this.#queued -= lines[place]!.length;
-        lines[place] = "";
-      }
-      this.#keyed.set(key, this.#written + lines.length);
-    }
-    lines.push(text);
-    this.#queued += text.length;
-    // A full batch need not wait for the end of the turn, and the reader learns at once if it blocked.
-    if (this.#queued >= BATCH) this.#flush();
-    else if (!this.#scheduled) {
-      this.#scheduled = true;
-      later(this.#flush);
-    }
-  }
-
-  /** Writes everything queued, waiting for the output to drain as often as it must. */
-  async finish(): Promise<void> {
-    this.#flush();
-    while (this.#ready) await this.#ready;
-  }
-
-  readonly #flush = (): void => {
-    this.#scheduled = false;
-    const lines = this.#lines;
-    while (this.#ready === undefined && lines.length > 0) {
+  const flush = (): void => {
+    scheduled = false;
+    while (ready === undefined && lines.length > 0) {
       // As many whole lines as fit in a batch, and at least one.
       let count = 1;
       let length = lines[0]!.length;
       while (count < lines.length && length + lines[count]!.length <= BATCH) length += lines[count++]!.length;
-      this.#queued -= length;
-      this.#written += count;
+      queued -= length;
+      written += count;
       const chunk = lines.splice(0, count).join("");
-      // The keys of lines written are no longer waiting.
-      const keyed = this.#keyed;
-      if (keyed?.size) for (const [key, number] of keyed) if (number < this.#written) keyed.delete(key);
-      if (chunk !== "" && this.#write(chunk) === false && this.#drained) {
-        this.#ready = this.#drained().then(this.#unblock, this.#unblock);
-      }
+      if (chunk !== "" && write(chunk) === false && drained) ready = drained().then(unblock, unblock);
     }
+    // The keys of lines written are no longer waiting.
+    if (keyed?.size) for (const [key, number] of keyed) if (number < written) keyed.delete(key);
+  };
+  const unblock = (): void => {
+    ready = undefined;
+    flush();
   };
 
-  readonly #unblock = (): void => {
-    this.#ready = undefined;
-    this.#flush();
+  return {
+    send(message) {
+      // A request or a notification (a response or a batch has no method).
+      const sent = "method" in message ? message : undefined;
+      const method = sent?.method;
+      // Log and progress notifications are best-effort (servers SHOULD rate-limit them: 2025-11-25 "Logging",
+      // "Progress"): while the client does not read and more than limits.maxSseBufferBytes wait for it, they
+      // are dropped, not queued, so a handler that floods them cannot grow the server without bound.
+      if (method && ready && queued > maxQueued && DROPPABLE.test(method)) return;
+      // JSON never holds a raw newline, so a message is always exactly one line.
+      const line = serialize(message);
+      if (line === undefined) return;
+      const text = `${line}\n`;
+      // A list_changed, resources/updated or task status about the same thing as one still waiting (the same
+      // list, URI or task, for the same listen request) supersedes it: the client lists or reads after the
+      // change, so it sees this one too (2025-11-25 "Tools", "Resources"; 2026-07-28 §4), and a task's newer
+      // status is what it now is (2025-11-25 "Tasks"; SEP-2663). The older is dropped and the newer goes
+      // last, so the order holds, and a registry or a task that churns cannot grow the server while the
+      // client does not read. Responses wait too, bounded by the reading, which stops meanwhile.
+      if (method && SUPERSEDED.test(method)) {
+        // What it is about: a change notification is its own line (the same list or URI, the same listen); a
+        // task status, its task and listen, whatever the status says.
+        const params = sent.params;
+        const key = params?.taskId === undefined ? line : `${method} ${JSON.stringify([params.taskId, params._meta])}`;
+        keyed ??= new Map();
+        const place = (keyed.get(key) ?? -1) - written;
+        if (place >= 0) {
+          queued -= lines[place]!.length;
+          lines[place] = "";
+        }
+        keyed.set(key, written + lines.length);
+      }
+      lines.push(text);
+      queued += text.length;
+      // A full batch need not wait for the end of the turn, and the reader learns at once if it blocked.
+      if (queued >= BATCH) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        later(flush);
+      }
+    },
+    blocked: () => ready,
+    async finish() {
+      flush();
+      while (ready) await ready;
+    },
   };
 }

@@ -23,26 +23,41 @@ export const SERVE_HOOK = Symbol.for("picomcp.serve");
 /** What the picomcp command puts at SERVE_HOOK while it loads a module: how that module's serve() ends. */
 export type ServeHook = () => Promise<never>;
 
-let watchers = 0;
+/**
+ * What adds a member to `members` and listens to `events` while there is any (once for them all):
+ * it answers the function that takes the member out again, which does nothing once done. Nothing on
+ * a runtime without process events; nothing either where `on` throws (some Deno and Bun versions have
+ * no signal events: shutdown stays with server.close()).
+ */
+function whileAny<T>(members: Set<T>, events: string[], listener: (event: never) => void): (member: T) => () => void {
+  return (member) => {
+    const proc = runtime();
+    if (!proc?.on) return () => {};
+    if (members.size === 0) {
+      try {
+        for (const event of events) proc.on(event, listener);
+      } catch {
+        return () => {};
+      }
+    }
+    members.add(member);
+    return () => {
+      if (members.delete(member) && members.size === 0) for (const event of events) proc.off?.(event, listener);
+    };
+  };
+}
+
 const onRejection = (reason: unknown) => {
   console.error("picomcp: an unhandled promise rejection in the server's code (the server keeps running):", reason);
 };
+/** A token per serve() that watches. */
+const watchRejection = whileAny(new Set<object>(), ["unhandledRejection"], onRejection);
 
 /**
  * While serving, an unhandled rejection in user code is logged to stderr and the server keeps
  * running (Node's default would end the process). Answers the function that stops watching.
  */
-export function watchRejections(): () => void {
-  const proc = runtime();
-  if (!proc?.on) return () => {};
-  if (watchers++ === 0) proc.on("unhandledRejection", onRejection);
-  let watching = true;
-  return () => {
-    if (!watching) return;
-    watching = false;
-    if (--watchers === 0) proc.off?.("unhandledRejection", onRejection);
-  };
-}
+export const watchRejections = (): (() => void) => watchRejection({});
 
 const closers = new Set<() => Promise<unknown>>();
 let stopping = false;
@@ -64,22 +79,8 @@ function onSignal(signal: string): void {
  * finishes what is in progress within its grace period, and the process then exits with code 0.
  * Answers the function that unregisters it.
  */
-export function closeOnSignals(close: () => Promise<unknown>): () => void {
-  const proc = runtime();
-  if (!proc?.on) return () => {};
-  if (closers.size === 0) {
-    try {
-      proc.on("SIGTERM", onSignal);
-      proc.on("SIGINT", onSignal);
-    } catch {
-      // A runtime without signal events (some Deno and Bun versions): shutdown stays with server.close().
-      return () => {};
-    }
-  }
-  closers.add(close);
-  return () => {
-    if (!closers.delete(close) || closers.size > 0) return;
-    proc.off?.("SIGTERM", onSignal);
-    proc.off?.("SIGINT", onSignal);
-  };
-}
+export const closeOnSignals: (close: () => Promise<unknown>) => () => void = whileAny(
+  closers,
+  ["SIGTERM", "SIGINT"],
+  onSignal,
+);

@@ -1,8 +1,8 @@
 import type { ExchangeAuth } from "../core/caller.js";
 import type { Dispatcher } from "../core/dispatch.js";
-import { type JsonRpcMessage, parseError, serialize } from "../core/jsonrpc.js";
+import { type JsonRpcResponse, parseError } from "../core/jsonrpc.js";
 import { Connection } from "./connection.js";
-import { LineOutput } from "./line-output.js";
+import { lineOutput } from "./line-output.js";
 import type { ClaimedStdout, StdioProcess } from "./stdout.js";
 
 export interface StdioStreams {
@@ -27,12 +27,6 @@ export interface StdioStreams {
   auth?: ExchangeAuth;
 }
 
-/** The notifications dropped while the client does not read (see `send`). */
-const DROPPABLE = /^notifications\/(?:message|progress)$/;
-
-/** The notifications that say how something now is: a newer one about the same thing supersedes one still waiting (see `send`). */
-const SUPERSEDED = /^notifications\/(?:\w+\/list_changed|resources\/updated|tasks(?:\/status)?)$/;
-
 /** The longest start of an oversized line kept to find its id in: the line itself is never held whole. */
 const HEAD = 4096;
 
@@ -48,34 +42,8 @@ const HEAD = 4096;
  */
 export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams): Promise<void> {
   const { maxMessageBytes, shutdownGraceMs, maxSseBufferBytes, maxConcurrentRequestsPerConnection } = dispatcher.limits;
-  const output = new LineOutput(streams.write, streams.drained);
-  const send = (message: JsonRpcMessage | JsonRpcMessage[]) => {
-    // A request or a notification (a response or a batch has no method).
-    const sent = "method" in message ? message : undefined;
-    const method = sent?.method;
-    // Log and progress notifications are best-effort (servers SHOULD rate-limit them: 2025-11-25 "Logging",
-    // "Progress"): while the client does not read and more than limits.maxSseBufferBytes wait for it, they
-    // are dropped, not queued, so a handler that floods them cannot grow the server without bound.
-    if (method && output.blocked && output.queued > maxSseBufferBytes && DROPPABLE.test(method)) return;
-    // JSON never holds a raw newline, so a message is always exactly one line.
-    const line = serialize(message);
-    if (line === undefined) return;
-    // A list_changed, resources/updated or task status about the same thing as one still waiting (the same
-    // list, URI or task, for the same listen request) supersedes it: the client lists or reads after the
-    // change, so it sees this one too (2025-11-25 "Tools", "Resources"; 2026-07-28 §4), and a task's newer
-    // status is what it now is (2025-11-25 "Tasks"; SEP-2663). The older is dropped and the newer goes
-    // last, so the order holds, and a registry or a task that churns cannot grow the server while the
-    // client does not read. Responses wait too, bounded by the reading, which stops meanwhile.
-    const params = sent?.params;
-    // What it is about: a change notification is its own line (the same list or URI, the same listen); a
-    // task status, its task and listen, whatever the status says.
-    let about: string | undefined;
-    if (method && SUPERSEDED.test(method)) {
-      about = params?.taskId === undefined ? line : `${method} ${JSON.stringify([params.taskId, params._meta])}`;
-    }
-    output.send(line, about);
-  };
-  const connection = new Connection(dispatcher, { deliver: send, auth: streams.auth });
+  const output = lineOutput(streams.write, streams.drained, maxSseBufferBytes);
+  const connection = new Connection(dispatcher, { deliver: output.send, auth: streams.auth });
 
   // Requests whose answers are still to come (most tool calls are answered at once, as they are read),
   // and who waits for the last of them (the end of the input).
@@ -105,32 +73,17 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
       if (unanswered === 0) idle();
     });
   /**
-   * Answers a line over the limit from its start (too-large.ts, loaded with the first one). Reading
-   * waits for it, so that the lines after it are answered after it, as they would be at once.
+   * Answers a line over the limit from its start (too-large.ts, loaded with the first one), or one
+   * that is not UTF-8 (utf8-lines.ts, loaded with the first chunk that holds one). Reading waits for
+   * it, so that the lines after it are answered after it, as they would be at once. If its module
+   * could not load (the package replaced on disk while the server runs), this line goes unanswered,
+   * said on stderr, and the reading goes on (a throw would end it).
    */
-  let large: typeof import("./too-large.js") | undefined;
-  const refuse = async (head: string) => {
-    try {
-      large ??= await import("./too-large.js");
-    } catch (thrown) {
-      // Its module could not load (the package replaced on disk while the server runs): this line
-      // goes unanswered, said on stderr, and the reading goes on (a throw would end it).
-      report(thrown);
-      return;
-    }
-    send(large.tooLarge(head, maxMessageBytes));
+  const refuse = async <T>(module: Promise<T>, answer: (code: T) => JsonRpcResponse) => {
+    const code = await module.catch(report);
+    if (code) output.send(answer(code));
   };
-  /** Answers a line that is not UTF-8 (utf8-lines.ts, loaded with the first chunk that holds one), as `refuse` does. */
-  let utf8: typeof import("./utf8-lines.js") | undefined;
-  const refuseBytes = async () => {
-    try {
-      utf8 ??= await import("./utf8-lines.js");
-    } catch (thrown) {
-      report(thrown);
-      return;
-    }
-    send(parseError(utf8.NOT_UTF8));
-  };
+  const tooLarge = (head: string) => refuse(import("./too-large.js"), (large) => large.tooLarge(head, maxMessageBytes));
   /**
    * Handles one line; a promise while its refusal is being answered (see `refuse`). `notUtf8`: its
    * bytes were not all UTF-8 (utf8-lines.ts).
@@ -139,15 +92,15 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
     if (line.endsWith("\r")) line = line.slice(0, -1);
     if (line.trim() === "") return;
     if (line.length > maxMessageBytes || (line.length * 3 > maxMessageBytes && utf8Length(line) > maxMessageBytes)) {
-      return refuse(line.slice(0, HEAD));
+      return tooLarge(line.slice(0, HEAD));
     }
-    if (notUtf8) return refuseBytes();
+    if (notUtf8) return refuse(import("./utf8-lines.js"), (utf8) => parseError(utf8.NOT_UTF8));
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (thrown) {
       // Lines end with \n alone (2025-11-25 "Transports", stdio): a lone \r joins two messages into one.
-      send(
+      output.send(
         parseError(
           `${(thrown as Error).message}; send each JSON-RPC message as one line of JSON, ending with a newline (\\n)`,
         ),
@@ -185,7 +138,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
       const head = (buffer + rest.slice(0, HEAD)).slice(0, HEAD);
       buffer = "";
       skipping = true;
-      return refuse(head);
+      return tooLarge(head);
     }
     if (++pieces > 64 && pieces * 32 > buffer.length) {
       // Each piece `+=` joins on is a rope node of about 32 bytes until the line is parsed: a line that
@@ -215,20 +168,17 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
           interrupt = () => resolve(undefined);
         })
       : promise;
-  /** Waits while the client does not read its answers (backpressure); false once stopped. */
-  const writable = async () => {
-    while (output.blocked && !signal?.aborted) await unlessStopped(output.blocked);
-    return !signal?.aborted;
-  };
   /**
-   * Waits while a connection's worth of messages (limits.maxConcurrentRequestsPerConnection) waits
-   * behind a read check, at most 10 s each: the answers of requests read meanwhile would wait there
-   * too, so a client that keeps sending could grow them without bound. False once stopped.
+   * What reading waits for before it handles a line: the client to read its answers (backpressure), or
+   * a connection's worth of messages (limits.maxConcurrentRequestsPerConnection) waiting behind a read
+   * check, at most 10 s each, to go: the answers of requests read meanwhile would wait there too, so a
+   * client that keeps sending could grow them without bound. Undefined while neither.
    */
-  const roomBehindChecks = async () => {
-    while (connection.holding >= maxConcurrentRequestsPerConnection && !signal?.aborted) {
-      await unlessStopped(connection.sent() ?? Promise.resolve());
-    }
+  const busy = () =>
+    output.blocked() ?? (connection.holding >= maxConcurrentRequestsPerConnection ? connection.sent() : undefined);
+  /** Waits while reading is `busy`; false once stopped. */
+  const ready = async () => {
+    for (let wait = busy(); wait && !signal?.aborted; wait = busy()) await unlessStopped(wait);
     return !signal?.aborted;
   };
   const iterator = streams.input[Symbol.asyncIterator]();
@@ -257,7 +207,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
   let ended = false;
   try {
     reading: for (;;) {
-      const next = output.blocked && !(await writable()) ? undefined : await unlessStopped(ahead);
+      const next = output.blocked() && !(await ready()) ? undefined : await unlessStopped(ahead);
       if (!next) {
         // Stopped: what is left of the input is not read, so a last partial line is dropped.
         Promise.resolve(iterator.return?.()).catch(() => {});
@@ -278,8 +228,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
           text = decoder.decode(chunk, { stream: true });
         } catch {
           try {
-            utf8 ??= await import("./utf8-lines.js");
-            ({ text, broken, decoder } = utf8.reread(previous, chunk, offset));
+            ({ text, broken, decoder } = (await import("./utf8-lines.js")).reread(previous, chunk, offset));
           } catch (thrown) {
             // Its module could not load (the package replaced on disk while the server runs): said on
             // stderr, the chunk is read as before it existed, U+FFFD and all, and the reading goes on.
@@ -297,8 +246,7 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
       for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
         // While the client does not read its answers, or they wait behind read checks, no more of its
         // requests are handled.
-        if (output.blocked && !(await writable())) continue reading;
-        if (connection.holding >= maxConcurrentRequestsPerConnection && !(await roomBehindChecks())) continue reading;
+        if (busy() && !(await ready())) continue reading;
         if (skipping) skipping = false;
         else {
           const refusing = receive(buffer + text.slice(start, newline), notUtf8 || broken?.[line] === true);
@@ -440,7 +388,7 @@ export async function serveStdio(dispatcher: Dispatcher, serving: StdioServing):
       stopped,
       auth: caller,
     });
-    if (!gone) await flushed();
+    await flushed();
   } finally {
     clearTimeout(abandon);
     stop.signal.removeEventListener("abort", onAbort);

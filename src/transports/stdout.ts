@@ -12,13 +12,11 @@
  */
 
 /** Node's `stream.write(chunk, encoding?, callback?)`, as stdout and stderr have it everywhere. */
-interface WriteStream {
+type WriteStream = {
   write(chunk: string | Uint8Array, ...rest: unknown[]): boolean;
-}
+};
 
 interface Runtime {
-  stdout?: WriteStream;
-  stderr?: WriteStream;
   getBuiltinModule?(id: string): unknown;
 }
 
@@ -30,23 +28,10 @@ type ConsoleClass = new (options: { stdout: WriteStream; stderr: WriteStream }) 
  * With them, the ones holding their state (countReset, time, groupEnd). error, warn and assert write
  * to stderr everywhere.
  */
-const STDOUT_METHODS = [
-  "log",
-  "info",
-  "debug",
-  "dir",
-  "dirxml",
-  "table",
-  "count",
-  "countReset",
-  "time",
-  "timeLog",
-  "timeEnd",
-  "group",
-  "groupCollapsed",
-  "groupEnd",
-  "clear",
-] as const;
+const STDOUT_METHODS =
+  "log info debug dir dirxml table count countReset time timeLog timeEnd group groupCollapsed groupEnd clear".split(
+    " ",
+  );
 
 const runtime = (): Runtime | undefined => (globalThis as { process?: Runtime }).process;
 
@@ -54,44 +39,39 @@ const runtime = (): Runtime | undefined => (globalThis as { process?: Runtime })
 let shared: Record<string, unknown> | undefined;
 
 /**
- * Sends every console method that writes to stdout to stderr instead (nothing on a runtime without
- * `process`, such as Workers). Answers the function that puts back those still in place: a logger
- * installed since is kept.
+ * Puts `ours` at `name` on `target` and keeps what was there, to put back (unless something replaced
+ * ours since: a logger installed meanwhile is kept).
  */
-function consoleToStderr(): () => void {
-  const proc = runtime();
-  const stderr = proc?.stderr;
+type Replace = (target: Record<string, unknown>, name: string, ours: unknown) => void;
+
+/**
+ * Sends every console method that writes to stdout to `stderr` instead (nothing on a runtime without
+ * node:console's Console).
+ */
+function consoleToStderr(stderr: WriteStream, replace: Replace): void {
   // node:console's Console exists on Node (also as console.Console before getBuiltinModule), Bun and Deno.
-  const builtin = proc?.getBuiltinModule?.("node:console") as { Console?: ConsoleClass } | undefined;
+  const builtin = runtime()?.getBuiltinModule?.("node:console") as { Console?: ConsoleClass } | undefined;
   const Sink = builtin?.Console ?? (console as unknown as { Console?: ConsoleClass }).Console;
-  if (!stderr || !Sink) return () => {};
+  if (!Sink) return;
   shared ??= new Sink({ stdout: stderr, stderr }) as unknown as Record<string, unknown>;
   const sink = shared;
   const target = console as unknown as Record<string, unknown>;
-  const replaced: [name: string, original: unknown, ours: unknown][] = [];
-  const replace = (name: string, ours: unknown) => {
-    replaced.push([name, target[name], ours]);
-    target[name] = ours;
-  };
   for (const name of STDOUT_METHODS) {
     const method = sink[name];
-    if (typeof method === "function" && typeof target[name] === "function") replace(name, method.bind(sink));
+    if (typeof method === "function" && typeof target[name] === "function") replace(target, name, method.bind(sink));
   }
   // Bun's trace writes to stdout, and its Console's trace drops the message: the stack goes through error.
   const error = (sink.error as Console["error"]).bind(sink);
-  replace("trace", (...data: unknown[]) => {
+  replace(target, "trace", (...data: unknown[]) => {
     error("Trace:", ...data);
     error(new Error().stack?.split("\n").slice(2).join("\n"));
   });
   // Bun's console.write(...data) writes its arguments to stdout as they are.
   if (typeof target.write === "function") {
-    replace("write", (...data: (string | Uint8Array)[]) => {
+    replace(target, "write", (...data: (string | Uint8Array)[]) => {
       for (const each of data) stderr.write(each);
     });
   }
-  return () => {
-    for (const [name, original, ours] of replaced) if (target[name] === ours) target[name] = original;
-  };
 }
 
 /** stdout while stdio is served: the protocol's real write, and what gives stdout back. */
@@ -106,14 +86,17 @@ export interface ClaimedStdout {
  */
 export function claimStdout(stdout: WriteStream, stderr: WriteStream): ClaimedStdout {
   const original = stdout.write;
-  const divert = (chunk: string | Uint8Array, ...rest: unknown[]) => stderr.write(chunk, ...rest);
-  stdout.write = divert;
-  const restoreConsole = consoleToStderr();
+  const replaced: [target: Record<string, unknown>, name: string, original: unknown, ours: unknown][] = [];
+  const replace: Replace = (target, name, ours) => {
+    replaced.push([target, name, target[name], ours]);
+    target[name] = ours;
+  };
+  replace(stdout, "write", (chunk: string | Uint8Array, ...rest: unknown[]) => stderr.write(chunk, ...rest));
+  consoleToStderr(stderr, replace);
   return {
     write: (chunk, callback) => original.call(stdout, chunk, callback),
     release() {
-      restoreConsole();
-      if (stdout.write === divert) stdout.write = original;
+      for (const [target, name, was, ours] of replaced) if (target[name] === ours) target[name] = was;
     },
   };
 }
