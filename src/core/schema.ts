@@ -1,4 +1,5 @@
 import { messageOf } from "./errors.js";
+import { isObject } from "./jsonrpc.js";
 import { shown } from "./safe.js";
 
 /**
@@ -87,14 +88,10 @@ function withoutSafeIntegerBounds(node: JsonSchema): JsonSchema {
   }
   for (const value of Object.values(node)) {
     if (Array.isArray(value)) {
-      for (const each of value) if (isSchema(each)) withoutSafeIntegerBounds(each);
-    } else if (isSchema(value)) withoutSafeIntegerBounds(value);
+      for (const each of value) if (isObject(each)) withoutSafeIntegerBounds(each);
+    } else if (isObject(value)) withoutSafeIntegerBounds(value);
   }
   return node;
-}
-
-function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; issues: string };

@@ -186,25 +186,26 @@ export function checkToolName(name: unknown): asserts name is string {
 
 export function compileTool(name: string, config: ToolConfig<Schema | undefined, Schema | undefined>): Tool {
   checkToolName(name);
-  if (typeof config?.run !== "function") throw new TypeError(`Tool "${name}" needs a run function.`);
-  checkOptions(config, TOOL_OPTIONS, `Tool "${name}"`);
-  checkIcons(config.icons, `Tool "${name}"`);
-  const { title, description } = config;
+  const owner = `Tool "${name}"`;
+  if (typeof config?.run !== "function") throw new TypeError(`${owner} needs a run function.`);
+  checkOptions(config, TOOL_OPTIONS, owner);
+  const { title, description, input, output, annotations, icons, _meta } = config;
+  checkIcons(icons, owner);
   const descriptor: ToolDescriptor = {
     name,
     ...(title !== undefined && { title }),
     ...(description !== undefined && { description }),
-    inputSchema: config.input ? objectSchema(config.input, name) : NO_ARGUMENTS,
+    inputSchema: input ? objectSchema(input, owner) : NO_ARGUMENTS,
   };
-  if (config.output) descriptor.outputSchema = toJsonSchema(config.output, "output", `Tool "${name}" output`);
-  if (config.annotations !== undefined) descriptor.annotations = config.annotations;
-  if (config.icons !== undefined) descriptor.icons = config.icons;
-  if (config._meta !== undefined) descriptor._meta = config._meta;
+  if (output) descriptor.outputSchema = toJsonSchema(output, "output", `${owner} output`);
+  if (annotations !== undefined) descriptor.annotations = annotations;
+  if (icons !== undefined) descriptor.icons = icons;
+  if (_meta !== undefined) descriptor._meta = _meta;
   return {
     name,
     descriptor,
-    input: config.input,
-    output: config.output,
+    input,
+    output,
     auth: config.auth,
     task: config.task,
     // The one cast of a registration: run receives what the input schema validated, which its type names.
@@ -226,11 +227,11 @@ const TOOL_OPTIONS: Record<keyof ToolConfig<undefined, undefined>, 0> = {
   run: 0,
 };
 
-function objectSchema(schema: Schema, name: string): JsonSchema {
-  const json = toJsonSchema(schema, "input", `Tool "${name}" input`);
+function objectSchema(schema: Schema, owner: string): JsonSchema {
+  const json = toJsonSchema(schema, "input", `${owner} input`);
   if (json.type !== "object") {
     throw new TypeError(
-      `Tool "${name}" input must describe an object (tool arguments are named); its JSON Schema has type ${JSON.stringify(json.type)}.`,
+      `${owner} input must describe an object (tool arguments are named); its JSON Schema has type ${JSON.stringify(json.type)}.`,
     );
   }
   return json;
@@ -268,10 +269,7 @@ export function callTool(tool: Tool, args: unknown, ctx: RequestContext): CallTo
  * is the request's error, as from `run`.
  */
 export function uncheckedArguments(tool: Tool, thrown: unknown): CallToolResult {
-  if (isMcpError(thrown)) throw thrown;
-  return toolError(
-    `Tool "${tool.name}" failed while checking its arguments against its input schema: ${safeMessage(thrown)}`,
-  );
+  return failed(thrown, `Tool "${tool.name}" failed while checking its arguments against its input schema: `);
 }
 
 /**
@@ -315,10 +313,10 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
 }
 
-/** A tool that threw: a tool error with a safe message, unless it threw an McpError, which is the request's error. */
-function failed(thrown: unknown): CallToolResult {
+/** A tool that threw: a tool error with a safe message after `said`, unless it threw an McpError, which is the request's error. */
+function failed(thrown: unknown, said = ""): CallToolResult {
   if (isMcpError(thrown)) throw thrown;
-  return toolError(safeMessage(thrown));
+  return toolError(said + safeMessage(thrown));
 }
 
 /**
