@@ -37,7 +37,6 @@ export function visible(ctx: RequestContext, list: (shows: Shows) => Result): Re
 export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
   "server/discover": {
     modern: true,
-    legacy: false,
     cacheable: true,
     run: (registry) => {
       const result: Result = { supportedVersions: MODERN_VERSIONS, capabilities: registry.capabilities() };
@@ -77,7 +76,6 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
   },
   "subscriptions/listen": {
     modern: true,
-    legacy: false,
     // Its code is the listen layer's (listen/listen.ts), loaded with the first listen.
     run: (registry, params, ctx) => listenLayer.use((layer) => layer.listen(registry, params, ctx)),
   },

@@ -8,10 +8,10 @@ import type { Implementation, ServerCapabilities, StateKey } from "./types.js";
 type Params = Record<string, unknown> | undefined;
 type Result = Record<string, unknown>;
 
-/** One request method: the eras it exists in, the capability that gates it, and its handler. */
+/** One request method: the eras it exists in (absent: not in that era), the capability that gates it, and its handler. */
 export interface Method {
-  readonly modern: boolean;
-  readonly legacy: boolean;
+  readonly modern?: boolean;
+  readonly legacy?: boolean;
   /** Answered with -32601 unless the server advertises this capability. */
   readonly capability?: keyof ServerCapabilities;
   /** Results that carry `ttlMs`/`cacheScope` in 2026-07-28 (§7). */
@@ -162,8 +162,10 @@ export class Registry {
   add<K extends Kind>(kind: K, key: string, entry: Registered[K]): void {
     const map = this.#byKind[kind];
     if (map.has(key)) {
-      const [name, unique] = UNIQUE[kind];
-      throw new TypeError(`${name} "${key}" is already registered; ${unique} must be unique.`);
+      const unique = `${kind} ${kind === "resource" ? "URIs" : "names"}`;
+      throw new TypeError(
+        `${kind.charAt(0).toUpperCase()}${kind.slice(1)} "${key}" is already registered; ${unique} must be unique.`,
+      );
     }
     map.set(key, entry);
     this.emit({ type: `${kind}s/list_changed` });
@@ -239,10 +241,3 @@ export class Registry {
 function keyLength(key: StateKey): number {
   return typeof key === "string" ? new TextEncoder().encode(key).byteLength : key.byteLength;
 }
-
-/** Each kind's name and what must be unique among its registrations, as the error of a second one says them. */
-const UNIQUE = {
-  tool: ["Tool", "tool names"],
-  resource: ["Resource", "resource URIs"],
-  prompt: ["Prompt", "prompt names"],
-} as const;
