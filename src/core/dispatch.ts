@@ -20,7 +20,7 @@ import { Refusal, shuttingDown } from "./refusal.js";
 import type { Method, Registry } from "./registry.js";
 import { quoted, shown } from "./safe.js";
 import { toolError } from "./tools.js";
-import { META, type Meta, type ServerCapabilities } from "./types.js";
+import { META, type Meta, type Result, type ServerCapabilities } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
 import type { Wrapping } from "./wrapping.js";
 
@@ -75,8 +75,6 @@ export interface Routed {
   readonly method: Method;
   readonly init: RequestInit;
 }
-
-type Result = Record<string, unknown>;
 
 /** A response, now or later; undefined for a request that was cancelled (nothing may be sent for it). */
 export type Answer = JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>;

@@ -67,29 +67,25 @@ export function classify(value: unknown): Inbound {
   }
   const id = value.id;
   const method = value.method;
+  const readable = id === undefined || isRequestId(id);
   if (method === undefined && value.jsonrpc === "2.0" && ("result" in value || "error" in value)) {
     // A response is never answered, whatever its id: an error sent back could be answered in turn, for
     // ever. An error response leaves its id out (2025-11-25 "Base protocol") or sends null (JSON-RPC 2.0
     // §5) when the request's could not be read; one without a request id answers no question of ours.
-    const response = id === undefined || isRequestId(id) ? value : { ...value, id: undefined };
+    const response = readable ? value : { ...value, id: undefined };
     return { kind: "response", message: response as unknown as JsonRpcResponse };
   }
-  const hasId = id !== undefined;
-  if (hasId && !isRequestId(id)) return invalid(undefined, badId(id));
-  if (value.jsonrpc !== "2.0") {
-    return invalid(hasId ? id : undefined, 'Invalid Request: "jsonrpc" must be "2.0"');
-  }
-  if (typeof method !== "string") {
-    return invalid(hasId ? id : undefined, 'Invalid Request: "method" must be a string');
-  }
+  if (!readable) return invalid(undefined, badId(id));
+  if (value.jsonrpc !== "2.0") return invalid(id, 'Invalid Request: "jsonrpc" must be "2.0"');
+  if (typeof method !== "string") return invalid(id, 'Invalid Request: "method" must be a string');
   const params = value.params;
   if (params !== undefined && !isObject(params)) {
-    return hasId
-      ? invalid(id, `Invalid params: "params" must be an object, got ${describe(params)}`, ErrorCode.InvalidParams)
-      : invalid(undefined, 'Invalid Request: "params" must be an object');
+    return id === undefined
+      ? invalid(undefined, 'Invalid Request: "params" must be an object')
+      : invalid(id, `Invalid params: "params" must be an object, got ${describe(params)}`, ErrorCode.InvalidParams);
   }
-  if (hasId) return { kind: "request", message: value as unknown as JsonRpcRequest };
-  return { kind: "notification", message: value as unknown as JsonRpcNotification };
+  if (id === undefined) return { kind: "notification", message: value as unknown as JsonRpcNotification };
+  return { kind: "request", message: value as unknown as JsonRpcRequest };
 }
 
 function invalid(id: RequestId | undefined, message: string, code: number = ErrorCode.InvalidRequest): Inbound {

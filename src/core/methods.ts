@@ -6,10 +6,8 @@ import { Layer } from "./layers.js";
 import type { Method, Registry, Run } from "./registry.js";
 import { shown } from "./safe.js";
 import { callTool, describeTool, enforceLayer } from "./tools.js";
+import type { Params, Result } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
-
-type Params = Record<string, unknown> | undefined;
-type Result = Record<string, unknown>;
 
 export type Shows = (ctx: RequestContext, declared: AnyAccess | undefined) => boolean;
 const EVERYTHING: Shows = () => true;

@@ -3,10 +3,7 @@ import type { RequestContext } from "./context.js";
 import { nullPrototype } from "./jsonrpc.js";
 import type { CarriedAs } from "./layers.js";
 import type { Tool } from "./tools.js";
-import type { Implementation, ServerCapabilities, StateKey } from "./types.js";
-
-type Params = Record<string, unknown> | undefined;
-type Result = Record<string, unknown>;
+import type { Implementation, Params, Result, ServerCapabilities, StateKey } from "./types.js";
 
 /** One request method: the eras it exists in (absent: not in that era), the capability that gates it, and its handler. */
 export interface Method {

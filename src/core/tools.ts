@@ -13,6 +13,7 @@ import {
   type Validation,
   validate,
 } from "./schema.js";
+import type { MaybePromise } from "./types.js";
 
 /** Hints about a tool's behaviour (2025-11-25 ToolAnnotations). Clients treat them as untrusted hints. */
 export interface ToolAnnotations {
@@ -30,8 +31,6 @@ export type CallToolResult<Structured = unknown> = {
   isError?: boolean;
   _meta?: Record<string, unknown>;
 };
-
-type MaybePromise<T> = T | Promise<T>;
 
 /** The arguments `run` receives: the schema's parsed output, defaults and transforms applied. */
 export type ToolArgs<I> = I extends Schema ? StandardSchemaV1.InferOutput<I> : Record<string, never>;

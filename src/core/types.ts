@@ -32,6 +32,11 @@ export interface ServerCapabilities {
 
 export type Meta = Record<string, unknown>;
 
+/** A request's params and a method's result, as JSON-RPC carries them. */
+export type Params = Record<string, unknown> | undefined;
+export type Result = Record<string, unknown>;
+export type MaybePromise<T> = T | Promise<T>;
+
 /** Reserved `_meta` keys of the 2026-07-28 per-request envelope (§1.1). */
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
