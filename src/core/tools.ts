@@ -237,10 +237,9 @@ function objectSchema(schema: Schema, owner: string): JsonSchema {
 }
 
 /**
- * Runs a tool: the caller authorized (before validation, so a refused caller learns nothing about
- * the arguments), arguments validated, `run` called, its return value turned into a result. Failures
- * the model can act on become `isError` results; only `McpError` escapes, as a JSON-RPC error. A
- * public tool whose schemas and `run` are synchronous is answered without a promise.
+ * Runs a tool: the caller authorized (before validation: a refused caller learns nothing of the arguments), arguments
+ * validated, `run` called, its return value made a result. Failures the model can act on become `isError` results;
+ * only `McpError` escapes, as a JSON-RPC error. A public tool whose schemas and `run` are synchronous needs no promise.
  */
 export function callTool(tool: Tool, args: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
   // The code that checks callers loads with the first tool that needs it.
@@ -262,10 +261,8 @@ export function callTool(tool: Tool, args: unknown, ctx: RequestContext): CallTo
 }
 
 /**
- * A call whose arguments the input schema could not check: what it threw (a refine with a bug, or a
- * getter of an argument `server.call` was given) is said as such, a tool error as a throw of `run`'s
- * is, where "Invalid arguments" would send the model after arguments that may be right. An McpError
- * is the request's error, as from `run`.
+ * A call whose arguments the input schema could not check (a refine with a bug, a getter of `server.call`'s
+ * arguments): said as a throw of `run`'s is, where "Invalid arguments" would send the model after right arguments.
  */
 export function uncheckedArguments(tool: Tool, thrown: unknown): CallToolResult {
   return failed(thrown, `Tool "${tool.name}" failed while checking its arguments against its input schema: `);
@@ -319,9 +316,8 @@ function failed(thrown: unknown, said = ""): CallToolResult {
 }
 
 /**
- * Turns what `run` returned into a result. Reading the value runs user code (getters, a Proxy's
- * traps, a schema's checks): what that throws is the value's fault, a tool error like a throw of
- * `run`'s, never the request's error carrying the raw message.
+ * What `run` returned as a result. Reading it runs user code (getters, a Proxy's traps, a schema's checks): what that
+ * throws is the value's fault, a tool error as a throw of `run`'s is, never the request's error with the raw message.
  */
 function finish(tool: Tool, returned: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
   const { output } = tool;
@@ -334,10 +330,9 @@ function finish(tool: Tool, returned: unknown, ctx: RequestContext): CallToolRes
 }
 
 /**
- * Whether a client of this era is sent the tool's `outputSchema` and `structuredContent`. Before
- * 2026-07-28 both had to be objects (2025-11-25 "Output Schema": a JSON Schema of type "object";
- * `structuredContent` an object), and the official 2025 clients refuse a whole `tools/list` with
- * another schema: a 2025 client is sent neither, only the JSON text copy, which every era reads.
+ * Whether a client of this era is sent the tool's `outputSchema` and `structuredContent`. Before 2026-07-28 both are
+ * objects (2025-11-25 "Output Schema"), and the official 2025 clients refuse a whole `tools/list` with another schema:
+ * a 2025 client then gets neither, only the JSON text copy, which every era reads.
  */
 export function sendsStructured(descriptor: ToolDescriptor, era: Era): boolean {
   return era !== "legacy" || descriptor.outputSchema?.type === "object";
@@ -355,9 +350,8 @@ export function toolError(message: string): CallToolResult {
 }
 
 /**
- * What `run` returned as a result: text, blocks, nothing, or any other value as JSON text. Blocks
- * are checked first: a client that finds one malformed refuses the whole result (the official SDKs
- * parse results with their schemas and throw), so the model would get nothing, not even an error.
+ * Text, blocks, nothing, or any other value as JSON text. Blocks are checked first: a client that finds one malformed
+ * refuses the whole result (the official SDKs parse results with their schemas), so the model would get nothing.
  */
 function toResult(value: unknown, toolName: string): CallToolResult | Promise<CallToolResult> {
   if (value === undefined || value === null) return { content: [] };
