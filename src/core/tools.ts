@@ -155,7 +155,6 @@ export interface OutputCheck {
 
 export const outputCheck = new Layer<OutputCheck>();
 
-const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NO_ARGUMENTS: JsonSchema = { type: "object", additionalProperties: false };
 
 /**
@@ -175,10 +174,11 @@ export function checkToolName(name: unknown): asserts name is string {
   if (name.length > 128) {
     throw new TypeError(`Tool name "${name.slice(0, 40)}…" is ${name.length} characters long; the limit is 128.`);
   }
-  if (!NAME.test(name)) {
-    const bad = [...name].find((char) => !/[A-Za-z0-9_.-]/.test(char));
+  // `\w` is [A-Za-z0-9_]; `u` reads a character outside the BMP (an emoji) whole.
+  const bad = /[^\w.-]/u.exec(name);
+  if (bad) {
     throw new TypeError(
-      `Tool name "${name}" contains ${JSON.stringify(bad)}; use only letters, digits, "_", "." and "-".`,
+      `Tool name "${name}" contains ${JSON.stringify(bad[0])}; use only letters, digits, "_", "." and "-".`,
     );
   }
 }
