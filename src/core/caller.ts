@@ -5,8 +5,7 @@
  */
 
 import type { JsonRpcMessage } from "./jsonrpc.js";
-
-type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from "./types.js";
 
 /**
  * Who is calling: the verified identity handlers read as `ctx.auth`. It is built by picomcp from what

@@ -64,12 +64,10 @@ export const BLOCK_FIELDS: ReadonlyMap<unknown, string[]> = new Map([
 ]);
 
 /**
- * The content blocks `run` returned, to be checked (content/check.ts) and sent: a block, or a
- * non-empty array of objects with blocks' types, one at least a block. Here a block's fields count
- * whatever they hold, so `{ type: "image", data: 42, mimeType: "image/png" }` is a block gone wrong,
- * which the check names, not a value; but a resource must be an object, and an object with only a
- * block's type (a database row with a `type` column) is a value, as is an array of such rows.
- * Undefined when `run` returned no blocks.
+ * The content blocks `run` returned, to be checked (content/check.ts) and sent: a block, or a non-empty array of
+ * objects with blocks' types, one at least a block; undefined otherwise. A block's fields count whatever they hold, so
+ * `{ type: "image", data: 42, mimeType: "image/png" }` is a block gone wrong, which the check names, not a value; but a
+ * resource must be an object, and an object with only a block's type (a row with a `type` column) is a value.
  */
 export function contentOf(value: unknown): unknown[] | undefined {
   const items = Array.isArray(value) ? value : [value];
@@ -157,9 +155,8 @@ export function assistant(content: string | ContentBlock): PromptMessage {
 }
 
 /**
- * Throws if `options` has a key that `known` does not: a misspelt option (`inputs` for `input`,
- * `limts` for `limits`) is said at start-up, not ignored, since ignoring it would silently drop what
- * it asked for (validation, a limit) and, for `pico()`, send it to every client in `serverInfo`.
+ * Throws if `options` has a key `known` does not: a misspelt option (`inputs`, `limts`) is said at start-up, since
+ * ignoring it would drop what it asked for (validation, a limit) and, for `pico()`, send it to clients in `serverInfo`.
  */
 export function checkOptions(options: object, known: Readonly<Record<string, 0>>, owner: string): void {
   const unknown = Object.keys(options).find((key) => !Object.hasOwn(known, key));

@@ -27,9 +27,8 @@ export const STUCK: unique symbol = Symbol("stuck");
 const MAX_PROGRESS_TOKEN = 256;
 
 /**
- * Asking the client (src/asking/): the questions handlers ask, which the core calls; the layer adds
- * what its other parts call through `askingLayer` (asking/carried.ts: the rounds of a handler that
- * asked, a 2025 connection's requests to its client). Loaded with the first question a server asks.
+ * Asking the client (src/asking/), loaded with a server's first question: the questions handlers ask, which the core
+ * calls; the layer adds what its other parts call (asking/carried.ts: a handler's rounds, a 2025 connection's requests).
  */
 export interface AskingLayer {
   elicit(
@@ -82,8 +81,8 @@ export interface Via {
 }
 
 /**
- * One request in flight. The AbortController is made only when a handler reads `signal`:
- * most calls never do, and building one per message is a measurable cost.
+ * One request in flight. Its AbortController is made only when a handler reads `signal`: most calls never do, and one
+ * per message is a measurable cost.
  */
 export class RequestContext implements Context {
   readonly meta: Meta | undefined;
@@ -129,14 +128,12 @@ export class RequestContext implements Context {
   }
 
   progress(progress: number, total?: number, message?: string): void {
-    // Progress goes only to a caller that asked with a token, and MUST increase (2025-11-25 "Progress");
-    // a cancelled request is no longer active, so it gets none. A token is a string or an integer:
-    // another value (an object, 1.5, an integer too large to read exactly, as with ids) asked for
-    // nothing, and echoing it would hand the client a token that names no request. A string longer
-    // than MAX_PROGRESS_TOKEN asked for nothing either: every report echoes the token, so one of a
-    // megabyte would cost a megabyte per report; progress is the receiver's to send or not (MAY).
-    // Progress and total are numbers: JSON writes Infinity and NaN as null, which no client reads, and
-    // a progress of Infinity would leave nothing larger to report after it.
+    // Progress goes only to a caller that asked with a token, and MUST increase (2025-11-25 "Progress"); a cancelled
+    // request is no longer active, so it gets none. A token is a string or an integer: another value (an object, 1.5,
+    // an integer too large to read exactly, as with ids) asked for nothing, and echoing it would name no request. Nor
+    // did a string over MAX_PROGRESS_TOKEN: each report echoes the token, a megabyte per report for one of a megabyte,
+    // and progress is the receiver's to send or not (MAY). Progress and total are numbers: JSON writes Infinity and
+    // NaN as null, which no client reads, and after a progress of Infinity nothing larger could be reported.
     const progressToken = this.meta?.progressToken;
     const asked =
       typeof progressToken === "string"
@@ -231,10 +228,7 @@ export class RequestContext implements Context {
     return this.#ended === "interrupted";
   }
 
-  /**
-   * Ends the request now: the handler's signal aborts with `reason`, and the request is answered
-   * at once with an error, rather than when (if ever) the handler settles.
-   */
+  /** Ends the request now: the handler's signal aborts with `reason`, and it is answered with an error at once, not when (if ever) the handler settles. */
   interrupt(reason: unknown): void {
     this.#end("interrupted", reason);
   }

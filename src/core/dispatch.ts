@@ -20,14 +20,11 @@ import { Refusal, shuttingDown } from "./refusal.js";
 import type { Method, Registry } from "./registry.js";
 import { quoted, shown } from "./safe.js";
 import { toolError } from "./tools.js";
-import { META, type Meta, type ServerCapabilities } from "./types.js";
+import { META, type Meta, type Result, type ServerCapabilities } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
 import type { Wrapping } from "./wrapping.js";
 
-/**
- * The capability that gates a family of methods (2025-11-25 "Capabilities"), by the start of their
- * names: what a method whose layer never loaded belongs to. No prototype: a client names the method.
- */
+/** The capability gating each family of methods (2025-11-25 "Capabilities"), for one whose layer never loaded. No prototype: a client names it. */
 const FAMILIES = nullPrototype<keyof ServerCapabilities>({
   tools: "tools",
   resources: "resources",
@@ -38,21 +35,13 @@ const FAMILIES = nullPrototype<keyof ServerCapabilities>({
 /** The side of a connection the dispatcher hands the 2025 era (sessions/peer.ts's Peer). */
 type Peer = CarriedAs<"peer">;
 
-/**
- * The 2025 era as the legacy sessions layer serves it (src/sessions/legacy.ts): the dispatcher hands
- * it every request and notification without a protocol version in `_meta`, and it routes them to
- * `run` within their connection's session.
- */
+/** The 2025 era (src/sessions/legacy.ts): gets every message without a protocol version in `_meta`, and runs it within its connection's session. */
 export interface LegacyEra {
   answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange): Answer;
   notified(message: JsonRpcNotification, peer: Peer): void;
 }
 
-/**
- * What bounds the requests in progress: the limits layer (src/limits/), which the server installs.
- * It may refuse a request before it runs, counts and times the ones whose handlers answer later,
- * and says how to answer one it ended early.
- */
+/** The limits layer (src/limits/): refuses a request before it runs, counts and times those answered later, and says how to answer one it ended early. */
 export interface Admission {
   /** The refusal of a request that may not start now (a cap is reached); undefined admits it. */
   admit(message: JsonRpcRequest, inflight: Inflight | undefined): JsonRpcResponse | undefined;
@@ -61,26 +50,19 @@ export interface Admission {
   ended(ctx: RequestContext): void;
   /** Shutdown: the requests in progress get a grace period, then are interrupted; resolves once all are answered. */
   drain(): Promise<void>;
-  /**
-   * The answer to a request ended early (`ctx.interrupt`), for `reason`: its words may load first;
-   * undefined if they could not, and the request is answered with `reason` itself.
-   */
+  /** The answer to a request ended early (`ctx.interrupt`) for `reason`; undefined if its words could not load (then `reason` answers it). */
   interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption | undefined>;
 }
 
 /** How a request ended early is answered: a tool call with a tool error, anything else with an error response. */
 export type Interruption = { readonly toolError: string } | JsonRpcResponse;
 
-/**
- * How a handler that may ask the client runs (tools/call, prompts/get, resources/read): the asking
- * layer's front (src/asking/front.ts), which the server installs. Without it such a handler runs as
- * any other, and a question it asks fails.
- */
+/** How a handler that may ask the client runs: the asking layer's front (src/asking/front.ts); without it, a question fails. */
 export interface Interaction {
   /**
-   * Runs the handler: a first run, or a 2026-07-28 retry that goes straight to its rounds. `chained`:
-   * at the end of a middleware chain, where a first run that stops at a question goes on in its
-   * rounds within the chain, so middleware sees the request's final result.
+   * Runs the handler: a first run, or a 2026-07-28 retry that goes straight to its rounds. `chained`: at the end of a
+   * middleware chain, where a first run stopped at a question goes on in its rounds, so middleware sees the final
+   * result.
    */
   run(call: Call, chained: boolean): Result | Promise<Result>;
   /** Goes on in the era's rounds from a first run that stopped at a question nobody has answered yet. */
@@ -94,15 +76,10 @@ export interface Routed {
   readonly init: RequestInit;
 }
 
-type Result = Record<string, unknown>;
-
 /** A response, now or later; undefined for a request that was cancelled (nothing may be sent for it). */
 export type Answer = JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>;
 
-/**
- * Requests in flight on one connection, by id, so `notifications/cancelled` can reach them: a Map is
- * one; a connection (transports/connection.ts) is one that keeps a Map only while a request is in flight.
- */
+/** A connection's requests in flight, by id, for `notifications/cancelled`: a Map, or a connection that keeps one only meanwhile. */
 export interface Inflight {
   readonly size: number;
   has(id: RequestId): boolean;
@@ -111,10 +88,7 @@ export interface Inflight {
   delete(id: RequestId): boolean;
 }
 
-/**
- * How one request travels: where its cancellation comes from and where its notifications go, set by
- * the transport; its context keeps the way to the client (`Via`).
- */
+/** How one request travels, set by the transport: where its cancellation comes from; its context keeps the way back (`Via`). */
 export interface Exchange extends Via {
   /** The connection's requests in flight (stdio, legacy sessions); cancelled by id. */
   inflight?: Inflight;
@@ -138,19 +112,14 @@ export interface Call {
 const FAILED: unique symbol = Symbol("failed");
 
 /**
- * The request-scoped core: one decoded message in, one response out, no I/O. The era is read from
- * each message (2026-07-28 §10.3, "concurrent"): a request whose `_meta` names a protocol version is
- * served statelessly under 2026-07-28; anything else belongs to the legacy session of its connection,
- * which the legacy sessions layer (`legacy`, src/sessions/) serves. A request is routed (era, method),
- * admitted (`admission`, the limits layer), run (through the middleware chain and the era's rounds
- * when its handler asks) and encoded for its era.
+ * The request-scoped core: one decoded message in, one response out, no I/O. The era is read from each message
+ * (2026-07-28 §10.3, "concurrent"): a `_meta` naming a protocol version is served statelessly under 2026-07-28,
+ * anything else by the legacy session of its connection (`legacy`). A request is routed, admitted (`admission`), run
+ * (through the middleware chain, and the era's rounds when its handler asks) and encoded for its era.
  */
 export class Dispatcher {
   readonly registry: Registry;
-  /**
-   * Legacy URL-mode elicitations the server may still report complete, by elicitationId: the way to the
-   * one connection that was sent it (2025-11-25 "Elicitation"; asking/questions.ts).
-   */
+  /** Legacy URL-mode elicitations the server may still report complete, by elicitationId (2025-11-25 "Elicitation"; asking/questions.ts). */
   readonly urlElicitations = new Map<string, () => void>();
   readonly #serverInfoMeta: Meta;
   /** The server's 2026-07-28 round states (see rounds.ts), shared by the layers that check a retry's requestState. */
@@ -168,10 +137,7 @@ export class Dispatcher {
   admission: Admission | undefined;
   /** Asking the client (src/asking/front.ts), installed by the server; without it handlers cannot ask. */
   interaction: Interaction | undefined;
-  /**
-   * What layers must finish before the shutdown is over: the tasks layer records its runs as failed,
-   * in a shared store the next instance reads as soon as this one exits.
-   */
+  /** What layers must finish before the shutdown is over (the tasks layer records its runs as failed, for the next instance). */
   readonly finishing: (() => Promise<unknown>)[] = [];
 
   /** `limits`: as the limits layer resolved them (`resolveLimits`). */
@@ -189,10 +155,9 @@ export class Dispatcher {
   }
 
   /**
-   * Graceful shutdown: refuses new requests, ends `subscriptions/listen` streams (each once it has
-   * sent what it holds, within `limits.shutdownGraceMs`), lets the requests in progress finish within
-   * `limits.shutdownGraceMs`, then answers the rest with an error and aborts their signals. Resolves
-   * once every request and stream has been answered and the layers' `finishing` work is done.
+   * Graceful shutdown: refuses new requests, ends `subscriptions/listen` streams once they sent what they hold, lets
+   * the requests in progress finish, each within `limits.shutdownGraceMs`, then answers the rest with an error and
+   * aborts their signals. Resolves once all are answered and the layers' `finishing` work is done.
    */
   drain(): Promise<void> {
     this.#draining ??= (async () => {
@@ -204,10 +169,7 @@ export class Dispatcher {
     return this.#draining;
   }
 
-  /**
-   * Answers a request: synchronously when its handler answers synchronously (most tool calls), so
-   * that no promise is made for those; undefined when it was cancelled, since then nothing may be sent.
-   */
+  /** Answers a request: synchronously when its handler does (no promise for most tool calls); undefined once cancelled (nothing may be sent). */
   answer(message: JsonRpcRequest, peer: Peer, exchange: Exchange = {}): Answer {
     const meta = message.params?._meta;
     if (!claimsModern(meta)) return this.answerLegacy(message, peer, exchange);
@@ -222,10 +184,7 @@ export class Dispatcher {
     return this.legacy ? this.legacy.answer(message, peer, exchange) : this.notFound(message, undefined);
   }
 
-  /**
-   * The answer to a request the server takes no more of: an id in use, or a server shutting down.
-   * A transport that routes a request itself (the HTTP endpoint's 2026-07-28 requests) asks it before `run`.
-   */
+  /** The refusal of a request whose id is in use, or of any once shutting down; a transport that routes requests itself asks before `run`. */
   refused(message: JsonRpcRequest, exchange: Exchange): JsonRpcResponse | undefined {
     if (exchange.inflight?.has(message.id)) {
       return errorResponse(
@@ -266,17 +225,11 @@ export class Dispatcher {
     return this.run({ message, method, init: envelope }, exchange);
   }
 
-  /**
-   * Runs a request its era has routed: the 2025 era's layer calls this for each of its requests, and
-   * the HTTP endpoint for the 2026-07-28 requests whose envelope it read from the headers.
-   */
+  /** Runs a routed request: the 2025 era's layer's, or the HTTP endpoint's 2026-07-28 requests whose envelope it read. */
   run({ message, method, init }: Routed, exchange: Exchange): Answer {
-    return this.#run({ message, method, ctx: this.#context(init, exchange), exchange });
-  }
-
-  /** A request's context: the core's, or the class plug-ins extended (plugin.ts). */
-  #context(init: RequestInit, exchange: Exchange): RequestContext {
-    return new (this.plugins?.Context ?? RequestContext)(init, exchange, this.registry.auth);
+    // The context is the core's class, or the one plug-ins extended (plugin.ts).
+    const ctx = new (this.plugins?.Context ?? RequestContext)(init, exchange, this.registry.auth);
+    return this.#run({ message, method, ctx, exchange });
   }
 
   /** The method of this name: the core's, or one a layer or plug-in installed. */
@@ -291,9 +244,9 @@ export class Dispatcher {
   }
 
   /**
-   * -32601 for a request this server has no method for in its protocol, saying why: the server lacks
-   * the capability that gates it (2025-11-25 "Capabilities": a client uses only what was advertised),
-   * or the protocol has no such method (2026-07-28 §8 "Removed"; one that never existed neither).
+   * -32601, saying why: the server lacks the capability that gates the method (2025-11-25 "Capabilities": a client uses
+   * only what was advertised), or the protocol has no such method (2026-07-28 §8 "Removed"; one that never existed
+   * neither).
    */
   notFound(message: JsonRpcRequest, protocolVersion: string | undefined): JsonRpcResponse {
     const name = message.method;
@@ -406,9 +359,9 @@ export class Dispatcher {
   }
 
   /**
-   * A result's response. What every 2026-07-28 result carries is added to a copy of it (§1.3, §3.1,
-   * §7): the result may be a middleware's, kept to answer again (a legacy client then gets it as it
-   * was) or frozen. A legacy result is left exactly as it was.
+   * A result's response. What every 2026-07-28 result carries (§1.3, §3.1, §7) goes on a copy: the result may be a
+   * middleware's, kept to answer again (a legacy client then gets it as it was), or frozen. A legacy result is left as
+   * it is.
    */
   #result({ message, method, ctx }: Call, result: Result): JsonRpcResponse {
     if (ctx.era !== "modern") return resultResponse(message.id, result);

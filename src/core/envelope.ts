@@ -10,10 +10,7 @@ export function isLogLevel(value: unknown): value is LogLevel {
   return LEVELS.includes(value);
 }
 
-/**
- * A 2026-07-28 request's envelope as read, with its id and `_meta`: the init of its context
- * (context.ts's RequestInit), made once per request rather than copied into another object.
- */
+/** A 2026-07-28 request's envelope as read, with its id and `_meta`: its context's init (RequestInit), made once per request. */
 export interface Envelope {
   id: RequestId;
   meta: Meta;
@@ -29,10 +26,7 @@ export function claimsModern(meta: unknown): meta is Meta {
   return isObject(meta) && META.protocolVersion in meta;
 }
 
-/**
- * Reads the per-request envelope of 2026-07-28 §1.1, or says what is wrong with it. A present
- * but malformed claim is an error (-32602), never a silent fall back to the legacy era.
- */
+/** Reads the envelope of 2026-07-28 §1.1, or says what is wrong: a malformed claim is -32602, never a silent fall back to the legacy era. */
 export function readEnvelope(id: RequestId, meta: Meta): Envelope | string {
   const protocolVersion = meta[META.protocolVersion];
   if (typeof protocolVersion !== "string") return `_meta["${META.protocolVersion}"] must be a string`;

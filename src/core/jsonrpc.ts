@@ -40,18 +40,14 @@ export type Inbound =
   | { kind: "invalid"; error: JsonRpcResponse };
 
 /**
- * Request ids are strings or integers, never null or fractional (2025-11-25 "Base protocol"). An
- * integer must be a safe one: JSON.parse rounds larger ones, and an answer under a rounded id
- * would reach the wrong request, or none; so they are refused, never echoed.
+ * Request ids are strings or integers, never null or fractional (2025-11-25 "Base protocol"), and safe integers:
+ * JSON.parse rounds larger ones, and an answer under a rounded id would reach the wrong request, or none.
  */
 export function isRequestId(id: unknown): id is RequestId {
   return typeof id === "string" || Number.isSafeInteger(id);
 }
 
-/**
- * A lookup table for names a client sends (methods): without a prototype, so `constructor`,
- * `__proto__` or `toString` finds nothing rather than a function. Lookups cost what they did.
- */
+/** A table of names a client sends (methods) without a prototype: `__proto__` or `constructor` finds nothing; lookups cost the same. */
 export function nullPrototype<V>(entries: Record<string, V>): Record<string, V> {
   return Object.setPrototypeOf(entries, null);
 }
@@ -67,29 +63,25 @@ export function classify(value: unknown): Inbound {
   }
   const id = value.id;
   const method = value.method;
+  const readable = id === undefined || isRequestId(id);
   if (method === undefined && value.jsonrpc === "2.0" && ("result" in value || "error" in value)) {
     // A response is never answered, whatever its id: an error sent back could be answered in turn, for
     // ever. An error response leaves its id out (2025-11-25 "Base protocol") or sends null (JSON-RPC 2.0
     // §5) when the request's could not be read; one without a request id answers no question of ours.
-    const response = id === undefined || isRequestId(id) ? value : { ...value, id: undefined };
+    const response = readable ? value : { ...value, id: undefined };
     return { kind: "response", message: response as unknown as JsonRpcResponse };
   }
-  const hasId = id !== undefined;
-  if (hasId && !isRequestId(id)) return invalid(undefined, badId(id));
-  if (value.jsonrpc !== "2.0") {
-    return invalid(hasId ? id : undefined, 'Invalid Request: "jsonrpc" must be "2.0"');
-  }
-  if (typeof method !== "string") {
-    return invalid(hasId ? id : undefined, 'Invalid Request: "method" must be a string');
-  }
+  if (!readable) return invalid(undefined, badId(id));
+  if (value.jsonrpc !== "2.0") return invalid(id, 'Invalid Request: "jsonrpc" must be "2.0"');
+  if (typeof method !== "string") return invalid(id, 'Invalid Request: "method" must be a string');
   const params = value.params;
   if (params !== undefined && !isObject(params)) {
-    return hasId
-      ? invalid(id, `Invalid params: "params" must be an object, got ${describe(params)}`, ErrorCode.InvalidParams)
-      : invalid(undefined, 'Invalid Request: "params" must be an object');
+    return id === undefined
+      ? invalid(undefined, 'Invalid Request: "params" must be an object')
+      : invalid(id, `Invalid params: "params" must be an object, got ${describe(params)}`, ErrorCode.InvalidParams);
   }
-  if (hasId) return { kind: "request", message: value as unknown as JsonRpcRequest };
-  return { kind: "notification", message: value as unknown as JsonRpcNotification };
+  if (id === undefined) return { kind: "notification", message: value as unknown as JsonRpcNotification };
+  return { kind: "request", message: value as unknown as JsonRpcRequest };
 }
 
 function invalid(id: RequestId | undefined, message: string, code: number = ErrorCode.InvalidRequest): Inbound {
@@ -128,9 +120,8 @@ export function failure(id: RequestId | undefined, error: JsonRpcError): JsonRpc
 }
 
 /**
- * Turns anything a method handler threw into an error response: McpError keeps its code and the
- * message its author wrote; the rest is internal, its message cleaned (no paths, no tokens: safe.ts).
- * `modern`: a 2026-07-28 response, whose codes are bounded (`modernCode`).
+ * Anything a handler threw as an error response: an McpError keeps its code and message; the rest is internal, its
+ * message cleaned (safe.ts). `modern`: a 2026-07-28 response, whose codes are bounded (`modernCode`).
  */
 export function thrownResponse(id: RequestId, thrown: unknown, modern?: boolean): JsonRpcResponse {
   if (isMcpError(thrown)) {
@@ -142,10 +133,9 @@ export function thrownResponse(id: RequestId, thrown: unknown, modern?: boolean)
 }
 
 /**
- * The code a 2026-07-28 response gives for one an McpError was thrown with (basic/index "Error
- * Codes"): that revision MUST NOT emit -32002, which -32602 replaced for a resource not found, nor
- * any code of -32020…-32099 it does not define (-32042 included): those become -32603. Any other
- * code, the three it defines among them, is kept.
+ * The code a 2026-07-28 response gives for an McpError's (basic/index "Error Codes"): that revision MUST NOT emit
+ * -32002 (now -32602 for a resource not found), nor a code of -32020…-32099 it does not define (-32042 included),
+ * which become -32603. Any other code, the three it defines among them, is kept.
  */
 export function modernCode(code: number): number {
   if (code === ErrorCode.ResourceNotFound) return ErrorCode.InvalidParams;
@@ -157,11 +147,10 @@ export function parseError(detail: string): JsonRpcResponse {
 }
 
 /**
- * A message as one line of JSON, serialized once: the result a handler returned is written as it
- * is, so user code (a getter, a `toJSON`) may run and throw only here. A response JSON cannot carry
- * then takes the path of an error its handler threw, never an exception in the transport: a tool
- * result becomes a tool error, any other result an internal error for its request, each with the
- * message cleaned (safe.ts). Any other such message is dropped (undefined).
+ * A message as one line of JSON, serialized once, so user code in a result (a getter, a `toJSON`) runs and throws
+ * only here. A response JSON cannot carry is answered as a throw of its handler's, never an exception in the
+ * transport: a tool result as a tool error, another as an internal error, the message cleaned (safe.ts). Any other
+ * such message is dropped (undefined).
  */
 export function serialize(message: JsonRpcMessage | JsonRpcMessage[]): string | undefined {
   try {
@@ -191,10 +180,7 @@ function unsendable(id: RequestId, result: Record<string, unknown> | undefined, 
   );
 }
 
-/**
- * The tool error that stands for a tool result JSON could not carry (what serializing it threw), or
- * undefined for another result.
- */
+/** The tool error standing for a tool result JSON could not carry (what serializing it threw); undefined for another. */
 export function unsendableToolResult(
   result: Record<string, unknown>,
   thrown: unknown,

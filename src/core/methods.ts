@@ -6,10 +6,8 @@ import { Layer } from "./layers.js";
 import type { Method, Registry, Run } from "./registry.js";
 import { shown } from "./safe.js";
 import { callTool, describeTool, enforceLayer } from "./tools.js";
+import type { Params, Result } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
-
-type Params = Record<string, unknown> | undefined;
-type Result = Record<string, unknown>;
 
 export type Shows = (ctx: RequestContext, declared: AnyAccess | undefined) => boolean;
 const EVERYTHING: Shows = () => true;
@@ -17,27 +15,21 @@ const EVERYTHING: Shows = () => true;
 /** `subscriptions/listen` at run time (listen/listen.ts): wired in by the server (server.ts), loaded with the first listen. */
 export const listenLayer = new Layer<{ readonly listen: Run }>();
 
-/**
- * A list as this caller sees it: everything, unless `hideUnauthorized` leaves out what the caller
- * may not use (which needs the caller checks, loaded then).
- */
+/** A list as this caller sees it: everything, unless `hideUnauthorized` leaves out what it may not use (caller checks, loaded then). */
 export function visible(ctx: RequestContext, list: (shows: Shows) => Result): Result | Promise<Result> {
   if (!ctx.gate?.settings?.hide) return list(EVERYTHING);
   return enforceLayer.use((enforce) => list(enforce.shows));
 }
 
 /**
- * The core's method table: the methods every server has, in both eras or in 2026-07-28. Layers add
- * theirs when installed (`Registry.install`): the legacy sessions layer its 2025-only methods
- * (sessions/legacy.ts; `initialize` is its handshake), the resources layer with the first resource
- * (resources/run.ts), the prompts layer with the first prompt (prompts/run.ts).
- * A method missing from an era's column answers -32601 in that era (2026-07-28 §8 "Removed").
- * It has no prototype, so a client's `constructor` or `__proto__` finds nothing.
+ * The core's method table: the methods every server has, in both eras or in 2026-07-28. Layers add theirs when
+ * installed (`Registry.install`): the legacy sessions layer its 2025-only ones (sessions/legacy.ts, `initialize`
+ * among them), the resources and prompts layers with the first resource or prompt (resources/run.ts, prompts/run.ts).
+ * A method is -32601 in an era it is not in (2026-07-28 §8 "Removed"). No prototype: `__proto__` finds nothing.
  */
 export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
   "server/discover": {
     modern: true,
-    legacy: false,
     cacheable: true,
     run: (registry) => {
       const result: Result = { supportedVersions: MODERN_VERSIONS, capabilities: registry.capabilities() };
@@ -77,7 +69,6 @@ export const METHODS: Readonly<Record<string, Method>> = nullPrototype<Method>({
   },
   "subscriptions/listen": {
     modern: true,
-    legacy: false,
     // Its code is the listen layer's (listen/listen.ts), loaded with the first listen.
     run: (registry, params, ctx) => listenLayer.use((layer) => layer.listen(registry, params, ctx)),
   },

@@ -3,15 +3,12 @@ import type { RequestContext } from "./context.js";
 import { nullPrototype } from "./jsonrpc.js";
 import type { CarriedAs } from "./layers.js";
 import type { Tool } from "./tools.js";
-import type { Implementation, ServerCapabilities, StateKey } from "./types.js";
+import type { Implementation, Params, Result, ServerCapabilities, StateKey } from "./types.js";
 
-type Params = Record<string, unknown> | undefined;
-type Result = Record<string, unknown>;
-
-/** One request method: the eras it exists in, the capability that gates it, and its handler. */
+/** One request method: the eras it exists in (absent: not in that era), the capability that gates it, and its handler. */
 export interface Method {
-  readonly modern: boolean;
-  readonly legacy: boolean;
+  readonly modern?: boolean;
+  readonly legacy?: boolean;
   /** Answered with -32601 unless the server advertises this capability. */
   readonly capability?: keyof ServerCapabilities;
   /** Results that carry `ttlMs`/`cacheScope` in 2026-07-28 (§7). */
@@ -26,9 +23,8 @@ export interface Method {
 export type Run = (registry: Registry, params: Params, ctx: RequestContext) => Result | Promise<Result>;
 
 /**
- * What the registry keeps of the layers' registrations, by kind: each layer names its own by
- * augmenting this interface (resources/resources.ts: `resource`; prompts/prompts.ts: `prompt`), so
- * the core holds them, typed, without importing the layers.
+ * The layers' registrations, by kind: each layer augments this interface (resources/resources.ts: `resource`;
+ * prompts/prompts.ts: `prompt`), so the core holds them, typed, without importing the layers.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by the layers' declaration merging.
 export interface Registrations {}
@@ -46,9 +42,8 @@ export interface Registered {
 type Kind = keyof Registered;
 
 /**
- * Something about the registry changed. Legacy sessions turn these into unsolicited notifications;
- * `subscriptions/listen` streams into tagged ones; `closed` ends those streams gracefully, and a
- * stream that still delivers what it holds puts in `ending` what the shutdown waits for.
+ * Something about the registry changed: legacy sessions send it as a notification, `subscriptions/listen` streams as
+ * a tagged one; `closed` ends those streams, and one still delivering puts in `ending` what the shutdown waits for.
  */
 export type RegistryEvent =
   | { type: "tools/list_changed" | "resources/list_changed" | "prompts/list_changed" }
@@ -56,9 +51,8 @@ export type RegistryEvent =
   | { type: "resources/updated"; uri: string };
 
 /**
- * What `serverInfo.version` says when `pico()` is given none. The spec requires a version string in
- * `Implementation` (2025-11-25 and 2026-07-28 schemas) and gives it no format; "0.0.0" is the
- * lowest semver, so a client that compares versions reads it as "not versioned", not as a release.
+ * `serverInfo.version` when `pico()` is given none: the schemas require one, of no format (2025-11-25, 2026-07-28
+ * `Implementation`), and "0.0.0", the lowest semver, reads as "not versioned", not as a release.
  */
 const DEFAULT_VERSION = "0.0.0";
 
@@ -71,9 +65,8 @@ export interface RegistryOptions extends Omit<Implementation, "version"> {
   /** Page size of list results; lists are not paginated unless this is set. */
   pageSize?: number;
   /**
-   * Signs the `requestState` of multi round-trip requests (2026-07-28), at least 32 bytes. Give
-   * every instance behind a load balancer the same key; without one, each process makes a random
-   * key, and a retry that reaches another process is rejected.
+   * Signs the `requestState` of multi round-trip requests (2026-07-28), at least 32 bytes. Give every instance behind
+   * a load balancer the same key: without one, each process makes its own, and a retry reaching another is rejected.
    */
   requestStateKey?: StateKey;
   /** How long a legacy client has to answer a question (elicitation, sampling, roots). Default: 60 s. */
@@ -81,9 +74,8 @@ export interface RegistryOptions extends Omit<Implementation, "version"> {
 }
 
 /**
- * Everything a server exposes, built once and shared by every connection and request.
- * Maps keep registration order, which is the order lists come out in (2026-07-28 §7: lists
- * SHOULD be deterministic).
+ * Everything a server exposes, built once and shared by every connection and request. Maps keep registration order,
+ * the order lists come out in (2026-07-28 §7: lists SHOULD be deterministic).
  */
 export class Registry {
   readonly info: Implementation;
@@ -107,16 +99,12 @@ export class Registry {
   /** Capabilities plug-ins add (see plugin.ts), merged into `capabilities()` key by key. */
   readonly advertised: Record<string, object> = {};
   readonly #listeners = new Set<(event: RegistryEvent) => void>();
-  /**
-   * The methods layers and plug-ins added (`install`), besides the core's (methods.ts). It has no
-   * prototype, so a client's `constructor` or `__proto__` finds nothing.
-   */
+  /** The methods layers and plug-ins added (`install`) to the core's; no prototype, so `__proto__` finds nothing. */
   methods: Record<string, Method> = nullPrototype({});
   /**
-   * Set while a layer loads (its methods, a registration's checks): `server.ready()` waits for it, and
-   * every transport waits for that before it serves, so no request is answered -32601 meanwhile. None
-   * starts once the server may have answered a request (a transport began, and none was loading): a
-   * first resource, prompt, task tool or `use` then throws at the call.
+   * Set while a layer loads: `server.ready()`, and so every transport, waits for it, so no request is answered -32601
+   * meanwhile. None starts once the server may have answered a request (a transport began, none loading): a first
+   * resource, prompt, task tool or `use` then throws at the call.
    */
   installing: Promise<void> | undefined;
   /** The server's limits, for the methods that bound what a client holds; set by its dispatcher (none without one). */
@@ -156,14 +144,16 @@ export class Registry {
   }
 
   /**
-   * Adds a tool, resource or prompt under its key (a name, a URI or template); clients are told the
-   * list changed. A key taken throws: a second registration under a name is a mistake, said at start-up.
+   * Adds a tool, resource or prompt under its key (name, URI or template), telling clients. A key taken throws: a
+   * second registration under it is a mistake, said at start-up.
    */
   add<K extends Kind>(kind: K, key: string, entry: Registered[K]): void {
     const map = this.#byKind[kind];
     if (map.has(key)) {
-      const [name, unique] = UNIQUE[kind];
-      throw new TypeError(`${name} "${key}" is already registered; ${unique} must be unique.`);
+      const unique = `${kind} ${kind === "resource" ? "URIs" : "names"}`;
+      throw new TypeError(
+        `${kind.charAt(0).toUpperCase()}${kind.slice(1)} "${key}" is already registered; ${unique} must be unique.`,
+      );
     }
     map.set(key, entry);
     this.emit({ type: `${kind}s/list_changed` });
@@ -212,11 +202,9 @@ export class Registry {
   offers(capability: keyof ServerCapabilities): boolean {
     switch (capability) {
       case "tools":
-        return this.tools.size > 0;
       case "resources":
-        return this.resources.size > 0;
       case "prompts":
-        return this.prompts.size > 0;
+        return this[capability].size > 0;
       case "completions":
         return this.prompts.size > 0 || this.resources.size > 0;
       case "logging":
@@ -239,10 +227,3 @@ export class Registry {
 function keyLength(key: StateKey): number {
   return typeof key === "string" ? new TextEncoder().encode(key).byteLength : key.byteLength;
 }
-
-/** Each kind's name and what must be unique among its registrations, as the error of a second one says them. */
-const UNIQUE = {
-  tool: ["Tool", "tool names"],
-  resource: ["Resource", "resource URIs"],
-  prompt: ["Prompt", "prompt names"],
-} as const;

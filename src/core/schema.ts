@@ -1,10 +1,10 @@
 import { messageOf } from "./errors.js";
+import { isObject } from "./jsonrpc.js";
 import { shown } from "./safe.js";
 
 /**
- * The Standard Schema (https://standardschema.dev) and Standard JSON Schema interfaces, declared here
- * so picomcp depends on no package: zod 4, ArkType and Valibot (through @valibot/to-json-schema)
- * implement both.
+ * The Standard Schema (https://standardschema.dev) and Standard JSON Schema interfaces, declared here so picomcp
+ * depends on no package: zod 4, ArkType and Valibot (through @valibot/to-json-schema) implement both.
  */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly "~standard": StandardSchemaV1.Props<Input, Output>;
@@ -76,9 +76,9 @@ export function toJsonSchema(schema: Schema, side: "input" | "output", what: str
 }
 
 /**
- * Drops the bounds an integer type gets only for being a safe integer (zod's `.int()` writes
- * `minimum: -9007199254740991, maximum: 9007199254740991`): they constrain nothing a model would
- * send, and `tools/list` costs their tokens on every turn. Validation still refuses what they would.
+ * Drops the bounds an integer gets only for being a safe one (zod's `.int()` writes `minimum: -9007199254740991,
+ * maximum: 9007199254740991`): they constrain nothing a model would send, and cost their tokens on every `tools/list`.
+ * Validation still refuses what they would.
  */
 function withoutSafeIntegerBounds(node: JsonSchema): JsonSchema {
   if (node.type === "integer") {
@@ -87,14 +87,10 @@ function withoutSafeIntegerBounds(node: JsonSchema): JsonSchema {
   }
   for (const value of Object.values(node)) {
     if (Array.isArray(value)) {
-      for (const each of value) if (isSchema(each)) withoutSafeIntegerBounds(each);
-    } else if (isSchema(value)) withoutSafeIntegerBounds(value);
+      for (const each of value) if (isObject(each)) withoutSafeIntegerBounds(each);
+    } else if (isObject(value)) withoutSafeIntegerBounds(value);
   }
   return node;
-}
-
-function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; issues: string };
@@ -114,9 +110,8 @@ function toValidation<T>(result: StandardSchemaV1.Result<T>): Validation<T> {
 }
 
 /**
- * The most issues a message lists; the rest are counted. A model corrects its call from the first
- * few, and one long array of wrong items (millions in a message under maxMessageBytes) would
- * otherwise make a reply of as many lines, hundreds of MB.
+ * The most issues a message lists; the rest are counted. A model corrects its call from the first few, and a long
+ * array of wrong items (millions under maxMessageBytes) would otherwise make a reply of as many lines, hundreds of MB.
  */
 const LISTED = 20;
 
@@ -127,9 +122,9 @@ export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): str
 }
 
 /**
- * The most characters of an issue's message shown. The message is the schema library's (or a refine's
- * author's, which may be long on purpose), but libraries quote the client's keys and values in it
- * (zod's "Unrecognized keys"), and a key may be as long as a message: each is cut, as is the path.
+ * The most characters of an issue's message shown. The message is the library's (or a refine's, long on purpose),
+ * but libraries quote the client's keys and values in it (zod's "Unrecognized keys"), and a key may be as long as a
+ * message: each is cut, as is the path.
  */
 const MESSAGE_SHOWN = 1000;
 

@@ -13,6 +13,7 @@ import {
   type Validation,
   validate,
 } from "./schema.js";
+import type { MaybePromise } from "./types.js";
 
 /** Hints about a tool's behaviour (2025-11-25 ToolAnnotations). Clients treat them as untrusted hints. */
 export interface ToolAnnotations {
@@ -30,8 +31,6 @@ export type CallToolResult<Structured = unknown> = {
   isError?: boolean;
   _meta?: Record<string, unknown>;
 };
-
-type MaybePromise<T> = T | Promise<T>;
 
 /** The arguments `run` receives: the schema's parsed output, defaults and transforms applied. */
 export type ToolArgs<I> = I extends Schema ? StandardSchemaV1.InferOutput<I> : Record<string, never>;
@@ -156,7 +155,6 @@ export interface OutputCheck {
 
 export const outputCheck = new Layer<OutputCheck>();
 
-const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const NO_ARGUMENTS: JsonSchema = { type: "object", additionalProperties: false };
 
 /**
@@ -176,35 +174,37 @@ export function checkToolName(name: unknown): asserts name is string {
   if (name.length > 128) {
     throw new TypeError(`Tool name "${name.slice(0, 40)}…" is ${name.length} characters long; the limit is 128.`);
   }
-  if (!NAME.test(name)) {
-    const bad = [...name].find((char) => !/[A-Za-z0-9_.-]/.test(char));
+  // `\w` is [A-Za-z0-9_]; `u` reads a character outside the BMP (an emoji) whole.
+  const bad = /[^\w.-]/u.exec(name);
+  if (bad) {
     throw new TypeError(
-      `Tool name "${name}" contains ${JSON.stringify(bad)}; use only letters, digits, "_", "." and "-".`,
+      `Tool name "${name}" contains ${JSON.stringify(bad[0])}; use only letters, digits, "_", "." and "-".`,
     );
   }
 }
 
 export function compileTool(name: string, config: ToolConfig<Schema | undefined, Schema | undefined>): Tool {
   checkToolName(name);
-  if (typeof config?.run !== "function") throw new TypeError(`Tool "${name}" needs a run function.`);
-  checkOptions(config, TOOL_OPTIONS, `Tool "${name}"`);
-  checkIcons(config.icons, `Tool "${name}"`);
-  const { title, description } = config;
+  const owner = `Tool "${name}"`;
+  if (typeof config?.run !== "function") throw new TypeError(`${owner} needs a run function.`);
+  checkOptions(config, TOOL_OPTIONS, owner);
+  const { title, description, input, output, annotations, icons, _meta } = config;
+  checkIcons(icons, owner);
   const descriptor: ToolDescriptor = {
     name,
     ...(title !== undefined && { title }),
     ...(description !== undefined && { description }),
-    inputSchema: config.input ? objectSchema(config.input, name) : NO_ARGUMENTS,
+    inputSchema: input ? objectSchema(input, owner) : NO_ARGUMENTS,
   };
-  if (config.output) descriptor.outputSchema = toJsonSchema(config.output, "output", `Tool "${name}" output`);
-  if (config.annotations !== undefined) descriptor.annotations = config.annotations;
-  if (config.icons !== undefined) descriptor.icons = config.icons;
-  if (config._meta !== undefined) descriptor._meta = config._meta;
+  if (output) descriptor.outputSchema = toJsonSchema(output, "output", `${owner} output`);
+  if (annotations !== undefined) descriptor.annotations = annotations;
+  if (icons !== undefined) descriptor.icons = icons;
+  if (_meta !== undefined) descriptor._meta = _meta;
   return {
     name,
     descriptor,
-    input: config.input,
-    output: config.output,
+    input,
+    output,
     auth: config.auth,
     task: config.task,
     // The one cast of a registration: run receives what the input schema validated, which its type names.
@@ -226,21 +226,20 @@ const TOOL_OPTIONS: Record<keyof ToolConfig<undefined, undefined>, 0> = {
   run: 0,
 };
 
-function objectSchema(schema: Schema, name: string): JsonSchema {
-  const json = toJsonSchema(schema, "input", `Tool "${name}" input`);
+function objectSchema(schema: Schema, owner: string): JsonSchema {
+  const json = toJsonSchema(schema, "input", `${owner} input`);
   if (json.type !== "object") {
     throw new TypeError(
-      `Tool "${name}" input must describe an object (tool arguments are named); its JSON Schema has type ${JSON.stringify(json.type)}.`,
+      `${owner} input must describe an object (tool arguments are named); its JSON Schema has type ${JSON.stringify(json.type)}.`,
     );
   }
   return json;
 }
 
 /**
- * Runs a tool: the caller authorized (before validation, so a refused caller learns nothing about
- * the arguments), arguments validated, `run` called, its return value turned into a result. Failures
- * the model can act on become `isError` results; only `McpError` escapes, as a JSON-RPC error. A
- * public tool whose schemas and `run` are synchronous is answered without a promise.
+ * Runs a tool: the caller authorized (before validation: a refused caller learns nothing of the arguments), arguments
+ * validated, `run` called, its return value made a result. Failures the model can act on become `isError` results;
+ * only `McpError` escapes, as a JSON-RPC error. A public tool whose schemas and `run` are synchronous needs no promise.
  */
 export function callTool(tool: Tool, args: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
   // The code that checks callers loads with the first tool that needs it.
@@ -262,16 +261,11 @@ export function callTool(tool: Tool, args: unknown, ctx: RequestContext): CallTo
 }
 
 /**
- * A call whose arguments the input schema could not check: what it threw (a refine with a bug, or a
- * getter of an argument `server.call` was given) is said as such, a tool error as a throw of `run`'s
- * is, where "Invalid arguments" would send the model after arguments that may be right. An McpError
- * is the request's error, as from `run`.
+ * A call whose arguments the input schema could not check (a refine with a bug, a getter of `server.call`'s
+ * arguments): said as a throw of `run`'s is, where "Invalid arguments" would send the model after right arguments.
  */
 export function uncheckedArguments(tool: Tool, thrown: unknown): CallToolResult {
-  if (isMcpError(thrown)) throw thrown;
-  return toolError(
-    `Tool "${tool.name}" failed while checking its arguments against its input schema: ${safeMessage(thrown)}`,
-  );
+  return failed(thrown, `Tool "${tool.name}" failed while checking its arguments against its input schema: `);
 }
 
 /**
@@ -315,16 +309,15 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && "then" in value && typeof value.then === "function";
 }
 
-/** A tool that threw: a tool error with a safe message, unless it threw an McpError, which is the request's error. */
-function failed(thrown: unknown): CallToolResult {
+/** A tool that threw: a tool error with a safe message after `said`, unless it threw an McpError, which is the request's error. */
+function failed(thrown: unknown, said = ""): CallToolResult {
   if (isMcpError(thrown)) throw thrown;
-  return toolError(safeMessage(thrown));
+  return toolError(said + safeMessage(thrown));
 }
 
 /**
- * Turns what `run` returned into a result. Reading the value runs user code (getters, a Proxy's
- * traps, a schema's checks): what that throws is the value's fault, a tool error like a throw of
- * `run`'s, never the request's error carrying the raw message.
+ * What `run` returned as a result. Reading it runs user code (getters, a Proxy's traps, a schema's checks): what that
+ * throws is the value's fault, a tool error as a throw of `run`'s is, never the request's error with the raw message.
  */
 function finish(tool: Tool, returned: unknown, ctx: RequestContext): CallToolResult | Promise<CallToolResult> {
   const { output } = tool;
@@ -337,10 +330,9 @@ function finish(tool: Tool, returned: unknown, ctx: RequestContext): CallToolRes
 }
 
 /**
- * Whether a client of this era is sent the tool's `outputSchema` and `structuredContent`. Before
- * 2026-07-28 both had to be objects (2025-11-25 "Output Schema": a JSON Schema of type "object";
- * `structuredContent` an object), and the official 2025 clients refuse a whole `tools/list` with
- * another schema: a 2025 client is sent neither, only the JSON text copy, which every era reads.
+ * Whether a client of this era is sent the tool's `outputSchema` and `structuredContent`. Before 2026-07-28 both are
+ * objects (2025-11-25 "Output Schema"), and the official 2025 clients refuse a whole `tools/list` with another schema:
+ * a 2025 client then gets neither, only the JSON text copy, which every era reads.
  */
 export function sendsStructured(descriptor: ToolDescriptor, era: Era): boolean {
   return era !== "legacy" || descriptor.outputSchema?.type === "object";
@@ -358,9 +350,8 @@ export function toolError(message: string): CallToolResult {
 }
 
 /**
- * What `run` returned as a result: text, blocks, nothing, or any other value as JSON text. Blocks
- * are checked first: a client that finds one malformed refuses the whole result (the official SDKs
- * parse results with their schemas and throw), so the model would get nothing, not even an error.
+ * Text, blocks, nothing, or any other value as JSON text. Blocks are checked first: a client that finds one malformed
+ * refuses the whole result (the official SDKs parse results with their schemas), so the model would get nothing.
  */
 function toResult(value: unknown, toolName: string): CallToolResult | Promise<CallToolResult> {
   if (value === undefined || value === null) return { content: [] };

@@ -32,14 +32,22 @@ export interface ServerCapabilities {
 
 export type Meta = Record<string, unknown>;
 
+/** A request's params and a method's result, as JSON-RPC carries them. */
+export type Params = Record<string, unknown> | undefined;
+export type Result = Record<string, unknown>;
+export type MaybePromise<T> = T | Promise<T>;
+
+/** The prefix MCP reserves for its own `_meta` keys (2025-11-25 "_meta"). */
+const RESERVED = "io.modelcontextprotocol/";
+
 /** Reserved `_meta` keys of the 2026-07-28 per-request envelope (§1.1). */
 export const META = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-  subscriptionId: "io.modelcontextprotocol/subscriptionId",
+  protocolVersion: `${RESERVED}protocolVersion`,
+  clientCapabilities: `${RESERVED}clientCapabilities`,
+  clientInfo: `${RESERVED}clientInfo`,
+  logLevel: `${RESERVED}logLevel`,
+  serverInfo: `${RESERVED}serverInfo`,
+  subscriptionId: `${RESERVED}subscriptionId`,
 } as const;
 
 // Asking the client (2025-11-25 "Elicitation", "Sampling", "Roots"; 2026-07-28 §3.3): the requests

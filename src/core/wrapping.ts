@@ -1,15 +1,12 @@
 import type { RequestContext } from "./context.js";
 import type { Context } from "./handler-context.js";
+import type { MaybePromise, Params, Result } from "./types.js";
 
 /**
  * What the core knows of middleware: the shape of a method's chain and what the middleware layer
  * (src/middleware/, loaded with a server's first `use`) hands the dispatcher. The types users write
  * middleware with are the layer's (middleware/middleware.ts).
  */
-
-type Result = Record<string, unknown>;
-type Params = Record<string, unknown> | undefined;
-export type MaybePromise<T> = T | Promise<T>;
 
 /** One request as the chain carries it: its method, its params as sent, and its context. */
 export interface ChainCall {

@@ -1,6 +1,7 @@
 import { resultProblem } from "../content/results.js";
 import { isObject } from "../core/jsonrpc.js";
-import type { Chain, ChainCall, MaybePromise } from "../core/wrapping.js";
+import type { MaybePromise } from "../core/types.js";
+import type { Chain, ChainCall } from "../core/wrapping.js";
 import type { Next, Returned } from "./middleware.js";
 
 /**

@@ -1,8 +1,7 @@
 import type { PromptMessage, ResourceContents } from "../core/content.js";
 import type { Context } from "../core/handler-context.js";
 import type { CallToolResult } from "../core/tools.js";
-import type { Meta, ServerCapabilities } from "../core/types.js";
-import type { MaybePromise } from "../core/wrapping.js";
+import type { MaybePromise, Meta, ServerCapabilities } from "../core/types.js";
 
 /** What a middleware answers with: a result, or nothing (the result of `next()`, which it must have called). */
 // biome-ignore lint/suspicious/noConfusingVoidType: an async middleware that only awaits next() returns Promise<void>.
