@@ -1,0 +1,48 @@
+/**
+ * Writes whose command Redis did not answer within the command timeout failed (the request was told
+ * to retry), yet the client had sent them, and Redis ran them whenever it got to them: a requestState
+ * claim made the client's retry refused as a replay. Was: it came once Redis was back. Now it runs
+ * through RedisLink.inTime, whose script does nothing when Redis runs it later than half the command
+ * timeout after it was sent (late-publish.test.ts does the same for the bus). The test's redis-server is frozen (SIGSTOP: the command waits in its
+ * socket) and thawed, with each client library; the state's next command on the same connection
+ * runs after the late one. Skipped (with the install command as the reason) without redis-server,
+ * failed with PICOMCP_REQUIRE_REDIS.
+ */
+import { expect, it } from "vitest";
+import { type SharedState, StateUnavailable } from "../../src/state/state.js";
+import { busLoss, type Library } from "./bus-loss.js";
+import { useRedisServer } from "./redis-server.js";
+
+const redis = useRedisServer();
+const { opened, userState } = busLoss(redis);
+
+/** A command timeout short enough for a test, long enough for a Redis that is not frozen. */
+const TIMEOUT_MS = 300;
+
+const LIBRARIES: Library[] = ["node-redis", "ioredis"];
+
+/** An instance's state through a client of `library`, under a prefix of its own. */
+function stateOf(name: string, library: Library): Promise<SharedState> {
+  return userState(`${name}-${library}`, `${name}-${library}:`, { library, commandTimeoutMs: TIMEOUT_MS });
+}
+
+/** Freezes the test's redis-server, thawed after the test whatever happens; answers what thaws it. */
+function freeze(): () => void {
+  redis.get().freeze();
+  const thawed = () => redis.get().thaw();
+  opened.push(async () => thawed());
+  return thawed;
+}
+
+it.each(LIBRARIES)(
+  "takes a requestState the client retries with after its claim timed out while Redis was frozen (%s) (was: the late claim refused the retry as already used)",
+  async (library) => {
+    const state = await stateOf("late-claim", library);
+    const expiresAt = Date.now() + 60_000;
+    const thawed = freeze();
+    await expect(state.usedStates.claim("state-1", expiresAt)).rejects.toBeInstanceOf(StateUnavailable);
+    thawed();
+    expect(await state.usedStates.claim("state-1", expiresAt)).toBe(true);
+    expect(await state.usedStates.claim("state-1", expiresAt)).toBe(false);
+  },
+);
