@@ -1,15 +1,18 @@
 /**
  * Writes whose command Redis did not answer within the command timeout failed (the request was told
  * to retry), yet the client had sent them, and Redis ran them whenever it got to them: a requestState
- * claim made the client's retry refused as a replay. Was: it came once Redis was back. Now it runs
- * through RedisLink.inTime, whose script does nothing when Redis runs it later than half the command
- * timeout after it was sent (late-publish.test.ts does the same for the bus). The test's redis-server is frozen (SIGSTOP: the command waits in its
+ * claim made the client's retry refused as a replay, a task the client was told could not be created
+ * appeared (working, in its tasks/list), a cancel the client was told failed cancelled the task. Was:
+ * each came once Redis was back. Now they run through RedisLink.inTime, whose script does nothing
+ * when Redis runs it later than half the command timeout after it was sent (late-publish.test.ts
+ * does the same for the bus). The test's redis-server is frozen (SIGSTOP: the command waits in its
  * socket) and thawed, with each client library; the state's next command on the same connection
  * runs after the late one. Skipped (with the install command as the reason) without redis-server,
  * failed with PICOMCP_REQUIRE_REDIS.
  */
 import { expect, it } from "vitest";
 import { type SharedState, StateUnavailable } from "../../src/state/state.js";
+import type { TaskRecord } from "../../src/tasks/task.js";
 import { busLoss, type Library } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 
@@ -34,6 +37,18 @@ function freeze(): () => void {
   return thawed;
 }
 
+function task(taskId: string): TaskRecord {
+  return {
+    taskId,
+    status: "working",
+    createdAt: Date.now(),
+    lastUpdatedAt: Date.now(),
+    ttlMs: 60_000,
+    pollIntervalMs: 100,
+    owner: "",
+  };
+}
+
 it.each(LIBRARIES)(
   "takes a requestState the client retries with after its claim timed out while Redis was frozen (%s) (was: the late claim refused the retry as already used)",
   async (library) => {
@@ -44,5 +59,34 @@ it.each(LIBRARIES)(
     thawed();
     expect(await state.usedStates.claim("state-1", expiresAt)).toBe(true);
     expect(await state.usedStates.claim("state-1", expiresAt)).toBe(false);
+  },
+);
+
+it.each(LIBRARIES)(
+  "never creates a task whose creation timed out while Redis was frozen (%s) (was: it appeared, working, once Redis was back)",
+  async (library) => {
+    const state = await stateOf("late-put", library);
+    const thawed = freeze();
+    await expect(Promise.resolve(state.tasks.put(task("late")))).rejects.toBeInstanceOf(StateUnavailable);
+    thawed();
+    expect(await state.tasks.get("late")).toBeUndefined();
+    expect(await state.tasks.list("")).toEqual([]);
+  },
+);
+
+it.each(LIBRARIES)(
+  "never applies a task's change that timed out while Redis was frozen (%s) (was: a cancel the client was told failed cancelled the task once Redis was back)",
+  async (library) => {
+    const state = await stateOf("late-swap", library);
+    await state.tasks.put(task("cancelled-late"));
+    let thawed = () => {};
+    const cancelling = state.tasks.update("cancelled-late", (current) => {
+      // Between the store's read and its compare-and-swap: the swap is what waits in the socket.
+      thawed = freeze();
+      return { ...current, status: "cancelled", lastUpdatedAt: Date.now() };
+    });
+    await expect(Promise.resolve(cancelling)).rejects.toBeInstanceOf(StateUnavailable);
+    thawed();
+    expect((await state.tasks.get("cancelled-late"))?.status).toBe("working");
   },
 );
