@@ -15,6 +15,13 @@ const REPLACE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1`;
 
+/**
+ * Deletes a session's record, answering how many it deleted. Through `RedisLink.inTime`: a DELETE
+ * that timed out was answered 503, its history not cleared nor its copies on other instances told;
+ * run late, it would end the session unannounced, and the client's DELETE sent again find it gone (404).
+ */
+const DELETE = "return redis.call('DEL', KEYS[1])";
+
 /** 2025-11-25 sessions as JSON strings that expire when idle (`SET … PX`, refreshed by `get`, a use, not by `peek`). */
 export class RedisSessions implements SessionRecords {
   readonly #link: RedisLink;
@@ -45,7 +52,7 @@ export class RedisSessions implements SessionRecords {
   }
 
   async delete(id: string): Promise<boolean> {
-    return Number(await this.#link.command(["DEL", sessionKey(this.#prefix, id)])) === 1;
+    return Number(await this.#link.inTime(DELETE, [sessionKey(this.#prefix, id)], [])) === 1;
   }
 }
 

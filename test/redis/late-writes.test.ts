@@ -2,22 +2,25 @@
  * Writes whose command Redis did not answer within the command timeout failed (the request was told
  * to retry), yet the client had sent them, and Redis ran them whenever it got to them: a requestState
  * claim made the client's retry refused as a replay, a task the client was told could not be created
- * appeared (working, in its tasks/list), a cancel the client was told failed cancelled the task. Was:
- * each came once Redis was back. Now they run through RedisLink.inTime, whose script does nothing
- * when Redis runs it later than half the command timeout after it was sent (late-publish.test.ts
- * does the same for the bus). The test's redis-server is frozen (SIGSTOP: the command waits in its
- * socket) and thawed, with each client library; the state's next command on the same connection
- * runs after the late one. Skipped (with the install command as the reason) without redis-server,
- * failed with PICOMCP_REQUIRE_REDIS.
+ * appeared (working, in its tasks/list), a cancel the client was told failed cancelled the task, a
+ * DELETE answered 503 ended its session unannounced (its history kept, its copies on other instances
+ * not told) and the DELETE sent again was answered 404. Was: each came once Redis was back. Now they
+ * run through RedisLink.inTime, whose script does nothing when Redis runs it later than half the
+ * command timeout after it was sent (late-publish.test.ts does the same for the bus). The test's
+ * redis-server is frozen (SIGSTOP: the command waits in its socket) and thawed, with each client
+ * library; the state's next command on the same connection runs after the late one. Skipped (with the
+ * install command as the reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */
 import { expect, it } from "vitest";
+import { pico } from "../../src/index.js";
 import { type SharedState, StateUnavailable } from "../../src/state/state.js";
 import type { TaskRecord } from "../../src/tasks/task.js";
 import { busLoss, type Library } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
+import { SHARING } from "./shared-state.js";
 
 const redis = useRedisServer();
-const { opened, userState } = busLoss(redis);
+const { opened, userState, routedClient } = busLoss(redis);
 
 /** A command timeout short enough for a test, long enough for a Redis that is not frozen. */
 const TIMEOUT_MS = 300;
@@ -88,5 +91,21 @@ it.each(LIBRARIES)(
     await expect(Promise.resolve(cancelling)).rejects.toBeInstanceOf(StateUnavailable);
     thawed();
     expect((await state.tasks.get("cancelled-late"))?.status).toBe("working");
+  },
+);
+
+it.each(LIBRARIES)(
+  "ends a session whose DELETE timed out while Redis was frozen when the official v1 client sends it again (%s) (was: the late DEL ended it unannounced, and the DELETE sent again was answered 404)",
+  async (library) => {
+    const server = pico({ name: "late-delete", ...SHARING, state: await stateOf("late-delete", library) });
+    const listening = await server.serve({ port: 0, host: "127.0.0.1" });
+    opened.push(() => listening.close());
+    const url = new URL(listening.url);
+    const { transport } = await routedClient(url, () => url);
+    const thawed = freeze();
+    await expect(transport.terminateSession()).rejects.toThrow("Service Unavailable");
+    thawed();
+    await transport.terminateSession();
+    expect(transport.sessionId).toBeUndefined();
   },
 );
