@@ -10,6 +10,8 @@ export function sessionKey(prefix: string, id: string): string {
 /**
  * Compare and set: the record is written only if it is still the one the writer read, so neither a
  * record gone (DELETE, expiry) is made again, nor another instance's change written meanwhile lost.
+ * So one run late (its command timed out; Redis got to it after) is harmless too: the copy that made
+ * the change holds it already, and its next request would write it again.
  */
 const REPLACE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
@@ -33,6 +35,7 @@ export class RedisSessions implements SessionRecords {
   }
 
   async get(id: string, idleMs: number): Promise<SessionRecord | undefined> {
+    // Run late, it restarts the idle expiry of a session that was in use, and makes no record.
     return parsed(await this.#link.command(["GETEX", sessionKey(this.#prefix, id), "PX", String(idleMs)]));
   }
 
@@ -41,6 +44,8 @@ export class RedisSessions implements SessionRecords {
   }
 
   async put(record: SessionRecord, idleMs: number): Promise<void> {
+    // Run late (its initialize was answered 503, its copy dropped), it makes the record of an id no
+    // client was given, which expires idle: harmless, unlike a late DELETE.
     // The client's capabilities and info, in the record, may nest deeper than JSON.stringify recurses.
     await this.#link.command(["SET", sessionKey(this.#prefix, record.id), deepJson(record), "PX", String(idleMs)]);
   }

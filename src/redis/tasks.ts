@@ -49,7 +49,9 @@ return 1
  * again, and answers the record ('' once gone), for the run to stop. SET, not PEXPIRE: a lease lost
  * while Redis was away comes back with its instance. A record cjson cannot decode (nested past its
  * 1,000 levels: a question's schema, which only a running task has) is taken as still running: its
- * end, if it came, reaches the run by the bus or at its next status write.
+ * end, if it came, reaches the run by the bus or at its next status write. Run late (its command
+ * timed out; Redis got to it after, maybe after this instance closed), it holds the lease one lease
+ * more from then, as a renewal just before a crash would, and never past the task's end.
  */
 const RENEW = `
 local text = redis.call('GET', KEYS[1])
