@@ -15,11 +15,11 @@ const PROBE_MS = 1000;
 /** Probes of one reconnect, at most (a minute, as long as notes are kept): then the next reconnect probes again. */
 const MAX_PROBES = 60;
 
-/** Publishes a message (ARGV[3]) on the bus (ARGV[2]), through `RedisLink.inTime`: never late. */
-const PUBLISH = "redis.call('PUBLISH', ARGV[2], ARGV[3])";
+/** Publishes a message (ARGV[2]) on the bus (ARGV[1]), through `RedisLink.inTime`: never late. */
+const PUBLISH = "redis.call('PUBLISH', ARGV[1], ARGV[2])";
 
 /** Keeps a noted message (KEYS[1]) and publishes it, together: an instance that misses the one finds the other. */
-const NOTE_AND_PUBLISH = `redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])\n${PUBLISH}`;
+const NOTE_AND_PUBLISH = `redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])\n${PUBLISH}`;
 
 /**
  * The bus on Redis pub/sub, one channel per key prefix, on a connection of its own (a subscribed

@@ -90,24 +90,27 @@ export class RedisLink {
 
   /**
    * Runs the script `body` only if Redis runs it within half the command timeout of now, by Redis's
-   * clock (ARGV[1] is that deadline; the body's own arguments follow it): run later, it does nothing
-   * and fails with `StateUnavailable`, as an unanswered command does. A command that timed out here
-   * is still sent: the client queued it, or wrote it to a Redis that is slow to read it (frozen,
-   * paused, busy with a long script), and it runs whenever Redis gets to it, after its request was
-   * told it failed and was tried again, after the server closed. What other instances act on (the
-   * bus's messages) must not come then, so its script reads the time where it runs. Half: what ran
-   * in time was answered in time, unless its answer took over half the timeout to come back.
+   * clock, and answers what `body` returns (the last ARGV is that deadline, after the body's own
+   * arguments): run later, it does nothing and fails with `StateUnavailable`, as an unanswered
+   * command does. A command that timed out here is still sent: the client queued it, or wrote it to
+   * a Redis that is slow to read it (frozen, paused, busy with a long script), and it runs whenever
+   * Redis gets to it, after its request was told it failed and was tried again, after the server
+   * closed. What other instances act on (the bus's messages), and what a client told to retry would
+   * find done (a task created or cancelled, a requestState claimed), must not happen then, so their
+   * scripts read the time where they run. Half: what ran in time was answered in time, unless its
+   * answer took over half the timeout to come back.
    */
-  async inTime(body: string, keys: readonly string[], args: readonly string[]): Promise<void> {
+  async inTime(body: string, keys: readonly string[], args: readonly string[]): Promise<unknown> {
     const sent = steadyNow();
     const deadline = Math.floor(sent + (this.#skew ?? 0) + this.#timeoutMs / 2);
-    const reply = await this.script(IN_TIME + body + RAN, keys, [String(deadline), ...args]);
-    const [ran, at] = Array.isArray(reply) ? reply : [];
+    const reply = await this.script(IN_TIME + body + RAN, keys, [...args, String(deadline)]);
+    const [ran, at, answer] = Array.isArray(reply) ? reply : [];
     if (typeof at === "number") this.#read(at, sent);
     if (ran !== 1) {
       const why = `Redis ran a command over ${this.#timeoutMs / 2} ms after it was sent (it was slow or away), so the command did nothing`;
       throw new StateUnavailable(new Error(why));
     }
+    return answer;
   }
 
   /**
@@ -190,18 +193,20 @@ function steadyNow(): number {
 }
 
 /**
- * What `inTime` puts before a script: its deadline checked against Redis's clock (`at`, in ms). Redis
- * 5 and 6 refuse a write after TIME unless the script replicates its effects (always, from Redis 7).
+ * What `inTime` puts before a script: its deadline checked against Redis's clock (`at`, in ms), then
+ * the script as a function, whose `return` is its answer. Redis 5 and 6 refuse a write after TIME
+ * unless the script replicates its effects (always, from Redis 7).
  */
 const IN_TIME = `
 if redis.replicate_commands then redis.replicate_commands() end
 local now = redis.call('TIME')
 local at = now[1] * 1000 + math.floor(now[2] / 1000)
-if at > tonumber(ARGV[1]) then return {0, at} end
+if at > tonumber(ARGV[#ARGV]) then return {0, at} end
+local function body()
 `;
 
-/** What `inTime` puts after a script: it ran, and when. */
-const RAN = "\nreturn {1, at}";
+/** What `inTime` puts after a script: it ran, when, and what it answered. */
+const RAN = "\nend\nreturn {1, at, body()}";
 
 /** ioredis has a connection `status` (and a `sendCommand` of its own, unlike node-redis's). */
 function isIoRedis(client: RedisClient): client is IoRedisClient {

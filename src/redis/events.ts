@@ -308,7 +308,17 @@ redis.call('DECRBY', KEYS[4], bytes)
 return 1
 `;
 
-/** The resumable event history on Redis: one stream (capped by the script) per session. */
+/**
+ * The resumable event history on Redis: one stream (capped by the script) per session. Its writes
+ * may run late (a command timed out, and Redis got to it after, maybe after this instance closed),
+ * harmlessly, unlike the bus's (RedisLink.inTime): a link's commands run in the order sent, so a late
+ * one still runs before what the instance sent after it; APPEND keeps an event nobody was told was
+ * lost (it only leaves a gap otherwise), and none once its stream ended for a writer taken for
+ * crashed, or its session is gone; its wake-up has readers read again, no more. OPEN and FOLLOW hold
+ * the instance's lease one lease more from then, as its renewal would; ABANDON checks at run time
+ * that the stream is still abandoned; SENT only raises; PROLONG makes no key; END, CLEAR and a
+ * reader's leave forget what nothing writes again.
+ */
 export class RedisEvents implements EventHistory {
   readonly #link: RedisLink;
   readonly #prefix: string;

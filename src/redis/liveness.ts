@@ -25,7 +25,9 @@ export class InstanceLease {
   /** Renews the lease from now on (it was set with the stream's record). */
   start(): void {
     if (this.#renewing || this.#closed) return;
-    // SET, not PEXPIRE: a lease run out while Redis was away comes back with the next renewal.
+    // SET, not PEXPIRE: a lease run out while Redis was away comes back with the next renewal. One
+    // run late (Redis got to it after its timeout, after the close too) holds the lease one lease
+    // more from then, as a renewal just before a crash would: readers see the streams stop that much later.
     this.#renewing = setInterval(
       () => this.#link.command(["SET", this.key, "1", "PX", String(this.ms)]).catch(() => {}),
       this.ms / 3,

@@ -10,10 +10,19 @@ export function sessionKey(prefix: string, id: string): string {
 /**
  * Compare and set: the record is written only if it is still the one the writer read, so neither a
  * record gone (DELETE, expiry) is made again, nor another instance's change written meanwhile lost.
+ * So one run late (its command timed out; Redis got to it after) is harmless too: the copy that made
+ * the change holds it already, and its next request would write it again.
  */
 const REPLACE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1`;
+
+/**
+ * Deletes a session's record, answering how many it deleted. Through `RedisLink.inTime`: a DELETE
+ * that timed out was answered 503, its history not cleared nor its copies on other instances told;
+ * run late, it would end the session unannounced, and the client's DELETE sent again find it gone (404).
+ */
+const DELETE = "return redis.call('DEL', KEYS[1])";
 
 /** 2025-11-25 sessions as JSON strings that expire when idle (`SET … PX`, refreshed by `get`, a use, not by `peek`). */
 export class RedisSessions implements SessionRecords {
@@ -26,6 +35,7 @@ export class RedisSessions implements SessionRecords {
   }
 
   async get(id: string, idleMs: number): Promise<SessionRecord | undefined> {
+    // Run late, it restarts the idle expiry of a session that was in use, and makes no record.
     return parsed(await this.#link.command(["GETEX", sessionKey(this.#prefix, id), "PX", String(idleMs)]));
   }
 
@@ -34,6 +44,8 @@ export class RedisSessions implements SessionRecords {
   }
 
   async put(record: SessionRecord, idleMs: number): Promise<void> {
+    // Run late (its initialize was answered 503, its copy dropped), it makes the record of an id no
+    // client was given, which expires idle: harmless, unlike a late DELETE.
     // The client's capabilities and info, in the record, may nest deeper than JSON.stringify recurses.
     await this.#link.command(["SET", sessionKey(this.#prefix, record.id), deepJson(record), "PX", String(idleMs)]);
   }
@@ -45,7 +57,7 @@ export class RedisSessions implements SessionRecords {
   }
 
   async delete(id: string): Promise<boolean> {
-    return Number(await this.#link.command(["DEL", sessionKey(this.#prefix, id)])) === 1;
+    return Number(await this.#link.inTime(DELETE, [sessionKey(this.#prefix, id)], [])) === 1;
   }
 }
 

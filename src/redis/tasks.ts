@@ -9,7 +9,11 @@ const READ = `
 return { redis.call('GET', KEYS[1]), redis.call('EXISTS', KEYS[2]) }
 `;
 
-/** Replaces the record only if it is still what the change was made from; the TTL stays. */
+/**
+ * Replaces the record only if it is still what the change was made from; the TTL stays. Through
+ * `RedisLink.inTime`: a change that timed out was told failed (a tasks/cancel answered 503, a run's
+ * status write tried again from what it reads then), and it must not happen afterwards.
+ */
 const SWAP = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
@@ -26,6 +30,8 @@ return 1
  * expire last, the server's limits.maxTasks (their records stay, for tasks/get; '0': all of them,
  * for a limit of Infinity): `tasks/list` reads each task listed, so an owner who made tasks without
  * end would make each listing cost as many reads, as one instance's store bounds the tasks it holds.
+ * Through `RedisLink.inTime`: a creation that timed out told its client it failed, and run late it
+ * would make a task that nothing runs, listed as working until its lease ran out.
  */
 const PUT = `
 if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 0 end
@@ -43,7 +49,9 @@ return 1
  * again, and answers the record ('' once gone), for the run to stop. SET, not PEXPIRE: a lease lost
  * while Redis was away comes back with its instance. A record cjson cannot decode (nested past its
  * 1,000 levels: a question's schema, which only a running task has) is taken as still running: its
- * end, if it came, reaches the run by the bus or at its next status write.
+ * end, if it came, reaches the run by the bus or at its next status write. Run late (its command
+ * timed out; Redis got to it after, maybe after this instance closed), it holds the lease one lease
+ * more from then, as a renewal just before a crash would, and never past the task's end.
  */
 const RENEW = `
 local text = redis.call('GET', KEYS[1])
@@ -111,7 +119,7 @@ export class RedisTaskStore implements TaskStore {
     const most = listed?.maxListed ?? DEFAULT_MAX_TASKS;
     const kept = most === Infinity ? "0" : String(most);
     const args = [deepJson(record), String(ms), lease, String(expiry), record.taskId, String(now), kept];
-    const added = await this.#link.script(PUT, keys, args);
+    const added = await this.#link.inTime(PUT, keys, args);
     if (Number(added) !== 1) throw new Error(`a task ${record.taskId} exists already`);
     if (finished) return;
     this.#leased.add(record.taskId);
@@ -169,7 +177,7 @@ export class RedisTaskStore implements TaskStore {
     const done = isTerminal(change.status);
     // What a run records is JSON already: a result or error JSON cannot carry is recorded as what the
     // call would answer (tasks/run.ts), and a question as JSON carried it when asked (asking/ask.ts).
-    const swapped = await this.#link.script(SWAP, this.#keys(taskId), [from, deepJson(change), done ? "1" : "0"]);
+    const swapped = await this.#link.inTime(SWAP, this.#keys(taskId), [from, deepJson(change), done ? "1" : "0"]);
     if (Number(swapped) !== 1) return undefined;
     if (done) this.#leased.delete(taskId);
     this.#publish(change);

@@ -243,12 +243,12 @@ export function busLoss(redis: { get(): RedisServer }) {
 /**
  * The message an instance's command publishes on its bus, as a client wrapped by a test sees the
  * command (NodeRedisClient's `sendCommand`); undefined for any other command. The bus publishes with
- * a script (RedisLink.inTime): EVAL, the script, its key count, its keys, the deadline, the channel,
- * the message.
+ * a script (RedisLink.inTime): EVAL, the script, its key count, its keys, the channel, the message,
+ * the deadline.
  */
 export function busMessage(args: readonly string[]): string | undefined {
   if (args[0] !== "EVAL" || !args[1]?.includes("'PUBLISH'")) return undefined;
-  return args[5 + Number(args[2])];
+  return args[4 + Number(args[2])];
 }
 
 /** POSTs `body` in 2025-11-25 session `id` to the instance listening at `url`. */
