@@ -1,4 +1,3 @@
-import { installAsking } from "./asking/front.js";
 import type { EntryHost } from "./auth/entries.js";
 import type { AuthOptions, AuthSettings } from "./auth/settings.js";
 import { checkOptions } from "./core/content.js";
@@ -150,11 +149,10 @@ export class Server<Tools extends ToolTypes = {}> {
     this.#registry = registry;
     this.#dispatcher = dispatcher;
     this.#authOptions = auth;
-    // Every server has the limits (safe defaults), the 2025 era, which every transport serves, and
-    // the front of asking the client, which any tool may do.
+    // Every server has the limits (safe defaults) and the 2025 era, which every transport serves; asking
+    // the client loads with a handler's first question (askingLayer, above).
     installLimits(dispatcher);
     installLegacySessions(dispatcher);
-    installAsking(dispatcher);
     // Each layer adds its methods to this server's table as it loads.
     const installed = <Part extends { methods: Registry["methods"] }>(part: Part) => {
       registry.install(part.methods);

@@ -2,7 +2,6 @@
  * Shared helpers of the resource, prompt, completion, logging and listen tests: hand-written JSON-RPC
  * through the request-scoped core (no transport), in a legacy session and in the 2026-07-28 era.
  */
-import { installAsking } from "../src/asking/front.js";
 import { Dispatcher, type Exchange } from "../src/core/dispatch.js";
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../src/core/jsonrpc.js";
 import type { Registry } from "../src/core/registry.js";
@@ -52,8 +51,7 @@ export function addPrompt(registry: Registry, prompt: Prompt): void {
 
 /**
  * A dispatcher on `registry` as a server makes it: with the limits layer, serving both eras (the 2025
- * era is the sessions layer's), its handlers able to ask the client (the asking layer's front), and
- * the methods of resources and of prompts if it has any, which a server's layers install with the
+ * era is the sessions layer's), and the methods of resources and of prompts if it has any, which a server's layers install with the
  * first of each (server.ts).
  */
 export function serverDispatcher(registry: Registry, limits?: Limits): Dispatcher {
@@ -62,7 +60,6 @@ export function serverDispatcher(registry: Registry, limits?: Limits): Dispatche
   const dispatcher = new Dispatcher(registry, resolveLimits(limits));
   installLimits(dispatcher);
   installLegacySessions(dispatcher);
-  installAsking(dispatcher);
   return dispatcher;
 }
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Context } from "../src/core/context.js";
-import type { Exchange, Inflight } from "../src/core/dispatch.js";
+import { Dispatcher, type Exchange, type Inflight } from "../src/core/dispatch.js";
 import { McpError } from "../src/core/errors.js";
 import type { JsonRpcRequest } from "../src/core/jsonrpc.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
+import { resolveLimits } from "../src/limits/limits.js";
 import type { ServerOptions } from "../src/server.js";
 import type { Peer } from "../src/sessions/peer.js";
 import { serverDispatcher } from "./core-helpers.js";
@@ -654,6 +655,35 @@ describe("modern era", () => {
         result: { resultType: "complete" },
       });
     }
+  });
+
+  it("lets a handler ask the client with nothing installed for it: its question loads the asking layer, whose rounds the retry goes on in", async () => {
+    // A bare dispatcher, as the core is before any layer is installed: asking the client is not one of them.
+    const registry = new Registry(INFO);
+    const greet = tool({
+      run: async (_args, ctx) => {
+        const answer = await ctx.elicit("Your name?", { type: "object", properties: { name: { type: "string" } } });
+        return `Hello ${answer.action === "accept" ? answer.content.name : "nobody"}`;
+      },
+    });
+    registry.addTool(compileTool("greet", greet));
+    const dispatcher = new Dispatcher(registry, resolveLimits(undefined));
+    const peer: Peer = { session: undefined };
+    const _meta = envelope({ "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } });
+    const call = (params: Record<string, unknown>) =>
+      dispatcher.answer(
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "greet", _meta, ...params } },
+        peer,
+      );
+    const asked = await call({});
+    expect(asked).toMatchObject({
+      result: { resultType: "input_required", inputRequests: { "elicitation-1": { method: "elicitation/create" } } },
+    });
+    const requestState = asked && "result" in asked ? asked.result?.requestState : undefined;
+    const inputResponses = { "elicitation-1": { action: "accept", content: { name: "Ada" } } };
+    expect(await call({ requestState, inputResponses })).toMatchObject({
+      result: { content: [{ type: "text", text: "Hello Ada" }], resultType: "complete" },
+    });
   });
 
   it("rejects versions it does not serve with -32022 and data.supported/requested", async () => {

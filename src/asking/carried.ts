@@ -5,7 +5,6 @@
  * (the members it adds to context.ts's AskingLayer, below). This layer implements them.
  */
 import type { RequestContext, RoundStates } from "../core/context.js";
-import type { Call, Dispatcher } from "../core/dispatch.js";
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";
 import type { Session } from "../sessions/peer.js";
@@ -43,8 +42,8 @@ export interface AskingConnection {
 
 /**
  * How the running handler may ask the client, while a handler that may ask runs (tools/call,
- * prompts/get, resources/read): set by the dispatcher for a first run, by the round runner for the
- * runs after it (see rounds.ts).
+ * prompts/get, resources/read): set by the dispatcher for a first run (by the middleware layer at the
+ * end of a chain), by the round runner for the runs after it (see rounds.ts).
  */
 export interface Asking {
   /** The answers known when this run started, by key. */
@@ -104,11 +103,9 @@ declare module "../core/layers.js" {
   }
 }
 
-/** What the rest of this layer reaches through the core's `askingLayer`, besides the questions the core asks. */
+/** What the rest of this layer reaches through the core's `askingLayer`, besides what the core calls (the questions, the rounds). */
 declare module "../core/context.js" {
   interface AskingLayer {
-    /** Runs a request whose handler asked (or a 2026-07-28 retry) in its era's rounds (rounds.ts's runRounds). */
-    rounds(call: Call, dispatcher: Pick<Dispatcher, "registry" | "states">): Promise<Result>;
     /** Reports a legacy URL-mode elicitation complete (`server.completeElicitation`); whether one was waiting. */
     completeElicitation(waiting: Map<string, () => void>, elicitationId: string): boolean;
     /** The requests a 2025 connection sends its client, made by its first question. */

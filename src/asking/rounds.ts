@@ -62,8 +62,8 @@ function keepingOf({ states }: Pick<RoundsRequest, "states">): StateKeeping {
 
 /**
  * Runs a request whose handler asked (or a 2026-07-28 retry) in the rounds of its era, from the round
- * its first run stopped at, if any: the asking front's `resume`. Made into a `RoundsRequest` here, in
- * the layer loaded with the first question, so that every server's front does not carry that.
+ * its first run stopped at, if any: the dispatcher's `rounds`. Made into a `RoundsRequest` here, in
+ * the layer loaded with the first question, so that every server's core does not carry that.
  */
 export function runRounds(
   { message, method, ctx, exchange }: Call,

@@ -1,4 +1,12 @@
-import { RequestContext, type RequestInit, type RoundStates, STUCK, type Via } from "./context.js";
+import {
+  askingLayer,
+  NO_ANSWERS,
+  RequestContext,
+  type RequestInit,
+  type RoundStates,
+  STUCK,
+  type Via,
+} from "./context.js";
 import { claimsModern, readEnvelope } from "./envelope.js";
 import { ErrorCode, isThrown, Unavailable } from "./errors.js";
 import {
@@ -22,7 +30,7 @@ import { quoted, shown } from "./safe.js";
 import { toolError } from "./tools.js";
 import { META, type Meta, type Result, type ServerCapabilities } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
-import type { Wrapping } from "./wrapping.js";
+import type { Chain } from "./wrapping.js";
 
 /** The capability gating each family of methods (2025-11-25 "Capabilities"), for one whose layer never loaded. No prototype: a client names it. */
 const FAMILIES = nullPrototype<keyof ServerCapabilities>({
@@ -57,16 +65,14 @@ export interface Admission {
 /** How a request ended early is answered: a tool call with a tool error, anything else with an error response. */
 export type Interruption = { readonly toolError: string } | JsonRpcResponse;
 
-/** How a handler that may ask the client runs: the asking layer's front (src/asking/front.ts); without it, a question fails. */
-export interface Interaction {
-  /**
-   * Runs the handler: a first run, or a 2026-07-28 retry that goes straight to its rounds. `chained`: at the end of a
-   * middleware chain, where a first run stopped at a question goes on in its rounds, so middleware sees the final
-   * result.
-   */
-  run(call: Call, chained: boolean): Result | Promise<Result>;
-  /** Goes on in the era's rounds from a first run that stopped at a question nobody has answered yet. */
-  resume(call: Call): Promise<Result>;
+/** What `server.use` installed, as the dispatcher runs requests through it (middleware/plugin.ts). */
+export interface Wrapping {
+  /** The request context's class, with what plug-ins added to `ctx`. */
+  readonly Context: typeof RequestContext;
+  /** The middleware chain of `method`, undefined when no middleware applies to it. */
+  chain(method: string): Chain | undefined;
+  /** The first run of a handler that may ask, at the end of its chain, where one that stops at a question goes on in its rounds. */
+  firstRun(call: Call, dispatcher: Pick<Dispatcher, "registry" | "rounds">): Promise<Result>;
 }
 
 /** A request its era has routed: the method that serves it, and what its context is made from. */
@@ -108,6 +114,15 @@ export interface Call {
   readonly exchange: Exchange;
 }
 
+/**
+ * How the first run of a handler that may ask may do so (the asking layer's Asking; 2026-07-28 §3.3, 2025-11-25
+ * "Elicitation"): with no answers yet, its first question loads the asking layer, and one nobody has answered ends
+ * the run (`ctx.stuck`), its rounds taking over (`#await`). Shared, never written: a call that asks nothing makes no object.
+ */
+const FIRST_RUN: CarriedAs<"asking"> = { answers: NO_ANSWERS };
+/** A first run without a way back to the client (2025 stateless HTTP): its question fails at once, saying why. */
+const NO_WAY_BACK_RUN: CarriedAs<"asking"> = { answers: NO_ANSWERS, unreachable: true };
+
 /** What `#answered` gets for a handler that threw. */
 const FAILED: unique symbol = Symbol("failed");
 
@@ -135,8 +150,6 @@ export class Dispatcher {
   legacy: LegacyEra | undefined;
   /** The limits (src/limits/), installed by the server; without them nothing is capped or timed. */
   admission: Admission | undefined;
-  /** Asking the client (src/asking/front.ts), installed by the server; without it handlers cannot ask. */
-  interaction: Interaction | undefined;
   /** What layers must finish before the shutdown is over (the tasks layer records its runs as failed, for the next instance). */
   readonly finishing: (() => Promise<unknown>)[] = [];
 
@@ -281,10 +294,11 @@ export class Dispatcher {
     ctx.follow(exchange.signal);
     let result: Result | Promise<Result>;
     try {
-      const chain = this.plugins?.chain(message.method);
+      const plugins = this.plugins;
+      const chain = plugins?.chain(message.method);
       result = chain
-        ? chain({ method: message.method, params: message.params, ctx }, () => this.#handle(call, true))
-        : this.#handle(call, false);
+        ? chain({ method: message.method, params: message.params, ctx }, () => this.#handle(call, plugins))
+        : this.#handle(call);
     } catch (thrown) {
       return this.#answered(call, FAILED, thrown);
     }
@@ -297,11 +311,30 @@ export class Dispatcher {
     return this.#await(call, result);
   }
 
-  /** Runs the method's handler, through the asking front for one that may ask; `chained`: at the end of a middleware chain. */
-  #handle(call: Call, chained: boolean): Result | Promise<Result> {
+  /** Runs the method's handler; `chained`: the plug-ins whose middleware chain it ends, if it ends one. */
+  #handle(call: Call, chained?: Wrapping): Result | Promise<Result> {
     const { method, message, ctx } = call;
-    if (method.interactive && this.interaction) return this.interaction.run(call, chained);
-    return method.run(this.registry, message.params, ctx);
+    const params = message.params;
+    // A handler that may ask the client (tools/call, prompts/get, resources/read).
+    if (method.interactive) {
+      const modern = ctx.era === "modern";
+      // A 2026-07-28 retry of a round carries its state or answers (§3.3): it goes on in its rounds at once.
+      if (modern && (params?.requestState !== undefined || params?.inputResponses !== undefined))
+        return this.rounds(call);
+      // A 2025 request asks within itself, when it has a way back to its client.
+      if (!modern && !call.exchange.ask) ctx.asking = NO_WAY_BACK_RUN;
+      else if (chained) return chained.firstRun(call, this);
+      else ctx.asking = FIRST_RUN;
+    }
+    return method.run(this.registry, params, ctx);
+  }
+
+  /**
+   * Runs a request whose handler asks in its era's rounds (the asking layer's rounds.ts): a 2026-07-28 retry, which
+   * loads the layer if no question has yet, or a first run that stopped at a question, which loaded it.
+   */
+  rounds(call: Call): Promise<Result> {
+    return askingLayer.use((asking) => asking.rounds(call, this));
   }
 
   /** A handler that answers later: the wait ends early if the request is cancelled, times out or the server shuts down. */
@@ -313,9 +346,9 @@ export class Dispatcher {
       try {
         result = await ctx.race(work);
       } catch (thrown) {
-        if (thrown !== STUCK || !this.interaction) throw thrown;
+        if (thrown !== STUCK) throw thrown;
         // The handler asked what nobody has answered yet: the era's rounds take over from here.
-        result = await ctx.race(this.interaction.resume(call));
+        result = await ctx.race(this.rounds(call));
       }
     } catch (thrown) {
       result = FAILED;
@@ -387,4 +420,12 @@ export function unsupportedVersion(id: RequestId, requested: string): JsonRpcRes
     message: `Unsupported protocol version "${shown(requested)}"; this server supports ${MODERN_VERSIONS.join(", ")} in _meta (or initialize for 2025-11-25 and older)`,
     data: { supported: MODERN_VERSIONS, requested },
   });
+}
+
+/** What the dispatcher calls of the asking layer besides the questions the request context asks (context.ts). */
+declare module "./context.js" {
+  interface AskingLayer {
+    /** Runs a request whose handler asked (or a 2026-07-28 retry) in its era's rounds (asking/rounds.ts's runRounds). */
+    rounds(call: Call, dispatcher: Pick<Dispatcher, "registry" | "states">): Promise<Result>;
+  }
 }

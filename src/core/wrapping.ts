@@ -1,11 +1,10 @@
-import type { RequestContext } from "./context.js";
 import type { Context } from "./handler-context.js";
 import type { MaybePromise, Params, Result } from "./types.js";
 
 /**
  * What the core knows of middleware: the shape of a method's chain and what the middleware layer
- * (src/middleware/, loaded with a server's first `use`) hands the dispatcher. The types users write
- * middleware with are the layer's (middleware/middleware.ts).
+ * (src/middleware/, loaded with a server's first `use`) hands the dispatcher (dispatch.ts's Wrapping). The types
+ * users write middleware with are the layer's (middleware/middleware.ts).
  */
 
 /** One request as the chain carries it: its method, its params as sent, and its context. */
@@ -17,11 +16,3 @@ export interface ChainCall {
 
 /** A method's chain as composed: the request and the handler at its end in, the result out. */
 export type Chain = (call: ChainCall, handler: () => MaybePromise<Result>) => Promise<Result>;
-
-/** What `server.use` installed, as the dispatcher runs requests through it (middleware/plugin.ts). */
-export interface Wrapping {
-  /** The request context's class, with what plug-ins added to `ctx`. */
-  readonly Context: typeof RequestContext;
-  /** The middleware chain of `method`, undefined when no middleware applies to it. */
-  chain(method: string): Chain | undefined;
-}

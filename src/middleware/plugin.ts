@@ -1,9 +1,10 @@
-import { type Context, RequestContext } from "../core/context.js";
+import { type Context, NO_ANSWERS, RequestContext } from "../core/context.js";
+import type { Call, Dispatcher, Wrapping } from "../core/dispatch.js";
 import { isObject, nullPrototype } from "../core/jsonrpc.js";
 import { METHODS } from "../core/methods.js";
 import type { Method, Registry } from "../core/registry.js";
 import type { ServerCapabilities } from "../core/types.js";
-import type { Chain, Wrapping } from "../core/wrapping.js";
+import type { Chain } from "../core/wrapping.js";
 import { compose, type Scope } from "./chain.js";
 import type { Middleware } from "./middleware.js";
 
@@ -175,6 +176,21 @@ export class Plugins implements Wrapping {
     const chain = compose([...this.#links, ...this.#innermost], method);
     this.#chains[method] = chain;
     return chain;
+  }
+
+  /**
+   * The first run of a handler that may ask, at the end of its chain: one that stops at a question goes on in its era's
+   * rounds right here, so middleware runs once per request whatever the rounds (2025 questions are asked within the
+   * request; each 2026-07-28 round is a request of its own) and sees the final result.
+   */
+  firstRun(call: Call, dispatcher: Pick<Dispatcher, "registry" | "rounds">): Promise<Result> {
+    const { method, message, ctx } = call;
+    return new Promise((resolve, reject) => {
+      ctx.asking = { answers: NO_ANSWERS, stuck: () => resolve(dispatcher.rounds(call)) };
+      const result = method.run(dispatcher.registry, message.params, ctx);
+      if (result instanceof Promise) result.then(resolve, reject);
+      else resolve(result);
+    });
   }
 
   /** Adds a middleware at the inside of the onion: it runs after every one added before it. `owner`: its plug-in. */
