@@ -28,7 +28,8 @@ const MAX_PROGRESS_TOKEN = 256;
 
 /**
  * Asking the client (src/asking/), loaded with a server's first question: the questions handlers ask, which the core
- * calls; the layer adds what its other parts call (asking/carried.ts: a handler's rounds, a 2025 connection's requests).
+ * calls (and a handler's rounds, which the dispatcher declares and calls); the layer adds what its other parts call
+ * (asking/carried.ts: a 2025 connection's requests).
  */
 export interface AskingLayer {
   elicit(
