@@ -137,7 +137,7 @@ export function plugin(
     if (params?.requestState === undefined)
       return settings.askFirst ? next() : admitted(tool, ctx, () => tasks.create(task()));
     // The round runner checks the state (the asking layer's), first, as it does for any tool's
-    // retry (asking/front.ts), one that does not exist too; only then is the caller checked.
+    // retry (core/dispatch.ts, whose rounds load the asking layer), one that does not exist too; only then is the caller checked.
     return import("../asking/layer.js").then(async ({ retryAnswers }) => {
       const answers = await retryAnswers({
         ctx,
