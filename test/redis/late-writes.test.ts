@@ -14,10 +14,10 @@
 import { expect, it } from "vitest";
 import { pico } from "../../src/index.js";
 import { type SharedState, StateUnavailable } from "../../src/state/state.js";
-import type { TaskRecord } from "../../src/tasks/task.js";
 import { busLoss, type Library } from "./bus-loss.js";
 import { useRedisServer } from "./redis-server.js";
 import { SHARING } from "./shared-state.js";
+import { workingTask } from "./tasks-helpers.js";
 
 const redis = useRedisServer();
 const { opened, userState, routedClient } = busLoss(redis);
@@ -40,18 +40,6 @@ function freeze(): () => void {
   return thawed;
 }
 
-function task(taskId: string): TaskRecord {
-  return {
-    taskId,
-    status: "working",
-    createdAt: Date.now(),
-    lastUpdatedAt: Date.now(),
-    ttlMs: 60_000,
-    pollIntervalMs: 100,
-    owner: "",
-  };
-}
-
 it.each(LIBRARIES)(
   "takes a requestState the client retries with after its claim timed out while Redis was frozen (%s) (was: the late claim refused the retry as already used)",
   async (library) => {
@@ -70,7 +58,7 @@ it.each(LIBRARIES)(
   async (library) => {
     const state = await stateOf("late-put", library);
     const thawed = freeze();
-    await expect(Promise.resolve(state.tasks.put(task("late")))).rejects.toBeInstanceOf(StateUnavailable);
+    await expect(Promise.resolve(state.tasks.put(workingTask("late")))).rejects.toBeInstanceOf(StateUnavailable);
     thawed();
     expect(await state.tasks.get("late")).toBeUndefined();
     expect(await state.tasks.list("")).toEqual([]);
@@ -81,7 +69,7 @@ it.each(LIBRARIES)(
   "never applies a task's change that timed out while Redis was frozen (%s) (was: a cancel the client was told failed cancelled the task once Redis was back)",
   async (library) => {
     const state = await stateOf("late-swap", library);
-    await state.tasks.put(task("cancelled-late"));
+    await state.tasks.put(workingTask("cancelled-late"));
     let thawed = () => {};
     const cancelling = state.tasks.update("cancelled-late", (current) => {
       // Between the store's read and its compare-and-swap: the swap is what waits in the socket.

@@ -17,6 +17,7 @@ import type { SharedState } from "../../src/state/state.js";
 import type { TaskRecord } from "../../src/tasks/task.js";
 import { live } from "./records.js";
 import { haveRedis, MISSING, REQUIRED, RedisServer } from "./redis-server.js";
+import { workingTask } from "./tasks-helpers.js";
 
 const AVAILABLE = haveRedis();
 const TEN = "0123456789";
@@ -432,19 +433,9 @@ describe("the bus on Redis", () => {
 });
 
 describe("tasks on Redis", () => {
-  const record = (taskId: string): TaskRecord => ({
-    taskId,
-    status: "working",
-    createdAt: Date.now(),
-    lastUpdatedAt: Date.now(),
-    ttlMs: 60_000,
-    pollIntervalMs: 100,
-    owner: "",
-  });
-
   it("applies concurrent updates one after the other", async () => {
     const shared = await state();
-    await shared.tasks.put({ ...record("t"), statusMessage: "" });
+    await shared.tasks.put({ ...workingTask("t"), statusMessage: "" });
     await Promise.all(
       Array.from({ length: 8 }, (_, n) =>
         shared.tasks.update("t", (current) => ({ ...current, statusMessage: `${current.statusMessage}${n}` })),
@@ -458,10 +449,10 @@ describe("tasks on Redis", () => {
   it("lists an owner's tasks that have not expired, oldest first, for 2025-11-25's tasks/list", async () => {
     const shared = await state();
     const now = Date.now();
-    await shared.tasks.put({ ...record("a2"), owner: "ada", createdAt: now - 10 });
-    await shared.tasks.put({ ...record("b1"), owner: "bob", createdAt: now - 30 });
-    await shared.tasks.put({ ...record("a1"), owner: "ada", createdAt: now - 20 });
-    await shared.tasks.put({ ...record("gone"), owner: "ada", createdAt: now - 30, ttlMs: 1_000 });
+    await shared.tasks.put({ ...workingTask("a2"), owner: "ada", createdAt: now - 10 });
+    await shared.tasks.put({ ...workingTask("b1"), owner: "bob", createdAt: now - 30 });
+    await shared.tasks.put({ ...workingTask("a1"), owner: "ada", createdAt: now - 20 });
+    await shared.tasks.put({ ...workingTask("gone"), owner: "ada", createdAt: now - 30, ttlMs: 1_000 });
     expect((await shared.tasks.list("ada")).map((task) => task.taskId)).toEqual(["gone", "a1", "a2"]);
     expect((await shared.tasks.list("bob")).map((task) => task.taskId)).toEqual(["b1"]);
     expect(await shared.tasks.list("carol")).toEqual([]);
@@ -482,7 +473,7 @@ describe("tasks on Redis", () => {
     const ids = Array.from({ length: 1001 }, (_, n) => `many-${n}`);
     for (let n = 0; n < ids.length; n += 100) {
       await Promise.all(
-        ids.slice(n, n + 100).map((taskId, i) => shared.tasks.put({ ...record(taskId), createdAt: now + n + i })),
+        ids.slice(n, n + 100).map((taskId, i) => shared.tasks.put({ ...workingTask(taskId), createdAt: now + n + i })),
       );
     }
     // Was: all 1001, each read again by every tasks/list of the owner, however many it made.
@@ -497,12 +488,12 @@ describe("tasks on Redis", () => {
     const shared = await state({ prefix });
     // Anonymous 2026-07-28 callers share one owner ("") and have no tasks/list to prune their list,
     // which a task of a long TTL keeps alive.
-    await shared.tasks.put(record("long"));
-    for (const taskId of ["q1", "q2", "q3"]) await shared.tasks.put({ ...record(taskId), ttlMs: 50 });
+    await shared.tasks.put(workingTask("long"));
+    for (const taskId of ["q1", "q2", "q3"]) await shared.tasks.put({ ...workingTask(taskId), ttlMs: 50 });
     for (let polls = 0; polls < 100 && (await client!.exists(`${prefix}t:q3`)) === 1; polls++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    await shared.tasks.put(record("live"));
+    await shared.tasks.put(workingTask("live"));
     // Before: every id ever put stayed while the list lived, its expiry pushed on by each new task.
     expect(await client!.zRange(`${prefix}o:`, 0, -1)).toEqual(["long", "live"]);
     await shared.close();
@@ -511,9 +502,9 @@ describe("tasks on Redis", () => {
   it("fails a task whose lease nobody renews, and keeps one whose lease is renewed", async () => {
     // Two instances of one server: one prefix.
     const running = await state({ leaseMs: 300, prefix: "store-leases:" });
-    await running.tasks.put(record("kept"));
+    await running.tasks.put(workingTask("kept"));
     const dead = await state({ leaseMs: 300, prefix: "store-leases:" });
-    await dead.tasks.put(record("lost"));
+    await dead.tasks.put(workingTask("lost"));
     // The instance holding "lost" stops, as a crash does: its leases run out.
     await dead.close();
     let lost: TaskRecord | undefined;
@@ -532,7 +523,7 @@ describe("tasks on Redis", () => {
     for (let depth = 0; depth < 2_000; depth++) schema = { type: "object", properties: { inner: schema } };
     const question = { method: "elicitation/create" as const, params: { message: "Pick", requestedSchema: schema } };
     const running = await state({ leaseMs: 150 });
-    await running.tasks.put({ ...record("deep"), status: "input_required", inputRequests: { pick: question } });
+    await running.tasks.put({ ...workingTask("deep"), status: "input_required", inputRequests: { pick: question } });
     // Several leases, each renewed three times (every 50 ms), for a renewal that fails to let one run out.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect((await running.tasks.get("deep"))?.status).toBe("input_required");
@@ -543,9 +534,9 @@ describe("tasks on Redis", () => {
     const prefix = `store-${prefixes++}:`;
     const running = await state({ leaseMs: 150, prefix });
     const other = await state({ leaseMs: 150, prefix });
-    await running.tasks.put(record("cancelled"));
-    await running.tasks.put({ ...record("expiring"), ttlMs: 200 });
-    await running.tasks.put(record("running"));
+    await running.tasks.put(workingTask("cancelled"));
+    await running.tasks.put({ ...workingTask("expiring"), ttlMs: 200 });
+    await running.tasks.put(workingTask("running"));
     await other.tasks.update("cancelled", (current) => ({ ...current, status: "cancelled" }));
     const lease = (taskId: string) => client!.exists(`${prefix}l:${taskId}`);
     // Several renewal periods (50 ms) after the cancel, and after the expiry.

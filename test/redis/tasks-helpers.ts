@@ -1,5 +1,6 @@
-/** What the Redis tasks tests share: the task that runs until it is stopped. */
+/** What the Redis tasks tests share: the task that runs until it is stopped, and a working task's record. */
 import type { ToolConfig } from "../../src/index.js";
+import type { TaskRecord } from "../../src/tasks/task.js";
 
 /** The `forever` tool: a task that runs until its signal aborts, then tells `stopped` why (the signal's reason). */
 export function forever(stopped: (reason: unknown) => void): ToolConfig<undefined, undefined> {
@@ -13,5 +14,18 @@ export function forever(stopped: (reason: unknown) => void): ToolConfig<undefine
           resolve("stopped");
         }),
       ),
+  };
+}
+
+/** The record of a task `taskId` that is working, made now, kept a minute, owned by no one. */
+export function workingTask(taskId: string): TaskRecord {
+  return {
+    taskId,
+    status: "working",
+    createdAt: Date.now(),
+    lastUpdatedAt: Date.now(),
+    ttlMs: 60_000,
+    pollIntervalMs: 100,
+    owner: "",
   };
 }
