@@ -367,17 +367,12 @@ export class HttpHandler {
     const legacy = this.#legacyPeer(request, message.id);
     if ("status" in legacy) return legacy;
     const { peer, session } = legacy;
-    const connection = session?.connection;
     return respond((exchange) => this.#dispatcher.answerLegacy(message, peer, exchange), {
       accepts: accept,
       request,
       // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
       session,
-      headers: session?.headers,
       streams: this.#streams,
-      // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
-      // or on the GET stream for a client that accepts no stream here.
-      exchange: { auth: request.auth, inflight: connection, ask: connection },
     });
   }
 
@@ -416,7 +411,6 @@ export class HttpHandler {
       accepts: accept,
       request,
       streams: this.#streams,
-      exchange: { auth: request.auth },
       // A listen whose caller's token expired ends as a subscription the server ends: with its result.
       expired: message.method === "subscriptions/listen" ? (listen) => this.#listenEnded(listen) : undefined,
     });
