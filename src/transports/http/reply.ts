@@ -50,9 +50,7 @@ export interface Watcher extends Cancellable {
   stream(): void;
 }
 
-export class BodyTooLarge extends Error {
-  override name = "BodyTooLarge";
-}
+export class BodyTooLarge extends Error {}
 
 /**
  * A body the runtime's adapter refused, with the answer to send: one that is not UTF-8 (utf8-body.ts),
