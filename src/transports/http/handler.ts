@@ -35,7 +35,7 @@ import {
   noStreamToResume,
   sseReply,
 } from "./reply.js";
-import { respond, sessionEnded, tooManyStreams, unavailable } from "./respond.js";
+import { Reply, sessionEnded, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
 import { withoutPushes } from "./sessionless.js";
 import type { HttpSession, SessionStore } from "./sessions.js";
@@ -369,13 +369,10 @@ export class HttpHandler {
     const legacy = this.#legacyPeer(request, message.id);
     if ("status" in legacy) return legacy;
     const { peer, session } = legacy;
-    return respond((exchange) => this.#dispatcher.answerLegacy(message, peer, exchange), {
-      accepts: accept,
-      request,
-      // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
-      session,
-      streams: this.#streams,
-    });
+    const reply = new Reply(request, accept, this.#streams);
+    // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
+    reply.session = session;
+    return reply.answer((exchange) => this.#dispatcher.answerLegacy(message, peer, exchange));
   }
 
   /** The 2026-07-28 checks, in the order the conformance suite requires (spec §1.2), then dispatch. */
@@ -408,13 +405,10 @@ export class HttpHandler {
     const dispatcher = this.#dispatcher;
     const answer = (exchange: Exchange) =>
       dispatcher.refused(message, exchange) ?? dispatcher.run({ message, method, init: envelope }, exchange);
-    return respond(answer, {
-      accepts: accept,
-      request,
-      streams: this.#streams,
-      // A listen whose caller's token expired ends as a subscription the server ends: with its result.
-      expired: message.method === "subscriptions/listen" ? (listen) => this.#listenEnded(listen) : undefined,
-    });
+    const reply = new Reply(request, accept, this.#streams);
+    // A listen whose caller's token expired ends as a subscription the server ends: with its result.
+    if (message.method === "subscriptions/listen") reply.expired = (listen) => this.#listenEnded(listen);
+    return reply.answer(answer);
   }
 
   /** The final result of a listen the server ends (2026-07-28 "Subscriptions": SHOULD send it before closing). */
