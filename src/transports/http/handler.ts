@@ -250,13 +250,8 @@ export class HttpHandler {
         "Not Acceptable: the Accept header allows neither application/json nor text/event-stream; send Accept: application/json, text/event-stream",
       );
     }
-    let body: Promise<string>;
-    try {
-      body = request.text(this.#maxBody, this.#bodies, this.#dispatcher.limits.receiveTimeoutMs);
-    } catch (thrown) {
-      return this.#unread(thrown);
-    }
-    return body.then(
+    // Every runtime's `text` rejects, never throws (node-http.ts, node.ts, web.ts): one way for a body not read.
+    return request.text(this.#maxBody, this.#bodies, this.#dispatcher.limits.receiveTimeoutMs).then(
       (text) => this.#message(request, text, accept),
       (thrown: unknown) => this.#unread(thrown),
     );
