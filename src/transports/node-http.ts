@@ -146,8 +146,7 @@ export class NodeRequest implements HttpRequest {
     // The absolute form (`POST http://host/mcp`, RFC 9112 §3.2.2): the target's host is the request's,
     // and the Host header is ignored (MUST).
     const absolute = target.startsWith("/") ? null : ABSOLUTE_FORM.exec(target);
-    const hosts = absolute ? [absolute[1] ?? ""] : linesOf(req, "host");
-    this.#host = hosts.length === 0 ? null : hosts.join(", ");
+    this.#host = absolute ? (absolute[1] ?? "") : linesOf(req, "host", 1);
     const path = absolute ? target.slice(absolute[0].length) || "/" : target;
     const query = path.indexOf("?");
     this.path = query === -1 ? path : path.slice(0, query);
@@ -167,8 +166,7 @@ export class NodeRequest implements HttpRequest {
     // Credentials in two lines are refused (a malformed Bearer header, 400), as on a Web runtime:
     // Node keeps the first, where a proxy in front may have checked the other. One line is read
     // from `headers`, which a framework's middleware may have set.
-    const lines = name === "authorization" ? linesOf(this.#req, name) : [];
-    const value = lines.length > 1 ? lines : this.#req.headers[name];
+    const value = (name === "authorization" ? linesOf(this.#req, name, 2) : null) ?? this.#req.headers[name];
     return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
   }
 
@@ -231,18 +229,22 @@ export class NodeRequest implements HttpRequest {
 const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/([^/?#]*)/i;
 
 /**
- * Each line of a header that may be sent once only (Host, Authorization), for reading it as a Web
- * runtime does: its lines joined, which is refused (two Host lines: RFC 9112 §3.2 MUST answer 400),
- * where Node keeps the first. `name` is lower-case.
+ * The lines of a header that may be sent once only (Host, Authorization), read as a Web runtime
+ * does: joined, which is refused (two Host lines: RFC 9112 §3.2 MUST answer 400), where Node keeps
+ * the first. Null when fewer than `least` lines came. `name` is lower-case. No array of them: the
+ * Host is read so for every request.
  */
-function linesOf(req: IncomingMessage, name: string): string[] {
+function linesOf(req: IncomingMessage, name: string, least: number): string | null {
   const raw = req.rawHeaders;
-  const lines: string[] = [];
+  let lines: string | null = null;
+  let count = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const line = raw[i]!;
-    if (line.length === name.length && line.toLowerCase() === name) lines.push(raw[i + 1]!);
+    if (line.length === name.length && line.toLowerCase() === name) {
+      lines = count++ === 0 ? raw[i + 1]! : `${lines}, ${raw[i + 1]}`;
+    }
   }
-  return lines;
+  return count < least ? null : lines;
 }
 
 export function gone(): DOMException {

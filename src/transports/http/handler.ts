@@ -35,7 +35,7 @@ import {
   noStreamToResume,
   sseReply,
 } from "./reply.js";
-import { respond, sessionEnded, tooManyStreams, unavailable } from "./respond.js";
+import { Reply, sessionEnded, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
 import { withoutPushes } from "./sessionless.js";
 import type { HttpSession, SessionStore } from "./sessions.js";
@@ -110,8 +110,8 @@ export class HttpHandler {
 
   handle(request: HttpRequest): Promise<HttpReply> | HttpReply {
     const cors = this.#cors;
-    if (!cors) return this.#handle(request);
     const reply = this.#handle(request);
+    if (!cors) return reply;
     return reply instanceof Promise ? reply.then((done) => cors.apply(done, request)) : cors.apply(reply, request);
   }
 
@@ -153,10 +153,8 @@ export class HttpHandler {
     this.#replaced = replaced;
     const state = this.#state;
     if (!state) return;
-    const [{ SessionStore }, { SharedSessions }] = await Promise.all([import("./sessions.js"), import("./shared.js")]);
-    this.#sessions = new SessionStore(this.#dispatcher, this.#sessionOptions, this.#streams);
-    this.#sessions.redact = this.#gate?.redacted;
-    this.#shared = new SharedSessions(state, this.#sessions, {
+    const [sessions, { SharedSessions }] = await Promise.all([import("./sessions.js"), import("./shared.js")]);
+    this.#shared = new SharedSessions(state, this.#store(sessions), {
       dispatcher: this.#dispatcher,
       gate: this.#gate,
       streams: this.#streams,
@@ -252,13 +250,8 @@ export class HttpHandler {
         "Not Acceptable: the Accept header allows neither application/json nor text/event-stream; send Accept: application/json, text/event-stream",
       );
     }
-    let body: Promise<string>;
-    try {
-      body = request.text(this.#maxBody, this.#bodies, this.#dispatcher.limits.receiveTimeoutMs);
-    } catch (thrown) {
-      return this.#unread(thrown);
-    }
-    return body.then(
+    // Every runtime's `text` rejects, never throws (node-http.ts, node.ts, web.ts): one way for a body not read.
+    return request.text(this.#maxBody, this.#bodies, this.#dispatcher.limits.receiveTimeoutMs).then(
       (text) => this.#message(request, text, accept),
       (thrown: unknown) => this.#unread(thrown),
     );
@@ -315,8 +308,18 @@ export class HttpHandler {
     }
   }
 
+  /** Makes the sessions' store, once (two requests may load its code at once). */
+  #store({ SessionStore }: typeof import("./sessions.js")): SessionStore {
+    if (!this.#sessions) {
+      this.#sessions = new SessionStore(this.#dispatcher, this.#sessionOptions, this.#streams);
+      // With auth, its sessions cut the tokens their requests presented out of what they keep.
+      this.#sessions.redact = this.#gate?.redacted;
+    }
+    return this.#sessions;
+  }
+
   /** 202 for a message taken, once `relayed` (to the other instances sharing its session) settles. */
-  #accepted(relayed: Promise<void> | undefined): Promise<HttpReply> | HttpReply {
+  #accepted(relayed: Promise<unknown> | undefined): Promise<HttpReply> | HttpReply {
     return relayed ? relayed.then(() => emptyReply(202)) : emptyReply(202);
   }
 
@@ -336,7 +339,7 @@ export class HttpHandler {
       const forwarded = this.#shared?.forward(legacy.session, response);
       if (forwarded) relayed.push(forwarded);
     }
-    return this.#accepted(relayed.length > 0 ? Promise.all(relayed).then(() => {}) : undefined);
+    return this.#accepted(relayed.length > 0 ? Promise.all(relayed) : undefined);
   }
 
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
@@ -345,64 +348,49 @@ export class HttpHandler {
     if (version) {
       // A handshake under a modern header contradicts itself (2026-07-28 §10.2 step 5): header mismatch.
       if (message.method === "initialize") {
-        return jsonReply(
-          400,
-          errorResponse(
-            message.id,
-            ErrorCode.HeaderMismatch,
-            `MCP-Protocol-Version header "${version}" names a revision without initialize; send initialize without it, or a 2026-07-28 request with params._meta`,
-          ),
+        return badRequest(
+          message.id,
+          ErrorCode.HeaderMismatch,
+          `MCP-Protocol-Version header "${version}" names a revision without initialize; send initialize without it, or a 2026-07-28 request with params._meta`,
         );
       }
-      return jsonReply(
-        400,
-        errorResponse(
-          message.id,
-          ErrorCode.InvalidParams,
-          `Invalid params: a ${version} request needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
-        ),
+      return badRequest(
+        message.id,
+        ErrorCode.InvalidParams,
+        `Invalid params: a ${version} request needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
       );
     }
     if (message.method === "initialize") return this.#initialize(message, request);
     const legacy = this.#legacyPeer(request, message.id);
     if ("status" in legacy) return legacy;
     const { peer, session } = legacy;
-    const connection = session?.connection;
-    return respond((exchange) => this.#dispatcher.answerLegacy(message, peer, exchange), {
-      accepts: accept,
-      request,
-      // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
-      session,
-      headers: session?.headers,
-      streams: this.#streams,
-      // Questions travel on this request's stream (2025-11-25 §"Sending Messages to the Server": SHOULD),
-      // or on the GET stream for a client that accepts no stream here.
-      exchange: { auth: request.auth, inflight: connection, ask: connection },
-    });
+    const reply = new Reply(request, accept, this.#streams);
+    // A session's stream is resumable, so a dropped connection does not cancel the request once it streams.
+    reply.session = session;
+    return reply.answer((exchange) => this.#dispatcher.answerLegacy(message, peer, exchange));
   }
 
   /** The 2026-07-28 checks, in the order the conformance suite requires (spec §1.2), then dispatch. */
   #modern(request: HttpRequest, message: ModernClaim, accept: Accepts): Promise<HttpReply> | HttpReply {
     const { id } = message;
     const envelope = readEnvelope(id, message.params._meta);
-    if (typeof envelope === "string")
-      return jsonReply(400, errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`));
+    if (typeof envelope === "string") return badRequest(id, ErrorCode.InvalidParams, `Invalid params: ${envelope}`);
     const mismatch = mismatchedHeader(request, message, envelope.protocolVersion);
-    if (mismatch) return jsonReply(400, errorResponse(id, ErrorCode.HeaderMismatch, mismatch));
+    if (mismatch) return badRequest(id, ErrorCode.HeaderMismatch, mismatch);
     if (!MODERN_VERSIONS.includes(envelope.protocolVersion)) {
       // The dispatcher's words; only the status is HTTP's.
       const refusal = this.#dispatcher.closing ? shuttingDown(id) : unsupportedVersion(id, envelope.protocolVersion);
       return jsonReply(400, refusal);
     }
     const missing = missingHeader(request, message, this.#dispatcher.method(message.method)?.nameParam);
-    if (missing) return jsonReply(400, errorResponse(id, ErrorCode.HeaderMismatch, missing));
+    if (missing) return badRequest(id, ErrorCode.HeaderMismatch, missing);
     // Read once: the dispatcher serves the request from this envelope and method, without reading them again.
     const method = this.#dispatcher.modernMethod(message.method);
     if (!method) return jsonReply(404, this.#dispatcher.notFound(message, envelope.protocolVersion));
     if (message.method === "tools/call") {
       const tool = this.#dispatcher.registry.tools.get(message.params?.name as string);
       const wrong = tool && mismatchedParamHeader(request, tool, message.params?.arguments);
-      if (wrong) return jsonReply(400, errorResponse(id, ErrorCode.HeaderMismatch, wrong));
+      if (wrong) return badRequest(id, ErrorCode.HeaderMismatch, wrong);
     }
     // A listen request is nothing but a stream: at the stream limit it cannot be served.
     if (message.method === "subscriptions/listen" && this.#streams.full) {
@@ -412,14 +400,10 @@ export class HttpHandler {
     const dispatcher = this.#dispatcher;
     const answer = (exchange: Exchange) =>
       dispatcher.refused(message, exchange) ?? dispatcher.run({ message, method, init: envelope }, exchange);
-    return respond(answer, {
-      accepts: accept,
-      request,
-      streams: this.#streams,
-      exchange: { auth: request.auth },
-      // A listen whose caller's token expired ends as a subscription the server ends: with its result.
-      expired: message.method === "subscriptions/listen" ? (listen) => this.#listenEnded(listen) : undefined,
-    });
+    const reply = new Reply(request, accept, this.#streams);
+    // A listen whose caller's token expired ends as a subscription the server ends: with its result.
+    if (message.method === "subscriptions/listen") reply.expired = (listen) => this.#listenEnded(listen);
+    return reply.answer(answer);
   }
 
   /** The final result of a listen the server ends (2026-07-28 "Subscriptions": SHOULD send it before closing). */
@@ -437,13 +421,7 @@ export class HttpHandler {
     const options = this.#sessionOptions;
     if (!options) return jsonReply(200, withoutPushes(response));
     // The session code (resumable streams, event history) loads with the first session.
-    if (!this.#sessions) {
-      const { SessionStore } = await import("./sessions.js");
-      this.#sessions ??= new SessionStore(this.#dispatcher, options, this.#streams);
-      // With auth, its sessions cut the tokens their requests presented out of what they keep.
-      this.#sessions.redact = this.#gate?.redacted;
-    }
-    const session = this.#sessions.create();
+    const session = (this.#sessions ?? this.#store(await import("./sessions.js"))).create();
     session.connection.session = peer.session;
     this.#gate?.bind(session, request.auth);
     await this.#shared?.opened(session);
@@ -602,12 +580,14 @@ function isModernClaim(message: JsonRpcRequest): message is ModernClaim {
 function unsupportedHeader(version: string | null, id?: RequestId): HttpReply | undefined {
   if (version === null || LEGACY_VERSIONS.includes(version) || isModernVersion(version)) return undefined;
   const supported = [...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(", ");
-  return jsonReply(
-    400,
-    errorResponse(
-      id,
-      ErrorCode.InvalidRequest,
-      `Bad Request: unsupported MCP-Protocol-Version "${shown(version)}"; this server supports ${supported}`,
-    ),
+  return badRequest(
+    id,
+    ErrorCode.InvalidRequest,
+    `Bad Request: unsupported MCP-Protocol-Version "${shown(version)}"; this server supports ${supported}`,
   );
+}
+
+/** 400 with the JSON-RPC error that says what of the request's headers or envelope is wrong. */
+function badRequest(id: RequestId | undefined, code: number, message: string): HttpReply {
+  return jsonReply(400, errorResponse(id, code, message));
 }

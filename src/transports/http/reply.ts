@@ -24,7 +24,8 @@ export interface HttpRequest {
    * it holds its bytes of `budget`; it rejects with BodiesBusy where the budget has no room for them.
    * A runtime whose listener does not bound how long a body takes (Web requests: Bun, Deno, Workers)
    * rejects with BodyRefused once it is still arriving `receiveMs` after the call. Every runtime
-   * rejects with BodyRefused a body that is not UTF-8 (utf8-body.ts).
+   * rejects with BodyRefused a body that is not UTF-8 (utf8-body.ts). Each rejects, never throws:
+   * the handler answers a body it could not read in one place.
    */
   text(limit: number, budget: BodyBudget, receiveMs: number): Promise<string>;
   /**
@@ -50,9 +51,7 @@ export interface Watcher extends Cancellable {
   stream(): void;
 }
 
-export class BodyTooLarge extends Error {
-  override name = "BodyTooLarge";
-}
+export class BodyTooLarge extends Error {}
 
 /**
  * A body the runtime's adapter refused, with the answer to send: one that is not UTF-8 (utf8-body.ts),

@@ -1,5 +1,6 @@
+import type { ExchangeAuth } from "../../core/caller.js";
 import type { RequestContext } from "../../core/context.js";
-import type { Answer, Exchange } from "../../core/dispatch.js";
+import type { Answer, Exchange, Inflight } from "../../core/dispatch.js";
 import { ErrorCode, messageOf } from "../../core/errors.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../core/jsonrpc.js";
 import { busy, isUnavailable } from "../../core/refusal.js";
@@ -22,100 +23,115 @@ export interface StreamOpener {
   openStream(request?: RequestId): ResponseStream;
   /** The session ended (DELETE, eviction): its requests in progress were cancelled with it. */
   readonly ended: boolean;
+  /** Its requests in flight, and its way back to the client for questions. */
+  readonly connection: Inflight & NonNullable<Exchange["ask"]>;
+  /** The headers of its replies (its id). */
+  readonly headers: Record<string, string>;
 }
 
-export interface RespondOptions {
-  accepts: Accepts;
+/**
+ * The reply to one request over HTTP, in the making. The reply is plain JSON unless the handler
+ * emits a notification before its result; only then does it become an SSE stream (2026-07-28 §5.2:
+ * JSON or SSE, the client handles both). A client that accepts only JSON gets no mid-call
+ * notifications. Its state lives in one object, which is the request's exchange too: its steps are
+ * methods, and the one callback that travels on its own (`emit`, which a context hands out) is made
+ * only where the request can use it: an object and a closure for every step of every request were a
+ * measurable share of what a small call allocates.
+ */
+export class Reply implements Watcher, Exchange {
   /** The HTTP request: a client that goes away cancels it (see `HttpRequest.watch`). */
-  request: HttpRequest;
+  readonly #request: HttpRequest;
+  #accepts: Accepts;
+  /** The endpoint's SSE streams: at `limits.maxSseStreams` a reply is plain JSON, without mid-call notifications. */
+  readonly #streams: Streams;
   /**
    * A legacy session: its stream opens when the handler first emits something, and once it is open
-   * a dropped connection no longer cancels the request, which the client can resume.
+   * a dropped connection no longer cancels the request, which the client can resume. Its requests in
+   * flight and way back start the request's exchange, with the caller (`request.auth`).
    */
-  session?: StreamOpener;
-  headers?: Record<string, string> | undefined;
-  /** The endpoint's SSE streams: at `limits.maxSseStreams` a reply is plain JSON, without mid-call notifications. */
-  streams?: Streams;
-  /** What the request's exchange starts with: the caller, and a session's requests in flight and way back. */
-  exchange?: Pick<Exchange, "auth" | "inflight" | "ask">;
+  session: StreamOpener | undefined;
   /**
-   * A listen's final result, sent when its caller's token expired (`Reply.#expired`). Without it, a
-   * plain stream does not end at its token's expiry: it carries one request's answer.
+   * A listen's final result, sent when its caller's token expired (`#expired`). Without it, a plain
+   * stream does not end at its token's expiry: it carries one request's answer.
    */
-  expired?: (id: RequestId) => JsonRpcResponse;
-}
-
-/**
- * Answers one request over HTTP. The reply is plain JSON unless the handler emits a notification
- * before its result; only then does it become an SSE stream (2026-07-28 §5.2: JSON or SSE, the
- * client handles both). A client that accepts only JSON gets no mid-call notifications. A request
- * the dispatcher answers synchronously (most tool calls) is replied to synchronously: no promise,
- * no turn of the microtask queue, which over a fast loopback is a measurable share of a call.
- */
-export function respond(run: (exchange: Exchange) => Answer, options: RespondOptions): HttpReply | Promise<HttpReply> {
-  const { streams } = options;
-  let { accepts } = options;
-  if (accepts.sse && streams?.full) {
-    // No stream can open: a client that takes JSON gets its result without notifications, another waits.
-    if (!accepts.json) return unavailable(tooManyStreams(streams), options.headers);
-    accepts = { json: true, sse: false };
-  }
-  const reply = new Reply(options, accepts);
-  let answer: Answer;
-  try {
-    answer = run(reply.exchange());
-  } catch (thrown) {
-    reply.failed(thrown);
-    return reply.settled!;
-  }
-  if (answer instanceof Promise) {
-    answer.then(
-      (response) => reply.answered(response),
-      (thrown: unknown) => reply.failed(thrown),
-    );
-  } else reply.answered(answer);
-  return reply.settled ?? new Promise((resolve) => (reply.waiting = resolve));
-}
-
-/**
- * The reply to one request in the making. Its state lives in one object, and the exchange's
- * callbacks are made only where the request can use them: a closure for every step of every
- * request is a measurable share of what a small call allocates.
- */
-class Reply implements Watcher {
-  readonly #options: RespondOptions;
-  readonly #accepts: Accepts;
+  expired: ((id: RequestId) => JsonRpcResponse) | undefined;
   #stream: ResponseStream | undefined;
   #running: RequestContext | undefined;
   /** Whether the client went away while its request could still be cancelled. */
   #dropped = false;
   /** The reply, once known; and who waits for it when it was not known by the time `run` returned. */
-  settled: HttpReply | undefined;
-  waiting: ((reply: HttpReply) => void) | undefined;
+  #settled: HttpReply | undefined;
+  #waiting: ((reply: HttpReply) => void) | undefined;
+  /**
+   * Sends a notification of the request on its stream. Nothing more is sent for a request once the
+   * client has cancelled it (2026-07-28 §5.2 "Cancellation"). Set in the constructor, none later: V8
+   * may allocate this object straight in the old generation, and a young closure stored into it
+   * afterwards kept each request's objects alive through collections (measured: ~5 KB promoted per
+   * call, a fifth of the CPU spent in GC).
+   */
+  readonly emit: ((message: JsonRpcMessage) => void) | undefined;
 
-  constructor(options: RespondOptions, accepts: Accepts) {
-    this.#options = options;
-    this.#accepts = accepts;
+  constructor(request: HttpRequest, accepts: Accepts, streams: Streams) {
+    this.#request = request;
+    this.#streams = streams;
+    // No stream can open: a client that takes JSON gets its result without notifications (another
+    // waits, see `answer`).
+    this.#accepts = accepts.sse && accepts.json && streams.full ? { json: true, sse: false } : accepts;
+    this.emit = this.#accepts.sse ? (message) => this.#dropped || this.#streamed(message) : undefined;
   }
 
-  exchange(): Exchange {
-    const base = this.#options.exchange;
-    const sse = this.#accepts.sse;
-    // Every field in the literal, none added later: V8 may allocate this object straight in the old
-    // generation, and a young closure stored into it afterwards kept each request's objects alive
-    // through collections (measured: ~5 KB promoted per call, a fifth of the CPU spent in GC).
-    return {
-      auth: base?.auth,
-      inflight: base?.inflight,
-      ask: base?.ask,
-      started: (ctx) => {
-        this.#running = ctx;
-        this.#options.request.watch(this);
-      },
-      // Nothing more is sent for a request once the client has cancelled it (2026-07-28 §5.2 "Cancellation").
-      emit: sse ? (message) => this.#dropped || this.#streamed(message) : undefined,
-      closeStream: sse && this.#options.session ? () => (this.#stream ?? this.#start()).detach?.() ?? false : undefined,
-    };
+  /**
+   * Answers the request `run` runs. A request the dispatcher answers synchronously (most tool calls)
+   * is replied to synchronously: no promise, no turn of the microtask queue, which over a fast
+   * loopback is a measurable share of a call.
+   */
+  answer(run: (exchange: Exchange) => Answer): HttpReply | Promise<HttpReply> {
+    const streams = this.#streams;
+    // No stream can open, and the client takes nothing else: it waits (503).
+    if (this.#accepts.sse && streams.full) return unavailable(tooManyStreams(streams), this.session?.headers);
+    let answer: Answer;
+    try {
+      answer = run(this);
+    } catch (thrown) {
+      this.#failed(thrown);
+      return this.#settled!;
+    }
+    if (answer instanceof Promise) {
+      answer.then(
+        (response) => this.#answered(response),
+        (thrown: unknown) => this.#failed(thrown),
+      );
+    } else this.#answered(answer);
+    return this.#settled ?? new Promise((resolve) => (this.#waiting = resolve));
+  }
+
+  /** The caller (`Exchange.auth`). */
+  get auth(): ExchangeAuth | undefined {
+    return this.#request.auth;
+  }
+
+  /**
+   * A session's requests in flight (`Exchange.inflight`). Questions travel on this request's stream
+   * (2025-11-25 §"Sending Messages to the Server": SHOULD), or on the GET stream for a client that
+   * accepts no stream here (`Exchange.ask`).
+   */
+  get inflight(): StreamOpener["connection"] | undefined {
+    return this.session?.connection;
+  }
+
+  get ask(): StreamOpener["connection"] | undefined {
+    return this.session?.connection;
+  }
+
+  /** The request runs (`Exchange.started`): from now on its client going away cancels it. */
+  started(ctx: RequestContext): void {
+    this.#running = ctx;
+    this.#request.watch(this);
+  }
+
+  /** Closes a session's stream but keeps it resumable (`Via.closeStream`); false where there is none to close. */
+  closeStream(): boolean {
+    return this.#accepts.sse && this.session ? ((this.#stream ?? this.#start()).detach?.() ?? false) : false;
   }
 
   /** The client went away (see `HttpRequest.watch`). */
@@ -126,12 +142,13 @@ class Reply implements Watcher {
 
   /** The runtime asks for the reply as a stream (see `Watcher.stream`): a plain one, which its connection dropping cancels. */
   stream(): void {
-    if (!this.settled && this.#accepts.sse) this.#start(true);
+    if (!this.#settled && this.#accepts.sse) this.#start(true);
   }
 
-  answered(response: JsonRpcResponse | undefined): void {
+  #answered(response: JsonRpcResponse | undefined): void {
     const accepts = this.#accepts;
-    const { headers, session } = this.#options;
+    const session = this.session;
+    const headers = session?.headers;
     // Cancelled by the end of its session, not by its client, who waits for it: an answer that says
     // why, where none would leave the client resuming a stream whose session answers 404.
     if (!response && session?.ended && !this.#dropped) response = sessionEnded(this.#running?.requestId);
@@ -159,10 +176,10 @@ class Reply implements Watcher {
     }
   }
 
-  failed(thrown: unknown): void {
+  #failed(thrown: unknown): void {
     const error = errorResponse(undefined, ErrorCode.InternalError, `Internal error: ${messageOf(thrown)}`);
     if (this.#stream) this.#stream.end();
-    else this.#settle(jsonReply(500, error, this.#options.headers));
+    else this.#settle(jsonReply(500, error, this.session?.headers));
   }
 
   /**
@@ -170,22 +187,22 @@ class Reply implements Watcher {
    * it out of a JSON body; a stream's events are cut as they are written, before a session keeps them).
    */
   #streamed(message: JsonRpcMessage): void {
-    const redact = this.#options.exchange?.auth?.redact;
+    const redact = this.#request.auth?.redact;
     (this.#stream ?? this.#start()).send(redact ? redact(message) : message);
   }
 
   #start(plain = false): ResponseStream {
-    const { session, headers, streams } = this.#options;
+    const session = this.session;
     let stream: ResponseStream;
     if (session && !plain) {
       // The session's stream is resumable: from now on a dropped connection does not cancel the request.
-      this.#options.request.watch(undefined);
+      this.#request.watch(undefined);
       stream = session.openStream(this.#running?.requestId);
     } else {
       // A plain stream dropped for a reader too far behind is a reader gone: the request is cancelled.
-      const expired = this.#options.expired;
+      const expired = this.expired;
       stream = plainStream({
-        streams,
+        streams: this.#streams,
         onCancel: () => this.#running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
         // A listen ends with its token; a request's own stream goes on: it was admitted with a token
         // then valid, and its answer is the work it asked for, which a plain stream cannot resume.
@@ -196,7 +213,7 @@ class Reply implements Watcher {
       });
     }
     this.#stream = stream;
-    this.#settle(sseReply(stream.channel, headers));
+    this.#settle(sseReply(stream.channel, session?.headers));
     return stream;
   }
 
@@ -213,14 +230,14 @@ class Reply implements Watcher {
     this.#dropped = true;
     ctx?.cancel(new DOMException("The access token expired", "AbortError"));
     const id = ctx?.requestId;
-    if (id !== undefined && this.#options.expired) stream.send(this.#options.expired(id));
+    if (id !== undefined && this.expired) stream.send(this.expired(id));
     stream.end();
   }
 
   #settle(reply: HttpReply): void {
-    if (this.settled) return;
-    this.settled = reply;
-    this.waiting?.(reply);
+    if (this.#settled) return;
+    this.#settled = reply;
+    this.#waiting?.(reply);
   }
 }
 

@@ -144,7 +144,9 @@ export class HttpSession {
       end: () => {
         history.end(log);
         this.#mirror?.ended(this.id, log.id);
-        this.#touch();
+        // A session is in use for as long as a stream of it is open, so idleness counts from when one
+        // closes: a client resuming a long-held stream after a drop still finds its session (2025-11-25 "Resumability").
+        this.#store.touch(this);
       },
     };
   }
@@ -270,20 +272,13 @@ export class HttpSession {
         if (log === history.standalone) history.standaloneRead = Math.max(history.standaloneRead, reader.cursor);
         if (log.reader === reader) log.reader = undefined;
         this.#mirror?.left(this.id, log);
-        this.#touch();
+        // Idleness counts from when its last stream closes (see `#openStream`'s end).
+        this.#store.touch(this);
       },
     });
     log.reader?.close();
     log.reader = reader;
     return reader;
-  }
-
-  /**
-   * A session is in use for as long as a stream of it is open, so idleness counts from when one
-   * closes: a client resuming a long-held stream after a drop still finds its session (2025-11-25 "Resumability").
-   */
-  #touch(): void {
-    this.#store.touch(this);
   }
 
   /** Priming events and `retry` came with 2025-11-25; older clients are sent plain events with ids. */
@@ -329,7 +324,8 @@ function small(integer: number): number {
 /** Live sessions in least-recently-used order (a Map keeps insertion order; a touch re-inserts). */
 export class SessionStore {
   readonly #sessions = new Map<string, HttpSession>();
-  readonly #options: Required<SessionOptions>;
+  /** The settings, defaults applied. */
+  readonly options: Required<SessionOptions>;
   /** The dispatcher of every session's connection. */
   readonly dispatcher: Dispatcher;
   /** The endpoint's SSE streams, which every session's readers count themselves in. */
@@ -356,7 +352,7 @@ export class SessionStore {
   constructor(dispatcher: Dispatcher, options: SessionOptions = {}, streams?: Streams) {
     this.dispatcher = dispatcher;
     this.streams = streams;
-    this.#options = {
+    this.options = {
       idleTimeoutMs: options.idleTimeoutMs ?? 30 * 60_000,
       maxSessions: options.maxSessions ?? 1000,
       eventHistory: options.eventHistory ?? 100,
@@ -376,11 +372,6 @@ export class SessionStore {
     });
   }
 
-  /** The settings, defaults applied. */
-  get options(): Required<SessionOptions> {
-    return this.#options;
-  }
-
   /** The ids of the sessions this process holds now, without touching them. */
   ids(): string[] {
     return [...this.#sessions.keys()];
@@ -389,11 +380,6 @@ export class SessionStore {
   /** The session, if this process holds it, without touching it (a read for the store's sake, not a use). */
   peek(id: string): HttpSession | undefined {
     return this.#sessions.get(id);
-  }
-
-  /** Whether this process holds the session now, without touching it. */
-  has(id: string): boolean {
-    return this.#sessions.has(id);
   }
 
   get(id: string): HttpSession | undefined {
@@ -441,7 +427,7 @@ export class SessionStore {
   create(id: string = crypto.randomUUID()): HttpSession {
     const now = this.#now();
     this.#sweep(now);
-    if (this.#sessions.size >= this.#options.maxSessions) {
+    if (this.#sessions.size >= this.options.maxSessions) {
       // The least recently used idle session goes; one in use (a request in progress, a stream open)
       // only when every session is: a flood of initialize requests does not cut off work in progress.
       let evicted = this.#sessions.values().next().value;
@@ -465,7 +451,7 @@ export class SessionStore {
     this.#budget ??= new streamCode!.HistoryBudget(
       maxHistoryBytes,
       maxHistoryBytesPerSession,
-      this.#options.eventHistory,
+      this.options.eventHistory,
     );
     return this.#budget;
   }
@@ -486,13 +472,13 @@ export class SessionStore {
 
   /** Forgets idle sessions, oldest first; one holding a stream open is in use, not idle. */
   #sweep(now: number): void {
-    const cutoff = now - this.#options.idleTimeoutMs;
+    const cutoff = now - this.options.idleTimeoutMs;
     // Values, not entries: this runs on every request, and an entry is an array made for each step.
     for (const session of this.#sessions.values()) {
       if (session.lastActive > cutoff) break;
-      // A session with a request in progress or a stream open is in use (see HttpSession.#touch): sent
-      // to the back, it is where this loop ends, and the sweeps after it stop before it rather than
-      // look at it each time.
+      // A session with a request in progress or a stream open is in use (see HttpSession.#openStream's
+      // end): sent to the back, it is where this loop ends, and the sweeps after it stop before it
+      // rather than look at it each time.
       if (session.inUse) this.#use(session, now);
       else this.delete(session.id);
     }

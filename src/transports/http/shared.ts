@@ -252,7 +252,7 @@ export class SharedSessions {
 
   /** This instance's copy of a session, if it has one. */
   #local(id: string): HttpSession | undefined {
-    return this.#store.has(id) ? this.#store.get(id) : undefined;
+    return this.#store.peek(id) && this.#store.get(id);
   }
 
   /** A session was opened here: its record is written before `initialize` is answered, or the session is not kept. */
@@ -409,7 +409,7 @@ export class SharedSessions {
     const gate = this.#gate;
     const news = this.#sessionNews;
     const record = gate ? await this.#look(id) : await this.#state.sessions.get(id, this.#store.options.idleTimeoutMs);
-    if (!record || this.#store.has(id) || (gate && !gate.isOwner(record.owner, request.auth))) return;
+    if (!record || this.#store.peek(id) || (gate && !gate.isOwner(record.owner, request.auth))) return;
     const session = this.#store.create(id);
     const client = { capabilities: record.capabilities, info: record.clientInfo };
     // Named by the id the store keys it by: the record's is a string of its own, 56 B more of every copy.
@@ -624,7 +624,7 @@ export class SharedSessions {
       case "session":
         this.#sessionNews++;
         // Read again where a copy, or a stream resumed here, may learn that it ended.
-        if (this.#store.has(message.id) || this.#readersOf(message.id).length > 0) void this.#refresh(message.id);
+        if (this.#store.peek(message.id) || this.#readersOf(message.id).length > 0) void this.#refresh(message.id);
         return;
       case "events":
         for (const reader of this.#readers.get(`${message.session} ${message.stream}`) ?? []) reader.wake();
