@@ -436,6 +436,21 @@ describe("idle expiry", () => {
     expect((await app.fetch(bare("DELETE", { "mcp-session-id": session }))).status).toBe(404);
   });
 
+  it("keeps a session used again just before its timeout, though it was opened first, and forgets the one opened after it", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const { app } = server({ sessions: { idleTimeoutMs: 1000 } });
+    const first = await initialize(app);
+    const second = await initialize(app);
+    vi.setSystemTime(start + 999);
+    expect((await app.fetch(inSession(first, list()))).status).toBe(200);
+    // The first is idle 1 ms short of idleTimeoutMs, the second longer: the first opened first,
+    // and is looked at first, but its last use is what counts.
+    vi.setSystemTime(start + 1998);
+    expect((await app.fetch(inSession(second, list()))).status).toBe(404);
+    expect((await app.fetch(inSession(first, list()))).status).toBe(200);
+  });
+
   it("expires exactly across the 12 days after which the store counts last uses from 0 again", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.now();
@@ -511,8 +526,8 @@ describe("idle expiry", () => {
     const active = await initialize(app);
     const inUse = vi.spyOn(HttpSession.prototype, "inUse", "get");
     for (let i = 0; i < 10; i++) expect((await app.fetch(inSession(active, list()))).status).toBe(200);
-    // Each request sweeps the idle sessions first: the three holding streams were found in use by the
-    // first sweep (at initialize) and sent to the back, so no request after it looks at them.
+    // The first sweep (at initialize) found the three holding streams in use and marked them used:
+    // no session can expire before idleTimeoutMs after it, so no request until then sweeps.
     expect(inUse).not.toHaveBeenCalled();
     inUse.mockRestore();
     for (const stream of streams) await stream.cancel();
@@ -568,20 +583,48 @@ describe("idle expiry after a stream", () => {
 });
 
 describe("maxSessions", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("evicts the least recently used session; its id answers 404", async () => {
+    // Last uses count to the millisecond: each use here is a millisecond after the one before.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
     const { app } = server({ sessions: { maxSessions: 2 } });
     const a = await initialize(app);
     const b = await initialize(app);
+    vi.setSystemTime(start + 1);
     expect((await app.fetch(inSession(a, list()))).status).toBe(200);
+    vi.setSystemTime(start + 2);
     const c = await initialize(app);
     expect((await app.fetch(inSession(b, list()))).status).toBe(404);
+    vi.setSystemTime(start + 3);
     expect((await app.fetch(inSession(a, list()))).status).toBe(200);
+    vi.setSystemTime(start + 4);
     expect((await app.fetch(inSession(c, list()))).status).toBe(200);
     // A was used before C: A goes next.
     const d = await initialize(app);
     expect((await app.fetch(inSession(a, list()))).status).toBe(404);
     expect((await app.fetch(inSession(c, list()))).status).toBe(200);
     expect((await app.fetch(inSession(d, list()))).status).toBe(200);
+  });
+
+  it("evicts in order of last use, not of opening", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const { app } = server({ sessions: { maxSessions: 3 } });
+    const opened = [await initialize(app), await initialize(app), await initialize(app)];
+    // Used in the reverse order of their opening, a millisecond apart: the last opened is now the least recently used.
+    for (const [i, id] of [...opened].reverse().entries()) {
+      vi.setSystemTime(start + 1 + i);
+      expect((await app.fetch(inSession(id, list()))).status).toBe(200);
+    }
+    await initialize(app);
+    expect((await app.fetch(inSession(opened[2]!, list()))).status).toBe(404);
+    await initialize(app);
+    expect((await app.fetch(inSession(opened[1]!, list()))).status).toBe(404);
+    expect((await app.fetch(inSession(opened[0]!, list()))).status).toBe(200);
   });
 
   it("evicts an idle session before one in use, however long ago that one was used", async () => {

@@ -321,9 +321,19 @@ function small(integer: number): number {
   return Math.abs(integer) <= SMALL_INTEGER ? integer | 0 : integer;
 }
 
-/** Live sessions in least-recently-used order (a Map keeps insertion order; a touch re-inserts). */
+/**
+ * Live sessions, in the order they were opened: a use of one writes its `lastActive` and nothing
+ * else. Kept in order of use instead (a delete and a set on each), the map grew to twice its
+ * capacity, 72 B of every session that served a request, and each call paid for the re-keying.
+ */
 export class SessionStore {
   readonly #sessions = new Map<string, HttpSession>();
+  /**
+   * When, on the store's clock, a session may first have been idle for idleTimeoutMs: the earliest
+   * last use the last sweep left, plus idleTimeoutMs (Infinity with no session). A use only moves a
+   * last use later, so none expires before it: a request sweeps once it has come, not every time.
+   */
+  #sweepDue = Number.POSITIVE_INFINITY;
   /** The settings, defaults applied. */
   readonly options: Required<SessionOptions>;
   /** The dispatcher of every session's connection. */
@@ -382,22 +392,18 @@ export class SessionStore {
     return this.#sessions.get(id);
   }
 
+  /** The session, used now: expired sessions go first, so an id idle for idleTimeoutMs finds none. */
   get(id: string): HttpSession | undefined {
     const now = this.#now();
     this.#sweep(now);
     const session = this.#sessions.get(id);
-    if (session) this.#use(session, now);
+    if (session) session.lastActive = now;
     return session;
   }
 
-  /**
-   * Marks a session of this store used now, without a request of it (a stream of it closed): it goes
-   * to the back of the map as a request's use does. Left where it was, the sweep, which stops at the
-   * first session used within idleTimeoutMs, would stop at it and spare the sessions behind it idle
-   * for longer. A session the store let go stays out of it.
-   */
+  /** Marks a session of this store used now, without a request of it (a stream of it closed). A session the store let go stays out of it. */
   touch(session: HttpSession): void {
-    if (this.#sessions.get(session.id) === session) this.#use(session, this.#now());
+    if (this.#sessions.get(session.id) === session) session.lastActive = this.#now();
   }
 
   /**
@@ -411,16 +417,8 @@ export class SessionStore {
     if (Math.abs(now) <= SMALL_INTEGER) return now | 0;
     this.#epoch += now;
     for (const session of this.#sessions.values()) session.lastActive = small(session.lastActive - now);
+    this.#sweepDue -= now;
     return 0;
-  }
-
-  /** Marks a session used now: it goes to the back of the map, which is in order of last use. */
-  #use(session: HttpSession, now: number): void {
-    session.lastActive = now;
-    // Re-keyed by the session's own id, not the caller's: a request's header is a new string each
-    // time, so each use of it hashes it again, and keeping it as the key would make the next one hash too.
-    this.#sessions.delete(session.id);
-    this.#sessions.set(session.id, session);
   }
 
   /** A new session; `id`: a shared session another instance opened, made here for its requests. */
@@ -428,21 +426,31 @@ export class SessionStore {
     const now = this.#now();
     this.#sweep(now);
     if (this.#sessions.size >= this.options.maxSessions) {
-      // The least recently used idle session goes; one in use (a request in progress, a stream open)
-      // only when every session is: a flood of initialize requests does not cut off work in progress.
-      let evicted = this.#sessions.values().next().value;
-      for (const session of this.#sessions.values()) {
-        if (session.inUse) continue;
-        evicted = session;
-        break;
-      }
+      const evicted = this.#leastRecentlyUsed();
       if (evicted) this.delete(evicted.id);
     }
     // Session ids must be unguessable (2025-11-25 "Security Best Practices").
     const session = new HttpSession(id, this, this.mirror);
     session.lastActive = now;
     this.#sessions.set(session.id, session);
+    this.#sweepDue = Math.min(this.#sweepDue, now + this.options.idleTimeoutMs);
     return session;
+  }
+
+  /**
+   * The session to evict: the least recently used idle one; one in use (a request in progress, a
+   * stream open) only when every session is, the least recently used: a flood of initialize requests
+   * does not cut off work in progress. Found by last use, of those used in the same millisecond the
+   * first opened, in a walk of every session: only a session opened at maxSessions pays for it.
+   */
+  #leastRecentlyUsed(): HttpSession | undefined {
+    let idle: HttpSession | undefined;
+    let any: HttpSession | undefined;
+    for (const session of this.#sessions.values()) {
+      if (!any || session.lastActive < any.lastActive) any = session;
+      if ((!idle || session.lastActive < idle.lastActive) && !session.inUse) idle = session;
+    }
+    return idle ?? any;
   }
 
   /** The history budget every session of this store shares (only asked for once the code of streams has loaded). */
@@ -470,18 +478,28 @@ export class SessionStore {
     for (const id of [...this.#sessions.keys()]) this.delete(id);
   }
 
-  /** Forgets idle sessions, oldest first; one holding a stream open is in use, not idle. */
+  /**
+   * Forgets the sessions idle for idleTimeoutMs, once one may be (`#sweepDue`): a walk of every
+   * session when the earliest last use reaches its expiry, not on every request. One holding a
+   * stream open or with a request in progress is in use, not idle (see HttpSession.#openStream's
+   * end): marked used now, the sweeps after it do not look at it again before idleTimeoutMs.
+   */
   #sweep(now: number): void {
-    const cutoff = now - this.options.idleTimeoutMs;
-    // Values, not entries: this runs on every request, and an entry is an array made for each step.
+    if (now < this.#sweepDue) return;
+    const timeout = this.options.idleTimeoutMs;
+    let earliest = Number.POSITIVE_INFINITY;
+    // Values, not entries: an entry is an array made for each step.
     for (const session of this.#sessions.values()) {
-      if (session.lastActive > cutoff) break;
-      // A session with a request in progress or a stream open is in use (see HttpSession.#openStream's
-      // end): sent to the back, it is where this loop ends, and the sweeps after it stop before it
-      // rather than look at it each time.
-      if (session.inUse) this.#use(session, now);
-      else this.delete(session.id);
+      if (now - session.lastActive >= timeout) {
+        if (!session.inUse) {
+          this.delete(session.id);
+          continue;
+        }
+        session.lastActive = now;
+      }
+      earliest = Math.min(earliest, session.lastActive);
     }
+    this.#sweepDue = earliest + timeout;
   }
 }
 
