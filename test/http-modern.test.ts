@@ -5,7 +5,7 @@ import { META } from "../src/core/types.js";
 import { type Context, ErrorCode, McpError, pico } from "../src/index.js";
 import { headerValue } from "../src/transports/http/headers.js";
 import headerPlan from "./fixtures/header-plan-server.js";
-import { EventReader, MODERN, messageOf, meta, modern, post, signal, within } from "./http-helpers.js";
+import { EventReader, MODERN, messageOf, meta, modern, post, remote, signal, within } from "./http-helpers.js";
 
 /**
  * 2026-07-28 requests over Streamable HTTP (spec-2026-07-28 §1.2, §5.2): stateless, the standard
@@ -21,7 +21,7 @@ const progress = (ctx: Context, n: number) =>
   });
 
 function server() {
-  return pico({ name: "modern", version: "2.0.0" })
+  return pico({ name: "modern", version: "2.0.0", signals: false })
     .tool("echo", { input: z.object({ text: z.string() }), run: ({ text }) => text })
     .tool("chatty", {
       run: (_args, ctx) => {
@@ -437,6 +437,31 @@ describe("modern requests: x-mcp-header parameters", () => {
   it("matches header names case-insensitively and ignores unknown Mcp-Param headers", async () => {
     expect((await geo({ region: "eu" }, { "MCP-PARAM-REGION": "eu", "mcp-param-other": "x" })).status).toBe(200);
     expect((await geo({}, { "mcp-param-region": "ignored when the argument is absent" })).status).toBe(200);
+  });
+
+  it("refuses a header no client could have encoded even when its argument is absent, over a real listener", async () => {
+    // Streamable HTTP "Server Behavior for Custom Headers": a recognized Mcp-Param header with invalid
+    // characters MUST be rejected, whether or not the argument it mirrors is in the body.
+    const listening = await server().serve({ port: 0 });
+    try {
+      // Raw Latin-1 (as Node reads a byte past ASCII), and Base64 cut short inside the sentinel.
+      for (const value of ["Zürich", "=?base64?a?="]) {
+        const response = await remote(listening.url).fetch(
+          modern(
+            "tools/call",
+            { name: "geo", arguments: { count: 1 } },
+            { "mcp-param-count": "1", "mcp-param-region": value },
+            { id: "bad" },
+          ),
+        );
+        const error = await expectError(response, 400, ErrorCode.HeaderMismatch, "bad");
+        expect(error.message).toBe(
+          `The mcp-param-region header "${value}" is invalid; send visible ASCII or =?base64?…?=, or leave it out`,
+        );
+      }
+    } finally {
+      await listening.close();
+    }
   });
 
   it("checks every annotated argument", async () => {

@@ -130,10 +130,15 @@ export function mismatchedParamHeader(request: HttpRequest, tool: Tool, args: un
   for (const { header, path } of headersOf(tool)) {
     let value: unknown = args;
     for (const key of path) value = isObject(value) ? value[key] : undefined;
-    if (value === undefined || value === null) continue;
     const raw = request.header(header);
+    const sent = raw === null ? undefined : headerValue(raw);
+    if (value === undefined || value === null) {
+      // Not expected, but one that is sent is read all the same: a recognized Mcp-Param header with
+      // invalid characters MUST be rejected (2026-07-28 Streamable HTTP "Server Behavior for Custom Headers").
+      if (raw === null || sent !== undefined) continue;
+      return `The ${header} header "${shown(raw)}" is invalid; send visible ASCII or =?base64?…?=, or leave it out`;
+    }
     if (raw === null) return `The ${header} header is required when arguments.${path.join(".")} is given`;
-    const sent = headerValue(raw);
     // An object or array matches no header (and String() of one nested deep would overflow the stack).
     const same =
       typeof value === "number"
