@@ -439,7 +439,8 @@ const BUDGETS: Budget[] = [
     // Raised to 17,347 B: no stdio code changed; chunk hashes (+1 B).
     // Lowered to 16,931 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 16,930 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 16_930,
+    // Raised to 16,965 B: a zod or Valibot issue's message is sent whole, only ArkType's path prefix is not said twice (core/schema.ts's formatIssues, given the schema's vendor) (was: a message that began with its field's name lost that word: "to must not be before from" became "to: must not be before from"; test/schema.test.ts) (+35 B).
+    ceiling: 16_965,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -811,7 +812,8 @@ const BUDGETS: Budget[] = [
     // Set to 26,756 B on merging wt-14 (priming on resumed streams; keep-alive on Bun and Deno) with main's review fixes, as measured.
     // Lowered to 26,392 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 26,349 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 26_349,
+    // Raised to 26,381 B: a zod or Valibot issue's message is sent whole, only ArkType's path prefix is not said twice (core/schema.ts's formatIssues, given the schema's vendor) (was: a message that began with its field's name lost that word: "to must not be before from" became "to: must not be before from"; test/schema.test.ts) (+32 B).
+    ceiling: 26_381,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1309,7 +1311,8 @@ const BUDGETS: Budget[] = [
     // Set to 70,005 B on merging wt-14 (priming on resumed streams; keep-alive on Bun and Deno) with main's review fixes, as measured.
     // Lowered to 69,680 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 69,621 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 69_621,
+    // Raised to 69,661 B: a zod or Valibot issue's message is sent whole, only ArkType's path prefix is not said twice (core/schema.ts's formatIssues, given the schema's vendor) (was: a message that began with its field's name lost that word: "to must not be before from" became "to: must not be before from"; test/schema.test.ts) (+40 B).
+    ceiling: 69_661,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1694,7 +1697,8 @@ const BUDGETS: Budget[] = [
     // Set to 35,063 B on merging wt-14 (priming on resumed streams; keep-alive on Bun and Deno) with main's review fixes, as measured.
     // Lowered to 34,693 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 34,639 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 34_639,
+    // Raised to 34,659 B: a zod or Valibot issue's message is sent whole, only ArkType's path prefix is not said twice (core/schema.ts's formatIssues, given the schema's vendor) (was: a message that began with its field's name lost that word: "to must not be before from" became "to: must not be before from"; test/schema.test.ts) (+20 B).
+    ceiling: 34_659,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2066,7 +2070,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,381 B: Bun's and Deno's event streams, as every Web stream of server.fetch, carry the keep-alive comment every 15 s while nothing waits to be read, as Node's (transports/http/web.ts) (was: Workers' alone, so on Bun and Deno a connection that died without closing held its stream, its maxSseStreams slot and its session for good; test/runtimes/bun.test.ts, test/runtimes/deno.test.ts) (+4 B).
     // Lowered to 33,003 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 32,964 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 32_964,
+    // Raised to 32,985 B: a zod or Valibot issue's message is sent whole, only ArkType's path prefix is not said twice (core/schema.ts's formatIssues, given the schema's vendor) (was: a message that began with its field's name lost that word: "to must not be before from" became "to: must not be before from"; test/schema.test.ts) (+21 B).
+    ceiling: 32_985,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2548,7 +2553,8 @@ const BUDGETS: Budget[] = [
     // Set to 82,751 B on merging wt-14 (priming on resumed streams; keep-alive on Bun and Deno) with main's review fixes, as measured.
     // Lowered to 82,479 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 82,416 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 82_416,
+    // Raised to 82,434 B: a zod or Valibot issue's message is sent whole, only ArkType's path prefix is not said twice (core/schema.ts's formatIssues, given the schema's vendor) (was: a message that began with its field's name lost that word: "to must not be before from" became "to: must not be before from"; test/schema.test.ts) (+18 B).
+    ceiling: 82_434,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
