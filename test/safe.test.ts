@@ -127,6 +127,45 @@ describe("error messages", () => {
     expect(safeMessage("a string")).toBe("a string");
   });
 
+  it("takes out the frames of a real stack in a message, and keeps the message's own indented lines that start with 'at'", async () => {
+    const stacks: string[] = [];
+    const inner = async () => {
+      await null;
+      throw new Error("inner");
+    };
+    await Promise.all([inner()]).catch((error: Error) => stacks.push(error.stack ?? ""));
+    try {
+      [1].map(() => {
+        throw new Error("mapped");
+      });
+    } catch (error) {
+      stacks.push((error as Error).stack ?? "");
+    }
+    // Frames such as "at async Promise.all (index 0)" and "at Array.map (<anonymous>)" are among them.
+    expect(stacks.join("\n")).toMatch(/\(index 0\).*\(<anonymous>\)/s);
+    for (const stack of stacks) {
+      expect(safeMessage(new Error(`Upstream failed: ${stack}\nCall retry_sync.`))).toMatch(
+        /^Upstream failed: Error: (inner|mapped)\nCall retry_sync\.$/,
+      );
+    }
+    // JavaScriptCore (Bun) writes "(native)" and Deno a file:// location.
+    expect(safeMessage("Boom\n    at processTicksAndRejections (native)\n    at file:///srv/app/main.ts:3:9")).toBe(
+      "Boom",
+    );
+    const own = "No room is free:\n  at 10:00 room B is taken\n\tat least 6 seats are needed\nCall list_slots.";
+    expect(safeMessage(new Error(own))).toBe(own);
+  });
+
+  it("reads a long indented 'at' line once, whatever it holds", () => {
+    // Each line is scanned once from its start to its end, wherever the frame's ending is sought.
+    for (const filler of [":1", ":", "(", " "]) {
+      const line = `x\n at ${filler.repeat(1_000_000 / filler.length)}y`;
+      const started = performance.now();
+      expect(safeMessage(line)).toBe(line);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+  });
+
   it("cleans a message of a million blank lines at once, so a client-chosen argument echoed in an error cannot stall the server", async () => {
     // The seed's get_user: "No user with id ${id}". A stack frame is found without backtracking over the
     // lines (before: each newline rescanned every one after it, hours for these).
@@ -143,7 +182,9 @@ describe("error messages", () => {
       );
     }
     expect(
-      safeMessage(new Error(`Boom\r\n    at run (/srv/app/tool.js:1:1)\n\tat next (x)${"\n".repeat(3)}done`)),
+      safeMessage(
+        new Error(`Boom\r\n    at run (/srv/app/tool.js:1:1)\n\tat next (node:internal/x:1:1)${"\n".repeat(3)}done`),
+      ),
     ).toBe("Boom\r\n\n\ndone");
   });
 

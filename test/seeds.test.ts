@@ -197,6 +197,18 @@ describe.each([
     });
   });
 
+  it("sends a message written for the model whole, its indented lines that start with 'at' included", async () => {
+    expect(await call("book_room")).toEqual({
+      content: [
+        {
+          type: "text",
+          text: "No room is free:\n  at 10:00 room B is taken\n  at least 6 seats are needed, and room C has 4\nCall list_slots for free times.",
+        },
+      ],
+      isError: true,
+    });
+  });
+
   it("aborts the signal run passes to fetch when the client cancels, and the call gets no result", async () => {
     const controller = new AbortController();
     const pending = peer.call("fetch_page", { url: "https://example.com/slow" }, controller.signal);

@@ -27,11 +27,14 @@ const JWT = /(?<![\w-])eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
  */
 const BEARER = /\b([Bb]earer|[Bb]asic)\s+(?=[\w.~+/=-]*?(?:[\d.~+/=_-]|[a-z][A-Z]))[\w.~+/=-]+/g;
 /**
- * Stack frames, in case a message embeds a stack. The indent is spaces and tabs, never `\s`: that
+ * Stack frames, in case a message embeds a stack: an indented `at` line that ends as V8's and
+ * JavaScriptCore's frames do, at a `:line:column` or in `(<anonymous>)`, `(native)` or `(index 0)`.
+ * A message's own indented lines stay ("  at least 6 seats are needed"): the seed Tools pages send
+ * what `run` throws to the model as its message. The indent is spaces and tabs, never `\s`: that
  * would take in the newlines after it too and rescan them from each one, quadratic in a message of
  * blank lines (an argument echoed in an error: a client could stall the server).
  */
-const FRAME = /\n[ \t]+at .*/g;
+const FRAME = /\n[ \t]+at [^\n]*?(?::\d+:\d+\)?|\((?:<anonymous>|native|index \d+)\))(?=[ \t\r]*(?:\n|$))/g;
 
 /**
  * The message of anything thrown, made safe for a client: never a stack (only the message is read),
