@@ -315,12 +315,15 @@ describe("the seed Tools page's registration rules ('Configuration')", () => {
   });
 
   it("throws at once, at server.tool(), for an invalid name or one already taken", () => {
+    const ONLY = 'use only the letters A-Z and a-z, digits, "_", "." and "-".';
     const server = pico({ name: "names" }).tool("search_issues", { run });
     for (const [name, message] of [
       ["", 'A tool name must be a non-empty string; got "".'],
       ["x".repeat(129), `Tool name "${"x".repeat(40)}…" is 129 characters long; the limit is 128.`],
-      ["search issues", 'Tool name "search issues" contains " "; use only letters, digits, "_", "." and "-".'],
-      ["search/issues", 'Tool name "search/issues" contains "/"; use only letters, digits, "_", "." and "-".'],
+      ["search issues", `Tool name "search issues" contains " "; ${ONLY}`],
+      ["search/issues", `Tool name "search/issues" contains "/"; ${ONLY}`],
+      // "des lettres" are A-Z and a-z (MCP 2025-11-25, "Tool names"): the message says so, since "é" is a letter too.
+      ["météo", `Tool name "météo" contains "é"; ${ONLY}`],
       ["search_issues", 'Tool "search_issues" is already registered; tool names must be unique.'],
     ]) {
       expect(() => server.tool(name!, { run }), name).toThrow(new TypeError(message));
