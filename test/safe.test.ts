@@ -74,6 +74,9 @@ describe("error messages", () => {
     expect(safeMessage(new Error("401 with Basic dXNlcjpwYXNz, then bearer abc123def; sign in again"))).toBe(
       "401 with Basic [redacted], then bearer [redacted]; sign in again",
     );
+    expect(safeMessage("Sent authorization: basic YWRhOnB3ZA==. Upstream said 401 to Basic dXNlcjpwYXNz")).toBe(
+      "Sent authorization: basic [redacted]. Upstream said 401 to Basic [redacted]",
+    );
   });
 
   it("does what docs/tools.md's table says: paths of three or more segments go, one or two segments stay", () => {
@@ -121,6 +124,10 @@ describe("error messages", () => {
       "The basic search found nothing; try the advanced_search tool.",
       "Bearer tokens are not accepted here; sign in with sign_in first.",
       "Basic plan does not include exports.",
+      // A Basic credential is base64 (RFC 7617): a word after "basic" with a digit, a dot or a dash is not one.
+      "Only basic search-and-replace works here; call advanced_edit for regular expressions.",
+      "The basic v2 API has no bulk export; call export_all.",
+      "Only basic HTTP/1.1 is supported.",
     ]) {
       expect(safeMessage(new Error(message))).toBe(message);
     }
@@ -186,6 +193,16 @@ describe("error messages", () => {
         new Error(`Boom\r\n    at run (/srv/app/tool.js:1:1)\n\tat next (node:internal/x:1:1)${"\n".repeat(3)}done`),
       ),
     ).toBe("Boom\r\n\n\ndone");
+  });
+
+  it("reads what follows 'basic' once, however long, and keeps a long word that is not base64", () => {
+    for (const message of [`basic ${"a".repeat(1_000_000)}-`, "basic a1".repeat(200_000)]) {
+      const started = performance.now();
+      const cleaned = safeMessage(message);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(cleaned.length).toBeGreaterThan(0);
+    }
+    expect(safeMessage(`basic ${"a1".repeat(500_000)}-x`)).toBe(`basic ${"a1".repeat(500_000)}-x`);
   });
 
   it("cleans a message of a million characters that almost make JWTs at once, and still takes out the real ones", async () => {
