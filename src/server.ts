@@ -180,7 +180,7 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   /**
-   * Registers a tool. Names are 1–128 letters, digits, `_`, `.` or `-`; an invalid or taken name
+   * Registers a tool. Names are 1–128 letters A-Z and a-z, digits, `_`, `.` or `-`; an invalid or taken name
    * throws here, at start-up, rather than when a model calls the tool. A `task` setting is checked
    * as `resource()` is, by the Tasks layer, which loads with the first one.
    */

@@ -74,6 +74,9 @@ describe("error messages", () => {
     expect(safeMessage(new Error("401 with Basic dXNlcjpwYXNz, then bearer abc123def; sign in again"))).toBe(
       "401 with Basic [redacted], then bearer [redacted]; sign in again",
     );
+    expect(safeMessage("Sent authorization: basic YWRhOnB3ZA==. Upstream said 401 to Basic dXNlcjpwYXNz")).toBe(
+      "Sent authorization: basic [redacted]. Upstream said 401 to Basic [redacted]",
+    );
   });
 
   it("does what docs/tools.md's table says: paths of three or more segments go, one or two segments stay", () => {
@@ -121,10 +124,53 @@ describe("error messages", () => {
       "The basic search found nothing; try the advanced_search tool.",
       "Bearer tokens are not accepted here; sign in with sign_in first.",
       "Basic plan does not include exports.",
+      // A Basic credential is base64 (RFC 7617): a word after "basic" with a digit, a dot or a dash is not one.
+      "Only basic search-and-replace works here; call advanced_edit for regular expressions.",
+      "The basic v2 API has no bulk export; call export_all.",
+      "Only basic HTTP/1.1 is supported.",
     ]) {
       expect(safeMessage(new Error(message))).toBe(message);
     }
     expect(safeMessage("a string")).toBe("a string");
+  });
+
+  it("takes out the frames of a real stack in a message, and keeps the message's own indented lines that start with 'at'", async () => {
+    const stacks: string[] = [];
+    const inner = async () => {
+      await null;
+      throw new Error("inner");
+    };
+    await Promise.all([inner()]).catch((error: Error) => stacks.push(error.stack ?? ""));
+    try {
+      [1].map(() => {
+        throw new Error("mapped");
+      });
+    } catch (error) {
+      stacks.push((error as Error).stack ?? "");
+    }
+    // Frames such as "at async Promise.all (index 0)" and "at Array.map (<anonymous>)" are among them.
+    expect(stacks.join("\n")).toMatch(/\(index 0\).*\(<anonymous>\)/s);
+    for (const stack of stacks) {
+      expect(safeMessage(new Error(`Upstream failed: ${stack}\nCall retry_sync.`))).toMatch(
+        /^Upstream failed: Error: (inner|mapped)\nCall retry_sync\.$/,
+      );
+    }
+    // JavaScriptCore (Bun) writes "(native)" and Deno a file:// location.
+    expect(safeMessage("Boom\n    at processTicksAndRejections (native)\n    at file:///srv/app/main.ts:3:9")).toBe(
+      "Boom",
+    );
+    const own = "No room is free:\n  at 10:00 room B is taken\n\tat least 6 seats are needed\nCall list_slots.";
+    expect(safeMessage(new Error(own))).toBe(own);
+  });
+
+  it("reads a long indented 'at' line once, whatever it holds", () => {
+    // Each line is scanned once from its start to its end, wherever the frame's ending is sought.
+    for (const filler of [":1", ":", "(", " "]) {
+      const line = `x\n at ${filler.repeat(1_000_000 / filler.length)}y`;
+      const started = performance.now();
+      expect(safeMessage(line)).toBe(line);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
   });
 
   it("cleans a message of a million blank lines at once, so a client-chosen argument echoed in an error cannot stall the server", async () => {
@@ -143,8 +189,20 @@ describe("error messages", () => {
       );
     }
     expect(
-      safeMessage(new Error(`Boom\r\n    at run (/srv/app/tool.js:1:1)\n\tat next (x)${"\n".repeat(3)}done`)),
+      safeMessage(
+        new Error(`Boom\r\n    at run (/srv/app/tool.js:1:1)\n\tat next (node:internal/x:1:1)${"\n".repeat(3)}done`),
+      ),
     ).toBe("Boom\r\n\n\ndone");
+  });
+
+  it("reads what follows 'basic' once, however long, and keeps a long word that is not base64", () => {
+    for (const message of [`basic ${"a".repeat(1_000_000)}-`, "basic a1".repeat(200_000)]) {
+      const started = performance.now();
+      const cleaned = safeMessage(message);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(cleaned.length).toBeGreaterThan(0);
+    }
+    expect(safeMessage(`basic ${"a1".repeat(500_000)}-x`)).toBe(`basic ${"a1".repeat(500_000)}-x`);
   });
 
   it("cleans a message of a million characters that almost make JWTs at once, and still takes out the real ones", async () => {

@@ -154,17 +154,17 @@ describe("validate", () => {
 
 describe("formatIssues", () => {
   it("joins nested paths with dots, array indices included", () => {
-    expect(formatIssues([{ message: "Required", path: ["user", "emails", 2, "address"] }])).toBe(
+    expect(formatIssues([{ message: "Required", path: ["user", "emails", 2, "address"] }], "zod")).toBe(
       "user.emails.2.address: Required",
     );
   });
 
   it("reads path segments given as objects with a key (Valibot)", () => {
-    expect(formatIssues([{ message: "Bad", path: [{ key: "a" }, { key: 0 }, "b"] }])).toBe("a.0.b: Bad");
+    expect(formatIssues([{ message: "Bad", path: [{ key: "a" }, { key: 0 }, "b"] }], "valibot")).toBe("a.0.b: Bad");
   });
 
   it("gives the bare message when there is no path, or an empty one", () => {
-    expect(formatIssues([{ message: "Expected an object" }, { message: "Also bad", path: [] }])).toBe(
+    expect(formatIssues([{ message: "Expected an object" }, { message: "Also bad", path: [] }], "zod")).toBe(
       "Expected an object\nAlso bad",
     );
   });
@@ -182,11 +182,33 @@ describe("formatIssues", () => {
   });
 
   it("does not say the path twice when the message already starts with it (ArkType)", () => {
-    expect(formatIssues([{ message: "a.b must be at most 3 (was 9)", path: ["a", "b"] }])).toBe(
+    expect(formatIssues([{ message: "a.b must be at most 3 (was 9)", path: ["a", "b"] }], "arktype")).toBe(
       "a.b: must be at most 3 (was 9)",
     );
     // Only a whole-word prefix is a repeated path.
-    expect(formatIssues([{ message: "ab is wrong", path: ["a"] }])).toBe("a: ab is wrong");
+    expect(formatIssues([{ message: "ab is wrong", path: ["a"] }], "arktype")).toBe("a: ab is wrong");
+  });
+
+  it("keeps a zod or Valibot message that starts with its field's name as written: only ArkType's messages repeat the path", async () => {
+    // A refine's message is the author's own sentence; the field's name is its subject, not a path to drop.
+    const zod = z
+      .object({ from: z.number(), to: z.number() })
+      .refine((range) => range.from <= range.to, { message: "to must not be before from", path: ["to"] });
+    expect(await validate(zod, { from: 5, to: 1 })).toEqual({ ok: false, issues: "to: to must not be before from" });
+    const vali = toStandardJsonSchema(
+      v.pipe(
+        v.object({ from: v.number(), to: v.number() }),
+        v.forward(
+          v.check((range) => range.from <= range.to, "to must not be before from"),
+          ["to"],
+        ),
+      ),
+    );
+    expect(await validate(vali, { from: 5, to: 1 })).toEqual({ ok: false, issues: "to: to must not be before from" });
+    expect(await validate(type({ to: "number <= 3" }), { to: 9 })).toEqual({
+      ok: false,
+      issues: "to: must be at most 3 (was 9)",
+    });
   });
 
   it("does not say a path with array indexes twice either (ArkType writes them in brackets)", async () => {

@@ -117,6 +117,25 @@ describe.each([
     );
   });
 
+  it("names each field at fault on a line of its own, a required field left out too, run not called", async () => {
+    const before = (await seen()).urls.length;
+    expect(await call("search_issues", { limit: 99 })).toEqual({
+      content: [
+        {
+          type: "text",
+          text: [
+            'Invalid arguments for tool "search_issues":',
+            "repo: Invalid input: expected string, received undefined",
+            "query: Invalid input: expected string, received undefined",
+            "limit: Too big: expected number to be <=50",
+          ].join("\n"),
+        },
+      ],
+      isError: true,
+    });
+    expect((await seen()).urls.length).toBe(before);
+  });
+
   it("applies the schema's transforms before run, and advertises the schema's input side", async () => {
     const { tools } = await peer.list();
     expect(tools.find((tool) => tool.name === "tags")?.inputSchema).toMatchObject({
@@ -137,6 +156,8 @@ describe.each([
       ],
     });
     expect(await call("clip")).toEqual({ content: [{ type: "audio", data: "UklGRg==", mimeType: "audio/wav" }] });
+    // "Uint8Array or base64 string": a string is sent as it is.
+    expect(await call("photo")).toEqual({ content: [{ type: "image", data: "iVBORw==", mimeType: "image/png" }] });
   });
 
   it("announces get_price's output schema, sends structuredContent with its JSON text copy, and a mismatch as a tool error", async () => {
@@ -176,6 +197,18 @@ describe.each([
     });
   });
 
+  it("sends a message written for the model whole, its indented lines that start with 'at' included", async () => {
+    expect(await call("book_room")).toEqual({
+      content: [
+        {
+          type: "text",
+          text: "No room is free:\n  at 10:00 room B is taken\n  at least 6 seats are needed, and room C has 4\nCall list_slots for free times.",
+        },
+      ],
+      isError: true,
+    });
+  });
+
   it("aborts the signal run passes to fetch when the client cancels, and the call gets no result", async () => {
     const controller = new AbortController();
     const pending = peer.call("fetch_page", { url: "https://example.com/slow" }, controller.signal);
@@ -184,6 +217,31 @@ describe.each([
     controller.abort("the user pressed stop");
     await expect(pending).rejects.toThrow(/the user pressed stop/);
     expect((await seen()).aborts.at(-1)).toBe("the user pressed stop");
+  });
+
+  it("puts .describe() of every field in the JSON Schema the model sees: optional, defaulted, nested, array items", async () => {
+    const { tools } = await peer.list();
+    expect(tools.find((tool) => tool.name === "described")?.inputSchema).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: {
+        status: { type: "string", enum: ["open", "closed"], description: "Which issues; all when left out" },
+        limit: { type: "integer", maximum: 50, default: 10, description: "At most this many" },
+        filter: {
+          type: "object",
+          description: "What the issues must match",
+          properties: {
+            labels: {
+              type: "array",
+              description: "Labels they all have",
+              items: { type: "string", description: "A label's name" },
+            },
+          },
+          required: ["labels"],
+        },
+      },
+      required: ["filter"],
+    });
   });
 
   it("leaves ctx.meta undefined when the request has no _meta ('s'il y en a un')", async () => {
@@ -257,12 +315,15 @@ describe("the seed Tools page's registration rules ('Configuration')", () => {
   });
 
   it("throws at once, at server.tool(), for an invalid name or one already taken", () => {
+    const ONLY = 'use only the letters A-Z and a-z, digits, "_", "." and "-".';
     const server = pico({ name: "names" }).tool("search_issues", { run });
     for (const [name, message] of [
       ["", 'A tool name must be a non-empty string; got "".'],
       ["x".repeat(129), `Tool name "${"x".repeat(40)}…" is 129 characters long; the limit is 128.`],
-      ["search issues", 'Tool name "search issues" contains " "; use only letters, digits, "_", "." and "-".'],
-      ["search/issues", 'Tool name "search/issues" contains "/"; use only letters, digits, "_", "." and "-".'],
+      ["search issues", `Tool name "search issues" contains " "; ${ONLY}`],
+      ["search/issues", `Tool name "search/issues" contains "/"; ${ONLY}`],
+      // "des lettres" are A-Z and a-z (MCP 2025-11-25, "Tool names"): the message says so, since "é" is a letter too.
+      ["météo", `Tool name "météo" contains "é"; ${ONLY}`],
       ["search_issues", 'Tool "search_issues" is already registered; tool names must be unique.'],
     ]) {
       expect(() => server.tool(name!, { run }), name).toThrow(new TypeError(message));

@@ -37,7 +37,7 @@ describe("tool names", () => {
       `Tool name "${"a".repeat(40)}…" is 129 characters long; the limit is 128.`,
     );
     expect(() => server.tool("search issues", { run })).toThrow(
-      'Tool name "search issues" contains " "; use only letters, digits, "_", "." and "-".',
+      'Tool name "search issues" contains " "; use only the letters A-Z and a-z, digits, "_", "." and "-".',
     );
     expect(() => server.tool("a/b", { run })).toThrow(/contains "\/"/);
     expect(() => server.tool("a,b", { run })).toThrow(/contains ","/);

@@ -23,15 +23,22 @@ const PATH =
 const JWT = /(?<![\w-])eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 /**
  * A `Bearer` or `Basic` credential: a token with a digit, a symbol or a capital inside it, as tokens
- * and base64 have and words do not ("the basic search", "Bearer tokens" stay as written).
+ * and base64 have and words do not ("the basic search", "Bearer tokens" stay as written). A Basic
+ * one is base64 of a user and a password (RFC 7617 "user-pass"), 8 characters at least, ending at no
+ * word character nor `-`: "basic search-and-replace", "the basic v2 API" and "basic HTTP/1.1" are a
+ * message's words, which the seed Tools pages send to the model as written.
  */
-const BEARER = /\b([Bb]earer|[Bb]asic)\s+(?=[\w.~+/=-]*?(?:[\d.~+/=_-]|[a-z][A-Z]))[\w.~+/=-]+/g;
+const BEARER =
+  /\b(?:([Bb]earer)\s+(?=[\w.~+/=-]*?(?:[\d.~+/=_-]|[a-z][A-Z]))[\w.~+/=-]+|([Bb]asic)\s+(?=[A-Za-z\d+/]*?(?:[\d+/]|[a-z][A-Z]))[A-Za-z\d+/]{8,}={0,2}(?![\w-]))/g;
 /**
- * Stack frames, in case a message embeds a stack. The indent is spaces and tabs, never `\s`: that
+ * Stack frames, in case a message embeds a stack: an indented `at` line that ends as V8's and
+ * JavaScriptCore's frames do, at a `:line:column` or in `(<anonymous>)`, `(native)` or `(index 0)`.
+ * A message's own indented lines stay ("  at least 6 seats are needed"): the seed Tools pages send
+ * what `run` throws to the model as its message. The indent is spaces and tabs, never `\s`: that
  * would take in the newlines after it too and rescan them from each one, quadratic in a message of
  * blank lines (an argument echoed in an error: a client could stall the server).
  */
-const FRAME = /\n[ \t]+at .*/g;
+const FRAME = /\n[ \t]+at [^\n]*?(?::\d+:\d+\)?|\((?:<anonymous>|native|index \d+)\))(?=[ \t\r]*(?:\n|$))/g;
 
 /**
  * The message of anything thrown, made safe for a client: never a stack (only the message is read),
@@ -42,7 +49,7 @@ export function safeMessage(thrown: unknown): string {
   return messageOf(thrown)
     .replace(FRAME, "")
     .replace(JWT, REDACTED)
-    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(BEARER, `$1$2 ${REDACTED}`)
     .replace(PATH, "[path]");
 }
 

@@ -100,12 +100,13 @@ export type Validation<T> = { ok: true; value: T } | { ok: false; issues: string
  * give a synchronous answer: a promise per call would cost a tick on every tool call.
  */
 export function validate<T>(schema: Schema<unknown, T>, value: unknown): Validation<T> | Promise<Validation<T>> {
+  const { vendor } = schema["~standard"];
   const result = schema["~standard"].validate(value);
-  return result instanceof Promise ? result.then(toValidation) : toValidation(result);
+  return result instanceof Promise ? result.then((done) => toValidation(done, vendor)) : toValidation(result, vendor);
 }
 
-function toValidation<T>(result: StandardSchemaV1.Result<T>): Validation<T> {
-  if (result.issues) return { ok: false, issues: formatIssues(result.issues) };
+function toValidation<T>(result: StandardSchemaV1.Result<T>, vendor: string): Validation<T> {
+  if (result.issues) return { ok: false, issues: formatIssues(result.issues, vendor) };
   return { ok: true, value: result.value };
 }
 
@@ -115,8 +116,10 @@ function toValidation<T>(result: StandardSchemaV1.Result<T>): Validation<T> {
  */
 const LISTED = 20;
 
-export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): string {
-  const lines = issues.slice(0, LISTED).map(formatIssue);
+/** The issues of a schema of this vendor (its `~standard.vendor`), one `path: message` line each. */
+export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>, vendor: string): string {
+  const pathInMessage = vendor === "arktype";
+  const lines = issues.slice(0, LISTED).map((issue) => formatIssue(issue, pathInMessage));
   if (issues.length > LISTED) lines.push(`…and ${issues.length - LISTED} more`);
   return lines.join("\n");
 }
@@ -128,15 +131,18 @@ export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>): str
  */
 const MESSAGE_SHOWN = 1000;
 
-function formatIssue(issue: StandardSchemaV1.Issue): string {
+function formatIssue(issue: StandardSchemaV1.Issue, pathInMessage: boolean): string {
   // Array.from, not path.map: ArkType's path is an Array subclass, and its map() turns an empty path
   // into [0], a field that is not there.
   const path = Array.from(issue.path ?? [], (segment) =>
     String(typeof segment === "object" ? segment.key : segment),
   ).join(".");
   if (!path) return shown(issue.message, MESSAGE_SHOWN);
-  // Some libraries (ArkType) already start the message with the path, indexes in brackets
-  // (`items[0].id`); do not say it twice.
-  const said = [path, path.replace(/\.(\d+)(?=\.|$)/g, "[$1]")].find((form) => issue.message.startsWith(`${form} `));
+  // ArkType starts its messages with the path, indexes in brackets (`items[0].id must be…`): do not say it twice.
+  // Only ArkType's: a zod or Valibot message is the library's words or the author's own sentence, whose subject may be
+  // the field ("to must not be before from"), and is sent as written.
+  const said = pathInMessage
+    ? [path, path.replace(/\.(\d+)(?=\.|$)/g, "[$1]")].find((form) => issue.message.startsWith(`${form} `))
+    : undefined;
   return `${shown(path)}: ${shown(said ? issue.message.slice(said.length + 1) : issue.message, MESSAGE_SHOWN)}`;
 }

@@ -174,11 +174,12 @@ export function checkToolName(name: unknown): asserts name is string {
   if (name.length > 128) {
     throw new TypeError(`Tool name "${name.slice(0, 40)}…" is ${name.length} characters long; the limit is 128.`);
   }
-  // `\w` is [A-Za-z0-9_]; `u` reads a character outside the BMP (an emoji) whole.
+  // `\w` is [A-Za-z0-9_] (2025-11-25 "Tool names": ASCII letters), which the message says, since "é" is a letter too;
+  // `u` reads a character outside the BMP (an emoji) whole.
   const bad = /[^\w.-]/u.exec(name);
   if (bad) {
     throw new TypeError(
-      `Tool name "${name}" contains ${JSON.stringify(bad[0])}; use only letters, digits, "_", "." and "-".`,
+      `Tool name "${name}" contains ${JSON.stringify(bad[0])}; use only the letters A-Z and a-z, digits, "_", "." and "-".`,
     );
   }
 }

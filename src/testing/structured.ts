@@ -1,5 +1,5 @@
 import { isObject } from "../core/jsonrpc.js";
-import { formatIssues, type Schema } from "../core/schema.js";
+import { type Schema, validate } from "../core/schema.js";
 
 /**
  * What is wrong with a representative call's `structuredContent`, read with the tool's output
@@ -10,8 +10,8 @@ import { formatIssues, type Schema } from "../core/schema.js";
  * schema has no transforms, since an output schema must be written as JSON Schema.
  */
 export async function structuredMismatch(output: Schema, structured: unknown): Promise<string | undefined> {
-  const read = await output["~standard"].validate(structured);
-  if (read.issues) return `structuredContent does not match the output schema:\n${formatIssues(read.issues)}`;
+  const read = await validate(output, structured);
+  if (!read.ok) return `structuredContent does not match the output schema:\n${read.issues}`;
   const leaked = unnamed(structured, read.value, "");
   if (leaked.length > 0) return `structuredContent has fields the output schema does not name: ${leaked.join(", ")}`;
   if (JSON.stringify(read.value) !== JSON.stringify(structured)) {
