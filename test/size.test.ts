@@ -439,7 +439,8 @@ const BUDGETS: Budget[] = [
     // Raised to 17,347 B: no stdio code changed; chunk hashes (+1 B).
     // Lowered to 16,931 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 16,930 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 16_930,
+    // Raised to 16,938 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts); a stdio connection carries the call, which its transport leaves unset (+8 B).
+    ceiling: 16_938,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -811,7 +812,8 @@ const BUDGETS: Budget[] = [
     // Set to 26,756 B on merging wt-14 (priming on resumed streams; keep-alive on Bun and Deno) with main's review fixes, as measured.
     // Lowered to 26,392 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 26,349 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 26_349,
+    // Raised to 26,377 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts) (+28 B).
+    ceiling: 26_377,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1309,7 +1311,8 @@ const BUDGETS: Budget[] = [
     // Set to 70,005 B on merging wt-14 (priming on resumed streams; keep-alive on Bun and Deno) with main's review fixes, as measured.
     // Lowered to 69,680 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 69,621 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 69_621,
+    // Raised to 69,651 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts) (+30 B).
+    ceiling: 69_651,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1694,7 +1697,8 @@ const BUDGETS: Budget[] = [
     // Set to 35,063 B on merging wt-14 (priming on resumed streams; keep-alive on Bun and Deno) with main's review fixes, as measured.
     // Lowered to 34,693 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 34,639 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 34_639,
+    // Raised to 34,670 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts) (+31 B).
+    ceiling: 34_670,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2066,7 +2070,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,381 B: Bun's and Deno's event streams, as every Web stream of server.fetch, carry the keep-alive comment every 15 s while nothing waits to be read, as Node's (transports/http/web.ts) (was: Workers' alone, so on Bun and Deno a connection that died without closing held its stream, its maxSseStreams slot and its session for good; test/runtimes/bun.test.ts, test/runtimes/deno.test.ts) (+4 B).
     // Lowered to 33,003 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 32,964 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 32_964,
+    // Raised to 32,993 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts) (+29 B).
+    ceiling: 32_993,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2548,7 +2553,8 @@ const BUDGETS: Budget[] = [
     // Set to 82,751 B on merging wt-14 (priming on resumed streams; keep-alive on Bun and Deno) with main's review fixes, as measured.
     // Lowered to 82,479 B on the eleventh session's lean pass (the limits layer a closure, the 2025 era's router an object, the asking front gone from every tool call into the dispatcher and the asking layer's rounds, the stdio transport's line output a closure with one refusal and one wait, the core's repeated checks and types written once, server.ts's registrations through one path), as measured.
     // Lowered to 82,416 B after the HTTP endpoint's reply and session store changes, as measured.
-    ceiling: 82_416,
+    // Raised to 82,453 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts) (+37 B).
+    ceiling: 82_453,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
