@@ -445,7 +445,9 @@ const BUDGETS: Budget[] = [
     // Raised to 17,027 B: an invalid tool name's message says which letters a name takes, A-Z and a-z (core/tools.ts's checkToolName) (was: "use only letters", which a name such as "météo" broke with a letter; test/seeds.test.ts) (+16 B).
     // Raised to 17,059 B: a `Basic` credential in an error message is base64 of 8 characters or more, ending at no word character nor `-` (core/safe.ts's BEARER) (was: any word after "basic" with a digit, a dot or a dash, so "the basic v2 API" and "basic search-and-replace" reached the model as "basic [redacted]"; test/safe.test.ts) (+32 B).
     // Set to 17,057 B on merging wt-3 (the seed audit's message fixes) with wt-5 (Mcp-Param headers), as measured.
-    ceiling: 17_057,
+    // Raised to 17,065 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts); a stdio connection carries the call, which its transport leaves unset (+8 B).
+    // Set to 17,063 B on merging wt-2 (sessions marked used as a request ends) with the seed audit's and Mcp-Param fixes, as measured.
+    ceiling: 17_063,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -823,7 +825,8 @@ const BUDGETS: Budget[] = [
     // Raised to 26,498 B: an invalid tool name's message says which letters a name takes, A-Z and a-z (core/tools.ts's checkToolName) (was: "use only letters", which a name such as "météo" broke with a letter; test/seeds.test.ts) (+11 B).
     // Raised to 26,528 B: a `Basic` credential in an error message is base64 of 8 characters or more, ending at no word character nor `-` (core/safe.ts's BEARER) (was: any word after "basic" with a digit, a dot or a dash, so "the basic v2 API" and "basic search-and-replace" reached the model as "basic [redacted]"; test/safe.test.ts) (+30 B).
     // Set to 26,527 B on merging wt-3 (the seed audit's message fixes) with wt-5 (Mcp-Param headers), as measured.
-    ceiling: 26_527,
+    // Raised to 26,555 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts) (+28 B).
+    ceiling: 26_555,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1327,7 +1330,9 @@ const BUDGETS: Budget[] = [
     // Raised to 69,790 B: an invalid tool name's message says which letters a name takes, A-Z and a-z (core/tools.ts's checkToolName) (was: "use only letters", which a name such as "météo" broke with a letter; test/seeds.test.ts) (+22 B).
     // Raised to 69,823 B: a `Basic` credential in an error message is base64 of 8 characters or more, ending at no word character nor `-` (core/safe.ts's BEARER) (was: any word after "basic" with a digit, a dot or a dash, so "the basic v2 API" and "basic search-and-replace" reached the model as "basic [redacted]"; test/safe.test.ts) (+33 B).
     // Set to 69,822 B on merging wt-3 (the seed audit's message fixes) with wt-5 (Mcp-Param headers), as measured.
-    ceiling: 69_822,
+    // Raised to 69,852 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts) (+30 B).
+    // Set to 69,854 B on merging wt-2 (sessions marked used as a request ends) with the seed audit's and Mcp-Param fixes, as measured.
+    ceiling: 69_854,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1718,7 +1723,8 @@ const BUDGETS: Budget[] = [
     // Raised to 34,784 B: an invalid tool name's message says which letters a name takes, A-Z and a-z (core/tools.ts's checkToolName) (was: "use only letters", which a name such as "météo" broke with a letter; test/seeds.test.ts) (+11 B).
     // Raised to 34,812 B: a `Basic` credential in an error message is base64 of 8 characters or more, ending at no word character nor `-` (core/safe.ts's BEARER) (was: any word after "basic" with a digit, a dot or a dash, so "the basic v2 API" and "basic search-and-replace" reached the model as "basic [redacted]"; test/safe.test.ts) (+28 B).
     // Set to 34,813 B on merging wt-3 (the seed audit's message fixes) with wt-5 (Mcp-Param headers), as measured.
-    ceiling: 34_813,
+    // Raised to 34,844 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts) (+31 B).
+    ceiling: 34_844,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2096,7 +2102,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,112 B: an invalid tool name's message says which letters a name takes, A-Z and a-z (core/tools.ts's checkToolName) (was: "use only letters", which a name such as "météo" broke with a letter; test/seeds.test.ts) (+11 B).
     // Raised to 33,147 B: a `Basic` credential in an error message is base64 of 8 characters or more, ending at no word character nor `-` (core/safe.ts's BEARER) (was: any word after "basic" with a digit, a dot or a dash, so "the basic v2 API" and "basic search-and-replace" reached the model as "basic [redacted]"; test/safe.test.ts) (+35 B).
     // Set to 33,146 B on merging wt-3 (the seed audit's message fixes) with wt-5 (Mcp-Param headers), as measured.
-    ceiling: 33_146,
+    // Raised to 33,175 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts) (+29 B).
+    ceiling: 33_175,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2584,7 +2591,8 @@ const BUDGETS: Budget[] = [
     // Raised to 82,569 B: an invalid tool name's message says which letters a name takes, A-Z and a-z (core/tools.ts's checkToolName) (was: "use only letters", which a name such as "météo" broke with a letter; test/seeds.test.ts) (+20 B).
     // Raised to 82,604 B: a `Basic` credential in an error message is base64 of 8 characters or more, ending at no word character nor `-` (core/safe.ts's BEARER) (was: any word after "basic" with a digit, a dot or a dash, so "the basic v2 API" and "basic search-and-replace" reached the model as "basic [redacted]"; test/safe.test.ts) (+35 B).
     // Set to 82,597 B on merging wt-3 (the seed audit's message fixes) with wt-5 (Mcp-Param headers), as measured.
-    ceiling: 82_597,
+    // Raised to 82,634 B: a 2025-11-25 session is used when a request of it that was in flight ends, as when it came (transports/connection.ts's Transport.requestDone, http/sessions.ts's HttpSession.requestDone) (was: its use was the request's start, so a call longer than idleTimeoutMs answered as JSON, with no other traffic, left its session to expire before the client's next request; test/http-session-long-requests.test.ts) (+37 B).
+    ceiling: 82_634,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -2592,7 +2600,8 @@ const BUDGETS: Budget[] = [
 
 /**
  * Strings of the layers a tools-only stdio server never uses (asking the client, the auth challenges,
- * the HTTP endpoint): the stdio row's loaded code must contain none of them. The list only grows: the
+ * the HTTP endpoint): the stdio row's loaded code must contain none of them; an entry that is a path
+ * under src/ names modules instead, none of which its loaded chunks may be made of. The list only grows: the
  * method names of resources, prompts and completion ("resources/list", "prompts/get",
  * "completion/complete") join it once their method rows are installed by their layers (issue 14);
  * today the static method table and the registry's list_changed events still carry them.
@@ -2618,6 +2627,12 @@ const ABSENT_FROM_STDIO = [
   "grace period of the shutdown",
   // The answer to a line over limits.maxMessageBytes (transports/too-large.ts): loaded with the first one.
   "send smaller messages",
+  // The asking layer (asking/layer.ts, what it loads, and server.call's local.ts): loaded with a
+  // handler's first question or a 2026-07-28 retry. Named by its modules, not its words: the dispatcher
+  // names requestState and inputResponses itself, to know a retry and load the layer for it
+  // (core/dispatch.ts's #handle), and used-states.ts's minified code has no word of its own.
+  "src/asking/",
+  "src/local.ts",
 ];
 
 /** Schema libraries stay external: the application brings its own (DESIGN §1, "no schema library is a dependency"). */
@@ -2834,20 +2849,23 @@ describe("size budgets", () => {
   );
 
   const stdio = rowOf("test/size/weather-stdio.ts");
-  it.each(ABSENT_FROM_STDIO)(`${stdio.name}: loads no code that mentions %j`, async (text) => {
-    const bundle = await bundleOf(stdio);
-    const { outputs } = (await splitBuild(stdio.entry)).metafile;
-    const found = bundle.chunks
-      .filter((chunk) => chunk.text.includes(text))
-      .map((chunk) => {
+  it.each(ABSENT_FROM_STDIO)(
+    `${stdio.name}: loads none of %j (words of its code, or modules by path)`,
+    async (text) => {
+      const bundle = await bundleOf(stdio);
+      const { outputs } = (await splitBuild(stdio.entry)).metafile;
+      const found = bundle.chunks.flatMap((chunk) => {
+        const inputs = Object.keys(outputs[chunk.path]?.inputs ?? {});
+        const named = inputs.filter((input) => input.startsWith(text));
+        if (named.length > 0) return [`${chunk.path} (made of ${named.join(", ")})`];
+        if (!chunk.text.includes(text)) return [];
         // The minified chunk does not say which module the text came from; the modules' sources do.
-        const modules = Object.keys(outputs[chunk.path]?.inputs ?? {}).filter((input) =>
-          readFileSync(join(ROOT, input), "utf8").includes(text),
-        );
-        return `${chunk.path} (from ${modules.join(", ") || "no module's source: generated"})`;
+        const modules = inputs.filter((input) => readFileSync(join(ROOT, input), "utf8").includes(text));
+        return [`${chunk.path} (from ${modules.join(", ") || "no module's source: generated"})`];
       });
-    expect(found, `a tools-only stdio server loads the layer that ${JSON.stringify(text)} belongs to`).toEqual([]);
-  });
+      expect(found, `a tools-only stdio server loads the layer that ${JSON.stringify(text)} belongs to`).toEqual([]);
+    },
+  );
 
   it("records the chunks a program imports on demand, not only its static graph", async () => {
     // The HTTP row's program imports the HTTP endpoint when it starts listening: the recorded list

@@ -26,6 +26,11 @@ export interface Transport {
    * identity from the environment). An HTTP session has none: each request comes with its POST's.
    */
   readonly auth?: ExchangeAuth | undefined;
+  /**
+   * A request of the connection that was in flight is over (answered, failed or cancelled): an HTTP
+   * session counts its idleness from then, not from when the request came (HttpSession.requestDone).
+   */
+  requestDone?(): void;
 }
 
 /**
@@ -99,6 +104,7 @@ export class Connection implements Peer, Inflight, Asker {
       this.#inflight = undefined;
       spare = inflight;
     }
+    this.#transport.requestDone?.();
     return true;
   }
 

@@ -107,6 +107,18 @@ export class HttpSession {
     return { "mcp-session-id": this.id };
   }
 
+  /**
+   * A request of the session that was in flight is over (Transport.requestDone): the session was in
+   * use while it ran (`inUse`), so its idleness counts from now. Its last use was otherwise the
+   * request's start, however long it ran: one answered as JSON after more than idleTimeoutMs, with
+   * no other request meanwhile to sweep, left its session to expire before the client's next request.
+   * (A stream's end marks it used as well, see `#openStream`.) A request answered in the turn it
+   * came is never in flight: its start, which SessionStore.get marked, is its end.
+   */
+  requestDone(): void {
+    this.#store.touch(this);
+  }
+
   /** True while the session is in use: a request of it is in progress, or a client holds a stream of it open. */
   get inUse(): boolean {
     if (this.connection.size > 0) return true;
