@@ -464,6 +464,22 @@ describe("modern requests: x-mcp-header parameters", () => {
     }
   });
 
+  it("shows a long header that does not match cut short in its error, over a real listener", async () => {
+    // Was: the whole header value in the message (here 2,000 characters; a header may be tens of kB),
+    // which goes into the model's context.
+    const listening = await server().serve({ port: 0 });
+    try {
+      const long = "x".repeat(2000);
+      const response = await remote(listening.url).fetch(
+        modern("tools/call", { name: "geo", arguments: { region: "eu" } }, { "mcp-param-region": long }),
+      );
+      const error = await expectError(response, 400, ErrorCode.HeaderMismatch);
+      expect(error.message).toBe(`The mcp-param-region header "${"x".repeat(200)}…" does not match arguments.region`);
+    } finally {
+      await listening.close();
+    }
+  });
+
   it("checks every annotated argument", async () => {
     const headers = {
       "mcp-param-region": "eu",
