@@ -279,14 +279,22 @@ describe("modern requests: the order of the checks", () => {
   });
 
   it("answers -32601/404 with the id to a method this era does not have or this server does not offer", async () => {
-    for (const method of ["nope/nothing", "initialize", "ping"]) {
+    const cases: [method: string, instead: string][] = [
+      ["nope/nothing", ""],
+      // What replaced it (test/peers/removed-methods.test.ts has each removed method's words).
+      ["initialize", ", which has no handshake"],
+      ["ping", ": call server/discover"],
+    ];
+    for (const [method, instead] of cases) {
       const error = await expectError(
         await server().fetch(modern(method, {}, {}, { id: 6 })),
         404,
         ErrorCode.MethodNotFound,
         6,
       );
-      expect(error.message).toBe(`Method not found: "${method}" is not available in protocol ${MODERN}`);
+      expect(error.message).toMatch(
+        new RegExp(`^Method not found: "${method}" is not available in protocol ${MODERN}${instead}`),
+      );
     }
     // 2026-07-28 has resources/list: the reason is that this server has no resources.
     const list = await expectError(
@@ -459,6 +467,22 @@ describe("modern requests: x-mcp-header parameters", () => {
           `The mcp-param-region header "${value}" is invalid; send visible ASCII or =?base64?…?=, or leave it out`,
         );
       }
+    } finally {
+      await listening.close();
+    }
+  });
+
+  it("shows a long header that does not match cut short in its error, over a real listener", async () => {
+    // Was: the whole header value in the message (here 2,000 characters; a header may be tens of kB),
+    // which goes into the model's context.
+    const listening = await server().serve({ port: 0 });
+    try {
+      const long = "x".repeat(2000);
+      const response = await remote(listening.url).fetch(
+        modern("tools/call", { name: "geo", arguments: { region: "eu" } }, { "mcp-param-region": long }),
+      );
+      const error = await expectError(response, 400, ErrorCode.HeaderMismatch);
+      expect(error.message).toBe(`The mcp-param-region header "${"x".repeat(200)}…" does not match arguments.region`);
     } finally {
       await listening.close();
     }

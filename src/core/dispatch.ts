@@ -27,7 +27,7 @@ import { METHODS } from "./methods.js";
 import { Refusal, shuttingDown } from "./refusal.js";
 import type { Method, Registry } from "./registry.js";
 import { quoted, shown } from "./safe.js";
-import { toolError } from "./tools.js";
+import { TASKS, toolError } from "./tools.js";
 import { META, type Meta, type Result, type ServerCapabilities } from "./types.js";
 import { MODERN_VERSIONS } from "./versions.js";
 import type { Chain } from "./wrapping.js";
@@ -38,6 +38,22 @@ const FAMILIES = nullPrototype<keyof ServerCapabilities>({
   resources: "resources",
   prompts: "prompts",
   completion: "completions",
+});
+
+/**
+ * What a 2026-07-28 request for a method that revision removed is told, after "is not available in
+ * protocol 2026-07-28": what replaced it, or what to do instead (2026-07-28 §8 "Removed"; SEP-2663 for
+ * the tasks methods). It holds whatever the server offers. No prototype: a client names the method.
+ */
+const REMOVED_IN_MODERN = nullPrototype<string>({
+  initialize: `, which has no handshake: send params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}" in every request, and call server/discover to learn what this server offers`,
+  ping: ": call server/discover to check that the server answers",
+  "logging/setLevel": `: send the log level in each request's params._meta["${META.logLevel}"]`,
+  "resources/subscribe":
+    ", which replaced it with subscriptions/listen: call that with params.notifications.resourceSubscriptions, the URIs to follow",
+  "resources/unsubscribe": ": close the subscriptions/listen stream that follows the URI",
+  "tasks/result": ": tasks/get answers a finished task with its result",
+  "tasks/list": ": keep the taskId of each task tools/call creates, and call tasks/get with it",
 });
 
 /** The side of a connection the dispatcher hands the 2025 era (sessions/peer.ts's Peer). */
@@ -257,20 +273,30 @@ export class Dispatcher {
   }
 
   /**
-   * -32601, saying why: the server lacks the capability that gates the method (2025-11-25 "Capabilities": a client uses
-   * only what was advertised), or the protocol has no such method (2026-07-28 §8 "Removed"; one that never existed
-   * neither).
+   * -32601, saying why and what to do: the server runs no tasks, for a `tasks/*` method (in either era); 2026-07-28
+   * removed the method, on every server (§8 "Removed", with what replaced it); the server lacks the capability that
+   * gates the method (2025-11-25 "Capabilities": a client uses only what was advertised); or the protocol has no such
+   * method (one that never existed neither).
    */
   notFound(message: JsonRpcRequest, protocolVersion: string | undefined): JsonRpcResponse {
     const name = message.method;
+    const method = this.method(name);
+    const family = name.slice(0, name.indexOf("/"));
     // A method whose layer never loaded (prompts/list on a server without prompts) is known by its family.
-    const capability = this.method(name)?.capability ?? FAMILIES[name.slice(0, name.indexOf("/"))];
+    const capability = method?.capability ?? FAMILIES[family];
+    // 2026-07-28 removed some methods from every server: that, not what this one offers, is the reason.
+    const removed = protocolVersion && MODERN_VERSIONS.includes(protocolVersion) ? REMOVED_IN_MODERN[name] : undefined;
     const why =
-      capability && !this.registry.offers(capability)
-        ? ` because this server has no ${capability}; call only the methods of the capabilities it advertises`
-        : protocolVersion
-          ? ` in protocol ${protocolVersion}`
-          : "";
+      // The tasks layer installs the tasks methods with the first task tool: without it, no era's tasks are served.
+      !method && family === "tasks"
+        ? ` because this server runs no tasks (no ${TASKS} extension, no capabilities.tasks): call its tools with tools/call, whose answer carries the result`
+        : removed !== undefined
+          ? ` in protocol ${protocolVersion}${removed}`
+          : capability && !this.registry.offers(capability)
+            ? ` because this server has no ${capability}; call only the methods of the capabilities it advertises`
+            : protocolVersion
+              ? ` in protocol ${protocolVersion}`
+              : "";
     return errorResponse(
       message.id,
       ErrorCode.MethodNotFound,

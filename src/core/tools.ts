@@ -66,6 +66,12 @@ export interface ToolConfig<I extends Schema | undefined, O extends Schema | und
   run: ToolRun<I, O>;
 }
 
+/**
+ * The 2026-07-28 Tasks extension's identifier (SEP-2663): under `capabilities.extensions` (both sides),
+ * in -32021's data, and in what a `tasks/*` request to a server without task tools is told (dispatch.ts).
+ */
+export const TASKS = "io.modelcontextprotocol/tasks";
+
 /** The extension's `taskSupport` values a tool can opt in with ("forbidden" is the default: leave `task` out). */
 export type TaskSupport = "optional" | "required";
 

@@ -4,7 +4,7 @@ import type { Dispatcher } from "../core/dispatch.js";
 import { ErrorCode, McpError } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject } from "../core/jsonrpc.js";
-import { accessOf, enforceLayer, namedArguments, type TaskSettings, type Tool } from "../core/tools.js";
+import { accessOf, enforceLayer, namedArguments, TASKS, type TaskSettings, type Tool } from "../core/tools.js";
 import type { ServerCapabilities } from "../core/types.js";
 import { listenExtensions } from "../listen/extensions.js";
 import type { Middleware } from "../middleware/middleware.js";
@@ -14,7 +14,6 @@ import { keepingRequests, requestOf } from "./contexts.js";
 import { LegacyTasks } from "./legacy.js";
 import { taskListen } from "./listen.js";
 import { MemoryTaskStore, type TaskStore } from "./store.js";
-import { TASKS } from "./task.js";
 import { declaresOnlyLegacyTasks, declaresTasks, missingTasks, Tasks } from "./tasks.js";
 
 type Result = Record<string, unknown>;

@@ -8,9 +8,6 @@ import type { InputRequest } from "../core/types.js";
  * apart, in run.ts.
  */
 
-/** The extension's identifier: under `capabilities.extensions` (both sides) and in -32021's data. */
-export const TASKS = "io.modelcontextprotocol/tasks";
-
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 /** `completed`, `failed` and `cancelled` never change again (SEP-2663 "Task Status"). */

@@ -5,7 +5,7 @@ import type { Context } from "../core/handler-context.js";
 import { isObject, type JsonRpcMessage } from "../core/jsonrpc.js";
 import type { Registry } from "../core/registry.js";
 import { shown } from "../core/safe.js";
-import type { CallToolResult, TaskSettings, Tool } from "../core/tools.js";
+import { type CallToolResult, TASKS, type TaskSettings, type Tool } from "../core/tools.js";
 import type { InputRequest } from "../core/types.js";
 import type { Session } from "../sessions/peer.js";
 import type { Bus } from "../state/state.js";
@@ -15,16 +15,7 @@ import { askerOf, requestOf, runContext } from "./contexts.js";
 import { TaskRelay } from "./relay.js";
 import { type RunEvents, TaskRun } from "./run.js";
 import { DEFAULT_MAX_TASKS, type TaskStore } from "./store.js";
-import {
-  detailed,
-  isTerminal,
-  legacyTask,
-  RELATED_TASK,
-  TASKS,
-  type TaskError,
-  type TaskRecord,
-  taskFields,
-} from "./task.js";
+import { detailed, isTerminal, legacyTask, RELATED_TASK, type TaskError, type TaskRecord, taskFields } from "./task.js";
 import { StatusWrites } from "./writes.js";
 
 type Result = Record<string, unknown>;

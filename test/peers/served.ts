@@ -27,6 +27,10 @@ export function servedToClients(server: ReturnType<typeof pico>) {
   });
 
   return {
+    /** The URL it listens on, for requests no official client sends (a method its protocol removed). */
+    get url(): string {
+      return listening.url;
+    },
     /**
      * A 2025-11-25 client (the official v1 SDK), connected; `options` as the client takes them, and
      * `prepare` to set its handlers before it connects.

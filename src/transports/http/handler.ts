@@ -1,6 +1,7 @@
 import type { AuthGate } from "../../auth/gate.js";
+import { RequestContext } from "../../core/context.js";
 import { type Dispatcher, type Exchange, unsupportedVersion } from "../../core/dispatch.js";
-import { claimsModern, readEnvelope } from "../../core/envelope.js";
+import { claimsModern, type Envelope, readEnvelope } from "../../core/envelope.js";
 import { ErrorCode } from "../../core/errors.js";
 import {
   classify,
@@ -12,6 +13,7 @@ import {
 } from "../../core/jsonrpc.js";
 import { busy, isUnavailable, shuttingDown } from "../../core/refusal.js";
 import { quoted, shown } from "../../core/safe.js";
+import { enforceLayer } from "../../core/tools.js";
 import { META, type Meta } from "../../core/types.js";
 import { BATCH_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS } from "../../core/versions.js";
 import type { ResolvedLimits } from "../../limits/options.js";
@@ -388,8 +390,9 @@ export class HttpHandler {
     const method = this.#dispatcher.modernMethod(message.method);
     if (!method) return jsonReply(404, this.#dispatcher.notFound(message, envelope.protocolVersion));
     if (message.method === "tools/call") {
-      const tool = this.#dispatcher.registry.tools.get(message.params?.name as string);
-      const wrong = tool && mismatchedParamHeader(request, tool, message.params?.arguments);
+      const wrong = this.#wrongParamHeader(request, message, envelope);
+      // The caller checks load with the first request that needs them: then its checks run again, at once.
+      if (wrong instanceof Promise) return wrong.then(() => this.#modern(request, message, accept));
       if (wrong) return badRequest(id, ErrorCode.HeaderMismatch, wrong);
     }
     // A listen request is nothing but a stream: at the stream limit it cannot be served.
@@ -404,6 +407,28 @@ export class HttpHandler {
     // A listen whose caller's token expired ends as a subscription the server ends: with its result.
     if (message.method === "subscriptions/listen") reply.expired = (listen) => this.#listenEnded(listen);
     return reply.answer(answer);
+  }
+
+  /**
+   * What is wrong with the `Mcp-Param-*` headers of a tools/call (SEP-2243 "x-mcp-header"), for a tool
+   * in the caller's view: one `hideUnauthorized` hides from them is as unknown as one never registered
+   * (docs/authorization.md), whose call the dispatcher answers "Unknown tool" whatever its headers say,
+   * or a refusal would tell them it exists. A promise while the caller checks load.
+   */
+  #wrongParamHeader(
+    request: HttpRequest,
+    message: ModernClaim,
+    envelope: Envelope,
+  ): string | undefined | Promise<string | undefined> {
+    const { registry } = this.#dispatcher;
+    const name = message.params.name;
+    const tool = typeof name === "string" ? registry.tools.get(name) : undefined;
+    const wrong = tool && mismatchedParamHeader(request, tool, message.params.arguments);
+    const settings = registry.auth;
+    // Only headers that would refuse the call look at its caller: one the headers admit is checked as it runs.
+    if (!wrong || !settings?.hide) return wrong;
+    const ctx = new RequestContext(envelope, { auth: request.auth }, settings);
+    return enforceLayer.use((enforce) => (enforce.shows(ctx, tool.auth) ? wrong : undefined));
   }
 
   /** The final result of a listen the server ends (2026-07-28 "Subscriptions": SHOULD send it before closing). */

@@ -144,7 +144,7 @@ export function mismatchedParamHeader(request: HttpRequest, tool: Tool, args: un
       typeof value === "number"
         ? sent !== undefined && sent !== "" && Number(sent) === value
         : typeof value !== "object" && sent === String(value);
-    if (!same) return `The ${header} header "${raw}" does not match arguments.${path.join(".")}`;
+    if (!same) return `The ${header} header "${shown(raw)}" does not match arguments.${path.join(".")}`;
   }
   return undefined;
 }
