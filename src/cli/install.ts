@@ -53,10 +53,20 @@ configuration that is not where expected, does not parse, is read-only or cannot
   async run(argv) {
     const args = parseArgs(argv, { switches: ["dry-run", "force"], values: ["name", "env", "export", "config"] });
     const [id, file, extra] = args.positionals;
-    if (!id || !file) throw new UsageError(id ? "which server file?" : `which client? One of ${IDS}.`);
-    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+    if (!id) throw new UsageError(`which client? One of ${IDS}.`);
     const client = CLIENTS.find((candidate) => candidate.id === id);
+    // The file given alone, or before the client: the words a user gets wrong first.
+    if (!client && file === undefined) {
+      throw new UsageError(
+        `which client? Name it before the file: picomcp install <client> ${id}, the client one of ${IDS}.`,
+      );
+    }
+    if (!client && CLIENTS.some((candidate) => candidate.id === file)) {
+      throw new UsageError(`the client comes first, then the file: picomcp install ${file} ${id}`);
+    }
     if (!client) throw new UsageError(`unknown client "${id}": picomcp installs into ${IDS}`);
+    if (!file) throw new UsageError("which server file?");
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     const env: Record<string, string> = {};
     for (const pair of args.values.get("env") ?? []) {
       const equals = pair.indexOf("=");

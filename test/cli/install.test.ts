@@ -260,6 +260,22 @@ describe("picomcp install", () => {
     expect(install("vim", FIXTURE)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown client "vim"') });
   });
 
+  it("exits 2 saying the client comes first when given the file alone or after the client", () => {
+    const clients = "claude-desktop, claude-code, codex, cursor";
+    expect(install(FIXTURE)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        `^picomcp install: which client\\? Name it before the file: picomcp install <client> ${FIXTURE}, the client one of ${clients}\\.\n`,
+      ),
+    });
+    expect(install(FIXTURE, "codex")).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        `^picomcp install: the client comes first, then the file: picomcp install codex ${FIXTURE}\n`,
+      ),
+    });
+  });
+
   it("refuses, exit 2, a name the client's own `mcp add` refuses, and names one it takes", () => {
     writeFileSync(join(home, ".claude.json"), "{}");
     mkdirSync(join(home, ".codex"));
