@@ -5,7 +5,7 @@
  * type-checked by tsc under moduleResolution bundler and node16. Also: every relative link in the
  * packed README and docs points to a file the package has.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -19,13 +19,14 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "./helpers.js";
+import { collect, exitOf, lines, ROOT } from "./helpers.js";
 
 const ENTRIES = ["picomcp", "picomcp/jwt", "picomcp/introspection", "picomcp/redis", "picomcp/testing"];
 const [MAJOR = 0, MINOR = 0] = process.versions.node.split(".").map(Number);
 const REQUIRE_ESM = MAJOR > 22 || (MAJOR === 22 && MINOR >= 12) || (MAJOR === 20 && MINOR >= 19);
 
 let project: string;
+let examples: string;
 const run = (command: string, args: string[]) =>
   execFileSync(command, args, { cwd: project, encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] });
 
@@ -54,6 +55,10 @@ beforeAll(() => {
   // The type check needs a compiler and a schema library; the repository's copies do.
   for (const name of ["typescript", "zod", "@types"])
     symlinkSync(join(ROOT, "node_modules", name), join(project, "node_modules", name));
+  // The shipped examples run under tsx, as their headers say, from a folder of the project.
+  examples = join(project, "examples-run");
+  mkdirSync(join(examples, "node_modules"), { recursive: true });
+  symlinkSync(join(ROOT, "node_modules", "tsx"), join(examples, "node_modules", "tsx"));
 }, 120_000);
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));
@@ -79,6 +84,8 @@ describe("the packed package", () => {
 
   it("runs the picomcp bin", () => {
     expect(run(join(project, "node_modules/.bin/picomcp"), ["--help"])).toContain("Usage: picomcp <verb>");
+    const { version }: { version: string } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    expect(run(join(project, "node_modules/.bin/picomcp"), ["--version"])).toBe(`${version}\n`);
   });
 
   it("loads a server file: JavaScript always, TypeScript where Node strips types, else says what to do", () => {
@@ -129,9 +136,6 @@ describe("the packed package", () => {
   });
 
   it("ships examples that run as they are, importing the package by its name", () => {
-    const folder = join(project, "examples-run");
-    mkdirSync(join(folder, "node_modules"), { recursive: true });
-    symlinkSync(join(ROOT, "node_modules", "tsx"), join(folder, "node_modules", "tsx"));
     const initialize = {
       jsonrpc: "2.0",
       id: 1,
@@ -139,7 +143,7 @@ describe("the packed package", () => {
       params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "pack", version: "1" } },
     };
     const example = spawnSync(process.execPath, ["--import", "tsx", "../node_modules/picomcp/examples/weather.ts"], {
-      cwd: folder,
+      cwd: examples,
       encoding: "utf8",
       input: `${JSON.stringify(initialize)}\n`,
       timeout: 60_000,
@@ -150,6 +154,27 @@ describe("the packed package", () => {
       result: { serverInfo: { name: "weather" } },
     });
   });
+
+  it("ships the OAuth example, which serves in development mode and prints tokens to try", async () => {
+    // No OAUTH_ISSUER: the example signs its own tokens with picomcp/testing's issuer (was: it
+    // imported ../../src/testing.js, which the package does not have, and stopped with a stack).
+    const child = spawn(process.execPath, ["--import", "tsx", "../node_modules/picomcp/examples/projects/auth.ts"], {
+      cwd: examples,
+      env: { ...process.env, PORT: "0", OAUTH_ISSUER: "", PROJECTS_FILE: join(examples, "projects.json") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const stderr = collect(child.stderr);
+    try {
+      const seen = await lines(child.stdout)(/^ {2}read \+ write: ey/, 30_000).catch((error: Error) => {
+        throw new Error(`${error.message}\nstderr:\n${stderr.text}`);
+      });
+      expect(seen[0]).toMatch(/^The protected project tracker is listening on http:\/\/127\.0\.0\.1:\d+\/mcp /);
+      expect(stderr.text).toBe("");
+    } finally {
+      child.kill();
+      await exitOf(child);
+    }
+  }, 60_000);
 
   it.each([
     { resolution: "bundler", lib: ["es2023", "dom"], types: [] },
