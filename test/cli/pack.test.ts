@@ -182,7 +182,7 @@ describe("the packed package", () => {
     // A Node-only project: no DOM lib, Node's globals from @types/node.
     { resolution: "node16", lib: ["es2023"], types: ["node"] },
   ])(
-    "type-checks a file importing every entry under moduleResolution $resolution, lib $lib, types $types",
+    "type-checks a file importing every entry, and the README's and Getting started's server.ts, under moduleResolution $resolution, lib $lib, types $types",
     ({ resolution, lib, types }) => {
       const source = [
         'import { pico, text, type CallToolResult } from "picomcp";',
@@ -200,6 +200,16 @@ describe("the packed package", () => {
       const folder = join(project, `${resolution}-${lib.join("-")}`);
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, "check.ts"), source);
+      // The first server a user copies, as the packed pages show it (was: the README's failed where
+      // the DOM lib is absent, for fetch's res.json() is then Promise<unknown>).
+      const packed = join(project, "node_modules/picomcp");
+      for (const [page, file] of [
+        ["README.md", "readme-server.ts"],
+        ["docs/getting-started.md", "getting-started-server.ts"],
+      ] as const) {
+        const [, snippet] = /```ts\n(.*?)```/s.exec(readFileSync(join(packed, page), "utf8"))!;
+        writeFileSync(join(folder, file), snippet!);
+      }
       const module = resolution === "bundler" ? "esnext" : "node16";
       const config = {
         compilerOptions: {
@@ -211,11 +221,14 @@ describe("the packed package", () => {
           lib,
           types,
         },
-        files: ["check.ts"],
+        files: ["check.ts", "readme-server.ts", "getting-started-server.ts"],
       };
       writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
       const tsc = join(project, "node_modules/typescript/bin/tsc");
-      expect(() => run(process.execPath, [tsc, "-p", folder])).not.toThrow();
+      expect(spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" })).toMatchObject({
+        status: 0,
+        stdout: "",
+      });
     },
     // A failure guard, not a measurement: tsc on zod and every entry takes 10 s on a quiet machine.
     60_000,
