@@ -3,8 +3,9 @@
  * pipeline (its own Streamable HTTP handling, in-process), with progress on stderr and elicitation
  * answered from the terminal.
  */
+import { ErrorCode } from "../core/errors.js";
 import { flagValue, parseArgs, UsageError } from "./args.js";
-import { Client } from "./client.js";
+import { Client, RpcError } from "./client.js";
 import { DEFAULT_TIMEOUT_MS, noAnswer, TimedOut, timeoutOf } from "./deadline.js";
 import { answerElicitation } from "./elicit.js";
 import { loadServer } from "./load.js";
@@ -83,8 +84,10 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
           },
         },
       );
-      const result = await calling.catch((thrown: unknown) => {
+      const result = await calling.catch(async (thrown: unknown) => {
         bar.done();
+        if (thrown instanceof RpcError && thrown.code === ErrorCode.InvalidParams)
+          throw await namingTools(client, thrown, { file, tool });
         return unanswered(thrown);
       });
       bar.done();
@@ -96,6 +99,25 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
     }
   },
 };
+
+/**
+ * The error of a call to a tool the server does not have (MCP answers it with -32602, 2025-11-25,
+ * Tools, "Error Handling"), ending with the tools it has: the server's own words send the model to
+ * tools/list, which is no command a shell runs. A list that fails leaves the error as it came.
+ */
+async function namingTools(
+  client: Client,
+  error: RpcError,
+  { file, tool }: { file: string; tool: string },
+): Promise<RpcError> {
+  const names = await client.list("tools/list", "tools").then(
+    (tools) => tools.map((each) => String(each.name)),
+    () => [tool],
+  );
+  if (names.includes(tool)) return error;
+  const message = `${error.message} The server's tools: ${names.join(", ") || "none"} (picomcp list ${file} describes them).`;
+  return new RpcError({ code: error.code, message, data: error.data }, error.status);
+}
 
 function parseObject(json: string): Record<string, unknown> {
   let value: unknown;

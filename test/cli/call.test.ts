@@ -93,10 +93,12 @@ describe("picomcp call", () => {
     expect(picomcp(["call", "--help"]).stdout).toContain(
       "1 it answered with a tool error (isError: invalid arguments, an\nerror its run threw), the call failed (a JSON-RPC error: an unknown tool)",
     );
+    // An unknown name ends with the names there are, on the same line (was: only the server's
+    // "Call tools/list", which is no command of the shell).
     expect(call("nope")).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining(
-        'picomcp call: the server answered with JSON-RPC error -32602: Unknown tool "nope"',
+      stderr: expect.stringMatching(
+        /^picomcp call: the server answered with JSON-RPC error -32602: Unknown tool "nope".*\. The server's tools: greet, measure, count, ask_color, fail \(picomcp list test\/fixtures\/cli-server\.ts describes them\)\.\n$/,
       ),
     });
   });
