@@ -32,7 +32,8 @@ const run = (command: string, args: string[]) =>
 
 beforeAll(() => {
   expect(existsSync(join(ROOT, "dist/index.js")), "dist/ is missing: run `npm run build` first").toBe(true);
-  project = mkdtempSync(join(tmpdir(), "picomcp-pack-"));
+  // A space in the path, as in many a home folder: what runs here runs there.
+  project = mkdtempSync(join(tmpdir(), "picomcp pack-"));
   const packed = JSON.parse(
     // --ignore-scripts: the dist/ built before is packed as it is, not built again by `prepack` while
     // the suite's other files read it (test/cli/pack-build.test.ts checks that `prepack` builds).
@@ -135,23 +136,30 @@ describe("the packed package", () => {
     expect(broken.stderr.trim()).not.toContain("\n");
   });
 
-  it("ships examples that run as they are, importing the package by its name", () => {
+  // Was, for the last three: nothing served and exit 0 under a path with a space, their check of
+  // being run compared import.meta.url, which has it as %20, with the path itself.
+  it.each([
+    ["weather.ts", "weather"],
+    ["middleware/server.ts", "middleware-example"],
+    ["tasks/server.ts", "tasks-example"],
+    ["plugin/echo-extension.ts", "echo-example"],
+  ])("ships examples that serve stdio as their headers say, importing the package by its name: %s", (file, name) => {
     const initialize = {
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
       params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "pack", version: "1" } },
     };
-    const example = spawnSync(process.execPath, ["--import", "tsx", "../node_modules/picomcp/examples/weather.ts"], {
+    const example = spawnSync(process.execPath, ["--import", "tsx", `../node_modules/picomcp/examples/${file}`], {
       cwd: examples,
       encoding: "utf8",
       input: `${JSON.stringify(initialize)}\n`,
       timeout: 60_000,
     });
     expect(example.stderr).toBe("");
-    expect(JSON.parse(example.stdout.split("\n")[0]!)).toMatchObject({
+    expect(JSON.parse(example.stdout.split("\n")[0] || "null")).toMatchObject({
       id: 1,
-      result: { serverInfo: { name: "weather" } },
+      result: { serverInfo: { name } },
     });
   });
 
