@@ -45,7 +45,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   const verb = VERBS.find((candidate) => candidate.name === name);
   if (!verb) {
-    warn(`picomcp: unknown verb "${name}". The verbs are ${VERBS.map((v) => v.name).join(", ")}.\n\n${HELP}`);
+    const verbs = `The verbs are ${VERBS.map((v) => v.name).join(", ")}.`;
+    // `picomcp server.ts`, the verb forgotten: the file is the word that says what went wrong.
+    const wrong = /\.[mc]?[jt]sx?$/.test(name)
+      ? `${name} is a file: give a verb before it, such as picomcp dev ${name}.`
+      : `unknown verb "${name}".`;
+    warn(`picomcp: ${wrong} ${verbs}\n\n${HELP}`);
     return EXIT.cannotRun;
   }
   if (rest.includes("--help") || rest.includes("-h")) {

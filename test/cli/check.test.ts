@@ -78,6 +78,16 @@ describe("picomcp", () => {
     expect(unknown.stderr).toContain('unknown verb "lint". The verbs are dev, list, call, install, run, check.');
   });
 
+  it("exits 2 saying a verb comes first when given a server file alone", () => {
+    // Was: 'unknown verb "test/fixtures/cli-server.ts"'.
+    expect(picomcp(["test/fixtures/cli-server.ts"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /^picomcp: test\/fixtures\/cli-server\.ts is a file: give a verb before it, such as picomcp dev test\/fixtures\/cli-server\.ts\. The verbs are dev, list, call, install, run, check\.\n/,
+      ),
+    });
+  });
+
   it("prints its version with --version or -v, as package.json has it, and says so in --help", () => {
     const { version }: { version: string } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
     for (const flag of ["--version", "-v"]) expect(picomcp([flag])).toMatchObject({ code: 0, stdout: `${version}\n` });
