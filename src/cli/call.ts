@@ -41,11 +41,23 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
 `,
   async run(argv) {
     const args = parseArgs(argv, { values: ["arg", "export", "token", "timeout"] });
-    const [file, tool, json, extra] = args.positionals;
+    const [file, tool, ...rest] = args.positionals;
     if (!file) throw new UsageError("which server file?");
     if (!tool) throw new UsageError(`which tool? Give its name after the file (picomcp list ${file} shows them)`);
+    const pairs = args.values.get("arg") ?? [];
+    // Said before the words after the tool are read as JSON: `--arg city Lisbon` gave the value apart.
+    const unpaired = pairs.find((pair) => pair.indexOf("=") < 1);
+    if (unpaired !== undefined) {
+      const example = rest.length === 1 ? `, such as --arg ${unpaired}=${rest[0]}` : "";
+      throw new UsageError(`--arg ${unpaired}: write it as name=value${example}`);
+    }
+    // `city=Lisbon` as a shell user writes it, without --arg.
+    if (rest.length > 0 && rest.every((word) => /^[\w.-]+=/.test(word))) {
+      throw new UsageError(`give each argument with --arg: ${rest.map((word) => `--arg ${word}`).join(" ")}`);
+    }
+    const [json, extra] = rest;
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
-    if (json !== undefined && args.values.has("arg")) throw new UsageError("give a JSON object or --arg, not both");
+    if (json !== undefined && pairs.length > 0) throw new UsageError("give a JSON object or --arg, not both");
     const timeoutMs = timeoutOf(args);
     const { server } = await loadServer(file, flagValue(args, "export"));
     // No answer within --timeout, said with the request that got none: the tool, or what came before it.
@@ -64,7 +76,7 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
     try {
       let input: Record<string, unknown> = {};
       if (json !== undefined) input = parseObject(json);
-      else if (args.values.has("arg")) input = await fromPairs(client, tool, args.values.get("arg")!).catch(unanswered);
+      else if (pairs.length > 0) input = await fromPairs(client, tool, pairs).catch(unanswered);
       const bar = new ProgressBar(process.stderr);
       const calling = client.request(
         "tools/call",
@@ -146,8 +158,8 @@ async function fromPairs(client: Client, tool: string, pairs: string[]): Promise
   const input: Record<string, unknown> = Object.create(null);
   const properties = schema?.properties;
   for (const pair of pairs) {
+    // Each has a name before its "=": run() checked them all before the server loaded.
     const equals = pair.indexOf("=");
-    if (equals < 1) throw new UsageError(`--arg ${pair}: write it as name=value`);
     const name = pair.slice(0, equals);
     const value = pair.slice(equals + 1);
     // Either value alone would be a call the user did not ask for.
