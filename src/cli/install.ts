@@ -59,7 +59,7 @@ configuration that is not where expected, does not parse, is read-only or cannot
     // The file given alone, or before the client: the words a user gets wrong first.
     if (!client && file === undefined) {
       throw new UsageError(
-        `which client? Name it before the file: picomcp install <client> ${id}, the client one of ${IDS}.`,
+        `which client? Name it before the file, such as picomcp install claude-code ${id}; the clients are ${IDS}.`,
       );
     }
     if (!client && CLIENTS.some((candidate) => candidate.id === file)) {

@@ -289,7 +289,7 @@ describe("picomcp install", () => {
     expect(install(FIXTURE)).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(
-        `^picomcp install: which client\\? Name it before the file: picomcp install <client> ${FIXTURE}, the client one of ${clients}\\.\n`,
+        `^picomcp install: which client\\? Name it before the file, such as picomcp install claude-code ${FIXTURE}; the clients are ${clients}\\.\n`,
       ),
     });
     expect(install(FIXTURE, "codex")).toMatchObject({
