@@ -6,6 +6,8 @@
  * which carries the protocol over stdio.
  */
 
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { pico } from "picomcp";
 import { z } from "zod";
 import { type AuditEntry, auditLog } from "./audit.js";
@@ -32,7 +34,7 @@ export function createMiddlewareServer(options: MiddlewareServerOptions = {}) {
     .use("tools/call", capResultSize(options.maxResultBytes ?? 10_000));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // RATE_LIMIT sets the requests per minute and caller (default 60).
   const server = createMiddlewareServer({
     rateLimit: { limit: Number(process.env.RATE_LIMIT || 60), windowMs: 60_000 },

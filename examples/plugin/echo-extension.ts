@@ -5,6 +5,8 @@
  * `server/discover` (2026-07-28). `node --import tsx examples/plugin/echo-extension.ts` serves a
  * server with it over stdio.
  */
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { ErrorCode, McpError, type Plugin, pico } from "picomcp";
 
 /** The extension's key in `capabilities.extensions`: reverse DNS, under a name you own. */
@@ -44,4 +46,4 @@ export function createEchoServer() {
     .use(echoExtension({ maxLength: 100 }));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await createEchoServer().serve();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await createEchoServer().serve();

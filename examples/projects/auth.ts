@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     verify = jwtVerifier({ issuer: issuerUrl, jwksUrl: process.env.OAUTH_JWKS_URL || `${issuerUrl}/jwks` });
   } else {
     // Development mode: a throwaway issuer in this process, so there is something to sign tokens.
-    const { testIssuer } = await import("../../src/testing.js");
+    const { testIssuer } = await import("picomcp/testing");
     const dev = await testIssuer({ audience: process.env.MCP_RESOURCE || `http://127.0.0.1:${port}/mcp` });
     verify = dev.verify;
     issuer = dev.issuer;

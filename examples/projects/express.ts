@@ -6,7 +6,7 @@
  *   node --import tsx examples/projects/express.ts
  *
  * It listens on 127.0.0.1, on the port in PORT (default 3000). The data file is PROJECTS_FILE, or
- * data/projects.json next to this file.
+ * data/projects.json next to this file. Express is not picomcp's: `npm install express` first (5.x).
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";

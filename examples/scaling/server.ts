@@ -7,7 +7,8 @@
  *     PORT=3001 node --import tsx examples/scaling/server.ts
  *
  * Start as many as you like on other ports, and put examples/scaling/balancer.ts (or your own
- * balancer) in front.
+ * balancer) in front. It needs a Redis server and node-redis: `npm install redis` first (or pass
+ * an ioredis client to redisState instead).
  */
 
 import { pico } from "picomcp";

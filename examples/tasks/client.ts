@@ -4,7 +4,7 @@
  * with `client.experimental.tasks.callToolStream`, prints each status it polls and each progress
  * message, confirms the question the task asks (it arrives on the `tasks/result` stream), and
  * prints the report. `node --import tsx examples/tasks/client.ts [topic]`; SECTION_MS as for the
- * server.
+ * server. The client is the SDK's, not picomcp's: `npm install @modelcontextprotocol/sdk` first.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";

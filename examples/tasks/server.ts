@@ -10,6 +10,8 @@
  * HTTP on 127.0.0.1. SECTION_MS sets how long each section takes (default 1000).
  */
 
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { pico } from "picomcp";
 import { z } from "zod";
 
@@ -49,7 +51,7 @@ export function createTasksServer(options: { sectionMs?: number } = {}) {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const server = createTasksServer({ sectionMs: Number(process.env.SECTION_MS || 1000) });
   const at = process.argv.indexOf("--port");
   if (at === -1) await server.serve();

@@ -3,8 +3,9 @@
  * pipeline (its own Streamable HTTP handling, in-process), with progress on stderr and elicitation
  * answered from the terminal.
  */
+import { ErrorCode } from "../core/errors.js";
 import { flagValue, parseArgs, UsageError } from "./args.js";
-import { Client } from "./client.js";
+import { Client, RpcError } from "./client.js";
 import { DEFAULT_TIMEOUT_MS, noAnswer, TimedOut, timeoutOf } from "./deadline.js";
 import { answerElicitation } from "./elicit.js";
 import { loadServer } from "./load.js";
@@ -40,11 +41,23 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
 `,
   async run(argv) {
     const args = parseArgs(argv, { values: ["arg", "export", "token", "timeout"] });
-    const [file, tool, json, extra] = args.positionals;
+    const [file, tool, ...rest] = args.positionals;
     if (!file) throw new UsageError("which server file?");
     if (!tool) throw new UsageError(`which tool? Give its name after the file (picomcp list ${file} shows them)`);
+    const pairs = args.values.get("arg") ?? [];
+    // Said before the words after the tool are read as JSON: `--arg city Lisbon` gave the value apart.
+    const unpaired = pairs.find((pair) => pair.indexOf("=") < 1);
+    if (unpaired !== undefined) {
+      const example = rest.length === 1 ? `, such as --arg ${unpaired}=${rest[0]}` : "";
+      throw new UsageError(`--arg ${unpaired}: write it as name=value${example}`);
+    }
+    // `city=Lisbon` as a shell user writes it, without --arg.
+    if (rest.length > 0 && rest.every((word) => /^[\w.-]+=/.test(word))) {
+      throw new UsageError(`give each argument with --arg: ${rest.map((word) => `--arg ${word}`).join(" ")}`);
+    }
+    const [json, extra] = rest;
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
-    if (json !== undefined && args.values.has("arg")) throw new UsageError("give a JSON object or --arg, not both");
+    if (json !== undefined && pairs.length > 0) throw new UsageError("give a JSON object or --arg, not both");
     const timeoutMs = timeoutOf(args);
     const { server } = await loadServer(file, flagValue(args, "export"));
     // No answer within --timeout, said with the request that got none: the tool, or what came before it.
@@ -63,7 +76,7 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
     try {
       let input: Record<string, unknown> = {};
       if (json !== undefined) input = parseObject(json);
-      else if (args.values.has("arg")) input = await fromPairs(client, tool, args.values.get("arg")!).catch(unanswered);
+      else if (pairs.length > 0) input = await fromPairs(client, tool, pairs).catch(unanswered);
       const bar = new ProgressBar(process.stderr);
       const calling = client.request(
         "tools/call",
@@ -83,8 +96,10 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
           },
         },
       );
-      const result = await calling.catch((thrown: unknown) => {
+      const result = await calling.catch(async (thrown: unknown) => {
         bar.done();
+        if (thrown instanceof RpcError && thrown.code === ErrorCode.InvalidParams)
+          throw await namingTools(client, thrown, { file, tool });
         return unanswered(thrown);
       });
       bar.done();
@@ -96,6 +111,25 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
     }
   },
 };
+
+/**
+ * The error of a call to a tool the server does not have (MCP answers it with -32602, 2025-11-25,
+ * Tools, "Error Handling"), ending with the tools it has: the server's own words send the model to
+ * tools/list, which is no command a shell runs. A list that fails leaves the error as it came.
+ */
+async function namingTools(
+  client: Client,
+  error: RpcError,
+  { file, tool }: { file: string; tool: string },
+): Promise<RpcError> {
+  const names = await client.list("tools/list", "tools").then(
+    (tools) => tools.map((each) => String(each.name)),
+    () => [tool],
+  );
+  if (names.includes(tool)) return error;
+  const message = `${error.message} The server's tools: ${names.join(", ") || "none"} (picomcp list ${file} describes them).`;
+  return new RpcError({ code: error.code, message, data: error.data }, error.status);
+}
 
 function parseObject(json: string): Record<string, unknown> {
   let value: unknown;
@@ -124,8 +158,8 @@ async function fromPairs(client: Client, tool: string, pairs: string[]): Promise
   const input: Record<string, unknown> = Object.create(null);
   const properties = schema?.properties;
   for (const pair of pairs) {
+    // Each has a name before its "=": run() checked them all before the server loaded.
     const equals = pair.indexOf("=");
-    if (equals < 1) throw new UsageError(`--arg ${pair}: write it as name=value`);
     const name = pair.slice(0, equals);
     const value = pair.slice(equals + 1);
     // Either value alone would be a call the user did not ask for.

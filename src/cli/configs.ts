@@ -10,7 +10,13 @@ export interface Snippet {
   text: string;
 }
 
-export function httpSnippets(name: string, url: string): Snippet[] {
+/** A tool of the server and one argument of it, for the Inspector CLI's call line. */
+export interface ExampleCall {
+  tool: string;
+  arg?: string;
+}
+
+export function httpSnippets(name: string, url: string, call?: ExampleCall): Snippet[] {
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   return [
     {
@@ -51,9 +57,24 @@ export function httpSnippets(name: string, url: string): Snippet[] {
       where: "in a terminal: the tools as a client lists them, then one call",
       text:
         `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list\n` +
-        `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call --tool-name <tool> --tool-arg <name>=<value>`,
+        `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call ${callArgs(call)}`,
     },
   ];
+}
+
+/**
+ * The Inspector CLI's tool and argument, as a shell runs them pasted: a value to fill in is quoted,
+ * for a bare `<value>` is a redirection to the shell. Tool names are letters, digits, `_`, `.` and
+ * `-` (the server checks them), so only an argument's name and the placeholders need quotes.
+ */
+function callArgs(call: ExampleCall | undefined): string {
+  if (!call) return "--tool-name '<tool>' --tool-arg '<name>=<value>'";
+  return `--tool-name ${call.tool}${call.arg === undefined ? "" : ` --tool-arg ${shellQuoted(`${call.arg}=<value>`)}`}`;
+}
+
+/** `text` in single quotes, each of its own single quotes closed, escaped and reopened (POSIX sh). */
+function shellQuoted(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** A TOML key: bare when it is letters, digits, `-` and `_` only (TOML 1.0 "Keys"), quoted otherwise. */

@@ -9,7 +9,8 @@ import { createServer } from "node:net";
 import { dirname, relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { flagValue, parseArgs, UsageError } from "./args.js";
-import { httpSnippets } from "./configs.js";
+import { Client } from "./client.js";
+import { type ExampleCall, httpSnippets, type Snippet } from "./configs.js";
 import { mustBeFile } from "./load.js";
 import { DEV_CHILD, portError, portNumber, READY } from "./run.js";
 import { EXIT, print, type Verb, warn } from "./verb.js";
@@ -77,20 +78,15 @@ is taken or needs privileges.
       createInterface({ input: current.stdout! }).on("line", (line) => {
         if (!line.startsWith(`${READY} `)) return print(line);
         const [, name = "server", url = ""] = /^\S+ \S+ serving (.*) on (\S+)$/.exec(line) ?? [];
-        if (json) {
-          const event = {
-            event: "ready",
-            name,
-            url,
-            restarts,
-            ...(announced ? {} : { snippets: httpSnippets(name, url) }),
-          };
-          print(JSON.stringify(event));
-        } else {
-          if (!announced) print(howToConnect(name, url));
-          print(`picomcp dev: ready at ${url}${restarts ? ` (restart ${restarts})` : ""}`);
-        }
+        const ready = `picomcp dev: ready at ${url}${restarts ? ` (restart ${restarts})` : ""}`;
+        if (announced) return print(json ? JSON.stringify({ event: "ready", name, url, restarts }) : ready);
         announced = true;
+        // The first start comes with the snippets, whose Inspector call names a tool of the server.
+        void exampleCall(url).then((call) => {
+          const snippets = httpSnippets(name, url, call);
+          if (json) print(JSON.stringify({ event: "ready", name, url, restarts, snippets }));
+          else print(`${howToConnect(name, url, snippets)}${ready}`);
+        });
       });
       current.on("exit", (code, signal) => {
         if (child !== current) return;
@@ -167,10 +163,29 @@ function claimable(port: number): Promise<number> {
   });
 }
 
-function howToConnect(name: string, url: string): string {
-  const blocks = httpSnippets(name, url).map(
-    (snippet) => `${snippet.client} (${snippet.where}):\n${indent(snippet.text)}`,
-  );
+/**
+ * The server's first tool and its first argument (a required one if it has any), asked of it over
+ * HTTP as a client would; none when it has no tool, answers nobody without a token, or does not
+ * answer within 5 s: the call line then keeps its placeholders, and nothing else depends on it.
+ */
+async function exampleCall(url: string): Promise<ExampleCall | undefined> {
+  try {
+    const client = await Client.open({ fetch: (request) => fetch(new Request(url, request)) }, { timeoutMs: 5000 });
+    const [tool] = await client.list("tools/list", "tools").finally(() => client.close());
+    if (typeof tool?.name !== "string") return undefined;
+    const { properties = {}, required = [] } = (tool.inputSchema ?? {}) as {
+      properties?: Record<string, unknown>;
+      required?: string[];
+    };
+    const arg = required[0] ?? Object.keys(properties)[0];
+    return arg === undefined ? { tool: tool.name } : { tool: tool.name, arg };
+  } catch {
+    return undefined;
+  }
+}
+
+function howToConnect(name: string, url: string, snippets: Snippet[]): string {
+  const blocks = snippets.map((snippet) => `${snippet.client} (${snippet.where}):\n${indent(snippet.text)}`);
   return [`picomcp dev: ${name} on ${url} (Streamable HTTP)`, "", ...blocks, ""]
     .join("\n\n")
     .replace(/\n{3,}/g, "\n\n");

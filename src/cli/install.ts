@@ -26,7 +26,8 @@ starts itself: this Node with the modules it preloads (--import tsx, -r …, as 
 from here), picomcp, "run" and the file's absolute path. The file is loaded first, so a server that
 does not load is not installed. The configuration file is backed up next to itself
 (<file>.<time>.bak) before it is changed, and replaced whole: a write that fails leaves it as it
-was. An entry of the same name is replaced only with --force.
+was. An entry of the same name is replaced only with --force; one that is already as it would be
+written is left as it is (exit 0).
 
 Clients and the file each one reads:
   claude-desktop  claude_desktop_config.json in Claude's folder (~/Library/Application Support/Claude,
@@ -44,7 +45,7 @@ Options:
   --config   the configuration file to change instead of the client's usual one
   --force    replace an entry of the same name (without it, install refuses and changes nothing)
   --dry-run  print what would be written, change nothing
-  --json     print { client, path, name, entry, replaced, backup, dryRun, shadowedIn }
+  --json     print { client, path, name, entry, replaced, unchanged, backup, dryRun, shadowedIn }
 
 Exit codes: 0 installed (or shown, with --dry-run), 2 a usage mistake, a server that does not load,
 a name the client refuses, an entry of that name already there (without --force), or a
@@ -53,10 +54,20 @@ configuration that is not where expected, does not parse, is read-only or cannot
   async run(argv) {
     const args = parseArgs(argv, { switches: ["dry-run", "force"], values: ["name", "env", "export", "config"] });
     const [id, file, extra] = args.positionals;
-    if (!id || !file) throw new UsageError(id ? "which server file?" : `which client? One of ${IDS}.`);
-    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+    if (!id) throw new UsageError(`which client? One of ${IDS}.`);
     const client = CLIENTS.find((candidate) => candidate.id === id);
+    // The file given alone, or before the client: the words a user gets wrong first.
+    if (!client && file === undefined) {
+      throw new UsageError(
+        `which client? Name it before the file, such as picomcp install claude-code ${id}; the clients are ${IDS}.`,
+      );
+    }
+    if (!client && CLIENTS.some((candidate) => candidate.id === file)) {
+      throw new UsageError(`the client comes first, then the file: picomcp install ${file} ${id}`);
+    }
     if (!client) throw new UsageError(`unknown client "${id}": picomcp installs into ${IDS}`);
+    if (!file) throw new UsageError("which server file?");
+    if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     const env: Record<string, string> = {};
     for (const pair of args.values.get("env") ?? []) {
       const equals = pair.indexOf("=");
@@ -105,23 +116,37 @@ configuration that is not where expected, does not parse, is read-only or cannot
       if (error instanceof BadConfig) throw new CannotRun(`cannot change ${path}: ${error.message}.`);
       throw error;
     }
+    const dryRun = args.switches.has("dry-run");
+    // Installed already, as this run would write it (install run twice): that is done, not a clash.
+    const unchanged = update.text === config.text;
     // Another server may have the name (one the user added by hand, another tool's): it is theirs
     // until they say otherwise.
-    if (update.replaced && !args.switches.has("force")) {
+    if (update.replaced && !unchanged && !args.switches.has("force")) {
       const runs = describeEntry(update.previous);
       throw new CannotRun(
         `${path} already has a server named "${name}"${runs ? ` (${runs})` : ""}: pass --force to replace it ` +
           "(the file is backed up first), or --name <name> to add this one beside it.",
       );
     }
-    const dryRun = args.switches.has("dry-run");
-    const backup = dryRun ? undefined : replaceConfig(config, update.text);
+    const backup = dryRun || unchanged ? undefined : replaceConfig(config, update.text);
     if (args.switches.has("json")) {
-      printJson({ client: client.id, path, name, entry, replaced: update.replaced, backup, dryRun, shadowedIn });
+      printJson({
+        client: client.id,
+        path,
+        name,
+        entry,
+        replaced: update.replaced,
+        unchanged,
+        backup,
+        dryRun,
+        shadowedIn,
+      });
       return EXIT.ok;
     }
     const what = update.replaced ? "replaced" : "added";
-    if (dryRun) {
+    if (unchanged) {
+      print(`picomcp install: "${name}" is in ${path} already, as this would write it: nothing changed.`);
+    } else if (dryRun) {
       print(
         `picomcp install: would have ${what} "${name}" in ${path} (dry run, nothing changed). The file would read:\n\n${update.text}`,
       );

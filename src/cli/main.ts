@@ -1,4 +1,5 @@
 /** `picomcp <verb>`: finds the verb, runs it, and turns its failures into exit codes. */
+import { createRequire } from "node:module";
 import { UsageError } from "./args.js";
 import { call } from "./call.js";
 import { check } from "./check.js";
@@ -25,6 +26,7 @@ TypeScript files load with Node's own type stripping (Node 22.18+ and 23.6+; fro
 adds --experimental-strip-types); on Node 20, with tsx when the project has it installed.
 
 Every verb takes --help, and --json to print JSON instead of text for people.
+picomcp --version prints picomcp's version.
 
 ${EXIT_CODES}`;
 
@@ -34,9 +36,21 @@ export async function main(argv: string[]): Promise<number> {
     (name === undefined ? warn : print)(HELP);
     return name === undefined ? EXIT.cannotRun : EXIT.ok;
   }
+  if (name === "--version" || name === "-v") {
+    // The package's own package.json, by its name: the package exports it, so this finds it from
+    // dist/ once installed and from src/ in a checkout alike.
+    const { version }: { version: string } = createRequire(import.meta.url)("picomcp/package.json");
+    print(version);
+    return EXIT.ok;
+  }
   const verb = VERBS.find((candidate) => candidate.name === name);
   if (!verb) {
-    warn(`picomcp: unknown verb "${name}". The verbs are ${VERBS.map((v) => v.name).join(", ")}.\n\n${HELP}`);
+    const verbs = `The verbs are ${VERBS.map((v) => v.name).join(", ")}.`;
+    // `picomcp server.ts`, the verb forgotten: the file is the word that says what went wrong.
+    const wrong = /\.[mc]?[jt]sx?$/.test(name)
+      ? `${name} is a file: give a verb before it, such as picomcp dev ${name}.`
+      : `unknown verb "${name}".`;
+    warn(`picomcp: ${wrong} ${verbs}\n\n${HELP}`);
     return EXIT.cannotRun;
   }
   if (rest.includes("--help") || rest.includes("-h")) {

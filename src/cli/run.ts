@@ -8,7 +8,7 @@ import { basename, extname } from "node:path";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { serverName } from "./client.js";
 import { loadServer } from "./load.js";
-import { CannotRun, EXIT, keepStdout, print, printJson, type Verb } from "./verb.js";
+import { CannotRun, EXIT, keepStdout, print, printJson, type Verb, warn } from "./verb.js";
 
 /** The line `run --port` prints once it listens; `dev` waits for it. */
 export const READY = "picomcp run: serving";
@@ -58,6 +58,14 @@ or the port is taken or needs privileges.
     }
     const { server } = loaded;
     if (port === undefined) {
+      // Typed in a terminal, stdio serving shows nothing until a message comes, and looks hung.
+      if (process.stdin.isTTY) {
+        warn(
+          `${READY} ${file} over stdio: it reads an MCP client's JSON-RPC messages from stdin, this terminal, ` +
+            "and answers on stdout. A client starts this command itself (picomcp install adds it to one); " +
+            `to try the server from a terminal, run picomcp list, call or dev ${file}. Ctrl+C stops it.`,
+        );
+      }
       await server.serve();
       return EXIT.ok;
     }

@@ -93,10 +93,12 @@ describe("picomcp call", () => {
     expect(picomcp(["call", "--help"]).stdout).toContain(
       "1 it answered with a tool error (isError: invalid arguments, an\nerror its run threw), the call failed (a JSON-RPC error: an unknown tool)",
     );
+    // An unknown name ends with the names there are, on the same line (was: only the server's
+    // "Call tools/list", which is no command of the shell).
     expect(call("nope")).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining(
-        'picomcp call: the server answered with JSON-RPC error -32602: Unknown tool "nope"',
+      stderr: expect.stringMatching(
+        /^picomcp call: the server answered with JSON-RPC error -32602: Unknown tool "nope".*\. The server's tools: greet, measure, count, ask_color, fail \(picomcp list test\/fixtures\/cli-server\.ts describes them\)\.\n$/,
       ),
     });
   });
@@ -140,11 +142,35 @@ describe("picomcp call", () => {
     });
   });
 
+  it("exits 2 on name=value arguments given without --arg, saying the --arg to write", () => {
+    // Was: 'the arguments are not JSON (Unexpected token …)', and 'unexpected argument "times=2"'.
+    for (const words of [["name=Ada"], ["name=Ada", "times=2"]]) {
+      expect(call("greet", ...words)).toMatchObject({
+        code: 2,
+        stdout: "",
+        stderr: expect.stringMatching(
+          new RegExp(
+            `^picomcp call: give each argument with --arg: ${words.map((word) => `--arg ${word}`).join(" ")}\n\nUsage: `,
+          ),
+        ),
+      });
+    }
+  });
+
   it("exits 2 on an --arg without = or given twice, instead of calling with one of the values", () => {
     expect(call("greet", "--arg", "name")).toMatchObject({
       code: 2,
       stdout: "",
       stderr: expect.stringMatching(/^picomcp call: --arg name: write it as name=value\n\nUsage: /),
+    });
+    // The value given apart, after a space: the --arg is said, not the value taken for JSON (was:
+    // "give a JSON object or --arg, not both").
+    expect(call("greet", "--arg", "name", "Ada")).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringMatching(
+        /^picomcp call: --arg name: write it as name=value, such as --arg name=Ada\n\nUsage: /,
+      ),
     });
     expect(call("greet", "--arg", "name=Ada", "--arg", "name=Bob")).toMatchObject({
       code: 2,

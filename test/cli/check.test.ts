@@ -1,6 +1,11 @@
-/** `picomcp check <module>`: the plan linter from the command line, run as a child process. */
+/**
+ * `picomcp check <module>`: the plan linter from the command line, run as a child process; and what
+ * `picomcp` itself answers (--help, --version, an unknown verb).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { picomcp } from "./helpers.js";
+import { picomcp, ROOT } from "./helpers.js";
 
 const check = (...args: string[]) => picomcp(["check", ...args]);
 
@@ -71,6 +76,22 @@ describe("picomcp", () => {
     const unknown = picomcp(["lint"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown verb "lint". The verbs are dev, list, call, install, run, check.');
+  });
+
+  it("exits 2 saying a verb comes first when given a server file alone", () => {
+    // Was: 'unknown verb "test/fixtures/cli-server.ts"'.
+    expect(picomcp(["test/fixtures/cli-server.ts"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /^picomcp: test\/fixtures\/cli-server\.ts is a file: give a verb before it, such as picomcp dev test\/fixtures\/cli-server\.ts\. The verbs are dev, list, call, install, run, check\.\n/,
+      ),
+    });
+  });
+
+  it("prints its version with --version or -v, as package.json has it, and says so in --help", () => {
+    const { version }: { version: string } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    for (const flag of ["--version", "-v"]) expect(picomcp([flag])).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect(picomcp(["--help"]).stdout).toContain("picomcp --version prints picomcp's version");
   });
 
   it.each(["dev", "list", "call", "install", "run", "check"])("%s --help prints its usage and exit codes", (verb) => {

@@ -64,6 +64,10 @@ describe("picomcp dev", () => {
     expect(printed).toContain(`[mcp_servers.dev-test]\n  url = "${url}"`);
     expect(printed).toContain(`npx @modelcontextprotocol/inspector@2 --transport http --server-url ${url}`);
     expect(printed).toContain(`npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list`);
+    // The call line names the server's first tool, asked of it over HTTP, as a shell runs it pasted.
+    expect(printed).toContain(
+      `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call --tool-name version\n`,
+    );
     for (const client of ["Claude Code", "Codex", "Claude Desktop", "Cursor", "VS Code", "MCP Inspector"]) {
       expect(printed).toContain(`\n${client} (`);
     }

@@ -260,6 +260,46 @@ describe("picomcp install", () => {
     expect(install("vim", FIXTURE)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown client "vim"') });
   });
 
+  it.each([
+    ["claude-code", ".", ".claude.json"],
+    ["codex", ".codex", ".codex/config.toml"],
+    ["cursor", ".cursor", ".cursor/mcp.json"],
+  ])("%s: run again as it was, says the entry is there already and changes nothing, exit 0", (id, folder, file) => {
+    if (id === "claude-code") writeFileSync(join(home, file), "{}");
+    else mkdirSync(join(home, folder));
+    expect(install(id, FIXTURE).code).toBe(0);
+    const written = read(file);
+    const kept = backups(folder);
+    // Was: exit 2, "already has a server named "cli-fixture" (it runs: <the same command>): pass --force".
+    expect(install(id, FIXTURE)).toMatchObject({
+      code: 0,
+      stdout: `picomcp install: "cli-fixture" is in ${join(home, file)} already, as this would write it: nothing changed.\n`,
+    });
+    expect(read(file)).toBe(written);
+    expect(backups(folder)).toEqual(kept);
+    // Another command under the name is still the user's to replace.
+    expect(install(id, FIXTURE, "--env", "TOKEN=other")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('already has a server named "cli-fixture"'),
+    });
+  });
+
+  it("exits 2 saying the client comes first when given the file alone or after the client", () => {
+    const clients = "claude-desktop, claude-code, codex, cursor";
+    expect(install(FIXTURE)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        `^picomcp install: which client\\? Name it before the file, such as picomcp install claude-code ${FIXTURE}; the clients are ${clients}\\.\n`,
+      ),
+    });
+    expect(install(FIXTURE, "codex")).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        `^picomcp install: the client comes first, then the file: picomcp install codex ${FIXTURE}\n`,
+      ),
+    });
+  });
+
   it("refuses, exit 2, a name the client's own `mcp add` refuses, and names one it takes", () => {
     writeFileSync(join(home, ".claude.json"), "{}");
     mkdirSync(join(home, ".codex"));

@@ -5,7 +5,7 @@
  * type-checked by tsc under moduleResolution bundler and node16. Also: every relative link in the
  * packed README and docs points to a file the package has.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -19,19 +19,21 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "./helpers.js";
+import { collect, exitOf, lines, ROOT } from "./helpers.js";
 
 const ENTRIES = ["picomcp", "picomcp/jwt", "picomcp/introspection", "picomcp/redis", "picomcp/testing"];
 const [MAJOR = 0, MINOR = 0] = process.versions.node.split(".").map(Number);
 const REQUIRE_ESM = MAJOR > 22 || (MAJOR === 22 && MINOR >= 12) || (MAJOR === 20 && MINOR >= 19);
 
 let project: string;
+let examples: string;
 const run = (command: string, args: string[]) =>
   execFileSync(command, args, { cwd: project, encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] });
 
 beforeAll(() => {
   expect(existsSync(join(ROOT, "dist/index.js")), "dist/ is missing: run `npm run build` first").toBe(true);
-  project = mkdtempSync(join(tmpdir(), "picomcp-pack-"));
+  // A space in the path, as in many a home folder: what runs here runs there.
+  project = mkdtempSync(join(tmpdir(), "picomcp pack-"));
   const packed = JSON.parse(
     // --ignore-scripts: the dist/ built before is packed as it is, not built again by `prepack` while
     // the suite's other files read it (test/cli/pack-build.test.ts checks that `prepack` builds).
@@ -54,6 +56,10 @@ beforeAll(() => {
   // The type check needs a compiler and a schema library; the repository's copies do.
   for (const name of ["typescript", "zod", "@types"])
     symlinkSync(join(ROOT, "node_modules", name), join(project, "node_modules", name));
+  // The shipped examples run under tsx, as their headers say, from a folder of the project.
+  examples = join(project, "examples-run");
+  mkdirSync(join(examples, "node_modules"), { recursive: true });
+  symlinkSync(join(ROOT, "node_modules", "tsx"), join(examples, "node_modules", "tsx"));
 }, 120_000);
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));
@@ -79,6 +85,8 @@ describe("the packed package", () => {
 
   it("runs the picomcp bin", () => {
     expect(run(join(project, "node_modules/.bin/picomcp"), ["--help"])).toContain("Usage: picomcp <verb>");
+    const { version }: { version: string } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    expect(run(join(project, "node_modules/.bin/picomcp"), ["--version"])).toBe(`${version}\n`);
   });
 
   it("loads a server file: JavaScript always, TypeScript where Node strips types, else says what to do", () => {
@@ -128,28 +136,53 @@ describe("the packed package", () => {
     expect(broken.stderr.trim()).not.toContain("\n");
   });
 
-  it("ships examples that run as they are, importing the package by its name", () => {
-    const folder = join(project, "examples-run");
-    mkdirSync(join(folder, "node_modules"), { recursive: true });
-    symlinkSync(join(ROOT, "node_modules", "tsx"), join(folder, "node_modules", "tsx"));
+  // Was, for the last three: nothing served and exit 0 under a path with a space, their check of
+  // being run compared import.meta.url, which has it as %20, with the path itself.
+  it.each([
+    ["weather.ts", "weather"],
+    ["middleware/server.ts", "middleware-example"],
+    ["tasks/server.ts", "tasks-example"],
+    ["plugin/echo-extension.ts", "echo-example"],
+  ])("ships examples that serve stdio as their headers say, importing the package by its name: %s", (file, name) => {
     const initialize = {
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
       params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "pack", version: "1" } },
     };
-    const example = spawnSync(process.execPath, ["--import", "tsx", "../node_modules/picomcp/examples/weather.ts"], {
-      cwd: folder,
+    const example = spawnSync(process.execPath, ["--import", "tsx", `../node_modules/picomcp/examples/${file}`], {
+      cwd: examples,
       encoding: "utf8",
       input: `${JSON.stringify(initialize)}\n`,
       timeout: 60_000,
     });
     expect(example.stderr).toBe("");
-    expect(JSON.parse(example.stdout.split("\n")[0]!)).toMatchObject({
+    expect(JSON.parse(example.stdout.split("\n")[0] || "null")).toMatchObject({
       id: 1,
-      result: { serverInfo: { name: "weather" } },
+      result: { serverInfo: { name } },
     });
   });
+
+  it("ships the OAuth example, which serves in development mode and prints tokens to try", async () => {
+    // No OAUTH_ISSUER: the example signs its own tokens with picomcp/testing's issuer (was: it
+    // imported ../../src/testing.js, which the package does not have, and stopped with a stack).
+    const child = spawn(process.execPath, ["--import", "tsx", "../node_modules/picomcp/examples/projects/auth.ts"], {
+      cwd: examples,
+      env: { ...process.env, PORT: "0", OAUTH_ISSUER: "", PROJECTS_FILE: join(examples, "projects.json") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const stderr = collect(child.stderr);
+    try {
+      const seen = await lines(child.stdout)(/^ {2}read \+ write: ey/, 30_000).catch((error: Error) => {
+        throw new Error(`${error.message}\nstderr:\n${stderr.text}`);
+      });
+      expect(seen[0]).toMatch(/^The protected project tracker is listening on http:\/\/127\.0\.0\.1:\d+\/mcp /);
+      expect(stderr.text).toBe("");
+    } finally {
+      child.kill();
+      await exitOf(child);
+    }
+  }, 60_000);
 
   it.each([
     { resolution: "bundler", lib: ["es2023", "dom"], types: [] },
@@ -157,7 +190,7 @@ describe("the packed package", () => {
     // A Node-only project: no DOM lib, Node's globals from @types/node.
     { resolution: "node16", lib: ["es2023"], types: ["node"] },
   ])(
-    "type-checks a file importing every entry under moduleResolution $resolution, lib $lib, types $types",
+    "type-checks a file importing every entry, and the README's and Getting started's server.ts, under moduleResolution $resolution, lib $lib, types $types",
     ({ resolution, lib, types }) => {
       const source = [
         'import { pico, text, type CallToolResult } from "picomcp";',
@@ -175,6 +208,16 @@ describe("the packed package", () => {
       const folder = join(project, `${resolution}-${lib.join("-")}`);
       mkdirSync(folder, { recursive: true });
       writeFileSync(join(folder, "check.ts"), source);
+      // The first server a user copies, as the packed pages show it (was: the README's failed where
+      // the DOM lib is absent, for fetch's res.json() is then Promise<unknown>).
+      const packed = join(project, "node_modules/picomcp");
+      for (const [page, file] of [
+        ["README.md", "readme-server.ts"],
+        ["docs/getting-started.md", "getting-started-server.ts"],
+      ] as const) {
+        const [, snippet] = /```ts\n(.*?)```/s.exec(readFileSync(join(packed, page), "utf8"))!;
+        writeFileSync(join(folder, file), snippet!);
+      }
       const module = resolution === "bundler" ? "esnext" : "node16";
       const config = {
         compilerOptions: {
@@ -186,11 +229,14 @@ describe("the packed package", () => {
           lib,
           types,
         },
-        files: ["check.ts"],
+        files: ["check.ts", "readme-server.ts", "getting-started-server.ts"],
       };
       writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
       const tsc = join(project, "node_modules/typescript/bin/tsc");
-      expect(() => run(process.execPath, [tsc, "-p", folder])).not.toThrow();
+      expect(spawnSync(process.execPath, [tsc, "-p", folder], { encoding: "utf8" })).toMatchObject({
+        status: 0,
+        stdout: "",
+      });
     },
     // A failure guard, not a measurement: tsc on zod and every entry takes 10 s on a quiet machine.
     60_000,

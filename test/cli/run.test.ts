@@ -2,14 +2,15 @@
  * `picomcp run --port`, and `dev` which runs it: a server with `auth` is served, named after its
  * file; a port out of range is a usage mistake and a privileged one says what to pass, each in one
  * line with exit code 2. `picomcp run` over stdio: stdout carries the protocol alone, from before
- * the module loads.
+ * the module loads, and on a terminal stderr says what it waits for.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { collect, exitOf, killGroup, lines, picomcp, ROOT, start } from "./helpers.js";
+import { BIN, collect, exitOf, FIXTURE, killGroup, lines, picomcp, ROOT, start } from "./helpers.js";
 
 const INDEX = pathToFileURL(join(ROOT, "src/index.ts")).href;
 const AUTH_SERVER =
@@ -104,5 +105,35 @@ describe("picomcp run over stdio", () => {
       .map((line) => JSON.parse(line));
     expect(answers).toMatchObject([{ id: 1, result: { serverInfo: { name: "noisy" } } }]);
     expect(stderr).toBe("connecting to the database\nready\n");
+  });
+
+  // util-linux `script` gives the child a terminal (a pty) for stdin, and forwards what is piped to it.
+  it.runIf(process.platform === "linux")(
+    "says on stderr, when stdin is a terminal, that it waits for a client's messages and what to run instead",
+    () => {
+      const command = [process.execPath, "--import", "tsx", BIN, "run", FIXTURE].join(" ");
+      const initialize = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+      const child = spawnSync("script", ["-qec", command, "/dev/null"], {
+        cwd: ROOT,
+        encoding: "utf8",
+        input: `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initialize })}\n`,
+        timeout: 30_000,
+      });
+      expect(child.status).toBe(0);
+      // Was: nothing at all, a command that looked hung.
+      expect(child.stdout).toContain(
+        `picomcp run: serving ${FIXTURE} over stdio: it reads an MCP client's JSON-RPC messages from stdin, ` +
+          "this terminal, and answers on stdout. A client starts this command itself (picomcp install adds it to one); " +
+          `to try the server from a terminal, run picomcp list, call or dev ${FIXTURE}. Ctrl+C stops it.`,
+      );
+      // Still served: the notice went to stderr, and the answer came.
+      expect(child.stdout).toMatch(/"id":1,"result":\{"protocolVersion":"2025-11-25"/);
+    },
+  );
+
+  it("says nothing of the kind when stdin is not a terminal, as when a client starts it", () => {
+    const { code, stderr } = picomcp(["run", FIXTURE]);
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
   });
 });
