@@ -137,6 +137,30 @@ export function inSession(session: string, body: unknown, headers: Headers = {},
   return post(body, { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25", ...headers }, init);
 }
 
+/** What a request in a legacy session came back with: its HTTP status, and its JSON-RPC answer when 200. */
+export interface SessionAnswer {
+  status: number;
+  answer?: { result?: Record<string, unknown>; error?: Record<string, unknown> };
+}
+
+/** Request `method` in legacy session `session` on `server`: its status, and its answer (a stream's last event). */
+export async function askInSession(
+  server: Pick<Server, "fetch">,
+  session: string,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<SessionAnswer> {
+  const response = await server.fetch(inSession(session, { jsonrpc: "2.0", id: 1, method, params }));
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return { status: response.status };
+  }
+  const answer = response.headers.get("content-type")?.startsWith("text/event-stream")
+    ? messageOf((await new EventReader(response).rest()).at(-1))
+    : ((await response.json()) as Record<string, unknown>);
+  return { status: 200, answer };
+}
+
 /** The answer to a request of a 2025 session that ended while it ran (DELETE, eviction), word for word. */
 export const SESSION_ENDED =
   "Session ended: the session was closed (deleted, or evicted for a newer one) while this request was in progress, and the request was cancelled; send initialize to start a new session, then send the request again";

@@ -66,6 +66,14 @@ export interface Session {
    * `resources/subscribe` (the resources layer's auth check); unset, any.
    */
   readCheck?: ReadCheck | undefined;
+  /**
+   * The tasks that keep the session in use, as a request in progress does (tasks/tasks.ts), each by
+   * its taskId until its TTL ends (a Date.now()): one that runs, and one that ended until a
+   * `tasks/result` has taken its outcome. A 2025-11-25 task is read in its session alone, and stays
+   * readable for its ttl (2025-11-25 "Tasks": MUST be the actual ttl), so its session must outlive
+   * a client that polls less often than the session's idle timeout. Unset on a session without tasks.
+   */
+  tasks?: Map<string, number> | undefined;
 }
 
 /** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */

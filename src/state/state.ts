@@ -52,7 +52,11 @@ export interface SessionRecord {
 }
 
 export interface SessionRecords {
-  /** The session, its idle expiry restarted (it is being used); undefined once it expired or was deleted. */
+  /**
+   * The session, its idle expiry restarted (it is being used); undefined once it expired or was
+   * deleted. `idleMs`, here and below, is how long the record lives from now: idleTimeoutMs and a
+   * quarter more, as an instance refreshes it at most once a quarter (transports/http/shared.ts).
+   */
   get(id: string, idleMs: number): Promise<SessionRecord | undefined>;
   /**
    * The session, its idle expiry left as it is: an instance reading it for its own sake (whether it

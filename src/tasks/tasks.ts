@@ -219,10 +219,16 @@ export class Tasks {
       throw notStarted();
     }
     const legacy = ctx.era === "legacy";
-    const channel = legacy ? new SessionChannel(askerOf(ctx)) : undefined;
+    const session = legacy ? sessionOf(ctx) : undefined;
+    const channel = legacy ? new SessionChannel(askerOf(ctx), session) : undefined;
     if (channel) {
       if (this.#channels.size >= MAX_CHANNELS) this.#dropChannel();
       this.#channels.set(taskId, channel);
+      // Its session is in use until its outcome is taken, or its TTL passes (Session.tasks).
+      if (session && !session.oneRequest) {
+        session.tasks ??= new Map();
+        session.tasks.set(taskId, record.createdAt + record.ttlMs);
+      }
     }
     const run = new TaskRun(
       { tool, args, ctx: this.#contextFor(ctx, taskId, channel) },
@@ -232,7 +238,7 @@ export class Tasks {
     // The TTL ends the run too (nobody could read its result afterwards), and the task is gone.
     const expiry = after(record.ttlMs, () => {
       this.#stop(taskId, "The task's TTL passed");
-      this.#channels.delete(taskId);
+      this.#letChannelGo(taskId);
       this.changes.publish(taskId, undefined);
     });
     // A run stopped (tasks/cancel, the TTL, the shutdown) needs no timer either: one whose tool does
@@ -285,9 +291,20 @@ export class Tasks {
   #dropChannel(): void {
     for (const taskId of this.#channels.keys()) {
       if (this.#runs.has(taskId)) continue;
-      this.#channels.delete(taskId);
+      this.#letChannelGo(taskId);
       return;
     }
+  }
+
+  /** Lets go of a 2025-11-25 task's channel, and with it of the task's hold on its session. */
+  #letChannelGo(taskId: string): void {
+    this.#unhold(taskId);
+    this.#channels.delete(taskId);
+  }
+
+  /** The task keeps its session in use no more (Session.tasks). */
+  #unhold(taskId: string): void {
+    this.#channels.get(taskId)?.session?.tasks?.delete(taskId);
   }
 
   /**
@@ -471,6 +488,7 @@ export class Tasks {
 
   /** A finished 2025-11-25 task's messages went out with its result: its channel is no longer needed. */
   delivered(taskId: string): void {
+    this.#unhold(taskId);
     if (!this.#runs.has(taskId)) this.#channels.delete(taskId);
   }
 
@@ -593,6 +611,8 @@ export class Tasks {
   }
 
   #stop(taskId: string, reason: string): void {
+    // Cancelled, here or elsewhere: its client wants no outcome of it, and its session is free to go idle.
+    if (reason === CANCELLED) this.#unhold(taskId);
     this.#runs.get(taskId)?.cancel(new DOMException(reason, "AbortError"));
     // A stopped run whose tool ignores its signal never ends: its slot is free now. A task still
     // being stored keeps its slot: its run is yet to start.

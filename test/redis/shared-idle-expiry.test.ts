@@ -90,8 +90,7 @@ it("expires a session whose client went away, though the instances holding it ke
   // Was: still there when the bound ran out, its expiry restarted by each instance's read after each reconnect.
   expect(await recordGone(prefix, id)).toBe(true);
   await stop();
-  // Past the idle timeout of the instances' copies too (a copy refreshes the record at most every
-  // quarter of it, so the record may expire up to that much before the copy is idle): a wait, not a timing assertion.
+  // Past the idle timeout of the instances' copies too: a wait, not a timing assertion.
   await sleep(IDLE_MS);
   // The client comes back to it: its session ended, on either instance (2025-11-25: 404, initialize again).
   for (const url of [urlA, urlB]) {

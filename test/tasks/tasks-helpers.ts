@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import { META } from "../../src/core/types.js";
+import type { SessionAnswer } from "../http-helpers.js";
 
 export const TASKS = "io.modelcontextprotocol/tasks";
 const TERMINAL = ["completed", "failed", "cancelled"];
@@ -79,4 +80,12 @@ export class TasksClient {
     }
     throw new Error(`task ${taskId} never reached ${status ?? "a terminal status"}`);
   }
+}
+
+/** The taskId of a 2025-11-25 task-augmented `tools/call`'s answer (its CreateTaskResult). */
+export function createdTaskId(created: SessionAnswer): string {
+  const task = created.answer?.result?.task;
+  const taskId = typeof task === "object" && task !== null && "taskId" in task ? task.taskId : undefined;
+  if (typeof taskId !== "string") throw new Error(`no task was created: ${JSON.stringify(created)}`);
+  return taskId;
 }

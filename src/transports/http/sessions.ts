@@ -1,5 +1,6 @@
 import type { Dispatcher } from "../../core/dispatch.js";
 import type { JsonRpcMessage, RequestId } from "../../core/jsonrpc.js";
+import type { Session } from "../../sessions/peer.js";
 import { Connection } from "../connection.js";
 import type { HistoryBudget, SessionHistory, StreamLog } from "./history.js";
 import type { LogReader } from "./log-reader.js";
@@ -119,9 +120,12 @@ export class HttpSession {
     this.#store.touch(this);
   }
 
-  /** True while the session is in use: a request of it is in progress, or a client holds a stream of it open. */
+  /**
+   * True while the session is in use: a request of it is in progress, a client holds a stream of it
+   * open, or a task of it holds it (Session.tasks).
+   */
   get inUse(): boolean {
-    if (this.connection.size > 0) return true;
+    if (this.connection.size > 0 || heldByTasks(this.connection.session)) return true;
     for (const log of this.#history?.streams() ?? []) if (log.reader && !log.reader.closed) return true;
     return false;
   }
@@ -316,6 +320,16 @@ export class HttpSession {
     history.keep(log, encoder.encode(text), notice);
     mirror?.kept(this.id, log, { seq, text, notice });
   }
+}
+
+/**
+ * Whether a task of `session` holds it still (Session.tasks): one whose TTL has not passed. Those
+ * past it stay in the map until the tasks layer lets go of their channels (at most as many).
+ */
+function heldByTasks(session: Session | undefined): boolean {
+  const now = Date.now();
+  for (const until of session?.tasks?.values() ?? []) if (until > now) return true;
+  return false;
 }
 
 /**

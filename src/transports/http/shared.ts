@@ -84,11 +84,24 @@ export class SharedSessions {
   readonly #bounds: HistoryBounds;
   /**
    * The sessions whose record's idle expiry was restarted since the last quarter of idleTimeoutMs
-   * began (#keepInUse clears it): each is restarted at most once a quarter (#touch), and an idle
+   * began (#quarter replaces it): each is restarted at most once a quarter (#touch), and an idle
    * session, not in it, keeps nothing here (a time of each copy's own was a heap number and a WeakMap
-   * entry of every idle one).
+   * entry of every idle one). Replaced, not cleared: a write sent in the quarter before, answered in
+   * this one, counts in the quarter it was sent in.
    */
-  readonly #refreshed = new Set<string>();
+  #refreshed = new Set<string>();
+  /** When the quarter of #refreshed began (Date.now()): one its timer is late to end ends at the next use (#touch). */
+  #quarterBegan = Date.now();
+  /**
+   * How long a session's record lives from its last refresh: idleTimeoutMs and a quarter more. A
+   * use within the quarter of a refresh refreshes nothing, so with idleTimeoutMs alone the record
+   * expired as soon as three quarters of it after that use, and every other instance (this one after
+   * a restart) answered 404 for a session in use. With the quarter more, no use is followed by less
+   * than idleTimeoutMs of it, on any instance, at one write per session a quarter; the price is a
+   * session left idle being served elsewhere for up to a quarter of idleTimeoutMs more. A last use
+   * kept in the record, to decide by where it is read, would take a write per use.
+   */
+  readonly #recordMs: number;
   readonly #readers = new Map<string, Set<RemoteReader>>();
   /**
    * How many "session" messages the bus brought: a copy made from a record read while one came may
@@ -132,7 +145,9 @@ export class SharedSessions {
       maxBytes: limits.maxHistoryBytes,
     };
     store.mirror = this.#mirror();
-    const keeping = setInterval(() => this.#keepInUse(), store.options.idleTimeoutMs / 4);
+    const idle = store.options.idleTimeoutMs;
+    this.#recordMs = idle + Math.ceil(idle / 4);
+    const keeping = setInterval(() => this.#keepInUse(), idle / 4);
     // Alone, it does not keep a process alive (Node, Bun and Deno timers have unref).
     const timer: { unref?: () => void } | number = keeping;
     if (typeof timer === "object") timer.unref?.();
@@ -408,7 +423,8 @@ export class SharedSessions {
   async #adopt(id: string, request: HttpRequest): Promise<void> {
     const gate = this.#gate;
     const news = this.#sessionNews;
-    const record = gate ? await this.#look(id) : await this.#state.sessions.get(id, this.#store.options.idleTimeoutMs);
+    const refreshed = this.#refreshed;
+    const record = gate ? await this.#look(id) : await this.#state.sessions.get(id, this.#recordMs);
     if (!record || this.#store.peek(id) || (gate && !gate.isOwner(record.owner, request.auth))) return;
     const session = this.#store.create(id);
     const client = { capabilities: record.capabilities, info: record.clientInfo };
@@ -418,7 +434,7 @@ export class SharedSessions {
     gate?.adopt(session, record.owner);
     copy.written = snapshot(copy);
     if (gate) this.#touch(session);
-    else this.#refreshed.add(id);
+    else refreshed.add(id);
     // A change told while the record was read (notifications/initialized on another instance) found
     // no copy here to refresh, and the record read may predate it: read again. At most one read more per copy.
     if (this.#sessionNews !== news) await this.#refresh(id);
@@ -467,6 +483,7 @@ export class SharedSessions {
     const before = core.written;
     if (!opened && before && same(before, now)) return;
     core.written = now;
+    const refreshed = this.#refreshed;
     try {
       if (!opened && before) {
         // Ended elsewhere (DELETE, expiry): not brought back.
@@ -483,9 +500,9 @@ export class SharedSessions {
           owner: this.#gate?.ownerOf(session),
           advertised: core.advertised,
         };
-        await this.#state.sessions.put(record, this.#store.options.idleTimeoutMs);
+        await this.#state.sessions.put(record, this.#recordMs);
       }
-      this.#refreshed.add(session.id);
+      refreshed.add(session.id);
       if (!opened) await this.#state.bus.publish({ type: "session", id: session.id });
     } catch (thrown) {
       // Not written (the store is away): the change stays to write, by the session's next request.
@@ -503,7 +520,7 @@ export class SharedSessions {
    */
   async #rewrite(id: string, before: Snapshot, now: Snapshot): Promise<boolean> {
     const { sessions } = this.#state;
-    const idle = this.#store.options.idleTimeoutMs;
+    const idle = this.#recordMs;
     for (let tries = 1; ; tries++) {
       // The write restarts the record's expiry (the request that changed the copy used it), not this read.
       const current = await this.#look(id);
@@ -526,15 +543,16 @@ export class SharedSessions {
    */
   #look(id: string): Promise<SessionRecord | undefined> {
     const { sessions } = this.#state;
-    return sessions.peek ? sessions.peek(id) : sessions.get(id, this.#store.options.idleTimeoutMs);
+    return sessions.peek ? sessions.peek(id) : sessions.get(id, this.#recordMs);
   }
 
   /**
-   * Refreshes the record's idle expiry, once a quarter of it at most (#refreshed): so a record used
-   * now expires no sooner than three quarters of idleTimeoutMs from now. A record gone means the
-   * session ended elsewhere.
+   * Refreshes the record's idle expiry, once a quarter of it at most (#refreshed): the refresh was
+   * sent in this quarter, which began less than a quarter ago, so a record used now expires no
+   * sooner than idleTimeoutMs from now (#recordMs). A record gone means the session ended elsewhere.
    */
   #touch(session: HttpSession): void {
+    if (Date.now() - this.#quarterBegan >= this.#store.options.idleTimeoutMs / 4) this.#quarter();
     if (this.#refreshed.has(session.id)) return;
     this.#refreshed.add(session.id);
     this.#keep(session.id);
@@ -542,7 +560,7 @@ export class SharedSessions {
 
   /** Restarts the idle expiry of session `id`'s record; a record gone means the session ended elsewhere. */
   #keep(id: string): void {
-    this.#state.sessions.get(id, this.#store.options.idleTimeoutMs).then(
+    this.#state.sessions.get(id, this.#recordMs).then(
       (record) => {
         if (!record) return this.#forget(id).catch(() => {});
       },
@@ -564,8 +582,7 @@ export class SharedSessions {
    * record, its history), however many events its streams carry, none while it is not in use.
    */
   #keepInUse(): void {
-    // A quarter begins: every session's record may be refreshed once more.
-    this.#refreshed.clear();
+    this.#quarter();
     const inUse = new Set<string>();
     for (const id of this.#store.ids()) if (this.#store.peek(id)?.inUse) inUse.add(id);
     for (const key of this.#readers.keys()) inUse.add(key.slice(0, key.lastIndexOf(" ")));
@@ -575,6 +592,12 @@ export class SharedSessions {
       else this.#keep(id);
       this.#state.events.prolong?.(id).catch(() => {});
     }
+  }
+
+  /** A quarter begins: every session's record may be refreshed once more. */
+  #quarter(): void {
+    this.#refreshed = new Set();
+    this.#quarterBegan = Date.now();
   }
 
   /**
