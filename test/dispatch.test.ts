@@ -751,6 +751,16 @@ describe("modern era", () => {
     }
   });
 
+  it("answers a method without a \"/\" as unknown, not as a family's method the server lacks", async () => {
+    const { send } = setup({});
+    // "toolsX" is no tools method: cutting the name at a "/" it does not have once read it as "tools".
+    for (const method of ["toolsX", "promptsX"]) {
+      expect(await send({ jsonrpc: "2.0", id: 1, method, params: { _meta: envelope() } })).toEqual(
+        error(1, -32601, `Method not found: "${method}" is not available in protocol 2026-07-28`),
+      );
+    }
+  });
+
   it("turns McpError into a JSON-RPC error, without _meta", async () => {
     const { send } = setup({
       admin: {
