@@ -450,7 +450,7 @@ const BUDGETS: Budget[] = [
     // Raised to 17,417 B: a 2026-07-28 request for a method that revision removed is told so and what replaced it, on every server (initialize, ping, logging/setLevel, resources/subscribe and unsubscribe, tasks/result and tasks/list), and a tasks/* request to a server without task tools that it runs no tasks, in both eras (core/dispatch.ts's notFound and REMOVED_IN_MODERN) (was: "this server has no resources" for resources/subscribe, and "not available in protocol 2026-07-28" or 2025-11-25 for tasks/get, though both have it where a server offers tasks; test/peers/removed-methods.test.ts) (+354 B).
     // Set to 17,423 B on merging wt-6 (hidden tools' Mcp-Param headers, removed methods' messages) with the session and seed fixes, as measured.
     // Set to 17,422 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
-    // Set to 17,431 B : a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
+    // Set to 17,431 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     ceiling: 17_431,
     target: 4_000,
     nodeBuiltins: "forbidden",
@@ -837,7 +837,7 @@ const BUDGETS: Budget[] = [
     // Raised to 27,026 B: no code of this row changed; chunk hashes (+2 B).
     // Raised to 27,055 B: a 2025-11-25 session is in use while a task of it runs, or has ended with its outcome not taken by tasks/result, within the task's TTL (sessions/peer.ts's Session.tasks, http/sessions.ts's heldByTasks, tasks/tasks.ts) (was: a task did not count as a use, so a client polling less often than idleTimeoutMs lost its session, its task and the result; test/tasks/session-lifetime.test.ts, test/redis/shared-task-session.test.ts) (+29 B).
     // Set to 27,052 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
-    // Set to 27,057 B : a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
+    // Set to 27,057 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     ceiling: 27_057,
     target: 12_000,
     nodeBuiltins: "forbidden",
@@ -1350,7 +1350,7 @@ const BUDGETS: Budget[] = [
     // Raised to 70,341 B: a shared 2025-11-25 session's record lives idleTimeoutMs and a quarter more from its refresh, and a quarter of refreshes ends at the next use once a quarter has passed (transports/http/shared.ts's #recordMs, #quarter) (was: idleTimeoutMs, so a use just after a refresh left the record to expire three quarters of it later, and another instance answered 404 for a session in use; test/redis/shared-record-ttl.test.ts) (+52 B).
     // Raised to 70,451 B: a 2025-11-25 session is in use while a task of it runs, or has ended with its outcome not taken by tasks/result, within the task's TTL (sessions/peer.ts's Session.tasks, http/sessions.ts's heldByTasks, tasks/tasks.ts) (was: a task did not count as a use, so a client polling less often than idleTimeoutMs lost its session, its task and the result; test/tasks/session-lifetime.test.ts, test/redis/shared-task-session.test.ts) (+110 B).
     // Set to 70,462 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
-    // Set to 70,468 B : a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
+    // Set to 70,468 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     ceiling: 70_468,
     nodeBuiltins: "forbidden",
     loads: "all",
@@ -1749,7 +1749,7 @@ const BUDGETS: Budget[] = [
     // Raised to 35,344 B: no code of this row changed; chunk hashes (+1 B).
     // Raised to 35,379 B: a 2025-11-25 session is in use while a task of it runs, or has ended with its outcome not taken by tasks/result, within the task's TTL (sessions/peer.ts's Session.tasks, http/sessions.ts's heldByTasks, tasks/tasks.ts) (was: a task did not count as a use, so a client polling less often than idleTimeoutMs lost its session, its task and the result; test/tasks/session-lifetime.test.ts, test/redis/shared-task-session.test.ts) (+35 B).
     // Set to 35,376 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
-    // Set to 35,384 B : a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
+    // Set to 35,384 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     ceiling: 35_384,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
@@ -2135,7 +2135,7 @@ const BUDGETS: Budget[] = [
     // Raised to 33,654 B: no code of this row changed; chunk hashes (+1 B).
     // Raised to 33,691 B: a 2025-11-25 session is in use while a task of it runs, or has ended with its outcome not taken by tasks/result, within the task's TTL (sessions/peer.ts's Session.tasks, http/sessions.ts's heldByTasks, tasks/tasks.ts) (was: a task did not count as a use, so a client polling less often than idleTimeoutMs lost its session, its task and the result; test/tasks/session-lifetime.test.ts, test/redis/shared-task-session.test.ts) (+37 B).
     // Set to 33,693 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
-    // Set to 33,702 B : a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
+    // Set to 33,702 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     ceiling: 33_702,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
@@ -2631,7 +2631,7 @@ const BUDGETS: Budget[] = [
     // Raised to 83,157 B: a shared 2025-11-25 session's record lives idleTimeoutMs and a quarter more from its refresh, and a quarter of refreshes ends at the next use once a quarter has passed (transports/http/shared.ts's #recordMs, #quarter) (was: idleTimeoutMs, so a use just after a refresh left the record to expire three quarters of it later, and another instance answered 404 for a session in use; test/redis/shared-record-ttl.test.ts) (+52 B).
     // Raised to 83,270 B: a 2025-11-25 session is in use while a task of it runs, or has ended with its outcome not taken by tasks/result, within the task's TTL (sessions/peer.ts's Session.tasks, http/sessions.ts's heldByTasks, tasks/tasks.ts) (was: a task did not count as a use, so a client polling less often than idleTimeoutMs lost its session, its task and the result; test/tasks/session-lifetime.test.ts, test/redis/shared-task-session.test.ts) (+113 B).
     // Set to 83,266 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
-    // Set to 83,275 B : a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
+    // Set to 83,275 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     ceiling: 83_275,
     nodeBuiltins: "forbidden",
     loads: "all",
