@@ -125,6 +125,13 @@ function collect(schema: unknown, path: string[], into: ParamHeader[]): void {
   }
 }
 
+/**
+ * A number as a client writes it in a header: decimal digits, compared by value ("42", "42.0", "4.2e1"),
+ * never a form only `Number()` reads ("0x2A", "0b101010", "+42", "Infinity"), which an intermediary
+ * routing on the header would not read as 42 (2026-07-28 Streamable HTTP "Value Encoding").
+ */
+const DECIMAL = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 /** Checks the `Mcp-Param-*` headers a tool's arguments require (SEP-2243 "x-mcp-header"). */
 export function mismatchedParamHeader(request: HttpRequest, tool: Tool, args: unknown): string | undefined {
   for (const { header, path } of headersOf(tool)) {
@@ -142,7 +149,7 @@ export function mismatchedParamHeader(request: HttpRequest, tool: Tool, args: un
     // An object or array matches no header (and String() of one nested deep would overflow the stack).
     const same =
       typeof value === "number"
-        ? sent !== undefined && sent !== "" && Number(sent) === value
+        ? sent !== undefined && DECIMAL.test(sent) && Number(sent) === value
         : typeof value !== "object" && sent === String(value);
     if (!same) return `The ${header} header "${shown(raw)}" does not match arguments.${path.join(".")}`;
   }
