@@ -751,7 +751,7 @@ describe("modern era", () => {
     }
   });
 
-  it("answers a method without a \"/\" as unknown, not as a family's method the server lacks", async () => {
+  it('answers a method without a "/" as unknown, not as a family\'s method the server lacks', async () => {
     const { send } = setup({});
     // "toolsX" is no tools method: cutting the name at a "/" it does not have once read it as "tools".
     for (const method of ["toolsX", "promptsX"]) {
