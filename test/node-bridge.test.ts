@@ -5,7 +5,17 @@ import { type Context, pico } from "../src/index.js";
 import type { Limits } from "../src/limits/options.js";
 import type { ServeOptions } from "../src/transports/http/options.js";
 import type { Listening } from "../src/transports/listen.js";
-import { BOTH, EventReader, messageOf, meta, modernCallInit, signal, within } from "./http-helpers.js";
+import {
+  BOTH,
+  EventReader,
+  initialize,
+  messageOf,
+  meta,
+  modernCallInit,
+  remote,
+  signal,
+  within,
+} from "./http-helpers.js";
 import { RawClient } from "./socket-helpers.js";
 
 /**
@@ -282,6 +292,66 @@ describe("disconnects", () => {
     await stream.next();
     await stream.cancel();
     await within(aborted.promise, 5000, "ctx.signal aborting");
+  });
+
+  /** Registers `stuck`: a tool that never settles, whatever its signal does, and records its runs and their aborts. */
+  function stuck(app: Awaited<ReturnType<typeof serve>>["app"], emits = false) {
+    const runs = { started: 0, aborted: [] as unknown[] };
+    app.tool("stuck", {
+      run: (_args, ctx) => {
+        if (emits) progress(ctx, 1);
+        runs.started++;
+        ctx.signal.addEventListener("abort", () => runs.aborted.push(ctx.signal.reason), { once: true });
+        return new Promise<string>(() => {});
+      },
+    });
+    return runs;
+  }
+
+  /** The `fetch` init of a 2025 POST of `body` (a message or a batch) under `version`, in `session` if one is named. */
+  function legacyInit(body: unknown, version: string, session?: string, init: RequestInit = {}): RequestInit {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: BOTH };
+    headers["mcp-protocol-version"] = version;
+    if (session) headers["mcp-session-id"] = session;
+    return { method: "POST", headers, body: JSON.stringify(body), ...init };
+  }
+
+  const legacyCall = (id: number, name: string) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: {} },
+  });
+
+  // A tool that never settles holds no slot past its client: the next request is served at once,
+  // with one request allowed on the server and on the connection (the session).
+  it.each([
+    ["a 2026-07-28 request answered as JSON", "modern"],
+    ["a 2026-07-28 request answered as an event stream", "streamed"],
+    ["a 2025-11-25 request without sessions", "sessionless"],
+    ["a request in a 2025-11-25 session whose answer has not begun", "session"],
+  ] as const)("%s: when its client goes away, its slot frees and ctx.signal aborts", async (_what, mode) => {
+    const { app, listening } = await serve(mode === "sessionless" ? { sessions: false } : {}, {
+      maxConcurrentRequests: 1,
+      maxConcurrentRequestsPerConnection: 1,
+    });
+    const runs = stuck(app, mode === "streamed");
+    const session = mode === "session" ? await initialize(remote(listening.url)) : undefined;
+    const init = (name: string, extra: RequestInit = {}) =>
+      mode === "modern" || mode === "streamed"
+        ? modernCallInit(name, extra)
+        : legacyInit(legacyCall(1, name), "2025-11-25", session, extra);
+    const client = new AbortController();
+    const pending = fetch(listening.url, init("stuck", { signal: client.signal }));
+    // The client leaves before its answer began, or once its stream's first event came: nobody reads on.
+    pending.catch(() => {});
+    if (mode === "streamed") await new EventReader(await pending).next();
+    await expect.poll(() => runs.started, { timeout: 5000 }).toBe(1);
+    client.abort();
+    await expect.poll(() => runs.aborted, { timeout: 5000 }).toMatchObject([{ name: "AbortError" }]);
+    const next = await fetch(listening.url, init("hello"));
+    expect(next.status).toBe(200);
+    expect(await next.json()).toMatchObject({ result: { content: [{ text: "héllo ✓" }] } });
   });
 });
 
