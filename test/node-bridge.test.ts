@@ -353,6 +353,31 @@ describe("disconnects", () => {
     expect(next.status).toBe(200);
     expect(await next.json()).toMatchObject({ result: { content: [{ text: "héllo ✓" }] } });
   });
+
+  it.each([
+    ["without sessions", false],
+    ["in a 2025-03-26 session", true],
+  ])(
+    "cancels every request of a 2025-03-26 batch whose client goes away, %s, and frees their slots",
+    async (_what, sessions) => {
+      const { app, listening } = await serve({ sessions }, { maxConcurrentRequests: 2 });
+      const runs = stuck(app);
+      const session = sessions ? await initialize(remote(listening.url), "2025-03-26") : undefined;
+      const client = new AbortController();
+      const batch = [legacyCall(1, "stuck"), legacyCall(2, "stuck")];
+      const pending = fetch(listening.url, legacyInit(batch, "2025-03-26", session, { signal: client.signal }));
+      await expect.poll(() => runs.started, { timeout: 5000 }).toBe(2);
+      client.abort();
+      await expect(pending).rejects.toThrow();
+      // Was: neither was cancelled (a JSON array nobody reads, not even in a session, where it cannot be
+      // resumed), and both held their slots until limits.handlerTimeoutMs (5 min): the next request got 503.
+      await expect
+        .poll(() => runs.aborted, { timeout: 5000 })
+        .toMatchObject([{ name: "AbortError" }, { name: "AbortError" }]);
+      const next = await fetch(listening.url, legacyInit(legacyCall(3, "hello"), "2025-03-26", session));
+      expect(next.status).toBe(200);
+    },
+  );
 });
 
 describe("close()", () => {

@@ -4,7 +4,6 @@
  * connection or the HTTP endpoint: a server whose clients never batch never carries this code.
  */
 import type { Asker } from "../asking/carried.js";
-import type { ExchangeAuth } from "../core/caller.js";
 import type { Answer, Exchange, Inflight } from "../core/dispatch.js";
 import { claimsModern } from "../core/envelope.js";
 import { ErrorCode } from "../core/errors.js";
@@ -123,18 +122,23 @@ export function overlong(count: number, max: number): string | undefined {
   return `Invalid Request: a batch of ${count} messages is more than the ${max} one connection may have in progress (limits.maxConcurrentRequestsPerConnection); send at most ${max} messages per batch`;
 }
 
-/** The responses to the elements of a batch, in order: notifications and responses have none. */
+/**
+ * The responses to the elements of a batch, in order: notifications and responses have none. `post`:
+ * over HTTP, how its POST's requests travel, as a POST of one request does: each runs as the caller
+ * whose token the POST carries (`auth`), and is told to the POST as it starts (`started`), so that
+ * its client leaving cancels it (http/batch-post.ts).
+ */
 export async function batchAnswers(
   connection: Connection,
   values: unknown[],
-  auth?: ExchangeAuth,
+  post?: Pick<Exchange, "auth" | "started">,
 ): Promise<JsonRpcResponse[]> {
-  // Over HTTP each request runs as the caller whose token its POST carries, as a POST of one request does.
-  const exchange = auth && {
+  const exchange = post && {
     inflight: connection,
     emit: (message: JsonRpcMessage) => connection.send(message),
     ask: connection,
-    auth,
+    auth: post.auth,
+    started: post.started,
   };
   const answers = await Promise.all(values.map((value) => answerInBatch(connection, value, exchange)));
   return answers.filter((answer) => answer !== undefined);

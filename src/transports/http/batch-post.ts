@@ -3,6 +3,7 @@
  * Batches are rare: this, their code and the words that refuse one load with the first a client
  * POSTs (handler.ts's #batch), so an endpoint whose clients never batch carries none of it.
  */
+import type { RequestContext } from "../../core/context.js";
 import type { Dispatcher } from "../../core/dispatch.js";
 import type { JsonRpcResponse } from "../../core/jsonrpc.js";
 import type { Peer } from "../../sessions/peer.js";
@@ -57,7 +58,22 @@ export async function postedBatch(
   // each comes alone (handler.ts's #message, #responses), and the batch answered once they are.
   const { shared } = endpoint;
   const relayed = session && shared ? takenMessages(values).map((message) => shared.forward(session, message)) : [];
-  const responses = await batchAnswers(connection, values, request.auth);
+  // Its answers go back in one JSON array, which no client can come back for (not even in a session:
+  // it has no event ids): a client that leaves cancels the batch's requests, as it cancels a request
+  // POSTed alone whose answer has not become a resumable stream (respond.ts's Reply). A batch never
+  // becomes a stream, so on Deno, where only a stream shows a client leaving (web.ts), it goes unseen.
+  const running: RequestContext[] = [];
+  request.watch({
+    cancel: (reason) => {
+      for (const ctx of running) if (!ctx.finished) ctx.cancel(reason);
+    },
+    stream() {},
+  });
+  const responses = await batchAnswers(connection, values, {
+    auth: request.auth,
+    started: (ctx) => running.push(ctx),
+  });
+  request.watch(undefined);
   await Promise.all(relayed);
   if (responses.length === 0) return emptyReply(202);
   return jsonReply(200, responses, session?.headers);
