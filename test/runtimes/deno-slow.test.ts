@@ -5,101 +5,25 @@
  * `ctx.signal`, in both eras. Once through `server.serve()` on Deno.serve, once as `export default
  * server` under `deno serve`, once with Deno's `--unstable-no-legacy-abort`.
  */
-import { type IncomingMessage, request } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { META } from "../../src/core/types.js";
-import { denoExecutable, START_TIMEOUT, type Started, start } from "./harness.js";
+import {
+  denoExecutable,
+  modernCall,
+  openSession,
+  post,
+  printed,
+  START_TIMEOUT,
+  type Started,
+  start,
+} from "./harness.js";
 
 const FIXTURE = "test/runtimes/slow.ts";
 const FLAGS = ["--no-lock", "--no-prompt", "--sloppy-imports", "--allow-env=PICO_PORT", "--allow-net=127.0.0.1"];
 const ENV = { DENO_NO_UPDATE_CHECK: "1" };
-/** How long a test waits for the server to report something: a failure guard, not a measure. */
-const WAIT_MS = 10_000;
-
-/** Resolves once the server's output contains `text`; fails after WAIT_MS with what it printed. */
-async function printed(server: Started, text: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!server.output().includes(text)) {
-    if (Date.now() > deadline) {
-      throw new Error(`The server did not print "${text}" within ${WAIT_MS} ms:\n${server.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-interface Exchange {
-  /** The response's head, once the server sent it. */
-  readonly response: Promise<IncomingMessage>;
-  /** Closes the connection, as a client that goes away does. */
-  drop(): void;
-}
-
-/** One POST on a connection of its own (no agent), so that dropping it closes that connection. */
-function post(url: string, headers: Record<string, string>, body: unknown): Exchange {
-  const req = request(url, {
-    method: "POST",
-    agent: false,
-    timeout: WAIT_MS,
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-  });
-  const response = new Promise<IncomingMessage>((resolve, reject) => {
-    req.once("response", resolve);
-    req.once("error", reject);
-    req.once("timeout", () => req.destroy(new Error(`no response head within ${WAIT_MS} ms`)));
-  });
-  // Dropping the connection rejects the head's promise when it had not come yet: nobody waits for it then.
-  response.catch(() => {});
-  req.end(JSON.stringify(body));
-  return { response, drop: () => req.destroy() };
-}
-
-/** A 2026-07-28 tools/call: the envelope in `_meta`, the standard headers mirroring it. */
-function modernCall(url: string, name: string, args: Record<string, unknown>, accept?: string): Exchange {
-  const headers: Record<string, string> = {
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": "tools/call",
-    "mcp-name": name,
-  };
-  if (accept) headers.accept = accept;
-  return post(url, headers, {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: {
-      name,
-      arguments: args,
-      _meta: { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {} },
-    },
-  });
-}
-
-/** A 2025-11-25 session opened by hand: its id, after `initialize` and `notifications/initialized`. */
-async function openSession(url: string): Promise<string> {
-  const init = await post(
-    url,
-    {},
-    {
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    },
-  ).response;
-  init.resume();
-  const session = init.headers["mcp-session-id"];
-  if (typeof session !== "string") throw new Error(`initialize answered ${init.statusCode} without a session id`);
-  const initialized = await post(
-    url,
-    { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
-    { jsonrpc: "2.0", method: "notifications/initialized" },
-  ).response;
-  initialized.resume();
-  return session;
-}
-
 /** The whole body of a response. */
 async function text(response: IncomingMessage): Promise<string> {
   let body = "";

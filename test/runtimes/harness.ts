@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { statSync } from "node:fs";
-import { request } from "node:http";
+import { type IncomingMessage, request } from "node:http";
 import { createRequire } from "node:module";
 import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect } from "vitest";
+import { META } from "../../src/core/types.js";
 import { initialize, remote, sessionStream, within } from "../http-helpers.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -316,4 +317,88 @@ export async function hearsKeepAlives(url: string): Promise<void> {
   });
   expect(text).toMatch(/^id: 0-0\nretry: 1000\ndata: \n\n(: keep-alive\n\n){2}/);
   await reader.cancel();
+}
+
+/** How long a test waits for the server to report something: a failure guard, not a measure. */
+const WAIT_MS = 10_000;
+
+/** Resolves once the server's output contains `text`; fails after WAIT_MS with what it printed. */
+export async function printed(server: Started, text: string): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!server.output().includes(text)) {
+    if (Date.now() > deadline) {
+      throw new Error(`The server did not print "${text}" within ${WAIT_MS} ms:\n${server.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export interface Exchange {
+  /** The response's head, once the server sent it. */
+  readonly response: Promise<IncomingMessage>;
+  /** Closes the connection, as a client that goes away does. */
+  drop(): void;
+}
+
+/** One POST on a connection of its own (no agent), so that dropping it closes that connection. */
+export function post(url: string, headers: Record<string, string>, body: unknown): Exchange {
+  const req = request(url, {
+    method: "POST",
+    agent: false,
+    timeout: WAIT_MS,
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+  });
+  const response = new Promise<IncomingMessage>((resolve, reject) => {
+    req.once("response", resolve);
+    req.once("error", reject);
+    req.once("timeout", () => req.destroy(new Error(`no response head within ${WAIT_MS} ms`)));
+  });
+  // Dropping the connection rejects the head's promise when it had not come yet: nobody waits for it then.
+  response.catch(() => {});
+  req.end(JSON.stringify(body));
+  return { response, drop: () => req.destroy() };
+}
+
+/** A 2026-07-28 tools/call: the envelope in `_meta`, the standard headers mirroring it. */
+export function modernCall(url: string, name: string, args: Record<string, unknown>, accept?: string): Exchange {
+  const headers: Record<string, string> = {
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": name,
+  };
+  if (accept) headers.accept = accept;
+  return post(url, headers, {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name,
+      arguments: args,
+      _meta: { [META.protocolVersion]: "2026-07-28", [META.clientCapabilities]: {} },
+    },
+  });
+}
+
+/** A session of `version` (2025-11-25 unless said) opened by hand: its id, after `initialize` and `notifications/initialized`. */
+export async function openSession(url: string, version = "2025-11-25"): Promise<string> {
+  const init = await post(
+    url,
+    {},
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    },
+  ).response;
+  init.resume();
+  const session = init.headers["mcp-session-id"];
+  if (typeof session !== "string") throw new Error(`initialize answered ${init.statusCode} without a session id`);
+  const initialized = await post(
+    url,
+    { "mcp-session-id": session, "mcp-protocol-version": version },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+  ).response;
+  initialized.resume();
+  return session;
 }

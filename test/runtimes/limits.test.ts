@@ -12,6 +12,7 @@ import { META } from "../../src/core/types.js";
 import {
   bunExecutable,
   denoExecutable,
+  printed,
   rawExchange,
   START_TIMEOUT,
   type Started,
@@ -48,16 +49,6 @@ function modernCall(name: string, meta: Record<string, unknown> = {}) {
 const STALLED =
   "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
   `Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n${" ".repeat(999)}`;
-
-/** Resolves once the server's output contains `text`; fails after WAIT_MS with what it printed. */
-async function printed(server: Started, text: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!server.output().includes(text)) {
-    if (Date.now() > deadline)
-      throw new Error(`The server did not print "${text}" within ${WAIT_MS} ms:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe.each([
   { runtime: `bun ${versionOf("bun")}`, command: bunExecutable, args: ["--eval", `await import("./${FIXTURE}")`] },

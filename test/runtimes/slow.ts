@@ -1,13 +1,15 @@
 /**
  * A server whose tools outlast the second after which picomcp answers a Deno request as a stream
- * (web.ts, DENO_STREAM_AFTER_MS). Run with PICO_PORT set, it serves on 127.0.0.1 and prints its URL
- * as one JSON line; its default export is for `deno serve`. It writes what its tools see to stderr.
+ * (web.ts, DENO_STREAM_AFTER_MS). Run with PICO_PORT set (on Deno or Bun), it serves on 127.0.0.1
+ * and prints its URL as one JSON line; its default export is for `deno serve`. It writes what its
+ * tools see to stderr.
  */
 import { z } from "zod";
 import { pico } from "../../src/index.js";
 
-interface DenoLike {
+interface Runtimes {
   Deno?: { env: { get(name: string): string | undefined } };
+  process?: { env: Record<string, string | undefined> };
 }
 
 /** How long `hang` waits for its signal before it gives up: a guard, so that no run outlives its test. */
@@ -36,7 +38,8 @@ const server = pico({ name: "slow", version: "1.0.0" })
 
 export default server;
 
-const port = (globalThis as DenoLike).Deno?.env.get("PICO_PORT");
+const runtimes = globalThis as Runtimes;
+const port = runtimes.Deno ? runtimes.Deno.env.get("PICO_PORT") : runtimes.process?.env.PICO_PORT;
 if (port) {
   const listening = await server.serve({ port: Number(port) });
   console.log(JSON.stringify({ url: listening.url }));
