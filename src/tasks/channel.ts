@@ -2,7 +2,6 @@ import type { Asker } from "../asking/carried.js";
 import type { RequestContext } from "../core/context.js";
 import type { JsonRpcMessage } from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";
-import type { Session } from "../sessions/peer.js";
 import { askerOf } from "./contexts.js";
 
 /** Notifications of a task kept for a `tasks/result` that has not come yet; beyond this, the oldest go. */
@@ -35,17 +34,14 @@ export function streamOf(request: RequestContext): TaskStream {
 export class SessionChannel {
   /** How the call that made the task asks its client: a `tasks/result` of another instance asks through it (relay.ts). */
   readonly asker: Asker | undefined;
-  /** The session the task belongs to, which the task holds in use (Session.tasks); undefined without one. */
-  readonly session: Session | undefined;
   /** The `tasks/result` requests waiting for the task, oldest first. */
   readonly #streams: TaskStream[] = [];
   readonly #queue: JsonRpcMessage[] = [];
   /** Questions waiting for a stream to travel on. */
   readonly #questions = new Set<(stream: TaskStream) => void>();
 
-  constructor(asker: Asker | undefined, session?: Session) {
+  constructor(asker: Asker | undefined) {
     this.asker = asker;
-    this.session = session;
   }
 
   /** A `tasks/result` request waits for the task: what was kept goes out on it; answers how to let it go. */

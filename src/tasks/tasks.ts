@@ -75,6 +75,14 @@ export class Tasks {
   readonly #runs = new Map<string, TaskRun>();
   /** How each 2025-11-25 task reaches its session: kept after the run until a tasks/result took what waited, or the TTL. */
   readonly #channels = new Map<string, SessionChannel>();
+  /**
+   * The session each 2025-11-25 task holds in use (Session.tasks), apart from its channel: a channel
+   * let go for room (MAX_CHANNELS, one client's many tasks) leaves the result in the store, and its
+   * session must stay for a tasks/result to read it. Pruned of holds past their TTL (`#prune`).
+   */
+  readonly #holds = new Map<string, Session>();
+  /** How many holds `#prune` left: it walks them again once there are twice as many. */
+  #pruned = MAX_CHANNELS;
   /** Several instances share the store: a task's answers and cancellation go to the one running it. */
   #bus: Bus | undefined;
   /** With a bus: a 2025-11-25 task's messages reach a `tasks/result` on another instance (relay.ts). */
@@ -220,15 +228,12 @@ export class Tasks {
     }
     const legacy = ctx.era === "legacy";
     const session = legacy ? sessionOf(ctx) : undefined;
-    const channel = legacy ? new SessionChannel(askerOf(ctx), session) : undefined;
+    const channel = legacy ? new SessionChannel(askerOf(ctx)) : undefined;
     if (channel) {
       if (this.#channels.size >= MAX_CHANNELS) this.#dropChannel();
       this.#channels.set(taskId, channel);
       // Its session is in use until its outcome is taken, or its TTL passes (Session.tasks).
-      if (session && !session.oneRequest) {
-        session.tasks ??= new Map();
-        session.tasks.set(taskId, record.createdAt + record.ttlMs);
-      }
+      if (session && !session.oneRequest) this.#holdSession(session, taskId, record.createdAt + record.ttlMs);
     }
     const run = new TaskRun(
       { tool, args, ctx: this.#contextFor(ctx, taskId, channel) },
@@ -238,7 +243,8 @@ export class Tasks {
     // The TTL ends the run too (nobody could read its result afterwards), and the task is gone.
     const expiry = after(record.ttlMs, () => {
       this.#stop(taskId, "The task's TTL passed");
-      this.#letChannelGo(taskId);
+      this.#unhold(taskId);
+      this.#channels.delete(taskId);
       this.changes.publish(taskId, undefined);
     });
     // A run stopped (tasks/cancel, the TTL, the shutdown) needs no timer either: one whose tool does
@@ -286,25 +292,38 @@ export class Tasks {
    * Lets go of the oldest channel of a task no longer running here, whose messages waited for a
    * `tasks/result` that did not come. A running task's channel stays, however many were made after
    * it (a session leaving a thousand tasks uncollected): its questions wait on it, and the runs are
-   * bounded (`create`).
+   * bounded (`create`). The task's hold on its session stays (`#holds`): its result is in the store.
    */
   #dropChannel(): void {
     for (const taskId of this.#channels.keys()) {
       if (this.#runs.has(taskId)) continue;
-      this.#letChannelGo(taskId);
+      this.#channels.delete(taskId);
       return;
     }
   }
 
-  /** Lets go of a 2025-11-25 task's channel, and with it of the task's hold on its session. */
-  #letChannelGo(taskId: string): void {
-    this.#unhold(taskId);
-    this.#channels.delete(taskId);
+  /** The task keeps `session` in use until `until` (a Date.now()), or until `#unhold` (Session.tasks). */
+  #holdSession(session: Session, taskId: string, until: number): void {
+    session.tasks ??= new Map();
+    session.tasks.set(taskId, until);
+    this.#holds.set(taskId, session);
+    if (this.#holds.size >= 2 * this.#pruned) this.#prune();
+  }
+
+  /**
+   * Forgets the holds past their TTL: a finished task has no timer (`#start`), and one whose result
+   * is never taken would stay. Walked when their number has doubled, so each costs a constant.
+   */
+  #prune(): void {
+    const now = Date.now();
+    for (const [taskId, session] of this.#holds) if (!((session.tasks?.get(taskId) ?? 0) > now)) this.#unhold(taskId);
+    this.#pruned = Math.max(MAX_CHANNELS, this.#holds.size);
   }
 
   /** The task keeps its session in use no more (Session.tasks). */
   #unhold(taskId: string): void {
-    this.#channels.get(taskId)?.session?.tasks?.delete(taskId);
+    this.#holds.get(taskId)?.tasks?.delete(taskId);
+    this.#holds.delete(taskId);
   }
 
   /**

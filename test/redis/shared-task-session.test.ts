@@ -21,21 +21,26 @@ const { opened, recordThere } = busLoss(redis);
 
 const IDLE_MS = 400;
 
-/** An instance sharing its state under `prefix`, whose tool `wait` runs as a task until `done` resolves. */
+/**
+ * An instance sharing its state under `prefix`, whose tool `wait` runs as a task until `done`
+ * resolves, and whose tool `quick` answers at once.
+ */
 async function instance(prefix: string, done: Promise<void>) {
   const server = pico({
     name: "shared-task-session",
     ...SHARING,
     state: await sharedState(redis.get(), prefix, opened),
     http: { sessions: { idleTimeoutMs: IDLE_MS } },
-  }).tool("wait", {
-    description: "Waits until the test lets it finish.",
-    task: "optional",
-    run: async () => {
-      await done;
-      return "finished";
-    },
-  });
+  })
+    .tool("wait", {
+      description: "Waits until the test lets it finish.",
+      task: "optional",
+      run: async () => {
+        await done;
+        return "finished";
+      },
+    })
+    .tool("quick", { description: "Answers at once.", task: "optional", run: () => "quick" });
   opened.push(() => server.close());
   return server;
 }
@@ -58,6 +63,26 @@ it("keeps a session on every instance while its task runs and its result waits; 
   expect(taken.status).toBe(200);
   expect(taken.answer?.result).toMatchObject({ content: [{ type: "text", text: "finished" }] });
   // Taken (A is told so on the bus): the session expires idle, its record too. A wait, not a timing assertion.
+  await sleep(4 * IDLE_MS);
+  expect(await recordThere(prefix, id)).toBe(false);
+});
+
+it("keeps a session whose result waits on every instance though another session's 1000 tasks took every channel; lets it expire once taken elsewhere", async () => {
+  const prefix = "task-session-channels:";
+  const done = signal();
+  const [a, b] = [await instance(prefix, done.promise), await instance(prefix, done.promise)];
+  const quick = { name: "quick", arguments: {}, task: {} };
+  const id = await initialize(a);
+  const taskId = createdTaskId(await askInSession(a, id, "tools/call", quick));
+  // As many finished tasks of another session on A as an instance keeps channels for (tasks.ts MAX_CHANNELS).
+  const noisy = await initialize(a);
+  for (let i = 0; i < 1000; i++) await askInSession(a, noisy, "tools/call", quick);
+  // Was: 404, A let go of the hold with the task's channel, and the session's record expired.
+  await sleep(2.5 * IDLE_MS);
+  const taken = await askInSession(b, id, "tasks/result", { taskId });
+  expect(taken.status).toBe(200);
+  expect(taken.answer?.result).toMatchObject({ content: [{ type: "text", text: "quick" }] });
+  // Taken on B (task-unwait tells A, which holds no channel for it): the session expires idle. A wait, not a timing assertion.
   await sleep(4 * IDLE_MS);
   expect(await recordThere(prefix, id)).toBe(false);
 });

@@ -52,6 +52,30 @@ it("keeps a session whose task runs, then whose result waits, past idleTimeoutMs
   await mcp.close();
 });
 
+it("keeps a session whose result waits past idleTimeoutMs though another session's 1000 tasks took every channel", async () => {
+  // maxTasks above the tasks made: the store keeps every result, and the session is what may go.
+  const mcp = pico({
+    name: "task-sessions",
+    limits: { maxTasks: 2000 },
+    http: { sessions: { idleTimeoutMs: IDLE_MS } },
+  });
+  mcp.tool("quick", { description: "Answers at once.", task: "optional", run: () => "quick" });
+  const victim = await initialize(mcp);
+  const taskId = createdTaskId(
+    await askInSession(mcp, victim, "tools/call", { name: "quick", arguments: {}, task: {} }),
+  );
+  // As many finished tasks of another session as an instance keeps channels for (tasks.ts MAX_CHANNELS).
+  const noisy = await initialize(mcp);
+  for (let i = 0; i < 1000; i++)
+    await askInSession(mcp, noisy, "tools/call", { name: "quick", arguments: {}, task: {} });
+  // Was: 404, the victim's hold let go with its channel, the session forgotten with its task.
+  await sleep(2.5 * IDLE_MS);
+  const taken = await askInSession(mcp, victim, "tasks/result", { taskId });
+  expect(taken.status).toBe(200);
+  expect(taken.answer?.result).toMatchObject({ content: [{ type: "text", text: "quick" }] });
+  await mcp.close();
+});
+
 it("forgets a session idle once its task's TTL has passed, its result never taken", async () => {
   const done = signal();
   done.resolve();

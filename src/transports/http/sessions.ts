@@ -324,11 +324,17 @@ export class HttpSession {
 
 /**
  * Whether a task of `session` holds it still (Session.tasks): one whose TTL has not passed. Those
- * past it stay in the map until the tasks layer lets go of their channels (at most as many).
+ * past it are forgotten as they are walked, so that a session whose results are never taken keeps
+ * no more of them than tasks within their TTL.
  */
 function heldByTasks(session: Session | undefined): boolean {
+  const tasks = session?.tasks;
+  if (!tasks) return false;
   const now = Date.now();
-  for (const until of session?.tasks?.values() ?? []) if (until > now) return true;
+  for (const [taskId, until] of tasks) {
+    if (until > now) return true;
+    tasks.delete(taskId);
+  }
   return false;
 }
 
