@@ -451,7 +451,8 @@ const BUDGETS: Budget[] = [
     // Set to 17,423 B on merging wt-6 (hidden tools' Mcp-Param headers, removed methods' messages) with the session and seed fixes, as measured.
     // Set to 17,422 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
     // Set to 17,431 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
-    ceiling: 17_431,
+    // Raised to 17,449 B: a `Basic` credential is padded base64, whole groups of 4 characters, 8 at least with the padding counted (core/safe.ts BEARER; was: 8 counted before the padding, so "Basic YWI6Yw==" went out as written, while "a basic TypeScript example" lost its word; test/safe.test.ts), as measured (+18 B).
+    ceiling: 17_449,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -839,7 +840,8 @@ const BUDGETS: Budget[] = [
     // Set to 27,052 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
     // Set to 27,057 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     // Set to 27,089 B: an integer Mcp-Param header is read only as decimal digits (transports/http/headers.ts DECIMAL; was: anything Number() reads, "0x2A" and "+42" as 42; test/http-modern.test.ts), as measured.
-    ceiling: 27_089,
+    // Raised to 27,101 B: a `Basic` credential is padded base64, whole groups of 4 characters, 8 at least with the padding counted (core/safe.ts BEARER; was: 8 counted before the padding, so "Basic YWI6Yw==" went out as written, while "a basic TypeScript example" lost its word; test/safe.test.ts), as measured (+12 B).
+    ceiling: 27_101,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1353,7 +1355,8 @@ const BUDGETS: Budget[] = [
     // Set to 70,462 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
     // Set to 70,468 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     // Set to 70,506 B: an integer Mcp-Param header is read only as decimal digits (transports/http/headers.ts DECIMAL; was: anything Number() reads, "0x2A" and "+42" as 42; test/http-modern.test.ts), as measured.
-    ceiling: 70_506,
+    // Raised to 70,519 B: a `Basic` credential is padded base64, whole groups of 4 characters, 8 at least with the padding counted (core/safe.ts BEARER; was: 8 counted before the padding, so "Basic YWI6Yw==" went out as written, while "a basic TypeScript example" lost its word; test/safe.test.ts), as measured (+13 B).
+    ceiling: 70_519,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1753,7 +1756,8 @@ const BUDGETS: Budget[] = [
     // Set to 35,376 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
     // Set to 35,384 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     // Set to 35,413 B: an integer Mcp-Param header is read only as decimal digits (transports/http/headers.ts DECIMAL; was: anything Number() reads, "0x2A" and "+42" as 42; test/http-modern.test.ts), as measured.
-    ceiling: 35_413,
+    // Raised to 35,431 B: a `Basic` credential is padded base64, whole groups of 4 characters, 8 at least with the padding counted (core/safe.ts BEARER; was: 8 counted before the padding, so "Basic YWI6Yw==" went out as written, while "a basic TypeScript example" lost its word; test/safe.test.ts), as measured (+18 B).
+    ceiling: 35_431,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2140,7 +2144,8 @@ const BUDGETS: Budget[] = [
     // Set to 33,693 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
     // Set to 33,702 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     // Set to 33,730 B: an integer Mcp-Param header is read only as decimal digits (transports/http/headers.ts DECIMAL; was: anything Number() reads, "0x2A" and "+42" as 42; test/http-modern.test.ts), as measured.
-    ceiling: 33_730,
+    // Raised to 33,751 B: a `Basic` credential is padded base64, whole groups of 4 characters, 8 at least with the padding counted (core/safe.ts BEARER; was: 8 counted before the padding, so "Basic YWI6Yw==" went out as written, while "a basic TypeScript example" lost its word; test/safe.test.ts), as measured (+21 B).
+    ceiling: 33_751,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2637,7 +2642,8 @@ const BUDGETS: Budget[] = [
     // Set to 83,266 B on merging wt-7 (shared session records, tasks hold their session) with the session, seed and header fixes, as measured.
     // Set to 83,275 B: a method name without "/" is answered as unknown, not as a capability family the server lacks (core/dispatch.ts notFound; was: "toolsX" told "this server has no tools"; test/dispatch.test.ts), as measured.
     // Set to 83,305 B: an integer Mcp-Param header is read only as decimal digits (transports/http/headers.ts DECIMAL; was: anything Number() reads, "0x2A" and "+42" as 42; test/http-modern.test.ts), as measured.
-    ceiling: 83_305,
+    // Raised to 83,313 B: a `Basic` credential is padded base64, whole groups of 4 characters, 8 at least with the padding counted (core/safe.ts BEARER; was: 8 counted before the padding, so "Basic YWI6Yw==" went out as written, while "a basic TypeScript example" lost its word; test/safe.test.ts), as measured (+8 B).
+    ceiling: 83_313,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
