@@ -460,25 +460,31 @@ describe("modern requests: x-mcp-header parameters", () => {
     expect((await geo({}, { "mcp-param-region": "ignored when the argument is absent" })).status).toBe(200);
   });
 
-  it("refuses a header no client could have encoded even when its argument is absent, over a real listener", async () => {
+  it("refuses a header no client could have encoded as invalid, its argument absent or given, over a real listener", async () => {
     // Streamable HTTP "Server Behavior for Custom Headers": a recognized Mcp-Param header with invalid
     // characters MUST be rejected, whether or not the argument it mirrors is in the body.
     const listening = await server().serve({ port: 0 });
     try {
       // Raw Latin-1 (as Node reads a byte past ASCII), and Base64 cut short inside the sentinel.
       for (const value of ["Zürich", "=?base64?a?="]) {
-        const response = await remote(listening.url).fetch(
-          modern(
-            "tools/call",
-            { name: "geo", arguments: { count: 1 } },
-            { "mcp-param-count": "1", "mcp-param-region": value },
-            { id: "bad" },
-          ),
-        );
-        const error = await expectError(response, 400, ErrorCode.HeaderMismatch, "bad");
-        expect(error.message).toBe(
-          `The mcp-param-region header "${value}" is invalid; send visible ASCII or =?base64?…?=, or leave it out`,
-        );
+        // Was, with the argument given: "does not match arguments.region", though it was the encoding that was wrong.
+        for (const [args, end] of [
+          [{ count: 1 }, ", or leave it out"],
+          [{ count: 1, region: value }, ""],
+        ] as const) {
+          const response = await remote(listening.url).fetch(
+            modern(
+              "tools/call",
+              { name: "geo", arguments: args },
+              { "mcp-param-count": "1", "mcp-param-region": value },
+              { id: "bad" },
+            ),
+          );
+          const error = await expectError(response, 400, ErrorCode.HeaderMismatch, "bad");
+          expect(error.message).toBe(
+            `The mcp-param-region header "${value}" is invalid; send visible ASCII or =?base64?…?=${end}`,
+          );
+        }
       }
     } finally {
       await listening.close();

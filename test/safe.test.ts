@@ -79,6 +79,16 @@ describe("error messages", () => {
     );
   });
 
+  it("takes out a short Basic credential, padding and all: base64 is whole groups of 4 characters", () => {
+    // Was: 8 characters counted before the padding, so "ab:c" (YWI6Yw==) went out as written.
+    for (const userPass of ["ab:c", "a:bcd", "bob:x", "OK:OK", "u:p1", "user:pass", "aladdin:opensesame"]) {
+      const credential = Buffer.from(userPass).toString("base64");
+      expect(safeMessage(new Error(`401 to Basic ${credential}; sign in again`))).toBe(
+        "401 to Basic [redacted]; sign in again",
+      );
+    }
+  });
+
   it("does what docs/tools.md's table says: paths of three or more segments go, one or two segments stay", () => {
     // The docs promised every absolute path redacted while /app/data.json was kept: the table is the promise now.
     const docs = readFileSync(new URL("../docs/tools.md", import.meta.url), "utf8");
@@ -128,6 +138,11 @@ describe("error messages", () => {
       "Only basic search-and-replace works here; call advanced_edit for regular expressions.",
       "The basic v2 API has no bulk export; call export_all.",
       "Only basic HTTP/1.1 is supported.",
+      // Not whole groups of 4 characters, so no base64, whatever capitals, digits or "/" a word has.
+      "Here is a basic TypeScript example.",
+      "Only basic read/write access is granted; ask an admin for more.",
+      "Run the basic PostgreSQL setup first.",
+      "A basic 1234567890 is fine.",
     ]) {
       expect(safeMessage(new Error(message))).toBe(message);
     }
@@ -196,7 +211,13 @@ describe("error messages", () => {
   });
 
   it("reads what follows 'basic' once, however long, and keeps a long word that is not base64", () => {
-    for (const message of [`basic ${"a".repeat(1_000_000)}-`, "basic a1".repeat(200_000)]) {
+    for (const message of [
+      `basic ${"a".repeat(1_000_000)}-`,
+      "basic a1".repeat(200_000),
+      `Basic ${"A1".repeat(500_000)}_`,
+      `Basic ${"A1".repeat(500_000)}=_`,
+      "basic a1B2c ".repeat(100_000),
+    ]) {
       const started = performance.now();
       const cleaned = safeMessage(message);
       expect(performance.now() - started).toBeLessThan(1000);

@@ -3,19 +3,24 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { formatIssues, type Schema, toJsonSchema, validate } from "../src/core/schema.js";
+import { type Schema, type StandardSchemaV1, toJsonSchema, validate } from "../src/core/schema.js";
 import { pico } from "../src/index.js";
 
 /** A hand-written Standard Schema: accepts objects, converts to a fixed JSON Schema. */
-function mockSchema(validateFn: Schema["~standard"]["validate"], withConverter = true) {
+function mockSchema(validateFn: Schema["~standard"]["validate"], withConverter = true, vendor = "mock") {
   const jsonSchema = {
     input: vi.fn(() => ({ type: "object", side: "input" })),
     output: vi.fn(() => ({ type: "object", side: "output" })),
   };
   const schema: Schema = {
-    "~standard": { version: 1, vendor: "mock", validate: validateFn, ...(withConverter ? { jsonSchema } : {}) },
+    "~standard": { version: 1, vendor, validate: validateFn, ...(withConverter ? { jsonSchema } : {}) },
   };
   return { schema, jsonSchema };
+}
+
+/** What `validate` answers for a schema of this vendor (its `~standard.vendor`) that reports these issues. */
+function issuesOf(issues: StandardSchemaV1.Issue[], vendor: string) {
+  return validate(mockSchema(() => ({ issues }), false, vendor).schema, {});
 }
 
 describe("toJsonSchema", () => {
@@ -152,21 +157,26 @@ describe("validate", () => {
   });
 });
 
-describe("formatIssues", () => {
+describe("the issues validate lists", () => {
   it("joins nested paths with dots, array indices included", () => {
-    expect(formatIssues([{ message: "Required", path: ["user", "emails", 2, "address"] }], "zod")).toBe(
-      "user.emails.2.address: Required",
-    );
+    expect(issuesOf([{ message: "Required", path: ["user", "emails", 2, "address"] }], "zod")).toEqual({
+      ok: false,
+      issues: "user.emails.2.address: Required",
+    });
   });
 
   it("reads path segments given as objects with a key (Valibot)", () => {
-    expect(formatIssues([{ message: "Bad", path: [{ key: "a" }, { key: 0 }, "b"] }], "valibot")).toBe("a.0.b: Bad");
+    expect(issuesOf([{ message: "Bad", path: [{ key: "a" }, { key: 0 }, "b"] }], "valibot")).toEqual({
+      ok: false,
+      issues: "a.0.b: Bad",
+    });
   });
 
   it("gives the bare message when there is no path, or an empty one", () => {
-    expect(formatIssues([{ message: "Expected an object" }, { message: "Also bad", path: [] }], "zod")).toBe(
-      "Expected an object\nAlso bad",
-    );
+    expect(issuesOf([{ message: "Expected an object" }, { message: "Also bad", path: [] }], "zod")).toEqual({
+      ok: false,
+      issues: "Expected an object\nAlso bad",
+    });
   });
 
   it("gives the bare message for an ArkType issue on the whole object, not a path of 0", async () => {
@@ -182,11 +192,15 @@ describe("formatIssues", () => {
   });
 
   it("does not say the path twice when the message already starts with it (ArkType)", () => {
-    expect(formatIssues([{ message: "a.b must be at most 3 (was 9)", path: ["a", "b"] }], "arktype")).toBe(
-      "a.b: must be at most 3 (was 9)",
-    );
+    expect(issuesOf([{ message: "a.b must be at most 3 (was 9)", path: ["a", "b"] }], "arktype")).toEqual({
+      ok: false,
+      issues: "a.b: must be at most 3 (was 9)",
+    });
     // Only a whole-word prefix is a repeated path.
-    expect(formatIssues([{ message: "ab is wrong", path: ["a"] }], "arktype")).toBe("a: ab is wrong");
+    expect(issuesOf([{ message: "ab is wrong", path: ["a"] }], "arktype")).toEqual({
+      ok: false,
+      issues: "a: ab is wrong",
+    });
   });
 
   it("keeps a zod or Valibot message that starts with its field's name as written: only ArkType's messages repeat the path", async () => {

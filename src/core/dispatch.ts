@@ -289,7 +289,8 @@ export class Dispatcher {
     const removed = protocolVersion && MODERN_VERSIONS.includes(protocolVersion) ? REMOVED_IN_MODERN[name] : undefined;
     const why =
       // The tasks layer installs the tasks methods with the first task tool: without it, no era's tasks are served.
-      !method && family === "tasks"
+      // Its tasks/get tells, not this method: "tasks/gett" on a server that runs tasks is only not available.
+      family === "tasks" && !this.method("tasks/get")
         ? ` because this server runs no tasks (no ${TASKS} extension, no capabilities.tasks): call its tools with tools/call, whose answer carries the result`
         : removed !== undefined
           ? ` in protocol ${protocolVersion}${removed}`

@@ -24,15 +24,19 @@ const JWT = /(?<![\w-])eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 /**
  * A `Bearer` or `Basic` credential: a token with a digit, a symbol or a capital inside it, as tokens
  * and base64 have and words do not ("the basic search", "Bearer tokens" stay as written). A Basic
- * one is base64 of a user and a password (RFC 7617 "user-pass"), 8 characters at least, ending at no
- * word character nor `-`: "basic search-and-replace", "the basic v2 API" and "basic HTTP/1.1" are a
- * message's words, which the seed Tools pages send to the model as written.
+ * one is base64 of a user and a password (RFC 7617 "user-pass"), padded as RFC 4648 §4 writes it:
+ * whole groups of 4 characters, the last may end in `=` or `==`, 8 characters at least with the
+ * padding counted ("ab:c" is `YWI6Yw==`), ending at no word character nor `+`, `/`, `=` or `-`.
+ * "basic search-and-replace", "the basic v2 API", "basic HTTP/1.1" and "a basic TypeScript example"
+ * are a message's words, which the seed Tools pages send to the model as written.
  */
 const BEARER =
-  /\b(?:([Bb]earer)\s+(?=[\w.~+/=-]*?(?:[\d.~+/=_-]|[a-z][A-Z]))[\w.~+/=-]+|([Bb]asic)\s+(?=[A-Za-z\d+/]*?(?:[\d+/]|[a-z][A-Z]))[A-Za-z\d+/]{8,}={0,2}(?![\w-]))/g;
+  /\b(?:([Bb]earer)\s+(?=[\w.~+/=-]*?(?:[\d.~+/=_-]|[a-z][A-Z]))[\w.~+/=-]+|([Bb]asic)\s+(?=[A-Za-z\d+/]*?(?:[\d+/=]|[a-z][A-Z]))(?=[A-Za-z\d+/=]{8})(?:[A-Za-z\d+/]{4})+(?:[A-Za-z\d+/]{2}==|[A-Za-z\d+/]{3}=)?(?![\w+/=-]))/g;
 /**
- * Stack frames, in case a message embeds a stack: an indented `at` line that ends as V8's and
- * JavaScriptCore's frames do, at a `:line:column` or in `(<anonymous>)`, `(native)` or `(index 0)`.
+ * Stack frames, in case a message embeds a stack: an indented `at` line that ends as a V8-style frame
+ * does, at a `:line:column` or in `(<anonymous>)`, `(native)` or `(index 0)`. Node and Deno write
+ * such frames, and so does Bun, on JavaScriptCore (its built-ins' frames end in `(native)`);
+ * JavaScriptCore's own `fn@url:line:column` frames, as Safari writes them, are not matched.
  * A message's own indented lines stay ("  at least 6 seats are needed"): the seed Tools pages send
  * what `run` throws to the model as its message. The indent is spaces and tabs, never `\s`: that
  * would take in the newlines after it too and rescan them from each one, quadratic in a message of

@@ -117,7 +117,7 @@ function toValidation<T>(result: StandardSchemaV1.Result<T>, vendor: string): Va
 const LISTED = 20;
 
 /** The issues of a schema of this vendor (its `~standard.vendor`), one `path: message` line each. */
-export function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>, vendor: string): string {
+function formatIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>, vendor: string): string {
   const pathInMessage = vendor === "arktype";
   const lines = issues.slice(0, LISTED).map((issue) => formatIssue(issue, pathInMessage));
   if (issues.length > LISTED) lines.push(`…and ${issues.length - LISTED} more`);

@@ -22,9 +22,12 @@ export interface RedisStateOptions {
    */
   leaseMs?: number;
   /**
-   * How long a session's event history outlives its last event, or its session's last use (refreshed
-   * every quarter of `sessions.idleTimeoutMs` while a request of it runs or a stream of it is open:
-   * keep it at least half of that). Default: 30 minutes (the default session idle time).
+   * How long a session's event history outlives its last event, or its session's last use. It is
+   * refreshed every quarter of `sessions.idleTimeoutMs` (keep it at least half of that) while the
+   * session is in use: a request of it runs, a stream of it is open (one resumed from another instance
+   * included), or a 2025-11-25 task of it holds it, until `tasks/result` takes the task's outcome,
+   * `tasks/cancel` cancels it or its TTL passes (HttpSession.inUse). Default: 30 minutes (the default
+   * session idle time).
    */
   historyTtlMs?: number;
 }

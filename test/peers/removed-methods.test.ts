@@ -5,7 +5,8 @@
  * 2026-07-28 (subscriptions/listen replaced it); `initialize`, `ping` and `logging/setLevel` were
  * told only that the protocol lacks them. A `tasks/*` request to a server without task tools is told
  * that the server runs no tasks, in both eras (was: "not available in protocol 2026-07-28", or
- * 2025-11-25, though both have them where a server offers tasks). Over Streamable HTTP on
+ * 2025-11-25, though both have them where a server offers tasks); a misspelled one (`tasks/gett`) to a
+ * server that runs tasks is told only that it is not available. Over Streamable HTTP on
  * 127.0.0.1: the official v2 client in 2026-07-28 and the v1 client in a 2025-11-25 session, and
  * picomcp's harness for the methods the v2 client refuses to send in 2026-07-28 (it checks the
  * method against the protocol itself), as other clients do send them.
@@ -94,6 +95,11 @@ describe("a 2026-07-28 request for a method that revision does not have", () => 
     }
     await expectNotFound(tools, ["tasks/result", "tasks/list"], () => NO_TASKS);
   });
+
+  it("tells a tasks method the server lacks, on a server that runs tasks, only that it is not available", async () => {
+    // Was: "this server runs no tasks", to a server with a task tool, for a misspelled tasks/get.
+    await expectNotFound(everything, ["tasks/gett", "tasks/foo"], () => IN_MODERN);
+  });
 });
 
 describe("a 2025-11-25 session's tasks/* request to a server without task tools (official v1 client)", () => {
@@ -102,6 +108,15 @@ describe("a 2025-11-25 session's tasks/* request to a server without task tools 
     for (const method of TASK_METHODS) {
       expect(await failure(client.request({ method, params }, EmptyResultSchema)), method).toBe(
         `MCP error -32601: Method not found: "${method}" ${NO_TASKS}`,
+      );
+    }
+  });
+
+  it("tells a tasks method the server lacks, on a server that runs tasks, only that it is not available", async () => {
+    const client = await everything.legacy();
+    for (const method of ["tasks/gett", "tasks/foo"]) {
+      expect(await failure(client.request({ method, params }, EmptyResultSchema)), method).toBe(
+        `MCP error -32601: Method not found: "${method}" is not available in protocol 2025-11-25`,
       );
     }
   });

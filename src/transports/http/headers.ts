@@ -138,18 +138,22 @@ export function mismatchedParamHeader(request: HttpRequest, tool: Tool, args: un
     let value: unknown = args;
     for (const key of path) value = isObject(value) ? value[key] : undefined;
     const raw = request.header(header);
-    const sent = raw === null ? undefined : headerValue(raw);
-    if (value === undefined || value === null) {
-      // Not expected, but one that is sent is read all the same: a recognized Mcp-Param header with
-      // invalid characters MUST be rejected (2026-07-28 Streamable HTTP "Server Behavior for Custom Headers").
-      if (raw === null || sent !== undefined) continue;
-      return `The ${header} header "${shown(raw)}" is invalid; send visible ASCII or =?base64?…?=, or leave it out`;
+    const absent = value === undefined || value === null;
+    if (raw === null) {
+      if (absent) continue;
+      return `The ${header} header is required when arguments.${path.join(".")} is given`;
     }
-    if (raw === null) return `The ${header} header is required when arguments.${path.join(".")} is given`;
+    const sent = headerValue(raw);
+    // A recognized Mcp-Param header with invalid characters MUST be rejected (2026-07-28 Streamable HTTP
+    // "Server Behavior for Custom Headers"), its argument given or not: said so, not as a mismatch.
+    if (sent === undefined) {
+      return `The ${header} header "${shown(raw)}" is invalid; send visible ASCII or =?base64?…?=${absent ? ", or leave it out" : ""}`;
+    }
+    if (absent) continue;
     // An object or array matches no header (and String() of one nested deep would overflow the stack).
     const same =
       typeof value === "number"
-        ? sent !== undefined && DECIMAL.test(sent) && Number(sent) === value
+        ? DECIMAL.test(sent) && Number(sent) === value
         : typeof value !== "object" && sent === String(value);
     if (!same) return `The ${header} header "${shown(raw)}" does not match arguments.${path.join(".")}`;
   }
