@@ -7,7 +7,7 @@ import { RpcError } from "./client.js";
 import { dev } from "./dev.js";
 import { install } from "./install.js";
 import { list } from "./list.js";
-import { needsStripTypesFlag, rerunStrippingTypes } from "./load.js";
+import { CODE_FILE, needsStripTypesFlag, rerunStrippingTypes } from "./load.js";
 import { DEV_CHILD, run } from "./run.js";
 import { watchServerEnds } from "./server-ends.js";
 import { CannotRun, EXIT, EXIT_CODES, keepStdout, print, type Verb, warn } from "./verb.js";
@@ -47,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
   if (!verb) {
     const verbs = `The verbs are ${VERBS.map((v) => v.name).join(", ")}.`;
     // `picomcp server.ts`, the verb forgotten: the file is the word that says what went wrong.
-    const wrong = /\.[mc]?[jt]sx?$/.test(name)
+    const wrong = CODE_FILE.test(name)
       ? `${name} is a file: give a verb before it, such as picomcp dev ${name}.`
       : `unknown verb "${name}".`;
     warn(`picomcp: ${wrong} ${verbs}\n\n${HELP}`);
