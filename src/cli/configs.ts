@@ -16,7 +16,7 @@ export interface ExampleCall {
   arg?: string;
 }
 
-export function httpSnippets(name: string, url: string, call?: ExampleCall): Snippet[] {
+export function httpSnippets(name: string, url: string): Snippet[] {
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   return [
     {
@@ -52,14 +52,21 @@ export function httpSnippets(name: string, url: string, call?: ExampleCall): Sni
       where: "run it, then Connect",
       text: `npx @modelcontextprotocol/inspector@2 --transport http --server-url ${url}`,
     },
-    {
-      client: "MCP Inspector CLI",
-      where: "in a terminal: the tools as a client lists them, then one call",
-      text:
-        `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list\n` +
-        `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call ${callArgs(call)}`,
-    },
   ];
+}
+
+/**
+ * The Inspector CLI's lines, whose call names a tool of the server: apart from the others, for the
+ * tool is asked of the server, which may take a while to answer.
+ */
+export function inspectorCliSnippet(url: string, call?: ExampleCall): Snippet {
+  return {
+    client: "MCP Inspector CLI",
+    where: "in a terminal: the tools as a client lists them, then one call",
+    text:
+      `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list\n` +
+      `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call ${callArgs(call)}`,
+  };
 }
 
 /**
