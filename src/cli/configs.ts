@@ -76,12 +76,15 @@ export function inspectorCliSnippet(url: string, call?: ExampleCall): Snippet {
  */
 function callArgs(call: ExampleCall | undefined): string {
   if (!call) return "--tool-name '<tool>' --tool-arg '<name>=<value>'";
-  return `--tool-name ${call.tool}${call.arg === undefined ? "" : ` --tool-arg ${shellQuoted(`${call.arg}=<value>`)}`}`;
+  return `--tool-name ${call.tool}${call.arg === undefined ? "" : ` --tool-arg ${shellWord(`${call.arg}=<value>`)}`}`;
 }
 
-/** `text` in single quotes, each of its own single quotes closed, escaped and reopened (POSIX sh). */
-function shellQuoted(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
+/**
+ * `word` as a POSIX shell reads it back: bare when it has no character the shell treats specially,
+ * else in single quotes, each of its own single quotes closed, escaped and reopened.
+ */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /** A TOML key: bare when it is letters, digits, `-` and `_` only (TOML 1.0 "Keys"), quoted otherwise. */

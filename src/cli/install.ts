@@ -11,6 +11,7 @@ import { flagValue, parseArgs, UsageError } from "./args.js";
 import { serverName } from "./client.js";
 import { BadConfig, CLIENTS, refusedName, type StdioEntry } from "./clients.js";
 import { readConfig, replaceConfig } from "./config-file.js";
+import { shellWord } from "./configs.js";
 import { CODE_FILE, loadServer } from "./load.js";
 import { CannotRun, EXIT, print, printJson, type Verb, warn } from "./verb.js";
 
@@ -156,7 +157,7 @@ configuration that is not where expected, does not parse, is read-only or cannot
         [
           `picomcp install: ${what} "${name}" in ${client.title}'s configuration ${path}.`,
           backup ? `The previous file is saved as ${backup}.` : "The file did not exist: it was created.",
-          `It runs: ${[entry.command, ...entry.args].map(quote).join(" ")}`,
+          `It runs: ${[entry.command, ...entry.args].map(shellWord).join(" ")}`,
           `Restart ${client.title} (or open a new session) to load it.`,
         ].join("\n"),
       );
@@ -224,11 +225,7 @@ function describeEntry(previous: unknown): string | undefined {
   const { command, args, url } = (previous ?? {}) as { command?: unknown; args?: unknown; url?: unknown };
   if (typeof command === "string") {
     const words = Array.isArray(args) ? args.filter((arg) => typeof arg === "string") : [];
-    return `it runs: ${[command, ...words].map(quote).join(" ")}`;
+    return `it runs: ${[command, ...words].map(shellWord).join(" ")}`;
   }
   return typeof url === "string" ? `it connects to ${url}` : undefined;
-}
-
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
