@@ -6,5 +6,7 @@
  */
 import { main } from "./cli/main.js";
 
-const code = await main(process.argv.slice(2));
+// The package's root is the folder above this file's, in the package (dist/bin.js) as in a checkout
+// (src/bin.ts): the build writes every module into dist/ itself, so only here is the path the same.
+const code = await main(process.argv.slice(2), new URL("../package.json", import.meta.url));
 process.stdout.write("", () => process.exit(code));

@@ -6,7 +6,7 @@
  * which carries the protocol over stdio.
  */
 
-import { resolve } from "node:path";
+import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { pico } from "picomcp";
 import { z } from "zod";
@@ -34,7 +34,8 @@ export function createMiddlewareServer(options: MiddlewareServerOptions = {}) {
     .use("tools/call", capResultSize(options.maxResultBytes ?? 10_000));
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Run, not imported: import.meta.url names the file by its real path (symlinks resolved), argv[1] as typed.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   // RATE_LIMIT sets the requests per minute and caller (default 60).
   const server = createMiddlewareServer({
     rateLimit: { limit: Number(process.env.RATE_LIMIT || 60), windowMs: 60_000 },

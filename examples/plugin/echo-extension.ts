@@ -5,7 +5,7 @@
  * `server/discover` (2026-07-28). `node --import tsx examples/plugin/echo-extension.ts` serves a
  * server with it over stdio.
  */
-import { resolve } from "node:path";
+import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ErrorCode, McpError, type Plugin, pico } from "picomcp";
 
@@ -46,4 +46,7 @@ export function createEchoServer() {
     .use(echoExtension({ maxLength: 100 }));
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await createEchoServer().serve();
+// Run, not imported: import.meta.url names the file by its real path (symlinks resolved), argv[1] as typed.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await createEchoServer().serve();
+}

@@ -9,7 +9,7 @@
  * OAUTH_JWKS_URL defaults to the issuer's /jwks (check your provider's jwks_uri). Without
  * OAUTH_ISSUER it runs in development mode: an in-memory issuer, and it prints tokens to try with.
  */
-import { resolve } from "node:path";
+import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Access, type AuthOptions, pico } from "picomcp";
 import { jwtVerifier } from "picomcp/jwt";
@@ -84,4 +84,5 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+// Run, not imported: import.meta.url names the file by its real path (symlinks resolved), argv[1] as typed.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

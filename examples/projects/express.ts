@@ -8,7 +8,7 @@
  * It listens on 127.0.0.1, on the port in PORT (default 3000). The data file is PROJECTS_FILE, or
  * data/projects.json next to this file. Express is not picomcp's: `npm install express` first (5.x).
  */
-import { resolve } from "node:path";
+import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import express from "express";
 import type { CallToolResult } from "picomcp";
@@ -61,4 +61,5 @@ function main(): void {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+// Run, not imported: import.meta.url names the file by its real path (symlinks resolved), argv[1] as typed.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -10,7 +10,7 @@
  * HTTP on 127.0.0.1. SECTION_MS sets how long each section takes (default 1000).
  */
 
-import { resolve } from "node:path";
+import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { pico } from "picomcp";
 import { z } from "zod";
@@ -51,7 +51,8 @@ export function createTasksServer(options: { sectionMs?: number } = {}) {
   });
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Run, not imported: import.meta.url names the file by its real path (symlinks resolved), argv[1] as typed.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const server = createTasksServer({ sectionMs: Number(process.env.SECTION_MS || 1000) });
   const at = process.argv.indexOf("--port");
   if (at === -1) await server.serve();

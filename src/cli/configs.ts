@@ -16,7 +16,7 @@ export interface ExampleCall {
   arg?: string;
 }
 
-export function httpSnippets(name: string, url: string, call?: ExampleCall): Snippet[] {
+export function httpSnippets(name: string, url: string): Snippet[] {
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   return [
     {
@@ -52,14 +52,21 @@ export function httpSnippets(name: string, url: string, call?: ExampleCall): Sni
       where: "run it, then Connect",
       text: `npx @modelcontextprotocol/inspector@2 --transport http --server-url ${url}`,
     },
-    {
-      client: "MCP Inspector CLI",
-      where: "in a terminal: the tools as a client lists them, then one call",
-      text:
-        `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list\n` +
-        `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call ${callArgs(call)}`,
-    },
   ];
+}
+
+/**
+ * The Inspector CLI's lines, whose call names a tool of the server: apart from the others, for the
+ * tool is asked of the server, which may take a while to answer.
+ */
+export function inspectorCliSnippet(url: string, call?: ExampleCall): Snippet {
+  return {
+    client: "MCP Inspector CLI",
+    where: "in a terminal: the tools as a client lists them, then one call",
+    text:
+      `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list\n` +
+      `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call ${callArgs(call)}`,
+  };
 }
 
 /**
@@ -69,12 +76,15 @@ export function httpSnippets(name: string, url: string, call?: ExampleCall): Sni
  */
 function callArgs(call: ExampleCall | undefined): string {
   if (!call) return "--tool-name '<tool>' --tool-arg '<name>=<value>'";
-  return `--tool-name ${call.tool}${call.arg === undefined ? "" : ` --tool-arg ${shellQuoted(`${call.arg}=<value>`)}`}`;
+  return `--tool-name ${call.tool}${call.arg === undefined ? "" : ` --tool-arg ${shellWord(`${call.arg}=<value>`)}`}`;
 }
 
-/** `text` in single quotes, each of its own single quotes closed, escaped and reopened (POSIX sh). */
-function shellQuoted(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
+/**
+ * `word` as a POSIX shell reads it back: bare when it has no character the shell treats specially,
+ * else in single quotes, each of its own single quotes closed, escaped and reopened.
+ */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /** A TOML key: bare when it is letters, digits, `-` and `_` only (TOML 1.0 "Keys"), quoted otherwise. */

@@ -10,7 +10,7 @@ import { dirname, relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client } from "./client.js";
-import { type ExampleCall, httpSnippets, type Snippet } from "./configs.js";
+import { type ExampleCall, httpSnippets, inspectorCliSnippet, type Snippet } from "./configs.js";
 import { mustBeFile } from "./load.js";
 import { DEV_CHILD, portError, portNumber, READY } from "./run.js";
 import { EXIT, print, type Verb, warn } from "./verb.js";
@@ -30,13 +30,15 @@ Serves the server the file exports over Streamable HTTP on http://127.0.0.1:<por
 restarts it when a code file (.ts, .js, ...) in the file's folder or below changes (not
 node_modules, dist or hidden folders). Once it first listens, prints the configuration to paste
 into Claude Code, Codex, Claude Desktop, Cursor and VS Code, and the MCP Inspector command; then
-"picomcp dev: ready at <url>" after every start. Ctrl+C stops it.
+"picomcp dev: ready at <url>" after every start; and after the first, once the server has listed
+its tools, the MCP Inspector CLI's lines, whose call names its first tool. Ctrl+C stops it.
 
 Options:
   --port    the port (default 3000; 0 picks a free one, kept across restarts)
   --export  the export that holds the server, if not the default one
   --json    print one JSON line per event instead: {"event":"ready","name","url","restarts"},
-            {"event":"exit","code"}, with the snippets in the first ready event
+            {"event":"exit","code"}, with the snippets in the first ready event, and the
+            Inspector CLI's in {"event":"snippets","snippets"} after it
 
 Exit codes: 0 stopped by Ctrl+C or a signal, 2 a usage mistake, no file at the path given, or the port
 is taken or needs privileges.
@@ -65,7 +67,8 @@ is taken or needs privileges.
     let closing = false;
 
     const start = () => {
-      restarts++;
+      // This server's count, kept for its ready line: a restart may begin before the line is read.
+      const count = ++restarts;
       // stdin is a pipe the child serves until it ends (see DEV_CHILD): how it is stopped, and why
       // it stops when dev dies however it dies.
       const current = spawn(process.execPath, childArgs, {
@@ -78,14 +81,18 @@ is taken or needs privileges.
       createInterface({ input: current.stdout! }).on("line", (line) => {
         if (!line.startsWith(`${READY} `)) return print(line);
         const [, name = "server", url = ""] = /^\S+ \S+ serving (.*) on (\S+)$/.exec(line) ?? [];
-        const ready = `picomcp dev: ready at ${url}${restarts ? ` (restart ${restarts})` : ""}`;
-        if (announced) return print(json ? JSON.stringify({ event: "ready", name, url, restarts }) : ready);
+        const ready = `picomcp dev: ready at ${url}${count ? ` (restart ${count})` : ""}`;
+        const event = { event: "ready", name, url, restarts: count };
+        if (announced) return print(json ? JSON.stringify(event) : ready);
         announced = true;
-        // The first start comes with the snippets, whose Inspector call names a tool of the server.
+        // The first start comes with the snippets, at once: the Inspector CLI's follows when the
+        // server has said which tool its call line names, for a slow tools/list must not hold up
+        // the ready line that scripts and people wait for.
+        const snippets = httpSnippets(name, url);
+        print(json ? JSON.stringify({ ...event, snippets }) : `${howToConnect(name, url, snippets)}${ready}`);
         void exampleCall(url).then((call) => {
-          const snippets = httpSnippets(name, url, call);
-          if (json) print(JSON.stringify({ event: "ready", name, url, restarts, snippets }));
-          else print(`${howToConnect(name, url, snippets)}${ready}`);
+          const cli = inspectorCliSnippet(url, call);
+          print(json ? JSON.stringify({ event: "snippets", snippets: [cli] }) : `\n${block(cli)}`);
         });
       });
       current.on("exit", (code, signal) => {
@@ -185,10 +192,13 @@ async function exampleCall(url: string): Promise<ExampleCall | undefined> {
 }
 
 function howToConnect(name: string, url: string, snippets: Snippet[]): string {
-  const blocks = snippets.map((snippet) => `${snippet.client} (${snippet.where}):\n${indent(snippet.text)}`);
-  return [`picomcp dev: ${name} on ${url} (Streamable HTTP)`, "", ...blocks, ""]
+  return [`picomcp dev: ${name} on ${url} (Streamable HTTP)`, "", ...snippets.map(block), ""]
     .join("\n\n")
     .replace(/\n{3,}/g, "\n\n");
+}
+
+function block(snippet: Snippet): string {
+  return `${snippet.client} (${snippet.where}):\n${indent(snippet.text)}`;
 }
 
 function indent(text: string): string {

@@ -3,7 +3,7 @@
  * (`node <picomcp> run <file>`), after checking that the file loads and exports a server; backs the
  * configuration file up first, and says so.
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -11,7 +11,8 @@ import { flagValue, parseArgs, UsageError } from "./args.js";
 import { serverName } from "./client.js";
 import { BadConfig, CLIENTS, refusedName, type StdioEntry } from "./clients.js";
 import { readConfig, replaceConfig } from "./config-file.js";
-import { loadServer } from "./load.js";
+import { shellWord } from "./configs.js";
+import { CODE_FILE, loadServer } from "./load.js";
 import { CannotRun, EXIT, print, printJson, type Verb, warn } from "./verb.js";
 
 const IDS = CLIENTS.map((client) => client.id).join(", ");
@@ -56,8 +57,9 @@ configuration that is not where expected, does not parse, is read-only or cannot
     const [id, file, extra] = args.positionals;
     if (!id) throw new UsageError(`which client? One of ${IDS}.`);
     const client = CLIENTS.find((candidate) => candidate.id === id);
-    // The file given alone, or before the client: the words a user gets wrong first.
-    if (!client && file === undefined) {
+    // The file given alone, or before the client: the words a user gets wrong first. One word that
+    // is neither a server file's name nor a file is a client mistyped (claude for claude-code).
+    if (!client && file === undefined && (CODE_FILE.test(id) || statSync(id, { throwIfNoEntry: false })?.isFile())) {
       throw new UsageError(
         `which client? Name it before the file, such as picomcp install claude-code ${id}; the clients are ${IDS}.`,
       );
@@ -155,7 +157,7 @@ configuration that is not where expected, does not parse, is read-only or cannot
         [
           `picomcp install: ${what} "${name}" in ${client.title}'s configuration ${path}.`,
           backup ? `The previous file is saved as ${backup}.` : "The file did not exist: it was created.",
-          `It runs: ${[entry.command, ...entry.args].map(quote).join(" ")}`,
+          `It runs: ${[entry.command, ...entry.args].map(shellWord).join(" ")}`,
           `Restart ${client.title} (or open a new session) to load it.`,
         ].join("\n"),
       );
@@ -223,11 +225,7 @@ function describeEntry(previous: unknown): string | undefined {
   const { command, args, url } = (previous ?? {}) as { command?: unknown; args?: unknown; url?: unknown };
   if (typeof command === "string") {
     const words = Array.isArray(args) ? args.filter((arg) => typeof arg === "string") : [];
-    return `it runs: ${[command, ...words].map(quote).join(" ")}`;
+    return `it runs: ${[command, ...words].map(shellWord).join(" ")}`;
   }
   return typeof url === "string" ? `it connects to ${url}` : undefined;
-}
-
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }

@@ -17,6 +17,8 @@ import { SERVE_HOOK } from "../transports/process.js";
 import { CannotRun } from "./verb.js";
 
 const TYPESCRIPT = /\.[mc]?tsx?$/;
+/** A JavaScript or TypeScript module's name, as Node and tsx load them: a server file, or code `dev` watches. */
+export const CODE_FILE = /\.[mc]?[jt]sx?$/;
 
 export interface Loaded {
   readonly server: Server;

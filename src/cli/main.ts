@@ -1,5 +1,5 @@
 /** `picomcp <verb>`: finds the verb, runs it, and turns its failures into exit codes. */
-import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { UsageError } from "./args.js";
 import { call } from "./call.js";
 import { check } from "./check.js";
@@ -7,7 +7,7 @@ import { RpcError } from "./client.js";
 import { dev } from "./dev.js";
 import { install } from "./install.js";
 import { list } from "./list.js";
-import { needsStripTypesFlag, rerunStrippingTypes } from "./load.js";
+import { CODE_FILE, needsStripTypesFlag, rerunStrippingTypes } from "./load.js";
 import { DEV_CHILD, run } from "./run.js";
 import { watchServerEnds } from "./server-ends.js";
 import { CannotRun, EXIT, EXIT_CODES, keepStdout, print, type Verb, warn } from "./verb.js";
@@ -30,24 +30,22 @@ picomcp --version prints picomcp's version.
 
 ${EXIT_CODES}`;
 
-export async function main(argv: string[]): Promise<number> {
+/** `packageJson`: picomcp's package.json, where the command's entry file finds it (see src/bin.ts). */
+export async function main(argv: string[], packageJson: URL): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     (name === undefined ? warn : print)(HELP);
     return name === undefined ? EXIT.cannotRun : EXIT.ok;
   }
   if (name === "--version" || name === "-v") {
-    // The package's own package.json, by its name: the package exports it, so this finds it from
-    // dist/ once installed and from src/ in a checkout alike.
-    const { version }: { version: string } = createRequire(import.meta.url)("picomcp/package.json");
-    print(version);
+    print(versionIn(packageJson));
     return EXIT.ok;
   }
   const verb = VERBS.find((candidate) => candidate.name === name);
   if (!verb) {
     const verbs = `The verbs are ${VERBS.map((v) => v.name).join(", ")}.`;
     // `picomcp server.ts`, the verb forgotten: the file is the word that says what went wrong.
-    const wrong = /\.[mc]?[jt]sx?$/.test(name)
+    const wrong = CODE_FILE.test(name)
       ? `${name} is a file: give a verb before it, such as picomcp dev ${name}.`
       : `unknown verb "${name}".`;
     warn(`picomcp: ${wrong} ${verbs}\n\n${HELP}`);
@@ -88,5 +86,19 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     unwatch?.();
     release?.();
+  }
+}
+
+/**
+ * The version in picomcp's package.json, found by its path, not by picomcp's name: a copy of dist/
+ * vendored into another project would find another copy's by the name, or none (a stack). "unknown"
+ * when the file is missing or is another package's (that project's own, next to the vendored dist/).
+ */
+function versionIn(packageJson: URL): string {
+  try {
+    const { name, version }: { name?: unknown; version?: unknown } = JSON.parse(readFileSync(packageJson, "utf8"));
+    return name === "picomcp" && typeof version === "string" ? version : "unknown";
+  } catch {
+    return "unknown";
   }
 }

@@ -7,11 +7,11 @@
  */
 import { type FSWatcher, readdirSync, statSync, watch } from "node:fs";
 import { join, sep } from "node:path";
+import { CODE_FILE } from "./load.js";
 import { warn } from "./verb.js";
 
 const MAX_FOLDERS = 200;
 const SKIP = new Set(["node_modules", "dist", "build", "coverage"]);
-const CODE = /\.([mc]?[jt]sx?)$/;
 
 /** Calls `changed` with the path of each code file that changes; returns a function that stops watching. */
 export function watchCode(root: string, changed: (path: string) => void): () => void {
@@ -57,7 +57,7 @@ export function watchCode(root: string, changed: (path: string) => void): () => 
         for (const entry of readdirSync(folder, { withFileTypes: true })) {
           if (entry.isDirectory()) {
             if (watchable(entry.name)) folders.push(join(folder, entry.name));
-          } else if (found && CODE.test(entry.name)) {
+          } else if (found && CODE_FILE.test(entry.name)) {
             changed(join(folder, entry.name));
           }
         }
@@ -70,7 +70,7 @@ export function watchCode(root: string, changed: (path: string) => void): () => 
 
   /** A change to `name` in a watched folder: code that changed, or a folder that came or went. */
   const seen = (path: string, name: string) => {
-    if (CODE.test(name)) changed(path);
+    if (CODE_FILE.test(name)) changed(path);
     else if (!watchable(name)) return;
     else if (isFolder(path)) add(path, true);
     else forget(path);

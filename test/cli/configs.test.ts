@@ -5,7 +5,7 @@
  * the Inspector CLI's call line runs in a shell as pasted.
  */
 import { describe, expect, it } from "vitest";
-import { httpSnippets } from "../../src/cli/configs.js";
+import { httpSnippets, inspectorCliSnippet } from "../../src/cli/configs.js";
 
 const URL = "http://127.0.0.1:3000/mcp";
 const text = (name: string, client: string) => httpSnippets(name, URL).find((each) => each.client === client)?.text;
@@ -27,10 +27,8 @@ describe("picomcp dev's client snippets", () => {
 
   // Was: `--tool-name <tool> --tool-arg <name>=<value>`, which a shell takes for redirections and refuses.
   it("give the Inspector CLI a call line a shell runs as pasted: the server's first tool, or quoted placeholders", () => {
-    const line = (call?: Parameters<typeof httpSnippets>[2]) =>
-      httpSnippets("weather", URL, call)
-        .find((each) => each.client === "MCP Inspector CLI")
-        ?.text.split("\n")[1];
+    const line = (call?: Parameters<typeof inspectorCliSnippet>[1]) =>
+      inspectorCliSnippet(URL, call).text.split("\n")[1];
     const cli = `npx @modelcontextprotocol/inspector@2 --cli ${URL} --method tools/call`;
     expect(line({ tool: "forecast", arg: "city" })).toBe(`${cli} --tool-name forecast --tool-arg 'city=<value>'`);
     expect(line({ tool: "now" })).toBe(`${cli} --tool-name now`);

@@ -15,12 +15,21 @@ import { harness } from "../../src/testing.js";
 import { collect, exitOf, killGroup, lines, ROOT, start, stopsAnswering } from "./helpers.js";
 
 const INDEX = pathToFileURL(join(ROOT, "src/index.ts")).href;
-const source = (answer: string) =>
+/** The server file: `answer` is what its version tool says; `more` adds to the chain after its tools. */
+const source = (answer: string, more = "") =>
   `import { pico } from ${JSON.stringify(INDEX)};\n` +
   `export default pico({ name: "dev-test" })\n` +
   `  .tool("version", { description: "Says which version of the file runs.", run: () => ${JSON.stringify(answer)} })\n` +
   // A call that keeps its server stopping for seconds, saying on stderr when it is under way.
-  `  .tool("slow", { description: "Answers after four seconds.", run: () => { console.error("slow: started"); return new Promise((done) => setTimeout(() => done("slow"), 4000)); } });\n`;
+  `  .tool("slow", { description: "Answers after four seconds.", run: () => { console.error("slow: started"); return new Promise((done) => setTimeout(() => done("slow"), 4000)); } })${more};\n`;
+
+/** Holds tools/list until the server's release tool is called: a server slow to list its tools. */
+const HELD_LIST =
+  `\n  .tool("release", { description: "Lets tools/list answer.", run: () => { release(); return "released"; } })` +
+  `\n  .use("tools/list", async (_, next) => { await released; return next(); })`;
+const HELD_SOURCE =
+  `let release = () => {};\nconst released = new Promise<void>((done) => { release = done; });\n` +
+  source("first", HELD_LIST);
 
 let folder: string | undefined;
 let child: ReturnType<typeof start> | undefined;
@@ -32,11 +41,11 @@ afterEach(() => {
 });
 
 /** `picomcp dev` on a free port for a server file in a new folder; its output, read as it comes. */
-function dev(answer = "first") {
+function dev(code = source("first"), flags: string[] = []) {
   folder = mkdtempSync(join(tmpdir(), "picomcp-dev-"));
   const file = join(folder, "server.ts");
-  writeFileSync(file, source(answer));
-  child = start(["dev", file, "--port", "0"]);
+  writeFileSync(file, code);
+  child = start(["dev", file, "--port", "0", ...flags]);
   return { file, folder, child, stdout: lines(child.stdout!), stderr: collect(child.stderr!) };
 }
 
@@ -63,14 +72,16 @@ describe("picomcp dev", () => {
     expect(printed).toContain(`claude mcp add --transport http dev-test ${url}`);
     expect(printed).toContain(`[mcp_servers.dev-test]\n  url = "${url}"`);
     expect(printed).toContain(`npx @modelcontextprotocol/inspector@2 --transport http --server-url ${url}`);
-    expect(printed).toContain(`npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list`);
-    // The call line names the server's first tool, asked of it over HTTP, as a shell runs it pasted.
-    expect(printed).toContain(
-      `npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call --tool-name version\n`,
-    );
     for (const client of ["Claude Code", "Codex", "Claude Desktop", "Cursor", "VS Code", "MCP Inspector"]) {
       expect(printed).toContain(`\n${client} (`);
     }
+    // After the ready line, the Inspector CLI's, whose call names the server's first tool, asked of
+    // it over HTTP, as a shell runs it pasted.
+    expect((await stdout(/--method tools\/call/)).join("\n")).toBe(
+      `\nMCP Inspector CLI (in a terminal: the tools as a client lists them, then one call):\n` +
+        `  npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/list\n` +
+        `  npx @modelcontextprotocol/inspector@2 --cli ${url} --method tools/call --tool-name version`,
+    );
     expect(await callTool(url, "version")).toEqual([{ type: "text", text: "first" }]);
 
     writeFileSync(file, source("second"));
@@ -84,6 +95,35 @@ describe("picomcp dev", () => {
     expect(await exitOf(child)).toBe(0);
     // Its server stopped with it: nothing answers on the port any more.
     await expect(fetch(url, { method: "POST", signal: AbortSignal.timeout(5000) })).rejects.toThrow();
+  });
+
+  // Was: the first ready event waited for the server's tools/list (5 s at most), so a restart in the
+  // meantime printed its own first, and both events said restarts: 1.
+  it("--json: says ready at once, and the Inspector CLI's lines in a second event once the server lists its tools", async () => {
+    const { stdout } = dev(HELD_SOURCE, ["--json"]);
+    const ready = JSON.parse((await stdout(/"event":"ready"/)).at(-1)!);
+    expect(ready).toMatchObject({ event: "ready", name: "dev-test", restarts: 0 });
+    expect(ready.snippets.map((snippet: { client: string }) => snippet.client)).toEqual([
+      "Claude Code",
+      "Codex",
+      "Claude Desktop",
+      "Cursor",
+      "VS Code",
+      "MCP Inspector",
+    ]);
+    expect(await callTool(ready.url, "release")).toEqual([{ type: "text", text: "released" }]);
+    expect(JSON.parse((await stdout(/"event":"snippets"/)).at(-1)!)).toEqual({
+      event: "snippets",
+      snippets: [
+        {
+          client: "MCP Inspector CLI",
+          where: "in a terminal: the tools as a client lists them, then one call",
+          text:
+            `npx @modelcontextprotocol/inspector@2 --cli ${ready.url} --method tools/list\n` +
+            `npx @modelcontextprotocol/inspector@2 --cli ${ready.url} --method tools/call --tool-name version`,
+        },
+      ],
+    });
   });
 
   it("starts one server for saves made while the old one is still stopping", async () => {

@@ -300,6 +300,19 @@ describe("picomcp install", () => {
     });
   });
 
+  // Was: "which client? Name it before the file, such as picomcp install claude-code claude".
+  it("exits 2 naming the clients when given one word that is neither a client nor a file", () => {
+    const clients = "claude-desktop, claude-code, codex, cursor";
+    expect(install("claude")).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(`^picomcp install: unknown client "claude": picomcp installs into ${clients}\n`),
+    });
+    // A file without a server file's extension is still a file, given without its client.
+    expect(install("LICENSE").stderr).toMatch(
+      /^picomcp install: which client\? Name it before the file, such as picomcp install claude-code LICENSE;/,
+    );
+  });
+
   it("refuses, exit 2, a name the client's own `mcp add` refuses, and names one it takes", () => {
     writeFileSync(join(home, ".claude.json"), "{}");
     mkdirSync(join(home, ".codex"));

@@ -7,6 +7,7 @@
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -87,6 +88,26 @@ describe("the packed package", () => {
     expect(run(join(project, "node_modules/.bin/picomcp"), ["--help"])).toContain("Usage: picomcp <verb>");
     const { version }: { version: string } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
     expect(run(join(project, "node_modules/.bin/picomcp"), ["--version"])).toBe(`${version}\n`);
+  });
+
+  // Was: the version of the picomcp installed beside it (0.1.0 here), or a stack, exit 1, where none
+  // is, for it looked its package.json up by picomcp's name.
+  it("says its version is unknown when its dist/ is vendored into another package", () => {
+    const alone = mkdtempSync(join(tmpdir(), "picomcp-vendored-"));
+    try {
+      for (const vendored of [join(project, "vendored"), alone]) {
+        cpSync(join(project, "node_modules/picomcp/dist"), join(vendored, "dist"), { recursive: true });
+        writeFileSync(join(vendored, "package.json"), '{ "name": "app", "version": "9.9.9", "type": "module" }');
+        const bin = join(vendored, "dist/bin.js");
+        expect(spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8" })).toMatchObject({
+          status: 0,
+          stdout: "unknown\n",
+          stderr: "",
+        });
+      }
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
   });
 
   it("loads a server file: JavaScript always, TypeScript where Node strips types, else says what to do", () => {

@@ -4,10 +4,13 @@
  * `_meta`), and over Streamable HTTP through `server.fetch`: the method it adds answers, with a
  * precise error for bad params, and `capabilities.extensions` advertises it.
  */
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createEchoServer, ECHO_EXTENSION } from "../../examples/plugin/echo-extension.js";
 import { modern, modernMessage } from "../http-helpers.js";
-import { type LineClient, type Program, spawnLineClient } from "../size-helpers.js";
+import { type LineClient, type Program, ROOT, spawnLineClient } from "../size-helpers.js";
 
 const EXTENSION = { [ECHO_EXTENSION]: { maxLength: 100 } };
 const TOO_LONG = "echo/say echoes at most 100 characters; got 101. Send a shorter text.";
@@ -23,8 +26,8 @@ afterEach(async () => {
   }
 });
 
-function serveExample(): LineClient {
-  return spawnLineClient("examples/plugin/echo-extension.ts", running);
+function serveExample(file = "examples/plugin/echo-extension.ts"): LineClient {
+  return spawnLineClient(file, running);
 }
 
 describe("the echo extension plug-in over stdio", () => {
@@ -45,6 +48,20 @@ describe("the echo extension plug-in over stdio", () => {
     });
     const long = { jsonrpc: "2.0", id: 4, method: "echo/say", params: { text: "x".repeat(101) } };
     expect(await client.request(long)).toMatchObject({ error: { code: -32602, message: TOO_LONG } });
+  });
+
+  // Was: nothing served, exit 0, for Node names the module by its real path and argv[1] as typed.
+  it("serves when started through a symlinked folder, as macOS's /tmp is /private/tmp", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "picomcp-link-"));
+    try {
+      symlinkSync(join(ROOT, "examples"), join(folder, "examples"), "dir");
+      const client = serveExample(join(folder, "examples/plugin/echo-extension.ts"));
+      expect(await client.request(modernMessage("echo/say", { text: "hi" }, 1).body)).toMatchObject({
+        result: { text: "hi", era: "modern" },
+      });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("2026-07-28: server/discover advertises the extension; echo/say answers with the era's fields", async () => {
