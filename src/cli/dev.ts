@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { dirname, relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { isObject } from "../core/jsonrpc.js";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client } from "./client.js";
 import { type ExampleCall, httpSnippets, inspectorCliSnippet, type Snippet } from "./configs.js";
@@ -180,11 +181,11 @@ async function exampleCall(url: string): Promise<ExampleCall | undefined> {
     const client = await Client.open({ fetch: (request) => fetch(new Request(url, request)) }, { timeoutMs: 5000 });
     const [tool] = await client.list("tools/list", "tools").finally(() => client.close());
     if (typeof tool?.name !== "string") return undefined;
-    const { properties = {}, required = [] } = (tool.inputSchema ?? {}) as {
-      properties?: Record<string, unknown>;
-      required?: string[];
-    };
-    const arg = required[0] ?? Object.keys(properties)[0];
+    const schema = isObject(tool.inputSchema) ? tool.inputSchema : {};
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    const arg =
+      required.find((name): name is string => typeof name === "string") ??
+      Object.keys(isObject(schema.properties) ? schema.properties : {})[0];
     return arg === undefined ? { tool: tool.name } : { tool: tool.name, arg };
   } catch {
     return undefined;

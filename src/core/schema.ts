@@ -100,13 +100,16 @@ export type Validation<T> = { ok: true; value: T } | { ok: false; issues: string
  * give a synchronous answer: a promise per call would cost a tick on every tool call.
  */
 export function validate<T>(schema: Schema<unknown, T>, value: unknown): Validation<T> | Promise<Validation<T>> {
-  const { vendor } = schema["~standard"];
-  const result = schema["~standard"].validate(value);
-  return result instanceof Promise ? result.then((done) => toValidation(done, vendor)) : toValidation(result, vendor);
+  // Read once: zod's `~standard` is a getter, and this runs on every tool call.
+  const standard = schema["~standard"];
+  const result = standard.validate(value);
+  return result instanceof Promise
+    ? result.then((done) => toValidation(done, standard))
+    : toValidation(result, standard);
 }
 
-function toValidation<T>(result: StandardSchemaV1.Result<T>, vendor: string): Validation<T> {
-  if (result.issues) return { ok: false, issues: formatIssues(result.issues, vendor) };
+function toValidation<T>(result: StandardSchemaV1.Result<T>, standard: StandardSchemaV1.Props): Validation<T> {
+  if (result.issues) return { ok: false, issues: formatIssues(result.issues, standard.vendor) };
   return { ok: true, value: result.value };
 }
 
