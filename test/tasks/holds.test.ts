@@ -3,7 +3,8 @@
  * visible on the wire (a hold within its TTL keeps its session from expiring idle, which
  * test/tasks/session-lifetime.test.ts drives; one that outlived its session or its TTL is memory
  * only, test/tasks/session-end-holds.test.ts). A session's end takes all its holds with it; holds
- * past their TTL go as their session is asked whether it is held.
+ * past their TTL go as their session is asked whether it is held, and, for those nobody asks about,
+ * in the walk made once their number has doubled.
  */
 import { expect, it } from "vitest";
 import type { Session } from "../../src/sessions/peer.js";
@@ -45,4 +46,21 @@ it("forgets a session's holds past their TTL as it is asked whether it is held, 
   holds.unhold("running");
   expect(held.tasks?.held()).toBe(false);
   expect(holds.size).toBe(0);
+});
+
+it("walks the holds once their number has doubled: forgets those past their TTL, keeps those within it", () => {
+  const holds = new Holds(2);
+  const [waiting, gone] = [session(), session()];
+  const now = Date.now();
+  holds.hold(waiting, "within-1", now + HOUR_MS);
+  holds.hold(gone, "past-1", now - 1);
+  holds.hold(waiting, "within-2", now + HOUR_MS);
+  expect(holds.size).toBe(3);
+  // The fourth doubles the floor: the walk leaves the two within their TTL.
+  holds.hold(gone, "past-2", now - 1);
+  expect(holds.size).toBe(2);
+  expect(waiting.tasks?.held()).toBe(true);
+  holds.unhold("within-1");
+  expect(waiting.tasks?.held()).toBe(true);
+  expect(holds.size).toBe(1);
 });
