@@ -1,10 +1,13 @@
 /**
  * The tests' side of the idle sessions' heap fixtures (test/fixtures/heap-snapshots.ts): each runs in a
- * process of its own, so that the heap it measures is its server's.
+ * process of its own, so that the heap it measures is its server's. And `collect`, for a test that
+ * checks, with a WeakRef, that what it made is garbage.
  */
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { expect } from "vitest";
 import { type Kept, SESSIONS } from "./fixtures/heap-snapshots.js";
 
@@ -25,4 +28,15 @@ export async function measureHeap(fixture: string, env: Record<string, string> =
 export function expectWithin(kept: Kept | undefined, budget: number): void {
   expect(kept?.sessions).toBe(SESSIONS);
   expect(kept?.bytesPerSession, `bytes per session by constructor: ${JSON.stringify(kept?.top)}`).toBeLessThan(budget);
+}
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+/** Collects garbage until it is gone: a WeakRef's target stays alive until the job that made it ends. */
+export async function collect(): Promise<void> {
+  for (let pass = 0; pass < 4; pass++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

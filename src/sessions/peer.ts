@@ -67,13 +67,21 @@ export interface Session {
    */
   readCheck?: ReadCheck | undefined;
   /**
-   * The tasks that keep the session in use, as a request in progress does (tasks/tasks.ts), each by
-   * its taskId until its TTL ends (a Date.now()): one that runs, and one that ended until a
-   * `tasks/result` has taken its outcome. A 2025-11-25 task is read in its session alone, and stays
-   * readable for its ttl (2025-11-25 "Tasks": MUST be the actual ttl), so its session must outlive
-   * a client that polls less often than the session's idle timeout. Unset on a session without tasks.
+   * The tasks that keep the session in use, as a request in progress does (tasks/holds.ts), each
+   * until its TTL ends: one that runs, and one that ended until a `tasks/result` has taken its
+   * outcome. A 2025-11-25 task is read in its session alone, and stays readable for its ttl
+   * (2025-11-25 "Tasks": MUST be the actual ttl), so its session must outlive a client that polls
+   * less often than the session's idle timeout. Unset on a session without tasks.
    */
-  tasks?: Map<string, number> | undefined;
+  tasks?: TaskHolds | undefined;
+}
+
+/** The tasks that hold a session in use (`Session.tasks`), as its connection sees them. */
+export interface TaskHolds {
+  /** Whether a task holds the session still: one whose TTL has not passed. */
+  held(): boolean;
+  /** The session ended (its connection closed): its tasks hold it no more, nor will those made after. */
+  end(): void;
 }
 
 /** The side of a connection the dispatcher needs: the legacy session, if a handshake made one. */

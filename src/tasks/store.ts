@@ -50,12 +50,16 @@ export const DEFAULT_MAX_TASKS = 1000;
 
 /**
  * Tasks in this process's memory, bounded: expired tasks are dropped when read, listed, and when the
- * store is full; at `maxTasks` with none expired, the oldest finished task makes room, and when every
- * task kept is still running, a new one is refused, so a client cannot grow the server's memory
- * without bound.
+ * store is full; at `maxTasks` with none expired, the owner keeping the most tasks makes room with its
+ * oldest finished one (an owner with none finished passes its turn to the next), and when every task
+ * kept is still running, a new one is refused, so a client cannot grow the server's memory without
+ * bound. The owner keeping the most, not the oldest task of anyone: a client running many quick tasks
+ * drops its own results, not another's that it has yet to read.
  */
 export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
+  /** How many tasks each owner keeps here (`#makeRoom` takes from the one keeping the most). */
+  readonly #kept = new Map<string, number>();
   readonly #maxTasks: number;
   readonly #now: () => number;
   /**
@@ -77,7 +81,7 @@ export class MemoryTaskStore implements TaskStore {
   get(taskId: string): TaskRecord | undefined {
     const record = this.#tasks.get(taskId);
     if (record && this.#expired(record)) {
-      this.#tasks.delete(taskId);
+      this.#drop(taskId, record);
       return undefined;
     }
     return record;
@@ -91,6 +95,7 @@ export class MemoryTaskStore implements TaskStore {
       );
     }
     this.#tasks.set(record.taskId, record);
+    this.#kept.set(record.owner, (this.#kept.get(record.owner) ?? 0) + 1);
     this.#firstExpiry = Math.min(this.#firstExpiry, expiry(record));
   }
 
@@ -121,25 +126,42 @@ export class MemoryTaskStore implements TaskStore {
     let first = Number.POSITIVE_INFINITY;
     for (const [id, record] of this.#tasks) {
       const expires = expiry(record);
-      if (now >= expires) this.#tasks.delete(id);
+      if (now >= expires) this.#drop(id, record);
       else first = Math.min(first, expires);
     }
     this.#firstExpiry = first;
   }
 
-  /** Drops the expired tasks, if one may be, else the oldest finished one (Maps keep insertion order). */
+  /**
+   * Drops the expired tasks, if one may be, else the oldest finished task of the owner keeping the
+   * most of those that have one (Maps keep insertion order: the first found of an owner is its
+   * oldest). One pass over the tasks kept, only at the cap.
+   */
   #makeRoom(): void {
     if (this.#now() >= this.#firstExpiry) {
       const before = this.#tasks.size;
       this.#dropExpired();
       if (this.#tasks.size < before) return;
     }
-    for (const [id, record] of this.#tasks) {
-      if (isTerminal(record.status)) {
-        this.#tasks.delete(id);
-        return;
+    let chosen: TaskRecord | undefined;
+    let most = 0;
+    for (const record of this.#tasks.values()) {
+      if (!isTerminal(record.status)) continue;
+      const kept = this.#kept.get(record.owner) ?? 0;
+      if (kept > most) {
+        chosen = record;
+        most = kept;
       }
     }
+    if (chosen) this.#drop(chosen.taskId, chosen);
+  }
+
+  /** Forgets a task kept, and counts it out of its owner's. */
+  #drop(taskId: string, record: TaskRecord): void {
+    this.#tasks.delete(taskId);
+    const left = (this.#kept.get(record.owner) ?? 1) - 1;
+    if (left > 0) this.#kept.set(record.owner, left);
+    else this.#kept.delete(record.owner);
   }
 }
 

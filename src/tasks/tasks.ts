@@ -12,6 +12,7 @@ import type { Bus } from "../state/state.js";
 import { TaskChanges } from "./changes.js";
 import { SessionChannel } from "./channel.js";
 import { askerOf, requestOf, runContext } from "./contexts.js";
+import { Holds } from "./holds.js";
 import { TaskRelay } from "./relay.js";
 import { type RunEvents, TaskRun } from "./run.js";
 import { DEFAULT_MAX_TASKS, type TaskStore } from "./store.js";
@@ -78,11 +79,10 @@ export class Tasks {
   /**
    * The session each 2025-11-25 task holds in use (Session.tasks), apart from its channel: a channel
    * let go for room (MAX_CHANNELS, one client's many tasks) leaves the result in the store, and its
-   * session must stay for a tasks/result to read it. Pruned of holds past their TTL (`#prune`).
+   * session must stay for a tasks/result to read it. Walked for holds past their TTL once there are
+   * twice as many as MAX_CHANNELS, or as the last walk left.
    */
-  readonly #holds = new Map<string, Session>();
-  /** How many holds `#prune` left: it walks them again once there are twice as many. */
-  #pruned = MAX_CHANNELS;
+  readonly #holds = new Holds(MAX_CHANNELS);
   /** Several instances share the store: a task's answers and cancellation go to the one running it. */
   #bus: Bus | undefined;
   /** With a bus: a 2025-11-25 task's messages reach a `tasks/result` on another instance (relay.ts). */
@@ -233,7 +233,7 @@ export class Tasks {
       if (this.#channels.size >= MAX_CHANNELS) this.#dropChannel();
       this.#channels.set(taskId, channel);
       // Its session is in use until its outcome is taken, or its TTL passes (Session.tasks).
-      if (session && !session.oneRequest) this.#holdSession(session, taskId, record.createdAt + record.ttlMs);
+      if (session && !session.oneRequest) this.#holds.hold(session, taskId, record.createdAt + record.ttlMs);
     }
     const run = new TaskRun(
       { tool, args, ctx: this.#contextFor(ctx, taskId, channel) },
@@ -243,7 +243,7 @@ export class Tasks {
     // The TTL ends the run too (nobody could read its result afterwards), and the task is gone.
     const expiry = after(record.ttlMs, () => {
       this.#stop(taskId, "The task's TTL passed");
-      this.#unhold(taskId);
+      this.#holds.unhold(taskId);
       this.#channels.delete(taskId);
       this.changes.publish(taskId, undefined);
     });
@@ -300,30 +300,6 @@ export class Tasks {
       this.#channels.delete(taskId);
       return;
     }
-  }
-
-  /** The task keeps `session` in use until `until` (a Date.now()), or until `#unhold` (Session.tasks). */
-  #holdSession(session: Session, taskId: string, until: number): void {
-    session.tasks ??= new Map();
-    session.tasks.set(taskId, until);
-    this.#holds.set(taskId, session);
-    if (this.#holds.size >= 2 * this.#pruned) this.#prune();
-  }
-
-  /**
-   * Forgets the holds past their TTL: a finished task has no timer (`#start`), and one whose result
-   * is never taken would stay. Walked when their number has doubled, so each costs a constant.
-   */
-  #prune(): void {
-    const now = Date.now();
-    for (const [taskId, session] of this.#holds) if (!((session.tasks?.get(taskId) ?? 0) > now)) this.#unhold(taskId);
-    this.#pruned = Math.max(MAX_CHANNELS, this.#holds.size);
-  }
-
-  /** The task keeps its session in use no more (Session.tasks). */
-  #unhold(taskId: string): void {
-    this.#holds.get(taskId)?.tasks?.delete(taskId);
-    this.#holds.delete(taskId);
   }
 
   /**
@@ -507,7 +483,7 @@ export class Tasks {
 
   /** A finished 2025-11-25 task's messages went out with its result: its channel is no longer needed. */
   delivered(taskId: string): void {
-    this.#unhold(taskId);
+    this.#holds.unhold(taskId);
     if (!this.#runs.has(taskId)) this.#channels.delete(taskId);
   }
 
@@ -631,7 +607,7 @@ export class Tasks {
 
   #stop(taskId: string, reason: string): void {
     // Cancelled, here or elsewhere: its client wants no outcome of it, and its session is free to go idle.
-    if (reason === CANCELLED) this.#unhold(taskId);
+    if (reason === CANCELLED) this.#holds.unhold(taskId);
     this.#runs.get(taskId)?.cancel(new DOMException(reason, "AbortError"));
     // A stopped run whose tool ignores its signal never ends: its slot is free now. A task still
     // being stored keeps its slot: its run is yet to start.

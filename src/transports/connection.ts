@@ -259,6 +259,8 @@ export class Connection implements Peer, Inflight, Asker {
    * within its bound).
    */
   close(reason = "The connection closed"): void {
+    // Its tasks' holds go with it (tasks/holds.ts): the server's Tasks would keep them until their TTLs.
+    this.session?.tasks?.end();
     this.#held?.release(true);
     this.#unsubscribe?.();
     this.#questions?.close(reason);

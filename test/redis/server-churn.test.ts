@@ -13,8 +13,7 @@
 import { createHook } from "node:async_hooks";
 import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
+import { getHeapSpaceStatistics } from "node:v8";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -24,6 +23,7 @@ import { pico } from "../../src/index.js";
 import { redisState } from "../../src/redis.js";
 import { registryOf } from "../../src/server.js";
 import type { SharedState } from "../../src/state/state.js";
+import { collect } from "../heap-helpers.js";
 import { EventReader, liveListeners, messageOf, signal, within } from "../http-helpers.js";
 import { TasksClient } from "../tasks/tasks-helpers.js";
 import { BOUND_MS, busLoss } from "./bus-loss.js";
@@ -61,17 +61,6 @@ const hook = createHook({
 });
 hook.enable();
 afterAll(() => hook.disable());
-
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-
-/** Collects garbage until it is gone: a WeakRef's target stays alive until the job that made it ends. */
-async function collect(): Promise<void> {
-  for (let pass = 0; pass < 4; pass++) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** The heap in use but for compiled code, which grows as code warms up, not with what is kept. */
 function heapUsed(): number {

@@ -483,6 +483,21 @@ describe("tasks on Redis", () => {
     await shared.close();
   });
 
+  it("bounds each owner's list alone: an owner making many tasks never makes another's task go", async () => {
+    const shared = await state();
+    const now = Date.now();
+    // Unlike the in-memory store (tasks/store.ts), nothing here holds every owner's tasks under one bound.
+    await shared.tasks.put({ ...workingTask("ada-result"), owner: "ada", status: "completed", createdAt: now });
+    for (let n = 0; n < 5; n++) {
+      const task = { ...workingTask(`bob-${n}`), owner: "bob", status: "completed" as const, createdAt: now + n };
+      await shared.tasks.put(task, { maxListed: 2 });
+    }
+    expect((await shared.tasks.list("ada")).map((task) => task.taskId)).toEqual(["ada-result"]);
+    expect((await shared.tasks.get("ada-result"))?.status).toBe("completed");
+    expect((await shared.tasks.list("bob")).map((task) => task.taskId)).toEqual(["bob-3", "bob-4"]);
+    await shared.close();
+  });
+
   it("keeps no more ids in an owner's list than it has live tasks, though the owner never lists them", async () => {
     const prefix = `store-${prefixes++}:`;
     const shared = await state({ prefix });

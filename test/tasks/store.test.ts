@@ -34,6 +34,28 @@ describe("MemoryTaskStore", () => {
     expect(store.size).toBe(2);
   });
 
+  it("at its cap, makes room from the owner keeping the most tasks: a client churning tasks drops its own results, not another's", () => {
+    const store = new MemoryTaskStore({ maxTasks: 4, now: () => 0 });
+    store.put({ ...task("ada-result", "completed"), owner: "ada" });
+    for (let i = 0; i < 10; i++) store.put({ ...task(`bob-${i}`, "completed"), owner: "bob" });
+    // Was: the oldest finished task of any owner made room, ada's unread result first.
+    expect(store.get("ada-result")?.taskId).toBe("ada-result");
+    expect(store.list("bob").map((record) => record.taskId)).toEqual(["bob-7", "bob-8", "bob-9"]);
+  });
+
+  it("at its cap, makes room from the owner keeping the most that has a finished task, when the one keeping the most only runs tasks", () => {
+    const store = new MemoryTaskStore({ maxTasks: 6, now: () => 0 });
+    store.put({ ...task("ada-done", "completed"), owner: "ada" });
+    store.put({ ...task("carol-1", "completed"), owner: "carol" });
+    store.put({ ...task("carol-2", "failed"), owner: "carol" });
+    for (let i = 0; i < 3; i++) store.put({ ...task(`bob-${i}`), owner: "bob" });
+    // Bob keeps the most, all running: carol keeps the most after him, and her oldest finished one makes room.
+    store.put({ ...task("dan"), owner: "dan" });
+    expect(store.get("carol-1")).toBeUndefined();
+    expect(store.get("ada-done")?.taskId).toBe("ada-done");
+    expect(store.list("bob")).toHaveLength(3);
+  });
+
   it("applies an update, and leaves the task as it was when the change makes nothing", () => {
     const store = new MemoryTaskStore({ now: () => 0 });
     store.put(task("a"));

@@ -1,6 +1,5 @@
 import type { Dispatcher } from "../../core/dispatch.js";
 import type { JsonRpcMessage, RequestId } from "../../core/jsonrpc.js";
-import type { Session } from "../../sessions/peer.js";
 import { Connection } from "../connection.js";
 import type { HistoryBudget, SessionHistory, StreamLog } from "./history.js";
 import type { LogReader } from "./log-reader.js";
@@ -125,7 +124,7 @@ export class HttpSession {
    * open, or a task of it holds it (Session.tasks).
    */
   get inUse(): boolean {
-    if (this.connection.size > 0 || heldByTasks(this.connection.session)) return true;
+    if (this.connection.size > 0 || this.connection.session?.tasks?.held()) return true;
     for (const log of this.#history?.streams() ?? []) if (log.reader && !log.reader.closed) return true;
     return false;
   }
@@ -320,22 +319,6 @@ export class HttpSession {
     history.keep(log, encoder.encode(text), notice);
     mirror?.kept(this.id, log, { seq, text, notice });
   }
-}
-
-/**
- * Whether a task of `session` holds it still (Session.tasks): one whose TTL has not passed. Those
- * past it are forgotten as they are walked, so that a session whose results are never taken keeps
- * no more of them than tasks within their TTL.
- */
-function heldByTasks(session: Session | undefined): boolean {
-  const tasks = session?.tasks;
-  if (!tasks) return false;
-  const now = Date.now();
-  for (const [taskId, until] of tasks) {
-    if (until > now) return true;
-    tasks.delete(taskId);
-  }
-  return false;
 }
 
 /**
