@@ -31,16 +31,13 @@ const running = new WeakMap<Dispatcher, InProgress>();
 /**
  * A server's in-process calls in progress, made with its first call. Limits bound clients, so no cap
  * counts them and no deadline ends them; but the shutdown, beside the requests', gives them
- * `limits.shutdownGraceMs` and then interrupts them, as it does requests (interruptions.ts's
- * `drained`, loaded only for a server with calls in progress then).
+ * `limits.shutdownGraceMs` and then interrupts them, as it does requests (the limits layer's `drain`).
  */
 function callsOf(dispatcher: Dispatcher): InProgress {
   let calls = running.get(dispatcher);
   if (!calls) {
     const made: InProgress = { limits: dispatcher.limits, born: new Map(), idle: [] };
-    dispatcher.finishing.push(
-      async () => made.born.size > 0 && (await import("./limits/interruptions.js")).drained(made),
-    );
+    dispatcher.finishing.push(async () => dispatcher.admission?.drain(made));
     running.set(dispatcher, made);
     calls = made;
   }

@@ -456,7 +456,8 @@ const BUDGETS: Budget[] = [
     // Raised to 17,454 B: a tasks method the server lacks on a server that runs tasks is answered as not available, the tasks layer known by its tasks/get (core/dispatch.ts notFound; was: "tasks/gett" told "this server runs no tasks"; test/peers/removed-methods.test.ts), as measured (+5 B).
     // Set to 17,448 B: validate() reads a schema's ~standard once (a getter in zod, read twice per tool call since the seed audit), as measured, as measured.
     // Raised to 17,449 B: on Deno a 2025-03-26 batch may become an event stream (transports/http/batch-post.ts); no stdio code changed; chunk hashes (+1 B).
-    ceiling: 17_449,
+    // Raised to 17,458 B: the shutdown of server.call's calls goes through the limits layer's drain (Admission.drain takes them, limits.ts), so that close() goes on, interrupting them at once, when limits/interruptions.ts can no longer load (was: close() rejected with the loading error, the calls left running; test/parts-gone.test.ts), as measured (+9 B).
+    ceiling: 17_458,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -853,7 +854,8 @@ const BUDGETS: Budget[] = [
     // Set to 27,125 B: validate() reads a schema's ~standard once (a getter in zod, read twice per tool call since the seed audit), as measured, as measured.
     // Raised to 27,126 B: server.call obeys server.close() (local.ts); no code of this program changed; chunk hashes (+1 B).
     // Raised to 27,172 B: on Deno a 2025-03-26 batch still running after a second is answered as a plain event stream, each answer an event, so that its client leaving cancels its requests and frees their slots (transports/http/batch-post.ts, handler.ts's plainStream for it; was: a batch never became a stream, so on Deno its client leaving went unseen; test/runtimes/deno-slow.test.ts), as measured (+46 B).
-    ceiling: 27_172,
+    // Raised to 27,180 B: the shutdown of server.call's calls goes through the limits layer's drain (Admission.drain takes them, limits.ts), so that close() goes on, interrupting them at once, when limits/interruptions.ts can no longer load (was: close() rejected with the loading error, the calls left running; test/parts-gone.test.ts), as measured (+8 B).
+    ceiling: 27_180,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1377,7 +1379,8 @@ const BUDGETS: Budget[] = [
     // Set to 70,685 B: validate() reads a schema's ~standard once (a getter in zod, read twice per tool call since the seed audit), as measured, as measured.
     // Raised to 70,808 B: server.call obeys server.close(): counted in the shutdown (its grace period, then ctx.signal aborts and the call rejects saying so), refused once close() was called (local.ts callsOf, the shutdown of interruptions.ts drained; was: close() neither waited for nor ended a call, and a call after it ran; test/server.test.ts), as measured (+123 B).
     // Raised to 70,932 B: on Deno a 2025-03-26 batch still running after a second is answered as a plain event stream, each answer an event, so that its client leaving cancels its requests and frees their slots (transports/http/batch-post.ts, handler.ts's plainStream for it; was: a batch never became a stream, so on Deno its client leaving went unseen; test/runtimes/deno-slow.test.ts), as measured (+124 B).
-    ceiling: 70_932,
+    // Lowered to 70,927 B: the shutdown of server.call's calls goes through the limits layer's drain, no longer an import of limits/interruptions.ts of local.ts's own, as measured (-5 B).
+    ceiling: 70_927,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1786,7 +1789,8 @@ const BUDGETS: Budget[] = [
     // Set to 35,453 B: validate() reads a schema's ~standard once (a getter in zod, read twice per tool call since the seed audit), as measured, as measured.
     // Raised to 35,455 B: server.call obeys server.close() (local.ts); no code of this program changed; chunk hashes (+2 B).
     // Raised to 35,506 B: on Deno a 2025-03-26 batch still running after a second is answered as a plain event stream, each answer an event, so that its client leaving cancels its requests and frees their slots (transports/http/batch-post.ts, handler.ts's plainStream for it; was: a batch never became a stream, so on Deno its client leaving went unseen; test/runtimes/deno-slow.test.ts), as measured (+51 B).
-    ceiling: 35_506,
+    // Raised to 35,520 B: the shutdown of server.call's calls goes through the limits layer's drain (Admission.drain takes them, limits.ts), so that close() goes on, interrupting them at once, when limits/interruptions.ts can no longer load (was: close() rejected with the loading error, the calls left running; test/parts-gone.test.ts), as measured (+14 B).
+    ceiling: 35_520,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2182,7 +2186,8 @@ const BUDGETS: Budget[] = [
     // Set to 33,769 B: validate() reads a schema's ~standard once (a getter in zod, read twice per tool call since the seed audit), as measured, as measured.
     // Raised to 33,770 B: server.call obeys server.close() (local.ts); no code of this program changed; chunk hashes (+1 B).
     // Raised to 33,826 B: on Deno a 2025-03-26 batch still running after a second is answered as a plain event stream, each answer an event, so that its client leaving cancels its requests and frees their slots (transports/http/batch-post.ts, handler.ts's plainStream for it; was: a batch never became a stream, so on Deno its client leaving went unseen; test/runtimes/deno-slow.test.ts), as measured (+56 B).
-    ceiling: 33_826,
+    // Raised to 33,839 B: the shutdown of server.call's calls goes through the limits layer's drain (Admission.drain takes them, limits.ts), so that close() goes on, interrupting them at once, when limits/interruptions.ts can no longer load (was: close() rejected with the loading error, the calls left running; test/parts-gone.test.ts), as measured (+13 B).
+    ceiling: 33_839,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2689,7 +2694,8 @@ const BUDGETS: Budget[] = [
     // Set to 83,482 B: validate() reads a schema's ~standard once (a getter in zod, read twice per tool call since the seed audit), as measured, as measured.
     // Raised to 83,660 B: server.call obeys server.close(): counted in the shutdown (its grace period, then ctx.signal aborts and the call rejects saying so), refused once close() was called (local.ts callsOf, the shutdown of interruptions.ts drained; was: close() neither waited for nor ended a call, and a call after it ran; test/server.test.ts), as measured (+178 B).
     // Raised to 83,778 B: on Deno a 2025-03-26 batch still running after a second is answered as a plain event stream, each answer an event, so that its client leaving cancels its requests and frees their slots (transports/http/batch-post.ts, handler.ts's plainStream for it; was: a batch never became a stream, so on Deno its client leaving went unseen; test/runtimes/deno-slow.test.ts), as measured (+118 B).
-    ceiling: 83_778,
+    // Lowered to 83,750 B: the shutdown of server.call's calls goes through the limits layer's drain, no longer an import of limits/interruptions.ts of local.ts's own, as measured (-28 B).
+    ceiling: 83_750,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -21,6 +21,13 @@ export interface InProgress {
   readonly idle: (() => void)[];
 }
 
+declare module "../core/layers.js" {
+  interface Carried {
+    /** What `Admission.drain` shuts down besides the requests in progress (local.ts's calls). */
+    inProgress: InProgress;
+  }
+}
+
 /**
  * What the limits layer (limits.ts) hands over, made once per server: its requests in progress, and
  * the class of a refusal, from limits.ts (whose chunk carries core/refusal.ts) so that this module's
