@@ -7,6 +7,7 @@ import { shown } from "./core/safe.js";
 import { type CallToolResult, callTool } from "./core/tools.js";
 import type { ClientCapabilities, Implementation, InputRequest, Meta } from "./core/types.js";
 import { LATEST_VERSION } from "./core/versions.js";
+import type { InProgress } from "./limits/interruptions.js";
 
 const NO_INPUT = "server.call has no client to ask: pass onInput in the call options to answer the tool's questions.";
 
@@ -22,6 +23,25 @@ export interface CallOptions {
   onInput?: (request: InputRequest) => unknown;
   /** The caller, as a verified token would describe it: `ctx.auth`, checked against the tool's `auth`. */
   auth?: IdentityInit;
+}
+
+/** Each server's in-process calls in progress, by its dispatcher. */
+const running = new WeakMap<Dispatcher, InProgress>();
+
+/**
+ * A server's in-process calls in progress, made with its first call. Limits bound clients, so no cap
+ * counts them and no deadline ends them; but the shutdown, beside the requests', gives them
+ * `limits.shutdownGraceMs` and then interrupts them, as it does requests (the limits layer's `drain`).
+ */
+function callsOf(dispatcher: Dispatcher): InProgress {
+  let calls = running.get(dispatcher);
+  if (!calls) {
+    const made: InProgress = { limits: dispatcher.limits, born: new Map(), idle: [] };
+    dispatcher.finishing.push(async () => dispatcher.admission?.drain(made));
+    running.set(dispatcher, made);
+    calls = made;
+  }
+  return calls;
 }
 
 /** One in-process tool call: the tool and its arguments. */
@@ -46,6 +66,13 @@ export async function callLocally(
   // client's would, and their context class.
   const chain = plugins?.chain("tools/call");
   const auth = options?.auth && (await (await import("./auth/to-identity.js")).toIdentity(options.auth));
+  // Checked as the call is about to run, as a transport checks a request it has read (dispatch.ts's `refused`).
+  if (dispatcher.closing) {
+    throw new McpError(
+      ErrorCode.InternalError,
+      `Server closed: server.close() was called, so server.call("${shown(name)}") did not run; the server accepts no new calls.`,
+    );
+  }
   const ctx = new (plugins?.Context ?? RequestContext)(
     {
       id: undefined,
@@ -72,28 +99,27 @@ export async function callLocally(
     return legacyRounds({ run, ctx, ask: onInput && { ask: async (request) => onInput(request) } }, NO_INPUT);
   };
   const params = { name, arguments: args as Record<string, unknown> | undefined };
-  const running = chain ? chain({ method: "tools/call", params, ctx }, handler) : handler();
+  const calls = callsOf(dispatcher);
+  calls.born.set(ctx, undefined);
   try {
-    const result = await untilAborted(Promise.resolve(running), options?.signal);
+    const running = chain ? chain({ method: "tools/call", params, ctx }, handler) : handler();
+    // Rejects as soon as the caller's signal aborts (with its reason, as `fetch` does) or the shutdown
+    // ends the call, as a request stops counting then: a tool that ignores `ctx.signal` holds no one.
+    const result = await ctx.race(Promise.resolve(running));
     // A cancelled call has no result, as a cancelled request gets no response.
     if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
     return result as unknown as CallToolResult;
+  } catch (thrown) {
+    if (!ctx.interrupted) throw thrown;
+    // Only the shutdown interrupts a call: it gets no handler timeout.
+    throw new McpError(
+      ErrorCode.InternalError,
+      `Server shutting down: server.call("${shown(name)}") did not finish within the ${dispatcher.limits.shutdownGraceMs / 1000} s grace period of server.close() (limits.shutdownGraceMs) and was cancelled.`,
+    );
   } finally {
+    // The shutdown waits for none to be in progress (interruptions.ts's `settled`).
+    if (calls.born.delete(ctx) && calls.born.size === 0) for (const wake of calls.idle.splice(0)) wake();
     // As over a transport: nothing of the call follows its result, and its handler may ask no more.
     ctx.finish();
   }
-}
-
-/**
- * Rejects with the signal's reason as soon as it aborts, as `fetch` does: a cancelled request stops
- * counting at once over a transport, so a tool that ignores `ctx.signal` must not hold the caller either.
- */
-function untilAborted<T>(running: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return running;
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    if (signal.aborted) abort();
-    else signal.addEventListener("abort", abort, { once: true });
-    running.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
 }

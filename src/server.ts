@@ -420,6 +420,8 @@ export class Server<Tools extends ToolTypes = {}> {
   /**
    * Calls a tool in-process, through the same validation and result pipeline as a client's
    * `tools/call`. Tool errors come back as `isError` results; `McpError` and unknown names throw.
+   * `close()` treats it as a request in progress (its grace period, then `ctx.signal` aborts and the
+   * call rejects), and refuses a call that has not started running by then.
    */
   async call<Name extends keyof Tools & string>(
     name: Name,
@@ -547,11 +549,12 @@ export class Server<Tools extends ToolTypes = {}> {
   }
 
   /**
-   * Shuts the server down gracefully: new requests are refused, open `subscriptions/listen` streams
-   * end with their final result (2026-07-28 §4), requests in progress have `limits.shutdownGraceMs`
-   * to finish and the rest are answered with an error; then stdio serving ends and the HTTP sessions
-   * and streams of `fetch`, `node` and `serve({ port })` close (the handle `serve({ port })` returns
-   * also closes its listener; a listener of your own stays yours to close), and the endpoint lets go
+   * Shuts the server down gracefully: new requests and `server.call`s are refused, open
+   * `subscriptions/listen` streams end with their final result (2026-07-28 §4), requests and calls in
+   * progress have `limits.shutdownGraceMs` to finish and the rest are answered with an error (a call
+   * rejects); then stdio serving ends and the HTTP sessions and streams of `fetch`, `node` and
+   * `serve({ port })` close (the handle `serve({ port })` returns also closes its listener; a
+   * listener of your own stays yours to close), and the endpoint lets go
    * of the registry and of the shared state's bus (`pico({ state })`, which stays yours to close).
    * The server serves nothing more afterwards.
    */

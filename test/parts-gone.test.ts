@@ -2,9 +2,9 @@
  * A server whose package was replaced on disk while it runs (an upgrade in place: the build's chunks
  * are named by their content, so the old process finds none of its parts that load on first use).
  * Each part it can no longer load fails only what needed it, never an answer, the reading of its
- * input, or the process: the limits' interruptions (limits/interruptions.ts), the answer to an
- * oversized stdio line (transports/too-large.ts), the reading of stdin that is not UTF-8
- * (transports/utf8-lines.ts) and the HTTP faces (transports/http/faces.ts).
+ * input, or the process: the limits' interruptions (limits/interruptions.ts, for requests and
+ * `server.call`s), the answer to an oversized stdio line (transports/too-large.ts), the reading of
+ * stdin that is not UTF-8 (transports/utf8-lines.ts) and the HTTP faces (transports/http/faces.ts).
  * The server runs from a copy of src/ in a temporary folder, the part deleted from the copy once
  * the server has started, over stdio to the official v1 client, or as a program of its own.
  */
@@ -163,6 +163,35 @@ console.log("closed");
 `);
   const { code, stdout } = await run(copy);
   expect(stdout).toBe("fetch: rejected\nclosed\n");
+  expect(code).toBe(0);
+}, 30_000);
+
+it("shuts down with a server.call in progress when the interruptions' module can no longer load", async () => {
+  const copy = copyWith(`
+import { rmSync } from "node:fs";
+import { pico } from "./src/index.js";
+let started;
+const running = new Promise((resolve) => (started = resolve));
+const server = pico({ name: "gone", limits: { shutdownGraceMs: 60_000 } }).tool("hang", {
+  description: "Never answers.",
+  run: () => {
+    started();
+    return new Promise(() => {});
+  },
+});
+const call = server.call("hang").then(() => "answered", (error) => error.message);
+await running;
+rmSync(new URL("./src/limits/interruptions.ts", import.meta.url));
+await server.close();
+console.log("closed;", await call);
+`);
+  const { code, stdout, stderr } = await run(copy);
+  // No grace period without the module (its 60 s would outlast the run), but close() goes on and the
+  // call rejects. Was: close() rejected with the module's loading error, the call left running.
+  expect(stdout).toBe(
+    'closed; Server shutting down: server.call("hang") did not finish within the 60 s grace period of server.close() (limits.shutdownGraceMs) and was cancelled.\n',
+  );
+  expect(stderr).toContain("interruptions");
   expect(code).toBe(0);
 }, 30_000);
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type Context, ErrorCode, McpError, pico, Server } from "../src/index.js";
+import { signal, within } from "./http-helpers.js";
 
 describe("pico", () => {
   it("refuses an option it does not have, naming it and the ones it has, rather than sending it in serverInfo", () => {
@@ -205,5 +206,90 @@ describe("server.call", () => {
     });
     const result = await server.call("get_price", { sku: "A1" });
     expect(result.structuredContent).toEqual({ sku: "A1", cents: 100, currency: "EUR" });
+  });
+});
+
+describe("server.call and server.close()", () => {
+  /** A server whose `wait` tool runs until `gate` opens, telling `started` its ctx.signal, and whose `count` tool counts its runs. */
+  function waiting(limits?: { shutdownGraceMs: number }) {
+    const gate = signal();
+    const started = signal<AbortSignal>();
+    const runs = { count: 0 };
+    const server = pico({ name: "t", version: "1", limits })
+      .tool("wait", {
+        run: async (_args, ctx) => {
+          started.resolve(ctx.signal);
+          await gate.promise;
+          return "done";
+        },
+      })
+      .tool("count", {
+        run: () => {
+          runs.count++;
+          return "ran";
+        },
+      });
+    return { server, gate, started: started.promise, runs };
+  }
+
+  /** What `call` rejected with (or "resolved"), taken as soon as it settles. */
+  const outcome = (call: Promise<unknown>) =>
+    call.then(
+      () => "resolved",
+      (thrown: unknown) => thrown,
+    );
+
+  it("waits for a call in progress, which finishes within the grace period with its result", async () => {
+    const { server, gate, started } = waiting();
+    const call = server.call("wait");
+    await started;
+    let closed = false;
+    const closing = server.close().then(() => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Was: close() resolved at once, the call still running unseen.
+    expect(closed).toBe(false);
+    gate.resolve();
+    expect(await call).toEqual({ content: [{ type: "text", text: "done" }] });
+    await within(closing, 2000, "close()");
+  });
+
+  it("aborts ctx.signal of a call still running after the grace period, and rejects it saying the server shut down", async () => {
+    const { server, started } = waiting({ shutdownGraceMs: 20 });
+    // The tool ignores its signal: the call rejects all the same, as a cancelled one does.
+    const call = outcome(server.call("wait"));
+    const ctxSignal = await started;
+    await within(server.close(), 2000, "close()");
+    // Was: the signal never aborted and the call never settled.
+    expect(ctxSignal.aborted).toBe(true);
+    expect(ctxSignal.reason).toMatchObject({ name: "AbortError", message: "The server is shutting down" });
+    const error = await within(call, 2000, "the call's end");
+    expect(error).toBeInstanceOf(McpError);
+    expect(error).toMatchObject({
+      code: ErrorCode.InternalError,
+      message:
+        'Server shutting down: server.call("wait") did not finish within the 0.02 s grace period of server.close() (limits.shutdownGraceMs) and was cancelled.',
+    });
+  });
+
+  it("refuses a call made once close() was called, during the shutdown and after it, without running the tool", async () => {
+    const { server, gate, started, runs } = waiting();
+    const call = server.call("wait");
+    await started;
+    const closing = server.close();
+    const refusal = (name: string) =>
+      `Server closed: server.close() was called, so server.call("${name}") did not run; the server accepts no new calls.`;
+    // Was: both ran the tool, the second on a server that had shut down.
+    const during = await outcome(server.call("count"));
+    expect(during).toBeInstanceOf(McpError);
+    expect(during).toMatchObject({ code: ErrorCode.InternalError, message: refusal("count") });
+    gate.resolve();
+    await call;
+    await closing;
+    const after = await outcome(server.call("count"));
+    expect(after).toBeInstanceOf(McpError);
+    expect(after).toMatchObject({ code: ErrorCode.InternalError, message: refusal("count") });
+    expect(runs.count).toBe(0);
   });
 });

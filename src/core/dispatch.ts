@@ -72,8 +72,11 @@ export interface Admission {
   /** The request's handler answers later: from now on it counts, and has a deadline. */
   started(message: JsonRpcRequest, ctx: RequestContext): void;
   ended(ctx: RequestContext): void;
-  /** Shutdown: the requests in progress get a grace period, then are interrupted; resolves once all are answered. */
-  drain(): Promise<void>;
+  /**
+   * Shutdown: the requests in progress (or `calls`, a layer's: `server.call`'s) get a grace period,
+   * then are interrupted; resolves once all are answered.
+   */
+  drain(calls?: CarriedAs<"inProgress">): Promise<void>;
   /** The answer to a request ended early (`ctx.interrupt`) for `reason`; undefined if its words could not load (then `reason` answers it). */
   interrupted(message: JsonRpcRequest, reason: unknown): Interruption | Promise<Interruption | undefined>;
 }

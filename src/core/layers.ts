@@ -3,8 +3,8 @@
  * request context"): each layer declares its slot by augmenting this interface, as the layers'
  * registrations are declared (registry.ts's `Registrations`), so that the core holds it, typed as
  * precisely as the layer's own code, while it imports nothing of the layer: `limits`
- * (limits/options.ts), `session` and `peer` (sessions/peer.ts), `asking`, `round` and `asker`
- * (asking/carried.ts). A slot is for what the core only carries (it reads one limit,
+ * (limits/options.ts), `inProgress` (limits/interruptions.ts), `session` and `peer`
+ * (sessions/peer.ts), `asking`, `round` and `asker` (asking/carried.ts). A slot is for what the core only carries (it reads one limit,
  * `maxUsedRequestStates`); what it calls of a layer it declares itself, as an interface its `Layer`
  * holds (below). A public type never goes through a slot: the published declarations keep an
  * augmentation under its source path, where it resolves to nothing, so `ctx.auth`'s `Identity`, a

@@ -11,16 +11,30 @@ import type { Refusal } from "../core/refusal.js";
 import type { ResolvedLimits } from "./options.js";
 
 /**
- * What the limits layer (limits.ts) hands over, made once per server: its limits; the class of a
- * refusal, from limits.ts (whose chunk carries core/refusal.ts) so that this module's chunk does not
- * split it off; the requests in progress, with the tick each started at; and who waits for none to
- * be (the layer's `ended` wakes them).
+ * What a shutdown waits for, then interrupts: the requests in progress on a server (the limits
+ * layer's, with the tick each started at) or its in-process calls (local.ts's); its limits; and who
+ * waits for none to be (the end of the last one wakes them).
  */
-export interface Bounded {
+export interface InProgress {
   readonly limits: ResolvedLimits;
-  readonly Refusal: typeof Refusal;
-  readonly born: ReadonlyMap<RequestContext, number>;
+  readonly born: Map<RequestContext, unknown>;
   readonly idle: (() => void)[];
+}
+
+declare module "../core/layers.js" {
+  interface Carried {
+    /** What `Admission.drain` shuts down besides the requests in progress (local.ts's calls). */
+    inProgress: InProgress;
+  }
+}
+
+/**
+ * What the limits layer (limits.ts) hands over, made once per server: its requests in progress, and
+ * the class of a refusal, from limits.ts (whose chunk carries core/refusal.ts) so that this module's
+ * chunk does not split it off.
+ */
+export interface Bounded extends InProgress {
+  readonly Refusal: typeof Refusal;
 }
 
 /** The answer to `message`, ended early for `reason`: its handler timed out, or the shutdown's grace period ended. */
@@ -40,20 +54,20 @@ export function interruption({ limits, Refusal }: Bounded, message: JsonRpcReque
 }
 
 /**
- * The shutdown (the limits layer's drain): the requests in progress get `limits.shutdownGraceMs` to
+ * The shutdown (limits.ts's `drain`): the requests or calls in progress get `limits.shutdownGraceMs` to
  * finish, then are interrupted, and it resolves once they have answered, or after the grace period again.
  */
-export async function drained(bounded: Bounded): Promise<void> {
-  await settled(bounded);
-  for (const ctx of [...bounded.born.keys()]) {
+export async function drained(inProgress: InProgress): Promise<void> {
+  await settled(inProgress);
+  for (const ctx of [...inProgress.born.keys()]) {
     ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
   }
   // The interrupted requests answer in the microtasks that follow.
-  await settled(bounded);
+  await settled(inProgress);
 }
 
 /** Resolves once nothing is in progress, or when the shutdown's grace period is over. */
-function settled({ born, idle, limits }: Bounded): Promise<void> {
+function settled({ born, idle, limits }: InProgress): Promise<void> {
   if (born.size === 0) return Promise.resolve();
   return new Promise((resolve) => {
     // A delay past the longest a timer takes (2^31 - 1 ms, 24 days; Infinity) would fire at once.

@@ -168,14 +168,16 @@ export function installLimits(dispatcher: Dispatcher): void {
       if (born.delete(ctx) && born.size === 0) for (const wake of idle.splice(0)) wake();
     },
 
-    async drain() {
+    async drain(inProgress = bounded) {
       // Nothing in progress, nothing to wait for: the shutdown's code is loaded only for a server busy then.
-      if (born.size === 0) return;
+      if (inProgress.born.size === 0) return;
       const loaded = await words().catch(() => undefined);
-      if (loaded) return loaded.drained(bounded);
-      // Its module could not load (words said why): no grace period, but every request is answered
-      // now (interrupted), and the shutdown goes on.
-      for (const ctx of born.keys()) ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
+      if (loaded) return loaded.drained(inProgress);
+      // Its module could not load (words said why): no grace period, but every request (or call) is
+      // answered now (interrupted), and the shutdown goes on.
+      for (const ctx of inProgress.born.keys()) {
+        ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
+      }
     },
 
     interrupted(message, reason) {

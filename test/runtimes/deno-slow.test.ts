@@ -2,8 +2,15 @@
  * Calls that outlast a second on Deno (the `deno` devDependency), where picomcp never reads
  * `request.signal` (web.ts, DENO_STREAM_AFTER_MS): their answers arrive, Deno prints no warning of
  * its own about the signal, and a client that drops the connection mid-call aborts the tool's
- * `ctx.signal`, in both eras. Once through `server.serve()` on Deno.serve, once as `export default
- * server` under `deno serve`, once with Deno's `--unstable-no-legacy-abort`.
+ * `ctx.signal`, in both eras and in a 2025-03-26 batch (batch-post.ts). Once through `server.serve()`
+ * on Deno.serve, once as `export default server` under `deno serve`, once with Deno's
+ * `--unstable-no-legacy-abort`.
+ *
+ * Deno (2.9) does abort `request.signal` when the client drops the connection before the answer, in
+ * either mode; but in its default one, the first time a handler that read the signal answers, it
+ * prints a warning that the signal also aborts on successful responses (legacy behavior), which
+ * picomcp never makes a server print. So a request or batch still running after a second becomes an
+ * event stream, whose body Deno cancels when its client leaves.
  */
 import type { IncomingMessage } from "node:http";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
@@ -30,6 +37,15 @@ async function text(response: IncomingMessage): Promise<string> {
   for await (const chunk of response) body += String(chunk);
   return body;
 }
+
+/** A 2025-03-26 batch of tools/call requests, ids from 1: each `[name, args]`. */
+const batchOf = (calls: [string, Record<string, unknown>][]) =>
+  calls.map(([name, args], index) => ({
+    jsonrpc: "2.0",
+    id: index + 1,
+    method: "tools/call",
+    params: { name, arguments: args },
+  }));
 
 /** The tests every way of serving runs; `name` tells the tags of one server's calls apart. */
 function slowCalls(server: () => Started, name: string): void {
@@ -87,6 +103,41 @@ function slowCalls(server: () => Started, name: string): void {
     expect((await call.response).headers["content-type"]).toBe("text/event-stream");
     call.drop();
     await printed(server(), `hang ${tag}: aborted`);
+  });
+
+  it("answers a 2025-03-26 batch still running after a second as an event stream, a client that takes only JSON in JSON", async () => {
+    const session = await openSession(server().url, "2025-03-26");
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" };
+    const batch = batchOf([
+      ["slow", {}],
+      ["slow", {}],
+    ]);
+    const streamed = await post(server().url, headers, batch).response;
+    expect(streamed.headers["content-type"]).toBe("text/event-stream");
+    // One event per answer (2025-03-26 "Sending Messages to the Server").
+    const events = (await text(streamed)).match(/^data: .*$/gm) ?? [];
+    expect(events.map((event) => JSON.parse(event.slice("data: ".length)))).toMatchObject([
+      { id: 1, result: { content: [{ text: "done after 1.5 s" }] } },
+      { id: 2, result: { content: [{ text: "done after 1.5 s" }] } },
+    ]);
+    const json = await post(server().url, { ...headers, accept: "application/json" }, batch).response;
+    expect(json.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(await text(json))).toMatchObject([{ id: 1 }, { id: 2 }]);
+  });
+
+  it("aborts ctx.signal of every request of a 2025-03-26 batch whose client drops the connection, and frees their slots", async () => {
+    const tags = [1, 2].map((n) => `${name}-batch-${n}`);
+    const session = await openSession(server().url, "2025-03-26");
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" };
+    const call = post(server().url, headers, batchOf(tags.map((tag) => ["hang", { tag }])));
+    for (const tag of tags) await printed(server(), `hang ${tag}: started`);
+    call.drop();
+    // Was: neither aborted (a batch's answer never became a stream, and Deno shows a client leaving
+    // only by cancelling one), and both held the server's two slots: the next request got 503.
+    for (const tag of tags) await printed(server(), `hang ${tag}: aborted`);
+    const next = await post(server().url, headers, batchOf([["slow", {}]])[0]).response;
+    expect(next.statusCode).toBe(200);
+    expect(await text(next)).toContain('"text":"done after 1.5 s"');
   });
 
   it("prints no warning of Deno's about reading request.signal", () => {

@@ -9,7 +9,8 @@ import type { JsonRpcResponse } from "../../core/jsonrpc.js";
 import type { Peer } from "../../sessions/peer.js";
 import { batchAnswers, httpRefusal, overlong, responsesOnly, takenMessages } from "../batch.js";
 import { Connection } from "../connection.js";
-import { emptyReply, errorReply, type HttpReply, type HttpRequest, jsonReply } from "./reply.js";
+import { emptyReply, errorReply, type HttpReply, type HttpRequest, jsonReply, sseReply } from "./reply.js";
+import type { ResponseStream } from "./respond.js";
 import type { HttpSession } from "./sessions.js";
 import type { SharedSessions } from "./shared.js";
 
@@ -22,13 +23,21 @@ export interface BatchEndpoint {
   readonly sessions: boolean;
   /** The instances sharing the endpoint's sessions, if any. */
   readonly shared: SharedSessions | undefined;
+  /**
+   * A plain event stream (no event ids) for the POST's answers, whose reader going away calls
+   * `cancel`; undefined for a client that takes only JSON, or at `limits.maxSseStreams`.
+   */
+  plainStream(cancel: (reason: unknown) => void): ResponseStream | undefined;
   /** The session (or the one-request peer without sessions) the POST belongs to, or the reply refusing it. */
   legacyPeer(request: HttpRequest): { peer: Peer; session?: HttpSession } | HttpReply;
   /** Takes the client's responses, as when they come alone. */
   responses(request: HttpRequest, responses: JsonRpcResponse[]): Promise<HttpReply> | HttpReply;
 }
 
-/** The reply to a POSTed batch: its answers in one array, 202 when none, or 400 where a batch is refused. */
+/**
+ * The reply to a POSTed batch: its answers in one array, 202 when none, or 400 where a batch is
+ * refused; on Deno, the answers of one still running after a second as an event stream.
+ */
 export async function postedBatch(
   endpoint: BatchEndpoint,
   request: HttpRequest,
@@ -60,21 +69,39 @@ export async function postedBatch(
   const relayed = session && shared ? takenMessages(values).map((message) => shared.forward(session, message)) : [];
   // Its answers go back in one JSON array, which no client can come back for (not even in a session:
   // it has no event ids): a client that leaves cancels the batch's requests, as it cancels a request
-  // POSTed alone whose answer has not become a resumable stream (respond.ts's Reply). A batch never
-  // becomes a stream, so on Deno, where only a stream shows a client leaving (web.ts), it goes unseen.
+  // POSTed alone whose answer has not become a resumable stream (respond.ts's Reply).
   const running: RequestContext[] = [];
+  const cancel = (reason: unknown) => {
+    for (const ctx of running) if (!ctx.finished) ctx.cancel(reason);
+  };
+  // On Deno, where only a streamed body shows a client leaving (web.ts), one still running after a
+  // second is answered as a plain event stream instead, as a request POSTed alone is, each answer an
+  // event (2025-03-26 "Sending Messages to the Server": an SSE stream, one response per request), so
+  // that its client leaving cancels it there too. Not for a client that takes only JSON, nor at
+  // limits.maxSseStreams: its leaving goes unseen there.
+  let stream: ResponseStream | undefined;
+  let streamed!: (reply: HttpReply) => void;
+  const early = new Promise<HttpReply>((resolve) => (streamed = resolve));
   request.watch({
-    cancel: (reason) => {
-      for (const ctx of running) if (!ctx.finished) ctx.cancel(reason);
+    cancel,
+    stream() {
+      stream ??= endpoint.plainStream(cancel);
+      if (stream) streamed(sseReply(stream.channel, session?.headers));
     },
-    stream() {},
   });
-  const responses = await batchAnswers(connection, values, {
-    auth: request.auth,
-    started: (ctx) => running.push(ctx),
-  });
-  request.watch(undefined);
-  await Promise.all(relayed);
-  if (responses.length === 0) return emptyReply(202);
-  return jsonReply(200, responses, session?.headers);
+  const answered = (async (): Promise<HttpReply> => {
+    try {
+      const responses = await batchAnswers(connection, values, {
+        auth: request.auth,
+        started: (ctx) => running.push(ctx),
+      }).finally(() => request.watch(undefined));
+      await Promise.all(relayed);
+      if (!stream) return responses.length === 0 ? emptyReply(202) : jsonReply(200, responses, session?.headers);
+      for (const response of responses) stream.send(response);
+      return early;
+    } finally {
+      stream?.end();
+    }
+  })();
+  return Promise.race([answered, early]);
 }

@@ -37,7 +37,7 @@ import {
   noStreamToResume,
   sseReply,
 } from "./reply.js";
-import { Reply, sessionEnded, tooManyStreams, unavailable } from "./respond.js";
+import { plainStream, Reply, sessionEnded, stoppedReading, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
 import { withoutPushes } from "./sessionless.js";
 import type { HttpSession, SessionStore } from "./sessions.js";
@@ -290,7 +290,7 @@ export class HttpHandler {
         parseError(`${(thrown as Error).message}; send one JSON-RPC message as the body, as JSON in UTF-8`),
       );
     }
-    if (Array.isArray(body)) return this.#batch(request, body);
+    if (Array.isArray(body)) return this.#batch(request, body, accept);
     const inbound = classify(body);
     switch (inbound.kind) {
       case "invalid":
@@ -453,15 +453,23 @@ export class HttpHandler {
     return jsonReply(200, response, { [SESSION_HEADER]: session.id });
   }
 
-  /** Batches: only under 2025-03-26 (a session of that version, or without sessions), answered as one JSON array. */
-  async #batch(request: HttpRequest, values: unknown[]): Promise<HttpReply> {
+  /**
+   * Batches: only under 2025-03-26 (a session of that version, or without sessions), answered as one
+   * JSON array (on Deno, one still running after a second as an event stream: batch-post.ts).
+   */
+  async #batch(request: HttpRequest, values: unknown[], accept: Accepts): Promise<HttpReply> {
     // Batches are rare (2025-03-26 only): their code, and the words that refuse one, load with the first.
     const { postedBatch } = await import("./batch-post.js");
+    const streams = this.#streams;
     return postedBatch(
       {
         dispatcher: this.#dispatcher,
         sessions: this.#sessionOptions !== undefined,
         shared: this.#shared,
+        plainStream: (cancel) =>
+          accept.sse && !streams.full
+            ? plainStream({ streams, onCancel: () => cancel(stoppedReading()), sheds: true })
+            : undefined,
         legacyPeer: (posted) => this.#legacyPeer(posted),
         responses: (posted, responses) => this.#responses(posted, responses),
       },

@@ -203,7 +203,7 @@ export class Reply implements Watcher, Exchange {
       const expired = this.expired;
       stream = plainStream({
         streams: this.#streams,
-        onCancel: () => this.#running?.cancel(new DOMException("The client stopped reading the stream", "AbortError")),
+        onCancel: () => this.#running?.cancel(stoppedReading()),
         // A listen ends with its token; a request's own stream goes on: it was admitted with a token
         // then valid, and its answer is the work it asked for, which a plain stream cannot resume.
         onExpire: expired && (() => this.#expired()),
@@ -264,7 +264,13 @@ export function tooManyStreams(streams: Streams, id?: JsonRpcResponse["id"]): Js
   return busy(id, "too many event streams are open", { limit: "maxSseStreams", max: streams.max });
 }
 
-function plainStream(options: SseChannelOptions): ResponseStream {
+/** Why a request is cancelled when the reader of its plain stream goes away (or is dropped, too far behind). */
+export function stoppedReading(): DOMException {
+  return new DOMException("The client stopped reading the stream", "AbortError");
+}
+
+/** A stream no client can resume (no event ids): its reader going away is the client leaving. */
+export function plainStream(options: SseChannelOptions): ResponseStream {
   const channel = new SseChannel(options);
   const send = (message: JsonRpcMessage) => {
     const event = sseEvent(message);
