@@ -119,6 +119,29 @@ describe("text of the client's quoted in an error", () => {
     cutIn(message, "o");
     expect(message).toMatch(/ is not a host name or address with an optional numeric port$/);
   });
+
+  /**
+   * An Origin a browser would never send, or a well-formed Host outside `allowedHosts`, is as long as
+   * the head may be (a Web request's has no bound). Was: each was quoted whole in the 403, and an
+   * Origin unescaped (`"http://x"y"`).
+   */
+  it("cuts an Origin and a Host it refuses to 200 characters", async () => {
+    const ping = { jsonrpc: "2.0", id: 1, method: "ping" };
+    const foreign = await send("POST", { origin: `http://${long("r")}.example` }, ping);
+    expect(foreign.status).toBe(403);
+    // The first 200 characters, "http://" among them.
+    const { message } = ((await foreign.json()) as { error: { message: string } }).error;
+    expect(message).toMatch(/^Forbidden: Origin "http:\/\/r{193}…" is not allowed$/);
+    const guarded = pico({ name: "guarded", signals: false, http: { allowedHosts: ["localhost"] } });
+    const headers = { host: `${long("h", 1_000_000)}.example`, "content-type": "application/json", accept: BOTH };
+    const body = JSON.stringify(ping);
+    const refused = await guarded.fetch(new Request(ENDPOINT, { method: "POST", headers, body }));
+    expect(await quotesCut(refused, "h", 403)).toMatch(/^Forbidden: Host "h+…" is not allowed$/);
+    const quote = await send("POST", { origin: 'http://x"y' }, ping);
+    expect(((await quote.json()) as { error: { message: string } }).error.message).toBe(
+      'Forbidden: Origin "http://x\\"y" is not allowed',
+    );
+  });
 });
 
 describe("a body the server cannot read as JSON", () => {

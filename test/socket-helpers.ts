@@ -129,6 +129,12 @@ export class RawClient {
     this.#socket.destroy();
   }
 
+  /** Stops reading what the server sends (the kernel's buffers fill, then the server's), or reads again. */
+  reading(on: boolean): void {
+    if (on) this.#socket.resume();
+    else this.#socket.pause();
+  }
+
   #wake(): void {
     for (const wake of this.#waiters) wake();
   }

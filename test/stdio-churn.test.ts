@@ -159,6 +159,37 @@ describe("a stdio client that stops reading while the server churns its registry
   }
 });
 
+describe("a stdio client that stops reading while many different resources change", () => {
+  /**
+   * Updates of different resources merge into none: before, each waited for the client, so a client
+   * subscribed to a parent URI that paused made the server hold one line per resource changed, without
+   * bound (20,000 of 20,000 queued and sent here). Past maxSseBufferBytes they are dropped, as a log
+   * is, and as a 2025 session's GET stream drops its notifications for a reader that far behind.
+   */
+  it("on Node: past maxSseBufferBytes waiting, the later ones are dropped, and the call is answered once", async () => {
+    const child = new WireChild(process.execPath, ["--import", "tsx", CHURN_FIXTURE], {
+      PICO_LIMITS: JSON.stringify({ maxSseBufferBytes: 16 * 1024 }),
+    });
+    for (const message of SUBSCRIBE.slice(0, 3)) await child.send(message);
+    await child.response("subscribe");
+    child.process.stdout.pause();
+    const count = 20_000;
+    await child.send(call("spread", "spread", { count }));
+    await child.until(() => child.stderr.includes("spread"), 60_000, "the updates to be sent");
+    child.process.stdout.resume();
+    await child.response("spread", 60_000);
+    const sent = child.methods.get("notifications/resources/updated") ?? 0;
+    console.error(`stdio on Node, ${count} different resources updated with the client paused: ${sent} sent`);
+    // What the pipe and the runtime's buffers took before they filled (some 2,000 lines of 80 bytes), and 16 KiB more.
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(count / 4);
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(child.answers.get("spread")).toBe(1);
+    expect(child.garbage).toEqual([]);
+  }, 120_000);
+});
+
 describe("a stdio client that stops reading while a task's status churns", () => {
   it("on Node: a newer status of the task supersedes one still waiting, and the last one arrives", async () => {
     const child = new WireChild(process.execPath, ["--import", "tsx", CHURN_FIXTURE]);

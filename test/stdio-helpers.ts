@@ -5,6 +5,7 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { isObject } from "../src/core/jsonrpc.js";
 import { MODERN_META } from "./hardening-helpers.js";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -151,14 +152,19 @@ export class WireChild {
   }
 
   #line(line: string): void {
-    let message: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      message = JSON.parse(line) as Record<string, unknown>;
+      parsed = JSON.parse(line);
     } catch {
       this.garbage.push(line.slice(0, 200));
       return;
     }
-    if (message === null || typeof message !== "object" || message.jsonrpc !== "2.0") {
+    // The answers to a 2025-03-26 batch come in one line, as an array.
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.#message(message, line);
+  }
+
+  #message(message: unknown, line: string): void {
+    if (!isObject(message) || message.jsonrpc !== "2.0") {
       this.garbage.push(line.slice(0, 200));
       return;
     }

@@ -71,6 +71,45 @@ describe("stdio never loses an answer to output size", () => {
     expect(child.partial).toBe(0);
   }, 120_000);
 
+  /**
+   * Each answer fits in a string, but a 2025-03-26 batch's answers go out as one line, and V8's longest
+   * string is about 512 MiB. Was: the line could not be made, and no request of the batch was ever
+   * answered (stderr: "picomcp: stdio: RangeError: Invalid string length").
+   */
+  it("answers each request of a batch whose answers together are too long for one line, saying so", async () => {
+    const child = nodeWire();
+    const clientInfo = { name: "batching", version: "1" };
+    await child.send({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo },
+    });
+    await child.response(0);
+    await child.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    // Six answers of 16 MiB of U+0001, 96 MiB each as JSON: 576 MiB together.
+    const ids = [1, 2, 3, 4, 5, 6];
+    const escaped = { name: "escaped", arguments: { kib: 16 * 1024 } };
+    await child.send(ids.map((id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: escaped })));
+    await child.until(() => ids.every((id) => child.answers.has(id)), 30_000, "the batch's answers");
+    for (const id of ids) {
+      expect(child.answers.get(id), `answers to ${id}`).toBe(1);
+      expect(await child.response(id)).toEqual({
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: -32603,
+          message:
+            "Internal error: the batch's responses together are too long for one JSON text (over 512 MiB); send fewer requests per batch",
+        },
+      });
+    }
+    child.process.stdin.end();
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(child.garbage).toEqual([]);
+    expect(child.stderr).not.toContain("RangeError");
+  }, 60_000);
+
   it("stops reading while the client does not read stdout, with bounded memory, and answers everything once it reads again", async () => {
     const child = nodeWire({ WIRE_REPORT_MS: "100" });
     await child.until(() => child.reports() >= 2, 20_000, "the first memory reports");

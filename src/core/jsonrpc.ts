@@ -158,11 +158,28 @@ export function serialize(message: JsonRpcMessage | JsonRpcMessage[]): string | 
   } catch (thrown) {
     if (Array.isArray(message)) {
       const each = message.map(serialize).filter((line) => line !== undefined);
-      return each.length > 0 ? `[${each.join(",")}]` : undefined;
+      if (each.length === 0) return undefined;
+      try {
+        return `[${each.join(",")}]`;
+      } catch {
+        // Each answer of a batch fits in a string, but not all of them in one (V8's longest is about
+        // 512 MiB): each request is told so, rather than the batch going unanswered.
+        return serialize(message.map(tooLongInBatch));
+      }
     }
     if ("method" in message || message.id === undefined) return undefined;
     return unsendable(message.id, message.result, thrown);
   }
+}
+
+/** A response of a batch whose responses together are too long for one JSON text: an error, if it answers a request. */
+function tooLongInBatch(message: JsonRpcMessage): JsonRpcMessage {
+  if ("method" in message || message.id === undefined) return message;
+  return errorResponse(
+    message.id,
+    ErrorCode.InternalError,
+    "Internal error: the batch's responses together are too long for one JSON text (over 512 MiB); send fewer requests per batch",
+  );
 }
 
 /** The answer to a request whose response (with this result) JSON could not carry. */

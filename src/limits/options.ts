@@ -21,7 +21,7 @@ export interface Limits {
   maxSseStreams?: number;
   /**
    * Bytes an SSE stream, or stdio's output, may hold for a reader that does not keep up; past that an SSE
-   * stream is dropped, and stdio drops log and progress notifications (never a response). Also the bytes
+   * stream is dropped, and stdio drops log, progress and resource update notifications (never a response). Also the bytes
    * of notifications a stream holds behind a resource update's read check; past that later ones are
    * dropped (never a response). Default: 1 MiB.
    */

@@ -9,7 +9,7 @@ const later: (callback: () => void) => void =
 const BATCH = 64 * 1024;
 
 /** The notifications dropped while the client does not read (see `send`). */
-const DROPPABLE = /^notifications\/(?:message|progress)$/;
+const DROPPABLE = /^notifications\/(?:message|progress|resources\/updated)$/;
 
 /** The notifications that say how something now is: a newer one about the same thing supersedes one still waiting (see `send`). */
 const SUPERSEDED = /^notifications\/(?:\w+\/list_changed|resources\/updated|tasks(?:\/status)?)$/;
@@ -79,7 +79,9 @@ export function lineOutput(
       const method = sent?.method;
       // Log and progress notifications are best-effort (servers SHOULD rate-limit them: 2025-11-25 "Logging",
       // "Progress"): while the client does not read and more than limits.maxSseBufferBytes wait for it, they
-      // are dropped, not queued, so a handler that floods them cannot grow the server without bound.
+      // are dropped, not queued, so a handler that floods them cannot grow the server without bound. So are
+      // updates of resources: those of one URI merge (below), but a client subscribed to a parent URI is told
+      // of every resource under it, without bound (a 2025 session's GET stream drops them so too).
       if (method && ready && queued > maxQueued && DROPPABLE.test(method)) return;
       // JSON never holds a raw newline, so a message is always exactly one line.
       const line = serialize(message);

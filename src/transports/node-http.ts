@@ -44,8 +44,30 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
       request.closed();
       if (unsent === 0) allSent?.();
     });
-    answer(handler, request, res);
+    if (res.socket) answer(handler, request, res);
+    else pipelined(req.socket, res, () => answer(handler, request, res));
   });
+  /** Requests pipelined behind a response not sent yet, by connection: not handled yet (see pipelined). */
+  const behind = new WeakMap<Socket, number>();
+  const most = limits.maxConcurrentRequestsPerConnection;
+  /**
+   * A request pipelined behind a response not sent whole yet (HTTP/1.1 answers in order, RFC 9112
+   * §9.3.2: Node gives a response its socket once those before it are sent) is handled then, as stdio
+   * reads no line while its client does not read. Handled at once, every request of a chunk read
+   * (some 170 small ones in 64 KiB) had its answer made and held until the client read: one connection
+   * made the server hold 170 answers of a tool's 1 MiB. Past `most` waiting, one is refused at once:
+   * Node stops reading a connection once the answers queued on it pass its high-water mark, so the
+   * 503s bound the requests that wait, whose answers would otherwise never come to be queued.
+   */
+  const pipelined = (socket: Socket, res: ServerResponse, handle: () => void) => {
+    const waiting = behind.get(socket) ?? 0;
+    if (waiting >= most) return send(handler.pipelinedTooDeep(), res);
+    behind.set(socket, waiting + 1);
+    res.once("socket", () => {
+      behind.set(socket, (behind.get(socket) ?? 1) - 1);
+      handle();
+    });
+  };
   // Past it Node closes each new connection at once: what idle or slow connections can hold (about
   // 10 KB each, and a file descriptor the process may need for other things) is bounded.
   server.maxConnections = limits.maxConnections;

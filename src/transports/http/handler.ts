@@ -187,6 +187,16 @@ export class HttpHandler {
     return this.#dispatcher.limits;
   }
 
+  /**
+   * The answer to a request pipelined on a connection behind `limits.maxConcurrentRequestsPerConnection`
+   * others whose answers are not sent yet (node-http.ts's listener): not read, refused as busy.
+   */
+  pipelinedTooDeep(): HttpReply {
+    const max = this.limits.maxConcurrentRequestsPerConnection;
+    const what = "too many requests are pipelined on this connection behind answers not sent yet";
+    return unavailable(busy(undefined, what, { limit: "maxConcurrentRequestsPerConnection", max }));
+  }
+
   /** Whether the server is shutting down (new requests get 503). */
   get closing(): boolean {
     return this.#dispatcher.closing;

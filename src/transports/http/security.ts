@@ -43,7 +43,7 @@ export class Guard {
       );
     }
     if (this.#hosts && !(authority && this.#hostAllowed(authority))) {
-      return forbidden(`Host "${value?.toLowerCase() ?? ""}" is not allowed`);
+      return forbidden(`Host ${quoted(value?.toLowerCase() ?? "")} is not allowed`);
     }
     if (value !== null) this.#allowed = value;
     return undefined;
@@ -55,7 +55,7 @@ export class Guard {
     if (origin === null || this.#any) return undefined;
     const key = originKey(origin) ?? origin.toLowerCase();
     if (this.#origins.has(key) || key === ownOrigin(request)) return undefined;
-    return forbidden(`Origin "${origin}" is not allowed`);
+    return forbidden(`Origin ${quoted(origin)} is not allowed`);
   }
 
   #hostAllowed(authority: Authority): boolean {

@@ -1,0 +1,124 @@
+/**
+ * HTTP/1.1 requests pipelined on one connection to serve({ port }): their answers go out in order,
+ * so one behind an answer not sent yet is handled once that answer is sent, and a connection that
+ * pipelines past limits.maxConcurrentRequestsPerConnection is refused the rest. Before, every request
+ * of a chunk read was handled at once, and the answers that could not go out yet were held: a client
+ * that pipelined calls of a large answer and read nothing made the server hold all of them (6 calls
+ * of 8 MiB: 48 MiB; 500 calls of 1 MiB in one write: 316 MiB of heap). Driven with a raw socket (fetch
+ * does not pipeline) to a real listener on 127.0.0.1.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { type Limits, pico } from "../src/index.js";
+import { BOTH, modernCallInit, modernMessage, signal } from "./http-helpers.js";
+import { RawClient, type RawResponse, requestHead } from "./socket-helpers.js";
+
+const MiB = 1024 * 1024;
+const closers: (() => Promise<void> | void)[] = [];
+
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+/** More than the kernel's buffers of a loopback connection take from a client that does not read (a few MiB). */
+const BIG = 8 * MiB;
+
+/** A listener whose `big` answers BIG and counts its runs, and whose `hold` answers once released. */
+async function listen(limits: Limits = {}) {
+  const runs = { big: 0 };
+  const released = signal();
+  const started = signal();
+  const server = pico({ name: "pipelined", version: "1.0.0", signals: false, limits })
+    .tool("hello", { run: () => "hello" })
+    .tool("big", {
+      run: () => {
+        runs.big++;
+        return "x".repeat(BIG);
+      },
+    })
+    .tool("hold", {
+      run: async () => {
+        started.resolve();
+        await released.promise;
+        return "released";
+      },
+    });
+  const listening = await server.serve({ port: 0 });
+  closers.push(() => listening.close());
+  const client = await RawClient.connect(listening.port);
+  closers.unshift(() => client.destroy());
+  /** Calls `name` on a connection of its own: once answered, the pipelined requests were all read. */
+  const other = () => fetch(listening.url, modernCallInit("hello"));
+  return { runs, released, started, client, other, port: listening.port };
+}
+
+/** `names`' calls, ids 1, 2, …, as one piece of text: pipelined when written at once. */
+function pipeline(port: number, names: string[]): string {
+  return names
+    .map((name, index) => {
+      const { headers, body } = modernMessage("tools/call", { name, arguments: {} }, index + 1);
+      const text = JSON.stringify(body);
+      const head = requestHead("POST", "/mcp", {
+        host: `127.0.0.1:${port}`,
+        "content-type": "application/json",
+        accept: BOTH,
+        ...headers,
+        "content-length": String(Buffer.byteLength(text)),
+      });
+      return head + text;
+    })
+    .join("");
+}
+
+/** The next `count` responses of `client`, read whole. */
+async function responses(client: RawClient, count: number): Promise<RawResponse[]> {
+  const read: RawResponse[] = [];
+  for (let index = 0; index < count; index++) read.push(await client.fullResponse());
+  return read;
+}
+
+const idOf = (response: RawResponse) => (JSON.parse(response.body) as { id?: number }).id;
+
+describe("requests pipelined to serve({ port })", () => {
+  it("are handled as the answers before them are sent, so a client that reads nothing holds one, not all", async () => {
+    const { runs, client, other, port } = await listen();
+    const calls = Array.from({ length: 6 }, () => "big");
+    client.reading(false);
+    await client.write(pipeline(port, calls));
+    expect((await other()).status).toBe(200);
+    // The first answer, and a second should the kernel take the first, at most. Was: 6 runs, 48 MiB held.
+    expect(runs.big).toBeGreaterThanOrEqual(1);
+    expect(runs.big).toBeLessThanOrEqual(2);
+    client.reading(true);
+    const answers = await responses(client, calls.length);
+    expect(answers.map((answer) => answer.status)).toEqual(calls.map(() => 200));
+    expect(answers.map(idOf)).toEqual(calls.map((_, index) => index + 1));
+    expect(runs.big).toBe(calls.length);
+  });
+
+  it("refuses those past maxConcurrentRequestsPerConnection with 503, and answers the others in order", async () => {
+    const { released, started, client, other, port } = await listen({ maxConcurrentRequestsPerConnection: 4 });
+    const calls = ["hold", ...Array.from({ length: 10 }, () => "hello")];
+    await client.write(pipeline(port, calls));
+    await started.promise;
+    expect((await other()).status).toBe(200);
+    released.resolve();
+    const answers = await responses(client, calls.length);
+    // hold, then the 4 that waited behind it, then the 6 past the limit, refused when they came. Was: all 200.
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 503, 503, 503, 503, 503, 503]);
+    expect(answers.slice(0, 5).map(idOf)).toEqual([1, 2, 3, 4, 5]);
+    const refused = answers[5]!;
+    expect(refused.headers["retry-after"]).toBe("1");
+    expect(JSON.parse(refused.body)).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32603,
+        message:
+          "Server busy: too many requests are pipelined on this connection behind answers not sent yet (limits.maxConcurrentRequestsPerConnection = 4); retry after a request in progress has been answered",
+        data: { limit: "maxConcurrentRequestsPerConnection", max: 4 },
+      },
+    });
+    // The connection serves on once the queue is gone.
+    await client.write(pipeline(port, ["hello"]));
+    expect((await client.fullResponse()).status).toBe(200);
+  });
+});
