@@ -6,7 +6,7 @@ import { META } from "../core/types.js";
 import { checkListened } from "../limits/subscriptions.js";
 import { checkUriLength } from "../resources/uri-length.js";
 import { normalUri } from "../resources/uri-normal.js";
-import { covers } from "../sessions/session.js";
+import { coveredBy } from "../sessions/session.js";
 import { HeldMessages } from "../transports/held.js";
 import { type ListenPart, listenExtensions } from "./extensions.js";
 import { resourceChecks, watchResources } from "./watchers.js";
@@ -91,9 +91,10 @@ export async function listen(
       void held.send({ jsonrpc: "2.0", method, params: { ...params, _meta: tag } }, allowed);
     };
     const stops = parts.map((part) => part.start(send));
+    const watching = new Set(watched);
     const updated = (uri: string) => {
       // Only of a URI the caller may read (what resources/read would admit).
-      if (watched.some((subscribed) => covers(subscribed, uri))) {
+      if (coveredBy(watching, uri)) {
         send(
           "notifications/resources/updated",
           { uri },
