@@ -1387,7 +1387,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 71,077 B: the shutdown of server.call's calls goes through the limits layer's drain, no longer an import of limits/interruptions.ts of local.ts's own, as measured (-5 B).
     // Set to 71,076 B with the close() of server.call's calls and the tasks' holds merged, both changes together (chunk hashes and gzip), as measured.
     // Raised to 71,430 B: a middleware's result for a tool with an output schema has its structuredContent checked by that schema and its parsed value sent, as the tool's own (middleware/structured.ts) (was: sent as it was, and the official clients refused a result without it or one the schema rejects; test/peers/middleware-structured.test.ts) (+354 B).
-    ceiling: 71_430,
+    // Raised to 71,678 B: a request whose params are not of the shape its method's middleware is typed with (tools/call's name, resources/read's uri, a list's cursor, …) is answered -32602 before any middleware, as its handler would (middleware/params.ts) (was: the middleware got them as sent, and one reading params.name.length threw: -32603; test/peers/middleware-params.test.ts) (+248 B).
+    ceiling: 71_678,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -2709,7 +2710,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 83,901 B: the shutdown of server.call's calls goes through the limits layer's drain, no longer an import of limits/interruptions.ts of local.ts's own, as measured (-28 B).
     // Set to 83,903 B with the close() of server.call's calls and the tasks' holds merged, both changes together (chunk hashes and gzip), as measured.
     // Raised to 84,257 B: a middleware's result for a tool with an output schema has its structuredContent checked by that schema and its parsed value sent, as the tool's own (middleware/structured.ts) (was: sent as it was, and the official clients refused a result without it or one the schema rejects; test/peers/middleware-structured.test.ts) (+354 B).
-    ceiling: 84_257,
+    // Raised to 84,501 B: a request whose params are not of the shape its method's middleware is typed with (tools/call's name, resources/read's uri, a list's cursor, …) is answered -32602 before any middleware, as its handler would (middleware/params.ts) (was: the middleware got them as sent, and one reading params.name.length threw: -32603; test/peers/middleware-params.test.ts) (+244 B).
+    ceiling: 84_501,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

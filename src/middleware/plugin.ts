@@ -7,6 +7,7 @@ import type { ServerCapabilities } from "../core/types.js";
 import type { Chain } from "../core/wrapping.js";
 import { compose, type Scope } from "./chain.js";
 import type { Middleware } from "./middleware.js";
+import { checkingParams } from "./params.js";
 import { StructuredCheck } from "./structured.js";
 
 type Result = Record<string, unknown>;
@@ -176,7 +177,7 @@ export class Plugins implements Wrapping {
   /** The middleware chain of `method`, undefined when no middleware applies to it. */
   chain(method: string): Chain | undefined {
     if (method in this.#chains) return this.#chains[method];
-    const chain = compose([...this.#links, ...this.#innermost], method, this.#structured);
+    const chain = checkingParams(method, compose([...this.#links, ...this.#innermost], method, this.#structured));
     this.#chains[method] = chain;
     return chain;
   }
