@@ -8,8 +8,9 @@ import type { Chain } from "../core/wrapping.js";
  * The params of the built-in methods as their middleware is typed with them (middleware.ts's
  * `MethodTypes`): a request whose params are not of that shape is answered -32602 before any
  * middleware, as its handler would answer it, so that a middleware that reads `params.name.length`,
- * as its types allow, never throws on a request sent by hand. Only what the handler would refuse is
- * checked: a request the handler serves is never refused here.
+ * as its types allow, never throws on a request sent by hand. What is checked is what the spec's
+ * schema of the request requires (2025-11-25 `CallToolRequest`, `GetPromptRequest`, …), which the
+ * handlers refuse too, but for a prompt's argument values, which a prompt without `input` ignores.
  */
 const PARAMS: Readonly<Record<string, { fields: Field[]; given?: boolean }>> = {
   "tools/call": { fields: [required("name"), optional("arguments", isObject, OBJECT)], given: true },
@@ -47,6 +48,9 @@ export function checkingParams(method: string, chain: Chain | undefined): Chain 
   if (!chain || !expected) return chain;
   return (call, handler) => {
     const { params } = call;
+    // `arguments: null` is none to the handlers of tools and prompts (core/tools.ts namedArguments,
+    // prompts/run.ts), so it is served: it reaches middleware as none, as the types say.
+    if (params?.arguments === null) delete params.arguments;
     const problem =
       params === undefined
         ? expected.given

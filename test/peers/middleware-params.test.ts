@@ -19,7 +19,7 @@ import { tsxProgram } from "./fixture.js";
 import { ANY } from "./internal-errors.js";
 import { servedToClients } from "./served.js";
 
-const { server, seen } = paramsServer();
+const { server, seen, argumentsSeen } = paramsServer();
 const clients = servedToClients(server);
 
 /** A 2026-07-28 client over stdio: over HTTP, its Mcp-Name header already refuses a request without a name (-32020). */
@@ -70,6 +70,17 @@ describe("a request whose params are not of the shape its method's middleware is
     await legacy.getPrompt({ name: "greet" });
     await legacy.complete({ ref: { type: "ref/resource", uri: "users://{id}" }, argument: { name: "id", value: "" } });
     await legacy.listTools();
-    expect(seen).toEqual(["tools/call", "resources/read", "prompts/get", "completion/complete", "tools/list"]);
+    // null arguments are none to the handlers: served, and seen by middleware as none.
+    const none = await legacy.request({ method: "tools/call", params: { name: "echo", arguments: null } }, ANY);
+    expect(none).toEqual({ content: [{ type: "text", text: "echo" }] });
+    expect(seen).toEqual([
+      "tools/call",
+      "resources/read",
+      "prompts/get",
+      "completion/complete",
+      "tools/list",
+      "tools/call",
+    ]);
+    expect(argumentsSeen.at(-1)).toBe("none");
   });
 });
