@@ -88,17 +88,18 @@ export async function callLocally(
   );
   ctx.follow(options?.signal);
   const onInput = options?.onInput;
+  const params = { name, arguments: args as Record<string, unknown> | undefined };
+  // The params as the middleware left them (arguments it rewrote), as a client's tools/call runs them.
   const handler = () => {
-    const tool = registry.tools.get(name);
+    const tool = registry.tools.get(params.name);
     if (!tool)
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool "${shown(name)}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
+        `Unknown tool "${shown(params.name)}". Registered tools: ${[...registry.tools.keys()].join(", ") || "none"}.`,
       );
-    const run = () => callTool(tool, args, ctx) as Promise<never>;
+    const run = () => callTool(tool, params.arguments, ctx) as Promise<never>;
     return legacyRounds({ run, ctx, ask: onInput && { ask: async (request) => onInput(request) } }, NO_INPUT);
   };
-  const params = { name, arguments: args as Record<string, unknown> | undefined };
   const calls = callsOf(dispatcher);
   calls.born.set(ctx, undefined);
   try {

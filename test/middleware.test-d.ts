@@ -62,6 +62,27 @@ describe("server.use types", () => {
     });
   });
 
+  it("for the 2025 session's methods and completion: their params typed", () => {
+    server.use("logging/setLevel", (call, next) => {
+      expectTypeOf(call.params.level).toEqualTypeOf<
+        "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency"
+      >();
+      return next();
+    });
+    server.use("resources/subscribe", (call, next) => {
+      expectTypeOf(call.params.uri).toEqualTypeOf<string>();
+      return next();
+    });
+    server.use("resources/unsubscribe", (call, next) => {
+      expectTypeOf(call.params.uri).toEqualTypeOf<string>();
+      return next();
+    });
+    server.use("completion/complete", (call, next) => {
+      expectTypeOf(call.params.context?.arguments).toEqualTypeOf<Readonly<Record<string, string>> | undefined>();
+      return next();
+    });
+  });
+
   it("for a plug-in's method: a record in, a record out", () => {
     server.use("x/echo", (call, next) => {
       expectTypeOf(call.method).toEqualTypeOf<"x/echo">();

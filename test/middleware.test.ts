@@ -318,6 +318,26 @@ describe("server.call goes through middleware", () => {
     expect(seen).toEqual(['local echo {"text":"a"}', 'local missing {"text":"a"}']);
   });
 
+  it("runs the tool with the arguments a middleware rewrote, validated by its schema, as a client's call does (was: server.call ran the arguments it was given)", async () => {
+    const server = makeServer().use("tools/call", (call, next) => {
+      const text = call.params.arguments?.text;
+      call.params.arguments = { text: text === "bad" ? 7 : `${text}!` };
+      return next();
+    });
+    const sent = await both(server, "tools/call", echo);
+    expect(sent.modern).toMatchObject({ result: { structuredContent: { text: "hi!" } } });
+    expect(sent.legacy).toMatchObject({ result: { structuredContent: { text: "hi!" } } });
+    expect((await server.call("echo", { text: "hi" })).structuredContent).toEqual({ text: "hi!" });
+    const invalid = 'Invalid arguments for tool "echo":\ntext: Invalid input: expected string, received number';
+    expect((await both(server, "tools/call", { name: "echo", arguments: { text: "bad" } })).legacy).toMatchObject({
+      result: { content: [{ type: "text", text: invalid }], isError: true },
+    });
+    expect(await server.call("echo", { text: "bad" })).toEqual({
+      content: [{ type: "text", text: invalid }],
+      isError: true,
+    });
+  });
+
   it("runs middleware once for a tool that asks, however many rounds it takes", async () => {
     let wrapped = 0;
     let runs = 0;

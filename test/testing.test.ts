@@ -140,7 +140,9 @@ describe("contract()", () => {
 /**
  * The seed's get_price (docs "Tools": structured output), with a middleware that rewrites its
  * successful results as `rewrite` says: what a server that breaks the seed's rules looks like from
- * outside, since picomcp's own pipeline keeps them.
+ * outside. The server checks the middleware's structuredContent by the output schema and sends it
+ * as parsed (middleware/structured.ts), so what reaches the kit is that check's error, or a text copy
+ * that still says what the structured value no longer does.
  */
 function priced(rewrite: (structured: object) => object) {
   return (
@@ -167,25 +169,25 @@ function priced(rewrite: (structured: object) => object) {
 describe("contract() and a server that breaks its contract", () => {
   const plan = { get_price: { valid: [{ sku: "A-1" }] } };
 
-  it("reports a representative call's structuredContent that its output schema does not accept", async () => {
+  it("reports a representative call whose middleware's structuredContent its output schema does not accept", async () => {
     const error = await contract(
       priced((structured) => ({ ...structured, cents: "12.99" })),
       plan,
     ).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ContractError);
     expect((error as ContractError).failures).toEqual([
-      'get_price: valid {"sku":"A-1"}: structuredContent does not match the output schema:\ncents: Invalid input: expected number, received string',
+      'get_price: valid {"sku":"A-1"}: threw TypeError: Middleware for "tools/call" returned a result for tool "get_price" whose structuredContent does not match its output schema:\ncents: Invalid input: expected number, received string',
     ]);
   });
 
-  it("reports fields the output schema does not name (a leak), with their paths", async () => {
+  it("reports fields the output schema does not name (a leak) in the text copy, the server leaving them out of structuredContent", async () => {
     const error = await contract(
       priced((structured) => ({ ...structured, supplierCost: 800 })),
       plan,
     ).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ContractError);
     expect((error as ContractError).failures).toEqual([
-      'get_price: valid {"sku":"A-1"}: structuredContent has fields the output schema does not name: supplierCost',
+      'get_price: valid {"sku":"A-1"}: structuredContent is missing, or its text copy says something else',
     ]);
   });
 

@@ -175,19 +175,26 @@ const RESULTS: ReadonlyMap<string, ResultShape> = new Map([
 ]);
 
 /**
+ * Whether `result` is the request's final answer, not 2026-07-28's `input_required` or task result, nor
+ * 2025-11-25's `{ task }` answering a call that asked for a task with its `task` parameter ("Tasks").
+ */
+export function isComplete({ params, ctx }: CheckedRequest, result: Record<string, unknown>): boolean {
+  // 2025 has no resultType: a 2025 client reads any result of tools/call as a CallToolResult, and a
+  // { task } as the answer only to a call that asked for one.
+  const incomplete = ctx.era !== "legacy" && (result.resultType ?? "complete") !== "complete";
+  return !incomplete && !(isObject(params?.task) && "task" in result);
+}
+
+/**
  * What is wrong with a result of a built-in method that a middleware returned for `request`, with the
  * shape expected; undefined for a well-formed one, and for a result that is not complete (2026-07-28's
  * `input_required` and task results, where the request is not a 2025 one; 2025-11-25's `{ task }`,
  * the answer to a call that asked for a task with its `task` parameter, "Tasks"), or of another method.
  */
 export function resultProblem(request: CheckedRequest, result: Record<string, unknown>): string | undefined {
-  const { method, params, ctx } = request;
-  const expected = RESULTS.get(method);
-  // 2025 has no resultType: a 2025 client reads any result of tools/call as a CallToolResult, and a
-  // { task } as the answer only to a call that asked for one.
-  const incomplete = ctx.era !== "legacy" && (result.resultType ?? "complete") !== "complete";
-  const task = isObject(params?.task) && "task" in result;
-  if (!expected || incomplete || task) return undefined;
+  const expected = RESULTS.get(request.method);
+  if (!expected || !isComplete(request, result)) return undefined;
+  const { method } = request;
   let problem = problemOf(result, expected.fields, "");
   const [key = "", itemProblem] = expected.items ?? [];
   const items = result[key];

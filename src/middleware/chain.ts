@@ -3,6 +3,7 @@ import { isObject } from "../core/jsonrpc.js";
 import type { MaybePromise } from "../core/types.js";
 import type { Chain, ChainCall } from "../core/wrapping.js";
 import type { Next, Returned } from "./middleware.js";
+import type { StructuredCheck } from "./structured.js";
 
 /**
  * The middleware chain as it runs: composed once per method from what `server.use` registered (see
@@ -21,33 +22,39 @@ export type Scope = { method?: string; tool?: string };
 /**
  * Composes the middleware that apply to `method` once, in registration order (the first is the
  * outermost), into one chain; undefined when none applies, so the method runs as if there were none.
+ * `structured`: the check of a tool call's structuredContent, for the chain of `tools/call`.
  */
 export function compose(
   links: readonly { scope: Scope; run: Link; owner?: string }[],
   method: string,
+  structured: StructuredCheck,
 ): Chain | undefined {
+  const tools = method === "tools/call" ? structured : undefined;
+  const last: Chain = tools ? async (call, handler) => tools.handled(call, await handler()) : untouched;
   return links.reduceRight<Chain | undefined>(
     (chain, { scope, run, owner }) =>
       scope.method !== undefined && scope.method !== method
         ? chain
-        : wrap(
-            scope.tool === undefined ? run : forTool(scope.tool, run),
-            chain ?? last,
-            owner ? `${owner}'s middleware` : run.name ? `Middleware "${run.name}"` : "Middleware",
-          ),
+        : wrap(scope.tool === undefined ? run : forTool(scope.tool, run), chain ?? last, {
+            who: owner ? `${owner}'s middleware` : run.name ? `Middleware "${run.name}"` : "Middleware",
+            tools,
+          }),
     undefined,
   );
 }
 
-const last: Chain = async (_, handler) => handler();
+const untouched: Chain = async (_, handler) => handler();
 
 /** Only the calls of one tool go through `run`; the others go straight on. */
 function forTool(tool: string, run: Link): Link {
   return (call, next) => (call.params?.name === tool ? run(call, next) : next());
 }
 
-/** `who`: the middleware as the message of a malformed result names it (its plug-in, or its function's name). */
-function wrap(run: Link, inner: Chain, who: string): Chain {
+/**
+ * `who`: the middleware as the message of a malformed result names it (its plug-in, or its function's
+ * name); `tools`: the structuredContent check, in the chain of tools/call.
+ */
+function wrap(run: Link, inner: Chain, { who, tools }: { who: string; tools: StructuredCheck | undefined }): Chain {
   return async (call, handler) => {
     let pending: Promise<Result> | undefined;
     let over = false;
@@ -90,6 +97,6 @@ function wrap(run: Link, inner: Chain, who: string): Chain {
     const problem = resultProblem(call, returned);
     if (problem !== undefined)
       throw new TypeError(`${who} for "${call.method}" returned a malformed result: ${problem}`);
-    return returned;
+    return tools ? tools.checked(call, returned, who) : returned;
   };
 }

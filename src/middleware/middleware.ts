@@ -1,4 +1,5 @@
 import type { PromptMessage, ResourceContents } from "../core/content.js";
+import type { LogLevel } from "../core/envelope.js";
 import type { Context } from "../core/handler-context.js";
 import type { CallToolResult } from "../core/tools.js";
 import type { MaybePromise, Meta, ServerCapabilities } from "../core/types.js";
@@ -21,8 +22,10 @@ type Page<Key extends string> = { [K in Key]: Listed[] } & { nextCursor?: string
 /**
  * The params and result of each built-in request method, as middleware sees them. Params are what
  * the client sent, not validated yet (a tool's arguments are checked against its schema inside
- * `next()`); results are what the handler made, before the era adds its fields (2026-07-28
- * `resultType`, cache hints and `serverInfo` come after middleware).
+ * `next()`), but of the shape written here: a request whose params are not is answered -32602 before
+ * any middleware (params.ts); results are what the handler made, before the era adds its fields
+ * (2026-07-28 `resultType`, cache hints and `serverInfo` come after middleware). The methods of
+ * `subscriptions/listen` and of tasks are not here: their params and results are records.
  */
 export interface MethodTypes {
   "tools/call": {
@@ -39,7 +42,12 @@ export interface MethodTypes {
     result: { description?: string; messages: PromptMessage[]; _meta?: Meta };
   };
   "completion/complete": {
-    params: { ref: Readonly<Record<string, unknown>>; argument: { name: string; value: string } };
+    params: {
+      ref: Readonly<Record<string, unknown>>;
+      argument: { name: string; value: string };
+      context?: { arguments?: Readonly<Record<string, string>> };
+      _meta?: Meta;
+    };
     result: { completion: { values: string[]; total?: number; hasMore?: boolean } };
   };
   "server/discover": {
@@ -47,6 +55,9 @@ export interface MethodTypes {
     result: { supportedVersions: string[]; capabilities: ServerCapabilities; instructions?: string };
   };
   ping: { params: { _meta?: Meta } | undefined; result: Result };
+  "logging/setLevel": { params: { level: LogLevel; _meta?: Meta }; result: Result };
+  "resources/subscribe": { params: { uri: string; _meta?: Meta }; result: Result };
+  "resources/unsubscribe": { params: { uri: string; _meta?: Meta }; result: Result };
 }
 
 /** A method name: a built-in one (typed params and result) or any other (a plug-in's). */

@@ -7,6 +7,8 @@ import type { ServerCapabilities } from "../core/types.js";
 import type { Chain } from "../core/wrapping.js";
 import { compose, type Scope } from "./chain.js";
 import type { Middleware } from "./middleware.js";
+import { checkingParams } from "./params.js";
+import { StructuredCheck } from "./structured.js";
 
 type Result = Record<string, unknown>;
 type MaybePromise<T> = T | Promise<T>;
@@ -165,15 +167,17 @@ export class Plugins implements Wrapping {
   readonly #extensions = new Map<string, string>();
   /** The extensions a layer advertises itself (`reserve`), and what a plug-in that advertises one too is told. */
   readonly #reserved = new Map<string, string>();
+  readonly #structured: StructuredCheck;
 
   constructor(registry: Registry) {
     this.#registry = registry;
+    this.#structured = new StructuredCheck(registry.tools);
   }
 
   /** The middleware chain of `method`, undefined when no middleware applies to it. */
   chain(method: string): Chain | undefined {
     if (method in this.#chains) return this.#chains[method];
-    const chain = compose([...this.#links, ...this.#innermost], method);
+    const chain = checkingParams(method, compose([...this.#links, ...this.#innermost], method, this.#structured));
     this.#chains[method] = chain;
     return chain;
   }
