@@ -5,6 +5,7 @@ import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
 import type { Limits } from "../src/limits/options.js";
+import { SubscriptionSet } from "../src/resources/subscriptions.js";
 import { Connection } from "../src/transports/connection.js";
 import { holdMessages } from "../src/transports/held.js";
 import { serverDispatcher } from "./core-helpers.js";
@@ -48,7 +49,7 @@ async function stuckUpdate({ connection, registry, sent }: ReturnType<typeof set
   await connection.receive(initialize());
   await connection.receive(initialized);
   const session = connection.session!;
-  session.subscribe("notes://stuck");
+  session.subscriptions = new SubscriptionSet(["notes://stuck"]);
   session.readCheck = { allows: () => new Promise<boolean>(() => {}), hold: holdMessages };
   sent.length = 0;
   registry.emit({ type: "resources/updated", uri: "notes://stuck" });
@@ -552,7 +553,7 @@ describe("list_changed", () => {
     await connection.receive(initialize());
     await connection.receive(initialized);
     const session = connection.session!;
-    session.subscribe("notes://");
+    session.subscriptions = new SubscriptionSet(["notes://"]);
     const first = gate();
     session.readCheck = {
       allows: (uri) => (uri === "notes://slow" ? first.opened.then(() => true) : Promise.reject(new Error("x"))),

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { coveredBy } from "../src/sessions/session.js";
+import { coveredBy } from "../src/resources/subscriptions.js";
 
 /** The definition: the URI subscribed, or a resource under it ("a" and "a/" both cover "a/b"). */
 function underOrSame(subscribed: string, uri: string): boolean {

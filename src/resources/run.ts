@@ -16,6 +16,7 @@ import { shown } from "../core/safe.js";
 import { checkRoom } from "../limits/subscriptions.js";
 import { holdMessages } from "../transports/held.js";
 import type { Resource, ResourceReturn } from "./resources.js";
+import { SubscriptionSet } from "./subscriptions.js";
 import { checkUriLength } from "./uri-length.js";
 import { normalUri } from "./uri-normal.js";
 import { UriTemplate } from "./uri-template.js";
@@ -294,9 +295,15 @@ export const methods: Record<string, Method> = {
       // Kept in normal form, as updates are sent (uri-normal.ts): another spelling is the same subscription.
       // Each is kept for the session's life and checked on every update: bounded in number and characters.
       const normal = normalUri(uri);
-      session?.subscribe(normal, (held) => checkRoom(normal, held, registry.limits));
-      // Its updates go to the subscriber only for the URIs they may read (the last subscriber's token).
-      if (session) session.readCheck = { allows: (updated) => mayRead(registry, ctx, updated), hold: holdMessages };
+      if (session) {
+        session.subscriptions ??= new SubscriptionSet();
+        const subscriptions = session.subscriptions;
+        // A URI subscribed again is the same subscription: it never counts twice.
+        if (!subscriptions.has(normal)) checkRoom(normal, subscriptions, registry.limits);
+        subscriptions.add(normal);
+        // Its updates go to the subscriber only for the URIs they may read (the last subscriber's token).
+        session.readCheck = { allows: (updated) => mayRead(registry, ctx, updated), hold: holdMessages };
+      }
       return {};
     },
   },
@@ -305,7 +312,8 @@ export const methods: Record<string, Method> = {
     legacy: true,
     capability: "resources",
     run: (_registry, params, ctx) => {
-      ctx.session?.unsubscribe(normalUri(requireUri(params, "resources/unsubscribe")));
+      const uri = normalUri(requireUri(params, "resources/unsubscribe"));
+      ctx.session?.subscriptions?.delete(uri);
       return {};
     },
   },

@@ -53,14 +53,11 @@ export interface Session {
    */
   readonly oneRequest?: boolean;
   /**
-   * `resources/subscribe` and `resources/unsubscribe` of this session. A URI not subscribed to yet
-   * is first shown to `checkRoom` with the session's subscriptions: when it throws (no room for one
-   * more), the session subscribes to nothing and `subscribe` throws that.
+   * The URIs this session subscribed to (`resources/subscribe`), set by the resources layer with the
+   * first (resources/subscriptions.ts), as `readCheck` is: a session that never subscribes, every
+   * session of a server without resources, carries none and never loads their code. Unset, none.
    */
-  subscribe(uri: string, checkRoom?: (held: ReadonlySet<string>) => void): void;
-  unsubscribe(uri: string): void;
-  /** Whether an update of `uri` concerns this session: it subscribed to it, or to a parent of it. */
-  watches(uri: string): boolean;
+  subscriptions?: Subscriptions | undefined;
   /**
    * Whether the session's caller may be told of an update of `uri` it watches, set by
    * `resources/subscribe` (the resources layer's auth check); unset, any.
@@ -74,6 +71,12 @@ export interface Session {
    * less often than the session's idle timeout. Unset on a session without tasks.
    */
   tasks?: TaskHolds | undefined;
+}
+
+/** A session's subscriptions (`Session.subscriptions`): the URIs, in the order subscribed. */
+export interface Subscriptions extends Set<string> {
+  /** Whether an update of `uri` concerns the session: it subscribed to it, or to a parent of it. */
+  watches(uri: string): boolean;
 }
 
 /** The tasks that hold a session in use (`Session.tasks`), as its connection sees them. */

@@ -18,8 +18,6 @@ export class LegacySession implements Session {
   advertised: ServerCapabilities | undefined;
   /** Until `logging/setLevel`, the server sends info and above (2025-11-25 "Logging": its choice). */
   logLevel: LogLevel = "info";
-  /** URIs this session subscribed to with `resources/subscribe`; made by the first one. */
-  #subscriptions: Set<string> | undefined;
 
   constructor(protocolVersion: string, clientCapabilities: ClientCapabilities, clientInfo: Implementation | undefined) {
     this.protocolVersion = protocolVersion;
@@ -33,22 +31,6 @@ export class LegacySession implements Session {
    */
   get client(): Context["client"] {
     return { info: this.#clientInfo, capabilities: this.#clientCapabilities };
-  }
-
-  subscribe(uri: string, checkRoom?: (held: ReadonlySet<string>) => void): void {
-    this.#subscriptions ??= new Set();
-    const subscriptions = this.#subscriptions;
-    // A URI subscribed again is the same subscription: it never counts twice.
-    if (!subscriptions.has(uri)) checkRoom?.(subscriptions);
-    subscriptions.add(uri);
-  }
-
-  unsubscribe(uri: string): void {
-    this.#subscriptions?.delete(uri);
-  }
-
-  watches(uri: string): boolean {
-    return this.#subscriptions !== undefined && coveredBy(this.#subscriptions, uri);
   }
 }
 
@@ -127,32 +109,4 @@ function offeredIn(version: string, capabilities: ServerCapabilities): ServerCap
   if (version < "2025-11-25") delete offered.tasks;
   if (version < "2025-03-26") delete offered.completions;
   return offered;
-}
-
-/**
- * Whether an update of `uri` concerns a subscription to `subscribed`: that URI, or a resource under
- * it (2025-11-25 "Subscriptions" and 2026-07-28 §4: an update may be for a sub-resource).
- */
-function covers(subscribed: string, uri: string): boolean {
-  return uri === subscribed || uri.startsWith(subscribed.endsWith("/") ? subscribed : `${subscribed}/`);
-}
-
-/**
- * Whether an update of `uri` concerns one of `subscribed` (`covers`). Looked up, not walked: a
- * subscription covering `uri` is `uri` itself or one of its prefixes ending before or at a "/", so each
- * update costs a lookup per "/" of its URI, however many URIs each of many listeners watches (was: a
- * comparison per URI watched, 1,000 streams of 1,000 URIs blocked the event loop 15 ms an update). A
- * URI with more "/" than there are subscriptions is checked against each instead.
- */
-export function coveredBy(subscribed: ReadonlySet<string>, uri: string): boolean {
-  if (subscribed.has(uri)) return true;
-  let looked = 0;
-  for (let slash = uri.indexOf("/"); slash !== -1; slash = uri.indexOf("/", slash + 1)) {
-    if (++looked > subscribed.size) {
-      for (const each of subscribed) if (covers(each, uri)) return true;
-      return false;
-    }
-    if (subscribed.has(uri.slice(0, slash)) || subscribed.has(uri.slice(0, slash + 1))) return true;
-  }
-  return false;
 }

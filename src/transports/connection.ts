@@ -126,7 +126,7 @@ export class Connection implements Peer, Inflight, Asker {
       // Only for the lists its initialize advertised with listChanged (sessions/peer.ts's `Session.advertised`).
       const advertised = session.advertised;
       if (!advertised || advertised[LISTS[event.type]]?.listChanged) this.send({ jsonrpc: "2.0", method });
-    } else if (session.watches(event.uri)) {
+    } else if (session.subscriptions?.watches(event.uri)) {
       const check = session.readCheck;
       const allowed = check?.allows(event.uri) ?? true;
       if (check && allowed instanceof Promise)

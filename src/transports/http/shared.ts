@@ -8,6 +8,7 @@ import { isRequestId, type JsonRpcMessage, type JsonRpcResponse, type RequestId 
 import type { RegistryEvent } from "../../core/registry.js";
 import { adoptable } from "../../limits/subscriptions.js";
 import { resourceChecks, retellResources } from "../../listen/watchers.js";
+import { SubscriptionSet } from "../../resources/subscriptions.js";
 import type { ReadCheck, Session } from "../../sessions/peer.js";
 import { type LegacySession, negotiatedLists } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
@@ -688,7 +689,7 @@ export class SharedSessions {
     session.logLevel = from.logLevel;
     // A record's parsed copy is replaced by the object every session advertised those lists shares.
     session.advertised = from.advertised && negotiatedLists(from.advertised);
-    for (const uri of adoptable(from.subscriptions ?? [], this.#dispatcher.limits)) session.subscribe(uri);
+    subscribeTo(session, adoptable(from.subscriptions ?? [], this.#dispatcher.limits));
     return session;
   }
 
@@ -735,7 +736,7 @@ export class SharedSessions {
     const core = connection.session;
     if (!core || !isShared(core)) return;
     let left = this.#dispatcher.limits.maxSubscriptionsPerSession;
-    for (const uri of core.subscriptions) {
+    for (const uri of core.subscriptions ?? []) {
       if (left-- <= 0) return;
       connection.notify({ type: "resources/updated", uri });
     }
@@ -781,9 +782,7 @@ export class SharedSessions {
     // notifications/initialized came to another instance: the questions held here for it go now.
     if (core.initialized && !initialized) core.onInitialized?.();
     core.logLevel = wanted.logLevel;
-    const subscriptions = adoptable(wanted.subscriptions, this.#dispatcher.limits);
-    for (const uri of [...core.subscriptions]) if (!subscriptions.has(uri)) core.unsubscribe(uri);
-    for (const uri of subscriptions) core.subscribe(uri);
+    subscribeTo(core, adoptable(wanted.subscriptions, this.#dispatcher.limits));
     core.written = snapshotOf(record.initialized, record.logLevel, record.subscriptions);
   }
 }
@@ -803,13 +802,11 @@ export interface SharedEndpoint {
 
 /**
  * A session's handshake state that also knows its id, which names it on every instance (a 2025 task
- * is bound to it, tasks/tasks.ts), its subscriptions, for its record, and what this instance's copy
- * of it keeps: its fields, rather than entries of WeakMaps of SharedSessions (each entry was heap of
- * every idle copy).
+ * is bound to it, tasks/tasks.ts), and what this instance's copy of it keeps: its fields, rather
+ * than entries of WeakMaps of SharedSessions (each entry was heap of every idle copy).
  */
 interface SharedSession extends Session {
   readonly id: string;
-  readonly subscriptions: ReadonlySet<string>;
   /** What this copy last wrote or read of its record, to write only changes (SharedSessions.#write); undefined before the first. */
   written: Snapshot | undefined;
   /**
@@ -835,33 +832,23 @@ interface SharedSessionsOf {
   mayRead(session: SharedSession, uri: string): boolean | Promise<boolean>;
 }
 
-/** The subscriptions of a copy that has none: one set, never changed, rather than one of each copy. */
-const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
-
 /**
- * The session class, extended to know its id and its subscriptions (the class keeps them private).
- * As it becomes initialized it asks nothing until `cancelsNoted` has read the cancellations other
- * instances took for it (SharedSessions.#cancelsNoted): its questions wait (`settling`), and those
- * held for the notification go after (asking/questions.ts). An idle copy keeps no function of its
- * own: `onInitialized` and `readCheck` are made as they are read (kept, each was a closure, and the
- * check an object too, of every idle copy), and its subscriptions' set by the first.
+ * The session class, extended to know its id. As it becomes initialized it asks nothing until
+ * `cancelsNoted` has read the cancellations other instances took for it (SharedSessions.#cancelsNoted):
+ * its questions wait (`settling`), and those held for the notification go after (asking/questions.ts).
+ * An idle copy keeps no function of its own: `onInitialized` and `readCheck` are made as they are
+ * read (kept, each was a closure, and the check an object too, of every idle copy).
  */
 function sharedClass(Base: typeof LegacySession, shared: SharedSessionsOf): SharedClass {
   return class extends Base implements SharedSession {
     readonly id: string;
     written: Snapshot | undefined;
     caller: Identity | null | undefined;
-    /** Made by the first subscription. */
-    #subscriptions: Set<string> | undefined;
     #readCheck: ReadCheck | undefined;
     /** What the questions held set (asking/questions.ts): called once the cancellations are read. */
     #held: (() => void) | undefined;
     /** Reads of the cancellations under way. */
     #reading = 0;
-
-    get subscriptions(): ReadonlySet<string> {
-      return this.#subscriptions ?? NO_SUBSCRIPTIONS;
-    }
 
     get readCheck(): ReadCheck {
       return this.#readCheck ?? { allows: (uri) => shared.mayRead(this, uri), hold: holdMessages };
@@ -896,22 +883,26 @@ function sharedClass(Base: typeof LegacySession, shared: SharedSessionsOf): Shar
       };
       void shared.cancelsNoted(this.id).then(release, release);
     }
-
-    override subscribe(uri: string, checkRoom?: (held: ReadonlySet<string>) => void): void {
-      super.subscribe(uri, checkRoom);
-      this.#subscriptions ??= new Set();
-      this.#subscriptions.add(uri);
-    }
-
-    override unsubscribe(uri: string): void {
-      super.unsubscribe(uri);
-      this.#subscriptions?.delete(uri);
-    }
   };
 }
 
+/** A copy of this layer's class: the one session with an id (Session.id, the session's name on every instance). */
 function isShared(session: Session): session is SharedSession {
-  return "subscriptions" in session && session.subscriptions instanceof Set;
+  return session.id !== undefined;
+}
+
+/**
+ * Takes `uris` as `session`'s subscriptions: those it holds already keep their place, those new come
+ * after, in order. A copy that subscribes to nothing is given no set (the heap of every idle copy).
+ */
+function subscribeTo(session: Session, uris: ReadonlySet<string>): void {
+  const held = session.subscriptions;
+  if (!held) {
+    if (uris.size > 0) session.subscriptions = new SubscriptionSet(uris);
+    return;
+  }
+  for (const uri of held) if (!uris.has(uri)) held.delete(uri);
+  for (const uri of uris) held.add(uri);
 }
 
 /** What a shared session is made from: its id, and its state after the handshake. */
@@ -941,7 +932,7 @@ function snapshotOf(initialized: boolean, logLevel: LogLevel, subscriptions: rea
 }
 
 function snapshot(session: SharedSession): Snapshot {
-  return snapshotOf(session.initialized, session.logLevel, [...session.subscriptions]);
+  return snapshotOf(session.initialized, session.logLevel, [...(session.subscriptions ?? [])]);
 }
 
 function same(a: Snapshot, b: Snapshot): boolean {
