@@ -236,7 +236,8 @@ export class Tasks {
       if (session && !session.oneRequest) this.#holds.hold(session, taskId, record.createdAt + record.ttlMs);
     }
     const run = new TaskRun(
-      { tool, args, ctx: this.#contextFor(ctx, taskId, channel) },
+      // Without a session the client's answer to a question would come on a request of its own, which nothing ties to the run.
+      { tool, args, ctx: this.#contextFor(ctx, taskId, channel), unreachable: session?.oneRequest || undefined },
       this.#events(taskId, channel),
       answers,
     );

@@ -9,7 +9,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Listening } from "../../src/transports/listen.js";
 import { tasksServer } from "../fixtures/tasks-server.js";
@@ -27,7 +27,10 @@ async function sessionless(maxAnonymousTasks?: number): Promise<Client> {
   const limits = maxAnonymousTasks === undefined ? {} : { maxAnonymousTasks };
   const listening = await tasksServer({ http: { sessions: false }, limits }).serve({ port: 0 });
   listenings.push(listening);
-  const client = new Client({ name: "v1-sessionless", version: "1.0.0" });
+  const client = new Client({ name: "v1-sessionless", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, () => {
+    throw new Error("no question can reach a client without a session");
+  });
   await client.connect(new StreamableHTTPClientTransport(new URL(listening.url)));
   clients.push(client);
   // callToolStream asks for a task only for a tool whose execution.taskSupport it has listed.
@@ -87,6 +90,25 @@ describe("2025-11-25 tasks without sessions", () => {
     expect(await started(client, "blocked", { label: "c" })).toMatchObject({
       type: "error",
       error: { message: expect.stringContaining("(limits.maxAnonymousTasks = 2)") },
+    });
+  });
+
+  it("fails a task whose run asks a question, saying the request came over stateless HTTP", async () => {
+    const client = await sessionless();
+    const messages = [];
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: "confirm_delete", arguments: { file: "notes.txt" } },
+      CallToolResultSchema,
+    )) {
+      messages.push(message);
+    }
+    const taskId = messages[0]?.type === "taskCreated" ? messages[0].task.taskId : "";
+    // Was: "This client did not declare the "elicitation" capability", though it had, in initialize.
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({
+      status: "failed",
+      statusMessage: expect.stringContaining(
+        "This request cannot ask the client for input: it came over stateless HTTP, which has no way back to the client.",
+      ),
     });
   });
 });
