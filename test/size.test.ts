@@ -466,7 +466,9 @@ const BUDGETS: Budget[] = [
     // Set to 17,633 B a resource update finds the subscriptions covering its URI by looking its prefixes up in the set of each session and listen stream (sessions/session.ts coveredBy; was: compared with each URI subscribed, so 1,000 listen streams of 1,000 URIs blocked the event loop ~15 ms an update, 13x faster measured on 1,000 sets of 1,000 URIs; test/covered-by.test.ts checks it answers as the comparison does), as measured.
     // Lowered to 17,491 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included; the listen layer no longer loads sessions/session.ts, which puts core/types.ts in a chunk of its own, apart from core/envelope.ts's: its glue takes back 33 B of the 175 B moved out) (-142 B).
     // Set to 17,488 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
-    ceiling: 17_488,
+    // Raised to 17,491 B: 2025-11-25 tasks without sessions belong to their caller, not to the one request's session, and tasks/list is refused there with what to do (src/tasks), initialize without tasks.list (http/sessionless.ts) (was: every later request told the task did not exist; test/peers/tasks-sessionless.test.ts) (chunk hashes and gzip) (+3 B).
+    // Raised to 17,492 B: a question asked inside a 2025-11-25 task made without a session fails it saying the request came over stateless HTTP (src/tasks/run.ts, tasks.ts) (was: that the client had not declared elicitation, though it had) (chunk hashes and gzip) (+1 B).
+    ceiling: 17_492,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -873,7 +875,8 @@ const BUDGETS: Budget[] = [
     // Set to 27,450 B with middleware's audit fixes merged after the subscriptions' lookup, both together (chunk hashes and gzip), as measured.
     // Lowered to 27,328 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included) (-122 B).
     // Set to 27,326 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
-    ceiling: 27_326,
+    // Raised to 27,328 B: a question asked inside a 2025-11-25 task made without a session fails it saying the request came over stateless HTTP (src/tasks/run.ts, tasks.ts) (was: that the client had not declared elicitation, though it had) (chunk hashes and gzip) (+2 B).
+    ceiling: 27_328,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1413,7 +1416,9 @@ const BUDGETS: Budget[] = [
     // Set to 72,002 B with middleware's audit fixes merged after the subscriptions' lookup, both together (chunk hashes and gzip), as measured.
     // Lowered to 71,967 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included) (-35 B).
     // Set to 71,969 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
-    ceiling: 71_969,
+    // Raised to 72,063 B: 2025-11-25 tasks without sessions belong to their caller, not to the one request's session, and tasks/list is refused there with what to do (src/tasks), initialize without tasks.list (http/sessionless.ts) (was: every later request told the task did not exist; test/peers/tasks-sessionless.test.ts) (+94 B).
+    // Raised to 72,096 B: a question asked inside a 2025-11-25 task made without a session fails it saying the request came over stateless HTTP (src/tasks/run.ts, tasks.ts) (was: that the client had not declared elicitation, though it had) (+33 B).
+    ceiling: 72_096,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1831,7 +1836,9 @@ const BUDGETS: Budget[] = [
     // Set to 35,719 B with middleware's audit fixes merged after the subscriptions' lookup, both together (chunk hashes and gzip), as measured.
     // Lowered to 35,563 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included) (-156 B).
     // Set to 35,557 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
-    ceiling: 35_557,
+    // Raised to 35,560 B: 2025-11-25 tasks without sessions belong to their caller, not to the one request's session, and tasks/list is refused there with what to do (src/tasks), initialize without tasks.list (http/sessionless.ts) (was: every later request told the task did not exist; test/peers/tasks-sessionless.test.ts) (chunk hashes and gzip) (+3 B).
+    // Raised to 35,562 B: a question asked inside a 2025-11-25 task made without a session fails it saying the request came over stateless HTTP (src/tasks/run.ts, tasks.ts) (was: that the client had not declared elicitation, though it had) (chunk hashes and gzip) (+2 B).
+    ceiling: 35_562,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2238,7 +2245,9 @@ const BUDGETS: Budget[] = [
     // Set to 34,035 B with middleware's audit fixes merged after the subscriptions' lookup, both together (chunk hashes and gzip), as measured.
     // Lowered to 33,927 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included) (-108 B).
     // Set to 33,922 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
-    ceiling: 33_922,
+    // Raised to 33,930 B: 2025-11-25 tasks without sessions belong to their caller, not to the one request's session, and tasks/list is refused there with what to do (src/tasks), initialize without tasks.list (http/sessionless.ts) (was: every later request told the task did not exist; test/peers/tasks-sessionless.test.ts) (chunk hashes and gzip) (+8 B).
+    // Raised to 33,931 B: a question asked inside a 2025-11-25 task made without a session fails it saying the request came over stateless HTTP (src/tasks/run.ts, tasks.ts) (was: that the client had not declared elicitation, though it had) (chunk hashes and gzip) (+1 B).
+    ceiling: 33_931,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2761,7 +2770,9 @@ const BUDGETS: Budget[] = [
     // Set to 84,819 B with middleware's audit fixes merged after the subscriptions' lookup, both together (chunk hashes and gzip), as measured.
     // Raised to 84,841 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included; the listen layer no longer loads sessions/session.ts, which puts core/types.ts in a chunk of its own, apart from core/envelope.ts's: in this row's 67 chunks its glue, +295 B minified, outweighs the 185 B of code moved out) (+22 B).
     // Set to 84,830 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
-    ceiling: 84_830,
+    // Raised to 84,948 B: 2025-11-25 tasks without sessions belong to their caller, not to the one request's session, and tasks/list is refused there with what to do (src/tasks), initialize without tasks.list (http/sessionless.ts) (was: every later request told the task did not exist; test/peers/tasks-sessionless.test.ts) (+118 B).
+    // Raised to 84,979 B: a question asked inside a 2025-11-25 task made without a session fails it saying the request came over stateless HTTP (src/tasks/run.ts, tasks.ts) (was: that the client had not declared elicitation, though it had) (+31 B).
+    ceiling: 84_979,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

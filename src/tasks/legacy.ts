@@ -16,7 +16,8 @@ const PAGE_SIZE = 50;
 /**
  * The experimental tasks of 2025-11-25 ("Tasks", SEP-1686), on the same tasks as 2026-07-28's:
  * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` for a session's tasks. A task belongs
- * to its session (and caller), so a session sees and lists only its own.
+ * to its session (and caller), so a session sees and lists only its own; without sessions, to its
+ * caller alone, which no list is offered to.
  */
 export class LegacyTasks {
   readonly #tasks: Tasks;
@@ -72,6 +73,14 @@ export class LegacyTasks {
 
   /** `tasks/list`: the session's tasks, oldest first, a page at a time (`nextCursor` while more remain). */
   async list(params: Result | undefined, ctx: RequestContext): Promise<Result> {
+    // Nothing tells one caller without a session from another: not offered there (http/sessionless.ts;
+    // 2025-11-25 "Tasks": receivers that cannot identify requestors SHOULD NOT declare tasks.list).
+    if (ctx.session?.oneRequest) {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        "Method not found: tasks/list needs a session, which this server does not keep (http.sessions: false); read each task you created with tasks/get, by its taskId.",
+      );
+    }
     const cursor = params?.cursor;
     if (cursor !== undefined && typeof cursor !== "string") {
       throw new McpError(

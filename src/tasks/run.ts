@@ -28,6 +28,8 @@ export class TaskRun {
   readonly #tool: Tool;
   readonly #args: Record<string, unknown> | undefined;
   readonly #events: RunEvents;
+  /** Set for a 2025 task made without a session (stateless HTTP): no answer could reach it (ask.ts's message for that). */
+  readonly #unreachable: true | undefined;
   /** Every answer so far, by key: a later round reads the earlier rounds' answers from here. */
   readonly #answers: Map<string, unknown>;
   /** The keys of the current round not answered yet. */
@@ -35,7 +37,12 @@ export class TaskRun {
   #resume: (() => void) | undefined;
 
   constructor(
-    call: { tool: Tool; args: Record<string, unknown> | undefined; ctx: RequestContext },
+    call: {
+      tool: Tool;
+      args: Record<string, unknown> | undefined;
+      ctx: RequestContext;
+      unreachable?: true | undefined;
+    },
     events: RunEvents,
     answers: Map<string, unknown> = new Map(),
   ) {
@@ -43,6 +50,7 @@ export class TaskRun {
     this.#args = call.args;
     this.ctx = call.ctx;
     this.#events = events;
+    this.#unreachable = call.unreachable;
     this.#answers = answers;
   }
 
@@ -106,7 +114,7 @@ export class TaskRun {
     ctx.round = undefined;
     return new Promise<{ result: CallToolResult } | Round>((resolve, reject) => {
       // Stopped at a question: a macrotask after the first one, so questions asked together travel together.
-      ctx.asking = { answers: this.#answers, stuck: () => resolve(ctx.round!) };
+      ctx.asking = { answers: this.#answers, stuck: () => resolve(ctx.round!), unreachable: this.#unreachable };
       const done = (result: CallToolResult) => resolve({ result });
       const result = callTool(this.#tool, this.#args, ctx);
       if (result instanceof Promise) result.then(done, reject);

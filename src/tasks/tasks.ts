@@ -236,7 +236,8 @@ export class Tasks {
       if (session && !session.oneRequest) this.#holds.hold(session, taskId, record.createdAt + record.ttlMs);
     }
     const run = new TaskRun(
-      { tool, args, ctx: this.#contextFor(ctx, taskId, channel) },
+      // Without a session the client's answer to a question would come on a request of its own, which nothing ties to the run.
+      { tool, args, ctx: this.#contextFor(ctx, taskId, channel), unreachable: session?.oneRequest || undefined },
       this.#events(taskId, channel),
       answers,
     );
@@ -783,7 +784,9 @@ const pipeNames = new WeakMap<object, string>();
 function callerOf(ctx: Context): string {
   const auth = ctx.auth;
   if (typeof auth?.subject === "string") return ownerKey(auth);
-  if (ctx.era === "legacy" && sessionOf(ctx)) return ownerOf(ctx);
+  const session = ctx.era === "legacy" ? sessionOf(ctx) : undefined;
+  // A session made for one request (HTTP without sessions) tells no client from another.
+  if (session) return session.oneRequest ? ANONYMOUS : ownerOf(ctx);
   // Only a stdio pipe's 2026-07-28 requests have a way back to their client: a connection.
   const pipe = askerOf(ctx);
   if (!pipe) return ANONYMOUS;
@@ -829,13 +832,16 @@ function reaches(record: TaskRecord, ctx: Context): boolean {
 /**
  * The caller a task belongs to: the owner key of the verified identity (a digest of issuer and
  * subject, auth/owner.ts's ownerKey; "" for anonymous callers); a 2025-11-25 task also to its
- * session, so that `tasks/list` lists only the session's own.
+ * session, so that `tasks/list` lists only the session's own (one served without sessions to none).
  */
 function ownerOf(ctx: Context): string {
   const auth = ctx.auth;
   const caller = typeof auth?.subject === "string" ? ownerKey(auth) : ANONYMOUS;
   const session = ctx.era === "legacy" ? sessionOf(ctx) : undefined;
   if (!session) return caller;
+  // Without sessions (http.sessions: false) each request has one of its own, gone with it: the task
+  // is the caller's, found by its taskId from any later request, apart from its 2026-07-28 tasks.
+  if (session.oneRequest) return `${caller}\u0000`;
   if (session.id !== undefined) return `${caller}\u0000${session.id}`;
   let name = sessionNames.get(session);
   if (!name) {
