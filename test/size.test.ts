@@ -466,7 +466,8 @@ const BUDGETS: Budget[] = [
     // Set to 17,633 B a resource update finds the subscriptions covering its URI by looking its prefixes up in the set of each session and listen stream (sessions/session.ts coveredBy; was: compared with each URI subscribed, so 1,000 listen streams of 1,000 URIs blocked the event loop ~15 ms an update, 13x faster measured on 1,000 sets of 1,000 URIs; test/covered-by.test.ts checks it answers as the comparison does), as measured.
     // Lowered to 17,491 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included; the listen layer no longer loads sessions/session.ts, which puts core/types.ts in a chunk of its own, apart from core/envelope.ts's: its glue takes back 33 B of the 175 B moved out) (-142 B).
     // Set to 17,488 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
-    ceiling: 17_488,
+    // Raised to 17,567 B (+79 B): stdio drops a resource update only past limits.maxSseBufferBytes of updates waiting, not of anything waiting (line-output.ts counts the updates' bytes), so an update behind a long answer or logs is not lost.
+    ceiling: 17_567,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -1413,7 +1414,8 @@ const BUDGETS: Budget[] = [
     // Set to 72,002 B with middleware's audit fixes merged after the subscriptions' lookup, both together (chunk hashes and gzip), as measured.
     // Lowered to 71,967 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included) (-35 B).
     // Set to 71,969 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
-    ceiling: 71_969,
+    // Raised to 72,043 B (+74 B): stdio drops a resource update only past limits.maxSseBufferBytes of updates waiting, not of anything waiting (line-output.ts counts the updates' bytes), so an update behind a long answer or logs is not lost.
+    ceiling: 72_043,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -2761,7 +2763,8 @@ const BUDGETS: Budget[] = [
     // Set to 84,819 B with middleware's audit fixes merged after the subscriptions' lookup, both together (chunk hashes and gzip), as measured.
     // Raised to 84,841 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included; the listen layer no longer loads sessions/session.ts, which puts core/types.ts in a chunk of its own, apart from core/envelope.ts's: in this row's 67 chunks its glue, +295 B minified, outweighs the 185 B of code moved out) (+22 B).
     // Set to 84,830 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
-    ceiling: 84_830,
+    // Raised to 84,904 B (+74 B): stdio drops a resource update only past limits.maxSseBufferBytes of updates waiting, not of anything waiting (line-output.ts counts the updates' bytes), so an update behind a long answer or logs is not lost.
+    ceiling: 84_904,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
