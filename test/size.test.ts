@@ -876,7 +876,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 27,328 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included) (-122 B).
     // Set to 27,326 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
     // Raised to 27,330 B (+4 B): chunk hashes and glue, with the in-memory task store's room made by owner (tasks/store.ts), which this row does not load.
-    ceiling: 27_330,
+    // Raised to 27,491 B (+161 B): serve({ port }) reads the body of a request pipelined behind an answer not sent yet as it comes, held against limits.maxBodyBytesInFlight until handled (node-http.ts readAhead), so Node's requestTimeout no longer answers 408 and closes the connection, losing the call in progress before it.
+    ceiling: 27_491,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1418,7 +1419,8 @@ const BUDGETS: Budget[] = [
     // Set to 71,969 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
     // Raised to 72,043 B (+74 B): stdio drops a resource update only past limits.maxSseBufferBytes of updates waiting, not of anything waiting (line-output.ts counts the updates' bytes), so an update behind a long answer or logs is not lost.
     // Raised to 72,112 B (+69 B): the in-memory task store keeps each owner's finished tasks, so that making room at maxTasks walks the owners, not every task kept (tasks/store.ts; was 2 ms a task made at a bound of 100,000).
-    ceiling: 72_112,
+    // Raised to 72,277 B (+165 B): serve({ port }) reads the body of a request pipelined behind an answer not sent yet as it comes, held against limits.maxBodyBytesInFlight until handled (node-http.ts readAhead), so Node's requestTimeout no longer answers 408 and closes the connection, losing the call in progress before it.
+    ceiling: 72_277,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1837,7 +1839,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 35,563 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included) (-156 B).
     // Set to 35,557 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
     // Raised to 35,560 B (+3 B): chunk hashes and glue, with the in-memory task store's room made by owner (tasks/store.ts), which this row does not load.
-    ceiling: 35_560,
+    // Raised to 35,586 B (+26 B): serve({ port }) reads the body of a request pipelined behind an answer not sent yet as it comes, held against limits.maxBodyBytesInFlight until handled (node-http.ts readAhead), so Node's requestTimeout no longer answers 408 and closes the connection, losing the call in progress before it.
+    ceiling: 35_586,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2245,7 +2248,8 @@ const BUDGETS: Budget[] = [
     // Lowered to 33,927 B: a 2025 session's resource subscriptions are the resources layer's, a set it makes with the session's first resources/subscribe (resources/subscriptions.ts's SubscriptionSet, Session.subscriptions, as readCheck), with the matching of an update against them (coveredBy), which listen streams load from there (was: LegacySession's #subscriptions, subscribe, unsubscribe and watches, and coveredBy in sessions/session.ts, loaded by every server answering a 2025 client, a tools-only one included) (-108 B).
     // Set to 33,922 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
     // Raised to 33,926 B (+4 B): chunk hashes and glue, with the in-memory task store's room made by owner (tasks/store.ts), which this row does not load.
-    ceiling: 33_926,
+    // Raised to 33,952 B (+26 B): serve({ port }) reads the body of a request pipelined behind an answer not sent yet as it comes, held against limits.maxBodyBytesInFlight until handled (node-http.ts readAhead), so Node's requestTimeout no longer answers 408 and closes the connection, losing the call in progress before it.
+    ceiling: 33_952,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2770,7 +2774,8 @@ const BUDGETS: Budget[] = [
     // Set to 84,830 B with the subscriptions moved to the resources layer merged after middleware's audit fixes, both together (chunk hashes and gzip), as measured.
     // Raised to 84,904 B (+74 B): stdio drops a resource update only past limits.maxSseBufferBytes of updates waiting, not of anything waiting (line-output.ts counts the updates' bytes), so an update behind a long answer or logs is not lost.
     // Raised to 84,993 B (+89 B): the in-memory task store keeps each owner's finished tasks, so that making room at maxTasks walks the owners, not every task kept (tasks/store.ts; was 2 ms a task made at a bound of 100,000).
-    ceiling: 84_993,
+    // Raised to 85,155 B (+162 B): serve({ port }) reads the body of a request pipelined behind an answer not sent yet as it comes, held against limits.maxBodyBytesInFlight until handled (node-http.ts readAhead), so Node's requestTimeout no longer answers 408 and closes the connection, losing the call in progress before it.
+    ceiling: 85_155,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
