@@ -96,7 +96,7 @@ describe("stdio's output under a flood of list_changed and resources/updated, in
     const churned = signal();
     const churn = {
       run: () => {
-        // A first batch (64 KiB) fills stdout; the rest is churned while it is full.
+        // Stdout takes no more writes: all of it waits, merged, for the client to read again.
         for (let i = 0; i < 1000; i++) {
           registry.addTool(compileTool("temp", { run: () => "temp" } as unknown as AnyTool));
           registry.remove("tool", "temp");
