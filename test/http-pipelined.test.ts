@@ -51,11 +51,11 @@ async function listen(limits: Limits = {}) {
   return { runs, released, started, client, other, port: listening.port };
 }
 
-/** `names`' calls, ids 1, 2, …, as one piece of text: pipelined when written at once. */
-function pipeline(port: number, names: string[]): string {
+/** `names`' calls, ids 1, 2, …, each with `args`, as one piece of text: pipelined when written at once. */
+function pipeline(port: number, names: string[], args: Record<string, unknown> = {}): string {
   return names
     .map((name, index) => {
-      const { headers, body } = modernMessage("tools/call", { name, arguments: {} }, index + 1);
+      const { headers, body } = modernMessage("tools/call", { name, arguments: args }, index + 1);
       const text = JSON.stringify(body);
       const head = requestHead("POST", "/mcp", {
         host: `127.0.0.1:${port}`,
@@ -120,5 +120,42 @@ describe("requests pipelined to serve({ port })", () => {
     // The connection serves on once the queue is gone.
     await client.write(pipeline(port, ["hello"]));
     expect((await client.fullResponse()).status).toBe(200);
+  });
+
+  it("read the body of one waiting behind a call that runs past receiveTimeoutMs, so that call is answered", async () => {
+    const { released, started, client, port } = await listen({ receiveTimeoutMs: 1000 });
+    // A body larger than Node's parser takes before it waits for the request to be read.
+    await client.write(pipeline(port, ["hold", "hello"], { pad: "x".repeat(2 * MiB) }));
+    await started.promise;
+    // Past receiveTimeoutMs and Node's next check of it (a quarter of it).
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    released.resolve();
+    const answers = await responses(client, 2);
+    // Was: Node found the waiting request's body unread past its requestTimeout, answered 408 and
+    // closed the connection, the held call's answer lost.
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers.map(idOf)).toEqual([1, 2]);
+  });
+
+  it("count the body read of one waiting towards maxBodyBytesInFlight, until its connection closes", async () => {
+    // The budget is at least one body's limit (4 MiB): two bodies of 2 MiB do not fit together.
+    const { started, client, port } = await listen({ maxBodyBytesInFlight: 3 * MiB });
+    const pad = { pad: "x".repeat(2 * MiB) };
+    await client.write(pipeline(port, ["hold"]) + pipeline(port, ["hello"], pad));
+    await started.promise;
+    const { headers, body } = modernMessage("tools/call", { name: "hello", arguments: pad });
+    const init = modernCallInit("hello", { headers: { "content-type": "application/json", accept: BOTH, ...headers } });
+    /** A call of 2 MiB on a connection of its own, until it is answered `status` (the waiting body arrives in turns). */
+    const answered = async (status: number) => {
+      let got = 0;
+      for (let tried = 0; tried < 100 && got !== status; tried++) {
+        got = (await fetch(`http://127.0.0.1:${port}/mcp`, { ...init, body: JSON.stringify(body) })).status;
+      }
+      return got;
+    };
+    // The waiting 2 MiB hold their room: another 2 MiB is refused.
+    expect(await answered(503)).toBe(503);
+    client.destroy();
+    expect(await answered(200)).toBe(200);
   });
 });

@@ -8,9 +8,11 @@
  * process serving through `server.serve()` on Node, Bun and Deno.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import type { Context } from "../src/core/handler-context.js";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
+import type { Limits } from "../src/limits/options.js";
 import { compileResource } from "../src/resources/resources.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { addResource, serverDispatcher } from "./core-helpers.js";
@@ -46,54 +48,71 @@ const SUBSCRIBE = [
 
 const CHANGES = ["notifications/tools/list_changed", "notifications/resources/updated"];
 
+/**
+ * `registry` served in-process (serveLines) to a 2025-11-25 session subscribed to notes://a and a
+ * 2026-07-28 listen on it (SUBSCRIBE), whose stdout then takes no more writes until `resume`;
+ * `waited`: the messages written since it was full, parsed.
+ */
+async function pausedOnceSubscribed(registry: Registry, limits?: Limits) {
+  const io = pipe();
+  const written: string[] = [];
+  let full = false;
+  const drain = signal();
+  const served = serveLines(serverDispatcher(registry, limits), {
+    input: io.input,
+    write: (chunk) => written.push(chunk) > 0 && !full,
+    drained: () => drain.promise,
+  });
+  io.push(SUBSCRIBE.map(line).join(""));
+  const subscribed = () => written.join("").includes('"id":"subscribe"') && written.join("").includes("acknowledged");
+  while (!subscribed()) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  full = true;
+  const before = written.length;
+  return {
+    io,
+    /** Stdout takes writes again, stdin ends, and serving ends. */
+    async resume() {
+      full = false;
+      drain.resolve();
+      io.end();
+      await within(served, 5000, "serveLines resolving");
+    },
+    waited: () =>
+      written
+        .slice(before)
+        .join("")
+        .split("\n")
+        .filter(Boolean)
+        .map((text) => JSON.parse(text) as { id?: string; method?: string; params?: Record<string, unknown> }),
+  };
+}
+
 describe("stdio's output under a flood of list_changed and resources/updated, in-process", () => {
   it("queues no copy of a change notification still waiting for a client that does not read", async () => {
     const registry = new Registry({ name: "churn", version: "1" });
     addResource(registry, compileResource("notes://a", { read: () => "a" }));
-    const churned = signal<number>();
+    const churned = signal();
     const churn = {
       run: () => {
-        // A first batch (64 KiB) fills stdout; the rest is churned while it is full.
+        // Stdout takes no more writes: all of it waits, merged, for the client to read again.
         for (let i = 0; i < 1000; i++) {
           registry.addTool(compileTool("temp", { run: () => "temp" } as unknown as AnyTool));
           registry.remove("tool", "temp");
           registry.emit({ type: "resources/updated", uri: "notes://a" });
         }
-        churned.resolve(written.length);
+        churned.resolve();
         return "churned";
       },
     };
     registry.addTool(compileTool("churn", churn as unknown as AnyTool));
-    const io = pipe();
-    const written: string[] = [];
-    let full = false;
-    const drain = signal();
-    const served = serveLines(serverDispatcher(registry), {
-      input: io.input,
-      write: (chunk) => written.push(chunk) > 0 && !full,
-      drained: () => drain.promise,
-    });
-    io.push(SUBSCRIBE.map(line).join(""));
-    const subscribed = () => written.join("").includes('"id":"subscribe"') && written.join("").includes("acknowledged");
-    while (!subscribed()) {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    full = true;
-    io.push(line(call("churn", "churn")));
-    const whileFull = await within(churned.promise, 5000, "the churn");
-    expect(whileFull, "writes before stdout was full").toBeGreaterThan(0);
-    const before = written.length;
-    full = false;
-    drain.resolve();
-    io.end();
-    await within(served, 5000, "serveLines resolving");
+    const paused = await pausedOnceSubscribed(registry);
+    paused.io.push(line(call("churn", "churn")));
+    await within(churned.promise, 5000, "the churn");
+    await paused.resume();
     // What waited while stdout was full: one of each distinct change notification, then the answer.
-    const waited = written
-      .slice(before)
-      .join("")
-      .split("\n")
-      .filter(Boolean)
-      .map((text) => JSON.parse(text) as { id?: string; method?: string; params?: Record<string, unknown> });
+    const waited = paused.waited();
     const changes = waited.filter((message) => CHANGES.includes(message.method ?? ""));
     const distinct = new Set(changes.map((message) => JSON.stringify(message)));
     expect(changes.length).toBe(distinct.size);
@@ -103,6 +122,40 @@ describe("stdio's output under a flood of list_changed and resources/updated, in
     // The last change notifications come before the answer to the call that made them.
     const answered = waited.findIndex((message) => message.id === "churn");
     expect(waited.findLastIndex((message) => CHANGES.includes(message.method ?? ""))).toBeLessThan(answered);
+  });
+
+  /**
+   * Updates past maxSseBufferBytes are dropped so that a flood of different URIs (a parent subscribed)
+   * stays bounded; what else waits (a long answer, logs) bounds nothing of theirs. Was: any 16 KiB
+   * waiting dropped the update of the URI subscribed itself, its only one, and the client never read
+   * the resource again.
+   */
+  it("queues a resource's update behind more than maxSseBufferBytes of other messages", async () => {
+    const registry = new Registry({ name: "behind", version: "1" });
+    addResource(registry, compileResource("notes://a", { read: () => "a" }));
+    const ran = signal();
+    const behind = {
+      run: (_args: unknown, ctx: Context) => {
+        // The first fills stdout; the second waits, 32 KiB of log past the 16 KiB bound.
+        ctx.log.info("x".repeat(32 * 1024));
+        ctx.log.info("x".repeat(32 * 1024));
+        registry.emit({ type: "resources/updated", uri: "notes://a" });
+        ran.resolve();
+        return "behind";
+      },
+    };
+    registry.addTool(compileTool("behind", behind as unknown as AnyTool));
+    const paused = await pausedOnceSubscribed(registry, { maxSseBufferBytes: 16 * 1024 });
+    // In the 2025-11-25 session, whose logs go out at info and above.
+    paused.io.push(line({ jsonrpc: "2.0", id: "behind", method: "tools/call", params: { name: "behind" } }));
+    await within(ran.promise, 5000, "the call");
+    await paused.resume();
+    const waited = paused.waited();
+    expect(waited.filter((message) => message.method === "notifications/message")).toHaveLength(2);
+    // The session's, and the listen's.
+    const updates = waited.filter((message) => message.method === "notifications/resources/updated");
+    expect(updates.map((message) => message.params?.uri)).toEqual(["notes://a", "notes://a"]);
+    expect(waited.filter((message) => message.id === "behind")).toHaveLength(1);
   });
 });
 

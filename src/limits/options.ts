@@ -62,7 +62,7 @@ export interface Limits {
   /**
    * Tasks an instance may have running at once, those being stored counted (their runs are in its
    * memory, whatever store holds their records); also what the in-memory task store keeps at most,
-   * finished tasks included (the oldest finished one makes room). Default: 1000.
+   * finished tasks included (a finished one of the owner keeping the most makes room). Default: 1000.
    */
   maxTasks?: number;
   /**

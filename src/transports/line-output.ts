@@ -9,7 +9,10 @@ const later: (callback: () => void) => void =
 const BATCH = 64 * 1024;
 
 /** The notifications dropped while the client does not read (see `send`). */
-const DROPPABLE = /^notifications\/(?:message|progress|resources\/updated)$/;
+const DROPPABLE = /^notifications\/(?:message|progress)$/;
+
+/** Dropped too, but only past a bound of their own (see `send`). */
+const UPDATED = "notifications/resources/updated";
 
 /** The notifications that say how something now is: a newer one about the same thing supersedes one still waiting (see `send`). */
 const SUPERSEDED = /^notifications\/(?:\w+\/list_changed|resources\/updated|tasks(?:\/status)?)$/;
@@ -51,6 +54,9 @@ export function lineOutput(
   let scheduled = false;
   /** Resolves once the output takes writes again; set while it does not. */
   let ready: Promise<void> | undefined;
+  /** The resource updates waiting: each line's length by its number (made by the first), and their length in all. */
+  let updating: Map<number, number> | undefined;
+  let updates = 0;
 
   const flush = (): void => {
     scheduled = false;
@@ -64,8 +70,15 @@ export function lineOutput(
       const chunk = lines.splice(0, count).join("");
       if (chunk !== "" && write(chunk) === false && drained) ready = drained().then(unblock, unblock);
     }
-    // The keys of lines written are no longer waiting.
+    // The keys of lines written are no longer waiting; nor are the updates (numbered in order).
     if (keyed?.size) for (const [key, number] of keyed) if (number < written) keyed.delete(key);
+    if (updating?.size) {
+      for (const [number, length] of updating) {
+        if (number >= written) break;
+        updating.delete(number);
+        updates -= length;
+      }
+    }
   };
   const unblock = (): void => {
     ready = undefined;
@@ -81,8 +94,12 @@ export function lineOutput(
       // "Progress"): while the client does not read and more than limits.maxSseBufferBytes wait for it, they
       // are dropped, not queued, so a handler that floods them cannot grow the server without bound. So are
       // updates of resources: those of one URI merge (below), but a client subscribed to a parent URI is told
-      // of every resource under it, without bound (a 2025 session's GET stream drops them so too).
-      if (method && ready && queued > maxQueued && DROPPABLE.test(method)) return;
+      // of every resource under it, without bound (a 2025 session's GET stream drops them so too). Those only
+      // past limits.maxSseBufferBytes of updates: what else waits (a long answer, logs) is bounded already,
+      // and an update dropped is never sent again, so its client would not read that resource again.
+      const update = method === UPDATED;
+      const waiting = update ? updates : method && DROPPABLE.test(method) ? queued : 0;
+      if (ready && waiting > maxQueued) return;
       // JSON never holds a raw newline, so a message is always exactly one line.
       const line = serialize(message);
       if (line === undefined) return;
@@ -101,10 +118,17 @@ export function lineOutput(
         keyed ??= new Map();
         const place = (keyed.get(key) ?? -1) - written;
         if (place >= 0) {
-          queued -= lines[place]!.length;
+          const superseded = lines[place]!.length;
+          queued -= superseded;
+          if (update && updating?.delete(place + written)) updates -= superseded;
           lines[place] = "";
         }
         keyed.set(key, written + lines.length);
+      }
+      if (update) {
+        updating ??= new Map();
+        updating.set(written + lines.length, text.length);
+        updates += text.length;
       }
       lines.push(text);
       queued += text.length;

@@ -45,11 +45,21 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
       if (unsent === 0) allSent?.();
     });
     if (res.socket) answer(handler, request, res);
-    else pipelined(req.socket, res, () => answer(handler, request, res));
+    else pipelined(req.socket, request, res);
   });
   /** Requests pipelined behind a response not sent yet, by connection: not handled yet (see pipelined). */
-  const behind = new WeakMap<Socket, number>();
+  const behind = new WeakMap<Socket, Set<NodeRequest>>();
   const most = limits.maxConcurrentRequestsPerConnection;
+  /** The requests waiting on a connection, made with its first that waits (see pipelined). */
+  const waitingOn = (socket: Socket): Set<NodeRequest> => {
+    const waiting = new Set<NodeRequest>();
+    behind.set(socket, waiting);
+    // A response that waits has no "close" of its own when its connection closes first.
+    socket.once("close", () => {
+      for (const request of waiting) request.closed();
+    });
+    return waiting;
+  };
   /**
    * A request pipelined behind a response not sent whole yet (HTTP/1.1 answers in order, RFC 9112
    * §9.3.2: Node gives a response its socket once those before it are sent) is handled then, as stdio
@@ -59,13 +69,18 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
    * Node stops reading a connection once the answers queued on it pass its high-water mark, so the
    * 503s bound the requests that wait, whose answers would otherwise never come to be queued.
    */
-  const pipelined = (socket: Socket, res: ServerResponse, handle: () => void) => {
-    const waiting = behind.get(socket) ?? 0;
-    if (waiting >= most) return send(handler.pipelinedTooDeep(), res);
-    behind.set(socket, waiting + 1);
+  const pipelined = (socket: Socket, request: NodeRequest, res: ServerResponse) => {
+    const waiting = behind.get(socket) ?? waitingOn(socket);
+    if (waiting.size >= most) return send(handler.pipelinedTooDeep(), res);
+    waiting.add(request);
+    // Its body is read now, and held against limits.maxBodyBytesInFlight until it is handled: one left
+    // unread stalls Node's parser, whose requestTimeout (limits.receiveTimeoutMs) then answers 408 and
+    // closes the connection, the answer in progress before it lost.
+    const { limit, budget } = handler.bodies;
+    request.readAhead(limit, budget);
     res.once("socket", () => {
-      behind.set(socket, (behind.get(socket) ?? 1) - 1);
-      handle();
+      waiting.delete(request);
+      answer(handler, request, res);
     });
   };
   // Past it Node closes each new connection at once: what idle or slow connections can hold (about
@@ -156,6 +171,8 @@ export class NodeRequest implements HttpRequest {
   /** The request target as the client sent it (see `server.node`, node.ts, for one a framework rewrote). */
   readonly #target: string;
   #watcher: Cancellable | undefined;
+  /** The body read ahead (`readAhead`), and what it holds of the bodies' budget until `text` takes it. */
+  #ahead: { body: Promise<string>; hold: BodyHold } | undefined;
   /** The request's host: the Host header, or the authority of an absolute-form target. */
   readonly #host: string | null;
   readonly #absolute: boolean;
@@ -200,17 +217,39 @@ export class NodeRequest implements HttpRequest {
 
   /** The response closed: before it was sent whole, the client is gone and the request is cancelled. */
   closed(): void {
+    // A body read ahead and never taken (refused on its headers, or its connection closed first) lets go of its budget.
+    this.#ahead?.hold.release();
     if (this.#res.writableFinished) return;
     this.#watcher?.cancel(gone());
   }
 
+  /**
+   * Starts reading the body before the request is handled (listenNode's pipelined), holding its bytes
+   * against `budget` until `text` takes it, or the request closes first (`closed`).
+   */
+  readAhead(limit: number, budget: BodyBudget): void {
+    const hold = new BodyHold(budget, limit);
+    const body = this.#read(hold, false);
+    // Refused (too large, or no room in the budget): answered once handled, as a body read then is.
+    body.catch(() => {});
+    this.#ahead = { body, hold };
+  }
+
   text(limit: number, budget: BodyBudget): Promise<string> {
+    const ahead = this.#ahead;
+    if (!ahead) return this.#read(new BodyHold(budget, limit), true);
+    this.#ahead = undefined;
+    ahead.hold.release();
+    return ahead.body;
+  }
+
+  /** Reads the body within `hold`; `whole`: lets go of it once the body is read whole, else the caller does. */
+  #read(hold: BodyHold, whole: boolean): Promise<string> {
     const req = this.#req;
     // Gone before its body was read (a framework's handler may come late): no end or close will follow.
     if (req.destroyed) return Promise.reject(gone());
     // Past a limit the body is left unread: the 413 or 503 carries `Connection: close`, so Node ends
     // the connection once the answer is flushed instead of reading the rest (which may never end).
-    const hold = new BodyHold(budget, limit);
     const declared = hold.declare(Number(req.headers["content-length"]) || 0);
     if (declared) return Promise.reject(declared);
     return new Promise((resolve, reject) => {
@@ -229,7 +268,7 @@ export class NodeRequest implements HttpRequest {
       });
       // Each of these settles the promise at most once, so plain listeners do (no `once` wrapper per request).
       req.on("end", () => {
-        hold.release();
+        if (whole) hold.release();
         try {
           resolve(utf8Body(chunks));
         } catch (refused) {
@@ -240,7 +279,7 @@ export class NodeRequest implements HttpRequest {
       // may not: one pipelined behind a response in progress has no socket yet, and never closes.
       // (Node emits a request's "error" only to a listener, so none is needed.)
       req.on("close", () => {
-        hold.release();
+        if (whole || !req.complete) hold.release();
         if (!req.complete) reject(gone());
       });
     });

@@ -36,7 +36,7 @@ const HEAD = 4096;
  * longer than `limits.maxMessageBytes` is answered with -32600 and skipped as it streams in; nothing
  * read is kept once its line is handled. While the output is blocked (`write` answered false), no
  * more requests are read, log and progress notifications past `limits.maxSseBufferBytes` are
- * dropped, and a change notification or task status about the same thing as one still waiting supersedes it. Once the input ends (or `signal` aborts), requests in progress have
+ * dropped (resource updates past that many bytes of updates), and a change notification or task status about the same thing as one still waiting supersedes it. Once the input ends (or `signal` aborts), requests in progress have
  * `limits.shutdownGraceMs` to finish; the rest are answered with an error and their signals abort.
  * Then it resolves, once the output has taken every answer.
  */

@@ -56,6 +56,28 @@ describe("MemoryTaskStore", () => {
     expect(store.list("bob")).toHaveLength(3);
   });
 
+  it("at its cap, makes room in a step per owner, not a read of every task kept", () => {
+    const kept = 10_000;
+    const store = new MemoryTaskStore({ maxTasks: kept, now: () => 0 });
+    let reads = 0;
+    // A finished task whose status counts its reads.
+    const counted = (taskId: string, owner: string): TaskRecord =>
+      Object.defineProperty({ ...task(taskId), owner }, "status", {
+        enumerable: true,
+        get: () => {
+          reads++;
+          return "completed";
+        },
+      });
+    for (let i = 0; i < kept; i++) store.put(counted(`task-${i}`, `owner-${i % 10}`));
+    reads = 0;
+    store.put(counted("one-more", "owner-0"));
+    // Was: each task kept read at each put at the cap (2 ms a put with maxTasks at 100,000).
+    expect(reads).toBeLessThan(10);
+    expect(store.get("task-0")).toBeUndefined();
+    expect(store.size).toBe(kept);
+  });
+
   it("applies an update, and leaves the task as it was when the change makes nothing", () => {
     const store = new MemoryTaskStore({ now: () => 0 });
     store.put(task("a"));

@@ -197,6 +197,11 @@ export class HttpHandler {
     return unavailable(busy(undefined, what, { limit: "maxConcurrentRequestsPerConnection", max }));
   }
 
+  /** What one body may take (`http.maxBodyBytes`) and what all take at once (`limits.maxBodyBytesInFlight`). */
+  get bodies(): { readonly limit: number; readonly budget: BodyBudget } {
+    return { limit: this.#maxBody, budget: this.#bodies };
+  }
+
   /** Whether the server is shutting down (new requests get 503). */
   get closing(): boolean {
     return this.#dispatcher.closing;
