@@ -45,18 +45,18 @@ export async function listen(
     if (requested[flag] === true && capabilities[list]?.listChanged) honoured[flag] = true;
   }
   const uris = requested.resourceSubscriptions;
-  let watched: string[] = [];
+  let watched: ReadonlySet<string> = new Set();
   if (Array.isArray(uris) && capabilities.resources?.subscribe) {
     // Each URI named is kept for the stream's life and checked on every update: bounded as a 2025
     // session's subscriptions are, in number and in characters; one named twice counts once.
     const named = [...new Set(uris.filter((uri): uri is string => typeof uri === "string"))];
     for (const uri of named) checkUriLength(uri, "a URI of notifications.resourceSubscriptions");
     // Compared in normal form, as updates are sent (resources/uri-normal.ts): two spellings are one URI.
-    watched = [...new Set(named.map(normalUri))];
-    checkListened(watched, registry.limits);
+    watched = new Set(named.map(normalUri));
+    checkListened([...watched], registry.limits);
     honoured.resourceSubscriptions = named;
     // Before the acknowledgement: from then on, updates are checked (and sent) at once.
-    if (watched.length > 0 && !resourceChecks.now) await resourceChecks.load();
+    if (watched.size > 0 && !resourceChecks.now) await resourceChecks.load();
   }
   // A layer's own filter fields (the Tasks extension's taskIds), checked before anything is sent.
   const parts: ListenPart[] = [];
@@ -91,10 +91,9 @@ export async function listen(
       void held.send({ jsonrpc: "2.0", method, params: { ...params, _meta: tag } }, allowed);
     };
     const stops = parts.map((part) => part.start(send));
-    const watching = new Set(watched);
     const updated = (uri: string) => {
       // Only of a URI the caller may read (what resources/read would admit).
-      if (coveredBy(watching, uri)) {
+      if (coveredBy(watched, uri)) {
         send(
           "notifications/resources/updated",
           { uri },
@@ -117,7 +116,7 @@ export async function listen(
     const retell = () => {
       for (const uri of watched) updated(uri);
     };
-    const unwatch = watched.length > 0 ? watchResources(registry, retell) : undefined;
+    const unwatch = watched.size > 0 ? watchResources(registry, retell) : undefined;
     let listening = true;
     /** Takes no more notifications. */
     const stop = () => {
