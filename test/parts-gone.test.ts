@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, afterEach, expect, it } from "vitest";
+import { afterAll, afterEach, expect, it, vi } from "vitest";
 import { Child, killChildren, MODERN_META } from "./hardening-helpers.js";
 import { ROOT, tsxProgram } from "./peers/fixture.js";
 
@@ -39,6 +39,14 @@ const clients: Client[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
+
+/**
+ * Waits until the child's stderr says `text`: it comes on a pipe of its own, which the test may read
+ * after the answer that followed it on stdout (a CI run read the answer first and stderr still empty).
+ */
+function saidOnStderr(stderr: () => string, text: string): Promise<void> {
+  return vi.waitFor(() => expect(stderr()).toContain(text), { timeout: 10_000, interval: 20 });
+}
 
 /** The official v1 client, connected over stdio to the server of `copy`. */
 async function connect(copy: string): Promise<{ client: Client; stderr: () => string }> {
@@ -70,7 +78,7 @@ pico({ name: "gone", limits: { handlerTimeoutMs: 200 } })
   });
   // The server goes on serving, and says why the answer is not the usual one.
   expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["hang"]);
-  expect(stderr()).toContain("interruptions");
+  await saidOnStderr(stderr, "interruptions");
 }, 30_000);
 
 it("shuts down with a request in progress when the interruptions' module can no longer load", async () => {
@@ -98,7 +106,7 @@ server
     code: -32603,
     message: expect.stringContaining("The server is shutting down"),
   });
-  expect(stderr()).toContain("interruptions");
+  await saidOnStderr(stderr, "interruptions");
 }, 30_000);
 
 it("goes on reading its input when the oversized line's answer can no longer load", async () => {
@@ -116,7 +124,7 @@ pico({ name: "gone", limits: { maxMessageBytes: 2000 } })
   // Read after the oversized line, so answered only if the reading went on past it.
   const listed = await client.listTools(undefined, { timeout: 15_000 });
   expect(listed.tools.map((tool) => tool.name)).toEqual(["echo"]);
-  expect(stderr()).toContain("too-large");
+  await saidOnStderr(stderr, "too-large");
 }, 30_000);
 
 it("goes on reading its input when the reading of bytes that are not UTF-8 can no longer load", async () => {
