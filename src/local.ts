@@ -34,14 +34,12 @@ const running = new WeakMap<Dispatcher, InProgress>();
  * `limits.shutdownGraceMs` and then interrupts them, as it does requests (the limits layer's `drain`).
  */
 function callsOf(dispatcher: Dispatcher): InProgress {
-  let calls = running.get(dispatcher);
-  if (!calls) {
-    const made: InProgress = { limits: dispatcher.limits, born: new Map(), idle: [] };
-    dispatcher.finishing.push(async () => dispatcher.admission?.drain(made));
-    running.set(dispatcher, made);
-    calls = made;
-  }
-  return calls;
+  const known = running.get(dispatcher);
+  if (known) return known;
+  const made: InProgress = { limits: dispatcher.limits, born: new Map(), idle: [] };
+  dispatcher.finishing.push(async () => dispatcher.admission?.drain(made));
+  running.set(dispatcher, made);
+  return made;
 }
 
 /** One in-process tool call: the tool and its arguments. */

@@ -472,7 +472,8 @@ const BUDGETS: Budget[] = [
     // Raised to 17,571 B (+4 B): chunk hashes and glue, with the in-memory task store's room made by owner (tasks/store.ts), which this row does not load.
     // Set to 17,569 B with the review's fixes merged after the sessionless tasks, both together (chunk hashes and gzip), as measured.
     // Set to 17,570 B: no code of this row changed; the listen chunk's new hash in its imports, as measured.
-    ceiling: 17_570,
+    // Set to 17,566 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
+    ceiling: 17_566,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -884,7 +885,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,491 B (+161 B): serve({ port }) reads the body of a request pipelined behind an answer not sent yet as it comes, held against limits.maxBodyBytesInFlight until handled (node-http.ts readAhead), so Node's requestTimeout no longer answers 408 and closes the connection, losing the call in progress before it.
     // Set to 27,494 B with the review's fixes merged after the sessionless tasks, both together (chunk hashes and gzip), as measured.
     // Set to 27,495 B: no code of this row changed; the listen chunk's new hash in its imports, as measured.
-    ceiling: 27_495,
+    // Set to 27,494 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
+    ceiling: 27_494,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1431,7 +1433,8 @@ const BUDGETS: Budget[] = [
     // Raised to 72,277 B (+165 B): serve({ port }) reads the body of a request pipelined behind an answer not sent yet as it comes, held against limits.maxBodyBytesInFlight until handled (node-http.ts readAhead), so Node's requestTimeout no longer answers 408 and closes the connection, losing the call in progress before it.
     // Set to 72,416 B with the review's fixes merged after the sessionless tasks, both together (chunk hashes and gzip), as measured.
     // Set to 72,415 B a listen stream keeps its watched URIs once, as the set it looks updates up in (listen.ts; was: the array and a set of the same URIs), as measured.
-    ceiling: 72_415,
+    // Set to 72,410 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
+    ceiling: 72_410,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1855,7 +1858,8 @@ const BUDGETS: Budget[] = [
     // Raised to 35,586 B (+26 B): serve({ port }) reads the body of a request pipelined behind an answer not sent yet as it comes, held against limits.maxBodyBytesInFlight until handled (node-http.ts readAhead), so Node's requestTimeout no longer answers 408 and closes the connection, losing the call in progress before it.
     // Set to 35,587 B with the review's fixes merged after the sessionless tasks, both together (chunk hashes and gzip), as measured.
     // Set to 35,588 B: no code of this row changed; the listen chunk's new hash in its imports, as measured.
-    ceiling: 35_588,
+    // Set to 35,584 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
+    ceiling: 35_584,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2268,7 +2272,8 @@ const BUDGETS: Budget[] = [
     // Raised to 33,952 B (+26 B): serve({ port }) reads the body of a request pipelined behind an answer not sent yet as it comes, held against limits.maxBodyBytesInFlight until handled (node-http.ts readAhead), so Node's requestTimeout no longer answers 408 and closes the connection, losing the call in progress before it.
     // Set to 33,954 B with the review's fixes merged after the sessionless tasks, both together (chunk hashes and gzip), as measured.
     // Set to 33,955 B: no code of this row changed; the listen chunk's new hash in its imports, as measured.
-    ceiling: 33_955,
+    // Set to 33,951 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
+    ceiling: 33_951,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2797,7 +2802,8 @@ const BUDGETS: Budget[] = [
     // Raised to 84,993 B (+89 B): the in-memory task store keeps each owner's finished tasks, so that making room at maxTasks walks the owners, not every task kept (tasks/store.ts; was 2 ms a task made at a bound of 100,000).
     // Raised to 85,155 B (+162 B): serve({ port }) reads the body of a request pipelined behind an answer not sent yet as it comes, held against limits.maxBodyBytesInFlight until handled (node-http.ts readAhead), so Node's requestTimeout no longer answers 408 and closes the connection, losing the call in progress before it.
     // Set to 85,275 B with the review's fixes merged after the sessionless tasks, both together (chunk hashes and gzip), as measured.
-    ceiling: 85_275,
+    // Set to 85,271 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
+    ceiling: 85_271,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -285,7 +285,7 @@ export class Dispatcher {
     const name = message.method;
     const method = this.method(name);
     // The name's part before its "/"; a name without one has no family ("toolsX" is no tools method).
-    const family = name.includes("/") ? name.slice(0, name.indexOf("/")) : "";
+    const family = name.slice(0, Math.max(0, name.indexOf("/")));
     // A method whose layer never loaded (prompts/list on a server without prompts) is known by its family.
     const capability = method?.capability ?? FAMILIES[family];
     // 2026-07-28 removed some methods from every server: that, not what this one offers, is the reason.

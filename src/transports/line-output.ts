@@ -98,8 +98,7 @@ export function lineOutput(
       // past limits.maxSseBufferBytes of updates: what else waits (a long answer, logs) is bounded already,
       // and an update dropped is never sent again, so its client would not read that resource again.
       const update = method === UPDATED;
-      const waiting = update ? updates : method && DROPPABLE.test(method) ? queued : 0;
-      if (ready && waiting > maxQueued) return;
+      if (ready && method && (update ? updates : DROPPABLE.test(method) ? queued : 0) > maxQueued) return;
       // JSON never holds a raw newline, so a message is always exactly one line.
       const line = serialize(message);
       if (line === undefined) return;
