@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { type Limits, pico } from "../src/index.js";
-import { BOTH, modernCallInit, modernMessage, signal } from "./http-helpers.js";
+import { BOTH, modernCallInit, modernMessage, signal, within } from "./http-helpers.js";
 import { RawClient, type RawResponse, requestHead } from "./socket-helpers.js";
 
 const MiB = 1024 * 1024;
@@ -48,7 +48,7 @@ async function listen(limits: Limits = {}) {
   closers.unshift(() => client.destroy());
   /** Calls `name` on a connection of its own: once answered, the pipelined requests were all read. */
   const other = () => fetch(listening.url, modernCallInit("hello"));
-  return { runs, released, started, client, other, port: listening.port };
+  return { runs, released, started, client, other, port: listening.port, close: () => listening.close() };
 }
 
 /** `names`' calls, ids 1, 2, …, each with `args`, as one piece of text: pipelined when written at once. */
@@ -157,5 +157,18 @@ describe("requests pipelined to serve({ port })", () => {
     expect(await answered(503)).toBe(503);
     client.destroy();
     expect(await answered(200)).toBe(200);
+  });
+
+  it("leave close() nothing to flush once their connection closed, waiting or refused: it resolves at once", async () => {
+    const { released, started, client, other, port, close } = await listen({ maxConcurrentRequestsPerConnection: 1 });
+    // One waits behind hold, the next is refused: neither response has the socket yet.
+    await client.write(pipeline(port, ["hold", "hello", "hello"]));
+    await started.promise;
+    expect((await other()).status).toBe(200);
+    client.destroy();
+    await client.closed;
+    released.resolve();
+    // Was: their responses never closed, so close() waited its whole flush (1 s) for them.
+    await within(close(), 500, "close()");
   });
 });

@@ -39,26 +39,29 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
     unsent++;
     // "close" is emitted once; one listener serves both: a response that closes before it was sent
     // cancels its request (NodeRequest.closed).
-    res.on("close", () => {
-      unsent--;
-      request.closed();
-      if (unsent === 0) allSent?.();
-    });
+    res.on("close", () => ended(request));
     if (res.socket) answer(handler, request, res);
     else pipelined(req.socket, request, res);
   });
-  /** Requests pipelined behind a response not sent yet, by connection: not handled yet (see pipelined). */
-  const behind = new WeakMap<Socket, Set<NodeRequest>>();
+  /** A response closed, or its connection closed before it had one: nothing is left to send for it. */
+  const ended = (request: NodeRequest) => {
+    unsent--;
+    request.closed();
+    if (unsent === 0) allSent?.();
+  };
+  /** Responses pipelined behind one not sent yet, by connection (see pipelined). */
+  const queues = new WeakMap<Socket, Queue>();
   const most = limits.maxConcurrentRequestsPerConnection;
-  /** The requests waiting on a connection, made with its first that waits (see pipelined). */
-  const waitingOn = (socket: Socket): Set<NodeRequest> => {
-    const waiting = new Set<NodeRequest>();
-    behind.set(socket, waiting);
-    // A response that waits has no "close" of its own when its connection closes first.
+  /** A connection's queue, made with its first response that waits for the socket (see pipelined). */
+  const queueOn = (socket: Socket): Queue => {
+    const queue: Queue = { behind: new Set(), waiting: 0 };
+    queues.set(socket, queue);
+    // A response that waits for the socket has no "close" of its own when its connection closes
+    // first: it ends then, or close() would wait its whole flush for it.
     socket.once("close", () => {
-      for (const request of waiting) request.closed();
+      for (const request of queue.behind) ended(request);
     });
-    return waiting;
+    return queue;
   };
   /**
    * A request pipelined behind a response not sent whole yet (HTTP/1.1 answers in order, RFC 9112
@@ -70,18 +73,22 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
    * 503s bound the requests that wait, whose answers would otherwise never come to be queued.
    */
   const pipelined = (socket: Socket, request: NodeRequest, res: ServerResponse) => {
-    const waiting = behind.get(socket) ?? waitingOn(socket);
-    if (waiting.size >= most) return send(handler.pipelinedTooDeep(), res);
-    waiting.add(request);
+    const queue = queues.get(socket) ?? queueOn(socket);
+    const handled = queue.waiting < most;
+    queue.behind.add(request);
+    res.once("socket", () => {
+      queue.behind.delete(request);
+      if (!handled) return;
+      queue.waiting--;
+      answer(handler, request, res);
+    });
+    if (!handled) return send(handler.pipelinedTooDeep(), res);
+    queue.waiting++;
     // Its body is read now, and held against limits.maxBodyBytesInFlight until it is handled: one left
     // unread stalls Node's parser, whose requestTimeout (limits.receiveTimeoutMs) then answers 408 and
     // closes the connection, the answer in progress before it lost.
     const { limit, budget } = handler.bodies;
     request.readAhead(limit, budget);
-    res.once("socket", () => {
-      waiting.delete(request);
-      answer(handler, request, res);
-    });
   };
   // Past it Node closes each new connection at once: what idle or slow connections can hold (about
   // 10 KB each, and a file descriptor the process may need for other things) is bounded.
@@ -116,6 +123,15 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
       });
     });
   });
+}
+
+/**
+ * The responses of one connection that wait for its socket behind one not sent yet, refused ones
+ * included, and how many of their requests wait to be handled.
+ */
+interface Queue {
+  readonly behind: Set<NodeRequest>;
+  waiting: number;
 }
 
 /**
