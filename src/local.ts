@@ -111,9 +111,14 @@ export async function callLocally(
   } catch (thrown) {
     if (!ctx.interrupted) throw thrown;
     // Only the shutdown interrupts a call: it gets no handler timeout.
+    const grace = `${dispatcher.limits.shutdownGraceMs / 1000} s grace period`;
     throw new McpError(
       ErrorCode.InternalError,
-      `Server shutting down: server.call("${shown(name)}") did not finish within the ${dispatcher.limits.shutdownGraceMs / 1000} s grace period of server.close() (limits.shutdownGraceMs) and was cancelled.`,
+      `Server shutting down: server.call("${shown(name)}") ${
+        calls.graceless
+          ? `was cancelled at once by server.close(), without the ${grace} (limits.shutdownGraceMs): picomcp could not load its module for it (limits/interruptions; the error is logged). A package replaced on disk while the server runs does this: restart the server.`
+          : `did not finish within the ${grace} of server.close() (limits.shutdownGraceMs) and was cancelled.`
+      }`,
     );
   } finally {
     // The shutdown waits for none to be in progress (interruptions.ts's `settled`).

@@ -19,6 +19,8 @@ export interface InProgress {
   readonly limits: ResolvedLimits;
   readonly born: Map<RequestContext, unknown>;
   readonly idle: (() => void)[];
+  /** Set when the shutdown interrupted them at once, without a grace period: this module could not load (limits.ts's `drain`). */
+  graceless?: true;
 }
 
 declare module "../core/layers.js" {

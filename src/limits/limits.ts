@@ -175,6 +175,7 @@ export function installLimits(dispatcher: Dispatcher): void {
       if (loaded) return loaded.drained(inProgress);
       // Its module could not load (words said why): no grace period, but every request (or call) is
       // answered now (interrupted), and the shutdown goes on.
+      inProgress.graceless = true;
       for (const ctx of inProgress.born.keys()) {
         ctx.interrupt(new DOMException("The server is shutting down", "AbortError"));
       }
