@@ -278,7 +278,7 @@ describe("prompts/get", () => {
     });
     expect((await legacy("prompts/get", { name: "text", arguments: ["a"] }))?.error).toEqual({
       code: -32602,
-      message: "prompts/get params.arguments must be an object of string arguments",
+      message: "Invalid params: prompts/get needs params.arguments to be an object of strings, or left out",
     });
   });
 

@@ -6,6 +6,7 @@
  * author what to fix. The rules are the schema's, as strict as that client reads them.
  */
 import { BLOCK_FIELDS, type ContentBlock } from "../core/content.js";
+import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import { type CallToolResult, toolError, unsendable } from "../core/tools.js";
 
@@ -126,6 +127,22 @@ const ARGUMENT: Field[] = [
   optional("description"),
   optional("required", isBoolean, "a boolean"),
 ];
+
+/**
+ * prompts/get's arguments: strings only (2025-11-25 and 2026-07-28 `GetPromptRequest`, `{ [key:
+ * string]: string }`), whatever a prompt's schema would take; refused before middleware
+ * (middleware/params.ts) and by the prompts layer (prompts/run.ts) alike.
+ */
+export const PROMPT_ARGUMENTS = optional(
+  "arguments",
+  (values) => isObject(values) && Object.values(values).every(isString),
+  "an object of strings",
+);
+
+/** -32602 for a request whose params are not of its method's shape: `problem` says which, and what it must be. */
+export function invalidParams(method: string, problem: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Invalid params: ${method} ${problem}`);
+}
 
 /** A prompt as prompts/list names it (2025-11-25 "Prompt"). */
 export const PROMPT: Field[] = [

@@ -1,6 +1,13 @@
-import { type Field, isString, OBJECT, optional, problemOf, required } from "../content/check.js";
+import {
+  type Field,
+  invalidParams,
+  OBJECT,
+  optional,
+  PROMPT_ARGUMENTS,
+  problemOf,
+  required,
+} from "../content/check.js";
 import { isLogLevel, LOG_LEVELS } from "../core/envelope.js";
-import { ErrorCode, McpError } from "../core/errors.js";
 import { isObject } from "../core/jsonrpc.js";
 import type { Chain } from "../core/wrapping.js";
 
@@ -10,21 +17,11 @@ import type { Chain } from "../core/wrapping.js";
  * middleware, as its handler would answer it, so that a middleware that reads `params.name.length`,
  * as its types allow, never throws on a request sent by hand. What is checked is what the spec's
  * schema of the request requires (2025-11-25 `CallToolRequest`, `GetPromptRequest`, …), which the
- * handlers refuse too, but for a prompt's argument values, which a prompt without `input` ignores.
+ * handlers refuse too.
  */
 const PARAMS: Readonly<Record<string, { fields: Field[]; given?: boolean }>> = {
   "tools/call": { fields: [required("name"), optional("arguments", isObject, OBJECT)], given: true },
-  "prompts/get": {
-    fields: [
-      required("name"),
-      optional(
-        "arguments",
-        (values) => isObject(values) && Object.values(values).every(isString),
-        "an object of strings",
-      ),
-    ],
-    given: true,
-  },
+  "prompts/get": { fields: [required("name"), PROMPT_ARGUMENTS], given: true },
   "resources/read": { fields: [required("uri")], given: true },
   "resources/subscribe": { fields: [required("uri")], given: true },
   "resources/unsubscribe": { fields: [required("uri")], given: true },
@@ -57,7 +54,7 @@ export function checkingParams(method: string, chain: Chain | undefined): Chain 
           ? "needs params: an object"
           : undefined
         : problemOf(params, expected.fields, "params.");
-    if (problem !== undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${method} ${problem}`);
+    if (problem !== undefined) throw invalidParams(method, problem);
     return chain(call, handler);
   };
 }

@@ -5,7 +5,7 @@
  */
 import { checkAllowed, checkCaller } from "../auth/entries.js";
 import { completionMethod } from "../completion/completion.js";
-import { isContentBlock, messageProblem } from "../content/check.js";
+import { invalidParams, isContentBlock, messageProblem, PROMPT_ARGUMENTS, problemOf } from "../content/check.js";
 import { type ContentBlock, user } from "../core/content.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
@@ -49,11 +49,12 @@ async function promptsGet(registry: Registry, params: Params, ctx: RequestContex
   if (!prompt) throw unknown();
   // The caller first: a prompt `hideUnauthorized` hides is an unknown one, whatever its arguments.
   await checkCaller(ctx, { declared: prompt.config.auth, what: `prompt "${prompt.name}"`, notFound: unknown });
-  const args = params?.arguments;
-  if (args !== undefined && args !== null && !isObject(args)) {
-    throw new McpError(ErrorCode.InvalidParams, "prompts/get params.arguments must be an object of string arguments");
-  }
-  return getPrompt(prompt, args ?? undefined, ctx);
+  // `arguments: null` is none, as before middleware (middleware/params.ts); other values are refused
+  // with the same words, so a server answers alike with middleware or without.
+  const args = params?.arguments ?? undefined;
+  const problem = problemOf({ arguments: args }, [PROMPT_ARGUMENTS], "params.");
+  if (problem !== undefined) throw invalidParams("prompts/get", problem);
+  return getPrompt(prompt, isObject(args) ? args : undefined, ctx);
 }
 
 /** Runs `prompts/get`: arguments validated (a failure is -32602 naming each field), the return value normalised. */
