@@ -889,7 +889,8 @@ const BUDGETS: Budget[] = [
     // Set to 27,494 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
     // Raised to 27,538 B: close() no longer waits its whole flush (1 s) for the responses pipelined on a connection that closed first, waiting or refused, which Node never closes (node-http.ts's queue of them, ended with their connection; was: counted as unsent until the flush ran out; test/http-pipelined.test.ts) (+44 B).
     // Raised to 27,549 B: a server.call that close() interrupts at once because limits/interruptions.ts could not load says so and what to do (limits.ts's drain marks its calls graceless, local.ts words it) (was: that it did not finish within the grace period, which it was never given; test/parts-gone.test.ts) (+11 B).
-    ceiling: 27_549,
+    // Raised to 27,573 B: server.node bounds requests pipelined on a connection as serve({ port }) does, handled once the answers before them are sent, their bodies read ahead against maxBodyBytesInFlight, 503 past maxConcurrentRequestsPerConnection (node-http.ts's pipelining, shared by both; node.ts) (was: handed on at once, every answer held until the client read; test/http-pipelined.test.ts) (+24 B).
+    ceiling: 27_573,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1440,7 +1441,8 @@ const BUDGETS: Budget[] = [
     // Raised to 72,442 B: close() no longer waits its whole flush (1 s) for the responses pipelined on a connection that closed first, waiting or refused, which Node never closes (node-http.ts's queue of them, ended with their connection; was: counted as unsent until the flush ran out; test/http-pipelined.test.ts) (+32 B).
     // Raised to 72,585 B: a server.call that close() interrupts at once because limits/interruptions.ts could not load says so and what to do (limits.ts's drain marks its calls graceless, local.ts words it) (was: that it did not finish within the grace period, which it was never given; test/parts-gone.test.ts) (+143 B).
     // Raised to 72,680 B: prompts/get refuses argument values that are not strings -32602 by the prompts layer itself, in the words used before middleware (content/check.ts's PROMPT_ARGUMENTS and invalidParams, shared with middleware/params.ts; prompts/run.ts) (was: only with middleware; without, a schema's own words, and values no schema named served; test/peers/prompt-arguments.test.ts) (+95 B).
-    ceiling: 72_680,
+    // Raised to 72,727 B: server.node bounds requests pipelined on a connection as serve({ port }) does, handled once the answers before them are sent, their bodies read ahead against maxBodyBytesInFlight, 503 past maxConcurrentRequestsPerConnection (node-http.ts's pipelining, shared by both; node.ts) (was: handed on at once, every answer held until the client read; test/http-pipelined.test.ts) (+47 B).
+    ceiling: 72_727,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -2816,7 +2818,8 @@ const BUDGETS: Budget[] = [
     // Raised to 85,303 B: close() no longer waits its whole flush (1 s) for the responses pipelined on a connection that closed first, waiting or refused, which Node never closes (node-http.ts's queue of them, ended with their connection; was: counted as unsent until the flush ran out; test/http-pipelined.test.ts) (+32 B).
     // Raised to 85,442 B: a server.call that close() interrupts at once because limits/interruptions.ts could not load says so and what to do (limits.ts's drain marks its calls graceless, local.ts words it) (was: that it did not finish within the grace period, which it was never given; test/parts-gone.test.ts) (+139 B).
     // Raised to 85,536 B: prompts/get refuses argument values that are not strings -32602 by the prompts layer itself, in the words used before middleware (content/check.ts's PROMPT_ARGUMENTS and invalidParams, shared with middleware/params.ts; prompts/run.ts) (was: only with middleware; without, a schema's own words, and values no schema named served; test/peers/prompt-arguments.test.ts) (+94 B).
-    ceiling: 85_536,
+    // Raised to 85,581 B: server.node bounds requests pipelined on a connection as serve({ port }) does, handled once the answers before them are sent, their bodies read ahead against maxBodyBytesInFlight, 503 past maxConcurrentRequestsPerConnection (node-http.ts's pipelining, shared by both; node.ts) (was: handed on at once, every answer held until the client read; test/http-pipelined.test.ts) (+45 B).
+    ceiling: 85_581,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -41,7 +41,7 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
     // cancels its request (NodeRequest.closed).
     res.on("close", () => ended(request));
     if (res.socket) answer(handler, request, res);
-    else pipelined(req.socket, request, res);
+    else pipelined(handler, request, res);
   });
   /** A response closed, or its connection closed before it had one: nothing is left to send for it. */
   const ended = (request: NodeRequest) => {
@@ -49,47 +49,8 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
     request.closed();
     if (unsent === 0) allSent?.();
   };
-  /** Responses pipelined behind one not sent yet, by connection (see pipelined). */
-  const queues = new WeakMap<Socket, Queue>();
-  const most = limits.maxConcurrentRequestsPerConnection;
-  /** A connection's queue, made with its first response that waits for the socket (see pipelined). */
-  const queueOn = (socket: Socket): Queue => {
-    const queue: Queue = { behind: new Set(), waiting: 0 };
-    queues.set(socket, queue);
-    // A response that waits for the socket has no "close" of its own when its connection closes
-    // first: it ends then, or close() would wait its whole flush for it.
-    socket.once("close", () => {
-      for (const request of queue.behind) ended(request);
-    });
-    return queue;
-  };
-  /**
-   * A request pipelined behind a response not sent whole yet (HTTP/1.1 answers in order, RFC 9112
-   * §9.3.2: Node gives a response its socket once those before it are sent) is handled then, as stdio
-   * reads no line while its client does not read. Handled at once, every request of a chunk read
-   * (some 170 small ones in 64 KiB) had its answer made and held until the client read: one connection
-   * made the server hold 170 answers of a tool's 1 MiB. Past `most` waiting, one is refused at once:
-   * Node stops reading a connection once the answers queued on it pass its high-water mark, so the
-   * 503s bound the requests that wait, whose answers would otherwise never come to be queued.
-   */
-  const pipelined = (socket: Socket, request: NodeRequest, res: ServerResponse) => {
-    const queue = queues.get(socket) ?? queueOn(socket);
-    const handled = queue.waiting < most;
-    queue.behind.add(request);
-    res.once("socket", () => {
-      queue.behind.delete(request);
-      if (!handled) return;
-      queue.waiting--;
-      answer(handler, request, res);
-    });
-    if (!handled) return send(handler.pipelinedTooDeep(), res);
-    queue.waiting++;
-    // Its body is read now, and held against limits.maxBodyBytesInFlight until it is handled: one left
-    // unread stalls Node's parser, whose requestTimeout (limits.receiveTimeoutMs) then answers 408 and
-    // closes the connection, the answer in progress before it lost.
-    const { limit, budget } = handler.bodies;
-    request.readAhead(limit, budget);
-  };
+  /** Requests pipelined behind a response not sent whole yet (see pipelining). */
+  const pipelined = pipelining(ended);
   // Past it Node closes each new connection at once: what idle or slow connections can hold (about
   // 10 KB each, and a file descriptor the process may need for other things) is bounded.
   server.maxConnections = limits.maxConnections;
@@ -126,12 +87,73 @@ export async function listenNode(handler: HttpHandler, { port, host }: Address):
 }
 
 /**
+ * Handles a request pipelined on its connection behind a response not sent whole yet, or refuses it
+ * (see `pipelining`); resolves once its answer is handed off, or its connection closed first.
+ */
+export type Pipelined = (handler: HttpHandler, request: NodeRequest, res: ServerResponse) => Promise<void>;
+
+/**
  * The responses of one connection that wait for its socket behind one not sent yet, refused ones
- * included, and how many of their requests wait to be handled.
+ * included, each with what resolves its `Pipelined` promise; and how many of their requests wait
+ * to be handled.
  */
 interface Queue {
-  readonly behind: Set<NodeRequest>;
+  readonly behind: Map<NodeRequest, () => void>;
   waiting: number;
+}
+
+/**
+ * A request pipelined behind a response not sent whole yet (HTTP/1.1 answers in order, RFC 9112
+ * §9.3.2: Node gives a response its socket once those before it are sent) is handled then, as stdio
+ * reads no line while its client does not read. Handled at once, every request of a chunk read
+ * (some 170 small ones in 64 KiB) had its answer made and held until the client read: one connection
+ * made the server hold 170 answers of a tool's 1 MiB. Past limits.maxConcurrentRequestsPerConnection
+ * waiting, one is refused at once: Node stops reading a connection once the answers queued on it pass
+ * its high-water mark, so the 503s bound the requests that wait, whose answers would otherwise never
+ * come to be queued. `serve({ port })`'s listener and `server.node` (node.ts) alike: Node's server
+ * hands both the pipelined requests as it parses them. `ended` is called for a request whose response
+ * Node never closes, since its connection closed while it waited.
+ */
+export function pipelining(ended: (request: NodeRequest) => void): Pipelined {
+  /** Responses pipelined behind one not sent yet, by connection. */
+  const queues = new WeakMap<Socket, Queue>();
+  /** A connection's queue, made with its first response that waits for the socket. */
+  const queueOn = (socket: Socket): Queue => {
+    const queue: Queue = { behind: new Map(), waiting: 0 };
+    queues.set(socket, queue);
+    // A response that waits for the socket has no "close" of its own when its connection closes
+    // first: it ends then, or `serve({ port })`'s close() would wait its whole flush for it.
+    socket.once("close", () => {
+      for (const [request, done] of queue.behind) {
+        ended(request);
+        done();
+      }
+    });
+    return queue;
+  };
+  return (handler, request, res) =>
+    new Promise((done) => {
+      const socket = res.req.socket;
+      const queue = queues.get(socket) ?? queueOn(socket);
+      const handled = queue.waiting < handler.limits.maxConcurrentRequestsPerConnection;
+      queue.behind.set(request, done);
+      res.once("socket", () => {
+        queue.behind.delete(request);
+        if (!handled) return;
+        queue.waiting--;
+        done(answer(handler, request, res));
+      });
+      if (!handled) {
+        send(handler.pipelinedTooDeep(), res);
+        return done();
+      }
+      queue.waiting++;
+      // Its body is read now, and held against limits.maxBodyBytesInFlight until it is handled: one left
+      // unread stalls Node's parser, whose requestTimeout (limits.receiveTimeoutMs) then answers 408 and
+      // closes the connection, the answer in progress before it lost.
+      const { limit, budget } = handler.bodies;
+      request.readAhead(limit, budget);
+    });
 }
 
 /**
@@ -240,7 +262,7 @@ export class NodeRequest implements HttpRequest {
   }
 
   /**
-   * Starts reading the body before the request is handled (listenNode's pipelined), holding its bytes
+   * Starts reading the body before the request is handled (pipelining), holding its bytes
    * against `budget` until `text` takes it, or the request closes first (`closed`).
    */
   readAhead(limit: number, budget: BodyBudget): void {

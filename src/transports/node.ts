@@ -5,7 +5,7 @@ import type { HttpHandler } from "./http/handler.js";
 import { NOT_STARTED, tellOnce } from "./http/not-started.js";
 import { type BodyBudget, BodyTooLarge, jsonReply } from "./http/reply.js";
 import { utf8Body } from "./http/utf8-body.js";
-import { answer, NodeRequest, send } from "./node-http.js";
+import { answer, NodeRequest, pipelining, send } from "./node-http.js";
 import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
 
 /**
@@ -19,6 +19,9 @@ import type { NodeIncomingMessage, NodeServerResponse } from "./node-types.js";
  * `app.use(path, ...)` cut the mount path off), and the `body` a body parser read off the stream.
  */
 type FrameworkRequest = IncomingMessage & { originalUrl?: string; body?: unknown };
+
+/** Requests pipelined on the connections of the servers `server.node` serves in (node-http.ts's `pipelining`). */
+const pipelined = pipelining((request) => request.closed());
 
 /**
  * `server.node`: one request from a `node:http` server or a framework of the caller's own (Express,
@@ -45,7 +48,8 @@ export async function serveNode(
   const nodeRequest = new FrameworkNodeRequest(req, res);
   // The response closing before it was sent whole: the client is gone (NodeRequest.closed).
   res.on("close", () => nodeRequest.closed());
-  return answer(handler, nodeRequest, res);
+  // Pipelined behind a response not sent yet: handled once that is sent, as serve({ port }) does.
+  return res.socket ? answer(handler, nodeRequest, res) : pipelined(handler, nodeRequest, res);
 }
 
 /** A request a framework may have read or rewritten. */

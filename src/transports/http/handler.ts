@@ -189,7 +189,8 @@ export class HttpHandler {
 
   /**
    * The answer to a request pipelined on a connection behind `limits.maxConcurrentRequestsPerConnection`
-   * others whose answers are not sent yet (node-http.ts's listener): not read, refused as busy.
+   * others whose answers are not sent yet (node-http.ts's pipelining, for serve({ port }) and
+   * server.node): not read, refused as busy.
    */
   pipelinedTooDeep(): HttpReply {
     const max = this.limits.maxConcurrentRequestsPerConnection;
