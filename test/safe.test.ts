@@ -143,6 +143,10 @@ describe("error messages", () => {
       "Only basic read/write access is granted; ask an admin for more.",
       "Run the basic PostgreSQL setup first.",
       "A basic 1234567890 is fine.",
+      // Whole groups of 4, but under 8 characters, the least docs/tools.md counts as a Basic credential
+      // (a user and password of 3 bytes or fewer, such as "YTpi" for "a:b", are as short as these words).
+      "Only basic IPv6 is supported.",
+      "The basic gRPC client is enough here.",
     ]) {
       expect(safeMessage(new Error(message))).toBe(message);
     }
