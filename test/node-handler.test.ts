@@ -3,8 +3,14 @@
  * caller's own (`http.createServer`, Express 5) over real loopback sockets and driven by the official
  * SDK clients. It shares `server.fetch`'s endpoint: sessions, auth and `close()`.
  */
-import { createServer, type Server as HttpServer, type RequestListener } from "node:http";
-import { type AddressInfo, connect } from "node:net";
+import {
+  createServer,
+  type Server as HttpServer,
+  IncomingMessage,
+  type RequestListener,
+  ServerResponse,
+} from "node:http";
+import { type AddressInfo, connect, Socket } from "node:net";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,7 +20,17 @@ import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
 import { testIssuer } from "../src/testing.js";
-import { bare, EventReader, initialize, inSession, modern, modernCallInit, signal, within } from "./http-helpers.js";
+import {
+  bare,
+  EventReader,
+  initialize,
+  inSession,
+  modern,
+  modernCallInit,
+  modernMessage,
+  signal,
+  within,
+} from "./http-helpers.js";
 import { makeServer, PRICE, recordingFetch, sseMessages } from "./peers/http-fixture.js";
 
 const listeners: HttpServer[] = [];
@@ -370,6 +386,55 @@ describe("Fastify 5", () => {
     const client = await connectV2(await mount(server));
     const result = await client.callTool({ name: "get_price", arguments: { sku: "A-1" } });
     expect(result.structuredContent).toEqual(PRICE);
+  });
+});
+
+describe("test doubles", () => {
+  it("answers a response made without a connection (Node's own classes, as unit tests make them) instead of holding it for one", async () => {
+    const { server } = makeServer();
+    const { headers, body } = modernMessage("tools/call", { name: "get_price", arguments: { sku: "A-1" } });
+    const req = new IncomingMessage(new Socket());
+    Object.assign(req, {
+      method: "POST",
+      url: "/mcp",
+      headers: {
+        host: "localhost",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...headers,
+      },
+    });
+    req.push(JSON.stringify(body));
+    req.push(null);
+    const res = new ServerResponse(req);
+    const written: string[] = [];
+    res.end = ((chunk?: string | Buffer) => {
+      if (chunk !== undefined) written.push(String(chunk));
+      res.emit("close");
+      return res;
+    }) as typeof res.end;
+    await within(server.node(req, res), 5000, "server.node resolving");
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(written.join("")).result.structuredContent).toEqual(PRICE);
+  });
+
+  it("answers through Fastify's inject (light-my-request)", async () => {
+    const { server } = makeServer();
+    const fastify = Fastify();
+    fastify.all("/mcp", (request, reply) => {
+      reply.hijack();
+      return server.node(Object.assign(request.raw, { body: request.body }), reply.raw);
+    });
+    const { headers, body } = modernMessage("tools/call", { name: "get_price", arguments: { sku: "A-1" } });
+    const response = await fastify.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().result.structuredContent).toEqual(PRICE);
+    await fastify.close();
   });
 });
 

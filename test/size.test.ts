@@ -1442,7 +1442,8 @@ const BUDGETS: Budget[] = [
     // Raised to 72,585 B: a server.call that close() interrupts at once because limits/interruptions.ts could not load says so and what to do (limits.ts's drain marks its calls graceless, local.ts words it) (was: that it did not finish within the grace period, which it was never given; test/parts-gone.test.ts) (+143 B).
     // Raised to 72,680 B: prompts/get refuses argument values that are not strings -32602 by the prompts layer itself, in the words used before middleware (content/check.ts's PROMPT_ARGUMENTS and invalidParams, shared with middleware/params.ts; prompts/run.ts) (was: only with middleware; without, a schema's own words, and values no schema named served; test/peers/prompt-arguments.test.ts) (+95 B).
     // Raised to 72,727 B: server.node bounds requests pipelined on a connection as serve({ port }) does, handled once the answers before them are sent, their bodies read ahead against maxBodyBytesInFlight, 503 past maxConcurrentRequestsPerConnection (node-http.ts's pipelining, shared by both; node.ts) (was: handed on at once, every answer held until the client read; test/http-pipelined.test.ts) (+47 B).
-    ceiling: 72_727,
+    // Set to 72,744 B by server.node answering a test double's response (no connection) at once, not holding it as pipelined (+17 B and +13 B), as measured.
+    ceiling: 72_744,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -2819,7 +2820,8 @@ const BUDGETS: Budget[] = [
     // Raised to 85,442 B: a server.call that close() interrupts at once because limits/interruptions.ts could not load says so and what to do (limits.ts's drain marks its calls graceless, local.ts words it) (was: that it did not finish within the grace period, which it was never given; test/parts-gone.test.ts) (+139 B).
     // Raised to 85,536 B: prompts/get refuses argument values that are not strings -32602 by the prompts layer itself, in the words used before middleware (content/check.ts's PROMPT_ARGUMENTS and invalidParams, shared with middleware/params.ts; prompts/run.ts) (was: only with middleware; without, a schema's own words, and values no schema named served; test/peers/prompt-arguments.test.ts) (+94 B).
     // Raised to 85,581 B: server.node bounds requests pipelined on a connection as serve({ port }) does, handled once the answers before them are sent, their bodies read ahead against maxBodyBytesInFlight, 503 past maxConcurrentRequestsPerConnection (node-http.ts's pipelining, shared by both; node.ts) (was: handed on at once, every answer held until the client read; test/http-pipelined.test.ts) (+45 B).
-    ceiling: 85_581,
+    // Set to 85,594 B by server.node answering a test double's response (no connection) at once, not holding it as pipelined (+17 B and +13 B), as measured.
+    ceiling: 85_594,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

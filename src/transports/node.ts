@@ -48,8 +48,11 @@ export async function serveNode(
   const nodeRequest = new FrameworkNodeRequest(req, res);
   // The response closing before it was sent whole: the client is gone (NodeRequest.closed).
   res.on("close", () => nodeRequest.closed());
-  // Pipelined behind a response not sent yet: handled once that is sent, as serve({ port }) does.
-  return res.socket ? answer(handler, nodeRequest, res) : pipelined(handler, nodeRequest, res);
+  // Pipelined behind a response not sent yet: handled once that is sent, as serve({ port }) does. A
+  // response without a socket on a request without a connected one is no pipelined response but a
+  // test double's (new ServerResponse(new IncomingMessage(new Socket()))): no socket will ever come.
+  const waits = !res.socket && req.socket?.remoteAddress !== undefined;
+  return waits ? pipelined(handler, nodeRequest, res) : answer(handler, nodeRequest, res);
 }
 
 /** A request a framework may have read or rewritten. */
