@@ -7,7 +7,7 @@ import type { Snapshot } from "./record-snapshot.js";
 
 /**
  * A session's handshake state that also knows its id, which names it on every instance (a 2025 task
- * is bound to it, tasks/tasks.ts), and what this instance's copy of it keeps: its fields, rather
+ * is bound to it, tasks/owners.ts), and what this instance's copy of it keeps: its fields, rather
  * than entries of WeakMaps of SharedSessions (each entry was heap of every idle copy).
  */
 export interface SharedSession extends Session {
