@@ -412,7 +412,7 @@ export class Server<Tools extends ToolTypes = {}> {
     // No elicitation was ever sent before the asking layer loaded.
     const done = askingLayer.now?.completeElicitation(this.#dispatcher.urlElicitations, elicitationId) ?? false;
     // Shared sessions: the instance holding the session that was sent it tells its client; noted, for
-    // one whose subscription is reconnecting (urlNote in transports/http/shared.ts reads it then).
+    // one whose subscription is reconnecting (urlNote in transports/http/bus-notes.ts; shared.ts reads it then).
     if (!done) this.#defaults.state?.bus.announce({ type: "url", id: elicitationId }, `url:${elicitationId}`);
     return done;
   }

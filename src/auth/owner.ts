@@ -1,7 +1,7 @@
 /**
  * Whom what outlives a request belongs to: the owner key of a verified caller, worked out as the auth
  * layer makes its identity (to-identity.ts) and read by the layers that keep state per caller
- * (asking/rounds.ts's requestStates, tasks/tasks.ts, the HTTP endpoint's sessions through gate.ts).
+ * (asking/rounds.ts's requestStates, tasks/owners.ts, the HTTP endpoint's sessions through gate.ts).
  */
 import type { Identity } from "../core/caller.js";
 

@@ -126,7 +126,7 @@ export class RedisLink {
   /**
    * Runs a Lua script, sent whole with EVAL each time, in the turn it is called like any command:
    * the commands of a link reach Redis in the order issued, which the event history depends on
-   * (http/shared.ts writes a stream's events, then its end, without waiting). EVALSHA cannot keep
+   * (http/history-mirror.ts writes a stream's events, then its end, without waiting). EVALSHA cannot keep
    * that order: on a script's first use it needs a load first, and it fails with NOSCRIPT whenever
    * Redis lost its script cache (a restart, a failover, SCRIPT FLUSH), and the commands issued after it
    * have run before its retry. Redis keeps an EVAL'd script compiled (7.4 and later evict the least

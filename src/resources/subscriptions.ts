@@ -7,7 +7,7 @@ import type { Subscriptions } from "../sessions/peer.js";
 
 /**
  * A session's subscriptions (`Session.subscriptions`), the URIs in normal form (uri-normal.ts), made
- * by the first `resources/subscribe` (run.ts) or by a shared session's record (transports/http/shared.ts).
+ * by the first `resources/subscribe` (run.ts) or by a shared session's record (transports/http/shared-session.ts).
  */
 export class SubscriptionSet extends Set<string> implements Subscriptions {
   watches(uri: string): boolean {

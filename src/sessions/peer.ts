@@ -42,7 +42,7 @@ export interface Session {
   /**
    * True while the session, initialized, still holds its questions: a copy of a session shared by
    * several instances reads, as it becomes initialized, the cancellations the others took before
-   * the notification (transports/http/shared.ts), and then calls `onInitialized`.
+   * the notification (transports/http/shared-session.ts), and then calls `onInitialized`.
    */
   readonly settling?: boolean;
   /** The threshold set by `logging/setLevel` (2025-11-25 "Logging"). */

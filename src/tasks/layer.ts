@@ -11,10 +11,11 @@ import type { Middleware } from "../middleware/middleware.js";
 import type { Plugin, PluginMethod, Plugins } from "../middleware/plugin.js";
 import type { Bus, SharedState } from "../state/state.js";
 import { keepingRequests, requestOf } from "./contexts.js";
+import { declaresOnlyLegacyTasks, declaresTasks, missingTasks } from "./extension.js";
 import { LegacyTasks } from "./legacy.js";
 import { taskListen } from "./listen.js";
 import { MemoryTaskStore, type TaskStore } from "./store.js";
-import { declaresOnlyLegacyTasks, declaresTasks, missingTasks, Tasks } from "./tasks.js";
+import { Tasks } from "./tasks.js";
 
 type Result = Record<string, unknown>;
 

@@ -1,9 +1,9 @@
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError } from "../core/errors.js";
-import { isObject } from "../core/jsonrpc.js";
 import { streamOf } from "./channel.js";
-import { isTerminal, legacyTask, RELATED_TASK, type TaskRecord } from "./task.js";
-import { type Tasks, unknownTask } from "./tasks.js";
+import { unknownTask } from "./refusals.js";
+import { isTerminal, legacyTask, related, type TaskRecord } from "./task.js";
+import type { Tasks } from "./tasks.js";
 
 type Result = Record<string, unknown>;
 
@@ -65,10 +65,7 @@ export class LegacyTasks {
       throw new McpError(ErrorCode.InvalidParams, `Task "${taskId}" was cancelled, so it has no result`);
     }
     if (record.error) throw new McpError(record.error.code, record.error.message, record.error.data);
-    const result: Result = { ...record.result };
-    const meta = isObject(result._meta) ? result._meta : {};
-    result._meta = { ...meta, [RELATED_TASK]: { taskId } };
-    return result;
+    return related({ ...record.result }, taskId);
   }
 
   /** `tasks/list`: the session's tasks, oldest first, a page at a time (`nextCursor` while more remain). */

@@ -1,8 +1,9 @@
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, isMcpError, McpError } from "../core/errors.js";
 import type { ListenExtension, ListenPart } from "../listen/extensions.js";
+import { declaresTasks, missingTasks } from "./extension.js";
 import { detailed, type TaskRecord } from "./task.js";
-import { declaresTasks, missingTasks, type Tasks } from "./tasks.js";
+import type { Tasks } from "./tasks.js";
 
 /** More task ids than this in one listen request is refused: a stream watches a bounded number. */
 const MAX_TASK_IDS = 100;

@@ -1,4 +1,4 @@
-import { modernCode } from "../core/jsonrpc.js";
+import { isObject, type JsonRpcMessage, modernCode } from "../core/jsonrpc.js";
 import type { InputRequest } from "../core/types.js";
 
 /**
@@ -80,6 +80,16 @@ export function detailed(record: TaskRecord): Record<string, unknown> {
 
 /** The `_meta` key that ties a 2025-11-25 message to its task ("Tasks": related-task metadata). */
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+/** `params` with the related-task `_meta` of `taskId` added (2025-11-25 "Tasks": every message of a task MUST carry it). */
+export function related(params: Record<string, unknown> | undefined, taskId: string): Record<string, unknown> {
+  const meta = isObject(params?._meta) ? params._meta : {};
+  return { ...params, _meta: { ...meta, [RELATED_TASK]: { taskId } } };
+}
+
+export function withRelated(message: JsonRpcMessage, taskId: string): JsonRpcMessage {
+  return "method" in message ? { ...message, params: related(message.params, taskId) } : message;
+}
 
 /**
  * The 2025-11-25 `Task` (its experimental tasks): taskFields' fields, with `ttl` and `pollInterval`

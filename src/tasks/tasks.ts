@@ -1,22 +1,33 @@
-import { ownerKey } from "../auth/owner.js";
 import type { RequestContext } from "../core/context.js";
 import { ErrorCode, McpError, messageOf, Unavailable } from "../core/errors.js";
 import type { Context } from "../core/handler-context.js";
 import { isObject, type JsonRpcMessage } from "../core/jsonrpc.js";
 import type { Registry } from "../core/registry.js";
 import { shown } from "../core/safe.js";
-import { type CallToolResult, TASKS, type TaskSettings, type Tool } from "../core/tools.js";
+import type { CallToolResult, TaskSettings, Tool } from "../core/tools.js";
 import type { InputRequest } from "../core/types.js";
-import type { Session } from "../sessions/peer.js";
 import type { Bus } from "../state/state.js";
 import { TaskChanges } from "./changes.js";
 import { SessionChannel } from "./channel.js";
-import { askerOf, requestOf, runContext } from "./contexts.js";
+import { askerOf, runContext } from "./contexts.js";
+import { declaresOnlyLegacyTasks, missingTasks } from "./extension.js";
 import { Holds } from "./holds.js";
+import { after } from "./long-timer.js";
+import { ANONYMOUS, callerOf, ownerOf, reaches, sessionOf } from "./owners.js";
+import { notStarted, tooMany, unknownTask } from "./refusals.js";
 import { TaskRelay } from "./relay.js";
 import { type RunEvents, TaskRun } from "./run.js";
 import { DEFAULT_MAX_TASKS, type TaskStore } from "./store.js";
-import { detailed, isTerminal, legacyTask, RELATED_TASK, type TaskError, type TaskRecord, taskFields } from "./task.js";
+import {
+  detailed,
+  isTerminal,
+  legacyTask,
+  related,
+  type TaskError,
+  type TaskRecord,
+  taskFields,
+  withRelated,
+} from "./task.js";
 import { StatusWrites } from "./writes.js";
 
 type Result = Record<string, unknown>;
@@ -227,7 +238,7 @@ export class Tasks {
       throw notStarted();
     }
     const legacy = ctx.era === "legacy";
-    const session = legacy ? sessionOf(ctx) : undefined;
+    const session = sessionOf(ctx);
     const channel = legacy ? new SessionChannel(askerOf(ctx)) : undefined;
     if (channel) {
       if (this.#channels.size >= MAX_CHANNELS) this.#dropChannel();
@@ -623,7 +634,7 @@ export class Tasks {
    * statusMessage, and logs have nowhere to go (see contexts.ts).
    */
   #contextFor(ctx: Context, taskId: string, channel: SessionChannel | undefined): RequestContext {
-    const session = ctx.era === "legacy" ? sessionOf(ctx) : undefined;
+    const session = sessionOf(ctx);
     const init = {
       id: ctx.requestId,
       meta: ctx.meta,
@@ -675,178 +686,4 @@ function withoutQuestions(record: TaskRecord): TaskRecord {
 function textOf(result: CallToolResult): string {
   for (const block of result.content ?? []) if (block.type === "text") return block.text;
   return "The tool reported an error";
-}
-
-/** `params` with the related-task `_meta` of `taskId` added (2025-11-25 "Tasks": every message of a task MUST carry it). */
-export function related(params: Result | undefined, taskId: string): Result {
-  const meta = isObject(params?._meta) ? params._meta : {};
-  return { ...params, _meta: { ...meta, [RELATED_TASK]: { taskId } } };
-}
-
-function withRelated(message: JsonRpcMessage, taskId: string): JsonRpcMessage {
-  return "method" in message ? { ...message, params: related(message.params, taskId) } : message;
-}
-
-/**
- * A task call the closing server will not run, refused as new requests are then (503 over HTTP:
- * another instance may take the call again).
- */
-function notStarted(): Unavailable {
-  return new Unavailable("Server shutting down: the task was not started; call the tool again");
-}
-
-/** -32602 for a task that cannot be found (SEP-2663 and 2025-11-25 "Error Handling"). */
-export function unknownTask(taskId: string): McpError {
-  return new McpError(
-    ErrorCode.InvalidParams,
-    `Failed to retrieve task: no task "${shown(taskId)}" (it may have expired); call the tool again to start a new one`,
-  );
-}
-
-/** Whether the request declared the Tasks extension (per request in 2026-07-28, SEP-2575). */
-export function declaresTasks(ctx: Context): boolean {
-  return isObject(ctx.client.capabilities.extensions?.[TASKS]);
-}
-
-/**
- * Whether a 2026-07-28 request declared 2025-11-25's `tasks` client capability and not the extension:
- * SEP-2663 "Backward Compatibility" treats it as not declaring the extension (MUST), but SHOULD let
- * it `tasks/get` and `tasks/cancel` the tasks made in 2025-11-25 sessions (layer.ts, `reaches`).
- */
-export function declaresOnlyLegacyTasks(ctx: Context): boolean {
-  return ctx.era === "modern" && isObject(ctx.client.capabilities.tasks) && !declaresTasks(ctx);
-}
-
-/**
- * -32021 naming the extension (SEP-2663 "Capability Negotiation" and "Protocol Errors", SEP-2575
- * "Missing Required Capabilities"). Older drafts of the extension say -32003, the code's number before
- * 2026-07-28 renumbered it: docs/tasks.md.
- */
-export function missingTasks(what: string): McpError {
-  return new McpError(
-    ErrorCode.MissingRequiredClientCapability,
-    `Missing required client capability: ${what} needs the "${TASKS}" extension; declare it in _meta["io.modelcontextprotocol/clientCapabilities"].extensions`,
-    { requiredCapabilities: { extensions: { [TASKS]: {} } } },
-  );
-}
-
-/** setTimeout's longest delay, 2^31 − 1 ms (about 24.8 days): a longer one overflows and fires at once. */
-const LONGEST_DELAY_MS = 2 ** 31 - 1;
-
-/** A wait `after` started, which `cancel` ends before `done` is called. */
-interface Expiry {
-  timer: ReturnType<typeof setTimeout> | undefined;
-  cancel(): void;
-}
-
-/** Calls `done` once `ms` have passed, however long (a TTL of weeks waits in steps setTimeout can take). */
-function after(ms: number, done: () => void): Expiry {
-  const expiry: Expiry = {
-    timer: undefined,
-    cancel: () => clearTimeout(expiry.timer),
-  };
-  const wait = (left: number) => {
-    const step = Math.min(left, LONGEST_DELAY_MS);
-    expiry.timer = setTimeout(() => (left > step ? wait(left - step) : done()), step);
-    // A task's expiry never keeps the process alive (Deno's timer is a number, without unref).
-    expiry.timer.unref?.();
-  };
-  wait(ms);
-  return expiry;
-}
-
-/**
- * A random name for each 2025 session that one process alone holds, which its tasks are bound to
- * (2025-11-25 "Tasks": bind tasks to their requester). A session shared by several instances is
- * named by its id, the same on all of them, so any instance finds its tasks.
- */
-const sessionNames = new WeakMap<Session, string>();
-
-/** The 2025 session a request came on (the request context's; `Context` does not show it to handlers). */
-function sessionOf(ctx: Context): Session | undefined {
-  return requestOf(ctx)?.session;
-}
-
-/** The caller of every anonymous HTTP request without a session (`callerOf`): the owner of their tasks too (`ownerOf`). */
-const ANONYMOUS = "";
-
-/** A random name for each stdio pipe (each connection's way to ask its client), as a caller (`callerOf`). */
-const pipeNames = new WeakMap<object, string>();
-
-/**
- * Whose share of the instance's tasks a call takes (`#shareOf`): a verified identity's, in all its
- * sessions and both eras; without auth, a 2025 session's, or a stdio pipe's (one client, whatever
- * the era of its requests: its 2026-07-28 requests come on it too). Anonymous HTTP requests without
- * a session (2026-07-28 ones, 2025 ones served without sessions) come from nobody the server can
- * tell apart (no identity, no connection that outlives the request): they share one caller,
- * `ANONYMOUS`, with a share of its own.
- */
-function callerOf(ctx: Context): string {
-  const auth = ctx.auth;
-  if (typeof auth?.subject === "string") return ownerKey(auth);
-  const session = ctx.era === "legacy" ? sessionOf(ctx) : undefined;
-  // A session made for one request (HTTP without sessions) tells no client from another.
-  if (session) return session.oneRequest ? ANONYMOUS : ownerOf(ctx);
-  // Only a stdio pipe's 2026-07-28 requests have a way back to their client: a connection.
-  const pipe = askerOf(ctx);
-  if (!pipe) return ANONYMOUS;
-  let name = pipeNames.get(pipe);
-  if (!name) {
-    name = `\u0000${crypto.randomUUID()}`;
-    pipeNames.set(pipe, name);
-  }
-  return name;
-}
-
-/** The refusal of a task past `caller`'s share (`#shareOf`), as the model reads it: what to do about it. */
-function tooMany(caller: string, max: number): McpError {
-  if (caller === ANONYMOUS) {
-    return new McpError(
-      ErrorCode.InternalError,
-      `Could not create a task: callers who are not signed in are running ${max} tasks on this server already, the most they may together (limits.maxAnonymousTasks = ${max}); wait for one to finish, or cancel those you no longer need with tasks/cancel, then call the tool again.`,
-      { limit: "maxAnonymousTasks", max },
-    );
-  }
-  return new McpError(
-    ErrorCode.InternalError,
-    `Could not create a task: you are running ${max} tasks on this server already, the most one caller may (limits.maxTasksPerCaller = ${max}); wait for one to finish, or cancel those you no longer need with tasks/cancel, then call the tool again.`,
-    { limit: "maxTasksPerCaller", max },
-  );
-}
-
-/**
- * Whether the request may see `record`: its owner's (`ownerOf`). A 2026-07-28 request that declares
- * only 2025-11-25's `tasks` capability (`declaresOnlyLegacyTasks`) sees instead the tasks its caller
- * made in 2025-11-25 sessions (an owner with a session part), and none made under the extension
- * (SEP-2663 "Backward Compatibility": SHOULD permit tasks/get and tasks/cancel on tasks created under
- * that flow; MUST treat the client as not declaring the extension). Its caller is a verified
- * identity, or for a caller not signed in, anyone not signed in: the taskId is then what grants it,
- * as it is for the tasks such callers make in 2026-07-28 (2025-11-25 "Task Isolation and Access
- * Control" binds tasks to the authorization context, not the session).
- */
-function reaches(record: TaskRecord, ctx: Context): boolean {
-  const owner = ownerOf(ctx);
-  return declaresOnlyLegacyTasks(ctx) ? record.owner.startsWith(`${owner}\u0000`) : record.owner === owner;
-}
-
-/**
- * The caller a task belongs to: the owner key of the verified identity (a digest of issuer and
- * subject, auth/owner.ts's ownerKey; "" for anonymous callers); a 2025-11-25 task also to its
- * session, so that `tasks/list` lists only the session's own (one served without sessions to none).
- */
-function ownerOf(ctx: Context): string {
-  const auth = ctx.auth;
-  const caller = typeof auth?.subject === "string" ? ownerKey(auth) : ANONYMOUS;
-  const session = ctx.era === "legacy" ? sessionOf(ctx) : undefined;
-  if (!session) return caller;
-  // Without sessions (http.sessions: false) each request has one of its own, gone with it: the task
-  // is the caller's, found by its taskId from any later request, apart from its 2026-07-28 tasks.
-  if (session.oneRequest) return `${caller}\u0000`;
-  if (session.id !== undefined) return `${caller}\u0000${session.id}`;
-  let name = sessionNames.get(session);
-  if (!name) {
-    name = crypto.randomUUID();
-    sessionNames.set(session, name);
-  }
-  return `${caller}\u0000${name}`;
 }

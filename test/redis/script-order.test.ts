@@ -2,7 +2,7 @@
  * Commands of one link reach Redis in the order issued, scripts included: on a script's first use
  * by a link, and when Redis has lost its script cache since (SCRIPT FLUSH here; a restart without
  * persistence does the same), for both clients the state supports. The event history depends on
- * it: its writes go in order on the store's connection (http/shared.ts), so a stream's END issued
+ * it: its writes go in order on the store's connection (http/history-mirror.ts), so a stream's END issued
  * after the APPEND of its last event must not overtake it. Skipped (with the install command as the
  * reason) without redis-server, failed with PICOMCP_REQUIRE_REDIS.
  */

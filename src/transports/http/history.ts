@@ -37,7 +37,7 @@ export class StreamLog {
   /**
    * Shared state (`pico({ state })`): the number of the last event the shared history keeps, with
    * every event before it. Once this reaches `answer`, a client resuming on any instance gets the
-   * answer from there (http/shared.ts).
+   * answer from there (http/history-mirror.ts).
    */
   shared = 0;
   /** Who reads the stream now, if anyone. */

@@ -1,23 +1,22 @@
 import { sharedUsedStates } from "../../asking/used-states.js";
 import type { AuthGate } from "../../auth/gate.js";
-import type { Identity } from "../../core/caller.js";
 import { RequestContext } from "../../core/context.js";
 import type { Dispatcher } from "../../core/dispatch.js";
-import type { LogLevel } from "../../core/envelope.js";
 import { isRequestId, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../core/jsonrpc.js";
 import type { RegistryEvent } from "../../core/registry.js";
 import { adoptable } from "../../limits/subscriptions.js";
 import { resourceChecks, retellResources } from "../../listen/watchers.js";
-import { SubscriptionSet } from "../../resources/subscriptions.js";
-import type { ReadCheck, Session } from "../../sessions/peer.js";
+import type { Session } from "../../sessions/peer.js";
 import { type LegacySession, negotiatedLists } from "../../sessions/session.js";
 import type { BusMessage, HistoryBounds, SessionRecord, SharedState } from "../../state/state.js";
 import type { Connection } from "../connection.js";
-import { holdMessages } from "../held.js";
-import type { StreamLog } from "./history.js";
+import { answerNote, cancelNote, urlNote } from "./bus-notes.js";
+import { historyMirror } from "./history-mirror.js";
+import { merged, type Snapshot, same, snapshot, snapshotOf } from "./record-snapshot.js";
 import { RemoteReader } from "./remote-reader.js";
 import { emptyReply, type HttpReply, type HttpRequest, noStreamToResume, sseReply } from "./reply.js";
-import type { HttpSession, SessionMirror, SessionStore } from "./sessions.js";
+import type { HttpSession, SessionStore } from "./sessions.js";
+import { isShared, type SharedClass, type SharedSession, sharedClass, subscribeTo } from "./shared-session.js";
 import type { SseStream, Streams } from "./sse.js";
 
 const SESSION_HEADER = "mcp-session-id";
@@ -38,33 +37,11 @@ export function shareRequestStates(dispatcher: Dispatcher, state: SharedState): 
 /** The lists whose changes clients may be told of (2025-11-25 `listChanged`). */
 const LISTS = ["tools", "resources", "prompts"] as const;
 
-/** The note a client's answer to question `id` of `session` is announced with (Bus.announce). */
-function answerNote(session: string, id: RequestId | undefined): string {
-  return `answer:${session}:${String(id)}`;
-}
-
-/**
- * The note a client's cancellation of its request `id` in `session` is announced with. It names
- * one request: a client never reuses an id within a session (2025-11-25 "Messages": MUST NOT), and
- * JSON keeps the id 1 apart from "1".
- */
-function cancelNote(session: string, id: RequestId): string {
-  return `cancel:${session}:${JSON.stringify(id)}`;
-}
-
-/** The note a URL-mode completion is announced with (server.ts's completeElicitation). */
-function urlNote(id: string): string {
-  return `url:${id}`;
-}
-
 /** `<stream>-<seq>`, as sessions number events. */
 const EVENT_ID = /^(\d{1,15})-(\d{1,15})$/;
 
 /** Tries at writing a change over a record other instances keep changing meanwhile; the next request tries again. */
 const MAX_REWRITES = 5;
-
-/** The largest stream number: ids stay within EVENT_ID's 15 digits. */
-const MAX_STREAM = 2 ** 48;
 
 /**
  * 2025-11-25 sessions shared by the instances of one server (`pico({ state })`, docs/scaling.md):
@@ -75,8 +52,6 @@ const MAX_STREAM = 2 ** 48;
  * instance that needs them.
  */
 export class SharedSessions {
-  /** This instance's copies of the sessions, the endpoint's session store. */
-  readonly store: SessionStore;
   readonly #state: SharedState;
   readonly #store: SessionStore;
   readonly #dispatcher: Dispatcher;
@@ -133,7 +108,6 @@ export class SharedSessions {
       cancelsNoted: (id) => this.#cancelsNoted(id),
       mayRead: (session, uri) => this.#mayRead(session, uri),
     });
-    this.store = store;
     this.#state = state;
     this.#store = store;
     this.#dispatcher = dispatcher;
@@ -145,7 +119,7 @@ export class SharedSessions {
       maxSessionBytes: limits.maxHistoryBytesPerSession,
       maxBytes: limits.maxHistoryBytes,
     };
-    store.mirror = this.#mirror();
+    store.mirror = historyMirror(state.events, this.#bounds);
     const idle = store.options.idleTimeoutMs;
     this.#recordMs = idle + Math.ceil(idle / 4);
     const keeping = setInterval(() => this.#keepInUse(), idle / 4);
@@ -439,42 +413,6 @@ export class SharedSessions {
     // A change told while the record was read (notifications/initialized on another instance) found
     // no copy here to refresh, and the record read may predate it: read again. At most one read more per copy.
     if (this.#sessionNews !== news) await this.#refresh(id);
-  }
-
-  /** The store's mirror (SessionMirror): one for all its sessions, each call naming its session (`id`). */
-  #mirror(): SessionMirror {
-    const { events } = this.#state;
-    const bounds = this.#bounds;
-    /** Of each stream, the last answer or question kept before this instance's reader sent it. */
-    const unsent = new WeakMap<StreamLog, number>();
-    return {
-      streamId: () => 1 + Math.floor(Math.random() * MAX_STREAM),
-      // Before its priming event goes out: a client that resumes elsewhere from it finds the stream.
-      opened: (id, stream, request) => void events.open?.(id, stream, request).catch(() => {}),
-      // In order on the store's connection. A write lost while the store is away leaves a gap, which
-      // the history records: a resume across it is refused (404), never served with a hole. Kept
-      // after every event before it, the event is delivered by any instance: a shutdown need not
-      // wait for its client to come back here (delivery.ts).
-      kept: (id, log, event) => {
-        // Sent already by this instance's reader: the history need not keep it past notifications.
-        const sent = log.sent >= event.seq;
-        if (!sent && !event.notice) unsent.set(log, event.seq);
-        void events.append(id, { stream: log.id, ...event, sent }, bounds).then(
-          (kept) => {
-            if (kept !== false && log.shared === event.seq - 1) log.shared = event.seq;
-          },
-          () => {},
-        );
-      },
-      // Its reader sent what it had not as it was kept: told once, only then.
-      left: (id, log) => {
-        const last = unsent.get(log);
-        if (last === undefined || log.sent < last) return;
-        unsent.delete(log);
-        events.sent?.(id, { stream: log.id, upTo: log.sent }).catch(() => {});
-      },
-      ended: (id, stream) => void events.end(id, stream).catch(() => {}),
-    };
   }
 
   async #write(session: HttpSession, opened: boolean): Promise<void> {
@@ -800,159 +738,7 @@ export interface SharedEndpoint {
   sessionEnded(request: RequestId): JsonRpcResponse;
 }
 
-/**
- * A session's handshake state that also knows its id, which names it on every instance (a 2025 task
- * is bound to it, tasks/tasks.ts), and what this instance's copy of it keeps: its fields, rather
- * than entries of WeakMaps of SharedSessions (each entry was heap of every idle copy).
- */
-interface SharedSession extends Session {
-  readonly id: string;
-  /** What this copy last wrote or read of its record, to write only changes (SharedSessions.#write); undefined before the first. */
-  written: Snapshot | undefined;
-  /**
-   * The identity of the caller of the session's latest request served here (SharedSessions.#admitted),
-   * null for one without; undefined before any, when its resource updates are told to no one.
-   */
-  caller: Identity | null | undefined;
-  /**
-   * A `resources/subscribe` served here sets its own, with its caller (resources/run.ts); otherwise
-   * the check is against `caller` (SharedSessions.#mayRead): the subscriptions of this copy may all
-   * have come from the record, made by other instances.
-   */
-  readCheck: ReadCheck;
-}
-
-type SharedClass = new (id: string, ...args: ConstructorParameters<typeof LegacySession>) => SharedSession;
-
-/** What the session class of SharedSessions asks of them. */
-interface SharedSessionsOf {
-  /** Reads the cancellations other instances took for session `id` (SharedSessions.#cancelsNoted). */
-  cancelsNoted(id: string): Promise<void>;
-  /** Whether the caller of `session` may be told that `uri` was updated (SharedSessions.#mayRead). */
-  mayRead(session: SharedSession, uri: string): boolean | Promise<boolean>;
-}
-
-/**
- * The session class, extended to know its id. As it becomes initialized it asks nothing until
- * `cancelsNoted` has read the cancellations other instances took for it (SharedSessions.#cancelsNoted):
- * its questions wait (`settling`), and those held for the notification go after (asking/questions.ts).
- * An idle copy keeps no function of its own: `onInitialized` and `readCheck` are made as they are
- * read (kept, each was a closure, and the check an object too, of every idle copy).
- */
-function sharedClass(Base: typeof LegacySession, shared: SharedSessionsOf): SharedClass {
-  return class extends Base implements SharedSession {
-    readonly id: string;
-    written: Snapshot | undefined;
-    caller: Identity | null | undefined;
-    #readCheck: ReadCheck | undefined;
-    /** What the questions held set (asking/questions.ts): called once the cancellations are read. */
-    #held: (() => void) | undefined;
-    /** Reads of the cancellations under way. */
-    #reading = 0;
-
-    get readCheck(): ReadCheck {
-      return this.#readCheck ?? { allows: (uri) => shared.mayRead(this, uri), hold: holdMessages };
-    }
-
-    set readCheck(check: ReadCheck | undefined) {
-      this.#readCheck = check;
-    }
-
-    get settling(): boolean {
-      return this.#reading > 0;
-    }
-
-    get onInitialized(): () => void {
-      return () => this.#settle();
-    }
-
-    set onInitialized(release: (() => void) | undefined) {
-      this.#held = release;
-    }
-
-    constructor(id: string, ...session: ConstructorParameters<typeof LegacySession>) {
-      super(...session);
-      this.id = id;
-    }
-
-    #settle(): void {
-      this.#reading++;
-      const release = () => {
-        this.#reading--;
-        if (!this.settling) this.#held?.();
-      };
-      void shared.cancelsNoted(this.id).then(release, release);
-    }
-  };
-}
-
-/** A copy of this layer's class: the one session with an id (Session.id, the session's name on every instance). */
-function isShared(session: Session): session is SharedSession {
-  return session.id !== undefined;
-}
-
-/**
- * Takes `uris` as `session`'s subscriptions: those it holds already keep their place, those new come
- * after, in order. A copy that subscribes to nothing is given no set (the heap of every idle copy).
- */
-function subscribeTo(session: Session, uris: ReadonlySet<string>): void {
-  const held = session.subscriptions;
-  if (!held) {
-    if (uris.size > 0) session.subscriptions = new SubscriptionSet(uris);
-    return;
-  }
-  for (const uri of held) if (!uris.has(uri)) held.delete(uri);
-  for (const uri of uris) held.add(uri);
-}
-
 /** What a shared session is made from: its id, and its state after the handshake. */
 type Handshake = Pick<SessionRecord, "id" | "protocolVersion" | "initialized" | "logLevel" | "advertised"> & {
   readonly subscriptions?: readonly string[];
 };
-
-/** What of a session changes after its handshake. */
-interface Snapshot {
-  readonly initialized: boolean;
-  readonly logLevel: LogLevel;
-  readonly subscriptions: readonly string[];
-}
-
-/**
- * The snapshots of no subscriptions, by log level, of an initialized session and of one not yet:
- * shared by every copy in that state, so that an idle copy keeps none of its own.
- */
-const initializedBare: Partial<Record<LogLevel, Snapshot>> = {};
-const uninitializedBare: Partial<Record<LogLevel, Snapshot>> = {};
-
-function snapshotOf(initialized: boolean, logLevel: LogLevel, subscriptions: readonly string[]): Snapshot {
-  if (subscriptions.length > 0) return { initialized, logLevel, subscriptions };
-  const bare = initialized ? initializedBare : uninitializedBare;
-  bare[logLevel] ??= { initialized, logLevel, subscriptions };
-  return bare[logLevel];
-}
-
-function snapshot(session: SharedSession): Snapshot {
-  return snapshotOf(session.initialized, session.logLevel, [...(session.subscriptions ?? [])]);
-}
-
-function same(a: Snapshot, b: Snapshot): boolean {
-  return (
-    a.initialized === b.initialized &&
-    a.logLevel === b.logLevel &&
-    a.subscriptions.length === b.subscriptions.length &&
-    a.subscriptions.every((uri, i) => uri === b.subscriptions[i])
-  );
-}
-
-/** `current` with what this copy changed from `before` to `now`. */
-function merged(current: SessionRecord, before: Snapshot, now: Snapshot): SessionRecord {
-  const subscriptions = new Set(current.subscriptions);
-  for (const uri of now.subscriptions) if (!before.subscriptions.includes(uri)) subscriptions.add(uri);
-  for (const uri of before.subscriptions) if (!now.subscriptions.includes(uri)) subscriptions.delete(uri);
-  return {
-    ...current,
-    initialized: current.initialized || now.initialized,
-    logLevel: now.logLevel !== before.logLevel ? now.logLevel : current.logLevel,
-    subscriptions: [...subscriptions],
-  };
-}
