@@ -126,6 +126,40 @@ describe("HTTP options", () => {
   });
 });
 
+describe("server.node", () => {
+  /**
+   * Node's request as @types/node 25 and later declare it (26.6 here, what `npm install -D
+   * @types/node` gives a new project): its events typed by a map, and a catch-all overload whose
+   * listener takes `any[]`. The repository's own @types/node (20) declares one overload per event.
+   */
+  interface RequestEvents {
+    data: [chunk: Uint8Array];
+    end: [];
+    close: [];
+  }
+  interface TypedIncomingMessage {
+    method?: string | undefined;
+    url?: string | undefined;
+    headers: Record<string, string | string[] | undefined>;
+    on<E extends keyof RequestEvents>(eventName: E, listener: (...args: RequestEvents[E]) => void): this;
+    // biome-ignore lint/suspicious/noExplicitAny: as @types/node declares it
+    on(eventName: string | symbol, listener: (...args: any[]) => void): this;
+  }
+  interface TypedServerResponse {
+    headersSent: boolean;
+    writeHead(statusCode: number, headers?: Record<string, string | number | string[]>): this;
+    end(): this;
+  }
+
+  it("takes Node's request and response as every @types/node types them", () => {
+    const server = pico({ name: "web" });
+    const listen = (listener: (req: TypedIncomingMessage, res: TypedServerResponse) => void) => listener;
+    // Was: "Types of property 'on' are incompatible", so `createServer(server.node)`, Express's
+    // `app.all("/mcp", server.node)` and Fastify's `server.node(request.raw, reply.raw)` did not compile.
+    listen(server.node);
+  });
+});
+
 describe("pico() options", () => {
   it("needs a name, and takes an optional version", () => {
     expectTypeOf(
