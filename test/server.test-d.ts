@@ -124,6 +124,16 @@ describe("HTTP options", () => {
     const one: CorsOptions = { origins: "https://app.example.com" };
     void one;
   });
+
+  // Was: `port: number` alone, so the digits docs/http.md says serve() takes, as process.env.PORT
+  // holds them, did not compile: "Type 'string | number' is not assignable to type 'number'".
+  it("takes the port as a number, or as the digits process.env.PORT holds", () => {
+    const web = pico({ name: "web" });
+    void web.serve({ port: process.env.PORT ?? 3000 });
+    void web.serve({ port: "3000" });
+    // @ts-expect-error: PORT may be unset, and serve() needs a port
+    void web.serve({ port: process.env.PORT });
+  });
 });
 
 describe("server.node", () => {
