@@ -473,7 +473,8 @@ const BUDGETS: Budget[] = [
     // Set to 17,569 B with the review's fixes merged after the sessionless tasks, both together (chunk hashes and gzip), as measured.
     // Set to 17,570 B: no code of this row changed; the listen chunk's new hash in its imports, as measured.
     // Set to 17,566 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
-    ceiling: 17_566,
+    // Raised to 17,615 B (+49 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    ceiling: 17_615,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -887,7 +888,8 @@ const BUDGETS: Budget[] = [
     // Set to 27,495 B: no code of this row changed; the listen chunk's new hash in its imports, as measured.
     // Set to 27,494 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
     // Raised to 27,571 B (+77 B): a Host or Origin the server refuses is told which option would allow it (transports/http/security.ts: http.allowedHosts; http.allowedOrigins or http.cors) (was: only that it was not allowed, where docs/http.md says transport errors say what to do; test/node-bridge.test.ts, test/http-cors.test.ts).
-    ceiling: 27_571,
+    // Raised to 27,614 B (+43 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    ceiling: 27_614,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1436,7 +1438,8 @@ const BUDGETS: Budget[] = [
     // Set to 72,415 B a listen stream keeps its watched URIs once, as the set it looks updates up in (listen.ts; was: the array and a set of the same URIs), as measured.
     // Set to 72,410 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
     // Raised to 72,490 B (+80 B): a Host or Origin the server refuses is told which option would allow it (transports/http/security.ts: http.allowedHosts; http.allowedOrigins or http.cors) (was: only that it was not allowed, where docs/http.md says transport errors say what to do; test/node-bridge.test.ts, test/http-cors.test.ts).
-    ceiling: 72_490,
+    // Raised to 72,541 B (+51 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    ceiling: 72_541,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1862,7 +1865,8 @@ const BUDGETS: Budget[] = [
     // Set to 35,588 B: no code of this row changed; the listen chunk's new hash in its imports, as measured.
     // Set to 35,584 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
     // Raised to 35,659 B (+75 B): a Host or Origin the server refuses is told which option would allow it (transports/http/security.ts: http.allowedHosts; http.allowedOrigins or http.cors) (was: only that it was not allowed, where docs/http.md says transport errors say what to do; test/node-bridge.test.ts, test/http-cors.test.ts).
-    ceiling: 35_659,
+    // Raised to 35,709 B (+50 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    ceiling: 35_709,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2277,7 +2281,8 @@ const BUDGETS: Budget[] = [
     // Set to 33,955 B: no code of this row changed; the listen chunk's new hash in its imports, as measured.
     // Set to 33,951 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
     // Raised to 34,025 B (+74 B): a Host or Origin the server refuses is told which option would allow it (transports/http/security.ts: http.allowedHosts; http.allowedOrigins or http.cors) (was: only that it was not allowed, where docs/http.md says transport errors say what to do; test/node-bridge.test.ts, test/http-cors.test.ts).
-    ceiling: 34_025,
+    // Raised to 34,073 B (+48 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    ceiling: 34_073,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2808,7 +2813,8 @@ const BUDGETS: Budget[] = [
     // Set to 85,275 B with the review's fixes merged after the sessionless tasks, both together (chunk hashes and gzip), as measured.
     // Set to 85,271 B after the review of the change: stdio's output checks a notification's method for dropping only while the client does not read, the -32601 answer finds a method's family with one indexOf, server.call's bookkeeping made plainer, as measured.
     // Raised to 85,349 B (+78 B): a Host or Origin the server refuses is told which option would allow it (transports/http/security.ts: http.allowedHosts; http.allowedOrigins or http.cors) (was: only that it was not allowed, where docs/http.md says transport errors say what to do; test/node-bridge.test.ts, test/http-cors.test.ts).
-    ceiling: 85_349,
+    // Raised to 85,396 B (+47 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    ceiling: 85_396,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
