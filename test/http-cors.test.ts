@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode, pico } from "../src/index.js";
 import type { HttpOptions } from "../src/transports/http/options.js";
 import type { Listening } from "../src/transports/listen.js";
-import { bare, initialize, modern, post } from "./http-helpers.js";
+import { bare, initialize, modern, originRefused, post } from "./http-helpers.js";
 
 /**
  * CORS for clients in a web page (spec-2025-11-25 §17.2 [rec], 2026-07-28 §5.2 [rec]): off by default;
@@ -186,7 +186,7 @@ describe("cors: { origins }", () => {
       expect(corsHeaders(response)).toEqual({});
       expect(await response.json()).toEqual({
         jsonrpc: "2.0",
-        error: { code: ErrorCode.InvalidRequest, message: `Forbidden: Origin "${OTHER}" is not allowed` },
+        error: { code: ErrorCode.InvalidRequest, message: originRefused(OTHER) },
       });
     }
   });

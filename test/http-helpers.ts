@@ -10,6 +10,14 @@ export const ENDPOINT = "http://localhost/mcp";
 export const MODERN = "2026-07-28";
 export const BOTH = "application/json, text/event-stream";
 
+/** The message of the 403 a Host outside `allowedHosts` gets (src/transports/http/security.ts). */
+export const hostRefused = (host: string) =>
+  `Forbidden: Host "${host}" is not allowed; send the request to a host name this server accepts (its operator lists them in http.allowedHosts)`;
+
+/** The message of the 403 an Origin neither the server's own nor allowed gets. */
+export const originRefused = (origin: string) =>
+  `Forbidden: Origin "${origin}" is not allowed; this server answers only pages of its own origin and of those its operator lists in http.allowedOrigins or http.cors`;
+
 type Headers = Record<string, string | null | undefined>;
 
 /** A POST of `body` (a value is JSON-encoded) with JSON content type and both Accept types; a null header is left out. */

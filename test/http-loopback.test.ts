@@ -3,7 +3,7 @@ import { pico } from "../src/index.js";
 import { testIssuer } from "../src/testing.js";
 import { isLoopbackHost } from "../src/transports/http/security.js";
 import type { Listening } from "../src/transports/listen.js";
-import { BOTH, modernMessage } from "./http-helpers.js";
+import { BOTH, hostRefused, modernMessage } from "./http-helpers.js";
 import { RawClient, requestHead } from "./socket-helpers.js";
 
 /**
@@ -129,7 +129,7 @@ describe.each([
     const response = await client.fullResponse(5000);
     client.destroy();
     expect(response.status).toBe(403);
-    expect(JSON.parse(response.body).error.message).toBe('Forbidden: Host "evil.example.com" is not allowed');
+    expect(JSON.parse(response.body).error.message).toBe(hostRefused("evil.example.com"));
   });
 
   it("accepts the loopback Host headers, its own address in any spelling among them", async () => {
@@ -176,7 +176,7 @@ describe("the Host header on a loopback server", () => {
       expect(forged.status, path).toBe(403);
       expect(JSON.parse(forged.body)).toEqual({
         jsonrpc: "2.0",
-        error: { code: -32600, message: 'Forbidden: Host "evil.example.com" is not allowed' },
+        error: { code: -32600, message: hostRefused("evil.example.com") },
       });
       const served = await send(listening, "127.0.0.1", { method: "GET", path, host: own });
       expect(served.status, path).toBe(200);

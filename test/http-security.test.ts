@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, pico } from "../src/index.js";
 import type { HttpOptions } from "../src/transports/http/options.js";
-import { bare, initialize, modern } from "./http-helpers.js";
+import { bare, hostRefused, initialize, modern, originRefused } from "./http-helpers.js";
 
 /**
  * Host and Origin validation against DNS rebinding (spec-2025-11-25 §17.2, 2026-07-28 §5.2):
@@ -19,7 +19,7 @@ async function expectForbidden(response: Response, message: string) {
   expect(response.status).toBe(403);
   expect(await response.json()).toEqual({
     jsonrpc: "2.0",
-    error: { code: ErrorCode.InvalidRequest, message: `Forbidden: ${message}` },
+    error: { code: ErrorCode.InvalidRequest, message },
   });
 }
 
@@ -40,7 +40,7 @@ describe("Host", () => {
       "api.example.com:80",
       "[::2]:1",
     ]) {
-      await expectForbidden(await app.fetch(hello({ host })), `Host "${host}" is not allowed`);
+      await expectForbidden(await app.fetch(hello({ host })), hostRefused(host));
     }
   });
 
@@ -51,10 +51,10 @@ describe("Host", () => {
     expect((await app.fetch(hello({}))).status).toBe(200);
     const elsewhere = new Request("http://evil.example.com:8080/mcp", hello({}));
     expect(elsewhere.headers.get("host")).toBeNull();
-    await expectForbidden(await app.fetch(elsewhere), 'Host "evil.example.com:8080" is not allowed');
+    await expectForbidden(await app.fetch(elsewhere), hostRefused("evil.example.com:8080"));
     // A Host header, when there is one, is what is checked: never the URL.
     const rebound = new Request("http://localhost/mcp", hello({ host: "evil.example.com" }));
-    await expectForbidden(await app.fetch(rebound), 'Host "evil.example.com" is not allowed');
+    await expectForbidden(await app.fetch(rebound), hostRefused("evil.example.com"));
   });
 
   it("serves server.fetch's in-process requests for the URL serve({ port }) listens on, and none for another", async () => {
@@ -67,7 +67,7 @@ describe("Host", () => {
       expect(await own.json()).toMatchObject({ result: { content: [{ type: "text", text: "hello" }] } });
       await expectForbidden(
         await app.fetch(new Request("http://rebound.example.com/mcp", hello({}))),
-        'Host "rebound.example.com" is not allowed',
+        hostRefused("rebound.example.com"),
       );
     } finally {
       await listening.close();
@@ -119,16 +119,13 @@ describe("Origin", () => {
       ["http://app.example.com", "localhost"],
       ["https://localhost:6274", "localhost"],
     ]) {
-      await expectForbidden(
-        await app.fetch(hello({ origin: origin!, host: host! })),
-        `Origin "${origin}" is not allowed`,
-      );
+      await expectForbidden(await app.fetch(hello({ origin: origin!, host: host! })), originRefused(origin!));
     }
     const secure = new Request(
       "https://api.example.com/mcp",
       hello({ origin: "http://api.example.com", host: "api.example.com" }),
     );
-    await expectForbidden(await app.fetch(secure), 'Origin "http://api.example.com" is not allowed');
+    await expectForbidden(await app.fetch(secure), originRefused("http://api.example.com"));
     expect((await app.fetch(hello({ origin: "https://app.example.com", host: "localhost" }))).status).toBe(200);
     expect((await app.fetch(hello({ origin: "http://localhost:6274", host: "localhost" }))).status).toBe(200);
   });
@@ -143,10 +140,7 @@ describe("Origin", () => {
       ["http://user@localhost", "localhost"],
       ["http://localhost/", "localhost"],
     ]) {
-      await expectForbidden(
-        await app.fetch(hello({ origin: origin!, host: host! })),
-        `Origin "${origin}" is not allowed`,
-      );
+      await expectForbidden(await app.fetch(hello({ origin: origin!, host: host! })), originRefused(origin!));
     }
   });
 
@@ -156,7 +150,7 @@ describe("Origin", () => {
     expect((await app.fetch(hello({ origin: "HTTPS://APP.EXAMPLE.COM", host: "localhost" }))).status).toBe(200);
     await expectForbidden(
       await app.fetch(hello({ origin: "https://app.example.com:444", host: "localhost" })),
-      'Origin "https://app.example.com:444" is not allowed',
+      originRefused("https://app.example.com:444"),
     );
   });
 

@@ -8,6 +8,7 @@ import type { Listening } from "../src/transports/listen.js";
 import {
   BOTH,
   EventReader,
+  hostRefused,
   initialize,
   messageOf,
   meta,
@@ -188,7 +189,7 @@ describe("DNS rebinding protection on loopback", () => {
     const { listening } = await serve();
     const forbidden = await rawCall(listening.url, { host: "evil.example.com" });
     expect(forbidden.status).toBe(403);
-    expect(JSON.parse(forbidden.body).error.message).toBe('Forbidden: Host "evil.example.com" is not allowed');
+    expect(JSON.parse(forbidden.body).error.message).toBe(hostRefused("evil.example.com"));
     for (const host of [`localhost:${listening.port}`, `127.0.0.1:${listening.port}`, "localhost"]) {
       expect((await rawCall(listening.url, { host })).status, host).toBe(200);
     }
@@ -226,7 +227,7 @@ describe("DNS rebinding protection on loopback", () => {
     expect(JSON.parse(own.body).result.content).toEqual([{ type: "text", text: "héllo ✓" }]);
     const foreign = await send("http://evil.example.com/mcp");
     expect(foreign.status).toBe(403);
-    expect(JSON.parse(foreign.body).error.message).toBe('Forbidden: Host "evil.example.com" is not allowed');
+    expect(JSON.parse(foreign.body).error.message).toBe(hostRefused("evil.example.com"));
     expect((await send(`http://localhost:${listening.port}/other`)).status).toBe(404);
   });
 

@@ -23,11 +23,13 @@ import { testIssuer } from "../src/testing.js";
 import {
   bare,
   EventReader,
+  hostRefused,
   initialize,
   inSession,
   modern,
   modernCallInit,
   modernMessage,
+  originRefused,
   signal,
   within,
 } from "./http-helpers.js";
@@ -132,7 +134,7 @@ describe("http.createServer(server.node)", () => {
     expect((await sendTo(`${origin}/mcp`, call({ origin }))).status).toBe(200);
     const refused = await sendTo(`${origin}/mcp`, call({ origin: "http://evil.example.com" }));
     expect(refused.status).toBe(403);
-    expect((await refused.json()).error.message).toBe('Forbidden: Origin "http://evil.example.com" is not allowed');
+    expect((await refused.json()).error.message).toBe(originRefused("http://evil.example.com"));
   });
 
   it("checks Host only against allowedHosts", async () => {
@@ -140,7 +142,7 @@ describe("http.createServer(server.node)", () => {
     const base = await listen(strict.tool("hello", { run: () => "hi" }).node);
     const refused = await sendTo(base, modern("tools/call", { name: "hello" }));
     expect(refused.status).toBe(403);
-    expect((await refused.json()).error.message).toBe(`Forbidden: Host "${base.slice(7)}" is not allowed`);
+    expect((await refused.json()).error.message).toBe(hostRefused(base.slice(7)));
   });
 
   it("writes nothing to a response whose headers were sent before it, and resolves", async () => {

@@ -124,6 +124,50 @@ describe("HTTP options", () => {
     const one: CorsOptions = { origins: "https://app.example.com" };
     void one;
   });
+
+  // Was: `port: number` alone, so the digits docs/http.md says serve() takes, as process.env.PORT
+  // holds them, did not compile: "Type 'string | number' is not assignable to type 'number'".
+  it("takes the port as a number, or as the digits process.env.PORT holds", () => {
+    const web = pico({ name: "web" });
+    void web.serve({ port: process.env.PORT ?? 3000 });
+    void web.serve({ port: "3000" });
+    // @ts-expect-error: PORT may be unset, and serve() needs a port
+    void web.serve({ port: process.env.PORT });
+  });
+});
+
+describe("server.node", () => {
+  /**
+   * Node's request as @types/node 25 and later declare it (26.6 here, what `npm install -D
+   * @types/node` gives a new project): its events typed by a map, and a catch-all overload whose
+   * listener takes `any[]`. The repository's own @types/node (20) declares one overload per event.
+   */
+  interface RequestEvents {
+    data: [chunk: Uint8Array];
+    end: [];
+    close: [];
+  }
+  interface TypedIncomingMessage {
+    method?: string | undefined;
+    url?: string | undefined;
+    headers: Record<string, string | string[] | undefined>;
+    on<E extends keyof RequestEvents>(eventName: E, listener: (...args: RequestEvents[E]) => void): this;
+    // biome-ignore lint/suspicious/noExplicitAny: as @types/node declares it
+    on(eventName: string | symbol, listener: (...args: any[]) => void): this;
+  }
+  interface TypedServerResponse {
+    headersSent: boolean;
+    writeHead(statusCode: number, headers?: Record<string, string | number | string[]>): this;
+    end(): this;
+  }
+
+  it("takes Node's request and response as every @types/node types them", () => {
+    const server = pico({ name: "web" });
+    const listen = (listener: (req: TypedIncomingMessage, res: TypedServerResponse) => void) => listener;
+    // Was: "Types of property 'on' are incompatible", so `createServer(server.node)`, Express's
+    // `app.all("/mcp", server.node)` and Fastify's `server.node(request.raw, reply.raw)` did not compile.
+    listen(server.node);
+  });
 });
 
 describe("pico() options", () => {

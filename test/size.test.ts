@@ -476,7 +476,9 @@ const BUDGETS: Budget[] = [
     // Raised to 17,576 B: a server.call that close() interrupts at once because limits/interruptions.ts could not load says so and what to do (limits.ts's drain marks its calls graceless, local.ts words it) (was: that it did not finish within the grace period, which it was never given; test/parts-gone.test.ts) (+10 B).
     // Lowered to 17,572 B: no code of this row changed: tasks/tasks.ts split into files of one concept (extension.ts, owners.ts, refusals.ts, long-timer.ts; the related-task `_meta` in task.ts), the tasks chunk's new hash in its imports (-4 B).
     // Set to 17,574 B with the splits of transports/http/shared.ts and tasks/tasks.ts merged beside server.node's pipelining (no code of this row changed: chunk names and order), as measured.
-    ceiling: 17_574,
+    // Raised to 17,615 B (+49 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    // Set to 17,623 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
+    ceiling: 17_623,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -894,7 +896,10 @@ const BUDGETS: Budget[] = [
     // Raised to 27,573 B: server.node bounds requests pipelined on a connection as serve({ port }) does, handled once the answers before them are sent, their bodies read ahead against maxBodyBytesInFlight, 503 past maxConcurrentRequestsPerConnection (node-http.ts's pipelining, shared by both; node.ts) (was: handed on at once, every answer held until the client read; test/http-pipelined.test.ts) (+24 B).
     // Lowered to 27,572 B: no code of this row changed: tasks/tasks.ts split into files of one concept (extension.ts, owners.ts, refusals.ts, long-timer.ts; the related-task `_meta` in task.ts), the tasks chunk's new hash in its imports (-1 B).
     // Set to 27,573 B with the splits of transports/http/shared.ts and tasks/tasks.ts merged beside server.node's pipelining (no code of this row changed: chunk names and order), as measured.
-    ceiling: 27_573,
+    // Raised to 27,571 B (+77 B): a Host or Origin the server refuses is told which option would allow it (transports/http/security.ts: http.allowedHosts; http.allowedOrigins or http.cors) (was: only that it was not allowed, where docs/http.md says transport errors say what to do; test/node-bridge.test.ts, test/http-cors.test.ts).
+    // Raised to 27,614 B (+43 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    // Set to 27,697 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
+    ceiling: 27_697,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1450,7 +1455,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 72,725 B: transports/http/shared.ts split into files of one concept (shared-session.ts, record-snapshot.ts, bus-notes.ts, history-mirror.ts), its dead public `store` field gone and the mirror a function of the history and its bounds (-19 B).
     // Raised to 72,734 B: tasks/tasks.ts split into files of one concept (extension.ts, owners.ts, refusals.ts, long-timer.ts; the related-task `_meta` in task.ts): 122 B fewer minified (the related-task `_meta` written once, legacy.ts's tasks/result through task.ts's related; a 2025 request's session read by one sessionOf that checks the era), but the tasks chunk's modules in a new order gzip 9 B worse (+9 B).
     // Set to 72,733 B with the splits of transports/http/shared.ts and tasks/tasks.ts merged beside server.node's pipelining (no code of this row changed: chunk names and order), as measured.
-    ceiling: 72_733,
+    // Raised to 72,490 B (+80 B): a Host or Origin the server refuses is told which option would allow it (transports/http/security.ts: http.allowedHosts; http.allowedOrigins or http.cors) (was: only that it was not allowed, where docs/http.md says transport errors say what to do; test/node-bridge.test.ts, test/http-cors.test.ts).
+    // Raised to 72,541 B (+51 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    // Set to 72,860 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
+    ceiling: 72_860,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1879,7 +1887,10 @@ const BUDGETS: Budget[] = [
     // Raised to 35,596 B: no code of this row changed; chunk hashes and glue, with prompts/get's argument check (content/check.ts, prompts/run.ts), which this row does not load (+2 B).
     // Lowered to 35,594 B: no code of this row changed: tasks/tasks.ts split into files of one concept (extension.ts, owners.ts, refusals.ts, long-timer.ts; the related-task `_meta` in task.ts), chunk hashes (-2 B).
     // Set to 35,595 B with the splits of transports/http/shared.ts and tasks/tasks.ts merged beside server.node's pipelining (no code of this row changed: chunk names and order), as measured.
-    ceiling: 35_595,
+    // Raised to 35,659 B (+75 B): a Host or Origin the server refuses is told which option would allow it (transports/http/security.ts: http.allowedHosts; http.allowedOrigins or http.cors) (was: only that it was not allowed, where docs/http.md says transport errors say what to do; test/node-bridge.test.ts, test/http-cors.test.ts).
+    // Raised to 35,709 B (+50 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    // Set to 35,722 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
+    ceiling: 35_722,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2298,7 +2309,10 @@ const BUDGETS: Budget[] = [
     // Raised to 33,964 B: no code of this row changed: transports/http/shared.ts split into files of one concept, the shared chunk's new hash in the imports of the chunks it loads (+1 B).
     // Lowered to 33,962 B: no code of this row changed: tasks/tasks.ts split into files of one concept (extension.ts, owners.ts, refusals.ts, long-timer.ts; the related-task `_meta` in task.ts), chunk hashes (-2 B).
     // Set to 33,961 B with the splits of transports/http/shared.ts and tasks/tasks.ts merged beside server.node's pipelining (no code of this row changed: chunk names and order), as measured.
-    ceiling: 33_961,
+    // Raised to 34,025 B (+74 B): a Host or Origin the server refuses is told which option would allow it (transports/http/security.ts: http.allowedHosts; http.allowedOrigins or http.cors) (was: only that it was not allowed, where docs/http.md says transport errors say what to do; test/node-bridge.test.ts, test/http-cors.test.ts).
+    // Raised to 34,073 B (+48 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    // Set to 34,090 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
+    ceiling: 34_090,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2836,7 +2850,10 @@ const BUDGETS: Budget[] = [
     // Lowered to 85,575 B: transports/http/shared.ts split into files of one concept (shared-session.ts, record-snapshot.ts, bus-notes.ts, history-mirror.ts), its dead public `store` field gone and the mirror a function of the history and its bounds (-19 B).
     // Lowered to 85,566 B: tasks/tasks.ts split into files of one concept (extension.ts, owners.ts, refusals.ts, long-timer.ts; the related-task `_meta` in task.ts), the related-task `_meta` written once and a 2025 request's session read by one sessionOf that checks the era (-9 B).
     // Set to 85,569 B with the splits of transports/http/shared.ts and tasks/tasks.ts merged beside server.node's pipelining (no code of this row changed: chunk names and order), as measured.
-    ceiling: 85_569,
+    // Raised to 85,349 B (+78 B): a Host or Origin the server refuses is told which option would allow it (transports/http/security.ts: http.allowedHosts; http.allowedOrigins or http.cors) (was: only that it was not allowed, where docs/http.md says transport errors say what to do; test/node-bridge.test.ts, test/http-cors.test.ts).
+    // Raised to 85,396 B (+47 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
+    // Set to 85,701 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
+    ceiling: 85_701,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

@@ -91,13 +91,18 @@ describe("tool registration", () => {
     server.tool("ok", { icons: [{ src: "https://example.com/a.png", sizes: ["48x48"] }], run });
   });
 
-  it("rejects an input schema that does not describe an object", () => {
+  // Was: "… has type undefined." for a union, with no word of what to do.
+  it("rejects an input schema that does not describe an object, saying how to make it one", () => {
     const server = pico({ name: "t", version: "1" });
     expect(() => server.tool("s", { input: z.string(), run })).toThrow(
-      'Tool "s" input must describe an object (tool arguments are named); its JSON Schema has type "string".',
+      'Tool "s" input must describe an object (tool arguments are named); its JSON Schema has type "string". Make it a field of an object: z.object({ value: … }).',
     );
-    expect(() => server.tool("u", { input: z.union([z.object({ a: z.string() }), z.number()]), run })).toThrow(
-      /Tool "u" input must describe an object.*has type undefined/,
+    const shapes = z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("circle"), r: z.number() }),
+      z.object({ kind: z.literal("square"), side: z.number() }),
+    ]);
+    expect(() => server.tool("u", { input: shapes, run })).toThrow(
+      'Tool "u" input must describe an object (tool arguments are named); its JSON Schema has no type (a union, say). Make it a field of an object: z.object({ value: … }).',
     );
     expect(() => server.tool("a", { input: type("string[]"), run })).toThrow(/has type "array"/);
     expect(() => server.tool("v", { input: toStandardJsonSchema(v.number()), run })).toThrow(/has type "number"/);

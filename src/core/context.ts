@@ -82,10 +82,10 @@ export interface Via {
 }
 
 /**
- * One request in flight. Its AbortController is made only when a handler reads `signal`: most calls never do, and one
- * per message is a measurable cost.
+ * One request in flight. Its AbortController is made only when a handler reads `signal` (most never do: a measurable
+ * cost per message). Not `implements Context`, which a user's augmented Context (docs/middleware.md) would break.
  */
-export class RequestContext implements Context {
+export class RequestContext {
   readonly meta: Meta | undefined;
   readonly requestId: RequestId | undefined;
   readonly protocolVersion: string;

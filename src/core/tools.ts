@@ -237,7 +237,7 @@ function objectSchema(schema: Schema, owner: string): JsonSchema {
   const json = toJsonSchema(schema, "input", `${owner} input`);
   if (json.type !== "object") {
     throw new TypeError(
-      `${owner} input must describe an object (tool arguments are named); its JSON Schema has type ${JSON.stringify(json.type)}.`,
+      `${owner} input must describe an object (tool arguments are named); its JSON Schema has ${json.type === undefined ? "no type (a union, say)" : `type ${JSON.stringify(json.type)}`}. Make it a field of an object: z.object({ value: … }).`,
     );
   }
   return json;

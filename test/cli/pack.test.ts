@@ -211,7 +211,7 @@ describe("the packed package", () => {
     // A Node-only project: no DOM lib, Node's globals from @types/node.
     { resolution: "node16", lib: ["es2023"], types: ["node"] },
   ])(
-    "type-checks a file importing every entry, and the README's and Getting started's server.ts, under moduleResolution $resolution, lib $lib, types $types",
+    "type-checks a file importing every entry, the README's and Getting started's server.ts, and Middleware's typed plug-in context, under moduleResolution $resolution, lib $lib, types $types",
     ({ resolution, lib, types }) => {
       const source = [
         'import { pico, text, type CallToolResult } from "picomcp";',
@@ -239,6 +239,23 @@ describe("the packed package", () => {
         const [, snippet] = /```ts\n(.*?)```/s.exec(readFileSync(join(packed, page), "utf8"))!;
         writeFileSync(join(folder, file), snippet!);
       }
+      // A plug-in's context property, typed by augmenting Context as the packed Middleware page does
+      // (was: picomcp's own declarations then failed the check, "Class 'RequestContext' incorrectly
+      // implements interface 'Context'. Property 'tenant' is missing").
+      const [, augmentation] = /```ts\n( *declare module "picomcp".*?)```/s.exec(
+        readFileSync(join(packed, "docs/middleware.md"), "utf8"),
+      )!;
+      writeFileSync(
+        join(folder, "context-server.ts"),
+        [
+          'import { pico } from "picomcp";',
+          augmentation!.replace(/^ {2}/gm, ""),
+          'export const tenants = pico({ name: "tenants" })',
+          '  .use({ name: "tenant", context: { tenant: () => "acme" } })',
+          '  .tool("whose", { run: (_args, ctx): string => ctx.tenant });',
+          "",
+        ].join("\n"),
+      );
       const module = resolution === "bundler" ? "esnext" : "node16";
       const config = {
         compilerOptions: {
@@ -250,7 +267,7 @@ describe("the packed package", () => {
           lib,
           types,
         },
-        files: ["check.ts", "readme-server.ts", "getting-started-server.ts"],
+        files: ["check.ts", "readme-server.ts", "getting-started-server.ts", "context-server.ts"],
       };
       writeFileSync(join(folder, "tsconfig.json"), JSON.stringify(config));
       const tsc = join(project, "node_modules/typescript/bin/tsc");

@@ -6,7 +6,7 @@
 import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BOTH, modernMessage } from "../http-helpers.js";
+import { BOTH, hostRefused, modernMessage } from "../http-helpers.js";
 import {
   bunExecutable,
   hearsKeepAlives,
@@ -47,7 +47,7 @@ describe(`server.serve() on ${runtime}`, () => {
     expect(status).toBe(403);
     expect(JSON.parse(body)).toEqual({
       jsonrpc: "2.0",
-      error: { code: -32600, message: 'Forbidden: Host "" is not allowed' },
+      error: { code: -32600, message: hostRefused("") },
     });
   });
 
@@ -133,7 +133,7 @@ describe(`export default server as the entry point of bun run, ${runtime}`, () =
   it("refuses a Host header that is not loopback with 403, as serve() does", async () => {
     const { status, body } = await postWithHost("evil.com", Number(announced.port));
     expect(status).toBe(403);
-    expect(JSON.parse(body)).toMatchObject({ error: { message: 'Forbidden: Host "evil.com" is not allowed' } });
+    expect(JSON.parse(body)).toMatchObject({ error: { message: hostRefused("evil.com") } });
   });
 
   it("serves the v1 client: session, list, call, progress over SSE, validation error, DELETE", () =>
@@ -258,7 +258,7 @@ describe(`Bun.serve({ hostname: "localhost", fetch: server.fetch }), ${runtime}`
     // Was: served, the server being on loopback: a page of evil.com rebound to 127.0.0.1 could call its tools.
     const { status, body } = await postWithHost("evil.com", Number(new URL(server.url).port));
     expect(status).toBe(403);
-    expect(JSON.parse(body)).toMatchObject({ error: { message: 'Forbidden: Host "evil.com" is not allowed' } });
+    expect(JSON.parse(body)).toMatchObject({ error: { message: hostRefused("evil.com") } });
   });
 
   it("serves the v2 client", () => smokeV2(server.url, runtime));

@@ -5,6 +5,7 @@
  * their `.ts` files, as TypeScript's NodeNext resolution does.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostRefused } from "../http-helpers.js";
 import {
   checksAnUpperCaseScheme,
   denoExecutable,
@@ -38,7 +39,7 @@ async function checksTheTargetsAuthority(url: string): Promise<void> {
   const foreign = await initializeWithTarget(port, "http://evil.example.com/mcp", { host: `127.0.0.1:${port}` });
   expect(foreign.status).toBe(403);
   expect(JSON.parse(foreign.body)).toMatchObject({
-    error: { message: 'Forbidden: Host "evil.example.com" is not allowed' },
+    error: { message: hostRefused("evil.example.com") },
   });
   const own = await initializeWithTarget(port, `http://127.0.0.1:${port}/mcp`, { host: "evil.example.com" });
   expect(own.status).toBe(200);
@@ -91,7 +92,7 @@ describe(`export default server under deno serve, ${runtime}`, () => {
   it("refuses a Host header that is not loopback with 403, as serve() does, on --host 127.0.0.1", async () => {
     const { status, body } = await postWithHost("evil.com", Number(new URL(server.url).port));
     expect(status).toBe(403);
-    expect(JSON.parse(body)).toMatchObject({ error: { message: 'Forbidden: Host "evil.com" is not allowed' } });
+    expect(JSON.parse(body)).toMatchObject({ error: { message: hostRefused("evil.com") } });
   });
 
   it("checks an absolute-form target by its authority, not by the Host header", () =>

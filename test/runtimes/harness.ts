@@ -14,7 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect } from "vitest";
 import { META } from "../../src/core/types.js";
-import { initialize, remote, sessionStream, within } from "../http-helpers.js";
+import { initialize, originRefused, remote, sessionStream, within } from "../http-helpers.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const SERVER = "test/runtimes/server.ts";
@@ -230,7 +230,7 @@ export async function checksAnUpperCaseScheme(url: string): Promise<void> {
   const plain = await initializeWithTarget(port, target, { host: authority, origin: `http://${authority}` });
   expect(plain.status).toBe(403);
   expect(JSON.parse(plain.body)).toMatchObject({
-    error: { message: `Forbidden: Origin "http://${authority}" is not allowed` },
+    error: { message: originRefused(`http://${authority}`) },
   });
 }
 

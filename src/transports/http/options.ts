@@ -64,7 +64,8 @@ export interface CorsOptions {
 
 /** Where and how `serve()` listens for Streamable HTTP. */
 export interface ServeOptions extends HttpOptions {
-  port: number;
+  /** 0 to 65535 (0: any free one), or its digits as `process.env.PORT` holds them; anything else throws at `serve()`. */
+  port: number | string;
   /** Interface to bind; default "127.0.0.1". Bind to a public address only behind authentication. */
   host?: string;
 }

@@ -15,7 +15,8 @@ interface AllowedHost {
  * Host and Origin validation against DNS rebinding (2025-11-25 "Security Warning": servers MUST
  * validate Origin; 2026-07-28 §5.2: 403 for a present, disallowed Origin). Host comes first, on
  * every route; a Host that is not `host[:port]` is refused whether or not hosts are restricted
- * (RFC 9112 §3.2: 400 for an invalid Host).
+ * (RFC 9112 §3.2: 400 for an invalid Host). A refusal names the option that would allow it: the client
+ * developer reading it is often the operator, whose proxy or page the default refused.
  */
 export class Guard {
   readonly #hosts: AllowedHost[] | undefined;
@@ -43,7 +44,9 @@ export class Guard {
       );
     }
     if (this.#hosts && !(authority && this.#hostAllowed(authority))) {
-      return forbidden(`Host ${quoted(value?.toLowerCase() ?? "")} is not allowed`);
+      return forbidden(
+        `Host ${quoted(value?.toLowerCase() ?? "")} is not allowed; send the request to a host name this server accepts (its operator lists them in http.allowedHosts)`,
+      );
     }
     if (value !== null) this.#allowed = value;
     return undefined;
@@ -55,7 +58,9 @@ export class Guard {
     if (origin === null || this.#any) return undefined;
     const key = originKey(origin) ?? origin.toLowerCase();
     if (this.#origins.has(key) || key === ownOrigin(request)) return undefined;
-    return forbidden(`Origin ${quoted(origin)} is not allowed`);
+    return forbidden(
+      `Origin ${quoted(origin)} is not allowed; this server answers only pages of its own origin and of those its operator lists in http.allowedOrigins or http.cors`,
+    );
   }
 
   #hostAllowed(authority: Authority): boolean {
