@@ -5,6 +5,7 @@ import { z } from "zod";
 import { Registry } from "../src/core/registry.js";
 import type { Schema } from "../src/core/schema.js";
 import { compileTool, type ToolConfig } from "../src/core/tools.js";
+import type { Context } from "../src/index.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { serverDispatcher } from "./core-helpers.js";
 import { pipe } from "./hardening-helpers.js";
@@ -260,6 +261,34 @@ describe("serveLines concurrency", () => {
     ]);
     expect(io.writes).toEqual([
       '{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n{"jsonrpc":"2.0","id":3,"result":{}}\n',
+    ]);
+  });
+
+  it("writes a response after its request's progress, in a later write, and the other responses at once", async () => {
+    const steps = {
+      run: (_args: unknown, ctx: Context) => {
+        ctx.progress(1, 2);
+        ctx.progress(2, 2);
+        return "done";
+      },
+    };
+    const stepsCall = (id: number, meta: Record<string, unknown>) =>
+      `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "steps", _meta: meta } })}\n`;
+    // One read: a call that reports progress, a call whose id is that progress token, and a call that asked for no progress.
+    const io = await serveChunks(
+      [[stepsCall(1, { ...envelope, progressToken: "p" }), call("p", "the token's"), stepsCall(3, envelope)].join("")],
+      { steps },
+    );
+    const writes = io.writes.map((chunk) =>
+      chunk
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { id?: unknown; method?: string }),
+    );
+    // Was: one write, the response of call 1 read with its progress, which the official clients then lose.
+    expect(writes.map((messages) => messages.map((message) => message.method ?? message.id))).toEqual([
+      ["notifications/progress", "notifications/progress", "p", 3],
+      [1],
     ]);
   });
 

@@ -105,7 +105,9 @@ describe("stdio's output under a flood of notifications, in-process", () => {
       .join("\n");
     expect(notifications.length).toBeLessThanOrEqual(max + 2 * LOG.length);
     const responses = messages.filter((message) => message.method === undefined).map((message) => message.id);
-    expect(responses).toEqual(["flood", ...Array.from({ length: 20 }, (_, i) => `later-${i}`)]);
+    // The flood's response waits for its progress to be written, then goes a write later (line-output.ts's
+    // AFTER_PROGRESS_MS), so the later calls' responses, which wait for nothing, go first.
+    expect(responses).toEqual([...Array.from({ length: 20 }, (_, i) => `later-${i}`), "flood"]);
     // The progress that went out still increases, and all of it came before the flood's response.
     const progress = messages
       .filter((message) => message.method === "notifications/progress")

@@ -19,8 +19,11 @@ const LISTS = {
  * session is its own (HttpSession.deliver) and an idle one keeps no closure of it (96 B of heap each).
  */
 export interface Transport {
-  /** Hands a message to the transport now: what `send` calls once nothing held comes before it. */
-  deliver(message: JsonRpcMessage | JsonRpcMessage[]): void;
+  /**
+   * Hands a message to the transport now: what `send` calls once nothing held comes before it.
+   * `request`: the request a response answers, as read (stdio writes it after that request's progress).
+   */
+  deliver(message: JsonRpcMessage | JsonRpcMessage[], request?: unknown): void;
   /**
    * The caller every request of the connection comes from, where the transport has one (stdio: an
    * identity from the environment). An HTTP session has none: each request comes with its POST's.
@@ -142,10 +145,10 @@ export class Connection implements Peer, Inflight, Asker {
    * Sends a message to the client: a response, a request's log or progress, a question, a change
    * notification. A stdio pipe or a session's GET stream is one stream, read in order: what is sent
    * after an update whose read check still waits goes out after that update (see `#tell`), and then
-   * the promise resolves once it has gone.
+   * the promise resolves once it has gone. `request`: the request a response answers, as read (`Transport.deliver`).
    */
-  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> | undefined {
-    return this.#tell(message, true);
+  send(message: JsonRpcMessage | JsonRpcMessage[], request?: unknown): Promise<void> | undefined {
+    return this.#tell(message, true, request);
   }
 
   /**
@@ -157,10 +160,14 @@ export class Connection implements Peer, Inflight, Asker {
    * 10 s, no more than `limits.maxSseBufferBytes` of notifications). Nothing waits past the
    * connection's close (`close`).
    */
-  #tell(message: JsonRpcMessage | JsonRpcMessage[], allowed: boolean | Promise<boolean>): Promise<void> | undefined {
+  #tell(
+    message: JsonRpcMessage | JsonRpcMessage[],
+    allowed: boolean | Promise<boolean>,
+    request?: unknown,
+  ): Promise<void> | undefined {
     if (this.#held) return this.#held.send(message, allowed);
     // A check that waits made the holder (`notify`): only a read check's answer can be a promise.
-    if (allowed === true) this.#transport.deliver(message);
+    if (allowed === true) this.#transport.deliver(message, request);
     return undefined;
   }
 
@@ -189,8 +196,8 @@ export class Connection implements Peer, Inflight, Asker {
     // A batch (2025-03-26 only) loads its code, which a server whose clients never batch never needs.
     if (Array.isArray(value)) return import("./batch.js").then((batch) => batch.receiveBatch(this, value));
     const answer = this.answer(value);
-    if (answer instanceof Promise) return answer.then((response) => response && this.send(response));
-    return answer ? this.send(answer) : undefined;
+    if (answer instanceof Promise) return answer.then((response) => response && this.send(response, value));
+    return answer ? this.send(answer, value) : undefined;
   }
 
   /**

@@ -1,0 +1,104 @@
+/**
+ * A tool that reports progress and answers at once: its reports and its response are ready in the
+ * same turn of the event loop. The official TypeScript clients handle a response as they read it and a
+ * notification a microtask later, so a response read together with its request's progress drops the
+ * handler the progress needed: `onprogress` never runs and `onerror` says "Received a progress
+ * notification for an unknown token" (modelcontextprotocol/typescript-sdk#2580). Over stdio picomcp
+ * joined every line of a turn into one write, so no report of such a call ever arrived (was); it now
+ * writes the response later than its progress (transports/line-output.ts). Over Streamable HTTP both
+ * clients read an SSE stream one event at a time, each after the microtasks of the one before, and
+ * got every report before as after. Both official clients, over stdio (test/fixtures/quick-progress-server.ts
+ * as a child process) and over HTTP on 127.0.0.1 (a 2025-11-25 session's SSE reply, and 2026-07-28).
+ */
+import { Client as ModernClient } from "@modelcontextprotocol/client";
+import { StdioClientTransport as ModernStdioTransport } from "@modelcontextprotocol/client/stdio";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { quickProgressServer, STEPS } from "../fixtures/quick-progress-server.js";
+import { tsxProgram } from "./fixture.js";
+import { servedToClients } from "./served.js";
+
+const FIXTURE = "test/fixtures/quick-progress-server.ts";
+/** Calls made one after the other on one connection: the first of a connection and later ones. */
+const CALLS = 5;
+
+const clients = servedToClients(quickProgressServer());
+const closing: { close(): Promise<void> }[] = [];
+
+afterAll(async () => {
+  for (const each of closing) await each.close();
+});
+
+interface Update {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}
+
+/** What each official client does here, spelled the same. */
+interface Peer {
+  steps(onprogress: (update: Update) => void): Promise<unknown>;
+  /** The client's `onerror`, where the SDK reports a progress notification it has no handler for. */
+  onerror(report: (error: Error) => void): void;
+}
+
+function legacyPeer(client: Client): Peer {
+  return {
+    steps: (onprogress) => client.callTool({ name: "steps" }, undefined, { onprogress }),
+    onerror: (report) => (client.onerror = report),
+  };
+}
+
+function modernPeer(client: ModernClient): Peer {
+  return {
+    steps: (onprogress) => client.callTool({ name: "steps" }, { onprogress }),
+    onerror: (report) => (client.onerror = report),
+  };
+}
+
+const EVERY_REPORT = Array.from({ length: STEPS }, (_, step) => ({
+  progress: step + 1,
+  total: STEPS,
+  message: `step ${step + 1}`,
+}));
+
+function eachCall(connect: () => Promise<Peer>) {
+  it("gets every progress report of each call to its onprogress, and no error", async () => {
+    const peer = await connect();
+    const errors: string[] = [];
+    peer.onerror((error) => errors.push(error.message));
+    for (let call = 0; call < CALLS; call++) {
+      const seen: Update[] = [];
+      expect(await peer.steps((update) => seen.push(update))).toMatchObject({ content: [{ text: "done" }] });
+      expect({ call, seen }).toEqual({ call, seen: EVERY_REPORT });
+    }
+    expect(errors).toEqual([]);
+  });
+}
+
+describe("the official v1 client over stdio", () => {
+  eachCall(async () => {
+    const client = new Client({ name: "v1", version: "1.0.0" });
+    closing.push(client);
+    await client.connect(new StdioClientTransport(tsxProgram(FIXTURE)));
+    return legacyPeer(client);
+  });
+});
+
+describe("the official v2 client over stdio", () => {
+  eachCall(async () => {
+    const client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    closing.push(client);
+    await client.connect(new ModernStdioTransport(tsxProgram(FIXTURE)));
+    return modernPeer(client);
+  });
+});
+
+describe("the official v1 client over Streamable HTTP (2025-11-25, the reply an SSE stream)", () => {
+  eachCall(async () => legacyPeer(await clients.legacy()));
+});
+
+describe("the official v2 client over Streamable HTTP (2026-07-28)", () => {
+  eachCall(async () => modernPeer(await clients.modern()));
+});
