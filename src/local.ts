@@ -25,47 +25,39 @@ export interface CallOptions {
   auth?: IdentityInit;
 }
 
-/** Each server's in-process calls in progress, by its dispatcher. */
-const running = new WeakMap<Dispatcher, InProgress>();
-
-/**
- * A server's in-process calls in progress, made with its first call. Limits bound clients, so no cap
- * counts them and no deadline ends them; but the shutdown, beside the requests', gives them
- * `limits.shutdownGraceMs` and then interrupts them, as it does requests (the limits layer's `drain`).
- */
-function callsOf(dispatcher: Dispatcher): InProgress {
-  const known = running.get(dispatcher);
-  if (known) return known;
-  const made: InProgress = { limits: dispatcher.limits, born: new Map(), idle: [] };
-  dispatcher.finishing.push(async () => dispatcher.admission?.drain(made));
-  running.set(dispatcher, made);
-  return made;
-}
-
-/** One in-process tool call: the tool and its arguments. */
+/** One in-process tool call: the tool and its arguments, and where it is counted. */
 export interface LocalCall {
   name: string;
   arguments: unknown;
+  /** Whether `server.close()` had been called when the call was made: then it is refused, as a request read then is. */
+  closed: boolean;
+  /**
+   * The server's in-process calls in progress (server.ts's, made with its first call). Limits bound
+   * clients, so no cap counts them and no deadline ends them; but the shutdown, beside the requests',
+   * gives them `limits.shutdownGraceMs` and then interrupts them, as it does requests (the limits
+   * layer's `drain`).
+   */
+  calls: InProgress;
 }
 
 /**
  * `server.call`: a tool called in-process, through the same validation and result pipeline as a
  * client's `tools/call`, its questions answered by `onInput`. It runs under the round runner, so it
- * loads with the asking layer (asking/layer.ts).
+ * loads with the asking layer (asking/layer.ts). Resolves once the call is in progress (counted in
+ * `calls`, which the shutdown waits for), with its result to come.
  */
-export async function callLocally(
+export async function startLocally(
   dispatcher: Dispatcher,
   call: LocalCall,
   options: CallOptions | undefined,
-): Promise<CallToolResult> {
-  const { name, arguments: args } = call;
+): Promise<{ result: Promise<CallToolResult> }> {
+  const { name, arguments: args, calls } = call;
   const { registry, plugins } = dispatcher;
   // What plug-ins installed: the `tools/call` middleware chain, which the call goes through as a
   // client's would, and their context class.
   const chain = plugins?.chain("tools/call");
   const auth = options?.auth && (await (await import("./auth/to-identity.js")).toIdentity(options.auth));
-  // Checked as the call is about to run, as a transport checks a request it has read (dispatch.ts's `refused`).
-  if (dispatcher.closing) {
+  if (call.closed) {
     throw new McpError(
       ErrorCode.InternalError,
       `Server closed: server.close() was called, so server.call("${shown(name)}") did not run; the server accepts no new calls.`,
@@ -98,32 +90,35 @@ export async function callLocally(
     const run = () => callTool(tool, params.arguments, ctx) as Promise<never>;
     return legacyRounds({ run, ctx, ask: onInput && { ask: async (request) => onInput(request) } }, NO_INPUT);
   };
-  const calls = callsOf(dispatcher);
   calls.born.set(ctx, undefined);
-  try {
-    const running = chain ? chain({ method: "tools/call", params, ctx }, handler) : handler();
-    // Rejects as soon as the caller's signal aborts (with its reason, as `fetch` does) or the shutdown
-    // ends the call, as a request stops counting then: a tool that ignores `ctx.signal` holds no one.
-    const result = await ctx.race(Promise.resolve(running));
-    // A cancelled call has no result, as a cancelled request gets no response.
-    if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
-    return result as unknown as CallToolResult;
-  } catch (thrown) {
-    if (!ctx.interrupted) throw thrown;
-    // Only the shutdown interrupts a call: it gets no handler timeout.
-    const grace = `${dispatcher.limits.shutdownGraceMs / 1000} s grace period`;
-    throw new McpError(
-      ErrorCode.InternalError,
-      `Server shutting down: server.call("${shown(name)}") ${
-        calls.graceless
-          ? `was cancelled at once by server.close(), without the ${grace} (limits.shutdownGraceMs): picomcp could not load its module for it (limits/interruptions; the error is logged). A package replaced on disk while the server runs does this: restart the server.`
-          : `did not finish within the ${grace} of server.close() (limits.shutdownGraceMs) and was cancelled.`
-      }`,
-    );
-  } finally {
-    // The shutdown waits for none to be in progress (interruptions.ts's `settled`).
-    if (calls.born.delete(ctx) && calls.born.size === 0) for (const wake of calls.idle.splice(0)) wake();
-    // As over a transport: nothing of the call follows its result, and its handler may ask no more.
-    ctx.finish();
-  }
+  return {
+    result: (async () => {
+      try {
+        const running = chain ? chain({ method: "tools/call", params, ctx }, handler) : handler();
+        // Rejects as soon as the caller's signal aborts (with its reason, as `fetch` does) or the shutdown
+        // ends the call, as a request stops counting then: a tool that ignores `ctx.signal` holds no one.
+        const result = await ctx.race(Promise.resolve(running));
+        // A cancelled call has no result, as a cancelled request gets no response.
+        if (ctx.cancelled) throw options?.signal?.reason ?? new DOMException("The call was cancelled", "AbortError");
+        return result as unknown as CallToolResult;
+      } catch (thrown) {
+        if (!ctx.interrupted) throw thrown;
+        // Only the shutdown interrupts a call: it gets no handler timeout.
+        const grace = `${dispatcher.limits.shutdownGraceMs / 1000} s grace period`;
+        throw new McpError(
+          ErrorCode.InternalError,
+          `Server shutting down: server.call("${shown(name)}") ${
+            calls.graceless
+              ? `was cancelled at once by server.close(), without the ${grace} (limits.shutdownGraceMs): picomcp could not load its module for it (limits/interruptions; the error is logged). A package replaced on disk while the server runs does this: restart the server.`
+              : `did not finish within the ${grace} of server.close() (limits.shutdownGraceMs) and was cancelled.`
+          }`,
+        );
+      } finally {
+        // The shutdown waits for none to be in progress (interruptions.ts's `settled`).
+        if (calls.born.delete(ctx) && calls.born.size === 0) for (const wake of calls.idle.splice(0)) wake();
+        // As over a transport: nothing of the call follows its result, and its handler may ask no more.
+        ctx.finish();
+      }
+    })(),
+  };
 }

@@ -17,6 +17,7 @@ import {
   type ToolCallArgs,
   type ToolConfig,
 } from "./core/tools.js";
+import type { InProgress } from "./limits/interruptions.js";
 import { installLimits, resolveLimits } from "./limits/limits.js";
 import type { Limits } from "./limits/options.js";
 import type { CallOptions } from "./local.js";
@@ -92,6 +93,28 @@ type CallParameters<Args> = undefined extends Args
   ? [args?: Args, options?: CallOptions]
   : [args: Args, options?: CallOptions];
 
+/** A server's in-process calls: those in progress (local.ts), and those whose pipeline still loads (`Server.call`). */
+interface LocalCalls {
+  inProgress: InProgress;
+  starting: Set<Promise<unknown>>;
+}
+
+/**
+ * A server's in-process calls, made with its first. The shutdown lets those made before it start, then
+ * gives them the grace period and interrupts the rest, beside the requests (the limits layer's `drain`).
+ */
+function localCalls(dispatcher: Dispatcher): LocalCalls {
+  const calls: LocalCalls = {
+    inProgress: { limits: dispatcher.limits, born: new Map(), idle: [] },
+    starting: new Set(),
+  };
+  dispatcher.finishing.push(async () => {
+    await Promise.allSettled(calls.starting);
+    await dispatcher.admission?.drain(calls.inProgress);
+  });
+  return calls;
+}
+
 /** A layer that checks and adds one kind of entry: the resources layer, or the prompts layer. */
 interface EntryLayer<Config, Entry> {
   compile(key: string, config: Config): Entry;
@@ -134,6 +157,11 @@ export class Server<Tools extends ToolTypes = {}> {
   #unchecked: string[] = [];
   /** Stops the stdio serving of `serve()`, and its end. */
   #stdio: { stop: AbortController; done: Promise<void> } | undefined;
+  /**
+   * The in-process calls (local.ts), made with the first: those in progress, and those made before
+   * `close()` that are not yet (their pipeline loading), which the shutdown lets start (see `call`).
+   */
+  #calls: LocalCalls | undefined;
 
   constructor(options: ServerOptions) {
     // Plain JavaScript lets `pico()` and `pico("github")` through.
@@ -420,16 +448,26 @@ export class Server<Tools extends ToolTypes = {}> {
   /**
    * Calls a tool in-process, through the same validation and result pipeline as a client's
    * `tools/call`. Tool errors come back as `isError` results; `McpError` and unknown names throw.
-   * `close()` treats it as a request in progress (its grace period, then `ctx.signal` aborts and the
-   * call rejects), and refuses a call that has not started running by then.
+   * `close()` treats a call made before it as a request received before it (its grace period, then
+   * `ctx.signal` aborts and the call rejects), and refuses a call made after it.
    */
   async call<Name extends keyof Tools & string>(
     name: Name,
     ...[args, options]: CallParameters<Tools[Name]["args"]>
   ): Promise<CallToolResult<Tools[Name]["structured"]>> {
-    // The in-process pipeline loads with the first call, with the asking layer it runs under (see local.ts).
-    const [{ callLocally }] = await Promise.all([import("./asking/layer.js"), this.ready()]);
-    const result = await callLocally(this.#dispatcher, { name, arguments: args }, options);
+    const dispatcher = this.#dispatcher;
+    // It counts from now, as a request from when it is read: the in-process pipeline, which loads with
+    // the first call (with the asking layer it runs under: local.ts), may still be loading at close().
+    const closed = dispatcher.closing;
+    this.#calls ??= localCalls(dispatcher);
+    const calls = this.#calls;
+    const starting = Promise.all([import("./asking/layer.js"), this.ready()]).then(([{ startLocally }]) =>
+      startLocally(dispatcher, { name, arguments: args, closed, calls: calls.inProgress }, options),
+    );
+    const started = () => calls.starting.delete(starting);
+    if (!closed) calls.starting.add(starting);
+    starting.then(started, started);
+    const result = await (await starting).result;
     return result as unknown as CallToolResult<Tools[Name]["structured"]>;
   }
 

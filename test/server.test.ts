@@ -273,6 +273,39 @@ describe("server.call and server.close()", () => {
     });
   });
 
+  it("runs a call made just before close(), in the same synchronous code, and close() waits for it", async () => {
+    const { server, runs } = waiting();
+    const call = server.call("count");
+    const withCaller = server.call("count", undefined, { auth: { subject: "ada" } });
+    const closing = server.close();
+    // Was: both refused, "Server closed: … did not run", as if made after close(): the in-process
+    // pipeline (and the caller's identity) were still loading when close() came.
+    expect(await call).toEqual({ content: [{ type: "text", text: "ran" }] });
+    expect(await withCaller).toEqual({ content: [{ type: "text", text: "ran" }] });
+    expect(runs.count).toBe(2);
+    await within(closing, 2000, "close()");
+  });
+
+  it("gives a call made just before close() the grace period, then rejects it saying so", async () => {
+    const { server, gate, started } = waiting({ shutdownGraceMs: 200 });
+    const call = outcome(server.call("wait"));
+    let closed = false;
+    const closing = server.close().then(() => {
+      closed = true;
+    });
+    const ctxSignal = await within(started, 2000, "the call's start");
+    // Was: close() resolved before the call started, and nothing waited for it.
+    expect(closed).toBe(false);
+    await within(closing, 2000, "close()");
+    expect(ctxSignal.aborted).toBe(true);
+    expect(await call).toMatchObject({
+      code: ErrorCode.InternalError,
+      message:
+        'Server shutting down: server.call("wait") did not finish within the 0.2 s grace period of server.close() (limits.shutdownGraceMs) and was cancelled.',
+    });
+    gate.resolve();
+  });
+
   it("refuses a call made once close() was called, during the shutdown and after it, without running the tool", async () => {
     const { server, gate, started, runs } = waiting();
     const call = server.call("wait");

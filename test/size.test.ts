@@ -479,7 +479,8 @@ const BUDGETS: Budget[] = [
     // Raised to 17,615 B (+49 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
     // Set to 17,623 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
     // Raised to 17,788 B (+165 B): over stdio, a response whose request's progress waits to be written goes in a write of its own 20 ms after it (transports/line-output.ts's AFTER_PROGRESS_MS; connection.ts hands it the request), so the official TypeScript clients, which lose a progress notification read together with its response (modelcontextprotocol/typescript-sdk#2580), get every report (was: a quick tool's progress and response in one write, none of its reports seen; test/peers/quick-progress.test.ts).
-    ceiling: 17_788,
+    // Raised to 17,915 B (+127 B): a server.call made before server.close() runs within the grace period, as a request received before it, however long the in-process pipeline takes to load (server.ts's localCalls: the shutdown waits for the calls still starting, then drains them; local.ts's startLocally) (was: refused as "did not run" when close() came while its pipeline loaded; test/server.test.ts).
+    ceiling: 17_915,
     target: 4_000,
     nodeBuiltins: "forbidden",
     loads: {
@@ -901,7 +902,8 @@ const BUDGETS: Budget[] = [
     // Raised to 27,614 B (+43 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
     // Set to 27,697 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
     // Raised to 27,711 B (+14 B): over stdio, a response whose request's progress waits to be written goes in a write of its own 20 ms after it (transports/line-output.ts's AFTER_PROGRESS_MS; connection.ts hands it the request), so the official TypeScript clients, which lose a progress notification read together with its response (modelcontextprotocol/typescript-sdk#2580), get every report (was: a quick tool's progress and response in one write, none of its reports seen; test/peers/quick-progress.test.ts).
-    ceiling: 27_711,
+    // Raised to 27,841 B (+130 B): a server.call made before server.close() runs within the grace period, as a request received before it, however long the in-process pipeline takes to load (server.ts's localCalls: the shutdown waits for the calls still starting, then drains them; local.ts's startLocally) (was: refused as "did not run" when close() came while its pipeline loaded; test/server.test.ts).
+    ceiling: 27_841,
     target: 12_000,
     nodeBuiltins: "forbidden",
     loads: { run: [{ drive: httpClients, stop: "SIGTERM" }] },
@@ -1461,7 +1463,8 @@ const BUDGETS: Budget[] = [
     // Raised to 72,541 B (+51 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
     // Set to 72,860 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
     // Raised to 73,053 B (+193 B): over stdio, a response whose request's progress waits to be written goes in a write of its own 20 ms after it (transports/line-output.ts's AFTER_PROGRESS_MS; connection.ts hands it the request), so the official TypeScript clients, which lose a progress notification read together with its response (modelcontextprotocol/typescript-sdk#2580), get every report (was: a quick tool's progress and response in one write, none of its reports seen; test/peers/quick-progress.test.ts).
-    ceiling: 73_053,
+    // Raised to 73,146 B (+93 B): a server.call made before server.close() runs within the grace period, as a request received before it, however long the in-process pipeline takes to load (server.ts's localCalls: the shutdown waits for the calls still starting, then drains them; local.ts's startLocally) (was: refused as "did not run" when close() came while its pipeline loaded; test/server.test.ts).
+    ceiling: 73_146,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
@@ -1894,7 +1897,8 @@ const BUDGETS: Budget[] = [
     // Raised to 35,709 B (+50 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
     // Set to 35,722 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
     // Raised to 35,730 B (+8 B): over stdio, a response whose request's progress waits to be written goes in a write of its own 20 ms after it (transports/line-output.ts's AFTER_PROGRESS_MS; connection.ts hands it the request), so the official TypeScript clients, which lose a progress notification read together with its response (modelcontextprotocol/typescript-sdk#2580), get every report (was: a quick tool's progress and response in one write, none of its reports seen; test/peers/quick-progress.test.ts).
-    ceiling: 35_730,
+    // Raised to 35,870 B (+140 B): a server.call made before server.close() runs within the grace period, as a request received before it, however long the in-process pipeline takes to load (server.ts's localCalls: the shutdown waits for the calls still starting, then drains them; local.ts's startLocally) (was: refused as "did not run" when close() came while its pipeline loaded; test/server.test.ts).
+    ceiling: 35_870,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2317,7 +2321,8 @@ const BUDGETS: Budget[] = [
     // Raised to 34,073 B (+48 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
     // Set to 34,090 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
     // Raised to 34,098 B (+8 B): over stdio, a response whose request's progress waits to be written goes in a write of its own 20 ms after it (transports/line-output.ts's AFTER_PROGRESS_MS; connection.ts hands it the request), so the official TypeScript clients, which lose a progress notification read together with its response (modelcontextprotocol/typescript-sdk#2580), get every report (was: a quick tool's progress and response in one write, none of its reports seen; test/peers/quick-progress.test.ts).
-    ceiling: 34_098,
+    // Raised to 34,231 B (+133 B): a server.call made before server.close() runs within the grace period, as a request received before it, however long the in-process pipeline takes to load (server.ts's localCalls: the shutdown waits for the calls still starting, then drains them; local.ts's startLocally) (was: refused as "did not run" when close() came while its pipeline loaded; test/server.test.ts).
+    ceiling: 34_231,
     nodeBuiltins: "forbidden",
     loads: { dynamic: OAUTH_SERVER_LOADS },
   },
@@ -2859,7 +2864,8 @@ const BUDGETS: Budget[] = [
     // Raised to 85,396 B (+47 B): a tool's input schema that is not an object (a union, a string) is refused saying to make it a field of one, z.object({ value: … }) (core/tools.ts's objectSchema) (was: "… has type undefined.", and no word of what to do; test/tools.test.ts).
     // Set to 85,701 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
     // Raised to 85,893 B (+192 B): over stdio, a response whose request's progress waits to be written goes in a write of its own 20 ms after it (transports/line-output.ts's AFTER_PROGRESS_MS; connection.ts hands it the request), so the official TypeScript clients, which lose a progress notification read together with its response (modelcontextprotocol/typescript-sdk#2580), get every report (was: a quick tool's progress and response in one write, none of its reports seen; test/peers/quick-progress.test.ts).
-    ceiling: 85_893,
+    // Raised to 85,976 B (+83 B): a server.call made before server.close() runs within the grace period, as a request received before it, however long the in-process pipeline takes to load (server.ts's localCalls: the shutdown waits for the calls still starting, then drains them; local.ts's startLocally) (was: refused as "did not run" when close() came while its pipeline loaded; test/server.test.ts).
+    ceiling: 85_976,
     nodeBuiltins: "forbidden",
     loads: "all",
   },

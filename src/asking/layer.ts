@@ -7,7 +7,7 @@
  * 2025 task's failed question with `AskFailure`.
  */
 
-export { callLocally } from "../local.js";
+export { startLocally } from "../local.js";
 export { AskFailure, confirm, elicit, elicitUrl, roots, sample } from "./ask.js";
 export { completeElicitation, Questions } from "./questions.js";
 export { retryAnswers, runRounds as rounds } from "./rounds.js";
