@@ -128,7 +128,22 @@ export function refusedName(client: ClientConfig, name: string): string | undefi
 /** The error a JSON file that does not parse gets: where, and what to do. */
 export class BadConfig extends Error {}
 
-function parseJsonObject(text: string): Record<string, unknown> {
+/**
+ * A file's byte order mark (some Windows editors write one), kept aside: it is no part of the first
+ * line's text, and JSON.parse refuses it as an unexpected token no editor shows.
+ */
+function splitBom(file: string): { bom: string; text: string } {
+  const bom = file.startsWith("\uFEFF") ? "\uFEFF" : "";
+  return { bom, text: file.slice(bom.length) };
+}
+
+/** The line end a file's new lines get: CRLF when its first line ends so (a Windows editor's), LF otherwise. */
+function lineEnd(text: string): string {
+  return /^[^\n]*\r\n/.test(text) ? "\r\n" : "\n";
+}
+
+function parseJsonObject(file: string): Record<string, unknown> {
+  const { text } = splitBom(file);
   if (!text.trim()) return {};
   let config: unknown;
   try {
@@ -145,8 +160,9 @@ function parseJsonObject(text: string): Record<string, unknown> {
   return config as Record<string, unknown>;
 }
 
-function updateJson(text: string, name: string, entry: Record<string, unknown>): Update {
-  const config = parseJsonObject(text);
+function updateJson(file: string, name: string, entry: Record<string, unknown>): Update {
+  const config = parseJsonObject(file);
+  const { bom, text } = splitBom(file);
   const changed = numberChanged(text);
   if (changed !== undefined) {
     throw new BadConfig(
@@ -159,10 +175,12 @@ function updateJson(text: string, name: string, entry: Record<string, unknown>):
   // Own keys only: `in` finds every object's constructor, toString…
   const replaced = Object.hasOwn(servers, name);
   config.mcpServers = { ...servers, [name]: entry };
-  // The file's own indentation (its first indented key's), so that a diff shows the entry alone.
+  // The file's own indentation (its first indented key's) and line ends, so that a diff shows the entry alone.
   const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? 2;
+  const eol = lineEnd(text);
   return {
-    text: `${JSON.stringify(config, null, indent)}\n`,
+    // JSON.stringify writes a line break only between tokens: within a string it is the escape \n.
+    text: `${bom}${JSON.stringify(config, null, indent).replaceAll("\n", eol)}${eol}`,
     replaced,
     previous: replaced ? servers[name] : undefined,
   };
@@ -192,9 +210,7 @@ function numberChanged(text: string): string | undefined {
  * array or inline table; the comments that end it stay, for they likely describe what follows.
  */
 function updateToml(file: string, name: string, entry: StdioEntry): Update {
-  // A byte order mark (some Windows editors write one) is not part of the first line's header: kept aside.
-  const bom = file.startsWith("\uFEFF") ? "\uFEFF" : "";
-  const text = file.slice(bom.length);
+  const { bom, text } = splitBom(file);
   const ours = ["mcp_servers", name];
   const kept: string[] = [];
   const open: Open = { brackets: 0 };

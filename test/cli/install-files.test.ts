@@ -133,6 +133,25 @@ describe("picomcp install and the file it changes", () => {
     }
   });
 
+  it("keeps a byte order mark and CRLF line ends, as a Windows editor writes the file", () => {
+    // Was: the mark made the file "not valid JSON (Unexpected token '\uFEFF' …)", a character no
+    // editor shows; and CRLF lines were rewritten as LF, every line of the file changed in a diff.
+    for (const [bom, eol] of [
+      ["\uFEFF", "\n"],
+      ["", "\r\n"],
+      ["\uFEFF", "\r\n"],
+    ] as const) {
+      const theirs = THEIRS.replaceAll("\n", eol);
+      writeFileSync(cursor(), `${bom}${theirs}`);
+      expect(install("cursor", FIXTURE, "--force")).toMatchObject({ code: 0, stderr: "" });
+      const after = readFileSync(cursor(), "utf8");
+      expect(after.startsWith(`${bom}${theirs.slice(0, theirs.indexOf(`"other"`))}`)).toBe(true);
+      const body = after.slice(bom.length);
+      expect(body.split(eol).filter((line) => /[\r\n]/.test(line))).toEqual([]);
+      expect(Object.keys(JSON.parse(body).mcpServers)).toEqual(["other", "cli-fixture"]);
+    }
+  });
+
   it("refuses, exit 2 and the file unchanged, JSON that does not parse (comments, say), and says to correct it", () => {
     const before = '{\n  // mine\n  "mcpServers": {}\n}\n';
     writeFileSync(cursor(), before);
