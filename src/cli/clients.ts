@@ -232,7 +232,7 @@ function updateToml(file: string, name: string, entry: StdioEntry): Update {
       replaced ||= mine;
       table = key;
       dropping = false;
-    } else if (inside && between && /^\s*(#.*)?$/.test(line)) {
+    } else if (inside && between && /^\s*(#.*)?\r?$/.test(line)) {
       // From the first comment on: the blank lines before it were the table's own.
       if (trailing.length || line.trim()) trailing.push(line);
       continue;
@@ -254,8 +254,11 @@ function updateToml(file: string, name: string, entry: StdioEntry): Update {
     lines.push("", `[${header}.env]`, ...env.map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`));
   }
   while (kept.length && kept.at(-1)!.trim() === "") kept.pop();
-  const before = kept.length ? [...kept, ""] : [];
-  return { text: `${bom}${[...before, ...lines].join("\n")}\n`, replaced };
+  // A kept line keeps its own CR, if it had one; the lines written here end as the file's first does.
+  const eol = lineEnd(text);
+  const last = kept.at(-1);
+  const before = last === undefined ? "" : `${kept.join("\n")}${last.endsWith("\r") ? "\n" : eol}${eol}`;
+  return { text: `${bom}${before}${lines.join(eol)}${eol}`, replaced };
 }
 
 /**

@@ -188,6 +188,23 @@ describe("picomcp install", () => {
     );
   });
 
+  it("codex: keeps every other line of a file with CRLF line ends byte for byte, and ends its own lines so", () => {
+    // Was: the comment before the next table was dropped with the entry (`#.*$` stopped at the CR),
+    // and the entry's lines ended in LF among CRLF ones.
+    mkdirSync(join(home, ".codex"));
+    const head = 'model = "o3"\r\n\r\n';
+    const rest = '# the next one\r\n[mcp_servers.other]\r\ncommand = "x"\r\n';
+    writeFileSync(
+      join(home, ".codex", "config.toml"),
+      `${head}[mcp_servers.cli-fixture]\r\ncommand = "old"\r\n\r\n${rest}`,
+    );
+    expect(install("codex", FIXTURE, "--force").code).toBe(0);
+    const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
+    expect(read(".codex/config.toml")).toBe(
+      `${head}${rest}\r\n[mcp_servers.cli-fixture]\r\ncommand = ${JSON.stringify(process.execPath)}\r\nargs = [${args}]\r\n`,
+    );
+  });
+
   it("codex: refuses, exit 2 and the file unchanged, an mcp_servers written as one inline table", () => {
     mkdirSync(join(home, ".codex"));
     const before = 'model = "o3"\nmcp_servers = { other = { command = "x" } }\n';
