@@ -125,8 +125,19 @@ export function refusedName(client: ClientConfig, name: string): string | undefi
   );
 }
 
-/** The error a JSON file that does not parse gets: where, and what to do. */
+/** The error a file picomcp does not change gets: where, and what to do. */
 export class BadConfig extends Error {}
+
+/**
+ * A file that does not parse as `what` (its format, and where it fails): left as it is, since a
+ * rewrite of what picomcp does not understand could lose the rest of what the client keeps there.
+ */
+function unparsable(what: string, hint = ""): BadConfig {
+  return new BadConfig(
+    `it is not valid ${what}: picomcp changes only a file that parses, so that nothing in it is lost: ` +
+      `correct it${hint}, then install again`,
+  );
+}
 
 /**
  * A file's byte order mark (some Windows editors write one), kept aside: it is no part of the first
@@ -151,10 +162,7 @@ function parseJsonObject(file: string): Record<string, unknown> {
   } catch (error) {
     // Moved away, the file would take with it everything else the client keeps there.
     const comments = /^\s*(\/\/|\/\*)/m.test(text) ? " (JSON has no comments)" : "";
-    throw new BadConfig(
-      `it is not valid JSON (${(error as Error).message}): picomcp changes only a file that parses, so that ` +
-        `nothing in it is lost: correct it${comments}, then install again`,
-    );
+    throw unparsable(`JSON (${(error as Error).message})`, comments);
   }
   if (!config || typeof config !== "object" || Array.isArray(config)) throw new BadConfig("it is not a JSON object");
   return config as Record<string, unknown>;
@@ -221,6 +229,9 @@ function updateToml(file: string, name: string, entry: StdioEntry): Update {
   let dropping = false;
   let replaced = false;
   let trailing: string[] = [];
+  /** The line the open multi-line string, array or inline table began on. */
+  let opened = 0;
+  const notToml = (line: number, what: string) => unparsable(`TOML (line ${line}: ${what})`);
   for (const [at, line] of (text ? text.replace(/\n$/, "").split("\n") : []).entries()) {
     const between = !open.quotes && open.brackets === 0;
     const key = between ? headerKey(line) : undefined;
@@ -232,18 +243,27 @@ function updateToml(file: string, name: string, entry: StdioEntry): Update {
       replaced ||= mine;
       table = key;
       dropping = false;
-    } else if (inside && between && /^\s*(#.*)?\r?$/.test(line)) {
+    } else if (inside && between && BLANK_OR_COMMENT.test(line)) {
       // From the first comment on: the blank lines before it were the table's own.
       if (trailing.length || line.trim()) trailing.push(line);
       continue;
     } else {
       const pair = between ? pairKey(line) : undefined;
+      // TOML 1.0: outside a value that spans lines, a line is a header, a key/value pair, a comment or blank.
+      if (between && pair === undefined && !BLANK_OR_COMMENT.test(line)) {
+        throw notToml(at + 1, "neither a [table] header, a key = value pair nor a comment");
+      }
       if (between) dropping = pair !== undefined && definesEntry([...table, ...pair], ours, at + 1);
       replaced ||= dropping;
       trailing = [];
-      scan(line, open);
+      if (!scan(line, open)) throw notToml(at + 1, "a string that does not end on its line");
+      if (open.brackets < 0) throw notToml(at + 1, "a ] or } that closes nothing");
+      if (between) opened = at + 1;
     }
     if (!inside && !dropping) kept.push(line);
+  }
+  if (open.quotes || open.brackets > 0) {
+    throw notToml(opened, "a multi-line string, array or inline table that never closes");
   }
   kept.push(...trailing);
   const header = `mcp_servers.${tomlKey(name)}`;
@@ -342,8 +362,14 @@ function basicString(text: string): string {
   );
 }
 
-/** Reads a line that is not a header, so that `open` says what it leaves open for the next. */
-function scan(line: string, open: Open): void {
+/** A line with nothing but a comment, or nothing at all (its CR aside). */
+const BLANK_OR_COMMENT = /^\s*(#.*)?\r?$/;
+
+/**
+ * Reads a line that is not a header, so that `open` says what it leaves open for the next; false
+ * when a string that must end on its line (TOML 1.0 "String": basic and literal) does not.
+ */
+function scan(line: string, open: Open): boolean {
   let at = 0;
   while (at < line.length) {
     // A multi-line string's closing quotes are the last three of their run: `""""` ends one with a `"`.
@@ -352,10 +378,12 @@ function scan(line: string, open: Open): void {
         ? /\\[\s\S]|"""(?!")/g
         : open.quotes
           ? /'''(?!')/g
-          : /#|"""|'''|"(?:[^"\\]|\\.)*"|'[^']*'|[[\]{}]/g;
+          : /#|"""|'''|"(?:[^"\\]|\\.)*"|'[^']*'|[[\]{}]|["']/g;
     token.lastIndex = at;
     const found = token.exec(line)?.[0];
-    if (found === undefined || found === "#") return;
+    if (found === undefined || found === "#") return true;
+    // A quote alone: the string it opens does not close on its line.
+    if (found === '"' || found === "'") return false;
     at = token.lastIndex;
     if (found === open.quotes) open.quotes = undefined;
     else if (found === '"""' || found === "'''") open.quotes = found;
@@ -363,4 +391,5 @@ function scan(line: string, open: Open): void {
     else if (found === "[" || found === "{") open.brackets++;
     else if (found === "]" || found === "}") open.brackets--;
   }
+  return true;
 }

@@ -221,6 +221,37 @@ describe("picomcp install", () => {
     expect(backups(".codex")).toEqual([]);
   });
 
+  it("codex: refuses, exit 2 and the file unchanged (--dry-run too), a file that is not TOML, naming the line", () => {
+    // Was: the entry was appended to whatever the file held, and a line read wrongly could be dropped.
+    mkdirSync(join(home, ".codex"));
+    const config = join(home, ".codex", "config.toml");
+    for (const [before, line, what] of [
+      ['model = "o3\n[mcp_servers.other]\ncommand = "x"\n', 1, "a string that does not end on its line"],
+      ['model = "o3"\nthis is not toml\n', 2, "neither a [table] header, a key = value pair nor a comment"],
+      ['[mcp_servers.other\ncommand = "x"\n', 1, "neither a [table] header, a key = value pair nor a comment"],
+      ['a = 1\nnotes = """\n[mcp_servers.x]\n', 2, "a multi-line string, array or inline table that never closes"],
+      [
+        'args = ["a",\n  "b"\n\n[mcp_servers.x]\ncommand = "y"\n',
+        1,
+        "a multi-line string, array or inline table that never closes",
+      ],
+      ["a = 1 ]\n", 1, "a ] or } that closes nothing"],
+    ] as const) {
+      writeFileSync(config, before);
+      for (const dryRun of [[], ["--dry-run"]]) {
+        expect(install("codex", FIXTURE, ...dryRun)).toEqual({
+          code: 2,
+          stdout: "",
+          stderr:
+            `picomcp install: cannot change ${config}: it is not valid TOML (line ${line}: ${what}): picomcp changes ` +
+            "only a file that parses, so that nothing in it is lost: correct it, then install again.\n",
+        });
+      }
+      expect(read(".codex/config.toml")).toBe(before);
+      expect(backups(".codex")).toEqual([]);
+    }
+  });
+
   it("writes paths and values with spaces, quotes, non-ASCII and control characters as strings each client reads back", async () => {
     mkdirSync(join(home, ".codex"));
     mkdirSync(join(home, ".cursor"));
