@@ -74,9 +74,13 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
       timeoutMs,
     }).catch(unanswered);
     try {
-      let input: Record<string, unknown> = {};
-      if (json !== undefined) input = parseObject(json);
-      else if (pairs.length > 0) input = await fromPairs(client, tool, pairs).catch(unanswered);
+      let input: Record<string, unknown> = json === undefined ? {} : parseObject(json);
+      if (json !== undefined || pairs.length > 0) {
+        const schema = await inputSchema(client, tool).catch(unanswered);
+        if (pairs.length > 0) input = fromPairs(schema, pairs);
+        const unnamed = unnamedArguments(schema, input);
+        if (unnamed) warn(printable(`picomcp call: the tool "${tool}" ${unnamed}`));
+      }
       const bar = new ProgressBar(process.stderr);
       const calling = client.request(
         "tools/call",
@@ -147,12 +151,39 @@ function parseObject(json: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** `--arg name=value` pairs, each value read as the tool's input schema types it. */
-async function fromPairs(client: Client, tool: string, pairs: string[]): Promise<Record<string, unknown>> {
+/** The parts of a tool's input schema that say which arguments it takes. */
+interface InputSchema {
+  properties?: Record<string, PropertySchema>;
+  additionalProperties?: unknown;
+  patternProperties?: unknown;
+}
+
+/** The input schema of `tool` as tools/list gives it; undefined for a tool the server does not list. */
+async function inputSchema(client: Client, tool: string): Promise<InputSchema | undefined> {
   const tools = await client.list("tools/list", "tools");
-  const schema = tools.find((candidate) => candidate.name === tool)?.inputSchema as
-    | { properties?: Record<string, PropertySchema> }
-    | undefined;
+  return tools.find((candidate) => candidate.name === tool)?.inputSchema as InputSchema | undefined;
+}
+
+/**
+ * The arguments given that the input schema names nowhere, in words, when it says which it takes
+ * and no others (no additionalProperties, or false): a schema library drops such an argument
+ * (zod's z.object does), so a misspelt optional one would leave its default in place without a word.
+ */
+function unnamedArguments(schema: InputSchema | undefined, input: Record<string, unknown>): string | undefined {
+  const properties = schema?.properties;
+  if (!properties || schema.patternProperties !== undefined) return undefined;
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined;
+  const unnamed = Object.keys(input).filter((name) => !Object.hasOwn(properties, name));
+  if (unnamed.length === 0) return undefined;
+  const known = Object.keys(properties);
+  return (
+    `has no argument ${unnamed.join(", ")} (${known.length ? `its arguments: ${known.join(", ")}` : "it takes none"}): ` +
+    `sent as given, ${unnamed.length > 1 ? "they are" : "it is"} likely dropped by its schema. Check the spelling.`
+  );
+}
+
+/** `--arg name=value` pairs, each value read as the tool's input schema types it. */
+function fromPairs(schema: InputSchema | undefined, pairs: string[]): Record<string, unknown> {
   // No prototype: `--arg __proto__=…` is an argument like any other, where on a plain object it would
   // set the prototype and never be sent. The object is sent as JSON, whose keys are plain data.
   const input: Record<string, unknown> = Object.create(null);

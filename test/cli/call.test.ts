@@ -21,6 +21,20 @@ describe("picomcp call", () => {
     });
   });
 
+  it("says on stderr which arguments the tool's input schema does not name, which its schema drops", () => {
+    // Was: sent without a word and dropped by zod, so `--arg time=2` greeted once, its default.
+    const said =
+      'picomcp call: the tool "greet" has no argument time (its arguments: name, times, from): sent as given, ' +
+      "it is likely dropped by its schema. Check the spelling.\n";
+    expect(call("greet", "--arg", "name=Ada", "--arg", "time=2")).toEqual({
+      code: 0,
+      stdout: "Hello, Ada!\n",
+      stderr: said,
+    });
+    expect(call("greet", '{"name":"Ada","time":2}')).toEqual({ code: 0, stdout: "Hello, Ada!\n", stderr: said });
+    expect(call("greet", "--arg", "name=Ada", "--arg", "times=2")).toMatchObject({ code: 0, stderr: "" });
+  });
+
   it("takes a JSON object, and pretty-prints structured content once", () => {
     const { code, stdout } = call("measure", '{"word":"pico"}');
     expect(code).toBe(0);
