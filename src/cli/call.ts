@@ -6,6 +6,7 @@
 import { ErrorCode } from "../core/errors.js";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client, RpcError } from "./client.js";
+import { closest } from "./closest.js";
 import { DEFAULT_TIMEOUT_MS, noAnswer, TimedOut, timeoutOf } from "./deadline.js";
 import { answerElicitation } from "./elicit.js";
 import { loadServer } from "./load.js";
@@ -116,6 +117,10 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
   },
 };
 
+/** Up to this many tools, an unknown tool's error names them all; past it, the NEAREST_TOOLS nearest. */
+const LISTED_TOOLS = 20;
+const NEAREST_TOOLS = 10;
+
 /**
  * The error of a call to a tool the server does not have (MCP answers it with -32602, 2025-11-25,
  * Tools, "Error Handling"), ending with the tools it has: the server's own words send the model to
@@ -131,7 +136,13 @@ async function namingTools(
     () => [tool],
   );
   if (names.includes(tool)) return error;
-  const message = `${error.message} The server's tools: ${names.join(", ") || "none"} (picomcp list ${file} describes them).`;
+  // Hundreds of names on one line bury the one meant: past a screenful, those nearest the one typed.
+  const named =
+    names.length <= LISTED_TOOLS
+      ? `The server's tools: ${names.join(", ") || "none"} (picomcp list ${file} describes them).`
+      : `The server has ${names.length} tools; the nearest to "${tool}": ` +
+        `${closest(names, tool, NEAREST_TOOLS).join(", ")} (picomcp list ${file} lists them all).`;
+  const message = `${error.message} ${named}`;
   return new RpcError({ code: error.code, message, data: error.data }, error.status);
 }
 

@@ -117,6 +117,22 @@ describe("picomcp call", () => {
     });
   });
 
+  it("ends an unknown tool's error with the names nearest to it when the server has hundreds", () => {
+    // Was: all 300 names, some 4,500 characters on one line.
+    const many = "test/fixtures/cli-many-tools.ts";
+    const nearest = [2, 4, 12, 22, 32, 40, 41, 43, 44].map((index) => `get_record_${index}`).join(", ");
+    expect(picomcp(["call", many, "get_recrod_42"])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(
+        new RegExp(
+          `^picomcp call: the server answered with JSON-RPC error -32602: Unknown tool "get_recrod_42"\\..*\\. ` +
+            `The server has 300 tools; the nearest to "get_recrod_42": get_record_42, ${nearest} ` +
+            `\\(picomcp list ${many.replaceAll(".", "\\.")} lists them all\\)\\.\n$`,
+        ),
+      ),
+    });
+  });
+
   it("exits 2 without a tool, saying where to find the names", () => {
     expect(picomcp(["call", FIXTURE])).toMatchObject({
       code: 2,
