@@ -178,6 +178,13 @@ function updateJson(file: string, name: string, entry: Record<string, unknown>):
         `add ${JSON.stringify(name)}: ${JSON.stringify(entry)} to its mcpServers yourself`,
     );
   }
+  const twice = keyTwice(text);
+  if (twice) {
+    throw new BadConfig(
+      `line ${twice.line} defines ${JSON.stringify(twice.key)} again in the same object, where a client reads the ` +
+        "last one alone and a rewrite would drop the first: merge the two, then install again",
+    );
+  }
   const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
   if (typeof servers !== "object" || Array.isArray(servers)) throw new BadConfig("its mcpServers is not an object");
   // Own keys only: `in` finds every object's constructor, toString…
@@ -192,6 +199,29 @@ function updateJson(file: string, name: string, entry: Record<string, unknown>):
     replaced,
     previous: replaced ? servers[name] : undefined,
   };
+}
+
+/**
+ * The first key that an object of the JSON text (one that parses) defines again, and its line:
+ * JSON.parse keeps the last, so a rewrite would drop the first, such as an `"mcpServers"` pasted
+ * whole into a file that has one (RFC 8259 §4: the names "SHOULD be unique").
+ */
+function keyTwice(text: string): { key: string; line: number } | undefined {
+  /** The keys of each object the text is in, innermost last; undefined for an array. */
+  const open: (Set<string> | undefined)[] = [];
+  for (const found of text.matchAll(/("(?:[^"\\]|\\.)*")(\s*:)?|[{}[\]]/g)) {
+    const [token, string, colon] = found;
+    if (token === "{") open.push(new Set());
+    else if (token === "[") open.push(undefined);
+    else if (token === "}" || token === "]") open.pop();
+    else if (colon) {
+      const key: string = JSON.parse(string!);
+      const keys = open.at(-1);
+      if (keys?.has(key)) return { key, line: text.slice(0, found.index).split("\n").length };
+      keys?.add(key);
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -169,6 +169,23 @@ describe("picomcp install and the file it changes", () => {
     expect(files(".cursor")).toEqual(["mcp.json"]);
   });
 
+  it("refuses, exit 2 and the file unchanged, an object that defines a key twice (a snippet pasted whole)", () => {
+    // Was: rewritten with the last one alone, as JSON.parse reads it: the servers of the first were gone.
+    const before = `{\n  "mcpServers": { "mine": { "command": "a" } },\n  "other": [{ "x": 1 }, { "x": 2 }],\n  "mcpServers": { "pasted": { "command": "b" } }\n}\n`;
+    writeFileSync(cursor(), before);
+    for (const dryRun of [[], ["--dry-run"]]) {
+      expect(install("cursor", FIXTURE, ...dryRun)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          `picomcp install: cannot change ${cursor()}: line 4 defines "mcpServers" again in the same object, ` +
+          "where a client reads the last one alone and a rewrite would drop the first: merge the two, then install again.\n",
+      });
+    }
+    expect(readFileSync(cursor(), "utf8")).toBe(before);
+    expect(files(".cursor")).toEqual(["mcp.json"]);
+  });
+
   it("refuses, exit 2 and the file unchanged, a number JavaScript would write back as another", () => {
     writeFileSync(cursor(), "{}");
     expect(install("cursor", FIXTURE).code).toBe(0);
