@@ -308,6 +308,26 @@ describe("picomcp install", () => {
     expect(install("vim", FIXTURE)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown client "vim"') });
   });
 
+  it("exits 2 naming the --config path given, not the client's usual file, when it is not there", () => {
+    // Was: the client's usual place and "… or pass --config <file>", to someone who had passed one.
+    const missing = join(home, "nowhere", "mcp.json");
+    expect(install("cursor", FIXTURE, "--config", missing)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `picomcp install: --config ${missing}: its folder ${join(home, "nowhere")} does not exist: ` +
+        "create it, or give the path of a file in a folder that does.\n",
+    });
+    const absent = join(home, "claude.json");
+    expect(install("claude-code", FIXTURE, "--config", absent)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `picomcp install: --config ${absent}: there is no such file, and Claude Code's configuration is one it ` +
+        "writes itself: give the path of one it wrote.\n",
+    });
+  });
+
   it.each([
     ["claude-code", ".", ".claude.json"],
     ["codex", ".codex", ".codex/config.toml"],
