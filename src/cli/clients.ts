@@ -164,8 +164,18 @@ function parseJsonObject(file: string): Record<string, unknown> {
     const comments = /^\s*(\/\/|\/\*)/m.test(text) ? " (JSON has no comments)" : "";
     throw unparsable(`JSON (${(error as Error).message})`, comments);
   }
-  if (!config || typeof config !== "object" || Array.isArray(config)) throw new BadConfig("it is not a JSON object");
+  if (!config || typeof config !== "object" || Array.isArray(config)) {
+    throw new BadConfig(
+      `it is ${kindOf(config)} where a JSON object ({ "mcpServers": { … } }) belongs: correct it, then install again`,
+    );
+  }
   return config as Record<string, unknown>;
+}
+
+/** What a JSON value that is not an object is, in words: "an array", "a string", "null"… */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }
 
 function updateJson(file: string, name: string, entry: Record<string, unknown>): Update {
@@ -186,7 +196,12 @@ function updateJson(file: string, name: string, entry: Record<string, unknown>):
     );
   }
   const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
-  if (typeof servers !== "object" || Array.isArray(servers)) throw new BadConfig("its mcpServers is not an object");
+  if (typeof servers !== "object" || Array.isArray(servers)) {
+    throw new BadConfig(
+      `its mcpServers is ${kindOf(servers)} where an object of servers by name ({ "name": { "command": … } }) ` +
+        "belongs: correct it, then install again",
+    );
+  }
   // Own keys only: `in` finds every object's constructor, toString…
   const replaced = Object.hasOwn(servers, name);
   config.mcpServers = { ...servers, [name]: entry };

@@ -186,6 +186,31 @@ describe("picomcp install and the file it changes", () => {
     expect(files(".cursor")).toEqual(["mcp.json"]);
   });
 
+  it("refuses, exit 2 and the file unchanged, JSON of another shape, saying what is where and what belongs there", () => {
+    // Was: "it is not a JSON object." and "its mcpServers is not an object.", with nothing to do.
+    for (const [before, said] of [
+      ["[]\n", 'it is an array where a JSON object ({ "mcpServers": { … } }) belongs'],
+      ['"x"\n', 'it is a string where a JSON object ({ "mcpServers": { … } }) belongs'],
+      [
+        '{ "mcpServers": [] }\n',
+        'its mcpServers is an array where an object of servers by name ({ "name": { "command": … } }) belongs',
+      ],
+      [
+        '{ "mcpServers": 1 }\n',
+        'its mcpServers is a number where an object of servers by name ({ "name": { "command": … } }) belongs',
+      ],
+    ] as const) {
+      writeFileSync(cursor(), before);
+      expect(install("cursor", FIXTURE)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `picomcp install: cannot change ${cursor()}: ${said}: correct it, then install again.\n`,
+      });
+      expect(readFileSync(cursor(), "utf8")).toBe(before);
+    }
+    expect(files(".cursor")).toEqual(["mcp.json"]);
+  });
+
   it("refuses, exit 2 and the file unchanged, a number JavaScript would write back as another", () => {
     writeFileSync(cursor(), "{}");
     expect(install("cursor", FIXTURE).code).toBe(0);
