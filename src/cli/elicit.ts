@@ -27,6 +27,13 @@ export async function answerElicitation(params: Record<string, unknown>): Promis
     return { action: "decline" };
   }
   const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  // Ctrl+C at a question stops the command, as it does anywhere else in it: readline holds the
+  // terminal in raw mode, where it comes as this event instead of the signal, and would end the form.
+  terminal.on("SIGINT", () => {
+    terminal.close();
+    process.stderr.write("\n");
+    process.kill(process.pid, "SIGINT");
+  });
   // Lines typed before their question is asked wait in the iterator instead of being lost.
   const lines = terminal[Symbol.asyncIterator]();
   const ask: Ask = async (label) => {

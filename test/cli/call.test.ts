@@ -1,8 +1,8 @@
 /** `picomcp call`: one tool call through the fixture's whole pipeline, as a child process. */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { HOSTILE } from "../fixtures/cli-escapes.js";
-import { BIN, FIXTURE, picomcp, ROOT } from "./helpers.js";
+import { BIN, collect, exitOf, FIXTURE, picomcp, ROOT } from "./helpers.js";
 
 const call = (...args: string[]) => picomcp(["call", FIXTURE, ...args]);
 
@@ -92,6 +92,25 @@ describe("picomcp call", () => {
     expect(child.stdout).toContain("color [string]: ");
     expect(child.stdout).toMatch(/You like teal\r?\n$/);
   });
+
+  it.runIf(process.platform === "linux")(
+    "stops at Ctrl+C typed while the form is asked, as anywhere else",
+    async () => {
+      // Was: "The terminal's input ended: cancelled.", then the tool went on with a cancel, exit 0.
+      const command = [process.execPath, "--import", "tsx", BIN, "call", FIXTURE, "ask_color"].join(" ");
+      const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+      const output = collect(child.stdout);
+      for (const deadline = Date.now() + 20_000; !output.text.includes("[c]ancel: "); ) {
+        if (Date.now() > deadline) throw new Error(`no question within 20 s; saw:\n${output.text}`);
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      // Raw mode is on once the question is drawn: Ctrl+C reaches picomcp as a character, not a signal.
+      child.stdin.write("\x03");
+      expect(await exitOf(child)).toBe(130);
+      expect(output.text).not.toContain("No color");
+      expect(output.text).not.toContain("input ended");
+    },
+  );
 
   it("exits 1 with the tool error's text on stderr, and with the JSON-RPC error of an unknown tool", () => {
     expect(call("fail")).toMatchObject({
