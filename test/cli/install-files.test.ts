@@ -211,6 +211,30 @@ describe("picomcp install and the file it changes", () => {
     expect(files(".cursor")).toEqual(["mcp.json"]);
   });
 
+  it("refuses, exit 2 and the file unchanged, a file that is not UTF-8 (Latin-1, UTF-16 from PowerShell)", () => {
+    // Was: read with each such byte as U+FFFD, and written back so: a Latin-1 "é" in a TOML comment
+    // became three other bytes; UTF-16 was "not valid JSON (Unexpected token '�' …)".
+    mkdirSync(join(home, ".codex"));
+    const toml = join(home, ".codex", "config.toml");
+    const latin1 = Buffer.from('# caf\xe9\nmodel = "o3"\n', "latin1");
+    const utf16 = Buffer.from("\uFEFF{}\n", "utf16le");
+    for (const [path, before] of [
+      [toml, latin1],
+      [cursor(), utf16],
+    ] as const) {
+      writeFileSync(path, before);
+      expect(install(path === toml ? "codex" : "cursor", FIXTURE)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          `picomcp install: ${path} is not UTF-8 text, which a client reads its configuration as: save it as ` +
+          "UTF-8 in your editor, then install again.\n",
+      });
+      expect(readFileSync(path)).toEqual(before);
+    }
+    expect(files(".codex")).toEqual(["config.toml"]);
+  });
+
   it("refuses, exit 2 and the file unchanged, a number JavaScript would write back as another", () => {
     writeFileSync(cursor(), "{}");
     expect(install("cursor", FIXTURE).code).toBe(0);
