@@ -61,13 +61,13 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
     if (json !== undefined && pairs.length > 0) throw new UsageError("give a JSON object or --arg, not both");
     const timeoutMs = timeoutOf(args);
     const { server } = await loadServer(file, flagValue(args, "export"));
+    /** The tool's last progress report and when it came: a tool still at work is not a stuck one. */
+    let progressed: { at: number; params: Record<string, unknown> } | undefined;
     // No answer within --timeout, said with the request that got none: the tool, or what came before it.
     const unanswered = (thrown: unknown): never => {
       if (!(thrown instanceof TimedOut)) throw thrown;
-      throw noAnswer(
-        thrown.method === "tools/call" ? `the tool "${tool}"` : `the server's ${thrown.method}`,
-        timeoutMs,
-      );
+      if (thrown.method !== "tools/call") throw noAnswer(`the server's ${thrown.method}`, timeoutMs);
+      throw noAnswer(`the tool "${tool}"`, timeoutMs, progressed && progressReport(progressed));
     };
     const client = await Client.open(server, {
       capabilities: { elicitation: { form: {}, url: {} } },
@@ -88,8 +88,10 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
         { name: tool, arguments: input, _meta: { progressToken: 1 } },
         {
           onNotification(method, params) {
-            if (method === "notifications/progress") bar.update(params);
-            else if (method === "notifications/message") {
+            if (method === "notifications/progress") {
+              bar.update(params);
+              progressed = { at: Date.now(), params };
+            } else if (method === "notifications/message") {
               bar.done();
               warn(printable(`[${params.level}]${params.logger ? ` ${params.logger}:` : ""} ${format(params.data)}`));
             }
@@ -256,6 +258,13 @@ function parseFinite(text: string, what: string): unknown {
     );
   }
   return parsed;
+}
+
+/** A progress report as the user is told of it: `(3/5 "page 3") 40 ms before`. */
+function progressReport({ at, params }: { at: number; params: Record<string, unknown> }): string {
+  const total = params.total === undefined ? "" : `/${params.total}`;
+  const message = typeof params.message === "string" ? ` ${JSON.stringify(params.message)}` : "";
+  return printable(`(${params.progress}${total}${message}) ${Date.now() - at} ms before`);
 }
 
 function format(data: unknown): string {
