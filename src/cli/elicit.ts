@@ -102,13 +102,20 @@ async function askField(ask: Ask, { name, schema, required }: Field): Promise<un
       continue;
     }
     const value = parseField(line, schema.type);
-    if (value === undefined) process.stderr.write(`"${line}" is not a ${schema.type}.\n`);
+    if (value === undefined) process.stderr.write(`"${line}" is not ${TO_TYPE[schema.type ?? ""] ?? "valid"}.\n`);
     else if (choices && !choices.includes(value))
       process.stderr.write(`Choose one of ${printable(choices.join(", "))}.\n`);
     else return value;
   }
   throw { code: -32603, message: `no valid answer for ${name} after ${TRIES} tries` };
 }
+
+/** What a line that parseField refuses is not, and what to type instead, by the field's JSON Schema type. */
+const TO_TYPE: Record<string, string> = {
+  integer: "a whole number: type one, such as 3",
+  number: "a number: type one, such as 2.5",
+  boolean: "yes or no: type y or n",
+};
 
 function parseField(line: string, type: string | undefined): unknown {
   if (type === "number" || type === "integer") {

@@ -93,6 +93,22 @@ describe("picomcp call", () => {
     expect(child.stdout).toMatch(/You like teal\r?\n$/);
   });
 
+  it.runIf(process.platform === "linux")("asks again for a field typed wrong, saying what to type", () => {
+    // Was: `"abc" is not a integer.`, `"maybe" is not a boolean.`: the type's name, not what to type.
+    const command = [process.execPath, "--import", "tsx", BIN, "call", "test/fixtures/cli-form.ts", "order"].join(" ");
+    const child = spawnSync("script", ["-qec", command, "/dev/null"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      input: "y\nabc\n3\nbig\n2.5\nmaybe\ny\n",
+      timeout: 30_000,
+    });
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain('"abc" is not a whole number: type one, such as 3.');
+    expect(child.stdout).toContain('"big" is not a number: type one, such as 2.5.');
+    expect(child.stdout).toContain('"maybe" is not yes or no: type y or n.');
+    expect(child.stdout).toMatch(/\{"count":3,"size":2\.5,"wrap":true\}\r?\n$/);
+  });
+
   it.runIf(process.platform === "linux")(
     "stops at Ctrl+C typed while the form is asked, as anywhere else",
     async () => {
