@@ -229,8 +229,8 @@ function keyTwice(text: string): { key: string; line: number } | undefined {
     if (token === "{") open.push(new Set());
     else if (token === "[") open.push(undefined);
     else if (token === "}" || token === "]") open.pop();
-    else if (colon) {
-      const key: string = JSON.parse(string!);
+    else if (colon !== undefined && string !== undefined) {
+      const key: string = JSON.parse(string);
       const keys = open.at(-1);
       if (keys?.has(key)) return { key, line: text.slice(0, found.index).split("\n").length };
       keys?.add(key);
@@ -261,6 +261,8 @@ function numberChanged(text: string): string | undefined {
  * `[mcp_servers]`) and inline tables (`<name> = { … }` there).
  * A table ends at the next `[table]` or `[[array of tables]]` header outside a multi-line string,
  * array or inline table; the comments that end it stay, for they likely describe what follows.
+ * A file that is not TOML in a way these lines would misread (a string or array that does not
+ * close, a line that is none of header, pair, comment or blank) is refused, as it is.
  */
 function updateToml(file: string, name: string, entry: StdioEntry): Update {
   const { bom, text } = splitBom(file);
