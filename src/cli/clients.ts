@@ -181,6 +181,19 @@ function kindOf(value: unknown): string {
 function updateJson(file: string, name: string, entry: Record<string, unknown>): Update {
   const config = parseJsonObject(file);
   const { bom, text } = splitBom(file);
+  const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
+  if (typeof servers !== "object" || Array.isArray(servers)) {
+    throw new BadConfig(
+      `its mcpServers is ${kindOf(servers)} where an object of servers by name ({ "name": { "command": … } }) ` +
+        "belongs: correct it, then install again",
+    );
+  }
+  // Own keys only: `in` finds every object's constructor, toString…
+  const replaced = Object.hasOwn(servers, name);
+  const previous = replaced ? servers[name] : undefined;
+  // Already as this would write it, however the file is formatted (one line, another tool's key
+  // order): there is nothing to change, and the file stays as it is.
+  if (replaced && canonical(previous) === canonical(entry)) return { text: file, replaced, previous };
   const changed = numberChanged(text);
   if (changed !== undefined) {
     throw new BadConfig(
@@ -195,15 +208,6 @@ function updateJson(file: string, name: string, entry: Record<string, unknown>):
         "last one alone and a rewrite would drop the first: merge the two, then install again",
     );
   }
-  const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
-  if (typeof servers !== "object" || Array.isArray(servers)) {
-    throw new BadConfig(
-      `its mcpServers is ${kindOf(servers)} where an object of servers by name ({ "name": { "command": … } }) ` +
-        "belongs: correct it, then install again",
-    );
-  }
-  // Own keys only: `in` finds every object's constructor, toString…
-  const replaced = Object.hasOwn(servers, name);
   config.mcpServers = { ...servers, [name]: entry };
   // The file's own indentation (its first indented key's) and line ends, so that a diff shows the entry alone.
   const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? 2;
@@ -212,8 +216,17 @@ function updateJson(file: string, name: string, entry: Record<string, unknown>):
     // JSON.stringify writes a line break only between tokens: within a string it is the escape \n.
     text: `${bom}${JSON.stringify(config, null, indent).replaceAll("\n", eol)}${eol}`,
     replaced,
-    previous: replaced ? servers[name] : undefined,
+    previous,
   };
+}
+
+/** `value` as JSON with each object's keys in order: values that differ in their key order alone are one. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
 }
 
 /**

@@ -235,6 +235,22 @@ describe("picomcp install and the file it changes", () => {
     expect(files(".codex")).toEqual(["config.toml"]);
   });
 
+  it("says the entry is there already in a file formatted otherwise (one line, keys in another order), and changes nothing", () => {
+    // Was: exit 2, "already has a server named "cli-fixture" (it runs: <the same command>): pass
+    // --force", which then rewrote the whole file in picomcp's own format.
+    expect(install("cursor", FIXTURE).code).toBe(0);
+    const { command, args, env } = JSON.parse(readFileSync(cursor(), "utf8")).mcpServers["cli-fixture"];
+    const before = JSON.stringify({ mcpServers: { "cli-fixture": { env, args, command }, other: { command: "x" } } });
+    writeFileSync(cursor(), before);
+    expect(install("cursor", FIXTURE)).toEqual({
+      code: 0,
+      stdout: `picomcp install: "cli-fixture" is in ${cursor()} already, as this would write it: nothing changed.\n`,
+      stderr: "",
+    });
+    expect(readFileSync(cursor(), "utf8")).toBe(before);
+    expect(files(".cursor").filter((name) => name.endsWith(".bak"))).toHaveLength(0);
+  });
+
   it("refuses, exit 2 and the file unchanged, a number JavaScript would write back as another", () => {
     writeFileSync(cursor(), "{}");
     expect(install("cursor", FIXTURE).code).toBe(0);
