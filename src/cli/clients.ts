@@ -281,6 +281,8 @@ function updateToml(file: string, name: string, entry: StdioEntry): Update {
   const { bom, text } = splitBom(file);
   const ours = ["mcp_servers", name];
   const kept: string[] = [];
+  /** The lines of the entry as the file has it, its blank lines aside. */
+  const entryLines: string[] = [];
   const open: Open = { brackets: 0 };
   /** The key of the table the lines are in: the last header's, none for the root table. */
   let table: string[] = [];
@@ -321,6 +323,7 @@ function updateToml(file: string, name: string, entry: StdioEntry): Update {
       if (between) opened = at + 1;
     }
     if (!inside && !dropping) kept.push(line);
+    else if (line.trim()) entryLines.push(line.replace(/\r$/, ""));
   }
   if (open.quotes || open.brackets > 0) {
     throw notToml(opened, "a multi-line string, array or inline table that never closes");
@@ -333,6 +336,9 @@ function updateToml(file: string, name: string, entry: StdioEntry): Update {
   if (env.length) {
     lines.push("", `[${header}.env]`, ...env.map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`));
   }
+  // Already as this would write it, wherever it is in the file (another server added after it since):
+  // there is nothing to change, and the file stays as it is.
+  if (entryLines.join("\n") === lines.filter(Boolean).join("\n")) return { text: file, replaced };
   while (kept.length && kept.at(-1)!.trim() === "") kept.pop();
   // A kept line keeps its own CR, if it had one; the lines written here end as the file's first does.
   const eol = lineEnd(text);

@@ -205,6 +205,26 @@ describe("picomcp install", () => {
     );
   });
 
+  it("codex: says the entry is there already when a table was added after it since, and changes nothing", () => {
+    // Was: exit 2, "already has a server named "cli-fixture": pass --force", since the file it would
+    // write has the entry moved to the end.
+    mkdirSync(join(home, ".codex"));
+    expect(install("codex", FIXTURE, "--env", "TOKEN=a=b").code).toBe(0);
+    const after = `${read(".codex/config.toml")}\n[mcp_servers.other] # added by codex mcp add\ncommand = "x"\n`;
+    writeFileSync(join(home, ".codex", "config.toml"), after);
+    expect(install("codex", FIXTURE, "--env", "TOKEN=a=b")).toEqual({
+      code: 0,
+      stdout: `picomcp install: "cli-fixture" is in ${join(home, ".codex", "config.toml")} already, as this would write it: nothing changed.\n`,
+      stderr: "",
+    });
+    expect(read(".codex/config.toml")).toBe(after);
+    expect(backups(".codex")).toEqual([]);
+    expect(install("codex", FIXTURE, "--env", "TOKEN=other")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('already has a server named "cli-fixture"'),
+    });
+  });
+
   it("codex: refuses, exit 2 and the file unchanged, an mcp_servers written as one inline table", () => {
     mkdirSync(join(home, ".codex"));
     const before = 'model = "o3"\nmcp_servers = { other = { command = "x" } }\n';
