@@ -6,6 +6,7 @@
 import { ErrorCode } from "../core/errors.js";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { Client, RpcError } from "./client.js";
+import { closest } from "./closest.js";
 import { DEFAULT_TIMEOUT_MS, noAnswer, TimedOut, timeoutOf } from "./deadline.js";
 import { answerElicitation } from "./elicit.js";
 import { loadServer } from "./load.js";
@@ -60,13 +61,13 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
     if (json !== undefined && pairs.length > 0) throw new UsageError("give a JSON object or --arg, not both");
     const timeoutMs = timeoutOf(args);
     const { server } = await loadServer(file, flagValue(args, "export"));
+    /** The tool's last progress report and when it came: a tool still at work is not a stuck one. */
+    let progressed: { at: number; params: Record<string, unknown> } | undefined;
     // No answer within --timeout, said with the request that got none: the tool, or what came before it.
     const unanswered = (thrown: unknown): never => {
       if (!(thrown instanceof TimedOut)) throw thrown;
-      throw noAnswer(
-        thrown.method === "tools/call" ? `the tool "${tool}"` : `the server's ${thrown.method}`,
-        timeoutMs,
-      );
+      if (thrown.method !== "tools/call") throw noAnswer(`the server's ${thrown.method}`, timeoutMs);
+      throw noAnswer(`the tool "${tool}"`, timeoutMs, progressed && progressReport(progressed));
     };
     const client = await Client.open(server, {
       capabilities: { elicitation: { form: {}, url: {} } },
@@ -74,17 +75,23 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
       timeoutMs,
     }).catch(unanswered);
     try {
-      let input: Record<string, unknown> = {};
-      if (json !== undefined) input = parseObject(json);
-      else if (pairs.length > 0) input = await fromPairs(client, tool, pairs).catch(unanswered);
+      let input: Record<string, unknown> = json === undefined ? {} : parseObject(json);
+      if (json !== undefined || pairs.length > 0) {
+        const schema = await inputSchema(client, tool).catch(unanswered);
+        if (pairs.length > 0) input = fromPairs(schema, pairs);
+        const unnamed = unnamedArguments(schema, input);
+        if (unnamed) warn(printable(`picomcp call: the tool "${tool}" ${unnamed}`));
+      }
       const bar = new ProgressBar(process.stderr);
       const calling = client.request(
         "tools/call",
         { name: tool, arguments: input, _meta: { progressToken: 1 } },
         {
           onNotification(method, params) {
-            if (method === "notifications/progress") bar.update(params);
-            else if (method === "notifications/message") {
+            if (method === "notifications/progress") {
+              bar.update(params);
+              progressed = { at: Date.now(), params };
+            } else if (method === "notifications/message") {
               bar.done();
               warn(printable(`[${params.level}]${params.logger ? ` ${params.logger}:` : ""} ${format(params.data)}`));
             }
@@ -112,6 +119,10 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
   },
 };
 
+/** Up to this many tools, an unknown tool's error names them all; past it, the NEAREST_TOOLS nearest. */
+const LISTED_TOOLS = 20;
+const NEAREST_TOOLS = 10;
+
 /**
  * The error of a call to a tool the server does not have (MCP answers it with -32602, 2025-11-25,
  * Tools, "Error Handling"), ending with the tools it has: the server's own words send the model to
@@ -127,7 +138,13 @@ async function namingTools(
     () => [tool],
   );
   if (names.includes(tool)) return error;
-  const message = `${error.message} The server's tools: ${names.join(", ") || "none"} (picomcp list ${file} describes them).`;
+  // Hundreds of names on one line bury the one meant: past a screenful, those nearest the one typed.
+  const named =
+    names.length <= LISTED_TOOLS
+      ? `The server's tools: ${names.join(", ") || "none"} (picomcp list ${file} describes them).`
+      : `The server has ${names.length} tools; the nearest to "${tool}": ` +
+        `${closest(names, tool, NEAREST_TOOLS).join(", ")} (picomcp list ${file} lists them all).`;
+  const message = `${error.message} ${named}`;
   return new RpcError({ code: error.code, message, data: error.data }, error.status);
 }
 
@@ -147,12 +164,39 @@ function parseObject(json: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** `--arg name=value` pairs, each value read as the tool's input schema types it. */
-async function fromPairs(client: Client, tool: string, pairs: string[]): Promise<Record<string, unknown>> {
+/** The parts of a tool's input schema that say which arguments it takes. */
+interface InputSchema {
+  properties?: Record<string, PropertySchema>;
+  additionalProperties?: unknown;
+  patternProperties?: unknown;
+}
+
+/** The input schema of `tool` as tools/list gives it; undefined for a tool the server does not list. */
+async function inputSchema(client: Client, tool: string): Promise<InputSchema | undefined> {
   const tools = await client.list("tools/list", "tools");
-  const schema = tools.find((candidate) => candidate.name === tool)?.inputSchema as
-    | { properties?: Record<string, PropertySchema> }
-    | undefined;
+  return tools.find((candidate) => candidate.name === tool)?.inputSchema as InputSchema | undefined;
+}
+
+/**
+ * The arguments given that the input schema names nowhere, in words, when it says which it takes
+ * and no others (no additionalProperties, or false): a schema library drops such an argument
+ * (zod's z.object does), so a misspelt optional one would leave its default in place without a word.
+ */
+function unnamedArguments(schema: InputSchema | undefined, input: Record<string, unknown>): string | undefined {
+  const properties = schema?.properties;
+  if (!properties || schema.patternProperties !== undefined) return undefined;
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined;
+  const unnamed = Object.keys(input).filter((name) => !Object.hasOwn(properties, name));
+  if (unnamed.length === 0) return undefined;
+  const known = Object.keys(properties);
+  return (
+    `has no argument ${unnamed.join(", ")} (${known.length ? `its arguments: ${known.join(", ")}` : "it takes none"}): ` +
+    `sent as given, ${unnamed.length > 1 ? "they are" : "it is"} likely dropped by its schema. Check the spelling.`
+  );
+}
+
+/** `--arg name=value` pairs, each value read as the tool's input schema types it. */
+function fromPairs(schema: InputSchema | undefined, pairs: string[]): Record<string, unknown> {
   // No prototype: `--arg __proto__=…` is an argument like any other, where on a plain object it would
   // set the prototype and never be sent. The object is sent as JSON, whose keys are plain data.
   const input: Record<string, unknown> = Object.create(null);
@@ -214,6 +258,13 @@ function parseFinite(text: string, what: string): unknown {
     );
   }
   return parsed;
+}
+
+/** A progress report as the user is told of it: `(3/5 "page 3") 40 ms before`. */
+function progressReport({ at, params }: { at: number; params: Record<string, unknown> }): string {
+  const total = params.total === undefined ? "" : `/${params.total}`;
+  const message = typeof params.message === "string" ? ` ${JSON.stringify(params.message)}` : "";
+  return printable(`(${params.progress}${total}${message}) ${Date.now() - at} ms before`);
 }
 
 function format(data: unknown): string {

@@ -125,10 +125,36 @@ export function refusedName(client: ClientConfig, name: string): string | undefi
   );
 }
 
-/** The error a JSON file that does not parse gets: where, and what to do. */
+/** The error a file picomcp does not change gets: where, and what to do. */
 export class BadConfig extends Error {}
 
-function parseJsonObject(text: string): Record<string, unknown> {
+/**
+ * A file that does not parse as `what` (its format, and where it fails): left as it is, since a
+ * rewrite of what picomcp does not understand could lose the rest of what the client keeps there.
+ */
+function unparsable(what: string, hint = ""): BadConfig {
+  return new BadConfig(
+    `it is not valid ${what}: picomcp changes only a file that parses, so that nothing in it is lost: ` +
+      `correct it${hint}, then install again`,
+  );
+}
+
+/**
+ * A file's byte order mark (some Windows editors write one), kept aside: it is no part of the first
+ * line's text, and JSON.parse refuses it as an unexpected token no editor shows.
+ */
+function splitBom(file: string): { bom: string; text: string } {
+  const bom = file.startsWith("\uFEFF") ? "\uFEFF" : "";
+  return { bom, text: file.slice(bom.length) };
+}
+
+/** The line end a file's new lines get: CRLF when its first line ends so (a Windows editor's), LF otherwise. */
+function lineEnd(text: string): string {
+  return /^[^\n]*\r\n/.test(text) ? "\r\n" : "\n";
+}
+
+function parseJsonObject(file: string): Record<string, unknown> {
+  const { text } = splitBom(file);
   if (!text.trim()) return {};
   let config: unknown;
   try {
@@ -136,17 +162,38 @@ function parseJsonObject(text: string): Record<string, unknown> {
   } catch (error) {
     // Moved away, the file would take with it everything else the client keeps there.
     const comments = /^\s*(\/\/|\/\*)/m.test(text) ? " (JSON has no comments)" : "";
+    throw unparsable(`JSON (${(error as Error).message})`, comments);
+  }
+  if (!config || typeof config !== "object" || Array.isArray(config)) {
     throw new BadConfig(
-      `it is not valid JSON (${(error as Error).message}): picomcp changes only a file that parses, so that ` +
-        `nothing in it is lost: correct it${comments}, then install again`,
+      `it is ${kindOf(config)} where a JSON object ({ "mcpServers": { … } }) belongs: correct it, then install again`,
     );
   }
-  if (!config || typeof config !== "object" || Array.isArray(config)) throw new BadConfig("it is not a JSON object");
   return config as Record<string, unknown>;
 }
 
-function updateJson(text: string, name: string, entry: Record<string, unknown>): Update {
-  const config = parseJsonObject(text);
+/** What a JSON value that is not an object is, in words: "an array", "a string", "null"… */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
+}
+
+function updateJson(file: string, name: string, entry: Record<string, unknown>): Update {
+  const config = parseJsonObject(file);
+  const { bom, text } = splitBom(file);
+  const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
+  if (typeof servers !== "object" || Array.isArray(servers)) {
+    throw new BadConfig(
+      `its mcpServers is ${kindOf(servers)} where an object of servers by name ({ "name": { "command": … } }) ` +
+        "belongs: correct it, then install again",
+    );
+  }
+  // Own keys only: `in` finds every object's constructor, toString…
+  const replaced = Object.hasOwn(servers, name);
+  const previous = replaced ? servers[name] : undefined;
+  // Already as this would write it, however the file is formatted (one line, another tool's key
+  // order): there is nothing to change, and the file stays as it is.
+  if (replaced && canonical(previous) === canonical(entry)) return { text: file, replaced, previous };
   const changed = numberChanged(text);
   if (changed !== undefined) {
     throw new BadConfig(
@@ -154,18 +201,55 @@ function updateJson(text: string, name: string, entry: Record<string, unknown>):
         `add ${JSON.stringify(name)}: ${JSON.stringify(entry)} to its mcpServers yourself`,
     );
   }
-  const servers = (config.mcpServers ?? {}) as Record<string, unknown>;
-  if (typeof servers !== "object" || Array.isArray(servers)) throw new BadConfig("its mcpServers is not an object");
-  // Own keys only: `in` finds every object's constructor, toString…
-  const replaced = Object.hasOwn(servers, name);
+  const twice = keyTwice(text);
+  if (twice) {
+    throw new BadConfig(
+      `line ${twice.line} defines ${JSON.stringify(twice.key)} again in the same object, where a client reads the ` +
+        "last one alone and a rewrite would drop the first: merge the two, then install again",
+    );
+  }
   config.mcpServers = { ...servers, [name]: entry };
-  // The file's own indentation (its first indented key's), so that a diff shows the entry alone.
+  // The file's own indentation (its first indented key's) and line ends, so that a diff shows the entry alone.
   const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? 2;
+  const eol = lineEnd(text);
   return {
-    text: `${JSON.stringify(config, null, indent)}\n`,
+    // JSON.stringify writes a line break only between tokens: within a string it is the escape \n.
+    text: `${bom}${JSON.stringify(config, null, indent).replaceAll("\n", eol)}${eol}`,
     replaced,
-    previous: replaced ? servers[name] : undefined,
+    previous,
   };
+}
+
+/** `value` as JSON with each object's keys in order: values that differ in their key order alone are one. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}
+
+/**
+ * The first key that an object of the JSON text (one that parses) defines again, and its line:
+ * JSON.parse keeps the last, so a rewrite would drop the first, such as an `"mcpServers"` pasted
+ * whole into a file that has one (RFC 8259 §4: the names "SHOULD be unique").
+ */
+function keyTwice(text: string): { key: string; line: number } | undefined {
+  /** The keys of each object the text is in, innermost last; undefined for an array. */
+  const open: (Set<string> | undefined)[] = [];
+  for (const found of text.matchAll(/("(?:[^"\\]|\\.)*")(\s*:)?|[{}[\]]/g)) {
+    const [token, string, colon] = found;
+    if (token === "{") open.push(new Set());
+    else if (token === "[") open.push(undefined);
+    else if (token === "}" || token === "]") open.pop();
+    else if (colon !== undefined && string !== undefined) {
+      const key: string = JSON.parse(string);
+      const keys = open.at(-1);
+      if (keys?.has(key)) return { key, line: text.slice(0, found.index).split("\n").length };
+      keys?.add(key);
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -190,13 +274,15 @@ function numberChanged(text: string): string | undefined {
  * `[mcp_servers]`) and inline tables (`<name> = { … }` there).
  * A table ends at the next `[table]` or `[[array of tables]]` header outside a multi-line string,
  * array or inline table; the comments that end it stay, for they likely describe what follows.
+ * A file that is not TOML in a way these lines would misread (a string or array that does not
+ * close, a line that is none of header, pair, comment or blank) is refused, as it is.
  */
 function updateToml(file: string, name: string, entry: StdioEntry): Update {
-  // A byte order mark (some Windows editors write one) is not part of the first line's header: kept aside.
-  const bom = file.startsWith("\uFEFF") ? "\uFEFF" : "";
-  const text = file.slice(bom.length);
+  const { bom, text } = splitBom(file);
   const ours = ["mcp_servers", name];
   const kept: string[] = [];
+  /** The lines of the entry as the file has it, its blank lines aside. */
+  const entryLines: string[] = [];
   const open: Open = { brackets: 0 };
   /** The key of the table the lines are in: the last header's, none for the root table. */
   let table: string[] = [];
@@ -205,6 +291,9 @@ function updateToml(file: string, name: string, entry: StdioEntry): Update {
   let dropping = false;
   let replaced = false;
   let trailing: string[] = [];
+  /** The line the open multi-line string, array or inline table began on. */
+  let opened = 0;
+  const notToml = (line: number, what: string) => unparsable(`TOML (line ${line}: ${what})`);
   for (const [at, line] of (text ? text.replace(/\n$/, "").split("\n") : []).entries()) {
     const between = !open.quotes && open.brackets === 0;
     const key = between ? headerKey(line) : undefined;
@@ -216,18 +305,28 @@ function updateToml(file: string, name: string, entry: StdioEntry): Update {
       replaced ||= mine;
       table = key;
       dropping = false;
-    } else if (inside && between && /^\s*(#.*)?$/.test(line)) {
+    } else if (inside && between && BLANK_OR_COMMENT.test(line)) {
       // From the first comment on: the blank lines before it were the table's own.
       if (trailing.length || line.trim()) trailing.push(line);
       continue;
     } else {
       const pair = between ? pairKey(line) : undefined;
+      // TOML 1.0: outside a value that spans lines, a line is a header, a key/value pair, a comment or blank.
+      if (between && pair === undefined && !BLANK_OR_COMMENT.test(line)) {
+        throw notToml(at + 1, "neither a [table] header, a key = value pair nor a comment");
+      }
       if (between) dropping = pair !== undefined && definesEntry([...table, ...pair], ours, at + 1);
       replaced ||= dropping;
       trailing = [];
-      scan(line, open);
+      if (!scan(line, open)) throw notToml(at + 1, "a string that does not end on its line");
+      if (open.brackets < 0) throw notToml(at + 1, "a ] or } that closes nothing");
+      if (between) opened = at + 1;
     }
     if (!inside && !dropping) kept.push(line);
+    else if (line.trim()) entryLines.push(line.replace(/\r$/, ""));
+  }
+  if (open.quotes || open.brackets > 0) {
+    throw notToml(opened, "a multi-line string, array or inline table that never closes");
   }
   kept.push(...trailing);
   const header = `mcp_servers.${tomlKey(name)}`;
@@ -237,9 +336,15 @@ function updateToml(file: string, name: string, entry: StdioEntry): Update {
   if (env.length) {
     lines.push("", `[${header}.env]`, ...env.map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`));
   }
+  // Already as this would write it, wherever it is in the file (another server added after it since):
+  // there is nothing to change, and the file stays as it is.
+  if (entryLines.join("\n") === lines.filter(Boolean).join("\n")) return { text: file, replaced };
   while (kept.length && kept.at(-1)!.trim() === "") kept.pop();
-  const before = kept.length ? [...kept, ""] : [];
-  return { text: `${bom}${[...before, ...lines].join("\n")}\n`, replaced };
+  // A kept line keeps its own CR, if it had one; the lines written here end as the file's first does.
+  const eol = lineEnd(text);
+  const last = kept.at(-1);
+  const before = last === undefined ? "" : `${kept.join("\n")}${last.endsWith("\r") ? "\n" : eol}${eol}`;
+  return { text: `${bom}${before}${lines.join(eol)}${eol}`, replaced };
 }
 
 /**
@@ -323,8 +428,14 @@ function basicString(text: string): string {
   );
 }
 
-/** Reads a line that is not a header, so that `open` says what it leaves open for the next. */
-function scan(line: string, open: Open): void {
+/** A line with nothing but a comment, or nothing at all (its CR aside). */
+const BLANK_OR_COMMENT = /^\s*(#.*)?\r?$/;
+
+/**
+ * Reads a line that is not a header, so that `open` says what it leaves open for the next; false
+ * when a string that must end on its line (TOML 1.0 "String": basic and literal) does not.
+ */
+function scan(line: string, open: Open): boolean {
   let at = 0;
   while (at < line.length) {
     // A multi-line string's closing quotes are the last three of their run: `""""` ends one with a `"`.
@@ -333,10 +444,12 @@ function scan(line: string, open: Open): void {
         ? /\\[\s\S]|"""(?!")/g
         : open.quotes
           ? /'''(?!')/g
-          : /#|"""|'''|"(?:[^"\\]|\\.)*"|'[^']*'|[[\]{}]/g;
+          : /#|"""|'''|"(?:[^"\\]|\\.)*"|'[^']*'|[[\]{}]|["']/g;
     token.lastIndex = at;
     const found = token.exec(line)?.[0];
-    if (found === undefined || found === "#") return;
+    if (found === undefined || found === "#") return true;
+    // A quote alone: the string it opens does not close on its line.
+    if (found === '"' || found === "'") return false;
     at = token.lastIndex;
     if (found === open.quotes) open.quotes = undefined;
     else if (found === '"""' || found === "'''") open.quotes = found;
@@ -344,4 +457,5 @@ function scan(line: string, open: Open): void {
     else if (found === "[" || found === "{") open.brackets++;
     else if (found === "]" || found === "}") open.brackets--;
   }
+  return true;
 }

@@ -51,12 +51,27 @@ export function readConfig(path: string): ConfigFile {
   }
   if (!stats.isFile()) throw new CannotRun(`${path} is not a file: pass --config <file> to name the file to change.`);
   const target = realpathSync(path);
+  let bytes: Buffer;
   try {
-    return { path, target, text: readFileSync(target, "utf8"), stats };
+    bytes = readFileSync(target);
   } catch (error) {
     throw new CannotRun(`cannot read ${path} (${reason(error)}): make it readable, or pass --config <file>.`);
   }
+  try {
+    return { path, target, text: UTF8.decode(bytes), stats };
+  } catch {
+    throw new CannotRun(
+      `${path} is not UTF-8 text, which a client reads its configuration as: save it as UTF-8 in your editor, then install again.`,
+    );
+  }
 }
+
+/**
+ * UTF-8 as JSON (RFC 8259 §8.1) and TOML files are, refusing any other bytes: read leniently, each
+ * would become U+FFFD, and be written back so (a Latin-1 "é", UTF-16 from PowerShell's `>`).
+ * The byte order mark is kept, for the formats to set aside and write back.
+ */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Replaces the file's text with `text`, backing the old one up first when there was one; answers

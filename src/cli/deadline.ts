@@ -38,14 +38,17 @@ export class TimedOut extends Error {
 /**
  * What the user of a verb with `--timeout` is told when `what` (`the tool "x"`, `tools/list`) got no
  * answer within it: that the request was cancelled, and what to do, wait longer or look at the server.
+ * `progress`, the request's last progress report in words, says it was at work: only longer will do.
  */
-export function noAnswer(what: string, ms: number): Error {
-  return new Error(
-    `${what} did not answer within ${ms} ms (--timeout), so picomcp cancelled the request. If it needs longer, ` +
-      `raise --timeout (such as --timeout ${ms * 4}); if it should have answered by now, check the server: a ` +
-      "handler, or a middleware before it, waits on something that does not come (limits.handlerTimeoutMs " +
-      "bounds that on the server's side, unless it is Infinity).",
-  );
+export function noAnswer(what: string, ms: number, progress?: string): Error {
+  const longer = `raise --timeout (such as --timeout ${ms * 4})`;
+  const advice =
+    progress === undefined
+      ? `If it needs longer, ${longer}; if it should have answered by now, check the server: a handler, or a ` +
+        "middleware before it, waits on something that does not come (limits.handlerTimeoutMs bounds that on the " +
+        "server's side, unless it is Infinity)."
+      : `It was still at work, its last progress report ${progress}: if it needs longer, ${longer}.`;
+  return new Error(`${what} did not answer within ${ms} ms (--timeout), so picomcp cancelled the request. ${advice}`);
 }
 
 /** The deadlines counting now: once nothing else is left in the process, what can still end a wait. */

@@ -134,6 +134,14 @@ is taken or needs privileges.
     await new Promise<void>((done) => {
       // SIGHUP too: a terminal closed under it must not leave its server running.
       for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => done());
+      // What read stdout has ended (`picomcp dev | head`): what dev prints has nowhere to go, and
+      // Node would end it with EPIPE's stack. A stop, as Ctrl+C is; the listener stays for later writes.
+      let said = false;
+      process.stdout.on("error", () => {
+        if (!said) warn("picomcp dev: stdout was closed (what read it ended), so dev stops, and its server.");
+        said = true;
+        done();
+      });
     });
     closing = true;
     clearTimeout(timer);

@@ -27,6 +27,13 @@ export async function answerElicitation(params: Record<string, unknown>): Promis
     return { action: "decline" };
   }
   const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  // Ctrl+C at a question stops the command, as it does anywhere else in it: readline holds the
+  // terminal in raw mode, where it comes as this event instead of the signal, and would end the form.
+  terminal.on("SIGINT", () => {
+    terminal.close();
+    process.stderr.write("\n");
+    process.kill(process.pid, "SIGINT");
+  });
   // Lines typed before their question is asked wait in the iterator instead of being lost.
   const lines = terminal[Symbol.asyncIterator]();
   const ask: Ask = async (label) => {
@@ -95,13 +102,20 @@ async function askField(ask: Ask, { name, schema, required }: Field): Promise<un
       continue;
     }
     const value = parseField(line, schema.type);
-    if (value === undefined) process.stderr.write(`"${line}" is not a ${schema.type}.\n`);
+    if (value === undefined) process.stderr.write(`"${line}" is not ${TO_TYPE[schema.type ?? ""] ?? "valid"}.\n`);
     else if (choices && !choices.includes(value))
       process.stderr.write(`Choose one of ${printable(choices.join(", "))}.\n`);
     else return value;
   }
   throw { code: -32603, message: `no valid answer for ${name} after ${TRIES} tries` };
 }
+
+/** What a line that parseField refuses is not, and what to type instead, by the field's JSON Schema type. */
+const TO_TYPE: Record<string, string> = {
+  integer: "a whole number: type one, such as 3",
+  number: "a number: type one, such as 2.5",
+  boolean: "yes or no: type y or n",
+};
 
 function parseField(line: string, type: string | undefined): unknown {
   if (type === "number" || type === "integer") {

@@ -102,12 +102,24 @@ configuration that is not where expected, does not parse, is read-only or cannot
       args: [...portable(process.execArgv), bin, "run", serverPath, ...(exportName ? ["--export", exportName] : [])],
       env,
     };
-    const path = flagValue(args, "config") ?? client.path();
+    const asked = flagValue(args, "config");
+    const path = asked ?? client.path();
     const folder = client.folder(path);
-    if (!existsSync(folder))
-      throw new CannotRun(`${client.title}'s configuration folder ${folder} does not exist. ${client.missing}`);
-    if (client.fileRequired && !existsSync(path))
-      throw new CannotRun(`${client.title}'s configuration ${path} does not exist. ${client.missing}`);
+    // A path the user gave is theirs to correct: the client's usual place is beside the point.
+    if (!existsSync(folder)) {
+      throw new CannotRun(
+        asked === undefined
+          ? `${client.title}'s configuration folder ${folder} does not exist. ${client.missing}`
+          : `--config ${asked}: its folder ${folder} does not exist: create it, or give the path of a file in a folder that does.`,
+      );
+    }
+    if (client.fileRequired && !existsSync(path)) {
+      throw new CannotRun(
+        asked === undefined
+          ? `${client.title}'s configuration ${path} does not exist. ${client.missing}`
+          : `--config ${asked}: there is no such file, and ${client.title}'s configuration is one it writes itself: give the path of one it wrote.`,
+      );
+    }
     const config = readConfig(path);
     let update: ReturnType<typeof client.update>;
     let shadowedIn: string[];

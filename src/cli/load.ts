@@ -130,6 +130,16 @@ async function loadOnce(file: string, exportName: string | undefined): Promise<L
   const module = await importModule(path, file);
   const candidates = exportName ? [module[exportName]] : [module.default, ...Object.values(module)];
   const server = candidates.find(isServer);
+  const servers = Object.keys(module).filter((key) => isServer(module[key]));
+  // A name that is not the export's (a tool's, given to list after the file): the server is there.
+  if (!server && servers.length > 0) {
+    const which = servers.map((key) => (key === "default" ? "its default export" : `"${key}"`)).join(", ");
+    const [are, them] = servers.length > 1 ? ["s are", "one"] : [" is", "it"];
+    throw new CannotRun(
+      `${file} exports no server named "${exportName}"; its server${are} ${which}: name ${them}, or no export for ` +
+        "the default or first one (list and check take an export's name after the file, not a tool's).",
+    );
+  }
   if (!server) {
     const which = exportName ? ` named "${exportName}"` : "";
     throw new CannotRun(

@@ -8,6 +8,7 @@ import { basename, extname } from "node:path";
 import { flagValue, parseArgs, UsageError } from "./args.js";
 import { serverName } from "./client.js";
 import { loadServer } from "./load.js";
+import { watchServerEnds } from "./server-ends.js";
 import { CannotRun, EXIT, keepStdout, print, printJson, type Verb, warn } from "./verb.js";
 
 /** The line `run --port` prints once it listens; `dev` waits for it. */
@@ -50,10 +51,14 @@ or the port is taken or needs privileges.
     // "stdio"): what the module writes as it loads (a console.log at its top level) goes to stderr
     // until serve() takes stdout for itself.
     const release = port === undefined ? keepStdout() : undefined;
+    // What the module does to the process as it loads (a process.exit, an await nothing settles) is
+    // said as under the other verbs; once it serves, the process is the server's, which ends it itself.
+    const unwatch = watchServerEnds(devChild ? "dev" : "run", "the server did not start");
     let loaded: Awaited<ReturnType<typeof loadServer>>;
     try {
       loaded = await loadServer(file, flagValue(args, "export"));
     } finally {
+      unwatch();
       release?.();
     }
     const { server } = loaded;

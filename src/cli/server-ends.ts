@@ -13,8 +13,11 @@ import { EXIT, warn } from "./verb.js";
 
 const LEAVE = "A server module exports its server and leaves the process to picomcp.";
 
-/** Watches the process while `verb` runs; answers the function that stops watching. */
-export function watchServerEnds(verb: string): () => void {
+/**
+ * Watches the process while `verb` runs; answers the function that stops watching. `outcome` is
+ * what the end cost, said after "so": `run` watches the load alone, whose end means no server.
+ */
+export function watchServerEnds(verb: string, outcome = `${verb} did not finish`): () => void {
   let said = false;
   const codeNow = () => (isLoading() ? EXIT.cannotRun : EXIT.failed);
   const onExit = (code: number) => {
@@ -22,7 +25,7 @@ export function watchServerEnds(verb: string): () => void {
     said = true;
     const when = isLoading() ? "while it loaded" : `before ${verb} was done`;
     warn(
-      `picomcp ${verb}: the server's code ended the process with process.exit(${code}) ${when}, so ${verb} did not finish. ${LEAVE}`,
+      `picomcp ${verb}: the server's code ended the process with process.exit(${code}) ${when}, so ${outcome}. ${LEAVE}`,
     );
     // Read by process.exit once its "exit" listeners have run.
     process.exitCode = codeNow();
@@ -31,7 +34,7 @@ export function watchServerEnds(verb: string): () => void {
     said = true;
     warn(
       `picomcp ${verb}: the server's code threw outside any request (in a timer, or a promise nothing awaited), ` +
-        `so ${verb} did not finish: ${describe(thrown)}`,
+        `so ${outcome}: ${describe(thrown)}`,
     );
     process.exit(codeNow());
   };
@@ -56,7 +59,7 @@ export function watchServerEnds(verb: string): () => void {
     const when = isLoading() ? "while it loaded" : `before ${verb} was done`;
     warn(
       `picomcp ${verb}: the server's code awaits a promise that nothing can settle any more (no timer, socket or ` +
-        `request is left to settle it) ${when}, so ${verb} did not finish. Look for a promise whose resolve is never called.`,
+        `request is left to settle it) ${when}, so ${outcome}. Look for a promise whose resolve is never called.`,
     );
     process.exit(codeNow());
   };

@@ -1,8 +1,8 @@
 /** `picomcp call`: one tool call through the fixture's whole pipeline, as a child process. */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { HOSTILE } from "../fixtures/cli-escapes.js";
-import { BIN, FIXTURE, picomcp, ROOT } from "./helpers.js";
+import { BIN, collect, exitOf, FIXTURE, picomcp, ROOT } from "./helpers.js";
 
 const call = (...args: string[]) => picomcp(["call", FIXTURE, ...args]);
 
@@ -19,6 +19,20 @@ describe("picomcp call", () => {
       code: 0,
       stdout: "Hello, Ada! (from 123)\n",
     });
+  });
+
+  it("says on stderr which arguments the tool's input schema does not name, which its schema drops", () => {
+    // Was: sent without a word and dropped by zod, so `--arg time=2` greeted once, its default.
+    const said =
+      'picomcp call: the tool "greet" has no argument time (its arguments: name, times, from): sent as given, ' +
+      "it is likely dropped by its schema. Check the spelling.\n";
+    expect(call("greet", "--arg", "name=Ada", "--arg", "time=2")).toEqual({
+      code: 0,
+      stdout: "Hello, Ada!\n",
+      stderr: said,
+    });
+    expect(call("greet", '{"name":"Ada","time":2}')).toEqual({ code: 0, stdout: "Hello, Ada!\n", stderr: said });
+    expect(call("greet", "--arg", "name=Ada", "--arg", "times=2")).toMatchObject({ code: 0, stderr: "" });
   });
 
   it("takes a JSON object, and pretty-prints structured content once", () => {
@@ -79,6 +93,41 @@ describe("picomcp call", () => {
     expect(child.stdout).toMatch(/You like teal\r?\n$/);
   });
 
+  it.runIf(process.platform === "linux")("asks again for a field typed wrong, saying what to type", () => {
+    // Was: `"abc" is not a integer.`, `"maybe" is not a boolean.`: the type's name, not what to type.
+    const command = [process.execPath, "--import", "tsx", BIN, "call", "test/fixtures/cli-form.ts", "order"].join(" ");
+    const child = spawnSync("script", ["-qec", command, "/dev/null"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      input: "y\nabc\n3\nbig\n2.5\nmaybe\ny\n",
+      timeout: 30_000,
+    });
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain('"abc" is not a whole number: type one, such as 3.');
+    expect(child.stdout).toContain('"big" is not a number: type one, such as 2.5.');
+    expect(child.stdout).toContain('"maybe" is not yes or no: type y or n.');
+    expect(child.stdout).toMatch(/\{"count":3,"size":2\.5,"wrap":true\}\r?\n$/);
+  });
+
+  it.runIf(process.platform === "linux")(
+    "stops at Ctrl+C typed while the form is asked, as anywhere else",
+    async () => {
+      // Was: "The terminal's input ended: cancelled.", then the tool went on with a cancel, exit 0.
+      const command = [process.execPath, "--import", "tsx", BIN, "call", FIXTURE, "ask_color"].join(" ");
+      const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+      const output = collect(child.stdout);
+      for (const deadline = Date.now() + 20_000; !output.text.includes("[c]ancel: "); ) {
+        if (Date.now() > deadline) throw new Error(`no question within 20 s; saw:\n${output.text}`);
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      // Raw mode is on once the question is drawn: Ctrl+C reaches picomcp as a character, not a signal.
+      child.stdin.write("\x03");
+      expect(await exitOf(child)).toBe(130);
+      expect(output.text).not.toContain("No color");
+      expect(output.text).not.toContain("input ended");
+    },
+  );
+
   it("exits 1 with the tool error's text on stderr, and with the JSON-RPC error of an unknown tool", () => {
     expect(call("fail")).toMatchObject({
       code: 1,
@@ -99,6 +148,22 @@ describe("picomcp call", () => {
       code: 1,
       stderr: expect.stringMatching(
         /^picomcp call: the server answered with JSON-RPC error -32602: Unknown tool "nope".*\. The server's tools: greet, measure, count, ask_color, fail \(picomcp list test\/fixtures\/cli-server\.ts describes them\)\.\n$/,
+      ),
+    });
+  });
+
+  it("ends an unknown tool's error with the names nearest to it when the server has hundreds", () => {
+    // Was: all 300 names, some 4,500 characters on one line.
+    const many = "test/fixtures/cli-many-tools.ts";
+    const nearest = [2, 4, 12, 22, 32, 40, 41, 43, 44].map((index) => `get_record_${index}`).join(", ");
+    expect(picomcp(["call", many, "get_recrod_42"])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(
+        new RegExp(
+          `^picomcp call: the server answered with JSON-RPC error -32602: Unknown tool "get_recrod_42"\\..*\\. ` +
+            `The server has 300 tools; the nearest to "get_recrod_42": get_record_42, ${nearest} ` +
+            `\\(picomcp list ${many.replaceAll(".", "\\.")} lists them all\\)\\.\n$`,
+        ),
       ),
     });
   });

@@ -185,6 +185,21 @@ describe("picomcp dev", () => {
     await stopsAnswering(url);
   });
 
+  it("stops, and its server, once what reads its stdout has ended (picomcp dev | head)", async () => {
+    // Was: Node's "Error: write EPIPE" and its stack, at the first line printed after.
+    const { file, child, stdout, stderr } = dev();
+    const url = urlOf(await stdout(/^picomcp dev: ready at /));
+    await stdout(/--method tools\/call/);
+    child.stdout!.destroy();
+    // The restart's ready line is the next thing dev prints.
+    writeFileSync(file, source("second"));
+    expect(await exitOf(child)).toBe(0);
+    expect(stderr.text).toMatch(
+      /changed, restarting\npicomcp dev: stdout was closed \(what read it ended\), so dev stops, and its server\.\n$/,
+    );
+    await stopsAnswering(url);
+  });
+
   it("exits 2 when the file is not there (a typo), instead of waiting for a change to a file that may never come", async () => {
     folder = mkdtempSync(join(tmpdir(), "picomcp-dev-"));
     const missing = join(folder, "srver.ts");

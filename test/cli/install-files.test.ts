@@ -133,6 +133,25 @@ describe("picomcp install and the file it changes", () => {
     }
   });
 
+  it("keeps a byte order mark and CRLF line ends, as a Windows editor writes the file", () => {
+    // Was: the mark made the file "not valid JSON (Unexpected token '\uFEFF' …)", a character no
+    // editor shows; and CRLF lines were rewritten as LF, every line of the file changed in a diff.
+    for (const [bom, eol] of [
+      ["\uFEFF", "\n"],
+      ["", "\r\n"],
+      ["\uFEFF", "\r\n"],
+    ] as const) {
+      const theirs = THEIRS.replaceAll("\n", eol);
+      writeFileSync(cursor(), `${bom}${theirs}`);
+      expect(install("cursor", FIXTURE, "--force")).toMatchObject({ code: 0, stderr: "" });
+      const after = readFileSync(cursor(), "utf8");
+      expect(after.startsWith(`${bom}${theirs.slice(0, theirs.indexOf(`"other"`))}`)).toBe(true);
+      const body = after.slice(bom.length);
+      expect(body.split(eol).filter((line) => /[\r\n]/.test(line))).toEqual([]);
+      expect(Object.keys(JSON.parse(body).mcpServers)).toEqual(["other", "cli-fixture"]);
+    }
+  });
+
   it("refuses, exit 2 and the file unchanged, JSON that does not parse (comments, say), and says to correct it", () => {
     const before = '{\n  // mine\n  "mcpServers": {}\n}\n';
     writeFileSync(cursor(), before);
@@ -148,6 +167,88 @@ describe("picomcp install and the file it changes", () => {
     });
     expect(readFileSync(cursor(), "utf8")).toBe(before);
     expect(files(".cursor")).toEqual(["mcp.json"]);
+  });
+
+  it("refuses, exit 2 and the file unchanged, an object that defines a key twice (a snippet pasted whole)", () => {
+    // Was: rewritten with the last one alone, as JSON.parse reads it: the servers of the first were gone.
+    const before = `{\n  "mcpServers": { "mine": { "command": "a" } },\n  "other": [{ "x": 1 }, { "x": 2 }],\n  "mcpServers": { "pasted": { "command": "b" } }\n}\n`;
+    writeFileSync(cursor(), before);
+    for (const dryRun of [[], ["--dry-run"]]) {
+      expect(install("cursor", FIXTURE, ...dryRun)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          `picomcp install: cannot change ${cursor()}: line 4 defines "mcpServers" again in the same object, ` +
+          "where a client reads the last one alone and a rewrite would drop the first: merge the two, then install again.\n",
+      });
+    }
+    expect(readFileSync(cursor(), "utf8")).toBe(before);
+    expect(files(".cursor")).toEqual(["mcp.json"]);
+  });
+
+  it("refuses, exit 2 and the file unchanged, JSON of another shape, saying what is where and what belongs there", () => {
+    // Was: "it is not a JSON object." and "its mcpServers is not an object.", with nothing to do.
+    for (const [before, said] of [
+      ["[]\n", 'it is an array where a JSON object ({ "mcpServers": { … } }) belongs'],
+      ['"x"\n', 'it is a string where a JSON object ({ "mcpServers": { … } }) belongs'],
+      [
+        '{ "mcpServers": [] }\n',
+        'its mcpServers is an array where an object of servers by name ({ "name": { "command": … } }) belongs',
+      ],
+      [
+        '{ "mcpServers": 1 }\n',
+        'its mcpServers is a number where an object of servers by name ({ "name": { "command": … } }) belongs',
+      ],
+    ] as const) {
+      writeFileSync(cursor(), before);
+      expect(install("cursor", FIXTURE)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `picomcp install: cannot change ${cursor()}: ${said}: correct it, then install again.\n`,
+      });
+      expect(readFileSync(cursor(), "utf8")).toBe(before);
+    }
+    expect(files(".cursor")).toEqual(["mcp.json"]);
+  });
+
+  it("refuses, exit 2 and the file unchanged, a file that is not UTF-8 (Latin-1, UTF-16 from PowerShell)", () => {
+    // Was: read with each such byte as U+FFFD, and written back so: a Latin-1 "é" in a TOML comment
+    // became three other bytes; UTF-16 was "not valid JSON (Unexpected token '�' …)".
+    mkdirSync(join(home, ".codex"));
+    const toml = join(home, ".codex", "config.toml");
+    const latin1 = Buffer.from('# caf\xe9\nmodel = "o3"\n', "latin1");
+    const utf16 = Buffer.from("\uFEFF{}\n", "utf16le");
+    for (const [path, before] of [
+      [toml, latin1],
+      [cursor(), utf16],
+    ] as const) {
+      writeFileSync(path, before);
+      expect(install(path === toml ? "codex" : "cursor", FIXTURE)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          `picomcp install: ${path} is not UTF-8 text, which a client reads its configuration as: save it as ` +
+          "UTF-8 in your editor, then install again.\n",
+      });
+      expect(readFileSync(path)).toEqual(before);
+    }
+    expect(files(".codex")).toEqual(["config.toml"]);
+  });
+
+  it("says the entry is there already in a file formatted otherwise (one line, keys in another order), and changes nothing", () => {
+    // Was: exit 2, "already has a server named "cli-fixture" (it runs: <the same command>): pass
+    // --force", which then rewrote the whole file in picomcp's own format.
+    expect(install("cursor", FIXTURE).code).toBe(0);
+    const { command, args, env } = JSON.parse(readFileSync(cursor(), "utf8")).mcpServers["cli-fixture"];
+    const before = JSON.stringify({ mcpServers: { "cli-fixture": { env, args, command }, other: { command: "x" } } });
+    writeFileSync(cursor(), before);
+    expect(install("cursor", FIXTURE)).toEqual({
+      code: 0,
+      stdout: `picomcp install: "cli-fixture" is in ${cursor()} already, as this would write it: nothing changed.\n`,
+      stderr: "",
+    });
+    expect(readFileSync(cursor(), "utf8")).toBe(before);
+    expect(files(".cursor").filter((name) => name.endsWith(".bak"))).toHaveLength(0);
   });
 
   it("refuses, exit 2 and the file unchanged, a number JavaScript would write back as another", () => {

@@ -188,6 +188,43 @@ describe("picomcp install", () => {
     );
   });
 
+  it("codex: keeps every other line of a file with CRLF line ends byte for byte, and ends its own lines so", () => {
+    // Was: the comment before the next table was dropped with the entry (`#.*$` stopped at the CR),
+    // and the entry's lines ended in LF among CRLF ones.
+    mkdirSync(join(home, ".codex"));
+    const head = 'model = "o3"\r\n\r\n';
+    const rest = '# the next one\r\n[mcp_servers.other]\r\ncommand = "x"\r\n';
+    writeFileSync(
+      join(home, ".codex", "config.toml"),
+      `${head}[mcp_servers.cli-fixture]\r\ncommand = "old"\r\n\r\n${rest}`,
+    );
+    expect(install("codex", FIXTURE, "--force").code).toBe(0);
+    const args = ENTRY.args.map((arg) => JSON.stringify(arg)).join(", ");
+    expect(read(".codex/config.toml")).toBe(
+      `${head}${rest}\r\n[mcp_servers.cli-fixture]\r\ncommand = ${JSON.stringify(process.execPath)}\r\nargs = [${args}]\r\n`,
+    );
+  });
+
+  it("codex: says the entry is there already when a table was added after it since, and changes nothing", () => {
+    // Was: exit 2, "already has a server named "cli-fixture": pass --force", since the file it would
+    // write has the entry moved to the end.
+    mkdirSync(join(home, ".codex"));
+    expect(install("codex", FIXTURE, "--env", "TOKEN=a=b").code).toBe(0);
+    const after = `${read(".codex/config.toml")}\n[mcp_servers.other] # added by codex mcp add\ncommand = "x"\n`;
+    writeFileSync(join(home, ".codex", "config.toml"), after);
+    expect(install("codex", FIXTURE, "--env", "TOKEN=a=b")).toEqual({
+      code: 0,
+      stdout: `picomcp install: "cli-fixture" is in ${join(home, ".codex", "config.toml")} already, as this would write it: nothing changed.\n`,
+      stderr: "",
+    });
+    expect(read(".codex/config.toml")).toBe(after);
+    expect(backups(".codex")).toEqual([]);
+    expect(install("codex", FIXTURE, "--env", "TOKEN=other")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('already has a server named "cli-fixture"'),
+    });
+  });
+
   it("codex: refuses, exit 2 and the file unchanged, an mcp_servers written as one inline table", () => {
     mkdirSync(join(home, ".codex"));
     const before = 'model = "o3"\nmcp_servers = { other = { command = "x" } }\n';
@@ -202,6 +239,37 @@ describe("picomcp install", () => {
     });
     expect(read(".codex/config.toml")).toBe(before);
     expect(backups(".codex")).toEqual([]);
+  });
+
+  it("codex: refuses, exit 2 and the file unchanged (--dry-run too), a file that is not TOML, naming the line", () => {
+    // Was: the entry was appended to whatever the file held, and a line read wrongly could be dropped.
+    mkdirSync(join(home, ".codex"));
+    const config = join(home, ".codex", "config.toml");
+    for (const [before, line, what] of [
+      ['model = "o3\n[mcp_servers.other]\ncommand = "x"\n', 1, "a string that does not end on its line"],
+      ['model = "o3"\nthis is not toml\n', 2, "neither a [table] header, a key = value pair nor a comment"],
+      ['[mcp_servers.other\ncommand = "x"\n', 1, "neither a [table] header, a key = value pair nor a comment"],
+      ['a = 1\nnotes = """\n[mcp_servers.x]\n', 2, "a multi-line string, array or inline table that never closes"],
+      [
+        'args = ["a",\n  "b"\n\n[mcp_servers.x]\ncommand = "y"\n',
+        1,
+        "a multi-line string, array or inline table that never closes",
+      ],
+      ["a = 1 ]\n", 1, "a ] or } that closes nothing"],
+    ] as const) {
+      writeFileSync(config, before);
+      for (const dryRun of [[], ["--dry-run"]]) {
+        expect(install("codex", FIXTURE, ...dryRun)).toEqual({
+          code: 2,
+          stdout: "",
+          stderr:
+            `picomcp install: cannot change ${config}: it is not valid TOML (line ${line}: ${what}): picomcp changes ` +
+            "only a file that parses, so that nothing in it is lost: correct it, then install again.\n",
+        });
+      }
+      expect(read(".codex/config.toml")).toBe(before);
+      expect(backups(".codex")).toEqual([]);
+    }
   });
 
   it("writes paths and values with spaces, quotes, non-ASCII and control characters as strings each client reads back", async () => {
@@ -258,6 +326,26 @@ describe("picomcp install", () => {
     writeFileSync(join(home, ".cursor", "mcp.json"), "{ not json");
     expect(install("cursor", FIXTURE)).toMatchObject({ code: 2, stderr: expect.stringContaining("is not valid JSON") });
     expect(install("vim", FIXTURE)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown client "vim"') });
+  });
+
+  it("exits 2 naming the --config path given, not the client's usual file, when it is not there", () => {
+    // Was: the client's usual place and "… or pass --config <file>", to someone who had passed one.
+    const missing = join(home, "nowhere", "mcp.json");
+    expect(install("cursor", FIXTURE, "--config", missing)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `picomcp install: --config ${missing}: its folder ${join(home, "nowhere")} does not exist: ` +
+        "create it, or give the path of a file in a folder that does.\n",
+    });
+    const absent = join(home, "claude.json");
+    expect(install("claude-code", FIXTURE, "--config", absent)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `picomcp install: --config ${absent}: there is no such file, and Claude Code's configuration is one it ` +
+        "writes itself: give the path of one it wrote.\n",
+    });
   });
 
   it.each([

@@ -64,6 +64,18 @@ describe("picomcp list", () => {
     expect(stderr).toContain("picomcp list: test/fixtures/cli-none.ts exports no server. Export the pico() server");
   });
 
+  it("exits 2 naming the server the module does export when the name after the file is not one (a tool's, say)", () => {
+    // Was: "exports no server named "greet". Export the pico() server without serving it", of a
+    // module whose default export is the server.
+    expect(picomcp(["list", FIXTURE, "greet"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `picomcp list: ${FIXTURE} exports no server named "greet"; its server is its default export: name it, ` +
+        "or no export for the default or first one (list and check take an export's name after the file, not a tool's).\n",
+    });
+  });
+
   it("exits 2 naming the path it looked at when the file is not there or is a folder, not picomcp's own files", () => {
     expect(picomcp(["list", "test/fixtures/no-such-server.ts"])).toEqual({
       code: 2,

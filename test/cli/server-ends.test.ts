@@ -48,6 +48,39 @@ describe("a server module that ends the process", () => {
     expect(readdirSync(join(home, ".cursor"))).toEqual([]);
   });
 
+  it("as it loads under run (as a client starts it) and dev: says so, exit 2, instead of a silent exit 0 or 13", async () => {
+    // Was: `run` ended with process.exit's code (0) or Node's 13 for the await, without a word, and
+    // `dev` said only "the server stopped (exit code 0)".
+    writeFileSync(join(folder, "package.json"), '{ "type": "module" }');
+    const exits = server("exits", "process.exit(0);");
+    const never = server("never", "await new Promise(() => {});");
+    const exited = (verb: string) =>
+      `picomcp ${verb}: the server's code ended the process with process.exit(0) while it loaded, so the server ` +
+      "did not start. A server module exports its server and leaves the process to picomcp.\n";
+    expect(picomcp(["run", exits])).toEqual({ code: 2, stdout: "", stderr: exited("run") });
+    expect(picomcp(["run", never])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "picomcp run: the server's code awaits a promise that nothing can settle any more (no timer, socket or " +
+        "request is left to settle it) while it loaded, so the server did not start. Look for a promise whose " +
+        "resolve is never called.\n",
+    });
+    const dev = start(["dev", exits, "--port", "0"]);
+    try {
+      const stderr = collect(dev.stderr!);
+      for (const deadline = Date.now() + 15_000; !stderr.text.includes("the server stopped"); ) {
+        if (Date.now() > deadline) throw new Error(`dev said no stop within 15 s; saw:\n${stderr.text}`);
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      expect(stderr.text).toBe(
+        `${exited("dev")}picomcp dev: the server stopped (exit code 2); it starts again on the next change.\n`,
+      );
+    } finally {
+      killGroup(dev);
+    }
+  });
+
   it("with process.exit in a tool: call says the call did not finish, exit 1, whatever code it exited with", () => {
     for (const code of [0, 7]) {
       const file = server(`exits-${code}`, "", `process.exit(${code});`);

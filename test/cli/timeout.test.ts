@@ -43,6 +43,21 @@ describe("picomcp call --timeout", () => {
     );
   });
 
+  it("says of a tool still reporting progress when --timeout passed that it was at work and needs longer", () => {
+    // Was: "if it should have answered by now, check the server: a handler … waits on something that
+    // does not come", of a tool whose progress bar was moving on the screen.
+    const { code, stderr } = picomcp(["call", SERVER, "crawl", "--timeout", "500"]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      new RegExp(
+        'picomcp call: the tool "crawl" did not answer within 500 ms \\(--timeout\\), so picomcp cancelled the ' +
+          'request\\. It was still at work, its last progress report \\(\\d+ "page \\d+"\\) \\d+ ms before: if it ' +
+          "needs longer, raise --timeout \\(such as --timeout 2000\\)\\.\n$",
+      ),
+    );
+    expect(stderr).not.toContain("check the server");
+  });
+
   it("names tools/list when that is what does not answer, as --arg reads the tool's schema first", () => {
     const { code, stderr } = picomcp(["call", SERVER, "quick", "--arg", "x=1", "--timeout", "500"], {
       env: { CLI_UNANSWERED_LIST: "1" },
