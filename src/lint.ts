@@ -193,7 +193,14 @@ export async function lint(server: AnyServer, options: LintOptions = {}): Promis
   };
 }
 
-/** Pairs of tools whose descriptions, names and parameters overlap: the model cannot tell which to pick. */
+/** The most tools one overlap finding names; the rest are counted ("and 12 more"). */
+const OVERLAPS_NAMED = 5;
+
+/**
+ * Pairs of tools whose descriptions, names and parameters overlap: the model cannot tell which to pick.
+ * One finding per tool for the later tools it overlaps with (another for those one description names:
+ * info), naming the closest: a finding per pair made n²/2 of them for n tools alike (600 made 180,000).
+ */
 function overlaps(tools: Tool[], threshold: number, add: (finding: Finding) => void) {
   const profiles = tools.map((tool) => ({
     tool,
@@ -202,18 +209,27 @@ function overlaps(tools: Tool[], threshold: number, add: (finding: Finding) => v
     params: new Set(Object.keys((tool.descriptor.inputSchema.properties ?? {}) as object)),
   }));
   for (let i = 0; i < profiles.length; i++) {
+    const a = profiles[i]!;
+    if (a.words.size === 0) continue;
+    const found = { warning: [] as [string, number][], info: [] as [string, number][] };
     for (let j = i + 1; j < profiles.length; j++) {
-      const a = profiles[i]!;
       const b = profiles[j]!;
-      if (a.words.size === 0 || b.words.size === 0) continue;
+      if (b.words.size === 0) continue;
       const score = 0.6 * jaccard(a.words, b.words) + 0.2 * jaccard(a.name, b.name) + 0.2 * jaccard(a.params, b.params);
       if (score < threshold) continue;
       const contrasted = mentions(a.tool, b.tool.name) || mentions(b.tool, a.tool.name);
+      found[contrasted ? "info" : "warning"].push([b.tool.name, score]);
+    }
+    for (const severity of ["warning", "info"] as const) {
+      const pairs = found[severity].sort((x, y) => y[1] - x[1]);
+      if (pairs.length === 0) continue;
+      const named = pairs.slice(0, OVERLAPS_NAMED).map(([name, score]) => `${name} (score ${score.toFixed(2)})`);
+      const more = pairs.length > OVERLAPS_NAMED ? ` and ${pairs.length - OVERLAPS_NAMED} more` : "";
       add({
-        severity: contrasted ? "info" : "warning",
+        severity,
         rule: "overlapping-descriptions",
         tool: a.tool.name,
-        message: `overlaps with ${b.tool.name} (score ${score.toFixed(2)})${contrasted ? ", though one names the other" : ""}: say when to use each one instead of the other`,
+        message: `overlaps with ${named.join(", ")}${more}${severity === "info" ? ", though one names the other" : ""}: say when to use each one instead of the other`,
       });
     }
   }

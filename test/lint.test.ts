@@ -182,6 +182,24 @@ describe("lint()", () => {
     expect(await rules(server)).toEqual(["info search_products: overlapping-descriptions"]);
   });
 
+  it("says each tool's overlaps in one finding, naming the closest five, however many tools are alike", async () => {
+    let server = pico({ name: "t", version: "1" });
+    for (let i = 0; i < 200; i++) {
+      server = server.tool(`search_products_${i}`, {
+        description: `Search the product catalogue by words in product names and descriptions, shelf ${i % 3}.`,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+        run: () => "",
+      });
+    }
+    const overlapping = (await lint(server)).findings.filter((finding) => finding.rule === "overlapping-descriptions");
+    // One per tool that overlaps a later one (199), not one per pair (19,900).
+    expect(overlapping).toHaveLength(199);
+    expect(overlapping[0]!.message).toMatch(
+      /^overlaps with (search_products_\d+ \(score 0\.\d\d\), ){4}search_products_\d+ \(score 0\.\d\d\) and 194 more: say when to use each one instead of the other$/,
+    );
+    expect(overlapping[198]!.message).toMatch(/^overlaps with search_products_199 \(score 0\.\d\d\): say when/);
+  });
+
   it("writes each tool's contract in the guide's form, with TODO where the definition is silent", async () => {
     const server = pico({ name: "t", version: "1", auth: { required: false } })
       .tool("create_note", {

@@ -2865,7 +2865,8 @@ const BUDGETS: Budget[] = [
     // Set to 85,701 B with the first hour's fixes merged (a refused Host or Origin says what to do, an input that is no object says how to make it one: their reasons are written above) beside this session's other work, as measured.
     // Raised to 85,893 B (+192 B): over stdio, a response whose request's progress waits to be written goes in a write of its own 20 ms after it (transports/line-output.ts's AFTER_PROGRESS_MS; connection.ts hands it the request), so the official TypeScript clients, which lose a progress notification read together with its response (modelcontextprotocol/typescript-sdk#2580), get every report (was: a quick tool's progress and response in one write, none of its reports seen; test/peers/quick-progress.test.ts).
     // Raised to 85,976 B (+83 B): a server.call made before server.close() runs within the grace period, as a request received before it, however long the in-process pipeline takes to load (server.ts's localCalls: the shutdown waits for the calls still starting, then drains them; local.ts's startLocally) (was: refused as "did not run" when close() came while its pipeline loaded; test/server.test.ts).
-    ceiling: 85_976,
+    // Set to 86,091 B by the linter's overlap rule giving one finding per tool, naming its five closest later tools and counting the rest (was: a finding per pair, 180,900 for 600 alike tools), as measured.
+    ceiling: 86_091,
     nodeBuiltins: "forbidden",
     loads: "all",
   },
