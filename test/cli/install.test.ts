@@ -3,8 +3,9 @@
  * shown unchanged with --dry-run, refused with a reason when the client's folder is missing; and
  * the command written there serves the server over stdio.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -399,6 +400,29 @@ describe("picomcp install", () => {
     expect(install("LICENSE").stderr).toMatch(
       /^picomcp install: which client\? Name it before the file, such as picomcp install claude-code LICENSE;/,
     );
+  });
+
+  it("refuses, exit 2 and nothing written, from npx's cache, which npm clears: the entry would one day start nothing", () => {
+    writeFileSync(join(home, ".claude.json"), "{}");
+    // picomcp as `npx picomcp` runs it outside a project that has it: a copy in ~/.npm/_npx/<hash>.
+    const cached = join(home, ".npm", "_npx", "0a1b2c3d", "node_modules", "picomcp");
+    cpSync(join(ROOT, "src"), join(cached, "src"), { recursive: true });
+    writeFileSync(join(cached, "package.json"), '{ "name": "picomcp", "type": "module" }');
+    const ran = spawnSync(
+      process.execPath,
+      ["--import", "tsx", join(cached, "src", "bin.ts"), "install", "claude-code", FIXTURE],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, HOME: home, XDG_CONFIG_HOME: "", CODEX_HOME: "", APPDATA: "" },
+        timeout: 30_000,
+      },
+    );
+    expect(ran.status).toBe(2);
+    expect(ran.stderr).toContain(
+      `picomcp runs from npx's cache (${realpathSync(join(cached, "src", "bin.ts"))}), which npm may clear, and the entry would then start nothing. Install picomcp in the server's project (npm install picomcp) and run npx picomcp install there.`,
+    );
+    expect(read(".claude.json")).toBe("{}");
   });
 
   it("refuses, exit 2, a name the client's own `mcp add` refuses, and names one it takes", () => {
