@@ -102,14 +102,17 @@ export type Outgoing = JsonRpcMessage | JsonRpcMessage[];
  */
 export interface ReadCheck {
   allows(uri: string): boolean | Promise<boolean>;
-  /** Holds what `out` would send behind checks that wait, in order; `maxBytes` of notifications at most. */
-  hold(out: (message: Outgoing) => void, maxBytes: number): Holder;
+  /**
+   * Holds what `out` would send behind checks that wait, in order; `maxBytes` of notifications at most.
+   * `request`: the request a response answers, as `send` was given it (connection.ts's `Transport.deliver`).
+   */
+  hold(out: (message: Outgoing, request?: unknown) => void, maxBytes: number): Holder;
 }
 
 /** What a stream holds behind read checks that wait (transports/held.ts's HeldMessages). */
 export interface Holder {
-  /** Sends `message` if `allowed`, after what is held; a promise while it waits its turn. */
-  send(message: Outgoing, allowed: boolean | Promise<boolean>): Promise<void> | undefined;
+  /** Sends `message` (answering `request`) if `allowed`, after what is held; a promise while it waits its turn. */
+  send(message: Outgoing, allowed: boolean | Promise<boolean>, request?: unknown): Promise<void> | undefined;
   /** Sends what is held whose turn has come; all of it when `cut`, the checks still waiting a no. */
   release(cut?: boolean): void;
   /** Resolves once what is held now has gone or been dropped; undefined when nothing is held. */

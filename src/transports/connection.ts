@@ -134,7 +134,7 @@ export class Connection implements Peer, Inflight, Asker {
       const allowed = check?.allows(event.uri) ?? true;
       if (check && allowed instanceof Promise)
         this.#held ??= check.hold(
-          (message) => this.#transport.deliver(message),
+          (message, request) => this.#transport.deliver(message, request),
           this.dispatcher.limits.maxSseBufferBytes,
         );
       this.#tell({ jsonrpc: "2.0", method, params: { uri: event.uri } }, allowed);
@@ -165,7 +165,7 @@ export class Connection implements Peer, Inflight, Asker {
     allowed: boolean | Promise<boolean>,
     request?: unknown,
   ): Promise<void> | undefined {
-    if (this.#held) return this.#held.send(message, allowed);
+    if (this.#held) return this.#held.send(message, allowed, request);
     // A check that waits made the holder (`notify`): only a read check's answer can be a promise.
     if (allowed === true) this.#transport.deliver(message, request);
     return undefined;

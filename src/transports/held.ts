@@ -30,6 +30,7 @@ type Later = [allowed: boolean | Promise<boolean>, until: number];
  * A message held back, sent or dropped in its turn: whether it may go (its read check while that has
  * not answered, then the answer), the bytes it counts for (a notification's; 0 for the rest), what it
  * is the same as (a change notification's text), what resolves the promise `send` answered for it,
+ * the request a response answers (for the transport: stdio writes it after that request's progress),
  * and the `Later` check that decides instead if its own says no.
  */
 type Entry = [
@@ -38,6 +39,7 @@ type Entry = [
   bytes: number,
   same: string,
   done: () => void,
+  request: unknown,
   later?: Later,
 ];
 
@@ -65,7 +67,7 @@ const CHANGE = /^notifications\/(?:\w+\/list_changed|resources\/updated)$/;
  * meanwhile; a handler's question waits for its answer).
  */
 export class HeldMessages implements Holder {
-  readonly #out: (message: Outgoing) => void;
+  readonly #out: (message: Outgoing, request?: unknown) => void;
   readonly #maxBytes: number;
   readonly #entries: Entry[] = [];
   /** The bytes of the notifications held. */
@@ -74,7 +76,7 @@ export class HeldMessages implements Holder {
   readonly #changes = new Map<string, Entry>();
 
   /** `out` hands a message to the transport; `maxBytes`: of the notifications held (see above). */
-  constructor(out: (message: Outgoing) => void, maxBytes: number) {
+  constructor(out: (message: Outgoing, request?: unknown) => void, maxBytes: number) {
     this.#out = out;
     this.#maxBytes = maxBytes;
   }
@@ -89,10 +91,10 @@ export class HeldMessages implements Holder {
    * held and `allowed` is known, otherwise once it has gone (the promise resolves). A notification that
    * one still held already says, or that the bound drops, is not sent (undefined).
    */
-  send(message: Outgoing, allowed: boolean | Promise<boolean>): Promise<void> | undefined {
+  send(message: Outgoing, allowed: boolean | Promise<boolean>, request?: unknown): Promise<void> | undefined {
     const entries = this.#entries;
     if (entries.length === 0 && !(allowed instanceof Promise)) {
-      if (allowed) this.#out(message);
+      if (allowed) this.#out(message, request);
       return undefined;
     }
     let bytes = 0;
@@ -107,7 +109,7 @@ export class HeldMessages implements Holder {
           // since granted) must not lose this change when its own check allows it.
           if (held[1] !== true && allowed !== false) {
             const later: Later = [allowed, Date.now() + READ_CHECK_MS];
-            held[5] = later;
+            held[6] = later;
             // Its answer is kept as it comes, so that one already given decides at once.
             if (allowed instanceof Promise)
               void allowed.then(
@@ -127,7 +129,7 @@ export class HeldMessages implements Holder {
       }
     }
     return new Promise((done) => {
-      const entry: Entry = [message, allowed, bytes, same, done];
+      const entry: Entry = [message, allowed, bytes, same, done, request];
       entries.push(entry);
       if (same && allowed !== false) this.#changes.set(same, entry);
       if (allowed instanceof Promise) this.#check(entry, allowed, READ_CHECK_MS);
@@ -141,8 +143,8 @@ export class HeldMessages implements Holder {
    */
   #check(entry: Entry, check: Promise<boolean>, ms: number): void {
     void boundedReadCheck(check, ms).then((yes) => {
-      const later = entry[5];
-      entry[5] = undefined;
+      const later = entry[6];
+      entry[6] = undefined;
       let allowed: boolean | Promise<boolean> = yes;
       if (!yes && later) {
         const left = later[1] - Date.now();
@@ -167,13 +169,13 @@ export class HeldMessages implements Holder {
     while (entries.length > 0) {
       if (entries[0]![1] instanceof Promise && !cut) return;
       const entry = entries.shift()!;
-      const [message, allowed, bytes, , done] = entry;
+      const [message, allowed, bytes, , done, request] = entry;
       this.#bytes -= bytes;
       this.#forget(entry);
       // Cut or sent: no later check decides for it any more.
-      entry[5] = undefined;
+      entry[6] = undefined;
       try {
-        if (allowed === true) this.#out(message);
+        if (allowed === true) this.#out(message, request);
       } catch {
         // A message the transport cannot take must not keep those behind it waiting.
       }

@@ -102,3 +102,29 @@ describe("the official v1 client over Streamable HTTP (2025-11-25, the reply an 
 describe("the official v2 client over Streamable HTTP (2026-07-28)", () => {
   eachCall(async () => modernPeer(await clients.modern()));
 });
+
+describe("the official v1 client over stdio, on a connection where a resource update's read check waited", () => {
+  it("gets every progress report, of a call held behind the check and of the calls after it", async () => {
+    // test/fixtures/stdio-held-server.ts: the read check of slow://{ms} (an asynchronous `allow`) answers after ms.
+    const client = new Client({ name: "v1", version: "1.0.0" });
+    closing.push(client);
+    await client.connect(new StdioClientTransport(tsxProgram("test/fixtures/stdio-held-server.ts")));
+    await client.subscribeResource({ uri: "slow://200" });
+    const peer = legacyPeer(client);
+    const errors: string[] = [];
+    peer.onerror((error) => errors.push(error.message));
+    const seen: Update[][] = [];
+    const call = () => {
+      const updates: Update[] = [];
+      seen.push(updates);
+      return peer.steps((update) => updates.push(update));
+    };
+    // The first call's progress and response wait behind the update's check, and go once it answers.
+    await Promise.all([client.callTool({ name: "update", arguments: { uri: "slow://200" } }), call()]);
+    for (let later = 1; later < CALLS; later++) await call();
+    // Was: the reports lost, the response read with them (the responses sent through the read check's
+    // holder, which the connection keeps once made, went without their request: line-output.ts held none).
+    expect(seen).toEqual(Array.from({ length: CALLS }, () => EVERY_REPORT));
+    expect(errors).toEqual([]);
+  });
+});
