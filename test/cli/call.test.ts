@@ -6,6 +6,18 @@ import { BIN, collect, exitOf, FIXTURE, picomcp, ROOT } from "./helpers.js";
 
 const call = (...args: string[]) => picomcp(["call", FIXTURE, ...args]);
 
+/**
+ * util-linux `script`'s arguments that run `picomcp call <file> <tool>` with a terminal (a pty) for
+ * its stdin, forwarding what is piped to it.
+ */
+function onTerminal(file: string, tool: string): string[] {
+  return ["-qec", [process.execPath, "--import", "tsx", BIN, "call", file, tool].join(" "), "/dev/null"];
+}
+
+/** `picomcp call <file> <tool>` on a terminal, with `input` typed into it; once it has exited. */
+const typedOnTerminal = (file: string, tool: string, input: string) =>
+  spawnSync("script", onTerminal(file, tool), { cwd: ROOT, encoding: "utf8", input, timeout: 30_000 });
+
 describe("picomcp call", () => {
   it("takes --arg pairs typed by the input schema, and prints the text", () => {
     expect(call("greet", "--arg", "name=42", "--arg", "times=2")).toMatchObject({
@@ -78,15 +90,8 @@ describe("picomcp call", () => {
     expect(stderr).toContain('the tool asked "Your favourite color?", but stdin is not a terminal');
   });
 
-  // util-linux `script` gives the child a terminal (a pty) for stdin, and forwards what is piped to it.
   it.runIf(process.platform === "linux")("asks an elicitation's form on the terminal when stdin is one", () => {
-    const command = [process.execPath, "--import", "tsx", BIN, "call", FIXTURE, "ask_color"].join(" ");
-    const child = spawnSync("script", ["-qec", command, "/dev/null"], {
-      cwd: ROOT,
-      encoding: "utf8",
-      input: "y\nteal\n",
-      timeout: 30_000,
-    });
+    const child = typedOnTerminal(FIXTURE, "ask_color", "y\nteal\n");
     expect(child.status).toBe(0);
     expect(child.stdout).toContain("The tool asks: Your favourite color?");
     expect(child.stdout).toContain("color [string]: ");
@@ -95,13 +100,7 @@ describe("picomcp call", () => {
 
   it.runIf(process.platform === "linux")("asks again for a field typed wrong, saying what to type", () => {
     // Was: `"abc" is not a integer.`, `"maybe" is not a boolean.`: the type's name, not what to type.
-    const command = [process.execPath, "--import", "tsx", BIN, "call", "test/fixtures/cli-form.ts", "order"].join(" ");
-    const child = spawnSync("script", ["-qec", command, "/dev/null"], {
-      cwd: ROOT,
-      encoding: "utf8",
-      input: "y\nabc\n3\nbig\n2.5\nmaybe\ny\n",
-      timeout: 30_000,
-    });
+    const child = typedOnTerminal("test/fixtures/cli-form.ts", "order", "y\nabc\n3\nbig\n2.5\nmaybe\ny\n");
     expect(child.status).toBe(0);
     expect(child.stdout).toContain('"abc" is not a whole number: type one, such as 3.');
     expect(child.stdout).toContain('"big" is not a number: type one, such as 2.5.');
@@ -113,8 +112,10 @@ describe("picomcp call", () => {
     "stops at Ctrl+C typed while the form is asked, as anywhere else",
     async () => {
       // Was: "The terminal's input ended: cancelled.", then the tool went on with a cancel, exit 0.
-      const command = [process.execPath, "--import", "tsx", BIN, "call", FIXTURE, "ask_color"].join(" ");
-      const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"] });
+      const child = spawn("script", onTerminal(FIXTURE, "ask_color"), {
+        cwd: ROOT,
+        stdio: ["pipe", "pipe", "inherit"],
+      });
       const output = collect(child.stdout);
       for (const deadline = Date.now() + 20_000; !output.text.includes("[c]ancel: "); ) {
         if (Date.now() > deadline) throw new Error(`no question within 20 s; saw:\n${output.text}`);
