@@ -97,11 +97,13 @@ configuration that is not where expected, does not parse, is read-only or cannot
     if (refused) throw new CannotRun(refused);
 
     const bin = realpathSync(process.argv[1]!);
-    // npx runs a package the project does not have from its cache (~/.npm/_npx/<hash>), which npm
-    // clears as it sees fit: an entry pointing there would one day start nothing, with no word why.
-    if (bin.split(/[\\/]/).includes("_npx")) {
+    // A package runner runs a package the project does not have from a cache of its own, which it
+    // clears as it sees fit (npx: ~/.npm/_npx/<hash>; pnpm dlx: <cache>/dlx/<hash>; yarn dlx:
+    // <tmp>/xfs-<id>/dlx-<pid>; bunx: <tmp>/bunx-<uid>-<package>): an entry pointing there would one
+    // day start nothing, with no word why.
+    if (/[\\/](?:_npx|pnpm(?:-cache)?[\\/]dlx|dlx-\d+|bunx-\d+-[^\\/]+)[\\/]/.test(bin)) {
       throw new CannotRun(
-        `picomcp runs from npx's cache (${bin}), which npm may clear, and the entry would then start nothing. Install picomcp in the server's project (npm install picomcp) and run npx picomcp install there.`,
+        `picomcp runs from a package runner's cache (${bin}: npx, pnpm dlx, yarn dlx or bunx), which the runner may clear, and the entry would then start nothing. Install picomcp in the server's project (npm install picomcp) and run npx picomcp install there.`,
       );
     }
     const entry: StdioEntry = {

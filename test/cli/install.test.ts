@@ -27,6 +27,21 @@ const install = (...args: string[]) =>
 const read = (path: string) => readFileSync(join(home, path), "utf8");
 const backups = (folder: string) => readdirSync(join(home, folder)).filter((name) => name.endsWith(".bak"));
 
+/** `install claude-code` run by a copy of picomcp at `where` under HOME (a package runner's cache, a project); its bin's real path. */
+function installFromCopy(where: string[]) {
+  const copy = join(home, ...where);
+  cpSync(join(ROOT, "src"), join(copy, "src"), { recursive: true });
+  writeFileSync(join(copy, "package.json"), '{ "name": "picomcp", "type": "module" }');
+  const bin = join(copy, "src", "bin.ts");
+  const ran = spawnSync(process.execPath, ["--import", "tsx", bin, "install", "claude-code", FIXTURE], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: "", CODEX_HOME: "", APPDATA: "" },
+    timeout: 30_000,
+  });
+  return { status: ran.status, stderr: ran.stderr, bin: realpathSync(bin) };
+}
+
 /**
  * The tsx that `--import tsx` (how the tests run picomcp) finds from the repository, as the file it
  * is (node_modules may be a link, as in a git worktree).
@@ -402,27 +417,30 @@ describe("picomcp install", () => {
     );
   });
 
-  it("refuses, exit 2 and nothing written, from npx's cache, which npm clears: the entry would one day start nothing", () => {
+  it.each([
+    ["npx", [".npm", "_npx", "0a1b2c3d", "node_modules", "picomcp"]],
+    ["pnpm dlx", [".cache", "pnpm", "dlx", "0a1b2c3d", "node_modules", "picomcp"]],
+    ["yarn dlx", ["xfs-0a1b2c3d", "dlx-4242", "node_modules", "picomcp"]],
+    ["bunx", ["bunx-1000-picomcp@latest", "node_modules", "picomcp"]],
+  ])(
+    "refuses, exit 2 and nothing written, from %s's cache, which it clears: the entry would one day start nothing",
+    (_, where) => {
+      writeFileSync(join(home, ".claude.json"), "{}");
+      // picomcp as the runner runs it outside a project that has it: a copy in the runner's cache.
+      const { status, stderr, bin } = installFromCopy(where);
+      expect(status).toBe(2);
+      expect(stderr).toContain(
+        `picomcp runs from a package runner's cache (${bin}: npx, pnpm dlx, yarn dlx or bunx), which the runner may clear, and the entry would then start nothing. Install picomcp in the server's project (npm install picomcp) and run npx picomcp install there.`,
+      );
+      expect(read(".claude.json")).toBe("{}");
+    },
+  );
+
+  it("installs from a project whose folder's name only looks like a runner's cache (dlx-tools)", () => {
     writeFileSync(join(home, ".claude.json"), "{}");
-    // picomcp as `npx picomcp` runs it outside a project that has it: a copy in ~/.npm/_npx/<hash>.
-    const cached = join(home, ".npm", "_npx", "0a1b2c3d", "node_modules", "picomcp");
-    cpSync(join(ROOT, "src"), join(cached, "src"), { recursive: true });
-    writeFileSync(join(cached, "package.json"), '{ "name": "picomcp", "type": "module" }');
-    const ran = spawnSync(
-      process.execPath,
-      ["--import", "tsx", join(cached, "src", "bin.ts"), "install", "claude-code", FIXTURE],
-      {
-        cwd: ROOT,
-        encoding: "utf8",
-        env: { ...process.env, HOME: home, XDG_CONFIG_HOME: "", CODEX_HOME: "", APPDATA: "" },
-        timeout: 30_000,
-      },
-    );
-    expect(ran.status).toBe(2);
-    expect(ran.stderr).toContain(
-      `picomcp runs from npx's cache (${realpathSync(join(cached, "src", "bin.ts"))}), which npm may clear, and the entry would then start nothing. Install picomcp in the server's project (npm install picomcp) and run npx picomcp install there.`,
-    );
-    expect(read(".claude.json")).toBe("{}");
+    const { status, bin } = installFromCopy(["dlx-tools", "node_modules", "picomcp"]);
+    expect(status).toBe(0);
+    expect(JSON.parse(read(".claude.json")).mcpServers["cli-fixture"].args).toContain(bin);
   });
 
   it("refuses, exit 2, a name the client's own `mcp add` refuses, and names one it takes", () => {
