@@ -3,7 +3,9 @@
  * field a block has must be what the 2025-11-25 schema says (ContentBlock), or the client refuses the
  * whole result. The official v1 client parses results with zod and throws, so the model would get
  * nothing; a tool error that names the block and the field tells the model what failed, and the
- * author what to fix. The rules are the schema's, as strict as that client reads them.
+ * author what to fix. The rules are the schema's, as strict as that client reads them. The same
+ * fields check what a client sends too: a request's params of the shape its method needs
+ * (`invalidParams`, `PROMPT_ARGUMENTS`: middleware/params.ts, prompts/run.ts).
  */
 import { BLOCK_FIELDS, type ContentBlock } from "../core/content.js";
 import { ErrorCode, McpError } from "../core/errors.js";
