@@ -292,6 +292,43 @@ describe("serveLines concurrency", () => {
     ]);
   });
 
+  it("writes a response after its request's progress once that is written, and the responses read meanwhile first", async () => {
+    const io = pipe();
+    let answer!: () => void;
+    const answering = new Promise<void>((resolve) => (answer = resolve));
+    const pause = {
+      run: async (_args: unknown, ctx: Context) => {
+        ctx.progress(1, 1);
+        // The tool answers once its report has been written: a short wait, as a quick fetch.
+        await answering;
+        return "done";
+      },
+    };
+    const served = serveLines(dispatcher({ pause }), io);
+    io.push(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "pause", _meta: { ...envelope, progressToken: "p" } } })}\n`,
+    );
+    await io.until((messages) => messages.some((message) => message.method === "notifications/progress"));
+    answer();
+    // Its response is ready (the tool answered in a microtask); the next request's goes at once, before it.
+    await Promise.resolve();
+    io.push(call(2, "meanwhile"));
+    await io.until(answered(1));
+    io.end();
+    await served;
+    const ids = io.writes.map((chunk) =>
+      chunk
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => {
+          const message = JSON.parse(line) as { id?: unknown; method?: string };
+          return message.method ?? message.id;
+        }),
+    );
+    // Was: the response of call 1 written at once, before call 2's, in the write after its progress.
+    expect(ids).toEqual([["notifications/progress"], [2], [1]]);
+  });
+
   it("waits for requests in flight when the input ends, then resolves", async () => {
     const io = pipe();
     let release!: () => void;

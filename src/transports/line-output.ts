@@ -9,10 +9,10 @@ const later: (callback: () => void) => void =
 const BATCH = 64 * 1024;
 
 /**
- * How long after its request's progress a response is written, when both would have gone in one write
- * (see `send`). A turn of the event loop was not enough: the official clients still read the progress
- * with the response in most first calls of a connection, and in some later ones. On a loaded 2-CPU
- * machine, 1 ms lost the reports of 5 calls in 300, 10 ms of 2 in 1,200, 20 ms of none in 1,000.
+ * How long after its request's progress is written a response is (see `send`). A turn of the event loop
+ * was not enough: the official clients still read the progress with the response in most first calls of
+ * a connection, and in some later ones. On a loaded 2-CPU machine, 1 ms lost the reports of 5 calls in
+ * 300, 10 ms of 2 in 1,200, 20 ms of none in 1,000.
  */
 const AFTER_PROGRESS_MS = 20;
 
@@ -41,8 +41,8 @@ export interface LineOutput {
  * false, nothing more is written until `drained` resolves, and `blocked` tells the reader to stop
  * reading requests meanwhile, so a client that stops reading bounds what the server holds: log and
  * progress notifications past `maxQueued` are dropped, and a change notification or task status
- * supersedes one about the same thing still waiting. A response whose request's progress waits to be
- * written goes in a later write, AFTER_PROGRESS_MS later (see `send`).
+ * supersedes one about the same thing still waiting. A response goes AFTER_PROGRESS_MS after its
+ * request's last progress is written, in a later write (see `send`).
  */
 export function lineOutput(
   write: (chunk: string) => unknown,
@@ -66,10 +66,13 @@ export function lineOutput(
   /** The resource updates waiting: each line's length by its number (made by the first), and their length in all. */
   let updating: Map<number, number> | undefined;
   let updates = 0;
-  /** The tokens of the progress notifications waiting (made by the first), and the responses held until they have gone (see `send`). */
-  let progressing: Set<unknown> | undefined;
-  let after: (JsonRpcMessage | JsonRpcMessage[])[] | undefined;
-  /** How many groups of held responses wait for their AFTER_PROGRESS_MS. */
+  /**
+   * The responses held behind the progress still to be written (see `send`); then, for AFTER_PROGRESS_MS
+   * after it is, behind that write. `recent` has each token whose progress is in one, by the latest.
+   */
+  let pending: (JsonRpcMessage | JsonRpcMessage[])[] | undefined;
+  let recent: Map<unknown, (JsonRpcMessage | JsonRpcMessage[])[]> | undefined;
+  /** How many writes of progress are less than AFTER_PROGRESS_MS old. */
   let holds = 0;
 
   const flush = (): void => {
@@ -84,18 +87,20 @@ export function lineOutput(
       const chunk = lines.splice(0, count).join("");
       if (chunk !== "" && write(chunk) === false && drained) ready = drained().then(unblock, unblock);
     }
-    // Their progress written, the responses held behind it go AFTER_PROGRESS_MS later (see `send`).
-    if (progressing && lines.length === 0) {
-      const held = after;
-      progressing = after = undefined;
-      if (held) {
-        holds++;
-        setTimeout(() => {
-          holds--;
-          for (const message of held) output.send(message);
-          flush();
-        }, AFTER_PROGRESS_MS);
-      }
+    // Their progress written, the responses held behind it, and those of the same requests that come
+    // meanwhile, go AFTER_PROGRESS_MS later (see `send`).
+    if (pending && lines.length === 0) {
+      const held = pending;
+      pending = undefined;
+      holds++;
+      setTimeout(() => {
+        holds--;
+        // A token whose progress went again since holds its responses until later.
+        if (recent) for (const [token, hold] of recent) if (hold === held) recent.delete(token);
+        if (recent?.size === 0) recent = undefined;
+        for (const message of held) output.send(message);
+        flush();
+      }, AFTER_PROGRESS_MS);
     }
     // The keys of lines written are no longer waiting; nor are the updates (numbered in order).
     if (keyed?.size) for (const [key, number] of keyed) if (number < written) keyed.delete(key);
@@ -129,15 +134,20 @@ export function lineOutput(
       // The official TypeScript clients handle a response as they read it, and a notification a microtask
       // later: a response read with its request's progress has dropped the handler that progress needed,
       // which is lost, an error to the client (modelcontextprotocol/typescript-sdk#2580). So a response
-      // whose request's progress is still to be written waits for it to be, then AFTER_PROGRESS_MS more:
-      // a client waiting for it reads the progress first. Nothing else waits for it.
+      // goes AFTER_PROGRESS_MS after its request's last progress is written: one whose progress is still
+      // to be written waits for it to be, one whose progress went less than that ago (its tool answered
+      // after a short wait) waits the rest, so a client a little busy reads the progress first. Nothing
+      // else waits for it.
       if (method === "notifications/progress") {
-        progressing ??= new Set();
-        progressing.add(sent?.params?.progressToken);
-      } else if (progressing?.has(tokenOf(request))) {
-        after ??= [];
-        after.push(message);
-        return;
+        pending ??= [];
+        recent ??= new Map();
+        recent.set(sent?.params?.progressToken, pending);
+      } else {
+        const held = recent?.get(tokenOf(request));
+        if (held) {
+          held.push(message);
+          return;
+        }
       }
       // JSON never holds a raw newline, so a message is always exactly one line.
       const line = serialize(message);
@@ -181,7 +191,7 @@ export function lineOutput(
     blocked: () => ready,
     async finish() {
       flush();
-      // Responses held behind their request's progress are written after it too.
+      // Responses held behind their request's progress are written after it too (a hold with none ends soon).
       while (ready || holds > 0) await (ready ?? new Promise((resolve) => setTimeout(resolve, AFTER_PROGRESS_MS)));
     },
   };

@@ -15,7 +15,7 @@ import { StdioClientTransport as ModernStdioTransport } from "@modelcontextproto
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { quickProgressServer, STEPS } from "../fixtures/quick-progress-server.js";
+import { PAUSE_MS, quickProgressServer, STEPS } from "../fixtures/quick-progress-server.js";
 import { tsxProgram } from "./fixture.js";
 import { servedToClients } from "./served.js";
 
@@ -39,6 +39,7 @@ interface Update {
 /** What each official client does here, spelled the same. */
 interface Peer {
   steps(onprogress: (update: Update) => void): Promise<unknown>;
+  pause(onprogress: (update: Update) => void): Promise<unknown>;
   /** The client's `onerror`, where the SDK reports a progress notification it has no handler for. */
   onerror(report: (error: Error) => void): void;
 }
@@ -46,6 +47,7 @@ interface Peer {
 function legacyPeer(client: Client): Peer {
   return {
     steps: (onprogress) => client.callTool({ name: "steps" }, undefined, { onprogress }),
+    pause: (onprogress) => client.callTool({ name: "pause" }, undefined, { onprogress }),
     onerror: (report) => (client.onerror = report),
   };
 }
@@ -53,6 +55,7 @@ function legacyPeer(client: Client): Peer {
 function modernPeer(client: ModernClient): Peer {
   return {
     steps: (onprogress) => client.callTool({ name: "steps" }, { onprogress }),
+    pause: (onprogress) => client.callTool({ name: "pause" }, { onprogress }),
     onerror: (report) => (client.onerror = report),
   };
 }
@@ -77,7 +80,43 @@ function eachCall(connect: () => Promise<Peer>) {
   });
 }
 
+/**
+ * The client's event loop held for BUSY_MS after each call is sent: longer than `pause` takes between its
+ * report and its answer, so both wait in the pipe when the client reads again unless the response is
+ * written AFTER_PROGRESS_MS after the report (transports/line-output.ts; was: at once, and lost).
+ */
+const BUSY_MS = PAUSE_MS + 6;
+
+function busy(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // The client computes: it reads nothing meanwhile.
+  }
+}
+
+function afterAShortWait(connect: () => Promise<Peer>) {
+  it("gets the progress report of a tool that answers a few milliseconds after it, read by a client a little busy", async () => {
+    const peer = await connect();
+    const errors: string[] = [];
+    peer.onerror((error) => errors.push(error.message));
+    for (let call = 0; call < CALLS; call++) {
+      const seen: Update[] = [];
+      const answer = peer.pause((update) => seen.push(update));
+      busy(BUSY_MS);
+      expect(await answer).toMatchObject({ content: [{ text: "done" }] });
+      expect({ call, seen }).toEqual({ call, seen: [{ progress: 1, total: 1, message: "started" }] });
+    }
+    expect(errors).toEqual([]);
+  });
+}
+
 describe("the official v1 client over stdio", () => {
+  afterAShortWait(async () => {
+    const client = new Client({ name: "v1", version: "1.0.0" });
+    closing.push(client);
+    await client.connect(new StdioClientTransport(tsxProgram(FIXTURE)));
+    return legacyPeer(client);
+  });
   eachCall(async () => {
     const client = new Client({ name: "v1", version: "1.0.0" });
     closing.push(client);
@@ -87,6 +126,12 @@ describe("the official v1 client over stdio", () => {
 });
 
 describe("the official v2 client over stdio", () => {
+  afterAShortWait(async () => {
+    const client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    closing.push(client);
+    await client.connect(new ModernStdioTransport(tsxProgram(FIXTURE)));
+    return modernPeer(client);
+  });
   eachCall(async () => {
     const client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
     closing.push(client);
