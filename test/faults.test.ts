@@ -120,6 +120,26 @@ describe("faults in-process", () => {
     ]);
   });
 
+  // Node (and Bun) fire a timer set past 2^31 - 1 ms after 1 ms: a grace that long, or Infinity (no
+  // limit, docs/limits.md), cancelled every request in progress as soon as the input ended.
+  it.each([Infinity, 2 ** 31])(
+    "gives requests in progress all the time they take once the input ends, with shutdownGraceMs %s",
+    async (shutdownGraceMs) => {
+      const io = pipe();
+      const slow = { run: () => new Promise((resolve) => setTimeout(resolve, 200, "done")) } as unknown as AnyTool;
+      const served = serveLines(dispatcher({ shutdownGraceMs }, { slow }), io);
+      io.push(line(call(1, "slow")));
+      io.end();
+      await within(served, 5000, "serveLines resolving once the tool answered");
+      expect(io.messages()).toEqual([
+        expect.objectContaining({
+          id: 1,
+          result: expect.objectContaining({ content: [{ type: "text", text: "done" }] }),
+        }),
+      ]);
+    },
+  );
+
   it("turns whatever a handler throws into a tool error with a message, never a crash or a stack", async () => {
     const values: Record<string, () => unknown> = {
       string: () => "plain string",

@@ -60,11 +60,12 @@ export async function serveLines(dispatcher: Dispatcher, streams: StdioStreams):
    * Resolves true once every request read has been answered and what waits behind a read check (an
    * update under an asynchronous `allow`, what was sent after it) has gone, or false after `ms`. It is
    * called once the input is read, so the count only goes down: an `idle` left from an earlier call
-   * that fires later settles a promise already settled.
+   * that fires later settles a promise already settled. A grace past the longest timer waits as long
+   * as it takes: Node and Bun would fire that timer after 1 ms.
    */
   const settled = (ms: number) =>
     new Promise<boolean>((resolve) => {
-      const timer = setTimeout(resolve, ms, false);
+      const timer = ms < 2 ** 31 ? setTimeout(resolve, ms, false) : undefined;
       idle = async () => {
         for (let held = connection.sent(); held; held = connection.sent()) await held;
         clearTimeout(timer);
