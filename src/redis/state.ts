@@ -38,6 +38,7 @@ export interface RedisStateOptions {
  * Redis (the client stays open).
  */
 export async function redisState(options: RedisStateOptions): Promise<SharedState> {
+  checkOptions(options);
   const prefix = options.prefix ?? "picomcp:";
   const link = new RedisLink(options.client, options.commandTimeoutMs ?? 2000);
   const bus = new RedisBus(link, prefix, crypto.randomUUID());
@@ -74,4 +75,26 @@ export async function redisState(options: RedisStateOptions): Promise<SharedStat
       await bus.close();
     },
   };
+}
+
+/** The options that are durations: each sets a timer, or an expiry renewed by one. */
+const DURATIONS = ["commandTimeoutMs", "leaseMs", "historyTtlMs"] as const;
+
+/**
+ * Refuses, before any command, options that would fail every request later: a duration that is not a
+ * whole number of milliseconds a timer can wait (NaN, or past 2^31 - 1, fires a timer at once: every
+ * command would time out), or a prefix that is not a string.
+ */
+function checkOptions(options: RedisStateOptions): void {
+  if (options.prefix !== undefined && typeof options.prefix !== "string") {
+    throw new TypeError(`redisState()'s prefix must be a string, such as "picomcp:"; got ${String(options.prefix)}.`);
+  }
+  for (const name of DURATIONS) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1 && value < 2 ** 31)) {
+      throw new TypeError(
+        `redisState()'s ${name} must be a whole number of milliseconds from 1 to 2147483647 (about 24 days); got ${String(value)}. Leave it out for its default.`,
+      );
+    }
+  }
 }
