@@ -16,7 +16,10 @@ const TARGET = 1_500;
 // Raised to 2,680 lines: a 2025-03-26 batch whose answers together are too long for one JSON text
 // answers each request with an error saying so (core/jsonrpc.ts serialize; was: stdio answered none of
 // them, HTTP a plain-text 500; test/stdio-memory.test.ts) (+17 lines).
-const CEILING = 2_680;
+// Raised to 2,684 lines: a tool's input schema that is not an object is refused with the hint in its
+// own library's words, z.object, v.object or type({ value: … }), or a neutral one (core/tools.ts's
+// objectSchema; was: z.object({ value: … }) whatever the library; test/tools.test.ts) (+4 lines).
+const CEILING = 2_684;
 
 /** The lines of a file as an editor numbers them: a last line without its newline counts. */
 function linesOf(text: string): number {

@@ -108,6 +108,28 @@ describe("tool registration", () => {
     expect(() => server.tool("v", { input: toStandardJsonSchema(v.number()), run })).toThrow(/has type "number"/);
   });
 
+  // Was: z.object({ value: … }) whatever the library, a call a valibot or ArkType user cannot write.
+  it("says how to make a non-object input a field of one in the schema's own library", () => {
+    const server = pico({ name: "t", version: "1" });
+    const refused = (input: Schema) => () => server.tool("t", { input, run });
+    expect(refused(type("string[]"))).toThrow(/\. Make it a field of an object: type\(\{ value: … \}\)\.$/);
+    expect(refused(toStandardJsonSchema(v.number()))).toThrow(
+      /\. Make it a field of an object: v\.object\(\{ value: … \}\)\.$/,
+    );
+    // Another library's spelling is not guessed.
+    const other: Schema = {
+      "~standard": {
+        version: 1,
+        vendor: "effect",
+        validate: (value) => ({ value }),
+        jsonSchema: { input: () => ({ type: "string" }), output: () => ({ type: "string" }) },
+      },
+    };
+    expect(refused(other)).toThrow(
+      'Tool "t" input must describe an object (tool arguments are named); its JSON Schema has type "string". Make it a field of an object: an object schema with a field holding it.',
+    );
+  });
+
   it("rejects a schema that cannot produce JSON Schema, for input and output", () => {
     const server = pico({ name: "t", version: "1" });
     expect(() => server.tool("i", { input: v.object({ a: v.string() }) as Schema, run })).toThrow(

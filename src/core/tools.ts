@@ -236,8 +236,12 @@ const TOOL_OPTIONS: Record<keyof ToolConfig<undefined, undefined>, 0> = {
 function objectSchema(schema: Schema, owner: string): JsonSchema {
   const json = toJsonSchema(schema, "input", `${owner} input`);
   if (json.type !== "object") {
+    // The object as the schema's own library writes it (its Standard Schema vendor); another's is not guessed.
+    const vendor = schema["~standard"].vendor;
+    const wrapped =
+      vendor === "zod" ? "z.object" : vendor === "valibot" ? "v.object" : vendor === "arktype" ? "type" : undefined;
     throw new TypeError(
-      `${owner} input must describe an object (tool arguments are named); its JSON Schema has ${json.type === undefined ? "no type (a union, say)" : `type ${JSON.stringify(json.type)}`}. Make it a field of an object: z.object({ value: … }).`,
+      `${owner} input must describe an object (tool arguments are named); its JSON Schema has ${json.type === undefined ? "no type (a union, say)" : `type ${JSON.stringify(json.type)}`}. Make it a field of an object: ${wrapped ? `${wrapped}({ value: … })` : "an object schema with a field holding it"}.`,
     );
   }
   return json;
