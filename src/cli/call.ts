@@ -178,20 +178,26 @@ async function inputSchema(client: Client, tool: string): Promise<InputSchema | 
 }
 
 /**
- * The arguments given that the input schema names nowhere, in words, when it says which it takes
- * and no others (no additionalProperties, or false): a schema library drops such an argument
- * (zod's z.object does), so a misspelt optional one would leave its default in place without a word.
+ * The arguments given that the input schema does not list, in words, when it lists which it takes. One it
+ * closes (additionalProperties: false) takes no others: the call will be refused, so that is a warning.
+ * Without additionalProperties JSON Schema allows others, and a library may keep them or drop them (zod's
+ * z.object drops them, so a misspelt optional one leaves its default in place): said without guessing which.
  */
 function unnamedArguments(schema: InputSchema | undefined, input: Record<string, unknown>): string | undefined {
   const properties = schema?.properties;
   if (!properties || schema.patternProperties !== undefined) return undefined;
-  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined;
+  const closed = schema.additionalProperties === false;
+  if (!closed && schema.additionalProperties !== undefined) return undefined;
   const unnamed = Object.keys(input).filter((name) => !Object.hasOwn(properties, name));
   if (unnamed.length === 0) return undefined;
   const known = Object.keys(properties);
+  const listed = known.length ? `its arguments: ${known.join(", ")}` : "it takes none";
+  if (closed) {
+    return `has no argument ${unnamed.join(", ")} (${listed}), and its input schema takes no others: check the spelling.`;
+  }
   return (
-    `has no argument ${unnamed.join(", ")} (${known.length ? `its arguments: ${known.join(", ")}` : "it takes none"}): ` +
-    `sent as given, ${unnamed.length > 1 ? "they are" : "it is"} likely dropped by its schema. Check the spelling.`
+    `does not list ${unnamed.join(", ")} in its input schema (${listed}); ` +
+    `${unnamed.length > 1 ? "they are" : "it is"} sent as given${known.length ? ": check the spelling if you meant one of those" : ""}.`
   );
 }
 

@@ -33,11 +33,13 @@ describe("picomcp call", () => {
     });
   });
 
-  it("says on stderr which arguments the tool's input schema does not name, which its schema drops", () => {
-    // Was: sent without a word and dropped by zod, so `--arg time=2` greeted once, its default.
+  it("says on stderr which arguments the tool's input schema does not list, without saying what becomes of them", () => {
+    // Was: "… it is likely dropped by its schema", of a schema that allows other keys (no
+    // additionalProperties: JSON Schema takes them, and a library may keep them). Before that, nothing
+    // was said, and zod dropped it, so `--arg time=2` greeted once, its default.
     const said =
-      'picomcp call: the tool "greet" has no argument time (its arguments: name, times, from): sent as given, ' +
-      "it is likely dropped by its schema. Check the spelling.\n";
+      'picomcp call: the tool "greet" does not list time in its input schema (its arguments: name, times, from); ' +
+      "it is sent as given: check the spelling if you meant one of those.\n";
     expect(call("greet", "--arg", "name=Ada", "--arg", "time=2")).toEqual({
       code: 0,
       stdout: "Hello, Ada!\n",
@@ -285,6 +287,15 @@ describe("picomcp call with argument names that are also Object.prototype's", ()
       entries: [["__proto__", "plain"]],
       prototype: "Object.prototype",
     });
+  });
+
+  it("warns of an argument a schema that takes no others (additionalProperties: false) does not name", () => {
+    const { code, stderr } = picomcp(["call", RAW, "closed", "--arg", "nmae=Ada"]);
+    expect(stderr).toMatch(
+      /^picomcp call: the tool "closed" has no argument nmae \(its arguments: name\), and its input schema takes no others: check the spelling\.\n/,
+    );
+    // The server refuses it, as the warning said.
+    expect(code).toBe(1);
   });
 
   it("refuses --arg __proto__ given twice, as any other name", () => {
