@@ -60,7 +60,11 @@ error its run threw), the call failed (a JSON-RPC error: an unknown tool) or no 
     if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
     if (json !== undefined && pairs.length > 0) throw new UsageError("give a JSON object or --arg, not both");
     const timeoutMs = timeoutOf(args);
-    const { server } = await loadServer(file, flagValue(args, "export"));
+    const { server } = await loadServer(file, {
+      name: flagValue(args, "export"),
+      command: "picomcp call",
+      flag: "--export",
+    });
     /** The tool's last progress report and when it came: a tool still at work is not a stuck one. */
     let progressed: { at: number; params: Record<string, unknown> } | undefined;
     // No answer within --timeout, said with the request that got none: the tool, or what came before it.

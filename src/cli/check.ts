@@ -24,7 +24,7 @@ Exit codes: 0 no errors, 1 errors (or warnings with --strict), 2 the module or s
     const args = parseArgs(argv, { switches: ["strict"] });
     const [file, name, extra] = args.positionals;
     if (!file || extra) throw new UsageError(file ? `unexpected argument "${extra}"` : "which server file?");
-    const { server } = await loadServer(file, name);
+    const { server } = await loadServer(file, { name, command: "picomcp check" });
     const report = await lint(server);
     if (args.switches.has("json")) printJson(report.findings);
     // The checklist quotes the server's descriptions: their control characters are written out, not run.

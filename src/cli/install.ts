@@ -82,7 +82,11 @@ configuration that is not where expected, does not parse, is read-only or cannot
       throw new UsageError("--name needs a name: letters, digits, - and _ work in every client");
     }
     const exportName = flagValue(args, "export");
-    const { server, path: serverPath } = await loadServer(file, exportName);
+    const { server, path: serverPath } = await loadServer(file, {
+      name: exportName,
+      command: "picomcp install",
+      flag: "--export",
+    });
     const known = await serverName(server);
     const name = given ?? known ?? basename(serverPath, extname(serverPath));
     if (known === undefined) {

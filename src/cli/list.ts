@@ -35,7 +35,7 @@ Exit codes: 0 listed, 1 the server answered a list with an error or did not answ
     const [file, name, extra] = args.positionals;
     if (!file || extra) throw new UsageError(file ? `unexpected argument "${extra}"` : "which server file?");
     const timeoutMs = timeoutOf(args);
-    const { server } = await loadServer(file, name);
+    const { server } = await loadServer(file, { name, command: "picomcp list" });
     const listing = await inspect(server, { token: flagValue(args, "token"), timeoutMs }).catch((thrown: unknown) => {
       if (!(thrown instanceof TimedOut)) throw thrown;
       throw noAnswer(`the server's ${thrown.method}`, timeoutMs);

@@ -20,6 +20,17 @@ const TYPESCRIPT = /\.[mc]?tsx?$/;
 /** A JavaScript or TypeScript module's name, as Node and tsx load them: a server file, or code `dev` watches. */
 export const CODE_FILE = /\.[mc]?[jt]sx?$/;
 
+/**
+ * The export a command was told to load, and how that command takes its name, for the message when the
+ * name is not a server's: after the file (list, check) or with --export (run, call, install, dev).
+ */
+export interface ExportChoice {
+  readonly name: string | undefined;
+  /** The command as the user typed it: "picomcp list". */
+  readonly command: string;
+  readonly flag?: "--export";
+}
+
 export interface Loaded {
   readonly server: Server;
   /** The module's absolute path. */
@@ -69,7 +80,7 @@ const LOAD_SECONDS = 30;
  * PICOMCP_LOAD_TIMEOUT seconds: a module whose top level awaits a connection that never answers
  * would otherwise hold `list` or `call`, or the client that started `run`, with no word of why.
  */
-export async function loadServer(file: string, exportName?: string): Promise<Loaded> {
+export async function loadServer(file: string, exported: ExportChoice): Promise<Loaded> {
   const seconds = loadSeconds();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, fail) => {
@@ -90,7 +101,7 @@ export async function loadServer(file: string, exportName?: string): Promise<Loa
   });
   loading++;
   try {
-    return await Promise.race([loadOnce(file, exportName), late, servesItself]);
+    return await Promise.race([loadOnce(file, exported), late, servesItself]);
   } finally {
     clearTimeout(timer);
     loading--;
@@ -124,7 +135,7 @@ function selfServing(file: string): CannotRun {
   );
 }
 
-async function loadOnce(file: string, exportName: string | undefined): Promise<Loaded> {
+async function loadOnce(file: string, { name: exportName, command, flag }: ExportChoice): Promise<Loaded> {
   const path = resolve(file);
   await mustBeFile(path, file);
   const module = await importModule(path, file);
@@ -137,7 +148,7 @@ async function loadOnce(file: string, exportName: string | undefined): Promise<L
     const [are, them] = servers.length > 1 ? ["s are", "one"] : [" is", "it"];
     throw new CannotRun(
       `${file} exports no server named "${exportName}"; its server${are} ${which}: name ${them}, or no export for ` +
-        "the default or first one (list and check take an export's name after the file, not a tool's).",
+        `the default or first one (${command} takes an export's name ${flag ? `with ${flag}` : "after the file"}, not a tool's).`,
     );
   }
   if (!server) {

@@ -51,12 +51,18 @@ or the port is taken or needs privileges.
     // "stdio"): what the module writes as it loads (a console.log at its top level) goes to stderr
     // until serve() takes stdout for itself.
     const release = port === undefined ? keepStdout() : undefined;
+    // Run by dev, it speaks as dev, whose --export it was given.
+    const said = devChild ? "dev" : "run";
     // What the module does to the process as it loads (a process.exit, an await nothing settles) is
     // said as under the other verbs; once it serves, the process is the server's, which ends it itself.
-    const unwatch = watchServerEnds(devChild ? "dev" : "run", "the server did not start");
+    const unwatch = watchServerEnds(said, "the server did not start");
     let loaded: Awaited<ReturnType<typeof loadServer>>;
     try {
-      loaded = await loadServer(file, flagValue(args, "export"));
+      loaded = await loadServer(file, {
+        name: flagValue(args, "export"),
+        command: `picomcp ${said}`,
+        flag: "--export",
+      });
     } finally {
       unwatch();
       release?.();

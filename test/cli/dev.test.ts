@@ -224,6 +224,17 @@ describe("picomcp dev", () => {
     );
   });
 
+  it("says its own --export takes an export's name when the one given is not a server's", async () => {
+    // Was: "(list and check take an export's name after the file, not a tool's)", of dev's --export.
+    const { file, stderr } = dev(source("first"), ["--export", "version"]);
+    await waitFor(() => stderr.text.includes("the server stopped"));
+    expect(stderr.text).toBe(
+      `picomcp dev: ${file} exports no server named "version"; its server is its default export: name it, or no export ` +
+        "for the default or first one (picomcp dev takes an export's name with --export, not a tool's).\n" +
+        "picomcp dev: the server stopped (exit code 2); it starts again on the next change.\n",
+    );
+  });
+
   it("exits 2 when its port is taken, saying so", async () => {
     const taken = createServer();
     await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done));

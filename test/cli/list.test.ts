@@ -72,7 +72,24 @@ describe("picomcp list", () => {
       stdout: "",
       stderr:
         `picomcp list: ${FIXTURE} exports no server named "greet"; its server is its default export: name it, ` +
-        "or no export for the default or first one (list and check take an export's name after the file, not a tool's).\n",
+        "or no export for the default or first one (picomcp list takes an export's name after the file, not a tool's).\n",
+    });
+  });
+
+  // Was: "(list and check take an export's name after the file, …)" whatever the command.
+  it.each([
+    ["run", [FIXTURE, "--export", "greet"]],
+    ["call", [FIXTURE, "greet", "--export", "greet"]],
+    ["install", ["claude-code", FIXTURE, "--export", "greet"]],
+    ["check", [FIXTURE, "greet"]],
+  ])("says how picomcp %s takes an export's name when the one given is not a server's", (verb, args) => {
+    const how = verb === "check" ? "after the file" : "with --export";
+    const { code, stderr } = picomcp([verb, ...args], { env: { HOME: "/nonexistent" } });
+    expect({ code, stderr }).toEqual({
+      code: 2,
+      stderr:
+        `picomcp ${verb}: ${FIXTURE} exports no server named "greet"; its server is its default export: name it, ` +
+        `or no export for the default or first one (picomcp ${verb} takes an export's name ${how}, not a tool's).\n`,
     });
   });
 
