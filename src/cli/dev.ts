@@ -132,8 +132,19 @@ is taken or needs privileges.
     });
     start();
     await new Promise<void>((done) => {
-      // SIGHUP too: a terminal closed under it must not leave its server running.
-      for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => done());
+      // SIGHUP too: a terminal closed under it must not leave its server running (nothing is said
+      // then: there is no terminal to read it).
+      for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+        process.once(signal, () => {
+          // Said at once: the server may take STOP_MS to stop, and a silent terminal looks frozen.
+          if (signal !== "SIGHUP" && !json && (child || restarting)) {
+            warn(
+              `picomcp dev: ${signal}, stopping the server (it has ${STOP_MS / 1000} s to finish, then it is killed)`,
+            );
+          }
+          done();
+        });
+      }
       // What read stdout has ended (`picomcp dev | head`): what dev prints has nowhere to go, and
       // Node would end it with EPIPE's stack. A stop, as Ctrl+C is; the listener stays for later writes.
       let said = false;
@@ -154,12 +165,16 @@ is taken or needs privileges.
   },
 };
 
-/** Stops a running server: ends its stdin, then SIGKILL if it has not exited within STOP_MS. */
+/** Stops a running server: ends its stdin, then SIGKILL if it has not exited within STOP_MS, saying so. */
 async function stop(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
   child.stdin?.end();
-  const timer = setTimeout(() => child.kill("SIGKILL"), STOP_MS);
+  const timer = setTimeout(() => {
+    // Its requests in progress were cut off: the user learns why the server's answers never came.
+    warn(`picomcp dev: the server did not stop within ${STOP_MS / 1000} s, so it was killed.`);
+    child.kill("SIGKILL");
+  }, STOP_MS);
   await exited;
   clearTimeout(timer);
 }

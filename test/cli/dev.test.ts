@@ -177,6 +177,26 @@ describe("picomcp dev", () => {
     await stopsAnswering(url);
   });
 
+  it("says at once on SIGINT that it stops its server, and that it killed one that did not stop in time", async () => {
+    // Was: nothing until the server exited, up to 5 s of a terminal that looked frozen after Ctrl+C.
+    const hang = `\n  .tool("hang", { description: "Never answers.", run: () => { console.error("hang: started"); return new Promise(() => {}); } })`;
+    const { child, stdout, stderr } = dev(source("first", hang));
+    const url = urlOf(await stdout(/^picomcp dev: ready at /));
+    // A call its server waits for on the way out (its grace period, 10 s), past dev's 5 s.
+    void callTool(url, "hang").catch(() => undefined);
+    await waitFor(() => stderr.text.includes("hang: started"));
+    const exited = exitOf(child);
+    child.kill("SIGINT");
+    await waitFor(() => stderr.text.includes("stopping"), 2000);
+    expect(child.exitCode).toBeNull();
+    expect(stderr.text).toBe(
+      "hang: started\npicomcp dev: SIGINT, stopping the server (it has 5 s to finish, then it is killed)\n",
+    );
+    expect(await exited).toBe(0);
+    expect(stderr.text).toMatch(/\npicomcp dev: the server did not stop within 5 s, so it was killed\.\n$/);
+    await stopsAnswering(url);
+  });
+
   it("leaves no server behind when it is killed with SIGKILL", async () => {
     const { child, stdout } = dev();
     const url = urlOf(await stdout(/^picomcp dev: ready at /));
