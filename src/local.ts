@@ -103,16 +103,13 @@ export async function startLocally(
         return result as unknown as CallToolResult;
       } catch (thrown) {
         if (!ctx.interrupted) throw thrown;
-        // Only the shutdown interrupts a call: it gets no handler timeout.
+        // Only the shutdown interrupts a call: it gets no handler timeout. Without a grace period (its module
+        // gone), the default words say so.
         const grace = `${dispatcher.limits.shutdownGraceMs / 1000} s grace period`;
-        throw new McpError(
-          ErrorCode.InternalError,
-          `Server shutting down: server.call("${shown(name)}") ${
-            calls.graceless
-              ? `was cancelled at once by server.close(), without the ${grace} (limits.shutdownGraceMs): picomcp could not load its module for it (limits/interruptions; the error is logged). A package replaced on disk while the server runs does this: restart the server.`
-              : `did not finish within the ${grace} of server.close() (limits.shutdownGraceMs) and was cancelled.`
-          }`,
-        );
+        const how = calls.graceless
+          ? undefined
+          : `did not finish within the ${grace} of server.close() (limits.shutdownGraceMs) and was cancelled`;
+        throw new McpError(ErrorCode.InternalError, calls.cancelled(`server.call("${shown(name)}")`, how));
       } finally {
         // The shutdown waits for none to be in progress (interruptions.ts's `settled`).
         if (calls.born.delete(ctx) && calls.born.size === 0) for (const wake of calls.idle.splice(0)) wake();

@@ -18,7 +18,7 @@ import {
   type ToolConfig,
 } from "./core/tools.js";
 import type { InProgress } from "./limits/interruptions.js";
-import { installLimits, resolveLimits } from "./limits/limits.js";
+import { cancelledByShutdown, installLimits, resolveLimits } from "./limits/limits.js";
 import type { Limits } from "./limits/options.js";
 import type { CallOptions } from "./local.js";
 import type { MethodName, MiddlewareFor, ToolMiddleware } from "./middleware/middleware.js";
@@ -105,7 +105,7 @@ interface LocalCalls {
  */
 function localCalls(dispatcher: Dispatcher): LocalCalls {
   const calls: LocalCalls = {
-    inProgress: { limits: dispatcher.limits, born: new Map(), idle: [] },
+    inProgress: { limits: dispatcher.limits, born: new Map(), idle: [], cancelled: cancelledByShutdown },
     starting: new Set(),
   };
   dispatcher.finishing.push(async () => {

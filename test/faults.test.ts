@@ -12,7 +12,7 @@ import { type Context, pico } from "../src/index.js";
 import type { Limits } from "../src/limits/options.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { serverDispatcher } from "./core-helpers.js";
-import { Child, call, checkLine, killChildren, MODERN_META, pipe } from "./hardening-helpers.js";
+import { AFTER_SHUTDOWN, Child, call, checkLine, killChildren, MODERN_META, pipe } from "./hardening-helpers.js";
 import { modern, signal, within } from "./http-helpers.js";
 
 afterAll(killChildren);
@@ -114,7 +114,8 @@ describe("faults in-process", () => {
         error: {
           code: -32603,
           message:
-            'Server shutting down: "tools/call" did not finish within the 0.05 s grace period of the shutdown (limits.shutdownGraceMs) and was cancelled',
+            'Server shutting down: "tools/call" did not finish within the 0.05 s grace period of the shutdown (limits.shutdownGraceMs) and was cancelled' +
+            AFTER_SHUTDOWN,
         },
       },
     ]);

@@ -8,6 +8,10 @@ import { expect } from "vitest";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
+/** How every answer to a request or server.call the shutdown cancelled ends (src/limits/shutdown.ts): what to do. */
+export const AFTER_SHUTDOWN =
+  ", perhaps partly done; send it again in a moment: another instance of the server, or this one once restarted, will answer it";
+
 export const MODERN_META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},

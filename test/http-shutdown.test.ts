@@ -1,9 +1,10 @@
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { pico } from "../src/index.js";
 import { registryOf } from "../src/server.js";
-import { Child, call, killChildren, MODERN_META } from "./hardening-helpers.js";
+import { AFTER_SHUTDOWN, Child, call, killChildren, MODERN_META } from "./hardening-helpers.js";
 import {
   BOTH,
   bare,
@@ -273,6 +274,57 @@ describe("listening.close() before the server's first event stream opens", () =>
       await listening.close();
     }
   });
+});
+
+/**
+ * A request the shutdown cancels at the end of its grace period is answered 503 with words the model
+ * can act on: it may have been partly done, and another instance of the server, or this one once
+ * restarted, answers it sent again. Each era's official client over serve({ port }).
+ */
+describe("server.close() whose grace period ends with a request in progress", () => {
+  it.each(["2025-11-25 (official v1 client)", "2026-07-28 (official v2 client)"])(
+    "answers a %s with 503 and what to do",
+    async (era) => {
+      const running = signal();
+      const server = pico({ name: "hangs", limits: { shutdownGraceMs: 50 }, signals: false }).tool("hang", {
+        description: "Never answers.",
+        run: () => {
+          running.resolve();
+          return new Promise(() => {});
+        },
+      });
+      const listening = await server.serve({ port: 0 });
+      const wire = recordingFetch();
+      const url = new URL(listening.url);
+      const client = era.startsWith("2025")
+        ? new Client({ name: "v1", version: "1.0.0" })
+        : new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+      await client.connect(
+        era.startsWith("2025")
+          ? new StreamableHTTPClientTransport(url, { fetch: wire.fetch })
+          : new ModernTransport(url, { fetch: wire.fetch }),
+      );
+      try {
+        const calling = client.callTool({ name: "hang" });
+        calling.catch(() => {});
+        await within(running.promise, 5000, "the tool running");
+        await listening.close();
+        // The client fails the call with the body of the 503 (a client retries elsewhere on it).
+        await expect(calling).rejects.toThrow(/Error POSTing to endpoint/);
+        const answered = wire.exchanges.find((each) => each.method === "POST" && each.status === 503);
+        await expect.poll(() => answered?.done).toBe(true);
+        // Was: '… did not finish within … and was cancelled', and no word of what to do.
+        expect(JSON.parse(answered!.text).error).toEqual({
+          code: -32603,
+          message:
+            'Server shutting down: "tools/call" did not finish within the 0.05 s grace period of the shutdown ' +
+            `(limits.shutdownGraceMs) and was cancelled${AFTER_SHUTDOWN}`,
+        });
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 describe("server.close() after server.fetch, then serve({ port })", () => {

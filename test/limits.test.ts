@@ -17,7 +17,7 @@ import { SseChannel, Streams } from "../src/transports/http/sse.js";
 import { serveLines } from "../src/transports/stdio.js";
 import { readId } from "../src/transports/too-large.js";
 import { serverDispatcher } from "./core-helpers.js";
-import { call, MODERN_META, pipe } from "./hardening-helpers.js";
+import { AFTER_SHUTDOWN, call, MODERN_META, pipe } from "./hardening-helpers.js";
 import {
   BOTH,
   bare,
@@ -827,7 +827,7 @@ describe("limits: a refusal is known by what it is, not by its text", () => {
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("1");
     expect(await response.text()).toBe(
-      '{"jsonrpc":"2.0","id":"late","error":{"code":-32603,"message":"Server shutting down: \\"tools/call\\" did not finish within the 0.02 s grace period of the shutdown (limits.shutdownGraceMs) and was cancelled"}}',
+      `{"jsonrpc":"2.0","id":"late","error":{"code":-32603,"message":"Server shutting down: \\"tools/call\\" did not finish within the 0.02 s grace period of the shutdown (limits.shutdownGraceMs) and was cancelled${AFTER_SHUTDOWN}"}}`,
     );
   });
 

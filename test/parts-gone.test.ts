@@ -15,8 +15,12 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, afterEach, expect, it, vi } from "vitest";
-import { Child, killChildren, MODERN_META } from "./hardening-helpers.js";
+import { AFTER_SHUTDOWN, Child, killChildren, MODERN_META } from "./hardening-helpers.js";
 import { ROOT, tsxProgram } from "./peers/fixture.js";
+
+/** How the shutdown says it ended a request or call without a grace period, the interruptions' module gone. */
+const WITHOUT_GRACE =
+  "was cancelled at once, without its grace period (picomcp could not load limits/interruptions; the error is logged)";
 
 const folder = mkdtempSync(join(tmpdir(), "picomcp-parts-gone-"));
 afterAll(() => {
@@ -101,12 +105,53 @@ server
   // Read before shut_down, so running when close() begins; bounded by the client's own timeout.
   const calling = client.callTool({ name: "hang" }, undefined, { timeout: 15_000 });
   await client.callTool({ name: "shut_down" });
-  // No grace period without the module (its 60 s would outlast the client's wait), but an answer.
+  // No grace period without the module (its 60 s would outlast the client's wait), but an answer that
+  // says what to do (was: "The server is shutting down", the abort's own words).
   await expect(calling).rejects.toMatchObject({
     code: -32603,
-    message: expect.stringContaining("The server is shutting down"),
+    message: `MCP error -32603: Server shutting down: "tools/call" ${WITHOUT_GRACE}${AFTER_SHUTDOWN}`,
   });
   await saidOnStderr(stderr, "interruptions");
+}, 30_000);
+
+it("answers an HTTP request the shutdown ends with 503 and what to do when the interruptions' module can no longer load", async () => {
+  const copy = copyWith(`
+import { rmSync } from "node:fs";
+import { pico } from "./src/index.js";
+let started;
+const running = new Promise((resolve) => (started = resolve));
+const server = pico({ name: "gone", limits: { shutdownGraceMs: 60_000 }, signals: false }).tool("hang", {
+  description: "Never answers.",
+  run: () => {
+    started();
+    return new Promise(() => {});
+  },
+});
+rmSync(new URL("./src/limits/interruptions.ts", import.meta.url));
+const answer = server.fetch(
+  new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "hang",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hang", arguments: {}, _meta: ${JSON.stringify(MODERN_META)} } }),
+  }),
+);
+await running;
+await server.close();
+const response = await answer;
+console.log(response.status, response.headers.get("retry-after"), JSON.parse(await response.text()).error.message);
+`);
+  const { code, stdout, stderr } = await run(copy);
+  // No grace period without the module (its 60 s would outlast the run), but a refusal a client
+  // retries, saying what to do. Was: 200 and "The server is shutting down", the abort's own words.
+  expect(stdout).toBe(`503 1 Server shutting down: "tools/call" ${WITHOUT_GRACE}${AFTER_SHUTDOWN}\n`);
+  expect(stderr).toContain("interruptions");
+  expect(code).toBe(0);
 }, 30_000);
 
 it("goes on reading its input when the oversized line's answer can no longer load", async () => {
@@ -197,9 +242,7 @@ console.log("closed;", await call);
   // No grace period without the module (its 60 s would outlast the run), but close() goes on and the
   // call rejects, saying so. Was: close() rejected with the module's loading error, the call left
   // running; then the call rejected saying it "did not finish within the 60 s grace period".
-  expect(stdout).toBe(
-    'closed; Server shutting down: server.call("hang") was cancelled at once by server.close(), without the 60 s grace period (limits.shutdownGraceMs): picomcp could not load its module for it (limits/interruptions; the error is logged). A package replaced on disk while the server runs does this: restart the server.\n',
-  );
+  expect(stdout).toBe(`closed; Server shutting down: server.call("hang") ${WITHOUT_GRACE}${AFTER_SHUTDOWN}\n`);
   expect(stderr).toContain("interruptions");
   expect(code).toBe(0);
 }, 30_000);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type Context, ErrorCode, McpError, pico, Server } from "../src/index.js";
+import { AFTER_SHUTDOWN } from "./hardening-helpers.js";
 import { signal, within } from "./http-helpers.js";
 
 describe("pico", () => {
@@ -269,7 +270,8 @@ describe("server.call and server.close()", () => {
     expect(error).toMatchObject({
       code: ErrorCode.InternalError,
       message:
-        'Server shutting down: server.call("wait") did not finish within the 0.02 s grace period of server.close() (limits.shutdownGraceMs) and was cancelled.',
+        'Server shutting down: server.call("wait") did not finish within the 0.02 s grace period of server.close() (limits.shutdownGraceMs) and was cancelled' +
+        AFTER_SHUTDOWN,
     });
   });
 
@@ -301,7 +303,8 @@ describe("server.call and server.close()", () => {
     expect(await call).toMatchObject({
       code: ErrorCode.InternalError,
       message:
-        'Server shutting down: server.call("wait") did not finish within the 0.2 s grace period of server.close() (limits.shutdownGraceMs) and was cancelled.',
+        'Server shutting down: server.call("wait") did not finish within the 0.2 s grace period of server.close() (limits.shutdownGraceMs) and was cancelled' +
+        AFTER_SHUTDOWN,
     });
     gate.resolve();
   });

@@ -21,6 +21,11 @@ export interface InProgress {
   readonly idle: (() => void)[];
   /** Set when the shutdown interrupted them at once, without a grace period: this module could not load (limits.ts's `drain`). */
   graceless?: true;
+  /**
+   * The answer to `what` (a request's method, quoted, or a server.call) that the shutdown cancelled as `how` says,
+   * by default at once (limits.ts's `cancelledByShutdown`, handed over so that it is written once).
+   */
+  readonly cancelled: (what: string, how?: string) => string;
 }
 
 declare module "../core/layers.js" {
@@ -40,7 +45,11 @@ export interface Bounded extends InProgress {
 }
 
 /** The answer to `message`, ended early for `reason`: its handler timed out, or the shutdown's grace period ended. */
-export function interruption({ limits, Refusal }: Bounded, message: JsonRpcRequest, reason: unknown): Interruption {
+export function interruption(
+  { limits, Refusal, cancelled }: Bounded,
+  message: JsonRpcRequest,
+  reason: unknown,
+): Interruption {
   const { handlerTimeoutMs, shutdownGraceMs } = limits;
   const timedOut = isObject(reason) && reason.name === "TimeoutError";
   const limit = timedOut
@@ -49,10 +58,10 @@ export function interruption({ limits, Refusal }: Bounded, message: JsonRpcReque
   if (timedOut && message.method === "tools/call") {
     return { toolError: `Tool ${JSON.stringify(message.params?.name)} did not finish ${limit} and was cancelled.` };
   }
-  const what = `"${message.method}" did not finish ${limit} and was cancelled`;
+  const ended = `did not finish ${limit} and was cancelled`;
   // Cut short by the shutdown, the request is refused as new ones are (HTTP: 503, try again elsewhere).
-  if (!timedOut) return new Refusal(message.id, `Server shutting down: ${what}`);
-  return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: ${what}`);
+  if (!timedOut) return new Refusal(message.id, cancelled(`"${message.method}"`, ended));
+  return errorResponse(message.id, ErrorCode.InternalError, `Request timed out: "${message.method}" ${ended}`);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Dispatcher } from "../core/dispatch.js";
 import type { JsonRpcRequest } from "../core/jsonrpc.js";
 import { busy, Refusal } from "../core/refusal.js";
 import { onWorkers } from "../transports/workers.js";
+import type { Bounded } from "./interruptions.js";
 import type { Limits, ResolvedLimits } from "./options.js";
 
 /** Every limit's default (docs/limits.md). */
@@ -63,6 +64,22 @@ function isLimit(key: string): key is keyof Limits {
  */
 const isStream = (message: JsonRpcRequest) => message.method === "subscriptions/listen";
 
+/**
+ * The answer to `what` (a request's method, quoted, or a `server.call`) that the shutdown cancelled as `how`
+ * says: its grace period ended (interruptions.ts, local.ts), or by default none could be given, its module
+ * gone. One message for every transport and server.call, handed to them in `InProgress.cancelled`: here, the
+ * case its module could not load still has it, and the chunks that use it do not split it off. The handler did
+ * not finish, so it may have done part of its work; sent again, the request reaches a server that runs: another
+ * instance behind the same address (HTTP answers with 503, which clients and load balancers retry elsewhere),
+ * or this one restarted.
+ */
+export function cancelledByShutdown(
+  what: string,
+  how = "was cancelled at once, without its grace period (picomcp could not load limits/interruptions; the error is logged)",
+): string {
+  return `Server shutting down: ${what} ${how}, perhaps partly done; send it again in a moment: another instance of the server, or this one once restarted, will answer it`;
+}
+
 /** How requests the limits end early are answered (interruptions.ts). */
 type Words = typeof import("./interruptions.js");
 
@@ -107,7 +124,7 @@ export function installLimits(dispatcher: Dispatcher): void {
   const own = new Map<RequestContext, ReturnType<typeof setTimeout>>();
   /** Who waits for nothing to be in progress (the shutdown). */
   const idle: (() => void)[] = [];
-  const bounded = { limits, Refusal, born, idle };
+  const bounded: Bounded = { limits, Refusal, born, idle, cancelled: cancelledByShutdown };
   let tick = 0;
   let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -183,10 +200,11 @@ export function installLimits(dispatcher: Dispatcher): void {
 
     interrupted(message, reason) {
       if (said) return said.interruption(bounded, message, reason);
-      // Its module could not load: undefined, and the dispatcher answers with the reason as it is.
+      // Its module could not load: a request the shutdown cut off is refused all the same, saying what to do;
+      // another is answered with its reason as it is (undefined).
       return words().then(
         (loaded) => loaded.interruption(bounded, message, reason),
-        () => undefined,
+        () => (bounded.graceless ? new Refusal(message.id, cancelledByShutdown(`"${message.method}"`)) : undefined),
       );
     },
   };
