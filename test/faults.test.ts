@@ -267,7 +267,9 @@ describe("faults in-process", () => {
     const closed = app.close();
     const refused = await app.fetch(modern("tools/call", { name: "gated" }));
     expect(refused.status).toBe(503);
-    expect((await refused.json()).error.message).toBe("Server shutting down: it accepts no new requests");
+    expect((await refused.json()).error.message).toBe(
+      "Server shutting down: it accepts no new requests; send this one again in a moment, to another instance of the server or to this one once restarted",
+    );
     gate.resolve();
     expect((await (await finishing).json()).result.content[0].text).toBe("finished in time");
     expect((await (await hanging).json()).error.message).toMatch(/^Server shutting down: "tools\/call" did not finish/);

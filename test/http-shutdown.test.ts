@@ -86,7 +86,11 @@ describe("SIGTERM on serve({ port })", () => {
       expect(JSON.parse(response.body)).toEqual({
         jsonrpc: "2.0",
         id,
-        error: { code: -32603, message: "Server shutting down: it accepts no new requests" },
+        error: {
+          code: -32603,
+          message:
+            "Server shutting down: it accepts no new requests; send this one again in a moment, to another instance of the server or to this one once restarted",
+        },
       });
       await client.gone(5000);
     };
@@ -148,7 +152,11 @@ describe("listening.close() while a 2025-11-25 request waits for the client's an
       expect(await refused.json()).toEqual({
         jsonrpc: "2.0",
         id: 3,
-        error: { code: -32603, message: "Server shutting down: it accepts no new requests" },
+        error: {
+          code: -32603,
+          message:
+            "Server shutting down: it accepts no new requests; send this one again in a moment, to another instance of the server or to this one once restarted",
+        },
       });
       // ...but the answer to the question reaches the request in progress (was: 503, and the call
       // was cut off at the end of the grace period).

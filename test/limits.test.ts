@@ -805,7 +805,7 @@ describe("limits: a refusal is known by what it is, not by its text", () => {
       const refused = await wire(listening.url, "tools/call", { name: "says_busy" });
       expect(refused).toMatchObject({ status: 503, retryAfter: "1" });
       expect(refused.text).toBe(
-        `{"jsonrpc":"2.0","id":${refused.id},"error":{"code":-32603,"message":"Server shutting down: it accepts no new requests"}}`,
+        `{"jsonrpc":"2.0","id":${refused.id},"error":{"code":-32603,"message":"Server shutting down: it accepts no new requests; send this one again in a moment, to another instance of the server or to this one once restarted"}}`,
       );
       gate.resolve();
       expect(await waiting).toMatchObject({ status: 200 });

@@ -41,7 +41,10 @@ export function busy(id: RequestId | undefined, what: string, reached: Reached):
 }
 
 export function shuttingDown(id: RequestId | undefined): JsonRpcResponse {
-  return new Refusal(id, "Server shutting down: it accepts no new requests");
+  return new Refusal(
+    id,
+    "Server shutting down: it accepts no new requests; send this one again in a moment, to another instance of the server or to this one once restarted",
+  );
 }
 
 /** True for a `Refusal` (busy, shutting down), which HTTP sends with status 503; whatever else says so in its text is not. */
