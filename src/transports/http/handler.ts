@@ -314,7 +314,8 @@ export class HttpHandler {
       case "request":
         return this.#request(request, inbound.message, accept);
       case "notification": {
-        if (claimsModern(inbound.message.params?._meta) || namesModern(request)) return emptyReply(202);
+        if (claimsModern(inbound.message.params?._meta) || namesModern(request.header("mcp-protocol-version")))
+          return emptyReply(202);
         const legacy = this.#legacyPeer(request);
         if ("status" in legacy) return legacy;
         this.#dispatcher.notification(inbound.message, legacy.peer, legacy.session?.connection);
@@ -348,7 +349,7 @@ export class HttpHandler {
    * session to have asked in: taken, as a notification is.
    */
   #responses(request: HttpRequest, responses: JsonRpcResponse[]): Promise<HttpReply> | HttpReply {
-    if (namesModern(request)) return emptyReply(202);
+    if (namesModern(request.header("mcp-protocol-version"))) return emptyReply(202);
     const legacy = this.#legacyPeer(request);
     if ("status" in legacy) return legacy;
     const relayed: Promise<void>[] = [];
@@ -362,7 +363,9 @@ export class HttpHandler {
 
   #request(request: HttpRequest, message: JsonRpcRequest, accept: Accepts): Promise<HttpReply> | HttpReply {
     if (isModernClaim(message)) return this.#modern(request, message, accept);
-    const version = namesModern(request);
+    // Read once for both checks: this one, and the session's (`#legacyPeer`).
+    const header = request.header("mcp-protocol-version");
+    const version = namesModern(header);
     if (version) {
       // A handshake under a modern header contradicts itself (2026-07-28 §10.2 step 5): header mismatch.
       if (message.method === "initialize") {
@@ -379,7 +382,7 @@ export class HttpHandler {
       );
     }
     if (message.method === "initialize") return this.#initialize(message, request);
-    const legacy = this.#legacyPeer(request, message.id);
+    const legacy = this.#legacyPeer(request, message.id, header);
     if ("status" in legacy) return legacy;
     const { peer, session } = legacy;
     const reply = new Reply(request, accept, this.#streams);
@@ -496,10 +499,13 @@ export class HttpHandler {
 
   /**
    * The legacy session named by `Mcp-Session-Id`; or, without sessions, a throw-away peer. `id`: the
-   * request's, for the error that refuses its `MCP-Protocol-Version`.
+   * request's, for the error that refuses its `MCP-Protocol-Version` (`version`, where already read).
    */
-  #legacyPeer(request: HttpRequest, id?: RequestId): { peer: Peer; session?: HttpSession } | HttpReply {
-    const version = request.header("mcp-protocol-version");
+  #legacyPeer(
+    request: HttpRequest,
+    id?: RequestId,
+    version = request.header("mcp-protocol-version"),
+  ): { peer: Peer; session?: HttpSession } | HttpReply {
     const unsupported = unsupportedHeader(version, id);
     if (unsupported) return unsupported;
     if (!this.#sessionOptions) {
@@ -566,8 +572,8 @@ export class HttpHandler {
   #owned(request: HttpRequest, id: string): HttpSession | undefined {
     const sessions = this.#sessions;
     const held = sessions?.peek(id);
-    // Checked before the use (`get`): anyone else's request neither finds the session nor keeps it from expiring.
-    return held && this.#gate?.owns(held, request.auth) !== false ? sessions?.get(id) : undefined;
+    // Checked before the use (`use`): anyone else's request neither finds the session nor keeps it from expiring.
+    return held && this.#gate?.owns(held, request.auth) !== false ? sessions?.use(held) : undefined;
   }
 
   get #allow(): string {
@@ -605,12 +611,12 @@ function isResume(request: HttpRequest): boolean {
  * after digits) names no revision.
  */
 function isModernVersion(version: string): boolean {
-  return /^\d{4}-\d\d-\d\d$/.test(version) && version >= "2026-07-28";
+  // The comparison first: it refuses every 2025 revision, which then costs no regex.
+  return version >= "2026-07-28" && /^\d{4}-\d\d-\d\d$/.test(version);
 }
 
-/** The `MCP-Protocol-Version` header, where it names a 2026-07-28-era revision. */
-function namesModern(request: HttpRequest): string | undefined {
-  const version = request.header("mcp-protocol-version");
+/** The `MCP-Protocol-Version` header's value, where it names a 2026-07-28-era revision. */
+function namesModern(version: string | null): string | undefined {
   return version !== null && isModernVersion(version) ? version : undefined;
 }
 

@@ -407,12 +407,16 @@ export class SessionStore {
     return this.#sessions.get(id);
   }
 
-  /** The session, used now: expired sessions go first, so an id idle for idleTimeoutMs finds none. */
-  get(id: string): HttpSession | undefined {
+  /**
+   * A session of this store (`peek`), used now; undefined where it expired: expired sessions go
+   * first, so one idle for idleTimeoutMs is gone.
+   */
+  use(session: HttpSession): HttpSession | undefined {
     const now = this.#now();
-    this.#sweep(now);
-    const session = this.#sessions.get(id);
-    if (session) session.lastActive = now;
+    // Only a sweep lets a session go, and one is due now and then (`#sweepDue`), not on every use:
+    // the session is looked up again only then.
+    if (this.#sweep(now) && this.#sessions.get(session.id) !== session) return undefined;
+    session.lastActive = now;
     return session;
   }
 
@@ -497,10 +501,11 @@ export class SessionStore {
    * Forgets the sessions idle for idleTimeoutMs, once one may be (`#sweepDue`): a walk of every
    * session when the earliest last use reaches its expiry, not on every request. One holding a
    * stream open or with a request in progress is in use, not idle (see HttpSession.#openStream's
-   * end): marked used now, the sweeps after it do not look at it again before idleTimeoutMs.
+   * end): marked used now, the sweeps after it do not look at it again before idleTimeoutMs. True
+   * when it swept.
    */
-  #sweep(now: number): void {
-    if (now < this.#sweepDue) return;
+  #sweep(now: number): boolean {
+    if (now < this.#sweepDue) return false;
     const timeout = this.options.idleTimeoutMs;
     let earliest = Number.POSITIVE_INFINITY;
     // Values, not entries: an entry is an array made for each step.
@@ -515,6 +520,7 @@ export class SessionStore {
       earliest = Math.min(earliest, session.lastActive);
     }
     this.#sweepDue = earliest + timeout;
+    return true;
   }
 }
 

@@ -242,7 +242,8 @@ export class SharedSessions {
 
   /** This instance's copy of a session, if it has one. */
   #local(id: string): HttpSession | undefined {
-    return this.#store.peek(id) && this.#store.get(id);
+    const held = this.#store.peek(id);
+    return held && this.#store.use(held);
   }
 
   /** A session was opened here: its record is written before `initialize` is answered, or the session is not kept. */
