@@ -87,13 +87,16 @@ function raw(
   });
 }
 
-/** A tools/call of "hello" written on a socket, for request lines node:http will not send (two Host lines, an absolute-form target). */
-async function rawSocketCall(port: number, target: string, hosts: string[]) {
+/**
+ * A tools/call of "hello" written on a socket, for request lines node:http will not send (two Host
+ * lines, an absolute-form target). `hostLines`: the Host lines as written, name and value.
+ */
+async function rawSocketCall(port: number, target: string, hostLines: string[]) {
   const init = modernCallInit("hello");
   const body = init.body as string;
   const head = [
     `POST ${target} HTTP/1.1`,
-    ...hosts.map((host) => `Host: ${host}`),
+    ...hostLines,
     ...Object.entries(init.headers as Record<string, string>).map(([name, value]) => `${name}: ${value}`),
     `Content-Length: ${Buffer.byteLength(body)}`,
     "Connection: close",
@@ -212,16 +215,27 @@ describe("DNS rebinding protection on loopback", () => {
   it("answers 400 to two Host lines, as a Web runtime does (RFC 9112 §3.2), instead of keeping the first", async () => {
     const { listening } = await serve();
     const hosts = [`localhost:${listening.port}`, "evil.example.com"];
-    const response = await rawSocketCall(listening.port, "/", hosts);
-    expect(response.status).toBe(400);
-    expect(JSON.parse(response.body).error.message).toBe(
-      `Bad Request: the Host header "${hosts.join(", ")}" is not a host name or address with an optional numeric port`,
-    );
+    // Field names are case-insensitive (RFC 9110 §5.1): each spelling is a Host line.
+    for (const names of [
+      ["Host", "Host"],
+      ["host", "HOST"],
+      ["hOsT", "Host"],
+    ]) {
+      const response = await rawSocketCall(
+        listening.port,
+        "/",
+        hosts.map((host, i) => `${names[i]}: ${host}`),
+      );
+      expect(response.status, names.join()).toBe(400);
+      expect(JSON.parse(response.body).error.message).toBe(
+        `Bad Request: the Host header "${hosts.join(", ")}" is not a host name or address with an optional numeric port`,
+      );
+    }
   });
 
   it("takes an absolute-form target's host over the Host header (RFC 9112 §3.2.2), and its path", async () => {
     const { listening } = await serve({ path: "/mcp" });
-    const send = (target: string) => rawSocketCall(listening.port, target, [`localhost:${listening.port}`]);
+    const send = (target: string) => rawSocketCall(listening.port, target, [`Host: localhost:${listening.port}`]);
     const own = await send(`http://127.0.0.1:${listening.port}/mcp?x=1`);
     expect(own.status).toBe(200);
     expect(JSON.parse(own.body).result.content).toEqual([{ type: "text", text: "héllo ✓" }]);

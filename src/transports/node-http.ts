@@ -211,6 +211,8 @@ export class NodeRequest implements HttpRequest {
   #watcher: Cancellable | undefined;
   /** The body read ahead (`readAhead`), and what it holds of the bodies' budget until `text` takes it. */
   #ahead: { body: Promise<string>; hold: BodyHold } | undefined;
+  /** The body being read for `text`, which the response closing first ends (`closed`). */
+  #reading: { hold: BodyHold; reject: (thrown: unknown) => void } | undefined;
   /** The request's host: the Host header, or the authority of an absolute-form target. */
   readonly #host: string | null;
   readonly #absolute: boolean;
@@ -257,6 +259,12 @@ export class NodeRequest implements HttpRequest {
   closed(): void {
     // A body read ahead and never taken (refused on its headers, or its connection closed first) lets go of its budget.
     this.#ahead?.hold.release();
+    const reading = this.#reading;
+    if (reading) {
+      // A client that went away mid-body never sends its end: its connection closing closed the response.
+      reading.hold.release();
+      if (!this.#req.complete) reading.reject(gone());
+    }
     if (this.#res.writableFinished) return;
     this.#watcher?.cancel(gone());
   }
@@ -313,13 +321,18 @@ export class NodeRequest implements HttpRequest {
           reject(refused);
         }
       });
-      // A client that goes away mid-body never sends its end; its request closes then. Its response
-      // may not: one pipelined behind a response in progress has no socket yet, and never closes.
+      // A client that goes away mid-body never sends its end. Its response closes then, which ends
+      // the read (`closed`), without a listener more on every request; but one pipelined behind a
+      // response in progress has no socket yet, and never closes: its request's close does.
       // (Node emits a request's "error" only to a listener, so none is needed.)
-      req.on("close", () => {
-        if (whole || !req.complete) hold.release();
-        if (!req.complete) reject(gone());
-      });
+      if (whole) this.#reading = { hold, reject };
+      else {
+        req.on("close", () => {
+          if (req.complete) return;
+          hold.release();
+          reject(gone());
+        });
+      }
     });
   }
 }
@@ -330,20 +343,28 @@ const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/([^/?#]*)/i;
 /**
  * The lines of a header that may be sent once only (Host, Authorization), read as a Web runtime
  * does: joined, which is refused (two Host lines: RFC 9112 §3.2 MUST answer 400), where Node keeps
- * the first. Null when fewer than `least` lines came. `name` is lower-case. No array of them: the
- * Host is read so for every request.
+ * the first. Null when fewer than `least` lines came. `name` is lower-case letters. No array of
+ * them: the Host is read so for every request.
  */
 function linesOf(req: IncomingMessage, name: string, least: number): string | null {
   const raw = req.rawHeaders;
   let lines: string | null = null;
   let count = 0;
   for (let i = 0; i < raw.length; i += 2) {
-    const line = raw[i]!;
-    if (line.length === name.length && line.toLowerCase() === name) {
-      lines = count++ === 0 ? raw[i + 1]! : `${lines}, ${raw[i + 1]}`;
-    }
+    if (isNamed(raw[i]!, name)) lines = count++ === 0 ? raw[i + 1]! : `${lines}, ${raw[i + 1]}`;
   }
   return count < least ? null : lines;
+}
+
+/**
+ * Whether a header's name as sent is `name` (lower-case letters) in any case (RFC 9110 §5.1): a
+ * character matches a letter, or its capital, with the case bit set. No lower-case copy of the
+ * name, which a `toLowerCase` makes for every request.
+ */
+function isNamed(line: string, name: string): boolean {
+  if (line.length !== name.length) return false;
+  for (let i = 0; i < name.length; i++) if ((line.charCodeAt(i) | 0x20) !== name.charCodeAt(i)) return false;
+  return true;
 }
 
 export function gone(): DOMException {
