@@ -39,7 +39,7 @@ import {
 } from "./reply.js";
 import { plainStream, Reply, sessionEnded, stoppedReading, tooManyStreams, unavailable } from "./respond.js";
 import { Guard } from "./security.js";
-import { withoutPushes } from "./sessionless.js";
+import { OneRequestSession, withoutPushes } from "./sessionless.js";
 import type { HttpSession, SessionStore } from "./sessions.js";
 import type { SharedSessions } from "./shared.js";
 import { Streams } from "./sse.js";
@@ -511,9 +511,7 @@ export class HttpHandler {
     if (!this.#sessionOptions) {
       // Without the header a server may assume 2025-03-26 (2025-06-18 "Protocol Version Header").
       const protocolVersion = version !== null && LEGACY_VERSIONS.includes(version) ? version : BATCH_VERSION;
-      return {
-        peer: { session: Object.assign(new LegacySession(protocolVersion, {}, undefined), { oneRequest: true }) },
-      };
+      return { peer: { session: new OneRequestSession(protocolVersion, {}, undefined) } };
     }
     const sessionId = request.header(SESSION_HEADER);
     if (sessionId === null) {

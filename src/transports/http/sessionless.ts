@@ -1,4 +1,14 @@
 import { isObject, type JsonRpcResponse } from "../../core/jsonrpc.js";
+import { LegacySession } from "../../sessions/session.js";
+
+/**
+ * The session of one request served without sessions (`http.sessions: false`), which ends with it
+ * (Session.oneRequest). A class of its own, rather than `oneRequest` added to a LegacySession once
+ * made (Object.assign), which cost every such request an object more and a copy of its properties.
+ */
+export class OneRequestSession extends LegacySession {
+  readonly oneRequest = true;
+}
 
 /**
  * The `initialize` result a 2025 client gets over Streamable HTTP without sessions (`http.sessions:
