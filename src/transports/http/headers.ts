@@ -1,6 +1,7 @@
 import { isObject, type JsonRpcRequest, nullPrototype } from "../../core/jsonrpc.js";
 import { shown } from "../../core/safe.js";
 import type { Tool } from "../../core/tools.js";
+import { MODERN_VERSIONS } from "../../core/versions.js";
 import type { HttpRequest } from "./reply.js";
 
 /**
@@ -57,14 +58,21 @@ function plainValue(raw: string): string | undefined {
   return VISIBLE_ASCII.test(value) ? value : undefined;
 }
 
+/** Whether a header's value `raw` is `expected`, which is visible ASCII where `plain`. */
+function mirrors(raw: string, expected: string, plain: boolean): boolean {
+  return (raw === expected && plain) || plainValue(raw) === expected;
+}
+
 /** Checks `MCP-Protocol-Version` and `Mcp-Method` against the body; runs before the version is judged (conformance order). */
 export function mismatchedHeader(request: HttpRequest, message: JsonRpcRequest, version: string): string | undefined {
   const headerVersion = request.header("mcp-protocol-version");
-  if (headerVersion !== null && plainValue(headerVersion) !== version) {
+  // The common request sends what its body says: a revision served here, or a method NAME_PARAM names,
+  // is visible ASCII, and its header then has nothing to trim nor test (plainValue).
+  if (headerVersion !== null && !mirrors(headerVersion, version, MODERN_VERSIONS.includes(version))) {
     return `MCP-Protocol-Version header "${shown(headerVersion)}" does not match _meta protocol version "${shown(version)}"`;
   }
   const method = request.header("mcp-method");
-  if (method !== null && plainValue(method) !== message.method) {
+  if (method !== null && !mirrors(method, message.method, message.method in NAME_PARAM)) {
     return `Mcp-Method header "${shown(method)}" does not match the body's method "${shown(message.method)}"`;
   }
   return undefined;
