@@ -66,17 +66,31 @@ const EVERY_REPORT = Array.from({ length: STEPS }, (_, step) => ({
   message: `step ${step + 1}`,
 }));
 
+/**
+ * CALLS calls made one after the other on one connection with `call`: each is answered "done" and gets
+ * `reports` to its onprogress, and the client reports no error. `meanwhile` runs as each call is sent.
+ */
+async function everyReport(
+  peer: Peer,
+  call: (onprogress: (update: Update) => void) => Promise<unknown>,
+  { reports, meanwhile }: { reports: Update[]; meanwhile?: () => void },
+): Promise<void> {
+  const errors: string[] = [];
+  peer.onerror((error) => errors.push(error.message));
+  for (let made = 0; made < CALLS; made++) {
+    const seen: Update[] = [];
+    const answer = call((update) => seen.push(update));
+    meanwhile?.();
+    expect(await answer).toMatchObject({ content: [{ text: "done" }] });
+    expect({ call: made, seen }).toEqual({ call: made, seen: reports });
+  }
+  expect(errors).toEqual([]);
+}
+
 function eachCall(connect: () => Promise<Peer>) {
   it("gets every progress report of each call to its onprogress, and no error", async () => {
     const peer = await connect();
-    const errors: string[] = [];
-    peer.onerror((error) => errors.push(error.message));
-    for (let call = 0; call < CALLS; call++) {
-      const seen: Update[] = [];
-      expect(await peer.steps((update) => seen.push(update))).toMatchObject({ content: [{ text: "done" }] });
-      expect({ call, seen }).toEqual({ call, seen: EVERY_REPORT });
-    }
-    expect(errors).toEqual([]);
+    await everyReport(peer, peer.steps, { reports: EVERY_REPORT });
   });
 }
 
@@ -97,47 +111,37 @@ function busy(ms: number): void {
 function afterAShortWait(connect: () => Promise<Peer>) {
   it("gets the progress report of a tool that answers a few milliseconds after it, read by a client a little busy", async () => {
     const peer = await connect();
-    const errors: string[] = [];
-    peer.onerror((error) => errors.push(error.message));
-    for (let call = 0; call < CALLS; call++) {
-      const seen: Update[] = [];
-      const answer = peer.pause((update) => seen.push(update));
-      busy(BUSY_MS);
-      expect(await answer).toMatchObject({ content: [{ text: "done" }] });
-      expect({ call, seen }).toEqual({ call, seen: [{ progress: 1, total: 1, message: "started" }] });
-    }
-    expect(errors).toEqual([]);
+    await everyReport(peer, peer.pause, {
+      reports: [{ progress: 1, total: 1, message: "started" }],
+      meanwhile: () => busy(BUSY_MS),
+    });
   });
 }
 
+/** The v1 client, on the fixture as a child process over stdio. */
+async function legacyOverStdio(): Promise<Peer> {
+  const client = new Client({ name: "v1", version: "1.0.0" });
+  closing.push(client);
+  await client.connect(new StdioClientTransport(tsxProgram(FIXTURE)));
+  return legacyPeer(client);
+}
+
+/** The v2 client, on the fixture as a child process over stdio. */
+async function modernOverStdio(): Promise<Peer> {
+  const client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+  closing.push(client);
+  await client.connect(new ModernStdioTransport(tsxProgram(FIXTURE)));
+  return modernPeer(client);
+}
+
 describe("the official v1 client over stdio", () => {
-  afterAShortWait(async () => {
-    const client = new Client({ name: "v1", version: "1.0.0" });
-    closing.push(client);
-    await client.connect(new StdioClientTransport(tsxProgram(FIXTURE)));
-    return legacyPeer(client);
-  });
-  eachCall(async () => {
-    const client = new Client({ name: "v1", version: "1.0.0" });
-    closing.push(client);
-    await client.connect(new StdioClientTransport(tsxProgram(FIXTURE)));
-    return legacyPeer(client);
-  });
+  afterAShortWait(legacyOverStdio);
+  eachCall(legacyOverStdio);
 });
 
 describe("the official v2 client over stdio", () => {
-  afterAShortWait(async () => {
-    const client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
-    closing.push(client);
-    await client.connect(new ModernStdioTransport(tsxProgram(FIXTURE)));
-    return modernPeer(client);
-  });
-  eachCall(async () => {
-    const client = new ModernClient({ name: "v2", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
-    closing.push(client);
-    await client.connect(new ModernStdioTransport(tsxProgram(FIXTURE)));
-    return modernPeer(client);
-  });
+  afterAShortWait(modernOverStdio);
+  eachCall(modernOverStdio);
 });
 
 describe("the official v1 client over Streamable HTTP (2025-11-25, the reply an SSE stream)", () => {
